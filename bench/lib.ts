@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+/** One figure per JSON line, so runs can be compared by machines as well as people. */
+export function report(name: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
+  console.log(JSON.stringify({ bench: name, value: Math.round(value * 100) / 100, unit, ...extra }))
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+export function summary(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b)
+  return { p50: percentile(s, 50), p99: percentile(s, 99), n: s.length }
+}
+
+const parxBin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
+
+export type ServeChild = { child: ChildProcess; ready: { readyMs: number; urls: { api: string } }; wallMs: number; stop(): Promise<void> }
+
+/** Starts `parx serve --output json` as a user would and waits for its ready line. */
+export async function spawnServe(args: string[]): Promise<ServeChild> {
+  const t0 = performance.now()
+  const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })
+  const ready = await new Promise<ServeChild['ready']>((resolve, reject) => {
+    lines.once('line', (l) => resolve(JSON.parse(l)))
+    child.once('exit', (code) => reject(new Error(`parx serve exited with ${code}`)))
+  })
+  const wallMs = performance.now() - t0
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
+  return { child, ready, wallMs, stop }
+}
+
+/** Resident memory of a process and of its children (the anvil processes), in MiB. */
+export function rssMiB(pid: number): { self: number; withChildren: number } {
+  const rss = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024
+  let children: number[] = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {}
+  const self = rss(pid)
+  return { self, withChildren: self + children.reduce((a, c) => a + rss(c), 0) }
+}

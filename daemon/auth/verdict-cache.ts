@@ -1,0 +1,53 @@
+import { BaseError } from '../../src/errors/index.js'
+import { hashKey } from './partner-keys.js'
+
+/**
+ * Key verdicts as SPEC §5 describes their propagation: a new key is honoured within `unknownTtlMs`
+ * (a "no" is cached at most that long), a deactivated or deleted key stops within `knownTtlMs`, and
+ * when the key store cannot be read the last verdict is honoured for up to `staleTtlMs`.
+ * Changes made through this daemon are applied at once with `forget`.
+ */
+export type VerdictCacheOptions = {
+  lookup: (key: string) => { state: string } | undefined
+  now?: () => number
+  unknownTtlMs?: number
+  knownTtlMs?: number
+  staleTtlMs?: number
+}
+
+type Verdict = { valid: boolean; at: number }
+
+export function verdictCache(opts: VerdictCacheOptions) {
+  const now = opts.now ?? Date.now
+  const unknownTtl = opts.unknownTtlMs ?? 30_000
+  const knownTtl = opts.knownTtlMs ?? 300_000
+  const staleTtl = opts.staleTtlMs ?? 3_600_000
+  // Keyed by the key's hash, so no secret sits in memory longer than a request.
+  const cache = new Map<string, Verdict>()
+
+  return {
+    isValid(key: string): boolean {
+      const hash = hashKey(key)
+      const cached = cache.get(hash)
+      const t = now()
+      if (cached && t - cached.at < (cached.valid ? knownTtl : unknownTtl)) return cached.valid
+      let record
+      try {
+        record = opts.lookup(key)
+      } catch (cause) {
+        if (cached && t - cached.at < staleTtl) return cached.valid
+        throw new BaseError('KEY_STORE_UNAVAILABLE', 'the key store cannot be read right now; retry shortly', { cause })
+      }
+      const valid = record?.state === 'active'
+      cache.set(hash, { valid, at: t })
+      if (cache.size > 50_000) cache.delete(cache.keys().next().value!)
+      return valid
+    },
+    /** Drops the verdict for a key hash (after a change made through this daemon). */
+    forget(keyHash: string) {
+      cache.delete(keyHash)
+    },
+  }
+}
+
+export type VerdictCache = ReturnType<typeof verdictCache>

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { BaseError } from '../../../src/errors/index.js'
+import { freePort } from './free-port.js'
+
+export type AnvilOptions = {
+  chainId: number
+  /** 0 or undefined: a free port. */
+  port?: number
+  host?: string
+  /** anvil loads this file at start and writes it periodically and at exit, so state survives restarts. */
+  statePath?: string
+  /** Seconds between state dumps while running (crash safety). */
+  stateInterval?: number
+}
+
+export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
+
+/** The anvil binary from the npm platform package (one process, no shell, no download). */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url)
+  const pkg = require.resolve('@foundry-rs/anvil-linux-amd64/package.json')
+  return join(dirname(pkg), 'bin', 'anvil')
+}
+
+export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
+  const host = opts.host ?? '127.0.0.1'
+  const port = opts.port || (await freePort(host))
+  const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent']
+  if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
+  const rpcUrl = `http://${host}:${port}`
+  try {
+    await waitReady(rpcUrl, child, () => stderr)
+  } catch (e) {
+    child.kill('SIGKILL')
+    throw e
+  }
+  return { rpcUrl, port, pid: child.pid!, stop: once(() => stopChild(child)) }
+}
+
+async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new BaseError('CHAIN_UNAVAILABLE', `anvil exited with code ${child.exitCode} at start: ${stderr().trim()}`)
+    }
+    try {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      })
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new BaseError('CHAIN_UNAVAILABLE', `anvil did not answer at ${rpcUrl} within 20 s: ${stderr().trim()}`)
+}
+
+/** SIGTERM lets anvil write its state file; SIGKILL only if it does not exit in time. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined
+  return () => (p ??= fn())
+}

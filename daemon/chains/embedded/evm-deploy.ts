@@ -1,0 +1,102 @@
+import {
+  createWalletClient, getContractAddress, http, maxUint256, parseEther, parseUnits,
+  type Address, type Hex, type PublicClient,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
+import * as PermitToken from '../../../contracts/evm/artifacts/PermitToken.js'
+import * as RfqSwap from '../../../contracts/evm/artifacts/RfqSwap.js'
+import * as UniswapV2Factory from '../../../contracts/evm/artifacts/UniswapV2Factory.js'
+import * as UniswapV2Pair from '../../../contracts/evm/artifacts/UniswapV2Pair.js'
+import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
+import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
+
+export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+
+/** How much the embedded chains start with: generous, so a newcomer never runs dry. */
+export const seed = {
+  ethPerServiceAccount: parseEther('10000'),
+  solverInventory: '1000000',
+  poolDepthPerSide: '5000000',
+}
+
+export type DeployParameters = {
+  client: PublicClient
+  spec: NetworkSpec
+  deployerKey: Hex
+  solverKey: Hex
+  /** Accounts that pay gas (solver, facilitator, attestors): funded with ETH. */
+  fund: Address[]
+}
+
+/**
+ * Deploys and seeds one embedded EVM network: Multicall3, the registry's tokens, and where the
+ * network swaps, the RfqSwap router, solver inventory and allowance, and Uniswap v2 pools of each
+ * partner stable against USDC. Returns the addresses by name (token symbols, router, factory,
+ * `pair:<SYM>/USDC`).
+ */
+export async function deployLocalEvm(p: DeployParameters): Promise<Record<string, Address>> {
+  const { client, spec } = p
+  const deployer = privateKeyToAccount(p.deployerKey)
+  const solver = privateKeyToAccount(p.solverKey)
+  const transport = http(client.transport.url as string)
+  const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
+  const sw = createWalletClient({ account: solver, chain: client.chain, transport })
+
+  for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
+    await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
+  }
+  await client.request({ method: 'anvil_setCode' as never, params: [MULTICALL3, Multicall3.deployedBytecode] as never })
+
+  let nonce = await client.getTransactionCount({ address: deployer.address })
+  const sent: Hex[] = []
+  const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]): Promise<Address> => {
+    const address = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
+    sent.push(await dw.deployContract({ abi, bytecode, args, nonce: nonce++, gas: 6_000_000n } as never))
+    return address
+  }
+  const call = async (address: Address, abi: readonly unknown[], functionName: string, args: readonly unknown[]) =>
+    sent.push(await dw.writeContract({ address, abi, functionName, args, nonce: nonce++, gas: 3_000_000n } as never))
+
+  const out: Record<string, Address> = { multicall3: MULTICALL3 }
+  for (const t of spec.tokens) {
+    const art = t.eip3009 ? UsdcToken : PermitToken
+    out[t.symbol] = await deploy(art.abi, art.bytecode, [t.permitDomain!.name, t.symbol, t.permitDomain!.version, t.decimals, deployer.address])
+  }
+  const mint = (symbol: string, to: Address, human: string) =>
+    call(out[symbol]!, PermitToken.abi, 'mint', [to, parseUnits(human, decimalsOf(spec, symbol))])
+
+  if (spec.features.includes('swap')) {
+    out.router = await deploy(RfqSwap.abi, RfqSwap.bytecode, [solver.address])
+    out.factory = await deploy(UniswapV2Factory.abi, UniswapV2Factory.bytecode as Hex, [deployer.address])
+    for (const t of spec.tokens) await mint(t.symbol, solver.address, seed.solverInventory)
+    for (const t of spec.tokens.filter((t) => t.symbol !== USDC)) {
+      await call(out.factory, UniswapV2Factory.abi, 'createPair', [out[t.symbol], out[USDC]])
+    }
+    await waitAll(client, sent.splice(0))
+    for (const t of spec.tokens.filter((t) => t.symbol !== USDC)) {
+      const pair = (await client.readContract({ address: out.factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [out[t.symbol]!, out[USDC]!] } as never)) as Address
+      out[`pair:${t.symbol}/${USDC}`] = pair
+      await mint(t.symbol, pair, seed.poolDepthPerSide)
+      await mint(USDC, pair, seed.poolDepthPerSide)
+      await call(pair, UniswapV2Pair.abi, 'mint', [deployer.address])
+    }
+    let solverNonce = await client.getTransactionCount({ address: solver.address })
+    for (const t of spec.tokens) {
+      sent.push(await sw.writeContract({ address: out[t.symbol]!, abi: PermitToken.abi, functionName: 'approve', args: [out.router, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
+    }
+  }
+  await waitAll(client, sent)
+  return out
+}
+
+function decimalsOf(spec: NetworkSpec, symbol: string): number {
+  return spec.tokens.find((t) => t.symbol === symbol)!.decimals
+}
+
+async function waitAll(client: PublicClient, hashes: Hex[]): Promise<void> {
+  for (const hash of hashes) {
+    const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (r.status !== 'success') throw new Error(`embedded deployment transaction ${hash} reverted`)
+  }
+}

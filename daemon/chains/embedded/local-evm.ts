@@ -1,0 +1,58 @@
+import { join } from 'node:path'
+import type { Address, Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { NetworkSpec } from '../../../src/networks/registry.js'
+import type { ServiceKeys } from '../../keys/service-keys.js'
+import type { Db } from '../../store/db.js'
+import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
+import { startAnvil } from './anvil.js'
+import { deployLocalEvm } from './evm-deploy.js'
+
+export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<void> }
+
+/**
+ * Starts anvil for one embedded network with its state file in the data dir, and deploys the
+ * contracts on the first start. A restart finds the addresses in the store and the code on chain,
+ * and reuses both.
+ */
+export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; db: Db; keys: ServiceKeys }): Promise<LocalEvm> {
+  const anvil = await startAnvil({ chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
+  try {
+    const client = evmClient(p.spec, anvil.rpcUrl)
+    let addresses = readDeployment(p.db, p.spec.key)
+    let deployed = false
+    if (!(await stillThere(client, addresses))) {
+      addresses = await deployLocalEvm({
+        client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
+        fund: [p.keys.facilitator, ...p.keys.attestors].map((k) => privateKeyToAccount(k as Hex).address),
+      })
+      writeDeployment(p.db, p.spec.key, addresses)
+      deployed = true
+    }
+    return { chain: evmChain(p.spec, anvil.rpcUrl, addresses), deployed, stop: anvil.stop }
+  } catch (e) {
+    await anvil.stop()
+    throw e
+  }
+}
+
+export function readDeployment(db: Db, network: string): Record<string, string> {
+  const rows = db.prepare('SELECT name, address FROM deployments WHERE network = ?').all(network) as { name: string; address: string }[]
+  return Object.fromEntries(rows.map((r) => [r.name, r.address]))
+}
+
+export function writeDeployment(db: Db, network: string, addresses: Record<string, string>): void {
+  const insert = db.prepare('INSERT INTO deployments (network, name, address) VALUES (?, ?, ?)')
+  db.transaction(() => {
+    db.prepare('DELETE FROM deployments WHERE network = ?').run(network)
+    for (const [name, address] of Object.entries(addresses)) insert.run(network, name, address)
+  })()
+}
+
+/** The recorded deployment is usable only if every contract still has code (a lost state file means redeploy). */
+async function stillThere(client: EvmChain['client'], addresses: Record<string, string>): Promise<boolean> {
+  const list = Object.values(addresses)
+  if (list.length === 0) return false
+  const codes = await Promise.all(list.map((address) => client.getCode({ address: address as Address })))
+  return codes.every((c) => c !== undefined && c !== '0x')
+}

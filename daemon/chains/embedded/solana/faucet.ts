@@ -1,0 +1,58 @@
+import {
+  createAssociatedTokenAccountIdempotentInstruction, createMintToCheckedInstruction, getAssociatedTokenAddressSync,
+} from '@solana/spl-token'
+import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
+import { BaseError } from '../../../../src/errors/index.js'
+import { parseDecimalAmount } from './amounts.js'
+import { localSolanaTokens, readMint } from './local-deployments.js'
+import type { LocalSvm } from './local-svm.js'
+
+export type FaucetParameters = {
+  svm: LocalSvm
+  mintAuthority: Keypair
+  to: PublicKey
+  /** `SOL` or one of the registry's local-solana token symbols. */
+  symbol: string
+  /** Human decimal amount ("12.5"), exact at the token's decimals. */
+  amount: string
+  /** Mints by symbol; default: the ones recorded by `ensureLocalSolana`. */
+  mints?: Record<string, PublicKey>
+}
+
+const SOL_DECIMALS = Math.log10(LAMPORTS_PER_SOL)
+// The mint authority pays the faucet's fees (and the recipient's token account rent).
+const AUTHORITY_FLOOR = BigInt(LAMPORTS_PER_SOL)
+const AUTHORITY_TOP_UP = 10n * BigInt(LAMPORTS_PER_SOL)
+
+/**
+ * Gives test funds on the local cluster: SOL by airdrop, or an SPL token minted into the
+ * recipient's associated token account (created when missing). Resolves with the signatures of
+ * the transactions that paid the recipient.
+ *
+ * @example
+ * await faucet({ svm, mintAuthority, to: wallet, symbol: 'PUSD', amount: '25.5' })
+ */
+export async function faucet(params: FaucetParameters): Promise<string[]> {
+  const { svm, mintAuthority, to } = params
+  const symbol = params.symbol.toUpperCase()
+  if (symbol === 'SOL') return [await svm.airdrop(to.toBase58(), positive(parseDecimalAmount(params.amount, SOL_DECIMALS)))]
+  const token = localSolanaTokens().find((t) => t.symbol === symbol)
+  if (!token) throw new BaseError('UNKNOWN_TOKEN', `unknown token ${params.symbol} on local-solana`)
+  const mint = params.mints?.[symbol] ?? readMint(svm.db, symbol)
+  if (!mint) throw new BaseError('UNKNOWN_TOKEN', `${symbol} has no mint on local-solana yet`)
+  const amount = positive(parseDecimalAmount(params.amount, token.decimals))
+  const authority = mintAuthority.publicKey.toBase58()
+  if ((svm.getAccount(authority)?.lamports ?? 0n) < AUTHORITY_FLOOR) await svm.airdrop(authority, AUTHORITY_TOP_UP)
+  const ata = getAssociatedTokenAddressSync(mint, to, true)
+  const instructions: TransactionInstruction[] = []
+  if (!svm.getAccount(ata.toBase58())) {
+    instructions.push(createAssociatedTokenAccountIdempotentInstruction(mintAuthority.publicKey, ata, to, mint))
+  }
+  instructions.push(createMintToCheckedInstruction(mint, ata, mintAuthority.publicKey, amount, token.decimals))
+  return [await svm.sendInstructions(instructions, [mintAuthority])]
+}
+
+function positive(amount: bigint): bigint {
+  if (amount <= 0n) throw new BaseError('BAD_REQUEST', 'amount must be greater than zero')
+  return amount
+}

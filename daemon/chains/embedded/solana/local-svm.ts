@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto'
+import {
+  Keypair, PublicKey, SystemProgram, Transaction, type Signer, type TransactionInstruction, type VersionedMessage,
+} from '@solana/web3.js'
+import type { Db } from '../../../store/db.js'
+import { AccountStore } from './account-store.js'
+import { ChainClock, type ChainClockOptions, type LatestBlockhash } from './chain-clock.js'
+import { transactionFee } from './fee.js'
+import { SLOTS_PER_EPOCH } from './genesis.js'
+import { Listeners } from './listeners.js'
+import { MetaStore } from './meta-store.js'
+import { SerialQueue } from './serial-queue.js'
+import type { AccountState } from './spl-token-state.js'
+import { TransactionProcessor, type ProcessedEvent } from './transaction-processor.js'
+import { rejected } from './tx-error.js'
+import { TxStore } from './tx-store.js'
+import { Vm, type Execution } from './vm.js'
+import { decodeWireTransaction, resolveAccountKeys, withBlockhash } from './wire-transaction.js'
+
+export type Simulation = Execution & {
+  slot: number
+  /** The transaction's account keys, which instruction indexes refer to. */
+  keys: string[]
+  /** What the simulated transaction would leave behind, for the accounts it touched. */
+  post: Map<string, AccountState | null>
+  replacementBlockhash: LatestBlockhash | null
+}
+
+export type CreateLocalSvmParameters = ChainClockOptions & { db: Db }
+
+const SYSTEM_PROGRAM = SystemProgram.programId.toBase58()
+// The faucet behind requestAirdrop is refilled from thin air; this is what it keeps on hand.
+const FAUCET_RESERVE = 1_000_000n * 1_000_000_000n
+
+/**
+ * The embedded Solana cluster: a LiteSVM whose accounts and transaction history live in SQLite,
+ * with a clock and blockhashes that advance like a cluster's. Transactions are executed one at a
+ * time through a queue and persisted before the caller hears back.
+ *
+ * @example
+ * const svm = createLocalSvm({ db: openStore(file) })
+ * const signature = await svm.submit(tx.serialize())
+ */
+export class LocalSvm {
+  readonly db: Db
+  readonly clock: ChainClock
+  readonly txs: TxStore
+  readonly onSlot = new Listeners<number>()
+  readonly onTransaction = new Listeners<ProcessedEvent>()
+  private readonly vm = new Vm()
+  private readonly accounts: AccountStore
+  private readonly processor: TransactionProcessor
+  private readonly queue = new SerialQueue()
+  private readonly faucet: Keypair
+  private lastSlot = -1
+
+  constructor(params: CreateLocalSvmParameters) {
+    this.db = params.db
+    const meta = new MetaStore(params.db)
+    this.accounts = new AccountStore(params.db)
+    this.txs = new TxStore(params.db)
+    this.clock = new ChainClock(meta, params, this.txs.maxSlot())
+    for (const { address, state } of this.accounts.all()) this.vm.setAccount(address, state)
+    this.faucet = Keypair.fromSeed(Buffer.from(meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')), 'hex'))
+    this.processor = new TransactionProcessor(
+      { vm: this.vm, clock: this.clock, db: this.db, accounts: this.accounts, txs: this.txs },
+      (event) => this.onTransaction.emit(event),
+    )
+    this.tick()
+  }
+
+  /** Brings the Clock sysvar up to wall time; returns the current slot. */
+  tick(): number {
+    const slot = this.clock.slot()
+    if (slot !== this.lastSlot) {
+      const epochStart = slot - (slot % SLOTS_PER_EPOCH)
+      this.vm.setClock(slot, this.clock.unixTimestamp(slot), this.clock.unixTimestamp(epochStart))
+      this.lastSlot = slot
+      this.onSlot.emit(slot)
+    }
+    return slot
+  }
+
+  latestBlockhash(): LatestBlockhash {
+    this.tick()
+    return this.clock.latest()
+  }
+
+  /** Test hook: jump `slots` ahead (blockhashes issued before expire after `blockhashValidity`). */
+  advanceSlots(slots: number): number {
+    this.clock.advance(slots)
+    return this.tick()
+  }
+
+  getAccount(address: string): AccountState | null {
+    return this.vm.getAccount(address)
+  }
+
+  /** Writes an account outside any transaction (setup, faucet refills); persisted like the rest. */
+  setAccount(address: string, state: AccountState | null): void {
+    const slot = this.tick()
+    this.vm.setAccount(address, state)
+    this.accounts.save(address, state, slot)
+  }
+
+  programAccounts(program: string): { address: string; state: AccountState }[] {
+    return this.vm.programAccounts(program)
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.vm.minimumBalanceForRentExemption(dataLength)
+  }
+
+  /** Loads a program for this run (programs come from committed `.so` files at every start). */
+  addProgram(programId: string, bytes: Uint8Array): void {
+    this.vm.addProgram(programId, bytes)
+  }
+
+  /**
+   * Executes a signed wire transaction; resolves with its signature once it is persisted.
+   * Throws `SolanaTxError` when the cluster refuses it (nothing ran, nothing was charged).
+   */
+  async submit(wire: Uint8Array, opts: { skipPreflight?: boolean } = {}): Promise<string> {
+    const decoded = decodeWireTransaction(wire)
+    return this.queue.run(() => this.processor.process(decoded, { skipPreflight: opts.skipPreflight ?? false, slot: this.tick() }))
+  }
+
+  /**
+   * Signs `instructions` with `signers` (the first pays) and submits them. Picks the newest valid
+   * blockhash that gives an unused signature, so two identical requests both land.
+   */
+  sendInstructions(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]]): Promise<string> {
+    return this.queue.run(() => {
+      const slot = this.tick()
+      for (const { blockhash } of this.clock.validBlockhashes()) {
+        const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(...instructions)
+        tx.sign(...signers)
+        const decoded = decodeWireTransaction(tx.serialize())
+        if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot })
+      }
+      throw rejected('AlreadyProcessed')
+    })
+  }
+
+  /** Sends `lamports` from the cluster's faucet: a real transfer with a signature to confirm. */
+  airdrop(to: string, lamports: bigint): Promise<string> {
+    const address = this.faucet.publicKey.toBase58()
+    const balance = this.vm.getAccount(address)?.lamports ?? 0n
+    if (balance < lamports + 1_000_000_000n) {
+      this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false })
+    }
+    const transfer = SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: new PublicKey(to), lamports })
+    return this.sendInstructions([transfer], [this.faucet])
+  }
+
+  /**
+   * Runs a transaction without committing it. As on a node, signatures are not checked unless
+   * asked, and `replaceRecentBlockhash` swaps in the latest blockhash first.
+   */
+  simulate(wire: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean } = {}): Simulation {
+    let decoded = decodeWireTransaction(wire)
+    const slot = this.tick()
+    const latest = this.clock.latest()
+    if (opts.replaceRecentBlockhash) decoded = withBlockhash(decoded, latest.blockhash)
+    const keys = resolveAccountKeys(decoded.tx.message, (a) => this.vm.getAccount(a)).keys
+    const base = { slot, keys, replacementBlockhash: opts.replaceRecentBlockhash ? latest : null }
+    if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) {
+      return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }
+    }
+    if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')
+    const result = this.vm.simulate(decoded, opts.sigVerify ?? false)
+    if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
+    if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
+    return { ...base, ...result }
+  }
+
+  /** The fee `message` would pay, or null when its blockhash is not (or no longer) valid. */
+  feeForMessage(message: VersionedMessage): bigint | null {
+    this.tick()
+    return this.clock.isBlockhashValid(message.recentBlockhash) ? transactionFee(message) : null
+  }
+}
+
+export function createLocalSvm(params: CreateLocalSvmParameters): LocalSvm {
+  return new LocalSvm(params)
+}

@@ -1,0 +1,45 @@
+import { SolanaTxError } from './tx-error.js'
+
+/** JSON-RPC error codes: the standard ones and the Solana node's own. */
+export const RpcCode = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  SEND_TRANSACTION_PREFLIGHT_FAILURE: -32002,
+  TRANSACTION_SIGNATURE_VERIFICATION_FAILURE: -32003,
+  UNSUPPORTED_TRANSACTION_VERSION: -32015,
+  MIN_CONTEXT_SLOT_NOT_REACHED: -32016,
+} as const
+
+/** An error a JSON-RPC response carries: `{ code, message, data? }`. */
+export class RpcError extends Error {
+  override name = 'RpcError'
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message)
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data }
+  }
+}
+
+export const invalidParams = (message: string) => new RpcError(RpcCode.INVALID_PARAMS, message)
+
+/**
+ * Any failure as the error a Solana node would answer; unexpected ones become a bare internal
+ * error (the client never sees a stack).
+ */
+export function toRpcError(e: unknown): RpcError {
+  if (e instanceof RpcError) return e
+  if (e instanceof SolanaTxError) {
+    if (e.reason === 'malformed') return invalidParams(e.message)
+    if (e.reason === 'signature') return new RpcError(RpcCode.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, e.message)
+    return new RpcError(RpcCode.SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${e.message}`, {
+      accounts: null, err: e.err, innerInstructions: null, logs: e.logs, replacementBlockhash: null, returnData: null,
+      unitsConsumed: e.unitsConsumed,
+    })
+  }
+  return new RpcError(RpcCode.INTERNAL_ERROR, 'Internal error')
+}

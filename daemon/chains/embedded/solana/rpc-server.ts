@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as wsModule from 'ws'
+import type WebSocket from 'ws'
+import { stringifyJson } from './json.js'
+import type { LocalSvm } from './local-svm.js'
+import { rpcMethods, type RpcContext } from './methods/index.js'
+import { handlePayload } from './rpc-dispatch.js'
+import { attachSubscriptions } from './ws-subscriptions.js'
+
+// ws v8's ESM entry exports WebSocketServer by name; the @types/ws in the tree (v7, via jayson)
+// only knows the same class as WebSocket.Server.
+const { WebSocketServer } = wsModule as unknown as { WebSocketServer: typeof WebSocket.Server }
+
+export type StartSolanaRpcParameters = {
+  svm: LocalSvm
+  /** Default 127.0.0.1. */
+  host?: string
+  /** HTTP port; the WebSocket listens on port + 1. 0 picks a free pair. */
+  port?: number
+  /** Told about failures that are our bugs (the client only sees "Internal error"). */
+  onInternalError?: (error: unknown) => void
+}
+
+export type SolanaRpcServer = { rpcUrl: string; wsUrl: string; port: number; stop: () => Promise<void> }
+
+// Big enough for a batch of many transactions, small enough that a stray upload cannot hurt.
+const MAX_BODY_BYTES = 16 * 1024 * 1024
+const PORT_ATTEMPTS = 20
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined)
+        req.destroy()
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function httpHandler(ctx: RpcContext) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('access-control-allow-origin', '*')
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-allow-headers': 'content-type, solana-client' })
+      return res.end()
+    }
+    if (req.method === 'GET' && req.url === '/health') return res.end('ok')
+    if (req.method !== 'POST') return res.writeHead(405).end()
+    const body = await readBody(req).catch(() => undefined)
+    if (body === undefined) return res.writeHead(413).end()
+    const response = await handlePayload(body, rpcMethods, ctx)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(response === undefined ? '' : stringifyJson(response))
+  }
+}
+
+const listen = (server: Server, host: string, port: number) => new Promise<number>((resolve, reject) => {
+  server.once('error', reject)
+  server.listen(port, host, () => resolve((server.address() as AddressInfo).port))
+})
+
+const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((resolve, reject) => {
+  if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
+  const wss = new WebSocketServer({ host, port })
+  wss.once('error', reject)
+  wss.once('listening', () => resolve(wss))
+})
+
+/**
+ * Serves the embedded cluster as a Solana node does: JSON-RPC over HTTP on `port` and pubsub
+ * over WebSocket on `port + 1` (web3.js derives its ws URL that way, like solana-test-validator's
+ * 8899/8900).
+ *
+ * @example
+ * const rpc = await startSolanaRpc({ svm, port: 0 })
+ * const connection = new Connection(rpc.rpcUrl, 'confirmed')
+ */
+export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<SolanaRpcServer> {
+  const host = params.host ?? '127.0.0.1'
+  const ctx: RpcContext = { svm: params.svm, onInternalError: params.onInternalError }
+  for (let attempt = 1; ; attempt++) {
+    const http = createServer((req, res) => void httpHandler(ctx)(req, res))
+    const port = await listen(http, host, params.port ?? 0)
+    let wss: WebSocket.Server
+    try {
+      wss = await listenWs(host, port + 1)
+    } catch (e) {
+      await new Promise((resolve) => http.close(resolve))
+      // A free HTTP port whose neighbour is taken: with port 0 another pair will do.
+      if (params.port || (e as { code?: string }).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS) throw e
+      continue
+    }
+    const subscriptions = attachSubscriptions(wss, params.svm, params.onInternalError)
+    const urlHost = host.includes(':') ? `[${host}]` : host
+    let stopped: Promise<void> | undefined
+    return {
+      rpcUrl: `http://${urlHost}:${port}`,
+      wsUrl: `ws://${urlHost}:${port + 1}`,
+      port,
+      stop: () => (stopped ??= (async () => {
+        subscriptions.close()
+        for (const client of wss.clients) client.terminate()
+        await new Promise((resolve) => wss.close(resolve))
+        http.closeAllConnections()
+        await new Promise((resolve) => http.close(resolve))
+      })()),
+    }
+  }
+}

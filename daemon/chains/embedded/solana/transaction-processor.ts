@@ -1,0 +1,93 @@
+import type { Db } from '../../../store/db.js'
+import type { AccountStore } from './account-store.js'
+import type { ChainClock } from './chain-clock.js'
+import { transactionFee } from './fee.js'
+import type { AccountState } from './spl-token-state.js'
+import { tokenBalances } from './token-balances.js'
+import { rejected, SolanaTxError, type TransactionErrorJson } from './tx-error.js'
+import type { TxRecord, TxStore } from './tx-store.js'
+import type { Vm } from './vm.js'
+import { resolveAccountKeys, type DecodedTransaction } from './wire-transaction.js'
+
+export type ProcessedEvent = {
+  signature: string
+  slot: number
+  err: TransactionErrorJson | null
+  changed: { address: string; state: AccountState | null }[]
+}
+
+function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
+  if (!a || !b) return a === b
+  return a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable
+    && Buffer.compare(Buffer.from(a.data), Buffer.from(b.data)) === 0
+}
+
+/**
+ * Executes one transaction the way a cluster would and records it: the checks a leader makes
+ * (duplicate, blockhash age, signatures), the preflight simulation an RPC node makes, then
+ * execution, and — before anyone hears about the result — one SQLite transaction holding every
+ * account it changed and its history record. If that write fails the in-memory state is rolled
+ * back too, so memory and disk never disagree about money.
+ */
+export class TransactionProcessor {
+  constructor(
+    private readonly deps: { vm: Vm; clock: ChainClock; db: Db; accounts: AccountStore; txs: TxStore },
+    private readonly onProcessed: (event: ProcessedEvent) => void,
+  ) {}
+
+  process(d: DecodedTransaction, opts: { skipPreflight: boolean; slot: number }): string {
+    const { vm, clock, txs } = this.deps
+    // A cluster dedups by signature; with preflight the node reports it, without it the
+    // resend is a no-op that answers the same signature (clients rebroadcast like this).
+    if (txs.has(d.signature)) {
+      if (opts.skipPreflight) return d.signature
+      throw rejected('AlreadyProcessed')
+    }
+    if (!clock.isBlockhashValid(d.recentBlockhash)) throw rejected('BlockhashNotFound')
+    if (!d.fullySigned) throw rejected('SignatureFailure')
+    if (!opts.skipPreflight) {
+      const sim = vm.simulate(d, true)
+      if (sim.err !== null) throw rejected(sim.err, sim.logs, sim.unitsConsumed)
+    }
+    const { keys, loaded } = resolveAccountKeys(d.tx.message, (a) => vm.getAccount(a))
+    const pre = keys.map((k) => vm.getAccount(k))
+    let result
+    try {
+      result = vm.send(d)
+    } catch (e) {
+      throw new SolanaTxError('malformed', `invalid transaction: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    const post = keys.map((k) => vm.getAccount(k))
+    const payerPre = pre[0]?.lamports ?? 0n
+    const payerPost = post[0]?.lamports ?? 0n
+    // A failure that charged no fee never landed (bad signature, unknown payer, ...): no record.
+    if (result.err !== null && payerPre === payerPost) throw rejected(result.err, result.logs, result.unitsConsumed)
+
+    const fee = result.err === null ? transactionFee(d.tx.message) : payerPre - payerPost
+    const record: TxRecord = {
+      signature: d.signature, slot: opts.slot, blockTime: clock.unixTimestamp(opts.slot), err: result.err, raw: d.bytes,
+      meta: {
+        version: d.version, fee: fee.toString(), logs: result.logs,
+        preBalances: pre.map((a) => (a?.lamports ?? 0n).toString()),
+        postBalances: post.map((a) => (a?.lamports ?? 0n).toString()),
+        preTokenBalances: tokenBalances(keys, pre, (a) => vm.getAccount(a)),
+        postTokenBalances: tokenBalances(keys, post, (a) => vm.getAccount(a)),
+        innerInstructions: result.innerInstructions, loadedAddresses: loaded,
+        computeUnitsConsumed: result.unitsConsumed, returnData: result.returnData,
+      },
+    }
+    const changed = keys.flatMap((address, i) =>
+      sameAccount(pre[i] ?? null, post[i] ?? null) ? [] : [{ address, state: post[i] ?? null, before: pre[i] ?? null }])
+    try {
+      this.deps.db.transaction(() => {
+        for (const c of changed) this.deps.accounts.save(c.address, c.state, opts.slot)
+        txs.insert(record, keys)
+      })()
+    } catch (e) {
+      for (const c of changed) vm.setAccount(c.address, c.before)
+      throw e
+    }
+    this.onProcessed({ signature: d.signature, slot: opts.slot, err: result.err, changed })
+    return d.signature
+  }
+}

@@ -1,0 +1,128 @@
+import { PublicKey } from '@solana/web3.js'
+import bs58 from 'bs58'
+import { Clock, EpochSchedule, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { SLOTS_PER_EPOCH } from './genesis.js'
+import type { AccountState } from './spl-token-state.js'
+import { transactionErrorJson, type TransactionErrorJson } from './tx-error.js'
+import type { InnerInstructionsJson, TxMeta } from './tx-store.js'
+import type { DecodedTransaction } from './wire-transaction.js'
+
+// litesvm's TS surface speaks @solana/kit's branded types; we only ever hand it plain strings.
+type Address = Parameters<LiteSVM['getAccount']>[0]
+type KitTransaction = Parameters<LiteSVM['sendTransaction']>[0]
+type EncodedAccount = Parameters<LiteSVM['setAccount']>[0]
+
+export type Execution = {
+  err: TransactionErrorJson | null
+  logs: string[]
+  unitsConsumed: number
+  innerInstructions: InnerInstructionsJson[]
+  returnData: TxMeta['returnData']
+}
+
+/**
+ * The one place that talks to litesvm. Blockhash checks and the transaction history are ours
+ * (a cluster keeps 150 blockhashes valid, litesvm only its latest; our history survives restarts),
+ * so litesvm's are off.
+ */
+export class Vm {
+  private readonly svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n)
+
+  constructor() {
+    this.svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n))
+  }
+
+  getAccount(address: string): AccountState | null {
+    const a = this.svm.getAccount(address as Address)
+    // A zero-lamport account does not exist on a cluster: it is garbage collected.
+    return a.exists ? state(a) : null
+  }
+
+  setAccount(address: string, state: AccountState | null): void {
+    const s = state ?? { lamports: 0n, owner: '11111111111111111111111111111111', data: new Uint8Array(), executable: false }
+    this.svm.setAccount({
+      address, lamports: s.lamports, programAddress: s.owner, data: s.data, executable: s.executable,
+      space: BigInt(s.data.length),
+    } as unknown as EncodedAccount)
+  }
+
+  programAccounts(program: string): { address: string; state: AccountState }[] {
+    return this.svm.getProgramAccounts(program as Address).flatMap((a) => {
+      const s = state(a)
+      return s ? [{ address: a.address as string, state: s }] : []
+    })
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.svm.minimumBalanceForRentExemption(BigInt(dataLength))
+  }
+
+  setClock(slot: number, unixTimestamp: number, epochStartTimestamp: number): void {
+    const epoch = BigInt(Math.floor(slot / SLOTS_PER_EPOCH))
+    this.svm.setClock(new Clock(BigInt(slot), BigInt(epochStartTimestamp), epoch, epoch + 1n, BigInt(unixTimestamp)))
+  }
+
+  addProgram(programId: string, bytes: Uint8Array): void {
+    this.svm.addProgram(programId as Address, bytes)
+  }
+
+  send(tx: DecodedTransaction): Execution {
+    return execution(this.svm.sendTransaction(kitTransaction(tx)))
+  }
+
+  /** Runs without committing; the accounts the transaction would leave behind come back too. */
+  simulate(tx: DecodedTransaction, sigVerify: boolean): Execution & { post: Map<string, AccountState | null> } {
+    this.svm.withSigverify(sigVerify)
+    try {
+      const result = this.svm.simulateTransaction(kitTransaction(tx))
+      if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
+      const post = new Map<string, AccountState | null>()
+      for (const a of result.postAccounts()) post.set(a.address, state(a))
+      return { ...execution(result.meta()), post }
+    } finally {
+      this.svm.withSigverify(true)
+    }
+  }
+}
+
+type KitAccount = { lamports: bigint; programAddress: string; data: ArrayLike<number>; executable: boolean }
+
+function state(a: KitAccount): AccountState | null {
+  if (a.lamports === 0n) return null
+  return { lamports: a.lamports, owner: a.programAddress, data: a.data as Uint8Array, executable: a.executable }
+}
+
+function kitTransaction(tx: DecodedTransaction): KitTransaction {
+  const message = tx.tx.message
+  const signers = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures)
+  const signatures: Record<string, Uint8Array | null> = {}
+  signers.forEach((key, i) => {
+    const sig = tx.tx.signatures[i]
+    signatures[key.toBase58()] = sig && sig.some((b) => b !== 0) ? sig : null
+  })
+  return { messageBytes: message.serialize(), signatures } as unknown as KitTransaction
+}
+
+function execution(result: TransactionMetadata | FailedTransactionMetadata): Execution {
+  const failed = result instanceof FailedTransactionMetadata
+  const meta = failed ? result.meta() : result
+  const ret = meta.returnData()
+  const retData = ret.data()
+  return {
+    err: failed ? transactionErrorJson(result.err()) : null,
+    logs: meta.logs(),
+    unitsConsumed: Number(meta.computeUnitsConsumed()),
+    innerInstructions: meta.innerInstructions().flatMap((list, index) => list.length === 0 ? [] : [{
+      index,
+      instructions: list.map((inner) => {
+        const ix = inner.instruction()
+        return {
+          programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: bs58.encode(ix.data()),
+          stackHeight: inner.stackHeight(),
+        }
+      }),
+    }]),
+    returnData: retData.length === 0 ? null
+      : { programId: new PublicKey(ret.programId()).toBase58(), data: [Buffer.from(retData).toString('base64'), 'base64'] },
+  }
+}

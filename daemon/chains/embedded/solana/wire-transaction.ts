@@ -1,0 +1,93 @@
+import { PACKET_DATA_SIZE, PublicKey, VersionedMessage, VersionedTransaction } from '@solana/web3.js'
+import bs58 from 'bs58'
+import { SolanaTxError } from './tx-error.js'
+import type { AccountState } from './spl-token-state.js'
+
+export type DecodedTransaction = {
+  /** Re-serialized from the parsed form: litesvm aborts the process on bytes it cannot parse. */
+  bytes: Uint8Array
+  tx: VersionedTransaction
+  /** The first signature, base58: the transaction's id. */
+  signature: string
+  version: 'legacy' | 0
+  recentBlockhash: string
+  /** Every required signature is present (none is all zeroes). */
+  fullySigned: boolean
+}
+
+const malformed = (detail: string) =>
+  new SolanaTxError('malformed', `failed to deserialize solana_transaction::versioned::VersionedTransaction: ${detail}`)
+
+/** Parses a wire transaction, refusing anything litesvm could choke on. */
+export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
+  if (bytes.length > PACKET_DATA_SIZE) {
+    throw new SolanaTxError('malformed', `transaction too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`)
+  }
+  let tx: VersionedTransaction
+  let canonical: Uint8Array
+  try {
+    tx = VersionedTransaction.deserialize(bytes)
+    canonical = tx.serialize()
+  } catch (e) {
+    throw malformed(e instanceof Error ? e.message : String(e))
+  }
+  const first = tx.signatures[0]
+  if (!first || tx.signatures.length !== tx.message.header.numRequiredSignatures) {
+    throw new SolanaTxError('malformed', 'invalid transaction: Transaction failed to sanitize accounts offsets correctly')
+  }
+  return {
+    bytes: canonical,
+    tx,
+    signature: bs58.encode(first),
+    version: tx.version === 0 ? 0 : 'legacy',
+    recentBlockhash: tx.message.recentBlockhash,
+    fullySigned: tx.signatures.every((s) => s.some((b) => b !== 0)),
+  }
+}
+
+/** The same transaction with another blockhash (simulate's `replaceRecentBlockhash`). */
+export function withBlockhash(decoded: DecodedTransaction, blockhash: string): DecodedTransaction {
+  const tx = VersionedTransaction.deserialize(decoded.bytes)
+  tx.message.recentBlockhash = blockhash
+  return { ...decoded, tx, bytes: tx.serialize(), recentBlockhash: blockhash }
+}
+
+/** Parses a bare message (getFeeForMessage); undefined when it is not one. */
+export function decodeWireMessage(bytes: Uint8Array): VersionedMessage | undefined {
+  try {
+    return VersionedMessage.deserialize(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+export type AccountKeys = {
+  /** Static keys, then writable and readonly keys loaded from lookup tables: the index space
+   *  instructions, balances and token balances refer to. */
+  keys: string[]
+  loaded: { writable: string[]; readonly: string[] }
+}
+
+const LOOKUP_TABLE_PROGRAM = 'AddressLookupTab1e1111111111111111111111111'
+const LOOKUP_TABLE_META_SIZE = 56
+
+/** Resolves a message's account keys, reading lookup tables from the cluster's current state. */
+export function resolveAccountKeys(
+  message: VersionedMessage,
+  getAccount: (address: string) => AccountState | null,
+): AccountKeys {
+  const loaded = { writable: [] as string[], readonly: [] as string[] }
+  for (const lookup of message.addressTableLookups) {
+    const table = getAccount(lookup.accountKey.toBase58())
+    // A missing or foreign table makes the runtime refuse the transaction; nothing to resolve.
+    if (!table || table.owner !== LOOKUP_TABLE_PROGRAM) continue
+    const at = (i: number) => {
+      const start = LOOKUP_TABLE_META_SIZE + i * 32
+      return start + 32 <= table.data.length ? new PublicKey(table.data.subarray(start, start + 32)).toBase58() : undefined
+    }
+    for (const i of lookup.writableIndexes) { const k = at(i); if (k) loaded.writable.push(k) }
+    for (const i of lookup.readonlyIndexes) { const k = at(i); if (k) loaded.readonly.push(k) }
+  }
+  const keys = [...message.staticAccountKeys.map((k) => k.toBase58()), ...loaded.writable, ...loaded.readonly]
+  return { keys, loaded }
+}

@@ -1,0 +1,86 @@
+import type { Hex } from 'viem'
+import type { ResolvedConfig } from '../../src/config/load.js'
+import { BaseError } from '../../src/errors/index.js'
+import { networks, profiles } from '../../src/networks/registry.js'
+import type { ServiceKeys } from '../keys/service-keys.js'
+import { localFaucet } from '../local/faucet.js'
+import type { Faucet } from '../services.js'
+import type { Db } from '../store/db.js'
+import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
+import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
+import { evmChain, type EvmChain } from './evm/chain.js'
+import { solanaChain, type SolanaChain } from './solana/chain.js'
+
+export type Chains = {
+  evm: Record<string, EvmChain>
+  solana: SolanaChain
+  /** RPC URL of every network, for the ready line and /api/config. */
+  rpc: Record<string, string>
+  faucet?: Faucet
+  stop(): Promise<void>
+}
+
+export type StartChainsParameters = {
+  config: Readonly<ResolvedConfig>
+  keys: ServiceKeys
+  db: Db
+  progress: (step: string) => void
+}
+
+/** The profile's chains: embedded (anvil, LiteSVM) on local, configured RPC URLs elsewhere. */
+export function startChains(p: StartChainsParameters): Promise<Chains> {
+  return p.config.profile === 'local' ? startLocal(p) : connectRemote(p)
+}
+
+async function startLocal({ config, keys, db, progress }: StartChainsParameters): Promise<Chains> {
+  const profile = profiles.local
+  // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts.
+  const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
+  progress('starting embedded chains')
+  const started = await Promise.allSettled([
+    startLocalEvm({ spec: networks[profile.base]!, dataDir: config.dataDir, port: portFor(1), db, keys }),
+    startLocalEvm({ spec: networks[profile.radius]!, dataDir: config.dataDir, port: portFor(2), db, keys }),
+    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), db, keys }),
+  ])
+  const stops = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop] : []))
+  const stop = async () => void (await Promise.all(stops.map((s) => s())))
+  const failed = started.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined
+  if (failed) {
+    await stop()
+    throw failed.reason
+  }
+  const [base, radius] = [started[0], started[1]].map((r) => (r as PromiseFulfilledResult<LocalEvm>).value) as [LocalEvm, LocalEvm]
+  const sol = (started[2] as PromiseFulfilledResult<LocalSolana>).value
+  if (base.deployed || radius.deployed) progress('deployed contracts on the embedded EVM chains')
+  const evm = { [base.chain.key]: base.chain, [radius.chain.key]: radius.chain }
+  return {
+    evm,
+    solana: sol.chain,
+    rpc: { [base.chain.key]: base.chain.rpcUrl, [radius.chain.key]: radius.chain.rpcUrl, [sol.chain.key]: sol.chain.rpcUrl },
+    faucet: localFaucet({ evm, deployerKey: keys.deployer as Hex, solanaKey: sol.chain.key, solana: sol.faucet }),
+    stop,
+  }
+}
+
+async function connectRemote({ config }: StartChainsParameters): Promise<Chains> {
+  const profile = profiles[config.profile]
+  const rpcOf = (key: string) => {
+    const url = config.rpc[key]
+    if (!url) {
+      throw new BaseError('BAD_REQUEST', `the ${config.profile} profile needs an RPC URL for ${key}`, {
+        details: `Set PARX_RPC_${key.toUpperCase().replaceAll('-', '_')} or serve.rpc["${key}"] in the config file.`,
+      })
+    }
+    return url
+  }
+  const evm: Record<string, EvmChain> = {}
+  for (const key of [profile.base, profile.radius]) evm[key] = evmChain(networks[key]!, rpcOf(key), config.contracts[key] ?? {})
+  const solUrl = rpcOf(profile.solana)
+  const wsUrl = solUrl.replace(/^http/, 'ws')
+  const solana = solanaChain(networks[profile.solana]!, solUrl, wsUrl, config.contracts[profile.solana] ?? {})
+  return {
+    evm, solana,
+    rpc: { [profile.base]: evm[profile.base]!.rpcUrl, [profile.radius]: evm[profile.radius]!.rpcUrl, [profile.solana]: solUrl },
+    stop: async () => {},
+  }
+}

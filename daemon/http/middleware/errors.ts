@@ -1,0 +1,17 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { Logger } from 'pino'
+import { BaseError } from '../../../src/errors/index.js'
+
+/** Every failure leaves as `{ error, code }`. Only a bug answers 500, and it never shows a stack. */
+export function errorHandler(log: Logger) {
+  return (err: Error, c: Context): Response => {
+    if (err instanceof BaseError) return c.json(err.toJSON(), err.status as 400)
+    if (err instanceof HTTPException) {
+      const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'
+      return c.json({ error: err.message || 'bad request', code }, err.status)
+    }
+    log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error')
+    return c.json({ error: 'internal error; the daemon log has the details', code: 'INTERNAL' }, 500)
+  }
+}

@@ -1,0 +1,6 @@
+import { route } from '../../route.js'
+
+export default route({
+  method: 'GET', path: '/api/health', auth: 'open',
+  handler: (c) => c.json({ ok: true, ts: Date.now() }),
+})

@@ -1,0 +1,25 @@
+import type { RouteDef } from '../route.js'
+import baseBalance from './discovery/base-balance.js'
+import baseInfo from './discovery/base-info.js'
+import capabilities from './discovery/capabilities.js'
+import config from './discovery/config.js'
+import health from './discovery/health.js'
+import readiness from './discovery/readiness.js'
+import faucet from './local/faucet.js'
+import keysCreate from './operator/keys-create.js'
+import keysDeactivate from './operator/keys-deactivate.js'
+import keysDelete from './operator/keys-delete.js'
+import keysList from './operator/keys-list.js'
+import baseConfirm from './swap/base-confirm.js'
+
+/** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
+export const routes: RouteDef[] = [
+  // discovery (SPEC §4.2)
+  health, capabilities, config, readiness, baseInfo, baseBalance,
+  // same-chain swaps (SPEC §4.1)
+  baseConfirm,
+  // operator
+  keysCreate, keysList, keysDeactivate, keysDelete,
+  // local profile
+  faucet,
+]

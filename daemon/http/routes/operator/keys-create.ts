@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { jsonBody } from '../../parse.js'
+import { evmAddress } from '../../schemas.js'
+import { route } from '../../route.js'
+
+const Body = z.object({
+  name: z.string().trim().min(1, 'give the key a name').max(80),
+  description: z.string().max(500).optional(),
+  owner: evmAddress,
+})
+
+/** Creates a partner key. The secret is in this response only; the store keeps its hash. */
+export default route({
+  method: 'POST', path: '/api/operator/keys', auth: 'operator',
+  handler: async (c, s) => {
+    const body = await jsonBody(c, Body)
+    const { key, record } = s.partnerKeys.create(body)
+    s.verdicts.forget(s.partnerKeys.hashOf(record.id)!)
+    return c.json({ key, ...record }, 201)
+  },
+})

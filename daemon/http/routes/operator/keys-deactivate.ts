@@ -1,0 +1,7 @@
+import { route } from '../../route.js'
+import { changeKeyState } from './key-state.js'
+
+export default route({
+  method: 'POST', path: '/api/operator/keys/:id/deactivate', auth: 'operator',
+  handler: (c, s) => changeKeyState(c, s, 'deactivated'),
+})

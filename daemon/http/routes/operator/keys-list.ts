@@ -1,0 +1,11 @@
+import { z } from 'zod'
+import { query } from '../../parse.js'
+import { evmAddress } from '../../schemas.js'
+import { route } from '../../route.js'
+
+const Query = z.object({ owner: evmAddress.optional() })
+
+export default route({
+  method: 'GET', path: '/api/operator/keys', auth: 'operator',
+  handler: (c, s) => c.json({ keys: s.partnerKeys.list(query(c, Query).owner) }),
+})

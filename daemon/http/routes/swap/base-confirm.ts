@@ -1,0 +1,11 @@
+import { z } from 'zod'
+import { confirmTransaction } from '../../../swap/confirm.js'
+import { query } from '../../parse.js'
+import { route } from '../../route.js'
+
+const Query = z.object({ hash: z.string({ required_error: 'required' }).regex(/^0x[0-9a-fA-F]{64}$/, 'not a transaction hash (0x followed by 64 hex characters)') })
+
+export default route({
+  method: 'GET', path: '/api/base/confirm', auth: 'partner',
+  handler: async (c, s) => c.json(await confirmTransaction(s.base, query(c, Query).hash as `0x${string}`)),
+})

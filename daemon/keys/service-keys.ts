@@ -1,0 +1,91 @@
+import { Keypair } from '@solana/web3.js'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import bs58 from 'bs58'
+import { generatePrivateKey } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { BaseError } from '../../src/errors/index.js'
+import type { ResolvedConfig } from '../../src/config/load.js'
+import { keyFilePath } from '../../src/config/paths.js'
+
+/** The service's own keys. On the local profile they are generated into the data dir (0600). */
+export type ServiceKeys = {
+  /** Funds and owns the embedded deployments; mints for the faucet. Local profile only. */
+  deployer: Hex
+  solver: Hex
+  facilitator: Hex
+  attestors: [Hex, Hex, Hex]
+  solanaSolver: Uint8Array
+  solanaFacilitator: Uint8Array
+  solanaAttestors: [Uint8Array, Uint8Array, Uint8Array]
+  /** Local profile only: mint authority of the embedded SPL mints. */
+  solanaMintAuthority: Uint8Array
+  operatorToken: string
+}
+
+type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaAttestors' | 'solanaMintAuthority'> & {
+  solanaSolver: string
+  solanaFacilitator: string
+  solanaAttestors: [string, string, string]
+  solanaMintAuthority: string
+}
+
+
+export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
+  if (config.profile === 'local') return fromFile(loadOrCreateKeyFile(config.dataDir))
+  const missing = (name: string) =>
+    new BaseError('BAD_REQUEST', `the ${config.profile} profile needs the ${name} key`, {
+      details: `Set it in the config file (serve.keys) or the environment (PARX_${name.toUpperCase()}_KEY).`,
+    })
+  const k = config.keys
+  if (!k.solver) throw missing('solver')
+  if (!k.facilitator) throw missing('facilitator')
+  if (!k.solanaSolver) throw missing('solana_solver')
+  if (!k.solanaFacilitator) throw missing('solana_facilitator')
+  if (!k.attestors || k.attestors.length !== 3) throw missing('attestor')
+  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('solana_attestor')
+  if (!config.auth.operatorToken) throw missing('operator token')
+  return {
+    deployer: k.solver as Hex,
+    solver: k.solver as Hex,
+    facilitator: k.facilitator as Hex,
+    attestors: k.attestors as [Hex, Hex, Hex],
+    solanaSolver: bs58.decode(k.solanaSolver),
+    solanaFacilitator: bs58.decode(k.solanaFacilitator),
+    solanaAttestors: k.solanaAttestors.map((s) => bs58.decode(s)) as [Uint8Array, Uint8Array, Uint8Array],
+    // Real mints belong to their issuers; nothing is minted outside the local profile.
+    solanaMintAuthority: new Uint8Array(64),
+    operatorToken: config.auth.operatorToken,
+  }
+}
+
+/** Reads the local key file, creating it on first start. Written 0600 and never logged. */
+export function loadOrCreateKeyFile(dataDir: string): KeyFile {
+  const file = keyFilePath(dataDir)
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile
+  const sol = () => bs58.encode(Keypair.generate().secretKey)
+  const keys: KeyFile = {
+    deployer: generatePrivateKey(),
+    solver: generatePrivateKey(),
+    facilitator: generatePrivateKey(),
+    attestors: [generatePrivateKey(), generatePrivateKey(), generatePrivateKey()],
+    solanaSolver: sol(),
+    solanaFacilitator: sol(),
+    solanaAttestors: [sol(), sol(), sol()],
+    solanaMintAuthority: sol(),
+    operatorToken: `parxop_${randomBytes(24).toString('hex')}`,
+  }
+  writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return keys
+}
+
+function fromFile(f: KeyFile): ServiceKeys {
+  return {
+    ...f,
+    solanaSolver: bs58.decode(f.solanaSolver),
+    solanaFacilitator: bs58.decode(f.solanaFacilitator),
+    solanaAttestors: f.solanaAttestors.map((s) => bs58.decode(s)) as [Uint8Array, Uint8Array, Uint8Array],
+    solanaMintAuthority: bs58.decode(f.solanaMintAuthority),
+  }
+}

@@ -1,0 +1,42 @@
+-- The embedded Solana cluster (local profile). LiteSVM keeps everything in memory; these tables
+-- are what survives a restart: account state, the transaction history the RPC answers from, and
+-- the few values that keep slots and blockhashes continuous.
+
+-- Every account a processed transaction or our own setup wrote, as it is now. A closed account
+-- (zero lamports) is deleted. lamports is TEXT because u64 does not fit SQLite's signed integer.
+CREATE TABLE solana_accounts (
+  address TEXT PRIMARY KEY,
+  lamports TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  executable INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  slot INTEGER NOT NULL
+);
+
+-- Processed transactions, successful or failed-but-landed (fee charged). Rejected ones never land.
+CREATE TABLE solana_transactions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  signature TEXT NOT NULL UNIQUE,
+  slot INTEGER NOT NULL,
+  block_time INTEGER NOT NULL,
+  -- JSON TransactionError as the RPC renders it; NULL on success
+  err TEXT,
+  -- the wire transaction exactly as executed
+  raw BLOB NOT NULL,
+  -- JSON: fee, balances, token balances, logs, inner instructions, loaded addresses
+  meta TEXT NOT NULL
+);
+CREATE INDEX solana_transactions_slot ON solana_transactions (slot);
+
+-- Which transactions touched an address, for getSignaturesForAddress (newest first by tx_id).
+CREATE TABLE solana_address_transactions (
+  address TEXT NOT NULL,
+  tx_id INTEGER NOT NULL REFERENCES solana_transactions (id),
+  PRIMARY KEY (address, tx_id)
+) WITHOUT ROWID;
+
+-- Cluster identity and clock: genesis wall time, slot offset, blockhash seed, faucet seed.
+CREATE TABLE solana_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);

@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { completions } from '../completions.js'
+import type { CliContext } from '../context.js'
+
+export const completionsDir = fileURLToPath(new URL('../../../completions/', import.meta.url))
+export const completionFiles = { bash: 'parx.bash', zsh: '_parx', fish: 'parx.fish' } as const
+
+export type CompletionOptions = { shell?: 'bash' | 'zsh' | 'fish'; write?: boolean }
+
+/** Prints a completion script, or writes all three into completions/ (npm run build:completions). */
+export function run(opts: CompletionOptions, ctx: CliContext, program: Command): number {
+  const scripts = completions(program)
+  if (opts.write) {
+    for (const [shell, file] of Object.entries(completionFiles)) writeFileSync(join(completionsDir, file), scripts[shell as keyof typeof scripts])
+    ctx.stderr(`wrote ${Object.values(completionFiles).join(', ')} to ${completionsDir}`)
+    return 0
+  }
+  ctx.stdout(scripts[opts.shell ?? 'bash'].trimEnd())
+  return 0
+}
+
+export function define(ctx: () => CliContext, program: () => Command): Command {
+  return new Command('completion')
+    .description('print a shell completion script (bash, zsh, fish)')
+    .addOption(new Option('--shell <shell>', 'which shell').choices(['bash', 'zsh', 'fish']).default('bash'))
+    .option('--write', 'write all three into the completions/ folder')
+    .action((opts: CompletionOptions) => {
+      process.exitCode = run(opts, ctx(), program())
+    })
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander'
+import { emit, label, type CliContext } from '../../context.js'
+import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
+
+export type CreateKeyOptions = OperatorOptions & { name: string; description?: string; owner: string }
+
+/** Creates a partner API key. The key is printed once; the daemon keeps only its hash. */
+export async function run(opts: CreateKeyOptions, ctx: CliContext) {
+  const result = await operatorCall<PartnerKeyRecord & { key: string }>(ctx, opts, '/api/operator/keys', {
+    body: { name: opts.name, description: opts.description, owner: opts.owner },
+  })
+  emit(ctx, result, () => [
+    `${label('key')}${result.key}`,
+    `${label('id')}${result.id}`,
+    `${label('name')}${result.name}`,
+    `${label('owner')}${result.owner}`,
+    'Store the key now: it is not shown again. Send it as the x-api-key header.',
+  ])
+  return result
+}
+
+export function define(ctx: () => CliContext): Command {
+  return operatorCommand('create')
+    .description('create a partner API key')
+    .requiredOption('--name <name>', 'a name to tell keys apart')
+    .option('--description <text>', 'what the key is for')
+    .option('--owner <address>', 'the wallet the key is bound to', '0x0000000000000000000000000000000000000001')
+    .action(async (opts: CreateKeyOptions) => void (await run(opts, ctx())))
+}

@@ -1,0 +1,57 @@
+/**
+ * PARX_* environment variables, declared as data: variable -> path in the config.
+ * Secrets are only ever read here and never printed.
+ */
+export const envPaths: Record<string, string> = {
+  PARX_PROFILE: 'profile',
+  PARX_HOST: 'host',
+  PARX_PORT: 'port',
+  PARX_DATA_DIR: 'dataDir',
+  PARX_LOG_LEVEL: 'logLevel',
+  PARX_AUTH_ENFORCE: 'auth.enforce',
+  PARX_KEY_PREFIX: 'auth.keyPrefix',
+  PARX_OPERATOR_TOKEN: 'auth.operatorToken',
+  PARX_MAX_USD: 'limits.maxUsd',
+  PARX_REDEEM_MAX_USD: 'limits.redeemMaxUsd',
+  PARX_REDEEM_HARD_MAX_USD: 'limits.redeemHardMaxUsd',
+  PARX_SLIPPAGE_BPS_MAX: 'limits.slippageBpsMax',
+  PARX_XCHAIN_MAX_USD: 'limits.xchainMaxUsd',
+  PARX_SOLVER_KEY: 'keys.solver',
+  PARX_FACILITATOR_KEY: 'keys.facilitator',
+  PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',
+  PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
+}
+
+/** Turns the environment into a partial config object (unknown PARX_ names are ignored). */
+export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, path] of Object.entries(envPaths)) {
+    const value = env[name]
+    if (value !== undefined && value !== '') setPath(out, path, value)
+  }
+  // PARX_RPC_BASE_SEPOLIA=https://... -> rpc['base-sepolia']
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith('PARX_RPC_') && value) setPath(out, `rpc.${name.slice(9).toLowerCase().replaceAll('_', '-')}`, value)
+  }
+  // PARX_FLOWS="base.swap=off,sol.swap=on"
+  if (env.PARX_FLOWS) {
+    for (const pair of env.PARX_FLOWS.split(',')) {
+      const [flow, state] = pair.split('=').map((s) => s.trim())
+      if (flow) setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
+    }
+  }
+  if (env.PARX_ATTESTOR_KEYS) setPath(out, 'keys.attestors', env.PARX_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
+  if (env.PARX_SOLANA_ATTESTOR_KEYS) setPath(out, 'keys.solanaAttestors', env.PARX_SOLANA_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
+  return out
+}
+
+/** Sets a dotted path; a NUL in a segment stands for a literal dot (flow names contain dots). */
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.').map((p) => p.replaceAll('\u0000', '.'))
+  let node = target
+  for (const part of parts.slice(0, -1)) {
+    if (typeof node[part] !== 'object' || node[part] === null) node[part] = {}
+    node = node[part] as Record<string, unknown>
+  }
+  node[parts.at(-1)!] = value
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './load.js'
+
+describe('loadConfig', () => {
+  it('applies defaults', () => {
+    const c = loadConfig({ env: { HOME: '/home/u' }, file: {} })
+    expect(c).toMatchObject({ profile: 'local', host: '127.0.0.1', port: 8420, auth: { enforce: true, keyPrefix: 'parx' } })
+    expect(c.dataDir).toBe('/home/u/.local/share/parx/local')
+  })
+
+  it('takes flags over env over file', () => {
+    const file = { port: 1000, host: '0.0.0.0', logLevel: 'debug' }
+    const env = { PARX_PORT: '2000', PARX_HOST: '127.0.0.2' }
+    const c = loadConfig({ file, env, flags: { port: '3000', host: undefined } })
+    expect(c.port).toBe(3000)
+    expect(c.host).toBe('127.0.0.2')
+    expect(c.logLevel).toBe('debug')
+  })
+
+  it('reads nested settings, RPC URLs and flow switches from the environment', () => {
+    const c = loadConfig({
+      file: {},
+      env: { PARX_AUTH_ENFORCE: 'false', PARX_RPC_BASE_SEPOLIA: 'https://rpc.example/base', PARX_FLOWS: 'base.swap=off,sol.swap=on', PARX_MAX_USD: '50' },
+    })
+    expect(c.auth.enforce).toBe(false)
+    expect(c.rpc['base-sepolia']).toBe('https://rpc.example/base')
+    expect(c.flows).toEqual({ 'base.swap': false, 'sol.swap': true })
+    expect(c.limits.maxUsd).toBe(50)
+  })
+
+  it('is read-only once loaded', () => {
+    const c = loadConfig({ env: {}, file: {} })
+    expect(Object.isFrozen(c)).toBe(true)
+    expect(Object.isFrozen(c.auth)).toBe(true)
+  })
+
+  it('rejects invalid values naming the setting', () => {
+    expect(() => loadConfig({ env: { PARX_PORT: 'abc' }, file: {} })).toThrow(/port/)
+    expect(() => loadConfig({ env: {}, file: { profile: 'moon' } })).toThrow(/profile/)
+  })
+})

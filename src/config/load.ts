@@ -1,0 +1,70 @@
+import Conf from 'conf'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { BaseError } from '../errors/index.js'
+import { configFromEnv } from './env.js'
+import { configSchema, type ParxConfig } from './schema.js'
+
+/** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
+export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Record<string, unknown>> {
+  return new Conf<Record<string, unknown>>({
+    projectName: 'parx',
+    projectSuffix: '',
+    configFileMode: 0o600,
+    ...(env.PARX_CONFIG_DIR ? { cwd: env.PARX_CONFIG_DIR } : {}),
+  })
+}
+
+export type LoadConfigParameters = {
+  /** Values from command-line flags (highest precedence); undefined entries are ignored. */
+  flags?: Record<string, unknown>
+  env?: NodeJS.ProcessEnv
+  /** The `serve` section of the config file; read from disk when omitted. */
+  file?: Record<string, unknown>
+}
+
+/** Merges the sources, validates once, and returns a frozen config. */
+export function loadConfig(params: LoadConfigParameters = {}): Readonly<ResolvedConfig> {
+  const env = params.env ?? process.env
+  const file = params.file ?? ((openConfigFile(env).get('serve') as Record<string, unknown> | undefined) ?? {})
+  const merged = deepMerge(deepMerge(file, configFromEnv(env)), stripUndefined(params.flags ?? {}))
+  const parsed = configSchema.safeParse(merged)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new BaseError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
+      details: 'Check the flag, the PARX_* variable or the config file (parx config path) that sets it.',
+    })
+  }
+  const config = parsed.data
+  const dataDir = config.dataDir ?? defaultDataDir(config.profile, env)
+  return deepFreeze({ ...config, dataDir })
+}
+
+export type ResolvedConfig = ParxConfig & { dataDir: string }
+
+export function defaultDataDir(profile: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share')
+  return join(base, 'parx', profile)
+}
+
+function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a }
+  for (const [k, v] of Object.entries(b)) out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v
+  return out
+}
+
+function deepFreeze<T>(o: T): T {
+  if (isPlainObject(o) || Array.isArray(o)) {
+    for (const v of Object.values(o as object)) deepFreeze(v)
+    Object.freeze(o)
+  }
+  return o
+}

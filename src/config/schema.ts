@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/** Flows a route can switch off; /api/capabilities reports them and a disabled one answers FLOW_DISABLED. */
+export const flowNames = [
+  'base.swap', 'base.entry', 'base.redeem', 'sol.swap', 'sol.redeem',
+  'xchain.sol-origin', 'xchain.evm-origin', 'facilitator', 'faucet',
+] as const
+export type FlowName = (typeof flowNames)[number]
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
+const port = z.coerce.number().int().min(0).max(65535)
+
+/**
+ * The daemon's whole configuration, declared once. Sources in precedence order:
+ * flags > PARX_* environment > config file (conf, mode 0600) > these defaults.
+ */
+export const configSchema = z.object({
+  profile: z.enum(['local', 'testnet', 'mainnet']).default('local'),
+  host: z.string().default('127.0.0.1'),
+  port: port.default(8420),
+  /** Where the store, the keys of the local profile and the embedded chains' state live. */
+  dataDir: z.string().optional(),
+  fresh: bool.default(false),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  auth: z.object({
+    /** Off is the soft-launch mode: K routes answer without a valid key. */
+    enforce: bool.default(true),
+    /** Prefix of partner keys: `<prefix>-<32 hex>`. */
+    keyPrefix: z.string().regex(/^[a-z][a-z0-9]{1,15}$/).default('parx'),
+    operatorToken: z.string().min(24).optional(),
+  }).default({}),
+  flows: z.record(z.enum(flowNames), bool).default({}),
+  limits: z.object({
+    /** Per-swap cap in USD on par routes; null means none (reported as `max`). */
+    maxUsd: z.coerce.number().positive().nullable().default(10_000),
+    /** Largest single-shot redemption, and the absolute ceiling. */
+    redeemMaxUsd: z.coerce.number().positive().default(25_000),
+    redeemHardMaxUsd: z.coerce.number().positive().default(100_000),
+    slippageBpsMax: z.coerce.number().int().min(0).max(10_000).default(50),
+    xchainMaxUsd: z.coerce.number().positive().default(5_000),
+  }).default({}),
+  /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
+  rateLimit: z.object({
+    perSecond: z.coerce.number().positive().default(50),
+    burst: z.coerce.number().int().positive().default(200),
+    /** Loopback clients are the operator's own tools and tests. */
+    exemptLoopback: bool.default(true),
+  }).default({}),
+  /** RPC URLs of real networks, by network key. Unused on the local profile. */
+  rpc: z.record(z.string(), z.string().url()).default({}),
+  /** Service keys on real profiles (hex EVM keys, base58 Solana secret keys). Never logged. */
+  keys: z.object({
+    solver: z.string().optional(),
+    facilitator: z.string().optional(),
+    solanaSolver: z.string().optional(),
+    solanaFacilitator: z.string().optional(),
+    attestors: z.array(z.string()).optional(),
+    solanaAttestors: z.array(z.string()).optional(),
+  }).default({}),
+  /** Deployed addresses on real profiles, by network key then name (router, escrow, tokens...). */
+  contracts: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+})
+
+export type ParxConfig = z.infer<typeof configSchema>

@@ -1,0 +1,37 @@
+import { errorCodes, type ErrorCode } from './codes.js'
+
+export type BaseErrorParameters = {
+  /** Extra lines shown after the message in a terminal (what to do next). */
+  details?: string
+  cause?: unknown
+  /** Overrides the code's default HTTP status (rare: e.g. 401 without a code on operator routes). */
+  status?: number
+}
+
+/**
+ * The one error type of parx. Everything a client may see is a BaseError with a code;
+ * anything else reaching the HTTP error handler is a bug and answers 500 INTERNAL.
+ */
+export class BaseError extends Error {
+  override name = 'ParxError'
+  readonly code: ErrorCode
+  readonly status: number
+  readonly details?: string
+
+  constructor(code: ErrorCode, message: string, params: BaseErrorParameters = {}) {
+    super(message, params.cause === undefined ? undefined : { cause: params.cause })
+    this.code = code
+    this.status = params.status ?? errorCodes[code].status
+    this.details = params.details
+  }
+
+  toJSON(): { error: string; code: ErrorCode } {
+    return { error: this.message, code: this.code }
+  }
+}
+
+export const badRequest = (message: string) => new BaseError('BAD_REQUEST', message)
+
+export function isBaseError(e: unknown): e is BaseError {
+  return e instanceof BaseError
+}

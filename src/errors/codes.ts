@@ -1,0 +1,38 @@
+/**
+ * Every error code the service answers with, and its HTTP status.
+ * Codes are published API: never rename or reuse one; add new ones at the end of their group.
+ * The README's error table is generated from this list (see test/readme-errors.test.ts).
+ */
+export const errorCodes = {
+  // request shape
+  BAD_REQUEST: { status: 400, meaning: 'a field is missing, malformed, or disagrees with another field' },
+  MALFORMED_JSON: { status: 400, meaning: 'the body is not valid JSON' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'the body is larger than the route accepts' },
+  NOT_FOUND: { status: 404, meaning: 'no such route or resource' },
+  // auth
+  UNAUTHORIZED: { status: 401, meaning: 'partner key or operator token missing or invalid' },
+  // swaps
+  ORDER_MISMATCH: { status: 400, meaning: 'a signed order field disagrees with the request' },
+  AMOUNT_MISMATCH: { status: 400, meaning: 'uiAmount does not equal order.inputAmount at the token decimals' },
+  UNKNOWN_TOKEN: { status: 400, meaning: 'the symbol is not in the network registry' },
+  UNSUPPORTED_PAIR: { status: 400, meaning: 'the route does not swap this input for this output' },
+  DEADLINE_EXPIRED: { status: 400, meaning: 'the order deadline has passed: re-sign' },
+  NONCE_MISMATCH: { status: 400, meaning: 'order.nonce is not the router nonce of the user: re-sign' },
+  INVALID_SIGNATURE: { status: 400, meaning: 'a signature does not recover to the expected signer' },
+  INVENTORY_SHORT: { status: 400, meaning: 'solver inventory or router allowance is below the amount' },
+  INSUFFICIENT_BALANCE: { status: 400, meaning: 'the user holds less than the input amount' },
+  AMOUNT_TOO_LARGE: { status: 400, meaning: 'the amount exceeds the per-swap size limit of the route' },
+  SLIPPAGE_TOO_HIGH: { status: 400, meaning: 'the quote would exceed slippageBpsMax: reduce size and re-quote' },
+  SIMULATION_FAILED: { status: 422, meaning: 'the transaction reverts in simulation; the reason is in the message' },
+  FLOW_DISABLED: { status: 403, meaning: 'the flow is disabled for this route (see /api/capabilities)' },
+  RATE_LIMITED: { status: 429, meaning: 'too many requests from this client: slow down and retry' },
+  // local profile
+  PROFILE_ONLY: { status: 404, meaning: 'the route exists only on another profile (e.g. the faucet on local)' },
+  // dependencies
+  CHAIN_UNAVAILABLE: { status: 503, meaning: 'a chain RPC did not answer; retry shortly' },
+  KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
+  RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
+  INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+} as const satisfies Record<string, { status: number; meaning: string }>
+
+export type ErrorCode = keyof typeof errorCodes

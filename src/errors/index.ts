@@ -1,0 +1,2 @@
+export { BaseError, badRequest, isBaseError } from './base.js'
+export { errorCodes, type ErrorCode } from './codes.js'

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { erc20Abi, getAddress, parseUnits, type Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+let d: TestDaemon
+beforeAll(async () => {
+  d = await startTestDaemon()
+})
+afterAll(async () => d?.close())
+
+const isAddress = (v: unknown) => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)
+
+describe('GET /api/health', () => {
+  it('answers ok with a millisecond timestamp', async () => {
+    const before = Date.now()
+    const h = await d.call('/api/health')
+    expect(h.ok).toBe(true)
+    expect(Number.isInteger(h.ts)).toBe(true)
+    expect(h.ts).toBeGreaterThanOrEqual(before)
+  })
+})
+
+describe('GET /api/base/info', () => {
+  it('has every field of SPEC 2.4 with live inventory and allowance', async () => {
+    const info = await d.call('/api/base/info')
+    expect(info.chainId).toBe(d.services.base.chainId)
+    for (const k of ['solver', 'router', 'usdc']) expect(isAddress(info[k]), k).toBe(true)
+    expect(info.solver).toBe(d.services.accounts.solver)
+    expect(info.usdcDec).toBe(6)
+    expect(info.usdcName).toBe('USD Coin')
+    expect(info.usdcVersion).toBe('2')
+    expect(Object.keys(info.out).sort()).toEqual(['PUSD', 'XUSD'])
+    expect(info.out.PUSD.dec).toBe(18)
+    expect(info.out.XUSD.dec).toBe(6)
+    for (const sym of ['PUSD', 'XUSD']) {
+      const o = info.out[sym]
+      expect(isAddress(o.addr)).toBe(true)
+      expect(o.inventory).toBe(1_000_000)
+      expect(o.routerAllowance).toBeGreaterThan(1e20)
+      const r = info.redeemInputs[sym]
+      expect(r).toMatchObject({ addr: o.addr, dec: o.dec, cap: sym })
+      expect(r.permitDomain).toEqual({ name: expect.any(String), version: expect.any(String), chainId: info.chainId, verifyingContract: o.addr })
+    }
+    expect(info.redeemInputs.PUSD.permitDomain.name).not.toBe(info.redeemInputs.XUSD.permitDomain.name)
+    expect(info.max === null || typeof info.max === 'number').toBe(true)
+    expect(info.rate).toBe(1)
+  })
+
+  it('reports the permit domains the token contracts really use', async () => {
+    const info = await d.call('/api/base/info')
+    const abi = [{ type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [
+      { type: 'bytes1' }, { type: 'string' }, { type: 'string' }, { type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'uint256[]' },
+    ] }] as const
+    for (const sym of ['PUSD', 'XUSD']) {
+      const [, name, version, chainId, verifying] = await d.services.base.client.readContract({ address: info.redeemInputs[sym].addr, abi, functionName: 'eip712Domain' })
+      expect({ name, version, chainId: Number(chainId), verifyingContract: verifying }).toEqual(info.redeemInputs[sym].permitDomain)
+    }
+  })
+
+  it('inventory is live: it moves when the solver receives tokens', async () => {
+    const before = (await d.call('/api/base/info')).out.XUSD.inventory
+    await d.call('/api/local/faucet', { body: { to: d.services.accounts.solver, token: 'XUSD', amount: '250.5' } })
+    d.services.reads.invalidate()
+    expect((await d.call('/api/base/info')).out.XUSD.inventory).toBe(before + 250.5)
+  })
+})
+
+describe('GET /api/base/balance', () => {
+  it('reports raw exact to the last unit at 18 decimals', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey()).address
+    await d.call('/api/local/faucet', { body: { to: owner, token: 'PUSD', amount: '123.456789012345678901' } })
+    await d.call('/api/local/faucet', { body: { to: owner, token: 'USDC', amount: '7.25' } })
+    const b = await d.call('/api/base/balance', { query: { owner: owner.toLowerCase() } })
+    expect(b.owner).toBe(getAddress(owner))
+    expect(b.eth).toBe(0)
+    expect(b.tokens.PUSD).toEqual({ ui: 123.45678901234568, raw: '123456789012345678901', dec: 18 })
+    expect(b.tokens.USDC).toEqual({ ui: 7.25, raw: '7250000', dec: 6 })
+    expect(b.tokens.XUSD.raw).toBe('0')
+    expect([b.usdc, b.usdcRaw, b.usdcDec]).toEqual([7.25, '7250000', 6])
+    expect([b.pusd, b.pusdRaw, b.pusdDec]).toEqual([123.45678901234568, '123456789012345678901', 18])
+    const onChain = await d.services.base.client.readContract({ address: d.services.base.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] })
+    expect(onChain).toBe(parseUnits('123.456789012345678901', 18))
+  })
+
+  it('names the bad parameter', async () => {
+    const missing = await d.raw('/api/base/balance')
+    expect(missing.status).toBe(400)
+    expect(missing.body).toEqual({ error: "missing query parameter 'owner'", code: 'BAD_REQUEST' })
+    const bad = await d.raw('/api/base/balance?owner=0x1234')
+    expect(bad.status).toBe(400)
+    expect(bad.body.code).toBe('BAD_REQUEST')
+    expect(bad.body.error).toMatch(/'owner'.*not an EVM address/)
+  })
+})
+
+describe('GET /api/config, /api/capabilities, /api/readiness', () => {
+  it('config reports the service without secrets', async () => {
+    const c = await d.call('/api/config')
+    expect(c.profile).toBe('local')
+    expect(c.router).toBe(d.services.base.contracts.router)
+    expect(c.chainId).toBe(d.services.base.chainId)
+    expect(c.urls.facilitator).toBe(`${d.urls.api}/facilitator`)
+    expect(Object.keys(c.urls.rpc).sort()).toEqual(['local-base', 'local-radius', 'local-solana'])
+    expect(JSON.stringify(c)).not.toContain(d.services.keys.operatorToken)
+    expect(JSON.stringify(c)).not.toContain(d.services.keys.solver.slice(2))
+  })
+
+  it('capabilities list every flow with its state and routes', async () => {
+    const c = await d.call('/api/capabilities')
+    expect(c.flows['base.swap']).toEqual({ enabled: true, routes: expect.arrayContaining([expect.stringContaining('/api/base/swap')]) })
+    expect(c.flows.faucet.enabled).toBe(true)
+  })
+
+  it('readiness checks the store and each chain', async () => {
+    const r = await d.call('/api/readiness')
+    expect(r.ready).toBe(true)
+    expect(Object.keys(r.checks).sort()).toEqual(['local-base', 'local-radius', 'local-solana', 'store'])
+    for (const c of Object.values<any>(r.checks)) expect(c).toMatchObject({ ok: true, ms: expect.any(Number) })
+  })
+})
+
+describe('local faucet', () => {
+  it('mints on local-radius and local-solana too, and refuses unknown tokens', async () => {
+    const evm = privateKeyToAccount(generatePrivateKey()).address
+    await d.call('/api/local/faucet', { body: { network: 'local-radius', to: evm, token: 'PUSD', amount: '5' } })
+    const pusd = d.services.radius.tokens.PUSD!
+    expect(await d.services.radius.client.readContract({ address: pusd.address, abi: erc20Abi, functionName: 'balanceOf', args: [evm] })).toBe(5_000_000n)
+    const unknown = await d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: evm, token: 'DOGE' }) })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.code).toBe('UNKNOWN_TOKEN')
+  })
+})

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../../src/config/load.js'
+import { callJson, type CallOptions } from '../../src/sdk/http.js'
+import { startDaemon, type Daemon } from '../../daemon/main.js'
+
+export type TestDaemon = Daemon & {
+  dataDir: string
+  /** JSON call to the daemon's API; throws ApiError on 4xx/5xx. */
+  call<T = any>(path: string, opts?: CallOptions): Promise<T>
+  /** Raw fetch against the API, for asserting statuses and bodies of failures. */
+  raw(path: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }>
+  /** A fresh active partner key, created over the operator route. */
+  partnerKey(): Promise<string>
+  operatorHeaders(): Record<string, string>
+  /** Stops the daemon and, unless kept, removes its data dir. */
+  close(opts?: { keepData?: boolean }): Promise<void>
+}
+
+/** Starts a real daemon in-process on the local profile: embedded chains, free ports, temp data dir. */
+export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<string, unknown>; file?: Record<string, unknown> } = {}): Promise<TestDaemon> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'parx-test-'))
+  const config = loadConfig({ env: {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...opts.flags } })
+  const daemon = await startDaemon(config)
+  const api = daemon.urls.api
+  const operatorHeaders = () => ({ authorization: `Bearer ${daemon.services.keys.operatorToken}` })
+  return {
+    ...daemon,
+    dataDir,
+    call: (path, o) => callJson(api, path, o),
+    async raw(path, init) {
+      const res = await fetch(`${api}${path}`, init)
+      const text = await res.text()
+      let body: unknown = text
+      try {
+        body = JSON.parse(text)
+      } catch {}
+      return { status: res.status, body, headers: res.headers }
+    },
+    async partnerKey() {
+      const r = await callJson<{ key: string }>(api, '/api/operator/keys', {
+        body: { name: 'test', owner: '0x00000000000000000000000000000000000000aa' },
+        headers: operatorHeaders(),
+      })
+      return r.key
+    },
+    operatorHeaders,
+    async close(o) {
+      await daemon.stop()
+      if (!o?.keepData) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { errorCodes } from '../src/errors/codes.js'
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+
+describe('README', () => {
+  it('documents every error code with its HTTP status, and no other', () => {
+    const table = readme.split('<!-- error-codes:start -->')[1]!.split('<!-- error-codes:end -->')[0]!
+    const rows = [...table.matchAll(/^\| (\d{3}) \| `([A-Z_]+)` \| (.+) \|$/gm)].map((m) => [m[2], Number(m[1]), m[3]])
+    expect(rows).toEqual(Object.entries(errorCodes).map(([code, v]) => [code, v.status, v.meaning]))
+  })
+
+  it('has the two quick-start commands', () => {
+    expect(readme).toContain('npm ci && npm start')
+    expect(readme).toContain('npm ci && npm test')
+    const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8')
+    expect(ci).toContain('npm ci')
+    expect(ci).toContain('npm test')
+  })
+})
