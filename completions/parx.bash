@@ -14,12 +14,16 @@ _parx() {
       "keys deactivate") path="keys deactivate" ;;
       "keys delete") path="keys delete" ;;
       "keys operator-token") path="keys operator-token" ;;
+      "config") path="config" ;;
+      "config path") path="config path" ;;
+      "config get") path="config get" ;;
+      "config set") path="config set" ;;
       "completion") path="completion" ;;
     esac
   done
   local words
   case "$path" in
-    "") words="serve status faucet keys completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
+    "") words="serve status faucet keys config completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --help" ;;
     "status") words="--version -V --output -o --api-url --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --help" ;;
@@ -29,6 +33,10 @@ _parx() {
     "keys deactivate") words="--operator-token --data-dir --version -V --output -o --api-url --help" ;;
     "keys delete") words="--operator-token --data-dir --version -V --output -o --api-url --help" ;;
     "keys operator-token") words="--data-dir --version -V --output -o --api-url --help" ;;
+    "config") words="path get set --version -V --output -o --api-url --help" ;;
+    "config path") words="--version -V --output -o --api-url --help" ;;
+    "config get") words="--version -V --output -o --api-url --help" ;;
+    "config set") words="--version -V --output -o --api-url --help" ;;
     "completion") words="--shell --write --version -V --output -o --api-url --help" ;;
   esac
   COMPREPLY=( $(compgen -W "$words" -- "$cur") )

@@ -6,6 +6,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
+complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a completion
 complete -c parx -f -n '__fish_use_subcommand' -l version
 complete -c parx -f -n '__fish_use_subcommand' -l output
@@ -38,5 +39,8 @@ complete -c parx -f -n '__fish_seen_subcommand_from deactivate' -l data-dir
 complete -c parx -f -n '__fish_seen_subcommand_from delete' -l operator-token
 complete -c parx -f -n '__fish_seen_subcommand_from delete' -l data-dir
 complete -c parx -f -n '__fish_seen_subcommand_from operator-token' -l data-dir
+complete -c parx -f -n '__fish_seen_subcommand_from config' -a path
+complete -c parx -f -n '__fish_seen_subcommand_from config' -a get
+complete -c parx -f -n '__fish_seen_subcommand_from config' -a set
 complete -c parx -f -n '__fish_seen_subcommand_from completion' -l shell
 complete -c parx -f -n '__fish_seen_subcommand_from completion' -l write

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20Abi, getAddress, parseUnits, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let d: TestDaemon
@@ -129,5 +131,18 @@ describe('local faucet', () => {
     const unknown = await d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: evm, token: 'DOGE' }) })
     expect(unknown.status).toBe(400)
     expect(unknown.body.code).toBe('UNKNOWN_TOKEN')
+  })
+
+  it('mints SOL and SPL tokens on local-solana, exact at the mint decimals', async () => {
+    const owner = Keypair.generate().publicKey
+    await d.call('/api/local/faucet', { body: { network: 'local-solana', to: owner.toBase58(), token: 'PUSD', amount: '1.000000001' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-solana', to: owner.toBase58(), token: 'SOL', amount: '2' } })
+    const conn = new Connection(d.urls.rpc['local-solana']!, 'confirmed')
+    const ata = getAssociatedTokenAddressSync(d.services.solana.mints.PUSD!.mint, owner)
+    expect((await conn.getTokenAccountBalance(ata)).value.amount).toBe('1000000001')
+    expect(await conn.getBalance(owner)).toBe(2 * LAMPORTS_PER_SOL)
+    const bad = await d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network: 'local-solana', to: '0xabc', token: 'PUSD' }) })
+    expect(bad.status).toBe(400)
+    expect(bad.body.code).toBe('BAD_REQUEST')
   })
 })

@@ -34,7 +34,8 @@ export function startChains(p: StartChainsParameters): Promise<Chains> {
 
 async function startLocal({ config, keys, db, progress }: StartChainsParameters): Promise<Chains> {
   const profile = profiles.local
-  // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts.
+  // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
+  // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
   const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
   progress('starting embedded chains')
   const started = await Promise.allSettled([

@@ -1,17 +1,27 @@
-import { BaseError as ViemBaseError, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex } from 'viem'
+import {
+  BaseError as ViemBaseError, parseEventLogs, TransactionNotFoundError, TransactionReceiptNotFoundError,
+  type Hex, type TransactionReceipt,
+} from 'viem'
+import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
+import type { ConfirmResult, SwapEvent } from '../../src/sdk/swap/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
+import type { TxSender } from '../chains/evm/tx-sender.js'
 
-export type ConfirmResult =
-  | { hash: Hex; status: 'pending' }
-  | { hash: Hex; status: 'included'; success: true; blockNumber: number; gasUsed: string }
-  | { hash: Hex; status: 'failed'; success: false; blockNumber: number; reason: string }
-  | { hash: Hex; status: 'unknown'; reason: string }
+export type { ConfirmResult }
 
-/** Where a relayed transaction stands: pending, included, failed with its revert reason, or unknown to the node. */
-export async function confirmTransaction(chain: EvmChain, hash: Hex): Promise<ConfirmResult> {
+/**
+ * Where a relayed transaction stands: pending, included (with the swap it settled), failed with its
+ * revert reason, or gone. For a transaction of `sender` that the node no longer knows, its nonce
+ * tells the two losses apart: taken by another transaction (replaced, final), or still free
+ * (dropped: the same signed bytes are broadcast again, so polling continues).
+ */
+export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender): Promise<ConfirmResult> {
   try {
     const r = await chain.client.getTransactionReceipt({ hash })
-    if (r.status === 'success') return { hash, status: 'included', success: true, blockNumber: Number(r.blockNumber), gasUsed: r.gasUsed.toString() }
+    if (r.status === 'success') {
+      const swap = swapOf(chain, r)
+      return { hash, status: 'included', success: true, blockNumber: Number(r.blockNumber), gasUsed: r.gasUsed.toString(), ...(swap ? { swap } : {}) }
+    }
     return { hash, status: 'failed', success: false, blockNumber: Number(r.blockNumber), reason: await revertReason(chain, hash, r.blockNumber) }
   } catch (e) {
     if (!(e instanceof TransactionReceiptNotFoundError)) throw e
@@ -20,8 +30,36 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex): Promise<Co
     await chain.client.getTransaction({ hash })
     return { hash, status: 'pending' }
   } catch (e) {
-    if (e instanceof TransactionNotFoundError) return { hash, status: 'unknown', reason: 'the node does not know this transaction (dropped, replaced, or never sent)' }
-    throw e
+    if (!(e instanceof TransactionNotFoundError)) throw e
+  }
+  const ours = sender?.sent(hash)
+  if (!sender || !ours) return { hash, status: 'unknown', reason: 'the node does not know this transaction (dropped, replaced, or never sent by this relayer)' }
+  const mined = await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })
+  if (mined > ours.nonce) return replaced(hash, ours.nonce)
+  const resubmitted = await sender.resubmit(hash)
+  // The resubmission can lose a race with another transaction of the same nonce.
+  if (!resubmitted && (await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })) > ours.nonce) return replaced(hash, ours.nonce)
+  return {
+    hash, status: 'dropped', resubmitted,
+    reason: resubmitted
+      ? 'the node had dropped this transaction; the relayer broadcast it again unchanged: keep polling'
+      : 'the node dropped this transaction and refused it again; the order was not executed: re-sign it',
+  }
+}
+
+function replaced(hash: Hex, nonce: number): ConfirmResult {
+  return { hash, status: 'replaced', reason: `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was not executed by it: check nonces(user) and re-sign if it is unchanged` }
+}
+
+/** The router's Swapped event in the receipt: the amounts really delivered (a pool fill can beat the floor). */
+function swapOf(chain: EvmChain, r: TransactionReceipt): SwapEvent | undefined {
+  const router = chain.contracts.router?.toLowerCase()
+  const log = parseEventLogs({ abi: RfqSwap.abi, logs: r.logs, eventName: 'Swapped' }).find((l) => l.address.toLowerCase() === router)
+  if (!log) return undefined
+  const a = log.args
+  return {
+    orderHash: a.orderHash, user: a.user, inputToken: a.inputToken, inputAmount: a.inputAmount.toString(),
+    outputToken: a.outputToken, outputAmount: a.outputAmount.toString(), nonce: a.nonce.toString(),
   }
 }
 

@@ -8,7 +8,7 @@ import { buildProgram } from './program.js'
 
 /** Runs the CLI and returns the exit code. The one place where errors become messages and codes. */
 export async function main(argv: string[], io = { stdout: console.log, stderr: console.error, env: process.env }): Promise<number> {
-  const program = buildProgram(io).exitOverride()
+  const program = buildProgram(io)
   const json = argv.includes('--output=json') || argv.some((a, i) => (a === '--output' || a === '-o') && argv[i + 1] === 'json')
   try {
     await program.parseAsync(argv)

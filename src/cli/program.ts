@@ -1,6 +1,9 @@
 import { Command, Option } from 'commander'
 import { readFileSync } from 'node:fs'
 import * as completion from './commands/completion.js'
+import * as configGet from './commands/config/get.js'
+import * as configPath from './commands/config/path.js'
+import * as configSet from './commands/config/set.js'
 import * as faucet from './commands/faucet.js'
 import * as keysCreate from './commands/keys/create.js'
 import * as keysDeactivate from './commands/keys/deactivate.js'
@@ -21,7 +24,6 @@ export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>):
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--api-url <url>', 'daemon URL (default PARX_API_URL or http://127.0.0.1:8420)')
     .showSuggestionAfterError()
-    .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
 
   const ctx = (): CliContext => {
     const g = program.opts<{ output: 'text' | 'json'; apiUrl?: string }>()
@@ -40,6 +42,19 @@ export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>):
       .addCommand(keysDelete.define(ctx))
       .addCommand(keysOperatorToken.define(ctx)),
   )
+  program.addCommand(
+    new Command('config')
+      .description('daemon settings in the per-user config file (mode 0600)')
+      .addCommand(configPath.define(ctx))
+      .addCommand(configGet.define(ctx))
+      .addCommand(configSet.define(ctx)),
+  )
   program.addCommand(completion.define(ctx, () => program))
+  // addCommand does not pass settings down: give every command our output and error handling.
+  const inherit = (cmd: Command) => {
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
+    cmd.commands.forEach(inherit)
+  }
+  inherit(program)
   return program
 }

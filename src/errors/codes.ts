@@ -26,6 +26,7 @@ export const errorCodes = {
   SIMULATION_FAILED: { status: 422, meaning: 'the transaction reverts in simulation; the reason is in the message' },
   FLOW_DISABLED: { status: 403, meaning: 'the flow is disabled for this route (see /api/capabilities)' },
   RATE_LIMITED: { status: 429, meaning: 'too many requests from this client: slow down and retry' },
+  QUOTE_STALE: { status: 400, meaning: 'the pool now pays less than the signed minOutputAmount: re-quote and re-sign' },
   // local profile
   PROFILE_ONLY: { status: 404, meaning: 'the route exists only on another profile (e.g. the faucet on local)' },
   // dependencies

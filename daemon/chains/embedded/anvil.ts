@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { BaseError } from '../../../src/errors/index.js'
@@ -29,7 +30,10 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const port = opts.port || (await freePort(host))
   const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent']
   if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
+  const pidFile = opts.statePath ? `${opts.statePath}.pid` : undefined
+  if (pidFile) await reapOrphan(pidFile)
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  if (pidFile) writeFileSync(pidFile, String(child.pid))
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
   const rpcUrl = `http://${host}:${port}`
@@ -39,7 +43,29 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     child.kill('SIGKILL')
     throw e
   }
-  return { rpcUrl, port, pid: child.pid!, stop: once(() => stopChild(child)) }
+  const stop = once(async () => {
+    await stopChild(child)
+    if (pidFile) rmSync(pidFile, { force: true })
+  })
+  return { rpcUrl, port, pid: child.pid!, stop }
+}
+
+/**
+ * A daemon killed with SIGKILL leaves its anvil running, holding the port and the state file.
+ * The pid file lets the next start stop that orphan (only if it still is an anvil).
+ */
+async function reapOrphan(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return
+  const pid = Number(readFileSync(pidFile, 'utf8'))
+  let cmdline = ''
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+  } catch {
+    return
+  }
+  if (!cmdline.includes('anvil')) return
+  process.kill(pid, 'SIGTERM')
+  for (let i = 0; i < 200 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 25))
 }
 
 async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {

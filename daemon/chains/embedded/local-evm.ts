@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -16,6 +17,7 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  * and reuses both.
  */
 export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; db: Db; keys: ServiceKeys }): Promise<LocalEvm> {
+  mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
   const anvil = await startAnvil({ chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)

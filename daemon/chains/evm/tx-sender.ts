@@ -11,7 +11,14 @@ export type TxSender = {
   send(tx: TxRequest): Promise<Hex>
   /** Waits for inclusion; throws RELAY_FAILED when the transaction was dropped or replaced. */
   wait(hash: Hex, timeoutMs?: number): Promise<TransactionReceipt>
+  /** Nonce and signed bytes of a recent transaction of this sender: what dropped/replaced detection compares. */
+  sent(hash: Hex): { nonce: number; raw: Hex } | undefined
+  /** Broadcasts a dropped transaction again, byte for byte; false when the node refuses it (its nonce was taken). */
+  resubmit(hash: Hex): Promise<boolean>
 }
+
+/** How many recent transactions a sender remembers for dropped/replaced detection. */
+const REMEMBERED = 20_000
 
 /**
  * One signing key on one chain. Nonces are assigned locally and broadcasts are serialised, so any
@@ -23,6 +30,7 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
   const client = chain.client
   let nextNonce: number | undefined
   let tail: Promise<unknown> = Promise.resolve()
+  const recent = new Map<Hex, { nonce: number; raw: Hex }>()
   let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined
 
   const currentFees = () => {
@@ -46,6 +54,8 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
     try {
       const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
       nextNonce = nonce + 1
+      recent.set(hash, { nonce, raw: signed })
+      if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
       return hash
     } catch (e) {
       // Someone else used this key, or the node forgot our pending ones: ask the node again next time.
@@ -61,6 +71,17 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
       const result = tail.then(() => broadcast(tx))
       tail = result.catch(() => undefined)
       return result
+    },
+    sent: (hash) => recent.get(hash),
+    async resubmit(hash) {
+      const tx = recent.get(hash)
+      if (!tx) return false
+      try {
+        await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw] })
+        return true
+      } catch {
+        return false
+      }
     },
     async wait(hash, timeoutMs = 60_000) {
       try {

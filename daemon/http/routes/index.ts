@@ -11,13 +11,17 @@ import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
 import baseConfirm from './swap/base-confirm.js'
+import baseNonces from './swap/base-nonces.js'
+import baseRedeem from './swap/base-redeem.js'
+import baseRedeemQuote from './swap/base-redeem-quote.js'
+import baseSwap from './swap/base-swap.js'
 
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
 export const routes: RouteDef[] = [
   // discovery (SPEC §4.2)
   health, capabilities, config, readiness, baseInfo, baseBalance,
   // same-chain swaps (SPEC §4.1)
-  baseConfirm,
+  baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
   // operator
   keysCreate, keysList, keysDeactivate, keysDelete,
   // local profile

@@ -30,7 +30,9 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   const ready = { ready: true, profile: config.profile, pid: process.pid, readyMs, dataDir: config.dataDir, urls: daemon.urls }
   if (ctx.output === 'json') ctx.stdout(JSON.stringify(ready))
   else {
-    spinner?.succeed(`parx is ready (${config.profile} profile, ${readyMs} ms)`)
+    const line = `parx is ready (${config.profile} profile, ${readyMs} ms)`
+    if (spinner) spinner.succeed(line)
+    else ctx.stdout(line)
     ctx.stdout(`${label('API')}${daemon.urls.api}`)
     ctx.stdout(`${label('facilitator')}${daemon.urls.facilitator}`)
     ctx.stdout(`${label('platform')}${daemon.urls.platform}`)

@@ -130,27 +130,31 @@ export class LocalSvm {
    * blockhash that gives an unused signature, so two identical requests both land.
    */
   sendInstructions(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]]): Promise<string> {
-    return this.queue.run(() => {
-      const slot = this.tick()
-      for (const { blockhash } of this.clock.validBlockhashes()) {
-        const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(...instructions)
-        tx.sign(...signers)
-        const decoded = decodeWireTransaction(tx.serialize())
-        if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot })
-      }
-      throw rejected('AlreadyProcessed')
-    })
+    return this.queue.run(() => this.signAndProcess(instructions, signers))
   }
 
   /** Sends `lamports` from the cluster's faucet: a real transfer with a signature to confirm. */
   airdrop(to: string, lamports: bigint): Promise<string> {
-    const address = this.faucet.publicKey.toBase58()
-    const balance = this.vm.getAccount(address)?.lamports ?? 0n
-    if (balance < lamports + 1_000_000_000n) {
-      this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false })
+    return this.queue.run(() => {
+      // Refilled inside the queue, so transfers queued ahead cannot drain it in between.
+      const address = this.faucet.publicKey.toBase58()
+      if ((this.vm.getAccount(address)?.lamports ?? 0n) < lamports + 1_000_000_000n) {
+        this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false })
+      }
+      const transfer = SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: new PublicKey(to), lamports })
+      return this.signAndProcess([transfer], [this.faucet])
+    })
+  }
+
+  private signAndProcess(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]]): string {
+    const slot = this.tick()
+    for (const { blockhash } of this.clock.validBlockhashes()) {
+      const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(...instructions)
+      tx.sign(...signers)
+      const decoded = decodeWireTransaction(tx.serialize())
+      if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot })
     }
-    const transfer = SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: new PublicKey(to), lamports })
-    return this.sendInstructions([transfer], [this.faucet])
+    throw rejected('AlreadyProcessed')
   }
 
   /**

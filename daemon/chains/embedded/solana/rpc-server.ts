@@ -45,19 +45,41 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 }
 
 function httpHandler(ctx: RpcContext) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('access-control-allow-origin', '*')
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-allow-headers': 'content-type, solana-client' })
-      return res.end()
+      res.end()
+      return
     }
-    if (req.method === 'GET' && req.url === '/health') return res.end('ok')
-    if (req.method !== 'POST') return res.writeHead(405).end()
+    if (req.method === 'GET' && req.url === '/health') {
+      res.end('ok')
+      return
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405).end()
+      return
+    }
     const body = await readBody(req).catch(() => undefined)
-    if (body === undefined) return res.writeHead(413).end()
+    if (body === undefined) {
+      res.writeHead(413).end()
+      return
+    }
     const response = await handlePayload(body, rpcMethods, ctx)
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(response === undefined ? '' : stringifyJson(response))
+  }
+}
+
+/** Serves requests; a failure here is our bug, answered 500 rather than taking the daemon down. */
+function safeHandler(ctx: RpcContext) {
+  const handle = httpHandler(ctx)
+  return (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((e: unknown) => {
+      ctx.onInternalError?.(e)
+      if (!res.headersSent) res.writeHead(500)
+      res.end()
+    })
   }
 }
 
@@ -68,7 +90,7 @@ const listen = (server: Server, host: string, port: number) => new Promise<numbe
 
 const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((resolve, reject) => {
   if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
-  const wss = new WebSocketServer({ host, port })
+  const wss = new WebSocketServer({ host, port, maxPayload: MAX_BODY_BYTES })
   wss.once('error', reject)
   wss.once('listening', () => resolve(wss))
 })
@@ -86,8 +108,9 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
   const host = params.host ?? '127.0.0.1'
   const ctx: RpcContext = { svm: params.svm, onInternalError: params.onInternalError }
   for (let attempt = 1; ; attempt++) {
-    const http = createServer((req, res) => void httpHandler(ctx)(req, res))
+    const http = createServer(safeHandler(ctx))
     const port = await listen(http, host, params.port ?? 0)
+    http.on('error', (e) => params.onInternalError?.(e))
     let wss: WebSocket.Server
     try {
       wss = await listenWs(host, port + 1)
@@ -97,6 +120,7 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
       if (params.port || (e as { code?: string }).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS) throw e
       continue
     }
+    wss.on('error', (e) => params.onInternalError?.(e))
     const subscriptions = attachSubscriptions(wss, params.svm, params.onInternalError)
     const urlHost = host.includes(':') ? `[${host}]` : host
     let stopped: Promise<void> | undefined

@@ -117,6 +117,8 @@ export function attachSubscriptions(wss: WebSocket.Server, svm: LocalSvm, onInte
         if (response && ws.readyState === ws.OPEN) ws.send(stringifyJson(response))
       })
     })
+    // A broken socket must not take the daemon down; the client reconnects.
+    ws.on('error', () => ws.terminate())
     ws.on('close', () => {
       for (const stop of live.values()) stop()
       live.clear()

@@ -49,8 +49,6 @@ const isBytes = (s: string, length: number) => {
 
 export const pubkey = z.string().refine((s) => isBytes(s, 32), 'Invalid param: Invalid')
 export const signature = z.string().refine((s) => isBytes(s, 64), 'Invalid param: Invalid')
-export const u64 = z.union([z.number().int().nonnegative(), z.bigint().nonnegative()])
-  .transform((v) => BigInt(v))
 
 export const commitment = z.enum(['processed', 'confirmed', 'finalized', 'recent', 'single', 'singleGossip', 'root', 'max'])
 

@@ -4,14 +4,14 @@ import { renderTransaction } from '../transaction-json.js'
 import { commitment, defineMethod, positional, signature } from './define.js'
 
 const config = z.object({
-  encoding: z.enum(['json', 'base64', 'base58']).optional(),
+  encoding: z.enum(['json', 'jsonParsed', 'base64', 'base58']).optional(),
   commitment: commitment.optional(),
   maxSupportedTransactionVersion: z.number().int().nonnegative().optional(),
 })
 
 export const getTransaction = defineMethod({
   method: 'getTransaction',
-  params: positional(signature, z.union([config, z.enum(['json', 'base64', 'base58'])]).optional()),
+  params: positional(signature, z.union([config, z.enum(['json', 'jsonParsed', 'base64', 'base58'])]).optional()),
   handler: ([sig, raw], ctx) => {
     // The legacy form passes the encoding itself as the second param.
     const cfg = typeof raw === 'string' ? { encoding: raw } : raw

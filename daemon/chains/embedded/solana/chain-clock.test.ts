@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { openStore } from '../../../store/db.js'
+import { ChainClock } from './chain-clock.js'
+import { MetaStore } from './meta-store.js'
+
+function setup(validity = 150) {
+  let now = 1_700_000_000_000
+  const meta = new MetaStore(openStore(':memory:'))
+  const options = { slotMs: 400, blockhashValidity: validity, now: () => now }
+  return { meta, options, clock: new ChainClock(meta, options), step: (ms: number) => { now += ms } }
+}
+
+describe('ChainClock', () => {
+  it('advances slots and unix time with the wall clock', () => {
+    const { clock, step } = setup()
+    const start = clock.slot()
+    step(400 * 10)
+    expect(clock.slot()).toBe(start + 10)
+    expect(clock.unixTimestamp(start + 10) - clock.unixTimestamp(start)).toBe(4)
+  })
+
+  it('never goes back when the wall clock does', () => {
+    const { clock, step } = setup()
+    step(4000)
+    const slot = clock.slot()
+    step(-60_000)
+    expect(clock.slot()).toBe(slot)
+  })
+
+  it('keeps a blockhash valid through lastValidBlockHeight and not after', () => {
+    const { clock, step } = setup(5)
+    const { blockhash, lastValidBlockHeight } = clock.latest()
+    expect(lastValidBlockHeight).toBe(clock.blockHeight() + 5)
+    step(400 * 5)
+    expect(clock.blockHeight()).toBe(lastValidBlockHeight)
+    expect(clock.isBlockhashValid(blockhash)).toBe(true)
+    step(400)
+    expect(clock.isBlockhashValid(blockhash)).toBe(false)
+    expect(clock.latest().blockhash).not.toBe(blockhash)
+  })
+
+  it('resumes the same cluster after a restart, advance() included', () => {
+    const { meta, options, clock } = setup()
+    clock.advance(1000)
+    const { slot, blockhash } = clock.latest()
+    const again = new ChainClock(meta, options)
+    expect(again.slot()).toBe(slot)
+    expect(again.isBlockhashValid(blockhash)).toBe(true)
+    expect(again.blockhash(slot)).toBe(blockhash)
+  })
+
+  it('does not know blockhashes of another cluster', () => {
+    const a = setup().clock
+    const b = setup().clock
+    expect(b.isBlockhashValid(a.latest().blockhash)).toBe(false)
+  })
+})

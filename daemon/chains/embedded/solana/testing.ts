@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
+import { openStore, type Db } from '../../../store/db.js'
+import type { ChainClockOptions } from './chain-clock.js'
+import { createLocalSvm, type LocalSvm } from './local-svm.js'
+import { startSolanaRpc, type SolanaRpcServer } from './rpc-server.js'
+import { ensureLocalSolana } from './setup.js'
+
+export type ServiceKeys = { mintAuthority: Keypair; solver: Keypair; facilitator: Keypair }
+
+export type TestCluster = {
+  file: string
+  db: Db
+  svm: LocalSvm
+  rpc: SolanaRpcServer
+  connection: Connection
+  keys: ServiceKeys
+  mints: Record<string, PublicKey>
+  /** Stops the RPC and closes the store; the SQLite file stays for a restart. */
+  stop: () => Promise<void>
+}
+
+/** A temp directory removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'parx-solana-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** A clock that stands still: slots move only by `svm.advanceSlots`, so tests never race time. */
+export const frozenClock = (): ChainClockOptions => {
+  const now = Date.now()
+  return { now: () => now }
+}
+
+/**
+ * For tests: the embedded cluster over `file`, set up as the daemon does, served on free ports,
+ * with an unmodified web3.js Connection on it. Same `file` and `keys` again = a restart.
+ */
+export async function startTestCluster(file: string, opts: { keys?: ServiceKeys; clock?: ChainClockOptions } = {}): Promise<TestCluster> {
+  const keys = opts.keys ?? { mintAuthority: Keypair.generate(), solver: Keypair.generate(), facilitator: Keypair.generate() }
+  const db = openStore(file)
+  const svm = createLocalSvm({ db, ...opts.clock })
+  const { mints } = await ensureLocalSolana({ svm, db, ...keys })
+  const rpc = await startSolanaRpc({ svm, port: 0 })
+  const connection = new Connection(rpc.rpcUrl, 'confirmed')
+  return {
+    file, db, svm, rpc, connection, keys, mints,
+    stop: async () => {
+      await rpc.stop()
+      db.close()
+    },
+  }
+}

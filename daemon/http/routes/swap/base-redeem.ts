@@ -1,0 +1,16 @@
+import { TOKEN_A, USDC } from '../../../../src/networks/registry.js'
+import { relaySwap } from '../../../swap/relay-swap.js'
+import { jsonBody } from '../../parse.js'
+import { route } from '../../route.js'
+import { SWAP_MAX_BODY, swapBody } from './swap-body.js'
+
+const Body = swapBody({ in: TOKEN_A, out: USDC })
+
+/**
+ * Redemptions (SPEC §4.1): order.minOutputAmount is the quote's minOutBase. Same pipeline as the
+ * swap route; only the defaults of `in` and `out` differ.
+ */
+export default route({
+  method: 'POST', path: '/api/base/redeem', auth: 'partner', maxBody: SWAP_MAX_BODY,
+  handler: async (c, s) => c.json(await relaySwap(s, await jsonBody(c, Body, SWAP_MAX_BODY))),
+})

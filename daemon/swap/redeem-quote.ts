@@ -1,0 +1,93 @@
+import type { Address } from 'viem'
+import { BaseError } from '../../src/errors/index.js'
+import { fromBaseUnits } from '../../src/sdk/units.js'
+import type { EvmToken } from '../chains/evm/chain.js'
+import type { Services } from '../services.js'
+import { readInventory, ui } from './inventory.js'
+import { checkRedeemCeiling, usdToUnits } from './limits.js'
+import { pairKey } from './pairs.js'
+import { largestWithin, minOutFloor, price, type Pool, type Priced } from './redeem-math.js'
+
+const pairAbi = [{
+  type: 'function', name: 'getReserves', stateMutability: 'view', inputs: [],
+  outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }],
+}] as const
+
+export type RedeemPlan = {
+  input: EvmToken
+  usdc: EvmToken
+  pair: Address
+  amountIn: bigint
+  pool: Pool
+  priced: Priced
+  /** The floor this quote offers as minOutputAmount. */
+  minOut: bigint
+  inventory: { balance: bigint; routerAllowance: bigint }
+}
+
+/** Live pool depth and solver inventory, each read shared by concurrent requests (s.reads). */
+export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, amountIn: bigint): Promise<RedeemPlan> {
+  const chain = s.base
+  const pair = chain.contracts[pairKey(input.symbol)]!
+  const [[r0, r1], inv] = await Promise.all([
+    s.reads.get(`reserves:${pair}`, () => chain.client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves' })),
+    s.reads.get(`inventory:${chain.key}`, () => readInventory(chain, s.accounts.solver)),
+  ])
+  // A V2 pair orders its tokens by address; no need to ask it.
+  const inputIsToken0 = BigInt(input.address) < BigInt(usdc.address)
+  const pool: Pool = {
+    reserveIn: inputIsToken0 ? r0 : r1, reserveOut: inputIsToken0 ? r1 : r0,
+    inDecimals: input.decimals, outDecimals: usdc.decimals,
+  }
+  const priced = price(pool, amountIn)
+  if (priced.parOut === 0n) {
+    throw new BaseError('BAD_REQUEST', `the amount is below one unit of ${usdc.symbol} (${fromBaseUnits(1n, usdc.decimals)}): redeem more`)
+  }
+  const minOut = minOutFloor(priced.out, priced.slippageBps, s.config.limits.slippageBpsMax)
+  return { input, usdc, pair, amountIn, pool, priced, minOut, inventory: inv[usdc.symbol]! }
+}
+
+/**
+ * Inventory when the solver can pay `minOut` from its own USDC and the size is within `maxUsd` (the
+ * largest single-shot inventory fill), else a live swap on the pool in the same settlement. Either
+ * way the user gets at least the signed floor; inventory pays exactly the floor.
+ */
+export function deliveryFor(s: Services, plan: RedeemPlan, minOut: bigint): 'inventory' | 'pool' {
+  const withinShot = plan.amountIn <= usdToUnits(s.config.limits.redeemMaxUsd, plan.input.decimals)
+  const { balance, routerAllowance } = plan.inventory
+  return withinShot && balance >= minOut && routerAllowance >= minOut ? 'inventory' : 'pool'
+}
+
+/** The two refusals SPEC §7 gives a quote: above the ceiling, or beyond the slippage budget. */
+export function checkRedeemable(s: Services, plan: RedeemPlan, field: string): void {
+  const { redeemHardMaxUsd, slippageBpsMax } = s.config.limits
+  checkRedeemCeiling(plan.amountIn, plan.input.decimals, plan.input.symbol, redeemHardMaxUsd, field)
+  if (plan.priced.slippageBps <= slippageBpsMax) return
+  const fits = largestWithin(plan.pool, slippageBpsMax, plan.amountIn)
+  throw new BaseError('SLIPPAGE_TOO_HIGH', `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} would slip ${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`)
+}
+
+/** GET /api/base/redeem/quote (SPEC §2.6). */
+export function quoteBody(s: Services, plan: RedeemPlan) {
+  const { input, usdc, priced } = plan
+  return {
+    in: input.symbol,
+    out: usdc.symbol,
+    chain: s.base.key,
+    inAmount: ui(plan.amountIn, input.decimals),
+    usdcOut: ui(priced.out, usdc.decimals),
+    usdcOutBase: priced.out.toString(),
+    slippageBps: priced.slippageBps,
+    minOutBase: plan.minOut.toString(),
+    slippageBpsMax: s.config.limits.slippageBpsMax,
+    usdcDec: usdc.decimals,
+    usdc: usdc.address,
+    deliverFrom: deliveryFor(s, plan, plan.minOut),
+    maxUsd: s.config.limits.redeemMaxUsd,
+    hardMaxUsd: s.config.limits.redeemHardMaxUsd,
+    solverUsdcInventory: ui(plan.inventory.balance, usdc.decimals),
+    // Effective price of this quote in USDC per input token; 1 is par.
+    rate: Number(priced.out) / Number(plan.amountIn) * 10 ** (input.decimals - usdc.decimals),
+    inputToken: input.address,
+  }
+}

@@ -1,0 +1,84 @@
+import type { Address, Hex } from 'viem'
+
+/**
+ * The router's EIP-712 domain name and version (SPEC §2.2). chainId and verifyingContract come from
+ * GET /api/base/info; the router also reports the whole domain through ERC-5267 `eip712Domain()`.
+ */
+export const ORDER_DOMAIN_NAME = 'ParxRfqSwap'
+export const ORDER_DOMAIN_VERSION = '1'
+
+/** EIP-712 domain as wallets sign it. */
+export type TypedDomain = { name: string; version: string; chainId: number; verifyingContract: Address }
+
+/** SPEC §2.2, field for field: the router's typehash is built from exactly this list. */
+export const rfqOrderTypes = {
+  RfqOrder: [
+    { name: 'user', type: 'address' },
+    { name: 'inputToken', type: 'address' },
+    { name: 'inputAmount', type: 'uint256' },
+    { name: 'outputToken', type: 'address' },
+    { name: 'minOutputAmount', type: 'uint256' },
+    { name: 'solver', type: 'address' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+  ],
+} as const
+
+/** EIP-2612. */
+export const permitTypes = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const
+
+export type RfqOrder = {
+  user: Address
+  inputToken: Address
+  inputAmount: bigint
+  outputToken: Address
+  minOutputAmount: bigint
+  solver: Address
+  deadline: bigint
+  nonce: bigint
+}
+
+/** The order as the request body carries it: every amount a decimal string (JSON has no uint256). */
+export type WireOrder = { [K in keyof RfqOrder]: RfqOrder[K] extends bigint ? string : RfqOrder[K] }
+
+export const toWireOrder = (o: RfqOrder): WireOrder => ({
+  ...o,
+  inputAmount: o.inputAmount.toString(),
+  minOutputAmount: o.minOutputAmount.toString(),
+  deadline: o.deadline.toString(),
+  nonce: o.nonce.toString(),
+})
+
+/**
+ * The permit the router runs is fixed by the order, because the request carries only its v, r, s:
+ * owner = user, spender = router, value = inputAmount, deadline = order.deadline, and nonce = the
+ * input token's `nonces(user)`.
+ */
+export const permitMessage = (order: RfqOrder, router: Address, permitNonce: bigint) => ({
+  owner: order.user,
+  spender: router,
+  value: order.inputAmount,
+  nonce: permitNonce,
+  deadline: order.deadline,
+})
+
+/** The body of POST /api/base/swap and /api/base/redeem (SPEC §2.3). */
+export type SwapRequestBody = {
+  user: Address
+  uiAmount: string | number
+  in?: string
+  out?: string
+  order: WireOrder
+  orderSig: Hex
+  v: number
+  r: Hex
+  s: Hex
+}

@@ -1,0 +1,94 @@
+import { decodeFunctionResult, getAddress, type Address, type Hex } from 'viem'
+import { reasons } from '../reasons.js'
+import type { PaymentRequirements } from '../types.js'
+import { checkAuthorization, nowSeconds, parseEvmAuthorization, type EvmAuthorization, type Failure } from './authorization.js'
+import { eip3009Group, erc2612Group, readCall, tokenAbi } from './calls.js'
+import type { Group } from './executor.js'
+import { explainRevert } from './revert.js'
+
+/** Runs groups through the executor without mining them (one eth_call): per group, success and data. */
+export type Simulate = (groups: Group[]) => Promise<{ ok: readonly boolean[]; data: readonly Hex[] }>
+
+/** A payment that passed every check: who pays, the group settlement runs, and its replay key. */
+export type Planned = { ok: true; payer: Address; group: Group; key: string; auth: EvmAuthorization }
+export type Rejected = { ok: false; payer?: string } & Failure
+export type Plan = Planned | Rejected
+
+export type EvmVerifyInput = {
+  method: 'erc2612' | 'eip3009'
+  payload: Record<string, unknown>
+  requirements: PaymentRequirements
+  /** The facilitator's signer: the permit's spender, and the executor account. */
+  spender: Address
+  simulate: Simulate
+  now?: bigint
+}
+
+const decode = (fn: 'balanceOf' | 'nonces' | 'name' | 'version' | 'authorizationState', ok: boolean | undefined, data: Hex | undefined) => {
+  if (!ok || !data) return undefined
+  try {
+    return decodeFunctionResult({ abi: tokenAbi, functionName: fn, data }) as bigint | string | boolean
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Everything an erc2612 or eip3009 payment must satisfy, with one round trip to the chain: the
+ * local checks first, then balance, nonce, token name and version read beside a simulation of
+ * the very group settlement would run, so what passes here is what would succeed on chain.
+ */
+export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
+  const { method, requirements: r } = input
+  const parsed = parseEvmAuthorization(input.payload, method === 'eip3009' ? 'bytes32' : 'uint')
+  if ('reason' in parsed) return { ok: false, ...parsed }
+  const a = parsed
+  const token = getAddress(r.asset)
+  const now = input.now ?? nowSeconds()
+  const local = checkAuthorization(a, r, {
+    now, value: method === 'erc2612' ? 'at-least' : 'exact', boundDeadline: method === 'erc2612', spender: input.spender,
+  })
+  if (local) return { ok: false, payer: a.from, ...local }
+
+  const amount = BigInt(r.amount)
+  const group = method === 'erc2612'
+    ? erc2612Group({ token, owner: a.from, spender: input.spender, value: a.value, deadline: a.validBefore, signature: a.signature, to: a.to, amount })
+    : eip3009Group({ token, from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex, signature: a.signature })
+  const nonceRead = method === 'erc2612' ? readCall.nonces(token, a.from) : readCall.authorizationState(token, a.from, a.nonce as Hex)
+  const sim = await input.simulate([[readCall.balanceOf(token, a.from)], [nonceRead], [readCall.name(token)], [readCall.version(token)], group])
+  const fail = (f: Failure): Rejected => ({ ok: false, payer: a.from, ...f })
+
+  const nonceState = decode(method === 'erc2612' ? 'nonces' : 'authorizationState', sim.ok[1], sim.data[1])
+  if (method === 'eip3009' && nonceState === true) {
+    return fail({ reason: reasons.evmNonceAlreadyUsed, message: `authorization nonce ${a.nonce} of ${a.from} was already used` })
+  }
+  if (method === 'erc2612' && typeof nonceState === 'bigint' && nonceState !== BigInt(a.nonce)) {
+    const used = BigInt(a.nonce) < nonceState
+    return fail({
+      reason: used ? reasons.evmNonceAlreadyUsed : reasons.evmNonceMismatch,
+      message: `permit nonce ${a.nonce} ${used ? 'was already used' : 'is ahead of the token'}; the token's next nonce for ${a.from} is ${nonceState}`,
+    })
+  }
+  const name = decode('name', sim.ok[2], sim.data[2])
+  const version = decode('version', sim.ok[3], sim.data[3])
+  if (typeof r.extra.name === 'string' && typeof name === 'string' && r.extra.name !== name) {
+    return fail({ reason: reasons.evmTokenNameMismatch, message: `extra.name '${r.extra.name}' is not the token's EIP-712 name '${name}'` })
+  }
+  if (typeof r.extra.version === 'string' && typeof version === 'string' && r.extra.version !== version) {
+    return fail({ reason: reasons.evmTokenVersionMismatch, message: `extra.version '${r.extra.version}' is not the token's EIP-712 version '${version}'` })
+  }
+  if (!sim.ok[4]) {
+    const explained = explainRevert(sim.data[4])
+    const balance = decode('balanceOf', sim.ok[0], sim.data[0])
+    if (explained.reason === reasons.evmSimulationFailed && typeof balance === 'bigint' && balance < amount) {
+      return fail({ reason: reasons.evmInsufficientBalance, message: `${a.from} holds ${balance}, less than ${amount}` })
+    }
+    return fail(explained)
+  }
+  return { ok: true, payer: a.from, group, key: replayKey(method, r.network, token, a), auth: a }
+}
+
+/** What makes an authorization unique on chain: settling the same key twice must be impossible. */
+export function replayKey(method: 'erc2612' | 'eip3009', network: string, token: Address, a: EvmAuthorization): string {
+  return `${network}:${token.toLowerCase()}:${a.from.toLowerCase()}:${method === 'erc2612' ? 'permit' : '3009'}:${a.nonce.toLowerCase()}`
+}

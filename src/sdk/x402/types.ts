@@ -1,0 +1,109 @@
+/**
+ * x402 wire types as the ecosystem speaks them (v1 and v2), kept here so parx code never needs the
+ * `@x402/*` packages at run time. Field names are the protocol's; see ../../../README.md "x402 facilitator".
+ */
+
+/** v2 payment requirements: CAIP-2 network, `amount` in base units. */
+export type PaymentRequirements = {
+  scheme: string
+  network: string
+  asset: string
+  amount: string
+  payTo: string
+  maxTimeoutSeconds: number
+  extra: Record<string, unknown>
+}
+
+/** v1 payment requirements: legacy network name, `maxAmountRequired`, plus resource fields. */
+export type PaymentRequirementsV1 = {
+  scheme: string
+  network: string
+  maxAmountRequired: string
+  resource: string
+  description: string
+  mimeType: string
+  payTo: string
+  maxTimeoutSeconds: number
+  asset: string
+  extra: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
+}
+
+export type ResourceInfo = { url: string; description?: string; mimeType?: string }
+
+export type PaymentRequired = {
+  x402Version: 2
+  error?: string
+  resource: ResourceInfo
+  accepts: PaymentRequirements[]
+  extensions?: Record<string, unknown>
+}
+
+export type PaymentRequiredV1 = { x402Version: 1; error?: string; accepts: PaymentRequirementsV1[] }
+
+export type PaymentPayload = {
+  x402Version: 2
+  accepted: PaymentRequirements
+  payload: Record<string, unknown>
+  resource?: ResourceInfo
+  extensions?: Record<string, unknown>
+}
+
+export type PaymentPayloadV1 = { x402Version: 1; scheme: string; network: string; payload: Record<string, unknown> }
+
+export type AnyPaymentPayload = PaymentPayload | PaymentPayloadV1
+
+export type VerifyResponse = {
+  isValid: boolean
+  invalidReason?: string
+  invalidMessage?: string
+  payer?: string
+}
+
+export type SettleResponse = {
+  success: boolean
+  errorReason?: string
+  errorMessage?: string
+  payer?: string
+  /** Transaction hash (EVM) or signature (Solana); empty when nothing was sent. */
+  transaction: string
+  /** CAIP-2 network. */
+  network: string
+}
+
+export type SupportedKind = { x402Version: number; scheme: string; network: string; extra?: Record<string, unknown> }
+
+export type SupportedResponse = {
+  kinds: SupportedKind[]
+  extensions: string[]
+  signers: Record<string, string[]>
+}
+
+/** `{signature, authorization}`: the EVM payload of eip3009 and erc2612 (SPEC §2.8); all values strings. */
+export type EvmAuthorizationPayload = {
+  signature: string
+  authorization: {
+    from: string
+    to: string
+    value: string
+    validAfter: string
+    validBefore: string
+    nonce: string
+    /** erc2612 only, optional: the spender the permit was signed for (the facilitator's signer). */
+    spender?: string
+  }
+}
+
+/** The asset transfer methods this facilitator settles, by `extra.assetTransferMethod`. */
+export const methods = {
+  erc2612: 'erc2612',
+  eip3009: 'eip3009',
+  permit2: 'permit2',
+  delegatedSpl: 'delegated-spl',
+  /** The reference Solana `exact` form: a partially signed transaction the facilitator co-signs. */
+  svmTransaction: 'transaction',
+} as const
+
+export type Method = (typeof methods)[keyof typeof methods]
+
+export const EXACT = 'exact'
