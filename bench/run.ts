@@ -1,8 +1,14 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
+import { benchFacilitator } from './facilitator.js'
 import { benchServe } from './serve.js'
+import { benchSwap } from './swap.js'
+import { benchSol } from './sol.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
+  swap: benchSwap,
+  sol: benchSol,
+  facilitator: benchFacilitator,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

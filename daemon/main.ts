@@ -10,6 +10,7 @@ import { verdictCache } from './auth/verdict-cache.js'
 import { freshCache } from './chains/evm/fresh-cache.js'
 import { startChains } from './chains/start.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
+import { facilitatorOf } from './facilitator/service.js'
 import { createApp } from './http/app.js'
 import { loadServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
@@ -74,6 +75,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
     log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
+    // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
+    void facilitatorOf(services).warmUp()
     return { urls: services.urls, services, stop }
   } catch (e) {
     await stop()

@@ -6,6 +6,7 @@ import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import type { ConfirmResult, SwapEvent } from '../../src/sdk/swap/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
+import { hotClient } from '../chains/evm/lean-transport.js'
 
 export type { ConfirmResult }
 
@@ -17,7 +18,7 @@ export type { ConfirmResult }
  */
 export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender): Promise<ConfirmResult> {
   try {
-    const r = await chain.client.getTransactionReceipt({ hash })
+    const r = await hotClient(chain).getTransactionReceipt({ hash })
     if (r.status === 'success') {
       const swap = swapOf(chain, r)
       return { hash, status: 'included', success: true, blockNumber: Number(r.blockNumber), gasUsed: r.gasUsed.toString(), ...(swap ? { swap } : {}) }
@@ -27,7 +28,7 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: Tx
     if (!(e instanceof TransactionReceiptNotFoundError)) throw e
   }
   try {
-    await chain.client.getTransaction({ hash })
+    await hotClient(chain).getTransaction({ hash })
     return { hash, status: 'pending' }
   } catch (e) {
     if (!(e instanceof TransactionNotFoundError)) throw e

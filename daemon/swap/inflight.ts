@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 
 /** How many (user, nonce) claims are kept; older ones have long landed or failed. */
@@ -21,7 +21,7 @@ export function inflightOrders(isLive: (hash: Hex) => Promise<boolean>) {
       const key = keyOf(user, nonce)
       for (let prior = claims.get(key); prior; prior = claims.get(key)) {
         if (!prior.hash || (await isLive(prior.hash))) {
-          throw new BaseError('NONCE_MISMATCH', `order.nonce ${nonce} of ${user} is already taken by a swap being relayed${prior.hash ? ` (${prior.hash}; poll GET /api/base/confirm?hash=${prior.hash})` : ''}: do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`)
+          throw new BaseError('NONCE_MISMATCH', `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being relayed${prior.hash ? ` (${prior.hash}; poll GET /api/base/confirm?hash=${prior.hash})` : ''}: do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`)
         }
         // The earlier relay failed or vanished without moving the nonce: this submission may retry it.
         if (claims.get(key) === prior) claims.delete(key)

@@ -6,10 +6,18 @@ import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
  * same number of whole tokens, compared exactly in base units.
  */
 export function usdToUnits(usd: number, decimals: number): bigint {
-  const plain = usd.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
-  const [whole, frac = ''] = plain.split('.')
-  return toBaseUnits(frac ? `${whole}.${frac.slice(0, decimals)}` : whole!, decimals)
+  const key = `${usd}:${decimals}`
+  let units = memo.get(key)
+  if (units === undefined) {
+    const plain = usd.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+    const [whole, frac = ''] = plain.split('.')
+    memo.set(key, (units = toBaseUnits(frac ? `${whole}.${frac.slice(0, decimals)}` : whole!, decimals)))
+  }
+  return units
 }
+
+// Limits are a handful of config numbers, and toLocaleString is costly on a path taken per swap.
+const memo = new Map<string, bigint>()
 
 /** The par route's per-swap cap (`max` of /api/base/info); null means none. */
 export function checkParSize(amount: bigint, decimals: number, symbol: string, maxUsd: number | null): void {

@@ -1,4 +1,4 @@
-import { getAddress, hashTypedData, recoverAddress, type Address, type Hex } from 'viem'
+import { concatHex, encodeAbiParameters, getAddress, getTypesForEIP712Domain, hashDomain, keccak256, recoverAddress, toHex, type Address, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import { rescaleExact } from '../../src/sdk/swap/amounts.js'
 import { orderDomain } from '../../src/sdk/swap/sign.js'
@@ -22,17 +22,17 @@ export function checkOrderFields(x: OrderContext): void {
   const { pair, order } = x
   const { input, output } = pair
   if (!same(order.user, x.user)) {
-    mismatch(`order.user ${order.user} differs from user ${x.user}: the order must be for the swapping address; re-sign it with user = ${x.user}`)
+    mismatch(`order.user ${getAddress(order.user)} differs from user ${getAddress(x.user)}: the order must be for the swapping address; re-sign it with user = ${getAddress(x.user)}`)
   }
   if (!same(order.inputToken, input.address)) {
-    mismatch(`order.inputToken ${order.inputToken} is not ${input.symbol} (${input.address}), the request's in: re-sign with inputToken = ${input.address}, or set in to the token you signed`)
+    mismatch(`order.inputToken ${getAddress(order.inputToken)} is not ${input.symbol} (${input.address}), the request's in: re-sign with inputToken = ${input.address}, or set in to the token you signed`)
   }
   const amount = toBaseUnits(x.uiAmount, input.decimals, 'uiAmount')
   if (order.inputAmount !== amount) {
     throw new BaseError('AMOUNT_MISMATCH', `uiAmount ${x.uiAmount} ${input.symbol} is ${amount} base units at ${input.decimals} decimals, but order.inputAmount is ${order.inputAmount}: send the amount you signed, or re-sign with inputAmount = ${amount}`)
   }
   if (!same(order.outputToken, output.address)) {
-    mismatch(`order.outputToken ${order.outputToken} is not ${output.symbol} (${output.address}), the request's out: re-sign with outputToken = ${output.address}, or set out to the token you signed`)
+    mismatch(`order.outputToken ${getAddress(order.outputToken)} is not ${output.symbol} (${output.address}), the request's out: re-sign with outputToken = ${output.address}, or set out to the token you signed`)
   }
   if (pair.kind === 'redeem') {
     if (order.minOutputAmount === 0n) {
@@ -45,14 +45,30 @@ export function checkOrderFields(x: OrderContext): void {
     }
   }
   if (!same(order.solver, x.solver)) {
-    mismatch(`order.solver ${order.solver} is not the solver ${x.solver} of /api/base/info: re-sign with solver = ${x.solver}`)
+    mismatch(`order.solver ${getAddress(order.solver)} is not the solver ${x.solver} of /api/base/info: re-sign with solver = ${x.solver}`)
   }
 }
 
-/** The EIP-712 digest of the order under the router's domain (the router's `hashOrder`). */
+/**
+ * The EIP-712 digest of the order under the router's domain (the router's `hashOrder`). The type
+ * hash and the domain separator are fixed per router, so only the struct is hashed per order.
+ */
 export function orderDigest(order: RfqOrder, domain: { chainId: number; router: Address }): Hex {
-  return hashTypedData({ domain: orderDomain(domain), types: rfqOrderTypes, primaryType: 'RfqOrder', message: order })
+  const key = `${domain.chainId}:${domain.router}`
+  let separator = separators.get(key)
+  if (!separator) {
+    const d = orderDomain(domain)
+    separators.set(key, (separator = hashDomain({ domain: d, types: { EIP712Domain: getTypesForEIP712Domain({ domain: d }) } } as never)))
+  }
+  const struct = keccak256(encodeAbiParameters(orderFields, [
+    ORDER_TYPEHASH, order.user, order.inputToken, order.inputAmount, order.outputToken, order.minOutputAmount, order.solver, order.deadline, order.nonce,
+  ]))
+  return keccak256(concatHex(['0x1901', separator, struct]))
 }
+
+const separators = new Map<string, Hex>()
+const ORDER_TYPEHASH = keccak256(toHex(`RfqOrder(${rfqOrderTypes.RfqOrder.map((f) => `${f.type} ${f.name}`).join(',')})`))
+const orderFields = [{ type: 'bytes32' }, ...rfqOrderTypes.RfqOrder.map((f) => ({ type: f.type }))] as const
 
 /**
  * Whether a signature over `digest` recovers to `expected`. `undefined` when it does; otherwise what

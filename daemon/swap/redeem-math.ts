@@ -38,7 +38,10 @@ export type Priced = { parOut: bigint; out: bigint; slippageBps: number }
 export function price(pool: Pool, amountIn: bigint): Priced {
   const parOut = rescaleDown(amountIn, pool.inDecimals, pool.outDecimals)
   const out = poolAmountOut(amountIn, pool.reserveIn, pool.reserveOut)
-  return { parOut, out, slippageBps: slippageBps(parOut, out) }
+  // Compared at the finer of the two precisions: par rounded to the output's units would make
+  // slippage jump around within one output unit, and a smaller size could then slip more.
+  const fine = Math.max(pool.inDecimals, pool.outDecimals)
+  return { parOut, out, slippageBps: slippageBps(rescaleDown(amountIn, pool.inDecimals, fine), rescaleDown(out, pool.outDecimals, fine)) }
 }
 
 /**

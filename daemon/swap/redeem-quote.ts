@@ -25,16 +25,25 @@ export type RedeemPlan = {
   inventory: { balance: bigint; routerAllowance: bigint }
 }
 
-/** Live pool depth and solver inventory, each read shared by concurrent requests (s.reads). */
+/** For the quote: live pool depth and solver inventory, each read shared by concurrent requests (s.reads). */
 export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, amountIn: bigint): Promise<RedeemPlan> {
   const chain = s.base
   const pair = chain.contracts[pairKey(input.symbol)]!
-  const [[r0, r1], inv] = await Promise.all([
+  const [reserves, inv] = await Promise.all([
     s.reads.get(`reserves:${pair}`, () => chain.client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves' })),
     s.reads.get(`inventory:${chain.key}`, () => readInventory(chain, s.accounts.solver)),
   ])
+  return priceRedeem(s, { input, usdc, amountIn, reserves: [reserves[0], reserves[1]], inventory: inv[usdc.symbol]! })
+}
+
+/** Prices a redemption against given reserves and inventory (the swap route reads both fresh, in its one call). */
+export function priceRedeem(s: Services, x: {
+  input: EvmToken; usdc: EvmToken; amountIn: bigint; reserves: readonly [bigint, bigint]; inventory: RedeemPlan['inventory']
+}): RedeemPlan {
+  const { input, usdc, amountIn } = x
   // A V2 pair orders its tokens by address; no need to ask it.
   const inputIsToken0 = BigInt(input.address) < BigInt(usdc.address)
+  const [r0, r1] = x.reserves
   const pool: Pool = {
     reserveIn: inputIsToken0 ? r0 : r1, reserveOut: inputIsToken0 ? r1 : r0,
     inDecimals: input.decimals, outDecimals: usdc.decimals,
@@ -44,7 +53,7 @@ export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, a
     throw new BaseError('BAD_REQUEST', `the amount is below one unit of ${usdc.symbol} (${fromBaseUnits(1n, usdc.decimals)}): redeem more`)
   }
   const minOut = minOutFloor(priced.out, priced.slippageBps, s.config.limits.slippageBpsMax)
-  return { input, usdc, pair, amountIn, pool, priced, minOut, inventory: inv[usdc.symbol]! }
+  return { input, usdc, pair: s.base.contracts[pairKey(input.symbol)]!, amountIn, pool, priced, minOut, inventory: x.inventory }
 }
 
 /**
@@ -63,8 +72,13 @@ export function checkRedeemable(s: Services, plan: RedeemPlan, field: string): v
   const { redeemHardMaxUsd, slippageBpsMax } = s.config.limits
   checkRedeemCeiling(plan.amountIn, plan.input.decimals, plan.input.symbol, redeemHardMaxUsd, field)
   if (plan.priced.slippageBps <= slippageBpsMax) return
-  const fits = largestWithin(plan.pool, slippageBpsMax, plan.amountIn)
-  throw new BaseError('SLIPPAGE_TOO_HIGH', `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} would slip ${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`)
+  // Suggested at USDC's precision: a size a person can type, still within the budget.
+  const unit = 10n ** BigInt(Math.max(0, plan.input.decimals - plan.usdc.decimals))
+  let fits = (largestWithin(plan.pool, slippageBpsMax, plan.amountIn) / unit) * unit
+  while (fits > 0n && price(plan.pool, fits).slippageBps > slippageBpsMax) fits -= unit
+  const what = `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} would slip ${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}`
+  if (fits === 0n) throw new BaseError('SLIPPAGE_TOO_HIGH', `${what}, and the pool is that far below par at any size: retry later, once it has recovered`)
+  throw new BaseError('SLIPPAGE_TOO_HIGH', `${what}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`)
 }
 
 /** GET /api/base/redeem/quote (SPEC §2.6). */
@@ -86,8 +100,8 @@ export function quoteBody(s: Services, plan: RedeemPlan) {
     maxUsd: s.config.limits.redeemMaxUsd,
     hardMaxUsd: s.config.limits.redeemHardMaxUsd,
     solverUsdcInventory: ui(plan.inventory.balance, usdc.decimals),
-    // Effective price of this quote in USDC per input token; 1 is par.
-    rate: Number(priced.out) / Number(plan.amountIn) * 10 ** (input.decimals - usdc.decimals),
+    // USDC per input token at this quote's expected output; 1 is par. Display only, like every number field.
+    rate: Number((ui(priced.out, usdc.decimals) / ui(plan.amountIn, input.decimals)).toPrecision(12)),
     inputToken: input.address,
   }
 }

@@ -1,18 +1,20 @@
-import { encodeFunctionData, type Address, type Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { RfqOrder } from '../../src/sdk/swap/order.js'
 import type { SwapAccepted } from '../../src/sdk/swap/types.js'
 import type { Services } from '../services.js'
-import { checkBalance, checkDeadlineAndNonce, checkFloor, checkInventory, checkPermit } from './chain-checks.js'
+import { encodeCall, fnOf } from './calldata.js'
+import { checkBalance, checkDeadlineAndNonce, checkFloor, checkInventory } from './chain-checks.js'
 import { inflightOrders, type InflightOrders } from './inflight.js'
-import { readInventory } from './inventory.js'
 import { checkParSize } from './limits.js'
-import { checkOrderFields, orderDigest, wrongSigner } from './order-checks.js'
-import { resolvePair } from './pairs.js'
-import { checkRedeemable, deliveryFor, planRedeem } from './redeem-quote.js'
-import { simulate } from './simulate.js'
-import { readUserState } from './user-state.js'
+import { checkOrderFields, orderDigest } from './order-checks.js'
+import { pairKey, resolvePair } from './pairs.js'
+import { checkRedeemable, deliveryFor, priceRedeem } from './redeem-quote.js'
+import { orderSignatureError, permitSignatureError } from './signature-errors.js'
+import { simulate, type SimulationFailure } from './simulate.js'
+import { readSwapState } from './user-state.js'
+import { hotClient } from '../chains/evm/lean-transport.js'
 
 /** A validated request body (SPEC §2.3), amounts in base units. */
 export type SwapRequest = {
@@ -27,15 +29,18 @@ export type SwapRequest = {
   s: Hex
 }
 
-/** Gas limits with room above what the router uses (a first permit writes cold storage). */
+/** Gas limits with room above what the router uses (~115k from inventory; a first permit writes cold storage). */
 const GAS = { inventory: 300_000n, pool: 400_000n }
 
 const inflight = new WeakMap<Services, InflightOrders>()
+const swapFn = fnOf(RfqSwap.abi, 'swap')
+const swapViaPoolFn = fnOf(RfqSwap.abi, 'swapViaPool')
 
 /**
  * POST /api/base/swap and /api/base/redeem: the checks of SPEC §4.1 in order, each with its own code
- * and nothing sent when one fails; then an eth_call simulation; only then the relay through the
- * solver's shared sender. Resolves once the node accepted the transaction.
+ * and nothing sent when one fails; then an eth_call simulation, in which the router judges both
+ * signatures; only then the relay through the solver's shared sender. Resolves once the node has
+ * accepted the transaction.
  */
 export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAccepted> {
   const chain = s.base
@@ -46,27 +51,30 @@ export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAcce
     throw new BaseError('FLOW_DISABLED', `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see GET /api/capabilities)`)
   }
   const { order } = req
-
-  // 2. the order against the request, then its signature (local: no gas, no round trip)
-  checkOrderFields({ pair, user: req.user, uiAmount: req.uiAmount, order, solver })
-  const orderHash = orderDigest(order, { chainId: chain.chainId, router })
-  const recovered = await wrongSigner(orderHash, req.orderSig, order.user)
-  // A contract wallet signs by ERC-1271, which only the chain can judge: the simulation does.
-  if (recovered !== undefined && !(await isContract(s, order.user))) {
-    throw new BaseError('INVALID_SIGNATURE', `orderSig does not recover to order.user ${order.user}${recovered ? ` (it recovers to ${recovered})` : ' (not a valid signature)'} under the domain { name: 'ParxRfqSwap', version: '1', chainId: ${chain.chainId}, verifyingContract: ${router} }: sign the order with the user's key in that domain`)
+  const args = [order, req.orderSig, req.v, req.r, req.s] as const
+  const calldata = {
+    inventory: () => encodeCall(swapFn, args),
+    pool: () => encodeCall(swapViaPoolFn, [...args, chain.contracts[pairKey(pair.input.symbol)]!]),
   }
 
-  const [state, inventory, plan] = await Promise.all([
-    readUserState(chain, order.user, pair.input),
-    s.reads.get(`inventory:${chain.key}`, () => readInventory(chain, solver)),
-    pair.kind === 'redeem' ? planRedeem(s, pair.input, pair.output, order.inputAmount) : undefined,
-  ])
-  // 3. deadline, nonce (and the permit the order implies)
+  // 2. the order against the request (local: no round trip)
+  checkOrderFields({ pair, user: req.user, uiAmount: req.uiAmount, order, solver })
+
+  // A par fill always comes from inventory, so its simulation can run while the state is read; its
+  // verdict is only looked at once every check has passed.
+  const early = pair.kind === 'redeem' ? undefined : simulate(chain, solver, router, calldata.inventory(), GAS.inventory)
+  const state = await readSwapState(chain, {
+    user: order.user, input: pair.input, output: pair.output, solver,
+    pair: pair.kind === 'redeem' ? chain.contracts[pairKey(pair.input.symbol)] : undefined,
+  })
+  // 3. deadline and nonce
   checkDeadlineAndNonce(order, state)
-  await checkPermit(chain, pair.input, order, req, state)
   // 4. inventory and allowance; a redemption the inventory cannot pay goes through the pool
+  const plan = state.reserves
+    ? priceRedeem(s, { input: pair.input, usdc: pair.output, amountIn: order.inputAmount, reserves: state.reserves, inventory: state.inventory })
+    : undefined
   const deliverFrom = plan ? deliveryFor(s, plan, order.minOutputAmount) : 'inventory'
-  if (deliverFrom === 'inventory') checkInventory(pair.output, order.minOutputAmount, inventory)
+  if (deliverFrom === 'inventory') checkInventory(pair.output, order.minOutputAmount, state.inventory)
   // 5. the user's balance
   checkBalance(pair.input, order.user, order.inputAmount, state)
   // 6. the route's size limit (and a redemption's price)
@@ -79,23 +87,32 @@ export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAcce
 
   const claim = await inflightFor(s).claim(order.user, order.nonce)
   try {
-    const args = [order, req.orderSig, req.v, req.r, req.s] as const
-    const data = deliverFrom === 'pool'
-      ? encodeFunctionData({ abi: RfqSwap.abi, functionName: 'swapViaPool', args: [...args, plan!.pair] })
-      : encodeFunctionData({ abi: RfqSwap.abi, functionName: 'swap', args })
-    await simulate(chain, solver, router, data, GAS[deliverFrom])
+    const data = calldata[deliverFrom]()
+    const failed = await (early ?? simulate(chain, solver, router, data, GAS[deliverFrom]))
+    if (failed) throw await explain(s, req, failed, state.permitNonce, pair.input)
     const hash = await s.sender(chain.key, 'solver').send({ to: router, data, gas: GAS[deliverFrom] })
     claim.relayed(hash)
     s.reads.invalidate()
     return {
-      hash, status: 'submitted', kind: pair.kind, orderHash, user: order.user, nonce: order.nonce.toString(),
-      in: pair.input.symbol, out: pair.output.symbol, inputAmount: order.inputAmount.toString(),
-      minOutputAmount: order.minOutputAmount.toString(), deliverFrom, confirm: `/api/base/confirm?hash=${hash}`,
+      hash, status: 'submitted', kind: pair.kind, orderHash: orderDigest(order, { chainId: chain.chainId, router }),
+      user: getAddress(order.user), nonce: order.nonce.toString(), in: pair.input.symbol, out: pair.output.symbol,
+      inputAmount: order.inputAmount.toString(), minOutputAmount: order.minOutputAmount.toString(), deliverFrom,
+      confirm: `/api/base/confirm?hash=${hash}`,
     }
   } catch (e) {
     claim.release()
     throw e
   }
+}
+
+/** A refused signature is recovered locally to say what was signed wrong; other reverts speak for themselves. */
+async function explain(s: Services, req: SwapRequest, failed: SimulationFailure, permitNonce: bigint, input: Parameters<typeof permitSignatureError>[1]): Promise<BaseError> {
+  const chain = s.base
+  if (failed.errorName === 'BadSignature') {
+    return orderSignatureError(chain, req.order, orderDigest(req.order, { chainId: chain.chainId, router: chain.contracts.router! }), req.orderSig)
+  }
+  if (failed.errorName === 'InsufficientAllowance') return permitSignatureError(chain, input, req.order, req, permitNonce)
+  return failed.error
 }
 
 function inflightFor(s: Services): InflightOrders {
@@ -106,13 +123,8 @@ function inflightFor(s: Services): InflightOrders {
 
 /** A relayed transaction holds its order's nonce until it is mined successfully, reverts, or vanishes. */
 async function mayStillLand(s: Services, hash: Hex): Promise<boolean> {
-  const client = s.base.client
+  const client = hotClient(s.base)
   const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
   if (receipt) return receipt.status === 'success'
   return (await client.getTransaction({ hash }).catch(() => undefined)) !== undefined
-}
-
-async function isContract(s: Services, address: Address): Promise<boolean> {
-  const code = await s.base.client.getCode({ address })
-  return code !== undefined && code !== '0x'
 }

@@ -1,10 +1,15 @@
 import type { Address } from 'viem'
-import * as Multicall3 from '../../contracts/evm/artifacts/Multicall3.js'
-import * as PermitToken from '../../contracts/evm/artifacts/PermitToken.js'
-import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import type { EvmChain, EvmToken } from '../chains/evm/chain.js'
+import { hotClient } from '../chains/evm/lean-transport.js'
+import { fn, multicall, type Call } from './calldata.js'
 
-export type UserState = {
+const nonces = fn('function nonces(address) view returns (uint256)')
+const balanceOf = fn('function balanceOf(address) view returns (uint256)')
+const allowance = fn('function allowance(address, address) view returns (uint256)')
+const clock = fn('function getCurrentBlockTimestamp() view returns (uint256)')
+const getReserves = fn('function getReserves() view returns (uint112, uint112, uint32)')
+
+export type SwapState = {
   routerNonce: bigint
   permitNonce: bigint
   balance: bigint
@@ -12,36 +17,50 @@ export type UserState = {
   allowance: bigint
   /** Latest block's timestamp: the router judges deadlines by chain time, not ours. */
   chainTime: bigint
+  /** The solver's balance and router allowance of the output token. */
+  inventory: { balance: bigint; routerAllowance: bigint }
+  /** The pair's raw getReserves(), when a pair was asked for. */
+  reserves?: readonly [bigint, bigint]
 }
 
-/** Everything the checks need to know about one user and one input token, in one eth_call, never cached. */
-export async function readUserState(chain: EvmChain, user: Address, token: EvmToken): Promise<UserState> {
+export type SwapStateParameters = { user: Address; input: EvmToken; output: EvmToken; solver: Address; pair?: Address }
+
+/**
+ * Everything the checks of one swap read, in a single eth_call at the latest block, never cached:
+ * the user's nonces, balance and allowance, chain time, the solver's inventory of the output, and
+ * for a redemption the pool's reserves.
+ */
+export async function readSwapState(chain: EvmChain, p: SwapStateParameters): Promise<SwapState> {
   const router = chain.contracts.router!
-  const [routerNonce, permitNonce, balance, allowance, chainTime] = await chain.client.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: router, abi: RfqSwap.abi, functionName: 'nonces', args: [user] },
-      { address: token.address, abi: PermitToken.abi, functionName: 'nonces', args: [user] },
-      { address: token.address, abi: PermitToken.abi, functionName: 'balanceOf', args: [user] },
-      { address: token.address, abi: PermitToken.abi, functionName: 'allowance', args: [user, router] },
-      { address: multicall3(chain), abi: Multicall3.abi, functionName: 'getCurrentBlockTimestamp' },
-    ],
-  })
-  return { routerNonce, permitNonce, balance, allowance, chainTime }
+  const calls: Call[] = [
+    { to: router, fn: nonces, args: [p.user] },
+    { to: p.input.address, fn: nonces, args: [p.user] },
+    { to: p.input.address, fn: balanceOf, args: [p.user] },
+    { to: p.input.address, fn: allowance, args: [p.user, router] },
+    { to: multicall3(chain), fn: clock },
+    { to: p.output.address, fn: balanceOf, args: [p.solver] },
+    { to: p.output.address, fn: allowance, args: [p.solver, router] },
+    ...(p.pair ? [{ to: p.pair, fn: getReserves }] : []),
+  ]
+  const r = await multicall(hotClient(chain), multicall3(chain), calls)
+  const [routerNonce, permitNonce, balance, allowanceToRouter, chainTime, invBalance, invAllowance] = r as bigint[]
+  const reserves = p.pair ? (r[7] as readonly [bigint, bigint, number]) : undefined
+  return {
+    routerNonce: routerNonce!, permitNonce: permitNonce!, balance: balance!, allowance: allowanceToRouter!, chainTime: chainTime!,
+    inventory: { balance: invBalance!, routerAllowance: invAllowance! },
+    ...(reserves ? { reserves: [reserves[0], reserves[1]] as const } : {}),
+  }
 }
 
 /** GET /api/base/nonces: the router nonce and every token's permit nonce of `owner`, with chain time. */
 export async function readNonces(chain: EvmChain, owner: Address) {
   const tokens = Object.values(chain.tokens)
-  const results = await chain.client.multicall({
-    allowFailure: false,
-    contracts: [
-      { address: chain.contracts.router!, abi: RfqSwap.abi, functionName: 'nonces', args: [owner] },
-      { address: multicall3(chain), abi: Multicall3.abi, functionName: 'getCurrentBlockTimestamp' },
-      ...tokens.map((t) => ({ address: t.address, abi: PermitToken.abi, functionName: 'nonces', args: [owner] }) as const),
-    ] as never,
-  })
-  const [routerNonce, chainTime, ...permit] = results as unknown as bigint[]
+  const calls: Call[] = [
+    { to: chain.contracts.router!, fn: nonces, args: [owner] },
+    { to: multicall3(chain), fn: clock },
+    ...tokens.map((t) => ({ to: t.address, fn: nonces, args: [owner] })),
+  ]
+  const [routerNonce, chainTime, ...permit] = (await multicall(hotClient(chain), multicall3(chain), calls)) as bigint[]
   return {
     owner,
     router: routerNonce!.toString(),

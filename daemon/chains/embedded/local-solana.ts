@@ -22,7 +22,10 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     facilitator: Keypair.fromSecretKey(p.keys.solanaFacilitator),
   })
   const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
-  const chain = solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])))
+  const chain: SolanaChain = {
+    ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()]))),
+    testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
+  }
   return {
     chain,
     svm,

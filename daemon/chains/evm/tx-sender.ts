@@ -1,4 +1,4 @@
-import { BaseError as ViemError, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { BaseError as ViemError, formatTransactionReceipt, type Address, type Hex, type TransactionReceipt } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
@@ -15,6 +15,11 @@ export type TxSender = {
   sent(hash: Hex): { nonce: number; raw: Hex } | undefined
   /** Broadcasts a dropped transaction again, byte for byte; false when the node refuses it (its nonce was taken). */
   resubmit(hash: Hex): Promise<boolean>
+  /**
+   * send() then wait(), in one node call on the embedded chains (eth_sendRawTransactionSync:
+   * anvil mines on arrival and answers with the receipt), which saves latency-bound callers a poll.
+   */
+  sendAndWait(tx: TxRequest, timeoutMs?: number): Promise<{ hash: Hex; receipt: TransactionReceipt }>
 }
 
 /** How many recent transactions a sender remembers for dropped/replaced detection. */
@@ -65,12 +70,82 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
     }
   }
 
+  /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
+  const prepare = async (tx: TxRequest) => {
+    nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' })
+    const nonce = nextNonce
+    const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
+    const signed = await account.signTransaction({
+      chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
+      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+    })
+    nextNonce = nonce + 1
+    return { nonce, signed }
+  }
+
+  /**
+   * A refused transaction leaves its nonce unused. When nothing was signed after it, the next one
+   * reuses it; otherwise later transactions already wait behind it, and a no-op self-transfer fills it
+   * so they land. If the filler is refused too, the nonce is asked of the node again.
+   */
+  const repair = (nonce: number) => {
+    if (nextNonce === nonce + 1) {
+      nextNonce = nonce
+      return
+    }
+    const filler = tail.then(async () => {
+      const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
+      const signed = await account.signTransaction({
+        chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
+        nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+      })
+      await client.request({ method: 'eth_sendRawTransaction', params: [signed] })
+    }).catch(() => {
+      nextNonce = undefined
+    })
+    tail = filler
+  }
+
   return {
     address: account.address,
-    send(tx) {
-      const result = tail.then(() => broadcast(tx))
-      tail = result.catch(() => undefined)
-      return result
+    /**
+     * Nonce and signature are assigned in call order; broadcasts then go out without waiting for the
+     * node's answer to the previous one (the node orders them by nonce), so the relay rate is not
+     * bound by one round trip per transaction.
+     */
+    async send(tx) {
+      const prepared = tail.then(() => prepare(tx))
+      tail = prepared.catch(() => undefined)
+      const { nonce, signed } = await prepared
+      try {
+        const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
+        recent.set(hash, { nonce, raw: signed })
+        if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
+        return hash
+      } catch (e) {
+        repair(nonce)
+        const reason = e instanceof ViemError ? e.shortMessage : String(e)
+        throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
+      }
+    },
+    async sendAndWait(tx, timeoutMs) {
+      if (chain.spec.rpc !== 'embedded') {
+        const hash = await this.send(tx)
+        return { hash, receipt: await this.wait(hash, timeoutMs) }
+      }
+      const prepared = tail.then(() => prepare(tx))
+      tail = prepared.catch(() => undefined)
+      const { nonce, signed } = await prepared
+      try {
+        const receipt = formatTransactionReceipt((await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never)) as never)
+        recent.set(receipt.transactionHash, { nonce, raw: signed })
+        if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
+        return { hash: receipt.transactionHash, receipt }
+      } catch (e) {
+        repair(nonce)
+        const reason = e instanceof ViemError ? e.shortMessage : String(e)
+        throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
+      }
     },
     sent: (hash) => recent.get(hash),
     async resubmit(hash) {

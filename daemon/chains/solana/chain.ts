@@ -11,6 +11,11 @@ export type SolanaChain = {
   wsUrl: string
   connection: Connection
   mints: Record<string, SplMint>
+  /**
+   * Embedded cluster only, for tests: moves its clock ahead (blockhashes issued before expire).
+   * Routes never use it; they see any cluster through `connection` alone.
+   */
+  testHooks?: { advanceSlots(slots: number): number }
 }
 
 export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, mints: Record<string, string>): SolanaChain {

@@ -5,11 +5,22 @@ import capabilities from './discovery/capabilities.js'
 import config from './discovery/config.js'
 import health from './discovery/health.js'
 import readiness from './discovery/readiness.js'
+import facilitatorHealth from './facilitator/health.js'
+import facilitatorSettle from './facilitator/settle.js'
+import facilitatorSupported from './facilitator/supported.js'
+import facilitatorVerify from './facilitator/verify.js'
 import faucet from './local/faucet.js'
 import keysCreate from './operator/keys-create.js'
 import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
+import solBalance from './sol/balance.js'
+import solConfirm from './sol/confirm.js'
+import solInfo from './sol/info.js'
+import solRecent from './sol/recent.js'
+import solRedeem from './sol/redeem.js'
+import solRedeemQuote from './sol/redeem-quote.js'
+import solSwap from './sol/swap.js'
 import baseConfirm from './swap/base-confirm.js'
 import baseNonces from './swap/base-nonces.js'
 import baseRedeem from './swap/base-redeem.js'
@@ -22,6 +33,10 @@ export const routes: RouteDef[] = [
   health, capabilities, config, readiness, baseInfo, baseBalance,
   // same-chain swaps (SPEC §4.1)
   baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
+  // Solana swaps (SPEC §4.1, §4.2)
+  solInfo, solBalance, solSwap, solRedeem, solRedeemQuote, solConfirm, solRecent,
+  // x402 facilitator (SPEC §4.4)
+  facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth,
   // operator
   keysCreate, keysList, keysDeactivate, keysDelete,
   // local profile

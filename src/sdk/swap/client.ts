@@ -76,8 +76,9 @@ export function createSwapClient(p: SwapClientParameters) {
       deadline: BigInt(nonces.chainTime + (p.deadlineSeconds ?? 300)),
       nonce: BigInt(nonces.router),
     }
-    const permitNonce = BigInt(nonces.permit[x.in.toUpperCase()] ?? 0)
-    const signed = await signSwap(p.account, i, order, permitNonce)
+    const permitNonce = nonces.permit[x.in.toUpperCase()]
+    if (permitNonce === undefined) throw new BaseError('UNKNOWN_TOKEN', `/api/base/nonces reports no permit nonce for '${x.in}'`)
+    const signed = await signSwap(p.account, i, order, BigInt(permitNonce))
     return { user: p.account.address, uiAmount: x.amount, in: x.in, out: x.out, order: toWireOrder(order), ...signed }
   }
 

@@ -55,7 +55,8 @@ export type AnyPaymentPayload = PaymentPayload | PaymentPayloadV1
 
 export type VerifyResponse = {
   isValid: boolean
-  invalidReason?: string
+  /** null when valid (SPEC §2.8). */
+  invalidReason?: string | null
   invalidMessage?: string
   payer?: string
 }

@@ -6,8 +6,9 @@ import { checkRedeemable, planRedeem, quoteBody } from '../../../swap/redeem-quo
 import { query } from '../../parse.js'
 import { route } from '../../route.js'
 import { uiAmount } from '../../schemas.js'
+import { required } from './swap-body.js'
 
-const Query = z.object({ in: z.string().min(1).default(TOKEN_A), amount: uiAmount })
+const Query = z.object({ in: z.string().min(1).default(TOKEN_A), amount: required(uiAmount) })
 
 /** SPEC §2.6: priced from live pool depth and solver inventory; fetch it immediately before signing. */
 export default route({

@@ -9,8 +9,8 @@ import { explainRevert } from './revert.js'
 /** Runs groups through the executor without mining them (one eth_call): per group, success and data. */
 export type Simulate = (groups: Group[]) => Promise<{ ok: readonly boolean[]; data: readonly Hex[] }>
 
-/** A payment that passed every check: who pays, the group settlement runs, and its replay key. */
-export type Planned = { ok: true; payer: Address; group: Group; key: string; auth: EvmAuthorization }
+/** A payment that passed every check: who pays, and the group settlement runs. */
+export type Planned = { ok: true; payer: Address; group: Group; auth: EvmAuthorization }
 export type Rejected = { ok: false; payer?: string } & Failure
 export type Plan = Planned | Rejected
 
@@ -20,7 +20,12 @@ export type EvmVerifyInput = {
   requirements: PaymentRequirements
   /** The facilitator's signer: the permit's spender, and the executor account. */
   spender: Address
-  simulate: Simulate
+  /**
+   * Omitted: local checks only, for a payment the chain already approved moments ago (a settle
+   * right after its verify). The executor runs each payment alone, so if the chain changed its
+   * mind meanwhile, settlement fails for that payment only.
+   */
+  simulate?: Simulate
   now?: bigint
 }
 
@@ -54,6 +59,7 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
   const group = method === 'erc2612'
     ? erc2612Group({ token, owner: a.from, spender: input.spender, value: a.value, deadline: a.validBefore, signature: a.signature, to: a.to, amount })
     : eip3009Group({ token, from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex, signature: a.signature })
+  if (!input.simulate) return { ok: true, payer: a.from, group, auth: a }
   const nonceRead = method === 'erc2612' ? readCall.nonces(token, a.from) : readCall.authorizationState(token, a.from, a.nonce as Hex)
   const sim = await input.simulate([[readCall.balanceOf(token, a.from)], [nonceRead], [readCall.name(token)], [readCall.version(token)], group])
   const fail = (f: Failure): Rejected => ({ ok: false, payer: a.from, ...f })
@@ -85,10 +91,13 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
     }
     return fail(explained)
   }
-  return { ok: true, payer: a.from, group, key: replayKey(method, r.network, token, a), auth: a }
+  return { ok: true, payer: a.from, group, auth: a }
 }
 
-/** What makes an authorization unique on chain: settling the same key twice must be impossible. */
+/**
+ * What makes an authorization unique on chain: settling the same key twice must be impossible.
+ * `network` is the CAIP-2 id, so a v1 and a v2 request for one authorization share a key.
+ */
 export function replayKey(method: 'erc2612' | 'eip3009', network: string, token: Address, a: EvmAuthorization): string {
   return `${network}:${token.toLowerCase()}:${a.from.toLowerCase()}:${method === 'erc2612' ? 'permit' : '3009'}:${a.nonce.toLowerCase()}`
 }

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { Pool } from 'undici'
+import { parseEther, type Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { SupportedResponse } from '../src/sdk/x402/types.js'
+import { report, spawnServe, summary } from './lib.js'
+import { payer, type Request, type UsdcKind } from './x402-payer.js'
+
+const PAYERS = 20
+const PRICE = 10_000n // 0.01 USDC
+const runTs = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url))
+const referenceScript = fileURLToPath(new URL('./reference-facilitator.ts', import.meta.url))
+
+type Target = { name: 'parx' | 'reference'; pool: Pool; base: string }
+
+/**
+ * parx's facilitator against the reference one (@x402/core + @x402/evm) on the same anvil, both
+ * over HTTP in their own processes, with the same eip3009 USDC payments: verify p50/p99 and
+ * throughput, settle p50/p99, and settles/s with 20 concurrent payers; ratios are parx/reference.
+ */
+export async function benchFacilitator(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-x402-'))
+  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  let stopReference = async () => {}
+  try {
+    const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
+    const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
+    const kind = supported.kinds.find((k) => k.x402Version === 2 && k.network.startsWith('eip155:') && k.extra?.symbol === 'USDC')!
+    const usdc: UsdcKind = {
+      network: kind.network, asset: kind.extra!.asset as Address, name: String(kind.extra!.name), version: String(kind.extra!.version),
+      chainId: Number(kind.network.split(':')[1]),
+    }
+    const rpc = Object.entries(urls.rpc).find(([k]) => k.endsWith('base'))![1]
+
+    const refKey = generatePrivateKey()
+    await rpcCall(rpc, 'anvil_setBalance', [privateKeyToAccount(refKey).address, `0x${parseEther('1000').toString(16)}`])
+    const ref = await spawnReference(rpc, usdc.chainId, refKey)
+    stopReference = ref.stop
+
+    const seller = privateKeyToAccount(generatePrivateKey()).address
+    const payers = Array.from({ length: PAYERS }, () => payer(usdc, seller, PRICE))
+    for (const p of payers) await postJson(`${urls.api}/api/local/faucet`, { to: p.address, token: 'USDC', amount: '100000' })
+
+    const targets: Target[] = [
+      { name: 'reference', pool: new Pool(ref.url, { connections: PAYERS }), base: '' },
+      { name: 'parx', pool: new Pool(new URL(urls.facilitator).origin, { connections: PAYERS }), base: new URL(urls.facilitator).pathname },
+    ]
+    const results: Record<string, Record<string, number>> = { parx: {}, reference: {} }
+
+    for (const t of targets) {
+      const valid = await payers[0]!.sign()
+      for (let i = 0; i < 50; i++) await call(t, 'verify', valid) // warm-up: connections, JIT, executor setup
+      const lat: number[] = []
+      for (let i = 0; i < 300; i++) lat.push((await call(t, 'verify', valid)).ms)
+      const conc = await concurrently(PAYERS, 100, () => call(t, 'verify', valid))
+      Object.assign(results[t.name]!, { verify_p50: summary(lat).p50, verify_p99: summary(lat).p99, verify_per_s: conc.perSecond })
+    }
+    // Settle is timed as sellers call it: right after /verify of the same payment (only /settle is timed).
+    const verifyThenSettle = async (t: Target, r: Request) => {
+      await call(t, 'verify', r)
+      return call(t, 'settle', r)
+    }
+    for (const t of targets) {
+      const seq = await Promise.all(Array.from({ length: 210 }, (_, i) => payers[i % PAYERS]!.sign()))
+      for (const r of seq.slice(0, 10)) await verifyThenSettle(t, r) // warm-up
+      const lat: number[] = []
+      let failed = 0
+      for (const r of seq.slice(10, 160)) {
+        const out = await verifyThenSettle(t, r)
+        lat.push(out.ms)
+        if (!out.ok) failed++
+      }
+      const direct: number[] = []
+      for (const r of seq.slice(160)) direct.push((await call(t, 'settle', r)).ms)
+      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: 25 }, () => p.sign()))))
+      const conc = await concurrently(PAYERS, 25, (worker, i) => verifyThenSettle(t, signed[worker]![i]!))
+      Object.assign(results[t.name]!, {
+        settle_p50: summary(lat).p50, settle_p99: summary(lat).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50,
+        settle_per_s: conc.perSecond, settle_loaded_p50: conc.p50, settle_loaded_p99: conc.p99, settle_loaded_failed: conc.failed,
+      })
+    }
+
+    for (const [impl, r] of Object.entries(results)) {
+      for (const [name, value] of Object.entries(r)) report(`facilitator.${name}`, value, unit(name), { impl, payers: PAYERS, method: 'eip3009', asset: 'USDC' })
+    }
+    const p = results.parx!, q = results.reference!
+    const ratio = (name: string, target: string, a: number, b: number) => report(`facilitator.ratio.${name}`, a / b, 'x', { parx: round(a), reference: round(b), target })
+    ratio('verify_p50', '<= 0.5', p.verify_p50!, q.verify_p50!)
+    ratio('verify_p99', '<= 0.5', p.verify_p99!, q.verify_p99!)
+    ratio('verify_per_s', '>= 1', p.verify_per_s!, q.verify_per_s!)
+    ratio('settle_p50', '<= 0.5', p.settle_p50!, q.settle_p50!)
+    ratio('settle_p99', '<= 0.5', p.settle_p99!, q.settle_p99!)
+    ratio('settle_per_s', '>= 5', p.settle_per_s!, q.settle_per_s!)
+    for (const t of targets) await t.pool.close()
+  } finally {
+    await stopReference()
+    await ours.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const unit = (name: string) => (name.endsWith('_per_s') ? 'per s' : name.endsWith('failed') ? 'count' : 'ms')
+const round = (n: number) => Math.round(n * 100) / 100
+
+async function call(t: Target, op: 'verify' | 'settle', body: Request): Promise<{ ms: number; ok: boolean }> {
+  const t0 = performance.now()
+  const res = await t.pool.request({ path: `${t.base}/${op}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const out = (await res.body.json()) as { isValid?: boolean; success?: boolean }
+  return { ms: performance.now() - t0, ok: op === 'verify' ? out.isValid === true : out.success === true }
+}
+
+/** `workers` loops, each doing `each` calls one after another; wall-clock rate and per-call latency. */
+async function concurrently(workers: number, each: number, fn: (worker: number, i: number) => Promise<{ ms: number; ok: boolean }>) {
+  const lat: number[] = []
+  let failed = 0
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: workers }, async (_, w) => {
+    for (let i = 0; i < each; i++) {
+      const out = await fn(w, i)
+      lat.push(out.ms)
+      if (!out.ok) failed++
+    }
+  }))
+  const seconds = (performance.now() - t0) / 1000
+  const s = summary(lat)
+  return { perSecond: (lat.length - failed) / seconds, p50: s.p50, p99: s.p99, failed }
+}
+
+async function spawnReference(rpc: string, chainId: number, key: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [runTs, referenceScript, rpc, String(chainId), key], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`the reference facilitator exited with ${code}`)))
+  })
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+  return { url: (JSON.parse(line) as { url: string }).url, stop }
+}
+
+async function postJson(url: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`)
+  return res.json()
+}
+
+async function rpcCall(url: string, method: string, params: unknown[]): Promise<unknown> {
+  return postJson(url, { jsonrpc: '2.0', id: 1, method, params })
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Connection, Keypair, Transaction } from '@solana/web3.js'
+import { Pool } from 'undici'
+import { keyFilePath } from '../src/config/paths.js'
+import { TOKEN_A, USDC } from '../src/networks/registry.js'
+import { report, spawnServe, summary } from './lib.js'
+
+const CLIENTS = 20
+const NETWORK = 'local-solana'
+
+type Built = { txB64: string; signature: string; blockhash: string; lastValidBlockHeight: number }
+
+/**
+ * Solana swap figures against `parx serve` in its own process, driven as an integrator would: the
+ * API over HTTP, an unmodified web3.js Connection on the embedded RPC. Swap build p50 (one client),
+ * submit-to-confirmed p50 (sendRawTransaction + confirmTransaction, one client), and sustained
+ * confirmed transactions/s through the RPC with 20 concurrent clients.
+ */
+export async function benchSol(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-sol-'))
+  const serve = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  const api = new Pool(serve.ready.urls.api, { connections: CLIENTS, pipelining: 1 })
+  try {
+    const rpcUrl = (serve.ready.urls as unknown as { rpc: Record<string, string> }).rpc[NETWORK]!
+    const call = async (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const res = await api.request({ method, path, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const json = (await res.body.json()) as any
+      if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(json)}`)
+      return json
+    }
+    const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
+    const { key } = await call('POST', '/api/operator/keys', { name: 'bench', owner: `0x${'00'.repeat(19)}aa` }, { authorization: `Bearer ${operatorToken}` })
+    const users = Array.from({ length: CLIENTS }, () => Keypair.generate())
+    for (const u of users) await call('POST', '/api/local/faucet', { network: NETWORK, to: u.publicKey.toBase58(), token: USDC, amount: '100000' })
+    const build = (user: Keypair): Promise<Built> =>
+      call('POST', '/api/sol/swap', { user: user.publicKey.toBase58(), uiAmount: '0.01', in: USDC, out: TOKEN_A }, { 'x-api-key': key })
+    const signed = (user: Keypair, b: Built) => {
+      const tx = Transaction.from(Buffer.from(b.txB64, 'base64'))
+      tx.partialSign(user)
+      return tx.serialize()
+    }
+    const connections = users.map(() => new Connection(rpcUrl, 'confirmed'))
+    const submit = async (connection: Connection, b: Built, wire: Buffer) => {
+      const signature = await connection.sendRawTransaction(wire)
+      const { value } = await connection.confirmTransaction({ signature, blockhash: b.blockhash, lastValidBlockHeight: b.lastValidBlockHeight })
+      if (value.err) throw new Error(`swap ${signature} failed: ${JSON.stringify(value.err)}`)
+    }
+
+    // Swap build, one client at a time (unsubmitted builds expire on their own).
+    const [alice] = users as [Keypair]
+    for (let i = 0; i < 30; i++) await build(alice)
+    const buildMs: number[] = []
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now()
+      await build(alice)
+      buildMs.push(performance.now() - t)
+    }
+    const b = summary(buildMs)
+    report('sol.swap_build.p50', b.p50, 'ms', { clients: 1, requests: b.n, p99: Math.round(b.p99 * 100) / 100 })
+
+    // Submit to confirmed, one client.
+    const confirmMs: number[] = []
+    for (let i = 0; i < 100; i++) {
+      const built = await build(alice)
+      const wire = signed(alice, built)
+      const t = performance.now()
+      await submit(connections[0]!, built, wire)
+      confirmMs.push(performance.now() - t)
+    }
+    const c = summary(confirmMs)
+    report('sol.submit_to_confirmed.p50', c.p50, 'ms', { clients: 1, transactions: c.n, p99: Math.round(c.p99 * 100) / 100, rpc: 'embedded' })
+
+    // Sustained: every client builds its batch (timed as concurrent builds), signs, then all submit at once.
+    const PER_CLIENT = 100
+    const concurrentBuildMs: number[] = []
+    const batches = await Promise.all(users.map(async (u) => {
+      const out: Array<{ built: Built; wire: Buffer }> = []
+      for (let i = 0; i < PER_CLIENT; i++) {
+        const t = performance.now()
+        const built = await build(u)
+        concurrentBuildMs.push(performance.now() - t)
+        out.push({ built, wire: signed(u, built) })
+      }
+      return out
+    }))
+    const cb = summary(concurrentBuildMs)
+    report('sol.swap_build.p50_at_20_clients', cb.p50, 'ms', { clients: CLIENTS, requests: cb.n, p99: Math.round(cb.p99 * 100) / 100 })
+    const underLoad: number[] = []
+    const t0 = performance.now()
+    await Promise.all(batches.map(async (batch, i) => {
+      for (const { built, wire } of batch) {
+        const t = performance.now()
+        await submit(connections[i]!, built, wire)
+        underLoad.push(performance.now() - t)
+      }
+    }))
+    const seconds = (performance.now() - t0) / 1000
+    const l = summary(underLoad)
+    report('sol.rpc_sustained_tps', l.n / seconds, 'tx/s', { clients: CLIENTS, transactions: l.n, each: 'sendRawTransaction + confirmTransaction of a co-signed swap' })
+    report('sol.submit_to_confirmed.p50_at_20_clients', l.p50, 'ms', { clients: CLIENTS, p99: Math.round(l.p99 * 100) / 100 })
+  } finally {
+    // web3.js closes an idle websocket after 500 ms; a node that vanishes first gets reconnected to forever.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await api.close()
+    await serve.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,62 @@
+import type { Address, Hex, TransactionReceipt } from 'viem'
+import { failedGroups, type Group } from '../../../src/sdk/x402/evm/executor.js'
+
+/** One payment's fate in a mined batch. */
+export type GroupOutcome = { tx: Hex; ok: boolean; revert?: Hex; batchReverted?: boolean }
+
+export type SendBatch = (groups: Group[]) => Promise<{ hash: Hex; receipt: TransactionReceipt }>
+
+/** A batch went out but its receipt did not come back in time: it may still be mined. */
+export class InclusionUnknown extends Error {
+  override name = 'InclusionUnknown'
+  constructor(readonly hash: Hex, cause?: unknown) {
+    super(`transaction ${hash} was broadcast but its inclusion is not known yet`, { cause })
+  }
+}
+
+/** Largest batch: well under the 2^24 per-transaction gas cap at GROUP_GAS a group. */
+export const MAX_GROUPS = 64
+
+/**
+ * Group commit for settlements. A payment arriving while no batch is in flight goes out at once,
+ * alone; payments arriving while one is in flight wait and leave together in the next. Light load
+ * therefore pays no batching delay and heavy load shares transactions, one nonce per batch, so
+ * concurrent settlements never contend for the signer's nonce.
+ */
+export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number }) {
+  const max = p.maxGroups ?? MAX_GROUPS
+  const queue: Array<{ group: Group; resolve(o: GroupOutcome): void; reject(e: unknown): void }> = []
+  let busy = false
+
+  async function pump(): Promise<void> {
+    if (busy) return
+    busy = true
+    try {
+      while (queue.length > 0) {
+        const items = queue.splice(0, max)
+        try {
+          const { hash, receipt } = await p.send(items.map((i) => i.group))
+          if (receipt.status !== 'success') {
+            for (const it of items) it.resolve({ tx: hash, ok: false, batchReverted: true })
+            continue
+          }
+          const failed = failedGroups(receipt.logs, p.account)
+          items.forEach((it, i) => it.resolve({ tx: hash, ok: !failed.has(i), revert: failed.get(i) }))
+        } catch (e) {
+          for (const it of items) it.reject(e)
+        }
+      }
+    } finally {
+      busy = false
+    }
+  }
+
+  return {
+    submit(group: Group): Promise<GroupOutcome> {
+      return new Promise<GroupOutcome>((resolve, reject) => {
+        queue.push({ group, resolve, reject })
+        void pump()
+      })
+    },
+  }
+}

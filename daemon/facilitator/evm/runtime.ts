@@ -1,0 +1,71 @@
+import { formatTransactionReceipt, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { BaseError } from '../../../src/errors/index.js'
+import { BATCH_BASE_GAS, GROUP_GAS, decodeExecute, encodeExecute, type Group } from '../../../src/sdk/x402/evm/executor.js'
+import { ensureExecutor } from '../../../src/sdk/x402/evm/executor-setup.js'
+import type { Simulate } from '../../../src/sdk/x402/evm/verify.js'
+import type { EvmChain } from '../../chains/evm/chain.js'
+import type { Services } from '../../services.js'
+import { InclusionUnknown, settlementBatcher, type GroupOutcome } from './batcher.js'
+
+/** What the EVM payment methods need of one network: its executor account, simulation and batched settlement. */
+export type EvmRuntime = {
+  chain: EvmChain
+  account: Address
+  /** Resolves once the facilitator key is an executor account on this chain. */
+  ready(): Promise<void>
+  simulate: Simulate
+  submit(group: Group): Promise<GroupOutcome>
+}
+
+export function evmRuntime(s: Services, chain: EvmChain): EvmRuntime {
+  const account = s.accounts.facilitator
+  let setup: Promise<void> | undefined
+  const ready = () =>
+    // Every facilitator path awaits this before the key's shared TxSender sends, so its nonces cannot race.
+    (setup ??= ensureExecutor(chain.client, privateKeyToAccount(s.keys.facilitator), chain.chainId).then(
+      () => undefined,
+      (e) => {
+        // A failed setup (RPC down at start) is retried by the next payment, not remembered.
+        setup = undefined
+        throw e
+      },
+    ))
+
+  const simulate: Simulate = async (groups) => {
+    const ret = (await chain.client.request({
+      method: 'eth_call', params: [{ from: account, to: account, data: encodeExecute(groups) }, 'latest'],
+    })) as Hex
+    return decodeExecute(ret)
+  }
+
+  const sender = s.sender(chain.key, 'facilitator')
+  const batcher = settlementBatcher({
+    account,
+    send: async (groups) => {
+      const tx = { to: account, data: encodeExecute(groups), gas: BATCH_BASE_GAS + GROUP_GAS * BigInt(groups.length) }
+      // Embedded chains mine on arrival and hand the receipt back with the send.
+      if (chain.spec.rpc === 'embedded') return sender.sendAndWait(tx)
+      // A refusal here means nothing was broadcast; after it, an error leaves the outcome open.
+      const hash = await sender.send(tx)
+      try {
+        return { hash, receipt: await receiptOf(chain, hash) }
+      } catch (e) {
+        throw new InclusionUnknown(hash, e)
+      }
+    },
+  })
+  return { chain, account, ready, simulate, submit: (g) => batcher.submit(g) }
+}
+
+/** Polls for a receipt from the first moment, where viem's block-watching wait would first sleep an interval. */
+async function receiptOf(chain: EvmChain, hash: Hex, timeoutMs = 120_000): Promise<TransactionReceipt> {
+  const every = 250
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const raw = await chain.client.request({ method: 'eth_getTransactionReceipt', params: [hash] })
+    if (raw) return formatTransactionReceipt(raw as never)
+    if (Date.now() > deadline) throw new BaseError('RELAY_FAILED', `transaction ${hash} was not included within ${timeoutMs / 1000} s`)
+    await new Promise((r) => setTimeout(r, every))
+  }
+}

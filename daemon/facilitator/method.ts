@@ -1,0 +1,40 @@
+import type { NetworkSpec } from '../../src/networks/registry.js'
+import type { Payment } from '../../src/sdk/x402/wire.js'
+
+/** A payment whose network this daemon serves, with the token it pays in. */
+export type Resolved = Payment & {
+  spec: NetworkSpec
+  token: { symbol: string; address: string; decimals: number }
+}
+
+export type Purpose = 'verify' | 'settle' | 'settle-verified'
+
+export type Failure = { reason: string; message: string; payer?: string }
+
+/**
+ * The outcome of broadcasting one payment. `pending`: it was broadcast but its fate is unknown, so
+ * the authorization stays claimed (a retry must not pay again) until reconciled.
+ */
+export type Executed = { ok: true; tx: string } | ({ ok: false; tx?: string; pending?: boolean } & Failure)
+
+/** A payment that passed every check; `execute` settles it on chain exactly as checked. */
+export type Checked = { ok: true; payer: string; execute(): Promise<Executed> } | ({ ok: false } & Failure)
+
+/**
+ * One asset transfer method of one network family: erc2612, eip3009 and permit2 on EVM,
+ * delegated-spl and the reference transaction form on Solana. Methods are registered in
+ * ./methods.ts and nowhere else; the service picks one per payment with `matches`.
+ */
+export type PaymentMethod = {
+  name: string
+  family: NetworkSpec['family']
+  /** Whether this method reads the payment, judged by `extra.assetTransferMethod` and the payload's shape. */
+  matches(p: Resolved): boolean
+  /** The authorization's replay key from the payload alone, or what keeps the payload from being read. */
+  key(p: Resolved): string | Failure
+  /**
+   * Every check, including the chain's view (balance, nonce, simulation). `settle-verified`: the
+   * same payment passed `verify` moments ago, so only what needs no chain is checked again.
+   */
+  check(p: Resolved, purpose: Purpose): Promise<Checked>
+}

@@ -1,0 +1,23 @@
+import { methods } from '../../src/sdk/x402/types.js'
+import { signedAuthorizationMethod } from './evm/signed-authorization.js'
+import type { EvmRuntime } from './evm/runtime.js'
+import type { PaymentMethod } from './method.js'
+import type { SettlementStore } from './settlements.js'
+import { delegatedSplMethod } from './svm/delegated-spl.js'
+import { exactTransactionMethod } from './svm/exact-transaction.js'
+import type { SvmRuntime } from './svm/runtime.js'
+
+export type MethodDeps = { evm(network: string): EvmRuntime; svm(): SvmRuntime; store: SettlementStore }
+
+/**
+ * Every payment method the facilitator settles, per network family. This list is the one place a
+ * method is registered; order matters only in that the first whose `matches` accepts a payment wins.
+ */
+export function paymentMethods(d: MethodDeps): PaymentMethod[] {
+  return [
+    signedAuthorizationMethod(methods.erc2612, d.evm),
+    signedAuthorizationMethod(methods.eip3009, d.evm),
+    delegatedSplMethod(d.svm, d.store),
+    exactTransactionMethod(d.svm),
+  ]
+}

@@ -1,0 +1,52 @@
+import { decodeFunctionResult, encodeFunctionData, getAddress, isAddress, type Hex } from 'viem'
+import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
+import { reasons } from '../../src/sdk/x402/reasons.js'
+import { methods } from '../../src/sdk/x402/types.js'
+import type { Services } from '../services.js'
+import { networkByName } from './resolve.js'
+import type { SettlementRow, SettlementStore } from './settlements.js'
+
+const STOPPED = 'the daemon stopped before this settlement finished, and the chain shows it did not happen'
+
+/**
+ * Settlements a previous run left pending (it stopped between claim and answer) are decided from
+ * the chain: an EVM authorization is settled iff its nonce is consumed; a Solana one iff its
+ * transaction landed. Undecidable rows stay pending, so their authorization can never pay twice.
+ */
+export async function reconcilePending(s: Services, store: SettlementStore, before: number): Promise<void> {
+  for (const row of store.pending().filter((r) => r.id < before)) {
+    try {
+      const fate = row.method === methods.erc2612 || row.method === methods.eip3009 ? await evmFate(s, row) : await svmFate(s, row)
+      if (fate === 'settled') store.settled(row.id, row.tx ?? '', row.payer ?? '')
+      else if (fate === 'failed') store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
+    } catch (e) {
+      s.log.warn({ err: e, id: row.id }, 'x402 settlement left pending: the chain could not be read')
+    }
+  }
+}
+
+/** Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`; the CAIP-2 id has a colon of its own. */
+async function evmFate(s: Services, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+  const parts = row.auth_key.split(':')
+  const [token, from, kind, nonce] = parts.slice(-4)
+  const spec = networkByName(parts.slice(0, -4).join(':'))
+  const chain = spec && s.evm[spec.key]
+  if (!chain || !token || !from || !nonce || !isAddress(token) || !isAddress(from)) return 'unknown'
+  const read = async (functionName: 'nonces' | 'authorizationState', args: readonly unknown[]) => {
+    const data = encodeFunctionData({ abi: tokenAbi, functionName, args } as never)
+    const ret = (await chain.client.request({ method: 'eth_call', params: [{ to: getAddress(token), data }, 'latest'] })) as Hex
+    return decodeFunctionResult({ abi: tokenAbi, functionName, data: ret })
+  }
+  const consumed = kind === 'permit'
+    ? ((await read('nonces', [getAddress(from)])) as bigint) > BigInt(nonce)
+    : ((await read('authorizationState', [getAddress(from), nonce])) as boolean)
+  return consumed ? 'settled' : 'failed'
+}
+
+async function svmFate(s: Services, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+  if (!row.tx) return 'unknown'
+  const { value } = await s.solana.connection.getSignatureStatuses([row.tx], { searchTransactionHistory: true })
+  const st = value[0]
+  if (!st) return 'unknown'
+  return st.err ? 'failed' : 'settled'
+}

@@ -1,0 +1,133 @@
+import { reasons } from '../../src/sdk/x402/reasons.js'
+import type { SettleResponse, SupportedResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
+import type { Payment } from '../../src/sdk/x402/wire.js'
+import type { Services } from '../services.js'
+import { evmRuntime, type EvmRuntime } from './evm/runtime.js'
+import type { Failure, PaymentMethod, Resolved } from './method.js'
+import { paymentMethods } from './methods.js'
+import { reconcilePending } from './reconcile.js'
+import { resolvePayment, servedNetworks } from './resolve.js'
+import { settlementStore } from './settlements.js'
+import { supported } from './supported.js'
+import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
+import { verifiedCache } from './verified-cache.js'
+
+export type Facilitator = {
+  supported(): SupportedResponse
+  verify(p: Payment): Promise<VerifyResponse>
+  settle(p: Payment): Promise<SettleResponse>
+  /** Prepares every served network (executor delegation) in the background; failures are retried on use. */
+  warmUp(): Promise<void>
+}
+
+const instances = new WeakMap<Services, Facilitator>()
+
+/** The daemon's one facilitator, created on first use. */
+export function facilitatorOf(s: Services): Facilitator {
+  let f = instances.get(s)
+  if (!f) instances.set(s, (f = createFacilitator(s)))
+  return f
+}
+
+/**
+ * Verify and settle for every registered method. Settlement is at most once per authorization:
+ * the ledger row is claimed before anything is checked or broadcast and finished before the
+ * answer, so concurrent or repeated settles of one authorization get `duplicate_settlement`.
+ */
+export function createFacilitator(s: Services): Facilitator {
+  const store = settlementStore(s.db)
+  const startedBefore = store.nextId()
+  const evm = new Map<string, EvmRuntime>()
+  let svm: SvmRuntime | undefined
+  const deps = {
+    evm: (network: string) => {
+      let rt = evm.get(network)
+      if (!rt) evm.set(network, (rt = evmRuntime(s, s.evm[network]!)))
+      return rt
+    },
+    svm: () => (svm ??= svmRuntime(s)),
+    store,
+  }
+  const all = paymentMethods(deps)
+  const verified = verifiedCache()
+
+  const pick = (p: Payment): { r: Resolved; m: PaymentMethod } | Failure => {
+    const r = resolvePayment(s, p)
+    if (!('spec' in r)) return r
+    const m = all.find((x) => x.family === r.spec.family && x.matches(r))
+    if (!m) {
+      const atm = String(r.requirements.extra.assetTransferMethod ?? '')
+      return { reason: reasons.unsupportedScheme, message: `assetTransferMethod '${atm}' is not settled on ${r.spec.caip2}; see GET /supported` }
+    }
+    return { r, m }
+  }
+
+  const failed = (network: string, f: Failure, tx = ''): SettleResponse => ({
+    success: false, errorReason: f.reason, errorMessage: f.message, payer: f.payer ?? '', transaction: tx, network,
+  })
+
+  return {
+    supported: () => supported(s),
+
+    async verify(p) {
+      const picked = pick(p)
+      if (!('m' in picked)) return { isValid: false, invalidReason: picked.reason, invalidMessage: picked.message, payer: picked.payer ?? '' }
+      try {
+        const c = await picked.m.check(picked.r, 'verify')
+        if (c.ok) verified.add(p)
+        // SPEC §2.8 spells a valid answer's reason as null.
+        return c.ok ? { isValid: true, payer: c.payer, invalidReason: null } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
+      } catch (e) {
+        s.log.error({ err: e }, 'x402 verify failed unexpectedly')
+        return { isValid: false, invalidReason: reasons.unexpectedVerifyError, invalidMessage: (e as Error).message, payer: '' }
+      }
+    },
+
+    async settle(p) {
+      const picked = pick(p)
+      if (!('m' in picked)) return failed(p.requirements.network, picked)
+      const { r, m } = picked
+      const network = r.spec.caip2
+      const key = m.key(r)
+      // A payload that does not parse holds no authorization to claim, nor to pay with.
+      if (typeof key !== 'string') return failed(network, key)
+      const claim = store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
+      if ('existing' in claim) {
+        const e = claim.existing
+        const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
+        return failed(network, { reason: reasons.duplicateSettlement, message: `this authorization ${what}`, payer: e.payer ?? '' }, e.tx ?? '')
+      }
+      try {
+        const c = await m.check(r, verified.take(p) ? 'settle-verified' : 'settle')
+        if (!c.ok) {
+          store.failed(claim.id, c)
+          return failed(network, c)
+        }
+        const out = await c.execute()
+        if (out.ok) {
+          store.settled(claim.id, out.tx, c.payer)
+          return { success: true, payer: c.payer, transaction: out.tx, network }
+        }
+        // Broadcast with an unknown fate: keep the claim, so no retry can pay a second time.
+        if (out.pending) store.broadcast(claim.id, out.tx ?? '')
+        else store.failed(claim.id, { ...out, payer: c.payer })
+        return failed(network, { ...out, payer: c.payer }, out.tx)
+      } catch (e) {
+        s.log.error({ err: e, key }, 'x402 settle failed unexpectedly')
+        store.failed(claim.id, { reason: reasons.unexpectedSettleError, message: (e as Error).message })
+        return failed(network, { reason: reasons.unexpectedSettleError, message: (e as Error).message })
+      }
+    },
+
+    async warmUp() {
+      await Promise.all(servedNetworks(s).filter((n) => n.family === 'evm' && s.evm[n.key]).map(async (n) => {
+        try {
+          await deps.evm(n.key).ready()
+        } catch (e) {
+          s.log.warn({ err: e, network: n.key }, 'x402 facilitator not ready yet on this network; will retry on the next payment')
+        }
+      }))
+      await reconcilePending(s, store, startedBefore)
+    },
+  }
+}

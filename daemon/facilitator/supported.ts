@@ -1,0 +1,48 @@
+import type { NetworkSpec } from '../../src/networks/registry.js'
+import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
+import type { Services } from '../services.js'
+import { servedNetworks, tokensOf } from './resolve.js'
+
+/** x402 versions served, newest first: a client taking the first kind it can use gets v2. */
+const VERSIONS = [2, 1] as const
+
+/**
+ * GET /supported (SPEC §2.8): one kind per network, asset and x402 version. `extra` carries the
+ * method (erc2612 / delegated-spl), the token's name and version, and what a client or seller
+ * needs to build a payment: the asset, its decimals, the spender (EVM) or fee payer and delegate
+ * (Solana), and every method accepted for the asset.
+ */
+export function supported(s: Services): SupportedResponse {
+  const kinds: SupportedKind[] = []
+  for (const spec of servedNetworks(s)) {
+    for (const token of tokensOf(s, spec)) {
+      const extra = spec.family === 'evm' ? evmExtra(s, spec, token.symbol) : svmExtra(s, token.symbol)
+      for (const v of VERSIONS) {
+        kinds.push({ x402Version: v, scheme: EXACT, network: v === 2 ? spec.caip2 : spec.legacyName, extra: { ...extra, asset: token.address, decimals: token.decimals } })
+      }
+    }
+  }
+  return {
+    kinds,
+    extensions: [],
+    signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
+  }
+}
+
+function evmExtra(s: Services, spec: NetworkSpec, symbol: string) {
+  const t = s.evm[spec.key]!.tokens[symbol]!
+  const accepted = t.eip3009 ? [methods.erc2612, methods.eip3009] : [methods.erc2612]
+  return {
+    assetTransferMethod: methods.erc2612, name: t.permitDomain?.name ?? symbol, version: t.permitDomain?.version ?? '1',
+    symbol, spender: s.accounts.facilitator, assetTransferMethods: accepted,
+  }
+}
+
+function svmExtra(s: Services, symbol: string) {
+  const signer = s.accounts.solanaFacilitator
+  return {
+    // SPL mints have no signing domain; the symbol names the token and the version is the message format's.
+    assetTransferMethod: methods.delegatedSpl, name: symbol, version: '1', symbol,
+    feePayer: signer, delegate: signer, assetTransferMethods: [methods.delegatedSpl, methods.svmTransaction],
+  }
+}

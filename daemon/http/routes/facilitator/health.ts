@@ -1,0 +1,9 @@
+import { route } from '../../route.js'
+
+/** The name sellers see in GET /facilitator/health (SPEC §2.8). */
+export const FACILITATOR_SERVICE = 'parx-facilitator'
+
+export default route({
+  method: 'GET', path: '/facilitator/health', auth: 'open',
+  handler: (c) => c.json({ status: 'ok', service: FACILITATOR_SERVICE }),
+})

@@ -1,0 +1,31 @@
+import { reasons } from '../../../../src/sdk/x402/reasons.js'
+import type { SettleResponse } from '../../../../src/sdk/x402/types.js'
+import { facilitatorOf } from '../../../facilitator/service.js'
+import { route, type RouteDef } from '../../route.js'
+import { readPayment } from './request.js'
+
+/**
+ * A failed settlement is never a 200: 409 when the authorization was already settled (or is
+ * being settled), 502 when the chain's answer is missing or unexpected, 422 for a payment the
+ * chain or our checks rejected. The body is x402's `{success: false, errorReason, ...}` in all cases.
+ */
+export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {
+  if (r.success) return 200
+  if (r.errorReason === reasons.duplicateSettlement) return 409
+  if (r.errorReason === reasons.settlementPending || r.errorReason === reasons.unexpectedSettleError) return 502
+  return 422
+}
+
+/** POST /facilitator/settle: settles at most once per authorization and answers only once the outcome is stored. */
+const def: RouteDef = route({
+  method: 'POST', path: '/facilitator/settle', auth: 'open', flow: 'facilitator',
+  handler: async (c, s) => {
+    const p = await readPayment(c, s, def)
+    const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
+    const r: SettleResponse = 'reason' in p
+      ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
+      : await facilitatorOf(s).settle(p)
+    return c.json(r, settleStatus(r))
+  },
+})
+export default def

@@ -1,0 +1,17 @@
+import { PublicKey } from '@solana/web3.js'
+import { z } from 'zod'
+import { solBalance } from '../../../sol/balance.js'
+import { query } from '../../parse.js'
+import { route } from '../../route.js'
+import { solanaAddress } from '../../schemas.js'
+import { solDeps } from './deps.js'
+
+const Query = z.object({ owner: solanaAddress, net: z.string().optional() })
+
+export default route({
+  method: 'GET', path: '/api/sol/balance', auth: 'open',
+  handler: async (c, s) => {
+    const q = query(c, Query)
+    return c.json(await solBalance(solDeps(s), new PublicKey(q.owner), q.net))
+  },
+})

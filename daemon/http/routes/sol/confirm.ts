@@ -1,0 +1,21 @@
+import bs58 from 'bs58'
+import { z } from 'zod'
+import { confirmSol } from '../../../sol/confirm.js'
+import { query } from '../../parse.js'
+import { route } from '../../route.js'
+import { solDeps } from './deps.js'
+
+const signature = z.string({ required_error: 'required' }).refine((v) => {
+  try {
+    return bs58.decode(v).length === 64
+  } catch {
+    return false
+  }
+}, 'not a Solana transaction signature (base58, 64 bytes)')
+
+const Query = z.object({ sig: signature })
+
+export default route({
+  method: 'GET', path: '/api/sol/confirm', auth: 'partner',
+  handler: async (c, s) => c.json(await confirmSol(solDeps(s), query(c, Query).sig)),
+})

@@ -1,0 +1,58 @@
+import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequiredV1, PaymentRequirements, SettleResponse } from '../types.js'
+import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { canPay, signPayment, type PayerKeys } from './payer.js'
+
+export type PayingFetchOptions = PayerKeys & {
+  /** Picks among the requirements these keys can pay; default: the first. */
+  select?: (payable: PaymentRequirements[]) => PaymentRequirements
+  /** Speak x402 v1 (the JSON body and X-PAYMENT) even when the seller also offers v2. */
+  version?: 1 | 2
+}
+
+/**
+ * Wraps fetch so a 402 is paid and the request repeated once: v2 from the PAYMENT-REQUIRED header
+ * (answered with PAYMENT-SIGNATURE), v1 from the JSON body (answered with X-PAYMENT). Methods:
+ * erc2612 and eip3009 on EVM, delegated-spl on Solana.
+ *
+ * @example
+ * const pay = wrapFetchWithPayment(fetch, { evm: { signer: account, clients: [publicClient] } })
+ * const res = await pay('http://127.0.0.1:3000/weather')
+ * settlementOf(res) // { success: true, transaction: '0x…', … }
+ */
+export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOptions): typeof fetch {
+  return async (input, init) => {
+    const first = await fetchFn(input, init)
+    if (first.status !== 402) return first
+    const required = await paymentRequired(first, opts.version)
+    if (!required) return first
+    const v1 = required.x402Version === 1
+    const all: PaymentRequirements[] = v1
+      ? (required as PaymentRequiredV1).accepts.map((r) => ({ ...r, amount: r.maxAmountRequired }))
+      : (required as PaymentRequired).accepts
+    const payable = all.filter((r) => canPay(opts, r))
+    if (payable.length === 0) throw new Error(`none of the ${all.length} payment options can be paid with the configured keys`)
+    const chosen = (opts.select ?? ((p) => p[0]!))(payable)
+    const payload = await signPayment(opts, chosen)
+    const index = all.indexOf(chosen)
+    const message: PaymentPayload | PaymentPayloadV1 = v1
+      ? { x402Version: 1, scheme: chosen.scheme, network: chosen.network, payload }
+      // `accepted` must be the server's requirement exactly as sent: sellers compare it field by field.
+      : { x402Version: 2, accepted: (required as PaymentRequired).accepts[index]!, payload, resource: (required as PaymentRequired).resource }
+    const h = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+    h.set(v1 ? headers.v1Payment : headers.signature, encodeHeader(message))
+    return fetchFn(input instanceof Request ? input.clone() : input, { ...init, headers: h })
+  }
+}
+
+async function paymentRequired(res: Response, version?: 1 | 2): Promise<PaymentRequired | PaymentRequiredV1 | undefined> {
+  const v2 = decodeHeader<PaymentRequired>(res.headers.get(headers.required))
+  if (version !== 1 && v2 && Array.isArray(v2.accepts)) return v2
+  if (version === 2) return undefined
+  const body = (await res.json().catch(() => undefined)) as unknown
+  return isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts) ? (body as PaymentRequiredV1) : undefined
+}
+
+/** The settlement a paid response reports (PAYMENT-RESPONSE, or X-PAYMENT-RESPONSE for v1). */
+export function settlementOf(res: Response): SettleResponse | undefined {
+  return decodeHeader<SettleResponse>(res.headers.get(headers.response) ?? res.headers.get(headers.v1Response))
+}

@@ -1,0 +1,20 @@
+/**
+ * x402 for parx users: a paying fetch for buyers, a payment gate for Node HTTP sellers, scheme
+ * plugins for the official @x402/core (client, server and facilitator sides of erc2612 and
+ * delegated-spl), and the protocol's types and reason strings.
+ */
+export { wrapFetchWithPayment, settlementOf, type PayingFetchOptions } from './client/fetch.js'
+export type { PayerKeys } from './client/payer.js'
+export { paymentGate, type PaymentGateOptions, type RouteTerms } from './seller/middleware.js'
+export { facilitatorClient, type FacilitatorClientOptions } from './seller/facilitator-client.js'
+export type { Price } from './seller/offers.js'
+export { ParxEvmClientScheme } from './plugins/evm-client.js'
+export { ParxEvmServerScheme } from './plugins/evm-server.js'
+export { ParxEvmFacilitatorScheme } from './plugins/evm-facilitator.js'
+export { ParxSvmClientScheme } from './plugins/svm-client.js'
+export { ParxSvmServerScheme } from './plugins/svm-server.js'
+export { ParxSvmFacilitatorScheme, memoryNonceStore, type NonceStore } from './plugins/svm-facilitator.js'
+export { keypairSigner, splMessage, type MessageSigner } from './svm/delegated-spl.js'
+export { signErc2612Payment, signEip3009Payment, type TypedDataSigner } from './evm/sign.js'
+export { reasons, type Reason } from './reasons.js'
+export * from './types.js'

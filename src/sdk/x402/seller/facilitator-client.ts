@@ -1,0 +1,36 @@
+import type { SettleResponse, SupportedResponse, VerifyResponse } from '../types.js'
+
+export type FacilitatorClientOptions = {
+  /** The facilitator's base URL, e.g. http://127.0.0.1:8420/facilitator. */
+  url: string
+  /** Partner key, sent as X-API-Key: required for mainnet networks (SPEC §5.8). */
+  apiKey?: string
+  fetch?: typeof fetch
+}
+
+/**
+ * The three facilitator calls a seller makes. x402 failures come back as values (isValid or
+ * success false, whatever the HTTP status); only a facilitator that cannot be read throws.
+ */
+export function facilitatorClient(o: FacilitatorClientOptions) {
+  const base = o.url.replace(/\/+$/, '')
+  const f = o.fetch ?? fetch
+  const headers = { 'content-type': 'application/json', ...(o.apiKey ? { 'x-api-key': o.apiKey } : {}) }
+  const post = async <T>(path: string, body: unknown, shape: (v: Record<string, unknown>) => boolean): Promise<T> => {
+    const res = await f(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    const data = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined
+    if (!data || !shape(data)) throw new Error(`facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    return data as T
+  }
+  return {
+    async supported(): Promise<SupportedResponse> {
+      const res = await f(`${base}/supported`, { headers })
+      if (!res.ok) throw new Error(`facilitator /supported answered ${res.status}`)
+      return (await res.json()) as SupportedResponse
+    },
+    verify: (body: unknown) => post<VerifyResponse>('/verify', body, (d) => typeof d.isValid === 'boolean'),
+    settle: (body: unknown) => post<SettleResponse>('/settle', body, (d) => typeof d.success === 'boolean'),
+  }
+}
+
+export type FacilitatorClient = ReturnType<typeof facilitatorClient>

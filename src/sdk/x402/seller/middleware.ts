@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SupportedResponse } from '../types.js'
+import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
+import { offersFor, type Offer, type Price } from './offers.js'
+import { bufferResponse } from './response-buffer.js'
+
+export type RouteTerms = { prices: Price[]; description?: string; mimeType?: string }
+
+export type PaymentGateOptions = {
+  facilitator: FacilitatorClientOptions
+  /** `'GET /report'`, or `'/report'` for any method; a trailing `*` matches any rest of the path. */
+  routes: Record<string, RouteTerms>
+  /** How long the facilitator's /supported is trusted before it is read again. */
+  supportedTtlMs?: number
+}
+
+type Next = (err?: unknown) => unknown
+
+/**
+ * x402 for Node HTTP servers (express middleware, or around a plain `http` handler). Unpaid
+ * requests to a priced route get 402 with PAYMENT-REQUIRED (v2) and the v1 body, never cached; a
+ * paid one is verified with the facilitator, the handler runs with its response held back, and
+ * only a handler that succeeded (status < 400) is settled: then the response goes out with
+ * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402.
+ *
+ * @example
+ * app.use(paymentGate({
+ *   facilitator: { url: 'http://127.0.0.1:8420/facilitator' },
+ *   routes: { 'GET /weather': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] } },
+ * }))
+ */
+export function paymentGate(o: PaymentGateOptions) {
+  const facilitator = facilitatorClient(o.facilitator)
+  const ttl = o.supportedTtlMs ?? 300_000
+  let supported: { at: number; value: Promise<SupportedResponse> } | undefined
+  const currentSupported = () => {
+    if (!supported || Date.now() - supported.at > ttl) {
+      const value = facilitator.supported()
+      supported = { at: Date.now(), value }
+      value.catch(() => (supported = undefined))
+    }
+    return supported.value
+  }
+  const routes = Object.entries(o.routes).map(([pattern, terms]) => ({ ...parsePattern(pattern), terms }))
+
+  return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!
+    const route = routes.find((r) => (!r.method || r.method === req.method) && (r.prefix ? path.startsWith(r.path) : path === r.path))
+    if (!route) return void next()
+    const resource: ResourceInfo = { url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, description: route.terms.description ?? '', mimeType: route.terms.mimeType ?? '' }
+    let offers: Offer[]
+    try {
+      offers = offersFor(route.terms.prices, await currentSupported(), resource)
+    } catch (e) {
+      return void next(e)
+    }
+    const v2Header = header(req, headers.signature)
+    const v1Header = header(req, headers.v1Payment)
+    const payment = decodeHeader(v2Header ?? v1Header)
+    if (!payment) return paymentRequired(res, offers, resource, v2Header || v1Header ? 'invalid payment header' : 'payment required')
+
+    const candidates = matching(payment, offers)
+    if (candidates.length === 0) return paymentRequired(res, offers, resource, 'no matching payment requirements')
+    let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
+    let lastReason = 'payment invalid'
+    for (const requirements of candidates) {
+      const v = await facilitator.verify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
+      if (v.isValid) {
+        accepted = requirements
+        break
+      }
+      lastReason = v.invalidReason ?? lastReason
+    }
+    if (!accepted) return paymentRequired(res, offers, resource, lastReason)
+
+    const held = bufferResponse(res)
+    try {
+      await next()
+    } catch (e) {
+      held.release()
+      throw e
+    }
+    const status = await held.ended
+    if (status >= 400) return held.release()
+    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
+      .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
+    if (!settled.success) {
+      held.discard()
+      res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
+      return paymentRequired(res, offers, resource, settled.errorReason ?? 'settlement failed')
+    }
+    res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
+    held.release()
+  }
+}
+
+function parsePattern(pattern: string) {
+  const [a, b] = pattern.trim().split(/\s+/)
+  const method = b ? a!.toUpperCase() : undefined
+  const p = b ?? a!
+  return { method, path: p.endsWith('*') ? p.slice(0, -1) : p, prefix: p.endsWith('*') }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()]
+  return Array.isArray(v) ? v[0] : v
+}
+
+/** The offers a payment may be for: v2 names its requirement exactly; v1 names only scheme and network. */
+function matching(payment: Record<string, unknown>, offers: Offer[]) {
+  if (payment.x402Version === 2 && isRecord(payment.accepted)) {
+    const a = payment.accepted as Partial<PaymentRequirements>
+    const same = (x?: string, y?: string) => String(x ?? '').toLowerCase() === String(y ?? '').toLowerCase()
+    return offers.map((o) => o.v2).filter((r) => r.scheme === a.scheme && r.network === a.network && same(r.asset, a.asset) &&
+      r.amount === a.amount && same(r.payTo, a.payTo) && r.extra.assetTransferMethod === (a.extra ?? {}).assetTransferMethod)
+  }
+  if (payment.x402Version === 1) return offers.flatMap((o) => (o.v1 && o.v1.scheme === payment.scheme && o.v1.network === payment.network ? [o.v1] : []))
+  return []
+}
+
+function paymentRequired(res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string): void {
+  const v2: PaymentRequired = { x402Version: 2, error, resource, accepts: offers.map((o) => o.v2) }
+  const v1: PaymentRequiredV1 = { x402Version: 1, error, accepts: offers.flatMap((o) => (o.v1 ? [o.v1] : [])) }
+  res.statusCode = 402
+  res.setHeader(headers.required, encodeHeader(v2))
+  // A 402 names fresh terms and must never be served from a cache.
+  res.setHeader('Cache-Control', 'no-store')
+  res.setHeader('Content-Type', 'application/json')
+  res.end(JSON.stringify(v1))
+}
