@@ -2,6 +2,7 @@ import { BaseError as ViemError, formatTransactionReceipt, type Address, type He
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
+import { hotClient } from './lean-transport.js'
 
 export type TxRequest = { to: Address; data: Hex; value?: bigint; gas: bigint }
 
@@ -26,13 +27,15 @@ export type TxSender = {
 const REMEMBERED = 20_000
 
 /**
- * One signing key on one chain. Nonces are assigned locally and broadcasts are serialised, so any
- * number of concurrent callers never collide or leave gaps; a nonce error resynchronises from the
- * node's pending count. Signing happens in-process (no eth_sendTransaction on the node).
+ * One signing key on one chain. Nonces are assigned locally, in call order, so any number of
+ * concurrent callers never collide or leave gaps (a refused transaction's nonce is reused or filled);
+ * a nonce the node disputes is asked of it again. Signing happens in-process (no
+ * eth_sendTransaction on the node).
  */
 export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
   const account = privateKeyToAccount(privateKey)
-  const client = chain.client
+  // The lean transport: this runs once or twice per relayed transaction.
+  const client = hotClient(chain)
   let nextNonce: number | undefined
   let tail: Promise<unknown> = Promise.resolve()
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
@@ -46,28 +49,6 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
       value.catch(() => (fees = undefined))
     }
     return fees.value
-  }
-
-  const broadcast = async (tx: TxRequest): Promise<Hex> => {
-    nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' })
-    const nonce = nextNonce
-    const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
-    const signed = await account.signTransaction({
-      chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
-      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
-    })
-    try {
-      const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
-      nextNonce = nonce + 1
-      recent.set(hash, { nonce, raw: signed })
-      if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
-      return hash
-    } catch (e) {
-      // Someone else used this key, or the node forgot our pending ones: ask the node again next time.
-      nextNonce = undefined
-      const reason = e instanceof ViemError ? e.shortMessage : String(e)
-      throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
-    }
   }
 
   /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
