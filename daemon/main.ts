@@ -76,7 +76,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
     log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    void facilitatorOf(services).warmUp()
+    const warming = facilitatorOf(services).warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    // stop() waits for it, so it never touches a closed store.
+    cleanups.push(() => warming)
     return { urls: services.urls, services, stop }
   } catch (e) {
     await stop()
