@@ -12,10 +12,10 @@ describe('README', () => {
   })
 
   it('has the two quick-start commands', () => {
-    expect(readme).toContain('npm ci && npm start')
-    expect(readme).toContain('npm ci && npm test')
+    expect(readme).toContain('npm install && npm start')
+    expect(readme).toContain('npm install && npm test')
     const ci = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8')
-    expect(ci).toContain('npm ci')
+    expect(ci).toContain('npm install')
     expect(ci).toContain('npm test')
   })
 })

@@ -1,54 +1,14 @@
 import { parseSignature, type Address, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { authorizationFields, permitTypes, type TypedDomain } from '../../../src/sdk/eip712.js'
+import { rfqOrderTypes, type RfqOrder } from '../../../src/sdk/swap/order.js'
 
 /** EIP-712 domain as wallets sign it. */
-export type Domain = { name: string; version: string; chainId: number; verifyingContract: Address }
+export type Domain = TypedDomain
 
 export type SplitSignature = { v: number; r: Hex; s: Hex; signature: Hex }
 
-export const permitTypes = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
-
-/** SPEC §2.2, field for field: the router's typehash is built from exactly this list. */
-export const rfqOrderTypes = {
-  RfqOrder: [
-    { name: 'user', type: 'address' },
-    { name: 'inputToken', type: 'address' },
-    { name: 'inputAmount', type: 'uint256' },
-    { name: 'outputToken', type: 'address' },
-    { name: 'minOutputAmount', type: 'uint256' },
-    { name: 'solver', type: 'address' },
-    { name: 'deadline', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-  ],
-} as const
-
-const authorizationFields = [
-  { name: 'from', type: 'address' },
-  { name: 'to', type: 'address' },
-  { name: 'value', type: 'uint256' },
-  { name: 'validAfter', type: 'uint256' },
-  { name: 'validBefore', type: 'uint256' },
-  { name: 'nonce', type: 'bytes32' },
-] as const
-
-export type RfqOrder = {
-  user: Address
-  inputToken: Address
-  inputAmount: bigint
-  outputToken: Address
-  minOutputAmount: bigint
-  solver: Address
-  deadline: bigint
-  nonce: bigint
-}
+export { permitTypes, rfqOrderTypes, type RfqOrder }
 
 export type Authorization = {
   from: Address

@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import { permitTypes, type TypedDomain } from '../eip712.js'
 
 /**
  * The router's EIP-712 domain name and version (SPEC §2.2). chainId and verifyingContract come from
@@ -7,8 +8,7 @@ import type { Address, Hex } from 'viem'
 export const ORDER_DOMAIN_NAME = 'ParxRfqSwap'
 export const ORDER_DOMAIN_VERSION = '1'
 
-/** EIP-712 domain as wallets sign it. */
-export type TypedDomain = { name: string; version: string; chainId: number; verifyingContract: Address }
+export type { TypedDomain }
 
 /** SPEC §2.2, field for field: the router's typehash is built from exactly this list. */
 export const rfqOrderTypes = {
@@ -24,16 +24,7 @@ export const rfqOrderTypes = {
   ],
 } as const
 
-/** EIP-2612. */
-export const permitTypes = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
+export { permitTypes }
 
 export type RfqOrder = {
   user: Address

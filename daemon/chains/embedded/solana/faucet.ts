@@ -3,7 +3,7 @@ import {
 } from '@solana/spl-token'
 import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
 import { BaseError } from '../../../../src/errors/index.js'
-import { parseDecimalAmount } from './amounts.js'
+import { toBaseUnits } from '../../../../src/sdk/units.js'
 import { localSolanaTokens, readMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
@@ -35,12 +35,12 @@ const AUTHORITY_TOP_UP = 10n * BigInt(LAMPORTS_PER_SOL)
 export async function faucet(params: FaucetParameters): Promise<string[]> {
   const { svm, mintAuthority, to } = params
   const symbol = params.symbol.toUpperCase()
-  if (symbol === 'SOL') return [await svm.airdrop(to.toBase58(), positive(parseDecimalAmount(params.amount, SOL_DECIMALS)))]
+  if (symbol === 'SOL') return [await svm.airdrop(to.toBase58(), positive(toBaseUnits(params.amount, SOL_DECIMALS)))]
   const token = localSolanaTokens().find((t) => t.symbol === symbol)
   if (!token) throw new BaseError('UNKNOWN_TOKEN', `unknown token ${params.symbol} on local-solana`)
   const mint = params.mints?.[symbol] ?? readMint(svm.db, symbol)
   if (!mint) throw new BaseError('UNKNOWN_TOKEN', `${symbol} has no mint on local-solana yet`)
-  const amount = positive(parseDecimalAmount(params.amount, token.decimals))
+  const amount = positive(toBaseUnits(params.amount, token.decimals))
   const authority = mintAuthority.publicKey.toBase58()
   if ((svm.getAccount(authority)?.lamports ?? 0n) < AUTHORITY_FLOOR) await svm.airdrop(authority, AUTHORITY_TOP_UP)
   const ata = getAssociatedTokenAddressSync(mint, to, true)

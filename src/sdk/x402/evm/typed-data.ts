@@ -1,28 +1,9 @@
 import type { Address, Hex } from 'viem'
+import { permitTypes, transferWithAuthorizationTypes, type TypedDomain } from '../../eip712.js'
 
 /** An EIP-712 domain as tokens define it for permits and EIP-3009 authorizations. */
-export type TokenDomain = { name: string; version: string; chainId: number; verifyingContract: Address }
-
-export const permitTypes = {
-  Permit: [
-    { name: 'owner', type: 'address' },
-    { name: 'spender', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-} as const
-
-export const transferWithAuthorizationTypes = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+export type TokenDomain = TypedDomain
+export { permitTypes, transferWithAuthorizationTypes }
 
 /** The EIP-2612 permit an erc2612 payment signs: the facilitator's signer may pull `value` until `deadline`. */
 export function permitTypedData(domain: TokenDomain, m: { owner: Address; spender: Address; value: bigint; nonce: bigint; deadline: bigint }) {

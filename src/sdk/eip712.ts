@@ -1,0 +1,27 @@
+import type { Address } from 'viem'
+
+/** An EIP-712 domain as wallets sign it (tokens' permit domains, the router's order domain). */
+export type TypedDomain = { name: string; version: string; chainId: number; verifyingContract: Address }
+
+/** EIP-2612 permit. */
+export const permitTypes = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const
+
+/** EIP-3009 authorization fields, shared by TransferWithAuthorization and ReceiveWithAuthorization. */
+export const authorizationFields = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const
+
+export const transferWithAuthorizationTypes = { TransferWithAuthorization: authorizationFields } as const
