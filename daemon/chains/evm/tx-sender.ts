@@ -87,6 +87,27 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
     tail = filler
   }
 
+  /** Nonce and signature in call order (the serial part). */
+  const next = (tx: TxRequest) => {
+    const prepared = tail.then(() => prepare(tx))
+    tail = prepared.catch(() => undefined)
+    return prepared
+  }
+
+  /** Hands signed bytes to the node; remembers them for dropped/replaced detection, or repairs the nonce. */
+  const broadcast = async (nonce: number, raw: Hex, submit: () => Promise<Hex>): Promise<Hex> => {
+    try {
+      const hash = await submit()
+      recent.set(hash, { nonce, raw })
+      if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
+      return hash
+    } catch (e) {
+      repair(nonce)
+      const reason = e instanceof ViemError ? e.shortMessage : String(e)
+      throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
+    }
+  }
+
   return {
     address: account.address,
     /**
@@ -95,38 +116,21 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
      * bound by one round trip per transaction.
      */
     async send(tx) {
-      const prepared = tail.then(() => prepare(tx))
-      tail = prepared.catch(() => undefined)
-      const { nonce, signed } = await prepared
-      try {
-        const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
-        recent.set(hash, { nonce, raw: signed })
-        if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
-        return hash
-      } catch (e) {
-        repair(nonce)
-        const reason = e instanceof ViemError ? e.shortMessage : String(e)
-        throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
-      }
+      const { nonce, signed } = await next(tx)
+      return broadcast(nonce, signed, async () => (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex)
     },
     async sendAndWait(tx, timeoutMs) {
       if (chain.spec.rpc !== 'embedded') {
         const hash = await this.send(tx)
         return { hash, receipt: await this.wait(hash, timeoutMs) }
       }
-      const prepared = tail.then(() => prepare(tx))
-      tail = prepared.catch(() => undefined)
-      const { nonce, signed } = await prepared
-      try {
-        const receipt = formatTransactionReceipt((await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never)) as never)
-        recent.set(receipt.transactionHash, { nonce, raw: signed })
-        if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
-        return { hash: receipt.transactionHash, receipt }
-      } catch (e) {
-        repair(nonce)
-        const reason = e instanceof ViemError ? e.shortMessage : String(e)
-        throw new BaseError('RELAY_FAILED', `the node refused the transaction: ${reason}`, { cause: e })
-      }
+      const { nonce, signed } = await next(tx)
+      let receipt: TransactionReceipt | undefined
+      const hash = await broadcast(nonce, signed, async () => {
+        receipt = formatTransactionReceipt((await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never)) as never)
+        return receipt.transactionHash
+      })
+      return { hash, receipt: receipt! }
     },
     sent: (hash) => recent.get(hash),
     async resubmit(hash) {
