@@ -32,7 +32,7 @@ describe('GET /facilitator/supported and /health', () => {
     }
     const usdc = s.kinds.find((k) => k.x402Version === 2 && k.network === localBase(d).caip2 && k.extra.symbol === 'USDC')
     expect(usdc.extra).toMatchObject({ name: 'USD Coin', version: '2', spender: d.services.accounts.facilitator, asset: localBase(d).token('USDC').address })
-    expect(usdc.extra.assetTransferMethods).toEqual(['erc2612', 'eip3009'])
+    expect(usdc.extra.assetTransferMethods).toEqual(['erc2612', 'eip3009', 'permit2'])
   })
 
   it('reports health without a key', async () => {
@@ -96,8 +96,9 @@ describe('requests that are not payments', () => {
     expect(await reason(bend((b) => ((b.paymentPayload.accepted.network = 'eip155:999999'), (b.paymentRequirements.network = 'eip155:999999'))))).toBe('invalid_network')
     expect(await reason(bend((b) => (b.paymentRequirements.network = 'local-radius')))).toBe('invalid_network')
     expect(await reason(bend((b) => (b.paymentRequirements.asset = randomAddress())))).toBe('invalid_payment_requirements')
-    // Permit2 is not settled here (README: x402 facilitator); a stock permit2 client learns so by name.
-    expect(await reason(bend((b) => (b.paymentRequirements.extra.assetTransferMethod = 'permit2')))).toBe('unsupported_scheme')
+    expect(await reason(bend((b) => (b.paymentRequirements.extra.assetTransferMethod = 'eip7777')))).toBe('unsupported_scheme')
+    // A permit2 requirement read with an eip3009 payload: no permit2Authorization to check.
+    expect(await reason(bend((b) => (b.paymentRequirements.extra.assetTransferMethod = 'permit2')))).toBe('invalid_payload')
     expect(await reason(bend((b) => delete b.paymentPayload.payload.signature))).toBe('invalid_payload')
     expect(await reason(bend((b) => (b.paymentPayload.payload.authorization.value = 'lots')))).toBe('invalid_payload')
     expect(await reason(bend((b) => delete b.paymentRequirements.payTo))).toBe('invalid_payment_requirements')

@@ -1,4 +1,5 @@
 import { methods } from '../../src/sdk/x402/types.js'
+import { permit2Method } from './evm/permit2.js'
 import { signedAuthorizationMethod } from './evm/signed-authorization.js'
 import type { EvmRuntime } from './evm/runtime.js'
 import type { PaymentMethod } from './method.js'
@@ -17,6 +18,7 @@ export function paymentMethods(d: MethodDeps): PaymentMethod[] {
   return [
     signedAuthorizationMethod(methods.erc2612, d.evm),
     signedAuthorizationMethod(methods.eip3009, d.evm),
+    permit2Method(d.evm),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
   ]

@@ -1,5 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, getAddress, isAddress, type Hex } from 'viem'
 import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
+import { permit2Abi } from '../../src/sdk/x402/evm/permit2.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { methods } from '../../src/sdk/x402/types.js'
 import type { Services } from '../services.js'
@@ -16,7 +17,8 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
 export async function reconcilePending(s: Services, store: SettlementStore, before: number): Promise<void> {
   for (const row of store.pending().filter((r) => r.id < before)) {
     try {
-      const fate = row.method === methods.erc2612 || row.method === methods.eip3009 ? await evmFate(s, row) : await svmFate(s, row)
+      const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2
+      const fate = evm ? await evmFate(s, row) : await svmFate(s, row)
       if (fate === 'settled') store.settled(row.id, row.tx ?? '', row.payer ?? '')
       else if (fate === 'failed') store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
     } catch (e) {
@@ -25,7 +27,10 @@ export async function reconcilePending(s: Services, store: SettlementStore, befo
   }
 }
 
-/** Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`; the CAIP-2 id has a colon of its own. */
+/**
+ * Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`, or `<caip2>:<Permit2>:<from>:permit2:<nonce>`;
+ * the CAIP-2 id has a colon of its own.
+ */
 async function evmFate(s: Services, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
   const parts = row.auth_key.split(':')
   const [token, from, kind, nonce] = parts.slice(-4)
@@ -36,6 +41,13 @@ async function evmFate(s: Services, row: SettlementRow): Promise<'settled' | 'fa
     const data = encodeFunctionData({ abi: tokenAbi, functionName, args } as never)
     const ret = (await chain.client.request({ method: 'eth_call', params: [{ to: getAddress(token), data }, 'latest'] })) as Hex
     return decodeFunctionResult({ abi: tokenAbi, functionName, data: ret })
+  }
+  if (kind === 'permit2') {
+    const n = BigInt(nonce)
+    const data = encodeFunctionData({ abi: permit2Abi, functionName: 'nonceBitmap', args: [getAddress(from), n >> 8n] })
+    const ret = (await chain.client.request({ method: 'eth_call', params: [{ to: getAddress(token), data }, 'latest'] })) as Hex
+    const bitmap = decodeFunctionResult({ abi: permit2Abi, functionName: 'nonceBitmap', data: ret })
+    return (bitmap >> (n & 255n)) & 1n ? 'settled' : 'failed'
   }
   const consumed = kind === 'permit'
     ? ((await read('nonces', [getAddress(from)])) as bigint) > BigInt(nonce)

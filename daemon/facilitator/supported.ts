@@ -31,7 +31,8 @@ export function supported(s: Services): SupportedResponse {
 
 function evmExtra(s: Services, spec: NetworkSpec, symbol: string) {
   const t = s.evm[spec.key]!.tokens[symbol]!
-  const accepted = t.eip3009 ? [methods.erc2612, methods.eip3009] : [methods.erc2612]
+  // Permit2 takes any ERC-20 the payer approved to it; the proxy's presence is checked per payment.
+  const accepted = t.eip3009 ? [methods.erc2612, methods.eip3009, methods.permit2] : [methods.erc2612, methods.permit2]
   return {
     assetTransferMethod: methods.erc2612, name: t.permitDomain?.name ?? symbol, version: t.permitDomain?.version ?? '1',
     symbol, spender: s.accounts.facilitator, assetTransferMethods: accepted,

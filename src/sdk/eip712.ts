@@ -25,3 +25,25 @@ export const authorizationFields = [
 ] as const
 
 export const transferWithAuthorizationTypes = { TransferWithAuthorization: authorizationFields } as const
+
+/**
+ * Permit2's PermitWitnessTransferFrom with the x402 exact witness, as the reference client signs
+ * it. The domain has no version: `{ name: 'Permit2', chainId, verifyingContract: Permit2 }`.
+ */
+export const permit2WitnessTypes = {
+  PermitWitnessTransferFrom: [
+    { name: 'permitted', type: 'TokenPermissions' },
+    { name: 'spender', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'witness', type: 'Witness' },
+  ],
+  TokenPermissions: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  Witness: [
+    { name: 'to', type: 'address' },
+    { name: 'validAfter', type: 'uint256' },
+  ],
+} as const

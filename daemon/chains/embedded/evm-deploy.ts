@@ -4,14 +4,34 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
+import * as Permit2Lite from '../../../contracts/evm/artifacts/Permit2Lite.js'
 import * as PermitToken from '../../../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../../../contracts/evm/artifacts/RfqSwap.js'
 import * as UniswapV2Factory from '../../../contracts/evm/artifacts/UniswapV2Factory.js'
 import * as UniswapV2Pair from '../../../contracts/evm/artifacts/UniswapV2Pair.js'
 import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
+import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
+import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/permit2.js'
 
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+
+/**
+ * Contracts that live at fixed addresses on public chains and that clients expect there: placed
+ * with anvil_setCode (code only; storage such as Permit2's used nonces survives a re-install).
+ */
+const CANONICAL: Array<[Address, Hex]> = [
+  [MULTICALL3, Multicall3.deployedBytecode],
+  [PERMIT2_ADDRESS, Permit2Lite.deployedBytecode],
+  [X402_EXACT_PERMIT2_PROXY, X402Permit2ProxyLite.deployedBytecode],
+]
+
+/** Idempotent, and run at every start, so data dirs created before a contract joined the list get it too. */
+export async function installCanonical(client: PublicClient): Promise<void> {
+  for (const [address, code] of CANONICAL) {
+    await client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
+  }
+}
 
 /** How much the embedded chains start with: generous, so a newcomer never runs dry. */
 export const seed = {
@@ -46,7 +66,7 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
   for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
     await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
   }
-  await client.request({ method: 'anvil_setCode' as never, params: [MULTICALL3, Multicall3.deployedBytecode] as never })
+  await installCanonical(client)
 
   let nonce = await client.getTransactionCount({ address: deployer.address })
   const sent: Hex[] = []

@@ -7,14 +7,15 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import type { Db } from '../../store/db.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
-import { deployLocalEvm } from './evm-deploy.js'
+import { deployLocalEvm, installCanonical } from './evm-deploy.js'
 
 export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<void> }
 
 /**
  * Starts anvil for one embedded network with its state file in the data dir, and deploys the
  * contracts on the first start. A restart finds the addresses in the store and the code on chain,
- * and reuses both.
+ * and reuses both; the contracts at canonical addresses (Multicall3, Permit2, the x402 Permit2
+ * proxy) are placed again at every start, so a chain made before one of them joined gets it.
  */
 export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; db: Db; keys: ServiceKeys }): Promise<LocalEvm> {
   mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
@@ -30,6 +31,8 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
       })
       writeDeployment(p.db, p.spec.key, addresses)
       deployed = true
+    } else {
+      await installCanonical(client)
     }
     return { chain: evmChain(p.spec, anvil.rpcUrl, addresses), deployed, stop: anvil.stop }
   } catch (e) {

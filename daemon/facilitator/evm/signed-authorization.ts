@@ -5,7 +5,7 @@ import { planEvmPayment, replayKey } from '../../../src/sdk/x402/evm/verify.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
 import type { PaymentMethod } from '../method.js'
-import { InclusionUnknown } from './batcher.js'
+import { executeGroup } from './execute.js'
 import type { EvmRuntime } from './runtime.js'
 
 type Name = typeof methods.erc2612 | typeof methods.eip3009
@@ -42,21 +42,7 @@ export function signedAuthorizationMethod(name: Name, runtimeOf: (network: strin
       return {
         ok: true,
         payer: plan.payer,
-        async execute() {
-          let out
-          try {
-            out = await rt.submit(plan.group)
-          } catch (e) {
-            if (e instanceof InclusionUnknown) return { ok: false, pending: true, tx: e.hash, reason: reasons.settlementPending, message: e.message }
-            return { ok: false, reason: reasons.unexpectedSettleError, message: (e as Error).message }
-          }
-          if (out.ok) return { ok: true, tx: out.tx }
-          if (out.batchReverted) return { ok: false, tx: out.tx, reason: reasons.evmTransactionFailed, message: `the settlement transaction ${out.tx} reverted` }
-          const why = explainRevert(out.revert)
-          // A mined failure the simulation did not foresee: the chain moved between check and settle.
-          const reason = why.reason === reasons.evmSimulationFailed ? reasons.evmTransactionFailed : why.reason
-          return { ok: false, tx: out.tx, reason, message: why.message }
-        },
+        execute: () => executeGroup(rt, plan.group, explainRevert, reasons.evmSimulationFailed),
       }
     },
   }

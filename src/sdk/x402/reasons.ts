@@ -48,6 +48,10 @@ export const reasons = {
   permit2InsufficientBalance: 'permit2_insufficient_balance',
   permit2InvalidNonce: 'permit2_invalid_nonce',
   permit2ProxyNotDeployed: 'permit2_proxy_not_deployed',
+  permit2InvalidAmount: 'permit2_invalid_amount',
+  permit2InvalidDestination: 'permit2_invalid_destination',
+  permit2InvalidOwner: 'permit2_invalid_owner',
+  permit2PaymentTooEarly: 'permit2_payment_too_early',
 
   // Solana exact (reference names)
   svmNetworkMismatch: 'invalid_exact_svm_network_mismatch',

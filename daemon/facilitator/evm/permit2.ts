@@ -1,0 +1,91 @@
+import { decodeFunctionResult, encodeFunctionData, isAddressEqual, type Abi, type Hex } from 'viem'
+import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
+import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
+import { readCall, tokenAbi } from '../../../src/sdk/x402/evm/calls.js'
+import {
+  PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, checkPermit2, parsePermit2, permit2Abi, permit2ReplayKey, permit2SettleCall,
+  type Permit2Authorization,
+} from '../../../src/sdk/x402/evm/permit2.js'
+import { explainPermit2Revert } from '../../../src/sdk/x402/evm/permit2-revert.js'
+import { reasons } from '../../../src/sdk/x402/reasons.js'
+import { methods } from '../../../src/sdk/x402/types.js'
+import type { Failure, PaymentMethod } from '../method.js'
+import { executeGroup } from './execute.js'
+import type { EvmRuntime } from './runtime.js'
+
+const read = (abi: Abi, functionName: string, ok: boolean | undefined, data: Hex | undefined): unknown => {
+  if (!ok || !data || data === '0x') return undefined
+  try {
+    return decodeFunctionResult({ abi, functionName, data } as never)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The reference EVM `exact` method with `assetTransferMethod: 'permit2'`: the payer approved
+ * Permit2 once and signs a PermitWitnessTransferFrom whose spender is the x402 Permit2 proxy and
+ * whose witness names payTo. Settlement is the proxy's `settle`, sent through the batched executor
+ * (the facilitator pays gas); Permit2's nonce bitmap makes a second settlement impossible on chain.
+ */
+export function permit2Method(runtimeOf: (network: string) => EvmRuntime): PaymentMethod {
+  return {
+    name: methods.permit2,
+    family: 'evm',
+    matches(p) {
+      const atm = p.requirements.extra.assetTransferMethod
+      return typeof atm === 'string' ? atm === methods.permit2 : 'permit2Authorization' in p.payload
+    },
+    key(p) {
+      const a = parsePermit2(p.payload)
+      return 'reason' in a ? a : permit2ReplayKey(p.spec.caip2, a)
+    },
+    async check(p, purpose) {
+      const a = parsePermit2(p.payload)
+      if ('reason' in a) return { ok: false, ...a }
+      const local = await checkPermit2(a, p.requirements, p.spec.chainId!, nowSeconds())
+      if (local) return { ok: false, payer: a.from, ...local }
+      const rt = runtimeOf(p.spec.key)
+      await rt.ready()
+      const call = permit2SettleCall(a)
+      if (purpose !== 'settle-verified') {
+        const refused = await onChain(rt, a, call)
+        if (refused) return { ok: false, payer: a.from, ...refused }
+      }
+      return { ok: true, payer: a.from, execute: () => executeGroup(rt, [call], explainPermit2Revert, reasons.permit2SimulationFailed) }
+    },
+  }
+}
+
+/**
+ * One eth_call: the proxy's presence, balance, Permit2 allowance and the nonce's bit, read beside
+ * a simulation of the very settle call. The reads name the cause where the reference would.
+ */
+async function onChain(rt: EvmRuntime, a: Permit2Authorization, settle: { target: `0x${string}`; data: Hex }): Promise<Failure | undefined> {
+  const wordPos = a.nonce >> 8n
+  const sim = await rt.simulate([
+    [{ target: X402_EXACT_PERMIT2_PROXY, data: encodeFunctionData({ abi: X402Permit2ProxyLite.abi, functionName: 'PERMIT2' }) }],
+    [readCall.balanceOf(a.token, a.from)],
+    [{ target: a.token, data: encodeFunctionData({ abi: tokenAbi, functionName: 'allowance', args: [a.from, PERMIT2_ADDRESS] }) }],
+    [{ target: PERMIT2_ADDRESS, data: encodeFunctionData({ abi: permit2Abi, functionName: 'nonceBitmap', args: [a.from, wordPos] }) }],
+    [settle],
+  ])
+  const proxyPermit2 = read(X402Permit2ProxyLite.abi as Abi, 'PERMIT2', sim.ok[0], sim.data[0])
+  if (typeof proxyPermit2 !== 'string' || !isAddressEqual(proxyPermit2 as `0x${string}`, PERMIT2_ADDRESS)) {
+    return { reason: reasons.permit2ProxyNotDeployed, message: `no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on this chain` }
+  }
+  const bitmap = read(permit2Abi, 'nonceBitmap', sim.ok[3], sim.data[3])
+  if (typeof bitmap === 'bigint' && (bitmap >> (a.nonce & 255n)) & 1n) {
+    return { reason: reasons.permit2InvalidNonce, message: `Permit2 nonce ${a.nonce} of ${a.from} was already used` }
+  }
+  const balance = read(tokenAbi, 'balanceOf', sim.ok[1], sim.data[1])
+  if (typeof balance === 'bigint' && balance < a.amount) {
+    return { reason: reasons.permit2InsufficientBalance, message: `${a.from} holds ${balance}, less than ${a.amount}` }
+  }
+  const allowance = read(tokenAbi, 'allowance', sim.ok[2], sim.data[2])
+  if (typeof allowance === 'bigint' && allowance < a.amount) {
+    return { reason: reasons.permit2AllowanceRequired, message: `${a.from} allows Permit2 ${allowance} of the token, less than ${a.amount}; approve Permit2 (${PERMIT2_ADDRESS}) first` }
+  }
+  if (!sim.ok[4]) return explainPermit2Revert(sim.data[4])
+  return undefined
+}
