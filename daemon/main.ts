@@ -10,12 +10,14 @@ import { verdictCache } from './auth/verdict-cache.js'
 import { freshCache } from './chains/evm/fresh-cache.js'
 import { startChains } from './chains/start.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
-import { facilitatorOf } from './facilitator/service.js'
+import { createFacilitator } from './facilitator/service.js'
 import { createApp } from './http/app.js'
 import { loadServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, Services } from './services.js'
+import { solDeps } from './sol/deps.js'
 import { openStore } from './store/db.js'
+import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
 
 export type Daemon = { urls: DaemonUrls; services: Services; stop(): Promise<void> }
@@ -50,7 +52,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       return sx
     }
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
-    const services: Services = {
+    // The domain services below take the whole bag, so they are added once the rest of it exists.
+    const services = {
       config, log, db, keys, partnerKeys, flowEnabled, sender,
       verdicts: verdictCache({ lookup: (key) => partnerKeys.lookup(key) }),
       evm: chains.evm,
@@ -67,7 +70,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       faucet: chains.faucet,
       urls: { api: '', facilitator: '', platform: '', dashboard: '', rpc: chains.rpc },
       startedAt: Date.now(),
-    }
+      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, db, limits: config.limits, flowEnabled }),
+      swapInflight: swapInflight({ base: chains.evm[profile.base]! }),
+    } as Services
+    services.facilitator = createFacilitator(services)
     progress('starting the HTTP server')
     const app = createApp(services)
     const server = await listen(app.fetch, config.host, config.port)
@@ -76,7 +82,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
     log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    const warming = facilitatorOf(services).warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    const warming = services.facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
     return { urls: services.urls, services, stop }

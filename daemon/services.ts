@@ -8,7 +8,10 @@ import type { EvmChain } from './chains/evm/chain.js'
 import type { FreshCache } from './chains/evm/fresh-cache.js'
 import type { TxSender } from './chains/evm/tx-sender.js'
 import type { SolanaChain } from './chains/solana/chain.js'
+import type { Facilitator } from './facilitator/service.js'
 import type { ServiceKeys } from './keys/service-keys.js'
+import type { SolDeps } from './sol/deps.js'
+import type { InflightOrders } from './swap/inflight.js'
 import type { Db } from './store/db.js'
 
 export type DaemonUrls = {
@@ -47,4 +50,9 @@ export type Services = {
   reads: FreshCache
   faucet?: Faucet
   startedAt: number
+  /** Domain services the composition root builds once over the rest of this bag. */
+  facilitator: Facilitator
+  sol: SolDeps
+  /** Base orders being relayed, so a second submission of one is refused while the first may land. */
+  swapInflight: InflightOrders
 }

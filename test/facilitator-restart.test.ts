@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { facilitatorOf } from '../daemon/facilitator/service.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
 
@@ -31,7 +30,7 @@ describe('settlements a stopped daemon left pending', () => {
     const dataDir = d.dataDir
     await d.close({ keepData: true })
     d = await startTestDaemon({ dataDir })
-    await facilitatorOf(d.services).warmUp()
+    await d.services.facilitator.warmUp()
     expect(row(d, keys[0]!)).toMatchObject({ state: 'settled' })
     expect(row(d, strandedKey)).toMatchObject({ state: 'failed' })
     // Released: the stranded authorization can now be settled, once.

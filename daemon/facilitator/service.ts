@@ -20,15 +20,6 @@ export type Facilitator = {
   warmUp(): Promise<void>
 }
 
-const instances = new WeakMap<Services, Facilitator>()
-
-/** The daemon's one facilitator, created on first use. */
-export function facilitatorOf(s: Services): Facilitator {
-  let f = instances.get(s)
-  if (!f) instances.set(s, (f = createFacilitator(s)))
-  return f
-}
-
 /**
  * Verify and settle for every registered method. Settlement is at most once per authorization:
  * the ledger row is claimed before anything is checked or broadcast and finished before the

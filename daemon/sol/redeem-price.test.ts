@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
 import { BaseError } from '../../src/errors/index.js'
 import { price } from '../swap/redeem-math.js'
 import { checkSolRedeemCeiling, checkSolSlippage, planSolRedeem, solRedeemMaxUsd } from './redeem-price.js'
@@ -9,14 +10,6 @@ const e6 = 10n ** 6n
 const inventory = { inDecimals: 9, outDecimals: 6, reserveIn: 1_000_000n * e9, reserveOut: 1_000_000n * e6, slippageBpsMax: 50 }
 const limits = { maxUsd: 10_000, redeemMaxUsd: 25_000, redeemHardMaxUsd: 100_000, slippageBpsMax: 50, xchainMaxUsd: 5_000 }
 
-const codeOf = (f: () => unknown) => {
-  try {
-    f()
-  } catch (e) {
-    return e instanceof BaseError ? e.code : String(e)
-  }
-  return undefined
-}
 
 describe('planSolRedeem', () => {
   it('prices on the V2 curve with the solver inventory as reserves, and floors by the drift allowance', () => {

@@ -1,11 +1,11 @@
 import type { Services } from '../services.js'
 import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
-import { readInventory, ui } from './inventory.js'
+import { solverInventory, ui } from './inventory.js'
 
 /** GET /api/base/info (SPEC §2.4): everything an integrator needs to sign an order and a permit. */
 export async function baseInfo(s: Services) {
   const chain = s.base
-  const inv = await s.reads.get(`inventory:${chain.key}`, () => readInventory(chain, s.accounts.solver))
+  const inv = await solverInventory(s)
   const usdc = chain.tokens[USDC]!
   const out: Record<string, { addr: string; dec: number; inventory: number; routerAllowance: number }> = {}
   const redeemInputs: Record<string, unknown> = {}

@@ -6,7 +6,6 @@ import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import type { ConfirmResult, SwapEvent } from '../../src/sdk/swap/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
-import { hotClient } from '../chains/evm/lean-transport.js'
 
 export type { ConfirmResult }
 
@@ -18,7 +17,7 @@ export type { ConfirmResult }
  */
 export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender): Promise<ConfirmResult> {
   try {
-    const r = await hotClient(chain).getTransactionReceipt({ hash })
+    const r = await chain.client.getTransactionReceipt({ hash })
     if (r.status === 'success') {
       const swap = swapOf(chain, r)
       return { hash, status: 'included', success: true, blockNumber: Number(r.blockNumber), gasUsed: r.gasUsed.toString(), ...(swap ? { swap } : {}) }
@@ -28,7 +27,7 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: Tx
     if (!(e instanceof TransactionReceiptNotFoundError)) throw e
   }
   try {
-    await hotClient(chain).getTransaction({ hash })
+    await chain.client.getTransaction({ hash })
     return { hash, status: 'pending' }
   } catch (e) {
     if (!(e instanceof TransactionNotFoundError)) throw e

@@ -1,5 +1,6 @@
 import { erc20Abi, formatUnits, type Address } from 'viem'
 import type { EvmChain } from '../chains/evm/chain.js'
+import type { Services } from '../services.js'
 
 export type Inventory = Record<string, { balance: bigint; routerAllowance: bigint }>
 
@@ -18,6 +19,10 @@ export async function readInventory(chain: EvmChain, solver: Address): Promise<I
   })
   return out
 }
+
+/** The solver's inventory on Base, shared by concurrent requests for a moment (relays invalidate it). */
+export const solverInventory = (s: Services): Promise<Inventory> =>
+  s.reads.get(`inventory:${s.base.key}`, () => readInventory(s.base, s.accounts.solver))
 
 /** Human number for display fields; exact values travel as decimal strings beside it. */
 export const ui = (raw: bigint, decimals: number) => Number(formatUnits(raw, decimals))

@@ -3,7 +3,7 @@ import { BaseError } from '../../src/errors/index.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import type { EvmToken } from '../chains/evm/chain.js'
 import type { Services } from '../services.js'
-import { readInventory, ui } from './inventory.js'
+import { solverInventory, ui } from './inventory.js'
 import { checkRedeemCeiling, usdToUnits } from './limits.js'
 import { pairKey } from './pairs.js'
 import { largestWithin, minOutFloor, price, type Pool, type Priced } from './redeem-math.js'
@@ -31,7 +31,7 @@ export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, a
   const pair = chain.contracts[pairKey(input.symbol)]!
   const [reserves, inv] = await Promise.all([
     s.reads.get(`reserves:${pair}`, () => chain.client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves' })),
-    s.reads.get(`inventory:${chain.key}`, () => readInventory(chain, s.accounts.solver)),
+    solverInventory(s),
   ])
   return priceRedeem(s, { input, usdc, amountIn, reserves: [reserves[0], reserves[1]], inventory: inv[usdc.symbol]! })
 }

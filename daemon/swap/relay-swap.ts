@@ -14,7 +14,6 @@ import { checkRedeemable, deliveryFor, priceRedeem } from './redeem-quote.js'
 import { orderSignatureError, permitSignatureError } from './signature-errors.js'
 import { simulate, type SimulationFailure } from './simulate.js'
 import { readSwapState } from './user-state.js'
-import { hotClient } from '../chains/evm/lean-transport.js'
 
 /** A validated request body (SPEC §2.3), amounts in base units. */
 export type SwapRequest = {
@@ -32,7 +31,6 @@ export type SwapRequest = {
 /** Gas limits with room above what the router uses (~115k from inventory; a first permit writes cold storage). */
 const GAS = { inventory: 300_000n, pool: 400_000n }
 
-const inflight = new WeakMap<Services, InflightOrders>()
 const swapFn = fnOf(RfqSwap.abi, 'swap')
 const swapViaPoolFn = fnOf(RfqSwap.abi, 'swapViaPool')
 
@@ -85,7 +83,7 @@ export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAcce
     checkParSize(order.inputAmount, pair.input.decimals, pair.input.symbol, s.config.limits.maxUsd)
   }
 
-  const claim = await inflightFor(s).claim(order.user, order.nonce)
+  const claim = await s.swapInflight.claim(order.user, order.nonce)
   try {
     const data = calldata[deliverFrom]()
     const failed = await (early ?? simulate(chain, solver, router, data, GAS[deliverFrom]))
@@ -115,15 +113,14 @@ async function explain(s: Services, req: SwapRequest, failed: SimulationFailure,
   return failed.error
 }
 
-function inflightFor(s: Services): InflightOrders {
-  let x = inflight.get(s)
-  if (!x) inflight.set(s, (x = inflightOrders((hash) => mayStillLand(s, hash))))
-  return x
+/** The daemon's record of orders in flight; built once by the composition root. */
+export function swapInflight(s: Pick<Services, 'base'>): InflightOrders {
+  return inflightOrders((hash) => mayStillLand(s, hash))
 }
 
 /** A relayed transaction holds its order's nonce until it is mined successfully, reverts, or vanishes. */
-async function mayStillLand(s: Services, hash: Hex): Promise<boolean> {
-  const client = hotClient(s.base)
+async function mayStillLand(s: Pick<Services, 'base'>, hash: Hex): Promise<boolean> {
+  const client = s.base.client
   const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
   if (receipt) return receipt.status === 'success'
   return (await client.getTransaction({ hash }).catch(() => undefined)) !== undefined

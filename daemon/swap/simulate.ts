@@ -3,7 +3,6 @@ import * as PermitToken from '../../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import { BaseError, type ErrorCode } from '../../src/errors/index.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { hotClient } from '../chains/evm/lean-transport.js'
 
 /** Custom errors the router and the tokens it calls can revert with. */
 const revertAbi = [...RfqSwap.abi, ...PermitToken.abi].filter((e) => e.type === 'error')
@@ -27,7 +26,7 @@ export type SimulationFailure = { error: BaseError; errorName?: string }
  */
 export async function simulate(chain: EvmChain, from: Address, to: Address, data: Hex, gas: bigint): Promise<SimulationFailure | undefined> {
   try {
-    await hotClient(chain).call({ account: from, to, data, gas })
+    await chain.client.call({ account: from, to, data, gas })
     return undefined
   } catch (e) {
     return simulationFailure(e)

@@ -1,6 +1,5 @@
 import type { Address } from 'viem'
 import type { EvmChain, EvmToken } from '../chains/evm/chain.js'
-import { hotClient } from '../chains/evm/lean-transport.js'
 import { fn, multicall, type Call } from './calldata.js'
 
 const nonces = fn('function nonces(address) view returns (uint256)')
@@ -42,7 +41,7 @@ export async function readSwapState(chain: EvmChain, p: SwapStateParameters): Pr
     { to: p.output.address, fn: allowance, args: [p.solver, router] },
     ...(p.pair ? [{ to: p.pair, fn: getReserves }] : []),
   ]
-  const r = await multicall(hotClient(chain), multicall3(chain), calls)
+  const r = await multicall(chain.client, multicall3(chain), calls)
   const [routerNonce, permitNonce, balance, allowanceToRouter, chainTime, invBalance, invAllowance] = r as bigint[]
   const reserves = p.pair ? (r[7] as readonly [bigint, bigint, number]) : undefined
   return {
@@ -60,7 +59,7 @@ export async function readNonces(chain: EvmChain, owner: Address) {
     { to: multicall3(chain), fn: clock },
     ...tokens.map((t) => ({ to: t.address, fn: nonces, args: [owner] })),
   ]
-  const [routerNonce, chainTime, ...permit] = (await multicall(hotClient(chain), multicall3(chain), calls)) as bigint[]
+  const [routerNonce, chainTime, ...permit] = (await multicall(chain.client, multicall3(chain), calls)) as bigint[]
   return {
     owner,
     router: routerNonce!.toString(),

@@ -59,7 +59,7 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
   const { client, spec } = p
   const deployer = privateKeyToAccount(p.deployerKey)
   const solver = privateKeyToAccount(p.solverKey)
-  const transport = http(client.transport.url as string)
+  const transport = http(client.chain!.rpcUrls.default.http[0])
   const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
   const sw = createWalletClient({ account: solver, chain: client.chain, transport })
 

@@ -1,5 +1,6 @@
-import { createPublicClient, defineChain, http, type Address, type PublicClient } from 'viem'
+import { createPublicClient, custom, defineChain, type Address, type PublicClient } from 'viem'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
+import { leanRpc } from './lean-transport.js'
 
 export type EvmToken = {
   symbol: string
@@ -32,7 +33,7 @@ export function evmClient(spec: NetworkSpec, rpcUrl: string): PublicClient {
   // Embedded chains mine at once: poll fast. Real chains: viem's defaults are fine.
   return createPublicClient({
     chain,
-    transport: http(rpcUrl, { retryCount: 2 }),
+    transport: custom(leanRpc(rpcUrl), { retryCount: 2 }),
     pollingInterval: spec.rpc === 'embedded' ? 50 : 1_000,
   }) as PublicClient
 }

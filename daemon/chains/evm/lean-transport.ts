@@ -1,12 +1,12 @@
 import { Pool } from 'undici'
-import { createPublicClient, custom, HttpRequestError, RpcRequestError, type PublicClient } from 'viem'
-import type { EvmChain } from './chain.js'
+import { HttpRequestError, RpcRequestError } from 'viem'
 
 /**
- * An EIP-1193 `request` over keep-alive undici connections. viem's http transport goes through
- * fetch and builds a timeout error object for every call; on a path that makes several calls per
- * swap that overhead was a third of the daemon's CPU. Errors have the http transport's shapes
- * (RpcRequestError with the node's code and data, HttpRequestError), so callers see no difference.
+ * An EIP-1193 `request` over keep-alive undici connections, the transport of every chain client.
+ * viem's http transport goes through fetch and builds a timeout error object for every call; on the
+ * swap path, which makes several calls per swap, that overhead was a third of the daemon's CPU.
+ * Errors have the http transport's shapes (RpcRequestError with the node's code and data,
+ * HttpRequestError), so callers see no difference.
  */
 export function leanRpc(url: string, connections = 32) {
   const u = new URL(url)
@@ -28,18 +28,4 @@ export function leanRpc(url: string, connections = 32) {
     },
     close: () => pool.close(),
   }
-}
-
-const clients = new WeakMap<EvmChain, PublicClient>()
-
-/** A public client of `chain` on the lean transport, one per chain, for request paths that run per swap. */
-export function hotClient(chain: EvmChain): PublicClient {
-  let c = clients.get(chain)
-  if (!c) {
-    c = createPublicClient({
-      chain: chain.client.chain, transport: custom(leanRpc(chain.rpcUrl), { retryCount: 2 }), pollingInterval: chain.client.pollingInterval,
-    }) as PublicClient
-    clients.set(chain, c)
-  }
-  return c
 }

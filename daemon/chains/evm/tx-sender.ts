@@ -2,7 +2,6 @@ import { BaseError as ViemError, formatTransactionReceipt, type Address, type He
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
-import { hotClient } from './lean-transport.js'
 
 export type TxRequest = { to: Address; data: Hex; value?: bigint; gas: bigint }
 
@@ -34,8 +33,7 @@ const REMEMBERED = 20_000
  */
 export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
   const account = privateKeyToAccount(privateKey)
-  // The lean transport: this runs once or twice per relayed transaction.
-  const client = hotClient(chain)
+  const client = chain.client
   let nextNonce: number | undefined
   let tail: Promise<unknown> = Promise.resolve()
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()

@@ -54,6 +54,16 @@ async function pusdTransfer(from: Keypair, to: PublicKey, amount: bigint, blockh
 const tokenBalance = async (owner: PublicKey) =>
   BigInt((await connection.getTokenAccountBalance(getAssociatedTokenAddressSync(pusd, owner))).value.amount)
 
+/** 1 SOL from `payer` to a fresh address, signed on the current blockhash. */
+async function signedSolTransfer(payer: Keypair): Promise<VersionedTransaction> {
+  const tx = new VersionedTransaction(new TransactionMessage({
+    payerKey: payer.publicKey, recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
+    instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL })],
+  }).compileToLegacyMessage())
+  tx.sign([payer])
+  return tx
+}
+
 describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
   it('pays, confirms and moves balances exactly', async () => {
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash()
@@ -108,11 +118,7 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('rejects a tampered transaction and keeps serving', async () => {
     const payer = await fundedKeypair()
-    const tx = new VersionedTransaction(new TransactionMessage({
-      payerKey: payer.publicKey, recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL })],
-    }).compileToLegacyMessage())
-    tx.sign([payer])
+    const tx = await signedSolTransfer(payer)
     const raw = tx.serialize()
     raw[1] = raw[1]! ^ 0xff
     await expect(connection.sendRawTransaction(raw)).rejects.toThrow(/signature verification failure/)
@@ -200,11 +206,7 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('notifies signature subscribers, before and after the transaction lands', async () => {
     const payer = await fundedKeypair()
-    const tx = new VersionedTransaction(new TransactionMessage({
-      payerKey: payer.publicKey, recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
-      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL })],
-    }).compileToLegacyMessage())
-    tx.sign([payer])
+    const tx = await signedSolTransfer(payer)
     const signature = bs58.encode(tx.signatures[0]!)
     const early = new Promise<unknown>((resolve) => connection.onSignature(signature, (result) => resolve(result.err), 'confirmed'))
     await new Promise((r) => setTimeout(r, 200))

@@ -1,6 +1,5 @@
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { SettleResponse } from '../../../../src/sdk/x402/types.js'
-import { facilitatorOf } from '../../../facilitator/service.js'
 import { route, type RouteDef } from '../../route.js'
 import { readPayment } from './request.js'
 
@@ -24,7 +23,7 @@ const def: RouteDef = route({
     const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
     const r: SettleResponse = 'reason' in p
       ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
-      : await facilitatorOf(s).settle(p)
+      : await s.facilitator.settle(p)
     return c.json(r, settleStatus(r))
   },
 })

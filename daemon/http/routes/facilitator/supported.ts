@@ -1,8 +1,7 @@
-import { facilitatorOf } from '../../../facilitator/service.js'
 import { route } from '../../route.js'
 
 /** GET /facilitator/supported: open on every profile (SPEC §5.8). */
 export default route({
   method: 'GET', path: '/facilitator/supported', auth: 'open',
-  handler: (c, s) => c.json(facilitatorOf(s).supported()),
+  handler: (c, s) => c.json(s.facilitator.supported()),
 })

@@ -1,4 +1,3 @@
-import { facilitatorOf } from '../../../facilitator/service.js'
 import { route, type RouteDef } from '../../route.js'
 import { readPayment } from './request.js'
 
@@ -8,7 +7,7 @@ const def: RouteDef = route({
   handler: async (c, s) => {
     const p = await readPayment(c, s, def)
     if ('reason' in p) return c.json({ isValid: false, invalidReason: p.reason, invalidMessage: p.message, payer: '' })
-    return c.json(await facilitatorOf(s).verify(p))
+    return c.json(await s.facilitator.verify(p))
   },
 })
 export default def

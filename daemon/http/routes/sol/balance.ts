@@ -4,7 +4,6 @@ import { solBalance } from '../../../sol/balance.js'
 import { query } from '../../parse.js'
 import { route } from '../../route.js'
 import { solanaAddress } from '../../schemas.js'
-import { solDeps } from './deps.js'
 
 const Query = z.object({ owner: solanaAddress, net: z.string().optional() })
 
@@ -12,6 +11,6 @@ export default route({
   method: 'GET', path: '/api/sol/balance', auth: 'open',
   handler: async (c, s) => {
     const q = query(c, Query)
-    return c.json(await solBalance(solDeps(s), new PublicKey(q.owner), q.net))
+    return c.json(await solBalance(s.sol, new PublicKey(q.owner), q.net))
   },
 })

@@ -3,7 +3,6 @@ import { z } from 'zod'
 import { confirmSol } from '../../../sol/confirm.js'
 import { query } from '../../parse.js'
 import { route } from '../../route.js'
-import { solDeps } from './deps.js'
 
 const signature = z.string({ required_error: 'required' }).refine((v) => {
   try {
@@ -17,5 +16,5 @@ const Query = z.object({ sig: signature })
 
 export default route({
   method: 'GET', path: '/api/sol/confirm', auth: 'partner',
-  handler: async (c, s) => c.json(await confirmSol(solDeps(s), query(c, Query).sig)),
+  handler: async (c, s) => c.json(await confirmSol(s.sol, query(c, Query).sig)),
 })

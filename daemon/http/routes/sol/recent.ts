@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { recentSolSwaps } from '../../../sol/recent.js'
 import { query } from '../../parse.js'
 import { route } from '../../route.js'
-import { solDeps } from './deps.js'
 
 const Query = z.object({
   limit: z.coerce.number({ invalid_type_error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
@@ -11,5 +10,5 @@ const Query = z.object({
 /** Open (SPEC §5): what the service did on Solana lately; everything in it is public on chain. */
 export default route({
   method: 'GET', path: '/api/sol/recent', auth: 'open',
-  handler: async (c, s) => c.json(await recentSolSwaps(solDeps(s), query(c, Query).limit)),
+  handler: async (c, s) => c.json(await recentSolSwaps(s.sol, query(c, Query).limit)),
 })

@@ -5,12 +5,11 @@ import { query } from '../../parse.js'
 import { route } from '../../route.js'
 import { uiAmount } from '../../schemas.js'
 import { required } from '../swap/swap-body.js'
-import { solDeps } from './deps.js'
 
 const Query = z.object({ net: z.string().optional(), in: z.string().min(1).default(TOKEN_A), amount: required(uiAmount) })
 
 /** SPEC §4.1: the Solana counterpart of the redeem quote, priced from the solver's live inventory. */
 export default route({
   method: 'GET', path: '/api/sol/redeem/quote', auth: 'partner', flow: 'sol.redeem',
-  handler: async (c, s) => c.json(await solRedeemQuote(solDeps(s), query(c, Query))),
+  handler: async (c, s) => c.json(await solRedeemQuote(s.sol, query(c, Query))),
 })

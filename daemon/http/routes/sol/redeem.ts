@@ -2,7 +2,6 @@ import { TOKEN_A, USDC } from '../../../../src/networks/registry.js'
 import { buildSolSwap } from '../../../sol/build-swap.js'
 import { jsonBody } from '../../parse.js'
 import { route } from '../../route.js'
-import { solDeps } from './deps.js'
 import { SOL_SWAP_MAX_BODY, solSwapBody } from './swap-body.js'
 
 const Body = solSwapBody({ in: TOKEN_A, out: USDC })
@@ -10,5 +9,5 @@ const Body = solSwapBody({ in: TOKEN_A, out: USDC })
 /** Same payload and pipeline as /api/sol/swap; only the defaults of `in` and `out` differ. */
 export default route({
   method: 'POST', path: '/api/sol/redeem', auth: 'partner', maxBody: SOL_SWAP_MAX_BODY,
-  handler: async (c, s) => c.json(await buildSolSwap(solDeps(s), await jsonBody(c, Body, SOL_SWAP_MAX_BODY))),
+  handler: async (c, s) => c.json(await buildSolSwap(s.sol, await jsonBody(c, Body, SOL_SWAP_MAX_BODY))),
 })
