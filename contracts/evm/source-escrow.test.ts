@@ -1,10 +1,11 @@
-import { parseEventLogs, type Hex } from 'viem'
+import { keccak256, parseEventLogs, toHex, type Address, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as PermitToken from './artifacts/PermitToken.js'
 import * as SourceEscrow from './artifacts/SourceEscrow.js'
 import type { Call } from './testing/chain.js'
 import { balanceOf, mint } from './testing/tokens.js'
+import { ACCEPTS_ALL, REJECTS_ALL } from './testing/wallets.js'
 import { INPUT, setupXchain, testKey, type XchainFixture } from './testing/xchain.js'
 import { evmOrderDelivery, evmParty, type EvmOrder } from '../xchain/statement.js'
 
@@ -67,6 +68,25 @@ describe('SourceEscrow', () => {
     await f.tc.send(solver, f.calls.openFor(order, await f.signOrder(user, order), permit))
     expect(await f.snapshot()).toEqual({ ...before, 'USDC user': before['USDC user']! - INPUT, 'USDC escrow': before['USDC escrow']! + INPUT })
     expect(await f.status(order)).toBe('Deposited')
+  })
+
+  it('opens gaslessly for an ERC-1271 wallet that approves the order, and not for one that refuses', async () => {
+    const { solver } = f.tc.accounts
+    const wallet = (label: string) => `0x${keccak256(toHex(label)).slice(26)}` as Address
+    const accepting = wallet('parx xchain accepting wallet')
+    const rejecting = wallet('parx xchain rejecting wallet')
+    await f.tc.testClient.setCode({ address: accepting, bytecode: ACCEPTS_ALL })
+    await f.tc.testClient.setCode({ address: rejecting, bytecode: REJECTS_ALL })
+    // The wallets answer for the permit too (PermitToken asks ERC-1271), so any v, r, s will do.
+    const anyPermit = { v: 27, r: `0x${'00'.repeat(32)}` as Hex, s: `0x${'00'.repeat(32)}` as Hex, signature: '0x' as Hex }
+    for (const w of [accepting, rejecting]) await mint(f.tc, f.usdc, w, INPUT)
+    const good = await f.makeOrder({ user: accepting })
+    await f.tc.send(solver, f.calls.openFor(good, '0x1234', { ...anyPermit, deadline: BigInt(good.fillDeadline) }))
+    expect(await f.status(good)).toBe('Deposited')
+    expect(await balanceOf(f.tc, f.usdc, accepting)).toBe(0n)
+    const bad = await f.makeOrder({ user: rejecting })
+    await f.tc.expectRevert(solver, f.calls.openFor(bad, '0x1234', { ...anyPermit, deadline: BigInt(bad.fillDeadline) }), 'BadSignature')
+    expect(await balanceOf(f.tc, f.usdc, rejecting)).toBe(INPUT)
   })
 
   it('pays the input to the attested solver on a 2-of-3 quorum, whoever submits, exactly once', async () => {
