@@ -45,5 +45,6 @@ describe('restart persistence', () => {
     } finally {
       await fresh.close()
     }
-  })
+    // Three daemon starts, two of them deploying every embedded contract: slow on a loaded machine.
+  }, 180_000)
 })
