@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20Abi, getAddress, parseUnits, type Address } from 'viem'
+import { erc20Abi, getAddress, maxUint256, parseUnits, type Address } from 'viem'
+import * as AttestationVerifierMofN from '../contracts/evm/artifacts/AttestationVerifierMofN.js'
+import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js'
@@ -106,6 +108,26 @@ describe('GET /api/config, /api/capabilities, /api/readiness', () => {
     expect(Object.keys(c.urls.rpc).sort()).toEqual(['local-base', 'local-radius', 'local-solana'])
     expect(JSON.stringify(c)).not.toContain(d.services.keys.operatorToken)
     expect(JSON.stringify(c)).not.toContain(d.services.keys.solver.slice(2))
+  })
+
+  it('config reports the cross-chain escrow and verifier, deployed with the three attestors at threshold 2', async () => {
+    const c = await d.call('/api/config')
+    const { client, contracts, tokens } = d.services.base
+    const { keys } = d.services
+    expect(isAddress(c.escrow) && isAddress(c.verifier)).toBe(true)
+    expect([c.escrow, c.verifier]).toEqual([contracts.escrow, contracts.verifier])
+    const read = (address: Address, abi: readonly unknown[], functionName: string, args: unknown[] = []) =>
+      client.readContract({ address, abi, functionName, args } as never) as Promise<unknown>
+    expect(await read(c.escrow, SourceEscrow.abi, 'verifier')).toBe(c.verifier)
+    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'attestors')).toEqual(keys.attestors.map((k) => privateKeyToAccount(k).address))
+    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'threshold')).toBe(2n)
+    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'owner')).toBe(privateKeyToAccount(keys.deployer).address)
+    // The output settler is recorded too, and the solver can deliver through it.
+    const settler = contracts.outputSettler!
+    expect(await client.getCode({ address: settler })).toMatch(/^0x[0-9a-f]{2,}/)
+    for (const t of Object.values(tokens)) {
+      expect(await read(t.address, erc20Abi, 'allowance', [d.services.accounts.solver, settler]), t.symbol).toBe(maxUint256)
+    }
   })
 
   it('capabilities list every flow with its state and routes', async () => {

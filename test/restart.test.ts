@@ -11,6 +11,7 @@ describe('restart persistence', () => {
     const { dataDir } = first
     const key = await first.partnerKey()
     const info1 = await first.call('/api/base/info')
+    const config1 = await first.call('/api/config')
     await first.call('/api/local/faucet', { body: { to: owner, token: 'PUSD', amount: '42.000000000000000001' } })
     const operatorToken = first.services.keys.operatorToken
     await first.close({ keepData: true })
@@ -22,6 +23,9 @@ describe('restart persistence', () => {
     try {
       const info2 = await second.call('/api/base/info')
       expect(info2.router).toBe(info1.router)
+      const config2 = await second.call('/api/config')
+      expect([config2.escrow, config2.verifier]).toEqual([config1.escrow, config1.verifier])
+      expect(config2.escrow).toMatch(/^0x[0-9a-fA-F]{40}$/)
       expect(info2.out).toEqual(info1.out)
       expect(second.services.keys.operatorToken).toBe(operatorToken)
       const bal = await second.call('/api/base/balance', { query: { owner } })
@@ -41,5 +45,6 @@ describe('restart persistence', () => {
     } finally {
       await fresh.close()
     }
-  })
+    // Three daemon starts, two of them deploying every embedded contract: slow on a loaded machine.
+  }, 180_000)
 })

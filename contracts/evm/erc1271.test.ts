@@ -1,16 +1,9 @@
-import { keccak256, parseUnits, toHex, type Address, type Hex } from 'viem'
+import { keccak256, parseUnits, toHex, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as UsdcToken from './artifacts/UsdcToken.js'
 import { setupRfq, type RfqFixture } from './testing/rfq.js'
 import { balanceOf, mint } from './testing/tokens.js'
-
-/**
- * Stand-in smart wallets, as raw runtime code installed with anvil_setCode: one answers every
- * `isValidSignature` with the ERC-1271 magic value 0x1626ba7e, the other with zero. Enough to prove
- * the contracts ask the wallet instead of running ecrecover when the signer has code.
- */
-const ACCEPTS_ALL: Hex = '0x631626ba7e60e01b60005260206000f3'
-const REJECTS_ALL: Hex = '0x60206000f3'
+import { ACCEPTS_ALL, REJECTS_ALL } from './testing/wallets.js'
 
 let f: RfqFixture
 let accepting: Address

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
 import {
-  chainRef, evmDeliveryDigest, evmOrderId, evmParty, solDeliveryMessage, solOrderBytes, solOrderId,
+  chainRef, evmDeliveryDigest, evmOrderDelivery, evmOrderId, evmParty, solDeliveryMessage, solOrderBytes, solOrderId,
   SOL_DELIVERY_MESSAGE_LEN, type Delivery, type EvmOrder, type SolOrder,
 } from './statement.js'
 
@@ -38,5 +38,12 @@ describe('cross-chain statement', () => {
     expect(solDeliveryMessage(d, key(9)).length).toBe(SOL_DELIVERY_MESSAGE_LEN)
     expect(evmDeliveryDigest(d, 1, escrow)).not.toBe(evmDeliveryDigest({ ...d, solver: evmParty(escrow) }, 1, escrow))
     expect(() => solDeliveryMessage({ ...d, amount: -1n }, key(9))).toThrow(RangeError)
+  })
+  it('builds the delivery of an EVM order from the order, as SourceEscrow.claim does', () => {
+    const id = evmOrderId(order, 84530017, escrow)
+    const solver = evmParty(escrow)
+    expect(evmOrderDelivery(order, id, solver)).toEqual({
+      orderId: id, destChain: order.destChain, recipient: order.recipient, outputToken: order.outputToken, amount: order.outputAmount, solver,
+    })
   })
 })

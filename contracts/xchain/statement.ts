@@ -168,6 +168,17 @@ export function evmDeliveryDigest(d: Delivery, chainId: number, verifier: Addres
   return hashTypedData({ domain: verifierDomain(chainId, verifier), types: deliveryTypes, primaryType: 'Delivery', message: d })
 }
 
+/**
+ * The delivery that settles an EVM-origin order, as SourceEscrow.claim builds it from the stored
+ * order: the attestors sign exactly this (with `evmDeliveryDigest`) once they saw the fill.
+ */
+export function evmOrderDelivery(order: EvmOrder, orderId: Hex, solver: Hex): Delivery {
+  return {
+    orderId, destChain: order.destChain, recipient: order.recipient, outputToken: order.outputToken,
+    amount: order.outputAmount, solver,
+  }
+}
+
 const DELIVERY_TAG = 'PARX_XCHAIN_DELIVERY_V1\0' // 24 bytes, so the fields that follow are 8-aligned
 
 /**

@@ -44,6 +44,7 @@ export async function startTestChain() {
     return receipt
   }
 
+  /** Sends and waits without judging the outcome (for reverts a simulation cannot reproduce, such as at a set timestamp). */
   async function sendRaw(from: PrivateKeyAccount, call: Call): Promise<TransactionReceipt> {
     const hash = await wallet(from).writeContract({ ...call, gas: GAS } as never)
     return client.waitForTransactionReceipt({ hash })
@@ -87,7 +88,7 @@ export async function startTestChain() {
 
   return {
     anvil, chain, client, testClient, accounts, wallet,
-    send, deploy, expectRevert, revertReason, latestTimestamp,
+    send, sendRaw, deploy, expectRevert, revertReason, latestTimestamp,
     stop: () => anvil.stop(),
   }
 }

@@ -3,10 +3,13 @@ import {
   type Address, type Hex, type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import * as AttestationVerifierMofN from '../../../contracts/evm/artifacts/AttestationVerifierMofN.js'
 import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
+import * as OutputSettler from '../../../contracts/evm/artifacts/OutputSettler.js'
 import * as Permit2Lite from '../../../contracts/evm/artifacts/Permit2Lite.js'
 import * as PermitToken from '../../../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../../../contracts/evm/artifacts/RfqSwap.js'
+import * as SourceEscrow from '../../../contracts/evm/artifacts/SourceEscrow.js'
 import * as UniswapV2Factory from '../../../contracts/evm/artifacts/UniswapV2Factory.js'
 import * as UniswapV2Pair from '../../../contracts/evm/artifacts/UniswapV2Pair.js'
 import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
@@ -47,13 +50,20 @@ export type DeployParameters = {
   solverKey: Hex
   /** Accounts that pay gas (solver, facilitator, attestors): funded with ETH. */
   fund: Address[]
+  /** The cross-chain attestors' EVM addresses, where the network has the `xchain` feature. */
+  attestors: Address[]
 }
+
+/** Signatures a cross-chain claim needs (SPEC: attestor quorum 2 of 3). */
+export const ATTESTOR_THRESHOLD = 2n
 
 /**
  * Deploys and seeds one embedded EVM network: Multicall3, the registry's tokens, and where the
  * network swaps, the RfqSwap router, solver inventory and allowance, and Uniswap v2 pools of each
- * partner stable against USDC. Returns the addresses by name (token symbols, router, factory,
- * `pair:<SYM>/USDC`).
+ * partner stable against USDC; where it has cross-chain orders, the verifier (owned by the deployer,
+ * the attestors at threshold 2), the escrow and the output settler, with solver allowance to the
+ * settler. Returns the addresses by name (token symbols, router, factory, `pair:<SYM>/USDC`,
+ * verifier, escrow, outputSettler).
  */
 export async function deployLocalEvm(p: DeployParameters): Promise<Record<string, Address>> {
   const { client, spec } = p
@@ -101,13 +111,28 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
       await mint(USDC, pair, seed.poolDepthPerSide)
       await call(pair, UniswapV2Pair.abi, 'mint', [deployer.address])
     }
-    let solverNonce = await client.getTransactionCount({ address: solver.address })
+  }
+  if (spec.features.includes('xchain')) Object.assign(out, await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address }))
+
+  // The solver pays swap outputs through the router and cross-chain deliveries through the settler.
+  let solverNonce = await client.getTransactionCount({ address: solver.address })
+  for (const spender of [out.router, out.outputSettler].filter((a) => a !== undefined)) {
     for (const t of spec.tokens) {
-      sent.push(await sw.writeContract({ address: out[t.symbol]!, abi: PermitToken.abi, functionName: 'approve', args: [out.router, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
+      sent.push(await sw.writeContract({ address: out[t.symbol]!, abi: PermitToken.abi, functionName: 'approve', args: [spender, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
     }
   }
   await waitAll(client, sent)
   return out
+}
+
+type Deploy = (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]) => Promise<Address>
+
+/** The three cross-chain contracts; the escrow is bound to the verifier for good. */
+async function deployXchain(p: { deploy: Deploy; attestors: Address[]; owner: Address }) {
+  const verifier = await p.deploy(AttestationVerifierMofN.abi, AttestationVerifierMofN.bytecode, [p.owner, p.attestors, ATTESTOR_THRESHOLD])
+  const escrow = await p.deploy(SourceEscrow.abi, SourceEscrow.bytecode, [verifier])
+  const outputSettler = await p.deploy(OutputSettler.abi, OutputSettler.bytecode, [])
+  return { verifier, escrow, outputSettler }
 }
 
 function decimalsOf(spec: NetworkSpec, symbol: string): number {

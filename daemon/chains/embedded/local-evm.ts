@@ -25,9 +25,10 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
     let addresses = readDeployment(p.db, p.spec.key)
     let deployed = false
     if (!(await stillThere(client, addresses))) {
+      const attestors = p.keys.attestors.map((k) => privateKeyToAccount(k as Hex).address)
       addresses = await deployLocalEvm({
         client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
-        fund: [p.keys.facilitator, ...p.keys.attestors].map((k) => privateKeyToAccount(k as Hex).address),
+        fund: [privateKeyToAccount(p.keys.facilitator).address, ...attestors], attestors,
       })
       writeDeployment(p.db, p.spec.key, addresses)
       deployed = true

@@ -13,6 +13,9 @@ export default route({
       },
       chainId: s.base.chainId,
       router: s.base.contracts.router ?? null,
+      // Cross-chain (SPEC 2.7): where evm-origin orders lock their input, and who checks attestations.
+      escrow: s.base.contracts.escrow ?? null,
+      verifier: s.base.contracts.verifier ?? null,
       solver: s.accounts.solver,
       solanaSolver: s.accounts.solanaSolver,
       facilitator: { url: s.urls.facilitator, evmSigner: s.accounts.facilitator, solanaSigner: s.accounts.solanaFacilitator },
