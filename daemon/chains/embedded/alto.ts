@@ -49,6 +49,7 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
     '--enable-instant-bundling-endpoint', 'true',
     '--log-level', 'warn',
   ]
+  // NODE_OPTIONS cleared: a parent run through tsx or vitest passes loaders alto does not need (and starts slower with).
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } })
   // Never outlive the process that started it, even when that process exits without calling stop.
   const reap = () => child.kill('SIGKILL')
