@@ -31,7 +31,8 @@ interface IEntryPointStakes {
 /// @title Pays the gas of user operations our sponsor signed (EntryPoint v0.8).
 /// @notice The platform's agent wallets hold no ETH: the sponsor (an off-chain key) signs each
 /// operation it agrees to pay for, and this contract pays from its EntryPoint deposit.
-/// A port of eth-infinitism's v0.7 VerifyingPaymaster sample, without imports from that package.
+/// Written for this project; it keeps the hash layout of eth-infinitism's VerifyingPaymaster sample
+/// (so tooling that knows that sample reads ours) and imports nothing from that package.
 /// @dev paymasterAndData = paymaster (20) | verificationGasLimit (16) | postOpGasLimit (16)
 ///      | validUntil (6) | validAfter (6) | signature (65). The signature is an EIP-191 personal
 ///      signature of getHash(); daemon/platform/aa/sponsor.ts computes the same hash.
