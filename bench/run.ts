@@ -1,4 +1,5 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
+import { benchAaSend } from './aa-send.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   sol: benchSol,
   facilitator: benchFacilitator,
   'xchain-gas': benchXchainGas,
+  'aa-send': benchAaSend,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

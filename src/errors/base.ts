@@ -6,6 +6,11 @@ export type BaseErrorParameters = {
   cause?: unknown
   /** Overrides the code's default HTTP status (rare: e.g. 401 without a code on operator routes). */
   status?: number
+  /**
+   * Machine-readable fields sent beside `error` and `code` (e.g. LIMIT_EXCEEDED's limit, amountUsd,
+   * remainingUsd), so a client can branch without parsing the message. Never `error` or `code`.
+   */
+  fields?: Record<string, string | number | boolean | null>
 }
 
 /**
@@ -17,16 +22,18 @@ export class BaseError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly details?: string
+  readonly fields?: Record<string, string | number | boolean | null>
 
   constructor(code: ErrorCode, message: string, params: BaseErrorParameters = {}) {
     super(message, params.cause === undefined ? undefined : { cause: params.cause })
     this.code = code
     this.status = params.status ?? errorCodes[code].status
     this.details = params.details
+    this.fields = params.fields
   }
 
-  toJSON(): { error: string; code: ErrorCode } {
-    return { error: this.message, code: this.code }
+  toJSON(): { error: string; code: ErrorCode } & Record<string, unknown> {
+    return { ...this.fields, error: this.message, code: this.code }
   }
 }
 

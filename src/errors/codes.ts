@@ -34,6 +34,17 @@ export const errorCodes = {
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+  // agent payments platform (docs/platform-api.md)
+  FORBIDDEN: { status: 403, meaning: 'the key is valid but may not do this (an agent key on a user route, or on another agent)' },
+  ALREADY_EXISTS: { status: 409, meaning: 'the resource exists already (e.g. a user for this wallet)' },
+  LIMIT_EXCEEDED: { status: 403, meaning: 'a spending limit of the agent refuses the amount; the body has limit, amountUsd and remainingUsd' },
+  NETWORK_UNSUPPORTED: { status: 400, meaning: 'the network is not in the registry or does not offer this (e.g. swap off Base)' },
+  PRICE_ABOVE_MAX: { status: 409, meaning: "the seller's price is above maxAmount; nothing was paid" },
+  SELLER_TERMS_MALFORMED: { status: 502, meaning: 'the seller answered 402 with terms that cannot be read; nothing was paid' },
+  SELLER_METHOD_UNSUPPORTED: { status: 422, meaning: "no payment method the seller offers is payable on the agent's network and tokens; nothing was paid" },
+  PAYMENT_REFUSED: { status: 502, meaning: 'the seller refused the signed payment; the body says whether anything was charged' },
+  SELLER_FAILED: { status: 502, meaning: 'the seller failed or timed out; the body says whether anything was charged' },
+  BUNDLER_UNAVAILABLE: { status: 503, meaning: 'the ERC-4337 bundler did not answer; nothing was spent, retry shortly' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

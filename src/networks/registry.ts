@@ -46,6 +46,11 @@ const evmTokens = (tokenADecimals: number, withB = true): TokenSpec[] => [
   { symbol: TOKEN_A, decimals: tokenADecimals, permitDomain: tokenADomain },
   ...(withB ? [{ symbol: TOKEN_B, decimals: 6, permitDomain: tokenBDomain }] : []),
 ]
+/**
+ * Tempo's stablecoins are TIP-20 tokens (6 decimals, fees paid in them). Only TOKEN_A is offered
+ * there: the platform's direct sends, not swaps or x402, so no permit domain is assumed.
+ */
+const tempoTokens = (): TokenSpec[] => [{ symbol: TOKEN_A, decimals: 6 }]
 const solTokens = (): TokenSpec[] => [
   { symbol: USDC, decimals: 6 },
   { symbol: TOKEN_A, decimals: 9 },
@@ -93,6 +98,15 @@ export const networks: Record<string, NetworkSpec> = {
   radius: {
     key: 'radius', kind: 'mainnet', family: 'evm', chainId: 723487, caip2: 'eip155:723487', legacyName: 'radius',
     rpc: 'config', tokens: evmTokens(6, false), features: ['x402', 'direct'],
+  },
+  // Direct-send networks of the agent platform only; no profile serves them until their RPC URL is configured.
+  'tempo-testnet': {
+    key: 'tempo-testnet', kind: 'testnet', family: 'evm', chainId: 42431, caip2: 'eip155:42431',
+    legacyName: 'tempo-testnet', rpc: 'config', tokens: tempoTokens(), features: ['direct'],
+  },
+  tempo: {
+    key: 'tempo', kind: 'mainnet', family: 'evm', chainId: 4217, caip2: 'eip155:4217', legacyName: 'tempo',
+    rpc: 'config', tokens: tempoTokens(), features: ['direct'],
   },
   solana: {
     key: 'solana', kind: 'mainnet', family: 'solana', caip2: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',

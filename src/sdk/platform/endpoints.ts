@@ -1,0 +1,57 @@
+import { z } from 'zod'
+import { networks } from '../../networks/registry.js'
+import { decimalAmount, evmAddress, httpUrl, isoTime, label, tokenSymbol, uuid } from './fields.js'
+import { checkTokenAmount, issue, priceableTokens } from './networks.js'
+
+/**
+ * A seller endpoint: the platform serves `url` (x402 v1/v2 and MPP), settles through our
+ * facilitator and forwards to `upstreamUrl` only after payment.
+ */
+export const endpoint = z.object({
+  id: uuid,
+  name: z.string().nullable(),
+  /** The stable paid URL buyers call: `{agents_url}/paid/<id>`. */
+  url: z.string().url(),
+  upstreamUrl: z.string().url(),
+  price: z.string(),
+  network: z.string(),
+  token: z.string(),
+  /** The address paid; `payToAgentId` is set when it is one of the user's agents. */
+  payTo: evmAddress,
+  payToAgentId: uuid.nullable(),
+  createdAt: isoTime,
+})
+export type Endpoint = z.infer<typeof endpoint>
+
+export const endpointParams = z.object({ id: uuid })
+export const endpointList = z.object({ endpoints: z.array(endpoint) })
+
+/** `payTo` is an agent id of the same user (its wallet is paid) or any address. */
+const payTo = z
+  .string({ required_error: 'required', invalid_type_error: 'must be a string' })
+  .trim()
+  .refine((v) => uuid.safeParse(v).success || evmAddress.safeParse(v).success, 'must be one of your agent ids or an EVM address (not the zero address)')
+  .transform((v) => (uuid.safeParse(v).success ? v.toLowerCase() : evmAddress.parse(v)))
+
+/** POST /api/endpoints. The token is chosen here, once (SPEC §4.5). */
+export const createEndpointBody = z
+  .object({
+    name: label.optional(),
+    upstreamUrl: httpUrl,
+    price: decimalAmount,
+    network: z.string({ required_error: 'required' }).trim().toLowerCase(),
+    token: tokenSymbol,
+    payTo,
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    const n = networks[b.network]
+    const usable = Object.values(networks).filter((x) => x.family === 'evm' && priceableTokens(x).length > 0).map((x) => x.key)
+    if (!n || !usable.includes(n.key)) {
+      return issue(ctx, ['network'], `'${b.network}' cannot take payments here; use one of ${usable.join(', ')}`, 'NETWORK_UNSUPPORTED')
+    }
+    checkTokenAmount(ctx, n, priceableTokens(n), { token: b.token, amount: b.price }, { token: 'token', amount: 'price' }, 'prices')
+  })
+export type CreateEndpointBody = z.input<typeof createEndpointBody>
+
+export const deletedEndpoint = z.object({ id: uuid, deleted: z.literal(true) })

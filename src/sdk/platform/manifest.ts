@@ -1,0 +1,31 @@
+import { z } from 'zod'
+
+/** GET /api/manifest: one document an agent reads to learn what the platform offers. */
+export const manifest = z.object({
+  name: z.literal('parx'),
+  version: z.string(),
+  profile: z.enum(['local', 'testnet', 'mainnet']),
+  /** Networks agents may be created on in this deployment, with their tokens. */
+  networks: z.array(
+    z.object({
+      key: z.string(),
+      chainId: z.number().int(),
+      caip2: z.string(),
+      sendMethod: z.enum(['userOperation', 'transfer']),
+      tokens: z.array(z.object({ symbol: z.string(), decimals: z.number().int(), address: z.string().nullable() })),
+      swapPairs: z.array(z.tuple([z.string(), z.string()])),
+    }),
+  ),
+  payments: z.object({ protocols: z.array(z.enum(['x402-v2', 'x402-v1', 'mpp'])), facilitator: z.string() }),
+  limits: z.object({
+    currency: z.literal('USD'),
+    kinds: z.array(z.enum(['perPayment', 'daily', 'allowedHosts'])),
+    /** Seconds of the rolling daily window. */
+    windowSeconds: z.number().int(),
+    countedBy: z.array(z.enum(['pay', 'send', 'swap'])),
+  }),
+  auth: z.object({ userKeyHeader: z.string(), agentKeyHeader: z.string() }),
+  /** The routes an agent key may call. */
+  routes: z.array(z.object({ method: z.string(), path: z.string(), summary: z.string() })),
+})
+export type Manifest = z.infer<typeof manifest>

@@ -1,0 +1,89 @@
+import { z } from 'zod'
+import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
+
+/** Request headers the platform sets itself or that would let the agent speak for the platform. */
+const RESERVED_HEADERS = new Set([
+  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
+  'payment-signature', 'x-payment', 'authorization', 'proxy-authorization', 'x-user-key', 'x-agent-key', 'x-api-key',
+])
+
+/** POST /api/agents/:id/pay: what to fetch; the price comes from the seller, never from here. */
+export const payBody = z
+  .object({
+    url: httpUrl,
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+    headers: z
+      .record(z.string().max(8192, 'header value longer than 8192 characters'))
+      .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers')
+      .refine((h) => Object.keys(h).every((k) => /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(k)), 'a header name has characters HTTP does not allow')
+      .refine((h) => !Object.keys(h).some((k) => RESERVED_HEADERS.has(k.toLowerCase())),
+        `may not set ${[...RESERVED_HEADERS].join(', ')}: the platform sets payment headers itself`)
+      .default({}),
+    /** Forwarded as is (text). */
+    body: z.string().max(1_000_000, 'body longer than 1 MB').optional(),
+    /** Refuse (PRICE_ABOVE_MAX) when the seller asks more, in the seller's token. */
+    maxAmount: decimalAmount.optional(),
+    /** Fetch the terms and report the price without paying or counting toward limits. */
+    dryRun: z.boolean().default(false),
+  })
+  .strict()
+  .refine((b) => b.body === undefined || b.method !== 'GET', { message: 'a GET has no body; use method POST', path: ['body'] })
+export type PayBody = z.input<typeof payBody>
+
+export const payProtocol = z.enum(['x402-v2', 'x402-v1', 'mpp'])
+
+/** The seller's price as read from its 402 answer. */
+export const price = z.object({
+  protocol: payProtocol,
+  amount: z.string(),
+  token: z.string(),
+  network: z.string(),
+  payTo: z.string(),
+})
+export type Price = z.infer<typeof price>
+
+/** What a payment cost and where it went on chain. */
+export const receipt = z.object({
+  protocol: payProtocol,
+  amount: z.string(),
+  token: z.string(),
+  network: z.string(),
+  /** The settlement transaction (the facilitator's, or the MPP transfer). */
+  transaction: txHash,
+  payer: evmAddress,
+  payTo: z.string(),
+})
+export type Receipt = z.infer<typeof receipt>
+
+/** The seller's answer passed through, plus the receipt; receipt is null when the URL asked for no payment. */
+export const payResult = z.object({
+  dryRun: z.literal(false),
+  status: z.number().int(),
+  headers: z.record(z.string()),
+  body: z.string(),
+  /** utf8 for text answers; base64 for anything else. */
+  bodyEncoding: z.enum(['utf8', 'base64']),
+  receipt: receipt.nullable(),
+})
+export type PayResult = z.infer<typeof payResult>
+
+export const payDryRun = z.object({
+  dryRun: z.literal(true),
+  /** null when the URL did not answer 402: nothing to pay. */
+  price: price.nullable(),
+  /** Whether the agent's limits would allow this price now. */
+  withinLimits: z.boolean(),
+  remainingTodayUsd: z.string().nullable(),
+})
+export type PayDryRun = z.infer<typeof payDryRun>
+
+export const payAnswer = z.discriminatedUnion('dryRun', [payResult, payDryRun])
+export type PayAnswer = z.infer<typeof payAnswer>
+
+/** Extra fields of PAYMENT_REFUSED and SELLER_FAILED bodies: whether money moved, and where. */
+export const payFailure = z.object({
+  error: z.string(),
+  code: z.enum(['PAYMENT_REFUSED', 'SELLER_FAILED']),
+  charged: z.boolean(),
+  transaction: txHash.nullable(),
+})

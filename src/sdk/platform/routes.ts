@@ -1,0 +1,136 @@
+import { z } from 'zod'
+import type { ErrorCode } from '../../errors/codes.js'
+import * as A from './agents.js'
+import * as E from './endpoints.js'
+import { limits, setLimitsBody } from './limits.js'
+import { manifest } from './manifest.js'
+import { payAnswer, payBody } from './pay.js'
+import { createdUser, createUserBody, user } from './users.js'
+import { balance, sendBody, sendResult, swapBody, swapResult } from './wallet.js'
+
+/**
+ * Who may call a route. user: a user key (x-user-key). agent: an agent key (x-agent-key), acting on
+ * its own agent only. owner: the owning user's key or that agent's own key. operator: the operator
+ * bearer token. open: nobody needs a key.
+ */
+export type PlatformAuth = 'open' | 'operator' | 'user' | 'agent' | 'owner'
+
+export type PlatformRoute = {
+  method: 'GET' | 'POST' | 'DELETE'
+  /** Hono-style path; `:id` and `:keyId` are filled from `params`. */
+  path: string
+  auth: PlatformAuth
+  summary: string
+  params?: z.ZodTypeAny
+  body?: z.ZodTypeAny
+  response: z.ZodTypeAny
+  /** Codes this route answers with beyond the ones every route may (see COMMON_ERRORS). */
+  errors: readonly ErrorCode[]
+}
+
+/** Any route may answer these: bad JSON or fields, a bad key, rate limiting, a bug. */
+export const COMMON_ERRORS = ['BAD_REQUEST', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL'] as const
+
+/** Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of key is FORBIDDEN. */
+const TENANT = ['NOT_FOUND', 'FORBIDDEN'] as const
+/** Routes that move funds. */
+const SPENDS = [...TENANT, 'LIMIT_EXCEEDED', 'UNKNOWN_TOKEN', 'INSUFFICIENT_BALANCE', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED'] as const
+
+/**
+ * The platform's HTTP contract, as data. The daemon's routes and the typed client both read it, so
+ * no path or body shape is written twice. docs/platform-api.md describes each with an example.
+ */
+export const platformRoutes = {
+  createUser: {
+    method: 'POST', path: '/api/operator/users', auth: 'operator',
+    summary: 'create a user and print its user key (local profile; scripts and CI)',
+    body: createUserBody, response: createdUser, errors: ['ALREADY_EXISTS', 'PROFILE_ONLY'],
+  },
+  whoamiUser: {
+    method: 'GET', path: '/api/users/me', auth: 'user', summary: 'the user the key belongs to', response: user, errors: ['FORBIDDEN'],
+  },
+  createAgent: {
+    method: 'POST', path: '/api/agents', auth: 'user', summary: 'create an agent with a new wallet on a network',
+    body: A.createAgentBody, response: A.agent, errors: ['FORBIDDEN', 'NETWORK_UNSUPPORTED', 'CHAIN_UNAVAILABLE'],
+  },
+  listAgents: {
+    method: 'GET', path: '/api/agents', auth: 'user', summary: "the user's agents", response: A.agentList, errors: ['FORBIDDEN'],
+  },
+  whoamiAgent: {
+    method: 'GET', path: '/api/agents/me', auth: 'agent', summary: 'the agent the key belongs to: id, network, wallet, tokens',
+    response: A.agentMe, errors: ['FORBIDDEN'],
+  },
+  showAgent: {
+    method: 'GET', path: '/api/agents/:id', auth: 'owner', summary: 'one agent', params: A.agentParams, response: A.agent, errors: TENANT,
+  },
+  getLimits: {
+    method: 'GET', path: '/api/agents/:id/limits', auth: 'owner', summary: "the agent's spending limits and what today's window has left",
+    params: A.agentParams, response: limits, errors: TENANT,
+  },
+  setLimits: {
+    method: 'POST', path: '/api/agents/:id/limits', auth: 'user', summary: 'set or clear spending limits (owning user only)',
+    params: A.agentParams, body: setLimitsBody, response: limits, errors: TENANT,
+  },
+  createAgentKey: {
+    method: 'POST', path: '/api/agents/:id/keys', auth: 'user', summary: 'create an agent key (shown once)',
+    params: A.agentParams, body: A.createAgentKeyBody, response: A.createdAgentKey, errors: TENANT,
+  },
+  listAgentKeys: {
+    method: 'GET', path: '/api/agents/:id/keys', auth: 'user', summary: "the agent's keys, masked",
+    params: A.agentParams, response: A.agentKeyList, errors: TENANT,
+  },
+  revokeAgentKey: {
+    method: 'DELETE', path: '/api/agents/:id/keys/:keyId', auth: 'user', summary: 'revoke an agent key at once (idempotent)',
+    params: A.agentKeyParams, response: A.agentKeyInfo, errors: TENANT,
+  },
+  balance: {
+    method: 'GET', path: '/api/agents/:id/balance', auth: 'owner', summary: "the agent wallet's token balances",
+    params: A.agentParams, response: balance, errors: [...TENANT, 'CHAIN_UNAVAILABLE'],
+  },
+  send: {
+    method: 'POST', path: '/api/agents/:id/send', auth: 'owner',
+    summary: 'send tokens: a sponsored user operation on AA networks, a plain transfer on direct ones',
+    params: A.agentParams, body: sendBody, response: sendResult, errors: [...SPENDS, 'BUNDLER_UNAVAILABLE'],
+  },
+  swap: {
+    method: 'POST', path: '/api/agents/:id/swap', auth: 'owner', summary: 'swap on Base through the swap API (USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A)',
+    params: A.agentParams, body: swapBody, response: swapResult,
+    errors: [...SPENDS, 'NETWORK_UNSUPPORTED', 'UNSUPPORTED_PAIR', 'INVENTORY_SHORT', 'AMOUNT_TOO_LARGE', 'SIMULATION_FAILED'],
+  },
+  pay: {
+    method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
+    params: A.agentParams, body: payBody, response: payAnswer,
+    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED'],
+  },
+  createEndpoint: {
+    method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',
+    body: E.createEndpointBody, response: E.endpoint, errors: [...TENANT, 'NETWORK_UNSUPPORTED', 'UNKNOWN_TOKEN'],
+  },
+  listEndpoints: {
+    method: 'GET', path: '/api/endpoints', auth: 'user', summary: "the user's endpoints", response: E.endpointList, errors: ['FORBIDDEN'],
+  },
+  showEndpoint: {
+    method: 'GET', path: '/api/endpoints/:id', auth: 'user', summary: 'one endpoint', params: E.endpointParams, response: E.endpoint, errors: TENANT,
+  },
+  deleteEndpoint: {
+    method: 'DELETE', path: '/api/endpoints/:id', auth: 'user', summary: 'stop serving an endpoint', params: E.endpointParams,
+    response: E.deletedEndpoint, errors: TENANT,
+  },
+  manifest: {
+    method: 'GET', path: '/api/manifest', auth: 'open', summary: 'what the platform offers: networks, tokens, payment methods, limits, agent routes',
+    response: manifest, errors: [],
+  },
+} as const satisfies Record<string, PlatformRoute>
+
+export type PlatformRoutes = typeof platformRoutes
+export type PlatformRouteName = keyof PlatformRoutes
+
+/** The paid URL of an endpoint, served by the platform (any method; payment in the x402 or MPP headers). */
+export const PAID_ENDPOINT_PATH = '/paid/:id'
+
+/** Routes an agent key may call, for the manifest. */
+export function agentRoutes(): { method: string; path: string; summary: string }[] {
+  return Object.values(platformRoutes as Record<string, PlatformRoute>)
+    .filter((r) => r.auth === 'agent' || r.auth === 'owner' || r.auth === 'open')
+    .map(({ method, path, summary }) => ({ method, path, summary }))
+}
