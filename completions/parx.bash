@@ -23,21 +23,21 @@ _parx() {
   done
   local words
   case "$path" in
-    "") words="serve status faucet keys config completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
-    "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --help" ;;
-    "status") words="--version -V --output -o --api-url --help" ;;
-    "faucet") words="--to --token --amount --network --version -V --output -o --api-url --help" ;;
-    "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --help" ;;
-    "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --help" ;;
-    "keys list") words="--operator-token --data-dir --owner --version -V --output -o --api-url --help" ;;
-    "keys deactivate") words="--operator-token --data-dir --version -V --output -o --api-url --help" ;;
-    "keys delete") words="--operator-token --data-dir --version -V --output -o --api-url --help" ;;
-    "keys operator-token") words="--data-dir --version -V --output -o --api-url --help" ;;
-    "config") words="path get set --version -V --output -o --api-url --help" ;;
-    "config path") words="--version -V --output -o --api-url --help" ;;
-    "config get") words="--version -V --output -o --api-url --help" ;;
-    "config set") words="--version -V --output -o --api-url --help" ;;
-    "completion") words="--shell --write --version -V --output -o --api-url --help" ;;
+    "") words="serve status faucet keys config completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --no-color --help" ;;
+    "status") words="--version -V --output -o --api-url --no-color --help" ;;
+    "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
+    "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --no-color --help" ;;
+    "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --no-color --help" ;;
+    "keys list") words="--operator-token --data-dir --owner --version -V --output -o --api-url --no-color --help" ;;
+    "keys deactivate") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "keys delete") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "keys operator-token") words="--data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "config") words="path get set --version -V --output -o --api-url --no-color --help" ;;
+    "config path") words="--version -V --output -o --api-url --no-color --help" ;;
+    "config get") words="--version -V --output -o --api-url --no-color --help" ;;
+    "config set") words="--version -V --output -o --api-url --no-color --help" ;;
+    "completion") words="--shell --write --version -V --output -o --api-url --no-color --help" ;;
   esac
   COMPREPLY=( $(compgen -W "$words" -- "$cur") )
 }

@@ -2,6 +2,7 @@
 complete -c parx -l version
 complete -c parx -l output
 complete -c parx -l api-url
+complete -c parx -l no-color
 complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
@@ -11,6 +12,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a completion
 complete -c parx -f -n '__fish_use_subcommand' -l version
 complete -c parx -f -n '__fish_use_subcommand' -l output
 complete -c parx -f -n '__fish_use_subcommand' -l api-url
+complete -c parx -f -n '__fish_use_subcommand' -l no-color
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l profile
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l port
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l host

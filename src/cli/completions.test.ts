@@ -9,7 +9,7 @@ describe('shell completions', () => {
   it('the committed scripts match the command tree (run npm run build:completions when this fails)', () => {
     const scripts = completions(buildProgram({ stdout: () => {}, stderr: () => {}, env: {} }))
     for (const [shell, file] of Object.entries(completionFiles)) {
-      expect(readFileSync(join(completionsDir, file), 'utf8'), `${file} is stale: run npm run build:completions`).toBe(scripts[shell as keyof typeof scripts])
+      expect(readFileSync(join(completionsDir(), file), 'utf8'), `${file} is stale: run npm run build:completions`).toBe(scripts[shell as keyof typeof scripts])
     }
   })
 

@@ -3,8 +3,8 @@ import { emit, type CliContext } from '../../context.js'
 import { configFile, SECTION } from './shared.js'
 
 /** Prints one daemon setting, or all of them, as stored in the config file (secrets included: it is yours). */
-export function run(key: string | undefined, ctx: CliContext) {
-  const value = configFile(ctx).get(key ? `${SECTION}.${key}` : SECTION) ?? null
+export async function run(key: string | undefined, ctx: CliContext) {
+  const value = (await configFile(ctx)).get(key ? `${SECTION}.${key}` : SECTION) ?? null
   const result = { key: key ?? null, value }
   emit(ctx, result, () => [typeof value === 'string' ? value : JSON.stringify(value, null, 2)])
   return result
@@ -14,5 +14,5 @@ export function define(ctx: () => CliContext): Command {
   return new Command('get')
     .description('print a daemon setting from the config file (all of them without a key)')
     .argument('[key]', 'dotted key, e.g. port, auth.enforce, rpc.base-sepolia')
-    .action((key?: string) => void run(key, ctx()))
+    .action(async (key?: string) => void (await run(key, ctx())))
 }

@@ -10,10 +10,10 @@ export async function run(opts: CreateKeyOptions, ctx: CliContext) {
     body: { name: opts.name, description: opts.description, owner: opts.owner },
   })
   emit(ctx, result, () => [
-    `${label('key')}${result.key}`,
-    `${label('id')}${result.id}`,
-    `${label('name')}${result.name}`,
-    `${label('owner')}${result.owner}`,
+    `${label(ctx, 'key')}${result.key}`,
+    `${label(ctx, 'id')}${result.id}`,
+    `${label(ctx, 'name')}${result.name}`,
+    `${label(ctx, 'owner')}${result.owner}`,
     'Store the key now: it is not shown again. Send it as the x-api-key header.',
   ])
   return result
