@@ -18,12 +18,18 @@ _parx() {
       "config path") path="config path" ;;
       "config get") path="config get" ;;
       "config set") path="config set" ;;
+      "auth") path="auth" ;;
+      "auth user") path="auth user" ;;
+      "auth user login") path="auth user login" ;;
+      "agent") path="agent" ;;
+      "agent login") path="agent login" ;;
+      "logout") path="logout" ;;
       "completion") path="completion" ;;
     esac
   done
   local words
   case "$path" in
-    "") words="serve status faucet keys config completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status faucet keys config auth agent logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
@@ -37,6 +43,12 @@ _parx() {
     "config path") words="--version -V --output -o --api-url --no-color --help" ;;
     "config get") words="--version -V --output -o --api-url --no-color --help" ;;
     "config set") words="--version -V --output -o --api-url --no-color --help" ;;
+    "auth") words="user --version -V --output -o --api-url --no-color --help" ;;
+    "auth user") words="login --version -V --output -o --api-url --no-color --help" ;;
+    "auth user login") words="--user-key --version -V --output -o --api-url --no-color --help" ;;
+    "agent") words="login --version -V --output -o --api-url --no-color --help" ;;
+    "agent login") words="--agent-key --agent-id --version -V --output -o --api-url --no-color --help" ;;
+    "logout") words="--agent --user --version -V --output -o --api-url --no-color --help" ;;
     "completion") words="--shell --write --version -V --output -o --api-url --no-color --help" ;;
   esac
   COMPREPLY=( $(compgen -W "$words" -- "$cur") )

@@ -8,6 +8,9 @@ complete -c parx -f -n '__fish_use_subcommand' -a status
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a config
+complete -c parx -f -n '__fish_use_subcommand' -a auth
+complete -c parx -f -n '__fish_use_subcommand' -a agent
+complete -c parx -f -n '__fish_use_subcommand' -a logout
 complete -c parx -f -n '__fish_use_subcommand' -a completion
 complete -c parx -f -n '__fish_use_subcommand' -l version
 complete -c parx -f -n '__fish_use_subcommand' -l output
@@ -44,5 +47,13 @@ complete -c parx -f -n '__fish_seen_subcommand_from operator-token' -l data-dir
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a path
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a get
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a set
+complete -c parx -f -n '__fish_seen_subcommand_from auth' -a user
+complete -c parx -f -n '__fish_seen_subcommand_from user' -a login
+complete -c parx -f -n '__fish_seen_subcommand_from login' -l user-key
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a login
+complete -c parx -f -n '__fish_seen_subcommand_from login' -l agent-key
+complete -c parx -f -n '__fish_seen_subcommand_from login' -l agent-id
+complete -c parx -f -n '__fish_seen_subcommand_from logout' -l agent
+complete -c parx -f -n '__fish_seen_subcommand_from logout' -l user
 complete -c parx -f -n '__fish_seen_subcommand_from completion' -l shell
 complete -c parx -f -n '__fish_seen_subcommand_from completion' -l write

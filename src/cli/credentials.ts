@@ -81,7 +81,7 @@ export async function removeCredentials(ctx: Pick<CliContext, 'env' | 'stderr'>,
 
 /** A key as it may be shown: its prefix and last 4 characters, never the whole secret. */
 export function maskKey(key: string): string {
-  const prefix = /^[A-Za-z]+[-_](?:[A-Za-z]+[-_])?/.exec(key)?.[0] ?? key.slice(0, 4)
+  const prefix = /^[A-Za-z]{2,12}[-_]/.exec(key)?.[0] ?? key.slice(0, 4)
   if (key.length <= prefix.length + 8) return `${prefix}…`
   return `${prefix}…${key.slice(-4)}`
 }

@@ -1,4 +1,6 @@
 import { Command, Option } from 'commander'
+import * as agentLogin from './commands/agent/login.js'
+import * as userLogin from './commands/auth/user-login.js'
 import * as completion from './commands/completion.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
@@ -9,6 +11,7 @@ import * as keysDeactivate from './commands/keys/deactivate.js'
 import * as keysDelete from './commands/keys/delete.js'
 import * as keysList from './commands/keys/list.js'
 import * as keysOperatorToken from './commands/keys/operator-token.js'
+import * as logout from './commands/logout.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
@@ -51,6 +54,11 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(configGet.define(ctx))
       .addCommand(configSet.define(ctx)),
   )
+  program.addCommand(
+    new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
+  )
+  program.addCommand(new Command('agent').description('agents of the payments platform').addCommand(agentLogin.define(ctx)))
+  program.addCommand(logout.define(ctx))
   program.addCommand(completion.define(ctx, () => program))
   // addCommand does not pass settings down: give every command our output and error handling.
   // With --output json, commander's own messages are left out: main prints the error as JSON.
