@@ -1,4 +1,5 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
+import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   swap: benchSwap,
   sol: benchSol,
   facilitator: benchFacilitator,
+  cli: benchCli,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
