@@ -3,18 +3,20 @@
 // One ESM bundle of our own sources only: npm packages stay external and load from node_modules.
 // Code splitting turns every dynamic import() into its own chunk, so a command loads only what it uses.
 import { build } from 'esbuild'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
+// Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.
+const staging = join(root, `.dist-${process.pid}`)
 
-rmSync(dist, { recursive: true, force: true })
+rmSync(staging, { recursive: true, force: true })
 const result = await build({
   absWorkingDir: root,
   entryPoints: { parx: 'src/cli/main.ts' },
-  outdir: 'dist',
+  outdir: staging,
   // Chunks sit beside the entry, so a module's dirname(import.meta.url) is dist/ wherever its code lands.
   chunkNames: '[name]-[hash]',
   bundle: true,
@@ -32,9 +34,11 @@ const result = await build({
 const migrations = join(root, 'daemon', 'store', 'migrations')
 if (existsSync(migrations)) {
   const sql = readdirSync(migrations).filter((f) => f.endsWith('.sql'))
-  if (sql.length) mkdirSync(join(dist, 'migrations'))
-  for (const f of sql) copyFileSync(join(migrations, f), join(dist, 'migrations', f))
+  if (sql.length) mkdirSync(join(staging, 'migrations'))
+  for (const f of sql) copyFileSync(join(migrations, f), join(staging, 'migrations', f))
 }
 
-// What each output imports, statically or lazily: test/cli-lazy-imports.test.ts reads it.
-writeFileSync(join(dist, 'meta.json'), JSON.stringify(result.metafile))
+// What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
+writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))
+rmSync(dist, { recursive: true, force: true })
+renameSync(staging, dist)

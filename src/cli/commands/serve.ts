@@ -17,6 +17,9 @@ const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js'
  * without --api-url), and runs until SIGINT (exit 130, as for any Ctrl-C) or SIGTERM (exit 0).
  */
 export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaemon, signals: process as Pick<NodeJS.Process, 'once'> }): Promise<number> {
+  // The daemon's modules take most of the start-up: load them while the config is read and checked.
+  const daemonModule = deps.loadDaemon()
+  daemonModule.catch(() => {}) // awaited below; this only keeps an early config error from leaving it unhandled
   const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
@@ -24,7 +27,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   })
   const t0 = performance.now()
   const spinner = ctx.spinner(`starting parx (${config.profile})`)
-  const { startDaemon } = await deps.loadDaemon()
+  const { startDaemon } = await daemonModule
   let daemon
   try {
     daemon = await startDaemon(config, { onProgress: (step) => spinner.update(step) })
