@@ -68,3 +68,17 @@ describe('credentials', () => {
     expect(maskKey('0123456789abcdef')).toBe('0123…cdef')
   })
 })
+
+describe('parx config for the platform side', () => {
+  it('sets the platform URL and agent id, refuses keys and unknown fields, and shows keys masked', async () => {
+    const { run: set } = await import('./commands/config/set.js')
+    const { run: get } = await import('./commands/config/get.js')
+    await userLogin.run({ userKey }, ctx())
+    expect((await set('platform.agentsUrl', 'https://agents.example/', ctx())).value).toBe('https://agents.example')
+    await expect(set('platform.agentsUrl', 'notaurl', ctx())).rejects.toMatchObject({ code: 'USAGE' })
+    await expect(set('platform.userKey', 'x', ctx())).rejects.toThrow(/auth user login/)
+    await expect(set('platform.colour', 'x', ctx())).rejects.toThrow(/unknown setting 'platform.colour'/)
+    expect((await get('platform', ctx())).value).toEqual({ agentsUrl: 'https://agents.example', userKey: 'parxu-…cdef' })
+    expect((await resolveCredentials(ctx())).values.agentsUrl).toBe('https://agents.example')
+  })
+})
