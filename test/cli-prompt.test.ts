@@ -36,8 +36,9 @@ describe('prompts on a terminal', () => {
 
   it('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
     const env = baseEnv('b')
-    const r = await onPty('agent login', env, [{ waitFor: 'Agent API key', type: '\x03' }])
+    const r = await onPty('--no-color agent login', env, [{ waitFor: 'Agent API key', type: '\x03' }])
     expect(r.code).toBe(130)
+    expect(r.screen).not.toMatch(/\x1b\[[0-9;]*m/) // --no-color reaches the prompt too
     expect(existsSync(join(tmp, 'b', 'config.json')) ? JSON.parse(readFileSync(join(tmp, 'b', 'config.json'), 'utf8')) : {}).toEqual({})
   })
 

@@ -93,6 +93,13 @@ describe('parx faucet and status', () => {
     expect(text.out).toMatch(/local-solana\s+ok/)
   })
 
+  it('a URL that is not one is a usage error, not a stack', async () => {
+    const out: string[] = []
+    const code = await main(['node', 'parx', '-o', 'json', 'status', '--api-url', 'notaurl', '--no-color'], { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {} })
+    expect(code).toBe(exitCodes.usage)
+    expect(JSON.parse(out.join(''))).toEqual({ error: expect.stringMatching(/--api-url must be an http\(s\) URL/), code: 'USAGE' })
+  })
+
   it('usage errors exit 2', async () => {
     const r = await parx(['faucet'])
     expect(r.code).toBe(exitCodes.usage)

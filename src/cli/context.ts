@@ -26,6 +26,8 @@ export type CliContext = CliIo & {
   color: Palette
   /** Colours for stderr lines. */
   errColor: Palette
+  /** False with NO_COLOR or --no-color (prompts follow it too). */
+  colorAllowed: boolean
   /** True when a person can answer a prompt: stdin and stderr are terminals and the output is text. */
   interactive: boolean
   /** A spinner on stderr while waiting (drawn only on a terminal with a width, in text mode). */
@@ -58,6 +60,7 @@ export function createContext(io: CliIo, g: GlobalOptions): CliContext {
     output: g.output,
     color: palette(out),
     errColor,
+    colorAllowed: colorEnabled({ env: io.env, isTTY: true, flag: g.color }),
     interactive: g.output === 'text' && tty.stdin && tty.stderr,
     spinner: (text) =>
       startSpinner(text, {
