@@ -1,19 +1,12 @@
 import Conf from 'conf'
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { userConfigDir } from '../config/paths.js'
 import { CliError } from './errors.js'
 
 /**
- * The per-user config file: $PARX_CONFIG_DIR/config.json, else $XDG_CONFIG_HOME/parx/config.json
- * or ~/.config/parx/config.json (where conf puts it for src/config/load.ts too).
- */
-export function userConfigDir(env: NodeJS.ProcessEnv): string {
-  return env.PARX_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'parx')
-}
-
-/**
- * Opens the config file for the CLI. Its folder is created 0700 and the file 0600 from its first byte
+ * Opens the config file for the CLI ($PARX_CONFIG_DIR/config.json, else ~/.config/parx/config.json).
+ * Its folder is created 0700 and the file 0600 from its first byte
  * (conf writes a 0600 temporary file and renames it). A file or folder another user could read is
  * narrowed, saying so on stderr; a file that is not JSON is refused with its name, never overwritten.
  */
