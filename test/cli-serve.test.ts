@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -49,5 +49,15 @@ describe('parx serve as a user runs it (text mode)', () => {
     const gone = parx(['status'], { PARX_PORT: '9' })
     expect(gone.status).toBe(5)
     expect(gone.stderr).toMatch(/cannot reach http:\/\/127.0.0.1:9.*\n.*parx serve/)
+  })
+
+  it('refuses a corrupt config file, naming it, before starting anything', () => {
+    const dir = join(tmp, 'bad-config')
+    mkdirSync(dir, { mode: 0o700 })
+    writeFileSync(join(dir, 'config.json'), '{"serve": {', { mode: 0o600 })
+    const r = parx(['-o', 'json', 'serve', '--port', '0', '--data-dir', join(tmp, 'never')], { PARX_CONFIG_DIR: dir })
+    expect(r.status).toBe(1)
+    expect(JSON.parse(r.stdout)).toEqual({ error: expect.stringContaining(join(dir, 'config.json')), code: 'CONFIG_CORRUPT' })
+    expect(existsSync(join(tmp, 'never'))).toBe(false)
   })
 })

@@ -20,6 +20,8 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   // The daemon's modules take most of the start-up: load them while the config is read and checked.
   const daemonModule = deps.loadDaemon()
   daemonModule.catch(() => {}) // awaited below; this only keeps an early config error from leaving it unhandled
+  // The config file checked first: a corrupt one is named (CONFIG_CORRUPT), a too-open one narrowed.
+  ;(await import('../user-config.js')).openUserConfig(ctx)
   const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
