@@ -18,7 +18,9 @@ export function run(opts: CompletionOptions, ctx: CliContext, program: Command):
     ctx.stderr(`wrote ${Object.values(completionFiles).join(', ')} to ${completionsDir()}`)
     return 0
   }
-  ctx.stdout(scripts[opts.shell ?? 'bash'].trimEnd())
+  const shell = opts.shell ?? 'bash'
+  if (ctx.output === 'json') ctx.stdout(JSON.stringify({ shell, script: scripts[shell] }))
+  else ctx.stdout(scripts[shell].trimEnd())
   return 0
 }
 
