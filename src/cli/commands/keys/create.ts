@@ -1,11 +1,13 @@
 import type { Command } from 'commander'
 import { emit, label, type CliContext } from '../../context.js'
+import { evmAddress } from '../../validate.js'
 import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
 
 export type CreateKeyOptions = OperatorOptions & { name: string; description?: string; owner: string }
 
 /** Creates a partner API key. The key is printed once; the daemon keeps only its hash. */
 export async function run(opts: CreateKeyOptions, ctx: CliContext) {
+  evmAddress(opts.owner, '--owner')
   const result = await operatorCall<PartnerKeyRecord & { key: string }>(ctx, opts, '/api/operator/keys', {
     body: { name: opts.name, description: opts.description, owner: opts.owner },
   })
