@@ -19,7 +19,14 @@ function onPty(args: string, env: NodeJS.ProcessEnv, steps: { waitFor: string; t
     screen += d.toString()
     while (step < steps.length && screen.includes(steps[step]!.waitFor)) child.stdin!.write(steps[step++]!.type)
   })
-  return new Promise<{ code: number | null; screen: string }>((resolve) => child.once('exit', (code) => resolve({ code, screen })))
+  // A safety net, not a time assertion: a hung run ends with what the screen showed, for the failure message.
+  const stuck = setTimeout(() => child.kill('SIGKILL'), 100_000)
+  return new Promise<{ code: number | null; screen: string }>((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(stuck)
+      resolve({ code, screen })
+    }),
+  )
 }
 
 const key = 'parxu-0123456789abcdef-secret-7777'
@@ -54,7 +61,7 @@ describe('prompts on a terminal', () => {
   it('on a zero-width terminal the spinner draws nothing; NO_COLOR leaves no colour; Ctrl-C on serve exits 130', async () => {
     const env = { ...baseEnv('d'), NO_COLOR: '1' }
     const r = await onPty(`serve --port 0 --data-dir ${join(tmp, 'd-data')} --log-level warn`, env, [{ waitFor: 'Press Ctrl-C', type: '\x03' }], 'stty cols 0 rows 0; ')
-    expect(r.code).toBe(130)
+    expect(r.code, r.screen).toBe(130)
     expect(r.screen).toMatch(/parx is ready/)
     expect(r.screen).not.toMatch(/\x1b\[/) // no cursor codes, no colour
     expect(r.screen.length).toBeLessThan(4000)
