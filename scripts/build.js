@@ -40,5 +40,13 @@ if (existsSync(migrations)) {
 
 // What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
 writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))
-rmSync(dist, { recursive: true, force: true })
-renameSync(staging, dist)
+// Another build may swap its dist/ in between: retry the swap a few times.
+for (let attempt = 1; ; attempt++) {
+  rmSync(dist, { recursive: true, force: true })
+  try {
+    renameSync(staging, dist)
+    break
+  } catch (e) {
+    if (attempt === 5 || !['ENOTEMPTY', 'EEXIST'].includes(e.code)) throw e
+  }
+}
