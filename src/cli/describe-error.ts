@@ -6,9 +6,14 @@ import { exitCodes, type ExitCode } from './exit-codes.js'
 
 export type DescribedError = { code: string; message: string; exit: ExitCode }
 
-/** Service codes that mean "a limit said no" and "the payment was refused", beyond their HTTP status. */
-const limitCodes = /(^|_)LIMIT_EXCEEDED$|^AMOUNT_TOO_LARGE$/
-const paymentRefusedCodes = /^PAYMENT_/
+/**
+ * Service codes with an exit code of their own, beyond what their HTTP status says. Named here
+ * (with the platform's codes of docs/platform-api.md) and by pattern, so a later code of the same
+ * kind maps the same way.
+ */
+const authCodes = new Set(['UNAUTHORIZED', 'FORBIDDEN'])
+const limitCodes = /(^|_)LIMIT_EXCEEDED$|^AMOUNT_TOO_LARGE$|^PRICE_ABOVE_MAX$/
+const paymentRefusedCodes = /^PAYMENT_|^SELLER_(TERMS_MALFORMED|METHOD_UNSUPPORTED|FAILED)$/
 
 /** Maps any error to what the user sees and the exit code: the one table from failures to codes. */
 export function describeError(e: unknown): DescribedError {
@@ -35,7 +40,7 @@ export function describeError(e: unknown): DescribedError {
 }
 
 export function exitForService(status: number, code: string): ExitCode {
-  if (status === 401 || code === 'UNAUTHORIZED') return exitCodes.auth
+  if (status === 401 || authCodes.has(code)) return exitCodes.auth
   if (limitCodes.test(code)) return exitCodes.limitExceeded
   if (paymentRefusedCodes.test(code)) return exitCodes.paymentRefused
   if (status === 404 && code === 'NOT_FOUND') return exitCodes.notFound
