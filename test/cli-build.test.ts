@@ -57,6 +57,15 @@ describe('the compiled parx', () => {
     expect(readFileSync(bin, 'utf8')).not.toMatch(/tsx/)
   })
 
+  it('a missing command is a usage error; help asked for is not', () => {
+    expect(spawnSync(process.execPath, [bin], { encoding: 'utf8' }).status).toBe(2)
+    const json = spawnSync(process.execPath, [bin, '-o', 'json', 'keys'], { encoding: 'utf8' })
+    expect(json.status).toBe(2)
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringMatching(/a command is needed/), code: 'USAGE' })
+    expect(spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8' }).status).toBe(0)
+    expect(spawnSync(process.execPath, [bin, 'help', 'keys'], { encoding: 'utf8' }).status).toBe(0)
+  })
+
   it('runs as `npx parx` from the clone', () => {
     const r = spawnSync('npx', ['--no-install', 'parx', '--version'], { cwd: root, encoding: 'utf8' })
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)

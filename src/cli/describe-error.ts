@@ -18,8 +18,10 @@ const paymentRefusedCodes = /^PAYMENT_|^SELLER_(TERMS_MALFORMED|METHOD_UNSUPPORT
 /** Maps any error to what the user sees and the exit code: the one table from failures to codes. */
 export function describeError(e: unknown): DescribedError {
   if (e instanceof CommanderError) {
-    const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help'
-    return { code: 'USAGE', message: e.message.replace(/^error: /, ''), exit: ok ? exitCodes.ok : exitCodes.usage }
+    const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || (e.code === 'commander.help' && e.exitCode === 0)
+    // `parx` or `parx keys` alone: help on stderr and a usage exit, as a missing command is.
+    const message = e.code === 'commander.help' ? 'a command is needed: see `parx --help`' : e.message.replace(/^error: /, '')
+    return { code: 'USAGE', message, exit: ok ? exitCodes.ok : exitCodes.usage }
   }
   if (e instanceof CliError) return { code: e.code, message: e.message, exit: e.exit }
   if (e instanceof UnreachableError) {
