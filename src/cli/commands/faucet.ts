@@ -12,9 +12,15 @@ export async function run(opts: FaucetOptions, ctx: CliContext): Promise<FaucetR
   if (opts.network === 'local-solana') validate.solanaAddress(opts.to, '--to')
   else validate.evmAddress(opts.to, '--to')
   if (opts.amount !== undefined) validate.amount(opts.amount, '--amount')
-  const result = await callDaemon<FaucetResult>(ctx, '/api/local/faucet', {
-    body: { to: opts.to, token: opts.token, amount: opts.amount, network: opts.network },
-  })
+  const spinner = ctx.spinner(`minting ${opts.amount ?? ''} ${opts.token ?? 'USDC'}`.replace('  ', ' '))
+  let result: FaucetResult
+  try {
+    result = await callDaemon<FaucetResult>(ctx, '/api/local/faucet', {
+      body: { to: opts.to, token: opts.token, amount: opts.amount, network: opts.network },
+    })
+  } finally {
+    spinner.stop()
+  }
   emit(ctx, result, () => [`Sent ${result.amount} ${result.token} to ${result.to} on ${result.network} (${result.tx})`])
   return result
 }
