@@ -1,5 +1,6 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
 import { benchAaSend } from './aa-send.js'
+import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   facilitator: benchFacilitator,
   'xchain-gas': benchXchainGas,
   'aa-send': benchAaSend,
+  cli: benchCli,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

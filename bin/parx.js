@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// The parx command. Thin on purpose: everything lives in src/cli.
-import { register } from 'tsx/esm/api'
+// The parx command. Thin on purpose: everything lives in src/cli, compiled into dist/ by `npm run build`
+// (run by `npm install`), so no TypeScript is compiled at run time.
+import { existsSync } from 'node:fs'
 
-register()
-const { main } = await import('../src/cli/main.ts')
+const entry = new URL('../dist/parx.js', import.meta.url)
+if (!existsSync(entry)) {
+  console.error('parx is not built: run `npm run build` (or `npm install`) in the parx folder first.')
+  process.exit(1)
+}
+const { main } = await import(entry.href)
 process.exitCode = await main(process.argv)

@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { exitCodes } from '../src/cli/exit-codes.js'
@@ -14,7 +18,7 @@ async function parx(args: string[], env: NodeJS.ProcessEnv = {}) {
   const out: string[] = []
   const err: string[] = []
   process.exitCode = 0
-  const code = await main(['node', 'parx', '--api-url', d.urls.api, ...args], { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s), env })
+  const code = await main(['node', 'parx', '--api-url', d.urls.api, ...args], { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), env })
   process.exitCode = 0
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
@@ -51,10 +55,20 @@ describe('parx faucet and status', () => {
     expect(JSON.parse(r.out)).toMatchObject({ network: 'local-base', token: 'XUSD', amount: '3.5', tx: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
   })
 
-  it('rejected requests exit with the rejected code and the service message', async () => {
+  it('a malformed --to is a usage error, found before anything is sent', async () => {
     const r = await parx(['faucet', '--to', 'nobody'])
-    expect(r.code).toBe(exitCodes.rejected)
+    expect(r.code).toBe(exitCodes.usage)
     expect(r.err).toMatch(/not an EVM address/)
+    const j = await parx(['-o', 'json', 'faucet', '--to', '0x12'])
+    expect(j.code).toBe(exitCodes.usage)
+    expect(JSON.parse(j.out)).toEqual({ error: expect.stringMatching(/--to '0x12' is not an EVM address/), code: 'USAGE' })
+    expect(j.err).toBe('')
+  })
+
+  it('rejected requests exit with the rejected code and the service message', async () => {
+    const r = await parx(['-o', 'json', 'faucet', '--to', '0x00000000000000000000000000000000000000cc', '--token', 'SOL'])
+    expect(r.code).toBe(exitCodes.rejected)
+    expect(JSON.parse(r.out).code).toMatch(/^[A-Z_]+$/)
   })
 
   it('status shows readiness', async () => {
@@ -65,14 +79,63 @@ describe('parx faucet and status', () => {
 
   it('an unreachable daemon exits 5 and says what to do', async () => {
     const out: string[] = []
-    const code = await main(['node', 'parx', '--api-url', 'http://127.0.0.1:9', 'status'], { stdout: (s: string) => out.push(s), stderr: (s: string) => out.push(s), env: {} })
-    process.exitCode = 0
+    const code = await main(['node', 'parx', '--api-url', 'http://127.0.0.1:9', 'status'], { stdout: (s: string) => void out.push(s), stderr: (s: string) => void out.push(s), env: {} })
     expect(code).toBe(exitCodes.unreachable)
-    expect(out.join('\n')).toMatch(/parx serve/)
+    expect(out.join('\n')).toMatch(/http:\/\/127.0.0.1:9.*\n.*parx serve/)
+  })
+
+  it('status shows every readiness check', async () => {
+    const r = await parx(['-o', 'json', 'status'])
+    const s = JSON.parse(r.out)
+    expect(Object.keys(s.checks).sort()).toEqual(['local-base', 'local-radius', 'local-solana', 'store'])
+    for (const c of Object.values(s.checks) as { ok: boolean; ms: number }[]) expect(c).toMatchObject({ ok: true, ms: expect.any(Number) })
+    const text = await parx(['status'])
+    expect(text.out).toMatch(/local-solana\s+ok/)
+  })
+
+  it('a URL that is not one is a usage error, not a stack', async () => {
+    const out: string[] = []
+    const code = await main(['node', 'parx', '-o', 'json', 'status', '--api-url', 'notaurl', '--no-color'], { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {} })
+    expect(code).toBe(exitCodes.usage)
+    expect(JSON.parse(out.join(''))).toEqual({ error: expect.stringMatching(/--api-url must be an http\(s\) URL/), code: 'USAGE' })
   })
 
   it('usage errors exit 2', async () => {
     const r = await parx(['faucet'])
     expect(r.code).toBe(exitCodes.usage)
+  })
+
+  it('a server that is not parx at the URL is named as such (exit 5), not a bare HTTP 404', async () => {
+    const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const out: string[] = []
+      const code = await main(['node', 'parx', '-o', 'json', '--api-url', url, 'status'], { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), env: {} })
+      expect(code).toBe(exitCodes.unreachable)
+      const e = JSON.parse(out.join(''))
+      expect(e.code).toBe('NOT_PARX')
+      expect(e.error).toContain(`the server at ${url} is not a parx daemon`)
+    } finally {
+      server.close()
+    }
+  })
+
+  // Last: it freezes a chain of the shared daemon for a moment.
+  it('status names the check that fails and why, and exits 1', async () => {
+    const pidFile = readdirSync(join(d.dataDir, 'chains')).find((f) => f.endsWith('.pid'))!
+    const pid = Number(readFileSync(join(d.dataDir, 'chains', pidFile), 'utf8'))
+    process.kill(pid, 'SIGSTOP')
+    try {
+      const r = await parx(['-o', 'json', 'status'])
+      expect(r.code).toBe(1)
+      const s = JSON.parse(r.out)
+      expect(s.ready).toBe(false)
+      const down = Object.entries(s.checks).filter(([, c]) => !(c as { ok: boolean }).ok)
+      expect(down).toHaveLength(1)
+      expect((down[0]![1] as { detail: string }).detail).toMatch(/no answer/)
+    } finally {
+      process.kill(pid, 'SIGCONT')
+    }
   })
 })

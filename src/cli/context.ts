@@ -1,18 +1,74 @@
-import chalk from 'chalk'
+import { resolveApiUrl } from './api-url.js'
+import { colorEnabled, palette, type Palette } from './color.js'
+import { startSpinner, type Spinner, type SpinnerStream } from './spinner.js'
 
 export type OutputFormat = 'text' | 'json'
 
-/** What every command's `run` gets besides its options: where to talk and how to print. */
-export type CliContext = {
-  apiUrl: string
-  output: OutputFormat
+/** The process the CLI runs in: streams, environment and what is a terminal. Tests pass their own. */
+export type CliIo = {
   env: NodeJS.ProcessEnv
+  /** One line of data (stdout). */
   stdout: (line: string) => void
+  /** One line of messages: progress, warnings, errors in text mode (stderr). */
   stderr: (line: string) => void
+  /** Which streams are terminals; all false when omitted (tests, pipes). */
+  tty?: { stdin: boolean; stdout: boolean; stderr: boolean }
+  /** The raw stderr stream, for the spinner; omitted in tests. */
+  stderrStream?: SpinnerStream
 }
 
-export function defaultApiUrl(env: NodeJS.ProcessEnv): string {
-  return env.PARX_API_URL || `http://127.0.0.1:${env.PARX_PORT || 8420}`
+/** What every command's `run` gets besides its options: where to talk and how to print. */
+export type CliContext = CliIo & {
+  /** The daemon's URL (resolved on first use: --api-url, PARX_API_URL, the runtime file, the default). */
+  readonly apiUrl: string
+  output: OutputFormat
+  /** Colours for stdout lines (no-ops off a terminal, with NO_COLOR or --no-color). */
+  color: Palette
+  /** Colours for stderr lines. */
+  errColor: Palette
+  /** False with NO_COLOR or --no-color (prompts follow it too). */
+  colorAllowed: boolean
+  /** True when a person can answer a prompt: stdin and stderr are terminals and the output is text. */
+  interactive: boolean
+  /** A spinner on stderr while waiting (drawn only on a terminal with a width, in text mode). */
+  spinner(text: string): Spinner
+}
+
+export type GlobalOptions = { output: OutputFormat; apiUrl?: string; color?: boolean }
+
+export function processIo(): CliIo {
+  return {
+    env: process.env,
+    stdout: (line) => void process.stdout.write(`${line}\n`),
+    stderr: (line) => void process.stderr.write(`${line}\n`),
+    tty: { stdin: !!process.stdin.isTTY, stdout: !!process.stdout.isTTY, stderr: !!process.stderr.isTTY },
+    stderrStream: process.stderr,
+  }
+}
+
+export function createContext(io: CliIo, g: GlobalOptions): CliContext {
+  const tty = io.tty ?? { stdin: false, stdout: false, stderr: false }
+  const out = colorEnabled({ env: io.env, isTTY: tty.stdout, flag: g.color })
+  const err = colorEnabled({ env: io.env, isTTY: tty.stderr, flag: g.color })
+  let apiUrl: string | undefined
+  const errColor = palette(err)
+  return {
+    ...io,
+    get apiUrl() {
+      return (apiUrl ??= resolveApiUrl(g.apiUrl, io.env).url)
+    },
+    output: g.output,
+    color: palette(out),
+    errColor,
+    colorAllowed: colorEnabled({ env: io.env, isTTY: true, flag: g.color }),
+    interactive: g.output === 'text' && tty.stdin && tty.stderr,
+    spinner: (text) =>
+      startSpinner(text, {
+        stream: io.stderrStream ?? { isTTY: false, write: (s: string) => io.stderr(s.replace(/\n$/, '')) },
+        enabled: g.output === 'text' && tty.stderr,
+        paint: errColor,
+      }),
+  }
 }
 
 /** Prints a result: the JSON document in json mode, the human lines otherwise. */
@@ -21,4 +77,5 @@ export function emit(ctx: CliContext, result: unknown, human: () => string[]): v
   else for (const line of human()) ctx.stdout(line)
 }
 
-export const label = (s: string) => chalk.dim(s.padEnd(14))
+/** A dim, padded label for `label  value` lines. */
+export const label = (ctx: Pick<CliContext, 'color'>, s: string) => ctx.color.dim(s.padEnd(14))

@@ -1,16 +1,41 @@
-/** The process exit codes of `parx`, for scripts and agents to branch on. */
+/**
+ * The process exit codes of `parx`, for scripts and agents to branch on. Published: never renumber.
+ * The README's exit-code table is checked against this list (src/cli/exit-codes.test.ts).
+ */
 export const exitCodes = {
   ok: 0,
   /** Anything not listed below. */
   failure: 1,
-  /** Bad flags or arguments. */
+  /** Bad flags or arguments, or a required value missing without a terminal to ask on. */
   usage: 2,
   /** The service answered 4xx: the request was rejected (the message says why). */
   rejected: 3,
-  /** Missing or invalid key / token. */
+  /** Missing, invalid or revoked key or token. */
   auth: 4,
-  /** The daemon or platform did not answer. */
+  /** The daemon or platform did not answer, or something that is not parx answered. */
   unreachable: 5,
-  /** The user cancelled (Ctrl-C at a prompt). */
+  /** The agent, endpoint, key or route does not exist. */
+  notFound: 6,
+  /** A spending or size limit refused the amount. */
+  limitExceeded: 7,
+  /** The payment was refused (by the seller, the facilitator or on chain); nothing was paid. */
+  paymentRefused: 8,
+  /** The user cancelled (Ctrl-C at a prompt, or on `parx serve`). */
   cancelled: 130,
 } as const
+
+export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
+
+/** One line per exit code, as the README documents them. */
+export const exitCodeMeanings: Record<ExitCode, string> = {
+  0: 'ok',
+  1: 'failure not listed below',
+  2: 'usage: a bad flag or argument, or a required value missing without a terminal',
+  3: 'rejected by the service (the message and `code` say why)',
+  4: 'auth: key or token missing, wrong or revoked',
+  5: 'daemon or platform unreachable, or the URL is not a parx service',
+  6: 'not found',
+  7: 'limit exceeded (spending or size limit)',
+  8: 'payment refused; nothing was paid',
+  130: 'cancelled (Ctrl-C)',
+}

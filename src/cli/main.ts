@@ -1,38 +1,37 @@
 import { CommanderError } from 'commander'
-import chalk from 'chalk'
-import { BaseError } from '../errors/index.js'
-import { ApiError, UnreachableError } from '../sdk/http.js'
+import { processIo, type CliIo } from './context.js'
+import { describeError } from './describe-error.js'
 import { exitCodes } from './exit-codes.js'
-import { NoOperatorTokenError } from './operator-token.js'
+import { packageVersion } from './package-root.js'
 import { buildProgram } from './program.js'
 
-/** Runs the CLI and returns the exit code. The one place where errors become messages and codes. */
-export async function main(argv: string[], io = { stdout: console.log, stderr: console.error, env: process.env }): Promise<number> {
-  const program = buildProgram(io)
-  const json = argv.includes('--output=json') || argv.some((a, i) => (a === '--output' || a === '-o') && argv[i + 1] === 'json')
+/**
+ * Runs the CLI and returns the exit code. The one place where errors become messages and codes:
+ * text mode prints `error <message>` on stderr; with --output json the error is one JSON document
+ * `{ "error": "<message>", "code": "<CODE>" }` on stdout (and nothing on stderr), like any result.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const json = wantsJson(argv.slice(2))
+  const version = packageVersion()
+  const program = buildProgram(io, { version, json })
   try {
+    process.exitCode = undefined
     await program.parseAsync(argv)
     return Number(process.exitCode ?? 0)
   } catch (e) {
-    const { code, message, exit } = describe(e)
+    const { code, message, exit } = describeError(e)
+    if (e instanceof CommanderError && e.code === 'commander.version' && json) io.stdout(JSON.stringify({ version }))
     if (exit === exitCodes.ok) return exit
     if (json) io.stdout(JSON.stringify({ error: message, code }))
-    else if (!(e instanceof CommanderError)) io.stderr(`${chalk.red('error')} ${message}`)
+    // Commander has already printed its own usage message on stderr.
+    else if (!(e instanceof CommanderError)) io.stderr(`error ${message}`)
     return exit
+  } finally {
+    process.exitCode = undefined
   }
 }
 
-function describe(e: unknown): { code: string; message: string; exit: number } {
-  if (e instanceof CommanderError) {
-    const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help'
-    return { code: 'USAGE', message: e.message, exit: ok ? exitCodes.ok : exitCodes.usage }
-  }
-  if (e instanceof UnreachableError) {
-    return { code: 'UNREACHABLE', message: `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url.`, exit: exitCodes.unreachable }
-  }
-  if (e instanceof ApiError) return { code: e.code, message: e.message, exit: e.status === 401 || e.status === 403 ? exitCodes.auth : exitCodes.rejected }
-  if (e instanceof NoOperatorTokenError) return { code: 'UNAUTHORIZED', message: e.message, exit: exitCodes.auth }
-  if (e instanceof BaseError) return { code: e.code, message: e.details ? `${e.message}\n${e.details}` : e.message, exit: exitCodes.failure }
-  if ((e as { name?: string })?.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled', exit: exitCodes.cancelled }
-  return { code: 'INTERNAL', message: (e as Error)?.stack ?? String(e), exit: exitCodes.failure }
+/** --output json in any spelling, known before parsing so that parse errors come out as JSON too. */
+export function wantsJson(args: string[]): boolean {
+  return args.some((a, i) => a === '--output=json' || a === '-ojson' || a === '-o=json' || ((a === '--output' || a === '-o') && args[i + 1] === 'json'))
 }

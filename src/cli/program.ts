@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
-import { readFileSync } from 'node:fs'
+import * as agentLogin from './commands/agent/login.js'
+import * as userLogin from './commands/auth/user-login.js'
 import * as completion from './commands/completion.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
@@ -10,25 +11,29 @@ import * as keysDeactivate from './commands/keys/deactivate.js'
 import * as keysDelete from './commands/keys/delete.js'
 import * as keysList from './commands/keys/list.js'
 import * as keysOperatorToken from './commands/keys/operator-token.js'
+import * as logout from './commands/logout.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
-import { defaultApiUrl, type CliContext } from './context.js'
+import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+export const outputFormats = ['text', 'json'] as const
 
-/** The whole command tree. Each command lives in its own file under commands/. */
-export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>): Command {
+/**
+ * The whole command tree. Each command lives in its own file under commands/; those files import
+ * only commander and types at the top and load what they use inside `run`, so building this tree
+ * (all that --help needs) loads no HTTP client, chain library, config store or daemon.
+ */
+export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean } = {}): Command {
+  const version = opts.version ?? '0.0.0'
   const program = new Command('parx')
     .description('stablecoin swaps, cross-chain intents, an x402 facilitator and agent payments, on your machine')
     .version(version, '-V, --version')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--api-url <url>', 'daemon URL (default PARX_API_URL or http://127.0.0.1:8420)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(outputFormats).default('text'))
+    .option('--api-url <url>', 'daemon URL (default PARX_API_URL, the running `parx serve`, or http://127.0.0.1:8420)')
+    .option('--no-color', 'no colours (NO_COLOR=1 does the same)')
     .showSuggestionAfterError()
 
-  const ctx = (): CliContext => {
-    const g = program.opts<{ output: 'text' | 'json'; apiUrl?: string }>()
-    return { ...io, output: g.output, apiUrl: g.apiUrl ?? defaultApiUrl(io.env) }
-  }
+  const ctx = (): CliContext => createContext(io, program.opts<GlobalOptions>())
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
@@ -49,10 +54,23 @@ export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>):
       .addCommand(configGet.define(ctx))
       .addCommand(configSet.define(ctx)),
   )
+  program.addCommand(
+    new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
+  )
+  program.addCommand(new Command('agent').description('agents of the payments platform').addCommand(agentLogin.define(ctx)))
+  program.addCommand(logout.define(ctx))
   program.addCommand(completion.define(ctx, () => program))
   // addCommand does not pass settings down: give every command our output and error handling.
+  // With --output json, commander's own messages are left out: main prints the error as JSON.
   const inherit = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
+    cmd.exitOverride().configureOutput({
+      writeOut: (s) => {
+        if (!(opts.json && s === `${version}\n`)) io.stdout(s.trimEnd())
+      },
+      writeErr: (s) => {
+        if (!opts.json) io.stderr(s.trimEnd())
+      },
+    })
     cmd.commands.forEach(inherit)
   }
   inherit(program)

@@ -1,18 +1,18 @@
 import Conf from 'conf'
+import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { BaseError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
+import { userConfigDir } from './paths.js'
 import { configSchema, type ParxConfig } from './schema.js'
 
 /** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
 export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Record<string, unknown>> {
-  return new Conf<Record<string, unknown>>({
-    projectName: 'parx',
-    projectSuffix: '',
-    configFileMode: 0o600,
-    ...(env.PARX_CONFIG_DIR ? { cwd: env.PARX_CONFIG_DIR } : {}),
-  })
+  // The folder holds keys: 0700 from the start (conf alone would create it 0755).
+  const cwd = userConfigDir(env)
+  mkdirSync(cwd, { recursive: true, mode: 0o700 })
+  return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd })
 }
 
 export type LoadConfigParameters = {

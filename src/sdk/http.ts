@@ -1,20 +1,8 @@
 import { request } from 'undici'
+import { ApiError, UnreachableError } from './http-errors.js'
 
-/** A non-2xx answer from a parx service, carrying its `{ error, code }` body. */
-export class ApiError extends Error {
-  override name = 'ApiError'
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message)
-  }
-}
-
-/** The daemon could not be reached at all (not running, wrong URL). */
-export class UnreachableError extends Error {
-  override name = 'UnreachableError'
-  constructor(readonly url: string, cause: unknown) {
-    super(`cannot reach ${url}: ${(cause as Error)?.message ?? cause}`, { cause })
-  }
-}
+// The error classes live apart so the CLI can tell them without loading undici.
+export { ApiError, UnreachableError }
 
 export type CallOptions = {
   method?: 'GET' | 'POST' | 'DELETE'
@@ -46,7 +34,7 @@ export async function callJson<T>(baseUrl: string, path: string, opts: CallOptio
   }
   if (res.statusCode >= 400) {
     const body = (data ?? {}) as { error?: string; code?: string }
-    throw new ApiError(res.statusCode, body.code ?? 'HTTP_' + res.statusCode, body.error ?? (text.slice(0, 200) || `HTTP ${res.statusCode}`))
+    throw new ApiError(res.statusCode, body.code ?? 'HTTP_' + res.statusCode, body.error ?? (text.slice(0, 200) || `HTTP ${res.statusCode}`), data)
   }
   return data as T
 }

@@ -32,7 +32,9 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
   const pidFile = opts.statePath ? `${opts.statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  // Its own process group: Ctrl-C in the terminal of `parx serve` signals the daemon, which stops
+  // anvil itself (SIGTERM, state written) after the work that still needs the chain has finished.
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
   if (pidFile) writeFileSync(pidFile, String(child.pid))
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))

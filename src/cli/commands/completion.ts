@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { completions } from '../completions.js'
 import type { CliContext } from '../context.js'
+import { packageRoot } from '../package-root.js'
 
-export const completionsDir = fileURLToPath(new URL('../../../completions/', import.meta.url))
+export const completionsDir = () => join(packageRoot(), 'completions')
 export const completionFiles = { bash: 'parx.bash', zsh: '_parx', fish: 'parx.fish' } as const
 
 export type CompletionOptions = { shell?: 'bash' | 'zsh' | 'fish'; write?: boolean }
@@ -14,11 +14,13 @@ export type CompletionOptions = { shell?: 'bash' | 'zsh' | 'fish'; write?: boole
 export function run(opts: CompletionOptions, ctx: CliContext, program: Command): number {
   const scripts = completions(program)
   if (opts.write) {
-    for (const [shell, file] of Object.entries(completionFiles)) writeFileSync(join(completionsDir, file), scripts[shell as keyof typeof scripts])
-    ctx.stderr(`wrote ${Object.values(completionFiles).join(', ')} to ${completionsDir}`)
+    for (const [shell, file] of Object.entries(completionFiles)) writeFileSync(join(completionsDir(), file), scripts[shell as keyof typeof scripts])
+    ctx.stderr(`wrote ${Object.values(completionFiles).join(', ')} to ${completionsDir()}`)
     return 0
   }
-  ctx.stdout(scripts[opts.shell ?? 'bash'].trimEnd())
+  const shell = opts.shell ?? 'bash'
+  if (ctx.output === 'json') ctx.stdout(JSON.stringify({ shell, script: scripts[shell] }))
+  else ctx.stdout(scripts[shell].trimEnd())
   return 0
 }
 

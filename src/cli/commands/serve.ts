@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander'
-import ora from 'ora'
-import { loadConfig, type ResolvedConfig } from '../../config/load.js'
-import type { CliContext } from '../context.js'
-import { label } from '../context.js'
+import type { ResolvedConfig } from '../../config/load.js'
+import { label, type CliContext } from '../context.js'
+import { exitCodes } from '../exit-codes.js'
+import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
+import { logLevels, profiles } from '../values.js'
 
 export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; profile?: string; logLevel?: string }
 
@@ -11,58 +12,72 @@ type DaemonModule = typeof import('../../../daemon/main.js')
 /** The one place the CLI loads the daemon: lazily, so client commands never pay for it. */
 const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js')
 
-export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaemon }): Promise<number> {
+/**
+ * Starts the daemon, records where it runs in the per-user runtime file (so other commands find it
+ * without --api-url), and runs until SIGINT (exit 130, as for any Ctrl-C) or SIGTERM (exit 0).
+ */
+export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaemon, signals: process as Pick<NodeJS.Process, 'once'> }): Promise<number> {
+  // The daemon's modules take most of the start-up: load them while the config is read and checked.
+  const daemonModule = deps.loadDaemon()
+  daemonModule.catch(() => {}) // awaited below; this only keeps an early config error from leaving it unhandled
+  // The config file checked first: a corrupt one is named (CONFIG_CORRUPT), a too-open one narrowed.
+  ;(await import('../user-config.js')).openUserConfig(ctx)
+  const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
     flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, profile: opts.profile, logLevel: opts.logLevel },
   })
   const t0 = performance.now()
-  const spinner = ctx.output === 'text' && process.stderr.isTTY ? ora({ stream: process.stderr }).start(`starting parx (${config.profile})`) : undefined
-  const { startDaemon } = await deps.loadDaemon()
+  const spinner = ctx.spinner(`starting parx (${config.profile})`)
+  const { startDaemon } = await daemonModule
   let daemon
   try {
-    daemon = await startDaemon(config, { onProgress: (step) => spinner && (spinner.text = step) })
+    daemon = await startDaemon(config, { onProgress: (step) => spinner.update(step) })
   } catch (e) {
-    spinner?.fail('parx did not start')
+    spinner.fail('parx did not start')
     throw e
   }
+  spinner.stop()
   const readyMs = Math.round(performance.now() - t0)
-  const ready = { ready: true, profile: config.profile, pid: process.pid, readyMs, dataDir: config.dataDir, urls: daemon.urls }
+  const runtimeFile = writeRuntimeFile(ctx.env, { apiUrl: daemon.urls.api, dataDir: config.dataDir, pid: process.pid, profile: config.profile, startedAt: Date.now() })
+  const ready = { ready: true, profile: config.profile, pid: process.pid, readyMs, dataDir: config.dataDir, runtimeFile, urls: daemon.urls }
   if (ctx.output === 'json') ctx.stdout(JSON.stringify(ready))
   else {
-    const line = `parx is ready (${config.profile} profile, ${readyMs} ms)`
-    if (spinner) spinner.succeed(line)
-    else ctx.stdout(line)
-    ctx.stdout(`${label('API')}${daemon.urls.api}`)
-    ctx.stdout(`${label('facilitator')}${daemon.urls.facilitator}`)
-    ctx.stdout(`${label('platform')}${daemon.urls.platform}`)
-    ctx.stdout(`${label('dashboard')}${daemon.urls.dashboard}`)
-    for (const [net, url] of Object.entries(daemon.urls.rpc)) ctx.stdout(`${label(net)}${url}`)
-    ctx.stdout(`${label('data')}${config.dataDir}`)
-    ctx.stdout('Press Ctrl-C to stop.')
+    ctx.stdout(`${ctx.color.green('✔')} parx is ready (${config.profile} profile, ${readyMs} ms)`)
+    ctx.stdout(`${label(ctx, 'API')}${daemon.urls.api}`)
+    ctx.stdout(`${label(ctx, 'facilitator')}${daemon.urls.facilitator}`)
+    ctx.stdout(`${label(ctx, 'platform')}${daemon.urls.platform}`)
+    ctx.stdout(`${label(ctx, 'dashboard')}${daemon.urls.dashboard}`)
+    for (const [net, url] of Object.entries(daemon.urls.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
+    ctx.stdout(`${label(ctx, 'data')}${config.dataDir}`)
+    ctx.stderr('Press Ctrl-C to stop.')
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
+  const signal = await new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+    let stopping = false
+    const stop = (signal: 'SIGINT' | 'SIGTERM') => {
+      if (stopping) return
+      stopping = true
       if (ctx.output === 'text') ctx.stderr(`\n${signal}: stopping parx...`)
-      daemon.stop().then(resolve, resolve)
-      // A second signal means "now".
-      process.once('SIGINT', () => process.exit(130))
+      removeRuntimeFile(ctx.env)
+      daemon.stop().then(() => resolve(signal), () => resolve(signal))
+      // A second Ctrl-C means "now".
+      deps.signals.once('SIGINT', () => process.exit(exitCodes.cancelled))
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    deps.signals.once('SIGINT', () => stop('SIGINT'))
+    deps.signals.once('SIGTERM', () => stop('SIGTERM'))
   })
-  return 0
+  return signal === 'SIGINT' ? exitCodes.cancelled : exitCodes.ok
 }
 
 export function define(ctx: () => CliContext): Command {
   return new Command('serve')
     .description('start the parx daemon (embedded chains on the local profile)')
-    .addOption(new Option('--profile <profile>', 'network profile').choices(['local', 'testnet', 'mainnet']))
+    .addOption(new Option('--profile <profile>', 'network profile').choices(profiles))
     .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)')
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')
-    .addOption(new Option('--log-level <level>', 'daemon log level (the log is <data-dir>/parx.log)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .addOption(new Option('--log-level <level>', 'daemon log level (the log is <data-dir>/parx.log)').choices(logLevels))
     .action(async (opts: ServeOptions) => {
       process.exitCode = await run(opts, ctx())
     })

@@ -1,31 +1,32 @@
 import { Command } from 'commander'
-import chalk from 'chalk'
-import { callJson, ApiError } from '../../sdk/http.js'
 import { emit, label, type CliContext } from '../context.js'
+import { callDaemon } from '../daemon-call.js'
+import { CliError } from '../errors.js'
 
-type Readiness = { ready: boolean; checks: Record<string, { ok: boolean; ms: number; detail?: string | number }> }
+export type ReadinessCheck = { ok: boolean; ms: number; detail?: string | number }
+export type StatusResult = { apiUrl: string; ready: boolean; checks: Record<string, ReadinessCheck> }
 
-/** Is the daemon up, and can it reach its store and every chain? */
-export async function run(_opts: object, ctx: CliContext) {
-  let readiness: Readiness
-  try {
-    readiness = await callJson<Readiness>(ctx.apiUrl, '/api/readiness')
-  } catch (e) {
-    // 503 still carries the per-dependency detail worth showing.
-    if (!(e instanceof ApiError) || e.status !== 503) throw e
-    readiness = await callJson<Readiness>(ctx.apiUrl, '/api/readiness').catch(() => ({ ready: false, checks: {} }))
+/** Is the daemon up, and can it reach its store and every chain? Each check with its reason (GET /api/readiness). */
+export async function run(_opts: object, ctx: CliContext): Promise<number> {
+  // 503 means "not ready" and still carries every check's detail.
+  const readiness = await callDaemon<Omit<StatusResult, 'apiUrl'>>(ctx, '/api/readiness', { acceptStatus: [503] })
+  if (typeof readiness.ready !== 'boolean' || typeof readiness.checks !== 'object') {
+    throw new CliError('NOT_PARX', `the server at ${ctx.apiUrl} answered /api/readiness without parx's readiness fields`)
   }
-  const result = { apiUrl: ctx.apiUrl, ...readiness }
+  const result: StatusResult = { apiUrl: ctx.apiUrl, ready: readiness.ready, checks: readiness.checks }
+  const { green, red } = ctx.color
   emit(ctx, result, () => [
-    `${label('daemon')}${ctx.apiUrl} ${readiness.ready ? chalk.green('ready') : chalk.red('not ready')}`,
-    ...Object.entries(readiness.checks).map(([k, c]) => `${label(k)}${c.ok ? chalk.green('ok') : chalk.red('down')} ${c.ms} ms${c.detail !== undefined ? `  ${c.detail}` : ''}`),
+    `${label(ctx, 'daemon')}${ctx.apiUrl} ${result.ready ? green('ready') : red('not ready')}`,
+    ...Object.entries(result.checks).map(
+      ([k, c]) => `${label(ctx, k)}${c.ok ? green('ok') : red('down')} ${c.ms} ms${c.detail !== undefined ? `  ${c.ok ? '' : 'reason: '}${c.detail}` : ''}`,
+    ),
   ])
-  return readiness.ready ? 0 : 1
+  return result.ready ? 0 : 1
 }
 
 export function define(ctx: () => CliContext): Command {
   return new Command('status')
-    .description('show whether the daemon and its chains are ready')
+    .description('show whether the daemon is ready: the store and every chain, each with its reason')
     .action(async () => {
       process.exitCode = await run({}, ctx())
     })

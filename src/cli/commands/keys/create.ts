@@ -1,19 +1,21 @@
 import type { Command } from 'commander'
 import { emit, label, type CliContext } from '../../context.js'
+import { evmAddress } from '../../validate.js'
 import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
 
 export type CreateKeyOptions = OperatorOptions & { name: string; description?: string; owner: string }
 
 /** Creates a partner API key. The key is printed once; the daemon keeps only its hash. */
 export async function run(opts: CreateKeyOptions, ctx: CliContext) {
+  evmAddress(opts.owner, '--owner')
   const result = await operatorCall<PartnerKeyRecord & { key: string }>(ctx, opts, '/api/operator/keys', {
     body: { name: opts.name, description: opts.description, owner: opts.owner },
   })
   emit(ctx, result, () => [
-    `${label('key')}${result.key}`,
-    `${label('id')}${result.id}`,
-    `${label('name')}${result.name}`,
-    `${label('owner')}${result.owner}`,
+    `${label(ctx, 'key')}${result.key}`,
+    `${label(ctx, 'id')}${result.id}`,
+    `${label(ctx, 'name')}${result.name}`,
+    `${label(ctx, 'owner')}${result.owner}`,
     'Store the key now: it is not shown again. Send it as the x-api-key header.',
   ])
   return result

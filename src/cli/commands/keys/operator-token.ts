@@ -1,10 +1,10 @@
 import { Command } from 'commander'
 import { emit, type CliContext } from '../../context.js'
-import { resolveOperatorToken } from '../../operator-token.js'
+import { operatorToken } from './shared.js'
 
 /** Prints the operator token of a local daemon, for scripts (no browser needed). */
 export function run(opts: { dataDir?: string }, ctx: CliContext) {
-  const result = { operatorToken: resolveOperatorToken({ dataDir: opts.dataDir }, ctx.env) }
+  const result = { operatorToken: operatorToken(ctx, opts) }
   emit(ctx, result, () => [result.operatorToken])
   return result
 }

@@ -1,16 +1,23 @@
 import { Command } from 'commander'
-import { callJson, type CallOptions } from '../../../sdk/http.js'
+import type { CallOptions } from '../../../sdk/http.js'
 import type { CliContext } from '../../context.js'
+import { callDaemon } from '../../daemon-call.js'
 import { resolveOperatorToken } from '../../operator-token.js'
+import { readRuntimeFile } from '../../runtime-file.js'
 
 export type OperatorOptions = { operatorToken?: string; dataDir?: string }
 
 export type PartnerKeyRecord = { id: string; hint: string; name: string; description: string | null; owner: string; state: string; createdAt: number }
 
+/** The operator token for these options, reading the running daemon's data dir when nothing else names one. */
+export function operatorToken(ctx: CliContext, opts: OperatorOptions): string {
+  return resolveOperatorToken(opts, ctx.env, readRuntimeFile(ctx.env)?.dataDir)
+}
+
 /** A call to an operator route with the resolved operator token. */
 export function operatorCall<T>(ctx: CliContext, opts: OperatorOptions, path: string, call: CallOptions = {}): Promise<T> {
-  const token = resolveOperatorToken(opts, ctx.env)
-  return callJson<T>(ctx.apiUrl, path, { ...call, headers: { authorization: `Bearer ${token}` } })
+  const token = operatorToken(ctx, opts)
+  return callDaemon<T>(ctx, path, { ...call, headers: { authorization: `Bearer ${token}` } })
 }
 
 /** The flags every operator command takes. */

@@ -1,0 +1,29 @@
+import { exitCodes, type ExitCode } from './exit-codes.js'
+
+/**
+ * Codes of failures the CLI finds itself, before or instead of a service answer. They appear as
+ * `code` in `--output json` errors beside the service's codes (src/errors/codes.ts), and never
+ * collide with them. Published: never rename.
+ */
+export const cliErrorCodes = {
+  USAGE: exitCodes.usage,
+  DAEMON_UNREACHABLE: exitCodes.unreachable,
+  NOT_PARX: exitCodes.unreachable,
+  NO_CREDENTIALS: exitCodes.auth,
+  CONFIG_CORRUPT: exitCodes.failure,
+  CANCELLED: exitCodes.cancelled,
+} as const satisfies Record<string, ExitCode>
+
+export type CliErrorCode = keyof typeof cliErrorCodes
+
+/** A failure the CLI detected (bad flag, no daemon, no key...), with the code and exit code it maps to. */
+export class CliError extends Error {
+  override name = 'CliError'
+  readonly exit: ExitCode
+  constructor(readonly code: CliErrorCode, message: string, opts: { cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
+    this.exit = cliErrorCodes[code]
+  }
+}
+
+export const usageError = (message: string) => new CliError('USAGE', message)

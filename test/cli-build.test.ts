@@ -1,0 +1,73 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
+
+type Meta = { outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }> }
+
+/** Everything dist/parx.js loads before running a command: its static imports, transitively. */
+function staticClosure(meta: Meta, entry = 'dist/parx.js') {
+  const seen = new Set<string>()
+  const externals = new Set<string>()
+  const inputs = new Set<string>()
+  const visit = (out: string) => {
+    if (seen.has(out)) return
+    seen.add(out)
+    for (const i of Object.keys(meta.outputs[out]!.inputs)) inputs.add(i)
+    for (const imp of meta.outputs[out]!.imports) {
+      if (imp.kind !== 'import-statement') continue
+      if (imp.external) externals.add(imp.path)
+      else visit(imp.path)
+    }
+  }
+  visit(entry)
+  return { externals: [...externals], inputs: [...inputs] }
+}
+
+describe('the compiled parx', () => {
+  const meta = JSON.parse(readFileSync(new URL('../dist/meta.json', import.meta.url), 'utf8')) as Meta
+
+  it('loads no chain library, HTTP client, config store or daemon code before a command runs (--help)', () => {
+    const { externals, inputs } = staticClosure(meta)
+    const pkg = (p: string) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!)
+    const heavy = ['viem', '@solana/web3.js', '@solana/spl-token', 'undici', 'conf', 'zod', 'better-sqlite3', 'hono', 'pino', 'ora', 'chalk', 'litesvm', '@inquirer/prompts']
+    expect(externals.map(pkg).filter((p) => heavy.includes(p))).toEqual([])
+    expect(externals.filter((p) => !p.startsWith('node:')).map(pkg).sort()).toEqual(['commander'])
+    expect(inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
+  })
+
+  it('keeps the daemon in its own chunk, with the SQL migrations it reads beside it', () => {
+    const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
+    expect(daemonChunks).toHaveLength(1)
+    const db = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/store/db.ts'))
+    expect(db?.[0]).toMatch(/^dist\/[^/]+\.js$/) // beside dist/migrations
+  })
+
+  it('answers --help, --version and -V -o json without TypeScript at run time', () => {
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' })
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/Usage: parx/)
+    const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(version)
+    expect(JSON.parse(execFileSync(process.execPath, [bin, '-V', '-o', 'json'], { encoding: 'utf8' }))).toEqual({ version })
+    // tsx is never loaded: no loader hooks in the process that ran --help.
+    expect(readFileSync(bin, 'utf8')).not.toMatch(/tsx/)
+  })
+
+  it('a missing command is a usage error; help asked for is not', () => {
+    expect(spawnSync(process.execPath, [bin], { encoding: 'utf8' }).status).toBe(2)
+    const json = spawnSync(process.execPath, [bin, '-o', 'json', 'keys'], { encoding: 'utf8' })
+    expect(json.status).toBe(2)
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringMatching(/a command is needed/), code: 'USAGE' })
+    expect(spawnSync(process.execPath, [bin, 'keys', '--help'], { encoding: 'utf8' }).status).toBe(0)
+    expect(spawnSync(process.execPath, [bin, 'help', 'keys'], { encoding: 'utf8' }).status).toBe(0)
+  })
+
+  it('runs as `npx parx` from the clone', () => {
+    const r = spawnSync('npx', ['--no-install', 'parx', '--version'], { cwd: root, encoding: 'utf8' })
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+  })
+})

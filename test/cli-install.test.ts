@@ -1,0 +1,36 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const tmp = mkdtempSync(join(tmpdir(), 'parx-install-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+describe('npm pack + npm install -g', () => {
+  // Slow on purpose (it installs every dependency into a fresh prefix): the one test of the package as shipped.
+  it('installs a package that runs without the repository', { timeout: 600_000 }, () => {
+    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], root)) as { filename: string; files: { path: string }[] }[]
+    const files = packed[0]!.files.map((f) => f.path)
+    expect(files).toContain('dist/parx.js')
+    expect(files.filter((f) => /^(src|daemon|test)\//.test(f) || f.endsWith('.ts'))).toEqual([])
+
+    const prefix = join(tmp, 'prefix')
+    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed[0]!.filename)], tmp)
+    // A machine without the repo: run from elsewhere, with a home of its own.
+    const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: join(tmp, 'home') }
+    const parx = (args: string[]) => spawnSync(join(prefix, 'bin', 'parx'), args, { cwd: tmp, env, encoding: 'utf8' })
+    const help = parx(['--help'])
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/Usage: parx/)
+    const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version
+    expect(parx(['--version']).stdout.trim()).toBe(version)
+    // A client command runs its lazily loaded code from the installed package too.
+    const status = parx(['-o', 'json', 'status', '--api-url', 'http://127.0.0.1:9'])
+    expect(status.status).toBe(5)
+    expect(JSON.parse(status.stdout).code).toBe('DAEMON_UNREACHABLE')
+  })
+})
