@@ -2,7 +2,6 @@ import { createPublicClient, createTestClient, createWalletClient, defineChain, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import { startAnvil } from '../daemon/chains/embedded/anvil.js'
-import { altoScript, entryPoint08Artifacts } from '../daemon/chains/embedded/optional-packages.js'
 import { createAgentAccount } from '../daemon/platform/aa/agent-account.js'
 import { startLocalAa } from '../daemon/platform/aa/local-stack.js'
 import { LOCAL_BASE_CHAIN_ID } from '../src/networks/registry.js'
@@ -17,10 +16,6 @@ const SENDS = 20
  * warm-up send that carries the EIP-7702 delegation.
  */
 export async function benchAaSend(): Promise<void> {
-  if (!altoScript() || !entryPoint08Artifacts()) {
-    console.error('aa-send: skipped, @pimlico/alto or @account-abstraction/contracts@0.8 not installed (set PARX_AA_MODULES)')
-    return
-  }
   const anvil = await startAnvil({ chainId: LOCAL_BASE_CHAIN_ID })
   let stopAa = async () => {}
   try {

@@ -5,21 +5,16 @@ import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import { startTestChain, type TestChain } from '../contracts/evm/testing/chain.js'
 import { signPermit } from '../contracts/evm/testing/sign.js'
 import { balanceOf, deployToken, mint, type DeployedToken } from '../contracts/evm/testing/tokens.js'
-import { altoScript, entryPoint08Artifacts } from '../daemon/chains/embedded/optional-packages.js'
 import { createAgentAccount } from '../daemon/platform/aa/agent-account.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from '../daemon/platform/aa/canonical.js'
 import { startLocalAa, type LocalAa } from '../daemon/platform/aa/local-stack.js'
 import { createSponsor } from '../daemon/platform/aa/sponsor.js'
 
-// The bundler and the EntryPoint v0.8 artifacts are not dependencies of the project yet (see the
-// report); without them this file cannot run, and says so instead of passing silently.
-const missing = [!altoScript() && '@pimlico/alto', !entryPoint08Artifacts() && '@account-abstraction/contracts@0.8'].filter(Boolean)
-if (missing.length) console.warn(`skipping gasless-send e2e: ${missing.join(' and ')} not installed (set PARX_AA_MODULES)`)
 
 const key = (label: string) => keccak256(toHex(`parx aa test ${label}`))
 const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: PermitToken.abi, functionName: 'transfer', args: [to, amount] })
 
-describe.skipIf(missing.length > 0)('gasless sends: EIP-7702 account, our paymaster, alto', () => {
+describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
   let tc: TestChain
   let aa: LocalAa
   let pusd: DeployedToken

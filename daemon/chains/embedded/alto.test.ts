@@ -6,7 +6,6 @@ import { ENTRY_POINT_08 } from '../../platform/aa/canonical.js'
 import { startAlto } from './alto.js'
 import { freePort } from './free-port.js'
 import { deployAa } from '../../platform/aa/deploy.js'
-import { altoScript, entryPoint08Artifacts } from './optional-packages.js'
 
 const key = (label: string) => keccak256(toHex(`parx alto test ${label}`))
 const alive = (pid: number) => {
@@ -19,7 +18,7 @@ const alive = (pid: number) => {
 }
 
 // Alto refuses to start without an EntryPoint on the chain, so this needs the EntryPoint artifacts too.
-describe.skipIf(!altoScript() || !entryPoint08Artifacts())('alto process', () => {
+describe('alto process', () => {
   let tc: TestChain
   beforeAll(async () => {
     tc = await startTestChain()

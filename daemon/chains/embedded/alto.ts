@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import type { Address, Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { freePort } from './free-port.js'
-import { altoScript } from './optional-packages.js'
+import { altoScript } from './aa-packages.js'
 
 export type AltoOptions = {
   /** The chain's JSON-RPC URL (127.0.0.1). */
@@ -33,9 +33,6 @@ export type Alto = { url: string; port: number; pid: number; stop(): Promise<voi
  */
 export async function startAlto(o: AltoOptions): Promise<Alto> {
   const script = altoScript()
-  if (!script) {
-    throw new BaseError('BUNDLER_UNAVAILABLE', 'the alto bundler is not installed: add @pimlico/alto to the project or point PARX_AA_MODULES at a folder that has it')
-  }
   const port = o.port || (await freePort('127.0.0.1'))
   // Each flag exactly once: alto turns a repeated flag into an array and exits.
   const args = [

@@ -6,14 +6,13 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LOCAL_BASE_CHAIN_ID } from '../../../src/networks/registry.js'
 import { startAnvil } from '../../chains/embedded/anvil.js'
-import { entryPoint08Artifacts } from '../../chains/embedded/optional-packages.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from './canonical.js'
 import { deployAa } from './deploy.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'parx-aa-deploy-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe.skipIf(!entryPoint08Artifacts())('deployAa on a persisted local chain', () => {
+describe('deployAa on a persisted local chain', () => {
   it('deploys the canonical pair once; a restarted chain keeps them and the deploy is skipped', async () => {
     const deployer = privateKeyToAccount(keccak256(toHex('parx aa deploy test')))
     const statePath = join(dir, 'anvil.json')

@@ -4,8 +4,7 @@ import {
   concat, getAddress, getContractAddress, parseEther, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient,
 } from 'viem'
 import * as VerifyingPaymaster from '../../../contracts/evm/artifacts/VerifyingPaymaster.js'
-import { BaseError } from '../../../src/errors/index.js'
-import { entryPoint08Artifacts } from '../../chains/embedded/optional-packages.js'
+import { entryPoint08Artifacts } from '../../chains/embedded/aa-packages.js'
 import { DETERMINISTIC_DEPLOYER, ENTRY_POINT_08, ENTRY_POINT_08_SALT, SIMPLE_7702_ACCOUNT, SIMPLE_7702_ACCOUNT_SALT } from './canonical.js'
 
 type Wallet = WalletClient<Transport, Chain, Account>
@@ -30,9 +29,6 @@ export type DeployAaParameters = {
  */
 export async function deployAa(p: DeployAaParameters): Promise<AaDeployment> {
   const dir = entryPoint08Artifacts()
-  if (!dir) {
-    throw new BaseError('BUNDLER_UNAVAILABLE', 'the EntryPoint v0.8 artifacts are not installed: add @account-abstraction/contracts@0.8 (or point PARX_AA_MODULES at a folder that has it)')
-  }
   const bytecode = (name: string) => (JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { bytecode: Hex }).bytecode
   await create2(p, bytecode('EntryPoint'), ENTRY_POINT_08_SALT, ENTRY_POINT_08)
   await create2(p, bytecode('Simple7702Account'), SIMPLE_7702_ACCOUNT_SALT, SIMPLE_7702_ACCOUNT)
