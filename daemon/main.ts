@@ -16,7 +16,8 @@ import { loadServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, Services } from './services.js'
 import { solDeps } from './sol/deps.js'
-import { openStore } from './store/db.js'
+import { deploymentStore } from './chains/embedded/deployments.js'
+import { openStore } from './store/store.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
 
@@ -34,16 +35,26 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const log = createLogger(config.dataDir, config.logLevel)
   const keys = loadServiceKeys(config)
-  const db = openStore(storePath(config.dataDir))
-  const cleanups: Array<() => Promise<void> | void> = [() => db.close(), () => log.flush()]
+  const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
+  let store
+  try {
+    store = await openStore({
+      file: storePath(config.dataDir), url: config.store.url,
+      onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
+    })
+  } catch (e) {
+    log.flush()
+    throw e
+  }
+  cleanups.push(() => store.close())
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
   try {
-    const chains = await startChains({ config, keys, db, progress })
+    const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress })
     cleanups.push(chains.stop)
     const profile = profiles[config.profile]
-    const partnerKeys = partnerKeyStore(db, config.auth.keyPrefix)
+    const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
     const senders = new Map<string, TxSender>()
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
@@ -54,7 +65,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
     // The domain services below take the whole bag, so they are added once the rest of it exists.
     const services = {
-      config, log, db, keys, partnerKeys, flowEnabled, sender,
+      config, log, store, keys, partnerKeys, flowEnabled, sender,
       verdicts: verdictCache({ lookup: (key) => partnerKeys.lookup(key) }),
       evm: chains.evm,
       base: chains.evm[profile.base]!,
@@ -70,7 +81,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       faucet: chains.faucet,
       urls: { api: '', facilitator: '', platform: '', dashboard: '', rpc: chains.rpc },
       startedAt: Date.now(),
-      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, db, limits: config.limits, flowEnabled }),
+      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       swapInflight: swapInflight({ base: chains.evm[profile.base]! }),
     } as Services
     services.facilitator = createFacilitator(services)

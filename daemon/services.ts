@@ -12,7 +12,7 @@ import type { Facilitator } from './facilitator/service.js'
 import type { ServiceKeys } from './keys/service-keys.js'
 import type { SolDeps } from './sol/deps.js'
 import type { InflightOrders } from './swap/inflight.js'
-import type { Db } from './store/db.js'
+import type { Store } from './store/store.js'
 
 export type DaemonUrls = {
   api: string
@@ -31,7 +31,7 @@ export type Faucet = {
 export type Services = {
   config: Readonly<ResolvedConfig>
   log: Logger
-  db: Db
+  store: Store
   keys: ServiceKeys
   partnerKeys: PartnerKeyStore
   verdicts: VerdictCache

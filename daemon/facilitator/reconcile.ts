@@ -15,12 +15,12 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
  * transaction landed. Undecidable rows stay pending, so their authorization can never pay twice.
  */
 export async function reconcilePending(s: Services, store: SettlementStore, before: number): Promise<void> {
-  for (const row of store.pending().filter((r) => r.id < before)) {
+  for (const row of (await store.pending()).filter((r) => r.id < before)) {
     try {
       const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2
       const fate = evm ? await evmFate(s, row) : await svmFate(s, row)
-      if (fate === 'settled') store.settled(row.id, row.tx ?? '', row.payer ?? '')
-      else if (fate === 'failed') store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
+      if (fate === 'settled') await store.settled(row.id, row.tx ?? '', row.payer ?? '')
+      else if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
     } catch (e) {
       s.log.warn({ err: e, id: row.id }, 'x402 settlement left pending: the chain could not be read')
     }

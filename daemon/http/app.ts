@@ -16,7 +16,7 @@ export function createApp(s: Services): Hono {
   for (const def of routes) {
     app.on(def.method, def.path, async (c) => {
       limiter.check(getConnInfo(c).remote.address)
-      authorize(c, def, s)
+      await authorize(c, def, s)
       if (def.flow && !s.flowEnabled(def.flow)) {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }

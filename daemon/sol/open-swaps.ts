@@ -38,7 +38,7 @@ export function settleInBackground(d: SolDeps, now = Date.now()): void {
 }
 
 async function settlePass(d: SolDeps): Promise<void> {
-  const open = d.store.open(d.chain.key, MAX_PER_PASS)
+  const open = await d.store.open(d.chain.key, MAX_PER_PASS)
   if (open.length === 0) return
   // Height first: a transaction missing from the statuses read after a height beyond its
   // lastValidBlockHeight can never land any more.
@@ -49,10 +49,10 @@ async function settlePass(d: SolDeps): Promise<void> {
     batches.push(rpc(async () => (await d.chain.connection.getSignatureStatuses(sigs, { searchTransactionHistory: true })).value))
   }
   const statuses = (await Promise.all(batches)).flat()
-  open.forEach((o, i) => {
+  for (const [i, o] of open.entries()) {
     const verdict = settledStatus(statuses[i] ?? null, height, o.lastValidBlockHeight)
-    if (verdict) d.store.settle(o.signature, verdict)
-  })
+    if (verdict) await d.store.settle(o.signature, verdict)
+  }
 }
 
 export type Settled = { status: 'confirmed' | 'failed' | 'expired'; slot?: number; err?: unknown }

@@ -21,6 +21,13 @@ export const configSchema = z.object({
   /** Where the store, the keys of the local profile and the embedded chains' state live. */
   dataDir: z.string().optional(),
   fresh: bool.default(false),
+  /**
+   * Where the service tables live: absent = SQLite in the data dir (parx.db); `postgres://...` =
+   * a PostgreSQL database shared by every parx process pointed at it.
+   */
+  store: z.object({
+    url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// or postgresql:// URL').optional(),
+  }).default({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   auth: z.object({
     /** Off is the soft-launch mode: K routes answer without a valid key. */

@@ -8,16 +8,16 @@ import type { RouteDef } from '../route.js'
 const UNAUTHORIZED = 'missing or invalid x-api-key'
 
 /** Checks the credential a route asks for; throws a 401 BaseError when it is wrong. */
-export function authorize(c: Context, def: RouteDef, s: Services): void {
+export async function authorize(c: Context, def: RouteDef, s: Services): Promise<void> {
   if (def.auth === 'partner') return checkPartner(c, s)
   if (def.auth === 'operator') return checkOperator(c, s)
 }
 
-function checkPartner(c: Context, s: Services): void {
+async function checkPartner(c: Context, s: Services): Promise<void> {
   if (!s.config.auth.enforce) return
   // Header names are case-insensitive in HTTP; Hono already folds them.
   const key = c.req.header('x-api-key')
-  if (!key || !keyPattern(s.config.auth.keyPrefix).test(key) || !s.verdicts.isValid(key)) {
+  if (!key || !keyPattern(s.config.auth.keyPrefix).test(key) || !(await s.verdicts.isValid(key))) {
     throw new BaseError('UNAUTHORIZED', UNAUTHORIZED, {
       details: 'Send the partner key in the x-api-key header (Authorization: Bearer is for operator routes). Create one with `parx keys create`.',
     })

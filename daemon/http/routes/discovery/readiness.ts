@@ -19,7 +19,7 @@ async function timed(fn: () => Promise<string | number | undefined>): Promise<Ch
 export async function readiness(s: Services) {
   const checks: Record<string, Check> = {
     store: await timed(async () => {
-      s.db.prepare('SELECT 1').get()
+      await s.store.ping()
       return undefined
     }),
   }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { jsonBody } from '../../parse.js'
 import { evmAddress } from '../../schemas.js'
 import { route } from '../../route.js'
+import { hashKey } from '../../../auth/partner-keys.js'
 
 const Body = z.object({
   name: z.string().trim().min(1, 'give the key a name').max(80),
@@ -14,8 +15,8 @@ export default route({
   method: 'POST', path: '/api/operator/keys', auth: 'operator',
   handler: async (c, s) => {
     const body = await jsonBody(c, Body)
-    const { key, record } = s.partnerKeys.create(body)
-    s.verdicts.forget(s.partnerKeys.hashOf(record.id)!)
+    const { key, record } = await s.partnerKeys.create(body)
+    s.verdicts.forget(hashKey(key))
     return c.json({ key, ...record }, 201)
   },
 })

@@ -7,5 +7,5 @@ const Query = z.object({ owner: evmAddress.optional() })
 
 export default route({
   method: 'GET', path: '/api/operator/keys', auth: 'operator',
-  handler: (c, s) => c.json({ keys: s.partnerKeys.list(query(c, Query).owner) }),
+  handler: async (c, s) => c.json({ keys: await s.partnerKeys.list(query(c, Query).owner) }),
 })
