@@ -1,32 +1,56 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { mkdirSync, rmSync } from 'node:fs'
 import { Keypair } from '@solana/web3.js'
+import type { Hono } from 'hono'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
-import { partnerKeyStore } from './auth/partner-keys.js'
-import { verdictCache } from './auth/verdict-cache.js'
-import { freshCache } from './chains/evm/fresh-cache.js'
-import { startChains } from './chains/start.js'
-import { txSender, type TxSender } from './chains/evm/tx-sender.js'
-import { createFacilitator } from './facilitator/service.js'
-import { createApp } from './http/app.js'
-import { loadServiceKeys } from './keys/service-keys.js'
-import { createLogger } from './logger.js'
-import type { DaemonUrls, Services } from './services.js'
-import { solDeps } from './sol/deps.js'
-import { deploymentStore } from './chains/embedded/deployments.js'
-import { openStore } from './store/store.js'
-import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
+import { partnerKeyStore } from './auth/partner-keys.js'
+import { authService, keysService } from './auth/service.js'
+import { verdictCache } from './auth/verdict-cache.js'
+import { deploymentStore } from './chains/embedded/deployments.js'
+import type { EvmChain } from './chains/evm/chain.js'
+import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
+import { txSender, type TxSender } from './chains/evm/tx-sender.js'
+import type { SolanaChain } from './chains/solana/chain.js'
+import { startChains } from './chains/start.js'
+import { discoveryService } from './discovery/service.js'
+import { createFacilitator, type Facilitator } from './facilitator/service.js'
+import { createApp } from './http/app.js'
+import { rateLimiter } from './http/middleware/rate-limit.js'
+import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
+import { createLogger } from './logger.js'
+import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
+import { solDeps } from './sol/deps.js'
+import { openStore, type Store } from './store/store.js'
+import { swapInflight } from './swap/relay-swap.js'
 
-export type Daemon = { urls: DaemonUrls; services: Services; stop(): Promise<void> }
+/**
+ * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
+ * see this: each gets its surface's service only (daemon/services.ts).
+ */
+export type DaemonParts = {
+  config: Readonly<ResolvedConfig>
+  store: Store
+  keys: ServiceKeys
+  evm: Record<string, EvmChain>
+  base: EvmChain
+  radius: EvmChain
+  solana: SolanaChain
+  accounts: PublicAccounts
+  reads: FreshCache
+  sender(network: string, role: 'solver' | 'facilitator'): TxSender
+  facilitator: Facilitator
+}
+
+export type Daemon = { urls: DaemonUrls; services: DaemonParts; stop(): Promise<void> }
 
 export type StartDaemonOptions = { onProgress?: (step: string) => void }
 
 /**
- * The composition root: config -> store -> keys -> chains -> services -> HTTP.
+ * The composition root: config -> store -> keys -> chains -> listen -> services -> HTTP app.
  * Everything started here is stopped by the one `stop()` it returns, in reverse order, once.
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
@@ -36,25 +60,23 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   const log = createLogger(config.dataDir, config.logLevel)
   const keys = loadServiceKeys(config)
   const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
-  let store
-  try {
-    store = await openStore({
-      file: storePath(config.dataDir), url: config.store.url,
-      onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
-    })
-  } catch (e) {
-    log.flush()
-    throw e
-  }
-  cleanups.push(() => store.close())
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
   try {
+    const store = await openStore({
+      file: storePath(config.dataDir), url: config.store.url,
+      onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
+    })
+    cleanups.push(() => store.close())
     const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress })
     cleanups.push(chains.stop)
     const profile = profiles[config.profile]
-    const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
+    const base = chains.evm[profile.base]!
+    const radius = chains.evm[profile.radius]!
+
+    // Per-process coordination, each behind its port: one sender per (network, key) so nonces never
+    // collide across routes, the verdict cache, the in-flight orders, the rate-limit buckets.
     const senders = new Map<string, TxSender>()
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
@@ -63,40 +85,47 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       return sx
     }
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
-    // The domain services below take the whole bag, so they are added once the rest of it exists.
-    const services = {
-      config, log, store, keys, partnerKeys, flowEnabled, sender,
-      verdicts: verdictCache({ lookup: (key) => partnerKeys.lookup(key) }),
-      evm: chains.evm,
-      base: chains.evm[profile.base]!,
-      radius: chains.evm[profile.radius]!,
-      solana: chains.solana,
-      accounts: {
-        solver: privateKeyToAccount(keys.solver).address,
-        facilitator: privateKeyToAccount(keys.facilitator).address,
-        solanaSolver: Keypair.fromSecretKey(keys.solanaSolver).publicKey.toBase58(),
-        solanaFacilitator: Keypair.fromSecretKey(keys.solanaFacilitator).publicKey.toBase58(),
-      },
-      reads: freshCache(250),
-      faucet: chains.faucet,
-      urls: { api: '', facilitator: '', platform: '', dashboard: '', rpc: chains.rpc },
-      startedAt: Date.now(),
-      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
-      swapInflight: swapInflight({ base: chains.evm[profile.base]! }),
-    } as Services
-    services.facilitator = createFacilitator(services)
+    const accounts: PublicAccounts = {
+      solver: privateKeyToAccount(keys.solver).address,
+      facilitator: privateKeyToAccount(keys.facilitator).address,
+      solanaSolver: Keypair.fromSecretKey(keys.solanaSolver).publicKey.toBase58(),
+      solanaFacilitator: Keypair.fromSecretKey(keys.solanaFacilitator).publicKey.toBase58(),
+    }
+    const reads = freshCache(250)
+    const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
+    const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key) })
+    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts })
+
+    // The URLs are known once the port is: listen first, hand requests to the app once it exists
+    // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
-    const app = createApp(services)
-    const server = await listen(app.fetch, config.host, config.port)
+    let app: Hono | undefined
+    const server = await listen((req) => (app ? app.fetch(req) : new Response(null, { status: 503 })), config.host, config.port)
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
-    Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
-    log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
+    const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
+
+    const facilitator = createFacilitator({
+      profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
+      keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
+      sender: (network) => sender(network, 'facilitator'),
+    })
+    const surfaces: Surfaces = {
+      discovery: discoveryService({ config, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
+      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
+      facilitator: { service: facilitator, auth },
+      keys: keysService({ keys: partnerKeys, verdicts }),
+      faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
+    }
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled })
+    log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    const warming = services.facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
-    return { urls: services.urls, services, stop }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator }
+    return { urls, services, stop }
   } catch (e) {
     await stop()
     throw e

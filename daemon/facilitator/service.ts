@@ -1,7 +1,7 @@
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import type { SettleResponse, SupportedResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
-import type { Services } from '../services.js'
+import type { FacilitatorDeps } from './deps.js'
 import { evmRuntime, type EvmRuntime } from './evm/runtime.js'
 import type { Failure, PaymentMethod, Resolved } from './method.js'
 import { paymentMethods } from './methods.js'
@@ -26,7 +26,7 @@ export type Facilitator = {
  * the ledger row is claimed before anything is checked or broadcast and finished before the
  * answer, so concurrent or repeated settles of one authorization get `duplicate_settlement`.
  */
-export function createFacilitator(s: Services): Facilitator {
+export function createFacilitator(s: FacilitatorDeps): Facilitator {
   const store = settlementStore(s.store)
   // Rows below this id were left by an earlier run; taken now, before any settle of this run.
   const startedBefore = store.nextId()
@@ -43,7 +43,7 @@ export function createFacilitator(s: Services): Facilitator {
     store,
   }
   const all = paymentMethods(deps)
-  const verified = verifiedCache()
+  const verified = s.verified ?? verifiedCache()
 
   const pick = (p: Payment): { r: Resolved; m: PaymentMethod } | Failure => {
     const r = resolvePayment(s, p)

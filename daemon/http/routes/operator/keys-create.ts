@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { jsonBody } from '../../parse.js'
 import { evmAddress } from '../../schemas.js'
 import { route } from '../../route.js'
-import { hashKey } from '../../../auth/partner-keys.js'
 
 const Body = z.object({
   name: z.string().trim().min(1, 'give the key a name').max(80),
@@ -12,11 +11,10 @@ const Body = z.object({
 
 /** Creates a partner key. The secret is in this response only; the store keeps its hash. */
 export default route({
-  method: 'POST', path: '/api/operator/keys', auth: 'operator',
+  method: 'POST', path: '/api/operator/keys', auth: 'operator', surface: 'keys',
   handler: async (c, s) => {
     const body = await jsonBody(c, Body)
-    const { key, record } = await s.partnerKeys.create(body)
-    s.verdicts.forget(hashKey(key))
+    const { key, record } = await s.create(body)
     return c.json({ key, ...record }, 201)
   },
 })
