@@ -3,6 +3,7 @@ import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import { processLock, type KeyedLock } from '../ports/lock.js'
 import type { Store } from '../store/store.js'
+import { processSettlePasses, type SettlePasses } from './open-swaps.js'
 import { solSwapStore, type SolSwapStore } from './swap-store.js'
 
 /** What the Solana swap functions need, passed in (the composition root builds it once). */
@@ -12,10 +13,12 @@ export type SolDeps = {
   store: SolSwapStore
   /** Held from reading what is free to recording the swap that promises it (per network and mint). */
   reservations: KeyedLock
+  /** Port: sharing and throttling of the passes that settle open swaps. */
+  passes: SettlePasses
   limits: ParxConfig['limits']
   flowEnabled(flow: FlowName): boolean
 }
 
 export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; store: Store; reservations?: KeyedLock; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
-  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? processLock(), limits: p.limits, flowEnabled: p.flowEnabled }
+  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? processLock(), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
 }
