@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config'
  */
 const storeSensitive = [
   'daemon/store/**/*.test.ts',
+  'daemon/worker/**/*.test.ts',
+  'daemon/chains/evm/nonce-source.test.ts',
+  'test/swap-relayer.test.ts',
   'daemon/facilitator/settlements.test.ts',
   'daemon/sol/swap-store.test.ts',
   'test/auth.test.ts',
@@ -31,7 +34,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts'],
         },
       },
       {

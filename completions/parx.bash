@@ -24,7 +24,7 @@ _parx() {
   local words
   case "$path" in
     "") words="serve status faucet keys config completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
-    "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --help" ;;
+    "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --help" ;;
     "status") words="--version -V --output -o --api-url --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --help" ;;
     "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --help" ;;

@@ -16,6 +16,7 @@ complete -c parx -f -n '__fish_seen_subcommand_from serve' -l port
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l host
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l data-dir
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l fresh
+complete -c parx -f -n '__fish_seen_subcommand_from serve' -l role
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l log-level
 complete -c parx -f -n '__fish_seen_subcommand_from faucet' -l to
 complete -c parx -f -n '__fish_seen_subcommand_from faucet' -l token

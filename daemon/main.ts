@@ -14,6 +14,7 @@ import { deploymentStore } from './chains/embedded/deployments.js'
 import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
+import { storeNonces } from './chains/evm/nonce-source.js'
 import type { SolanaChain } from './chains/solana/chain.js'
 import { startChains } from './chains/start.js'
 import { discoveryService } from './discovery/service.js'
@@ -26,6 +27,10 @@ import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
 import { swapInflight } from './swap/relay-swap.js'
+import { workerRoutes } from './http/routes/index.js'
+import { BaseError } from '../src/errors/index.js'
+import { workerDuties } from './worker/duties.js'
+import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 
 /**
  * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
@@ -43,6 +48,8 @@ export type DaemonParts = {
   reads: FreshCache
   sender(network: string, role: 'solver' | 'facilitator'): TxSender
   facilitator: Facilitator
+  /** Present when this process campaigns for the worker duties (role worker or all). */
+  worker?: { leadership: Leadership; firstPass: Promise<void> }
 }
 
 export type Daemon = { urls: DaemonUrls; services: DaemonParts; stop(): Promise<void> }
@@ -58,6 +65,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const log = createLogger(config.dataDir, config.logLevel)
+  if (config.role !== 'all' && !config.store.url) {
+    throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
+  }
   const keys = loadServiceKeys(config)
   const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
   const stop = onceAsync(async () => {
@@ -81,7 +91,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
       let sx = senders.get(id)
-      if (!sx) senders.set(id, (sx = txSender(chains.evm[network]!, role === 'solver' ? keys.solver : keys.facilitator)))
+      const chain = chains.evm[network]!
+      // Hosted, replicas may relay with the same key: its nonces come from the shared store.
+      const nonces = config.store.url ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed) : undefined
+      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, nonces)))
       return sx
     }
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
@@ -118,13 +131,25 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: keysService({ keys: partnerKeys, verdicts }),
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled })
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
-    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator }
+    let worker: DaemonParts['worker']
+    if (config.role !== 'api') {
+      // Exactly one process runs the worker duties: on SQLite the only one, on PostgreSQL the
+      // holder of the advisory lock (a standby takes over when it dies).
+      const { duties, firstPass } = workerDuties({ facilitator, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      const onError = (err: Error) => log.warn({ err }, 'worker leadership: error')
+      const leadership = config.store.url
+        ? postgresLeadership({ url: config.store.url, duties, onError, onChange: (leading) => log.info({ leading }, leading ? 'leading the worker duties' : 'no longer leading the worker duties') })
+        : soleLeadership(duties, onError)
+      cleanups.push(() => leadership.stop())
+      worker = { leadership, firstPass }
+    }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, worker }
     return { urls, services, stop }
   } catch (e) {
     await stop()

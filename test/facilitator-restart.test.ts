@@ -20,8 +20,8 @@ describe('settlements a stopped daemon left pending', () => {
     expect(first.body.success).toBe(true)
     const { db } = d.services.store
     const keys = (await db.selectFrom('x402_settlements').select('auth_key').orderBy('id').execute()).map((r) => r.auth_key)
-    // As if the daemon died after broadcasting the first and after claiming the second.
-    await db.updateTable('x402_settlements').set({ state: 'pending' }).where('auth_key', '=', keys[0]!).execute()
+    // As if the daemon died (a while ago) after broadcasting the first and after claiming the second.
+    await db.updateTable('x402_settlements').set({ state: 'pending', updated_at: 0 }).where('auth_key', '=', keys[0]!).execute()
     const nonce = ((stranded.paymentPayload.payload as any).authorization.nonce as string).toLowerCase()
     const strandedKey = keys[0]!.replace(/[^:]+$/, nonce)
     await db.insertInto('x402_settlements').values({
@@ -33,7 +33,8 @@ describe('settlements a stopped daemon left pending', () => {
     const dataDir = d.dataDir
     await d.close({ keepData: true })
     d = await startTestDaemon({ dataDir })
-    await d.services.facilitator.warmUp()
+    // The worker duty decides what the previous run left pending.
+    await d.services.worker!.firstPass
     expect(await row(d, keys[0]!)).toMatchObject({ state: 'settled' })
     expect(await row(d, strandedKey)).toMatchObject({ state: 'failed' })
     // Released: the stranded authorization can now be settled, once.

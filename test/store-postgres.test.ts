@@ -94,4 +94,26 @@ describe('PostgreSQL store', () => {
     const paid = (await localBase(a).balance('USDC', seller)) + (await localBase(b).balance('USDC', seller))
     expect(paid).toBe(BigInt(r.amount))
   })
+
+  it('roles: api replicas serve the routes and never lead; a worker serves only its health and leads', async () => {
+    const url = await pg.createDatabase()
+    const worker = await startTestDaemon({ flags: { store: { url }, role: 'worker' } })
+    daemons.push(worker)
+    const api = await startTestDaemon({ flags: { store: { url }, role: 'api' } })
+    daemons.push(api)
+    expect(api.services.worker).toBeUndefined()
+    for (let i = 0; i < 200 && !worker.services.worker!.leadership.isLeader(); i++) await new Promise((r) => setTimeout(r, 50))
+    expect(worker.services.worker!.leadership.isLeader()).toBe(true)
+    expect((await worker.raw('/api/health')).status).toBe(200)
+    expect((await worker.raw('/api/base/info')).status).toBe(404)
+    expect((await api.raw('/api/base/info')).status).toBe(200)
+  })
+
+  it('--role api or worker without PostgreSQL is refused, naming the setting', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parx-role-'))
+    const err = await startTestDaemon({ dataDir, flags: { store: {}, role: 'api' } }).catch((e: Error) => e)
+    rmSync(dataDir, { recursive: true, force: true })
+    expect(err).toMatchObject({ code: 'BAD_REQUEST' })
+    expect((err as Error).message).toMatch(/--role api needs a PostgreSQL store .*PARX_STORE_URL/)
+  })
 })

@@ -14,8 +14,8 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
  * the chain: an EVM authorization is settled iff its nonce is consumed; a Solana one iff its
  * transaction landed. Undecidable rows stay pending, so their authorization can never pay twice.
  */
-export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, before: number): Promise<void> {
-  for (const row of (await store.pending()).filter((r) => r.id < before)) {
+export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, select: (row: SettlementRow) => boolean): Promise<void> {
+  for (const row of (await store.pending()).filter(select)) {
     try {
       const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2
       const fate = evm ? await evmFate(s, row) : await svmFate(s, row)

@@ -19,6 +19,12 @@ export type Facilitator = {
   settle(p: Payment): Promise<SettleResponse>
   /** Prepares every served network (executor delegation) in the background; failures are retried on use. */
   warmUp(): Promise<void>
+  /**
+   * A worker duty (the leader runs it): decides pending settlements from the chain. `leftByEarlierRun`:
+   * the rows a previous run of this process left (the embedded, single-process case); `idleForMs`:
+   * rows untouched that long, which no live replica is still settling (the hosted case).
+   */
+  reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number }): Promise<void>
 }
 
 /**
@@ -30,7 +36,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
   const store = settlementStore(s.store)
   // Rows below this id were left by an earlier run; taken now, before any settle of this run.
   const startedBefore = store.nextId()
-  startedBefore.catch(() => {}) // awaited (and reported) by warmUp
+  startedBefore.catch(() => {}) // awaited (and reported) by reconcile
   const evm = new Map<string, EvmRuntime>()
   let svm: SvmRuntime | undefined
   const deps = {
@@ -125,7 +131,12 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
           s.log.warn({ err: e, network: n.key }, 'x402 facilitator not ready yet on this network; will retry on the next payment')
         }
       }))
-      await reconcilePending(s, store, await startedBefore)
+    },
+
+    async reconcile(select) {
+      const before = select.leftByEarlierRun ? await startedBefore : 0
+      const idleSince = select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs
+      await reconcilePending(s, store, (row) => row.id < before || (idleSince !== undefined && Number(row.updated_at) < idleSince))
     },
   }
 }

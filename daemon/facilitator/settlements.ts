@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { X402SettlementsTable } from '../store/tables/facilitator.js'
 
-export type SettlementRow = Pick<Selectable<X402SettlementsTable>, 'id' | 'auth_key' | 'network' | 'method' | 'payer' | 'state' | 'tx' | 'reason' | 'message'>
+export type SettlementRow = Pick<Selectable<X402SettlementsTable>, 'id' | 'auth_key' | 'network' | 'method' | 'payer' | 'state' | 'tx' | 'reason' | 'message' | 'updated_at'>
 
 export type Claim = { network: string; method: string; payer?: string; payTo: string; asset: string; amount: string }
 
@@ -22,7 +22,7 @@ export type SettlementStore = {
   nextId(): Promise<number>
 }
 
-const columns = ['id', 'auth_key', 'network', 'method', 'payer', 'state', 'tx', 'reason', 'message'] as const
+const columns = ['id', 'auth_key', 'network', 'method', 'payer', 'state', 'tx', 'reason', 'message', 'updated_at'] as const
 
 /**
  * The settle-at-most-once ledger. The partial unique index on live rows (migration 200) makes the

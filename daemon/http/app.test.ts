@@ -91,6 +91,7 @@ describe('routes in-process', () => {
       verify: async () => ({ isValid: true, payer: '0x1', invalidReason: null }) as never,
       settle: async () => ({ success: false, errorReason: 'duplicate_settlement', errorMessage: 'settled before', payer: '0x1', transaction: '0xabc', network: 'eip155:84532' }),
       warmUp: async () => {},
+      reconcile: async () => {},
     }
     const discovery = { capabilities: () => ({ profile: 'local', flows: {} }) } as unknown as DiscoveryService
     const app = createApp(appDeps({ surfaces: { facilitator: { service: facilitator, auth: noKeys() }, discovery }, routes: [facilitatorSupported, facilitatorSettle, capabilities] }))

@@ -27,6 +27,9 @@ import baseRedeem from './swap/base-redeem.js'
 import baseRedeemQuote from './swap/base-redeem-quote.js'
 import baseSwap from './swap/base-swap.js'
 
+/** What a `--role worker` process serves: it answers for its health, not for the API. */
+export const workerRoutes: AnyRoute[] = [health, readiness]
+
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
 export const routes: AnyRoute[] = [
   // discovery (SPEC §4.2)

@@ -4,7 +4,7 @@ import { loadConfig, type ResolvedConfig } from '../../config/load.js'
 import type { CliContext } from '../context.js'
 import { label } from '../context.js'
 
-export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; profile?: string; logLevel?: string }
+export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; profile?: string; logLevel?: string; role?: string }
 
 type DaemonModule = typeof import('../../../daemon/main.js')
 
@@ -14,7 +14,7 @@ const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js'
 export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaemon }): Promise<number> {
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
-    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, profile: opts.profile, logLevel: opts.logLevel },
+    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, profile: opts.profile, logLevel: opts.logLevel, role: opts.role },
   })
   const t0 = performance.now()
   const spinner = ctx.output === 'text' && process.stderr.isTTY ? ora({ stream: process.stderr }).start(`starting parx (${config.profile})`) : undefined
@@ -62,6 +62,7 @@ export function define(ctx: () => CliContext): Command {
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')
+    .addOption(new Option('--role <role>', 'api: serve the routes; worker: run the worker duties when leading; all: both (api and worker need PARX_STORE_URL)').choices(['api', 'worker', 'all']))
     .addOption(new Option('--log-level <level>', 'daemon log level (the log is <data-dir>/parx.log)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .action(async (opts: ServeOptions) => {
       process.exitCode = await run(opts, ctx())
