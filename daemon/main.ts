@@ -62,12 +62,13 @@ export type StartDaemonOptions = { onProgress?: (step: string) => void }
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
   const progress = opts.onProgress ?? (() => {})
-  if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const log = createLogger(config.dataDir, config.logLevel)
+  // Refused before anything is created or started.
   if (config.role !== 'all' && !config.store.url) {
     throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
   }
+  if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const log = createLogger(config.dataDir, config.logLevel)
   const keys = loadServiceKeys(config)
   const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
   const stop = onceAsync(async () => {
