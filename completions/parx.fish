@@ -17,6 +17,7 @@ complete -c parx -n '__fish_seen_subcommand_from serve' -l port -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l host -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l fresh -f
+complete -c parx -n '__fish_seen_subcommand_from serve' -l role -x -a 'api worker all'
 complete -c parx -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'fatal error warn info debug trace silent'
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l token -x -a 'USDC PUSD XUSD ETH SOL'

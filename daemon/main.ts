@@ -1,91 +1,157 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { mkdirSync, rmSync } from 'node:fs'
 import { Keypair } from '@solana/web3.js'
+import type { Hono } from 'hono'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
-import { partnerKeyStore } from './auth/partner-keys.js'
-import { verdictCache } from './auth/verdict-cache.js'
-import { freshCache } from './chains/evm/fresh-cache.js'
-import { startChains } from './chains/start.js'
-import { txSender, type TxSender } from './chains/evm/tx-sender.js'
-import { createFacilitator } from './facilitator/service.js'
-import { createApp } from './http/app.js'
-import { loadServiceKeys } from './keys/service-keys.js'
-import { createLogger } from './logger.js'
-import type { DaemonUrls, Services } from './services.js'
-import { solDeps } from './sol/deps.js'
-import { openStore } from './store/db.js'
-import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
+import { partnerKeyStore } from './auth/partner-keys.js'
+import { authService, keysService } from './auth/service.js'
+import { verdictCache } from './auth/verdict-cache.js'
+import { deploymentStore } from './chains/embedded/deployments.js'
+import type { EvmChain } from './chains/evm/chain.js'
+import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
+import { txSender, type TxSender } from './chains/evm/tx-sender.js'
+import { storeNonces } from './chains/evm/nonce-source.js'
+import type { SolanaChain } from './chains/solana/chain.js'
+import { startChains } from './chains/start.js'
+import { discoveryService } from './discovery/service.js'
+import { createFacilitator, type Facilitator } from './facilitator/service.js'
+import { createApp } from './http/app.js'
+import { rateLimiter } from './http/middleware/rate-limit.js'
+import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
+import { createLogger } from './logger.js'
+import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
+import { solDeps } from './sol/deps.js'
+import { openStore, type Store } from './store/store.js'
+import { swapInflight } from './swap/relay-swap.js'
+import { workerRoutes } from './http/routes/index.js'
+import { BaseError } from '../src/errors/index.js'
+import { workerDuties } from './worker/duties.js'
+import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 
-export type Daemon = { urls: DaemonUrls; services: Services; stop(): Promise<void> }
+/**
+ * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
+ * see this: each gets its surface's service only (daemon/services.ts).
+ */
+export type DaemonParts = {
+  config: Readonly<ResolvedConfig>
+  store: Store
+  keys: ServiceKeys
+  evm: Record<string, EvmChain>
+  base: EvmChain
+  radius: EvmChain
+  solana: SolanaChain
+  accounts: PublicAccounts
+  reads: FreshCache
+  sender(network: string, role: 'solver' | 'facilitator'): TxSender
+  facilitator: Facilitator
+  /** Present when this process campaigns for the worker duties (role worker or all). */
+  worker?: { leadership: Leadership; firstPass: Promise<void> }
+}
+
+export type Daemon = { urls: DaemonUrls; services: DaemonParts; stop(): Promise<void> }
 
 export type StartDaemonOptions = { onProgress?: (step: string) => void }
 
 /**
- * The composition root: config -> store -> keys -> chains -> services -> HTTP.
+ * The composition root: config -> store -> keys -> chains -> listen -> services -> HTTP app.
  * Everything started here is stopped by the one `stop()` it returns, in reverse order, once.
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
   const progress = opts.onProgress ?? (() => {})
+  // Refused before anything is created or started.
+  if (config.role !== 'all' && !config.store.url) {
+    throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
+  }
   if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const log = createLogger(config.dataDir, config.logLevel)
   const keys = loadServiceKeys(config)
-  const db = openStore(storePath(config.dataDir))
-  const cleanups: Array<() => Promise<void> | void> = [() => db.close(), () => log.flush()]
+  const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
   try {
-    const chains = await startChains({ config, keys, db, progress })
+    const store = await openStore({
+      file: storePath(config.dataDir), url: config.store.url,
+      onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
+    })
+    cleanups.push(() => store.close())
+    const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress })
     cleanups.push(chains.stop)
     const profile = profiles[config.profile]
-    const partnerKeys = partnerKeyStore(db, config.auth.keyPrefix)
+    const base = chains.evm[profile.base]!
+    const radius = chains.evm[profile.radius]!
+
+    // Per-process coordination, each behind its port: one sender per (network, key) so nonces never
+    // collide across routes, the verdict cache, the in-flight orders, the rate-limit buckets.
     const senders = new Map<string, TxSender>()
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
       let sx = senders.get(id)
-      if (!sx) senders.set(id, (sx = txSender(chains.evm[network]!, role === 'solver' ? keys.solver : keys.facilitator)))
+      const chain = chains.evm[network]!
+      // Hosted, replicas may relay with the same key: its nonces come from the shared store.
+      const nonces = config.store.url ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed) : undefined
+      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, nonces)))
       return sx
     }
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
-    // The domain services below take the whole bag, so they are added once the rest of it exists.
-    const services = {
-      config, log, db, keys, partnerKeys, flowEnabled, sender,
-      verdicts: verdictCache({ lookup: (key) => partnerKeys.lookup(key) }),
-      evm: chains.evm,
-      base: chains.evm[profile.base]!,
-      radius: chains.evm[profile.radius]!,
-      solana: chains.solana,
-      accounts: {
-        solver: privateKeyToAccount(keys.solver).address,
-        facilitator: privateKeyToAccount(keys.facilitator).address,
-        solanaSolver: Keypair.fromSecretKey(keys.solanaSolver).publicKey.toBase58(),
-        solanaFacilitator: Keypair.fromSecretKey(keys.solanaFacilitator).publicKey.toBase58(),
-      },
-      reads: freshCache(250),
-      faucet: chains.faucet,
-      urls: { api: '', facilitator: '', platform: '', dashboard: '', rpc: chains.rpc },
-      startedAt: Date.now(),
-      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, db, limits: config.limits, flowEnabled }),
-      swapInflight: swapInflight({ base: chains.evm[profile.base]! }),
-    } as Services
-    services.facilitator = createFacilitator(services)
+    const accounts: PublicAccounts = {
+      solver: privateKeyToAccount(keys.solver).address,
+      facilitator: privateKeyToAccount(keys.facilitator).address,
+      solanaSolver: Keypair.fromSecretKey(keys.solanaSolver).publicKey.toBase58(),
+      solanaFacilitator: Keypair.fromSecretKey(keys.solanaFacilitator).publicKey.toBase58(),
+    }
+    const reads = freshCache(250)
+    const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
+    const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key) })
+    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts })
+
+    // The URLs are known once the port is: listen first, hand requests to the app once it exists
+    // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
-    const app = createApp(services)
-    const server = await listen(app.fetch, config.host, config.port)
+    let app: Hono | undefined
+    const server = await listen((req) => (app ? app.fetch(req) : new Response(null, { status: 503 })), config.host, config.port)
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
-    Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
-    log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
+    const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
+
+    const facilitator = createFacilitator({
+      profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
+      keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
+      sender: (network) => sender(network, 'facilitator'),
+    })
+    const surfaces: Surfaces = {
+      discovery: discoveryService({ config, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
+      sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
+      facilitator: { service: facilitator, auth },
+      keys: keysService({ keys: partnerKeys, verdicts }),
+      faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
+    }
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
+    log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    const warming = services.facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
-    return { urls: services.urls, services, stop }
+    let worker: DaemonParts['worker']
+    if (config.role !== 'api') {
+      // Exactly one process runs the worker duties: on SQLite the only one, on PostgreSQL the
+      // holder of the advisory lock (a standby takes over when it dies).
+      const { duties, firstPass } = workerDuties({ facilitator, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      const onError = (err: Error) => log.warn({ err }, 'worker leadership: error')
+      const leadership = config.store.url
+        ? postgresLeadership({ url: config.store.url, duties, onError, onChange: (leading) => log.info({ leading }, leading ? 'leading the worker duties' : 'no longer leading the worker duties') })
+        : soleLeadership(duties, onError)
+      cleanups.push(() => leadership.stop())
+      worker = { leadership, firstPass }
+    }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, worker }
+    return { urls, services, stop }
   } catch (e) {
     await stop()
     throw e

@@ -1,18 +1,10 @@
-import type { Logger } from 'pino'
 import type { Address } from 'viem'
-import type { ResolvedConfig } from '../src/config/load.js'
-import type { FlowName } from '../src/config/schema.js'
-import type { PartnerKeyStore } from './auth/partner-keys.js'
-import type { VerdictCache } from './auth/verdict-cache.js'
-import type { EvmChain } from './chains/evm/chain.js'
-import type { FreshCache } from './chains/evm/fresh-cache.js'
-import type { TxSender } from './chains/evm/tx-sender.js'
-import type { SolanaChain } from './chains/solana/chain.js'
+import type { ParxConfig } from '../src/config/schema.js'
+import type { AuthService, KeysService } from './auth/service.js'
+import type { DiscoveryService } from './discovery/service.js'
 import type { Facilitator } from './facilitator/service.js'
-import type { ServiceKeys } from './keys/service-keys.js'
 import type { SolDeps } from './sol/deps.js'
-import type { InflightOrders } from './swap/inflight.js'
-import type { Db } from './store/db.js'
+import type { SwapDeps } from './swap/deps.js'
 
 export type DaemonUrls = {
   api: string
@@ -22,37 +14,37 @@ export type DaemonUrls = {
   rpc: Record<string, string>
 }
 
+/** Public addresses of the service's own accounts (never their keys). */
+export type PublicAccounts = { solver: Address; facilitator: Address; solanaSolver: string; solanaFacilitator: string }
+
 /** Mints test money; present on the local profile only. */
 export type Faucet = {
   mint(p: { network: string; to: string; token: string; amount: string }): Promise<{ tx: string }>
 }
 
-/** Everything a route or the worker may use, built once by the composition root (daemon/main.ts). */
-export type Services = {
-  config: Readonly<ResolvedConfig>
-  log: Logger
-  db: Db
-  keys: ServiceKeys
-  partnerKeys: PartnerKeyStore
-  verdicts: VerdictCache
-  /** EVM networks of the profile by key; `base` and `radius` are the ones playing those roles. */
-  evm: Record<string, EvmChain>
-  base: EvmChain
-  radius: EvmChain
-  solana: SolanaChain
-  urls: DaemonUrls
-  flowEnabled(flow: FlowName): boolean
-  /** Public addresses of the service's own accounts. */
-  accounts: { solver: Address; facilitator: Address; solanaSolver: string; solanaFacilitator: string }
-  /** The one transaction sender per (EVM network, service key): nonces never collide across routes. */
-  sender(network: string, role: 'solver' | 'facilitator'): TxSender
-  /** Short-lived chain reads shared by concurrent requests (inventory, balances). */
-  reads: FreshCache
+/** The local faucet's surface (POST /api/local/faucet). */
+export type FaucetSurface = {
   faucet?: Faucet
-  startedAt: number
-  /** Domain services the composition root builds once over the rest of this bag. */
-  facilitator: Facilitator
-  sol: SolDeps
-  /** Base orders being relayed, so a second submission of one is refused while the first may land. */
-  swapInflight: InflightOrders
+  profile: ParxConfig['profile']
+  /** Where a request without `network` mints (the Base role's network). */
+  defaultNetwork: string
 }
+
+/** The facilitator's surface: payments on mainnet networks also need a partner key (SPEC §5.8). */
+export type FacilitatorSurface = { service: Facilitator; auth: AuthService }
+
+/**
+ * One service per HTTP surface, each built by the composition root (daemon/main.ts) from narrow
+ * dependencies. A route declares its surface and gets that service only; private keys stay in
+ * the services that sign (the tx senders, the Solana solver, the facilitator).
+ */
+export type Surfaces = {
+  discovery: DiscoveryService
+  swap: SwapDeps
+  sol: SolDeps
+  facilitator: FacilitatorSurface
+  keys: KeysService
+  faucet: FaucetSurface
+}
+
+export type SurfaceName = keyof Surfaces

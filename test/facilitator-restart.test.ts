@@ -6,7 +6,7 @@ let d: TestDaemon | undefined
 afterAll(async () => d?.close())
 
 const row = (t: TestDaemon, key: string) =>
-  t.services.db.prepare('SELECT state, tx FROM x402_settlements WHERE auth_key = ? ORDER BY id DESC LIMIT 1').get(key) as { state: string; tx: string | null }
+  t.services.store.db.selectFrom('x402_settlements').select(['state', 'tx']).where('auth_key', '=', key).orderBy('id', 'desc').limit(1).executeTakeFirst()
 
 describe('settlements a stopped daemon left pending', () => {
   it('are decided from the chain at the next start: settled if the nonce was used, released if not', async () => {
@@ -18,21 +18,25 @@ describe('settlements a stopped daemon left pending', () => {
     const stranded = await eip3009Body(d, payer, r)
     const first = await settle(d, landed)
     expect(first.body.success).toBe(true)
-    const keys = d.services.db.prepare('SELECT auth_key FROM x402_settlements ORDER BY id').pluck().all() as string[]
-    // As if the daemon died after broadcasting the first and after claiming the second.
-    d.services.db.prepare(`UPDATE x402_settlements SET state = 'pending' WHERE auth_key = ?`).run(keys[0])
+    const { db } = d.services.store
+    const keys = (await db.selectFrom('x402_settlements').select('auth_key').orderBy('id').execute()).map((r) => r.auth_key)
+    // As if the daemon died (a while ago) after broadcasting the first and after claiming the second.
+    await db.updateTable('x402_settlements').set({ state: 'pending', updated_at: 0 }).where('auth_key', '=', keys[0]!).execute()
     const nonce = ((stranded.paymentPayload.payload as any).authorization.nonce as string).toLowerCase()
     const strandedKey = keys[0]!.replace(/[^:]+$/, nonce)
-    d.services.db.prepare(`INSERT INTO x402_settlements (auth_key, network, method, pay_to, asset, amount, state, created_at, updated_at)
-      VALUES (?, ?, 'eip3009', ?, ?, ?, 'pending', 0, 0)`).run(strandedKey, localBase(d).caip2, seller, r.asset, r.amount)
+    await db.insertInto('x402_settlements').values({
+      auth_key: strandedKey, network: localBase(d).caip2, method: 'eip3009', pay_to: seller, asset: r.asset, amount: r.amount,
+      state: 'pending', created_at: 0, updated_at: 0,
+    }).execute()
     expect((await settle(d, stranded)).body.errorReason).toBe('duplicate_settlement')
 
     const dataDir = d.dataDir
     await d.close({ keepData: true })
     d = await startTestDaemon({ dataDir })
-    await d.services.facilitator.warmUp()
-    expect(row(d, keys[0]!)).toMatchObject({ state: 'settled' })
-    expect(row(d, strandedKey)).toMatchObject({ state: 'failed' })
+    // The worker duty decides what the previous run left pending.
+    await d.services.worker!.firstPass
+    expect(await row(d, keys[0]!)).toMatchObject({ state: 'settled' })
+    expect(await row(d, strandedKey)).toMatchObject({ state: 'failed' })
     // Released: the stranded authorization can now be settled, once.
     expect((await settle(d, stranded)).body.success).toBe(true)
     expect(await localBase(d).balance('USDC', seller)).toBe(2n * BigInt(r.amount))

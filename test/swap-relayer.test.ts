@@ -3,6 +3,7 @@ import { createWalletClient, encodeFunctionData, erc20Abi, http, type Address, t
 import { privateKeyToAccount } from 'viem/accounts'
 import { TOKEN_A, TOKEN_B, USDC } from '../src/networks/registry.js'
 import type { SwapAccepted } from '../src/sdk/swap/index.js'
+import { testDialect } from './helpers/store.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { moved, newUser, snapshot, type SwapUser } from './helpers/swap-users.js'
 
@@ -86,8 +87,12 @@ describe('a transaction the node refuses', () => {
     const balance = (a: Address) => chain.client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [a] })
     expect(await Promise.all(sinks.map(balance))).toEqual([1n, 0n, 1n])
     // All three were signed before the refusal came back, so the last one waited behind the
-    // refused nonce, which a no-op filled: three nonces used for two transfers.
-    expect(await chain.client.getTransactionCount({ address: sender.address })).toBe(noncesBefore + 3)
+    // refused nonce, which a no-op filled: three nonces used for two transfers. With nonces taken
+    // through a shared store (PostgreSQL), the last one may take its nonce only after the refusal,
+    // and then reuses the refused one: two nonces. Either way no gap is left (the last one landed).
+    const used = (await chain.client.getTransactionCount({ address: sender.address })) - noncesBefore
+    if (testDialect() === 'sqlite') expect(used).toBe(3)
+    else expect([2, 3]).toContain(used)
     // and the sender goes on
     expect((await sender.wait(await sender.send(transfer(sinks[1]!)))).status).toBe('success')
   })

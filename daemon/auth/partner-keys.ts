@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
-import type { Db } from '../store/db.js'
+import type { Selectable } from 'kysely'
+import type { Store } from '../store/store.js'
+import type { PartnerKeysTable } from '../store/tables/foundation.js'
 
-export type KeyState = 'active' | 'deactivated' | 'deleted'
+export type KeyState = PartnerKeysTable['state']
 
 export type PartnerKey = {
   id: string
@@ -14,11 +16,11 @@ export type PartnerKey = {
   updatedAt: number
 }
 
-type Row = { id: string; key_hash: string; hint: string; name: string; description: string | null; owner: string; state: KeyState; created_at: number; updated_at: number }
+type Row = Selectable<PartnerKeysTable>
 
 const toKey = (r: Row): PartnerKey => ({
   id: r.id, hint: r.hint, name: r.name, description: r.description, owner: r.owner, state: r.state,
-  createdAt: r.created_at, updatedAt: r.updated_at,
+  createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
 })
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
@@ -26,41 +28,51 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 /** `<prefix>-<32 lowercase hex>`; anything else is rejected before the store is read. */
 export const keyPattern = (prefix: string) => new RegExp(`^${prefix}-[0-9a-f]{32}$`)
 
-/** Partner keys in the store. Only the hash of a key is kept; the secret is shown once, at creation. */
-export function partnerKeyStore(db: Db, prefix: string) {
-  const byHash = db.prepare<[string], Row>('SELECT * FROM partner_keys WHERE key_hash = ?')
-  const byId = db.prepare<[string], Row>('SELECT * FROM partner_keys WHERE id = ?')
-  const insert = db.prepare('INSERT INTO partner_keys (id, key_hash, hint, name, description, owner, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-  const setState = db.prepare('UPDATE partner_keys SET state = ?, updated_at = ? WHERE id = ?')
-  const list = db.prepare<[string], Row>("SELECT * FROM partner_keys WHERE owner = ? AND state != 'deleted' ORDER BY created_at")
-  const listAll = db.prepare<[], Row>("SELECT * FROM partner_keys WHERE state != 'deleted' ORDER BY created_at")
+export type PartnerKeyStore = {
+  create(input: { name: string; description?: string; owner: string }): Promise<{ key: string; record: PartnerKey }>
+  /** The key's record when `key` is a known key (any state), compared in constant time. */
+  lookup(key: string): Promise<PartnerKey | undefined>
+  get(id: string): Promise<PartnerKey | undefined>
+  list(owner?: string): Promise<PartnerKey[]>
+  setState(id: string, state: KeyState): Promise<PartnerKey | undefined>
+  hashOf(id: string): Promise<string | undefined>
+}
 
+/** Partner keys in the store. Only the hash of a key is kept; the secret is shown once, at creation. */
+export function partnerKeyStore(store: Store, prefix: string): PartnerKeyStore {
+  const { db } = store
+  const byId = (id: string) => db.selectFrom('partner_keys').selectAll().where('id', '=', id).executeTakeFirst()
+  const get = async (id: string) => {
+    const r = await byId(id)
+    return r ? toKey(r) : undefined
+  }
   return {
-    create(input: { name: string; description?: string; owner: string }): { key: string; record: PartnerKey } {
+    async create(input) {
       const key = `${prefix}-${randomBytes(16).toString('hex')}`
       const now = Date.now()
-      const id = randomUUID()
-      insert.run(id, hashKey(key), key.slice(0, prefix.length + 5), input.name, input.description ?? null, input.owner.toLowerCase(), 'active', now, now)
-      return { key, record: toKey(byId.get(id)!) }
+      const row: Row = {
+        id: randomUUID(), key_hash: hashKey(key), hint: key.slice(0, prefix.length + 5), name: input.name,
+        description: input.description ?? null, owner: input.owner.toLowerCase(), state: 'active', created_at: now, updated_at: now,
+      }
+      await db.insertInto('partner_keys').values(row).execute()
+      return { key, record: toKey(row) }
     },
-    /** The key's record when `key` is a known key (any state), compared in constant time. */
-    lookup(key: string): PartnerKey | undefined {
+    async lookup(key) {
       const hash = hashKey(key)
-      const row = byHash.get(hash)
+      const row = await db.selectFrom('partner_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst()
       if (!row) return undefined
       return timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex')) ? toKey(row) : undefined
     },
-    get: (id: string) => {
-      const r = byId.get(id)
-      return r ? toKey(r) : undefined
+    get,
+    async list(owner) {
+      let q = db.selectFrom('partner_keys').selectAll().where('state', '!=', 'deleted')
+      if (owner) q = q.where('owner', '=', owner.toLowerCase())
+      return (await q.orderBy('created_at').orderBy('id').execute()).map(toKey)
     },
-    list: (owner?: string) => (owner ? list.all(owner.toLowerCase()) : listAll.all()).map(toKey),
-    setState(id: string, state: KeyState): PartnerKey | undefined {
-      setState.run(state, Date.now(), id)
-      return this.get(id)
+    async setState(id, state) {
+      await db.updateTable('partner_keys').set({ state, updated_at: Date.now() }).where('id', '=', id).execute()
+      return get(id)
     },
-    hashOf: (id: string) => byId.get(id)?.key_hash,
+    hashOf: async (id) => (await byId(id))?.key_hash,
   }
 }
-
-export type PartnerKeyStore = ReturnType<typeof partnerKeyStore>

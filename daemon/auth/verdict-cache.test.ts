@@ -9,7 +9,7 @@ function setup() {
   let reads = 0
   const cache = verdictCache({
     now: () => t,
-    lookup: (key) => {
+    lookup: async (key) => {
       reads++
       if (down) throw new Error('store unreachable')
       const state = states.get(key)
@@ -19,54 +19,54 @@ function setup() {
   return { cache, states, advance: (ms: number) => (t += ms), setDown: (v: boolean) => (down = v), reads: () => reads }
 }
 
-describe('verdict cache (SPEC §5 propagation)', () => {
-  it('a new key validates within 30 s of an earlier "no"', () => {
+describe('verdict cache (SPEC §5 propagation)', async () => {
+  it('a new key validates within 30 s of an earlier "no"', async () => {
     const s = setup()
-    expect(s.cache.isValid('k')).toBe(false)
+    expect(await s.cache.isValid('k')).toBe(false)
     s.states.set('k', 'active')
     s.advance(29_000)
-    expect(s.cache.isValid('k')).toBe(false)
+    expect(await s.cache.isValid('k')).toBe(false)
     s.advance(1_001)
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
   })
 
-  it('a deactivated key stops within 5 minutes', () => {
+  it('a deactivated key stops within 5 minutes', async () => {
     const s = setup()
     s.states.set('k', 'active')
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
     s.states.set('k', 'deactivated')
     s.advance(299_000)
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
     s.advance(1_001)
-    expect(s.cache.isValid('k')).toBe(false)
+    expect(await s.cache.isValid('k')).toBe(false)
   })
 
-  it('serves cached verdicts without reading the store', () => {
+  it('serves cached verdicts without reading the store', async () => {
     const s = setup()
     s.states.set('k', 'active')
-    s.cache.isValid('k')
-    s.cache.isValid('k')
+    await s.cache.isValid('k')
+    await s.cache.isValid('k')
     expect(s.reads()).toBe(1)
   })
 
-  it('honours the last verdict for up to one hour when the store is unreachable, then fails closed', () => {
+  it('honours the last verdict for up to one hour when the store is unreachable, then fails closed', async () => {
     const s = setup()
     s.states.set('k', 'active')
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
     s.setDown(true)
     s.advance(59 * 60_000)
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
     s.advance(2 * 60_000)
-    expect(() => s.cache.isValid('k')).toThrow(/key store cannot be read/)
-    expect(() => s.cache.isValid('never-seen')).toThrow(/key store cannot be read/)
+    await expect(s.cache.isValid('k')).rejects.toThrow(/key store cannot be read/)
+    await expect(s.cache.isValid('never-seen')).rejects.toThrow(/key store cannot be read/)
   })
 
-  it('forget applies a local change at once', () => {
+  it('forget applies a local change at once', async () => {
     const s = setup()
     s.states.set('k', 'active')
-    expect(s.cache.isValid('k')).toBe(true)
+    expect(await s.cache.isValid('k')).toBe(true)
     s.states.set('k', 'deleted')
     s.cache.forget(hashKey('k'))
-    expect(s.cache.isValid('k')).toBe(false)
+    expect(await s.cache.isValid('k')).toBe(false)
   })
 })

@@ -8,7 +8,7 @@ import { hashKey } from './partner-keys.js'
  * Changes made through this daemon are applied at once with `forget`.
  */
 export type VerdictCacheOptions = {
-  lookup: (key: string) => { state: string } | undefined
+  lookup: (key: string) => Promise<{ state: string } | undefined>
   now?: () => number
   unknownTtlMs?: number
   knownTtlMs?: number
@@ -26,14 +26,14 @@ export function verdictCache(opts: VerdictCacheOptions) {
   const cache = new Map<string, Verdict>()
 
   return {
-    isValid(key: string): boolean {
+    async isValid(key: string): Promise<boolean> {
       const hash = hashKey(key)
       const cached = cache.get(hash)
       const t = now()
       if (cached && t - cached.at < (cached.valid ? knownTtl : unknownTtl)) return cached.valid
       let record
       try {
-        record = opts.lookup(key)
+        record = await opts.lookup(key)
       } catch (cause) {
         if (cached && t - cached.at < staleTtl) return cached.valid
         throw new BaseError('KEY_STORE_UNAVAILABLE', 'the key store cannot be read right now; retry shortly', { cause })

@@ -5,7 +5,8 @@ import { networks, profiles } from '../../src/networks/registry.js'
 import type { ServiceKeys } from '../keys/service-keys.js'
 import { localFaucet } from '../local/faucet.js'
 import type { Faucet } from '../services.js'
-import type { Db } from '../store/db.js'
+import { storePath } from '../../src/config/paths.js'
+import type { DeploymentStore } from './embedded/deployments.js'
 import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
 import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
 import { evmChain, type EvmChain } from './evm/chain.js'
@@ -23,7 +24,8 @@ export type Chains = {
 export type StartChainsParameters = {
   config: Readonly<ResolvedConfig>
   keys: ServiceKeys
-  db: Db
+  /** Where the embedded chains record (and find again) what they deployed. */
+  deployments: DeploymentStore
   progress: (step: string) => void
 }
 
@@ -32,16 +34,16 @@ export function startChains(p: StartChainsParameters): Promise<Chains> {
   return p.config.profile === 'local' ? startLocal(p) : connectRemote(p)
 }
 
-async function startLocal({ config, keys, db, progress }: StartChainsParameters): Promise<Chains> {
+async function startLocal({ config, keys, deployments, progress }: StartChainsParameters): Promise<Chains> {
   const profile = profiles.local
   // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
   // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
   const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
   progress('starting embedded chains')
   const started = await Promise.allSettled([
-    startLocalEvm({ spec: networks[profile.base]!, dataDir: config.dataDir, port: portFor(1), db, keys }),
-    startLocalEvm({ spec: networks[profile.radius]!, dataDir: config.dataDir, port: portFor(2), db, keys }),
-    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), db, keys }),
+    startLocalEvm({ spec: networks[profile.base]!, dataDir: config.dataDir, port: portFor(1), deployments, keys }),
+    startLocalEvm({ spec: networks[profile.radius]!, dataDir: config.dataDir, port: portFor(2), deployments, keys }),
+    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys }),
   ])
   const stops = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop] : []))
   const stop = async () => void (await Promise.all(stops.map((s) => s())))

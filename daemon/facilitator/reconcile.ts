@@ -3,7 +3,7 @@ import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
 import { permit2Abi } from '../../src/sdk/x402/evm/permit2.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { methods } from '../../src/sdk/x402/types.js'
-import type { Services } from '../services.js'
+import type { FacilitatorDeps } from './deps.js'
 import { networkByName } from './resolve.js'
 import type { SettlementRow, SettlementStore } from './settlements.js'
 
@@ -14,13 +14,13 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
  * the chain: an EVM authorization is settled iff its nonce is consumed; a Solana one iff its
  * transaction landed. Undecidable rows stay pending, so their authorization can never pay twice.
  */
-export async function reconcilePending(s: Services, store: SettlementStore, before: number): Promise<void> {
-  for (const row of store.pending().filter((r) => r.id < before)) {
+export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, select: (row: SettlementRow) => boolean): Promise<void> {
+  for (const row of (await store.pending()).filter(select)) {
     try {
       const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2
       const fate = evm ? await evmFate(s, row) : await svmFate(s, row)
-      if (fate === 'settled') store.settled(row.id, row.tx ?? '', row.payer ?? '')
-      else if (fate === 'failed') store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
+      if (fate === 'settled') await store.settled(row.id, row.tx ?? '', row.payer ?? '')
+      else if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
     } catch (e) {
       s.log.warn({ err: e, id: row.id }, 'x402 settlement left pending: the chain could not be read')
     }
@@ -31,7 +31,7 @@ export async function reconcilePending(s: Services, store: SettlementStore, befo
  * Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`, or `<caip2>:<Permit2>:<from>:permit2:<nonce>`;
  * the CAIP-2 id has a colon of its own.
  */
-async function evmFate(s: Services, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+async function evmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
   const parts = row.auth_key.split(':')
   const [token, from, kind, nonce] = parts.slice(-4)
   const spec = networkByName(parts.slice(0, -4).join(':'))
@@ -55,7 +55,7 @@ async function evmFate(s: Services, row: SettlementRow): Promise<'settled' | 'fa
   return consumed ? 'settled' : 'failed'
 }
 
-async function svmFate(s: Services, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+async function svmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
   if (!row.tx) return 'unknown'
   const { value } = await s.solana.connection.getSignatureStatuses([row.tx], { searchTransactionHistory: true })
   const st = value[0]

@@ -2,7 +2,7 @@ import { networks, profiles, type NetworkSpec } from '../../src/networks/registr
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { EXACT } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
-import type { Services } from '../services.js'
+import type { FacilitatorDeps } from './deps.js'
 import type { Failure, Resolved } from './method.js'
 
 /** A registry network by its CAIP-2 id (v2) or its legacy name (v1); either form is accepted in either version. */
@@ -11,12 +11,12 @@ export function networkByName(name: string): NetworkSpec | undefined {
 }
 
 /** The x402 networks this daemon's profile serves. */
-export function servedNetworks(s: Services): NetworkSpec[] {
-  return profiles[s.config.profile].networks.map((k) => networks[k]!).filter((n) => n.features.includes('x402'))
+export function servedNetworks(s: FacilitatorDeps): NetworkSpec[] {
+  return profiles[s.profile].networks.map((k) => networks[k]!).filter((n) => n.features.includes('x402'))
 }
 
 /** The tokens of a served network as the facilitator pays them out: symbol, address or mint, decimals. */
-export function tokensOf(s: Services, spec: NetworkSpec): Resolved['token'][] {
+export function tokensOf(s: FacilitatorDeps, spec: NetworkSpec): Resolved['token'][] {
   if (spec.family === 'evm') return Object.values(s.evm[spec.key]?.tokens ?? {}).map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals }))
   if (spec.key !== s.solana.key) return []
   return Object.values(s.solana.mints).map((m) => ({ symbol: m.symbol, address: m.mint.toBase58(), decimals: m.decimals }))
@@ -26,7 +26,7 @@ export function tokensOf(s: Services, spec: NetworkSpec): Resolved['token'][] {
  * The protocol-level checks, before any method looks at the payload: version, scheme, a network
  * this daemon serves (the same on both sides of the request), and a token it knows there.
  */
-export function resolvePayment(s: Services, p: Payment): Resolved | Failure {
+export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failure {
   if (p.version !== 1 && p.version !== 2) return { reason: reasons.invalidX402Version, message: `x402Version ${p.version} is not supported; use 1 or 2` }
   if (p.scheme !== EXACT) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}'` }
   if (p.requirements.scheme !== p.scheme) return { reason: reasons.invalidScheme, message: `the payload's scheme '${p.scheme}' differs from the requirements' '${p.requirements.scheme}'` }

@@ -1,13 +1,14 @@
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import type { SettleResponse, SupportedResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
-import type { Services } from '../services.js'
+import type { FacilitatorDeps } from './deps.js'
 import { evmRuntime, type EvmRuntime } from './evm/runtime.js'
 import type { Failure, PaymentMethod, Resolved } from './method.js'
 import { paymentMethods } from './methods.js'
 import { reconcilePending } from './reconcile.js'
 import { resolvePayment, servedNetworks } from './resolve.js'
 import { settlementStore } from './settlements.js'
+import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js'
 import { supported } from './supported.js'
 import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
 import { verifiedCache } from './verified-cache.js'
@@ -18,6 +19,12 @@ export type Facilitator = {
   settle(p: Payment): Promise<SettleResponse>
   /** Prepares every served network (executor delegation) in the background; failures are retried on use. */
   warmUp(): Promise<void>
+  /**
+   * A worker duty (the leader runs it): decides pending settlements from the chain. `leftByEarlierRun`:
+   * the rows a previous run of this process left (the embedded, single-process case); `idleForMs`:
+   * rows untouched that long, which no live replica is still settling (the hosted case).
+   */
+  reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number }): Promise<void>
 }
 
 /**
@@ -25,9 +32,11 @@ export type Facilitator = {
  * the ledger row is claimed before anything is checked or broadcast and finished before the
  * answer, so concurrent or repeated settles of one authorization get `duplicate_settlement`.
  */
-export function createFacilitator(s: Services): Facilitator {
-  const store = settlementStore(s.db)
+export function createFacilitator(s: FacilitatorDeps): Facilitator {
+  const store = settlementStore(s.store)
+  // Rows below this id were left by an earlier run; taken now, before any settle of this run.
   const startedBefore = store.nextId()
+  startedBefore.catch(() => {}) // awaited (and reported) by reconcile
   const evm = new Map<string, EvmRuntime>()
   let svm: SvmRuntime | undefined
   const deps = {
@@ -40,7 +49,7 @@ export function createFacilitator(s: Services): Facilitator {
     store,
   }
   const all = paymentMethods(deps)
-  const verified = verifiedCache()
+  const verified = s.verified ?? verifiedCache()
 
   const pick = (p: Payment): { r: Resolved; m: PaymentMethod } | Failure => {
     const r = resolvePayment(s, p)
@@ -69,6 +78,7 @@ export function createFacilitator(s: Services): Facilitator {
         // SPEC §2.8 spells a valid answer's reason as null.
         return c.ok ? { isValid: true, payer: c.payer, invalidReason: null } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
       } catch (e) {
+        if (isStoreUnavailable(e)) throw storeUnavailable(e)
         s.log.error({ err: e }, 'x402 verify failed unexpectedly')
         return { isValid: false, invalidReason: reasons.unexpectedVerifyError, invalidMessage: (e as Error).message, payer: '' }
       }
@@ -82,7 +92,7 @@ export function createFacilitator(s: Services): Facilitator {
       const key = m.key(r)
       // A payload that does not parse holds no authorization to claim, nor to pay with.
       if (typeof key !== 'string') return failed(network, key)
-      const claim = store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
+      const claim = await store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
       if ('existing' in claim) {
         const e = claim.existing
         const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
@@ -91,21 +101,24 @@ export function createFacilitator(s: Services): Facilitator {
       try {
         const c = await m.check(r, verified.take(p) ? 'settle-verified' : 'settle')
         if (!c.ok) {
-          store.failed(claim.id, c)
+          await store.failed(claim.id, c)
           return failed(network, c)
         }
         const out = await c.execute()
         if (out.ok) {
-          store.settled(claim.id, out.tx, c.payer)
+          await store.settled(claim.id, out.tx, c.payer)
           return { success: true, payer: c.payer, transaction: out.tx, network }
         }
         // Broadcast with an unknown fate: keep the claim, so no retry can pay a second time.
-        if (out.pending) store.broadcast(claim.id, out.tx ?? '')
-        else store.failed(claim.id, { ...out, payer: c.payer })
+        if (out.pending) await store.broadcast(claim.id, out.tx ?? '')
+        else await store.failed(claim.id, { ...out, payer: c.payer })
         return failed(network, { ...out, payer: c.payer }, out.tx)
       } catch (e) {
+        // The ledger cannot be written: the row stays pending (claimed), so nothing can pay twice,
+        // and reconciliation decides it from the chain; the client gets a 503 to retry.
+        if (isStoreUnavailable(e)) throw storeUnavailable(e)
         s.log.error({ err: e, key }, 'x402 settle failed unexpectedly')
-        store.failed(claim.id, { reason: reasons.unexpectedSettleError, message: (e as Error).message })
+        await store.failed(claim.id, { reason: reasons.unexpectedSettleError, message: (e as Error).message })
         return failed(network, { reason: reasons.unexpectedSettleError, message: (e as Error).message })
       }
     },
@@ -118,7 +131,12 @@ export function createFacilitator(s: Services): Facilitator {
           s.log.warn({ err: e, network: n.key }, 'x402 facilitator not ready yet on this network; will retry on the next payment')
         }
       }))
-      await reconcilePending(s, store, startedBefore)
+    },
+
+    async reconcile(select) {
+      const before = select.leftByEarlierRun ? await startedBefore : 0
+      const idleSince = select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs
+      await reconcilePending(s, store, (row) => row.id < before || (idleSince !== undefined && Number(row.updated_at) < idleSince))
     },
   }
 }

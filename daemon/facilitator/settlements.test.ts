@@ -1,31 +1,46 @@
-import { describe, expect, it } from 'vitest'
-import { openStore } from '../store/db.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Store } from '../store/store.js'
+import { openTestStore, testDialect } from '../../test/helpers/store.js'
 import { settlementStore } from './settlements.js'
 
 const claim = { network: 'eip155:1', method: 'eip3009', payTo: '0xb', asset: '0xa', amount: '1' }
+const opened: Store[] = []
+const ledger = async () => {
+  const store = await openTestStore()
+  opened.push(store)
+  return settlementStore(store)
+}
+afterEach(async () => void (await Promise.all(opened.splice(0).map((s) => s.close()))))
 
-describe('settlement ledger', () => {
-  it('lets exactly one claim of an authorization through until it fails', () => {
-    const store = settlementStore(openStore(':memory:'))
-    const first = store.claim('k', claim)
+describe(`settlement ledger (${testDialect()})`, () => {
+  it('lets exactly one claim of an authorization through until it fails', async () => {
+    const store = await ledger()
+    const first = await store.claim('k', claim)
     expect('id' in first).toBe(true)
-    const second = store.claim('k', claim)
+    const second = await store.claim('k', claim)
     expect(second).toMatchObject({ existing: { state: 'pending', auth_key: 'k' } })
-    store.failed((first as { id: number }).id, { reason: 'r', message: 'm' })
+    await store.failed((first as { id: number }).id, { reason: 'r', message: 'm' })
     // A failure releases the authorization, and stays as history.
-    const retry = store.claim('k', claim)
+    const retry = await store.claim('k', claim)
     expect('id' in retry).toBe(true)
-    store.settled((retry as { id: number }).id, '0xabc', '0xpayer')
-    expect(store.claim('k', claim)).toMatchObject({ existing: { state: 'settled', tx: '0xabc', payer: '0xpayer' } })
-    expect(store.live('k')?.state).toBe('settled')
+    await store.settled((retry as { id: number }).id, '0xabc', '0xpayer')
+    expect(await store.claim('k', claim)).toMatchObject({ existing: { state: 'settled', tx: '0xabc', payer: '0xpayer' } })
+    expect((await store.live('k'))?.state).toBe('settled')
   })
 
-  it('keeps a broadcast settlement of unknown fate claimed, naming its transaction', () => {
-    const store = settlementStore(openStore(':memory:'))
-    const c = store.claim('k', claim) as { id: number }
-    store.broadcast(c.id, '0xfeed')
-    expect(store.claim('k', claim)).toMatchObject({ existing: { state: 'pending', tx: '0xfeed' } })
-    expect(store.pending().map((r) => r.id)).toEqual([c.id])
-    expect(store.nextId()).toBe(c.id + 1)
+  it('keeps a broadcast settlement of unknown fate claimed, naming its transaction', async () => {
+    const store = await ledger()
+    const c = (await store.claim('k', claim)) as { id: number }
+    await store.broadcast(c.id, '0xfeed')
+    expect(await store.claim('k', claim)).toMatchObject({ existing: { state: 'pending', tx: '0xfeed' } })
+    expect((await store.pending()).map((r) => r.id)).toEqual([c.id])
+    expect(await store.nextId()).toBe(c.id + 1)
+  })
+
+  it('of many concurrent claims of one authorization, exactly one wins', async () => {
+    const store = await ledger()
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.claim('race', claim)))
+    expect(results.filter((r) => 'id' in r)).toHaveLength(1)
+    expect(results.filter((r) => 'existing' in r)).toHaveLength(19)
   })
 })

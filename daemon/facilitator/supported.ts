@@ -1,6 +1,6 @@
 import type { NetworkSpec } from '../../src/networks/registry.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
-import type { Services } from '../services.js'
+import type { FacilitatorDeps } from './deps.js'
 import { servedNetworks, tokensOf } from './resolve.js'
 
 /** x402 versions served, newest first: a client taking the first kind it can use gets v2. */
@@ -12,7 +12,7 @@ const VERSIONS = [2, 1] as const
  * needs to build a payment: the asset, its decimals, the spender (EVM) or fee payer and delegate
  * (Solana), and every method accepted for the asset.
  */
-export function supported(s: Services): SupportedResponse {
+export function supported(s: FacilitatorDeps): SupportedResponse {
   const kinds: SupportedKind[] = []
   for (const spec of servedNetworks(s)) {
     for (const token of tokensOf(s, spec)) {
@@ -29,7 +29,7 @@ export function supported(s: Services): SupportedResponse {
   }
 }
 
-function evmExtra(s: Services, spec: NetworkSpec, symbol: string) {
+function evmExtra(s: FacilitatorDeps, spec: NetworkSpec, symbol: string) {
   const t = s.evm[spec.key]!.tokens[symbol]!
   // Permit2 takes any ERC-20 the payer approved to it; the proxy's presence is checked per payment.
   const accepted = t.eip3009 ? [methods.erc2612, methods.eip3009, methods.permit2] : [methods.erc2612, methods.permit2]
@@ -39,7 +39,7 @@ function evmExtra(s: Services, spec: NetworkSpec, symbol: string) {
   }
 }
 
-function svmExtra(s: Services, symbol: string) {
+function svmExtra(s: FacilitatorDeps, symbol: string) {
   const signer = s.accounts.solanaFacilitator
   return {
     // SPL mints have no signing domain; the symbol names the token and the version is the message format's.

@@ -6,7 +6,9 @@ import type { Payment } from '../../src/sdk/x402/wire.js'
  * and settle right after it, so settle can trust the chain's answer it just got instead of asking
  * again. Keyed by the exact payload and terms: any change to either is a different payment.
  */
-export function verifiedCache(ttlMs = 30_000, max = 50_000) {
+export type VerifiedCache = { add(p: Payment): void; take(p: Payment): boolean }
+
+export function verifiedCache(ttlMs = 30_000, max = 50_000): VerifiedCache {
   const seen = new Map<string, number>()
   const keyOf = (p: Payment) => createHash('sha256').update(JSON.stringify([p.version, p.scheme, p.network, p.payload, p.requirements])).digest('base64')
   return {

@@ -1,27 +1,53 @@
 import { Hono } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
+import type { Logger } from 'pino'
+import type { FlowName } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
-import type { Services } from '../services.js'
+import type { AuthService } from '../auth/service.js'
+import type { Surfaces } from '../services.js'
 import { authorize } from './middleware/auth.js'
 import { errorHandler } from './middleware/errors.js'
-import { rateLimiter } from './middleware/rate-limit.js'
-import { routes } from './routes/index.js'
+import type { RateLimiter } from './middleware/rate-limit.js'
+import type { AnyRoute } from './route.js'
+import { routes as allRoutes } from './routes/index.js'
 
-/** The daemon's HTTP app, built without listening so tests can call it in-process. */
-export function createApp(s: Services): Hono {
+export type AppDeps = {
+  /** The services routes are handed, one per surface; a test passes only those its routes use. */
+  surfaces: Partial<Surfaces>
+  auth: AuthService
+  log: Logger
+  /** Port: this process's token buckets. */
+  limiter: RateLimiter
+  flowEnabled(flow: FlowName): boolean
+  /** Default: every route of the daemon. */
+  routes?: AnyRoute[]
+}
+
+/** The daemon's HTTP app, built without listening so tests can call it in-process (`app.request`). */
+export function createApp(d: AppDeps): Hono {
   const app = new Hono()
-  app.onError(errorHandler(s.log))
+  app.onError(errorHandler(d.log))
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}; see the README for the routes`, code: 'NOT_FOUND' }, 404))
-  const limiter = rateLimiter(s.config.rateLimit)
-  for (const def of routes) {
+  for (const def of d.routes ?? allRoutes) {
+    const surface = d.surfaces[def.surface]
+    if (!surface) throw new Error(`route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
     app.on(def.method, def.path, async (c) => {
-      limiter.check(getConnInfo(c).remote.address)
-      authorize(c, def, s)
-      if (def.flow && !s.flowEnabled(def.flow)) {
+      d.limiter.check(remoteAddress(c))
+      await authorize(c, def.auth, d.auth)
+      if (def.flow && !d.flowEnabled(def.flow)) {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }
-      return def.handler(c, s)
+      return def.handler(c, surface as never)
     })
   }
   return app
+}
+
+/** The client's address; undefined for in-process requests (`app.request`), which have no socket. */
+function remoteAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
+  try {
+    return getConnInfo(c).remote.address
+  } catch {
+    return undefined
+  }
 }

@@ -52,55 +52,59 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
   if (pair.kind === 'redeem') await settleOpenSwaps(d)
   let state = await readState(d, user, input, output)
   if (pair.kind !== 'redeem') {
-    if (available(d, state.solver.tokens[output.symbol]!, state.mark) < parOut!) {
+    if (await available(d, state.solver.tokens[output.symbol]!, state.mark) < parOut!) {
       await settleOpenSwaps(d)
       state = await readState(d, user, input, output)
     } else settleInBackground(d)
   }
   const { solver, wallet, latest, rent, mark } = state
 
-  // No await from here to the insert: what is still free is read, checked and reserved in one step.
-  const solverIn = solver.tokens[input.symbol]!
-  const solverOut = solver.tokens[output.symbol]!
-  const userIn = wallet.tokens[input.symbol]!
-  const userOut = wallet.tokens[output.symbol]!
-  const free = available(d, solverOut, mark)
-  let amountOut = parOut!
-  if (pair.kind === 'redeem') {
-    const plan = planSolRedeem({
-      amountIn, inDecimals: input.decimals, outDecimals: output.decimals,
-      reserveIn: solverIn.balance, reserveOut: free, slippageBpsMax: d.limits.slippageBpsMax,
-    })
-    checkSolSlippage(plan, input.symbol, input.decimals, d.limits.slippageBpsMax)
-    amountOut = plan.priced.out
-  }
-  if (req.minOutBase !== undefined && amountOut < req.minOutBase) {
-    throw new BaseError('QUOTE_STALE', `this swap pays ${amountOut} ${output.symbol} base units now, below minOutBase ${req.minOutBase}: re-quote (GET /api/sol/redeem/quote) and retry`)
-  }
-  checkSolInventory(solverOut, free, amountOut)
-  if (userIn.balance < amountIn) {
-    throw new BaseError('INSUFFICIENT_BALANCE', `${user.toBase58()} holds ${fromBaseUnits(userIn.balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(amountIn, input.decimals)}: fund the wallet or reduce the amount`)
-  }
-  const create = { userOutput: !userOut.exists, solverInput: !solverIn.exists }
-  const newAccounts = BigInt(Number(create.userOutput) + Number(create.solverInput))
-  checkSolverSol(solver.lamports, 2n * LAMPORTS_PER_SIGNATURE + rent.system + newAccounts * rent.tokenAccount)
+  // What is still free is read, checked and reserved (inserted) under the reservation lock of
+  // this output mint, so two concurrent builds never promise the same units.
+  const { tx, signature, wire, amountOut, create } = await d.reservations.run(`${network}:${output.mint.toBase58()}`, async () => {
+    const solverIn = solver.tokens[input.symbol]!
+    const solverOut = solver.tokens[output.symbol]!
+    const userIn = wallet.tokens[input.symbol]!
+    const userOut = wallet.tokens[output.symbol]!
+    const free = await available(d, solverOut, mark)
+    let amountOut = parOut!
+    if (pair.kind === 'redeem') {
+      const plan = planSolRedeem({
+        amountIn, inDecimals: input.decimals, outDecimals: output.decimals,
+        reserveIn: solverIn.balance, reserveOut: free, slippageBpsMax: d.limits.slippageBpsMax,
+      })
+      checkSolSlippage(plan, input.symbol, input.decimals, d.limits.slippageBpsMax)
+      amountOut = plan.priced.out
+    }
+    if (req.minOutBase !== undefined && amountOut < req.minOutBase) {
+      throw new BaseError('QUOTE_STALE', `this swap pays ${amountOut} ${output.symbol} base units now, below minOutBase ${req.minOutBase}: re-quote (GET /api/sol/redeem/quote) and retry`)
+    }
+    checkSolInventory(solverOut, free, amountOut)
+    if (userIn.balance < amountIn) {
+      throw new BaseError('INSUFFICIENT_BALANCE', `${user.toBase58()} holds ${fromBaseUnits(userIn.balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(amountIn, input.decimals)}: fund the wallet or reduce the amount`)
+    }
+    const create = { userOutput: !userOut.exists, solverInput: !solverIn.exists }
+    const newAccounts = BigInt(Number(create.userOutput) + Number(create.solverInput))
+    checkSolverSol(solver.lamports, 2n * LAMPORTS_PER_SIGNATURE + rent.system + newAccounts * rent.tokenAccount)
 
-  const tx = swapTransaction({
-    solver: d.solver.publicKey, user, input, output, amountIn, amountOut, create, blockhash: latest.blockhash,
-    memo: `parx:${pair.kind}:${randomBytes(8).toString('hex')}`,
-  })
-  tx.signatures[0] = signMessage(d.solver, tx.message.serialize())
-  const signature = bs58.encode(tx.signatures[0])
-  const wire = Buffer.from(tx.serialize())
-  d.store.insert({
-    signature, network, kind: pair.kind, user: user.toBase58(), inSymbol: input.symbol, outSymbol: output.symbol,
-    outMint: output.mint.toBase58(), inAmount: amountIn, outAmount: amountOut, blockhash: latest.blockhash,
-    lastValidBlockHeight: latest.lastValidBlockHeight,
+    const tx = swapTransaction({
+      solver: d.solver.publicKey, user, input, output, amountIn, amountOut, create, blockhash: latest.blockhash,
+      memo: `parx:${pair.kind}:${randomBytes(8).toString('hex')}`,
+    })
+    tx.signatures[0] = signMessage(d.solver, tx.message.serialize())
+    const signature = bs58.encode(tx.signatures[0])
+    const wire = Buffer.from(tx.serialize())
+    await d.store.insert({
+      signature, network, kind: pair.kind, user: user.toBase58(), inSymbol: input.symbol, outSymbol: output.symbol,
+      outMint: output.mint.toBase58(), inAmount: amountIn, outAmount: amountOut, blockhash: latest.blockhash,
+      lastValidBlockHeight: latest.lastValidBlockHeight,
+    })
+    return { tx, signature, wire, amountOut, create }
   })
   try {
     await simulateSwap(d.chain.connection, tx)
   } catch (e) {
-    d.store.discard(signature)
+    await d.store.discard(signature)
     throw e
   }
   return {
@@ -129,7 +133,7 @@ export type SolSwapBuilt = Awaited<ReturnType<typeof buildSolSwap>>
 
 /** Solver and user balances, a fresh blockhash and the rent, with the settling mark taken before the reads. */
 async function readState(d: SolDeps, user: PublicKey, input: Token, output: Token) {
-  const mark = d.store.mark()
+  const mark = await d.store.mark()
   const [[solver, wallet], latest, rent] = await Promise.all([
     readWallets(d.chain.connection, [d.solver.publicKey, user], [input, output]),
     rpc(() => d.chain.connection.getLatestBlockhash('confirmed')),

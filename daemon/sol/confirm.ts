@@ -19,14 +19,14 @@ export type SwapSummary = ReturnType<typeof swapSummary>
  */
 export async function confirmSol(d: SolDeps, sig: string): Promise<SolConfirmResult> {
   const { connection } = d.chain
-  const record = d.store.get(sig)
+  const record = await d.store.get(sig)
   // Height before status: missing from statuses read after a height beyond lastValidBlockHeight = never lands.
   const height = await rpc(() => connection.getBlockHeight('confirmed'))
   const { value: [status] } = await rpc(() => connection.getSignatureStatuses([sig], { searchTransactionHistory: true }))
   const swap = record && swapSummary(record)
   if (status) {
     const settled = record && settledStatus(status, height, record.lastValidBlockHeight)
-    if (settled) d.store.settle(sig, settled)
+    if (settled) await d.store.settle(sig, settled)
     const commitment = status.confirmationStatus ?? 'processed'
     if (status.err) return { sig, status: 'failed', success: false, slot: status.slot, confirmationStatus: commitment, reason: JSON.stringify(status.err), swap }
     if (commitment === 'processed') return { sig, status: 'pending', swap }
@@ -34,7 +34,7 @@ export async function confirmSol(d: SolDeps, sig: string): Promise<SolConfirmRes
   }
   if (!record) return { sig, status: 'unknown', reason: 'the cluster does not know this transaction and this service did not build it' }
   if (height > record.lastValidBlockHeight) {
-    d.store.settle(sig, { status: 'expired' })
+    await d.store.settle(sig, { status: 'expired' })
     return { sig, status: 'expired', reason: `its blockhash expired at block height ${record.lastValidBlockHeight} before it landed; request a new transaction`, swap: swapSummary(record) }
   }
   return { sig, status: 'pending', lastValidBlockHeight: record.lastValidBlockHeight, swap }

@@ -1,7 +1,9 @@
 import { Keypair } from '@solana/web3.js'
 import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
-import type { Db } from '../store/db.js'
+import { processLock, type KeyedLock } from '../ports/lock.js'
+import type { Store } from '../store/store.js'
+import { processSettlePasses, type SettlePasses } from './open-swaps.js'
 import { solSwapStore, type SolSwapStore } from './swap-store.js'
 
 /** What the Solana swap functions need, passed in (the composition root builds it once). */
@@ -9,10 +11,14 @@ export type SolDeps = {
   chain: SolanaChain
   solver: Keypair
   store: SolSwapStore
+  /** Held from reading what is free to recording the swap that promises it (per network and mint). */
+  reservations: KeyedLock
+  /** Port: sharing and throttling of the passes that settle open swaps. */
+  passes: SettlePasses
   limits: ParxConfig['limits']
   flowEnabled(flow: FlowName): boolean
 }
 
-export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; db: Db; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
-  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.db), limits: p.limits, flowEnabled: p.flowEnabled }
+export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; store: Store; reservations?: KeyedLock; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
+  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? processLock(), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
 }

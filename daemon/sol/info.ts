@@ -17,14 +17,14 @@ export async function solInfo(d: SolDeps, net?: string) {
   await settleOpenSwaps(d)
   const tokens = await chainTokens(d.chain)
   const list = Object.values(tokens)
-  const mark = d.store.mark()
+  const mark = await d.store.mark()
   const [solver] = await readWallets(d.chain.connection, [d.solver.publicKey], list)
   const mints: Record<string, { mint: string; dec: number; program: string; inventory: number; available: number }> = {}
   for (const t of list) {
     const h = solver!.tokens[t.symbol]!
     mints[t.symbol] = {
       mint: t.mint.toBase58(), dec: t.decimals, program: t.program.toBase58(),
-      inventory: ui(h.balance, t.decimals), available: ui(available(d, h, mark), t.decimals),
+      inventory: ui(h.balance, t.decimals), available: ui(await available(d, h, mark), t.decimals),
     }
   }
   const tokenA = tokens[TOKEN_A]!

@@ -5,12 +5,12 @@ import type { Holding } from './wallets.js'
 
 /**
  * What the solver can still promise of a token: its balance, read after `mark` was taken, less
- * the output of transactions it co-signed that had not landed or expired by then. Read
- * synchronously from the store, so a caller that checks and records a new swap in the same tick
- * cannot promise the same units twice.
+ * the output of transactions it co-signed that had not landed or expired by then. A caller that
+ * promises what this returns reads it and records its swap under `d.reservations`, so no two
+ * swaps promise the same units.
  */
-export function available(d: SolDeps, h: Holding, mark: number): bigint {
-  const free = h.balance - d.store.reserved(d.chain.key, h.token.mint.toBase58(), mark)
+export async function available(d: SolDeps, h: Holding, mark: number): Promise<bigint> {
+  const free = h.balance - await d.store.reserved(d.chain.key, h.token.mint.toBase58(), mark)
   return free > 0n ? free : 0n
 }
 

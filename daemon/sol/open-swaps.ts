@@ -7,7 +7,35 @@ const BATCH = 256
 // Beyond this many unsettled transactions the oldest are settled first, over later calls.
 const MAX_PER_PASS = 4 * BATCH
 
-const running = new WeakMap<SolDeps['store'], Promise<void>>()
+/**
+ * Port: how settle passes are shared and throttled. This process's version lets concurrent
+ * requests share the pass that runs and starts a background pass at most every second; replicas
+ * may each run theirs (a pass only records verdicts the chain already gave, first one sticks).
+ */
+export type SettlePasses = {
+  /** Joins the running pass, or starts `run` as the new one. */
+  share(run: () => Promise<void>): Promise<void>
+  /** True when a background pass may start now (and counts it as started). */
+  backgroundDue(now: number): boolean
+}
+
+// Housekeeping only (the reservation check never depends on it): how often a build may start a pass.
+const BACKGROUND_EVERY_MS = 1000
+
+export function processSettlePasses(): SettlePasses {
+  let running: Promise<void> | undefined
+  let lastBackground = 0
+  return {
+    share(run) {
+      return (running ??= run().finally(() => (running = undefined)))
+    },
+    backgroundDue(now) {
+      if (now - lastBackground < BACKGROUND_EVERY_MS) return false
+      lastBackground = now
+      return true
+    },
+  }
+}
 
 /**
  * Settles the co-signed transactions whose fate is now known: landed (confirmed or failed) or
@@ -17,28 +45,18 @@ const running = new WeakMap<SolDeps['store'], Promise<void>>()
  * over-stated (see `mark` in swap-store.ts for reads that overlap a pass).
  */
 export function settleOpenSwaps(d: SolDeps): Promise<void> {
-  let pass = running.get(d.store)
-  if (!pass) {
-    pass = settlePass(d).finally(() => running.delete(d.store))
-    running.set(d.store, pass)
-  }
-  return pass
+  return d.passes.share(() => settlePass(d))
 }
-
-// Housekeeping only (the reservation check never depends on it): how often a build may start a pass.
-const BACKGROUND_EVERY_MS = 1000
-const lastBackground = new WeakMap<SolDeps['store'], number>()
 
 /** Keeps the set of open swaps small without making the request that triggers it wait. */
 export function settleInBackground(d: SolDeps, now = Date.now()): void {
-  if (now - (lastBackground.get(d.store) ?? 0) < BACKGROUND_EVERY_MS) return
-  lastBackground.set(d.store, now)
+  if (!d.passes.backgroundDue(now)) return
   // A failed pass is simply retried by a later one.
   settleOpenSwaps(d).catch(() => {})
 }
 
 async function settlePass(d: SolDeps): Promise<void> {
-  const open = d.store.open(d.chain.key, MAX_PER_PASS)
+  const open = await d.store.open(d.chain.key, MAX_PER_PASS)
   if (open.length === 0) return
   // Height first: a transaction missing from the statuses read after a height beyond its
   // lastValidBlockHeight can never land any more.
@@ -49,10 +67,10 @@ async function settlePass(d: SolDeps): Promise<void> {
     batches.push(rpc(async () => (await d.chain.connection.getSignatureStatuses(sigs, { searchTransactionHistory: true })).value))
   }
   const statuses = (await Promise.all(batches)).flat()
-  open.forEach((o, i) => {
+  for (const [i, o] of open.entries()) {
     const verdict = settledStatus(statuses[i] ?? null, height, o.lastValidBlockHeight)
-    if (verdict) d.store.settle(o.signature, verdict)
-  })
+    if (verdict) await d.store.settle(o.signature, verdict)
+  }
 }
 
 export type Settled = { status: 'confirmed' | 'failed' | 'expired'; slot?: number; err?: unknown }

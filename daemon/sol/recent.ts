@@ -10,7 +10,7 @@ import { settleOpenSwaps } from './open-swaps.js'
 export async function recentSolSwaps(d: SolDeps, limit: number) {
   await settleOpenSwaps(d)
   const dec = (symbol: string) => d.chain.mints[symbol]?.decimals ?? 0
-  const swaps = d.store.recent(d.chain.key, limit).map((r) => ({
+  const swaps = (await d.store.recent(d.chain.key, limit)).map((r) => ({
     signature: r.signature,
     status: r.status === 'built' ? 'pending' : r.status,
     kind: r.kind,

@@ -53,13 +53,13 @@ export async function solRedeemQuote(d: SolDeps, q: SolQuoteRequest) {
 async function priceRedeem(d: SolDeps, symbol: string, amountIn: bigint): Promise<{ plan: SolRedeemPlan; usdcBalance: bigint }> {
   await settleOpenSwaps(d)
   const tokens = await chainTokens(d.chain)
-  const mark = d.store.mark()
+  const mark = await d.store.mark()
   const [solver] = await readWallets(d.chain.connection, [d.solver.publicKey], [tokens[symbol]!, tokens[USDC]!])
   const input = solver!.tokens[symbol]!
   const usdc = solver!.tokens[USDC]!
   const plan = planSolRedeem({
     amountIn, inDecimals: input.token.decimals, outDecimals: usdc.token.decimals,
-    reserveIn: input.balance, reserveOut: available(d, usdc, mark), slippageBpsMax: d.limits.slippageBpsMax,
+    reserveIn: input.balance, reserveOut: await available(d, usdc, mark), slippageBpsMax: d.limits.slippageBpsMax,
   })
   return { plan, usdcBalance: usdc.balance }
 }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
-import { openStore } from '../store/db.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Store } from '../store/store.js'
+import { openTestStore, testDialect } from '../../test/helpers/store.js'
 import { settledStatus } from './open-swaps.js'
 import { solSwapStore, type NewSolSwap } from './swap-store.js'
 
@@ -8,52 +9,60 @@ const swap = (signature: string, outAmount: bigint, outMint = 'PUSDmint', networ
   inAmount: outAmount / 1000n, outAmount, blockhash: 'hash', lastValidBlockHeight: 1150,
 })
 
-describe('solSwapStore', () => {
-  it('reserves the output of built swaps per network and mint, and releases it once they settle', () => {
-    const store = solSwapStore(openStore(':memory:'))
-    store.insert(swap('a', 2n ** 64n - 1n))
-    store.insert(swap('b', 5n))
-    store.insert(swap('c', 7n, 'XUSDmint'))
-    store.insert(swap('d', 11n, 'PUSDmint', 'solana'))
-    expect(store.reserved('local-solana', 'PUSDmint', store.mark())).toBe(2n ** 64n + 4n) // u64 amounts add up exactly
-    store.settle('a', { status: 'confirmed', slot: 12 })
-    store.settle('b', { status: 'expired' })
-    expect(store.reserved('local-solana', 'PUSDmint', store.mark())).toBe(0n)
-    expect(store.reserved('local-solana', 'XUSDmint', store.mark())).toBe(7n)
-    expect(store.open('local-solana', 10).map((s) => s.signature)).toEqual(['c'])
+const opened: Store[] = []
+const swaps = async (now?: () => number) => {
+  const store = await openTestStore()
+  opened.push(store)
+  return solSwapStore(store, now)
+}
+afterEach(async () => void (await Promise.all(opened.splice(0).map((s) => s.close()))))
+
+describe(`solSwapStore (${testDialect()})`, () => {
+  it('reserves the output of built swaps per network and mint, and releases it once they settle', async () => {
+    const store = await swaps()
+    await store.insert(swap('a', 2n ** 64n - 1n))
+    await store.insert(swap('b', 5n))
+    await store.insert(swap('c', 7n, 'XUSDmint'))
+    await store.insert(swap('d', 11n, 'PUSDmint', 'solana'))
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(2n ** 64n + 4n) // u64 amounts add up exactly
+    await store.settle('a', { status: 'confirmed', slot: 12 })
+    await store.settle('b', { status: 'expired' })
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(0n)
+    expect(await store.reserved('local-solana', 'XUSDmint', await store.mark())).toBe(7n)
+    expect((await store.open('local-solana', 10)).map((s) => s.signature)).toEqual(['c'])
   })
 
-  it('still reserves a swap that settled after the mark a caller took before reading balances', () => {
-    const store = solSwapStore(openStore(':memory:'))
-    store.insert(swap('a', 3n))
-    store.insert(swap('b', 5n))
-    store.settle('a', { status: 'confirmed', slot: 1 })
-    const mark = store.mark()
-    store.settle('b', { status: 'confirmed', slot: 2 })
-    expect(store.reserved('local-solana', 'PUSDmint', mark)).toBe(5n)
-    expect(store.reserved('local-solana', 'PUSDmint', store.mark())).toBe(0n)
-    expect(store.mark()).toBe(mark + 1)
+  it('still reserves a swap that settled after the mark a caller took before reading balances', async () => {
+    const store = await swaps()
+    await store.insert(swap('a', 3n))
+    await store.insert(swap('b', 5n))
+    await store.settle('a', { status: 'confirmed', slot: 1 })
+    const mark = await store.mark()
+    await store.settle('b', { status: 'confirmed', slot: 2 })
+    expect(await store.reserved('local-solana', 'PUSDmint', mark)).toBe(5n)
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(0n)
+    expect(await store.mark()).toBe(mark + 1)
   })
 
-  it('keeps the first verdict and forgets discarded swaps', () => {
-    const store = solSwapStore(openStore(':memory:'))
-    store.insert(swap('a', 1n))
-    store.settle('a', { status: 'failed', slot: 3, err: { InstructionError: [1, 'Custom'] } })
-    store.settle('a', { status: 'expired' })
-    expect(store.get('a')).toMatchObject({ status: 'failed', slot: 3, err: { InstructionError: [1, 'Custom'] } })
-    store.insert(swap('b', 1n))
-    store.discard('b')
-    expect(store.get('b')).toBeUndefined()
+  it('keeps the first verdict and forgets discarded swaps', async () => {
+    const store = await swaps()
+    await store.insert(swap('a', 1n))
+    await store.settle('a', { status: 'failed', slot: 3, err: { InstructionError: [1, 'Custom'] } })
+    await store.settle('a', { status: 'expired' })
+    expect(await store.get('a')).toMatchObject({ status: 'failed', slot: 3, err: { InstructionError: [1, 'Custom'] } })
+    await store.insert(swap('b', 1n))
+    await store.discard('b')
+    expect(await store.get('b')).toBeUndefined()
   })
 
-  it('lists recent swaps newest first, without the ones that expired unsubmitted', () => {
+  it('lists recent swaps newest first, without the ones that expired unsubmitted', async () => {
     let t = 0
-    const store = solSwapStore(openStore(':memory:'), () => ++t)
-    for (const s of ['a', 'b', 'c', 'd']) store.insert(swap(s, 1n))
-    store.settle('b', { status: 'expired' })
-    store.settle('c', { status: 'confirmed', slot: 9 })
-    expect(store.recent('local-solana', 10).map((s) => [s.signature, s.status])).toEqual([['d', 'built'], ['c', 'confirmed'], ['a', 'built']])
-    expect(store.recent('local-solana', 1)).toHaveLength(1)
+    const store = await swaps(() => ++t)
+    for (const s of ['a', 'b', 'c', 'd']) await store.insert(swap(s, 1n))
+    await store.settle('b', { status: 'expired' })
+    await store.settle('c', { status: 'confirmed', slot: 9 })
+    expect((await store.recent('local-solana', 10)).map((s) => [s.signature, s.status])).toEqual([['d', 'built'], ['c', 'confirmed'], ['a', 'built']])
+    expect(await store.recent('local-solana', 1)).toHaveLength(1)
   })
 })
 

@@ -1,7 +1,9 @@
-import type { Db } from '../store/db.js'
+import { sql, type Selectable } from 'kysely'
+import type { Store } from '../store/store.js'
+import type { SolSwapsTable } from '../store/tables/solana.js'
 import type { SolSwapKind } from './pairs.js'
 
-export type SolSwapStatus = 'built' | 'confirmed' | 'failed' | 'expired'
+export type SolSwapStatus = SolSwapsTable['status']
 
 export type SolSwapRecord = {
   signature: string
@@ -22,77 +24,82 @@ export type SolSwapRecord = {
   updatedAt: number
 }
 
-type Row = {
-  signature: string; network: string; kind: SolSwapKind; user: string; in_symbol: string; out_symbol: string
-  out_mint: string; in_amount: string; out_amount: string; blockhash: string; last_valid_block_height: number
-  status: SolSwapStatus; slot: number | null; err: string | null; created_at: number; updated_at: number
-}
-
-const fromRow = (r: Row): SolSwapRecord => ({
-  signature: r.signature, network: r.network, kind: r.kind, user: r.user, inSymbol: r.in_symbol,
+const fromRow = (r: Selectable<SolSwapsTable>): SolSwapRecord => ({
+  signature: r.signature, network: r.network, kind: r.kind as SolSwapKind, user: r.user, inSymbol: r.in_symbol,
   outSymbol: r.out_symbol, outMint: r.out_mint, inAmount: BigInt(r.in_amount), outAmount: BigInt(r.out_amount),
-  blockhash: r.blockhash, lastValidBlockHeight: r.last_valid_block_height, status: r.status, slot: r.slot,
-  err: r.err === null ? null : JSON.parse(r.err), createdAt: r.created_at, updatedAt: r.updated_at,
+  blockhash: r.blockhash, lastValidBlockHeight: Number(r.last_valid_block_height), status: r.status,
+  slot: r.slot === null ? null : Number(r.slot), err: r.err === null ? null : JSON.parse(r.err),
+  createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
 })
 
 export type NewSolSwap = Omit<SolSwapRecord, 'status' | 'slot' | 'err' | 'createdAt' | 'updatedAt'>
 
-/**
- * The Solana swaps this daemon co-signed, in SQLite. Every method is synchronous, so a caller can
- * read the reservations, compare and `insert` without another request slipping in between.
- */
-export function solSwapStore(db: Db, now: () => number = Date.now) {
-  const insert = db.prepare(`INSERT INTO sol_swaps (signature, network, kind, user, in_symbol, out_symbol, out_mint,
-    in_amount, out_amount, blockhash, last_valid_block_height, status, created_at, updated_at)
-    VALUES (@signature, @network, @kind, @user, @inSymbol, @outSymbol, @outMint, @inAmount, @outAmount, @blockhash,
-    @lastValidBlockHeight, 'built', @now, @now)`)
-  // Two indexed halves rather than one OR, which would scan the whole history.
-  const reserved = db.prepare(`SELECT out_amount FROM sol_swaps WHERE status = 'built' AND out_mint = @outMint AND network = @network
-    UNION ALL SELECT out_amount FROM sol_swaps WHERE settled_seq > @mark AND out_mint = @outMint AND network = @network`).pluck()
-  const lastSettled = db.prepare(`SELECT COALESCE(MAX(settled_seq), 0) FROM sol_swaps`).pluck()
-  const open = db.prepare(`SELECT * FROM sol_swaps WHERE network = ? AND status = 'built' ORDER BY id LIMIT ?`)
-  const settle = db.prepare(`UPDATE sol_swaps SET status = @status, slot = @slot, err = @err, updated_at = @now,
-    settled_seq = (SELECT COALESCE(MAX(settled_seq), 0) + 1 FROM sol_swaps) WHERE signature = @signature AND status = 'built'`)
-  const remove = db.prepare(`DELETE FROM sol_swaps WHERE signature = ? AND status = 'built'`)
-  const one = db.prepare(`SELECT * FROM sol_swaps WHERE signature = ?`)
-  const recent = db.prepare(`SELECT * FROM sol_swaps WHERE network = ? AND status != 'expired' ORDER BY id DESC LIMIT ?`)
+export type SolSwapStore = {
+  insert(s: NewSolSwap): Promise<void>
+  /** A point in the settling order: take it before reading balances and pass it to `reserved`. */
+  mark(): Promise<number>
+  /**
+   * Output still promised by co-signed transactions that have not landed or expired, counting
+   * those settled after `mark` too: the balances read since may not show their landing yet.
+   */
+  reserved(network: string, outMint: string, mark: number): Promise<bigint>
+  /** Transactions handed out whose fate is not known yet, oldest first. */
+  open(network: string, limit: number): Promise<SolSwapRecord[]>
+  /** Records a landing or an expiry; only a `built` row moves, so the first verdict sticks. */
+  settle(signature: string, v: { status: Exclude<SolSwapStatus, 'built'>; slot?: number | null; err?: unknown }): Promise<void>
+  /** Forgets a transaction that was never handed out (its simulation failed). */
+  discard(signature: string): Promise<void>
+  get(signature: string): Promise<SolSwapRecord | undefined>
+  /** Newest first; transactions that expired unsubmitted never happened and are left out. */
+  recent(network: string, limit: number): Promise<SolSwapRecord[]>
+}
 
+/**
+ * The Solana swaps this daemon co-signed. Reading the reservations, comparing and inserting is
+ * not one statement, so callers that promise inventory do it under a lock (SolDeps.reservations).
+ */
+export function solSwapStore(store: Store, now: () => number = Date.now): SolSwapStore {
+  const { db } = store
   return {
-    insert(s: NewSolSwap): void {
-      insert.run({ ...s, inAmount: s.inAmount.toString(), outAmount: s.outAmount.toString(), now: now() })
+    async insert(s) {
+      const t = now()
+      await db.insertInto('sol_swaps').values({
+        signature: s.signature, network: s.network, kind: s.kind, user: s.user, in_symbol: s.inSymbol, out_symbol: s.outSymbol,
+        out_mint: s.outMint, in_amount: s.inAmount.toString(), out_amount: s.outAmount.toString(), blockhash: s.blockhash,
+        last_valid_block_height: s.lastValidBlockHeight, status: 'built', created_at: t, updated_at: t,
+      }).execute()
     },
-    /** A point in the settling order: take it before reading balances and pass it to `reserved`. */
-    mark(): number {
-      return lastSettled.get() as number
+    async mark() {
+      const r = await db.selectFrom('sol_swaps').select((eb) => eb.fn.max('settled_seq').as('seq')).executeTakeFirst()
+      return Number(r?.seq ?? 0)
     },
-    /**
-     * Output still promised by co-signed transactions that have not landed or expired, counting
-     * those settled after `mark` too: the balances read since may not show their landing yet.
-     */
-    reserved(network: string, outMint: string, mark: number): bigint {
-      return (reserved.all({ network, outMint, mark }) as string[]).reduce((sum, a) => sum + BigInt(a), 0n)
+    async reserved(network, outMint, mark) {
+      // Two indexed halves rather than one OR, which would scan the whole history.
+      const built = db.selectFrom('sol_swaps').select('out_amount').where('status', '=', 'built').where('out_mint', '=', outMint).where('network', '=', network)
+      const late = db.selectFrom('sol_swaps').select('out_amount').where('settled_seq', '>', mark).where('out_mint', '=', outMint).where('network', '=', network)
+      const rows = await built.unionAll(late).execute()
+      return rows.reduce((sum, r) => sum + BigInt(r.out_amount), 0n)
     },
-    /** Transactions handed out whose fate is not known yet, oldest first. */
-    open(network: string, limit: number): SolSwapRecord[] {
-      return (open.all(network, limit) as Row[]).map(fromRow)
+    async open(network, limit) {
+      const rows = await db.selectFrom('sol_swaps').selectAll().where('network', '=', network).where('status', '=', 'built').orderBy('id').limit(limit).execute()
+      return rows.map(fromRow)
     },
-    /** Records a landing or an expiry; only a `built` row moves, so the first verdict sticks. */
-    settle(signature: string, v: { status: Exclude<SolSwapStatus, 'built'>; slot?: number | null; err?: unknown }): void {
-      settle.run({ signature, status: v.status, slot: v.slot ?? null, err: v.err == null ? null : JSON.stringify(v.err), now: now() })
+    async settle(signature, v) {
+      await db.updateTable('sol_swaps').set({
+        status: v.status, slot: v.slot ?? null, err: v.err == null ? null : JSON.stringify(v.err), updated_at: now(),
+        settled_seq: sql<number>`(SELECT COALESCE(MAX(settled_seq), 0) + 1 FROM sol_swaps)`,
+      }).where('signature', '=', signature).where('status', '=', 'built').execute()
     },
-    /** Forgets a transaction that was never handed out (its simulation failed). */
-    discard(signature: string): void {
-      remove.run(signature)
+    async discard(signature) {
+      await db.deleteFrom('sol_swaps').where('signature', '=', signature).where('status', '=', 'built').execute()
     },
-    get(signature: string): SolSwapRecord | undefined {
-      const r = one.get(signature) as Row | undefined
+    async get(signature) {
+      const r = await db.selectFrom('sol_swaps').selectAll().where('signature', '=', signature).executeTakeFirst()
       return r && fromRow(r)
     },
-    /** Newest first; transactions that expired unsubmitted never happened and are left out. */
-    recent(network: string, limit: number): SolSwapRecord[] {
-      return (recent.all(network, limit) as Row[]).map(fromRow)
+    async recent(network, limit) {
+      const rows = await db.selectFrom('sol_swaps').selectAll().where('network', '=', network).where('status', '!=', 'expired').orderBy('id', 'desc').limit(limit).execute()
+      return rows.map(fromRow)
     },
   }
 }
-
-export type SolSwapStore = ReturnType<typeof solSwapStore>

@@ -1,10 +1,10 @@
 import { erc20Abi, type Address } from 'viem'
-import type { Services } from '../services.js'
+import type { SwapDeps } from './deps.js'
 import { TOKEN_A, USDC } from '../../src/networks/registry.js'
 import { ui } from './inventory.js'
 
 /** GET /api/base/balance (SPEC §2.5): `raw` is exact; `ui` is for display only. */
-export async function baseBalance(s: Services, owner: Address) {
+export async function baseBalance(s: SwapDeps, owner: Address) {
   const chain = s.base
   const tokens = Object.values(chain.tokens)
   const [eth, ...raws] = await Promise.all([

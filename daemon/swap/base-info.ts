@@ -1,9 +1,9 @@
-import type { Services } from '../services.js'
+import type { SwapDeps } from './deps.js'
 import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
 import { solverInventory, ui } from './inventory.js'
 
 /** GET /api/base/info (SPEC §2.4): everything an integrator needs to sign an order and a permit. */
-export async function baseInfo(s: Services) {
+export async function baseInfo(s: SwapDeps) {
   const chain = s.base
   const inv = await solverInventory(s)
   const usdc = chain.tokens[USDC]!
@@ -23,7 +23,7 @@ export async function baseInfo(s: Services) {
   }
   return {
     chainId: chain.chainId,
-    solver: s.accounts.solver,
+    solver: s.solver,
     router: chain.contracts.router ?? null,
     usdc: usdc.address,
     usdcDec: usdc.decimals,
@@ -31,7 +31,7 @@ export async function baseInfo(s: Services) {
     usdcVersion: usdc.permitDomain!.version,
     out,
     redeemInputs,
-    max: s.config.limits.maxUsd,
+    max: s.limits.maxUsd,
     rate: 1,
   }
 }

@@ -1,6 +1,6 @@
 import { erc20Abi, formatUnits, type Address } from 'viem'
 import type { EvmChain } from '../chains/evm/chain.js'
-import type { Services } from '../services.js'
+import type { SwapDeps } from './deps.js'
 
 export type Inventory = Record<string, { balance: bigint; routerAllowance: bigint }>
 
@@ -21,8 +21,8 @@ export async function readInventory(chain: EvmChain, solver: Address): Promise<I
 }
 
 /** The solver's inventory on Base, shared by concurrent requests for a moment (relays invalidate it). */
-export const solverInventory = (s: Services): Promise<Inventory> =>
-  s.reads.get(`inventory:${s.base.key}`, () => readInventory(s.base, s.accounts.solver))
+export const solverInventory = (s: SwapDeps): Promise<Inventory> =>
+  s.reads.get(`inventory:${s.base.key}`, () => readInventory(s.base, s.solver))
 
 /** Human number for display fields; exact values travel as decimal strings beside it. */
 export const ui = (raw: bigint, decimals: number) => Number(formatUnits(raw, decimals))

@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import type { EvmToken } from '../chains/evm/chain.js'
-import type { Services } from '../services.js'
+import type { SwapDeps } from './deps.js'
 import { solverInventory, ui } from './inventory.js'
 import { checkRedeemCeiling, usdToUnits } from './limits.js'
 import { pairKey } from './pairs.js'
@@ -26,7 +26,7 @@ export type RedeemPlan = {
 }
 
 /** For the quote: live pool depth and solver inventory, each read shared by concurrent requests (s.reads). */
-export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, amountIn: bigint): Promise<RedeemPlan> {
+export async function planRedeem(s: SwapDeps, input: EvmToken, usdc: EvmToken, amountIn: bigint): Promise<RedeemPlan> {
   const chain = s.base
   const pair = chain.contracts[pairKey(input.symbol)]!
   const [reserves, inv] = await Promise.all([
@@ -37,7 +37,7 @@ export async function planRedeem(s: Services, input: EvmToken, usdc: EvmToken, a
 }
 
 /** Prices a redemption against given reserves and inventory (the swap route reads both fresh, in its one call). */
-export function priceRedeem(s: Services, x: {
+export function priceRedeem(s: SwapDeps, x: {
   input: EvmToken; usdc: EvmToken; amountIn: bigint; reserves: readonly [bigint, bigint]; inventory: RedeemPlan['inventory']
 }): RedeemPlan {
   const { input, usdc, amountIn } = x
@@ -52,7 +52,7 @@ export function priceRedeem(s: Services, x: {
   if (priced.parOut === 0n) {
     throw new BaseError('BAD_REQUEST', `the amount is below one unit of ${usdc.symbol} (${fromBaseUnits(1n, usdc.decimals)}): redeem more`)
   }
-  const minOut = minOutFloor(priced.out, priced.slippageBps, s.config.limits.slippageBpsMax)
+  const minOut = minOutFloor(priced.out, priced.slippageBps, s.limits.slippageBpsMax)
   return { input, usdc, pair: s.base.contracts[pairKey(input.symbol)]!, amountIn, pool, priced, minOut, inventory: x.inventory }
 }
 
@@ -61,15 +61,15 @@ export function priceRedeem(s: Services, x: {
  * largest single-shot inventory fill), else a live swap on the pool in the same settlement. Either
  * way the user gets at least the signed floor; inventory pays exactly the floor.
  */
-export function deliveryFor(s: Services, plan: RedeemPlan, minOut: bigint): 'inventory' | 'pool' {
-  const withinShot = plan.amountIn <= usdToUnits(s.config.limits.redeemMaxUsd, plan.input.decimals)
+export function deliveryFor(s: SwapDeps, plan: RedeemPlan, minOut: bigint): 'inventory' | 'pool' {
+  const withinShot = plan.amountIn <= usdToUnits(s.limits.redeemMaxUsd, plan.input.decimals)
   const { balance, routerAllowance } = plan.inventory
   return withinShot && balance >= minOut && routerAllowance >= minOut ? 'inventory' : 'pool'
 }
 
 /** The two refusals SPEC §7 gives a quote: above the ceiling, or beyond the slippage budget. */
-export function checkRedeemable(s: Services, plan: RedeemPlan, field: string): void {
-  const { redeemHardMaxUsd, slippageBpsMax } = s.config.limits
+export function checkRedeemable(s: SwapDeps, plan: RedeemPlan, field: string): void {
+  const { redeemHardMaxUsd, slippageBpsMax } = s.limits
   checkRedeemCeiling(plan.amountIn, plan.input.decimals, plan.input.symbol, redeemHardMaxUsd, field)
   if (plan.priced.slippageBps <= slippageBpsMax) return
   // Suggested at USDC's precision: a size a person can type, still within the budget.
@@ -82,7 +82,7 @@ export function checkRedeemable(s: Services, plan: RedeemPlan, field: string): v
 }
 
 /** GET /api/base/redeem/quote (SPEC §2.6). */
-export function quoteBody(s: Services, plan: RedeemPlan) {
+export function quoteBody(s: SwapDeps, plan: RedeemPlan) {
   const { input, usdc, priced } = plan
   return {
     in: input.symbol,
@@ -93,12 +93,12 @@ export function quoteBody(s: Services, plan: RedeemPlan) {
     usdcOutBase: priced.out.toString(),
     slippageBps: priced.slippageBps,
     minOutBase: plan.minOut.toString(),
-    slippageBpsMax: s.config.limits.slippageBpsMax,
+    slippageBpsMax: s.limits.slippageBpsMax,
     usdcDec: usdc.decimals,
     usdc: usdc.address,
     deliverFrom: deliveryFor(s, plan, plan.minOut),
-    maxUsd: s.config.limits.redeemMaxUsd,
-    hardMaxUsd: s.config.limits.redeemHardMaxUsd,
+    maxUsd: s.limits.redeemMaxUsd,
+    hardMaxUsd: s.limits.redeemHardMaxUsd,
     solverUsdcInventory: ui(plan.inventory.balance, usdc.decimals),
     // USDC per input token at this quote's expected output; 1 is par. Display only, like every number field.
     rate: Number((ui(priced.out, usdc.decimals) / ui(plan.amountIn, input.decimals)).toPrecision(12)),

@@ -3,7 +3,7 @@ import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { RfqOrder } from '../../src/sdk/swap/order.js'
 import type { SwapAccepted } from '../../src/sdk/swap/types.js'
-import type { Services } from '../services.js'
+import type { SwapDeps } from './deps.js'
 import { encodeCall, fnOf } from './calldata.js'
 import { checkBalance, checkDeadlineAndNonce, checkFloor, checkInventory } from './chain-checks.js'
 import { inflightOrders, type InflightOrders } from './inflight.js'
@@ -40,10 +40,10 @@ const swapViaPoolFn = fnOf(RfqSwap.abi, 'swapViaPool')
  * signatures; only then the relay through the solver's shared sender. Resolves once the node has
  * accepted the transaction.
  */
-export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAccepted> {
+export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAccepted> {
   const chain = s.base
   const router = chain.contracts.router!
-  const solver = s.accounts.solver
+  const solver = s.solver
   const pair = resolvePair(chain, req.in, req.out)
   if (!s.flowEnabled(pair.flow)) {
     throw new BaseError('FLOW_DISABLED', `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see GET /api/capabilities)`)
@@ -80,15 +80,15 @@ export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAcce
     checkRedeemable(s, plan, 'uiAmount')
     checkFloor(pair, order.minOutputAmount, plan.priced.out)
   } else {
-    checkParSize(order.inputAmount, pair.input.decimals, pair.input.symbol, s.config.limits.maxUsd)
+    checkParSize(order.inputAmount, pair.input.decimals, pair.input.symbol, s.limits.maxUsd)
   }
 
-  const claim = await s.swapInflight.claim(order.user, order.nonce)
+  const claim = await s.inflight.claim(order.user, order.nonce)
   try {
     const data = calldata[deliverFrom]()
     const failed = await (early ?? simulate(chain, solver, router, data, GAS[deliverFrom]))
     if (failed) throw await explain(s, req, failed, state.permitNonce, pair.input)
-    const hash = await s.sender(chain.key, 'solver').send({ to: router, data, gas: GAS[deliverFrom] })
+    const hash = await s.sender.send({ to: router, data, gas: GAS[deliverFrom] })
     claim.relayed(hash)
     s.reads.invalidate()
     return {
@@ -104,7 +104,7 @@ export async function relaySwap(s: Services, req: SwapRequest): Promise<SwapAcce
 }
 
 /** A refused signature is recovered locally to say what was signed wrong; other reverts speak for themselves. */
-async function explain(s: Services, req: SwapRequest, failed: SimulationFailure, permitNonce: bigint, input: Parameters<typeof permitSignatureError>[1]): Promise<BaseError> {
+async function explain(s: SwapDeps, req: SwapRequest, failed: SimulationFailure, permitNonce: bigint, input: Parameters<typeof permitSignatureError>[1]): Promise<BaseError> {
   const chain = s.base
   if (failed.errorName === 'BadSignature') {
     return orderSignatureError(chain, req.order, orderDigest(req.order, { chainId: chain.chainId, router: chain.contracts.router! }), req.orderSig)
@@ -114,12 +114,12 @@ async function explain(s: Services, req: SwapRequest, failed: SimulationFailure,
 }
 
 /** The daemon's record of orders in flight; built once by the composition root. */
-export function swapInflight(s: Pick<Services, 'base'>): InflightOrders {
+export function swapInflight(s: Pick<SwapDeps, 'base'>): InflightOrders {
   return inflightOrders((hash) => mayStillLand(s, hash))
 }
 
 /** A relayed transaction holds its order's nonce until it is mined successfully, reverts, or vanishes. */
-async function mayStillLand(s: Pick<Services, 'base'>, hash: Hex): Promise<boolean> {
+async function mayStillLand(s: Pick<SwapDeps, 'base'>, hash: Hex): Promise<boolean> {
   const client = s.base.client
   const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
   if (receipt) return receipt.status === 'success'

@@ -8,6 +8,8 @@ export const envPaths: Record<string, string> = {
   PARX_PORT: 'port',
   PARX_DATA_DIR: 'dataDir',
   PARX_LOG_LEVEL: 'logLevel',
+  PARX_STORE_URL: 'store.url',
+  PARX_ROLE: 'role',
   PARX_AUTH_ENFORCE: 'auth.enforce',
   PARX_KEY_PREFIX: 'auth.keyPrefix',
   PARX_OPERATOR_TOKEN: 'auth.operatorToken',

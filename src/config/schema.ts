@@ -21,6 +21,18 @@ export const configSchema = z.object({
   /** Where the store, the keys of the local profile and the embedded chains' state live. */
   dataDir: z.string().optional(),
   fresh: bool.default(false),
+  /**
+   * Where the service tables live: absent = SQLite in the data dir (parx.db); `postgres://...` =
+   * a PostgreSQL database shared by every parx process pointed at it.
+   */
+  /**
+   * What this process does: `api` serves the routes, `worker` runs the worker duties when it leads
+   * (reconciliation, sweeps), `all` both. api and worker need a PostgreSQL store shared by them.
+   */
+  role: z.enum(['api', 'worker', 'all']).default('all'),
+  store: z.object({
+    url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// or postgresql:// URL').optional(),
+  }).default({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   auth: z.object({
     /** Off is the soft-launch mode: K routes answer without a valid key. */

@@ -32,6 +32,7 @@ export const errorCodes = {
   // dependencies
   CHAIN_UNAVAILABLE: { status: 503, meaning: 'a chain RPC did not answer; retry shortly' },
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'the store (database) cannot be reached; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
   // agent payments platform (docs/platform-api.md)

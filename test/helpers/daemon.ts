@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { loadConfig } from '../../src/config/load.js'
 import { callJson, type CallOptions } from '../../src/sdk/http.js'
 import { startDaemon, type Daemon } from '../../daemon/main.js'
+import { testStoreUrl } from './store.js'
 
 export type TestDaemon = Daemon & {
   dataDir: string
@@ -18,10 +19,15 @@ export type TestDaemon = Daemon & {
   close(opts?: { keepData?: boolean }): Promise<void>
 }
 
+const storeUrls = new Map<string, string | undefined>()
+
 /** Starts a real daemon in-process on the local profile: embedded chains, free ports, temp data dir. */
 export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<string, unknown>; file?: Record<string, unknown> } = {}): Promise<TestDaemon> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'parx-test-'))
-  const config = loadConfig({ env: {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...opts.flags } })
+  // On the postgres test project each data dir gets its own database, found again on a restart.
+  let storeUrl = storeUrls.get(dataDir)
+  if (!storeUrl && !opts.flags?.store && !opts.file?.store) storeUrls.set(dataDir, (storeUrl = await testStoreUrl()))
+  const config = loadConfig({ env: {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
   const daemon = await startDaemon(config)
   const api = daemon.urls.api
   const operatorHeaders = () => ({ authorization: `Bearer ${daemon.services.keys.operatorToken}` })

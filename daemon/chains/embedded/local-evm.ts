@@ -4,7 +4,7 @@ import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import type { ServiceKeys } from '../../keys/service-keys.js'
-import type { Db } from '../../store/db.js'
+import type { DeploymentStore } from './deployments.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
 import { deployLocalEvm, installCanonical } from './evm-deploy.js'
@@ -17,12 +17,12 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  * and reuses both; the contracts at canonical addresses (Multicall3, Permit2, the x402 Permit2
  * proxy) are placed again at every start, so a chain made before one of them joined gets it.
  */
-export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; db: Db; keys: ServiceKeys }): Promise<LocalEvm> {
+export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys }): Promise<LocalEvm> {
   mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
   const anvil = await startAnvil({ chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)
-    let addresses = readDeployment(p.db, p.spec.key)
+    let addresses = await p.deployments.read(p.spec.key)
     let deployed = false
     if (!(await stillThere(client, addresses))) {
       const attestors = p.keys.attestors.map((k) => privateKeyToAccount(k as Hex).address)
@@ -30,7 +30,7 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
         client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
         fund: [privateKeyToAccount(p.keys.facilitator).address, ...attestors], attestors,
       })
-      writeDeployment(p.db, p.spec.key, addresses)
+      await p.deployments.write(p.spec.key, addresses)
       deployed = true
     } else {
       await installCanonical(client)
@@ -40,19 +40,6 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
     await anvil.stop()
     throw e
   }
-}
-
-export function readDeployment(db: Db, network: string): Record<string, string> {
-  const rows = db.prepare('SELECT name, address FROM deployments WHERE network = ?').all(network) as { name: string; address: string }[]
-  return Object.fromEntries(rows.map((r) => [r.name, r.address]))
-}
-
-export function writeDeployment(db: Db, network: string, addresses: Record<string, string>): void {
-  const insert = db.prepare('INSERT INTO deployments (network, name, address) VALUES (?, ?, ?)')
-  db.transaction(() => {
-    db.prepare('DELETE FROM deployments WHERE network = ?').run(network)
-    for (const [name, address] of Object.entries(addresses)) insert.run(network, name, address)
-  })()
 }
 
 /** The recorded deployment is usable only if every contract still has code (a lost state file means redeploy). */

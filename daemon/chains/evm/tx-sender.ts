@@ -2,6 +2,7 @@ import { BaseError as ViemError, formatTransactionReceipt, type Address, type He
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
+import { processNonces, type NonceSource } from './nonce-source.js'
 
 export type TxRequest = { to: Address; data: Hex; value?: bigint; gas: bigint }
 
@@ -31,10 +32,12 @@ const REMEMBERED = 20_000
  * a nonce the node disputes is asked of it again. Signing happens in-process (no
  * eth_sendTransaction on the node).
  */
-export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
+export function txSender(chain: EvmChain, privateKey: Hex, nonceSource?: (address: Address, seed: () => Promise<number>) => NonceSource): TxSender {
   const account = privateKeyToAccount(privateKey)
   const client = chain.client
-  let nextNonce: number | undefined
+  const seed = () => client.getTransactionCount({ address: account.address, blockTag: 'pending' })
+  // Port: this process's counter by default; the store's when replicas share the key.
+  const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
   let tail: Promise<unknown> = Promise.resolve()
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
   let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined
@@ -51,15 +54,19 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
 
   /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
   const prepare = async (tx: TxRequest) => {
-    nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: 'pending' })
-    const nonce = nextNonce
+    // Fees first: a nonce is taken only once nothing but the (local) signature can fail.
     const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
-    const signed = await account.signTransaction({
-      chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
-      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
-    })
-    nextNonce = nonce + 1
-    return { nonce, signed }
+    const nonce = await nonces.take()
+    try {
+      const signed = await account.signTransaction({
+        chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
+        nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+      })
+      return { nonce, signed }
+    } catch (e) {
+      repair(nonce)
+      throw e
+    }
   }
 
   /**
@@ -68,11 +75,10 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
    * so they land. If the filler is refused too, the nonce is asked of the node again.
    */
   const repair = (nonce: number) => {
-    if (nextNonce === nonce + 1) {
-      nextNonce = nonce
-      return
-    }
-    const filler = tail.then(async () => {
+    // Decided now (the source's state at the refusal), filled in order behind what is queued.
+    const reused = nonces.giveBack(nonce)
+    const filler = tail.then(() => reused).then(async (wasReused) => {
+      if (wasReused) return
       const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
       const signed = await account.signTransaction({
         chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
@@ -80,7 +86,7 @@ export function txSender(chain: EvmChain, privateKey: Hex): TxSender {
       })
       await client.request({ method: 'eth_sendRawTransaction', params: [signed] })
     }).catch(() => {
-      nextNonce = undefined
+      nonces.reset()
     })
     tail = filler
   }

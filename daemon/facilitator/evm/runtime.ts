@@ -5,7 +5,7 @@ import { BATCH_BASE_GAS, GROUP_GAS, decodeExecute, encodeExecute, type Group } f
 import { ensureExecutor } from '../../../src/sdk/x402/evm/executor-setup.js'
 import type { Simulate } from '../../../src/sdk/x402/evm/verify.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
-import type { Services } from '../../services.js'
+import type { FacilitatorDeps } from '../deps.js'
 import { InclusionUnknown, settlementBatcher, type GroupOutcome } from './batcher.js'
 
 /** What the EVM payment methods need of one network: its executor account, simulation and batched settlement. */
@@ -18,7 +18,7 @@ export type EvmRuntime = {
   submit(group: Group): Promise<GroupOutcome>
 }
 
-export function evmRuntime(s: Services, chain: EvmChain): EvmRuntime {
+export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
   const account = s.accounts.facilitator
   let setup: Promise<void> | undefined
   const ready = () =>
@@ -39,7 +39,7 @@ export function evmRuntime(s: Services, chain: EvmChain): EvmRuntime {
     return decodeExecute(ret)
   }
 
-  const sender = s.sender(chain.key, 'facilitator')
+  const sender = s.sender(chain.key)
   const batcher = settlementBatcher({
     account,
     send: async (groups) => {

@@ -28,7 +28,7 @@ export function delegatedSplMethod(rt: () => SvmRuntime, store: SettlementStore)
       const local = checkSplAuthorization(a, p.requirements, nowSeconds())
       if (local) return { ok: false, payer: a.from, ...local }
       // At settle time this payment's own claim is the live row; at verify time any live row means spent.
-      if (purpose === 'verify' && store.live(splReplayKey(p.spec.caip2, a))) {
+      if (purpose === 'verify' && await store.live(splReplayKey(p.spec.caip2, a))) {
         return { ok: false, payer: a.from, reason: reasons.svmSplNonceUsed, message: `nonce ${a.nonce} of ${a.from} was already used` }
       }
       const r = rt()

@@ -1,7 +1,7 @@
 import { Keypair, PublicKey, type AccountInfo, type Connection } from '@solana/web3.js'
 import { landTransaction, type Landing } from '../../../src/sdk/x402/svm/land.js'
 import type { SolanaChain } from '../../chains/solana/chain.js'
-import type { Services } from '../../services.js'
+import type { FacilitatorDeps } from '../deps.js'
 
 
 /** What the Solana payment methods need of the network: the fee payer and delegate key, reads, and sending. */
@@ -17,7 +17,7 @@ export type SvmRuntime = {
   land(wire: Uint8Array): Promise<Landing>
 }
 
-export function svmRuntime(s: Services): SvmRuntime {
+export function svmRuntime(s: FacilitatorDeps): SvmRuntime {
   const chain = s.solana
   const connection = chain.connection
   const signer = Keypair.fromSecretKey(s.keys.solanaFacilitator)

@@ -1,43 +1,34 @@
 import type { Context } from 'hono'
-import { timingSafeEqual, createHash } from 'node:crypto'
 import { BaseError } from '../../../src/errors/index.js'
+import type { AuthService } from '../../auth/service.js'
 import { keyPattern } from '../../auth/partner-keys.js'
-import type { Services } from '../../services.js'
-import type { RouteDef } from '../route.js'
 
 const UNAUTHORIZED = 'missing or invalid x-api-key'
 
 /** Checks the credential a route asks for; throws a 401 BaseError when it is wrong. */
-export function authorize(c: Context, def: RouteDef, s: Services): void {
-  if (def.auth === 'partner') return checkPartner(c, s)
-  if (def.auth === 'operator') return checkOperator(c, s)
+export async function authorize(c: Context, auth: 'open' | 'partner' | 'operator', s: AuthService): Promise<void> {
+  if (auth === 'partner') return checkPartner(c, s)
+  if (auth === 'operator') return checkOperator(c, s)
 }
 
-function checkPartner(c: Context, s: Services): void {
-  if (!s.config.auth.enforce) return
+async function checkPartner(c: Context, s: AuthService): Promise<void> {
+  if (!s.enforce) return
   // Header names are case-insensitive in HTTP; Hono already folds them.
   const key = c.req.header('x-api-key')
-  if (!key || !keyPattern(s.config.auth.keyPrefix).test(key) || !s.verdicts.isValid(key)) {
+  if (!key || !(await s.isPartnerKey(key))) {
     throw new BaseError('UNAUTHORIZED', UNAUTHORIZED, {
       details: 'Send the partner key in the x-api-key header (Authorization: Bearer is for operator routes). Create one with `parx keys create`.',
     })
   }
 }
 
-function checkOperator(c: Context, s: Services): void {
+function checkOperator(c: Context, s: AuthService): void {
   const header = c.req.header('authorization') ?? ''
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
-  const prefix = s.config.auth.keyPrefix
-  if (c.req.header('x-api-key') || keyPattern(prefix).test(token)) {
+  if (c.req.header('x-api-key') || keyPattern(s.keyPrefix).test(token)) {
     throw new BaseError('UNAUTHORIZED', 'partner keys cannot call operator endpoints; to follow an order, poll GET /api/xchain/status/:orderId with your x-api-key')
   }
-  if (!token || !sameSecret(token, s.keys.operatorToken)) {
+  if (!s.isOperatorToken(token)) {
     throw new BaseError('UNAUTHORIZED', 'missing or invalid operator token: send Authorization: Bearer <operator token> (see `parx keys operator-token`)')
   }
-}
-
-/** Constant-time comparison of secrets of any length (hashing first evens the lengths). */
-function sameSecret(a: string, b: string): boolean {
-  const h = (x: string) => createHash('sha256').update(x).digest()
-  return timingSafeEqual(h(a), h(b))
 }

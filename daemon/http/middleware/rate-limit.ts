@@ -4,7 +4,10 @@ import { BaseError } from '../../../src/errors/index.js'
  * Generic abuse protection: a token bucket per client address (SPEC §8: no per-key tiers).
  * Buckets refill continuously; idle ones are dropped so memory stays bounded.
  */
-export function rateLimiter(opts: { perSecond: number; burst: number; exemptLoopback: boolean; now?: () => number }) {
+/** Port: a replica-safe limiter (shared buckets) implements the same `check`. */
+export type RateLimiter = { check(address: string | undefined): void }
+
+export function rateLimiter(opts: { perSecond: number; burst: number; exemptLoopback: boolean; now?: () => number }): RateLimiter {
   const now = opts.now ?? Date.now
   const buckets = new Map<string, { tokens: number; at: number }>()
   return {

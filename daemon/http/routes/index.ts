@@ -1,4 +1,4 @@
-import type { RouteDef } from '../route.js'
+import type { AnyRoute } from '../route.js'
 import baseBalance from './discovery/base-balance.js'
 import baseInfo from './discovery/base-info.js'
 import capabilities from './discovery/capabilities.js'
@@ -27,8 +27,11 @@ import baseRedeem from './swap/base-redeem.js'
 import baseRedeemQuote from './swap/base-redeem-quote.js'
 import baseSwap from './swap/base-swap.js'
 
+/** What a `--role worker` process serves: it answers for its health, not for the API. */
+export const workerRoutes: AnyRoute[] = [health, readiness]
+
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
-export const routes: RouteDef[] = [
+export const routes: AnyRoute[] = [
   // discovery (SPEC §4.2)
   health, capabilities, config, readiness, baseInfo, baseBalance,
   // same-chain swaps (SPEC §4.1)

@@ -1,4 +1,4 @@
-import type { Db } from '../../../store/db.js'
+import type { ChainDb } from './chain-db.js'
 import type { AccountState } from './spl-token-state.js'
 
 type Row = { address: string; lamports: string; owner: string; executable: number; data: Buffer }
@@ -9,7 +9,7 @@ export class AccountStore {
   private readonly remove
   private readonly selectAll
 
-  constructor(db: Db) {
+  constructor(db: ChainDb) {
     this.upsert = db.prepare(`INSERT INTO solana_accounts (address, lamports, owner, executable, data, slot)
       VALUES (@address, @lamports, @owner, @executable, @data, @slot)
       ON CONFLICT (address) DO UPDATE SET lamports = excluded.lamports, owner = excluded.owner,

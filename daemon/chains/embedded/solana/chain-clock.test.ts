@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { openStore } from '../../../store/db.js'
+import { openChainDb } from './chain-db.js'
 import { ChainClock } from './chain-clock.js'
 import { MetaStore } from './meta-store.js'
 
 function setup(validity = 150) {
   let now = 1_700_000_000_000
-  const meta = new MetaStore(openStore(':memory:'))
+  const meta = new MetaStore(openChainDb(':memory:'))
   const options = { slotMs: 400, blockhashValidity: validity, now: () => now }
   return { meta, options, clock: new ChainClock(meta, options), step: (ms: number) => { now += ms } }
 }

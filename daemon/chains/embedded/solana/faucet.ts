@@ -4,7 +4,7 @@ import {
 import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
 import { BaseError } from '../../../../src/errors/index.js'
 import { toBaseUnits } from '../../../../src/sdk/units.js'
-import { localSolanaTokens, readMint } from './local-deployments.js'
+import { localSolanaTokens } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
 export type FaucetParameters = {
@@ -15,8 +15,8 @@ export type FaucetParameters = {
   symbol: string
   /** Human decimal amount ("12.5"), exact at the token's decimals. */
   amount: string
-  /** Mints by symbol; default: the ones recorded by `ensureLocalSolana`. */
-  mints?: Record<string, PublicKey>
+  /** Mints by symbol, as `ensureLocalSolana` returned them. */
+  mints: Record<string, PublicKey>
 }
 
 const SOL_DECIMALS = Math.log10(LAMPORTS_PER_SOL)
@@ -38,7 +38,7 @@ export async function faucet(params: FaucetParameters): Promise<string[]> {
   if (symbol === 'SOL') return [await svm.airdrop(to.toBase58(), positive(toBaseUnits(params.amount, SOL_DECIMALS)))]
   const token = localSolanaTokens().find((t) => t.symbol === symbol)
   if (!token) throw new BaseError('UNKNOWN_TOKEN', `unknown token ${params.symbol} on local-solana`)
-  const mint = params.mints?.[symbol] ?? readMint(svm.db, symbol)
+  const mint = params.mints[symbol]
   if (!mint) throw new BaseError('UNKNOWN_TOKEN', `${symbol} has no mint on local-solana yet`)
   const amount = positive(toBaseUnits(params.amount, token.decimals))
   const authority = mintAuthority.publicKey.toBase58()

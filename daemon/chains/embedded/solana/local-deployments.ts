@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js'
-import type { Db } from '../../../store/db.js'
+import type { DeploymentStore } from '../deployments.js'
 import { networks, type TokenSpec } from '../../../../src/networks/registry.js'
 
 /** The registry key of the embedded cluster. */
@@ -13,13 +13,11 @@ export function localSolanaTokens(): TokenSpec[] {
 }
 
 /** The mint recorded for `symbol` on the local cluster, if any. */
-export function readMint(db: Db, symbol: string): PublicKey | undefined {
-  const address = db.prepare('SELECT address FROM deployments WHERE network = ? AND name = ?').pluck()
-    .get(LOCAL_SOLANA, symbol) as string | undefined
+export async function readMint(deployments: DeploymentStore, symbol: string): Promise<PublicKey | undefined> {
+  const address = await deployments.readOne(LOCAL_SOLANA, symbol)
   return address === undefined ? undefined : new PublicKey(address)
 }
 
-export function writeMint(db: Db, symbol: string, mint: PublicKey): void {
-  db.prepare(`INSERT INTO deployments (network, name, address) VALUES (?, ?, ?)
-    ON CONFLICT (network, name) DO UPDATE SET address = excluded.address`).run(LOCAL_SOLANA, symbol, mint.toBase58())
+export async function writeMint(deployments: DeploymentStore, symbol: string, mint: PublicKey): Promise<void> {
+  await deployments.writeOne(LOCAL_SOLANA, symbol, mint.toBase58())
 }

@@ -1,23 +1,31 @@
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BaseError } from '../../../../src/errors/index.js'
-import { openStore, type Db } from '../../../store/db.js'
+import { openStore, type Store } from '../../../store/store.js'
+import { deploymentStore } from '../deployments.js'
+import { openChainDb, type ChainDb } from './chain-db.js'
 import { faucet } from './faucet.js'
 import { createLocalSvm, type LocalSvm } from './local-svm.js'
 import { ensureLocalSolana } from './setup.js'
 import { frozenClock } from './testing.js'
 import { SolanaTxError } from './tx-error.js'
 
-let db: Db
+let db: ChainDb
+let store: Store
+let mints: Record<string, import('@solana/web3.js').PublicKey>
 let svm: LocalSvm
 const mintAuthority = Keypair.generate()
 
 beforeAll(async () => {
-  db = openStore(':memory:')
+  db = openChainDb(':memory:')
+  store = await openStore({ file: ':memory:' })
   svm = createLocalSvm({ db, ...frozenClock() })
-  await ensureLocalSolana({ svm, db, mintAuthority, solver: Keypair.generate(), facilitator: Keypair.generate() })
+  ;({ mints } = await ensureLocalSolana({ svm, deployments: deploymentStore(store), mintAuthority, solver: Keypair.generate(), facilitator: Keypair.generate() }))
 })
-afterAll(() => db.close())
+afterAll(async () => {
+  db.close()
+  await store.close()
+})
 
 const lamports = (k: Keypair) => svm.getAccount(k.publicKey.toBase58())?.lamports ?? 0n
 
@@ -85,15 +93,15 @@ describe('LocalSvm', () => {
 
   it('faucet mints exactly and refuses what it cannot represent', async () => {
     const to = Keypair.generate().publicKey
-    await faucet({ svm, mintAuthority, to, symbol: 'XUSD', amount: '0.000001' })
-    await faucet({ svm, mintAuthority, to, symbol: 'xusd', amount: '123456789.123456' })
-    const sol = await faucet({ svm, mintAuthority, to, symbol: 'SOL', amount: '1.5' })
+    await faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0.000001' })
+    await faucet({ svm, mintAuthority, mints, to, symbol: 'xusd', amount: '123456789.123456' })
+    const sol = await faucet({ svm, mintAuthority, mints, to, symbol: 'SOL', amount: '1.5' })
     expect(sol).toHaveLength(1)
     expect(svm.getAccount(to.toBase58())?.lamports).toBe(1_500_000_000n)
     const err = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e instanceof BaseError ? e.code : String(e)))
-    expect(await err(faucet({ svm, mintAuthority, to, symbol: 'XUSD', amount: '0.0000001' }))).toBe('BAD_REQUEST')
-    expect(await err(faucet({ svm, mintAuthority, to, symbol: 'XUSD', amount: '1e3' }))).toBe('BAD_REQUEST')
-    expect(await err(faucet({ svm, mintAuthority, to, symbol: 'XUSD', amount: '0' }))).toBe('BAD_REQUEST')
-    expect(await err(faucet({ svm, mintAuthority, to, symbol: 'DOGE', amount: '1' }))).toBe('UNKNOWN_TOKEN')
+    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0.0000001' }))).toBe('BAD_REQUEST')
+    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '1e3' }))).toBe('BAD_REQUEST')
+    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0' }))).toBe('BAD_REQUEST')
+    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'DOGE', amount: '1' }))).toBe('UNKNOWN_TOKEN')
   })
 })

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import {
   Keypair, PublicKey, SystemProgram, Transaction, type Signer, type TransactionInstruction, type VersionedMessage,
 } from '@solana/web3.js'
-import type { Db } from '../../../store/db.js'
+import type { ChainDb } from './chain-db.js'
 import { AccountStore } from './account-store.js'
 import { ChainClock, type ChainClockOptions, type LatestBlockhash } from './chain-clock.js'
 import { transactionFee } from './fee.js'
@@ -26,7 +26,7 @@ export type Simulation = Execution & {
   replacementBlockhash: LatestBlockhash | null
 }
 
-export type CreateLocalSvmParameters = ChainClockOptions & { db: Db }
+export type CreateLocalSvmParameters = ChainClockOptions & { db: ChainDb }
 
 const SYSTEM_PROGRAM = SystemProgram.programId.toBase58()
 // The faucet behind requestAirdrop is refilled from thin air; this is what it keeps on hand.
@@ -38,11 +38,11 @@ const FAUCET_RESERVE = 1_000_000n * 1_000_000_000n
  * time through a queue and persisted before the caller hears back.
  *
  * @example
- * const svm = createLocalSvm({ db: openStore(file) })
+ * const svm = createLocalSvm({ db: openChainDb(file) })
  * const signature = await svm.submit(tx.serialize())
  */
 export class LocalSvm {
-  readonly db: Db
+  readonly db: ChainDb
   readonly clock: ChainClock
   readonly txs: TxStore
   readonly onSlot = new Listeners<number>()

@@ -1,11 +1,11 @@
-import type { Db } from '../../../store/db.js'
+import type { ChainDb } from './chain-db.js'
 
 /** Small key/value facts of the embedded cluster (solana_meta), created once and then reused. */
 export class MetaStore {
   private readonly getStmt
   private readonly setStmt
 
-  constructor(db: Db) {
+  constructor(db: ChainDb) {
     this.getStmt = db.prepare('SELECT value FROM solana_meta WHERE key = ?').pluck()
     this.setStmt = db.prepare('INSERT INTO solana_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
   }

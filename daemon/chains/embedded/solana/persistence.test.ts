@@ -15,7 +15,7 @@ describe('restart of the embedded cluster', () => {
     const user = Keypair.generate()
     const payer = Keypair.generate()
     await first.connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL)
-    await faucet({ svm: first.svm, mintAuthority: first.keys.mintAuthority, to: user.publicKey, symbol: TOKEN_A, amount: '12.34' })
+    await faucet({ svm: first.svm, mintAuthority: first.keys.mintAuthority, mints: first.mints, to: user.publicKey, symbol: TOKEN_A, amount: '12.34' })
     const { blockhash, lastValidBlockHeight } = await first.connection.getLatestBlockhash()
     const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight })
       .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: user.publicKey, lamports: 1_000_000 }))

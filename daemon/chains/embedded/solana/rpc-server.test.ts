@@ -70,11 +70,11 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     expect(lastValidBlockHeight).toBe((await connection.getBlockHeight()) + 150)
     const fresh = Keypair.generate()
     expect(await connection.getBalance(fresh.publicKey)).toBe(0)
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: fresh.publicKey, symbol: TOKEN_A, amount: '25.5' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: fresh.publicKey, symbol: TOKEN_A, amount: '25.5' })
     expect(await tokenBalance(fresh.publicKey)).toBe(units(255n) / 10n)
 
     const payer = await fundedKeypair()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: payer.publicKey, symbol: TOKEN_A, amount: '100' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: payer.publicKey, symbol: TOKEN_A, amount: '100' })
     const solBefore = BigInt(await connection.getBalance(payer.publicKey))
     const tx = await pusdTransfer(payer, fresh.publicKey, units(7n), blockhash)
     const fee = (await connection.getFeeForMessage(tx.message)).value
@@ -100,9 +100,9 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('rejects a transaction whose blockhash expired, and a resent one', async () => {
     const payer = await fundedKeypair()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: payer.publicKey, symbol: TOKEN_A, amount: '10' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: payer.publicKey, symbol: TOKEN_A, amount: '10' })
     const fresh = Keypair.generate()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: fresh.publicKey, symbol: TOKEN_A, amount: '1' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: fresh.publicKey, symbol: TOKEN_A, amount: '1' })
     const sent = await pusdTransfer(payer, fresh.publicKey, units(1n))
     await connection.sendRawTransaction(sent.serialize())
     await expect(connection.sendRawTransaction(sent.serialize())).rejects.toThrow(/already been processed/)
@@ -131,7 +131,7 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('lists token accounts by owner, jsonParsed and raw', async () => {
     const owner = Keypair.generate().publicKey
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: owner, symbol: TOKEN_A, amount: '3.000000001' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: owner, symbol: TOKEN_A, amount: '3.000000001' })
     const byMint = await connection.getParsedTokenAccountsByOwner(owner, { mint: pusd })
     expect(byMint.value).toHaveLength(1)
     const account = byMint.value[0]!
@@ -200,7 +200,7 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     const before = cluster.svm.tick()
     cluster.svm.advanceSlots(1)
     expect(await slot).toBeGreaterThan(before)
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, to: owner, symbol: TOKEN_A, amount: '2' })
+    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: owner, symbol: TOKEN_A, amount: '2' })
     expect(await changed).toBe(units(2n))
   })
 

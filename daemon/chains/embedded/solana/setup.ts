@@ -3,7 +3,7 @@ import {
   getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from '@solana/web3.js'
-import type { Db } from '../../../store/db.js'
+import type { DeploymentStore } from '../deployments.js'
 import { localSolanaTokens, readMint, writeMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 import { decodeMint } from './spl-token-state.js'
@@ -12,7 +12,8 @@ export { faucet, type FaucetParameters } from './faucet.js'
 
 export type EnsureLocalSolanaParameters = {
   svm: LocalSvm
-  db: Db
+  /** Where the mints are recorded (the store's `deployments`). */
+  deployments: DeploymentStore
   mintAuthority: Keypair
   solver: Keypair
   facilitator: Keypair
@@ -32,21 +33,21 @@ export const SOLVER_INVENTORY = 1_000_000n
  * them with real transactions; later starts find the mints in `deployments` and reuse them.
  *
  * @example
- * const { mints } = await ensureLocalSolana({ svm, db, mintAuthority, solver, facilitator })
+ * const { mints } = await ensureLocalSolana({ svm, deployments, mintAuthority, solver, facilitator })
  */
 export async function ensureLocalSolana(params: EnsureLocalSolanaParameters): Promise<LocalSolana> {
-  const { svm, db, mintAuthority, solver } = params
+  const { svm, deployments, mintAuthority, solver } = params
   for (const key of [mintAuthority, solver, params.facilitator]) {
     const balance = svm.getAccount(key.publicKey.toBase58())?.lamports ?? 0n
     if (balance < TOP_UP_BELOW) await svm.airdrop(key.publicKey.toBase58(), STARTING_LAMPORTS - balance)
   }
   const mints: Record<string, PublicKey> = {}
   for (const token of localSolanaTokens()) {
-    const recorded = readMint(db, token.symbol)
+    const recorded = await readMint(deployments, token.symbol)
     const state = recorded && decodeMint(svm.getAccount(recorded.toBase58()))
     const usable = state && state.decimals === token.decimals && state.mintAuthority === mintAuthority.publicKey.toBase58()
     const mint = usable ? recorded : await createMint(svm, mintAuthority, token.decimals)
-    if (!usable) writeMint(db, token.symbol, mint)
+    if (!usable) await writeMint(deployments, token.symbol, mint)
     mints[token.symbol] = mint
     await ensureInventory(svm, mintAuthority, solver.publicKey, mint, token.decimals)
   }

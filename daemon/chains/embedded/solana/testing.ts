@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
-import { openStore, type Db } from '../../../store/db.js'
+import { openStore, type Store } from '../../../store/store.js'
+import { deploymentStore } from '../deployments.js'
+import { openChainDb, type ChainDb } from './chain-db.js'
 import type { ChainClockOptions } from './chain-clock.js'
 import { createLocalSvm, type LocalSvm } from './local-svm.js'
 import { startSolanaRpc, type SolanaRpcServer } from './rpc-server.js'
@@ -12,7 +14,9 @@ export type ServiceKeys = { mintAuthority: Keypair; solver: Keypair; facilitator
 
 export type TestCluster = {
   file: string
-  db: Db
+  db: ChainDb
+  /** The service store on the same file, as the daemon's SQLite default has it (mints are recorded there). */
+  store: Store
   svm: LocalSvm
   rpc: SolanaRpcServer
   connection: Connection
@@ -40,16 +44,18 @@ export const frozenClock = (): ChainClockOptions => {
  */
 export async function startTestCluster(file: string, opts: { keys?: ServiceKeys; clock?: ChainClockOptions } = {}): Promise<TestCluster> {
   const keys = opts.keys ?? { mintAuthority: Keypair.generate(), solver: Keypair.generate(), facilitator: Keypair.generate() }
-  const db = openStore(file)
+  const db = openChainDb(file)
+  const store = await openStore({ file })
   const svm = createLocalSvm({ db, ...opts.clock })
-  const { mints } = await ensureLocalSolana({ svm, db, ...keys })
+  const { mints } = await ensureLocalSolana({ svm, deployments: deploymentStore(store), ...keys })
   const rpc = await startSolanaRpc({ svm, port: 0 })
   const connection = new Connection(rpc.rpcUrl, 'confirmed')
   return {
-    file, db, svm, rpc, connection, keys, mints,
+    file, db, store, svm, rpc, connection, keys, mints,
     stop: async () => {
       await rpc.stop()
       db.close()
+      await store.close()
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../../store/db.js'
+import type { ChainDb } from './chain-db.js'
 import type { AccountStore } from './account-store.js'
 import type { ChainClock } from './chain-clock.js'
 import { transactionFee } from './fee.js'
@@ -31,7 +31,7 @@ function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
  */
 export class TransactionProcessor {
   constructor(
-    private readonly deps: { vm: Vm; clock: ChainClock; db: Db; accounts: AccountStore; txs: TxStore },
+    private readonly deps: { vm: Vm; clock: ChainClock; db: ChainDb; accounts: AccountStore; txs: TxStore },
     private readonly onProcessed: (event: ProcessedEvent) => void,
   ) {}
 

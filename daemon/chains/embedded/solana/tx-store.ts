@@ -1,4 +1,4 @@
-import type { Db } from '../../../store/db.js'
+import type { ChainDb } from './chain-db.js'
 import type { UiTokenAmount } from './amounts.js'
 import type { TransactionErrorJson } from './tx-error.js'
 
@@ -50,7 +50,7 @@ export class TxStore {
   private readonly countStmt
   private readonly maxSlotStmt
 
-  constructor(db: Db) {
+  constructor(db: ChainDb) {
     this.insertTx = db.prepare(`INSERT INTO solana_transactions (signature, slot, block_time, err, raw, meta)
       VALUES (?, ?, ?, ?, ?, ?)`)
     this.insertAddress = db.prepare('INSERT OR IGNORE INTO solana_address_transactions (address, tx_id) VALUES (?, ?)')

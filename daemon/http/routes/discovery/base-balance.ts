@@ -7,6 +7,6 @@ import { route } from '../../route.js'
 const Query = z.object({ owner: evmAddress })
 
 export default route({
-  method: 'GET', path: '/api/base/balance', auth: 'open',
+  method: 'GET', path: '/api/base/balance', auth: 'open', surface: 'swap',
   handler: async (c, s) => c.json(await baseBalance(s, query(c, Query).owner)),
 })

@@ -3,10 +3,9 @@ import { z } from 'zod'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import { toPayment, type Payment } from '../../../../src/sdk/x402/wire.js'
 import { networkByName } from '../../../facilitator/resolve.js'
-import type { Services } from '../../../services.js'
+import type { AuthService } from '../../../auth/service.js'
 import { authorize } from '../../middleware/auth.js'
 import { jsonBody } from '../../parse.js'
-import type { RouteDef } from '../../route.js'
 
 const Body = z.object({
   x402Version: z.number().int().optional(),
@@ -19,11 +18,11 @@ const Body = z.object({
  * objects is an HTTP error (400); fields inside them that are missing or malformed are a payment
  * failure, answered in x402's own shape. Payments on mainnet networks need a partner key (SPEC §5.8).
  */
-export async function readPayment(c: Context, s: Services, def: RouteDef): Promise<Payment | { reason: string; message: string }> {
+export async function readPayment(c: Context, auth: AuthService): Promise<Payment | { reason: string; message: string }> {
   const body = await jsonBody(c, Body)
   const p = toPayment(body.paymentPayload, body.paymentRequirements, body.x402Version)
   const named = [body.paymentRequirements.network, 'malformed' in p ? undefined : p.network]
-  if (named.some((n) => typeof n === 'string' && networkByName(n)?.kind === 'mainnet')) authorize(c, { ...def, auth: 'partner' }, s)
+  if (named.some((n) => typeof n === 'string' && networkByName(n)?.kind === 'mainnet')) await authorize(c, 'partner', auth)
   if ('malformed' in p) {
     const reason = p.malformed === 'payload' ? reasons.invalidPayload : reasons.invalidPaymentRequirements
     return { reason, message: `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or malformed` }

@@ -1,6 +1,6 @@
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { SettleResponse } from '../../../../src/sdk/x402/types.js'
-import { route, type RouteDef } from '../../route.js'
+import { route } from '../../route.js'
 import { readPayment } from './request.js'
 
 /**
@@ -16,14 +16,14 @@ export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {
 }
 
 /** POST /facilitator/settle: settles at most once per authorization and answers only once the outcome is stored. */
-const def: RouteDef = route({
-  method: 'POST', path: '/facilitator/settle', auth: 'open', flow: 'facilitator',
+const def = route({
+  method: 'POST', path: '/facilitator/settle', auth: 'open', surface: 'facilitator', flow: 'facilitator',
   handler: async (c, s) => {
-    const p = await readPayment(c, s, def)
+    const p = await readPayment(c, s.auth)
     const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
     const r: SettleResponse = 'reason' in p
       ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
-      : await s.facilitator.settle(p)
+      : await s.service.settle(p)
     return c.json(r, settleStatus(r))
   },
 })

@@ -2,6 +2,6 @@ import { route } from '../../route.js'
 
 /** GET /facilitator/supported: open on every profile (SPEC §5.8). */
 export default route({
-  method: 'GET', path: '/facilitator/supported', auth: 'open',
-  handler: (c, s) => c.json(s.facilitator.supported()),
+  method: 'GET', path: '/facilitator/supported', auth: 'open', surface: 'facilitator',
+  handler: (c, s) => c.json(s.service.supported()),
 })

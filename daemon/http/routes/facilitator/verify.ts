@@ -1,13 +1,13 @@
-import { route, type RouteDef } from '../../route.js'
+import { route } from '../../route.js'
 import { readPayment } from './request.js'
 
 /** POST /facilitator/verify: answers 200 with `{isValid, invalidReason?, invalidMessage?, payer}`; it never moves funds. */
-const def: RouteDef = route({
-  method: 'POST', path: '/facilitator/verify', auth: 'open', flow: 'facilitator',
+const def = route({
+  method: 'POST', path: '/facilitator/verify', auth: 'open', surface: 'facilitator', flow: 'facilitator',
   handler: async (c, s) => {
-    const p = await readPayment(c, s, def)
+    const p = await readPayment(c, s.auth)
     if ('reason' in p) return c.json({ isValid: false, invalidReason: p.reason, invalidMessage: p.message, payer: '' })
-    return c.json(await s.facilitator.verify(p))
+    return c.json(await s.service.verify(p))
   },
 })
 export default def

@@ -11,11 +11,10 @@ const Body = z.object({
 
 /** Creates a partner key. The secret is in this response only; the store keeps its hash. */
 export default route({
-  method: 'POST', path: '/api/operator/keys', auth: 'operator',
+  method: 'POST', path: '/api/operator/keys', auth: 'operator', surface: 'keys',
   handler: async (c, s) => {
     const body = await jsonBody(c, Body)
-    const { key, record } = s.partnerKeys.create(body)
-    s.verdicts.forget(s.partnerKeys.hashOf(record.id)!)
+    const { key, record } = await s.create(body)
     return c.json({ key, ...record }, 201)
   },
 })

@@ -6,6 +6,6 @@ import { route } from '../../route.js'
 const Query = z.object({ owner: evmAddress.optional() })
 
 export default route({
-  method: 'GET', path: '/api/operator/keys', auth: 'operator',
-  handler: (c, s) => c.json({ keys: s.partnerKeys.list(query(c, Query).owner) }),
+  method: 'GET', path: '/api/operator/keys', auth: 'operator', surface: 'keys',
+  handler: async (c, s) => c.json({ keys: await s.list(query(c, Query).owner) }),
 })

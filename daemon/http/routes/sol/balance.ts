@@ -8,9 +8,9 @@ import { solanaAddress } from '../../schemas.js'
 const Query = z.object({ owner: solanaAddress, net: z.string().optional() })
 
 export default route({
-  method: 'GET', path: '/api/sol/balance', auth: 'open',
+  method: 'GET', path: '/api/sol/balance', auth: 'open', surface: 'sol',
   handler: async (c, s) => {
     const q = query(c, Query)
-    return c.json(await solBalance(s.sol, new PublicKey(q.owner), q.net))
+    return c.json(await solBalance(s, new PublicKey(q.owner), q.net))
   },
 })

@@ -15,6 +15,6 @@ const signature = z.string({ required_error: 'required' }).refine((v) => {
 const Query = z.object({ sig: signature })
 
 export default route({
-  method: 'GET', path: '/api/sol/confirm', auth: 'partner',
-  handler: async (c, s) => c.json(await confirmSol(s.sol, query(c, Query).sig)),
+  method: 'GET', path: '/api/sol/confirm', auth: 'partner', surface: 'sol',
+  handler: async (c, s) => c.json(await confirmSol(s, query(c, Query).sig)),
 })

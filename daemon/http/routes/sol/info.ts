@@ -6,6 +6,6 @@ import { route } from '../../route.js'
 const Query = z.object({ net: z.string().optional() })
 
 export default route({
-  method: 'GET', path: '/api/sol/info', auth: 'open',
-  handler: async (c, s) => c.json(await solInfo(s.sol, query(c, Query).net)),
+  method: 'GET', path: '/api/sol/info', auth: 'open', surface: 'sol',
+  handler: async (c, s) => c.json(await solInfo(s, query(c, Query).net)),
 })

@@ -9,6 +9,6 @@ const Query = z.object({
 
 /** Open (SPEC §5): what the service did on Solana lately; everything in it is public on chain. */
 export default route({
-  method: 'GET', path: '/api/sol/recent', auth: 'open',
-  handler: async (c, s) => c.json(await recentSolSwaps(s.sol, query(c, Query).limit)),
+  method: 'GET', path: '/api/sol/recent', auth: 'open', surface: 'sol',
+  handler: async (c, s) => c.json(await recentSolSwaps(s, query(c, Query).limit)),
 })

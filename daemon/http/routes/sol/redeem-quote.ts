@@ -10,6 +10,6 @@ const Query = z.object({ net: z.string().optional(), in: z.string().min(1).defau
 
 /** SPEC §4.1: the Solana counterpart of the redeem quote, priced from the solver's live inventory. */
 export default route({
-  method: 'GET', path: '/api/sol/redeem/quote', auth: 'partner', flow: 'sol.redeem',
-  handler: async (c, s) => c.json(await solRedeemQuote(s.sol, query(c, Query))),
+  method: 'GET', path: '/api/sol/redeem/quote', auth: 'partner', surface: 'sol', flow: 'sol.redeem',
+  handler: async (c, s) => c.json(await solRedeemQuote(s, query(c, Query))),
 })

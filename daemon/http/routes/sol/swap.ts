@@ -8,6 +8,6 @@ const Body = solSwapBody({ in: USDC, out: TOKEN_A })
 
 /** SPEC §4.1: a base64 transaction the solver built and co-signed; the user signs and submits it. */
 export default route({
-  method: 'POST', path: '/api/sol/swap', auth: 'partner', maxBody: SOL_SWAP_MAX_BODY,
-  handler: async (c, s) => c.json(await buildSolSwap(s.sol, await jsonBody(c, Body, SOL_SWAP_MAX_BODY))),
+  method: 'POST', path: '/api/sol/swap', auth: 'partner', surface: 'sol', maxBody: SOL_SWAP_MAX_BODY,
+  handler: async (c, s) => c.json(await buildSolSwap(s, await jsonBody(c, Body, SOL_SWAP_MAX_BODY))),
 })

@@ -11,6 +11,6 @@ const Query = z.object({ owner: evmAddress })
  * an integrator with only the API URL and a key can sign (the SDK uses it). K: tied to a wallet.
  */
 export default route({
-  method: 'GET', path: '/api/base/nonces', auth: 'partner',
+  method: 'GET', path: '/api/base/nonces', auth: 'partner', surface: 'swap',
   handler: async (c, s) => c.json(await readNonces(s.base, query(c, Query).owner)),
 })

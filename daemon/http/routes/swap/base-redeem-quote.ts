@@ -12,7 +12,7 @@ const Query = z.object({ in: z.string().min(1).default(TOKEN_A), amount: require
 
 /** SPEC §2.6: priced from live pool depth and solver inventory; fetch it immediately before signing. */
 export default route({
-  method: 'GET', path: '/api/base/redeem/quote', auth: 'partner', flow: 'base.redeem',
+  method: 'GET', path: '/api/base/redeem/quote', auth: 'partner', surface: 'swap', flow: 'base.redeem',
   handler: async (c, s) => {
     const q = query(c, Query)
     const pair = resolvePair(s.base, q.in, USDC)

@@ -11,6 +11,6 @@ const Body = swapBody({ in: TOKEN_A, out: USDC })
  * swap route; only the defaults of `in` and `out` differ.
  */
 export default route({
-  method: 'POST', path: '/api/base/redeem', auth: 'partner', maxBody: SWAP_MAX_BODY,
+  method: 'POST', path: '/api/base/redeem', auth: 'partner', surface: 'swap', maxBody: SWAP_MAX_BODY,
   handler: async (c, s) => c.json(await relaySwap(s, await jsonBody(c, Body, SWAP_MAX_BODY))),
 })

@@ -8,6 +8,6 @@ const Body = swapBody({ in: USDC, out: TOKEN_A })
 
 /** Par swaps and entry buys (SPEC §4.1); the flow switch is per kind, so it is checked inside. */
 export default route({
-  method: 'POST', path: '/api/base/swap', auth: 'partner', maxBody: SWAP_MAX_BODY,
+  method: 'POST', path: '/api/base/swap', auth: 'partner', surface: 'swap', maxBody: SWAP_MAX_BODY,
   handler: async (c, s) => c.json(await relaySwap(s, await jsonBody(c, Body, SWAP_MAX_BODY))),
 })

@@ -1,10 +1,25 @@
--- The embedded Solana cluster (local profile). LiteSVM keeps everything in memory; these tables
--- are what survives a restart: account state, the transaction history the RPC answers from, and
--- the few values that keep slots and blockhashes continuous.
+import type Sqlite from 'better-sqlite3'
+import { openSqlite } from '../../../store/sqlite.js'
 
+/**
+ * The embedded Solana cluster's own state, on its own synchronous connection to `<data-dir>/parx.db`
+ * (the file the SQLite store uses too; with a PostgreSQL store, parx.db holds only this). It is
+ * part of the embedded chain, not of the service store: LiteSVM keeps everything in memory and
+ * these tables are what survives a restart.
+ */
+export type ChainDb = Sqlite.Database
+
+/** Opens (creating when missing) the cluster's tables. Idempotent: a data dir made by 0.1 already has them. */
+export function openChainDb(file: string): ChainDb {
+  const db = openSqlite(file)
+  db.exec(schema)
+  return db
+}
+
+const schema = `
 -- Every account a processed transaction or our own setup wrote, as it is now. A closed account
 -- (zero lamports) is deleted. lamports is TEXT because u64 does not fit SQLite's signed integer.
-CREATE TABLE solana_accounts (
+CREATE TABLE IF NOT EXISTS solana_accounts (
   address TEXT PRIMARY KEY,
   lamports TEXT NOT NULL,
   owner TEXT NOT NULL,
@@ -14,7 +29,7 @@ CREATE TABLE solana_accounts (
 );
 
 -- Processed transactions, successful or failed-but-landed (fee charged). Rejected ones never land.
-CREATE TABLE solana_transactions (
+CREATE TABLE IF NOT EXISTS solana_transactions (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   signature TEXT NOT NULL UNIQUE,
   slot INTEGER NOT NULL,
@@ -26,17 +41,18 @@ CREATE TABLE solana_transactions (
   -- JSON: fee, balances, token balances, logs, inner instructions, loaded addresses
   meta TEXT NOT NULL
 );
-CREATE INDEX solana_transactions_slot ON solana_transactions (slot);
+CREATE INDEX IF NOT EXISTS solana_transactions_slot ON solana_transactions (slot);
 
 -- Which transactions touched an address, for getSignaturesForAddress (newest first by tx_id).
-CREATE TABLE solana_address_transactions (
+CREATE TABLE IF NOT EXISTS solana_address_transactions (
   address TEXT NOT NULL,
   tx_id INTEGER NOT NULL REFERENCES solana_transactions (id),
   PRIMARY KEY (address, tx_id)
 ) WITHOUT ROWID;
 
 -- Cluster identity and clock: genesis wall time, slot offset, blockhash seed, faucet seed.
-CREATE TABLE solana_meta (
+CREATE TABLE IF NOT EXISTS solana_meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
+`

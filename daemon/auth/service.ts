@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { ParxConfig } from '../../src/config/schema.js'
+import { hashKey, keyPattern, type KeyState, type PartnerKey, type PartnerKeyStore } from './partner-keys.js'
+import type { VerdictCache } from './verdict-cache.js'
+
+/** What the HTTP layer asks about credentials. The operator token stays inside. */
+export type AuthService = {
+  /** Off is the soft-launch mode: partner routes answer without a key. */
+  enforce: boolean
+  keyPrefix: string
+  /** An active partner key (verdicts cached as SPEC §5 allows). */
+  isPartnerKey(key: string): Promise<boolean>
+  isOperatorToken(token: string): boolean
+}
+
+export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache }): AuthService {
+  const pattern = keyPattern(p.auth.keyPrefix)
+  return {
+    enforce: p.auth.enforce,
+    keyPrefix: p.auth.keyPrefix,
+    isPartnerKey: async (key) => pattern.test(key) && (await p.verdicts.isValid(key)),
+    isOperatorToken: (token) => token.length > 0 && sameSecret(token, p.operatorToken),
+  }
+}
+
+/** Constant-time comparison of secrets of any length (hashing first evens the lengths). */
+function sameSecret(a: string, b: string): boolean {
+  const h = (x: string) => createHash('sha256').update(x).digest()
+  return timingSafeEqual(h(a), h(b))
+}
+
+/** The operator's key management (routes under /api/operator/keys); changes apply here at once. */
+export type KeysService = {
+  create(input: { name: string; description?: string; owner: string }): Promise<{ key: string; record: PartnerKey }>
+  list(owner?: string): Promise<PartnerKey[]>
+  get(id: string): Promise<PartnerKey | undefined>
+  setState(id: string, state: KeyState): Promise<PartnerKey | undefined>
+}
+
+export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache }): KeysService {
+  return {
+    async create(input) {
+      const created = await p.keys.create(input)
+      p.verdicts.forget(hashKey(created.key))
+      return created
+    },
+    list: (owner) => p.keys.list(owner),
+    get: (id) => p.keys.get(id),
+    async setState(id, state) {
+      const updated = await p.keys.setState(id, state)
+      const hash = await p.keys.hashOf(id)
+      if (hash) p.verdicts.forget(hash)
+      return updated
+    },
+  }
+}

@@ -1,0 +1,75 @@
+import { flowRoutes } from '../../src/config/flows.js'
+import { flowNames, type FlowName, type ParxConfig } from '../../src/config/schema.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { SolanaChain } from '../chains/solana/chain.js'
+import type { DaemonUrls, PublicAccounts } from '../services.js'
+import type { Store } from '../store/store.js'
+
+type Check = { ok: boolean; ms: number; detail?: string | number }
+
+/** What /api/capabilities, /api/config and /api/readiness answer. Never a secret. */
+export type DiscoveryService = {
+  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[] }> }
+  publicConfig(): Record<string, unknown>
+  readiness(): Promise<{ ready: boolean; checks: Record<string, Check> }>
+}
+
+export type DiscoveryDeps = {
+  config: Pick<ParxConfig, 'profile' | 'auth' | 'limits'>
+  flowEnabled(flow: FlowName): boolean
+  base: EvmChain
+  radius: EvmChain
+  evm: Record<string, EvmChain>
+  solana: SolanaChain
+  accounts: PublicAccounts
+  urls: DaemonUrls
+  /** One round trip to the store. */
+  pingStore(): Promise<void>
+}
+
+export function discoveryService(d: DiscoveryDeps): DiscoveryService {
+  return {
+    capabilities: () => ({
+      profile: d.config.profile,
+      flows: Object.fromEntries(flowNames.map((f) => [f, { enabled: d.flowEnabled(f), routes: flowRoutes[f] }])),
+    }),
+    publicConfig: () => ({
+      profile: d.config.profile,
+      networks: { base: d.base.key, radius: d.radius.key, solana: d.solana.key },
+      chainId: d.base.chainId,
+      router: d.base.contracts.router ?? null,
+      // Cross-chain (SPEC 2.7): where evm-origin orders lock their input, and who checks attestations.
+      escrow: d.base.contracts.escrow ?? null,
+      verifier: d.base.contracts.verifier ?? null,
+      solver: d.accounts.solver,
+      solanaSolver: d.accounts.solanaSolver,
+      facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },
+      urls: d.urls,
+      auth: { enforced: d.config.auth.enforce, header: 'x-api-key' },
+      limits: d.config.limits,
+    }),
+    async readiness() {
+      const checks: Record<string, Check> = { store: await timed(async () => void (await d.pingStore())) }
+      const chainChecks = [
+        ...Object.values(d.evm).map((ch) => [ch.key, () => ch.client.getBlockNumber({ cacheTime: 0 }).then(Number)] as const),
+        [d.solana.key, () => d.solana.connection.getSlot()] as const,
+      ]
+      const results = await Promise.all(chainChecks.map(([, fn]) => timed(fn)))
+      chainChecks.forEach(([key], i) => (checks[key] = results[i]!))
+      return { ready: Object.values(checks).every((c) => c.ok), checks }
+    },
+  }
+}
+
+async function timed(fn: () => Promise<string | number | undefined | void>): Promise<Check> {
+  const t = performance.now()
+  try {
+    const detail = await Promise.race([
+      fn(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), 2_000).unref()),
+    ])
+    return { ok: true, ms: Math.round(performance.now() - t), ...(detail != null ? { detail } : {}) }
+  } catch (e) {
+    return { ok: false, ms: Math.round(performance.now() - t), detail: (e as Error).message }
+  }
+}

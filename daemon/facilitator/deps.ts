@@ -1,0 +1,26 @@
+import type { Logger } from 'pino'
+import type { Address, Hex } from 'viem'
+import type { ParxConfig } from '../../src/config/schema.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { TxSender } from '../chains/evm/tx-sender.js'
+import type { SolanaChain } from '../chains/solana/chain.js'
+import type { Store } from '../store/store.js'
+import type { VerifiedCache } from './verified-cache.js'
+
+/** What the x402 facilitator is built from (daemon/main.ts). Its signing keys stay inside it. */
+export type FacilitatorDeps = {
+  profile: ParxConfig['profile']
+  /** EVM networks of the profile by key. */
+  evm: Record<string, EvmChain>
+  solana: SolanaChain
+  log: Logger
+  /** The settlement ledger lives here (x402_settlements). */
+  store: Store
+  /** Public addresses of the facilitator's accounts (what /supported names as signers). */
+  accounts: { facilitator: Address; solanaFacilitator: string }
+  keys: { facilitator: Hex; solanaFacilitator: Uint8Array }
+  /** The facilitator key's transaction sender on an EVM network (port: this process's nonces). */
+  sender(network: string): TxSender
+  /** Payments verified a moment ago (port: this process's memory); default a fresh one. */
+  verified?: VerifiedCache
+}

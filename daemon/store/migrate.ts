@@ -1,0 +1,50 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { migrations as allMigrations } from './migrations/index.js'
+import type { StoreDialect, StoreMigration } from './migrations/migration.js'
+
+/** Where applied migrations are recorded (Kysely's Migrator table layout: name, timestamp). */
+export const MIGRATION_TABLE = 'parx_migrations'
+const LOCK_TABLE = 'parx_migrations_lock'
+/** The table releases up to 0.1 recorded their .sql migrations in. */
+const LEGACY_TABLE = 'schema_migrations'
+
+/**
+ * Applies pending migrations and returns their names. Kysely's Migrator runs them in one
+ * transaction (both dialects have transactional DDL) under a lock (an advisory lock on
+ * PostgreSQL), so replicas starting together apply each migration once, and a start interrupted
+ * half way leaves nothing applied and reruns it. Migrations from an area may land after a higher
+ * number is applied, so unordered ones are allowed.
+ */
+export async function migrate(db: Kysely<any>, dialect: StoreDialect, migrations: Record<string, StoreMigration> = allMigrations): Promise<string[]> {
+  await adoptLegacyRecord(db, Object.keys(migrations))
+  const provider: MigrationProvider = {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(migrations).map(([name, m]): [string, Migration] => [name, { up: (tx) => m.up(tx, dialect) }])),
+  }
+  const migrator = new Migrator({ db, provider, migrationTableName: MIGRATION_TABLE, migrationLockTableName: LOCK_TABLE, allowUnorderedMigrations: true })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/**
+ * A data dir made by a release before the async store recorded `001_partner_keys.sql` etc. in
+ * `schema_migrations`: those tables exist, so their names are copied (without `.sql`) into the
+ * migration table once, and only the migrations it never had run. The legacy table is kept.
+ */
+async function adoptLegacyRecord(db: Kysely<any>, known: string[]): Promise<void> {
+  const tables = new Set((await db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name))
+  if (!tables.has(LEGACY_TABLE) || tables.has(MIGRATION_TABLE)) return
+  await db.transaction().execute(async (tx) => {
+    const rows = await tx.selectFrom(LEGACY_TABLE).select(['name', 'applied_at']).execute()
+    await tx.schema.createTable(MIGRATION_TABLE).ifNotExists()
+      .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+      .execute()
+    for (const r of rows as { name: string; applied_at: number }[]) {
+      const name = r.name.replace(/\.sql$/, '')
+      if (!known.includes(name)) continue
+      await tx.insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date(Number(r.applied_at)).toISOString() }).execute()
+    }
+  })
+}

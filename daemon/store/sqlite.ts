@@ -1,0 +1,40 @@
+import Sqlite from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+
+/**
+ * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses
+ * (the store's and the embedded Solana cluster's): WAL, so readers never block the writer.
+ */
+export function openSqlite(file: string): Sqlite.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Sqlite(file)
+  db.pragma('journal_mode = WAL')
+  // NORMAL in WAL mode is durable across process crashes (only an OS crash can lose the last commit).
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  return db
+}
+
+/**
+ * SQLite has transactional DDL, but Kysely's adapter says otherwise, which would make its
+ * Migrator commit each migration on its own: a start interrupted half way would leave part of a
+ * migration applied and unrecorded. With this adapter all pending migrations commit together.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true
+  }
+}
+
+class ParxSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter()
+  }
+}
+
+export function sqliteDialect(file: string): SqliteDialect {
+  return new ParxSqliteDialect({ database: openSqlite(file) })
+}

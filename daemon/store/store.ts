@@ -1,0 +1,60 @@
+import { Kysely, sql } from 'kysely'
+import { BaseError } from '../../src/errors/index.js'
+import type { Database } from './database.js'
+import { migrate } from './migrate.js'
+import type { StoreDialect } from './migrations/migration.js'
+import { postgresDialect, redactUrl } from './postgres.js'
+import { sqliteDialect } from './sqlite.js'
+import { isStoreUnavailable } from './unavailable.js'
+
+/**
+ * The daemon's one data layer: typed queries (Kysely) over SQLite (embedded, the default) or
+ * PostgreSQL (hosted). Every call is async; each statement outside `db.transaction()` commits
+ * on its own. Service stores (partner keys, settlements, ...) take a Store and own their queries.
+ */
+export type Store = {
+  readonly db: Kysely<Database>
+  readonly dialect: StoreDialect
+  /** One round trip; throws when the store cannot be reached. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export type OpenStoreParameters = {
+  /** `postgres://...` for PostgreSQL; absent means SQLite in `file`. */
+  url?: string
+  /** The SQLite file (`<data-dir>/parx.db`), or `:memory:`. */
+  file: string
+  /** Errors a PostgreSQL pool reports on idle connections. */
+  onIdleError?: (err: Error) => void
+}
+
+/**
+ * Opens the store and applies pending migrations.
+ *
+ * @example
+ * const store = await openStore({ file: storePath(dataDir), url: config.store.url })
+ * const rows = await store.db.selectFrom('deployments').selectAll().execute()
+ */
+export async function openStore(p: OpenStoreParameters): Promise<Store> {
+  const dialect: StoreDialect = p.url ? 'postgres' : 'sqlite'
+  const db = p.url
+    ? new Kysely<Database>({ dialect: postgresDialect({ url: p.url, onIdleError: p.onIdleError }).dialect })
+    : new Kysely<Database>({ dialect: sqliteDialect(p.file) })
+  try {
+    await migrate(db, dialect)
+  } catch (e) {
+    await db.destroy().catch(() => {})
+    if (p.url && isStoreUnavailable(e)) {
+      const reason = e instanceof AggregateError ? e.errors.map((x) => (x as Error).message).join('; ') : (e as Error).message
+      throw new BaseError('STORE_UNAVAILABLE', `cannot reach the PostgreSQL store at ${redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ${reason}`, { cause: e })
+    }
+    throw e
+  }
+  return {
+    db,
+    dialect,
+    ping: async () => void (await sql`SELECT 1`.execute(db)),
+    close: () => db.destroy(),
+  }
+}

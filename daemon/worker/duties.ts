@@ -1,0 +1,55 @@
+import type { Logger } from 'pino'
+import type { Facilitator } from '../facilitator/service.js'
+import type { Duties } from './leader.js'
+
+export type WorkerDutiesParameters = {
+  facilitator: Pick<Facilitator, 'reconcile'>
+  log: Logger
+  /**
+   * `embedded`: one process per data dir, so what is pending from before this start was left by
+   * the previous run (decided once, at start). `hosted`: api replicas settle concurrently, so the
+   * leader sweeps rows idle for `idleForMs` every `sweepEveryMs`.
+   */
+  mode: 'embedded' | 'hosted'
+  sweepEveryMs?: number
+  idleForMs?: number
+}
+
+/** Longer than any settle takes from claim to answer (the chain's wait included). */
+const IDLE_FOR_MS = 120_000
+
+/**
+ * The worker duties, run by the leader only: reconciliation of x402 settlements left pending
+ * (and, as later areas land, their sweeps: the cross-chain solver worker). `firstPass` resolves
+ * once the first round is done, for callers that must not race it.
+ */
+export function workerDuties(p: WorkerDutiesParameters): { duties: Duties; firstPass: Promise<void> } {
+  let passed!: () => void
+  const firstPass = new Promise<void>((resolve) => (passed = resolve))
+  const round = async (select: Parameters<Facilitator['reconcile']>[0]) => {
+    try {
+      await p.facilitator.reconcile(select)
+    } catch (err) {
+      p.log.warn({ err }, 'x402 reconciliation failed; the next round retries')
+    }
+  }
+  const duties: Duties = async () => {
+    if (p.mode === 'embedded') {
+      await round({ leftByEarlierRun: true })
+      passed()
+      return async () => {}
+    }
+    let stopped = false
+    let running = round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS }).then(passed)
+    const timer = setInterval(() => {
+      running = running.then(() => (stopped ? undefined : round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS })))
+    }, p.sweepEveryMs ?? 30_000)
+    timer.unref()
+    return async () => {
+      stopped = true
+      clearInterval(timer)
+      await running
+    }
+  }
+  return { duties, firstPass }
+}
