@@ -26,6 +26,8 @@ import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
+import { platformService } from './platform/service.js'
+import { packageVersion } from '../src/cli/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { workerRoutes } from './http/routes/index.js'
 import { BaseError } from '../src/errors/index.js'
@@ -131,6 +133,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       facilitator: { service: facilitator, auth },
       keys: keysService({ keys: partnerKeys, verdicts }),
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
+      platform: platformService({
+        profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, store, evm: chains.evm, walletKey: keys.platformWallet,
+      }),
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
     log.info({ urls, profile: config.profile }, 'parx daemon ready')

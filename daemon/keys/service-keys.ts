@@ -21,6 +21,12 @@ export type ServiceKeys = {
   /** Local profile only: mint authority of the embedded SPL mints. */
   solanaMintAuthority: Uint8Array
   operatorToken: string
+  /**
+   * Seals the platform's agent wallet keys at rest (daemon/platform/wallet-seal.ts). Generated into
+   * the keys file on the local profile; `keys.platformWallet` / PARX_PLATFORM_WALLET_KEY elsewhere
+   * (without it, agents cannot be created there).
+   */
+  platformWallet?: Hex
 }
 
 type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaAttestors' | 'solanaMintAuthority'> & {
@@ -56,13 +62,22 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
     // Real mints belong to their issuers; nothing is minted outside the local profile.
     solanaMintAuthority: new Uint8Array(64),
     operatorToken: config.auth.operatorToken,
+    platformWallet: k.platformWallet as Hex | undefined,
   }
 }
 
 /** Reads the local key file, creating it on first start. Written 0600 and never logged. */
 export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile
+  if (existsSync(file)) {
+    const keys = JSON.parse(readFileSync(file, 'utf8')) as KeyFile
+    // A data dir from before the platform: add its wallet key, keeping every other key as it was.
+    if (!keys.platformWallet) {
+      keys.platformWallet = generatePrivateKey()
+      writeKeyFile(file, keys)
+    }
+    return keys
+  }
   const sol = () => bs58.encode(Keypair.generate().secretKey)
   const keys: KeyFile = {
     deployer: generatePrivateKey(),
@@ -74,10 +89,15 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
     solanaAttestors: [sol(), sol(), sol()],
     solanaMintAuthority: sol(),
     operatorToken: `parxop_${randomBytes(24).toString('hex')}`,
+    platformWallet: generatePrivateKey(),
   }
+  writeKeyFile(file, keys)
+  return keys
+}
+
+function writeKeyFile(file: string, keys: KeyFile): void {
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 })
   chmodSync(file, 0o600)
-  return keys
 }
 
 function fromFile(f: KeyFile): ServiceKeys {
