@@ -19,6 +19,7 @@ const storeSensitive = [
   'test/swap-flows.test.ts',
   'test/store-postgres.test.ts',
   'test/platform-agents.test.ts',
+  'test/platform-send.test.ts',
 ]
 
 export default defineConfig({

@@ -26,7 +26,10 @@ import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
-import { platformService } from './platform/service.js'
+import { platformService, type PlatformService } from './platform/service.js'
+import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
+import { anvilFeeTopUp } from './platform/send.js'
+import { platformStore } from './platform/store.js'
 import { packageVersion } from '../src/cli/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { workerRoutes } from './http/routes/index.js'
@@ -50,6 +53,8 @@ export type DaemonParts = {
   reads: FreshCache
   sender(network: string, role: 'solver' | 'facilitator'): TxSender
   facilitator: Facilitator
+  /** The agent payments platform's service (its store, ledger and sends). */
+  platform: PlatformService
   /** Present when this process campaigns for the worker duties (role worker or all). */
   worker?: { leadership: Leadership; firstPass: Promise<void> }
 }
@@ -121,6 +126,17 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
 
+    // The platform's ERC-4337 stack on the local Base chain: deployed and alto started on first use,
+    // so the ready line never waits for it; stopped with the daemon.
+    const platformAa: Record<string, AaRuntime> = {}
+    if (config.profile === 'local') {
+      const rt = aaRuntime({
+        chain: base, deployerKey: keys.deployer, deployments: deploymentStore(store), log,
+        isAgentWallet: (address) => platformStore(store, undefined).isAgentWallet(address),
+      })
+      platformAa[base.key] = rt
+      cleanups.push(() => rt.stop())
+    }
     const facilitator = createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
@@ -135,6 +151,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
       platform: platformService({
         profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, store, evm: chains.evm, walletKey: keys.platformWallet,
+        aa: platformAa, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
       }),
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
@@ -155,7 +172,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       cleanups.push(() => leadership.stop())
       worker = { leadership, firstPass }
     }
-    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, worker }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker }
     return { urls, services, stop }
   } catch (e) {
     await stop()

@@ -2,7 +2,13 @@ import type { Context } from 'hono'
 import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
 import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
-import { agentNetworks } from '../../src/sdk/platform/networks.js'
+import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.js'
+import type { Balance, SendResult } from '../../src/sdk/platform/wallet.js'
+import { networks } from '../../src/networks/registry.js'
+import { fromBaseUnits } from '../../src/sdk/units.js'
+import { erc20Abi, getAddress, type Address } from 'viem'
+import type { AaRuntime } from './aa/runtime.js'
+import { sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
@@ -30,6 +36,9 @@ export type PlatformService = {
   caller(c: Context, want: 'user' | 'agent' | 'owner'): Promise<Caller>
   /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
   ownedAgent(caller: Caller, id: string): Promise<AgentRow>
+  /** Sends from the agent's wallet (daemon/platform/send.ts). */
+  send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
+  balance(agent: AgentRow): Promise<Balance>
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
 }
@@ -42,6 +51,10 @@ export type PlatformServiceParameters = {
   evm: Record<string, EvmChain>
   /** The platform wallet key (hex, 32 bytes); without it agents cannot be created. */
   walletKey: string | undefined
+  /** ERC-4337 stacks by AA network (the local profile starts its own on first use). */
+  aa: Record<string, AaRuntime>
+  /** Direct networks on the local profile: fee coin top-ups by network. */
+  topUpFees: Record<string, (address: Address) => Promise<void>>
 }
 
 export function platformService(p: PlatformServiceParameters): PlatformService {
@@ -54,12 +67,18 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     if (!owner) throw unauthorized(`unknown or revoked ${kind} key in ${KEY_HEADER[kind]}`)
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
+  const spends = spendsLedger(p.store)
+  const chainOf = (agent: AgentRow) => {
+    const chain = p.evm[agent.network]
+    if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
+    return chain
+  }
   return {
     profile: p.profile,
     version: p.version,
     facilitatorUrl: p.facilitatorUrl,
     store,
-    spends: spendsLedger(p.store),
+    spends,
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
     agentNetworks: agentNetworks().map((n) => n.key),
@@ -78,6 +97,23 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       const mine = a && (caller.kind === 'user' ? a.user_id === caller.userId : a.id === caller.agentId)
       if (!a || !mine) throw new BaseError('NOT_FOUND', `no agent ${id} for this key`)
       return a
+    },
+    send: (agent, body) => sendFromAgent({
+      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
+    }, agent, body),
+    async balance(agent) {
+      const chain = chainOf(agent)
+      const wallet = getAddress(agent.address)
+      try {
+        const tokens = await Promise.all(sendableTokens(networks[agent.network]!).filter((t) => chain.tokens[t.symbol]).map(async (t) => {
+          const raw = await chain.client.readContract({ address: chain.tokens[t.symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
+          return { symbol: t.symbol, decimals: t.decimals, amount: fromBaseUnits(raw, t.decimals), raw: raw.toString() }
+        }))
+        const native = await chain.client.getBalance({ address: wallet })
+        return { agentId: agent.id, network: agent.network, wallet, tokens, native: { symbol: 'ETH', amount: fromBaseUnits(native, 18), raw: native.toString() } }
+      } catch (e) {
+        throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} did not answer (${(e as Error).message.split('\n')[0]}); retry shortly`, { cause: e })
+      }
     },
     userOf(caller) {
       if (caller.kind !== 'user') throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
@@ -32,9 +33,9 @@ export type SpendRequest = {
 export type SpendsLedger = {
   /** Throws LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
   reserve(r: SpendRequest): Promise<SpendRow>
-  confirm(id: number, p: { tx: string; userOp?: string | null }): Promise<void>
+  confirm(id: string, p: { tx: string; userOp?: string | null }): Promise<void>
   /** The spend moved nothing: it stops counting. */
-  release(id: number, reason: string): Promise<void>
+  release(id: string, reason: string): Promise<void>
   /** Reserved plus confirmed spends of the rolling day, in USD micro-units. */
   spentToday(agentId: string, now?: number): Promise<bigint>
 }
@@ -52,7 +53,7 @@ export function spendsLedger(store: Store): SpendsLedger {
         const spent = await sumSince(tx, r.agentId, now - DAY_MS)
         checkSpend(policyOf(agent), { amountMicros: r.amountMicros, spentTodayMicros: spent, host: r.host })
         const row = await tx.insertInto('platform_spends').values({
-          agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
+          id: randomUUID(), agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
           recipient: r.recipient ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
         }).returningAll().executeTakeFirstOrThrow()
         return row

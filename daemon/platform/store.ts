@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { Address, Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
 import { hashPlatformKey, maskPlatformKey, newPlatformKey } from '../../src/sdk/platform/keys.js'
 import type { Store } from '../store/store.js'
 import type { PlatformAgentKeysTable, PlatformAgentsTable, PlatformUsersTable } from '../store/tables/platform.js'
@@ -28,6 +28,8 @@ export type PlatformStore = {
   keyOwner(key: string, kind: 'user' | 'agent'): Promise<KeyOwner | undefined>
   createAgent(p: { userId: string; name: string; network: string }): Promise<AgentRow>
   agent(id: string): Promise<AgentRow | undefined>
+  /** Whether an address is one of the platform's agent wallets (what the paymaster sponsors). */
+  isAgentWallet(address: string): Promise<boolean>
   agents(userId: string): Promise<AgentRow[]>
   /** The agent's wallet key, opened for signing. Never returned by a route or logged. */
   walletKey(agent: AgentRow): Hex
@@ -99,6 +101,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       return row
     },
     agent,
+    isAgentWallet: async (address) => !!(await db.selectFrom('platform_agents').select('id').where('address', '=', getAddress(address)).executeTakeFirst()),
     agents: (userId) => db.selectFrom('platform_agents').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
     walletKey: (a) => needSeal().open(a.id, a.wallet_sealed),
     async setLimits(agentId, patch) {

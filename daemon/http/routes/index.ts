@@ -15,6 +15,8 @@ import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
 import agentsCreate from './platform/agents-create.js'
+import agentBalance from './platform/balance.js'
+import agentSend from './platform/send.js'
 import agentsList from './platform/agents-list.js'
 import agentsMe from './platform/agents-me.js'
 import agentsShow from './platform/agents-show.js'
@@ -58,5 +60,5 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, manifest,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, manifest,
 ]

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
-import { withAutoId, type StoreMigration } from './migration.js'
+import type { StoreMigration } from './migration.js'
 
 /** The agent payments platform: users and their keys, agents with sealed wallets and their keys, limits, the spends ledger. */
 export const m500_platform: StoreMigration = {
-  async up(db, dialect) {
+  async up(db) {
     await db.schema.createTable('platform_users')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('wallet', 'text', (c) => c.unique())
@@ -42,7 +42,8 @@ export const m500_platform: StoreMigration = {
       .addColumn('revoked_at', 'bigint')
       .execute()
     await db.schema.createIndex('platform_agent_keys_agent').on('platform_agent_keys').column('agent_id').execute()
-    await withAutoId(db.schema.createTable('platform_spends'), dialect)
+    await db.schema.createTable('platform_spends')
+      .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull().references('platform_agents.id'))
       .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind IN ('send', 'swap', 'pay')`))
       .addColumn('amount_micros', 'bigint', (c) => c.notNull())

@@ -1,5 +1,3 @@
-import type { AutoId } from './foundation.js'
-
 /** Platform users (500): own agents and seller endpoints; bound to a wallet once one signs in. */
 export interface PlatformUsersTable {
   id: string
@@ -57,7 +55,8 @@ export interface PlatformAgentKeysTable {
  * nothing is `released` and stops counting; `confirmed` once on chain.
  */
 export interface PlatformSpendsTable {
-  id: AutoId
+  /** uuid: the send's or swap's id in answers */
+  id: string
   agent_id: string
   kind: 'send' | 'swap' | 'pay'
   /** USD micro-units, rounded up (daemon/platform/limits.ts) */
