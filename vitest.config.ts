@@ -20,6 +20,7 @@ const storeSensitive = [
   'test/store-postgres.test.ts',
   'test/platform-agents.test.ts',
   'test/platform-send.test.ts',
+  'test/platform-swap.test.ts',
 ]
 
 export default defineConfig({

@@ -142,16 +142,17 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
     })
+    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) }
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
-      swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
+      swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
       keys: keysService({ keys: partnerKeys, verdicts }),
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
       platform: platformService({
         profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, store, evm: chains.evm, walletKey: keys.platformWallet,
-        aa: platformAa, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
+        aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
       }),
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })

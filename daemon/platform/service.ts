@@ -3,7 +3,9 @@ import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
 import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
 import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.js'
-import type { Balance, SendResult } from '../../src/sdk/platform/wallet.js'
+import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
+import type { SwapDeps } from '../swap/deps.js'
+import { swapForAgent } from './swap.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import { erc20Abi, getAddress, type Address } from 'viem'
@@ -39,6 +41,8 @@ export type PlatformService = {
   /** Sends from the agent's wallet (daemon/platform/send.ts). */
   send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
   balance(agent: AgentRow): Promise<Balance>
+  /** Swaps through our own swap service (daemon/platform/swap.ts). */
+  swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
 }
@@ -53,6 +57,8 @@ export type PlatformServiceParameters = {
   walletKey: string | undefined
   /** ERC-4337 stacks by AA network (the local profile starts its own on first use). */
   aa: Record<string, AaRuntime>
+  /** The Base swap service, called in-process by swap. */
+  swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
   topUpFees: Record<string, (address: Address) => Promise<void>>
 }
@@ -101,6 +107,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
+    swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
     async balance(agent) {
       const chain = chainOf(agent)
       const wallet = getAddress(agent.address)

@@ -17,6 +17,7 @@ import keysList from './operator/keys-list.js'
 import agentsCreate from './platform/agents-create.js'
 import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
+import agentSwap from './platform/swap.js'
 import agentsList from './platform/agents-list.js'
 import agentsMe from './platform/agents-me.js'
 import agentsShow from './platform/agents-show.js'
@@ -60,5 +61,5 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, manifest,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, manifest,
 ]
