@@ -21,6 +21,7 @@ const storeSensitive = [
   'test/platform-agents.test.ts',
   'test/platform-send.test.ts',
   'test/platform-swap.test.ts',
+  'test/platform-pay.test.ts',
 ]
 
 export default defineConfig({

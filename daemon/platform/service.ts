@@ -6,6 +6,8 @@ import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.j
 import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
 import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
+import { payForAgent, type PayRequest } from './pay.js'
+import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import { erc20Abi, getAddress, type Address } from 'viem'
@@ -41,6 +43,8 @@ export type PlatformService = {
   /** Sends from the agent's wallet (daemon/platform/send.ts). */
   send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
   balance(agent: AgentRow): Promise<Balance>
+  /** Pays a 402-gated URL (daemon/platform/pay.ts). */
+  pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   /** FORBIDDEN unless the caller is a user; returns its id. */
@@ -107,6 +111,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
+    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
     swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
     async balance(agent) {
       const chain = chainOf(agent)

@@ -18,6 +18,7 @@ import agentsCreate from './platform/agents-create.js'
 import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
 import agentSwap from './platform/swap.js'
+import agentPay from './platform/pay.js'
 import agentsList from './platform/agents-list.js'
 import agentsMe from './platform/agents-me.js'
 import agentsShow from './platform/agents-show.js'
@@ -61,5 +62,5 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, manifest,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, manifest,
 ]
