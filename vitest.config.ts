@@ -22,6 +22,8 @@ const storeSensitive = [
   'test/platform-send.test.ts',
   'test/platform-swap.test.ts',
   'test/platform-pay.test.ts',
+  'test/platform-endpoints.test.ts',
+  'test/platform-restart.test.ts',
 ]
 
 export default defineConfig({

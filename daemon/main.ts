@@ -121,7 +121,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
     let app: Hono | undefined
-    const server = await listen((req) => (app ? app.fetch(req) : new Response(null, { status: 503 })), config.host, config.port)
+    const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port)
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
@@ -151,7 +151,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: keysService({ keys: partnerKeys, verdicts }),
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
       platform: platformService({
-        profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, store, evm: chains.evm, walletKey: keys.platformWallet,
+        profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
         aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
       }),
     }

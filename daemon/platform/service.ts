@@ -6,6 +6,7 @@ import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.j
 import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
 import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
+import { endpointStore, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
@@ -47,6 +48,9 @@ export type PlatformService = {
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
+  endpoints: EndpointStore
+  /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
+  platformUrl: string
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
 }
@@ -61,6 +65,7 @@ export type PlatformServiceParameters = {
   walletKey: string | undefined
   /** ERC-4337 stacks by AA network (the local profile starts its own on first use). */
   aa: Record<string, AaRuntime>
+  platformUrl: string
   /** The Base swap service, called in-process by swap. */
   swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
@@ -112,6 +117,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
     pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
+    endpoints: endpointStore(p.store),
+    platformUrl: p.platformUrl,
     swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
     async balance(agent) {
       const chain = chainOf(agent)

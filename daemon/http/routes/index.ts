@@ -19,6 +19,11 @@ import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
 import agentSwap from './platform/swap.js'
 import agentPay from './platform/pay.js'
+import endpointsCreate from './platform/endpoints-create.js'
+import endpointsDelete from './platform/endpoints-delete.js'
+import endpointsList from './platform/endpoints-list.js'
+import endpointsShow from './platform/endpoints-show.js'
+import { paidGet, paidPost } from './platform/paid.js'
 import agentsList from './platform/agents-list.js'
 import agentsMe from './platform/agents-me.js'
 import agentsShow from './platform/agents-show.js'
@@ -62,5 +67,6 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, manifest,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay,
+  endpointsCreate, endpointsList, endpointsShow, endpointsDelete, paidGet, paidPost, manifest,
 ]

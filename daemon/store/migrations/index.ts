@@ -5,6 +5,7 @@ import { m003_relayer_nonces } from './003_relayer_nonces.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
 import { m500_platform } from './500_platform.js'
+import { m501_platform_endpoints } from './501_platform_endpoints.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -21,4 +22,5 @@ export const migrations: Record<string, StoreMigration> = {
   '200_x402_settlements': m200_x402_settlements,
   '301_sol_swaps': m301_sol_swaps,
   '500_platform': m500_platform,
+  '501_platform_endpoints': m501_platform_endpoints,
 }

@@ -73,7 +73,25 @@ export interface PlatformSpendsTable {
   updated_at: number
 }
 
+/** Seller endpoints (501): served at /paid/<id>; a deleted one keeps its row (deleted_at) and is no longer served. */
+export interface PlatformEndpointsTable {
+  id: string
+  user_id: string
+  name: string | null
+  upstream_url: string
+  /** decimal string in token units */
+  price: string
+  network: string
+  token: string
+  /** checksummed 0x address paid */
+  pay_to: string
+  pay_to_agent_id: string | null
+  created_at: number
+  deleted_at: number | null
+}
+
 export interface PlatformTables {
+  platform_endpoints: PlatformEndpointsTable
   platform_users: PlatformUsersTable
   platform_user_keys: PlatformUserKeysTable
   platform_agents: PlatformAgentsTable

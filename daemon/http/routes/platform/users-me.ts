@@ -9,6 +9,6 @@ export default route({
   handler: async (c, s) => {
     const userId = s.userOf(await s.caller(c, 'user'))
     const user = (await s.store.user(userId))!
-    return c.json(userView(user, { agents: await s.store.countAgents(userId), endpoints: 0 }))
+    return c.json(userView(user, { agents: await s.store.countAgents(userId), endpoints: await s.endpoints.count(userId) }))
   },
 })
