@@ -95,6 +95,24 @@ describe('send on local-base: a sponsored user operation', () => {
   }, 120_000)
 })
 
+describe('a bundler that is down', () => {
+  it('answers BUNDLER_UNAVAILABLE with nothing spent, then recovers on the next send', async () => {
+    const { a, agentKey, client } = await agentOn('local-base', '5')
+    const to = fresh()
+    await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
+    const aa = d.services.platform.aa['local-base']!
+    await (await aa.stack()).alto.stop()
+    const r = await post(`/api/agents/${a.id}/send`, { to, amount: '1' }, { 'x-agent-key': agentKey })
+    expect([r.status, r.body.code]).toEqual([503, 'BUNDLER_UNAVAILABLE'])
+    expect(r.body.error).toMatch(/nothing was spent/)
+    expect(await tokenBalance('local-base', a.wallet)).toBe(4n * 10n ** 18n)
+    expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+    // started again on next use
+    await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
+    expect(await tokenBalance('local-base', to)).toBe(2n * 10n ** 18n)
+  }, 120_000)
+})
+
 describe('limits on send', () => {
   it('over the per-payment limit: LIMIT_EXCEEDED with the figures, nothing moved', async () => {
     const { a, agentKey } = await agentOn('local-radius', '5')

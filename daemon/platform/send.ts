@@ -72,6 +72,7 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
     // One after submission without an answer keeps it (the tokens may have moved).
     const movedNothing = !submitted || (e instanceof BaseError && (e.code === 'RELAY_FAILED' || e.code === 'BUNDLER_UNAVAILABLE'))
     if (movedNothing) await d.spends.release(spend.id, (e as Error).message)
+    if (e instanceof BaseError && e.code === 'BUNDLER_UNAVAILABLE') await d.aa?.bundlerDown()
     if (e instanceof BaseError) throw e
     throw new BaseError('RELAY_FAILED', `the send could not be completed (${(e as Error).message.split('\n')[0]})${movedNothing ? '; nothing was spent' : ''}`, { cause: e })
   }

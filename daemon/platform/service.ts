@@ -49,6 +49,8 @@ export type PlatformService = {
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
+  /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
+  aa: Record<string, AaRuntime>
   /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
   platformUrl: string
   /** FORBIDDEN unless the caller is a user; returns its id. */
@@ -118,6 +120,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     }, agent, body),
     pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
     endpoints: endpointStore(p.store),
+    aa: p.aa,
     platformUrl: p.platformUrl,
     swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
     async balance(agent) {

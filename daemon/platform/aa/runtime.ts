@@ -11,13 +11,15 @@ import { deployAa } from './deploy.js'
 import { createSponsor, type Sponsor } from './sponsor.js'
 
 /** What a gasless send on a local AA network needs once it is up. */
-export type AaStack = { bundlerUrl: string; paymaster: Address; sponsor: Sponsor; chain: EvmChain }
+export type AaStack = { bundlerUrl: string; paymaster: Address; sponsor: Sponsor; chain: EvmChain; alto: Alto }
 
 export type AaRuntime = {
   /** Started on first call (deploy or reuse, then alto); later calls share it. BUNDLER_UNAVAILABLE when it cannot start. */
   stack(): Promise<AaStack>
   /** A sponsored EIP-7702 account for an agent's key. */
   account(privateKey: Hex): Promise<Awaited<ReturnType<typeof createAgentAccount>>>
+  /** The bundler did not answer: stop what is left of it, and start it again on next use. */
+  bundlerDown(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -75,7 +77,7 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
     }
     alto = a
     p.log.info({ network: p.chain.key, bundler: a.url }, 'platform: alto started')
-    return { bundlerUrl: a.url, paymaster, sponsor: createSponsor({ paymaster, signer: sponsorAccount, sponsors: p.isAgentWallet }), chain: p.chain }
+    return { alto: a, bundlerUrl: a.url, paymaster, sponsor: createSponsor({ paymaster, signer: sponsorAccount, sponsors: p.isAgentWallet }), chain: p.chain }
   }
 
   const stack = () => {
@@ -92,6 +94,13 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
     async account(privateKey) {
       const s = await stack()
       return createAgentAccount({ owner: privateKeyToAccount(privateKey), client, chain: client.chain!, bundlerUrl: s.bundlerUrl, sponsor: s.sponsor })
+    },
+    async bundlerDown() {
+      const was = alto
+      alto = undefined
+      starting = undefined
+      await was?.stop()
+      p.log.warn({ network: p.chain.key }, 'platform: the bundler did not answer; it is started again on next use')
     },
     async stop() {
       stopped = true
