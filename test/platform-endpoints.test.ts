@@ -26,6 +26,7 @@ beforeAll(async () => {
   d = await startTestDaemon()
   const app = express()
   app.get('/data', (req, res) => void res.json({ data: 'upstream', q: req.query.q ?? null }))
+  app.get('/hang', () => {}) // never answers
   app.get('/fail', (_req, res) => void res.status(500).json({ error: 'upstream broke' }))
   upstream = await listen(app)
   seller = await newUser('seller')
@@ -88,4 +89,17 @@ describe('seller endpoints', () => {
     expect((await fetch(e.url)).status).toBe(404)
     expect((await d.raw(`/api/endpoints/${e.id}`, { headers: { 'x-user-key': seller.userKey } })).body.code).toBe('NOT_FOUND')
   })
+
+  it('an upstream that hangs: the buyer gets 504 from the paid URL and is not charged', async () => {
+    const payee = await seller.client.createAgent({ body: { name: 'payee', network: 'local-base' } })
+    const e = await seller.client.createEndpoint({ body: { upstreamUrl: `${upstream.url}/hang`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee.id } })
+    const b = await other.client.createAgent({ body: { name: 'buyer', network: 'local-base' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: b.wallet, token: 'PUSD', amount: '1' } })
+    const r = await d.raw(`/api/agents/${b.id}/pay`, { method: 'POST', headers: { 'x-user-key': other.userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: e.url }) })
+    expect(r.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null })
+    expect(r.body.error).toMatch(/504/)
+    expect(await bal(b.wallet)).toBe(10n ** 18n)
+    expect(await bal(payee.wallet)).toBe(0n)
+    expect((await other.client.getLimits({ params: { id: b.id } })).spentTodayUsd).toBe('0')
+  }, 60_000)
 })

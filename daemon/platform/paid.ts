@@ -4,8 +4,8 @@ import { paymentGate } from '../../src/sdk/x402/seller/middleware.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
 
-/** How long the upstream may take; past it the buyer gets 504 and is not charged. */
-const UPSTREAM_TIMEOUT_MS = 30_000
+/** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
+const UPSTREAM_TIMEOUT_MS = 20_000
 /** Request headers not forwarded upstream: the payment and hop-by-hop ones. */
 const DROP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'payment-signature', 'x-payment', 'keep-alive', 'upgrade'])
 
