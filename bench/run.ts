@@ -3,12 +3,14 @@ import { benchFacilitator } from './facilitator.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
+import { benchXchainCu } from './xchain-cu.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
   swap: benchSwap,
   sol: benchSol,
   facilitator: benchFacilitator,
+  'xchain-cu': benchXchainCu,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
