@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { linkProgram } from './link/link.js'
+import { type ProgramName } from './programs.js'
 
-export const PROGRAMS = ['origin_settler', 'dest_settler'] as const
-export type ProgramName = (typeof PROGRAMS)[number]
+export { PROGRAMS, programPath, type ProgramName } from './programs.js'
 
 export const solanaDir = fileURLToPath(new URL('.', import.meta.url))
 export const sourceDir = join(solanaDir, 'src')
@@ -44,8 +44,4 @@ export function buildProgram(name: ProgramName): Uint8Array {
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
-}
-
-export function programPath(name: ProgramName): string {
-  return join(buildDir, `${name}.so`)
 }

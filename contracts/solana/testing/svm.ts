@@ -3,7 +3,6 @@
  * programs' tests and the bench need. Transactions are built with @solana/web3.js and handed to
  * litesvm in its @solana/kit wire form.
  */
-import { readFileSync } from 'node:fs'
 import { getTransactionDecoder } from '@solana/kit'
 import {
   createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
@@ -12,7 +11,7 @@ import {
 import { Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm'
 import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/chains/embedded/solana/tx-error.js'
-import { programPath } from '../compile.js'
+import { programBytes } from '../programs.js'
 
 type Address = Parameters<LiteSVM['getAccount']>[0]
 type KitTransaction = Parameters<LiteSVM['sendTransaction']>[0]
@@ -25,8 +24,8 @@ export class SettlementSvm {
   readonly dest = Keypair.generate().publicKey
 
   constructor() {
-    this.svm.addProgram(this.origin.toBase58() as Address, readFileSync(programPath('origin_settler')))
-    this.svm.addProgram(this.dest.toBase58() as Address, readFileSync(programPath('dest_settler')))
+    this.svm.addProgram(this.origin.toBase58() as Address, programBytes('origin_settler'))
+    this.svm.addProgram(this.dest.toBase58() as Address, programBytes('dest_settler'))
   }
 
   /** Signs with `signers` (the first pays fees) and sends; a failure comes back, it is not thrown. */

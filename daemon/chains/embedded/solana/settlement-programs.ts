@@ -1,0 +1,40 @@
+import { Keypair, PublicKey } from '@solana/web3.js'
+import { configPda, decodeConfig, initConfigInstruction } from '../../../../contracts/solana/client.js'
+import { programBytes, type ProgramName } from '../../../../contracts/solana/programs.js'
+import type { Db } from '../../../store/db.js'
+import { readMint, writeMint } from './local-deployments.js'
+import type { LocalSvm } from './local-svm.js'
+
+export type SettlementPrograms = { originSettler: PublicKey; destSettler: PublicKey }
+
+/**
+ * Loads origin_settler and dest_settler (the committed .so files) into the embedded cluster and
+ * initialises origin_settler's config with the service's three attestor keys, threshold 2.
+ *
+ * Program ids are recorded in `deployments` beside the mints (same rows, named after the program)
+ * and reused on restart; programs are loaded again from the committed bytes at every start, while
+ * the config account, written by a real transaction, persists with the other accounts. A config
+ * naming other attestors cannot be changed, so the origin program then moves to a fresh id.
+ */
+export async function ensureSettlementPrograms(p: { svm: LocalSvm; db: Db; admin: Keypair; attestors: PublicKey[] }): Promise<SettlementPrograms> {
+  const destSettler = load(p, 'dest_settler')
+  let originSettler = load(p, 'origin_settler')
+  let config = p.svm.getAccount(configPda(originSettler).toBase58())
+  if (config && !sameAttestors(decodeConfig(config.data).attestors, p.attestors)) {
+    originSettler = load(p, 'origin_settler', true)
+    config = null
+  }
+  if (!config) {
+    await p.svm.sendInstructions([initConfigInstruction({ program: originSettler, admin: p.admin.publicKey, attestors: p.attestors })], [p.admin])
+  }
+  return { originSettler, destSettler }
+}
+
+function load(p: { svm: LocalSvm; db: Db }, name: ProgramName, fresh = false): PublicKey {
+  const id = (!fresh && readMint(p.db, name)) || Keypair.generate().publicKey
+  writeMint(p.db, name, id)
+  p.svm.addProgram(id.toBase58(), programBytes(name))
+  return id
+}
+
+const sameAttestors = (a: PublicKey[], b: PublicKey[]) => a.length === b.length && a.every((k, i) => k.equals(b[i]!))
