@@ -45,6 +45,16 @@ describe('dest_settler (our .so on litesvm)', () => {
     expect(record.solver.equals(f.solver.publicKey)).toBe(true)
   })
 
+  it('fills even when someone sent lamports to the fill record address first', () => {
+    const f = setup()
+    const id = orderId()
+    f.s.airdrop(fillRecordPda(f.s.dest, id), 1n)
+    const { sent } = fill(f, { orderId: id })
+    expect(sent.err, sent.logs.join('\n')).toBeNull()
+    expect(decodeFillRecord(f.s.data(fillRecordPda(f.s.dest, id))!).amount).toBe(AMOUNT)
+    expectCustom(fill(f, { orderId: id }).sent, E.ALREADY_FILLED)
+  })
+
   it('fails a second fill of the same order', () => {
     const f = setup()
     const first = fill(f)

@@ -94,6 +94,17 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(acct.rentPayer.equals(f.solver.publicKey)).toBe(true)
   })
 
+  it('opens even when someone sent lamports to the order and vault addresses first', () => {
+    const f = setup()
+    const o = makeOrder(f)
+    f.s.airdrop(orderPda(f.s.origin, o.orderId), 1n)
+    f.s.airdrop(vaultPda(f.s.origin, o.orderId), 10_000_000n) // more than its rent: kept, nothing charged
+    const sent = f.s.send([openInstruction({ order: o.order, orderId: o.orderId, payer: f.solver.publicKey, userToken: f.userToken })], [f.solver, f.user])
+    expect(sent.err, sent.logs.join('\n')).toBeNull()
+    expect(decodeOrder(f.s.data(orderPda(f.s.origin, o.orderId))!).status).toBe(ORDER_STATUS.open)
+    expect(f.s.tokenBalance(vaultPda(f.s.origin, o.orderId))).toBe(AMOUNT)
+  })
+
   it('opens an order id once', () => {
     const f = setup()
     const { order, orderId } = openOk(f)

@@ -222,20 +222,50 @@ static bool rent_exempt_minimum(uint64_t space, uint64_t *lamports) {
   return true;
 }
 
-/* System program CreateAccount (instruction 0) from `payer` to `target`, `target` signing by seeds. */
+/* One system program instruction over `payer` (signer, writable) and/or `target`. */
+static uint64_t system_call(uint8_t *data, uint64_t len, SolAccountInfo *payer, SolAccountInfo *target,
+                            const SolSignerSeeds *target_seeds) {
+  SolAccountMeta metas[2];
+  SolAccountInfo *accounts[2];
+  int n = 0;
+  if (payer) { metas[n] = (SolAccountMeta){payer->key, true, true}; accounts[n++] = payer; }
+  metas[n] = (SolAccountMeta){target->key, true, true};
+  accounts[n++] = target;
+  SolInstruction ix = {(SolPubkey *)&SYSTEM_PROGRAM_ID, metas, (uint64_t)n, data, len};
+  return invoke(&ix, accounts, n, target_seeds, 1);
+}
+
+/* Creates the PDA `target` (signing by its seeds), rent-exempt, paid by `payer`. An address that
+ * already holds lamports (anyone can send some to any address, to block CreateAccount) is topped
+ * up, allocated and assigned instead, so such a gift cannot stop an order or a fill. */
 static uint64_t cpi_create_account(SolAccountInfo *payer, SolAccountInfo *target, uint64_t space,
                                    const SolPubkey *owner, const SolSignerSeeds *target_seeds) {
   uint64_t lamports;
   if (!rent_exempt_minimum(space, &lamports)) return ERROR_INVALID_ARGUMENT;
   uint8_t data[4 + 8 + 8 + 32];
-  data[0] = 0; data[1] = 0; data[2] = 0; data[3] = 0;
-  wr_u64(data + 4, lamports);
-  wr_u64(data + 12, space);
-  copy32(data + 20, owner);
-  SolAccountMeta metas[2] = {{payer->key, true, true}, {target->key, true, true}};
-  SolInstruction ix = {(SolPubkey *)&SYSTEM_PROGRAM_ID, metas, 2, data, sizeof(data)};
-  SolAccountInfo *accounts[2] = {payer, target};
-  return invoke(&ix, accounts, 2, target_seeds, 1);
+  sol_memset_(data, 0, sizeof(data));
+  uint64_t held = *target->lamports;
+  if (held == 0) {
+    /* CreateAccount (0): lamports, space, owner. */
+    wr_u64(data + 4, lamports);
+    wr_u64(data + 12, space);
+    copy32(data + 20, owner);
+    return system_call(data, sizeof(data), payer, target, target_seeds);
+  }
+  uint64_t r;
+  if (held < lamports) {
+    data[0] = 2; /* Transfer (2): lamports */
+    wr_u64(data + 4, lamports - held);
+    if ((r = system_call(data, 12, payer, target, target_seeds))) return r;
+  }
+  sol_memset_(data, 0, sizeof(data));
+  data[0] = 8; /* Allocate (8): space */
+  wr_u64(data + 4, space);
+  if ((r = system_call(data, 12, NULL, target, target_seeds))) return r;
+  sol_memset_(data, 0, sizeof(data));
+  data[0] = 1; /* Assign (1): owner */
+  copy32(data + 4, owner);
+  return system_call(data, 36, NULL, target, target_seeds);
 }
 
 /* SPL Token TransferChecked (12): source -> dest, signed by `authority` (by seeds if given).
