@@ -156,11 +156,11 @@ static bool sol_deserialize(const uint8_t *input, SolInput *out) {
  * Small helpers
  * ------------------------------------------------------------------------------------------- */
 
+/* Through the syscall: 10 CU for up to 2.5 kB, where a byte loop costs several CU per byte. */
 static inline bool bytes_eq(const void *a, const void *b, uint64_t n) {
-  const uint8_t *x = a, *y = b;
-  uint8_t diff = 0;
-  for (uint64_t i = 0; i < n; i++) diff |= x[i] ^ y[i];
-  return diff == 0;
+  int result = 1;
+  sol_memcmp_(a, b, n, &result);
+  return result == 0;
 }
 static inline bool key_eq(const SolPubkey *a, const SolPubkey *b) { return bytes_eq(a->x, b->x, 32); }
 static inline void copy32(void *dst, const void *src) { sol_memcpy_(dst, src, 32); }
