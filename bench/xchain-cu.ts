@@ -21,6 +21,7 @@ export async function benchXchainCu(): Promise<void> {
   const mint = s.createMint(admin)
   const userToken = s.tokenAccount(admin, mint, user.publicKey, 100_000_000n)
   const solverToken = s.tokenAccount(admin, mint, solver.publicKey, 10_000_000n)
+  s.setUpgradeAuthority(s.origin, admin.publicKey)
   must(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: attestors.map((a) => a.publicKey) })], [admin]), 'init_config')
 
   const open = () => {

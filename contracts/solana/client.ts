@@ -18,7 +18,7 @@ export const ORIGIN_ERRORS = {
   BAD_INSTRUCTION: 1, WRONG_ACCOUNT: 2, MISSING_SIGNATURE: 3, ALREADY_INITIALIZED: 4, BAD_CONFIG: 5,
   ORDER_MISMATCH: 6, BAD_DEADLINES: 7, ORDER_NOT_OPEN: 8, ORDER_EXPIRED: 9, ORDER_NOT_EXPIRED: 10,
   QUORUM_NOT_MET: 11, WRONG_REFUND_ACCOUNT: 12, WRONG_SOLVER_ACCOUNT: 13, BAD_INSTRUCTIONS_SYSVAR: 14,
-  ALREADY_OPENED: 15,
+  ALREADY_OPENED: 15, NOT_ADMIN: 16,
 } as const
 /** dest_settler's custom error codes. */
 export const DEST_ERRORS = {
@@ -33,6 +33,12 @@ export const FILL_RECORD_LEN = 184
 
 const bytes = (s: string) => new TextEncoder().encode(s)
 const id32 = (orderId: `0x${string}` | Uint8Array) => (typeof orderId === 'string' ? hexToBytes(orderId) : orderId)
+
+export const BPF_LOADER_UPGRADEABLE = new PublicKey('BPFLoaderUpgradeab1e11111111111111111111111')
+/** The upgradeable loader's ProgramData account of `program` (holds its upgrade authority). */
+export const programDataAddress = (program: PublicKey) => PublicKey.findProgramAddressSync([program.toBuffer()], BPF_LOADER_UPGRADEABLE)[0]
+/** Offsets in a ProgramData account: u32 tag 3, u64 slot, Option<Pubkey> upgrade authority. */
+export const PROGRAM_DATA_AUTHORITY_OPTION = 12
 
 export const configPda = (program: PublicKey) => PublicKey.findProgramAddressSync([bytes('config')], program)[0]
 export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
@@ -50,7 +56,7 @@ export function initConfigInstruction(p: { program: PublicKey; admin: PublicKey;
   const data = Buffer.concat([Buffer.from([ORIGIN_IX.initConfig, p.threshold ?? 2]), ...p.attestors.map((a) => a.toBuffer())])
   return new TransactionInstruction({
     programId: p.program, data,
-    keys: [w(p.admin, true), w(configPda(p.program)), r(SystemProgram.programId)],
+    keys: [w(p.admin, true), w(configPda(p.program)), r(SystemProgram.programId), r(programDataAddress(p.program))],
   })
 }
 

@@ -4,7 +4,7 @@ import { getAddress } from 'viem'
 import { chainRef, evmParty, solOrderId, type SolOrder } from '../xchain/statement.js'
 import {
   claimInstruction, configPda, decodeConfig, decodeOrder, ed25519Instruction, initConfigInstruction, openInstruction,
-  ORDER_STATUS, orderPda, ORIGIN_ERRORS as E, refundInstruction, vaultPda,
+  ORDER_STATUS, orderPda, ORIGIN_ERRORS as E, programDataAddress, refundInstruction, vaultPda,
 } from './client.js'
 import { attestations, deliveryFor, randomNonce } from './testing/attest.js'
 import { customError, SettlementSvm, type Sent } from './testing/svm.js'
@@ -23,6 +23,7 @@ function setup() {
   const mint = s.createMint(admin)
   const userToken = s.tokenAccount(admin, mint, user.publicKey, 1_000_000n)
   const solverToken = s.tokenAccount(admin, mint, solver.publicKey)
+  s.setUpgradeAuthority(s.origin, admin.publicKey)
   const init = s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: attestors.map((a) => a.publicKey) })], [admin])
   expect(init.err, init.logs.join("\n")).toBeNull()
   return { s, admin, solver, user, stranger, attestors, mint, userToken, solverToken }
@@ -66,15 +67,35 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(cfg.threshold).toBe(2)
     expect(cfg.admin.equals(f.admin.publicKey)).toBe(true)
     expect(cfg.attestors.map((a) => a.toBase58())).toEqual(f.attestors.map((a) => a.publicKey.toBase58()))
-    const again = f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.stranger.publicKey, attestors: [0, 1, 2].map(() => Keypair.generate().publicKey) })], [f.stranger])
-    expectCustom(again, E.ALREADY_INITIALIZED)
+    const fresh = [0, 1, 2].map(() => Keypair.generate().publicKey)
+    expectCustom(f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.admin.publicKey, attestors: fresh })], [f.admin]), E.ALREADY_INITIALIZED)
+    expectCustom(f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.stranger.publicKey, attestors: fresh })], [f.stranger]), E.NOT_ADMIN)
     expect(decodeConfig(f.s.data(configPda(f.s.origin))!).admin.equals(f.admin.publicKey)).toBe(true)
+  })
+
+  it('init_config is for the upgrade authority only', () => {
+    const s = new SettlementSvm()
+    const [admin, stranger] = [Keypair.generate(), Keypair.generate()]
+    s.airdrop(admin.publicKey)
+    s.airdrop(stranger.publicKey)
+    const attestors = [0, 1, 2].map(() => Keypair.generate().publicKey)
+    // Loaded without an upgrade authority: nobody can configure it.
+    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]), E.NOT_ADMIN)
+    s.setUpgradeAuthority(s.origin, admin.publicKey)
+    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: stranger.publicKey, attestors })], [stranger]), E.NOT_ADMIN)
+    // Another program's ProgramData (with the stranger as its authority) does not stand in for ours.
+    s.setUpgradeAuthority(s.dest, stranger.publicKey)
+    const forged = initConfigInstruction({ program: s.origin, admin: stranger.publicKey, attestors })
+    forged.keys[3] = { pubkey: programDataAddress(s.dest), isSigner: false, isWritable: false }
+    expectCustom(s.send([forged], [stranger]), E.NOT_ADMIN)
+    expect(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]).err).toBeNull()
   })
 
   it('init_config refuses duplicate attestors and a threshold below 2', () => {
     const s = new SettlementSvm()
     const admin = Keypair.generate()
     s.airdrop(admin.publicKey)
+    s.setUpgradeAuthority(s.origin, admin.publicKey)
     const a = Keypair.generate().publicKey
     expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: [a, a, Keypair.generate().publicKey] })], [admin]), E.BAD_CONFIG)
     expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: [0, 1, 2].map(() => Keypair.generate().publicKey), threshold: 1 })], [admin]), E.BAD_CONFIG)

@@ -30,6 +30,7 @@
 #define E_WRONG_SOLVER_ACCOUNT 13
 #define E_BAD_INSTRUCTIONS_SYSVAR 14
 #define E_ALREADY_OPENED 15
+#define E_NOT_ADMIN 16
 
 #define KIND_CONFIG 1
 #define KIND_ORDER 2
@@ -112,14 +113,30 @@ static Order *load_order(SolAccountInfo *a, const SolPubkey *program_id) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * init_config: [admin (signer, writable, pays), config PDA (writable), system program]
+ * init_config: [admin (signer, writable, pays), config PDA (writable), system program,
+ *               this program's ProgramData account]
  *   data: tag | threshold u8 | attestor 32 x 3
+ * The admin is the program's upgrade authority, as recorded by the upgradeable loader: whoever can
+ * replace the code anyway, and nobody else, sets the attestors, once.
  * ------------------------------------------------------------------------------------------- */
+static bool is_upgrade_authority(SolAccountInfo *program_data, const SolPubkey *program_id, const SolPubkey *admin) {
+  SolPubkey expected;
+  uint8_t bump;
+  SolSignerSeed seeds[1] = {{program_id->x, 32}};
+  sol_try_find_program_address(seeds, 1, &BPF_LOADER_UPGRADEABLE_ID, &expected, &bump);
+  if (!key_eq(program_data->key, &expected) || !key_eq(program_data->owner, &BPF_LOADER_UPGRADEABLE_ID)) return false;
+  const uint8_t *d = program_data->data;
+  return program_data->data_len >= PROGRAM_DATA_AUTHORITY + 32 && d[0] == PROGRAM_DATA_TAG && d[1] == 0 && d[2] == 0 &&
+         d[3] == 0 && d[PROGRAM_DATA_AUTHORITY_SOME] == 1 && bytes_eq(d + PROGRAM_DATA_AUTHORITY, admin, 32);
+}
+
 static uint64_t init_config(SolInput *in) {
-  if (in->account_count < 3) return ERROR_NOT_ENOUGH_ACCOUNT_KEYS;
+  if (in->account_count < 4) return ERROR_NOT_ENOUGH_ACCOUNT_KEYS;
   if (in->data_len != 2 + 32 * ATTESTORS) return FAIL(E_BAD_INSTRUCTION, "init_config: bad data length");
   SolAccountInfo *admin = &in->accounts[0], *config = &in->accounts[1];
   if (!admin->is_signer) return FAIL(E_MISSING_SIGNATURE, "init_config: admin must sign");
+  if (!is_upgrade_authority(&in->accounts[3], in->program_id, admin->key))
+    return FAIL(E_NOT_ADMIN, "init_config: only the program's upgrade authority");
   uint8_t threshold = in->data[1];
   const SolPubkey *keys = (const SolPubkey *)(in->data + 2);
   if (threshold < 2 || threshold > ATTESTORS) return FAIL(E_BAD_CONFIG, "init_config: threshold");

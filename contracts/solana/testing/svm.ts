@@ -11,6 +11,7 @@ import {
 import { Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm'
 import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/chains/embedded/solana/tx-error.js'
+import { programDataAddress, PROGRAM_DATA_AUTHORITY_OPTION } from '../client.js'
 import { programBytes } from '../programs.js'
 
 type Address = Parameters<LiteSVM['getAccount']>[0]
@@ -26,6 +27,20 @@ export class SettlementSvm {
   constructor() {
     this.svm.addProgram(this.origin.toBase58() as Address, programBytes('origin_settler'))
     this.svm.addProgram(this.dest.toBase58() as Address, programBytes('dest_settler'))
+  }
+
+  /**
+   * Records `authority` as the program's upgrade authority in its ProgramData account, as a deploy
+   * with that authority would (litesvm loads programs without one).
+   */
+  setUpgradeAuthority(program: PublicKey, authority: PublicKey): void {
+    const address = programDataAddress(program).toBase58() as Address
+    const account = this.svm.getAccount(address)
+    if (!account.exists) throw new Error(`no ProgramData for ${program.toBase58()}`)
+    const data = new Uint8Array(account.data)
+    data[PROGRAM_DATA_AUTHORITY_OPTION] = 1
+    data.set(authority.toBytes(), PROGRAM_DATA_AUTHORITY_OPTION + 1)
+    this.svm.setAccount({ ...account, data } as unknown as Parameters<LiteSVM['setAccount']>[0])
   }
 
   /** Signs with `signers` (the first pays fees) and sends; a failure comes back, it is not thrown. */

@@ -1,5 +1,7 @@
 import { Keypair, PublicKey } from '@solana/web3.js'
-import { configPda, decodeConfig, initConfigInstruction } from '../../../../contracts/solana/client.js'
+import {
+  configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
+} from '../../../../contracts/solana/client.js'
 import { programBytes, type ProgramName } from '../../../../contracts/solana/programs.js'
 import type { Db } from '../../../store/db.js'
 import { readMint, writeMint } from './local-deployments.js'
@@ -9,7 +11,8 @@ export type SettlementPrograms = { originSettler: PublicKey; destSettler: Public
 
 /**
  * Loads origin_settler and dest_settler (the committed .so files) into the embedded cluster and
- * initialises origin_settler's config with the service's three attestor keys, threshold 2.
+ * initialises origin_settler's config with the service's three attestor keys, threshold 2, signed
+ * by `admin` (made the programs' upgrade authority).
  *
  * Program ids are recorded in `deployments` beside the mints (same rows, named after the program)
  * and reused on restart; programs are loaded again from the committed bytes at every start, while
@@ -30,10 +33,19 @@ export async function ensureSettlementPrograms(p: { svm: LocalSvm; db: Db; admin
   return { originSettler, destSettler }
 }
 
-function load(p: { svm: LocalSvm; db: Db }, name: ProgramName, fresh = false): PublicKey {
+function load(p: { svm: LocalSvm; db: Db; admin: Keypair }, name: ProgramName, fresh = false): PublicKey {
   const id = (!fresh && readMint(p.db, name)) || Keypair.generate().publicKey
   writeMint(p.db, name, id)
   p.svm.addProgram(id.toBase58(), programBytes(name))
+  // litesvm loads programs without an upgrade authority; the admin is made it, as a deploy by the
+  // admin would, since origin_settler lets only its upgrade authority write the config.
+  const programData = programDataAddress(id).toBase58()
+  const state = p.svm.getAccount(programData)
+  if (!state) throw new Error(`${name}: no ProgramData account after loading`)
+  const data = new Uint8Array(state.data)
+  data[PROGRAM_DATA_AUTHORITY_OPTION] = 1
+  data.set(p.admin.publicKey.toBytes(), PROGRAM_DATA_AUTHORITY_OPTION + 1)
+  p.svm.setAccount(programData, { ...state, data })
   return id
 }
 
