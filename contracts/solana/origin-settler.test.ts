@@ -210,6 +210,21 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(f.s.tokenBalance(f.solverToken)).toBe(4n * AMOUNT)
   })
 
+  it('counts only signatures whose key and message sit inside their own Ed25519 instruction', () => {
+    const f = setup()
+    const { order, orderId } = openOk(f)
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const first = ed25519Instruction(message, [signed[0]!])
+    // A valid second signature whose message is read by the Ed25519 program from instruction 0:
+    // verified, but not counted (we only read bytes we can see the program verified in place).
+    const second = ed25519Instruction(message, [signed[1]!])
+    const messageInFirst = first.data.readUInt16LE(2 + 8)
+    second.data.writeUInt16LE(messageInFirst, 2 + 8)
+    second.data.writeUInt16LE(0, 2 + 12)
+    const sent = f.s.send([first, second, claimIx(f, orderId)], [f.solver])
+    expectCustom(sent, E.QUORUM_NOT_MET)
+  })
+
   it('refuses one signature, the same attestor twice, and a non-attestor', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
