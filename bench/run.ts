@@ -6,6 +6,7 @@ import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
 import { benchXchainGas } from './xchain-gas.js'
+import { benchXchainCu } from './xchain-cu.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   'xchain-gas': benchXchainGas,
   'aa-send': benchAaSend,
   cli: benchCli,
+  'xchain-cu': benchXchainCu,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

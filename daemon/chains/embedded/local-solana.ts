@@ -6,9 +6,16 @@ import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
 import { openChainDb } from './solana/chain-db.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
-import { createLocalSvm, ensureLocalSolana, faucet, startSolanaRpc, type LocalSvm } from './solana/index.js'
+import {
+  createLocalSvm, ensureLocalSolana, ensureSettlementPrograms, faucet, startSolanaRpc, type LocalSvm, type SettlementPrograms,
+} from './solana/index.js'
 
-export type LocalSolana = { chain: SolanaChain; svm: LocalSvm; faucet: SolanaFaucet; stop(): Promise<void> }
+export type LocalSolana = {
+  chain: SolanaChain; svm: LocalSvm; faucet: SolanaFaucet
+  /** origin_settler and dest_settler program ids (loaded at every start, recorded on the first). */
+  programs: SettlementPrograms
+  stop(): Promise<void>
+}
 
 /**
  * The embedded Solana cluster: LiteSVM persisted in its own tables of `chainDbFile` (parx.db),
@@ -25,6 +32,9 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
       solver: Keypair.fromSecretKey(p.keys.solanaSolver),
       facilitator: Keypair.fromSecretKey(p.keys.solanaFacilitator),
     })
+    const programs = await ensureSettlementPrograms({
+      svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => Keypair.fromSecretKey(k).publicKey),
+    })
     const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
     const chain: SolanaChain = {
       ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()]))),
@@ -33,6 +43,7 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     return {
       chain,
       svm,
+      programs,
       faucet: async ({ to, token, amount }) => {
         let recipient: PublicKey
         try {
