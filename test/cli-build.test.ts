@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -39,11 +40,15 @@ describe('the compiled parx', () => {
     expect(inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
   })
 
-  it('keeps the daemon in its own chunk, with the SQL migrations it reads beside it', () => {
+  it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
     const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
     expect(daemonChunks).toHaveLength(1)
-    const db = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/store/db.ts'))
-    expect(db?.[0]).toMatch(/^dist\/[^/]+\.js$/) // beside dist/migrations
+    // contracts/solana/programs.ts reads build/<program>.so beside itself, wherever its code lands.
+    const programs = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('contracts/solana/programs.ts'))
+    expect(programs?.[0]).toMatch(/^dist\/[^/]+\.js$/)
+    for (const name of ['origin_settler', 'dest_settler']) {
+      expect(readFileSync(join(root, 'dist', 'build', `${name}.so`))).toEqual(readFileSync(join(root, 'contracts', 'solana', 'build', `${name}.so`)))
+    }
   })
 
   it('answers --help, --version and -V -o json without TypeScript at run time', () => {

@@ -41,6 +41,12 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       // Cross-chain (SPEC 2.7): where evm-origin orders lock their input, and who checks attestations.
       escrow: d.base.contracts.escrow ?? null,
       verifier: d.base.contracts.verifier ?? null,
+      outputSettler: d.base.contracts.outputSettler ?? null,
+      // The Solana side of cross-chain: sol-origin orders lock in originSettler, evm-origin ones are filled by destSettler.
+      solanaPrograms: {
+        originSettler: d.solana.programs.originSettler?.toBase58() ?? null,
+        destSettler: d.solana.programs.destSettler?.toBase58() ?? null,
+      },
       solver: d.accounts.solver,
       solanaSolver: d.accounts.solanaSolver,
       facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },

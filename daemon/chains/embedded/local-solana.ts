@@ -37,7 +37,11 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     })
     const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
     const chain: SolanaChain = {
-      ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()]))),
+      ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, {
+        ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),
+        originSettler: programs.originSettler.toBase58(),
+        destSettler: programs.destSettler.toBase58(),
+      }),
       testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
     }
     return {
