@@ -19,6 +19,8 @@ import { solDeps } from './sol/deps.js'
 import { openStore } from './store/db.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
+import { surfaceGaps } from '../src/config/problems.js'
+import { refuseWhatCannotWork } from './startup-check.js'
 
 export type Daemon = { urls: DaemonUrls; services: Services; stop(): Promise<void> }
 
@@ -30,6 +32,7 @@ export type StartDaemonOptions = { onProgress?: (step: string) => void }
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
   const progress = opts.onProgress ?? (() => {})
+  await refuseWhatCannotWork(config)
   if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const log = createLogger(config.dataDir, config.logLevel)
@@ -51,7 +54,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       if (!sx) senders.set(id, (sx = txSender(chains.evm[network]!, role === 'solver' ? keys.solver : keys.facilitator)))
       return sx
     }
-    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
+    const gaps = surfaceGaps(config)
+    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true))
     // The domain services below take the whole bag, so they are added once the rest of it exists.
     const services = {
       config, log, db, keys, partnerKeys, flowEnabled, sender,
@@ -111,3 +115,6 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
   let p: Promise<void> | undefined
   return () => (p ??= fn())
 }
+
+// The CLI reaches the daemon side only through this module (src/cli/commands/serve.ts): `parx chains` and `parx deploy` too.
+export { startStandaloneChains } from './chains/standalone.js'

@@ -34,6 +34,7 @@ export const errorCodes = {
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+  CONFIG_INVALID: { status: 500, meaning: 'the daemon refused to start: the message lists every setting to fix' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

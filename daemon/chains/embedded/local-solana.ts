@@ -13,7 +13,7 @@ export type LocalSolana = { chain: SolanaChain; svm: LocalSvm; faucet: SolanaFau
  * The embedded Solana cluster: LiteSVM persisted in the store, its mints and solver inventory
  * created on the first start, served as JSON-RPC (+ websocket on port+1) like a validator.
  */
-export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; db: Db; keys: ServiceKeys }): Promise<LocalSolana> {
+export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; db: Db; keys: ServiceKeys; genesisHash?: string }): Promise<LocalSolana> {
   const svm = createLocalSvm({ db: p.db })
   const mintAuthority = Keypair.fromSecretKey(p.keys.solanaMintAuthority)
   const { mints } = await ensureLocalSolana({
@@ -21,7 +21,7 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     solver: Keypair.fromSecretKey(p.keys.solanaSolver),
     facilitator: Keypair.fromSecretKey(p.keys.solanaFacilitator),
   })
-  const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
+  const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash })
   const chain: SolanaChain = {
     ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()]))),
     testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
