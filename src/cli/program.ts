@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
 import { readFileSync } from 'node:fs'
+import * as chains from './commands/chains.js'
 import * as completion from './commands/completion.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
@@ -32,6 +33,7 @@ export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>):
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
+  program.addCommand(chains.define(ctx))
   program.addCommand(faucet.define(ctx))
   program.addCommand(
     new Command('keys')
