@@ -7,6 +7,8 @@ _parx() {
     case "${path:+$path }$w" in
       "serve") path="serve" ;;
       "status") path="status" ;;
+      "chains") path="chains" ;;
+      "deploy") path="deploy" ;;
       "faucet") path="faucet" ;;
       "keys") path="keys" ;;
       "keys create") path="keys create" ;;
@@ -23,9 +25,11 @@ _parx() {
   done
   local words
   case "$path" in
-    "") words="serve status faucet keys config completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
+    "") words="serve status chains deploy faucet keys config completion --version -V --output -o --api-url --version -V --output -o --api-url --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --log-level --version -V --output -o --api-url --help" ;;
     "status") words="--version -V --output -o --api-url --help" ;;
+    "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --help" ;;
+    "deploy") words="--network --write --version -V --output -o --api-url --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --help" ;;
     "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --help" ;;
     "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --help" ;;

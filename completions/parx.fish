@@ -4,6 +4,8 @@ complete -c parx -l output
 complete -c parx -l api-url
 complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
+complete -c parx -f -n '__fish_use_subcommand' -a chains
+complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a config
@@ -17,6 +19,13 @@ complete -c parx -f -n '__fish_seen_subcommand_from serve' -l host
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l data-dir
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l fresh
 complete -c parx -f -n '__fish_seen_subcommand_from serve' -l log-level
+complete -c parx -f -n '__fish_seen_subcommand_from chains' -l as
+complete -c parx -f -n '__fish_seen_subcommand_from chains' -l port
+complete -c parx -f -n '__fish_seen_subcommand_from chains' -l host
+complete -c parx -f -n '__fish_seen_subcommand_from chains' -l data-dir
+complete -c parx -f -n '__fish_seen_subcommand_from chains' -l fresh
+complete -c parx -f -n '__fish_seen_subcommand_from deploy' -l network
+complete -c parx -f -n '__fish_seen_subcommand_from deploy' -l write
 complete -c parx -f -n '__fish_seen_subcommand_from faucet' -l to
 complete -c parx -f -n '__fish_seen_subcommand_from faucet' -l token
 complete -c parx -f -n '__fish_seen_subcommand_from faucet' -l amount

@@ -118,3 +118,4 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
 
 // The CLI reaches the daemon side only through this module (src/cli/commands/serve.ts): `parx chains` and `parx deploy` too.
 export { startStandaloneChains } from './chains/standalone.js'
+export { deployNetwork } from './chains/deploy-network.js'

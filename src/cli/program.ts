@@ -2,6 +2,7 @@ import { Command, Option } from 'commander'
 import { readFileSync } from 'node:fs'
 import * as chains from './commands/chains.js'
 import * as completion from './commands/completion.js'
+import * as deploy from './commands/deploy.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
 import * as configSet from './commands/config/set.js'
@@ -34,6 +35,7 @@ export function buildProgram(io: Pick<CliContext, 'stdout' | 'stderr' | 'env'>):
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
   program.addCommand(chains.define(ctx))
+  program.addCommand(deploy.define(ctx))
   program.addCommand(faucet.define(ctx))
   program.addCommand(
     new Command('keys')
