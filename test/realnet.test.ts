@@ -1,5 +1,5 @@
-import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js'
+import { createApproveCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { Connection, Keypair, PublicKey, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -81,6 +81,13 @@ describe('a --profile testnet daemon on external chains from `parx chains --as t
     expect(await balanceOf(TOKEN_A, account.address)).toBe(15_000_000n)
     expect(await balanceOf(TOKEN_B, account.address)).toBe(5_000_000n)
     expect(await d.services.base.client.getBalance({ address: account.address })).toBe(0n)
+
+    // Redeem PUSD for USDC through the pool, for at least the quoted amount.
+    const usdcBefore = await balanceOf(USDC, account.address)
+    const redeem = await parx.redeem({ in: TOKEN_A, amount: '3' })
+    await parx.waitForInclusion(redeem.hash)
+    expect(await balanceOf(TOKEN_A, account.address)).toBe(12_000_000n)
+    expect(await balanceOf(USDC, account.address) - usdcBefore).toBeGreaterThanOrEqual(BigInt(redeem.quote.minOutBase))
   })
 
   it('settles an x402 payment through the facilitator (/verify + /settle) with the parx client, exactly once', async () => {
@@ -102,6 +109,41 @@ describe('a --profile testnet daemon on external chains from `parx chains --as t
       expect(settlementOf(res)).toMatchObject({ success: true, payer: payer.address, network: 'eip155:84532' })
       expect(await balanceOf(USDC, payTo)).toBe(10_000n)
       expect(await balanceOf(USDC, payer.address)).toBe(990_000n)
+    } finally {
+      await seller.close()
+    }
+  })
+
+  it('settles a Solana x402 payment (delegated-spl) through the facilitator against the external Solana RPC', async () => {
+    const connection = new Connection(chains.rpc['solana-devnet']!, 'confirmed')
+    const mint = new PublicKey(chains.contracts['solana-devnet']!.USDC!)
+    const payer = Keypair.generate()
+    const payTo = Keypair.generate().publicKey
+    await faucet('solana-devnet', payer.publicKey.toBase58(), 'SOL', '1')
+    await faucet('solana-devnet', payer.publicKey.toBase58(), USDC, '1')
+    // The payer's one-time setup: the facilitator's signer becomes the delegate of its token account.
+    const payerAta = getAssociatedTokenAddressSync(mint, payer.publicKey)
+    const approve = createApproveCheckedInstruction(payerAta, mint, new PublicKey(chains.accounts.solanaFacilitator), payer.publicKey, 1_000_000n, 6)
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash()
+    const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [approve] }).compileToV0Message())
+    tx.sign([payer])
+    const sig = await connection.sendRawTransaction(tx.serialize())
+    expect((await connection.confirmTransaction({ signature: sig, blockhash, lastValidBlockHeight })).value.err).toBeNull()
+
+    const app = express()
+    app.use(paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /sol': { prices: [{ network: 'solana-devnet', asset: USDC, amount: '10000', payTo: payTo.toBase58() }] } },
+    }))
+    app.get('/sol', (_req, res) => void res.json({ paid: true }))
+    const seller = await listen(app)
+    try {
+      const res = await parxBuyer(d, { solana: payer })(`${seller.url}/sol`)
+      expect(res.status).toBe(200)
+      expect(settlementOf(res)).toMatchObject({ success: true, network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' })
+      const balance = async (owner: PublicKey) => BigInt((await connection.getTokenAccountBalance(getAssociatedTokenAddressSync(mint, owner))).value.amount)
+      expect(await balance(payTo)).toBe(10_000n)
+      expect(await balance(payer.publicKey)).toBe(990_000n)
     } finally {
       await seller.close()
     }
