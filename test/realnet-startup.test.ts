@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAnvil, type Anvil } from '../daemon/chains/embedded/anvil.js'
-import { createLocalSvm, startSolanaRpc, type SolanaRpcServer } from '../daemon/chains/embedded/solana/index.js'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { startDaemon } from '../daemon/main.js'
-import { openStore, type Db } from '../daemon/store/db.js'
 import { main } from '../src/cli/main.js'
 import { loadConfig } from '../src/config/load.js'
 import { BaseError } from '../src/errors/index.js'
@@ -17,9 +14,8 @@ import { startTestDaemon } from './helpers/daemon.js'
 
 /** Start-up on a real-network profile, as a new user meets it (issue 8 item 7). */
 let chains: StandaloneChains
-let wrongBase: Anvil
-let wrongSolana: SolanaRpcServer
-let svmDb: Db
+/** `parx chains` as the local profile: chains that answer, but are not the testnet networks. */
+let localChains: StandaloneChains
 const dirs: string[] = []
 const tempDir = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix))
@@ -29,16 +25,11 @@ const tempDir = (prefix: string) => {
 
 beforeAll(async () => {
   chains = await startStandaloneChains({ as: 'testnet', dataDir: tempDir('parx-chains-'), port: 0 })
-  // Chains that answer, but are not the testnet networks: the local profile's chain id and genesis.
-  wrongBase = await startAnvil({ chainId: LOCAL_BASE_CHAIN_ID })
-  svmDb = openStore(':memory:')
-  wrongSolana = await startSolanaRpc({ svm: createLocalSvm({ db: svmDb }) })
+  localChains = await startStandaloneChains({ as: 'local', dataDir: tempDir('parx-chains-local-'), port: 0 })
 })
 afterAll(async () => {
   await chains?.stop()
-  await wrongBase?.stop()
-  await wrongSolana?.stop()
-  svmDb?.close()
+  await localChains?.stop()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -88,9 +79,10 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
   })
 
   it('refuses an RPC of another chain: eth_chainId and the Solana genesis hash are checked against the registry', async () => {
-    const e = await refusal({ ...chains.env, PARX_RPC_BASE_SEPOLIA: wrongBase.rpcUrl, PARX_RPC_SOLANA_DEVNET: wrongSolana.rpcUrl })
+    const wrongBase = localChains.rpc['local-base']!
+    const e = await refusal({ ...chains.env, PARX_RPC_BASE_SEPOLIA: wrongBase, PARX_RPC_SOLANA_DEVNET: localChains.rpc['local-solana']! })
     expect(e.code).toBe('CONFIG_INVALID')
-    expect(e.details).toContain(`serve.rpc["base-sepolia"]: ${wrongBase.rpcUrl} serves chain id ${LOCAL_BASE_CHAIN_ID}, not base-sepolia's 84532`)
+    expect(e.details).toContain(`serve.rpc["base-sepolia"]: ${wrongBase} serves chain id ${LOCAL_BASE_CHAIN_ID}, not base-sepolia's 84532`)
     expect(e.details).toMatch(/serve\.rpc\["solana-devnet"\]: .* has genesis hash ParxLoca1/)
     expect(e.details).not.toContain('radius-testnet')
   })
