@@ -1,17 +1,14 @@
 import bs58 from 'bs58'
 import { isAddress } from 'viem'
 import { networks, profiles, type NetworkSpec } from '../networks/registry.js'
+import { contractsEnv, rpcEnv } from './env-names.js'
 import type { FlowName } from './schema.js'
 import type { ResolvedConfig } from './load.js'
 
 /** One thing that stops a real-network daemon from serving, and the setting that fixes it. */
 export type ConfigProblem = { setting: string; problem: string; fix: string }
 
-/** The environment variable carrying a network's RPC URL (PARX_RPC_BASE_SEPOLIA). */
-export const rpcEnv = (network: string) => `PARX_RPC_${envSuffix(network)}`
-/** The environment variable carrying a network's deployed addresses as JSON (PARX_CONTRACTS_BASE_SEPOLIA). */
-export const contractsEnv = (network: string) => `PARX_CONTRACTS_${envSuffix(network)}`
-const envSuffix = (network: string) => network.toUpperCase().replaceAll('-', '_')
+export { contractsEnv, rpcEnv }
 
 const hex32 = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s)
 const solanaSecret = (s: string) => {

@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import { loadConfig, openConfigFile } from '../../config/load.js'
-import { contractsEnv } from '../../config/problems.js'
+import { contractsEnv } from '../../config/env-names.js'
 import { BaseError } from '../../errors/index.js'
 import { networks } from '../../networks/registry.js'
 import { label, type CliContext } from '../context.js'
