@@ -114,6 +114,29 @@ describe('a --profile testnet daemon on external chains from `parx chains --as t
     }
   })
 
+  it('settles an x402 payment on radius-testnet (eip3009) through the same facilitator', async () => {
+    const payer = privateKeyToAccount(generatePrivateKey())
+    const payTo = privateKeyToAccount(generatePrivateKey()).address
+    await faucet('radius-testnet', payer.address, USDC, '1')
+    const radius = d.services.evm['radius-testnet']!
+    const usdc = chains.contracts['radius-testnet']!.USDC as Address
+    const app = express()
+    app.use(paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /r': { prices: [{ network: 'radius-testnet', asset: USDC, amount: '20000', payTo, method: 'eip3009' }] } },
+    }))
+    app.get('/r', (_req, res) => void res.json({ paid: true }))
+    const seller = await listen(app)
+    try {
+      const res = await parxBuyer(d, { evm: payer })(`${seller.url}/r`)
+      expect(res.status).toBe(200)
+      expect(settlementOf(res)).toMatchObject({ success: true, network: 'eip155:72344' })
+      expect(await radius.client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [payTo] })).toBe(20_000n)
+    } finally {
+      await seller.close()
+    }
+  })
+
   it('settles a Solana x402 payment (delegated-spl) through the facilitator against the external Solana RPC', async () => {
     const connection = new Connection(chains.rpc['solana-devnet']!, 'confirmed')
     const mint = new PublicKey(chains.contracts['solana-devnet']!.USDC!)
