@@ -54,3 +54,36 @@ describe('parx chains --as testnet', () => {
     await expect(rpc(ready.rpc['solana-devnet'], 'getHealth')).rejects.toThrow()
   })
 })
+
+describe('parx chains on the same data dir', () => {
+  it('keeps its contracts, keys and balances across a restart', async () => {
+    const { startStandaloneChains } = await import('../daemon/chains/standalone.js')
+    const dir = mkdtempSync(join(tmpdir(), 'parx-chains-restart-'))
+    try {
+      const first = await startStandaloneChains({ as: 'local', dataDir: dir, port: 0 })
+      const to = '0x00000000000000000000000000000000000000a1'
+      let minted
+      try {
+        minted = await fetch(first.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'local-base', to, token: 'USDC', amount: '7' }) })
+      } finally {
+        await first.stop()
+      }
+      expect(minted.status).toBe(200)
+      const second = await startStandaloneChains({ as: 'local', dataDir: dir, port: 0 })
+      try {
+        expect(second.contracts).toEqual(first.contracts)
+        expect(second.env.PARX_SOLVER_KEY).toBe(first.env.PARX_SOLVER_KEY)
+        const data = `0x70a08231${to.slice(2).padStart(64, '0')}` // balanceOf(to)
+        const res = await fetch(second.rpc['local-base']!, {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: second.contracts['local-base']!.USDC, data }, 'latest'] }),
+        }).then((r) => r.json() as Promise<{ result: string }>)
+        expect(BigInt(res.result)).toBe(7_000_000n)
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
