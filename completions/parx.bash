@@ -8,6 +8,8 @@ _parx() {
     case "${path:+$path }$w" in
       "serve") path="serve" ;;
       "status") path="status" ;;
+      "chains") path="chains" ;;
+      "deploy") path="deploy" ;;
       "faucet") path="faucet" ;;
       "keys") path="keys" ;;
       "keys create") path="keys create" ;;
@@ -33,15 +35,18 @@ _parx() {
     "serve|--profile") COMPREPLY=( $(compgen -W "local testnet mainnet" -- "$cur") ); return ;;
     "serve|--role") COMPREPLY=( $(compgen -W "api worker all" -- "$cur") ); return ;;
     "serve|--log-level") COMPREPLY=( $(compgen -W "fatal error warn info debug trace silent" -- "$cur") ); return ;;
+    "chains|--as") COMPREPLY=( $(compgen -W "local testnet" -- "$cur") ); return ;;
     "faucet|--token") COMPREPLY=( $(compgen -W "USDC PUSD XUSD ETH SOL" -- "$cur") ); return ;;
     "faucet|--network") COMPREPLY=( $(compgen -W "local-base local-radius local-solana" -- "$cur") ); return ;;
     "completion|--shell") COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status faucet keys config auth agent logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys config auth agent logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
+    "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
+    "deploy") words="--network --write --version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
     "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --no-color --help" ;;
     "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --no-color --help" ;;

@@ -5,6 +5,8 @@ complete -c parx -l api-url -r
 complete -c parx -l no-color -f
 complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
+complete -c parx -f -n '__fish_use_subcommand' -a chains
+complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a config
@@ -19,6 +21,13 @@ complete -c parx -n '__fish_seen_subcommand_from serve' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l fresh -f
 complete -c parx -n '__fish_seen_subcommand_from serve' -l role -x -a 'api worker all'
 complete -c parx -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'fatal error warn info debug trace silent'
+complete -c parx -n '__fish_seen_subcommand_from chains' -l as -x -a 'local testnet'
+complete -c parx -n '__fish_seen_subcommand_from chains' -l port -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l host -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l fresh -f
+complete -c parx -n '__fish_seen_subcommand_from deploy' -l network -r
+complete -c parx -n '__fish_seen_subcommand_from deploy' -l write -f
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l token -x -a 'USDC PUSD XUSD ETH SOL'
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l amount -r

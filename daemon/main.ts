@@ -31,6 +31,8 @@ import { workerRoutes } from './http/routes/index.js'
 import { BaseError } from '../src/errors/index.js'
 import { workerDuties } from './worker/duties.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
+import { surfaceGaps } from '../src/config/problems.js'
+import { refuseWhatCannotWork } from './startup-check.js'
 
 /**
  * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
@@ -66,6 +68,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   if (config.role !== 'all' && !config.store.url) {
     throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
   }
+  await refuseWhatCannotWork(config)
   if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const log = createLogger(config.dataDir, config.logLevel)
@@ -98,7 +101,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, nonces)))
       return sx
     }
-    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
+    // A surface missing a contract address is off, whatever PARX_FLOWS says (README "Pointing at real networks").
+    const gaps = surfaceGaps(config)
+    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true))
     const accounts: PublicAccounts = {
       solver: privateKeyToAccount(keys.solver).address,
       facilitator: privateKeyToAccount(keys.facilitator).address,
@@ -125,7 +130,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       sender: (network) => sender(network, 'facilitator'),
     })
     const surfaces: Surfaces = {
-      discovery: discoveryService({ config, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      discovery: discoveryService({ config, gaps, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
@@ -177,3 +182,7 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
   let p: Promise<void> | undefined
   return () => (p ??= fn())
 }
+
+// The CLI reaches daemon/ through this one module: `parx chains` and `parx deploy` too.
+export { startStandaloneChains } from './chains/standalone.js'
+export { deployNetwork } from './chains/deploy-network.js'

@@ -9,13 +9,15 @@ type Check = { ok: boolean; ms: number; detail?: string | number }
 
 /** What /api/capabilities, /api/config and /api/readiness answer. Never a secret. */
 export type DiscoveryService = {
-  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[] }> }
+  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }> }
   publicConfig(): Record<string, unknown>
   readiness(): Promise<{ ready: boolean; checks: Record<string, Check> }>
 }
 
 export type DiscoveryDeps = {
   config: Pick<ParxConfig, 'profile' | 'auth' | 'limits'>
+  /** Flows off for a missing contract address, with the setting that turns each on (src/config/problems.ts). */
+  gaps?: Partial<Record<FlowName, string>>
   flowEnabled(flow: FlowName): boolean
   base: EvmChain
   radius: EvmChain
@@ -29,10 +31,14 @@ export type DiscoveryDeps = {
 
 export function discoveryService(d: DiscoveryDeps): DiscoveryService {
   return {
-    capabilities: () => ({
-      profile: d.config.profile,
-      flows: Object.fromEntries(flowNames.map((f) => [f, { enabled: d.flowEnabled(f), routes: flowRoutes[f] }])),
-    }),
+    capabilities: () => {
+      const gaps = d.gaps ?? {}
+      return {
+        profile: d.config.profile,
+        // A surface missing a contract address is off, with the setting that turns it on.
+        flows: Object.fromEntries(flowNames.map((f) => [f, { enabled: d.flowEnabled(f), routes: flowRoutes[f], ...(gaps[f] ? { reason: gaps[f] } : {}) }])),
+      }
+    },
     publicConfig: () => ({
       profile: d.config.profile,
       networks: { base: d.base.key, radius: d.radius.key, solana: d.solana.key },

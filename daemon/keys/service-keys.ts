@@ -33,18 +33,19 @@ type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaA
 
 export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
   if (config.profile === 'local') return fromFile(loadOrCreateKeyFile(config.dataDir))
-  const missing = (name: string) =>
-    new BaseError('BAD_REQUEST', `the ${config.profile} profile needs the ${name} key`, {
-      details: `Set it in the config file (serve.keys) or the environment (PARX_${name.toUpperCase()}_KEY).`,
+  // startDaemon lists every missing setting first (src/config/problems.ts); this stays as a guard.
+  const missing = (name: string, env: string) =>
+    new BaseError('CONFIG_INVALID', `the ${config.profile} profile needs the ${name} key`, {
+      details: `Set it in the config file (serve.keys / serve.auth) or the environment (${env}).`,
     })
   const k = config.keys
-  if (!k.solver) throw missing('solver')
-  if (!k.facilitator) throw missing('facilitator')
-  if (!k.solanaSolver) throw missing('solana_solver')
-  if (!k.solanaFacilitator) throw missing('solana_facilitator')
-  if (!k.attestors || k.attestors.length !== 3) throw missing('attestor')
-  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('solana_attestor')
-  if (!config.auth.operatorToken) throw missing('operator token')
+  if (!k.solver) throw missing('solver', 'PARX_SOLVER_KEY')
+  if (!k.facilitator) throw missing('facilitator', 'PARX_FACILITATOR_KEY')
+  if (!k.solanaSolver) throw missing('Solana solver', 'PARX_SOLANA_SOLVER_KEY')
+  if (!k.solanaFacilitator) throw missing('Solana facilitator', 'PARX_SOLANA_FACILITATOR_KEY')
+  if (!k.attestors || k.attestors.length !== 3) throw missing('three attestor', 'PARX_ATTESTOR_KEYS')
+  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('three Solana attestor', 'PARX_SOLANA_ATTESTOR_KEYS')
+  if (!config.auth.operatorToken) throw missing('operator token', 'PARX_OPERATOR_TOKEN')
   return {
     deployer: k.solver as Hex,
     solver: k.solver as Hex,
@@ -80,7 +81,8 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   return keys
 }
 
-function fromFile(f: KeyFile): ServiceKeys {
+/** The key file as the daemon uses it (also the keys `parx chains` seeds and prints). */
+export function fromFile(f: KeyFile): ServiceKeys {
   return {
     ...f,
     solanaSolver: bs58.decode(f.solanaSolver),

@@ -1,7 +1,10 @@
 import { Command, Option } from 'commander'
 import * as agentLogin from './commands/agent/login.js'
 import * as userLogin from './commands/auth/user-login.js'
+import { readFileSync } from 'node:fs'
+import * as chains from './commands/chains.js'
 import * as completion from './commands/completion.js'
+import * as deploy from './commands/deploy.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
 import * as configSet from './commands/config/set.js'
@@ -37,6 +40,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
+  program.addCommand(chains.define(ctx))
+  program.addCommand(deploy.define(ctx))
   program.addCommand(faucet.define(ctx))
   program.addCommand(
     new Command('keys')

@@ -1,10 +1,8 @@
 import Conf from 'conf'
 import { mkdirSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { BaseError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
-import { userConfigDir } from './paths.js'
+import { defaultDataDir, userConfigDir } from './paths.js'
 import { configSchema, type ParxConfig } from './schema.js'
 
 /** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
@@ -42,10 +40,6 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
 
 export type ResolvedConfig = ParxConfig & { dataDir: string }
 
-export function defaultDataDir(profile: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share')
-  return join(base, 'parx', profile)
-}
 
 function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
@@ -68,3 +62,5 @@ function deepFreeze<T>(o: T): T {
   }
   return o
 }
+
+export { defaultDataDir }

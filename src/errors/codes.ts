@@ -35,6 +35,7 @@ export const errorCodes = {
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store (database) cannot be reached; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+  CONFIG_INVALID: { status: 500, meaning: 'the daemon refused to start: the message lists every setting to fix' },
   // agent payments platform (docs/platform-api.md)
   FORBIDDEN: { status: 403, meaning: 'the key is valid but may not do this (an agent key on a user route, or on another agent)' },
   ALREADY_EXISTS: { status: 409, meaning: 'the resource exists already (e.g. a user for this wallet)' },

@@ -22,7 +22,7 @@ export type LocalSolana = {
  * its mints (recorded in the store's deployments) and solver inventory created on the first
  * start, served as JSON-RPC (+ websocket on port+1) like a validator.
  */
-export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; chainDbFile: string; deployments: DeploymentStore; keys: ServiceKeys }): Promise<LocalSolana> {
+export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; chainDbFile: string; deployments: DeploymentStore; keys: ServiceKeys; genesisHash?: string }): Promise<LocalSolana> {
   const db = openChainDb(p.chainDbFile)
   try {
     const svm = createLocalSvm({ db })
@@ -35,7 +35,7 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     const programs = await ensureSettlementPrograms({
       svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => Keypair.fromSecretKey(k).publicKey),
     })
-    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
+    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash })
     const chain: SolanaChain = {
       ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, {
         ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),

@@ -18,6 +18,8 @@ export type StartSolanaRpcParameters = {
   host?: string
   /** HTTP port; the WebSocket listens on port + 1. 0 picks a free pair. */
   port?: number
+  /** What getGenesisHash answers (default: the local cluster's). */
+  genesisHash?: string
   /** Told about failures that are our bugs (the client only sees "Internal error"). */
   onInternalError?: (error: unknown) => void
 }
@@ -106,7 +108,7 @@ const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((
  */
 export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<SolanaRpcServer> {
   const host = params.host ?? '127.0.0.1'
-  const ctx: RpcContext = { svm: params.svm, onInternalError: params.onInternalError }
+  const ctx: RpcContext = { svm: params.svm, genesisHash: params.genesisHash, onInternalError: params.onInternalError }
   for (let attempt = 1; ; attempt++) {
     const http = createServer(safeHandler(ctx))
     const port = await listen(http, host, params.port ?? 0)

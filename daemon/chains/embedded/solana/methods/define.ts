@@ -6,6 +6,8 @@ import { invalidParams, RpcCode, RpcError } from '../rpc-error.js'
 
 export type RpcContext = {
   svm: LocalSvm
+  /** What getGenesisHash answers; the local cluster's own when absent (`parx chains --as testnet` presents devnet's). */
+  genesisHash?: string
   /** Told about failures that are our bugs (the client only sees "Internal error"). */
   onInternalError?: (error: unknown) => void
 }
