@@ -20,7 +20,7 @@ export const SELLER_URL = 'http://127.0.0.1:9/paid/weather'
 const NOW = '2026-11-23T20:00:00.000Z'
 const TX = `0x${'ab'.repeat(32)}`
 
-export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[] }
+export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[]; payBodies: unknown[] }
 
 export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeState): PlatformApi {
   const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'unknown or revoked key')
@@ -82,6 +82,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
     },
     pay: async ({ params, body }: { params: { id: string }; body: { url: string; maxAmount?: string; dryRun?: boolean } }) => {
       asOwner(params.id)
+      state.payBodies.push(body)
       const price = { protocol: 'x402-v2', amount: '0.25', token: 'PUSD', network: 'local-base', payTo: endpoint.payTo }
       if (body.dryRun) return { dryRun: true, price, withinLimits: state.limits.perPaymentUsd === null || Number(state.limits.perPaymentUsd) >= 0.25, remainingTodayUsd: state.limits.remainingTodayUsd }
       if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) throw new ApiError(402, 'PRICE_ABOVE_MAX', 'the seller asks 0.25 PUSD, above --max')
@@ -130,7 +131,7 @@ export function fakeDeps(
 ): PlatformDeps & { state: FakeState; out: string[]; err: string[] } {
   const out: string[] = []
   const err: string[] = []
-  const state = opts.state ?? { limits: noLimits(), paid: 0, sent: 0, calls: [] }
+  const state = opts.state ?? { limits: noLimits(), paid: 0, sent: 0, calls: [], payBodies: [] }
   const tty = opts.interactive ? { stdin: true, stdout: true, stderr: true } : undefined
   const ctx: CliContext = createContext(
     { env: opts.env ?? {}, stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), tty, stderrStream: { isTTY: false, write: () => true } },
