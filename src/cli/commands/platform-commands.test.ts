@@ -103,14 +103,14 @@ describe('agent commands', () => {
   })
 
   it('an agent command with only a user logged in, and a user command with only an agent, say which login is missing', async () => {
-    for (const cmd of [whoami, balance]) {
-      const r = await cli(cmd, {}, fakeDeps(user))
+    for (const run of [() => cli(whoami, {}, fakeDeps(user)), () => cli(balance, {}, fakeDeps(user))]) {
+      const r = await run()
       expect(r).toMatchObject({ exit: 4, error: { code: 'NO_CREDENTIALS', error: expect.stringMatching(/needs an agent key \(a user key is logged in.*parx agent login/) } })
     }
     const s = await cli(send, { to: TO, amount: '1' }, fakeDeps(user))
     expect(s.error?.code).toBe('NO_CREDENTIALS')
-    for (const cmd of [agentList, endpointList, userWhoami]) {
-      const r = await cli(cmd, {}, fakeDeps(agent))
+    for (const run of [() => cli(agentList, {}, fakeDeps(agent)), () => cli(endpointList, {}, fakeDeps(agent)), () => cli(userWhoami, {}, fakeDeps(agent))]) {
+      const r = await run()
       expect(r).toMatchObject({ exit: 4, error: { code: 'NO_CREDENTIALS', error: expect.stringMatching(/needs a user key \(an agent key is logged in.*parx auth user login/) } })
     }
     const none = await cli(whoami, {}, fakeDeps({}))
