@@ -43,7 +43,7 @@ export function createCliPlatform(c: PlatformConnection): PlatformApi {
     }
   }
   const target = { apiUrl: c.url }
-  const call = (name: PlatformRouteName, input: { params?: Record<string, string>; body?: unknown }) => {
+  const call = async (name: PlatformRouteName, input: { params?: Record<string, string>; body?: unknown }) => {
     const r = platformRoutePaths[name]
     const headers = headersFor(name, r.auth)
     return callDaemon<unknown>(target, fillPath(r.path, input?.params), { method: r.method, headers, body: r.method === 'POST' ? (input?.body ?? {}) : undefined })
