@@ -28,13 +28,15 @@ export const ok = <T>(data: T): CommandResult<T> => ({ data, exit: exitCodes.ok 
 /** The credentials in effect (environment over the config file) and a node:http client with them. */
 export async function platformDeps(ctx: CliContext, extra: { operatorToken?: string } = {}): Promise<PlatformDeps> {
   const [{ resolveCredentials }, { createCliPlatform }] = await Promise.all([import('../credentials.js'), import('../platform-client.js')])
-  const { values } = await resolveCredentials(ctx)
+  const { values, sources } = await resolveCredentials(ctx)
   const url = values.agentsUrl
+  // The stored agent id was stored with the stored key: an agent key from the environment may be another agent's.
+  const agentId = sources.agentKey === 'env' && sources.agentId === 'file' ? undefined : values.agentId
   const connect = (keys: Omit<PlatformConnection, 'url'>) => createCliPlatform({ url, ...keys })
   return {
     ctx,
     platform: connect({ userKey: values.userKey, agentKey: values.agentKey, operatorToken: extra.operatorToken }),
-    session: { url, agentKey: !!values.agentKey, userKey: !!values.userKey, agentId: values.agentId },
+    session: { url, agentKey: !!values.agentKey, userKey: !!values.userKey, agentId },
     connect,
   }
 }
