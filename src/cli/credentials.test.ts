@@ -76,6 +76,15 @@ describe('credentials', () => {
     expect(JSON.parse(readFileSync(r.path, 'utf8'))).toEqual({})
   })
 
+  it('platform commands take the stored agent id with the stored key, not with an agent key from the environment', async () => {
+    const { platformDeps } = await import('./commands/platform-shared.js')
+    await agentLogin.run({ agentKey }, deps())
+    expect((await platformDeps(ctx())).session).toMatchObject({ agentKey: true, agentId })
+    expect((await platformDeps(ctx({ PARX_AGENT_KEY: `parx-a-${'4'.repeat(64)}` }))).session.agentId).toBeUndefined()
+    expect((await platformDeps(ctx({ PARX_AGENT_KEY: `parx-a-${'4'.repeat(64)}`, PARX_AGENT_ID: agentId }))).session.agentId).toBe(agentId)
+    await logout.run({ agent: true }, ctx())
+  })
+
   it('masks keys to a prefix and the last 4', () => {
     expect(maskKey('parx-0123456789abcdef0123456789abcdef')).toBe('parx-…cdef')
     expect(maskKey('parxu-secret-key-abcd1234')).toBe('parxu-…1234')
