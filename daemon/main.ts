@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
 import { mkdirSync, rmSync } from 'node:fs'
 import { Keypair } from '@solana/web3.js'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -12,6 +12,7 @@ import { startChains } from './chains/start.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
 import { createFacilitator } from './facilitator/service.js'
 import { createApp } from './http/app.js'
+import { createApiServer } from './http/api-server.js'
 import { loadServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, Services } from './services.js'
@@ -92,10 +93,11 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   }
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
+function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, (info) => resolve({ server, port: info.port }))
+    const server = createApiServer(fetch)
     server.once('error', reject)
+    server.listen(port, hostname, () => resolve({ server, port: (server.address() as { port: number }).port }))
   })
 }
 

@@ -9,6 +9,9 @@ export const errorCodes = {
   MALFORMED_JSON: { status: 400, meaning: 'the body is not valid JSON' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'the body is larger than the route accepts' },
   NOT_FOUND: { status: 404, meaning: 'no such route or resource' },
+  EXPECTATION_FAILED: { status: 417, meaning: 'the Expect header asks for something other than 100-continue' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'the request line or headers are larger than the server accepts' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request was not received in time' },
   // auth
   UNAUTHORIZED: { status: 401, meaning: 'partner key or operator token missing or invalid' },
   // swaps
@@ -29,6 +32,7 @@ export const errorCodes = {
   QUOTE_STALE: { status: 400, meaning: 'the pool now pays less than the signed minOutputAmount: re-quote and re-sign' },
   // local profile
   PROFILE_ONLY: { status: 404, meaning: 'the route exists only on another profile (e.g. the faucet on local)' },
+  AMOUNT_OUT_OF_RANGE: { status: 400, meaning: 'the amount is more than the token can hold (uint256 on EVM, u64 on Solana)' },
   // dependencies
   CHAIN_UNAVAILABLE: { status: 503, meaning: 'a chain RPC did not answer; retry shortly' },
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
