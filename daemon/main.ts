@@ -1,5 +1,4 @@
 import type { ServerType } from '@hono/node-server'
-import { mkdirSync, rmSync } from 'node:fs'
 import { Keypair } from '@solana/web3.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
@@ -18,6 +17,10 @@ import { createLogger } from './logger.js'
 import type { DaemonUrls, Services } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore } from './store/db.js'
+import { prepareDataDir } from './startup/data-dir.js'
+import { startupError } from './startup/failure.js'
+import { ownerOnlyUmask } from './startup/owner-only.js'
+import { assertPortFree } from './startup/ports.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { profiles } from '../src/networks/registry.js'
 
@@ -31,12 +34,20 @@ export type StartDaemonOptions = { onProgress?: (step: string) => void }
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
   const progress = opts.onProgress ?? (() => {})
-  if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const log = createLogger(config.dataDir, config.logLevel)
-  const keys = loadServiceKeys(config)
-  const db = openStore(storePath(config.dataDir))
-  const cleanups: Array<() => Promise<void> | void> = [() => db.close(), () => log.flush()]
+  // Before anything is created or touched: owner-only modes, then the data dir checked and locked.
+  ownerOnlyUmask()
+  const lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  let opened
+  try {
+    if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
+    const log = createLogger(config.dataDir, config.logLevel)
+    opened = { log, keys: loadServiceKeys(config), db: openStore(storePath(config.dataDir)) }
+  } catch (e) {
+    lock.release()
+    throw startupError(e, config)
+  }
+  const { log, keys, db } = opened
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => db.close(), () => log.flush()]
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
@@ -81,6 +92,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     Object.assign(services.urls, { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard` })
+    lock.setUrl(api)
     log.info({ urls: services.urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     const warming = services.facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
@@ -89,7 +101,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     return { urls: services.urls, services, stop }
   } catch (e) {
     await stop()
-    throw e
+    throw startupError(e, config)
   }
 }
 

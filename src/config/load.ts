@@ -1,18 +1,34 @@
 import Conf from 'conf'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { BaseError } from '../errors/index.js'
+import { chmodSync, existsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { BaseError, UsageError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
 import { configSchema, type ParxConfig } from './schema.js'
 
 /** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
 export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Record<string, unknown>> {
-  return new Conf<Record<string, unknown>>({
-    projectName: 'parx',
-    projectSuffix: '',
-    configFileMode: 0o600,
-    ...(env.PARX_CONFIG_DIR ? { cwd: env.PARX_CONFIG_DIR } : {}),
-  })
+  let conf: Conf<Record<string, unknown>>
+  try {
+    conf = new Conf<Record<string, unknown>>({
+      projectName: 'parx',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      ...(env.PARX_CONFIG_DIR ? { cwd: env.PARX_CONFIG_DIR } : {}),
+    })
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new UsageError('BAD_REQUEST', `cannot open the config file${err.path ? ` at ${err.path}` : ''} (${err.code ?? err.message}); fix it or set PARX_CONFIG_DIR`, { cause: e })
+  }
+  // Created 0755 by older versions or under a loose umask: the dir is ours, so it is tightened.
+  const dir = dirname(conf.path)
+  try {
+    if (existsSync(dir)) chmodSync(dir, 0o700)
+  } catch {
+    // Not ours to change (PARX_CONFIG_DIR pointing at a shared dir): left as it is.
+  }
+  return conf
 }
 
 export type LoadConfigParameters = {
@@ -31,7 +47,7 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
   const parsed = configSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new BaseError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
+    throw new UsageError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
       details: 'Check the flag, the PARX_* variable or the config file (parx config path) that sets it.',
     })
   }

@@ -38,6 +38,12 @@ export const errorCodes = {
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+  // start-up (reported by `parx serve`, never answered over HTTP)
+  DATA_DIR_UNUSABLE: { status: 400, meaning: 'the data dir is a file, not writable, or not a parx data dir' },
+  DATA_DIR_IN_USE: { status: 409, meaning: 'another parx serve holds the data dir (its pid and URL are named)' },
+  PORT_IN_USE: { status: 409, meaning: 'the API port or a chain port beside it is taken: pick another --port' },
+  KEY_FILE_INVALID: { status: 400, meaning: 'keys.json in the data dir is not valid JSON or misses a key' },
+  STORE_UNREADABLE: { status: 400, meaning: 'parx.db in the data dir is corrupt, truncated or unreadable' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

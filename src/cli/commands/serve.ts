@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander'
 import ora from 'ora'
 import { loadConfig, type ResolvedConfig } from '../../config/load.js'
+import { parsePortFlag } from '../../config/port.js'
 import type { CliContext } from '../context.js'
 import { label } from '../context.js'
 
@@ -58,7 +59,7 @@ export function define(ctx: () => CliContext): Command {
   return new Command('serve')
     .description('start the parx daemon (embedded chains on the local profile)')
     .addOption(new Option('--profile <profile>', 'network profile').choices(['local', 'testnet', 'mainnet']))
-    .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)')
+    .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)', parsePortFlag)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')
