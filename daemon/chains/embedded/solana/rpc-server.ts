@@ -40,20 +40,26 @@ function answerError(res: ServerResponse, status: number, message: string): void
   res.end(text)
 }
 
+// An oversized body is read and dropped (so the client gets to read the 413 instead of a reset),
+// up to this much; past it the connection is cut.
+const MAX_DRAIN_BYTES = 4 * 1024 * 1024
+
+/** The body as text, or undefined when it is larger than a node accepts (never held in memory). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    // A declared length over the limit is refused before a byte is read.
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > MAX_BODY_BYTES) tooLarge = true
+      if (!tooLarge) chunks.push(chunk)
+      else if (size > MAX_DRAIN_BYTES) {
         resolve(undefined)
         req.destroy()
-      } else chunks.push(chunk)
+      }
     })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
