@@ -1,5 +1,6 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
 import { benchFacilitator } from './facilitator.js'
+import { benchHostile } from './hostile.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   swap: benchSwap,
   sol: benchSol,
   facilitator: benchFacilitator,
+  hostile: benchHostile,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
