@@ -21,7 +21,13 @@ let partnerKey: string
 let operatorToken: string
 
 beforeAll(async () => {
-  daemon = await serveReady(['--data-dir', dataDir, '--port', '0'])
+  // FUZZ_DAEMON_NODE_OPTIONS (e.g. a small --max-old-space-size) tells a leak from a lazy GC.
+  const nodeOptions = process.env.NODE_OPTIONS
+  if (process.env.FUZZ_DAEMON_NODE_OPTIONS) process.env.NODE_OPTIONS = process.env.FUZZ_DAEMON_NODE_OPTIONS
+  daemon = await serveReady(['--data-dir', dataDir, '--port', '0']).finally(() => {
+    if (nodeOptions === undefined) delete process.env.NODE_OPTIONS
+    else process.env.NODE_OPTIONS = nodeOptions
+  })
   api = daemon.ready.urls.api
   rpc = daemon.ready.urls.rpc['local-solana']
   operatorToken = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken
@@ -133,7 +139,7 @@ describe('fuzz: seeded malformed requests over every route', () => {
   it(`answers ${REQUESTS} of them without a 5xx, with { error, code } (JSON-RPC errors on the RPC), while /api/health stays fast and RSS settles`, async () => {
     const r = prng(SEED)
     // The same probe with no load first: on a shared machine the scheduler alone adds latency, and
-    // the bound is about what the fuzzing adds on top of it.
+    // the bound is 50 ms on top of (twice) what the machine alone costs.
     const idleProbe = healthProbe(`${api}/api/health`)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     const idle = p99(await idleProbe.stop())
@@ -169,7 +175,7 @@ describe('fuzz: seeded malformed requests over every route', () => {
     expect(findings.slice(0, 10), `${findings.length} findings (seed ${SEED})`).toEqual([])
     expect(latencies.filter((x) => x < 0), 'failed /api/health probes').toEqual([])
     expect(latencies.length).toBeGreaterThan(50)
-    expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50 + idle)
+    expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50 + 2 * idle)
     // Settles: after the first quarter warmed the caches, the rest adds little.
     const [, warm, ...later] = rss
     expect(Math.max(...later) - warm!, `RSS MiB per 2,500 requests: ${rss.map(Math.round).join(', ')}`).toBeLessThan(150)

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { tiedToParent } from '../../daemon/chains/embedded/tied-to-parent.js'
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'parx.js')
 
@@ -26,9 +27,9 @@ export function serveFails(args: string[], opts: { env?: NodeJS.ProcessEnv; pref
 /** `parx --output json serve ...` until its ready line. */
 export async function serveReady(args: string[], opts: { shell?: string } = {}) {
   const argv = [bin, '--output', 'json', 'serve', '--log-level', 'warn', ...args]
-  const child = opts.shell
-    ? spawn('/bin/sh', ['-c', `${opts.shell}; exec "$0" "$@"`, process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
+  // Tied to this test process: a test worker that is killed (a timeout) takes its daemon along.
+  const [cmd, ...rest] = tiedToParent(opts.shell ? ['/bin/sh', '-c', `${opts.shell}; exec "$0" "$@"`, process.execPath, ...argv] : [process.execPath, ...argv])
+  const child = spawn(cmd!, rest, { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))
   const line = await new Promise<string>((resolve, reject) => {
