@@ -2,6 +2,7 @@
 import { benchAaSend } from './aa-send.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
+import { benchHostile } from './hostile.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   'aa-send': benchAaSend,
   cli: benchCli,
   'xchain-cu': benchXchainCu,
+  hostile: benchHostile,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -1,11 +1,15 @@
-import { serve, type ServerType } from '@hono/node-server'
-import { mkdirSync, rmSync } from 'node:fs'
+import type { ServerType } from '@hono/node-server'
 import { Keypair } from '@solana/web3.js'
 import type { Hono } from 'hono'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
+import { createApiServer } from './http/api-server.js'
+import { prepareDataDir } from './startup/data-dir.js'
+import { startupError } from './startup/failure.js'
+import { ownerOnlyUmask } from './startup/owner-only.js'
+import { assertPortFree } from './startup/ports.js'
 import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
@@ -27,7 +31,8 @@ import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
 import { swapInflight } from './swap/relay-swap.js'
-import { workerRoutes } from './http/routes/index.js'
+import { routes, workerRoutes } from './http/routes/index.js'
+import { servedFlows } from './http/served-flows.js'
 import { BaseError } from '../src/errors/index.js'
 import { workerDuties } from './worker/duties.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
@@ -69,11 +74,19 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
   }
   await refuseWhatCannotWork(config)
-  if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const log = createLogger(config.dataDir, config.logLevel)
-  const keys = loadServiceKeys(config)
-  const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
+  // Before anything is created or touched: owner-only modes, then the data dir checked and locked.
+  ownerOnlyUmask()
+  const lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  let opened
+  try {
+    if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
+    opened = { log: createLogger(config.dataDir, config.logLevel), keys: loadServiceKeys(config) }
+  } catch (e) {
+    lock.release()
+    throw startupError(e, config)
+  }
+  const { log, keys } = opened
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush()]
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
@@ -130,7 +143,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       sender: (network) => sender(network, 'facilitator'),
     })
     const surfaces: Surfaces = {
-      discovery: discoveryService({ config, gaps, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
@@ -138,6 +151,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
+    lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
@@ -159,14 +173,15 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     return { urls, services, stop }
   } catch (e) {
     await stop()
-    throw e
+    throw startupError(e, config)
   }
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
+function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, (info) => resolve({ server, port: info.port }))
+    const server = createApiServer(fetch)
     server.once('error', reject)
+    server.listen(port, hostname, () => resolve({ server, port: (server.address() as { port: number }).port }))
   })
 }
 

@@ -18,6 +18,8 @@ export type DiscoveryDeps = {
   config: Pick<ParxConfig, 'profile' | 'auth' | 'limits'>
   /** Flows off for a missing contract address, with the setting that turns each on (src/config/problems.ts). */
   gaps?: Partial<Record<FlowName, string>>
+  /** Whether this version registers a flow's routes (daemon/http/served-flows.ts). */
+  served?: (flow: FlowName) => boolean
   flowEnabled(flow: FlowName): boolean
   base: EvmChain
   radius: EvmChain
@@ -33,11 +35,19 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
   return {
     capabilities: () => {
       const gaps = d.gaps ?? {}
-      return {
-        profile: d.config.profile,
+      const flow = (f: FlowName) => {
+        const routes = flowRoutes[f]
+        // Only what is served: a flow whose routes this version does not register is off, whatever the config says.
+        if (d.served && !d.served(f)) return { enabled: false, routes, reason: 'not served by this version of parx yet: its routes are not registered' }
         // A surface missing a contract address is off, with the setting that turns it on.
-        flows: Object.fromEntries(flowNames.map((f) => [f, { enabled: d.flowEnabled(f), routes: flowRoutes[f], ...(gaps[f] ? { reason: gaps[f] } : {}) }])),
+        if (gaps[f]) return { enabled: false, routes, reason: gaps[f] }
+        if (!d.flowEnabled(f)) {
+          const reason = f === 'faucet' && d.config.profile !== 'local' ? 'the faucet exists only on the local profile' : 'disabled in the configuration (serve.flows)'
+          return { enabled: false, routes, reason }
+        }
+        return { enabled: true, routes }
       }
+      return { profile: d.config.profile, flows: Object.fromEntries(flowNames.map((f) => [f, flow(f)])) }
     },
     publicConfig: () => ({
       profile: d.config.profile,

@@ -7,6 +7,7 @@ import type { Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { keyFilePath } from '../../src/config/paths.js'
+import { keyFileSchema } from './key-file-schema.js'
 
 /** The service's own keys. On the local profile they are generated into the data dir (0600). */
 export type ServiceKeys = {
@@ -63,7 +64,7 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
 /** Reads the local key file, creating it on first start. Written 0600 and never logged. */
 export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeyFile
+  if (existsSync(file)) return readKeyFile(file)
   const sol = () => bs58.encode(Keypair.generate().secretKey)
   const keys: KeyFile = {
     deployer: generatePrivateKey(),
@@ -79,6 +80,26 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 })
   chmodSync(file, 0o600)
   return keys
+}
+
+const whatToDo = 'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to the old ones)'
+
+/** Reads and checks keys.json; a damaged one is named with the key at fault and what to do. */
+function readKeyFile(file: string): KeyFile {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (e) {
+    throw new BaseError('KEY_FILE_INVALID', `${file} is not valid JSON; ${whatToDo}`, { cause: e })
+  }
+  const parsed = keyFileSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const key = issue.path.join('.') || '(root)'
+    const missing = issue.code === 'invalid_type' && issue.received === 'undefined'
+    throw new BaseError('KEY_FILE_INVALID', `${file} ${missing ? 'is missing' : 'has an invalid'} key '${key}'${missing ? '' : ` (${issue.message})`}; ${whatToDo}`)
+  }
+  return parsed.data as KeyFile
 }
 
 /** The key file as the daemon uses it (also the keys `parx chains` seeds and prints). */

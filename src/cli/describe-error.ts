@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander'
 import { BaseError } from '../errors/base.js'
+import { UsageError } from '../errors/usage.js'
 import { ApiError, UnreachableError } from '../sdk/http-errors.js'
 import { CliError } from './errors.js'
 import { exitCodes, type ExitCode } from './exit-codes.js'
@@ -33,7 +34,8 @@ export function describeError(e: unknown): DescribedError {
   }
   if (e instanceof ApiError) return { code: e.code, message: e.message, exit: exitForService(e.status, e.code) }
   if (e instanceof BaseError) {
-    const exit = e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure
+    // A UsageError is input the user can fix (a flag, a path, a data dir): the usage code, whatever its code.
+    const exit = e instanceof UsageError || e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure
     return { code: e.code, message: e.details ? `${e.message}\n${e.details}` : e.message, exit }
   }
   const name = (e as { name?: string })?.name

@@ -19,7 +19,7 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  */
 export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys }): Promise<LocalEvm> {
   mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
-  const anvil = await startAnvil({ chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
+  const anvil = await startAnvil({ name: p.spec.key, chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)
     let addresses = await p.deployments.read(p.spec.key)
