@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { createServer } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,6 +21,42 @@ function startTime(args: string[], env: NodeJS.ProcessEnv): number {
   }
   once()
   return summary(Array.from({ length: RUNS }, once)).p50
+}
+
+/** Like startTime, without blocking this process's event loop (the platform stub below answers from it). */
+async function startTimeAsync(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const once = () =>
+    new Promise<number>((res, rej) => {
+      const t = performance.now()
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
+      let err = ''
+      child.stderr!.on('data', (d) => (err += d))
+      child.once('exit', (code) => (code === 0 ? res(performance.now() - t) : rej(new Error(`${args.join(' ')} exited ${code}: ${err}`))))
+    })
+  await once()
+  const runs: number[] = []
+  for (let i = 0; i < RUNS; i++) runs.push(await once())
+  return summary(runs).p50
+}
+
+/**
+ * A stand-in for the platform's two agent routes on 127.0.0.1 (GET /api/agents/me and
+ * /api/agents/:id/balance, answers shaped as docs/platform-api.md): the daemon's platform routes are
+ * built on another branch, so these figures measure the CLI's start and client, not the daemon.
+ */
+async function platformStub(): Promise<{ url: string; close(): Promise<void> }> {
+  const id = '1b4e28ba-2fa1-11d2-883f-0016d3cca427'
+  const wallet = '0x1111111111111111111111111111111111111111'
+  const limits = { perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null }
+  const agent = { id, name: 'bench', network: 'local-base', chainId: 31337, wallet, sendMethod: 'userOperation', tokens: [{ symbol: 'PUSD', decimals: 6, address: null }], createdAt: new Date().toISOString(), limits }
+  const balance = { agentId: id, network: 'local-base', wallet, tokens: [{ symbol: 'PUSD', decimals: 6, amount: '1', raw: '1000000' }], native: { symbol: 'ETH', amount: '0', raw: '0' } }
+  const server = createServer((req, res) => {
+    const body = req.url === '/api/agents/me' ? agent : req.url === `/api/agents/${id}/balance` ? balance : undefined
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'no route', code: 'NOT_FOUND' }))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) }
 }
 
 /** `parx serve --output json` until its ready line, then SIGTERM. */
@@ -44,6 +81,17 @@ export async function benchCli(): Promise<void> {
     report('cli.node_bare_p50', bare, 'ms', { runs: RUNS })
     const help = startTime([parxBin, '--help'], env)
     report('cli.help_p50', help, 'ms', { ratio_to_node: Math.round((help / bare) * 100) / 100, target: '< 3x node' })
+
+    const stub = await platformStub()
+    try {
+      const agentEnv = { ...env, PARX_AGENTS_URL: stub.url, PARX_AGENT_KEY: `parx-a-${'2'.repeat(64)}` }
+      const whoami = await startTimeAsync([parxBin, 'whoami', '--output', 'json'], agentEnv)
+      report('cli.whoami_json_p50', whoami, 'ms', { ratio_to_node: Math.round((whoami / bare) * 100) / 100, target: '< 5x node', platform: 'local HTTP stub' })
+      const balance = await startTimeAsync([parxBin, 'balance', '--output', 'json'], agentEnv)
+      report('cli.balance_json_p50', balance, 'ms', { ratio_to_node: Math.round((balance / bare) * 100) / 100, platform: 'local HTTP stub' })
+    } finally {
+      await stub.close()
+    }
 
     const cold = await serveReady(['--data-dir', join(tmp, 'data')], env)
     await cold.stop()

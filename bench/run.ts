@@ -2,10 +2,12 @@
 import { benchAaSend } from './aa-send.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
+import { benchHostile } from './hostile.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
 import { benchXchainGas } from './xchain-gas.js'
+import { benchXchainCu } from './xchain-cu.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
@@ -15,6 +17,8 @@ const benches: Record<string, () => Promise<void>> = {
   'xchain-gas': benchXchainGas,
   'aa-send': benchAaSend,
   cli: benchCli,
+  'xchain-cu': benchXchainCu,
+  hostile: benchHostile,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -8,6 +8,8 @@ _parx() {
     case "${path:+$path }$w" in
       "serve") path="serve" ;;
       "status") path="status" ;;
+      "chains") path="chains" ;;
+      "deploy") path="deploy" ;;
       "faucet") path="faucet" ;;
       "keys") path="keys" ;;
       "keys create") path="keys create" ;;
@@ -22,8 +24,29 @@ _parx() {
       "auth") path="auth" ;;
       "auth user") path="auth user" ;;
       "auth user login") path="auth user login" ;;
+      "user") path="user" ;;
+      "user whoami") path="user whoami" ;;
+      "user create") path="user create" ;;
       "agent") path="agent" ;;
       "agent login") path="agent login" ;;
+      "agent list") path="agent list" ;;
+      "agent create") path="agent create" ;;
+      "agent show") path="agent show" ;;
+      "agent limits") path="agent limits" ;;
+      "agent key") path="agent key" ;;
+      "agent key create") path="agent key create" ;;
+      "agent key revoke") path="agent key revoke" ;;
+      "whoami") path="whoami" ;;
+      "balance") path="balance" ;;
+      "pay") path="pay" ;;
+      "send") path="send" ;;
+      "swap") path="swap" ;;
+      "manifest") path="manifest" ;;
+      "endpoint") path="endpoint" ;;
+      "endpoint list") path="endpoint list" ;;
+      "endpoint create") path="endpoint create" ;;
+      "endpoint delete") path="endpoint delete" ;;
+      "mcp") path="mcp" ;;
       "logout") path="logout" ;;
       "completion") path="completion" ;;
     esac
@@ -33,15 +56,18 @@ _parx() {
     "serve|--profile") COMPREPLY=( $(compgen -W "local testnet mainnet" -- "$cur") ); return ;;
     "serve|--role") COMPREPLY=( $(compgen -W "api worker all" -- "$cur") ); return ;;
     "serve|--log-level") COMPREPLY=( $(compgen -W "fatal error warn info debug trace silent" -- "$cur") ); return ;;
+    "chains|--as") COMPREPLY=( $(compgen -W "local testnet" -- "$cur") ); return ;;
     "faucet|--token") COMPREPLY=( $(compgen -W "USDC PUSD XUSD ETH SOL" -- "$cur") ); return ;;
     "faucet|--network") COMPREPLY=( $(compgen -W "local-base local-radius local-solana" -- "$cur") ); return ;;
     "completion|--shell") COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status faucet keys config auth agent logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
+    "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
+    "deploy") words="--network --write --version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
     "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --no-color --help" ;;
     "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --no-color --help" ;;
@@ -56,8 +82,29 @@ _parx() {
     "auth") words="user --version -V --output -o --api-url --no-color --help" ;;
     "auth user") words="login --version -V --output -o --api-url --no-color --help" ;;
     "auth user login") words="--user-key --version -V --output -o --api-url --no-color --help" ;;
-    "agent") words="login --version -V --output -o --api-url --no-color --help" ;;
+    "user") words="whoami create --version -V --output -o --api-url --no-color --help" ;;
+    "user whoami") words="--version -V --output -o --api-url --no-color --help" ;;
+    "user create") words="--name --wallet --operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "agent") words="login list create show limits key --version -V --output -o --api-url --no-color --help" ;;
     "agent login") words="--agent-key --agent-id --version -V --output -o --api-url --no-color --help" ;;
+    "agent list") words="--version -V --output -o --api-url --no-color --help" ;;
+    "agent create") words="--name --network --version -V --output -o --api-url --no-color --help" ;;
+    "agent show") words="--version -V --output -o --api-url --no-color --help" ;;
+    "agent limits") words="--agent --per-payment --daily --allowed-hosts --version -V --output -o --api-url --no-color --help" ;;
+    "agent key") words="create revoke --version -V --output -o --api-url --no-color --help" ;;
+    "agent key create") words="--agent --label --version -V --output -o --api-url --no-color --help" ;;
+    "agent key revoke") words="--agent --version -V --output -o --api-url --no-color --help" ;;
+    "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
+    "balance") words="--version -V --output -o --api-url --no-color --help" ;;
+    "pay") words="--url --max --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
+    "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
+    "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
+    "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
+    "endpoint") words="list create delete --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;
+    "endpoint create") words="--upstream --price --network --token --pay-to --name --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint delete") words="--version -V --output -o --api-url --no-color --help" ;;
+    "mcp") words="--version -V --output -o --api-url --no-color --help" ;;
     "logout") words="--agent --user --version -V --output -o --api-url --no-color --help" ;;
     "completion") words="--shell --write --version -V --output -o --api-url --no-color --help" ;;
   esac

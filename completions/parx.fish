@@ -5,11 +5,22 @@ complete -c parx -l api-url -r
 complete -c parx -l no-color -f
 complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
+complete -c parx -f -n '__fish_use_subcommand' -a chains
+complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
+complete -c parx -f -n '__fish_use_subcommand' -a user
 complete -c parx -f -n '__fish_use_subcommand' -a agent
+complete -c parx -f -n '__fish_use_subcommand' -a whoami
+complete -c parx -f -n '__fish_use_subcommand' -a balance
+complete -c parx -f -n '__fish_use_subcommand' -a pay
+complete -c parx -f -n '__fish_use_subcommand' -a send
+complete -c parx -f -n '__fish_use_subcommand' -a swap
+complete -c parx -f -n '__fish_use_subcommand' -a manifest
+complete -c parx -f -n '__fish_use_subcommand' -a endpoint
+complete -c parx -f -n '__fish_use_subcommand' -a mcp
 complete -c parx -f -n '__fish_use_subcommand' -a logout
 complete -c parx -f -n '__fish_use_subcommand' -a completion
 complete -c parx -n '__fish_seen_subcommand_from serve' -l profile -x -a 'local testnet mainnet'
@@ -19,6 +30,13 @@ complete -c parx -n '__fish_seen_subcommand_from serve' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l fresh -f
 complete -c parx -n '__fish_seen_subcommand_from serve' -l role -x -a 'api worker all'
 complete -c parx -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'fatal error warn info debug trace silent'
+complete -c parx -n '__fish_seen_subcommand_from chains' -l as -x -a 'local testnet'
+complete -c parx -n '__fish_seen_subcommand_from chains' -l port -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l host -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from chains' -l fresh -f
+complete -c parx -n '__fish_seen_subcommand_from deploy' -l network -r
+complete -c parx -n '__fish_seen_subcommand_from deploy' -l write -f
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l token -x -a 'USDC PUSD XUSD ETH SOL'
 complete -c parx -n '__fish_seen_subcommand_from faucet' -l amount -r
@@ -47,9 +65,50 @@ complete -c parx -f -n '__fish_seen_subcommand_from config' -a set
 complete -c parx -f -n '__fish_seen_subcommand_from auth' -a user
 complete -c parx -f -n '__fish_seen_subcommand_from user' -a login
 complete -c parx -n '__fish_seen_subcommand_from login' -l user-key -r
+complete -c parx -f -n '__fish_seen_subcommand_from user' -a whoami
+complete -c parx -f -n '__fish_seen_subcommand_from user' -a create
+complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l wallet -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l operator-token -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l data-dir -r
 complete -c parx -f -n '__fish_seen_subcommand_from agent' -a login
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a create
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a show
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a limits
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a key
 complete -c parx -n '__fish_seen_subcommand_from login' -l agent-key -r
 complete -c parx -n '__fish_seen_subcommand_from login' -l agent-id -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l network -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l per-payment -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l daily -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l allowed-hosts -r
+complete -c parx -f -n '__fish_seen_subcommand_from key' -a create
+complete -c parx -f -n '__fish_seen_subcommand_from key' -a revoke
+complete -c parx -n '__fish_seen_subcommand_from create' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l label -r
+complete -c parx -n '__fish_seen_subcommand_from revoke' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l max -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l dry-run -f
+complete -c parx -n '__fish_seen_subcommand_from pay' -s y -l yes -f
+complete -c parx -n '__fish_seen_subcommand_from send' -l to -r
+complete -c parx -n '__fish_seen_subcommand_from send' -l amount -r
+complete -c parx -n '__fish_seen_subcommand_from send' -l token -r
+complete -c parx -n '__fish_seen_subcommand_from swap' -l from -r
+complete -c parx -n '__fish_seen_subcommand_from swap' -l to -r
+complete -c parx -n '__fish_seen_subcommand_from swap' -l amount -r
+complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a create
+complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a delete
+complete -c parx -n '__fish_seen_subcommand_from create' -l upstream -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l price -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l network -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l token -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l pay-to -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
 complete -c parx -n '__fish_seen_subcommand_from logout' -l agent -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l user -f
 complete -c parx -n '__fish_seen_subcommand_from completion' -l shell -x -a 'bash zsh fish'

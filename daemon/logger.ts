@@ -4,8 +4,16 @@ import pino, { type Logger } from 'pino'
 /** The daemon log goes to `<dataDir>/parx.log`; the terminal shows progress and the ready line only. */
 export function createLogger(dataDir: string, level: string): Logger {
   if (level === 'silent') return pino({ level: 'silent' })
+  const dest = pino.destination({ dest: logPath(dataDir), mkdir: true, sync: false })
+  // A log that cannot be written (disk full, file removed or made read-only) must not take the
+  // daemon down with an unhandled 'error' event: say so once and go on without it.
+  let warned = false
+  dest.on('error', (err: Error) => {
+    if (!warned) process.stderr.write(`parx: cannot write the log ${logPath(dataDir)} (${err.message}); continuing without it\n`)
+    warned = true
+  })
   return pino(
     { level, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
-    pino.destination({ dest: logPath(dataDir), mkdir: true, sync: false }),
+    dest,
   )
 }

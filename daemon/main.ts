@@ -1,11 +1,15 @@
-import { serve, type ServerType } from '@hono/node-server'
-import { mkdirSync, rmSync } from 'node:fs'
+import type { ServerType } from '@hono/node-server'
 import { Keypair } from '@solana/web3.js'
 import type { Hono } from 'hono'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
+import { createApiServer, type ApiFetch } from './http/api-server.js'
+import { prepareDataDir } from './startup/data-dir.js'
+import { startupError } from './startup/failure.js'
+import { ownerOnlyUmask } from './startup/owner-only.js'
+import { assertPortFree } from './startup/ports.js'
 import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
@@ -32,10 +36,13 @@ import { anvilFeeTopUp } from './platform/send.js'
 import { platformStore } from './platform/store.js'
 import { packageVersion } from '../src/cli/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
-import { workerRoutes } from './http/routes/index.js'
+import { routes, workerRoutes } from './http/routes/index.js'
+import { servedFlows } from './http/served-flows.js'
 import { BaseError } from '../src/errors/index.js'
 import { workerDuties } from './worker/duties.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
+import { surfaceGaps } from '../src/config/problems.js'
+import { refuseWhatCannotWork } from './startup-check.js'
 
 /**
  * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
@@ -73,11 +80,20 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   if (config.role !== 'all' && !config.store.url) {
     throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
   }
-  if (config.fresh) rmSync(config.dataDir, { recursive: true, force: true })
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const log = createLogger(config.dataDir, config.logLevel)
-  const keys = loadServiceKeys(config)
-  const cleanups: Array<() => Promise<void> | void> = [() => log.flush()]
+  await refuseWhatCannotWork(config)
+  // Before anything is created or touched: owner-only modes, then the data dir checked and locked.
+  ownerOnlyUmask()
+  const lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  let opened
+  try {
+    if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
+    opened = { log: createLogger(config.dataDir, config.logLevel), keys: loadServiceKeys(config) }
+  } catch (e) {
+    lock.release()
+    throw startupError(e, config)
+  }
+  const { log, keys } = opened
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush()]
   const stop = onceAsync(async () => {
     for (const fn of cleanups.reverse()) await fn()
   })
@@ -105,7 +121,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, nonces)))
       return sx
     }
-    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : config.flows[flow] ?? true)
+    // A surface missing a contract address is off, whatever PARX_FLOWS says (README "Pointing at real networks").
+    const gaps = surfaceGaps(config)
+    const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true))
     const accounts: PublicAccounts = {
       solver: privateKeyToAccount(keys.solver).address,
       facilitator: privateKeyToAccount(keys.facilitator).address,
@@ -144,7 +162,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     })
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) }
     const surfaces: Surfaces = {
-      discovery: discoveryService({ config, flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
@@ -156,6 +174,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       }),
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
+    lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
@@ -177,14 +196,15 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     return { urls, services, stop }
   } catch (e) {
     await stop()
-    throw e
+    throw startupError(e, config)
   }
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
+function listen(fetch: ApiFetch, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, (info) => resolve({ server, port: info.port }))
+    const server = createApiServer(fetch)
     server.once('error', reject)
+    server.listen(port, hostname, () => resolve({ server, port: (server.address() as { port: number }).port }))
   })
 }
 
@@ -200,3 +220,7 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
   let p: Promise<void> | undefined
   return () => (p ??= fn())
 }
+
+// The CLI reaches daemon/ through this one module: `parx chains` and `parx deploy` too.
+export { startStandaloneChains } from './chains/standalone.js'
+export { deployNetwork } from './chains/deploy-network.js'

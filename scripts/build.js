@@ -3,7 +3,7 @@
 // One ESM bundle of our own sources only: npm packages stay external and load from node_modules.
 // Code splitting turns every dynamic import() into its own chunk, so a command loads only what it uses.
 import { build } from 'esbuild'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -30,13 +30,10 @@ const result = await build({
 })
 
 // Files read at run time relative to the module that reads them, copied to where that module now is.
-// daemon/store/db.ts reads migrations/*.sql beside itself.
-const migrations = join(root, 'daemon', 'store', 'migrations')
-if (existsSync(migrations)) {
-  const sql = readdirSync(migrations).filter((f) => f.endsWith('.sql'))
-  if (sql.length) mkdirSync(join(staging, 'migrations'))
-  for (const f of sql) copyFileSync(join(migrations, f), join(staging, 'migrations', f))
-}
+// contracts/solana/programs.ts reads build/<program>.so beside itself.
+const programs = join(root, 'contracts', 'solana', 'build')
+mkdirSync(join(staging, 'build'))
+for (const f of readdirSync(programs).filter((f) => f.endsWith('.so'))) copyFileSync(join(programs, f), join(staging, 'build', f))
 
 // What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
 writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))

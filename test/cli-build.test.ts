@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -39,11 +40,25 @@ describe('the compiled parx', () => {
     expect(inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
   })
 
-  it('keeps the daemon in its own chunk, with the SQL migrations it reads beside it', () => {
+  it('whoami, balance and the other platform commands load no chain library, undici or zod: their client is node:http', () => {
+    const owner = (input: string) => Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes(input))![0]
+    const pkg = (p: string) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!)
+    // What a platform command loads once it runs: the credentials (conf) and the client, statically.
+    const loaded = [owner('src/cli/platform-client.ts'), owner('src/cli/credentials.ts')].map((o) => staticClosure(meta, o))
+    const externals = loaded.flatMap((l) => l.externals).map(pkg)
+    for (const heavy of ['viem', 'undici', 'zod', '@solana/web3.js', 'hono', 'better-sqlite3']) expect(externals).not.toContain(heavy)
+    expect(loaded.flatMap((l) => l.inputs).filter((i) => i.startsWith('daemon/') || i === 'src/sdk/http.ts')).toEqual([])
+  })
+
+  it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
     const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
     expect(daemonChunks).toHaveLength(1)
-    const db = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/store/db.ts'))
-    expect(db?.[0]).toMatch(/^dist\/[^/]+\.js$/) // beside dist/migrations
+    // contracts/solana/programs.ts reads build/<program>.so beside itself, wherever its code lands.
+    const programs = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('contracts/solana/programs.ts'))
+    expect(programs?.[0]).toMatch(/^dist\/[^/]+\.js$/)
+    for (const name of ['origin_settler', 'dest_settler']) {
+      expect(readFileSync(join(root, 'dist', 'build', `${name}.so`))).toEqual(readFileSync(join(root, 'contracts', 'solana', 'build', `${name}.so`)))
+    }
   })
 
   it('answers --help, --version and -V -o json without TypeScript at run time', () => {

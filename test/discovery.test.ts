@@ -4,7 +4,7 @@ import * as AttestationVerifierMofN from '../contracts/evm/artifacts/Attestation
 import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js'
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let d: TestDaemon
@@ -116,6 +116,12 @@ describe('GET /api/config, /api/capabilities, /api/readiness', () => {
     const { keys } = d.services
     expect(isAddress(c.escrow) && isAddress(c.verifier)).toBe(true)
     expect([c.escrow, c.verifier]).toEqual([contracts.escrow, contracts.verifier])
+    expect(c.outputSettler).toBe(contracts.outputSettler)
+    // The Solana side: the programs the embedded cluster loaded, by id.
+    expect(c.solanaPrograms.originSettler).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    expect(c.solanaPrograms.destSettler).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    const info = await new Connection(d.urls.rpc['local-solana']!).getAccountInfo(new PublicKey(c.solanaPrograms.originSettler))
+    expect(info?.executable).toBe(true)
     const read = (address: Address, abi: readonly unknown[], functionName: string, args: unknown[] = []) =>
       client.readContract({ address, abi, functionName, args } as never) as Promise<unknown>
     expect(await read(c.escrow, SourceEscrow.abi, 'verifier')).toBe(c.verifier)

@@ -20,8 +20,7 @@ describe('a data dir made by parx 0.1 (synchronous SQLite store)', () => {
     cpSync(join(fixture, 'datadir-v0.1'), dataDir, { recursive: true })
     chmodSync(join(dataDir, 'keys.json'), 0o600)
     // This fixture is SQLite by nature, whatever store the run tests.
-    const steps: string[] = []
-    d = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn' } }), { onProgress: (s) => steps.push(s) })
+    d = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn' } }))
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const res = await fetch(`${d!.urls.api}${path}`, { headers })
       return { status: res.status, body: (await res.json()) as any }
@@ -32,8 +31,11 @@ describe('a data dir made by parx 0.1 (synchronous SQLite store)', () => {
     expect(applied).toEqual(expect.arrayContaining(['001_partner_keys', '002_deployments', '200_x402_settlements', '301_sol_swaps']))
 
     // Every row is still there.
+    // ...and what this release adds beside them: the cross-chain contracts and the Solana settlement programs.
     const deployments = await db.selectFrom('deployments').selectAll().orderBy('network').orderBy('name').execute()
-    expect(deployments).toEqual(expected.deployments)
+    expect(deployments).toEqual(expect.arrayContaining(expected.deployments))
+    const added = deployments.filter((r) => !expected.deployments.some((x) => x.network === r.network && x.name === r.name)).map((r) => `${r.network}:${r.name}`)
+    expect(added.sort()).toEqual(['local-base:escrow', 'local-base:outputSettler', 'local-base:verifier', 'local-solana:dest_settler', 'local-solana:origin_settler'])
     const keys = await db.selectFrom('partner_keys').selectAll().execute()
     expect(keys).toHaveLength(1)
     expect(keys[0]).toMatchObject({ key_hash: expected.keyHash, state: 'active' })
@@ -45,9 +47,12 @@ describe('a data dir made by parx 0.1 (synchronous SQLite store)', () => {
     // It serves: the old key opens a K route, and the chains run on the recorded deployment.
     const r = await get(`/api/base/confirm?hash=0x${'11'.repeat(32)}`, { 'x-api-key': expected.key })
     expect(r.status).toBe(200)
-    expect(steps).not.toContain('deployed contracts on the embedded EVM chains')
     const info = (await get('/api/base/info')).body
     expect(info.router).toBe(expected.deployments.find((x) => x.network === 'local-base' && x.name === 'router')!.address)
+    // The upgrade added cross-chain without a redeploy of the rest: the router above is the old one.
+    const config = (await get('/api/config')).body
+    expect([config.escrow, config.verifier]).toEqual([deployments.find((r) => r.name === 'escrow')!.address, deployments.find((r) => r.name === 'verifier')!.address])
+    expect(await d.services.base.client.getCode({ address: config.escrow })).toMatch(/^0x[0-9a-f]{10,}/)
     expect((await get('/api/sol/info')).body.mints.USDC.mint).toBe(expected.deployments.find((x) => x.network === 'local-solana' && x.name === 'USDC')!.address)
     await d.stop()
     d = undefined

@@ -9,13 +9,17 @@ type Check = { ok: boolean; ms: number; detail?: string | number }
 
 /** What /api/capabilities, /api/config and /api/readiness answer. Never a secret. */
 export type DiscoveryService = {
-  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[] }> }
+  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }> }
   publicConfig(): Record<string, unknown>
   readiness(): Promise<{ ready: boolean; checks: Record<string, Check> }>
 }
 
 export type DiscoveryDeps = {
   config: Pick<ParxConfig, 'profile' | 'auth' | 'limits'>
+  /** Flows off for a missing contract address, with the setting that turns each on (src/config/problems.ts). */
+  gaps?: Partial<Record<FlowName, string>>
+  /** Whether this version registers a flow's routes (daemon/http/served-flows.ts). */
+  served?: (flow: FlowName) => boolean
   flowEnabled(flow: FlowName): boolean
   base: EvmChain
   radius: EvmChain
@@ -29,10 +33,22 @@ export type DiscoveryDeps = {
 
 export function discoveryService(d: DiscoveryDeps): DiscoveryService {
   return {
-    capabilities: () => ({
-      profile: d.config.profile,
-      flows: Object.fromEntries(flowNames.map((f) => [f, { enabled: d.flowEnabled(f), routes: flowRoutes[f] }])),
-    }),
+    capabilities: () => {
+      const gaps = d.gaps ?? {}
+      const flow = (f: FlowName) => {
+        const routes = flowRoutes[f]
+        // Only what is served: a flow whose routes this version does not register is off, whatever the config says.
+        if (d.served && !d.served(f)) return { enabled: false, routes, reason: 'not served by this version of parx yet: its routes are not registered' }
+        // A surface missing a contract address is off, with the setting that turns it on.
+        if (gaps[f]) return { enabled: false, routes, reason: gaps[f] }
+        if (!d.flowEnabled(f)) {
+          const reason = f === 'faucet' && d.config.profile !== 'local' ? 'the faucet exists only on the local profile' : 'disabled in the configuration (serve.flows)'
+          return { enabled: false, routes, reason }
+        }
+        return { enabled: true, routes }
+      }
+      return { profile: d.config.profile, flows: Object.fromEntries(flowNames.map((f) => [f, flow(f)])) }
+    },
     publicConfig: () => ({
       profile: d.config.profile,
       networks: { base: d.base.key, radius: d.radius.key, solana: d.solana.key },
@@ -41,6 +57,12 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       // Cross-chain (SPEC 2.7): where evm-origin orders lock their input, and who checks attestations.
       escrow: d.base.contracts.escrow ?? null,
       verifier: d.base.contracts.verifier ?? null,
+      outputSettler: d.base.contracts.outputSettler ?? null,
+      // The Solana side of cross-chain: sol-origin orders lock in originSettler, evm-origin ones are filled by destSettler.
+      solanaPrograms: {
+        originSettler: d.solana.programs.originSettler?.toBase58() ?? null,
+        destSettler: d.solana.programs.destSettler?.toBase58() ?? null,
+      },
       solver: d.accounts.solver,
       solanaSolver: d.accounts.solanaSolver,
       facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },

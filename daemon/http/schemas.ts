@@ -1,6 +1,7 @@
 import { PublicKey } from '@solana/web3.js'
 import { getAddress, isAddress, type Address } from 'viem'
 import { z } from 'zod'
+import { isBase58Of } from '../../src/sdk/solana/encoded-size.js'
 
 /** An EVM address in any case; normalised to its checksum form. */
 export const evmAddress = z
@@ -10,11 +11,9 @@ export const evmAddress = z
 
 /** A Solana public key (base58, 32 bytes). */
 export const solanaAddress = z.string({ required_error: 'required' }).refine((v) => {
-  try {
-    return new PublicKey(v).toBase58() === v
-  } catch {
-    return false
-  }
+  // Bounded first: decoding base58 is quadratic in its length.
+  if (!isBase58Of(v, 32)) return false
+  return new PublicKey(v).toBase58() === v
 }, 'not a Solana public key (base58, 32 bytes)')
 
 /** A human decimal amount: string preferred, number accepted; kept as the exact string. */

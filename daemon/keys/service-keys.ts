@@ -7,6 +7,7 @@ import type { Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { keyFilePath } from '../../src/config/paths.js'
+import { keyFileSchema } from './key-file-schema.js'
 
 /** The service's own keys. On the local profile they are generated into the data dir (0600). */
 export type ServiceKeys = {
@@ -39,18 +40,19 @@ type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaA
 
 export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
   if (config.profile === 'local') return fromFile(loadOrCreateKeyFile(config.dataDir))
-  const missing = (name: string) =>
-    new BaseError('BAD_REQUEST', `the ${config.profile} profile needs the ${name} key`, {
-      details: `Set it in the config file (serve.keys) or the environment (PARX_${name.toUpperCase()}_KEY).`,
+  // startDaemon lists every missing setting first (src/config/problems.ts); this stays as a guard.
+  const missing = (name: string, env: string) =>
+    new BaseError('CONFIG_INVALID', `the ${config.profile} profile needs the ${name} key`, {
+      details: `Set it in the config file (serve.keys / serve.auth) or the environment (${env}).`,
     })
   const k = config.keys
-  if (!k.solver) throw missing('solver')
-  if (!k.facilitator) throw missing('facilitator')
-  if (!k.solanaSolver) throw missing('solana_solver')
-  if (!k.solanaFacilitator) throw missing('solana_facilitator')
-  if (!k.attestors || k.attestors.length !== 3) throw missing('attestor')
-  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('solana_attestor')
-  if (!config.auth.operatorToken) throw missing('operator token')
+  if (!k.solver) throw missing('solver', 'PARX_SOLVER_KEY')
+  if (!k.facilitator) throw missing('facilitator', 'PARX_FACILITATOR_KEY')
+  if (!k.solanaSolver) throw missing('Solana solver', 'PARX_SOLANA_SOLVER_KEY')
+  if (!k.solanaFacilitator) throw missing('Solana facilitator', 'PARX_SOLANA_FACILITATOR_KEY')
+  if (!k.attestors || k.attestors.length !== 3) throw missing('three attestor', 'PARX_ATTESTOR_KEYS')
+  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('three Solana attestor', 'PARX_SOLANA_ATTESTOR_KEYS')
+  if (!config.auth.operatorToken) throw missing('operator token', 'PARX_OPERATOR_TOKEN')
   return {
     deployer: k.solver as Hex,
     solver: k.solver as Hex,
@@ -70,7 +72,7 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
 export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
   if (existsSync(file)) {
-    const keys = JSON.parse(readFileSync(file, 'utf8')) as KeyFile
+    const keys = readKeyFile(file)
     // A data dir from before the platform: add its wallet key, keeping every other key as it was.
     if (!keys.platformWallet) {
       keys.platformWallet = generatePrivateKey()
@@ -100,7 +102,28 @@ function writeKeyFile(file: string, keys: KeyFile): void {
   chmodSync(file, 0o600)
 }
 
-function fromFile(f: KeyFile): ServiceKeys {
+const whatToDo = 'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to the old ones)'
+
+/** Reads and checks keys.json; a damaged one is named with the key at fault and what to do. */
+function readKeyFile(file: string): KeyFile {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (e) {
+    throw new BaseError('KEY_FILE_INVALID', `${file} is not valid JSON; ${whatToDo}`, { cause: e })
+  }
+  const parsed = keyFileSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const key = issue.path.join('.') || '(root)'
+    const missing = issue.code === 'invalid_type' && issue.received === 'undefined'
+    throw new BaseError('KEY_FILE_INVALID', `${file} ${missing ? 'is missing' : 'has an invalid'} key '${key}'${missing ? '' : ` (${issue.message})`}; ${whatToDo}`)
+  }
+  return parsed.data as KeyFile
+}
+
+/** The key file as the daemon uses it (also the keys `parx chains` seeds and prints). */
+export function fromFile(f: KeyFile): ServiceKeys {
   return {
     ...f,
     solanaSolver: bs58.decode(f.solanaSolver),

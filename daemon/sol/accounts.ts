@@ -43,7 +43,9 @@ export function ataOf(owner: PublicKey, token: Token): PublicKey {
   const key = `${owner.toBase58()}:${token.mint.toBase58()}:${token.program.toBase58()}`
   let ata = atas.get(key)
   if (!ata) {
-    ata = getAssociatedTokenAddressSync(token.mint, owner, false, token.program)
+    // Off-curve owners (PDAs) have associated accounts too; reading their balance must not throw
+    // (a 500 found by the fuzz suite). Swaps refuse such users earlier (walletKey).
+    ata = getAssociatedTokenAddressSync(token.mint, owner, true, token.program)
     if (atas.size >= ATA_CACHE_SIZE) atas.delete(atas.keys().next().value!)
     atas.set(key, ata)
   }

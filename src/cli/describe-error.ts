@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander'
 import { BaseError } from '../errors/base.js'
+import { UsageError } from '../errors/usage.js'
 import { ApiError, UnreachableError } from '../sdk/http-errors.js'
 import { CliError } from './errors.js'
 import { exitCodes, type ExitCode } from './exit-codes.js'
@@ -27,13 +28,14 @@ export function describeError(e: unknown): DescribedError {
   if (e instanceof UnreachableError) {
     return {
       code: 'DAEMON_UNREACHABLE',
-      message: `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url (or PARX_API_URL).`,
+      message: `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url (or PARX_API_URL; PARX_AGENTS_URL for the platform).`,
       exit: exitCodes.unreachable,
     }
   }
   if (e instanceof ApiError) return { code: e.code, message: e.message, exit: exitForService(e.status, e.code) }
   if (e instanceof BaseError) {
-    const exit = e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure
+    // A UsageError is input the user can fix (a flag, a path, a data dir): the usage code, whatever its code.
+    const exit = e instanceof UsageError || e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure
     return { code: e.code, message: e.details ? `${e.message}\n${e.details}` : e.message, exit }
   }
   const name = (e as { name?: string })?.name

@@ -11,6 +11,8 @@ import { buildProgram } from './program.js'
  * `{ "error": "<message>", "code": "<CODE>" }` on stdout (and nothing on stderr), like any result.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  // Whatever parx creates (the config dir and file, a data dir) is owner-only, whatever the umask.
+  process.umask(0o077)
   const json = wantsJson(argv.slice(2))
   const version = packageVersion()
   const program = buildProgram(io, { version, json })

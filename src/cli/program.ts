@@ -1,10 +1,23 @@
 import { Command, Option } from 'commander'
+import * as agentCreate from './commands/agent/create.js'
+import * as agentKeyCreate from './commands/agent/key-create.js'
+import * as agentKeyRevoke from './commands/agent/key-revoke.js'
+import * as agentLimits from './commands/agent/limits.js'
+import * as agentList from './commands/agent/list.js'
 import * as agentLogin from './commands/agent/login.js'
+import * as agentShow from './commands/agent/show.js'
 import * as userLogin from './commands/auth/user-login.js'
+import { readFileSync } from 'node:fs'
+import * as chains from './commands/chains.js'
 import * as completion from './commands/completion.js'
+import * as deploy from './commands/deploy.js'
 import * as configGet from './commands/config/get.js'
 import * as configPath from './commands/config/path.js'
 import * as configSet from './commands/config/set.js'
+import * as balance from './commands/balance.js'
+import * as endpointCreate from './commands/endpoint/create.js'
+import * as endpointDelete from './commands/endpoint/delete.js'
+import * as endpointList from './commands/endpoint/list.js'
 import * as faucet from './commands/faucet.js'
 import * as keysCreate from './commands/keys/create.js'
 import * as keysDeactivate from './commands/keys/deactivate.js'
@@ -12,8 +25,16 @@ import * as keysDelete from './commands/keys/delete.js'
 import * as keysList from './commands/keys/list.js'
 import * as keysOperatorToken from './commands/keys/operator-token.js'
 import * as logout from './commands/logout.js'
+import * as manifest from './commands/manifest.js'
+import * as mcp from './commands/mcp.js'
+import * as pay from './commands/pay.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
+import * as swap from './commands/swap.js'
+import * as send from './commands/send.js'
+import * as userCreate from './commands/user/create.js'
+import * as userWhoami from './commands/user/whoami.js'
+import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
 
 export const outputFormats = ['text', 'json'] as const
@@ -37,6 +58,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
+  program.addCommand(chains.define(ctx))
+  program.addCommand(deploy.define(ctx))
   program.addCommand(faucet.define(ctx))
   program.addCommand(
     new Command('keys')
@@ -57,7 +80,33 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(
     new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
   )
-  program.addCommand(new Command('agent').description('agents of the payments platform').addCommand(agentLogin.define(ctx)))
+  program.addCommand(
+    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)),
+  )
+  program.addCommand(
+    new Command('agent')
+      .description('agents of the payments platform')
+      .addCommand(agentLogin.define(ctx))
+      .addCommand(agentList.define(ctx))
+      .addCommand(agentCreate.define(ctx))
+      .addCommand(agentShow.define(ctx))
+      .addCommand(agentLimits.define(ctx))
+      .addCommand(new Command('key').description('agent API keys').addCommand(agentKeyCreate.define(ctx)).addCommand(agentKeyRevoke.define(ctx))),
+  )
+  program.addCommand(whoami.define(ctx))
+  program.addCommand(balance.define(ctx))
+  program.addCommand(pay.define(ctx))
+  program.addCommand(send.define(ctx))
+  program.addCommand(swap.define(ctx))
+  program.addCommand(manifest.define(ctx))
+  program.addCommand(
+    new Command('endpoint')
+      .description('seller endpoints of the payments platform')
+      .addCommand(endpointList.define(ctx))
+      .addCommand(endpointCreate.define(ctx))
+      .addCommand(endpointDelete.define(ctx)),
+  )
+  program.addCommand(mcp.define(ctx))
   program.addCommand(logout.define(ctx))
   program.addCommand(completion.define(ctx, () => program))
   // addCommand does not pass settings down: give every command our output and error handling.

@@ -36,6 +36,11 @@ export function openUserConfig(ctx: { env: NodeJS.ProcessEnv; stderr(line: strin
 function narrow(path: string, mode: number, ctx: { stderr(line: string): void }): void {
   const current = statSync(path).mode & 0o777
   if ((current & ~mode) === 0) return
-  chmodSync(path, mode)
+  try {
+    chmodSync(path, mode)
+  } catch {
+    // Not ours to change: a shared folder someone named on purpose with PARX_CONFIG_DIR. Left as it is.
+    return
+  }
   ctx.stderr(`warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; set it to ${mode.toString(8).padStart(4, '0')} so only you can read it`)
 }

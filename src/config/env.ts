@@ -1,3 +1,5 @@
+import { BaseError } from '../errors/index.js'
+
 /**
  * PARX_* environment variables, declared as data: variable -> path in the config.
  * Secrets are only ever read here and never printed.
@@ -35,6 +37,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   // PARX_RPC_BASE_SEPOLIA=https://... -> rpc['base-sepolia']
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith('PARX_RPC_') && value) setPath(out, `rpc.${name.slice(9).toLowerCase().replaceAll('_', '-')}`, value)
+  }
+  // PARX_CONTRACTS_BASE_SEPOLIA='{"router":"0x...","USDC":"0x..."}' -> contracts['base-sepolia'] (what `parx chains` and `parx deploy` print)
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('PARX_CONTRACTS_') || !value) continue
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      throw new BaseError('BAD_REQUEST', `${name} is not JSON: it takes an object of name -> address, e.g. {"router":"0x..."}`)
+    }
+    setPath(out, `contracts.${name.slice(15).toLowerCase().replaceAll('_', '-')}`, parsed)
   }
   // PARX_FLOWS="base.swap=off,sol.swap=on"
   if (env.PARX_FLOWS) {

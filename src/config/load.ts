@@ -1,18 +1,27 @@
 import Conf from 'conf'
-import { mkdirSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
-import { BaseError } from '../errors/index.js'
+import { chmodSync, mkdirSync } from 'node:fs'
+import { BaseError, UsageError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
-import { userConfigDir } from './paths.js'
+import { defaultDataDir, userConfigDir } from './paths.js'
 import { configSchema, type ParxConfig } from './schema.js'
 
 /** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
 export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Record<string, unknown>> {
-  // The folder holds keys: 0700 from the start (conf alone would create it 0755).
+  // The folder holds keys: 0700 from the start (conf alone would create it 0755), and tightened if
+  // an older version or a loose umask made it wider.
   const cwd = userConfigDir(env)
-  mkdirSync(cwd, { recursive: true, mode: 0o700 })
-  return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd })
+  try {
+    mkdirSync(cwd, { recursive: true, mode: 0o700 })
+    try {
+      chmodSync(cwd, 0o700)
+    } catch {
+      // Not ours to change (PARX_CONFIG_DIR pointing at a shared folder): left as it is.
+    }
+    return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd })
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new UsageError('BAD_REQUEST', `cannot open the config file in ${cwd} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`, { cause: e })
+  }
 }
 
 export type LoadConfigParameters = {
@@ -31,7 +40,7 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
   const parsed = configSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new BaseError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
+    throw new UsageError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
       details: 'Check the flag, the PARX_* variable or the config file (parx config path) that sets it.',
     })
   }
@@ -42,10 +51,6 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
 
 export type ResolvedConfig = ParxConfig & { dataDir: string }
 
-export function defaultDataDir(profile: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share')
-  return join(base, 'parx', profile)
-}
 
 function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
@@ -68,3 +73,5 @@ function deepFreeze<T>(o: T): T {
   }
   return o
 }
+
+export { defaultDataDir }

@@ -9,6 +9,9 @@ export const errorCodes = {
   MALFORMED_JSON: { status: 400, meaning: 'the body is not valid JSON' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'the body is larger than the route accepts' },
   NOT_FOUND: { status: 404, meaning: 'no such route or resource' },
+  EXPECTATION_FAILED: { status: 417, meaning: 'the Expect header asks for something other than 100-continue' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'the request line or headers are larger than the server accepts' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request was not received in time' },
   // auth
   UNAUTHORIZED: { status: 401, meaning: 'partner key or operator token missing or invalid' },
   // swaps
@@ -29,12 +32,14 @@ export const errorCodes = {
   QUOTE_STALE: { status: 400, meaning: 'the pool now pays less than the signed minOutputAmount: re-quote and re-sign' },
   // local profile
   PROFILE_ONLY: { status: 404, meaning: 'the route exists only on another profile (e.g. the faucet on local)' },
+  AMOUNT_OUT_OF_RANGE: { status: 400, meaning: 'the amount is more than the token can hold (uint256 on EVM, u64 on Solana)' },
   // dependencies
   CHAIN_UNAVAILABLE: { status: 503, meaning: 'a chain RPC did not answer; retry shortly' },
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store (database) cannot be reached; retry shortly' },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
+  CONFIG_INVALID: { status: 500, meaning: 'the daemon refused to start: the message lists every setting to fix' },
   // agent payments platform (docs/platform-api.md)
   FORBIDDEN: { status: 403, meaning: 'the key is valid but may not do this (an agent key on a user route, or on another agent)' },
   ALREADY_EXISTS: { status: 409, meaning: 'the resource exists already (e.g. a user for this wallet)' },
@@ -46,6 +51,12 @@ export const errorCodes = {
   PAYMENT_REFUSED: { status: 502, meaning: 'the seller refused the signed payment; the body says whether anything was charged' },
   SELLER_FAILED: { status: 502, meaning: 'the seller failed or timed out; the body says whether anything was charged' },
   BUNDLER_UNAVAILABLE: { status: 503, meaning: 'the ERC-4337 bundler did not answer; nothing was spent, retry shortly' },
+  // start-up (reported by `parx serve`, never answered over HTTP)
+  DATA_DIR_UNUSABLE: { status: 400, meaning: 'the data dir is a file, not writable, or not a parx data dir' },
+  DATA_DIR_IN_USE: { status: 409, meaning: 'another parx serve holds the data dir (its pid and URL are named)' },
+  PORT_IN_USE: { status: 409, meaning: 'the API port or a chain port beside it is taken: pick another --port' },
+  KEY_FILE_INVALID: { status: 400, meaning: 'keys.json in the data dir is not valid JSON or misses a key' },
+  STORE_UNREADABLE: { status: 400, meaning: 'parx.db in the data dir is corrupt, truncated or unreadable' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

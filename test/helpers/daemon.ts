@@ -21,13 +21,13 @@ export type TestDaemon = Daemon & {
 
 const storeUrls = new Map<string, string | undefined>()
 
-/** Starts a real daemon in-process on the local profile: embedded chains, free ports, temp data dir. */
-export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<string, unknown>; file?: Record<string, unknown> } = {}): Promise<TestDaemon> {
+/** Starts a real daemon in-process (local profile unless `env`/`file` say otherwise): free ports, temp data dir. */
+export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<string, unknown>; file?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<TestDaemon> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'parx-test-'))
   // On the postgres test project each data dir gets its own database, found again on a restart.
   let storeUrl = storeUrls.get(dataDir)
   if (!storeUrl && !opts.flags?.store && !opts.file?.store) storeUrls.set(dataDir, (storeUrl = await testStoreUrl()))
-  const config = loadConfig({ env: {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
+  const config = loadConfig({ env: opts.env ?? {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
   const daemon = await startDaemon(config)
   const api = daemon.urls.api
   const operatorHeaders = () => ({ authorization: `Bearer ${daemon.services.keys.operatorToken}` })

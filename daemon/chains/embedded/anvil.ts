@@ -3,7 +3,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { BaseError } from '../../../src/errors/index.js'
+import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
+import { tiedToParent } from './tied-to-parent.js'
 
 export type AnvilOptions = {
   chainId: number
@@ -14,6 +16,8 @@ export type AnvilOptions = {
   statePath?: string
   /** Seconds between state dumps while running (crash safety). */
   stateInterval?: number
+  /** Names the chain in errors (e.g. a taken port). */
+  name?: string
 }
 
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
@@ -32,9 +36,12 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
   const pidFile = opts.statePath ? `${opts.statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
-  // Its own process group: Ctrl-C in the terminal of `parx serve` signals the daemon, which stops
-  // anvil itself (SIGTERM, state written) after the work that still needs the chain has finished.
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+  if (opts.port) await assertPortFree(host, port, `the ${opts.name ?? `chain ${opts.chainId}`} chain`)
+  // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group:
+  // Ctrl-C in the terminal of `parx serve` signals the daemon, which stops anvil itself (SIGTERM,
+  // state written) after the work that still needs the chain has finished.
+  const [cmd, ...cmdArgs] = tiedToParent([anvilBinary(), ...args])
+  const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
   if (pidFile) writeFileSync(pidFile, String(child.pid))
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
@@ -78,6 +85,8 @@ async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => stri
     }
     try {
       const res = await fetch(rpcUrl, {
+        // A listener that accepts and never answers must not hold the start forever.
+        signal: AbortSignal.timeout(1_000),
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),

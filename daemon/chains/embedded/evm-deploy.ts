@@ -67,26 +67,7 @@ export const ATTESTOR_THRESHOLD = 2n
  */
 export async function deployLocalEvm(p: DeployParameters): Promise<Record<string, Address>> {
   const { client, spec } = p
-  const deployer = privateKeyToAccount(p.deployerKey)
-  const solver = privateKeyToAccount(p.solverKey)
-  const transport = http(client.chain!.rpcUrls.default.http[0])
-  const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
-  const sw = createWalletClient({ account: solver, chain: client.chain, transport })
-
-  for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
-    await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
-  }
-  await installCanonical(client)
-
-  let nonce = await client.getTransactionCount({ address: deployer.address })
-  const sent: Hex[] = []
-  const deploy = async (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]): Promise<Address> => {
-    const address = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
-    sent.push(await dw.deployContract({ abi, bytecode, args, nonce: nonce++, gas: 6_000_000n } as never))
-    return address
-  }
-  const call = async (address: Address, abi: readonly unknown[], functionName: string, args: readonly unknown[]) =>
-    sent.push(await dw.writeContract({ address, abi, functionName, args, nonce: nonce++, gas: 3_000_000n } as never))
+  const { deployer, solver, deploy, call, sent, approveSolver } = await deploySession(p)
 
   const out: Record<string, Address> = { multicall3: MULTICALL3 }
   for (const t of spec.tokens) {
@@ -115,14 +96,59 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
   if (spec.features.includes('xchain')) Object.assign(out, await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address }))
 
   // The solver pays swap outputs through the router and cross-chain deliveries through the settler.
-  let solverNonce = await client.getTransactionCount({ address: solver.address })
-  for (const spender of [out.router, out.outputSettler].filter((a) => a !== undefined)) {
-    for (const t of spec.tokens) {
-      sent.push(await sw.writeContract({ address: out[t.symbol]!, abi: PermitToken.abi, functionName: 'approve', args: [spender, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
-    }
-  }
+  await approveSolver(out, [out.router, out.outputSettler])
   await waitAll(client, sent)
   return out
+}
+
+/**
+ * A data dir made before the cross-chain contracts existed has everything else: deploys just those
+ * (and the solver's allowance to the settler) so an upgrade gets cross-chain without --fresh.
+ * Returns the completed addresses, or undefined when nothing was missing.
+ */
+export async function deployMissingXchain(p: DeployParameters, existing: Record<string, string>): Promise<Record<string, string> | undefined> {
+  if (!p.spec.features.includes('xchain') || (existing.verifier && existing.escrow && existing.outputSettler)) return undefined
+  const { deployer, deploy, sent, approveSolver } = await deploySession(p)
+  const added = await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address })
+  const out = { ...existing, ...added }
+  await approveSolver(out, [added.outputSettler])
+  await waitAll(p.client, sent)
+  return out
+}
+
+/** Funded deployer and solver wallets with locally counted nonces, so deployments go out without waiting on each other. */
+async function deploySession(p: DeployParameters) {
+  const { client, spec } = p
+  const deployer = privateKeyToAccount(p.deployerKey)
+  const solver = privateKeyToAccount(p.solverKey)
+  const transport = http(client.chain!.rpcUrls.default.http[0])
+  const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
+  const sw = createWalletClient({ account: solver, chain: client.chain, transport })
+
+  for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
+    await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
+  }
+  await installCanonical(client)
+
+  let nonce = await client.getTransactionCount({ address: deployer.address })
+  const sent: Hex[] = []
+  const deploy: Deploy = async (abi, bytecode, args) => {
+    const address = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
+    sent.push(await dw.deployContract({ abi, bytecode, args, nonce: nonce++, gas: 6_000_000n } as never))
+    return address
+  }
+  const call = async (address: Address, abi: readonly unknown[], functionName: string, args: readonly unknown[]) =>
+    sent.push(await dw.writeContract({ address, abi, functionName, args, nonce: nonce++, gas: 3_000_000n } as never))
+  /** Unlimited allowance of every token of the network from the solver to each spender. */
+  const approveSolver = async (tokens: Record<string, string>, spenders: Array<string | undefined>) => {
+    let solverNonce = await client.getTransactionCount({ address: solver.address })
+    for (const spender of spenders.filter((a) => a !== undefined)) {
+      for (const t of spec.tokens) {
+        sent.push(await sw.writeContract({ address: tokens[t.symbol] as Address, abi: PermitToken.abi, functionName: 'approve', args: [spender, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
+      }
+    }
+  }
+  return { deployer, solver, deploy, call, sent, approveSolver }
 }
 
 type Deploy = (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]) => Promise<Address>

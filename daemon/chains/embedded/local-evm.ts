@@ -7,7 +7,7 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import type { DeploymentStore } from './deployments.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
-import { deployLocalEvm, installCanonical } from './evm-deploy.js'
+import { deployLocalEvm, deployMissingXchain, installCanonical } from './evm-deploy.js'
 
 export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<void> }
 
@@ -19,21 +19,28 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  */
 export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys }): Promise<LocalEvm> {
   mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
-  const anvil = await startAnvil({ chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
+  const anvil = await startAnvil({ name: p.spec.key, chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`) })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)
     let addresses = await p.deployments.read(p.spec.key)
     let deployed = false
+    const attestors = p.keys.attestors.map((k) => privateKeyToAccount(k as Hex).address)
+    const params = {
+      client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
+      fund: [privateKeyToAccount(p.keys.facilitator).address, ...attestors], attestors,
+    }
     if (!(await stillThere(client, addresses))) {
-      const attestors = p.keys.attestors.map((k) => privateKeyToAccount(k as Hex).address)
-      addresses = await deployLocalEvm({
-        client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
-        fund: [privateKeyToAccount(p.keys.facilitator).address, ...attestors], attestors,
-      })
+      addresses = await deployLocalEvm(params)
       await p.deployments.write(p.spec.key, addresses)
       deployed = true
     } else {
       await installCanonical(client)
+      const completed = await deployMissingXchain(params, addresses)
+      if (completed) {
+        addresses = completed
+        await p.deployments.write(p.spec.key, addresses)
+        deployed = true
+      }
     }
     return { chain: evmChain(p.spec, anvil.rpcUrl, addresses), deployed, stop: anvil.stop }
   } catch (e) {

@@ -6,16 +6,23 @@ import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
 import { openChainDb } from './solana/chain-db.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
-import { createLocalSvm, ensureLocalSolana, faucet, startSolanaRpc, type LocalSvm } from './solana/index.js'
+import {
+  createLocalSvm, ensureLocalSolana, ensureSettlementPrograms, faucet, startSolanaRpc, type LocalSvm, type SettlementPrograms,
+} from './solana/index.js'
 
-export type LocalSolana = { chain: SolanaChain; svm: LocalSvm; faucet: SolanaFaucet; stop(): Promise<void> }
+export type LocalSolana = {
+  chain: SolanaChain; svm: LocalSvm; faucet: SolanaFaucet
+  /** origin_settler and dest_settler program ids (loaded at every start, recorded on the first). */
+  programs: SettlementPrograms
+  stop(): Promise<void>
+}
 
 /**
  * The embedded Solana cluster: LiteSVM persisted in its own tables of `chainDbFile` (parx.db),
  * its mints (recorded in the store's deployments) and solver inventory created on the first
  * start, served as JSON-RPC (+ websocket on port+1) like a validator.
  */
-export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; chainDbFile: string; deployments: DeploymentStore; keys: ServiceKeys }): Promise<LocalSolana> {
+export async function startLocalSolana(p: { spec: NetworkSpec; host: string; port?: number; chainDbFile: string; deployments: DeploymentStore; keys: ServiceKeys; genesisHash?: string }): Promise<LocalSolana> {
   const db = openChainDb(p.chainDbFile)
   try {
     const svm = createLocalSvm({ db })
@@ -25,14 +32,22 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
       solver: Keypair.fromSecretKey(p.keys.solanaSolver),
       facilitator: Keypair.fromSecretKey(p.keys.solanaFacilitator),
     })
-    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0 })
+    const programs = await ensureSettlementPrograms({
+      svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => Keypair.fromSecretKey(k).publicKey),
+    })
+    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash })
     const chain: SolanaChain = {
-      ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()]))),
+      ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, {
+        ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),
+        originSettler: programs.originSettler.toBase58(),
+        destSettler: programs.destSettler.toBase58(),
+      }),
       testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
     }
     return {
       chain,
       svm,
+      programs,
       faucet: async ({ to, token, amount }) => {
         let recipient: PublicKey
         try {

@@ -11,6 +11,8 @@ export type SolanaChain = {
   wsUrl: string
   connection: Connection
   mints: Record<string, SplMint>
+  /** The cross-chain settlement programs (`originSettler`, `destSettler`), where deployed. */
+  programs: { originSettler?: PublicKey; destSettler?: PublicKey }
   /**
    * Embedded cluster only, for tests: moves its clock ahead (blockhashes issued before expire).
    * Routes never use it; they see any cluster through `connection` alone.
@@ -18,7 +20,9 @@ export type SolanaChain = {
   testHooks?: { advanceSlots(slots: number): number }
 }
 
-export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, mints: Record<string, string>): SolanaChain {
+/** `contracts`: addresses by name, as the config's `contracts[network]` holds them (mints by symbol, programs by name). */
+export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, contracts: Record<string, string>): SolanaChain {
+  const mints = contracts
   const out: Record<string, SplMint> = {}
   for (const t of spec.tokens) {
     const address = mints[t.symbol] ?? t.address
@@ -28,5 +32,9 @@ export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, mi
     key: spec.key, spec, rpcUrl, wsUrl,
     connection: new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl }),
     mints: out,
+    programs: {
+      originSettler: contracts.originSettler ? new PublicKey(contracts.originSettler) : undefined,
+      destSettler: contracts.destSettler ? new PublicKey(contracts.destSettler) : undefined,
+    },
   }
 }

@@ -4,6 +4,7 @@ import { label, type CliContext } from '../context.js'
 import { exitCodes } from '../exit-codes.js'
 import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
 import { logLevels, profiles } from '../values.js'
+import { parsePortFlag } from '../../config/port.js'
 
 export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; profile?: string; logLevel?: string; role?: string }
 
@@ -34,7 +35,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   try {
     daemon = await startDaemon(config, { onProgress: (step) => spinner.update(step) })
   } catch (e) {
-    spinner.fail('parx did not start')
+    spinner.stop() // the one catch prints the reason, on one line
     throw e
   }
   spinner.stop()
@@ -73,7 +74,7 @@ export function define(ctx: () => CliContext): Command {
   return new Command('serve')
     .description('start the parx daemon (embedded chains on the local profile)')
     .addOption(new Option('--profile <profile>', 'network profile').choices(profiles))
-    .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)')
+    .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)', parsePortFlag)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')

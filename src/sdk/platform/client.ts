@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { BaseError } from '../../errors/index.js'
-import { callJson } from '../http.js'
+import type { CallOptions } from '../http.js'
 import { KEY_HEADER } from './keys.js'
 import { parsePlatform } from './parse.js'
 import { platformRoutes, type PlatformRoute, type PlatformRouteName, type PlatformRoutes } from './routes.js'
@@ -12,13 +12,25 @@ export type PlatformClientParameters = {
   agentKey?: string
   /** Only for createUser on the local profile. */
   operatorToken?: string
+  /**
+   * How a request travels; default the SDK's undici call (src/sdk/http.ts, loaded on first use).
+   * The CLI passes its node:http one (src/cli/daemon-call.ts): undici costs a CLI process ~150 ms.
+   */
+  transport?: PlatformTransport
 }
+
+/** One JSON request; resolves to the parsed answer, rejects with ApiError or UnreachableError. */
+export type PlatformTransport = (baseUrl: string, path: string, opts: CallOptions) => Promise<unknown>
+
+const undiciTransport: PlatformTransport = async (baseUrl, path, opts) => (await import('../http.js')).callJson<unknown>(baseUrl, path, opts)
 
 /** What a route takes: path params and a body, each only when the route has them. */
 export type PlatformInput<R> = (R extends { params: infer P extends z.ZodTypeAny } ? { params: z.input<P> } : unknown) &
   (R extends { body: infer B extends z.ZodTypeAny } ? { body: z.input<B> } : unknown)
 export type PlatformOutput<R> = R extends { response: infer S extends z.ZodTypeAny } ? z.output<S> : never
 
+/** One method per route of the contract: what the CLI's commands take as their platform. */
+export type PlatformMethods = Methods
 type Methods = {
   [N in PlatformRouteName]: (input: PlatformInput<PlatformRoutes[N]>) => Promise<PlatformOutput<PlatformRoutes[N]>>
 }
@@ -61,7 +73,7 @@ export function createPlatformClient(p: PlatformClientParameters): Methods & { c
     const params = route.params ? (parsePlatform(route.params, given.params ?? {}, 'path') as Record<string, string>) : {}
     const path = route.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(params[k]!))
     const body = route.body ? parsePlatform(route.body, given.body ?? {}, 'body') : undefined
-    const answer = await callJson<unknown>(p.url, path, { method: route.method, headers: headersFor(name, route.auth), body })
+    const answer = await (p.transport ?? undiciTransport)(p.url, path, { method: route.method, headers: headersFor(name, route.auth), body })
     const checked = route.response.safeParse(answer)
     if (!checked.success) {
       const i = checked.error.issues[0]!

@@ -3,7 +3,9 @@ import {
 } from '@solana/spl-token'
 import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
 import { BaseError } from '../../../../src/errors/index.js'
+import { assertFits, U64_MAX } from '../../../../src/sdk/amount-range.js'
 import { toBaseUnits } from '../../../../src/sdk/units.js'
+import { decodeMint } from './spl-token-state.js'
 import { localSolanaTokens } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
@@ -23,6 +25,8 @@ const SOL_DECIMALS = Math.log10(LAMPORTS_PER_SOL)
 // The mint authority pays the faucet's fees (and the recipient's token account rent).
 const AUTHORITY_FLOOR = BigInt(LAMPORTS_PER_SOL)
 const AUTHORITY_TOP_UP = 10n * BigInt(LAMPORTS_PER_SOL)
+// As requestAirdrop on the embedded RPC: far from u64 even after the faucet's own refill.
+const MAX_SOL_AIRDROP = 10n ** 18n
 
 /**
  * Gives test funds on the local cluster: SOL by airdrop, or an SPL token minted into the
@@ -35,12 +39,20 @@ const AUTHORITY_TOP_UP = 10n * BigInt(LAMPORTS_PER_SOL)
 export async function faucet(params: FaucetParameters): Promise<string[]> {
   const { svm, mintAuthority, to } = params
   const symbol = params.symbol.toUpperCase()
-  if (symbol === 'SOL') return [await svm.airdrop(to.toBase58(), positive(toBaseUnits(params.amount, SOL_DECIMALS)))]
+  if (symbol === 'SOL') {
+    const lamports = positive(toBaseUnits(params.amount, SOL_DECIMALS))
+    // The faucet account is refilled with the amount plus a reserve, so that must fit a u64 too.
+    assertFits({ adding: lamports, max: MAX_SOL_AIRDROP, what: 'one SOL faucet payment' })
+    assertFits({ adding: lamports, held: svm.getAccount(to.toBase58())?.lamports ?? 0n, max: U64_MAX, what: `the lamports of ${to.toBase58()}` })
+    return [await svm.airdrop(to.toBase58(), lamports)]
+  }
   const token = localSolanaTokens().find((t) => t.symbol === symbol)
   if (!token) throw new BaseError('UNKNOWN_TOKEN', `unknown token ${params.symbol} on local-solana`)
   const mint = params.mints[symbol]
   if (!mint) throw new BaseError('UNKNOWN_TOKEN', `${symbol} has no mint on local-solana yet`)
   const amount = positive(toBaseUnits(params.amount, token.decimals))
+  // SPL amounts are u64: the mint's supply (which bounds every account) must not pass it.
+  assertFits({ adding: amount, held: decodeMint(svm.getAccount(mint.toBase58()))?.supply ?? 0n, max: U64_MAX, what: `the ${symbol} supply on local-solana` })
   const authority = mintAuthority.publicKey.toBase58()
   if ((svm.getAccount(authority)?.lamports ?? 0n) < AUTHORITY_FLOOR) await svm.airdrop(authority, AUTHORITY_TOP_UP)
   const ata = getAssociatedTokenAddressSync(mint, to, true)

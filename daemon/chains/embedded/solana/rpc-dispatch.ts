@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { RpcContext, RpcMethod } from './methods/index.js'
 import { RpcCode, RpcError, toRpcError } from './rpc-error.js'
+import { rpcLimits, tooLargeBatch } from './rpc-limits.js'
 
 type Id = string | number | null
 export type RpcResponse = { jsonrpc: '2.0'; id: Id; result?: unknown; error?: ReturnType<RpcError['toJSON']> }
@@ -62,8 +63,12 @@ export async function handlePayload<C extends Pick<RpcContext, 'onInternalError'
   }
   if (!Array.isArray(payload)) return handleRequest(payload, methods, ctx)
   if (payload.length === 0) return failure(null, new RpcError(RpcCode.INVALID_REQUEST, 'Invalid request'))
+  if (payload.length > rpcLimits.maxBatch) return failure(null, tooLargeBatch())
   const responses: RpcResponse[] = []
-  for (const request of payload) {
+  for (const [i, request] of payload.entries()) {
+    // The cluster shares the daemon's event loop: between two requests of a batch, other clients
+    // (the API's health checks included) get their turn, so a batch never holds the loop for long.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve))
     const response = await handleRequest(request, methods, ctx)
     if (response) responses.push(response)
   }

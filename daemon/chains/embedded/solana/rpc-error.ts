@@ -11,6 +11,8 @@ export const RpcCode = {
   TRANSACTION_SIGNATURE_VERIFICATION_FAILURE: -32003,
   UNSUPPORTED_TRANSACTION_VERSION: -32015,
   MIN_CONTEXT_SLOT_NOT_REACHED: -32016,
+  /** Ours, in the server-error range: the per-client airdrop ration is spent. */
+  AIRDROP_RATE_LIMITED: -32029,
 } as const
 
 /** An error a JSON-RPC response carries: `{ code, message, data? }`. */

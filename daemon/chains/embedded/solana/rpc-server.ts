@@ -2,10 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import * as wsModule from 'ws'
 import type WebSocket from 'ws'
+import { answerParserErrors } from '../../../http/node-errors.js'
 import { stringifyJson } from './json.js'
 import type { LocalSvm } from './local-svm.js'
 import { rpcMethods, type RpcContext } from './methods/index.js'
 import { handlePayload } from './rpc-dispatch.js'
+import { RpcCode } from './rpc-error.js'
+import { airdropRation, rpcLimits } from './rpc-limits.js'
 import { attachSubscriptions } from './ws-subscriptions.js'
 
 // ws v8's ESM entry exports WebSocketServer by name; the @types/ws in the tree (v7, via jayson)
@@ -18,28 +21,47 @@ export type StartSolanaRpcParameters = {
   host?: string
   /** HTTP port; the WebSocket listens on port + 1. 0 picks a free pair. */
   port?: number
+  /** What getGenesisHash answers (default: the local cluster's). */
+  genesisHash?: string
   /** Told about failures that are our bugs (the client only sees "Internal error"). */
   onInternalError?: (error: unknown) => void
 }
 
 export type SolanaRpcServer = { rpcUrl: string; wsUrl: string; port: number; stop: () => Promise<void> }
 
-// Big enough for a batch of many transactions, small enough that a stray upload cannot hurt.
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+const MAX_BODY_BYTES = rpcLimits.maxBodyBytes
 const PORT_ATTEMPTS = 20
 
+/** A JSON-RPC error for a request that never reached a method (id null, as a node answers). */
+export const rpcErrorBody = (status: number, message: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: status >= 500 ? RpcCode.INTERNAL_ERROR : RpcCode.INVALID_REQUEST, message } })
+
+function answerError(res: ServerResponse, status: number, message: string): void {
+  const text = rpcErrorBody(status, message)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+// An oversized body is read and dropped (so the client gets to read the 413 instead of a reset),
+// up to this much; past it the connection is cut.
+const MAX_DRAIN_BYTES = 4 * 1024 * 1024
+
+/** The body as text, or undefined when it is larger than a node accepts (never held in memory). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > MAX_BODY_BYTES) tooLarge = true
+      if (!tooLarge) chunks.push(chunk)
+      else if (size > MAX_DRAIN_BYTES) {
         resolve(undefined)
         req.destroy()
-      } else chunks.push(chunk)
+      }
     })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
@@ -56,16 +78,13 @@ function httpHandler(ctx: RpcContext) {
       res.end('ok')
       return
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405).end()
-      return
-    }
+    if (req.method !== 'POST') return answerError(res, 405, `Method not allowed: send JSON-RPC as POST`)
     const body = await readBody(req).catch(() => undefined)
     if (body === undefined) {
-      res.writeHead(413).end()
-      return
+      res.setHeader('connection', 'close')
+      return answerError(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`)
     }
-    const response = await handlePayload(body, rpcMethods, ctx)
+    const response = await handlePayload(body, rpcMethods, { ...ctx, client: req.socket.remoteAddress ?? 'unknown' })
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(response === undefined ? '' : stringifyJson(response))
   }
@@ -77,8 +96,8 @@ function safeHandler(ctx: RpcContext) {
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
       ctx.onInternalError?.(e)
-      if (!res.headersSent) res.writeHead(500)
-      res.end()
+      if (!res.headersSent) answerError(res, 500, 'Internal error')
+      else res.end()
     })
   }
 }
@@ -106,9 +125,10 @@ const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((
  */
 export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<SolanaRpcServer> {
   const host = params.host ?? '127.0.0.1'
-  const ctx: RpcContext = { svm: params.svm, onInternalError: params.onInternalError }
+  const ctx: RpcContext = { svm: params.svm, genesisHash: params.genesisHash, onInternalError: params.onInternalError, airdrops: airdropRation() }
   for (let attempt = 1; ; attempt++) {
     const http = createServer(safeHandler(ctx))
+    answerParserErrors(http, rpcErrorBody)
     const port = await listen(http, host, params.port ?? 0)
     http.on('error', (e) => params.onInternalError?.(e))
     let wss: WebSocket.Server

@@ -1,16 +1,10 @@
-import bs58 from 'bs58'
+import { isBase58Of } from '../../../../src/sdk/solana/encoded-size.js'
 import { z } from 'zod'
 import { confirmSol } from '../../../sol/confirm.js'
 import { query } from '../../parse.js'
 import { route } from '../../route.js'
 
-const signature = z.string({ required_error: 'required' }).refine((v) => {
-  try {
-    return bs58.decode(v).length === 64
-  } catch {
-    return false
-  }
-}, 'not a Solana transaction signature (base58, 64 bytes)')
+const signature = z.string({ required_error: 'required' }).refine((v) => isBase58Of(v, 64), 'not a Solana transaction signature (base58, 64 bytes)')
 
 const Query = z.object({ sig: signature })
 

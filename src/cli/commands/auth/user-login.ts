@@ -1,19 +1,29 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
+import type { User } from '../../../sdk/platform/users.js'
+import type { CliContext } from '../../context.js'
 import { storeKey, type LoginResult } from '../login-shared.js'
+import { ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 
 export type UserLoginOptions = { userKey?: string }
 
-/** Logs in as a user: the user API key goes into the config file (0600); asked hidden on a terminal. */
-export async function run(opts: UserLoginOptions, ctx: CliContext): Promise<LoginResult> {
-  const result = await storeKey(ctx, { field: 'userKey', flag: '--user-key', given: opts.userKey, message: 'User API key' })
-  emit(ctx, result, () => [`Stored the user key ${result.key} in ${result.path}.`])
-  return result
+/** Logs in as a user: the key is checked with the platform (who is it?) and then stored in the config file (0600). */
+export async function run(opts: UserLoginOptions, deps: PlatformDeps): Promise<CommandResult<LoginResult<User>>> {
+  return ok(
+    await storeKey(deps.ctx, {
+      field: 'userKey',
+      flag: '--user-key',
+      given: opts.userKey,
+      message: 'User API key',
+      check: (userKey) => deps.connect({ userKey }).whoamiUser({}),
+    }),
+  )
 }
 
+export const human = (r: LoginResult<User>) => [`Logged in as user ${r.whoami.name ?? r.whoami.id}; stored the user key ${r.key} in ${r.path}.`]
+
 export function define(ctx: () => CliContext): Command {
-  return new Command('login')
-    .description('log in as a user (stores the user API key; asked hidden on a terminal)')
+  const cmd = new Command('login')
+    .description('log in as a user (checks the user API key with the platform, then stores it; asked hidden on a terminal)')
     .option('--user-key <key>', 'user API key (default: ask on a terminal)')
-    .action(async (opts: UserLoginOptions) => void (await run(opts, ctx())))
+  return platformAction(cmd, ctx, run, human)
 }

@@ -1,6 +1,6 @@
 import { Keypair } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { checkSplAuthorization, createSplPayload, keypairSigner, parseSplPayload, splMessage, verifySplSignature } from './delegated-spl.js'
@@ -44,5 +44,19 @@ describe('delegated-spl', () => {
   it('rejects malformed payloads by field', () => {
     expect(parseSplPayload({ signature: bs58.encode(new Uint8Array(64)) })).toMatchObject({ reason: reasons.invalidPayload, message: 'payload.authorization is missing or malformed' })
     expect(parseSplPayload({ signature: 'x', authorization: {} })).toMatchObject({ message: 'payload.signature is missing or malformed' })
+  })
+})
+
+describe('parseSplPayload bounds (issue 14 item 2)', () => {
+  it('refuses a 63,000-character signature or pubkey without decoding it', () => {
+    const decode = vi.spyOn(bs58, 'decode')
+    const authorization = { from: payer.publicKey.toBase58(), to: seller, value: '1', validAfter: '0', validBefore: '1', nonce: 'n' }
+    expect(parseSplPayload({ signature: '2'.repeat(63_000), authorization })).toMatchObject({ reason: reasons.invalidPayload, message: expect.stringContaining('signature') })
+    expect(decode).not.toHaveBeenCalled()
+    const sig = bs58.encode(new Uint8Array(64).fill(1))
+    decode.mockClear()
+    expect(parseSplPayload({ signature: sig, authorization: { ...authorization, from: '3'.repeat(63_000) } })).toMatchObject({ message: expect.stringContaining('authorization.from') })
+    expect(decode.mock.calls.every(([s]) => String(s).length <= 88)).toBe(true)
+    decode.mockRestore()
   })
 })

@@ -1,5 +1,6 @@
 import { PublicKey, type Keypair } from '@solana/web3.js'
 import bs58 from 'bs58'
+import { decodeBase58Of, isBase58Of } from '../../solana/encoded-size.js'
 import { createPrivateKey, createPublicKey, sign as edSign, verify as edVerify } from 'node:crypto'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
@@ -43,13 +44,8 @@ export function verifySplSignature(message: Uint8Array, signature: Uint8Array, s
   }
 }
 
-const isPubkey = (v: unknown): v is string => {
-  try {
-    return typeof v === 'string' && new PublicKey(v).toBase58() === v
-  } catch {
-    return false
-  }
-}
+// Length-bounded before decoding (bs58 is quadratic): a payload field costs microseconds at most.
+const isPubkey = (v: unknown): v is string => isBase58Of(v, 32)
 const uint = (v: unknown) => (typeof v === 'string' && /^\d{1,20}$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined)
 
 /**
@@ -60,13 +56,8 @@ export function parseSplPayload(payload: Record<string, unknown>): SplAuthorizat
   const bad = (field: string): SplFailure => ({ reason: reasons.invalidPayload, message: `payload.${field} is missing or malformed` })
   const a = payload.authorization
   if (!isRecord(a)) return bad('authorization')
-  let signature: Uint8Array
-  try {
-    signature = bs58.decode(String(payload.signature))
-  } catch {
-    return bad('signature')
-  }
-  if (signature.length !== 64) return bad('signature')
+  const signature = decodeBase58Of(payload.signature, 64)
+  if (!signature) return bad('signature')
   const amount = uint(a.value ?? a.amount)
   const deadline = uint(a.validBefore ?? a.deadline)
   const validAfter = uint(a.validAfter ?? '0')

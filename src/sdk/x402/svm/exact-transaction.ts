@@ -1,4 +1,5 @@
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { isBase58Of, solanaEncodedSize } from '../../solana/encoded-size.js'
 import { ComputeBudgetProgram, PublicKey, VersionedTransaction } from '@solana/web3.js'
 import { createHash } from 'node:crypto'
 import { reasons } from '../reasons.js'
@@ -25,6 +26,9 @@ export function checkExactTransaction(payload: Record<string, unknown>, r: Payme
     return { reason: reasons.svmFeePayerNotManaged, message: `extra.feePayer ${r.extra.feePayer} is not this facilitator's ${facilitator.toBase58()}` }
   }
   let tx: VersionedTransaction
+  if (typeof payload.transaction !== 'string' || payload.transaction.length > solanaEncodedSize.transactionBase64) {
+    return { reason: reasons.svmTransactionUndecodable, message: `payload.transaction is not a base64 Solana transaction of at most ${solanaEncodedSize.transactionBytes} bytes` }
+  }
   try {
     tx = VersionedTransaction.deserialize(Buffer.from(String(payload.transaction), 'base64'))
   } catch {
@@ -61,6 +65,7 @@ export function checkExactTransaction(payload: Record<string, unknown>, r: Payme
   const payer = authority!.toBase58()
   if (authority!.equals(facilitator)) return { reason: reasons.svmFeePayerTransferringFunds, message: 'the facilitator may not be the transfer authority', payer }
   if (mint!.toBase58() !== r.asset) return { reason: reasons.svmMintMismatch, message: `the transfer's mint ${mint!.toBase58()} is not ${r.asset}`, payer }
+  if (!isBase58Of(r.payTo, 32)) return { reason: reasons.invalidPaymentRequirements, message: 'requirements.payTo is not a Solana address' }
   const expected = getAssociatedTokenAddressSync(mint!, new PublicKey(r.payTo), true, programId)
   if (!destination!.equals(expected)) return { reason: reasons.svmRecipientMismatch, message: `the transfer goes to ${destination!.toBase58()}, not payTo's account ${expected.toBase58()}`, payer }
   const amount = Buffer.from(t.data).readBigUInt64LE(1)

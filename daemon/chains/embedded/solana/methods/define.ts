@@ -1,13 +1,20 @@
 import bs58 from 'bs58'
 import { z } from 'zod'
+import { isBase58Of, solanaEncodedSize } from '../../../../../src/sdk/solana/encoded-size.js'
+import type { AirdropRation } from '../rpc-limits.js'
 import type { LocalSvm } from '../local-svm.js'
 import { SOLANA_CORE_VERSION } from '../genesis.js'
 import { invalidParams, RpcCode, RpcError } from '../rpc-error.js'
 
 export type RpcContext = {
   svm: LocalSvm
+  /** What getGenesisHash answers; the local cluster's own when absent (`parx chains --as testnet` presents devnet's). */
+  genesisHash?: string
   /** Told about failures that are our bugs (the client only sees "Internal error"). */
   onInternalError?: (error: unknown) => void
+  /** The address of the client asking, for per-client limits. */
+  client?: string
+  airdrops?: AirdropRation
 }
 
 /** One JSON-RPC method: its name, the schema of its positional params, and its handler. */
@@ -39,16 +46,9 @@ export function positional<T extends [] | [z.ZodTypeAny, ...z.ZodTypeAny[]]>(...
   }, z.tuple(items))
 }
 
-const isBytes = (s: string, length: number) => {
-  try {
-    return bs58.decode(s).length === length
-  } catch {
-    return false
-  }
-}
-
-export const pubkey = z.string().refine((s) => isBytes(s, 32), 'Invalid param: Invalid')
-export const signature = z.string().refine((s) => isBytes(s, 64), 'Invalid param: Invalid')
+// Bounded by length before decoding: bs58 is quadratic, so a long "pubkey" would stall the loop.
+export const pubkey = z.string().refine((s) => isBase58Of(s, 32), 'Invalid param: Invalid')
+export const signature = z.string().refine((s) => isBase58Of(s, 64), 'Invalid param: Invalid')
 
 export const commitment = z.enum(['processed', 'confirmed', 'finalized', 'recent', 'single', 'singleGossip', 'root', 'max'])
 
@@ -77,6 +77,8 @@ export const binaryEncoding = z.enum(['base58', 'base64'])
 
 /** Decodes a transaction or message sent as base58 (the node's default) or base64. */
 export function decodeBinary(data: string, as: 'base58' | 'base64' = 'base58'): Uint8Array {
+  const max = as === 'base64' ? solanaEncodedSize.transactionBase64 : solanaEncodedSize.transactionBase58
+  if (data.length > max) throw invalidParams(`${as} encoded transaction too large: ${data.length} characters (max: ${as} ${max} characters)`)
   if (as === 'base64') {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw invalidParams(`invalid base64 encoding: ${data.slice(0, 16)}`)
     return new Uint8Array(Buffer.from(data, 'base64'))

@@ -4,5 +4,5 @@ import { defineMethod, positional } from './define.js'
 export const getGenesisHash = defineMethod({
   method: 'getGenesisHash',
   params: positional(),
-  handler: () => LOCAL_SOLANA_GENESIS_HASH,
+  handler: (_params, ctx) => ctx.genesisHash ?? LOCAL_SOLANA_GENESIS_HASH,
 })

@@ -12,5 +12,8 @@ export const requestAirdrop = defineMethod({
       .refine((v) => v <= MAX_AIRDROP_LAMPORTS, `Invalid params: at most ${MAX_AIRDROP_LAMPORTS} lamports per airdrop`),
     contextConfig.optional(),
   ),
-  handler: ([address, lamports], ctx) => ctx.svm.airdrop(address, lamports),
+  handler: ([address, lamports], ctx) => {
+    ctx.airdrops?.take(ctx.client ?? 'unknown')
+    return ctx.svm.airdrop(address, lamports)
+  },
 })

@@ -1,0 +1,34 @@
+import { Command } from 'commander'
+import type { Agent } from '../../sdk/platform/agents.js'
+import { label, type CliContext } from '../context.js'
+import { needAgent, ok, platformAction, type CommandResult, type PlatformDeps } from './platform-shared.js'
+
+/** The agent the agent key belongs to (GET /api/agents/me): id, network, wallet, tokens, limits. */
+export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<Agent>> {
+  needAgent(deps, 'whoami')
+  return ok(await deps.platform.whoamiAgent({}))
+}
+
+export function human(a: Agent, ctx: CliContext): string[] {
+  return [
+    `${label(ctx, 'agent')}${a.name}  ${ctx.color.dim(a.id)}`,
+    `${label(ctx, 'network')}${a.network} (chain ${a.chainId}, ${a.sendMethod === 'userOperation' ? 'gasless user operations' : 'direct transfers'})`,
+    `${label(ctx, 'wallet')}${a.wallet}`,
+    `${label(ctx, 'tokens')}${a.tokens.map((t) => t.symbol).join(', ')}`,
+    `${label(ctx, 'limits')}${limitsLine(a.limits)}`,
+  ]
+}
+
+export function limitsLine(l: Agent['limits']): string {
+  const parts = [
+    l.perPaymentUsd ? `${l.perPaymentUsd} USD per payment` : null,
+    l.dailyUsd ? `${l.dailyUsd} USD a day (${l.remainingTodayUsd} left)` : null,
+    l.allowedHosts ? `hosts ${l.allowedHosts.join(', ')}` : null,
+  ].filter(Boolean)
+  return parts.length ? parts.join('; ') : 'none'
+}
+
+export function define(ctx: () => CliContext): Command {
+  const cmd = new Command('whoami').description('show the agent you are logged in as')
+  return platformAction(cmd, ctx, run, human)
+}

@@ -1,0 +1,52 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { z } from 'zod'
+import { createContext, type CliIo } from '../context.js'
+import { platformDeps } from '../commands/platform-shared.js'
+import { callTool } from './tools.js'
+
+const amount = z.string().describe('a decimal amount as a string, e.g. "1.5"')
+
+/** Each tool: what it does and its input, as the MCP client sees them. */
+const tools = {
+  whoami: { description: 'The agent this key belongs to: id, network, wallet, tokens and spending limits.', input: {} },
+  balance: { description: "The agent wallet's token balances.", input: {} },
+  manifest: { description: 'What the platform offers: networks, tokens, payment protocols, limits, agent routes.', input: {} },
+  pay: {
+    description:
+      "Pay a 402-gated URL: the platform reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
+      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun only reports the price.',
+    input: {
+      url: z.string().describe('the seller URL (http or https)'),
+      maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
+      dryRun: z.boolean().optional().describe('only report the price and whether the limits allow it'),
+    },
+  },
+  send: {
+    description: 'Send tokens from the agent wallet (gasless on Base; direct on Radius and Tempo). Counts toward the limits.',
+    input: { to: z.string().describe('recipient EVM address'), amount, token: z.string().optional().describe('token symbol; default TOKEN_A') },
+  },
+  swap: {
+    description: 'Swap in the agent wallet on Base: USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A. Counts toward the limits.',
+    input: { from: z.string().describe('token to sell'), to: z.string().describe('token to buy'), amount },
+  },
+} as const
+
+/**
+ * `parx mcp`: the agent's commands as Model Context Protocol tools over stdio. stdout is the
+ * protocol channel, so every message the commands would print goes to stderr. Credentials are
+ * read per call (a login in another shell applies at once).
+ */
+export async function serveMcp(io: CliIo, opts: { version: string; apiUrl?: string }): Promise<void> {
+  const quiet: CliIo = { env: io.env, stdout: io.stderr, stderr: io.stderr }
+  const server = new McpServer({ name: 'parx', version: opts.version })
+  for (const [name, t] of Object.entries(tools)) {
+    server.registerTool(name, { description: t.description, inputSchema: t.input }, (args: Record<string, unknown>) =>
+      callTool(name, args ?? {}, () => platformDeps(createContext(quiet, { output: 'json', apiUrl: opts.apiUrl }))),
+    )
+  }
+  const transport = new StdioServerTransport()
+  const closed = new Promise<void>((resolve) => (server.server.onclose = resolve))
+  await server.connect(transport)
+  await closed
+}

@@ -1,0 +1,53 @@
+import { describeError } from '../describe-error.js'
+import { CliError } from '../errors.js'
+import * as balance from '../commands/balance.js'
+import * as manifest from '../commands/manifest.js'
+import * as pay from '../commands/pay.js'
+import { agentIdOf, needAgent, type PlatformDeps } from '../commands/platform-shared.js'
+import * as send from '../commands/send.js'
+import * as swap from '../commands/swap.js'
+import * as whoami from '../commands/whoami.js'
+
+/** What a tool answers: the command's JSON document, or `{ error, code }` flagged as a tool error. */
+export type ToolAnswer = { isError?: boolean; content: { type: 'text'; text: string }[] }
+
+type Args = Record<string, unknown>
+const str = (a: Args, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined)
+
+/**
+ * The agent's commands as MCP tools: the same run() the CLI calls, with the same credentials.
+ * pay keeps its guard rails without a person to ask: a maxAmount, or spending limits set on the agent.
+ */
+export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Promise<unknown>> = {
+  whoami: async (_a, deps) => (await whoami.run({}, deps)).data,
+  balance: async (_a, deps) => (await balance.run({}, deps)).data,
+  manifest: async (_a, deps) => (await manifest.run({}, deps)).data,
+  send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token') }, deps)).data,
+  swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
+  pay: async (a, deps) => {
+    const maxAmount = str(a, 'maxAmount')
+    const dryRun = a.dryRun === true
+    if (!dryRun && maxAmount === undefined) {
+      // No person confirms here: without a cap of its own, the agent's limits must be the cap.
+      needAgent(deps, 'pay')
+      const limits = await deps.platform.getLimits({ params: { id: await agentIdOf(deps) } })
+      if (limits.perPaymentUsd === null && limits.dailyUsd === null) {
+        throw new CliError('USAGE', 'pay needs maxAmount: this agent has no per-payment or daily limit to cap what a payment may cost (set one with `parx agent limits`, or pass maxAmount)')
+      }
+    }
+    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, dryRun, yes: true }, deps)).data
+  },
+}
+
+/** Runs one tool; every failure becomes an MCP tool error carrying the CLI's `{ error, code }`. */
+export async function callTool(name: string, args: Args, deps: () => Promise<PlatformDeps>): Promise<ToolAnswer> {
+  try {
+    const tool = agentTools[name]
+    if (!tool) throw new CliError('USAGE', `no tool ${name}`)
+    const data = await tool(args, await deps())
+    return { content: [{ type: 'text', text: JSON.stringify(data) }] }
+  } catch (e) {
+    const { code, message } = describeError(e)
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message, code }) }] }
+  }
+}

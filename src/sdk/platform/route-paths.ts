@@ -1,0 +1,38 @@
+import type { PlatformAuth, PlatformRouteName } from './routes.js'
+
+/**
+ * Method, path and auth of every platform route, without the zod schemas: what a client needs to
+ * address a route, importable without zod or viem (the CLI's `parx whoami` starts in tens of
+ * milliseconds). route-paths.test.ts checks it against routes.ts, the contract, entry by entry.
+ */
+export const platformRoutePaths = {
+  createUser: { method: 'POST', path: '/api/operator/users', auth: 'operator' },
+  whoamiUser: { method: 'GET', path: '/api/users/me', auth: 'user' },
+  createAgent: { method: 'POST', path: '/api/agents', auth: 'user' },
+  listAgents: { method: 'GET', path: '/api/agents', auth: 'user' },
+  whoamiAgent: { method: 'GET', path: '/api/agents/me', auth: 'agent' },
+  showAgent: { method: 'GET', path: '/api/agents/:id', auth: 'owner' },
+  getLimits: { method: 'GET', path: '/api/agents/:id/limits', auth: 'owner' },
+  setLimits: { method: 'POST', path: '/api/agents/:id/limits', auth: 'user' },
+  createAgentKey: { method: 'POST', path: '/api/agents/:id/keys', auth: 'user' },
+  listAgentKeys: { method: 'GET', path: '/api/agents/:id/keys', auth: 'user' },
+  revokeAgentKey: { method: 'DELETE', path: '/api/agents/:id/keys/:keyId', auth: 'user' },
+  balance: { method: 'GET', path: '/api/agents/:id/balance', auth: 'owner' },
+  send: { method: 'POST', path: '/api/agents/:id/send', auth: 'owner' },
+  swap: { method: 'POST', path: '/api/agents/:id/swap', auth: 'owner' },
+  pay: { method: 'POST', path: '/api/agents/:id/pay', auth: 'owner' },
+  createEndpoint: { method: 'POST', path: '/api/endpoints', auth: 'user' },
+  listEndpoints: { method: 'GET', path: '/api/endpoints', auth: 'user' },
+  showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },
+  deleteEndpoint: { method: 'DELETE', path: '/api/endpoints/:id', auth: 'user' },
+  manifest: { method: 'GET', path: '/api/manifest', auth: 'open' },
+} as const satisfies Record<PlatformRouteName, { method: 'GET' | 'POST' | 'DELETE'; path: string; auth: PlatformAuth }>
+
+/** A route's path with its `:params` filled in (URI-encoded). */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/:(\w+)/g, (_, k: string) => {
+    const v = params[k]
+    if (v === undefined) throw new Error(`${path} needs the path parameter ${k}`)
+    return encodeURIComponent(v)
+  })
+}

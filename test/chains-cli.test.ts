@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parx-chains-cli-'))
+let child: ChildProcess | undefined
+afterAll(async () => {
+  // A failed assertion must not leave the chains running.
+  if (child && child.exitCode === null) {
+    const gone = new Promise((r) => child!.once('exit', r))
+    child.kill('SIGTERM')
+    await gone
+  }
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+const rpc = (url: string, method: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })
+    .then((r) => r.json() as Promise<{ result: unknown }>)
+const anvilPids = () =>
+  readdirSync(join(dataDir, 'chains')).filter((f) => f.endsWith('.pid')).map((f) => Number(readFileSync(join(dataDir, 'chains', f), 'utf8')))
+
+describe('parx chains --as testnet', () => {
+  it('prints the RPC URLs, every address as serve.rpc / serve.contracts and PARX_* lines, presents the testnet ids, and stops everything on SIGINT', async () => {
+    child = spawn(process.execPath, ['bin/parx.js', '--output', 'json', 'chains', '--as', 'testnet', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr!.on('data', (d) => (stderr += d))
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child!.stdout! }).once('line', resolve)
+      child!.once('exit', (code) => reject(new Error(`chains exited ${code}: ${stderr}`)))
+    })
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)))
+    const ready = JSON.parse(line)
+    expect(ready).toMatchObject({ ready: true, as: 'testnet', dataDir })
+    expect(Object.keys(ready.rpc).sort()).toEqual(['base-sepolia', 'radius-testnet', 'solana-devnet'])
+    expect(ready.serve).toEqual({ profile: 'testnet', rpc: ready.rpc, contracts: ready.contracts })
+    expect(Object.keys(ready.contracts['base-sepolia'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'XUSD', 'router', 'escrow', 'verifier', 'outputSettler', 'pair:PUSD/USDC']))
+    expect(ready.env).toMatchObject({ PARX_PROFILE: 'testnet', PARX_RPC_BASE_SEPOLIA: ready.rpc['base-sepolia'], PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(ready.contracts['base-sepolia']) })
+    expect((await rpc(ready.rpc['base-sepolia'], 'eth_chainId')).result).toBe('0x14a34') // 84532
+    expect((await rpc(ready.rpc['radius-testnet'], 'eth_chainId')).result).toBe('0x11a98') // 72344
+    expect((await rpc(ready.rpc['solana-devnet'], 'getGenesisHash')).result).toBe('EtWTRABZaYq6iMfeYKouRu166VU2xqa1iZbV4zxDkYJ')
+    const minted = await fetch(ready.faucet, { method: 'POST', body: JSON.stringify({ network: 'base-sepolia', to: ready.accounts.solver, token: 'USDC', amount: '1' }) })
+    expect(minted.status).toBe(200)
+    const bad = await fetch(ready.faucet, { method: 'POST', body: '{' })
+    expect(bad.status).toBe(400)
+    const pids = anvilPids()
+    expect(pids).toHaveLength(2)
+    child.kill('SIGINT')
+    expect(await exited).toBe(0)
+    for (const pid of pids) expect(existsSync(`/proc/${pid}`), `anvil ${pid} still running`).toBe(false)
+    await expect(rpc(ready.rpc['solana-devnet'], 'getHealth')).rejects.toThrow()
+  })
+})
+
+describe('parx chains on the same data dir', () => {
+  it('keeps its contracts, keys and balances across a restart', async () => {
+    const { startStandaloneChains } = await import('../daemon/chains/standalone.js')
+    const dir = mkdtempSync(join(tmpdir(), 'parx-chains-restart-'))
+    try {
+      const first = await startStandaloneChains({ as: 'local', dataDir: dir, port: 0 })
+      const to = '0x00000000000000000000000000000000000000a1'
+      let minted
+      try {
+        minted = await fetch(first.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'local-base', to, token: 'USDC', amount: '7' }) })
+      } finally {
+        await first.stop()
+      }
+      expect(minted.status).toBe(200)
+      const second = await startStandaloneChains({ as: 'local', dataDir: dir, port: 0 })
+      try {
+        expect(second.contracts).toEqual(first.contracts)
+        expect(second.env.PARX_SOLVER_KEY).toBe(first.env.PARX_SOLVER_KEY)
+        const data = `0x70a08231${to.slice(2).padStart(64, '0')}` // balanceOf(to)
+        const res = await fetch(second.rpc['local-base']!, {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: second.contracts['local-base']!.USDC, data }, 'latest'] }),
+        }).then((r) => r.json() as Promise<{ result: string }>)
+        expect(BigInt(res.result)).toBe(7_000_000n)
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
