@@ -18,6 +18,12 @@ const storeSensitive = [
   'test/sol-restart.test.ts',
   'test/swap-flows.test.ts',
   'test/store-postgres.test.ts',
+  'test/platform-agents.test.ts',
+  'test/platform-send.test.ts',
+  'test/platform-swap.test.ts',
+  'test/platform-pay.test.ts',
+  'test/platform-endpoints.test.ts',
+  'test/platform-restart.test.ts',
 ]
 
 export default defineConfig({

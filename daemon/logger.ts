@@ -13,7 +13,7 @@ export function createLogger(dataDir: string, level: string): Logger {
     warned = true
   })
   return pino(
-    { level, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
+    { level, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
     dest,
   )
 }

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
-import { createApiServer } from './http/api-server.js'
+import { createApiServer, type ApiFetch } from './http/api-server.js'
 import { prepareDataDir } from './startup/data-dir.js'
 import { startupError } from './startup/failure.js'
 import { ownerOnlyUmask } from './startup/owner-only.js'
@@ -30,6 +30,11 @@ import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
+import { platformService, type PlatformService } from './platform/service.js'
+import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
+import { anvilFeeTopUp } from './platform/send.js'
+import { platformStore } from './platform/store.js'
+import { packageVersion } from '../src/cli/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { routes, workerRoutes } from './http/routes/index.js'
 import { servedFlows } from './http/served-flows.js'
@@ -55,6 +60,8 @@ export type DaemonParts = {
   reads: FreshCache
   sender(network: string, role: 'solver' | 'facilitator'): TxSender
   facilitator: Facilitator
+  /** The agent payments platform's service (its store, ledger and sends). */
+  platform: PlatformService
   /** Present when this process campaigns for the worker duties (role worker or all). */
   worker?: { leadership: Leadership; firstPass: Promise<void> }
 }
@@ -132,23 +139,39 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
     let app: Hono | undefined
-    const server = await listen((req) => (app ? app.fetch(req) : new Response(null, { status: 503 })), config.host, config.port)
+    const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port)
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
 
+    // The platform's ERC-4337 stack on the local Base chain: deployed and alto started on first use,
+    // so the ready line never waits for it; stopped with the daemon.
+    const platformAa: Record<string, AaRuntime> = {}
+    if (config.profile === 'local') {
+      const rt = aaRuntime({
+        chain: base, deployerKey: keys.deployer, deployments: deploymentStore(store), log,
+        isAgentWallet: (address) => platformStore(store, undefined).isAgentWallet(address),
+      })
+      platformAa[base.key] = rt
+      cleanups.push(() => rt.stop())
+    }
     const facilitator = createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
     })
+    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) }
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
-      swap: { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) },
+      swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
       keys: keysService({ keys: partnerKeys, verdicts }),
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
+      platform: platformService({
+        profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
+        aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
+      }),
     }
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
@@ -169,7 +192,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       cleanups.push(() => leadership.stop())
       worker = { leadership, firstPass }
     }
-    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, worker }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker }
     return { urls, services, stop }
   } catch (e) {
     await stop()
@@ -177,7 +200,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   }
 }
 
-function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
+function listen(fetch: ApiFetch, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
     const server = createApiServer(fetch)
     server.once('error', reject)

@@ -3,6 +3,7 @@ import type { ParxConfig } from '../src/config/schema.js'
 import type { AuthService, KeysService } from './auth/service.js'
 import type { DiscoveryService } from './discovery/service.js'
 import type { Facilitator } from './facilitator/service.js'
+import type { PlatformService } from './platform/service.js'
 import type { SolDeps } from './sol/deps.js'
 import type { SwapDeps } from './swap/deps.js'
 
@@ -45,6 +46,8 @@ export type Surfaces = {
   facilitator: FacilitatorSurface
   keys: KeysService
   faucet: FaucetSurface
+  /** The agent payments platform (docs/platform-api.md). */
+  platform: PlatformService
 }
 
 export type SurfaceName = keyof Surfaces

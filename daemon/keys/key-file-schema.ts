@@ -15,4 +15,6 @@ export const keyFileSchema = z.object({
   solanaAttestors: z.tuple([solanaKey, solanaKey, solanaKey]),
   solanaMintAuthority: solanaKey,
   operatorToken: z.string().min(16),
+  /** Seals the platform's agent wallets; added at start to a file from before the platform. */
+  platformWallet: evmKey.optional(),
 })

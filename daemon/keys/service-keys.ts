@@ -22,6 +22,12 @@ export type ServiceKeys = {
   /** Local profile only: mint authority of the embedded SPL mints. */
   solanaMintAuthority: Uint8Array
   operatorToken: string
+  /**
+   * Seals the platform's agent wallet keys at rest (daemon/platform/wallet-seal.ts). Generated into
+   * the keys file on the local profile; `keys.platformWallet` / PARX_PLATFORM_WALLET_KEY elsewhere
+   * (without it, agents cannot be created there).
+   */
+  platformWallet?: Hex
 }
 
 type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaAttestors' | 'solanaMintAuthority'> & {
@@ -58,13 +64,22 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
     // Real mints belong to their issuers; nothing is minted outside the local profile.
     solanaMintAuthority: new Uint8Array(64),
     operatorToken: config.auth.operatorToken,
+    platformWallet: k.platformWallet as Hex | undefined,
   }
 }
 
 /** Reads the local key file, creating it on first start. Written 0600 and never logged. */
 export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
-  if (existsSync(file)) return readKeyFile(file)
+  if (existsSync(file)) {
+    const keys = readKeyFile(file)
+    // A data dir from before the platform: add its wallet key, keeping every other key as it was.
+    if (!keys.platformWallet) {
+      keys.platformWallet = generatePrivateKey()
+      writeKeyFile(file, keys)
+    }
+    return keys
+  }
   const sol = () => bs58.encode(Keypair.generate().secretKey)
   const keys: KeyFile = {
     deployer: generatePrivateKey(),
@@ -76,10 +91,15 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
     solanaAttestors: [sol(), sol(), sol()],
     solanaMintAuthority: sol(),
     operatorToken: `parxop_${randomBytes(24).toString('hex')}`,
+    platformWallet: generatePrivateKey(),
   }
+  writeKeyFile(file, keys)
+  return keys
+}
+
+function writeKeyFile(file: string, keys: KeyFile): void {
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 })
   chmodSync(file, 0o600)
-  return keys
 }
 
 const whatToDo = 'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to the old ones)'

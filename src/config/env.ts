@@ -24,6 +24,7 @@ export const envPaths: Record<string, string> = {
   PARX_FACILITATOR_KEY: 'keys.facilitator',
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
+  PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

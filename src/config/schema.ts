@@ -68,6 +68,8 @@ export const configSchema = z.object({
     solanaFacilitator: z.string().optional(),
     attestors: z.array(z.string()).optional(),
     solanaAttestors: z.array(z.string()).optional(),
+    /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
+    platformWallet: z.string().optional(),
   }).default({}),
   /** Deployed addresses on real profiles, by network key then name (router, escrow, tokens...). */
   contracts: z.record(z.string(), z.record(z.string(), z.string())).default({}),

@@ -14,6 +14,27 @@ import keysCreate from './operator/keys-create.js'
 import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
+import agentsCreate from './platform/agents-create.js'
+import agentBalance from './platform/balance.js'
+import agentSend from './platform/send.js'
+import agentSwap from './platform/swap.js'
+import agentPay from './platform/pay.js'
+import endpointsCreate from './platform/endpoints-create.js'
+import endpointsDelete from './platform/endpoints-delete.js'
+import endpointsList from './platform/endpoints-list.js'
+import endpointsShow from './platform/endpoints-show.js'
+import { paidGet, paidPost } from './platform/paid.js'
+import agentsList from './platform/agents-list.js'
+import agentsMe from './platform/agents-me.js'
+import agentsShow from './platform/agents-show.js'
+import agentKeysCreate from './platform/keys-create.js'
+import agentKeysList from './platform/keys-list.js'
+import agentKeysRevoke from './platform/keys-revoke.js'
+import limitsGet from './platform/limits-get.js'
+import limitsSet from './platform/limits-set.js'
+import manifest from './platform/manifest.js'
+import usersCreate from './platform/users-create.js'
+import usersMe from './platform/users-me.js'
 import solBalance from './sol/balance.js'
 import solConfirm from './sol/confirm.js'
 import solInfo from './sol/info.js'
@@ -44,4 +65,8 @@ export const routes: AnyRoute[] = [
   keysCreate, keysList, keysDeactivate, keysDelete,
   // local profile
   faucet,
+  // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
+  usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay,
+  endpointsCreate, endpointsList, endpointsShow, endpointsDelete, paidGet, paidPost, manifest,
 ]

@@ -4,6 +4,8 @@ import { m002_deployments } from './002_deployments.js'
 import { m003_relayer_nonces } from './003_relayer_nonces.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
+import { m500_platform } from './500_platform.js'
+import { m501_platform_endpoints } from './501_platform_endpoints.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -19,4 +21,6 @@ export const migrations: Record<string, StoreMigration> = {
   '003_relayer_nonces': m003_relayer_nonces,
   '200_x402_settlements': m200_x402_settlements,
   '301_sol_swaps': m301_sol_swaps,
+  '500_platform': m500_platform,
+  '501_platform_endpoints': m501_platform_endpoints,
 }

@@ -1,0 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
+import type { Context } from 'hono'
+import { BaseError } from '../../../../src/errors/index.js'
+import { PAID_ENDPOINT_PATH } from '../../../../src/sdk/platform/routes.js'
+import { servePaid } from '../../../platform/paid.js'
+import type { PlatformService } from '../../../platform/service.js'
+import { route } from '../../route.js'
+
+/**
+ * ANY /paid/:id (GET and POST here): the seller endpoint's stable URL, open to anyone who pays.
+ * Our Node seller middleware writes the answer on the socket itself, so the handler hands Hono
+ * RESPONSE_ALREADY_SENT.
+ */
+async function handler(c: Context, s: PlatformService): Promise<Response> {
+  const id = c.req.param('id') ?? ''
+  const endpoint = /^[0-9a-f-]{36}$/i.test(id) ? await s.endpoints.served(id.toLowerCase()) : undefined
+  if (!endpoint) throw new BaseError('NOT_FOUND', `no paid endpoint ${id}`)
+  const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
+  const chain = s.evm[endpoint.network]
+  if (!env?.incoming || !env.outgoing || !chain) throw new BaseError('CHAIN_UNAVAILABLE', `the endpoint's network ${endpoint.network} is not served now`)
+  const body = await c.req.arrayBuffer()
+  await servePaid({ endpoint, chain, facilitatorUrl: s.facilitatorUrl, req: env.incoming, res: env.outgoing, body })
+  return RESPONSE_ALREADY_SENT
+}
+
+export const paidGet = route({ method: 'GET', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', handler })
+export const paidPost = route({ method: 'POST', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', handler })

@@ -1,0 +1,99 @@
+import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseEther, toHex, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { BaseError } from '../../src/errors/index.js'
+import { networks } from '../../src/networks/registry.js'
+import type { SendResult } from '../../src/sdk/platform/wallet.js'
+import { sendMethodOf } from '../../src/sdk/platform/networks.js'
+import { toBaseUnits } from '../../src/sdk/units.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { AaRuntime } from './aa/runtime.js'
+import { usdMicros } from './limits.js'
+import type { SpendsLedger } from './spends.js'
+import type { AgentRow } from './store.js'
+
+export type SendDeps = {
+  chain: EvmChain
+  spends: SpendsLedger
+  walletKey(agent: AgentRow): Hex
+  /** AA networks: the ERC-4337 stack (undefined where this deployment has none). */
+  aa?: AaRuntime
+  /** Direct networks on the local profile: keeps the agent's wallet supplied with the native coin that stands in for the fee token. */
+  topUpFees?: (address: Address) => Promise<void>
+}
+
+/**
+ * One send from an agent's wallet. Order matters for money: the limits are checked and the amount
+ * reserved in the store first (LIMIT_EXCEEDED: nothing recorded, nothing signed), then the balance,
+ * then the signing and submission; a send that moves nothing releases its reservation, one that
+ * lands is confirmed with its transaction before the answer.
+ */
+export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult> {
+  const token = d.chain.tokens[body.token]
+  if (!token) throw new BaseError('UNKNOWN_TOKEN', `${body.token} has no address on ${agent.network} in this deployment`)
+  const raw = toBaseUnits(body.amount, token.decimals)
+  const method = sendMethodOf(networks[agent.network]!)
+  if (method === 'userOperation' && !d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was spent`)
+  const spend = await d.spends.reserve({ agentId: agent.id, kind: 'send', amountMicros: usdMicros(body.amount, token.decimals), token: token.symbol, amount: body.amount, recipient: body.to })
+  const from = getAddress(agent.address)
+  let submitted = false
+  try {
+    const held = await d.chain.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [from] })
+    if (held < raw) throw new BaseError('INSUFFICIENT_BALANCE', `${from} holds less than ${body.amount} ${token.symbol} on ${agent.network}; nothing was spent`)
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [body.to, raw] })
+    let transaction: Hex
+    let userOperation: Hex | null = null
+    if (method === 'userOperation') {
+      const account = await d.aa!.account(d.walletKey(agent))
+      const op = await account.prepare([{ to: token.address, data }])
+      submitted = true
+      const receipt = await account.submit(op)
+      if (!receipt.success) throw new BaseError('RELAY_FAILED', `the user operation ${receipt.userOpHash} reverted; the tokens did not move`)
+      transaction = receipt.receipt.transactionHash
+      userOperation = receipt.userOpHash
+    } else {
+      const wallet = createWalletClient({ account: privateKeyToAccount(d.walletKey(agent)), chain: d.chain.client.chain!, transport: http(d.chain.rpcUrl) })
+      // One transfer at a time per wallet in this process, so two sends never take the same nonce.
+      const { hash, receipt } = await inTurn(from, async () => {
+        await d.topUpFees?.(from)
+        const hash = await wallet.sendTransaction({ to: token.address, data })
+        submitted = true
+        return { hash, receipt: await d.chain.client.waitForTransactionReceipt({ hash }) }
+      })
+      if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the transfer ${hash} reverted; the tokens did not move`)
+      transaction = hash
+    }
+    await d.spends.confirm(spend.id, { tx: transaction, userOp: userOperation })
+    return {
+      id: spend.id, agentId: agent.id, network: agent.network, method, token: token.symbol, amount: body.amount, from, to: body.to,
+      transaction, userOperation, status: 'confirmed', createdAt: new Date(Number(spend.created_at)).toISOString(),
+    }
+  } catch (e) {
+    // A failure before submission, or a revert, moved nothing: the reservation stops counting.
+    // One after submission without an answer keeps it (the tokens may have moved).
+    const movedNothing = !submitted || (e instanceof BaseError && (e.code === 'RELAY_FAILED' || e.code === 'BUNDLER_UNAVAILABLE'))
+    if (movedNothing) await d.spends.release(spend.id, (e as Error).message)
+    if (e instanceof BaseError && e.code === 'BUNDLER_UNAVAILABLE') await d.aa?.bundlerDown()
+    if (e instanceof BaseError) throw e
+    throw new BaseError('RELAY_FAILED', `the send could not be completed (${(e as Error).message.split('\n')[0]})${movedNothing ? '; nothing was spent' : ''}`, { cause: e })
+  }
+}
+
+const queues = new Map<string, Promise<unknown>>()
+async function inTurn<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const prev = queues.get(key) ?? Promise.resolve()
+  const next = prev.catch(() => {}).then(run)
+  queues.set(key, next)
+  try {
+    return await next
+  } finally {
+    if (queues.get(key) === next) queues.delete(key)
+  }
+}
+
+/** Local direct networks: the native coin stands in for the fee token; keep at least `floor` in the wallet. */
+export function anvilFeeTopUp(chain: EvmChain, floor = parseEther('0.01'), target = parseEther('1')) {
+  return async (address: Address) => {
+    const have = await chain.client.getBalance({ address })
+    if (have < floor) await chain.client.request({ method: 'anvil_setBalance' as never, params: [address, toHex(target)] as never })
+  }
+}

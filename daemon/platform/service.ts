@@ -1,0 +1,149 @@
+import type { Context } from 'hono'
+import type { ParxConfig } from '../../src/config/schema.js'
+import { BaseError } from '../../src/errors/index.js'
+import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
+import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.js'
+import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
+import type { SwapDeps } from '../swap/deps.js'
+import { swapForAgent } from './swap.js'
+import { endpointStore, type EndpointStore } from './endpoints.js'
+import { payForAgent, type PayRequest } from './pay.js'
+import type { PayAnswer } from '../../src/sdk/platform/pay.js'
+import { networks } from '../../src/networks/registry.js'
+import { fromBaseUnits } from '../../src/sdk/units.js'
+import { erc20Abi, getAddress, type Address } from 'viem'
+import type { AaRuntime } from './aa/runtime.js'
+import { sendFromAgent } from './send.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { Store } from '../store/store.js'
+import { spendsLedger, type SpendsLedger } from './spends.js'
+import { platformStore, type AgentRow, type PlatformStore } from './store.js'
+import { walletSeal } from './wallet-seal.js'
+
+/** Who called: a user (its key) or an agent (its key). */
+export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
+
+/** The platform's surface (daemon/services.ts): its rows, its ledger, the chains its agents live on. */
+export type PlatformService = {
+  profile: ParxConfig['profile']
+  version: string
+  facilitatorUrl: string
+  store: PlatformStore
+  spends: SpendsLedger
+  /** The EVM chains this deployment serves, by network key. */
+  evm: Record<string, EvmChain>
+  tokenAddress(network: string, symbol: string): string | null
+  /** Agent networks of the registry (AA or direct). */
+  agentNetworks: string[]
+  /** False when no platform wallet key is configured (a real profile without one). */
+  canCreateAgents: boolean
+  /** Checks the key headers against what the route takes (user, agent, or either: owner). */
+  caller(c: Context, want: 'user' | 'agent' | 'owner'): Promise<Caller>
+  /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
+  ownedAgent(caller: Caller, id: string): Promise<AgentRow>
+  /** Sends from the agent's wallet (daemon/platform/send.ts). */
+  send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
+  balance(agent: AgentRow): Promise<Balance>
+  /** Pays a 402-gated URL (daemon/platform/pay.ts). */
+  pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
+  /** Swaps through our own swap service (daemon/platform/swap.ts). */
+  swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
+  endpoints: EndpointStore
+  /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
+  aa: Record<string, AaRuntime>
+  /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
+  platformUrl: string
+  /** FORBIDDEN unless the caller is a user; returns its id. */
+  userOf(caller: Caller): string
+}
+
+export type PlatformServiceParameters = {
+  profile: ParxConfig['profile']
+  version: string
+  facilitatorUrl: string
+  store: Store
+  evm: Record<string, EvmChain>
+  /** The platform wallet key (hex, 32 bytes); without it agents cannot be created. */
+  walletKey: string | undefined
+  /** ERC-4337 stacks by AA network (the local profile starts its own on first use). */
+  aa: Record<string, AaRuntime>
+  platformUrl: string
+  /** The Base swap service, called in-process by swap. */
+  swap: SwapDeps
+  /** Direct networks on the local profile: fee coin top-ups by network. */
+  topUpFees: Record<string, (address: Address) => Promise<void>>
+}
+
+export function platformService(p: PlatformServiceParameters): PlatformService {
+  const store = platformStore(p.store, p.walletKey ? walletSeal(p.walletKey) : undefined)
+  const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
+    const key = c.req.header(KEY_HEADER[kind])
+    if (key === undefined) return undefined
+    if (platformKeyKind(key.trim()) !== kind) throw unauthorized(`the ${KEY_HEADER[kind]} header does not hold a ${kind} key (parx-${kind[0]}-<64 hex>)`)
+    const owner = await store.keyOwner(key.trim(), kind)
+    if (!owner) throw unauthorized(`unknown or revoked ${kind} key in ${KEY_HEADER[kind]}`)
+    return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
+  }
+  const spends = spendsLedger(p.store)
+  const chainOf = (agent: AgentRow) => {
+    const chain = p.evm[agent.network]
+    if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
+    return chain
+  }
+  return {
+    profile: p.profile,
+    version: p.version,
+    facilitatorUrl: p.facilitatorUrl,
+    store,
+    spends,
+    evm: p.evm,
+    tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
+    agentNetworks: agentNetworks().map((n) => n.key),
+    canCreateAgents: p.walletKey !== undefined,
+    async caller(c, want) {
+      const user = await lookup(c, 'user')
+      const agent = user ? undefined : await lookup(c, 'agent')
+      const who = user ?? agent
+      if (!who) throw unauthorized(`send a ${want === 'agent' ? 'agent key in x-agent-key' : want === 'user' ? 'user key in x-user-key' : 'user key in x-user-key or an agent key in x-agent-key'}`)
+      if (want === 'user' && who.kind !== 'user') throw new BaseError('FORBIDDEN', 'this route takes a user key (x-user-key); an agent key cannot call it')
+      if (want === 'agent' && who.kind !== 'agent') throw new BaseError('FORBIDDEN', 'this route takes an agent key (x-agent-key); use GET /api/agents/:id with a user key')
+      return who
+    },
+    async ownedAgent(caller, id) {
+      const a = await store.agent(id)
+      const mine = a && (caller.kind === 'user' ? a.user_id === caller.userId : a.id === caller.agentId)
+      if (!a || !mine) throw new BaseError('NOT_FOUND', `no agent ${id} for this key`)
+      return a
+    },
+    send: (agent, body) => sendFromAgent({
+      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
+    }, agent, body),
+    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
+    endpoints: endpointStore(p.store),
+    aa: p.aa,
+    platformUrl: p.platformUrl,
+    swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
+    async balance(agent) {
+      const chain = chainOf(agent)
+      const wallet = getAddress(agent.address)
+      try {
+        const tokens = await Promise.all(sendableTokens(networks[agent.network]!).filter((t) => chain.tokens[t.symbol]).map(async (t) => {
+          const raw = await chain.client.readContract({ address: chain.tokens[t.symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
+          return { symbol: t.symbol, decimals: t.decimals, amount: fromBaseUnits(raw, t.decimals), raw: raw.toString() }
+        }))
+        const native = await chain.client.getBalance({ address: wallet })
+        return { agentId: agent.id, network: agent.network, wallet, tokens, native: { symbol: 'ETH', amount: fromBaseUnits(native, 18), raw: native.toString() } }
+      } catch (e) {
+        throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} did not answer (${(e as Error).message.split('\n')[0]}); retry shortly`, { cause: e })
+      }
+    },
+    userOf(caller) {
+      if (caller.kind !== 'user') throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")
+      return caller.userId
+    },
+  }
+}
+
+function unauthorized(message: string): BaseError {
+  return new BaseError('UNAUTHORIZED', message, { details: 'Create a user key with `parx user create` and agent keys with `parx agents keys create`.' })
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import { BaseError } from '../../src/errors/index.js'
+import type { Store } from '../store/store.js'
+import type { PlatformSpendsTable } from '../store/tables/platform.js'
+import { checkSpend } from './limits.js'
+import { policyOf } from './store.js'
+
+export type SpendRow = Selectable<PlatformSpendsTable>
+
+/** The rolling window of the daily limit. */
+export const DAY_MS = 86_400_000
+
+export type SpendRequest = {
+  agentId: string
+  kind: SpendRow['kind']
+  amountMicros: bigint
+  token: string
+  amount: string
+  recipient?: string
+  /** pay only: the seller's host, checked against the allow-list */
+  host?: string
+}
+
+/**
+ * The spends ledger and the limit check. `reserve` reads the agent's limits and what it spent in
+ * the rolling day, checks the new spend (daemon/platform/limits.ts) and inserts it as `reserved`,
+ * all in one transaction that holds the agent's row: on PostgreSQL a `SELECT ... FOR UPDATE`
+ * lock, on SQLite the store's single writer. Two concurrent spends on one agent are therefore
+ * decided one after the other, and never both pass a limit only one fits. No process memory is
+ * involved, so replicas sharing a PostgreSQL store are held to the same limits.
+ */
+export type SpendsLedger = {
+  /** Throws LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
+  reserve(r: SpendRequest): Promise<SpendRow>
+  confirm(id: string, p: { tx: string; userOp?: string | null }): Promise<void>
+  /** The spend moved nothing: it stops counting. */
+  release(id: string, reason: string): Promise<void>
+  /** Reserved plus confirmed spends of the rolling day, in USD micro-units. */
+  spentToday(agentId: string, now?: number): Promise<bigint>
+}
+
+export function spendsLedger(store: Store): SpendsLedger {
+  const { db } = store
+  return {
+    async reserve(r) {
+      return db.transaction().execute(async (tx) => {
+        let q = tx.selectFrom('platform_agents').selectAll().where('id', '=', r.agentId)
+        if (store.dialect === 'postgres') q = q.forUpdate()
+        const agent = await q.executeTakeFirst()
+        if (!agent) throw new BaseError('NOT_FOUND', `no agent ${r.agentId}`)
+        const now = Date.now()
+        const spent = await sumSince(tx, r.agentId, now - DAY_MS)
+        checkSpend(policyOf(agent), { amountMicros: r.amountMicros, spentTodayMicros: spent, host: r.host })
+        const row = await tx.insertInto('platform_spends').values({
+          id: randomUUID(), agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
+          recipient: r.recipient ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
+        }).returningAll().executeTakeFirstOrThrow()
+        return row
+      })
+    },
+    async confirm(id, p) {
+      await db.updateTable('platform_spends').set({ state: 'confirmed', tx: p.tx, user_op: p.userOp ?? null, updated_at: Date.now() }).where('id', '=', id).execute()
+    },
+    async release(id, reason) {
+      await db.updateTable('platform_spends').set({ state: 'released', reason, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'reserved').execute()
+    },
+    spentToday: (agentId, now = Date.now()) => sumSince(db, agentId, now - DAY_MS),
+  }
+}
+
+async function sumSince(db: Store['db'], agentId: string, since: number): Promise<bigint> {
+  const rows = await db.selectFrom('platform_spends').select('amount_micros')
+    .where('agent_id', '=', agentId).where('state', '!=', 'released').where('created_at', '>', since).execute()
+  // Summed here rather than with SUM(): bigint columns come back as strings on PostgreSQL and numbers on SQLite.
+  return rows.reduce((acc, r) => acc + BigInt(r.amount_micros), 0n)
+}

@@ -1,0 +1,100 @@
+/** Platform users (500): own agents and seller endpoints; bound to a wallet once one signs in. */
+export interface PlatformUsersTable {
+  id: string
+  /** checksummed 0x address, or null for a user created by script (local profile) */
+  wallet: string | null
+  name: string | null
+  /** epoch milliseconds */
+  created_at: number
+}
+
+/** User keys (500): only the SHA-256 of `parx-u-...` is kept. */
+export interface PlatformUserKeysTable {
+  id: string
+  user_id: string
+  key_hash: string
+  /** `parx-u-…9f3c` */
+  hint: string
+  created_at: number
+  revoked_at: number | null
+}
+
+/** Agents (500): a wallet on one network whose key is sealed with the platform wallet key. */
+export interface PlatformAgentsTable {
+  id: string
+  user_id: string
+  name: string
+  network: string
+  /** checksummed 0x address of the agent's wallet */
+  address: string
+  /** the wallet's private key, AES-256-GCM sealed (daemon/platform/wallet-seal.ts); never returned */
+  wallet_sealed: string
+  /** spending limits in USD as decimal strings; null = no limit of that kind */
+  per_payment_usd: string | null
+  daily_usd: string | null
+  /** JSON array of host names, or null for any host */
+  allowed_hosts: string | null
+  created_at: number
+}
+
+/** Agent keys (500): only the SHA-256 of `parx-a-...` is kept. */
+export interface PlatformAgentKeysTable {
+  id: string
+  agent_id: string
+  key_hash: string
+  hint: string
+  label: string | null
+  created_at: number
+  last_used_at: number | null
+  revoked_at: number | null
+}
+
+/**
+ * The spends ledger (500): one row per pay, send or swap, written as `reserved` in the same
+ * transaction that checked the agent's limits, before anything is signed. A spend that moved
+ * nothing is `released` and stops counting; `confirmed` once on chain.
+ */
+export interface PlatformSpendsTable {
+  /** uuid: the send's or swap's id in answers */
+  id: string
+  agent_id: string
+  kind: 'send' | 'swap' | 'pay'
+  /** USD micro-units, rounded up (daemon/platform/limits.ts) */
+  amount_micros: number | string
+  token: string
+  /** the token amount as the caller gave it */
+  amount: string
+  recipient: string | null
+  state: 'reserved' | 'confirmed' | 'released'
+  tx: string | null
+  user_op: string | null
+  reason: string | null
+  created_at: number
+  updated_at: number
+}
+
+/** Seller endpoints (501): served at /paid/<id>; a deleted one keeps its row (deleted_at) and is no longer served. */
+export interface PlatformEndpointsTable {
+  id: string
+  user_id: string
+  name: string | null
+  upstream_url: string
+  /** decimal string in token units */
+  price: string
+  network: string
+  token: string
+  /** checksummed 0x address paid */
+  pay_to: string
+  pay_to_agent_id: string | null
+  created_at: number
+  deleted_at: number | null
+}
+
+export interface PlatformTables {
+  platform_endpoints: PlatformEndpointsTable
+  platform_users: PlatformUsersTable
+  platform_user_keys: PlatformUserKeysTable
+  platform_agents: PlatformAgentsTable
+  platform_agent_keys: PlatformAgentKeysTable
+  platform_spends: PlatformSpendsTable
+}

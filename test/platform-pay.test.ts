@@ -1,0 +1,139 @@
+import express from 'express'
+import { erc20Abi, type Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { randomAddress } from './helpers/x402.js'
+import { listen } from './helpers/x402-buyers.js'
+
+/**
+ * pay over HTTP against a real daemon: a seller behind our x402 payment gate settling through our
+ * facilitator; the agent (0 ETH) pays with its wallet. Limits, maxAmount, dryRun, malformed terms,
+ * MPP-only challenges and a seller that fails after payment (uncharged).
+ */
+let d: TestDaemon
+let user: PlatformClient
+let seller: { url: string; close(): Promise<void> }
+const payTo = randomAddress()
+const PUSD_PRICE = 10n ** 16n // 0.01 PUSD (18 decimals)
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+  const { userKey } = await op.createUser({ body: { name: 'buyer' } })
+  user = createPlatformClient({ url: d.urls.platform, userKey })
+  const app = express()
+  // A v1-only seller: the same gate with its v2 header taken out, so only the v1 JSON body names the terms.
+  app.use('/v1', (_req, res, next) => {
+    const set = res.setHeader.bind(res)
+    res.setHeader = ((k: string, v: never) => (k.toLowerCase() === 'payment-required' ? res : set(k, v))) as typeof res.setHeader
+    next()
+  })
+  const price = (method?: string, asset = 'PUSD', amount = String(PUSD_PRICE)) => ({ prices: [{ network: 'local-base', asset, amount, payTo, ...(method ? { method } : {}) }] })
+  app.use(paymentGate({
+    facilitator: { url: d.urls.facilitator },
+    routes: { 'GET /pusd': price(), 'GET /v1/pusd': price(), 'GET /usdc': price('eip3009', 'USDC', '10000'), 'GET /broken': price() },
+  }))
+  app.get('/pusd', (_req, res) => void res.json({ data: 'pusd report' }))
+  app.get('/v1/pusd', (_req, res) => void res.json({ data: 'v1 report' }))
+  app.get('/usdc', (_req, res) => void res.json({ data: 'usdc report' }))
+  app.get('/broken', (_req, res) => void res.status(500).json({ error: 'the handler failed' }))
+  app.get('/free', (_req, res) => void res.json({ free: true }))
+  app.get('/garbage', (_req, res) => void res.status(402).set('PAYMENT-REQUIRED', 'not base64 json').send('pay me'))
+  app.get('/mpp', (_req, res) => void res.status(402).set('WWW-Authenticate', 'Payment id="x", method="lightning", intent="charge"').send(''))
+  seller = await listen(app)
+}, 120_000)
+afterAll(async () => {
+  await seller?.close()
+  await d?.close()
+})
+
+const bal = (owner: Address, symbol: string) => {
+  const chain = d.services.base
+  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+}
+async function buyer(funded: string) {
+  const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
+  await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: funded } })
+  await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: funded } })
+  const { agentKey } = await user.createAgentKey({ params: { id: a.id }, body: {} })
+  return { a, agentKey, client: createPlatformClient({ url: d.urls.platform, agentKey }) }
+}
+const pay = (id: string, agentKey: string, body: unknown) =>
+  d.raw(`/api/agents/${id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+describe('pay (x402)', () => {
+  it('pays a PUSD (erc2612) and a USDC (eip3009) endpoint, v2 and v1; balances exact; 0 ETH', async () => {
+    const { a, client } = await buyer('1')
+    const before = await bal(payTo, 'PUSD')
+    const r = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, maxAmount: '0.01' } })
+    if (r.dryRun) throw new Error('not a dry run')
+    expect(r.status).toBe(200)
+    expect(JSON.parse(r.body)).toEqual({ data: 'pusd report' })
+    expect(r.receipt).toMatchObject({ protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payer: a.wallet, payTo })
+    expect(await bal(payTo, 'PUSD')).toBe(before + PUSD_PRICE)
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n - PUSD_PRICE)
+    const u = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/usdc` } })
+    if (u.dryRun) throw new Error('not a dry run')
+    expect(u.receipt).toMatchObject({ protocol: 'x402-v2', amount: '0.01', token: 'USDC' })
+    expect(await bal(a.wallet, 'USDC')).toBe(990_000n)
+    const v1 = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/v1/pusd` } })
+    if (v1.dryRun) throw new Error('not a dry run')
+    expect(v1.receipt).toMatchObject({ protocol: 'x402-v1', amount: '0.01', token: 'PUSD' })
+    expect(JSON.parse(v1.body)).toEqual({ data: 'v1 report' })
+    expect(await bal(payTo, 'PUSD')).toBe(before + 2n * PUSD_PRICE)
+    expect(await d.services.base.client.getBalance({ address: a.wallet })).toBe(0n)
+    expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.03')
+  }, 60_000)
+
+  it('a free URL passes through with no receipt; dryRun reports the price and pays nothing', async () => {
+    const { a, client } = await buyer('1')
+    const free = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/free` } })
+    expect(free).toMatchObject({ dryRun: false, status: 200, receipt: null })
+    await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '0.005' } })
+    const dry = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
+    expect(dry).toEqual({ dryRun: true, price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo }, withinLimits: false, remainingTodayUsd: '0.005' })
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
+  })
+
+  it('refuses before signing: over the limit, above maxAmount, a host off the allow-list; nothing moved', async () => {
+    const { a, agentKey } = await buyer('1')
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.001' } })
+    const over = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
+    expect(over.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '0.001', amountUsd: '0.01' })
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null, allowedHosts: ['api.example.com'] } })
+    const host = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
+    expect(host.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'allowedHosts' })
+    await user.setLimits({ params: { id: a.id }, body: { allowedHosts: null } })
+    const max = await pay(a.id, agentKey, { url: `${seller.url}/pusd`, maxAmount: '0.009' })
+    expect([max.status, max.body.code]).toEqual([409, 'PRICE_ABOVE_MAX'])
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+
+  it('a seller that fails after payment leaves the agent uncharged; malformed terms and MPP-only are clear errors', async () => {
+    const { a, agentKey } = await buyer('1')
+    const broken = await pay(a.id, agentKey, { url: `${seller.url}/broken` })
+    expect(broken.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null })
+    const garbage = await pay(a.id, agentKey, { url: `${seller.url}/garbage` })
+    expect([garbage.status, garbage.body.code]).toEqual([502, 'SELLER_TERMS_MALFORMED'])
+    const mpp = await pay(a.id, agentKey, { url: `${seller.url}/mpp` })
+    expect([mpp.status, mpp.body.code]).toEqual([422, 'SELLER_METHOD_UNSUPPORTED'])
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+
+  it('pay end-to-end p50/p99 over 20 payments (figure printed, not asserted)', async () => {
+    const { a, client } = await buyer('1')
+    const ms: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now()
+      await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })
+      ms.push(performance.now() - t0)
+    }
+    ms.sort((x, y) => x - y)
+    console.log('platform pay x402 ms', { p50: ms[10]!.toFixed(1), p99: ms[19]!.toFixed(1) })
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n - 20n * PUSD_PRICE)
+  }, 120_000)
+})

@@ -1,0 +1,173 @@
+import { erc20Abi, type Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+/**
+ * balance and send over HTTP against a real daemon: a direct transfer on local-radius, a sponsored
+ * user operation through alto and our paymaster on local-base (the wallet holds 0 ETH throughout),
+ * limits checked before signing, including two sends racing one daily limit.
+ */
+let d: TestDaemon
+let user: PlatformClient
+let userKey: string
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+  ;({ userKey } = await op.createUser({ body: { name: 'sender' } }))
+  user = createPlatformClient({ url: d.urls.platform, userKey })
+}, 120_000)
+afterAll(async () => d?.close())
+
+const fresh = () => privateKeyToAccount(generatePrivateKey()).address
+const faucet = (network: string, to: string, amount: string, token = 'PUSD') => d.call('/api/local/faucet', { body: { network, to, token, amount } })
+const tokenBalance = (network: string, owner: Address, symbol = 'PUSD') => {
+  const chain = d.services.evm[network]!
+  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+}
+const post = (path: string, body: unknown, headers: Record<string, string>) =>
+  d.raw(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+async function agentOn(network: string, funded: string) {
+  const a = await user.createAgent({ body: { name: network, network } })
+  if (funded !== '0') await faucet(network, a.wallet, funded)
+  const { agentKey } = await user.createAgentKey({ params: { id: a.id }, body: {} })
+  return { a, agentKey, client: createPlatformClient({ url: d.urls.platform, agentKey }) }
+}
+
+const p50 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
+
+describe('send on local-radius: a direct transfer', () => {
+  it('faucet, balance, send; balances exact; the fee coin is kept supplied', async () => {
+    const { a, client } = await agentOn('local-radius', '10')
+    const bal = await client.balance({ params: { id: a.id } })
+    expect(bal.tokens).toEqual([{ symbol: 'PUSD', decimals: 6, amount: '10', raw: '10000000' }])
+    const to = fresh()
+    const sent = await client.send({ params: { id: a.id }, body: { to, amount: '1.5' } })
+    expect(sent).toMatchObject({ agentId: a.id, network: 'local-radius', method: 'transfer', token: 'PUSD', amount: '1.5', from: a.wallet, to, userOperation: null, status: 'confirmed' })
+    expect(await tokenBalance('local-radius', a.wallet)).toBe(8_500_000n)
+    expect(await tokenBalance('local-radius', to)).toBe(1_500_000n)
+    expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1.5')
+  })
+
+  it('refuses bad amounts, tokens and addresses before anything moves', async () => {
+    const { a, agentKey } = await agentOn('local-radius', '2')
+    const h = { 'x-agent-key': agentKey }
+    const path = `/api/agents/${a.id}/send`
+    const to = fresh()
+    const cases: [unknown, string][] = [
+      [{ to, amount: '1.0000001' }, 'BAD_REQUEST'], [{ to, amount: '0' }, 'BAD_REQUEST'], [{ to, amount: 1 }, 'BAD_REQUEST'],
+      [{ to, amount: '1', token: 'XUSD' }, 'UNKNOWN_TOKEN'], [{ to, amount: '1', token: 'DOGE' }, 'UNKNOWN_TOKEN'],
+      [{ to: '0x1234', amount: '1' }, 'BAD_REQUEST'], [{ to: '0x0000000000000000000000000000000000000000', amount: '1' }, 'BAD_REQUEST'],
+      [{ to, amount: '3' }, 'INSUFFICIENT_BALANCE'],
+    ]
+    for (const [body, code] of cases) {
+      const r = await post(path, body, h)
+      expect([r.status, r.body.code], JSON.stringify(body)).toEqual([400, code])
+    }
+    expect(await tokenBalance('local-radius', a.wallet)).toBe(2_000_000n)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+})
+
+describe('send on local-base: a sponsored user operation', () => {
+  it('the agent holds 0 ETH throughout; faucet, balance, send through alto; balances exact', async () => {
+    const { a, client } = await agentOn('local-base', '10')
+    const eth = () => d.services.base.client.getBalance({ address: a.wallet })
+    expect(await eth()).toBe(0n)
+    const bal = await client.balance({ params: { id: a.id } })
+    expect(bal.native).toEqual({ symbol: 'ETH', amount: '0', raw: '0' })
+    expect(bal.tokens.find((t) => t.symbol === 'PUSD')).toEqual({ symbol: 'PUSD', decimals: 18, amount: '10', raw: (10n * 10n ** 18n).toString() })
+    const to = fresh()
+    const sent = await client.send({ params: { id: a.id }, body: { to, amount: '2.5', token: 'pusd' } })
+    expect(sent).toMatchObject({ method: 'userOperation', token: 'PUSD', amount: '2.5', from: a.wallet, to, status: 'confirmed' })
+    expect(sent.userOperation).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await tokenBalance('local-base', a.wallet)).toBe(75n * 10n ** 17n)
+    expect(await tokenBalance('local-base', to)).toBe(25n * 10n ** 17n)
+    expect(await eth()).toBe(0n)
+    // USDC too, and again (already delegated)
+    await faucet('local-base', a.wallet, '3', 'USDC')
+    await client.send({ params: { id: a.id }, body: { to, amount: '3', token: 'USDC' } })
+    expect(await tokenBalance('local-base', to, 'USDC')).toBe(3_000_000n)
+    expect(await eth()).toBe(0n)
+  }, 120_000)
+})
+
+describe('a bundler that is down', () => {
+  it('answers BUNDLER_UNAVAILABLE with nothing spent, then recovers on the next send', async () => {
+    const { a, agentKey, client } = await agentOn('local-base', '5')
+    const to = fresh()
+    await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
+    const aa = d.services.platform.aa['local-base']!
+    await (await aa.stack()).alto.stop()
+    const r = await post(`/api/agents/${a.id}/send`, { to, amount: '1' }, { 'x-agent-key': agentKey })
+    expect([r.status, r.body.code]).toEqual([503, 'BUNDLER_UNAVAILABLE'])
+    expect(r.body.error).toMatch(/nothing was spent/)
+    expect(await tokenBalance('local-base', a.wallet)).toBe(4n * 10n ** 18n)
+    expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+    // started again on next use
+    await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
+    expect(await tokenBalance('local-base', to)).toBe(2n * 10n ** 18n)
+  }, 120_000)
+})
+
+describe('limits on send', () => {
+  it('over the per-payment limit: LIMIT_EXCEEDED with the figures, nothing moved', async () => {
+    const { a, agentKey } = await agentOn('local-radius', '5')
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '1', dailyUsd: '4' } })
+    const r = await post(`/api/agents/${a.id}/send`, { to: fresh(), amount: '1.25' }, { 'x-agent-key': agentKey })
+    expect(r.status).toBe(403)
+    expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '1', amountUsd: '1.25', remainingUsd: '4' })
+    expect(await tokenBalance('local-radius', a.wallet)).toBe(5_000_000n)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+
+  it('two concurrent sends racing a daily limit only one fits: exactly one passes', async () => {
+    for (const network of ['local-radius', 'local-base']) {
+      const { a, agentKey } = await agentOn(network, '10')
+      await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '3' } })
+      const to = fresh()
+      const results = await Promise.all([1, 2, 3].map(() => post(`/api/agents/${a.id}/send`, { to, amount: '2' }, { 'x-agent-key': agentKey })))
+      const ok = results.filter((r) => r.status === 200)
+      const refused = results.filter((r) => r.status === 403)
+      expect(ok, network).toHaveLength(1)
+      expect(refused, network).toHaveLength(2)
+      for (const r of refused) expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily', limitUsd: '3', amountUsd: '2', remainingUsd: '1' })
+      const decimals = network === 'local-base' ? 18 : 6
+      expect(await tokenBalance(network, to)).toBe(2n * 10n ** BigInt(decimals))
+      expect(await user.getLimits({ params: { id: a.id } })).toMatchObject({ spentTodayUsd: '2', remainingTodayUsd: '1' })
+    }
+  }, 120_000)
+})
+
+describe('figures (printed, not asserted)', () => {
+  it('send submit-to-receipt p50 on local-radius and local-base; limit check overhead', async () => {
+    const out: Record<string, string> = {}
+    for (const network of ['local-radius', 'local-base']) {
+      const { a, client } = await agentOn(network, '100')
+      await client.send({ params: { id: a.id }, body: { to: fresh(), amount: '1' } }) // warm (delegation, alto)
+      const ms: number[] = []
+      for (let i = 0; i < 10; i++) {
+        const t0 = performance.now()
+        await client.send({ params: { id: a.id }, body: { to: fresh(), amount: '1' } })
+        ms.push(performance.now() - t0)
+      }
+      out[`send ${network} p50 ms`] = p50(ms).toFixed(1)
+    }
+    const { a } = await agentOn('local-radius', '0')
+    await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '1000000' } })
+    const spends = d.services.platform.spends
+    const ms: number[] = []
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now()
+      const row = await spends.reserve({ agentId: a.id, kind: 'send', amountMicros: 1n, token: 'PUSD', amount: '0.000001' })
+      ms.push(performance.now() - t0)
+      await spends.release(row.id, 'bench')
+    }
+    out['limit check + reserve p50 ms'] = p50(ms).toFixed(2)
+    console.log('platform figures', out)
+    expect(Object.keys(out)).toHaveLength(3)
+  }, 180_000)
+})
