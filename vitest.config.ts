@@ -18,6 +18,7 @@ const storeSensitive = [
   'test/sol-restart.test.ts',
   'test/swap-flows.test.ts',
   'test/store-postgres.test.ts',
+  'test/outbox-replay.test.ts',
 ]
 
 export default defineConfig({
