@@ -1,18 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeFunctionData, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createSwapClient } from '../src/sdk/swap/index.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-process.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-crash-settle-'))
+const swapDir = mkdtempSync(join(tmpdir(), 'parx-crash-swap-'))
 let serve: ServeProcess | undefined
 afterAll(async () => {
   if (serve) await stopServe(serve)
   rmSync(dataDir, { recursive: true, force: true })
+  rmSync(swapDir, { recursive: true, force: true })
 })
 
 const post = async (api: string, path: string, body: unknown) => {
@@ -63,5 +66,37 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     }
     // Nothing paid twice.
     expect(await balanceOf(rpcUrl, usdc, seller)).toBe(20n * amount)
+  })
+
+  it('swaps accepted just before the crash land after the restart (or confirm says dropped/failed), balances consistent', async () => {
+    if (serve) await stopServe(serve)
+    serve = await spawnServe(swapDir)
+    const operator = JSON.parse(readFileSync(join(swapDir, 'keys.json'), 'utf8')).operatorToken as string
+    const keyRes = await fetch(`${serve.api}/api/operator/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` }, body: JSON.stringify({ name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }) })
+    const apiKey = ((await keyRes.json()) as any).key as string
+    const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
+    const users = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()))
+    for (const u of users) expect((await post(serve.api, '/api/local/faucet', { to: u.address, token: 'USDC', amount: '10' })).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 3_000))
+
+    const accepted = await Promise.all(users.map((account) => createSwapClient({ account, apiUrl: serve!.api, apiKey }).swap({ in: 'USDC', out: 'PUSD', amount: '4' })))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await crash(serve, swapDir)
+
+    serve = await spawnServe(swapDir)
+    const rpcUrl = serve.rpc['local-base']!
+    const pusd = getAddress(info.out.PUSD.addr)
+    for (const [i, swap] of accepted.entries()) {
+      const res = await fetch(`${serve.api}/api/base/confirm?hash=${swap.hash}`, { headers: { 'x-api-key': apiKey } })
+      const c = (await res.json()) as any
+      expect(['included', 'dropped', 'failed'], JSON.stringify(c)).toContain(c.status)
+      const usdcLeft = await balanceOf(rpcUrl, getAddress(info.usdc), users[i]!.address)
+      const pusdGot = await balanceOf(rpcUrl, pusd, users[i]!.address)
+      if (c.status === 'included') {
+        expect([usdcLeft, pusdGot]).toEqual([6_000_000n, 4n * 10n ** 18n])
+      } else {
+        expect([usdcLeft, pusdGot]).toEqual([10_000_000n, 0n])
+      }
+    }
   })
 })
