@@ -85,7 +85,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     // Its settle failed meanwhile: the authorization is free again, this request may take it.
     if (!e) return undefined
     if (e.state === 'settled' && e.tx && (e.method === methods.erc2612 || e.method === methods.eip3009 || e.method === methods.permit2) && !(await onChain(network, e.tx))) {
-      return failed(network, { reason: reasons.unexpectedSettleError, message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`, payer: e.payer ?? '' }, e.tx)
+      return failed(network, { reason: reasons.settlementPending, message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`, payer: e.payer ?? '' }, e.tx)
     }
     const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
     return failed(network, { reason: reasons.duplicateSettlement, message: `this authorization ${what}`, payer: e.payer ?? '' }, e.tx ?? '')
