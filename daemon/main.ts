@@ -142,7 +142,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    const warming = firstReplay.then(() => facilitator.warmUp()).catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).
+    const warming = (after ?? Promise.resolve()).then(() => facilitator.warmUp()).catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
     let worker: DaemonParts['worker']
