@@ -24,6 +24,7 @@ const storeSensitive = [
   'test/platform-pay.test.ts',
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
+  'test/outbox-replay.test.ts',
 ]
 
 export default defineConfig({

@@ -19,6 +19,8 @@ import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
 import { storeNonces } from './chains/evm/nonce-source.js'
+import { outboxStore } from './chains/evm/outbox.js'
+import { replayOutbox } from './chains/evm/outbox-replay.js'
 import type { SolanaChain } from './chains/solana/chain.js'
 import { startChains } from './chains/start.js'
 import { discoveryService } from './discovery/service.js'
@@ -112,13 +114,20 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // Per-process coordination, each behind its port: one sender per (network, key) so nonces never
     // collide across routes, the verdict cache, the in-flight orders, the rate-limit buckets.
     const senders = new Map<string, TxSender>()
+    // Every signed transaction is written to the outbox before it is broadcast (README "Durable
+    // transactions"). On one process, what the previous run left is replayed before any new nonce
+    // is taken, so new transactions never race the replayed ones for a nonce.
+    const outbox = outboxStore(store)
+    let replayed!: () => void
+    const firstReplay = new Promise<void>((resolve) => (replayed = resolve))
+    const after = config.store.url ? undefined : firstReplay
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
       let sx = senders.get(id)
       const chain = chains.evm[network]!
       // Hosted, replicas may relay with the same key: its nonces come from the shared store.
       const nonces = config.store.url ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed) : undefined
-      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, nonces)))
+      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, { nonceSource: nonces, outbox, after })))
       return sx
     }
     // A surface missing a contract address is off, whatever PARX_FLOWS says (README "Pointing at real networks").
@@ -160,7 +169,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
     })
-    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }) }
+    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }), outbox }
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,
@@ -173,25 +182,38 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
       }),
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
-    lock.setUrl(api)
-    log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
-    const warming = facilitator.warmUp().catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
+    // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).
+    const warming = (after ?? Promise.resolve()).then(() => facilitator.warmUp()).catch((err) => log.warn({ err }, 'facilitator warm-up failed; it is retried on first use'))
     // stop() waits for it, so it never touches a closed store.
     cleanups.push(() => warming)
     let worker: DaemonParts['worker']
     if (config.role !== 'api') {
       // Exactly one process runs the worker duties: on SQLite the only one, on PostgreSQL the
       // holder of the advisory lock (a standby takes over when it dies).
-      const { duties, firstPass } = workerDuties({ facilitator, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      const replay = async (select: { idleForMs?: number }) => {
+        try {
+          return await replayOutbox(outbox, chains.evm, log, select)
+        } finally {
+          replayed()
+        }
+      }
+      const { duties, firstPass } = workerDuties({ facilitator, replay, log, mode: config.store.url ? 'hosted' : 'embedded' })
       const onError = (err: Error) => log.warn({ err }, 'worker leadership: error')
       const leadership = config.store.url
         ? postgresLeadership({ url: config.store.url, duties, onError, onChange: (leading) => log.info({ leading }, leading ? 'leading the worker duties' : 'no longer leading the worker duties') })
         : soleLeadership(duties, onError)
       cleanups.push(() => leadership.stop())
       worker = { leadership, firstPass }
+      // One process per data dir: nothing is answered before what the previous run left is
+      // reconciled (transactions replayed, settlements decided), so no answer names a lost transaction.
+      if (!config.store.url) await firstPass
+    } else {
+      replayed()
     }
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
+    lock.setUrl(api)
+    log.info({ urls, profile: config.profile }, 'parx daemon ready')
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker }
     return { urls, services, stop }
   } catch (e) {

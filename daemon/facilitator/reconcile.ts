@@ -27,6 +27,24 @@ export async function reconcilePending(s: FacilitatorDeps, store: SettlementStor
   }
 }
 
+const LOST = 'the transaction that settled this payment was lost by the chain and could not land again; nothing was paid: settle the same payload again'
+
+/**
+ * Settled rows whose transaction the outbox had to broadcast again (the chain lost it) or decided
+ * failed: each payment is decided again from the chain (is its authorization consumed?). One that
+ * did not happen is failed, which releases the authorization so the same payload can settle again.
+ */
+export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementStore, txs: string[]): Promise<void> {
+  for (const row of await store.settledIn(txs)) {
+    try {
+      const fate = await evmFate(s, row)
+      if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: LOST, tx: row.tx ?? undefined })
+    } catch (e) {
+      s.log.warn({ err: e, id: row.id }, 'x402 settlement of a replayed transaction not decided: the chain could not be read')
+    }
+  }
+}
+
 /**
  * Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`, or `<caip2>:<Permit2>:<from>:permit2:<nonce>`;
  * the CAIP-2 id has a colon of its own.

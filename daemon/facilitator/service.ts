@@ -5,9 +5,14 @@ import type { FacilitatorDeps } from './deps.js'
 import { evmRuntime, type EvmRuntime } from './evm/runtime.js'
 import type { Failure, PaymentMethod, Resolved } from './method.js'
 import { paymentMethods } from './methods.js'
-import { reconcilePending } from './reconcile.js'
-import { resolvePayment, servedNetworks } from './resolve.js'
-import { settlementStore } from './settlements.js'
+import type { ReplayResult } from '../chains/evm/outbox-replay.js'
+import { reconcilePending, reconcileReplayed } from './reconcile.js'
+import { networkByName, resolvePayment, servedNetworks } from './resolve.js'
+import { settlementStore, type SettlementRow } from './settlements.js'
+import { methods } from '../../src/sdk/x402/types.js'
+
+/** How long a concurrent duplicate waits for the first settle's outcome, to name its transaction. */
+const DUPLICATE_WAIT_MS = 30_000
 import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js'
 import { supported } from './supported.js'
 import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
@@ -24,7 +29,7 @@ export type Facilitator = {
    * the rows a previous run of this process left (the embedded, single-process case); `idleForMs`:
    * rows untouched that long, which no live replica is still settling (the hosted case).
    */
-  reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number }): Promise<void>
+  reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number; replayed?: ReplayResult }): Promise<void>
 }
 
 /**
@@ -66,6 +71,32 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     success: false, errorReason: f.reason, errorMessage: f.message, payer: f.payer ?? '', transaction: tx, network,
   })
 
+  /**
+   * A second settle of a live authorization. One still being settled is waited for (bounded), so
+   * the answer names the first settlement's transaction. A settled one is checked on chain before
+   * answering: `duplicate_settlement` is never given for a transaction the chain does not have.
+   */
+  const duplicate = async (network: string, key: string, first: SettlementRow): Promise<SettleResponse | undefined> => {
+    let e: SettlementRow | undefined = first
+    while (e?.state === 'pending' && Date.now() - Number(e.updated_at) < DUPLICATE_WAIT_MS) {
+      await new Promise((r) => setTimeout(r, 25))
+      e = await store.live(key)
+    }
+    // Its settle failed meanwhile: the authorization is free again, this request may take it.
+    if (!e) return undefined
+    if (e.state === 'settled' && e.tx && (e.method === methods.erc2612 || e.method === methods.eip3009 || e.method === methods.permit2) && !(await onChain(network, e.tx))) {
+      return failed(network, { reason: reasons.settlementPending, message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`, payer: e.payer ?? '' }, e.tx)
+    }
+    const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
+    return failed(network, { reason: reasons.duplicateSettlement, message: `this authorization ${what}`, payer: e.payer ?? '' }, e.tx ?? '')
+  }
+  const onChain = async (network: string, tx: string) => {
+    const spec = networkByName(network)
+    const chain = spec && s.evm[spec.key]
+    if (!chain) return true
+    return (await chain.client.request({ method: 'eth_getTransactionReceipt', params: [tx as `0x${string}`] })) !== null
+  }
+
   return {
     supported: () => supported(s),
 
@@ -92,11 +123,15 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
       const key = m.key(r)
       // A payload that does not parse holds no authorization to claim, nor to pay with.
       if (typeof key !== 'string') return failed(network, key)
-      const claim = await store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
-      if ('existing' in claim) {
-        const e = claim.existing
-        const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
-        return failed(network, { reason: reasons.duplicateSettlement, message: `this authorization ${what}`, payer: e.payer ?? '' }, e.tx ?? '')
+      let claim: { id: number }
+      for (;;) {
+        const c = await store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
+        if (!('existing' in c)) {
+          claim = c
+          break
+        }
+        const answer = await duplicate(network, key, c.existing)
+        if (answer) return answer
       }
       try {
         const c = await m.check(r, verified.take(p) ? 'settle-verified' : 'settle')
@@ -136,6 +171,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     async reconcile(select) {
       const before = select.leftByEarlierRun ? await startedBefore : 0
       const idleSince = select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs
+      if (select.replayed) await reconcileReplayed(s, store, [...select.replayed.rebroadcast, ...select.replayed.failed])
       await reconcilePending(s, store, (row) => row.id < before || (idleSince !== undefined && Number(row.updated_at) < idleSince))
     },
   }

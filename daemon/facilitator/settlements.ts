@@ -18,6 +18,8 @@ export type SettlementStore = {
   broadcast(id: number, tx: string): Promise<void>
   /** Rows left pending by a stop mid-settlement, for reconciliation at start. */
   pending(): Promise<SettlementRow[]>
+  /** Settled rows that name one of these transactions (ones the outbox replayed or failed). */
+  settledIn(txs: string[]): Promise<SettlementRow[]>
   /** The id the next row will get: rows below it existed before this moment. */
   nextId(): Promise<number>
 }
@@ -60,6 +62,10 @@ export function settlementStore(store: Store): SettlementStore {
     failed: (id, f) => finish(id, { state: 'failed', tx: f.tx ?? null, payer: f.payer ?? null, reason: f.reason, message: f.message }),
     async broadcast(id, tx) {
       await db.updateTable('x402_settlements').set({ tx, updated_at: now() }).where('id', '=', id).execute()
+    },
+    async settledIn(txs) {
+      if (txs.length === 0) return []
+      return db.selectFrom('x402_settlements').select(columns).where('state', '=', 'settled').where('tx', 'in', txs).orderBy('id').execute()
     },
     pending: () => db.selectFrom('x402_settlements').select(columns).where('state', '=', 'pending').orderBy('id').execute(),
     async nextId() {

@@ -5,6 +5,7 @@ import {
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import type { ConfirmResult, SwapEvent } from '../../src/sdk/swap/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
+import type { Outbox } from '../chains/evm/outbox.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
 
 export type { ConfirmResult }
@@ -15,7 +16,7 @@ export type { ConfirmResult }
  * tells the two losses apart: taken by another transaction (replaced, final), or still free
  * (dropped: the same signed bytes are broadcast again, so polling continues).
  */
-export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender): Promise<ConfirmResult> {
+export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender, outbox?: Pick<Outbox, 'get'>): Promise<ConfirmResult> {
   try {
     const r = await chain.client.getTransactionReceipt({ hash })
     if (r.status === 'success') {
@@ -33,6 +34,15 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: Tx
     if (!(e instanceof TransactionNotFoundError)) throw e
   }
   const ours = sender?.sent(hash)
+  if (!ours) {
+    // Sent by an earlier run (or another replica): the outbox has it and reconciliation decides it.
+    const row = await outbox?.get(hash).catch(() => undefined)
+    if (row?.state === 'failed') {
+      return { hash, status: 'dropped', resubmitted: false, reason: `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order was not executed: check nonces(user) and re-sign` }
+    }
+    // No receipt yet: reconciliation is broadcasting the same signed bytes again.
+    if (row) return { hash, status: 'pending' }
+  }
   if (!sender || !ours) return { hash, status: 'unknown', reason: 'the node does not know this transaction (dropped, replaced, or never sent by this relayer)' }
   const mined = await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })
   if (mined > ours.nonce) return replaced(hash, ours.nonce)

@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { FreshCache } from '../chains/evm/fresh-cache.js'
+import type { Outbox } from '../chains/evm/outbox.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
 import type { InflightOrders } from './inflight.js'
 
@@ -22,4 +23,6 @@ export type SwapDeps = {
   reads: FreshCache
   /** Orders being relayed (port: this process's in-flight set), so a second submission is refused while the first may land. */
   inflight: InflightOrders
+  /** Every relayed transaction, written before its broadcast: what confirm knows after a restart. */
+  outbox?: Pick<Outbox, 'get'>
 }

@@ -88,7 +88,7 @@ export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAcce
     const data = calldata[deliverFrom]()
     const failed = await (early ?? simulate(chain, solver, router, data, GAS[deliverFrom]))
     if (failed) throw await explain(s, req, failed, state.permitNonce, pair.input)
-    const hash = await s.sender.send({ to: router, data, gas: GAS[deliverFrom] })
+    const hash = await s.sender.send({ to: router, data, gas: GAS[deliverFrom], purpose: 'swap', refs: `${getAddress(order.user)}:${order.nonce}` })
     claim.relayed(hash)
     s.reads.invalidate()
     return {

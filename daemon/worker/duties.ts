@@ -1,9 +1,12 @@
 import type { Logger } from 'pino'
+import type { ReplayResult } from '../chains/evm/outbox-replay.js'
 import type { Facilitator } from '../facilitator/service.js'
 import type { Duties } from './leader.js'
 
 export type WorkerDutiesParameters = {
   facilitator: Pick<Facilitator, 'reconcile'>
+  /** Reconciles the transaction outbox (every signed transaction without a receipt); runs first each round. */
+  replay?: (select: { idleForMs?: number }) => Promise<ReplayResult>
   log: Logger
   /**
    * `embedded`: one process per data dir, so what is pending from before this start was left by
@@ -19,7 +22,8 @@ export type WorkerDutiesParameters = {
 const IDLE_FOR_MS = 120_000
 
 /**
- * The worker duties, run by the leader only: reconciliation of x402 settlements left pending
+ * The worker duties, run by the leader only: the transaction outbox (resubmit or fail what has no
+ * receipt), then reconciliation of x402 settlements left pending or served by a replayed transaction
  * (and, as later areas land, their sweeps: the cross-chain solver worker). `firstPass` resolves
  * once the first round is done, for callers that must not race it.
  */
@@ -27,20 +31,23 @@ export function workerDuties(p: WorkerDutiesParameters): { duties: Duties; first
   let passed!: () => void
   const firstPass = new Promise<void>((resolve) => (passed = resolve))
   const round = async (select: Parameters<Facilitator['reconcile']>[0]) => {
+    let replayed: ReplayResult | undefined
     try {
-      await p.facilitator.reconcile(select)
+      replayed = await p.replay?.({ idleForMs: select.idleForMs })
+    } catch (err) {
+      p.log.warn({ err }, 'outbox reconciliation failed; the next round retries')
+    }
+    try {
+      await p.facilitator.reconcile({ ...select, replayed })
     } catch (err) {
       p.log.warn({ err }, 'x402 reconciliation failed; the next round retries')
     }
   }
   const duties: Duties = async () => {
-    if (p.mode === 'embedded') {
-      await round({ leftByEarlierRun: true })
-      passed()
-      return async () => {}
-    }
+    // Embedded: first everything the previous run left (nothing of this run is in flight yet);
+    // both modes then sweep on a schedule what stayed idle too long (a reorg, a node that lost it).
     let stopped = false
-    let running = round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS }).then(passed)
+    let running = round(p.mode === 'embedded' ? { leftByEarlierRun: true } : { idleForMs: p.idleForMs ?? IDLE_FOR_MS }).then(passed)
     const timer = setInterval(() => {
       running = running.then(() => (stopped ? undefined : round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS })))
     }, p.sweepEveryMs ?? 30_000)

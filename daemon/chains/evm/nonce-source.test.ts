@@ -48,7 +48,7 @@ describe(`nonces through the store (${testDialect()})`, () => {
       const address = privateKeyToAccount(key).address
       await chain.client.request({ method: 'anvil_setBalance', params: [address, '0x56BC75E2D63100000'] } as never)
       const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, chain.chainId, a, seed)
-      const [one, two] = [txSender(chain, key, nonces), txSender(chain, key, nonces)]
+      const [one, two] = [txSender(chain, key, { nonceSource: nonces }), txSender(chain, key, { nonceSource: nonces })]
       const to = privateKeyToAccount(generatePrivateKey()).address
       const sends = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).send({ to, data: '0x', value: 1n, gas: 21_000n }))
       // The node refuses one at the door (more gas than a block holds); the rest go on.

@@ -1,10 +1,23 @@
-import { BaseError as ViemError, formatTransactionReceipt, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { BaseError as ViemError, formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
 import { processNonces, type NonceSource } from './nonce-source.js'
+import type { Outbox } from './outbox.js'
 
-export type TxRequest = { to: Address; data: Hex; value?: bigint; gas: bigint }
+export type TxRequest = {
+  to: Address; data: Hex; value?: bigint; gas: bigint
+  /** What the outbox records it as (default `other`), and what it serves. */
+  purpose?: string; refs?: string
+}
+
+export type TxSenderOptions = {
+  nonceSource?: (address: Address, seed: () => Promise<number>) => NonceSource
+  /** Every signed transaction is written here before it is broadcast. */
+  outbox?: Outbox
+  /** No nonce is taken before this settles: the outbox replay after a restart goes first. */
+  after?: Promise<unknown>
+}
 
 export type TxSender = {
   address: Address
@@ -32,13 +45,14 @@ const REMEMBERED = 20_000
  * a nonce the node disputes is asked of it again. Signing happens in-process (no
  * eth_sendTransaction on the node).
  */
-export function txSender(chain: EvmChain, privateKey: Hex, nonceSource?: (address: Address, seed: () => Promise<number>) => NonceSource): TxSender {
+export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions = {}): TxSender {
+  const { nonceSource, outbox } = opts
   const account = privateKeyToAccount(privateKey)
   const client = chain.client
   const seed = () => client.getTransactionCount({ address: account.address, blockTag: 'pending' })
   // Port: this process's counter by default; the store's when replicas share the key.
   const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
-  let tail: Promise<unknown> = Promise.resolve()
+  let tail: Promise<unknown> = (opts.after ?? Promise.resolve()).catch(() => undefined)
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
   let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined
 
@@ -52,6 +66,16 @@ export function txSender(chain: EvmChain, privateKey: Hex, nonceSource?: (addres
     return fees.value
   }
 
+  /**
+   * Persisted before the node sees the bytes: a transaction the chain later loses (a crash that
+   * rolled an embedded chain back, a reorg) is broadcast again from here. Part of the serial step,
+   * so the outbox holds a sender's transactions in nonce order.
+   */
+  const record = async (nonce: number, signed: Hex, purpose: string, refs?: string) => {
+    if (!outbox) return
+    await outbox.record({ hash: keccak256(signed), network: chain.key, chainId: chain.chainId, sender: account.address, nonce, raw: signed, purpose, refs })
+  }
+
   /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
   const prepare = async (tx: TxRequest) => {
     // Fees first: a nonce is taken only once nothing but the (local) signature can fail.
@@ -62,6 +86,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, nonceSource?: (addres
         chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
+      await record(nonce, signed, tx.purpose ?? 'other', tx.refs)
       return { nonce, signed }
     } catch (e) {
       repair(nonce)
@@ -84,6 +109,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, nonceSource?: (addres
         chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
+      await record(nonce, signed, 'filler')
       await client.request({ method: 'eth_sendRawTransaction', params: [signed] })
     }).catch(() => {
       nonces.reset()

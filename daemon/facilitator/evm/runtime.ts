@@ -43,7 +43,7 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
   const batcher = settlementBatcher({
     account,
     send: async (groups) => {
-      const tx = { to: account, data: encodeExecute(groups), gas: BATCH_BASE_GAS + GROUP_GAS * BigInt(groups.length) }
+      const tx = { to: account, data: encodeExecute(groups), gas: BATCH_BASE_GAS + GROUP_GAS * BigInt(groups.length), purpose: 'settlement' }
       // Embedded chains mine on arrival and hand the receipt back with the send.
       if (chain.spec.rpc === 'embedded') return sender.sendAndWait(tx)
       // A refusal here means nothing was broadcast; after it, an error leaves the outcome open.

@@ -9,5 +9,5 @@ const Query = z.object({ hash: z.string({ required_error: 'required' }).regex(/^
 /** Inclusion of a relayed swap; the solver's sender lets it tell a dropped transaction from a replaced one. */
 export default route({
   method: 'GET', path: '/api/base/confirm', auth: 'partner', surface: 'swap',
-  handler: async (c, s) => c.json(await confirmTransaction(s.base, query(c, Query).hash as Hex, s.sender)),
+  handler: async (c, s) => c.json(await confirmTransaction(s.base, query(c, Query).hash as Hex, s.sender, s.outbox)),
 })

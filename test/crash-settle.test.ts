@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encodeFunctionData, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSwapClient } from '../src/sdk/swap/index.js'
+import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
+import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
+import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parx-crash-settle-'))
+const swapDir = mkdtempSync(join(tmpdir(), 'parx-crash-swap-'))
+let serve: ServeProcess | undefined
+afterAll(async () => {
+  if (serve) await stopServe(serve)
+  rmSync(dataDir, { recursive: true, force: true })
+  rmSync(swapDir, { recursive: true, force: true })
+})
+
+const post = async (api: string, path: string, body: unknown) => {
+  const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: res.status, body: (await res.json()) as any }
+}
+const balanceOf = async (rpcUrl: string, token: Address, owner: Address) =>
+  BigInt(await rpc<Hex>(rpcUrl, 'eth_call', [{ to: token, data: encodeFunctionData({ abi: tokenAbi, functionName: 'balanceOf', args: [owner] }) }, 'latest']))
+
+describe('settled means settled: a hard crash right after /settle answered', () => {
+  it('kill -9 of the whole process group ~200 ms after 20 settles: after restart the seller holds all 20 and retries name real transactions', async () => {
+    serve = await spawnServe(dataDir)
+    const supported = (await (await fetch(`${serve.api}/facilitator/supported`)).json()) as any
+    const chainId = Number(await rpc<Hex>(serve.rpc['local-base']!, 'eth_chainId'))
+    const network = `eip155:${chainId}`
+    const usdc = getAddress(supported.kinds.find((k: any) => k.network === network && k.extra?.name === 'USD Coin').extra.asset)
+
+    const payer = privateKeyToAccount(generatePrivateKey())
+    const seller = privateKeyToAccount(generatePrivateKey()).address
+    expect((await post(serve.api, '/api/local/faucet', { to: payer.address, token: 'USDC', amount: '100' })).status).toBe(200)
+    // The funding is older than anvil's 2 s state interval: only the settlements are at risk.
+    await new Promise((r) => setTimeout(r, 3_000))
+
+    const amount = 1_000_000n
+    const r = { scheme: 'exact', network, asset: usdc, amount: amount.toString(), payTo: seller, maxTimeoutSeconds: 600, extra: { name: 'USD Coin', version: '2', assetTransferMethod: 'eip3009' } }
+    const bodies = await Promise.all(Array.from({ length: 20 }, async () => {
+      const a = { from: payer.address, to: seller, value: amount, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600), nonce: keccak256(toHex(`${Math.random()}`)) }
+      const signature = await payer.signTypedData(transferWithAuthorizationTypedData({ name: 'USD Coin', version: '2', chainId, verifyingContract: usdc }, a))
+      const authorization = { from: a.from, to: a.to, value: a.value.toString(), validAfter: '0', validBefore: a.validBefore.toString(), nonce: a.nonce }
+      return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { signature, authorization } }, paymentRequirements: r }
+    }))
+    const answers = await Promise.all(bodies.map((b) => post(serve!.api, '/facilitator/settle', b)))
+    for (const a of answers) expect(a.body.success, JSON.stringify(a.body)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await crash(serve, dataDir)
+
+    serve = await spawnServe(dataDir)
+    const rpcUrl = serve.rpc['local-base']!
+    // Ready comes after the first reconciliation: lost transactions were broadcast again.
+    expect(await balanceOf(rpcUrl, usdc, seller)).toBe(20n * amount)
+    expect(await balanceOf(rpcUrl, usdc, payer.address)).toBe(100_000_000n - 20n * amount)
+    for (const b of bodies) {
+      const again = await post(serve.api, '/facilitator/settle', b)
+      expect(again.status, JSON.stringify(again.body)).toBe(409)
+      expect(again.body.errorReason).toBe('duplicate_settlement')
+      const receipt = await rpc<{ status: Hex } | null>(rpcUrl, 'eth_getTransactionReceipt', [again.body.transaction])
+      expect(receipt?.status, `the named transaction ${again.body.transaction} is on chain`).toBe('0x1')
+    }
+    // Nothing paid twice.
+    expect(await balanceOf(rpcUrl, usdc, seller)).toBe(20n * amount)
+  })
+
+  it('swaps accepted just before the crash land after the restart (or confirm says dropped/failed), balances consistent', async () => {
+    if (serve) await stopServe(serve)
+    serve = await spawnServe(swapDir)
+    const operator = JSON.parse(readFileSync(join(swapDir, 'keys.json'), 'utf8')).operatorToken as string
+    const keyRes = await fetch(`${serve.api}/api/operator/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` }, body: JSON.stringify({ name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }) })
+    const apiKey = ((await keyRes.json()) as any).key as string
+    const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
+    const users = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()))
+    for (const u of users) expect((await post(serve.api, '/api/local/faucet', { to: u.address, token: 'USDC', amount: '10' })).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 3_000))
+
+    const accepted = await Promise.all(users.map((account) => createSwapClient({ account, apiUrl: serve!.api, apiKey }).swap({ in: 'USDC', out: 'PUSD', amount: '4' })))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await crash(serve, swapDir)
+
+    serve = await spawnServe(swapDir)
+    const rpcUrl = serve.rpc['local-base']!
+    const pusd = getAddress(info.out.PUSD.addr)
+    for (const [i, swap] of accepted.entries()) {
+      const res = await fetch(`${serve.api}/api/base/confirm?hash=${swap.hash}`, { headers: { 'x-api-key': apiKey } })
+      const c = (await res.json()) as any
+      expect(['included', 'dropped', 'failed'], JSON.stringify(c)).toContain(c.status)
+      const usdcLeft = await balanceOf(rpcUrl, getAddress(info.usdc), users[i]!.address)
+      const pusdGot = await balanceOf(rpcUrl, pusd, users[i]!.address)
+      if (c.status === 'included') {
+        expect([usdcLeft, pusdGot]).toEqual([6_000_000n, 4n * 10n ** 18n])
+      } else {
+        expect([usdcLeft, pusdGot]).toEqual([10_000_000n, 0n])
+      }
+    }
+  })
+})

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+export type ServeProcess = { child: ChildProcess; api: string; rpc: Record<string, string>; pid: number }
+
+/** `parx serve -o json` as a user runs it, in its own process group; resolves with its ready line. */
+export async function spawnServe(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['bin/parx.js', '-o', 'json', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    env: { ...process.env, NO_COLOR: '1', PARX_API_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  })
+  let stderr = ''
+  child.stderr!.on('data', (d) => (stderr += d))
+  const ready = await new Promise<{ urls: { api: string; rpc: Record<string, string> } }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      try {
+        const j = JSON.parse(l)
+        if (j.ready) resolve(j)
+      } catch {}
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)))
+  })
+  return { child, api: ready.urls.api, rpc: ready.urls.rpc, pid: child.pid! }
+}
+
+/**
+ * A hard crash of the whole machine's worth of parx: SIGKILL to the daemon's process group and to
+ * the anvils it started (they run in process groups of their own, found by their pid files), at
+ * once, so no one writes anything on the way down.
+ */
+export function crash(p: ServeProcess, dataDir: string): Promise<void> {
+  const anvils = readdirSync(join(dataDir, 'chains')).filter((f) => f.endsWith('.pid')).map((f) => Number(readFileSync(join(dataDir, 'chains', f), 'utf8')))
+  const exited = new Promise<void>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once('exit', () => resolve())))
+  process.kill(-p.pid, 'SIGKILL')
+  for (const pid of anvils) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
+  return exited
+}
+
+/** Stops a serve process cleanly (SIGTERM: it stops its anvils, which write their state). */
+export function stopServe(p: ServeProcess): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return Promise.resolve()
+  const exited = new Promise<void>((resolve) => p.child.once('exit', () => resolve()))
+  p.child.kill('SIGTERM')
+  return exited
+}
+
+export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const j = (await res.json()) as { result?: T; error?: unknown }
+  if (j.error) throw new Error(`${method}: ${JSON.stringify(j.error)}`)
+  return j.result as T
+}
