@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { createServer } from 'node:http'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,7 +22,7 @@ function startTime(args: string[], env: NodeJS.ProcessEnv): number {
   return summary(Array.from({ length: RUNS }, once)).p50
 }
 
-/** Like startTime, without blocking this process's event loop (the platform stub below answers from it). */
+/** Like startTime, without blocking this process's event loop. */
 async function startTimeAsync(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const once = () =>
     new Promise<number>((res, rej) => {
@@ -39,24 +38,18 @@ async function startTimeAsync(args: string[], env: NodeJS.ProcessEnv): Promise<n
   return summary(runs).p50
 }
 
-/**
- * A stand-in for the platform's two agent routes on 127.0.0.1 (GET /api/agents/me and
- * /api/agents/:id/balance, answers shaped as docs/platform-api.md): the daemon's platform routes are
- * built on another branch, so these figures measure the CLI's start and client, not the daemon.
- */
-async function platformStub(): Promise<{ url: string; close(): Promise<void> }> {
-  const id = '1b4e28ba-2fa1-11d2-883f-0016d3cca427'
-  const wallet = '0x1111111111111111111111111111111111111111'
-  const limits = { perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null }
-  const agent = { id, name: 'bench', network: 'local-base', chainId: 31337, wallet, sendMethod: 'userOperation', tokens: [{ symbol: 'PUSD', decimals: 6, address: null }], createdAt: new Date().toISOString(), limits }
-  const balance = { agentId: id, network: 'local-base', wallet, tokens: [{ symbol: 'PUSD', decimals: 6, amount: '1', raw: '1000000' }], native: { symbol: 'ETH', amount: '0', raw: '0' } }
-  const server = createServer((req, res) => {
-    const body = req.url === '/api/agents/me' ? agent : req.url === `/api/agents/${id}/balance` ? balance : undefined
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body ?? { error: 'no route', code: 'NOT_FOUND' }))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-  return { url, close: () => new Promise<void>((r) => server.close(() => r())) }
+/** An agent on the daemon's platform, made as a script would (operator token -> user -> agent -> agent key). */
+async function benchAgent(api: string, dataDir: string): Promise<{ agentKey: string; agentId: string }> {
+  const operatorToken = (JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')) as { operatorToken: string }).operatorToken
+  const post = async (path: string, headers: Record<string, string>, body: unknown) => {
+    const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`)
+    return res.json() as Promise<any>
+  }
+  const { userKey } = await post('/api/operator/users', { authorization: `Bearer ${operatorToken}` }, { name: 'bench' })
+  const agent = await post('/api/agents', { 'x-user-key': userKey }, { name: 'bench', network: 'local-base' })
+  const { agentKey } = await post(`/api/agents/${agent.id}/keys`, { 'x-user-key': userKey }, {})
+  return { agentKey, agentId: agent.id }
 }
 
 /** `parx serve --output json` until its ready line, then SIGTERM. */
@@ -82,17 +75,6 @@ export async function benchCli(): Promise<void> {
     const help = startTime([parxBin, '--help'], env)
     report('cli.help_p50', help, 'ms', { ratio_to_node: Math.round((help / bare) * 100) / 100, target: '< 3x node' })
 
-    const stub = await platformStub()
-    try {
-      const agentEnv = { ...env, PARX_AGENTS_URL: stub.url, PARX_AGENT_KEY: `parx-a-${'2'.repeat(64)}` }
-      const whoami = await startTimeAsync([parxBin, 'whoami', '--output', 'json'], agentEnv)
-      report('cli.whoami_json_p50', whoami, 'ms', { ratio_to_node: Math.round((whoami / bare) * 100) / 100, target: '< 5x node', platform: 'local HTTP stub' })
-      const balance = await startTimeAsync([parxBin, 'balance', '--output', 'json'], agentEnv)
-      report('cli.balance_json_p50', balance, 'ms', { ratio_to_node: Math.round((balance / bare) * 100) / 100, platform: 'local HTTP stub' })
-    } finally {
-      await stub.close()
-    }
-
     const cold = await serveReady(['--data-dir', join(tmp, 'data')], env)
     await cold.stop()
     const warm = await serveReady(['--data-dir', join(tmp, 'data')], env)
@@ -100,6 +82,13 @@ export async function benchCli(): Promise<void> {
     try {
       const status = startTime([parxBin, '--api-url', warm.api, 'status', '--output', 'json'], env)
       report('cli.status_json_p50', status, 'ms', { ratio_to_node: Math.round((status / bare) * 100) / 100 })
+      // An agent's commands against the daemon's own platform routes, credentials from the environment.
+      const { agentKey, agentId } = await benchAgent(warm.api, join(tmp, 'data'))
+      const agentEnv = { ...env, PARX_AGENTS_URL: warm.api, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId }
+      const whoami = await startTimeAsync([parxBin, 'whoami', '--output', 'json'], agentEnv)
+      report('cli.whoami_json_p50', whoami, 'ms', { ratio_to_node: Math.round((whoami / bare) * 100) / 100, target: '< 5x node' })
+      const balance = await startTimeAsync([parxBin, 'balance', '--output', 'json'], agentEnv)
+      report('cli.balance_json_p50', balance, 'ms', { ratio_to_node: Math.round((balance / bare) * 100) / 100 })
     } finally {
       await warm.stop()
     }
