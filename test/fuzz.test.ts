@@ -197,7 +197,7 @@ describe('fuzz: seeded malformed requests over every route', () => {
     expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50)
     // Settles: the repeated round leaves (almost) nothing behind: measured -0.2 to +0.5 MiB of heap. A
     // map keyed by the URL holding each request's headers (about 1 KB a request) was seen to add
-    // 5 MiB in 7,500 requests and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
+    // 4.2 MiB in this round and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
     expect(end.heapMiB - warm.heapMiB, `heap MiB after GC: ${mib(warm.heapMiB)} -> ${mib(end.heapMiB)}`).toBeLessThan(HEAP_GROWTH_MIB)
     expect(end.rssMiB - warm.rssMiB, `RSS MiB after GC: ${mib(warm.rssMiB)} -> ${mib(end.rssMiB)}`).toBeLessThan(RSS_GROWTH_MIB)
   }, 110_000)
