@@ -13,7 +13,7 @@ import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle }
 let d: TestDaemon
 beforeAll(async () => {
   d = await startTestDaemon()
-  // The facilitator's one-time executor delegation is sent outside the outbox: done before any snapshot.
+  // The facilitator's one-time executor delegation happens on first use: done before any snapshot.
   const payer = await evmPayer(d, ['USDC'], '1')
   expect((await settle(d, await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' })))).body.success).toBe(true)
 })
@@ -48,6 +48,19 @@ const reconcile = async () => {
 }
 
 describe(`the transaction outbox (${testDialect()})`, () => {
+  it('holds the facilitator\'s executor delegation (EIP-7702) and the faucet\'s mints, each before its broadcast, in nonce order', async () => {
+    const rows = await d.services.store.db.selectFrom('tx_outbox').selectAll().where('network', '=', localBase(d).chain.key).orderBy('nonce').execute()
+    const delegation = rows.find((r) => r.purpose === 'executor-delegation')
+    expect(delegation, JSON.stringify(rows.map((r) => [r.purpose, Number(r.nonce)]))).toMatchObject({ sender: d.services.accounts.facilitator.toLowerCase() })
+    expect((await receipt(delegation!.hash))?.status).toBe('0x1')
+    // It took the key's first nonce used here; every settlement came after it.
+    const facilitatorRows = rows.filter((r) => r.sender === d.services.accounts.facilitator.toLowerCase())
+    expect(facilitatorRows.filter((r) => r.purpose === 'settlement').every((r) => Number(r.nonce) > Number(delegation!.nonce))).toBe(true)
+    const mints = rows.filter((r) => r.purpose === 'faucet')
+    expect(mints.length).toBeGreaterThan(0)
+    for (const m of mints) expect((await receipt(m.hash))?.status).toBe('0x1')
+  })
+
   it('records every settlement before broadcast; one the chain lost lands again from its signed bytes', async () => {
     const payer = await evmPayer(d, ['USDC'], '10')
     const seller = randomAddress()
