@@ -207,7 +207,7 @@ describe('fuzz: seeded malformed requests over every route', () => {
     expect(latencies.filter((x) => x < 0), 'failed /api/health probes').toEqual([])
     expect(latencies.length).toBeGreaterThan(50)
     expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50)
-    // Settles: the repeated round leaves (almost) nothing behind: measured -0.2 to +0.5 MiB of heap. A
+    // Settles: the repeated round leaves (almost) nothing behind: measured -1.1 to 0 MiB of heap. A
     // map keyed by the URL holding each request's headers (about 1 KB a request) was seen to add
     // 4.2 MiB in this round and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
     expect(end.heapMiB - warm.heapMiB, `heap MiB after GC: ${mib(warm.heapMiB)} -> ${mib(end.heapMiB)}`).toBeLessThan(HEAP_GROWTH_MIB)
