@@ -105,7 +105,14 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
     })
     cleanups.push(() => store.close())
-    const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress })
+    // Every signed transaction is written to the outbox before it is broadcast (README "Durable
+    // transactions"). On one process, what the previous run left is replayed before any new nonce
+    // is taken, so new transactions never race the replayed ones for a nonce.
+    const outbox = outboxStore(store)
+    let replayed!: () => void
+    const firstReplay = new Promise<void>((resolve) => (replayed = resolve))
+    const after = config.store.url ? undefined : firstReplay
+    const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress, outbox, after })
     cleanups.push(chains.stop)
     const profile = profiles[config.profile]
     const base = chains.evm[profile.base]!
@@ -114,13 +121,6 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // Per-process coordination, each behind its port: one sender per (network, key) so nonces never
     // collide across routes, the verdict cache, the in-flight orders, the rate-limit buckets.
     const senders = new Map<string, TxSender>()
-    // Every signed transaction is written to the outbox before it is broadcast (README "Durable
-    // transactions"). On one process, what the previous run left is replayed before any new nonce
-    // is taken, so new transactions never race the replayed ones for a nonce.
-    const outbox = outboxStore(store)
-    let replayed!: () => void
-    const firstReplay = new Promise<void>((resolve) => (replayed = resolve))
-    const after = config.store.url ? undefined : firstReplay
     const sender = (network: string, role: 'solver' | 'facilitator') => {
       const id = `${network}:${role}`
       let sx = senders.get(id)

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { getPriority, setPriority } from 'node:os'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../daemon/http/routes/index.js'
 import { body, prng, queryString, rpcBody, type Rng } from './helpers/fuzz-requests.js'
 import { healthProbe, p99 } from './helpers/health-probe.js'
+import { heapProbe, INSPECT_FLAG } from './helpers/heap-probe.js'
 import { rawHttp } from './helpers/raw-http.js'
 import { serveReady } from './helpers/serve-process.js'
 
@@ -21,9 +23,9 @@ let partnerKey: string
 let operatorToken: string
 
 beforeAll(async () => {
-  // FUZZ_DAEMON_NODE_OPTIONS (e.g. a small --max-old-space-size) tells a leak from a lazy GC.
+  // The daemon's inspector, for the memory readings after a full collection (heap-probe.ts).
   const nodeOptions = process.env.NODE_OPTIONS
-  if (process.env.FUZZ_DAEMON_NODE_OPTIONS) process.env.NODE_OPTIONS = process.env.FUZZ_DAEMON_NODE_OPTIONS
+  process.env.NODE_OPTIONS = [INSPECT_FLAG, process.env.FUZZ_DAEMON_NODE_OPTIONS].filter(Boolean).join(' ')
   daemon = await serveReady(['--data-dir', dataDir, '--port', '0']).finally(() => {
     if (nodeOptions === undefined) delete process.env.NODE_OPTIONS
     else process.env.NODE_OPTIONS = nodeOptions
@@ -41,8 +43,6 @@ afterAll(async () => {
   await daemon?.stop()
   rmSync(dataDir, { recursive: true, force: true })
 })
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 
 const described = new Map<number, string>()
 type Finding = { what: string; status: number; body: string }
@@ -135,49 +135,82 @@ const RAW = [
   'GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
 ]
 
+/** Lowers this thread's priority (nice 10) where the OS allows; a no-op where it does not. */
+function yieldTheCpu() {
+  try {
+    setPriority(0, Math.max(getPriority(0), 10))
+  } catch {}
+}
+
+/** Seeded requests `from` up to `to`, CONCURRENCY at a time, in one shared order. */
+async function fuzzRound(r: Rng, from: number, to: number, findings: Finding[], slow: Array<[number, number, string]>) {
+  let next = from
+  const worker = async () => {
+    for (let i = next++; i < to; i = next++) {
+      const kind = r.next()
+      const t1 = performance.now()
+      const f = await (kind < 0.6 ? apiRequest(r, i) : kind < 0.97 ? rpcCall(r, i) : rawHttp(r.chance(0.5) ? api : rpc, r.pick(RAW)).then((a) => {
+        if (a.status >= 500 || a.status === 0) return { what: `#${i} raw`, status: a.status, body: a.body }
+        try {
+          JSON.parse(a.body)
+          return undefined
+        } catch {
+          return { what: `#${i} raw (not JSON)`, status: a.status, body: a.body.slice(0, 300) }
+        }
+      }))
+      if (f) findings.push(f)
+      slow.push([performance.now() - t1, i, kind < 0.6 ? 'api' : kind < 0.97 ? 'rpc' : 'raw'])
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+}
+
+/** Bound on what the daemon keeps, after a full collection, across the repeated round. */
+const HEAP_GROWTH_MIB = 2.5
+const RSS_GROWTH_MIB = 40
+
 describe('fuzz: seeded malformed requests over every route', () => {
-  it(`answers ${REQUESTS} of them without a 5xx, with { error, code } (JSON-RPC errors on the RPC), while /api/health stays fast and RSS settles`, async () => {
+  it(`answers ${REQUESTS} of them without a 5xx, with { error, code } (JSON-RPC errors on the RPC), while /api/health p99 stays under 50 ms; a repeated round leaves memory where it was`, async () => {
     const r = prng(SEED)
-    // The same probe with no load first: on a shared machine the scheduler alone adds latency, and
-    // the bound is 50 ms on top of (twice) what the machine alone costs.
+    // Reported, not a bound: what the machine alone costs a probe right now.
     const idleProbe = healthProbe(`${api}/api/health`)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     const idle = p99(await idleProbe.stop())
     const t0 = performance.now()
-    const probe = healthProbe(`${api}/api/health`)
     const findings: Finding[] = []
-    const rss: number[] = []
     const slow: Array<[number, number, string]> = []
-    let next = 0
-    const worker = async () => {
-      for (let i = next++; i < REQUESTS; i = next++) {
-        if (i % 2_500 === 0) rss.push(rssMiB(daemon.child.pid!))
-        const kind = r.next()
-        const t1 = performance.now()
-        const f = await (kind < 0.6 ? apiRequest(r, i) : kind < 0.97 ? rpcCall(r, i) : rawHttp(r.chance(0.5) ? api : rpc, r.pick(RAW)).then((a) => {
-          if (a.status >= 500 || a.status === 0) return { what: `#${i} raw`, status: a.status, body: a.body }
-          try {
-            JSON.parse(a.body)
-            return undefined
-          } catch {
-            return { what: `#${i} raw (not JSON)`, status: a.status, body: a.body.slice(0, 300) }
-          }
-        }))
-        if (f) findings.push(f)
-        slow.push([performance.now() - t1, i, kind < 0.6 ? 'api' : kind < 0.97 ? 'rpc' : 'raw'])
-      }
-    }
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker))
-    rss.push(rssMiB(daemon.child.pid!))
+    const probe = healthProbe(`${api}/api/health`)
+    // The load generator shares this machine's two cores with the daemon, which a real attacker
+    // does not: its thread yields to the daemon and to the probe (a thread of its own, started above
+    // at the normal priority; Linux's nice is per thread). The daemon keeps the normal priority.
+    yieldTheCpu()
+    await fuzzRound(r, 0, REQUESTS, findings, slow)
     const latencies = await probe.stop()
+    const fuzzMs = performance.now() - t0
+    // Memory is read after a full collection (without one a reading mixes live data with garbage V8
+    // has not collected yet), once the run above warmed caches, JIT and pools, and again after a
+    // repeated round of three quarters as many: what that round left behind is the growth. (Outside
+    // the health probe: a forced collection is the test's instrument, not the load.)
+    const heap = await heapProbe(daemon.child.pid!, daemon.stderr)
+    const warm = await heap.settled()
+    const repeated = Math.floor((REQUESTS * 3) / 4)
+    await fuzzRound(r, REQUESTS, REQUESTS + repeated, findings, slow)
+    const end = await heap.settled()
+    heap.close()
     if (process.env.FUZZ_SLOW) console.log(JSON.stringify(slow.sort((a, b) => b[0] - a[0]).slice(0, 30).map(([ms, i]) => [Math.round(ms), described.get(i)])))
-    console.log(JSON.stringify({ fuzz: REQUESTS, ms: Math.round(performance.now() - t0), seed: SEED, healthP99Ms: Math.round(p99(latencies) * 10) / 10, idleP99Ms: Math.round(idle * 10) / 10, probes: latencies.length, rssMiB: rss.map(Math.round) }))
+    const mib = (x: number) => Math.round(x * 10) / 10
+    console.log(JSON.stringify({
+      fuzz: REQUESTS, ms: Math.round(fuzzMs), seed: SEED, healthP99Ms: mib(p99(latencies)), idleP99Ms: mib(idle), probes: latencies.length,
+      repeated, settledBefore: { heapMiB: mib(warm.heapMiB), rssMiB: mib(warm.rssMiB) }, settledAfter: { heapMiB: mib(end.heapMiB), rssMiB: mib(end.rssMiB) },
+    }))
     expect(findings.slice(0, 10), `${findings.length} findings (seed ${SEED})`).toEqual([])
     expect(latencies.filter((x) => x < 0), 'failed /api/health probes').toEqual([])
     expect(latencies.length).toBeGreaterThan(50)
-    expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50 + 2 * idle)
-    // Settles: after the first quarter warmed the caches, the rest adds little.
-    const [, warm, ...later] = rss
-    expect(Math.max(...later) - warm!, `RSS MiB per 2,500 requests: ${rss.map(Math.round).join(', ')}`).toBeLessThan(150)
+    expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50)
+    // Settles: the repeated round leaves (almost) nothing behind: measured -1.1 to 0 MiB of heap. A
+    // map keyed by the URL holding each request's headers (about 1 KB a request) was seen to add
+    // 4.2 MiB in this round and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
+    expect(end.heapMiB - warm.heapMiB, `heap MiB after GC: ${mib(warm.heapMiB)} -> ${mib(end.heapMiB)}`).toBeLessThan(HEAP_GROWTH_MIB)
+    expect(end.rssMiB - warm.rssMiB, `RSS MiB after GC: ${mib(warm.rssMiB)} -> ${mib(end.rssMiB)}`).toBeLessThan(RSS_GROWTH_MIB)
   }, 110_000)
 })

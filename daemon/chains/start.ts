@@ -5,6 +5,7 @@ import { networks, profiles } from '../../src/networks/registry.js'
 import type { ServiceKeys } from '../keys/service-keys.js'
 import { localFaucet } from '../local/faucet.js'
 import type { Faucet } from '../services.js'
+import type { Outbox } from './evm/outbox.js'
 import { storePath } from '../../src/config/paths.js'
 import type { DeploymentStore } from './embedded/deployments.js'
 import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
@@ -27,6 +28,9 @@ export type StartChainsParameters = {
   /** Where the embedded chains record (and find again) what they deployed. */
   deployments: DeploymentStore
   progress: (step: string) => void
+  /** The local faucet's mints go through the transaction outbox, after its first replay. */
+  outbox?: Outbox
+  after?: Promise<unknown>
 }
 
 /** The profile's chains: embedded (anvil, LiteSVM) on local, configured RPC URLs elsewhere. */
@@ -34,7 +38,7 @@ export function startChains(p: StartChainsParameters): Promise<Chains> {
   return p.config.profile === 'local' ? startLocal(p) : connectRemote(p)
 }
 
-async function startLocal({ config, keys, deployments, progress }: StartChainsParameters): Promise<Chains> {
+async function startLocal({ config, keys, deployments, progress, outbox, after }: StartChainsParameters): Promise<Chains> {
   const profile = profiles.local
   // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
   // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
@@ -60,7 +64,7 @@ async function startLocal({ config, keys, deployments, progress }: StartChainsPa
     evm,
     solana: sol.chain,
     rpc: { [base.chain.key]: base.chain.rpcUrl, [radius.chain.key]: radius.chain.rpcUrl, [sol.chain.key]: sol.chain.rpcUrl },
-    faucet: localFaucet({ evm, deployerKey: keys.deployer as Hex, solanaKey: sol.chain.key, solana: sol.faucet }),
+    faucet: localFaucet({ evm, deployerKey: keys.deployer as Hex, solanaKey: sol.chain.key, solana: sol.faucet, outbox, after }),
     stop,
   }
 }

@@ -14,6 +14,8 @@ export async function spawnServe(dataDir: string, env: NodeJS.ProcessEnv = {}): 
   child.stderr!.on('data', (d) => (stderr += d))
   const ready = await new Promise<{ urls: { api: string; rpc: Record<string, string> } }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (l) => {
+      // With -o json a start that fails says why on stdout.
+      stderr += l
       try {
         const j = JSON.parse(l)
         if (j.ready) resolve(j)

@@ -41,7 +41,7 @@ export async function serveReady(args: string[], opts: { shell?: string } = {}) 
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
     await exited
   }
-  return { child, ready: JSON.parse(line), exited, stop }
+  return { child, ready: JSON.parse(line), exited, stop, stderr: () => stderr }
 }
 
 /** The anvil pids a data dir records. */

@@ -1,10 +1,11 @@
-import { formatTransactionReceipt, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import { BATCH_BASE_GAS, GROUP_GAS, decodeExecute, encodeExecute, type Group } from '../../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../../src/sdk/x402/evm/executor-setup.js'
 import type { Simulate } from '../../../src/sdk/x402/evm/verify.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
+import { outboxStore } from '../../chains/evm/outbox.js'
 import type { FacilitatorDeps } from '../deps.js'
 import { InclusionUnknown, settlementBatcher, type GroupOutcome } from './batcher.js'
 
@@ -20,10 +21,16 @@ export type EvmRuntime = {
 
 export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
   const account = s.accounts.facilitator
+  const outbox = outboxStore(s.store)
   let setup: Promise<void> | undefined
   const ready = () =>
     // Every facilitator path awaits this before the key's shared TxSender sends, so its nonces cannot race.
-    (setup ??= ensureExecutor(chain.client, privateKeyToAccount(s.keys.facilitator), chain.chainId).then(
+    // Its transactions go to the outbox first like every other the key signs: replayed in nonce order,
+    // a lost delegation lands again before the settlements signed after it (which need it).
+    (setup ??= ensureExecutor(chain.client, privateKeyToAccount(s.keys.facilitator), chain.chainId, {
+      beforeBroadcast: ({ nonce, raw, purpose }) =>
+        outbox.record({ hash: keccak256(raw), network: chain.key, chainId: chain.chainId, sender: account, nonce, raw, purpose }),
+    }).then(
       () => undefined,
       (e) => {
         // A failed setup (RPC down at start) is retried by the next payment, not remembered.

@@ -8,8 +8,14 @@ import { CREATE2_FACTORY, EXECUTOR_ADDRESS, EXECUTOR_DEPLOY_DATA, isDelegatedTo 
  * EIP-7702 transaction. Both are idempotent and cost nothing once done.
  *
  * Signs with the account's current pending nonce: run it before anything else sends with the key.
+ * `beforeBroadcast` sees each signed transaction first (a daemon persists it there, so a chain that
+ * loses it, a crash or a reorg, gets the same bytes again before what was signed after it).
  */
-export async function ensureExecutor(client: PublicClient, account: PrivateKeyAccount, chainId: number): Promise<Address> {
+export type EnsureExecutorOptions = {
+  beforeBroadcast?(tx: { nonce: number; raw: Hex; purpose: 'executor-deploy' | 'executor-delegation' }): Promise<void>
+}
+
+export async function ensureExecutor(client: PublicClient, account: PrivateKeyAccount, chainId: number, opts: EnsureExecutorOptions = {}): Promise<Address> {
   const [executorCode, ownCode] = await Promise.all([
     client.getCode({ address: EXECUTOR_ADDRESS }),
     client.getCode({ address: account.address }),
@@ -20,7 +26,8 @@ export async function ensureExecutor(client: PublicClient, account: PrivateKeyAc
   let nonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' })
   const fees = await client.estimateFeesPerGas()
   const common = { chainId, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-  const sendAndWait = async (signed: Hex, what: string) => {
+  const sendAndWait = async (signed: Hex, what: string, nonce: number, purpose: 'executor-deploy' | 'executor-delegation') => {
+    await opts.beforeBroadcast?.({ nonce, raw: signed, purpose })
     const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 120_000 })
     if (receipt.status !== 'success') throw new Error(`${what} reverted (${hash})`)
@@ -31,14 +38,14 @@ export async function ensureExecutor(client: PublicClient, account: PrivateKeyAc
     if (!factoryCode || factoryCode === '0x') {
       throw new Error(`this chain has no CREATE2 factory at ${CREATE2_FACTORY}; deploy X402BatchExecutor at ${EXECUTOR_ADDRESS} another way`)
     }
-    const signed = await account.signTransaction({ ...common, type: 'eip1559', to: CREATE2_FACTORY, data: EXECUTOR_DEPLOY_DATA, gas: 1_500_000n, nonce: nonce++ })
-    await sendAndWait(signed, 'deploying X402BatchExecutor')
+    const signed = await account.signTransaction({ ...common, type: 'eip1559', to: CREATE2_FACTORY, data: EXECUTOR_DEPLOY_DATA, gas: 1_500_000n, nonce })
+    await sendAndWait(signed, 'deploying X402BatchExecutor', nonce++, 'executor-deploy')
   }
   if (!isDelegatedTo(ownCode, EXECUTOR_ADDRESS)) {
     // Self-sponsored: the authorization's nonce comes after the transaction's own.
     const authorization = await account.signAuthorization({ contractAddress: EXECUTOR_ADDRESS, chainId, nonce: nonce + 1 })
     const signed = await account.signTransaction({ ...common, type: 'eip7702', to: account.address, data: '0x', gas: 100_000n, nonce, authorizationList: [authorization] })
-    await sendAndWait(signed, 'delegating the facilitator key to X402BatchExecutor')
+    await sendAndWait(signed, 'delegating the facilitator key to X402BatchExecutor', nonce, 'executor-delegation')
   }
   if (!isDelegatedTo(await client.getCode({ address: account.address }), EXECUTOR_ADDRESS)) {
     throw new Error(`${account.address} did not take the EIP-7702 delegation to ${EXECUTOR_ADDRESS}`)
