@@ -25,6 +25,9 @@ const storeSensitive = [
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
   'test/outbox-replay.test.ts',
+  'daemon/swap/inflight-store.test.ts',
+  'daemon/ports/store-lock.test.ts',
+  'test/hosted-race.test.ts',
 ]
 
 export default defineConfig({
