@@ -28,6 +28,7 @@ const storeSensitive = [
   'daemon/swap/inflight-store.test.ts',
   'daemon/ports/store-lock.test.ts',
   'test/hosted-race.test.ts',
+  'test/hosted-replicas.test.ts',
 ]
 
 export default defineConfig({
