@@ -25,6 +25,10 @@ const storeSensitive = [
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
   'test/outbox-replay.test.ts',
+  'daemon/swap/inflight-store.test.ts',
+  'daemon/ports/store-lock.test.ts',
+  'test/hosted-race.test.ts',
+  'test/hosted-replicas.test.ts',
 ]
 
 export default defineConfig({
@@ -43,7 +47,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts'],
         },
       },
       {

@@ -75,12 +75,19 @@ export async function benchFacilitator(): Promise<void> {
         lat.push(out.ms)
         if (!out.ok) failed++
       }
+      // Settle with no /verify before it (the verified cache cannot help): counted only when it succeeds,
+      // so a refusal (an expired or spent payment answers fast) never passes for a fast settle.
       const direct: number[] = []
-      for (const r of seq.slice(160)) direct.push((await call(t, 'settle', r)).ms)
+      let directFailed = 0
+      for (const r of await Promise.all(seq.slice(160).map((_, i) => payers[i % PAYERS]!.sign()))) {
+        const out = await call(t, 'settle', r)
+        if (out.ok) direct.push(out.ms)
+        else directFailed++
+      }
       const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: 25 }, () => p.sign()))))
       const conc = await concurrently(PAYERS, 25, (worker, i) => verifyThenSettle(t, signed[worker]![i]!))
       Object.assign(results[t.name]!, {
-        settle_p50: summary(lat).p50, settle_p99: summary(lat).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50,
+        settle_p50: summary(lat).p50, settle_p99: summary(lat).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50, settle_direct_p99: summary(direct).p99, settle_direct_failed: directFailed,
         settle_per_s: conc.perSecond, settle_loaded_p50: conc.p50, settle_loaded_p99: conc.p99, settle_loaded_failed: conc.failed,
       })
     }
@@ -95,7 +102,7 @@ export async function benchFacilitator(): Promise<void> {
     ratio('verify_per_s', '>= 1', p.verify_per_s!, q.verify_per_s!)
     ratio('settle_p50', '<= 0.5', p.settle_p50!, q.settle_p50!)
     ratio('settle_p99', '<= 0.5', p.settle_p99!, q.settle_p99!)
-    ratio('settle_per_s', '>= 5', p.settle_per_s!, q.settle_per_s!)
+    ratio('settle_per_s', '>= 20', p.settle_per_s!, q.settle_per_s!)
     for (const t of targets) await t.pool.close()
   } finally {
     await stopReference()

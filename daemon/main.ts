@@ -13,7 +13,7 @@ import { assertPortFree } from './startup/ports.js'
 import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
-import { verdictCache } from './auth/verdict-cache.js'
+import { HOSTED_VERDICT_TTLS, verdictCache } from './auth/verdict-cache.js'
 import { deploymentStore } from './chains/embedded/deployments.js'
 import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
@@ -141,7 +141,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     }
     const reads = freshCache(250)
     const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
-    const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key) })
+    const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key), ...(config.store.url ? HOSTED_VERDICT_TTLS : {}) })
     const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts })
 
     // The URLs are known once the port is: listen first, hand requests to the app once it exists
@@ -169,7 +169,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
     })
-    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }), outbox }
+    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,

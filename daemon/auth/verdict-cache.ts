@@ -17,6 +17,14 @@ export type VerdictCacheOptions = {
 
 type Verdict = { valid: boolean; at: number }
 
+/**
+ * Hosted (replicas on PostgreSQL): a change made through one replica reaches the others only when
+ * they read the key again, so every verdict is re-read after 5 s (one indexed lookup per key per
+ * replica every 5 s): a key deactivated or created through any replica is honoured or refused by
+ * every replica within 5 s, well inside SPEC §5's 30 s and 5 min.
+ */
+export const HOSTED_VERDICT_TTLS = { unknownTtlMs: 5_000, knownTtlMs: 5_000 } as const
+
 export function verdictCache(opts: VerdictCacheOptions) {
   const now = opts.now ?? Date.now
   const unknownTtl = opts.unknownTtlMs ?? 30_000

@@ -2,6 +2,7 @@ import { Keypair } from '@solana/web3.js'
 import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import { processLock, type KeyedLock } from '../ports/lock.js'
+import { storeLock } from '../ports/store-lock.js'
 import type { Store } from '../store/store.js'
 import { processSettlePasses, type SettlePasses } from './open-swaps.js'
 import { solSwapStore, type SolSwapStore } from './swap-store.js'
@@ -20,5 +21,5 @@ export type SolDeps = {
 }
 
 export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; store: Store; reservations?: KeyedLock; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
-  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? processLock(), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
+  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? (p.store.dialect === 'postgres' ? storeLock(p.store) : processLock()), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
 }

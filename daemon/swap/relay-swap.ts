@@ -7,6 +7,8 @@ import type { SwapDeps } from './deps.js'
 import { encodeCall, fnOf } from './calldata.js'
 import { checkBalance, checkDeadlineAndNonce, checkFloor, checkInventory } from './chain-checks.js'
 import { inflightOrders, type InflightOrders } from './inflight.js'
+import { storeInflightOrders } from './inflight-store.js'
+import type { Store } from '../store/store.js'
 import { checkParSize } from './limits.js'
 import { checkOrderFields, orderDigest } from './order-checks.js'
 import { pairKey, resolvePair } from './pairs.js'
@@ -89,7 +91,9 @@ export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAcce
     const failed = await (early ?? simulate(chain, solver, router, data, GAS[deliverFrom]))
     if (failed) throw await explain(s, req, failed, state.permitNonce, pair.input)
     const hash = await s.sender.send({ to: router, data, gas: GAS[deliverFrom], purpose: 'swap', refs: `${getAddress(order.user)}:${order.nonce}` })
-    claim.relayed(hash)
+    // Sent: nothing may fail the answer now. A hash that could not be recorded leaves the claim
+    // held without one, which still refuses a resubmission until it is orphaned.
+    await Promise.resolve(claim.relayed(hash)).catch(() => {})
     s.reads.invalidate()
     return {
       hash, status: 'submitted', kind: pair.kind, orderHash: orderDigest(order, { chainId: chain.chainId, router }),
@@ -98,7 +102,7 @@ export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAcce
       confirm: `/api/base/confirm?hash=${hash}`,
     }
   } catch (e) {
-    claim.release()
+    await Promise.resolve(claim.release()).catch(() => {})
     throw e
   }
 }
@@ -113,9 +117,13 @@ async function explain(s: SwapDeps, req: SwapRequest, failed: SimulationFailure,
   return failed.error
 }
 
-/** The daemon's record of orders in flight; built once by the composition root. */
-export function swapInflight(s: Pick<SwapDeps, 'base'>): InflightOrders {
-  return inflightOrders((hash) => mayStillLand(s, hash))
+/**
+ * The daemon's record of orders in flight; built once by the composition root. With a shared
+ * store (replicas on PostgreSQL) the claims are its rows, so one order relays once across replicas.
+ */
+export function swapInflight(s: Pick<SwapDeps, 'base'>, shared?: Store): InflightOrders {
+  const isLive = (hash: Hex) => mayStillLand(s, hash)
+  return shared ? storeInflightOrders({ store: shared, chainId: s.base.chainId, isLive }) : inflightOrders(isLive)
 }
 
 /** A relayed transaction holds its order's nonce until it is mined successfully, reverts, or vanishes. */

@@ -16,8 +16,15 @@ export const WORKER_LOCK_KEY = 0x7061_7278_0001n // 'parx' + 1
 export type PostgresLeadershipParameters = {
   url: string
   duties: Duties
-  /** How often a standby tries the lock (default 1 s): the takeover time after a leader dies. */
+  /** How often a standby tries the lock and a leader checks its connection (default 1 s): the takeover time after a leader dies. */
   pollMs?: number
+  /**
+   * How long a process that just won the lock waits before starting the duties (default `pollMs`).
+   * The server frees a dead leader's lock the moment its connection ends, but the old leader (on a
+   * connection dropped by the server, not a dead process) learns of it only on its socket's error
+   * or its next check, within `pollMs`: until then both would run the duties.
+   */
+  graceMs?: number
   onChange?: (leading: boolean) => void
   onError?: (err: Error) => void
 }
@@ -30,6 +37,7 @@ export type PostgresLeadershipParameters = {
  */
 export function postgresLeadership(p: PostgresLeadershipParameters): Leadership {
   const pollMs = p.pollMs ?? 1_000
+  const graceMs = p.graceMs ?? pollMs
   let client: pg.Client | undefined
   let stopDuties: (() => Promise<void>) | undefined
   let leading = false
@@ -56,7 +64,8 @@ export function postgresLeadership(p: PostgresLeadershipParameters): Leadership 
       // A leader checks its connection each round: a silently dead one means the lock is gone.
       if (leading) return void (await client!.query('SELECT 1'))
       if (!client) {
-        const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
+        // query_timeout: a leader's check that hangs (a connection lost without a close) counts as lost.
+        const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000, query_timeout: Math.max(2 * pollMs, 2_000), keepAlive: true })
         // The lock lives and dies with this connection.
         c.on('error', (e) => {
           p.onError?.(e)
@@ -70,6 +79,10 @@ export function postgresLeadership(p: PostgresLeadershipParameters): Leadership 
       }
       const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WORKER_LOCK_KEY.toString()])
       if (r.rows[0]?.ok && !stopped) {
+        await new Promise((resolve) => setTimeout(resolve, graceMs))
+        // Still ours? (the connection may have died meanwhile, which frees the lock)
+        const held = client ? await client.query('SELECT 1').then(() => true, () => false) : false
+        if (!held || stopped) return void (await lose())
         leading = true
         p.onChange?.(true)
         stopDuties = await p.duties()

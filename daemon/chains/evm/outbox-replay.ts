@@ -17,8 +17,7 @@ export async function replayOutbox(outbox: Outbox, chains: Record<string, EvmCha
   const result: ReplayResult = { rebroadcast: new Set(), failed: new Set() }
   // Rows a live sender may still be broadcasting are left to it: only those idle long enough (or,
   // at start, before any new transaction is signed, all of them).
-  const before = select.idleForMs === undefined ? Infinity : Date.now() - select.idleForMs
-  const rows = (await outbox.unconfirmed()).filter((r) => Number(r.created_at) < before)
+  const rows = await outbox.unconfirmed(select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs)
   for (const row of rows) {
     const chain = chains[row.network]
     if (!chain || Number(chain.chainId) !== Number(row.chain_id)) continue

@@ -12,8 +12,12 @@ export type OutboxEntry = { hash: string; network: string; chainId: number; send
 export type Outbox = {
   /** Written (committed) before the broadcast. Recording the same hash again is a no-op. */
   record(e: OutboxEntry): Promise<void>
-  /** Transactions with no receipt seen yet, per (network, sender) in nonce order. */
-  unconfirmed(): Promise<OutboxRow[]>
+  /**
+   * Transactions with no receipt seen yet, per (network, sender) in nonce order; with
+   * `createdBefore`, only those older (filtered in the store: the young rows a live sender holds,
+   * raw bytes included, are never read on the request path's event loop).
+   */
+  unconfirmed(createdBefore?: number): Promise<OutboxRow[]>
   mark(hash: string, state: 'included' | 'failed', reason?: string): Promise<void>
   get(hash: string): Promise<OutboxRow | undefined>
   /** The hashes among these that the chain will never include (decided failed). */
@@ -30,7 +34,11 @@ export function outboxStore(store: Store): Outbox {
         raw: e.raw, purpose: e.purpose, refs: e.refs ?? null, state: 'sent', reason: null, created_at: t, updated_at: t,
       }).onConflict((oc) => oc.column('hash').doNothing()).execute()
     },
-    unconfirmed: () => db.selectFrom('tx_outbox').selectAll().where('state', '=', 'sent').orderBy('network').orderBy('sender').orderBy('nonce').execute(),
+    unconfirmed: (createdBefore) => {
+      let q = db.selectFrom('tx_outbox').selectAll().where('state', '=', 'sent')
+      if (createdBefore !== undefined) q = q.where('created_at', '<', createdBefore)
+      return q.orderBy('network').orderBy('sender').orderBy('nonce').execute()
+    },
     async mark(hash, state, reason) {
       await db.updateTable('tx_outbox').set({ state, reason: reason ?? null, updated_at: Date.now() }).where('hash', '=', hash.toLowerCase()).execute()
     },
