@@ -3,6 +3,7 @@ import { benchAaSend } from './aa-send.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
+import { benchPlatform } from './platform.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   cli: benchCli,
   'xchain-cu': benchXchainCu,
   hostile: benchHostile,
+  platform: benchPlatform,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
