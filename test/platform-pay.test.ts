@@ -44,10 +44,10 @@ beforeAll(async () => {
   const lightning = Buffer.from(JSON.stringify({ amount: '1000', currency: 'sat' })).toString('base64url')
   app.get('/mpp', (_req, res) => void res.status(402).set('WWW-Authenticate', `Payment id="x", realm="r", method="lightning", intent="charge", request="${lightning}"`).send(''))
   // A rogue seller: settles an eip3009 payment through the facilitator, then answers 500 without PAYMENT-RESPONSE.
-  app.get('/rogue', async (req, res) => {
+  app.get('/rogue/:terms', async (req, res) => {
     const sig = req.header('payment-signature')
     if (!sig) {
-      const terms = await fetch(`${seller.url}/usdc`)
+      const terms = await fetch(`${seller.url}/${req.params.terms}`)
       return void res.status(402).set('PAYMENT-REQUIRED', terms.headers.get('payment-required')!).send('{}')
     }
     const payload = JSON.parse(Buffer.from(sig, 'base64').toString('utf8'))
@@ -139,16 +139,23 @@ describe('pay (x402)', () => {
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
   })
 
-  it('a seller that settles an eip3009 payment and then fails: charged true with the transaction, read from the chain', async () => {
+  it('a seller that settles (eip3009, then erc2612) and then fails: charged true with the transaction, read from the chain', async () => {
     const { a, agentKey } = await buyer('1')
     const before = await bal(payTo, 'USDC')
-    const rogue = await pay(a.id, agentKey, { url: `${seller.url}/rogue` })
+    const rogue = await pay(a.id, agentKey, { url: `${seller.url}/rogue/usdc` })
     expect([rogue.status, rogue.body.code, rogue.body.charged]).toEqual([502, 'SELLER_FAILED', true])
     expect(rogue.body.transaction).toMatch(/^0x[0-9a-f]{64}$/)
     expect((await d.services.base.client.getTransactionReceipt({ hash: rogue.body.transaction })).status).toBe('success')
     expect(await bal(payTo, 'USDC')).toBe(before + 10_000n)
     expect(await bal(a.wallet, 'USDC')).toBe(990_000n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.01')
+    // The same with an erc2612 permit (PUSD): the permit nonce moved, the transfer is found.
+    const pusdBefore = await bal(payTo, 'PUSD')
+    const permit = await pay(a.id, agentKey, { url: `${seller.url}/rogue/pusd` })
+    expect([permit.status, permit.body.code, permit.body.charged]).toEqual([502, 'SELLER_FAILED', true])
+    expect((await d.services.base.client.getTransactionReceipt({ hash: permit.body.transaction })).status).toBe('success')
+    expect(await bal(payTo, 'PUSD')).toBe(pusdBefore + PUSD_PRICE)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.02')
   })
 
   it('pay end-to-end p50/p99 over 20 payments (figure printed, not asserted)', async () => {

@@ -8,7 +8,7 @@ import type { EvmChain } from '../../chains/evm/chain.js'
  * `authorizationState(from, nonce)` is true.
  */
 export type PaymentProof =
-  | { kind: 'erc2612'; token: Hex; owner: Hex; nonce: bigint }
+  | { kind: 'erc2612'; token: Hex; owner: Hex; nonce: bigint; to: Hex; value: bigint }
   | { kind: 'eip3009'; token: Hex; from: Hex; nonce: Hex }
 
 const abi = [
@@ -16,6 +16,9 @@ const abi = [
   parseAbiItem('function authorizationState(address, bytes32) view returns (bool)'),
 ] as const
 const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
+const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+/** How far back the settlement is looked for: it happened during this request. */
+const RECENT_BLOCKS = 1000n
 
 /** Whether the signed payment was used on chain; undefined when the chain could not say. */
 export async function wasUsed(chain: EvmChain, p: PaymentProof): Promise<boolean | undefined> {
@@ -27,15 +30,21 @@ export async function wasUsed(chain: EvmChain, p: PaymentProof): Promise<boolean
   }
 }
 
-/** The transaction that used an EIP-3009 authorization, from its AuthorizationUsed event; null when not found. */
+/**
+ * The transaction that used the payment: for EIP-3009 its AuthorizationUsed event; for a permit,
+ * the latest Transfer of exactly the amount from the payer to the payee (the permit names the
+ * facilitator, not the transfer). Null when not found in the recent blocks.
+ */
 export async function usedIn(chain: EvmChain, p: PaymentProof): Promise<Hex | null> {
-  if (p.kind !== 'eip3009') return null
   try {
     const head = await chain.client.getBlockNumber()
-    const logs = await chain.client.getLogs({
-      address: p.token, event: authorizationUsed, args: { authorizer: p.from, nonce: p.nonce }, fromBlock: head > 1000n ? head - 1000n : 0n, toBlock: head,
-    })
-    return logs[0]?.transactionHash ?? null
+    const fromBlock = head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
+    if (p.kind === 'eip3009') {
+      const logs = await chain.client.getLogs({ address: p.token, event: authorizationUsed, args: { authorizer: p.from, nonce: p.nonce }, fromBlock, toBlock: head })
+      return logs[0]?.transactionHash ?? null
+    }
+    const logs = await chain.client.getLogs({ address: p.token, event: transfer, args: { from: p.owner, to: p.to }, fromBlock, toBlock: head })
+    return logs.filter((l) => l.args.value === p.value).at(-1)?.transactionHash ?? null
   } catch {
     return null
   }

@@ -55,7 +55,7 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
           : { x402Version: 2, accepted: r, payload, resource }
         const a = (payload as { authorization: { from: string; nonce: string } }).authorization
         const proof: PaymentProof = methodOf(r) === methods.erc2612
-          ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce) }
+          ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount) }
           : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex }
         return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof }
       },
