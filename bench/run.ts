@@ -4,6 +4,7 @@ import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
 import { benchHosted } from './hosted.js'
+import { benchPlatform } from './platform.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   'xchain-cu': benchXchainCu,
   hostile: benchHostile,
   hosted: benchHosted,
+  platform: benchPlatform,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -96,7 +96,7 @@ _parx() {
     "agent key revoke") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "balance") words="--version -V --output -o --api-url --no-color --help" ;;
-    "pay") words="--url --max --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
+    "pay") words="--url --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;

@@ -92,6 +92,7 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l label -r
 complete -c parx -n '__fish_seen_subcommand_from revoke' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l max -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l protocol -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l dry-run -f
 complete -c parx -n '__fish_seen_subcommand_from pay' -s y -l yes -f
 complete -c parx -n '__fish_seen_subcommand_from send' -l to -r

@@ -59,7 +59,7 @@ for (const m of evmCases) {
       const r = requirements(d, { symbol: m.symbol, amount: '0.5', payTo: seller, method: m.name })
       const v2 = await m.sign(d, payer, r)
       const v1 = asV1(v2, localBase(d).legacy)
-      expect(await verify(d, v1)).toEqual({ isValid: true, payer: payer.address, invalidReason: null })
+      expect(await verify(d, v1)).toEqual({ isValid: true, payer: payer.address })
       expect((await settle(d, v1)).body).toMatchObject({ success: true, network: localBase(d).caip2 })
       expect((await settle(d, v2)).body.errorReason).toBe('duplicate_settlement')
       expect(await localBase(d).balance(m.symbol, seller)).toBe(BigInt(r.amount))

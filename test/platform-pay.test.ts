@@ -41,7 +41,22 @@ beforeAll(async () => {
   app.get('/broken', (_req, res) => void res.status(500).json({ error: 'the handler failed' }))
   app.get('/free', (_req, res) => void res.json({ free: true }))
   app.get('/garbage', (_req, res) => void res.status(402).set('PAYMENT-REQUIRED', 'not base64 json').send('pay me'))
-  app.get('/mpp', (_req, res) => void res.status(402).set('WWW-Authenticate', 'Payment id="x", method="lightning", intent="charge"').send(''))
+  const lightning = Buffer.from(JSON.stringify({ amount: '1000', currency: 'sat' })).toString('base64url')
+  app.get('/mpp', (_req, res) => void res.status(402).set('WWW-Authenticate', `Payment id="x", realm="r", method="lightning", intent="charge", request="${lightning}"`).send(''))
+  // A rogue seller: settles an eip3009 payment through the facilitator, then answers 500 without PAYMENT-RESPONSE.
+  app.get('/rogue/:terms', async (req, res) => {
+    const sig = req.header('payment-signature')
+    if (!sig) {
+      const terms = await fetch(`${seller.url}/${req.params.terms}`)
+      return void res.status(402).set('PAYMENT-REQUIRED', terms.headers.get('payment-required')!).send('{}')
+    }
+    const payload = JSON.parse(Buffer.from(sig, 'base64').toString('utf8'))
+    await fetch(`${d.urls.facilitator}/settle`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted }),
+    })
+    res.status(500).json({ error: 'crashed after settling' })
+  })
   seller = await listen(app)
 }, 120_000)
 afterAll(async () => {
@@ -122,6 +137,25 @@ describe('pay (x402)', () => {
     expect([mpp.status, mpp.body.code]).toEqual([422, 'SELLER_METHOD_UNSUPPORTED'])
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+
+  it('a seller that settles (eip3009, then erc2612) and then fails: charged true with the transaction, read from the chain', async () => {
+    const { a, agentKey } = await buyer('1')
+    const before = await bal(payTo, 'USDC')
+    const rogue = await pay(a.id, agentKey, { url: `${seller.url}/rogue/usdc` })
+    expect([rogue.status, rogue.body.code, rogue.body.charged]).toEqual([502, 'SELLER_FAILED', true])
+    expect(rogue.body.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await d.services.base.client.getTransactionReceipt({ hash: rogue.body.transaction })).status).toBe('success')
+    expect(await bal(payTo, 'USDC')).toBe(before + 10_000n)
+    expect(await bal(a.wallet, 'USDC')).toBe(990_000n)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.01')
+    // The same with an erc2612 permit (PUSD): the permit nonce moved, the transfer is found.
+    const pusdBefore = await bal(payTo, 'PUSD')
+    const permit = await pay(a.id, agentKey, { url: `${seller.url}/rogue/pusd` })
+    expect([permit.status, permit.body.code, permit.body.charged]).toEqual([502, 'SELLER_FAILED', true])
+    expect((await d.services.base.client.getTransactionReceipt({ hash: permit.body.transaction })).status).toBe('success')
+    expect(await bal(payTo, 'PUSD')).toBe(pusdBefore + PUSD_PRICE)
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.02')
   })
 
   it('pay end-to-end p50/p99 over 20 payments (figure printed, not asserted)', async () => {

@@ -106,8 +106,9 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
       try {
         const c = await picked.m.check(picked.r, 'verify')
         if (c.ok) verified.add(p)
-        // SPEC §2.8 spells a valid answer's reason as null.
-        return c.ok ? { isValid: true, payer: c.payer, invalidReason: null } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
+        // A valid answer omits invalidReason, as the reference does: SPEC §2.8 allows null, but a
+        // stock mppx seller's facilitator client rejects null (its schema wants absent or a string).
+        return c.ok ? { isValid: true, payer: c.payer } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
       } catch (e) {
         if (isStoreUnavailable(e)) throw storeUnavailable(e)
         s.log.error({ err: e }, 'x402 verify failed unexpectedly')

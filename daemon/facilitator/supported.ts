@@ -1,6 +1,7 @@
 import type { NetworkSpec } from '../../src/networks/registry.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
+import { EIP2612_GAS_SPONSORING } from './evm/eip2612-sponsoring.js'
 import { servedNetworks, tokensOf } from './resolve.js'
 
 /** x402 versions served, newest first: a client taking the first kind it can use gets v2. */
@@ -24,7 +25,8 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
   }
   return {
     kinds,
-    extensions: [],
+    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts).
+    extensions: [EIP2612_GAS_SPONSORING],
     signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
   }
 }

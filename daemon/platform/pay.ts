@@ -1,31 +1,35 @@
-import { erc20Abi, getAddress, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../src/errors/index.js'
 import { networks } from '../../src/networks/registry.js'
 import { sendableTokens } from '../../src/sdk/platform/networks.js'
 import type { PayAnswer, Price } from '../../src/sdk/platform/pay.js'
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
-import { canPay, signPayment } from '../../src/sdk/x402/client/payer.js'
-import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, SettleResponse } from '../../src/sdk/x402/types.js'
-import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../src/sdk/x402/wire.js'
+import { headers as x402Headers } from '../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import { checkSpend, microsToUsd, remainingMicros, usdMicros } from './limits.js'
+import { mppQuotes } from './pay/mpp.js'
+import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
+import type { Quote, QuoteContext } from './pay/quote.js'
+import { MAX_TERMS_BODY, passThrough, readBounded } from './pay/seller-body.js'
+import { x402Quotes } from './pay/x402.js'
 import type { SpendsLedger } from './spends.js'
 import { policyOf, type AgentRow } from './store.js'
 
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number }
-export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; dryRun: boolean }
+export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
 
 /**
- * POST /api/agents/:id/pay, x402 (v2 header, v1 body). The price comes from the seller's 402; the
- * platform picks an offer on the agent's network in one of its tokens, checks maxAmount, reserves
- * the amount against the limits (host allow-list included) before signing, pays with the agent's
- * wallet and retries once. A refused payment or a failed seller that did not settle releases the
- * reservation and says `charged: false`; a settlement reported by the seller confirms it.
- * MPP challenges are not paid by this build (SELLER_METHOD_UNSUPPORTED).
+ * POST /api/agents/:id/pay: x402 (v2 header, v1 body) and MPP (`WWW-Authenticate: Payment`, evm
+ * charge). The price comes from the seller's 402: the platform picks an offer on the agent's
+ * network in one of its tokens (x402 first, then MPP), checks maxAmount, reserves the amount against
+ * the limits (host allow-list included) before signing, pays with the agent's wallet and retries
+ * once. Whether money moved is read from the chain (the signed permit or authorization used or
+ * not), never only from the seller's word: a seller that fails, refuses or hangs after the payment
+ * gets `charged` as the chain says, and the reservation is released only when nothing moved.
  */
 export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest): Promise<PayAnswer> {
   const timeout = d.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -35,33 +39,22 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   })
   const first = await sellerFetch(req.url, init(), false)
   if (first.status !== 402) {
-    if (req.dryRun) return { dryRun: true, price: null, withinLimits: true, remainingTodayUsd: await remaining(d, agent) }
+    if (req.dryRun) {
+      await first.body?.cancel().catch(() => {})
+      return { dryRun: true, price: null, withinLimits: true, remainingTodayUsd: await remaining(d, agent) }
+    }
     return { dryRun: false, ...(await passThrough(first)), receipt: null }
   }
-  const terms = await readTerms(first)
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
-  const signer = privateKeyToAccount(d.walletKey(agent))
-  const keys = { evm: { signer, clients: [d.chain.client] } }
-  const chosen = terms.accepts.find((r) => r.network === network.caip2 && tokens.some((t) => same(t.address, r.asset)) && canPay(keys, r))
-  if (!chosen) {
-    const offered = terms.accepts.map((r) => `${r.network} ${r.asset}`).join(', ') || 'nothing'
-    throw new BaseError('SELLER_METHOD_UNSUPPORTED', `the seller asks for ${offered}; this agent pays on ${network.key} (${network.caip2}) in ${tokens.map((t) => t.symbol).join(', ')}; nothing was paid`)
+  const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url }
+  const chosen = await chooseQuote(ctx, first, req.protocol)
+  const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
+  const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
+  if (req.maxAmount !== undefined && chosen.raw > toBaseUnits(req.maxAmount, chosen.token.decimals)) {
+    throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${chosen.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
   }
-  const token = tokens.find((t) => same(t.address, chosen.asset))!
-  let raw: bigint
-  try {
-    raw = BigInt(chosen.amount)
-    if (raw <= 0n) throw new Error('not positive')
-  } catch {
-    throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's amount '${chosen.amount}' is not a positive integer of base units; nothing was paid`)
-  }
-  const amount = fromBaseUnits(raw, token.decimals)
-  const price: Price = { protocol: terms.protocol, amount, token: token.symbol, network: network.key, payTo: chosen.payTo }
-  if (req.maxAmount !== undefined && raw > toBaseUnits(req.maxAmount, token.decimals)) {
-    throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
-  }
-  const amountMicros = usdMicros(amount, token.decimals)
+  const amountMicros = usdMicros(amount, chosen.token.decimals)
   if (req.dryRun) {
     let withinLimits = true
     try {
@@ -72,33 +65,78 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     return { dryRun: true, price, withinLimits, remainingTodayUsd: await remaining(d, agent) }
   }
 
-  const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: token.symbol, amount, recipient: chosen.payTo, host })
-  const payer = getAddress(agent.address)
-  const nonceBefore = await permitNonce(d, token.address, payer)
+  const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: chosen.token.symbol, amount, recipient: chosen.payTo, host })
+  let proof: PaymentProof | undefined
   let paid: Response
   try {
-    const payload = await signPayment(keys, chosen)
-    const message = terms.protocol === 'x402-v1'
-      ? { x402Version: 1, scheme: chosen.scheme, network: terms.v1Network!.get(chosen)!, payload }
-      : { x402Version: 2, accepted: chosen, payload, resource: terms.resource }
-    paid = await sellerFetch(req.url, init({ [terms.protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }), true)
+    const signed = await chosen.sign()
+    proof = signed.proof
+    paid = await sellerFetch(req.url, init(signed.headers), true)
   } catch (e) {
-    // No answer after the payment was sent: whether it settled shows in the permit nonce.
-    const charged = e instanceof SellerUnreachable && (await permitNonce(d, token.address, payer)) !== nonceBefore
-    if (!charged) await d.spends.release(spend.id, (e as Error).message)
+    // No answer after the payment was sent: whether it settled shows on chain.
+    const charged = proof !== undefined && e instanceof SellerUnreachable && (await wasUsed(d.chain, proof)) === true
+    const transaction = charged ? await usedIn(d.chain, proof!) : null
+    if (charged) await d.spends.confirm(spend.id, { tx: transaction })
+    else await d.spends.release(spend.id, (e as Error).message)
     if (e instanceof BaseError && !(e instanceof SellerUnreachable)) throw e
-    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${charged ? 'the payment was settled' : 'nothing was charged'}`, { fields: { charged, transaction: null } })
+    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${charged ? 'the payment was settled' : 'nothing was charged'}`, { fields: { charged, transaction } })
   }
-  const settlement = decodeHeader<SettleResponse>(paid.headers.get(x402Headers.response) ?? paid.headers.get(x402Headers.v1Response))
-  const transaction = settlement?.success && /^0x[0-9a-fA-F]{64}$/.test(settlement.transaction) ? (settlement.transaction as Hex) : null
-  if (!transaction) {
-    await d.spends.release(spend.id, `seller answered ${paid.status} without a settlement`)
+  const settlement = chosen.settlement(paid)
+  if (!settlement.transaction) {
+    // The seller names no settlement; the chain still decides whether the agent paid.
+    const charged = (await wasUsed(d.chain, proof!)) === true
+    const transaction = charged ? await usedIn(d.chain, proof!) : null
     const code = paid.status === 402 ? 'PAYMENT_REFUSED' : 'SELLER_FAILED'
-    const why = paid.status === 402 ? `the seller refused the payment (${settlement?.errorReason ?? (await reason(paid))})` : `the seller answered ${paid.status} after the payment was offered`
-    throw new BaseError(code, `${why}; nothing was charged`, { fields: { charged: false, transaction: null } })
+    const why = paid.status === 402
+      ? `the seller refused the payment (${settlement.reason ?? (await refusal(paid))})`
+      : `the seller answered ${paid.status} after the payment was offered`
+    if (charged) {
+      await d.spends.confirm(spend.id, { tx: transaction })
+      if (paid.status < 400) return { dryRun: false, ...(await passThrough(paid)), receipt: transaction ? { ...price, transaction, payer: ctx.signer.address } : null }
+    } else {
+      await d.spends.release(spend.id, `seller answered ${paid.status} without a settlement`)
+    }
+    await paid.body?.cancel().catch(() => {})
+    throw new BaseError(code, `${why}; ${charged ? `the payment was settled${transaction ? ` in ${transaction}` : ''}` : 'nothing was charged'}`, { fields: { charged, transaction } })
   }
-  await d.spends.confirm(spend.id, { tx: transaction })
-  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction, payer } }
+  await d.spends.confirm(spend.id, { tx: settlement.transaction })
+  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address } }
+}
+
+/** The first payable offer (x402 before MPP, or only the protocol asked for); the errors say what was offered and why none fits. */
+async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mpp'): Promise<Quote> {
+  const www = res.headers.get('www-authenticate')
+  const header = res.headers.get(x402Headers.required)
+  let body: unknown
+  if (!header) {
+    const { buf } = await readBounded(res, MAX_TERMS_BODY)
+    try {
+      body = JSON.parse(buf.toString('utf8'))
+    } catch {}
+  } else {
+    await res.body?.cancel().catch(() => {})
+  }
+  const read = [
+    ...(only === 'mpp' ? [] : [() => x402Quotes(ctx, header, body)]),
+    ...(only === 'x402' ? [] : [() => mppQuotes(ctx, www)]),
+  ]
+  const offered: string[] = []
+  let malformed: unknown
+  let any = false
+  for (const r of read) {
+    try {
+      const o = r()
+      if (!o) continue
+      any = true
+      if (o.quotes[0]) return o.quotes[0]
+      offered.push(...o.offered)
+    } catch (e) {
+      malformed ??= e
+    }
+  }
+  if (malformed) throw malformed
+  if (!any) throw new BaseError('SELLER_TERMS_MALFORMED', 'the seller answered 402 without payment terms (no PAYMENT-REQUIRED header, x402 v1 body or WWW-Authenticate Payment challenge); nothing was paid')
+  throw new BaseError('SELLER_METHOD_UNSUPPORTED', `the seller offers ${offered.join('; ') || 'nothing'}; this agent pays on ${ctx.chain.key} (${ctx.chain.spec.caip2}) in ${ctx.tokens.map((t) => t.symbol).join(', ')} with x402 (erc2612, eip3009) or MPP evm/charge (EIP-3009 tokens); nothing was paid`)
 }
 
 class SellerUnreachable extends BaseError {}
@@ -114,65 +152,18 @@ async function sellerFetch(url: string, init: RequestInit, afterPayment: boolean
   }
 }
 
-type Terms = { protocol: 'x402-v2' | 'x402-v1'; accepts: PaymentRequirements[]; resource?: unknown; v1Network?: Map<PaymentRequirements, string> }
-
-async function readTerms(res: Response): Promise<Terms> {
-  const header = res.headers.get(x402Headers.required)
-  if (header) {
-    const v2 = decodeHeader<PaymentRequired>(header)
-    if (!v2 || v2.x402Version !== 2 || !Array.isArray(v2.accepts) || !v2.accepts.every(validRequirement)) {
-      throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's ${x402Headers.required} header cannot be read as x402 v2 terms; nothing was paid`)
-    }
-    return { protocol: 'x402-v2', accepts: v2.accepts, resource: v2.resource }
-  }
-  const body = (await res.json().catch(() => undefined)) as unknown
-  if (isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts)) {
-    const v1 = body as PaymentRequiredV1
-    if (!v1.accepts.every((r) => isRecord(r) && typeof r.maxAmountRequired === 'string' && typeof r.network === 'string')) {
-      throw new BaseError('SELLER_TERMS_MALFORMED', "the seller's x402 v1 terms cannot be read; nothing was paid")
-    }
-    const v1Network = new Map<PaymentRequirements, string>()
-    const accepts = v1.accepts.map((r) => {
-      const caip2 = Object.values(networks).find((n) => n.legacyName === r.network)?.caip2 ?? r.network
-      const req = { ...r, network: caip2, amount: r.maxAmountRequired } as unknown as PaymentRequirements
-      v1Network.set(req, r.network)
-      return req
-    })
-    if (!accepts.every(validRequirement)) throw new BaseError('SELLER_TERMS_MALFORMED', "the seller's x402 v1 terms cannot be read; nothing was paid")
-    return { protocol: 'x402-v1', accepts, v1Network }
-  }
-  if (/^\s*Payment\b/i.test(res.headers.get('www-authenticate') ?? '')) {
-    throw new BaseError('SELLER_METHOD_UNSUPPORTED', 'the seller asks for an MPP payment, which this platform build does not pay yet; nothing was paid')
-  }
-  throw new BaseError('SELLER_TERMS_MALFORMED', 'the seller answered 402 without x402 terms (no PAYMENT-REQUIRED header, no x402 v1 body); nothing was paid')
-}
-
-const validRequirement = (r: unknown): r is PaymentRequirements =>
-  isRecord(r) && typeof r.scheme === 'string' && typeof r.network === 'string' && typeof r.asset === 'string' &&
-  typeof r.amount === 'string' && typeof r.payTo === 'string' && isRecord(r.extra ?? {})
-
-async function passThrough(res: Response) {
-  const buf = Buffer.from(await res.arrayBuffer())
-  const type = res.headers.get('content-type') ?? ''
-  const text = /^(text\/|application\/(json|xml|javascript)|[^;]*\+json)/i.test(type) || type === ''
-  const headers: Record<string, string> = {}
-  res.headers.forEach((v, k) => (headers[k] = v))
-  return { status: res.status, headers, body: text ? buf.toString('utf8') : buf.toString('base64'), bodyEncoding: (text ? 'utf8' : 'base64') as 'utf8' | 'base64' }
-}
-
-async function reason(res: Response): Promise<string> {
-  const v2 = decodeHeader<PaymentRequired>(res.headers.get(x402Headers.required))
-  return v2?.error ?? `status ${res.status}`
+/** Why a 402 after payment refused it: x402's `error`, or an MPP problem document's `detail`. */
+async function refusal(res: Response): Promise<string> {
+  const { buf } = await readBounded(res, MAX_TERMS_BODY)
+  try {
+    const b = JSON.parse(buf.toString('utf8')) as Record<string, unknown>
+    const why = b.error ?? b.detail ?? b.title
+    if (typeof why === 'string') return why
+  } catch {}
+  return `status ${res.status}`
 }
 
 async function remaining(d: PayDeps, agent: AgentRow): Promise<string | null> {
   const r = remainingMicros(policyOf(agent), await d.spends.spentToday(agent.id))
   return r === null ? null : microsToUsd(r)
 }
-
-async function permitNonce(d: PayDeps, token: Hex, owner: Hex): Promise<bigint | undefined> {
-  const abi = [...erc20Abi, { type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] }] as const
-  return d.chain.client.readContract({ address: token, abi, functionName: 'nonces', args: [owner] }).catch(() => undefined)
-}
-
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()

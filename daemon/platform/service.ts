@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
@@ -28,6 +29,8 @@ export type PlatformService = {
   profile: ParxConfig['profile']
   version: string
   facilitatorUrl: string
+  /** HMAC key binding the MPP challenges of paid endpoints (derived from the platform wallet key). */
+  mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
   /** The EVM chains this deployment serves, by network key. */
@@ -94,6 +97,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     profile: p.profile,
     version: p.version,
     facilitatorUrl: p.facilitatorUrl,
+    // Derived, so every replica and every restart issues and accepts the same challenges; without a
+    // wallet key (no agents either) a per-process key: challenges then live as long as the process.
+    mppSecret: createHash('sha256').update(`parx mpp challenge:${p.walletKey ?? randomBytes(32).toString('hex')}`).digest('hex'),
     store,
     spends,
     evm: p.evm,

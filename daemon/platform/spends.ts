@@ -33,7 +33,8 @@ export type SpendRequest = {
 export type SpendsLedger = {
   /** Throws LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
   reserve(r: SpendRequest): Promise<SpendRow>
-  confirm(id: string, p: { tx: string; userOp?: string | null }): Promise<void>
+  /** `tx` null: the chain shows the payment used but its transaction was not found. */
+  confirm(id: string, p: { tx: string | null; userOp?: string | null }): Promise<void>
   /** The spend moved nothing: it stops counting. */
   release(id: string, reason: string): Promise<void>
   /** Reserved plus confirmed spends of the rolling day, in USD micro-units. */

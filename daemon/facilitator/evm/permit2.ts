@@ -10,6 +10,7 @@ import { explainPermit2Revert } from '../../../src/sdk/x402/evm/permit2-revert.j
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
 import type { Failure, PaymentMethod } from '../method.js'
+import { permit2SettleWithPermitCall, sponsoredPermit } from './eip2612-sponsoring.js'
 import { executeGroup } from './execute.js'
 import type { EvmRuntime } from './runtime.js'
 
@@ -27,6 +28,8 @@ const read = (abi: Abi, functionName: string, ok: boolean | undefined, data: Hex
  * Permit2 once and signs a PermitWitnessTransferFrom whose spender is the x402 Permit2 proxy and
  * whose witness names payTo. Settlement is the proxy's `settle`, sent through the batched executor
  * (the facilitator pays gas); Permit2's nonce bitmap makes a second settlement impossible on chain.
+ * A payer that never approved Permit2 may send an EIP-2612 permit for it in the eip2612GasSponsoring
+ * extension (./eip2612-sponsoring.ts): the settlement is then `settleWithPermit`.
  */
 export function permit2Method(runtimeOf: (network: string) => EvmRuntime): PaymentMethod {
   return {
@@ -45,11 +48,14 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime): Payme
       if ('reason' in a) return { ok: false, ...a }
       const local = await checkPermit2(a, p.requirements, p.spec.chainId!, nowSeconds())
       if (local) return { ok: false, payer: a.from, ...local }
+      // The EIP-2612 gas-sponsoring extension: Permit2's allowance comes in the settlement itself.
+      const sponsored = sponsoredPermit(p.extensions, a, nowSeconds())
+      if (sponsored && 'reason' in sponsored) return { ok: false, ...sponsored }
       const rt = runtimeOf(p.spec.key)
       await rt.ready()
-      const call = permit2SettleCall(a)
+      const call = sponsored ? permit2SettleWithPermitCall(a, sponsored) : permit2SettleCall(a)
       if (purpose !== 'settle-verified') {
-        const refused = await onChain(rt, a, call)
+        const refused = await onChain(rt, a, call, sponsored !== undefined)
         if (refused) return { ok: false, payer: a.from, ...refused }
       }
       return { ok: true, payer: a.from, execute: () => executeGroup(rt, [call], explainPermit2Revert, reasons.permit2SimulationFailed) }
@@ -61,7 +67,7 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime): Payme
  * One eth_call: the proxy's presence, balance, Permit2 allowance and the nonce's bit, read beside
  * a simulation of the very settle call. The reads name the cause where the reference would.
  */
-async function onChain(rt: EvmRuntime, a: Permit2Authorization, settle: { target: `0x${string}`; data: Hex }): Promise<Failure | undefined> {
+async function onChain(rt: EvmRuntime, a: Permit2Authorization, settle: { target: `0x${string}`; data: Hex }, sponsored: boolean): Promise<Failure | undefined> {
   const wordPos = a.nonce >> 8n
   const sim = await rt.simulate([
     [{ target: X402_EXACT_PERMIT2_PROXY, data: encodeFunctionData({ abi: X402Permit2ProxyLite.abi, functionName: 'PERMIT2' }) }],
@@ -83,7 +89,8 @@ async function onChain(rt: EvmRuntime, a: Permit2Authorization, settle: { target
     return { reason: reasons.permit2InsufficientBalance, message: `${a.from} holds ${balance}, less than ${a.amount}` }
   }
   const allowance = read(tokenAbi, 'allowance', sim.ok[2], sim.data[2])
-  if (typeof allowance === 'bigint' && allowance < a.amount) {
+  // A sponsored permit grants the allowance inside the settlement: the simulation below judges it.
+  if (!sponsored && typeof allowance === 'bigint' && allowance < a.amount) {
     return { reason: reasons.permit2AllowanceRequired, message: `${a.from} allows Permit2 ${allowance} of the token, less than ${a.amount}; approve Permit2 (${PERMIT2_ADDRESS}) first` }
   }
   if (!sim.ok[4]) return explainPermit2Revert(sim.data[4])

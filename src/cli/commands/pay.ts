@@ -1,11 +1,11 @@
 import { Command } from 'commander'
 import type { PayAnswer, PayDryRun, Price } from '../../sdk/platform/pay.js'
 import { label, type CliContext } from '../context.js'
-import { CliError } from '../errors.js'
+import { CliError, usageError } from '../errors.js'
 import { confirm } from '../prompt.js'
-import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
-export type PayOptions = { url: string; max?: string; dryRun?: boolean; yes?: boolean }
+export type PayOptions = { url: string; max?: string; protocol?: string; dryRun?: boolean; yes?: boolean }
 
 /**
  * Pays a 402-gated URL: the platform fetches it, reads the seller's price, pays (x402 or MPP) and
@@ -17,16 +17,11 @@ export type PayOptions = { url: string; max?: string; dryRun?: boolean; yes?: bo
 export async function run(opts: PayOptions, deps: PlatformDeps): Promise<CommandResult<PayAnswer>> {
   const url = httpUrlArg(opts.url ?? '', '--url')
   let maxAmount = opts.max === undefined ? undefined : decimalArg(opts.max, '--max')
+  if (opts.protocol !== undefined && opts.protocol !== 'x402' && opts.protocol !== 'mpp') throw usageError(`--protocol '${opts.protocol}' is not x402 or mpp`)
+  const protocol = opts.protocol as 'x402' | 'mpp' | undefined
   needAgent(deps, 'pay')
   const id = await agentIdOf(deps)
-  const pay = async (body: { dryRun: boolean; maxAmount?: string }, what: string) => {
-    const spin = deps.ctx.spinner(what)
-    try {
-      return await deps.platform.pay({ params: { id }, body: { url, ...body } })
-    } finally {
-      spin.stop()
-    }
-  }
+  const pay = (body: { dryRun: boolean; maxAmount?: string }, what: string) => spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...(protocol ? { protocol } : {}), ...body } }))
   if (opts.dryRun) return ok(await pay({ dryRun: true, maxAmount }, `asking ${url} for its price`))
 
   if (deps.ctx.interactive && !opts.yes) {
@@ -66,6 +61,7 @@ export function define(ctx: () => CliContext): Command {
     .description("pay a 402-gated URL: the platform pays the seller's price and returns its answer")
     .requiredOption('--url <url>', 'the seller URL')
     .option('--max <amount>', 'refuse when the seller asks more than this (in its token)')
+    .option('--protocol <x402|mpp>', 'pay only with this protocol (default: x402 when offered, else MPP)')
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
   return platformAction(cmd, ctx, run, human)

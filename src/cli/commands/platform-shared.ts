@@ -60,6 +60,23 @@ export async function agentIdOf(deps: Pick<PlatformDeps, 'session' | 'platform'>
   return deps.session.agentId ?? (await deps.platform.whoamiAgent({})).id
 }
 
+/** Runs one platform call with a spinner on stderr, stopped whatever the call ends with. */
+export async function spinning<T>(deps: Pick<PlatformDeps, 'ctx'>, what: string, call: () => Promise<T>): Promise<T> {
+  const spin = deps.ctx.spinner(what)
+  try {
+    return await call()
+  } finally {
+    spin.stop()
+  }
+}
+
+/** An agent command's one call (send, swap): needs an agent key, resolves the agent's id, spins meanwhile. */
+export async function agentCall<T>(deps: PlatformDeps, command: string, what: string, call: (id: string) => Promise<T>): Promise<CommandResult<T>> {
+  needAgent(deps, command)
+  const id = await agentIdOf(deps)
+  return ok(await spinning(deps, what, () => call(id)))
+}
+
 /** An agent or key id given as a flag or argument, checked before it reaches a path. */
 export function uuidArg(value: string, name: string): string {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw usageError(`${name} '${value}' is not a UUID`)

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { SendResult } from '../../sdk/platform/wallet.js'
 import { label, type CliContext } from '../context.js'
-import { addressArg, agentIdOf, decimalArg, needAgent, ok, platformAction, tokenArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { addressArg, agentCall, decimalArg, platformAction, tokenArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
 export type SendOptions = { to: string; amount: string; token?: string }
 
@@ -10,14 +10,7 @@ export async function run(opts: SendOptions, deps: PlatformDeps): Promise<Comman
   const to = addressArg(opts.to ?? '', '--to')
   const amount = decimalArg(opts.amount ?? '', '--amount')
   const token = opts.token === undefined ? undefined : tokenArg(opts.token, '--token')
-  needAgent(deps, 'send')
-  const id = await agentIdOf(deps)
-  const spin = deps.ctx.spinner(`sending ${amount} ${token ?? ''}`.trim())
-  try {
-    return ok(await deps.platform.send({ params: { id }, body: { to, amount, ...(token ? { token } : {}) } }))
-  } finally {
-    spin.stop()
-  }
+  return agentCall(deps, 'send', `sending ${amount} ${token ?? ''}`.trim(), (id) => deps.platform.send({ params: { id }, body: { to, amount, ...(token ? { token } : {}) } }))
 }
 
 export function human(s: SendResult, ctx: CliContext): string[] {

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { SwapResult } from '../../sdk/platform/wallet.js'
 import { label, type CliContext } from '../context.js'
-import { agentIdOf, decimalArg, needAgent, ok, platformAction, tokenArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { agentCall, decimalArg, platformAction, tokenArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
 export type SwapOptions = { from: string; to: string; amount: string }
 
@@ -10,14 +10,7 @@ export async function run(opts: SwapOptions, deps: PlatformDeps): Promise<Comman
   const from = tokenArg(opts.from ?? '', '--from')
   const to = tokenArg(opts.to ?? '', '--to')
   const amount = decimalArg(opts.amount ?? '', '--amount')
-  needAgent(deps, 'swap')
-  const id = await agentIdOf(deps)
-  const spin = deps.ctx.spinner(`swapping ${amount} ${from} to ${to}`)
-  try {
-    return ok(await deps.platform.swap({ params: { id }, body: { from, to, amount } }))
-  } finally {
-    spin.stop()
-  }
+  return agentCall(deps, 'swap', `swapping ${amount} ${from} to ${to}`, (id) => deps.platform.swap({ params: { id }, body: { from, to, amount } }))
 }
 
 export function human(s: SwapResult, ctx: CliContext): string[] {

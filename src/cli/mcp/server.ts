@@ -19,6 +19,7 @@ const tools = {
     input: {
       url: z.string().describe('the seller URL (http or https)'),
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
+      protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
       dryRun: z.boolean().optional().describe('only report the price and whether the limits allow it'),
     },
   },

@@ -35,7 +35,7 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
         throw new CliError('USAGE', 'pay needs maxAmount: this agent has no per-payment or daily limit to cap what a payment may cost (set one with `parx agent limits`, or pass maxAmount)')
       }
     }
-    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, dryRun, yes: true }, deps)).data
+    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true }, deps)).data
   },
 }
 

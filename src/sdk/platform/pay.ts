@@ -23,6 +23,8 @@ export const payBody = z
     body: z.string().max(1_000_000, 'body longer than 1 MB').optional(),
     /** Refuse (PRICE_ABOVE_MAX) when the seller asks more, in the seller's token. */
     maxAmount: decimalAmount.optional(),
+    /** Pay only with this protocol; default: x402 when the seller offers it, else MPP. */
+    protocol: z.enum(['x402', 'mpp']).optional(),
     /** Fetch the terms and report the price without paying or counting toward limits. */
     dryRun: z.boolean().default(false),
   })
@@ -63,6 +65,8 @@ export const payResult = z.object({
   body: z.string(),
   /** utf8 for text answers; base64 for anything else. */
   bodyEncoding: z.enum(['utf8', 'base64']),
+  /** Present (true) when the seller's body was longer than 4 MiB and was cut there. */
+  bodyTruncated: z.literal(true).optional(),
   receipt: receipt.nullable(),
 })
 export type PayResult = z.infer<typeof payResult>

@@ -52,6 +52,13 @@ export const reasons = {
   permit2InvalidDestination: 'permit2_invalid_destination',
   permit2InvalidOwner: 'permit2_invalid_owner',
   permit2PaymentTooEarly: 'permit2_payment_too_early',
+  // EVM permit2 with the EIP-2612 gas-sponsoring extension (reference names)
+  eip2612ExtensionFormat: 'invalid_eip2612_extension_format',
+  eip2612FromMismatch: 'eip2612_from_mismatch',
+  eip2612AssetMismatch: 'eip2612_asset_mismatch',
+  eip2612SpenderNotPermit2: 'eip2612_spender_not_permit2',
+  eip2612DeadlineExpired: 'eip2612_deadline_expired',
+  permit2612AmountMismatch: 'permit2_2612_amount_mismatch',
 
   // Solana exact (reference names)
   svmNetworkMismatch: 'invalid_exact_svm_network_mismatch',

@@ -39,6 +39,8 @@ export type Payment = {
   network: string
   payload: Record<string, unknown>
   requirements: PaymentRequirements
+  /** The payload's x402 v2 `extensions` (e.g. eip2612GasSponsoring), when it has any. */
+  extensions?: Record<string, unknown>
 }
 
 /**
@@ -66,8 +68,10 @@ export function toPayment(paymentPayload: Record<string, unknown>, paymentRequir
   if (typeof amount !== 'string' || !/^\d+$/.test(amount)) return { malformed: 'requirements', field: 'amount' }
   const timeout = r.maxTimeoutSeconds ?? 60
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) return { malformed: 'requirements', field: 'maxTimeoutSeconds' }
+  const extensions = (p as { extensions?: unknown }).extensions
   return {
     version, scheme, network, payload: p.payload,
+    ...(isRecord(extensions) ? { extensions } : {}),
     requirements: {
       scheme: r.scheme!, network: r.network!, asset: r.asset!, amount, payTo: r.payTo!,
       maxTimeoutSeconds: timeout, extra: isRecord(r.extra) ? r.extra : {},

@@ -25,6 +25,7 @@ const byError: Record<string, Reason> = {
   InvalidDestination: reasons.permit2InvalidDestination,
   InvalidOwner: reasons.permit2InvalidOwner,
   PaymentTooEarly: reasons.permit2PaymentTooEarly,
+  Permit2612AmountMismatch: reasons.permit2612AmountMismatch,
   SignatureExpired: reasons.permit2InvalidSignature,
   InvalidNonce: reasons.permit2InvalidNonce,
   InvalidSignature: reasons.permit2InvalidSignature,

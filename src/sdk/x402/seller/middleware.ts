@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
+import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 
@@ -50,11 +51,15 @@ export function paymentGate(o: PaymentGateOptions) {
     if (!route) return void next()
     const resource: ResourceInfo = { url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, description: route.terms.description ?? '', mimeType: route.terms.mimeType ?? '' }
     let offers: Offer[]
+    let extensions: Record<string, unknown> | undefined
     try {
-      offers = offersFor(route.terms.prices, await currentSupported(), resource)
+      const s = await currentSupported()
+      offers = offersFor(route.terms.prices, s, resource)
+      extensions = gasSponsoringExtensions(offers, s)
     } catch (e) {
       return void next(e)
     }
+    const paymentRequired = (res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string) => answer402(res, offers, resource, error, extensions)
     const v2Header = header(req, headers.signature)
     const v1Header = header(req, headers.v1Payment)
     const payment = decodeHeader(v2Header ?? v1Header)
@@ -119,8 +124,8 @@ function matching(payment: Record<string, unknown>, offers: Offer[]) {
   return []
 }
 
-function paymentRequired(res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string): void {
-  const v2: PaymentRequired = { x402Version: 2, error, resource, accepts: offers.map((o) => o.v2) }
+function answer402(res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string, extensions?: Record<string, unknown>): void {
+  const v2: PaymentRequired = { x402Version: 2, error, resource, accepts: offers.map((o) => o.v2), ...(extensions ? { extensions } : {}) }
   const v1: PaymentRequiredV1 = { x402Version: 1, error, accepts: offers.flatMap((o) => (o.v1 ? [o.v1] : [])) }
   res.statusCode = 402
   res.setHeader(headers.required, encodeHeader(v2))

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Mppx, evm } from 'mppx/server'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { startDaemon } from '../daemon/main.js'
+import { checkSpend } from '../daemon/platform/limits.js'
+import { policyOf } from '../daemon/platform/store.js'
+import { loadConfig } from '../src/config/load.js'
+import { callJson } from '../src/sdk/http.js'
+import { createPlatformClient } from '../src/sdk/platform/client.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { report, summary } from './lib.js'
+
+const PAYS = 30
+const SENDS = 10
+const LIMIT_CHECKS = 200
+
+/**
+ * The agent payments platform against an in-process daemon on the local profile (anvil automine,
+ * SQLite store). Figures, one JSON line each:
+ * - pay end-to-end (POST /pay to its answer: the seller's 402, the limit reservation, signing, the
+ *   paid retry, verify and settle by our facilitator, the seller's answer) for x402 v2 (a PUSD
+ *   erc2612 seller behind our payment gate) and MPP (a stock mppx evm charge server settling
+ *   through our facilitator), p50 and p99;
+ * - send request-to-receipt (POST /send answers once the receipt is in): local-base, a sponsored
+ *   user operation through alto; local-radius, a direct transfer; p50 and p99;
+ * - the limit check: the store transaction that reads the agent's limits and rolling-day spend and
+ *   reserves (plus its release), and the pure policy check alone.
+ * Sequential requests after one warm-up each; the figures are the platform's, on a shared machine.
+ */
+export async function benchPlatform(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-platform-'))
+  const daemon = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn' } }))
+  const servers: Server[] = []
+  try {
+    const api = daemon.urls.api
+    const faucet = (network: string, to: string, token: string, amount: string) => callJson(api, '/api/local/faucet', { body: { network, to, token, amount } })
+    const op = createPlatformClient({ url: daemon.urls.platform, operatorToken: daemon.services.keys.operatorToken })
+    const user = createPlatformClient({ url: daemon.urls.platform, userKey: (await op.createUser({ body: { name: 'bench' } })).userKey })
+    const base = await user.createAgent({ body: { name: 'bench-base', network: 'local-base' } })
+    const radius = await user.createAgent({ body: { name: 'bench-radius', network: 'local-radius' } })
+    await faucet('local-base', base.wallet, 'PUSD', '100')
+    await faucet('local-base', base.wallet, 'USDC', '100')
+    await faucet('local-radius', radius.wallet, 'PUSD', '100')
+    const payTo = privateKeyToAccount(generatePrivateKey()).address
+
+    const listen = async (handler: Parameters<typeof createServer>[1]) => {
+      const s = createServer(handler)
+      servers.push(s)
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+      return `http://127.0.0.1:${(s.address() as AddressInfo).port}`
+    }
+    const gate = paymentGate({ facilitator: { url: daemon.urls.facilitator }, routes: { 'GET /x402': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] } } })
+    const x402Url = await listen((req, res) => void gate(req, res, () => res.end('{"ok":true}')))
+    const usdc = daemon.services.base.tokens.USDC!
+    const mppx = Mppx.create({
+      secretKey: 'e'.repeat(64), realm: 'bench',
+      methods: [evm.charge({ currency: usdc.address, chainId: daemon.services.base.chainId, decimals: 6, authorization: usdc.permitDomain!, recipient: payTo, x402: { facilitator: daemon.urls.facilitator } })],
+    })
+    const mppUrl = await listen(async (req, res) => {
+      const r = await Mppx.toNodeListener(mppx.charge({ amount: '0.01' }))(req, res)
+      if (r.status !== 402) res.end('{"ok":true}')
+    })
+
+    const timed = async (n: number, f: () => Promise<unknown>) => {
+      await f() // warm-up
+      const ms: number[] = []
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now()
+        await f()
+        ms.push(performance.now() - t0)
+      }
+      return summary(ms)
+    }
+    for (const [protocol, url] of [['x402', `${x402Url}/x402`], ['mpp', `${mppUrl}/mpp`]] as const) {
+      const s = await timed(PAYS, () => user.pay({ params: { id: base.id }, body: { url, protocol } }))
+      report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n })
+      report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n })
+    }
+    for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
+      const to = privateKeyToAccount(generatePrivateKey()).address
+      const s = await timed(SENDS, () => user.send({ params: { id: agent.id }, body: { to, amount: '0.01', token: 'PUSD' } }))
+      report(`platform send ${network} request-to-receipt p50`, s.p50, 'ms', { n: s.n, method: network === 'local-base' ? 'userOperation' : 'transfer' })
+      report(`platform send ${network} request-to-receipt p99`, s.p99, 'ms', { n: s.n })
+    }
+
+    const spends = daemon.services.platform.spends
+    await user.setLimits({ params: { id: base.id }, body: { perPaymentUsd: '1000', dailyUsd: '100000' } })
+    const reserve = await timed(LIMIT_CHECKS, async () => {
+      const row = await spends.reserve({ agentId: base.id, kind: 'pay', amountMicros: 10_000n, token: 'PUSD', amount: '0.01', host: '127.0.0.1' })
+      await spends.release(row.id, 'bench')
+    })
+    report('platform limit check + reserve + release (store transaction) p50', reserve.p50, 'ms', { n: reserve.n, store: 'sqlite', spendsToday: PAYS * 2 + SENDS * 2 + 4 })
+    const agentRow = (await daemon.services.platform.store.agent(base.id))!
+    const policy = policyOf(agentRow)
+    const t0 = performance.now()
+    for (let i = 0; i < 100_000; i++) checkSpend(policy, { amountMicros: 10_000n, spentTodayMicros: 1_000_000n, host: '127.0.0.1' })
+    report('platform limit policy check alone', ((performance.now() - t0) / 100_000) * 1000, 'us')
+  } finally {
+    for (const s of servers) await new Promise((r) => s.close(r))
+    await daemon.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http'
+import { Receipt } from 'mppx'
+import { Mppx, evm } from 'mppx/server'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { EndpointRow } from './endpoints.js'
+
+/** One endpoint's MPP terms: the challenge for a 402, and validate / settle of a credential. */
+export type MppGate = {
+  /** The `WWW-Authenticate: Payment ...` value for an unpaid request. */
+  challenge(req: IncomingMessage): Promise<string | undefined>
+  /** Checks the credential (signature, terms, our facilitator's /verify) without moving money. */
+  validate(credential: string): Promise<{ ok: true } | { ok: false; reason: string }>
+  /** Settles through our facilitator (/settle); the `Payment-Receipt` header value, or why not. */
+  settle(credential: string): Promise<{ ok: true; receipt: string } | { ok: false; reason: string }>
+}
+
+const gates = new Map<string, MppGate>()
+
+/**
+ * MPP (`WWW-Authenticate: Payment`, mppx's `evm` charge) for a seller endpoint, through a stock
+ * mppx server whose settlement is our facilitator (x402 /verify and /settle with an EIP-3009
+ * authorization). Only tokens with EIP-3009 can be paid this way (USDC); for others undefined. The
+ * challenge is HMAC-bound with `secret` to this endpoint's realm, price, token and payTo, so a
+ * credential for another endpoint or price never validates here. Unlike mppx's one-call handler
+ * (which settles before the route runs), validate and settle are separate: the platform settles
+ * only after the upstream answered, so a failing upstream is never charged.
+ */
+export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; secret: string }): MppGate | undefined {
+  const e = p.endpoint
+  const token = p.chain.tokens[e.token]
+  if (!token?.eip3009 || !token.permitDomain) return undefined
+  const cached = gates.get(e.id)
+  if (cached) return cached
+  const realm = `parx-paid-${e.id}`
+  const mppx = Mppx.create({
+    secretKey: p.secret, realm,
+    methods: [evm.charge({
+      currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
+      recipient: e.pay_to as `0x${string}`, x402: { facilitator: p.facilitatorUrl },
+    })],
+  })
+  const route = { amount: e.price, ...(e.name ? { description: e.name } : {}) }
+  const why = (err: unknown) => String((err as { reason?: string }).reason ?? (err as Error).message ?? err)
+  const gate: MppGate = {
+    async challenge(req) {
+      // Only the method and URL: payment headers of another protocol must not reach mppx's own x402 path.
+      const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method })
+      const result = await mppx.charge(route)(request)
+      return result.status === 402 ? (result.challenge.headers.get('www-authenticate') ?? undefined) : undefined
+    },
+    async validate(credential) {
+      try {
+        await mppx.validateCredential(credential, { request: route, realm })
+        return { ok: true }
+      } catch (err) {
+        return { ok: false, reason: why(err) }
+      }
+    },
+    async settle(credential) {
+      try {
+        const receipt = await mppx.broadcastCredential(credential, { request: route, realm })
+        return { ok: true, receipt: Receipt.serialize(receipt) }
+      } catch (err) {
+        return { ok: false, reason: why(err) }
+      }
+    },
+  }
+  gates.set(e.id, gate)
+  return gate
+}

@@ -1,0 +1,28 @@
+import type { Hex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
+import type { PaymentProof } from './proof.js'
+
+/** What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer. */
+export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string }
+
+/**
+ * One way to pay a seller, read from its 402: the price in one of the agent's tokens, how to sign
+ * (`sign` gives the request headers to retry with and the proof to check the chain with) and how to
+ * read the settlement transaction from the paid answer.
+ */
+export type Quote = {
+  protocol: 'x402-v2' | 'x402-v1' | 'mpp'
+  token: EvmToken
+  /** Base units of `token`. */
+  raw: bigint
+  payTo: string
+  sign(): Promise<{ headers: Record<string, string>; proof: PaymentProof }>
+  settlement(res: Response): { transaction: Hex | null; reason?: string }
+}
+
+/** What a seller offered, for the error that says none of it is payable. */
+export type Offered = { quotes: Quote[]; offered: string[] }
+
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+export const isTxHash = (v: unknown): v is Hex => typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v)

@@ -1,0 +1,84 @@
+import { getAddress, type Hex } from 'viem'
+import { BaseError } from '../../../src/errors/index.js'
+import { networks } from '../../../src/networks/registry.js'
+import { canPay, methodOf, signPayment } from '../../../src/sdk/x402/client/payer.js'
+import { methods, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type SettleResponse } from '../../../src/sdk/x402/types.js'
+import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
+import type { PaymentProof } from './proof.js'
+import { isTxHash, sameAddress, type Offered, type Quote, type QuoteContext } from './quote.js'
+
+/**
+ * x402 terms of a 402: the v2 `PAYMENT-REQUIRED` header, else the v1 JSON body. Returns the offers
+ * payable on the agent's network in its tokens (erc2612 and eip3009, signed by our client) and a
+ * description of all offers; throws SELLER_TERMS_MALFORMED for terms that are present but unreadable.
+ */
+export function x402Quotes(c: QuoteContext, header: string | null, body: unknown): Offered | undefined {
+  let protocol: 'x402-v2' | 'x402-v1'
+  let accepts: PaymentRequirements[]
+  let resource: unknown
+  const v1Network = new Map<PaymentRequirements, string>()
+  if (header) {
+    const v2 = decodeHeader<PaymentRequired>(header)
+    if (!v2 || v2.x402Version !== 2 || !Array.isArray(v2.accepts) || !v2.accepts.every(validRequirement)) {
+      throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's ${x402Headers.required} header cannot be read as x402 v2 terms; nothing was paid`)
+    }
+    protocol = 'x402-v2'
+    accepts = v2.accepts
+    resource = v2.resource
+  } else if (isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts)) {
+    const v1 = body as PaymentRequiredV1
+    if (!v1.accepts.every((r) => isRecord(r) && typeof r.maxAmountRequired === 'string' && typeof r.network === 'string')) {
+      throw new BaseError('SELLER_TERMS_MALFORMED', "the seller's x402 v1 terms cannot be read; nothing was paid")
+    }
+    protocol = 'x402-v1'
+    accepts = v1.accepts.map((r) => {
+      const caip2 = Object.values(networks).find((n) => n.legacyName === r.network)?.caip2 ?? r.network
+      const req = { ...r, network: caip2, amount: r.maxAmountRequired } as unknown as PaymentRequirements
+      v1Network.set(req, r.network)
+      return req
+    })
+    if (!accepts.every(validRequirement)) throw new BaseError('SELLER_TERMS_MALFORMED', "the seller's x402 v1 terms cannot be read; nothing was paid")
+  } else {
+    return undefined
+  }
+  const keys = { evm: { signer: c.signer, clients: [c.chain.client] } }
+  const quotes: Quote[] = []
+  for (const r of accepts) {
+    const token = c.tokens.find((t) => sameAddress(t.address, r.asset))
+    if (r.network !== c.chain.spec.caip2 || !token || !canPay(keys, r)) continue
+    quotes.push({
+      protocol, token, raw: amountOf(r.amount), payTo: r.payTo,
+      async sign() {
+        const payload = await signPayment(keys, r)
+        const message = protocol === 'x402-v1'
+          ? { x402Version: 1, scheme: r.scheme, network: v1Network.get(r)!, payload }
+          : { x402Version: 2, accepted: r, payload, resource }
+        const a = (payload as { authorization: { from: string; nonce: string } }).authorization
+        const proof: PaymentProof = methodOf(r) === methods.erc2612
+          ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount) }
+          : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex }
+        return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof }
+      },
+      settlement(res) {
+        const s = decodeHeader<SettleResponse>(res.headers.get(x402Headers.response) ?? res.headers.get(x402Headers.v1Response))
+        if (s?.success && isTxHash(s.transaction)) return { transaction: s.transaction }
+        const refused = decodeHeader<PaymentRequired>(res.headers.get(x402Headers.required))
+        return { transaction: null, reason: s?.errorReason ?? refused?.error }
+      },
+    })
+  }
+  return { quotes, offered: accepts.map((r) => `x402 ${r.scheme} ${String(r.extra?.assetTransferMethod ?? '')} on ${r.network} in ${r.asset}`.replace('  ', ' ')) }
+}
+
+/** A seller's amount as base units; SELLER_TERMS_MALFORMED unless a positive integer. */
+export function amountOf(amount: string): bigint {
+  try {
+    const raw = BigInt(amount)
+    if (raw > 0n && /^\d+$/.test(amount)) return raw
+  } catch {}
+  throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's amount '${amount}' is not a positive integer of base units; nothing was paid`)
+}
+
+const validRequirement = (r: unknown): r is PaymentRequirements =>
+  isRecord(r) && typeof r.scheme === 'string' && typeof r.network === 'string' && typeof r.asset === 'string' &&
+  typeof r.amount === 'string' && typeof r.payTo === 'string' && isRecord(r.extra ?? {})
