@@ -4,10 +4,11 @@ import { m002_deployments } from './002_deployments.js'
 import { m003_relayer_nonces } from './003_relayer_nonces.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
+import { m601_dashboard } from './601_dashboard.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
- * 001-099 foundation, 1xx swaps, 2xx facilitator, 3xx Solana, 4xx cross-chain, 5xx platform.
+ * 001-099 foundation, 1xx swaps, 2xx facilitator, 3xx Solana, 4xx cross-chain, 5xx platform, 6xx dashboard.
  * Each is applied once and recorded; they run in name order, and one added later with a lower
  * number than one already applied still runs (areas land in any order). Never rename one.
  * (300_solana held the embedded Solana cluster's tables: they belong to that chain now, see
@@ -19,4 +20,5 @@ export const migrations: Record<string, StoreMigration> = {
   '003_relayer_nonces': m003_relayer_nonces,
   '200_x402_settlements': m200_x402_settlements,
   '301_sol_swaps': m301_sol_swaps,
+  '601_dashboard': m601_dashboard,
 }
