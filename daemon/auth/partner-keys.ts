@@ -53,6 +53,7 @@ export function partnerKeyStore(store: Store, prefix: string): PartnerKeyStore {
       const row: Row = {
         id: randomUUID(), key_hash: hashKey(key), hint: key.slice(0, prefix.length + 5), name: input.name,
         description: input.description ?? null, owner: input.owner.toLowerCase(), state: 'active', created_at: now, updated_at: now,
+        owner_wallet: null, last_used_at: null,
       }
       await db.insertInto('partner_keys').values(row).execute()
       return { key, record: toKey(row) }

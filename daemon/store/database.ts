@@ -1,3 +1,4 @@
+import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
 import type { FoundationTables } from './tables/foundation.js'
 import type { PlatformTables } from './tables/platform.js'
@@ -7,4 +8,5 @@ import type { SolanaTables } from './tables/solana.js'
  * Every table of the store, typed. An area declares its tables in `tables/<area>.ts` as an
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
-export interface Database extends FoundationTables, FacilitatorTables, SolanaTables, PlatformTables {}
+export interface Database
+  extends FoundationTables, FacilitatorTables, SolanaTables, PlatformTables, DashboardTables {}
