@@ -193,8 +193,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       dashboard: dashboardService({
         store, sessions, partnerKeys, keys: keyService, platform, userKeys: userKeys(store), replicas: Boolean(config.store.url),
         siwe: siwe({ store, chainIds: [base.chainId], verifyContractSignature: (m) => base.client.verifyMessage(m) }),
-        // Not exempt on loopback: sign-in is what a script would hammer.
-        loginLimiter: rateLimiter({ perSecond: 0.5, burst: 20, exemptLoopback: false }),
+        // Sign-in messages per client address: a burst of 30, then one every 2 s. Not exempt on
+        // loopback: sign-in is what a script would hammer.
+        loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
       }),
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.

@@ -3,7 +3,7 @@ import { clearSessionCookie, sessionCookie, setSessionCookie, siweOrigin } from 
 import { remoteAddress } from '../../remote-address.js'
 import { route } from '../../route.js'
 
-/** A fresh EIP-4361 message with a single-use nonce, for the wallet to sign. Rate limited per client. */
+/** A fresh EIP-4361 message with a single-use nonce, for the wallet to sign. Rate limited per client address (loopback too). */
 export const siweMessage = route({
   method: 'POST', path: dashboardPaths.siweMessage, auth: 'open', surface: 'dashboard', body: siweMessageBody, maxBody: 1024,
   handler: async (c, s, { body }) => {
@@ -12,11 +12,13 @@ export const siweMessage = route({
   },
 })
 
-/** Verifies the signed message, spends its nonce, and starts a session (a new cookie id every sign-in). */
+/**
+ * Verifies the signed message, spends its nonce, and starts a session (a new cookie id every
+ * sign-in). Not limited itself: every sign-in spends a nonce only the limited route above hands out.
+ */
 export const siweLogin = route({
   method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192,
   handler: async (c, s, { body }) => {
-    s.loginLimiter.check(remoteAddress(c))
     const wallet = await s.siwe.verify(siweOrigin(c), body)
     const previous = sessionCookie(c)
     if (previous) await s.sessions.destroy(previous)
