@@ -21,6 +21,8 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 button:disabled { opacity: .5; cursor: default; }
 :focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
+main:focus-visible { outline: none; }
+section h2 + dl, dl + h2 { margin-top: .5rem; }
 .error { color: var(--bad); margin: .5rem 0 0; } .error:empty { display: none; }
 .secret { background: #fffbe6; border: 1px solid #f0d060; border-radius: 8px; padding: .75rem; margin: .75rem 0 0; }
 .secret code { display: block; word-break: break-all; font-size: .95rem; margin: .3rem 0; }

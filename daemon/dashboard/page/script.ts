@@ -22,11 +22,12 @@ export const dashboardJs = String.raw`'use strict';
       else if (k === 'text') el.textContent = v;
       else el.setAttribute(k, v === true ? '' : v);
     });
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c === null || c === undefined || c === false) continue;
-      (Array.isArray(c) ? c : [c]).forEach(function (x) { el.appendChild(typeof x === 'string' ? document.createTextNode(x) : x); });
-    }
+    var add = function (c) {
+      if (c === null || c === undefined || c === false) return;
+      if (Array.isArray(c)) c.forEach(add);
+      else el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    };
+    for (var i = 2; i < arguments.length; i++) add(arguments[i]);
     return el;
   }
   function when(iso) { return iso ? new Date(iso).toLocaleString() : 'never'; }
@@ -76,7 +77,8 @@ export const dashboardJs = String.raw`'use strict';
       extra || null);
   }
   function page(title, intro) {
-    app.replaceChildren(h('h1', { text: title }), intro ? h('p', { class: 'muted', text: intro }) : null);
+    app.replaceChildren(h('h1', { text: title }));
+    if (intro) app.append(h('p', { class: 'muted', text: intro }));
     app.focus();
   }
 
@@ -152,7 +154,7 @@ export const dashboardJs = String.raw`'use strict';
         }
         var del = h('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete ' + k.name });
         del.addEventListener('click', act(del, rowBox, function () {
-          if (del.dataset.armed !== '1') { del.dataset.armed = '1'; del.textContent = 'Confirm delete'; return; }
+          if (del.dataset.armed !== '1') { del.dataset.armed = '1'; del.textContent = 'Confirm delete'; del.setAttribute('aria-label', 'Confirm delete ' + k.name + ' (the key stops working for good)'); return; }
           return api('DELETE', '/partner-keys/' + k.id).then(function () { state.secret = null; keysPage(); });
         }));
         actions.append(del, rowBox);
@@ -211,7 +213,7 @@ export const dashboardJs = String.raw`'use strict';
       form.addEventListener('submit', act(create, box, function () {
         return api('POST', '/agents', { name: name.value, network: net.value }).then(function (a) { location.hash = '#/agents/' + a.id; });
       }));
-      formSlot.replaceChildren(form, r.canCreate ? null : h('p', { class: 'muted', text: 'This server has no platform wallet key configured, so agents cannot be created here.' }));
+      formSlot.replaceChildren(h('div', null, form, r.canCreate ? null : h('p', { class: 'muted', text: 'This server has no platform wallet key configured, so agents cannot be created here.' })));
       if (!r.agents.length) { list.replaceChildren(h('p', { class: 'empty', text: 'No agents yet. Create one above.' })); return; }
       list.replaceChildren(h('table', null, h('thead', null, h('tr', null, ['Name', 'Network', 'Wallet', 'Created'].map(function (t) { return h('th', { scope: 'col', text: t }); }))),
         h('tbody', null, r.agents.map(function (a) {

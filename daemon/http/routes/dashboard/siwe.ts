@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { dashboardPaths, siweLoginBody, siweMessageBody } from '../../../../src/sdk/dashboard/index.js'
 import { clearSessionCookie, sessionCookie, setSessionCookie, siweOrigin } from '../../../dashboard/cookie.js'
 import { remoteAddress } from '../../remote-address.js'
@@ -31,7 +32,7 @@ export const siweLogin = route({
 
 export const sessionShow = route({
   method: 'GET', path: dashboardPaths.session, auth: 'session', surface: 'dashboard',
-  handler: (c, _s, { session }) => c.json({ wallet: session.wallet, csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() }),
+  handler: (c, _s, { session }) => c.json({ wallet: getAddress(session.wallet), csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() }),
 })
 
 /** Ends the sign-in on the server (the cookie alone is not trusted to go away). */
