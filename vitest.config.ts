@@ -25,6 +25,8 @@ const storeSensitive = [
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
   'test/outbox-replay.test.ts',
+  'daemon/dashboard/**/*.test.ts',
+  'test/dashboard-routes.test.ts',
 ]
 
 export default defineConfig({
