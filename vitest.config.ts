@@ -27,6 +27,7 @@ const storeSensitive = [
   'test/outbox-replay.test.ts',
   'daemon/dashboard/**/*.test.ts',
   'test/dashboard-routes.test.ts',
+  'test/dashboard-replicas.test.ts',
 ]
 
 export default defineConfig({
@@ -45,7 +46,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts', 'test/dashboard-replicas.test.ts'],
         },
       },
       {

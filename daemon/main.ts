@@ -14,6 +14,7 @@ import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
 import { verdictCache } from './auth/verdict-cache.js'
+import { postgresKeyChanges } from './auth/key-changes.js'
 import { deploymentStore } from './chains/embedded/deployments.js'
 import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
@@ -175,7 +176,15 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       sender: (network) => sender(network, 'facilitator'),
     })
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }), outbox }
-    const keyService = keysService({ keys: partnerKeys, verdicts })
+    // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).
+    const keyChanges = config.store.url
+      ? postgresKeyChanges({
+        url: config.store.url, store, forget: (hash) => (hash ? verdicts.forget(hash) : verdicts.clear()),
+        onError: (err) => log.warn({ err }, 'partner key change announcements: connection lost; verdict TTLs apply until it is back'),
+      })
+      : undefined
+    if (keyChanges) cleanups.push(() => keyChanges.stop())
+    const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
     const platform = platformService({
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},

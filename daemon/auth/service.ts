@@ -42,11 +42,19 @@ export type KeysService = {
   setState(id: string, state: KeyState): Promise<PartnerKey | undefined>
 }
 
-export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache }): KeysService {
+/**
+ * `publish` announces a change to the other replicas (daemon/auth/key-changes.ts), after it is
+ * written; a failed announcement leaves them to their verdict TTLs and never fails the change.
+ */
+export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache; publish?: (keyHash: string) => Promise<void> }): KeysService {
+  const announce = (hash: string) => {
+    p.verdicts.forget(hash)
+    p.publish?.(hash).catch(() => {})
+  }
   return {
     async create(input) {
       const created = await p.keys.create(input)
-      p.verdicts.forget(hashKey(created.key))
+      announce(hashKey(created.key))
       return created
     },
     list: (owner) => p.keys.list(owner),
@@ -54,7 +62,7 @@ export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache }
     async setState(id, state) {
       const updated = await p.keys.setState(id, state)
       const hash = await p.keys.hashOf(id)
-      if (hash) p.verdicts.forget(hash)
+      if (hash) announce(hash)
       return updated
     },
   }

@@ -48,7 +48,7 @@ export function dashboardService(p: DashboardParameters) {
     sessions: p.sessions,
     loginLimiter: p.loginLimiter,
     propagation: p.replicas
-      ? 'Changes apply at once on the server you use; other replicas pick up a new key within 30 seconds and a deactivation or deletion within 5 minutes (SPEC §5.5).'
+      ? 'Changes apply at once on every server: replicas are told through the shared database. If one misses the message it still catches up within 30 seconds for a new key and 5 minutes for a deactivation or deletion.'
       : 'Changes apply at once (one server, no other replica caches a verdict).',
 
     /** The platform user of a wallet that just signed in: created now on first sign-in. */
