@@ -81,6 +81,35 @@ describe('SIWE sign-in', () => {
   })
 })
 
+describe('contract wallets (ERC-1271) on the Base chain', () => {
+  // Runtime code answering every call with a fixed bytes4: the ERC-1271 magic value 0x1626ba7e
+  // (a wallet that approves the signature) or 0xffffffff (one that does not).
+  const answering = (word: string) => `0x63${word}60e01b60005260206000f3` as const
+  const walletAt = async (code: `0x${string}`) => {
+    const address = fresh().address
+    await d.services.base.client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
+    return address
+  }
+  const signAs = async (address: `0x${string}`) => {
+    const c = dashboardClient(d.urls.api)
+    const asked = await c.call('POST', '/siwe/message', { address, chainId })
+    const message: string = asked.body.message
+    // Signed by some EOA: it does not recover to the contract, so the contract is asked.
+    return c.login({ message, signature: await fresh().signMessage({ message }) })
+  }
+
+  it('signs in a contract wallet whose isValidSignature approves, and refuses one whose does not', async () => {
+    const approving = await walletAt(answering('1626ba7e'))
+    const ok = await signAs(approving)
+    expect(ok.status).toBe(200)
+    expect(ok.body.wallet).toBe(approving)
+    const refusing = await walletAt(answering('ffffffff'))
+    const no = await signAs(refusing)
+    expect(no.status).toBe(401)
+    expect(no.body.code).toBe('SIWE_REJECTED')
+  })
+})
+
 describe('sessions and CSRF', () => {
   it('needs a session for every JSON route', async () => {
     const c = dashboardClient(d.urls.api)
