@@ -172,6 +172,7 @@ describe('dashboard in Chromium', () => {
     // Readable on a narrow window: nothing wider than the viewport.
     await page.setViewportSize({ width: 360, height: 800 })
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.screenshot({ path: join(artifacts, 'dashboard-agent-narrow.png'), fullPage: true })
     await page.click('nav a[href="#/keys"]')
     await page.getByText('No keys yet').waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
