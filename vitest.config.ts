@@ -29,6 +29,9 @@ const storeSensitive = [
   'daemon/ports/store-lock.test.ts',
   'test/hosted-race.test.ts',
   'test/hosted-replicas.test.ts',
+  'daemon/dashboard/**/*.test.ts',
+  'test/dashboard-routes.test.ts',
+  'test/dashboard-replicas.test.ts',
 ]
 
 export default defineConfig({
@@ -47,7 +50,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/dashboard-replicas.test.ts'],
         },
       },
       {

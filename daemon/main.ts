@@ -14,6 +14,7 @@ import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
 import { HOSTED_VERDICT_TTLS, verdictCache } from './auth/verdict-cache.js'
+import { postgresKeyChanges } from './auth/key-changes.js'
 import { deploymentStore } from './chains/embedded/deployments.js'
 import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
@@ -45,6 +46,11 @@ import { workerDuties } from './worker/duties.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
 import { refuseWhatCannotWork } from './startup-check.js'
+import { dashboardService } from './dashboard/service.js'
+import { sessionAuth } from './dashboard/session-auth.js'
+import { sessionStore } from './dashboard/sessions.js'
+import { siwe } from './dashboard/siwe.js'
+import { userKeys } from './platform/user-keys.js'
 
 /**
  * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
@@ -142,7 +148,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const reads = freshCache(250)
     const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
     const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key), ...(config.store.url ? HOSTED_VERDICT_TTLS : {}) })
-    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts })
+    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts, touch: (key) => partnerKeys.touch(key) })
 
     // The URLs are known once the port is: listen first, hand requests to the app once it exists
     // (it is built below without an await, so no request arrives before it).
@@ -170,16 +176,35 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       sender: (network) => sender(network, 'facilitator'),
     })
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
+    // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).
+    const keyChanges = config.store.url
+      ? postgresKeyChanges({
+        url: config.store.url, store, forget: (hash) => (hash ? verdicts.forget(hash) : verdicts.clear()),
+        onError: (err) => log.warn({ err }, 'partner key change announcements: connection lost; verdict TTLs apply until it is back'),
+      })
+      : undefined
+    if (keyChanges) cleanups.push(() => keyChanges.stop())
+    const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
+    const platform = platformService({
+      profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
+      aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
+    })
+    const sessions = sessionStore(store)
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
-      keys: keysService({ keys: partnerKeys, verdicts }),
+      keys: keyService,
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
-      platform: platformService({
-        profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
-        aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
+      platform,
+      // Sign-in is on the deployment's Base chain; contract wallets are checked there (ERC-1271/6492).
+      dashboard: dashboardService({
+        store, sessions, partnerKeys, keys: keyService, platform, userKeys: userKeys(store), replicas: Boolean(config.store.url),
+        siwe: siwe({ store, chainIds: [base.chainId], verifyContractSignature: (m) => base.client.verifyMessage(m) }),
+        // Sign-in messages per client address: a burst of 30, then one every 2 s. Not exempt on
+        // loopback: sign-in is what a script would hammer.
+        loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
       }),
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
@@ -211,7 +236,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     } else {
       replayed()
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, routes: config.role === 'worker' ? workerRoutes : undefined })
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker }

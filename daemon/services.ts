@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { ParxConfig } from '../src/config/schema.js'
 import type { AuthService, KeysService } from './auth/service.js'
+import type { DashboardService } from './dashboard/service.js'
 import type { DiscoveryService } from './discovery/service.js'
 import type { Facilitator } from './facilitator/service.js'
 import type { PlatformService } from './platform/service.js'
@@ -48,6 +49,8 @@ export type Surfaces = {
   faucet: FaucetSurface
   /** The agent payments platform (docs/platform-api.md). */
   platform: PlatformService
+  /** The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (SPEC §2.1). */
+  dashboard: DashboardService
 }
 
 export type SurfaceName = keyof Surfaces

@@ -13,12 +13,17 @@ export type AuthService = {
   isOperatorToken(token: string): boolean
 }
 
-export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache }): AuthService {
+export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache; touch?: (key: string) => Promise<void> }): AuthService {
   const pattern = keyPattern(p.auth.keyPrefix)
   return {
     enforce: p.auth.enforce,
     keyPrefix: p.auth.keyPrefix,
-    isPartnerKey: async (key) => pattern.test(key) && (await p.verdicts.isValid(key)),
+    async isPartnerKey(key) {
+      const valid = pattern.test(key) && (await p.verdicts.isValid(key))
+      // The dashboard's "last used": written off the request's path, and a failed write never fails the request.
+      if (valid && p.touch) p.touch(key).catch(() => {})
+      return valid
+    },
     isOperatorToken: (token) => token.length > 0 && sameSecret(token, p.operatorToken),
   }
 }
@@ -31,17 +36,25 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The operator's key management (routes under /api/operator/keys); changes apply here at once. */
 export type KeysService = {
-  create(input: { name: string; description?: string; owner: string }): Promise<{ key: string; record: PartnerKey }>
+  create(input: { name: string; description?: string; owner: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
   list(owner?: string): Promise<PartnerKey[]>
   get(id: string): Promise<PartnerKey | undefined>
   setState(id: string, state: KeyState): Promise<PartnerKey | undefined>
 }
 
-export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache }): KeysService {
+/**
+ * `publish` announces a change to the other replicas (daemon/auth/key-changes.ts), after it is
+ * written; a failed announcement leaves them to their verdict TTLs and never fails the change.
+ */
+export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache; publish?: (keyHash: string) => Promise<void> }): KeysService {
+  const announce = (hash: string) => {
+    p.verdicts.forget(hash)
+    p.publish?.(hash).catch(() => {})
+  }
   return {
     async create(input) {
       const created = await p.keys.create(input)
-      p.verdicts.forget(hashKey(created.key))
+      announce(hashKey(created.key))
       return created
     },
     list: (owner) => p.keys.list(owner),
@@ -49,7 +62,7 @@ export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache }
     async setState(id, state) {
       const updated = await p.keys.setState(id, state)
       const hash = await p.keys.hashOf(id)
-      if (hash) p.verdicts.forget(hash)
+      if (hash) announce(hash)
       return updated
     },
   }

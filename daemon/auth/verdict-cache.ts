@@ -55,6 +55,10 @@ export function verdictCache(opts: VerdictCacheOptions) {
     forget(keyHash: string) {
       cache.delete(keyHash)
     },
+    /** Drops every verdict (after missing announcements of changes made by other replicas). */
+    clear() {
+      cache.clear()
+    },
   }
 }
 

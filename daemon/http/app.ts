@@ -1,15 +1,16 @@
 import { Hono, type Context } from 'hono'
-import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Logger } from 'pino'
 import type { FlowName } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { AuthService } from '../auth/service.js'
 import type { Caller } from '../platform/service.js'
 import type { Surfaces } from '../services.js'
+import type { SessionResolver } from '../dashboard/session-auth.js'
 import { authorize } from './middleware/auth.js'
 import { errorHandler } from './middleware/errors.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
 import { readInput } from './parse.js'
+import { remoteAddress } from './remote-address.js'
 import type { AnyRoute, CallerAuth } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
 
@@ -25,6 +26,8 @@ export type AppDeps = {
   routes?: AnyRoute[]
   /** Resolves platform keys (x-user-key, x-agent-key) for routes whose auth is user, agent or owner. */
   callers?: CallerResolver
+  /** Resolves the dashboard session cookie (and CSRF token) for routes whose auth is session. */
+  sessions?: SessionResolver
 }
 
 export type CallerResolver = { caller(c: Context, want: CallerAuth): Promise<Caller> }
@@ -39,13 +42,16 @@ export function createApp(d: AppDeps): Hono {
     if (!surface) throw new Error(`route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
     const callers = isCallerAuth(def.auth) ? d.callers : undefined
     if (isCallerAuth(def.auth) && !callers) throw new Error(`route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
+    const sessions = def.auth === 'session' ? d.sessions : undefined
+    if (def.auth === 'session' && !sessions) throw new Error(`route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
     app.on(def.method, def.path, async (c) => {
       d.limiter.check(remoteAddress(c))
-      const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)
+      const session = sessions ? await sessions.session(c) : undefined
+      const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : session ? undefined : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)
       if (def.flow && !d.flowEnabled(def.flow)) {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }
-      const input = { ...(await readInput(c, def)), caller }
+      const input = { ...(await readInput(c, def)), caller, session }
       return def.handler(c, surface as never, input as never)
     })
   }
@@ -54,13 +60,4 @@ export function createApp(d: AppDeps): Hono {
 
 function isCallerAuth(auth: string): auth is CallerAuth {
   return auth === 'user' || auth === 'agent' || auth === 'owner'
-}
-
-/** The client's address; undefined for in-process requests (`app.request`), which have no socket. */
-function remoteAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
-  try {
-    return getConnInfo(c).remote.address
-  } catch {
-    return undefined
-  }
 }

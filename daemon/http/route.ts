@@ -2,15 +2,17 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { FlowName } from '../../src/config/schema.js'
 import type { Caller } from '../platform/service.js'
+import type { Session } from '../dashboard/sessions.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
 /**
  * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of SPEC §5).
  * operator: the operator bearer token. user: a platform user key (x-user-key). agent: an agent key
  * (x-agent-key). owner: either, for routes an agent may call on itself and its user on any of its
- * agents (docs/platform-api.md).
+ * agents (docs/platform-api.md). session: a signed-in dashboard session cookie, and on POST and
+ * DELETE its CSRF token (daemon/dashboard/session-auth.ts).
  */
-export type RouteAuth = 'open' | 'partner' | 'operator' | 'user' | 'agent' | 'owner'
+export type RouteAuth = 'open' | 'partner' | 'operator' | 'user' | 'agent' | 'owner' | 'session'
 export type CallerAuth = Extract<RouteAuth, 'user' | 'agent' | 'owner'>
 
 type Schema = z.ZodTypeAny | undefined
@@ -23,6 +25,8 @@ export type RouteInput<B extends Schema, Q extends Schema, P extends Schema, A e
   params: Out<P>
   /** The platform caller, resolved from its key; present exactly when `auth` is user, agent or owner. */
   caller: A extends CallerAuth ? Caller : undefined
+  /** The dashboard session (its wallet, CSRF token, cookie id); present exactly when `auth` is session. */
+  session: A extends 'session' ? Session & { id: string } : undefined
 }
 
 /**

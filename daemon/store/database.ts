@@ -1,3 +1,4 @@
+import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
 import type { FoundationTables } from './tables/foundation.js'
 import type { PlatformTables } from './tables/platform.js'
@@ -8,4 +9,5 @@ import type { SwapTables } from './tables/swap.js'
  * Every table of the store, typed. An area declares its tables in `tables/<area>.ts` as an
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
-export interface Database extends FoundationTables, FacilitatorTables, SolanaTables, PlatformTables, SwapTables {}
+export interface Database
+  extends FoundationTables, FacilitatorTables, SolanaTables, PlatformTables, SwapTables, DashboardTables {}

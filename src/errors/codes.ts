@@ -51,6 +51,9 @@ export const errorCodes = {
   PAYMENT_REFUSED: { status: 502, meaning: 'the seller refused the signed payment; the body says whether anything was charged' },
   SELLER_FAILED: { status: 502, meaning: 'the seller failed or timed out; the body says whether anything was charged' },
   BUNDLER_UNAVAILABLE: { status: 503, meaning: 'the ERC-4337 bundler did not answer; nothing was spent, retry shortly' },
+  // dashboard (SIWE sign-in, SPEC §5.9)
+  SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
+  CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },
   // start-up (reported by `parx serve`, never answered over HTTP)
   DATA_DIR_UNUSABLE: { status: 400, meaning: 'the data dir is a file, not writable, or not a parx data dir' },
   DATA_DIR_IN_USE: { status: 409, meaning: 'another parx serve holds the data dir (its pid and URL are named)' },

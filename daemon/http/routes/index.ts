@@ -47,6 +47,7 @@ import baseNonces from './swap/base-nonces.js'
 import baseRedeem from './swap/base-redeem.js'
 import baseRedeemQuote from './swap/base-redeem-quote.js'
 import baseSwap from './swap/base-swap.js'
+import { dashboardRoutes } from './dashboard/index.js'
 
 /** What a `--role worker` process serves: it answers for its health, not for the API. */
 export const workerRoutes: AnyRoute[] = [health, readiness]
@@ -69,4 +70,6 @@ export const routes: AnyRoute[] = [
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay,
   endpointsCreate, endpointsList, endpointsShow, endpointsDelete, paidGet, paidPost, manifest,
+  // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
+  ...dashboardRoutes,
 ]

@@ -8,10 +8,11 @@ import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
 import { m500_platform } from './500_platform.js'
 import { m501_platform_endpoints } from './501_platform_endpoints.js'
+import { m601_dashboard } from './601_dashboard.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
- * 001-099 foundation, 1xx swaps, 2xx facilitator, 3xx Solana, 4xx cross-chain, 5xx platform.
+ * 001-099 foundation, 1xx swaps, 2xx facilitator, 3xx Solana, 4xx cross-chain, 5xx platform, 6xx dashboard.
  * Each is applied once and recorded; they run in name order, and one added later with a lower
  * number than one already applied still runs (areas land in any order). Never rename one.
  * (300_solana held the embedded Solana cluster's tables: they belong to that chain now, see
@@ -27,4 +28,5 @@ export const migrations: Record<string, StoreMigration> = {
   '301_sol_swaps': m301_sol_swaps,
   '500_platform': m500_platform,
   '501_platform_endpoints': m501_platform_endpoints,
+  '601_dashboard': m601_dashboard,
 }

@@ -13,6 +13,10 @@ export interface PartnerKeysTable {
   /** epoch milliseconds */
   created_at: number
   updated_at: number
+  /** lower-case 0x address of the dashboard wallet that owns the key (601); null for operator keys */
+  owner_wallet: string | null
+  /** epoch milliseconds of the last accepted request (601), written off the hot path */
+  last_used_at: number | null
 }
 
 /** What the daemon deployed or created on each embedded chain (002), so a restart reuses it. */

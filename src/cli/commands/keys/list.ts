@@ -11,7 +11,7 @@ export async function run(opts: ListKeysOptions, ctx: CliContext) {
   emit(ctx, result, () =>
     result.keys.length === 0
       ? ['No partner keys yet. Create one with `parx keys create --name <name>`.']
-      : result.keys.map((k) => `${k.id}  ${k.hint}…  ${k.state.padEnd(11)}  ${k.name}`),
+      : result.keys.map((k) => `${k.id}  ${k.hint}  ${k.state.padEnd(11)}  ${k.name}`),
   )
   return result
 }

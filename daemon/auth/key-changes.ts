@@ -1,0 +1,81 @@
+import pg from 'pg'
+import { sql } from 'kysely'
+import type { Store } from '../store/store.js'
+
+/** The PostgreSQL channel replicas announce partner key changes on (the payload is the key's hash). */
+export const KEY_CHANGES_CHANNEL = 'parx_partner_key_changes'
+
+/**
+ * Partner key changes across replicas sharing a PostgreSQL store. Each replica caches key
+ * verdicts (daemon/auth/verdict-cache.ts); without this, another replica would honour a
+ * deactivated key until its cached verdict expires (SPEC §5.5: within 5 minutes). A change is
+ * announced with NOTIFY after it is written; every replica LISTENs on a dedicated connection and
+ * forgets that key's verdict. While the connection is down the TTLs still bound staleness, and on
+ * reconnecting every verdict is dropped, since announcements made meanwhile were missed.
+ */
+export type KeyChanges = {
+  /** Announces a change of the key with this hash to every replica (this one included). */
+  publish(keyHash: string): Promise<void>
+  stop(): Promise<void>
+}
+
+export type KeyChangesParameters = {
+  url: string
+  store: Store
+  /** Drop one verdict (a key's hash) or, with no argument, all of them. */
+  forget(keyHash?: string): void
+  onError?(e: Error): void
+  retryMs?: number
+}
+
+export function postgresKeyChanges(p: KeyChangesParameters): KeyChanges {
+  const retryMs = p.retryMs ?? 2_000
+  let client: pg.Client | undefined
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let connected: Promise<void> = Promise.resolve()
+
+  const drop = (c: pg.Client) => {
+    if (client !== c) return
+    client = undefined
+    void c.end().catch(() => {})
+    if (!stopped) timer = setTimeout(() => void (connected = listen()), retryMs)
+  }
+  const listen = async () => {
+    if (stopped) return
+    const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
+    c.on('error', (e) => {
+      p.onError?.(e)
+      drop(c)
+    })
+    c.on('end', () => drop(c))
+    c.on('notification', (n) => {
+      if (n.channel === KEY_CHANGES_CHANNEL && n.payload) p.forget(n.payload)
+    })
+    client = c
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${KEY_CHANGES_CHANNEL}`)
+      // What was announced while we were not listening is unknown: start from the store again.
+      p.forget()
+    } catch (e) {
+      p.onError?.(e as Error)
+      drop(c)
+    }
+  }
+  connected = listen()
+
+  return {
+    async publish(keyHash) {
+      await sql`SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${keyHash})`.execute(p.store.db)
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await connected
+      const c = client
+      client = undefined
+      await c?.end().catch(() => {})
+    },
+  }
+}

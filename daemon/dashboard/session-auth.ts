@@ -1,0 +1,23 @@
+import type { Context } from 'hono'
+import { CSRF_HEADER } from '../../src/sdk/dashboard/index.js'
+import { sessionCookie, setSessionCookie } from './cookie.js'
+import type { Session, SessionStore } from './sessions.js'
+
+/**
+ * The `session` auth of a route (daemon/http/route.ts): the dashboard cookie must name a live
+ * session, and a POST or DELETE must carry that session's CSRF token in x-csrf-token. A session
+ * due for rotation gets a new cookie on this answer.
+ */
+export function sessionAuth(sessions: SessionStore) {
+  return {
+    async session(c: Context): Promise<Session & { id: string }> {
+      const id = sessionCookie(c)
+      const mutating = c.req.method !== 'GET' && c.req.method !== 'HEAD'
+      const { session, rotatedId } = await sessions.resolve(id, { mutating, csrf: c.req.header(CSRF_HEADER) })
+      if (rotatedId) setSessionCookie(c, rotatedId)
+      return { ...session, id: rotatedId ?? id! }
+    },
+  }
+}
+
+export type SessionResolver = ReturnType<typeof sessionAuth>

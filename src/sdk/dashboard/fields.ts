@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { agent, agentKeyInfo } from '../platform/agents.js'
+import { label } from '../platform/fields.js'
+import { limits } from '../platform/limits.js'
+
+/**
+ * The dashboard's wire contract (served by the daemon at {dashboard_url}, SPEC §2.1, §5.9): the
+ * bodies and answers of its JSON routes under /dashboard/api. The page (daemon/dashboard/page/) and
+ * the tests speak it; the daemon's routes take their schemas from here.
+ */
+
+/** POST /dashboard/api/siwe/message: the wallet asks for a message to sign. */
+export const siweMessageBody = z.object({
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address'),
+  chainId: z.number().int().positive(),
+}).strict()
+export const siweMessage = z.object({ message: z.string(), nonce: z.string(), expiresAt: z.string() })
+
+/** POST /dashboard/api/siwe/login: the signed EIP-4361 message. */
+export const siweLoginBody = z.object({
+  message: z.string().min(1).max(4096),
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be 0x hex'),
+}).strict()
+
+/** The signed-in session as the page sees it; `csrfToken` goes back in x-csrf-token on every POST and DELETE. */
+export const session = z.object({ wallet: z.string(), csrfToken: z.string(), expiresAt: z.string() })
+export type DashboardSession = z.infer<typeof session>
+
+export const CSRF_HEADER = 'x-csrf-token'
+export const SESSION_COOKIE = 'parx_dashboard'
+
+/** A partner key as listed: the secret is never in a list, only `masked` (prefix and last four). */
+export const partnerKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  masked: z.string(),
+  state: z.enum(['active', 'deactivated']),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+})
+export type PartnerKeyView = z.infer<typeof partnerKey>
+export const partnerKeyList = z.object({ keys: z.array(partnerKey), propagation: z.string() })
+export const createPartnerKeyBody = z.object({
+  name: label,
+  description: z.string().trim().max(280, 'is longer than 280 characters').optional(),
+}).strict()
+/** The only answer that holds the secret. */
+export const createdPartnerKey = z.object({ key: partnerKey, secret: z.string() })
+export const idParams = z.object({ id: z.string().uuid('must be a UUID') })
+
+/** CLI user keys of the wallet's platform user ("command line access", SPEC §5.10). */
+export const userKey = z.object({ id: z.string(), masked: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })
+export const userKeyList = z.object({ userId: z.string(), keys: z.array(userKey) })
+export const createdUserKey = z.object({ key: userKey, userKey: z.string() })
+
+/** A spend of the agent (pay, send or swap) as the agent page lists it. */
+export const payment = z.object({
+  id: z.string(),
+  kind: z.enum(['send', 'swap', 'pay']),
+  amount: z.string(),
+  token: z.string(),
+  recipient: z.string().nullable(),
+  state: z.enum(['reserved', 'confirmed', 'released']),
+  transaction: z.string().nullable(),
+  createdAt: z.string(),
+})
+export const agentDetail = z.object({
+  agent,
+  /** null when the chain did not answer; `balanceError` then says why. */
+  balance: z.object({ tokens: z.array(z.object({ symbol: z.string(), amount: z.string() })), native: z.object({ symbol: z.string(), amount: z.string() }) }).nullable(),
+  balanceError: z.string().nullable(),
+  keys: z.array(agentKeyInfo),
+  payments: z.array(payment),
+  limits,
+})
+export const agentsPage = z.object({ agents: z.array(agent), networks: z.array(z.string()), canCreate: z.boolean() })
+export const agentKeyParams = z.object({ id: z.string().uuid('must be a UUID'), keyId: z.string().uuid('must be a UUID') })
+export const labelBody = z.object({ label: label.optional() }).strict()

@@ -1,0 +1,22 @@
+/** Paths of the dashboard (its page and JSON routes), so the page, the daemon and tests spell them once. */
+export const DASHBOARD_PATH = '/dashboard'
+
+export const dashboardPaths = {
+  page: DASHBOARD_PATH,
+  script: `${DASHBOARD_PATH}/app.js`,
+  style: `${DASHBOARD_PATH}/app.css`,
+  siweMessage: `${DASHBOARD_PATH}/api/siwe/message`,
+  siweLogin: `${DASHBOARD_PATH}/api/siwe/login`,
+  session: `${DASHBOARD_PATH}/api/session`,
+  logout: `${DASHBOARD_PATH}/api/logout`,
+  partnerKeys: `${DASHBOARD_PATH}/api/partner-keys`,
+  partnerKey: `${DASHBOARD_PATH}/api/partner-keys/:id`,
+  partnerKeyDeactivate: `${DASHBOARD_PATH}/api/partner-keys/:id/deactivate`,
+  userKeys: `${DASHBOARD_PATH}/api/user-keys`,
+  userKey: `${DASHBOARD_PATH}/api/user-keys/:id`,
+  agents: `${DASHBOARD_PATH}/api/agents`,
+  agent: `${DASHBOARD_PATH}/api/agents/:id`,
+  agentLimits: `${DASHBOARD_PATH}/api/agents/:id/limits`,
+  agentKeys: `${DASHBOARD_PATH}/api/agents/:id/keys`,
+  agentKey: `${DASHBOARD_PATH}/api/agents/:id/keys/:keyId`,
+} as const

@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { erc20Abi, toHex, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+
+/**
+ * The dashboard in a real browser: Debian's Chromium driven headless by playwright-core against a
+ * real daemon on 127.0.0.1, with a test wallet injected as window.ethereum (EIP-1193) that signs
+ * with a viem account in this process. Screenshots go to test/artifacts/ (git-ignored).
+ */
+let d: TestDaemon
+let browser: Browser
+let page: Page
+const account = privateKeyToAccount(generatePrivateKey())
+const tmp = mkdtempSync(join(tmpdir(), 'parx-dash-'))
+const artifacts = join(process.cwd(), 'test', 'artifacts')
+const pageErrors: string[] = []
+const kRoute = `/api/base/confirm?hash=0x${'ab'.repeat(32)}`
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  mkdirSync(artifacts, { recursive: true })
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    // notes/hosted-and-mpp.md: without the background-networking flags Chromium floods the closed network.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+  page.setDefaultTimeout(20_000)
+  page.on('pageerror', (e) => pageErrors.push(e.message))
+  await page.exposeFunction('__parxTestWallet', async (method: string, params: unknown[]) => {
+    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account.address]
+    if (method === 'eth_chainId') return toHex(d.services.base.chainId)
+    if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
+    throw new Error(`the test wallet does not do ${method}`)
+  })
+  await page.addInitScript('window.ethereum = { request: function (a) { return window.__parxTestWallet(a.method, a.params || []) } }')
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await d?.close()
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+/** The compiled `parx` binary (built by vitest's globalSetup), as test/cli-tour.test.ts runs it. */
+function parx(args: string[]): Promise<{ code: number | null; json: any; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, PARX_API_URL: d.urls.api, PARX_AGENTS_URL: d.urls.platform, PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'),
+    NO_COLOR: '1', PARX_AGENT_KEY: '', PARX_AGENT_ID: '', PARX_USER_KEY: '',
+  }
+  const child = spawn(process.execPath, ['bin/parx.js', ...args, '--output', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (b: Buffer) => (stdout += b))
+  child.stderr.on('data', (b: Buffer) => (stderr += b))
+  return new Promise((resolve) => child.once('close', (code) => {
+    let json: any
+    try {
+      json = JSON.parse(stdout)
+    } catch {}
+    resolve({ code, json, stdout, stderr })
+  }))
+}
+
+const text = (selector: string) => page.locator(selector).first().innerText()
+const keyRow = (name: string) => page.locator('tr', { hasText: name })
+
+describe('dashboard in Chromium', () => {
+  it('signs in with the keyboard, manages partner keys, CLI keys, an agent and its payments, and signs out', async () => {
+    await page.goto(d.urls.dashboard)
+    // Keyboard only: Tab reaches the sign-in button, Enter presses it.
+    await page.locator('#connect').waitFor()
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.id)) !== 'connect'; i++) await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('connect')
+    await page.keyboard.press('Enter')
+    await page.locator('#wallet').waitFor()
+    expect(await page.locator('#wallet').getAttribute('title')).toBe(account.address)
+
+    // Partner keys: empty state, create, the secret once.
+    await page.getByText('No keys yet').waitFor()
+    await page.fill('#key-name', 'backend')
+    await page.fill('#key-description', 'production swaps')
+    await page.click('#key-create')
+    const secret = (await text('[data-secret]')).trim()
+    expect(secret).toMatch(/^parx-[0-9a-f]{32}$/)
+    await keyRow('backend').waitFor()
+    expect(await keyRow('backend').innerText()).toContain(`parx-…${secret.slice(-4)}`)
+    await page.screenshot({ path: join(artifacts, 'dashboard-keys.png'), fullPage: true })
+
+    // The key on a K route of the swap API, then its last use shown.
+    expect((await d.raw(kRoute, { headers: { 'x-api-key': secret } })).status).toBe(200)
+    await expect.poll(async () => {
+      await page.reload()
+      await keyRow('backend').waitFor()
+      return keyRow('backend').locator('td[data-label="Last used"]').innerText()
+    }, { timeout: 10_000 }).not.toBe('never')
+    // After a reload the secret is gone: only prefix and last four.
+    expect(await page.locator('[data-secret]').count()).toBe(0)
+    expect(await page.content()).not.toContain(secret)
+
+    // Deactivate: listed as deactivated, refused by the K route.
+    await keyRow('backend').getByRole('button', { name: 'Deactivate backend' }).click()
+    await keyRow('backend').locator('td.state-deactivated').waitFor()
+    const refused = await d.raw(kRoute, { headers: { 'x-api-key': secret } })
+    expect(refused.status).toBe(401)
+    expect(refused.body.code).toBe('UNAUTHORIZED')
+    // Delete asks once more, then the list is empty again.
+    await keyRow('backend').getByRole('button', { name: 'Delete backend' }).click()
+    await keyRow('backend').getByRole('button', { name: /^Confirm delete backend/ }).click()
+    await page.getByText('No keys yet').waitFor()
+    expect((await d.raw(kRoute, { headers: { 'x-api-key': secret } })).status).toBe(401)
+
+    // Command line access: a user key, used by the compiled CLI.
+    await page.click('nav a[href="#/cli"]')
+    await page.getByText('No command line keys yet').waitFor()
+    await page.click('#user-key-create')
+    const userKey = (await text('[data-secret]')).trim()
+    expect(userKey).toMatch(/^parx-u-[0-9a-f]{64}$/)
+    const login = await parx(['auth', 'user', 'login', '--user-key', userKey])
+    expect(login.code, login.stderr).toBe(0)
+    const me = await parx(['user', 'whoami'])
+    expect(me.code, me.stderr).toBe(0)
+    expect(me.json.wallet).toBe(account.address)
+
+    // Agents: empty state, create one on local-radius, its page.
+    await page.click('nav a[href="#/agents"]')
+    await page.getByText('No agents yet').waitFor()
+    await page.fill('#agent-name', 'runner')
+    await page.selectOption('#agent-network', 'local-radius')
+    await page.click('#agent-create')
+    await page.waitForURL(/#\/agents\/[0-9a-f-]{36}$/)
+    const agentId = page.url().split('/').pop()!
+    await page.getByText('No agent keys yet').waitFor().catch(async (e) => {
+      throw new Error(`${e.message}\npage errors: ${pageErrors.join('; ')}\npage: ${page.url()}\n${await page.locator("#app").innerText()}`)
+    })
+    await page.getByText('No payments yet.').waitFor()
+    const wallet = (await text('#agent-wallet')).trim()
+    await page.fill('#agent-key-label', 'ci')
+    await page.click('#agent-key-create')
+    const agentKey = (await text('[data-secret]')).trim()
+    expect(agentKey).toMatch(/^parx-a-[0-9a-f]{64}$/)
+
+    // Limits edited on the page hold on the platform.
+    await page.fill('#limit-daily', '50')
+    await page.fill('#limit-hosts', 'api.example.com, *.shop.example')
+    await page.click('#limits-save')
+    await expect.poll(() => page.locator('#limit-daily').inputValue()).toBe('50')
+    const limits = await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })
+    expect(limits).toMatchObject({ dailyUsd: '50', perPaymentUsd: null, allowedHosts: ['api.example.com', '*.shop.example'] })
+
+    // A payment made by the agent with its key shows on its page.
+    await d.call('/api/local/faucet', { body: { network: 'local-radius', to: wallet, token: 'PUSD', amount: '5' } })
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const sent = await d.call(`/api/agents/${agentId}/send`, { body: { to, amount: '1.25' }, headers: { 'x-agent-key': agentKey } })
+    expect(sent.status).toBe('confirmed')
+    const chain = d.services.evm['local-radius']!
+    expect(await chain.client.readContract({ address: chain.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [to] })).toBe(1_250_000n)
+    await page.reload()
+    const payments = page.locator('#payments')
+    await payments.waitFor()
+    expect(await payments.innerText()).toContain('1.25 PUSD')
+    expect(await payments.innerText()).toContain(to)
+    expect(await payments.innerText()).toContain(sent.transaction)
+    expect(await text('#balances')).toContain('3.75')
+    await page.screenshot({ path: join(artifacts, 'dashboard-agent.png'), fullPage: true })
+
+    // Readable on a narrow window: nothing wider than the viewport.
+    await page.setViewportSize({ width: 360, height: 800 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.screenshot({ path: join(artifacts, 'dashboard-agent-narrow.png'), fullPage: true })
+    await page.click('nav a[href="#/keys"]')
+    await page.getByText('No keys yet').waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.setViewportSize({ width: 1100, height: 900 })
+
+    // Sign out: back to the sign-in page, and the session is over on the server.
+    await page.click('#logout')
+    await page.locator('#connect').waitFor()
+    const after = await page.evaluate(() => fetch('/dashboard/api/session').then((r) => r.status))
+    expect(after).toBe(401)
+    expect(pageErrors).toEqual([])
+  }, 180_000)
+})
