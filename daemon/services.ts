@@ -6,6 +6,7 @@ import type { Facilitator } from './facilitator/service.js'
 import type { PlatformService } from './platform/service.js'
 import type { SolDeps } from './sol/deps.js'
 import type { SwapDeps } from './swap/deps.js'
+import type { XchainService } from './xchain/service.js'
 
 export type DaemonUrls = {
   api: string
@@ -48,6 +49,8 @@ export type Surfaces = {
   faucet: FaucetSurface
   /** The agent payments platform (docs/platform-api.md). */
   platform: PlatformService
+  /** Cross-chain orders (SPEC §4.3): build, status, the solver's operator routes (daemon/xchain/README.md). */
+  xchain: XchainService
 }
 
 export type SurfaceName = keyof Surfaces
