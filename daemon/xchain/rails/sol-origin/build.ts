@@ -13,6 +13,7 @@ import { signMessage } from '../../../sol/signer.js'
 import { ui } from '../../../swap/inventory.js'
 import { usdToUnits } from '../../../swap/limits.js'
 import type { NewOrder } from '../../order-store.js'
+import { solanaNow } from './chain-reads.js'
 import type { SolOriginDeps } from './deps.js'
 import { encodeSolOrder } from './order-data.js'
 
@@ -49,7 +50,8 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
     throw new BaseError('INSUFFICIENT_BALANCE', `${user.toBase58()} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`)
   }
 
-  const now = Math.floor(Date.now() / 1000)
+  // The origin program checks its deadlines against the cluster's clock, which need not be ours.
+  const now = await rpc(() => solanaNow(d.solana.connection))
   const order: SolOrder = {
     program: program.toBytes(), user: user.toBytes(), inputMint: input.mint.toBytes(), inputAmount,
     destChain: chainRef(d.base.spec.caip2), outputToken: evmParty(output.address), outputAmount, recipient: evmParty(recipient),
