@@ -20,7 +20,7 @@ export type XchainService = {
   settle(rail: XchainRail, orderId: `0x${string}`): Promise<OperatorOrderResult>
   refund(rail: XchainRail, orderId: `0x${string}`): Promise<OperatorOrderResult>
   heartbeat(): Promise<HeartbeatResponse>
-  pause(p: { claims: boolean }): Promise<Paused>
+  pause(p: Paused): Promise<Paused>
   resume(): Promise<Paused>
   reserve(p: { network: string; token: string; amount: bigint; ref: string; ttlSeconds: number }): Promise<ReserveResult>
   release(id: string): Promise<ReleaseResult>
@@ -87,7 +87,7 @@ export function xchainService(d: XchainServiceDeps): XchainService {
       return { ok: true, leading: d.leading(), paused, lastPassAt, rails: Object.keys(d.rails) as XchainRail[], orders, attestors }
     },
     async pause(p) {
-      const paused = { deliveries: true, claims: p.claims }
+      const paused = { deliveries: p.deliveries, claims: p.claims }
       await d.switches.setPaused(paused)
       return paused
     },

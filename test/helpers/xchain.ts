@@ -52,3 +52,22 @@ export async function xchainClient(d: TestDaemon): Promise<XchainClient> {
   }
   return x
 }
+
+/** Moves the embedded Solana cluster's clock past `unixSeconds` (slots of 400 ms), so an order expires without waiting. */
+export async function passSolanaTime(d: TestDaemon, x: XchainClient, unixSeconds: number): Promise<void> {
+  const { solanaNow } = await import('../../daemon/xchain/rails/sol-origin/chain-reads.js')
+  const now = await solanaNow(x.connection)
+  if (now > unixSeconds) return
+  d.services.solana.testHooks!.advanceSlots(Math.ceil(((unixSeconds - now + 2) * 1000) / 400))
+}
+
+/** Builds, signs and submits a sol-origin order of `uiAmount` PUSD from a fresh funded wallet with no SOL. */
+export async function openOrder(x: XchainClient, symbol: string, uiAmount: string, fund = '100') {
+  const user = Keypair.generate()
+  await x.fund(user.publicKey, symbol, fund)
+  const recipient = x.newRecipient()
+  const r = await x.build(user, { inSym: symbol, outSym: symbol, uiAmount, recipientEvm: recipient })
+  if (r.status !== 200) throw new Error(`build answered ${r.status}: ${JSON.stringify(r.body)}`)
+  await x.submit(user, r.body)
+  return { user, recipient, built: r.body }
+}

@@ -156,8 +156,8 @@ export type XchainStatusResponse = {
 export const SettleBody = z.object({ orderId: orderIdSchema }).strict()
 /** POST /api/xchain/:rail/refund: refund one expired, undelivered order now. */
 export const RefundBody = z.object({ orderId: orderIdSchema }).strict()
-/** POST /api/solver/pause: stop delivering (and, by default, claiming); refunds of expired orders go on. */
-export const PauseBody = z.object({ claims: z.boolean().default(true) }).strict().default({})
+/** POST /api/solver/pause: stop delivering and claiming (each can be kept on); refunds of expired orders go on. */
+export const PauseBody = z.object({ deliveries: z.boolean().default(true), claims: z.boolean().default(true) }).strict().default({})
 
 export type OperatorOrderResult = { orderId: `0x${string}`; rail: XchainRail; stage: string; status: XchainStatus; reason: string | null }
 
