@@ -58,3 +58,91 @@ describe('sol-origin: lock on Solana, fill on Base, claim on Solana', () => {
     expect((await x.status(built.orderId.slice(2))).body.status).toBe('claimed')
   })
 })
+
+describe('sol-origin requests that are refused', () => {
+  const user = Keypair.generate()
+  const good = () => ({ inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm: x.newRecipient() })
+  beforeAll(async () => x.fund(user.publicKey, TOKEN_A, '10'))
+
+  it('a recipient that is not a checksummed EVM address, or not an address at all, is a 400 naming the field', async () => {
+    const lower = x.newRecipient().toLowerCase()
+    const r = await x.build(user, { ...good(), recipientEvm: lower })
+    expect(r.status).toBe(400)
+    expect(r.body.code).toBe('BAD_REQUEST')
+    expect(r.body.error).toMatch(/recipientEvm.*checksum/)
+    for (const bad of ['0x1234', 'not-an-address', x.solver.toBase58(), 42]) {
+      const b = await x.build(user, { ...good(), recipientEvm: bad })
+      expect([b.status, b.body.code]).toEqual([400, 'BAD_REQUEST'])
+    }
+  })
+
+  it('over the cross-chain cap is refused before anything is read or signed', async () => {
+    const r = await x.build(user, { ...good(), uiAmount: '5000.000000001' })
+    expect([r.status, r.body.code]).toEqual([400, 'AMOUNT_TOO_LARGE'])
+    expect(r.body.error).toMatch(/cross-chain cap of 5000/)
+  })
+
+  it('short Base inventory is a 400 with a clear message; the internal reserve route holds it and release frees it', async () => {
+    const solver = d.services.accounts.solver
+    const balance = await x.baseBalance(solver, TOKEN_A)
+    const keep = 1_000_000_000_000_000_000n // 1 PUSD stays free
+    const hold = await x.operator('/api/reserve', { network: d.services.base.key, token: TOKEN_A, amount: (balance - keep).toString(), ref: 'test' })
+    expect(hold.status).toBe(200)
+    expect(hold.body).toMatchObject({ network: d.services.base.key, token: TOKEN_A, available: keep.toString() })
+    try {
+      const r = await x.build(user, { ...good(), uiAmount: '2' })
+      expect([r.status, r.body.code]).toEqual([400, 'INVENTORY_SHORT'])
+      expect(r.body.error).toMatch(/inventory on .* is short.*no fallback sourcing/)
+      // What is free still builds.
+      expect((await x.build(user, { ...good(), uiAmount: '1' })).status).toBe(200)
+    } finally {
+      const rel = await x.operator('/api/reserve/release', { id: hold.body.id })
+      expect(rel.body).toEqual({ id: hold.body.id, released: true, state: 'released' })
+    }
+    expect((await x.build(user, { ...good(), uiAmount: '2' })).status).toBe(200)
+  })
+
+  it('a user holding less than uiAmount, an unknown symbol, a missing field: 400 with its code', async () => {
+    expect((await x.build(user, { ...good(), uiAmount: '11' })).body.code).toBe('INSUFFICIENT_BALANCE')
+    expect((await x.build(user, { ...good(), outSym: 'NOPE' })).body.code).toBe('UNKNOWN_TOKEN')
+    const { recipientEvm: _, ...missing } = good()
+    const r = await x.build(user, missing)
+    expect([r.status, r.body.error]).toEqual([400, "missing field 'recipientEvm'"])
+  })
+
+  it('status: malformed ids are 400, an unknown id is unknown, the wrong rail is unknown with the right one named', async () => {
+    for (const bad of ['xyz', 'ab'.repeat(31) + 'a', '0x' + 'ab'.repeat(33), '0x' + 'zz'.repeat(32)]) {
+      const r = await x.status(bad)
+      expect([r.status, r.body.code]).toEqual([400, 'BAD_REQUEST'])
+    }
+    const unknown = `0x${'ab'.repeat(32)}`
+    expect((await x.status(unknown.slice(2).toUpperCase())).body).toMatchObject({ orderId: unknown, rail: 'sol-origin', status: 'unknown', delivered: '0' })
+    const { built } = await (await import('./helpers/xchain.js')).openOrder(x, TOKEN_A, '1')
+    await x.waitStatus(built.orderId, (b) => b.status === 'claimed')
+    const wrong = await x.status(built.orderId, 'evm-origin')
+    expect(wrong.status).toBe(200)
+    expect(wrong.body).toMatchObject({ rail: 'evm-origin', status: 'unknown' })
+    expect(wrong.body.reason).toMatch(/rail=sol-origin/)
+    expect((await x.status(built.orderId, 'sideways')).status).toBe(400)
+  })
+
+  it('operator routes refuse partner keys (401 pointing to status polling); the heartbeat reports the worker', async () => {
+    const r = await x.get('/api/solver/heartbeat')
+    expect(r.status).toBe(401)
+    expect(r.body.error).toMatch(/poll GET \/api\/xchain\/status/)
+    const settle = await x.post('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
+    expect(settle.status).toBe(401)
+    const hb = await x.operator('/api/solver/heartbeat', undefined, 'GET')
+    expect(hb.body).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin'] })
+    expect(hb.body.attestors).toEqual([{ index: 0, online: true }, { index: 1, online: true }, { index: 2, online: true }])
+    expect(hb.body.orders.claimed).toBeGreaterThan(0)
+    const unknownOrder = await x.operator('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
+    expect([unknownOrder.status, unknownOrder.body.code]).toEqual([404, 'NOT_FOUND'])
+  })
+
+  it('capabilities report only what is served: sol-origin on, evm-origin off until its routes exist', async () => {
+    const caps = await d.call('/api/capabilities')
+    expect(caps.flows['xchain.sol-origin'].enabled).toBe(true)
+    expect(caps.flows['xchain.evm-origin'].enabled).toBe(false)
+  })
+})
