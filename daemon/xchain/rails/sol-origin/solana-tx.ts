@@ -23,9 +23,25 @@ export async function sendSolverTx(connection: Connection, solver: Keypair, inst
     await persist({ ref: sent.ref, validUntil: 0 })
     throw new BaseError('RELAY_FAILED', `the Solana node refused ${sent.ref}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
-  const { value } = await connection.confirmTransaction({ signature: sent.ref, blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight }, 'confirmed')
-  if (value.err) throw new BaseError('RELAY_FAILED', `Solana transaction ${sent.ref} failed: ${JSON.stringify(value.err)}`)
+  await confirmByPolling(connection, sent.ref, latest.lastValidBlockHeight)
   return sent
+}
+
+/**
+ * Waits for `signature` by polling its status, not by subscription: web3.js subscriptions keep a
+ * websocket that reconnects forever once the node is gone, which would keep a stopped daemon alive.
+ */
+async function confirmByPolling(connection: Connection, signature: string, lastValidBlockHeight: number): Promise<void> {
+  for (;;) {
+    const height = await connection.getBlockHeight('confirmed')
+    const { value: [status] } = await connection.getSignatureStatuses([signature])
+    if (status && status.confirmationStatus !== 'processed') {
+      if (status.err) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} failed: ${JSON.stringify(status.err)}`)
+      return
+    }
+    if (!status && height > lastValidBlockHeight) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} expired (block height ${lastValidBlockHeight} passed) before it landed`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
 }
 
 /** What became of a transaction signed earlier (by its signature and its blockhash's last valid height). */
