@@ -232,7 +232,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     } else {
       replayed()
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, routes: config.role === 'worker' ? workerRoutes : undefined })
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker, xchain }

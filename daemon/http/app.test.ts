@@ -1,3 +1,6 @@
+import type { Context } from 'hono'
+import { z } from 'zod'
+import { BaseError } from '../../src/errors/index.js'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { partnerKeyStore } from '../auth/partner-keys.js'
@@ -114,5 +117,56 @@ describe('routes in-process', () => {
   it('refuses to build an app whose routes need a surface it was not given', async () => {
     const { keys } = await setup()
     expect(() => createApp(appDeps({ surfaces: { keys }, routes: [facilitatorSupported] }))).toThrow(/needs the facilitator surface/)
+  })
+})
+
+describe('routes as data: the app enforces what a route declares', () => {
+  const Body = z.object({ amount: z.string().regex(/^\d+$/, 'a whole number') })
+  const Params = z.object({ id: z.string().uuid('not an id') })
+  const Query = z.object({ n: z.coerce.number().int().max(5) })
+  const seen: unknown[] = []
+  const echo = route({
+    method: 'POST', path: '/test/echo/:id', auth: 'user', surface: 'keys', body: Body, query: Query, params: Params, maxBody: 64,
+    handler: (c, _s, input) => {
+      seen.push(input)
+      return c.json({ ok: true })
+    },
+  })
+  const ID = '0b8a3f0e-54d8-4c67-9d4e-1f3e4c1c2a11'
+  const caller = { kind: 'user' as const, userId: 'u1' }
+  const callers = {
+    caller: async (c: Context) => {
+      if (c.req.header('x-user-key') !== 'good') throw new BaseError('UNAUTHORIZED', 'send a user key in x-user-key')
+      return caller
+    },
+  }
+  const app = async () => {
+    const store = await openStore({ file: ':memory:' })
+    stores.push(store)
+    const keys = keysService({ keys: partnerKeyStore(store, 'parx'), verdicts: verdictCache({ lookup: async () => undefined }) })
+    return createApp({ ...appDeps({ surfaces: { keys }, routes: [echo] }), callers })
+  }
+  const post = (a: Awaited<ReturnType<typeof app>>, path: string, body: string, key = 'good') =>
+    json(a.request(path, { method: 'POST', body, headers: { 'x-user-key': key, 'content-type': 'application/json' } }))
+
+  it('checks the caller first, then params, query and body, and hands the handler what it validated', async () => {
+    const a = await app()
+    seen.length = 0
+    expect(await post(a, `/test/echo/${ID}?n=3`, '{"amount":"7"}', 'bad')).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } })
+    expect(await post(a, '/test/echo/nope?n=3', '{"amount":"7"}')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', error: "invalid path parameter 'id': not an id" } })
+    expect(await post(a, `/test/echo/${ID}?n=9`, '{"amount":"7"}')).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } })
+    expect(await post(a, `/test/echo/${ID}?n=3`, '{"amount":"7.5"}')).toMatchObject({ status: 400, body: { error: "invalid field 'amount': a whole number" } })
+    expect(await post(a, `/test/echo/${ID}?n=3`, '{"amount":')).toMatchObject({ status: 400, body: { code: 'MALFORMED_JSON' } })
+    expect(await post(a, `/test/echo/${ID}?n=3`, JSON.stringify({ amount: '1'.repeat(100) }))).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } })
+    expect(seen).toEqual([])
+    expect(await post(a, `/test/echo/${ID}?n=3`, '{"amount":"7"}')).toMatchObject({ status: 200 })
+    expect(seen).toEqual([{ body: { amount: '7' }, query: { n: 3 }, params: { id: ID }, caller }])
+  })
+
+  it('refuses to build an app whose key-taking routes have no caller resolver', async () => {
+    const store = await openStore({ file: ':memory:' })
+    stores.push(store)
+    const keys = keysService({ keys: partnerKeyStore(store, 'parx'), verdicts: verdictCache({ lookup: async () => undefined }) })
+    expect(() => createApp(appDeps({ surfaces: { keys }, routes: [echo] }))).toThrow(/no callers resolver/)
   })
 })

@@ -1,14 +1,16 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Logger } from 'pino'
 import type { FlowName } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { AuthService } from '../auth/service.js'
+import type { Caller } from '../platform/service.js'
 import type { Surfaces } from '../services.js'
 import { authorize } from './middleware/auth.js'
 import { errorHandler } from './middleware/errors.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
-import type { AnyRoute } from './route.js'
+import { readInput } from './parse.js'
+import type { AnyRoute, CallerAuth } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
 
 export type AppDeps = {
@@ -21,7 +23,11 @@ export type AppDeps = {
   flowEnabled(flow: FlowName): boolean
   /** Default: every route of the daemon. */
   routes?: AnyRoute[]
+  /** Resolves platform keys (x-user-key, x-agent-key) for routes whose auth is user, agent or owner. */
+  callers?: CallerResolver
 }
+
+export type CallerResolver = { caller(c: Context, want: CallerAuth): Promise<Caller> }
 
 /** The daemon's HTTP app, built without listening so tests can call it in-process (`app.request`). */
 export function createApp(d: AppDeps): Hono {
@@ -31,16 +37,23 @@ export function createApp(d: AppDeps): Hono {
   for (const def of d.routes ?? allRoutes) {
     const surface = d.surfaces[def.surface]
     if (!surface) throw new Error(`route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
+    const callers = isCallerAuth(def.auth) ? d.callers : undefined
+    if (isCallerAuth(def.auth) && !callers) throw new Error(`route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
     app.on(def.method, def.path, async (c) => {
       d.limiter.check(remoteAddress(c))
-      await authorize(c, def.auth, d.auth)
+      const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)
       if (def.flow && !d.flowEnabled(def.flow)) {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }
-      return def.handler(c, surface as never)
+      const input = { ...(await readInput(c, def)), caller }
+      return def.handler(c, surface as never, input as never)
     })
   }
   return app
+}
+
+function isCallerAuth(auth: string): auth is CallerAuth {
+  return auth === 'user' || auth === 'agent' || auth === 'owner'
 }
 
 /** The client's address; undefined for in-process requests (`app.request`), which have no socket. */

@@ -1,24 +1,66 @@
 import type { Context } from 'hono'
+import type { z } from 'zod'
 import type { FlowName } from '../../src/config/schema.js'
+import type { Caller } from '../platform/service.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
 /**
- * One route = one file exporting a RouteDef. `auth`: open, partner (x-api-key, the K routes of
- * SPEC §5) or operator (bearer token). `flow`: the route answers FLOW_DISABLED when it is off.
- * `surface`: the one service its handler receives (daemon/services.ts).
+ * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of SPEC §5).
+ * operator: the operator bearer token. user: a platform user key (x-user-key). agent: an agent key
+ * (x-agent-key). owner: either, for routes an agent may call on itself and its user on any of its
+ * agents (docs/platform-api.md).
  */
-export type RouteDef<S extends SurfaceName = SurfaceName> = {
+export type RouteAuth = 'open' | 'partner' | 'operator' | 'user' | 'agent' | 'owner'
+export type CallerAuth = Extract<RouteAuth, 'user' | 'agent' | 'owner'>
+
+type Schema = z.ZodTypeAny | undefined
+type Out<T extends Schema> = T extends z.ZodTypeAny ? z.output<T> : undefined
+
+/** What the app validated before the handler runs, typed by the route's own schemas. */
+export type RouteInput<B extends Schema, Q extends Schema, P extends Schema, A extends RouteAuth> = {
+  body: Out<B>
+  query: Out<Q>
+  params: Out<P>
+  /** The platform caller, resolved from its key; present exactly when `auth` is user, agent or owner. */
+  caller: A extends CallerAuth ? Caller : undefined
+}
+
+/**
+ * One route = one file exporting a RouteDef: the app (daemon/http/app.ts) enforces everything
+ * declared here before the handler runs: rate limit, `auth`, the `flow` switch (FLOW_DISABLED),
+ * then `params`, `query` and the JSON `body` (at most `maxBody` bytes, default 64 KiB) against
+ * their zod schemas, taken from the surface's wire contract in src/sdk/. `surface`: the one
+ * service its handler receives (daemon/services.ts). A route that reads its body raw (a seller's
+ * paid endpoint) declares no `body`.
+ */
+export type RouteDef<
+  S extends SurfaceName = SurfaceName,
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+  A extends RouteAuth = RouteAuth,
+> = {
   method: 'GET' | 'POST' | 'DELETE'
   path: string
-  auth: 'open' | 'partner' | 'operator'
+  auth: A
   flow?: FlowName
   /** Largest accepted body in bytes (default 64 KiB). */
   maxBody?: number
+  body?: B
+  query?: Q
+  params?: P
   surface: S
-  handler: (c: Context, s: Surfaces[S]) => Response | Promise<Response>
+  handler: (c: Context, s: Surfaces[S], input: RouteInput<B, Q, P, A>) => Response | Promise<Response>
 }
 
-/** Any route, whatever its surface (what the route list holds). */
-export type AnyRoute = { [S in SurfaceName]: RouteDef<S> }[SurfaceName]
+/** Any route, whatever its surface and schemas (what the route list holds). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = { [S in SurfaceName]: RouteDef<S, any, any, any, RouteAuth> }[SurfaceName]
 
-export const route = <S extends SurfaceName>(def: RouteDef<S>): RouteDef<S> => def
+export const route = <
+  S extends SurfaceName,
+  B extends Schema = undefined,
+  Q extends Schema = undefined,
+  P extends Schema = undefined,
+  A extends RouteAuth = RouteAuth,
+>(def: RouteDef<S, B, Q, P, A>): RouteDef<S, B, Q, P, A> => def

@@ -1,7 +1,9 @@
+import { Chalk } from 'chalk'
+
 /**
  * Colour for terminal output: on only when the stream is a terminal, never with NO_COLOR (any
  * non-empty value, https://no-color.org), `--no-color` or TERM=dumb; FORCE_COLOR turns it on elsewhere.
- * Our own few escapes instead of chalk, whose detection ignores NO_COLOR.
+ * The decision is ours (chalk's own detection ignores NO_COLOR); chalk draws at the level we give it.
  */
 export function colorEnabled(opts: { env: NodeJS.ProcessEnv; isTTY: boolean; flag?: boolean }): boolean {
   if (opts.flag === false || opts.env.NO_COLOR) return false
@@ -13,6 +15,6 @@ export function colorEnabled(opts: { env: NodeJS.ProcessEnv; isTTY: boolean; fla
 export type Palette = Record<'red' | 'green' | 'yellow' | 'dim' | 'bold', (s: string) => string>
 
 export function palette(enabled: boolean): Palette {
-  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s)
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) }
+  const c = new Chalk({ level: enabled ? 1 : 0 })
+  return { red: c.red, green: c.green, yellow: c.yellow, dim: c.dim, bold: c.bold }
 }

@@ -5,9 +5,9 @@ import { toPayment, type Payment } from '../../../../src/sdk/x402/wire.js'
 import { networkByName } from '../../../facilitator/resolve.js'
 import type { AuthService } from '../../../auth/service.js'
 import { authorize } from '../../middleware/auth.js'
-import { jsonBody } from '../../parse.js'
 
-const Body = z.object({
+/** The envelope of /verify and /settle; what is inside the two objects is checked by toPayment. */
+export const PaymentBody = z.object({
   x402Version: z.number().int().optional(),
   paymentPayload: z.record(z.unknown(), { required_error: 'required', invalid_type_error: 'must be an object' }),
   paymentRequirements: z.record(z.unknown(), { required_error: 'required', invalid_type_error: 'must be an object' }),
@@ -18,8 +18,7 @@ const Body = z.object({
  * objects is an HTTP error (400); fields inside them that are missing or malformed are a payment
  * failure, answered in x402's own shape. Payments on mainnet networks need a partner key (SPEC §5.8).
  */
-export async function readPayment(c: Context, auth: AuthService): Promise<Payment | { reason: string; message: string }> {
-  const body = await jsonBody(c, Body)
+export async function readPayment(c: Context, body: z.output<typeof PaymentBody>, auth: AuthService): Promise<Payment | { reason: string; message: string }> {
   const p = toPayment(body.paymentPayload, body.paymentRequirements, body.x402Version)
   const named = [body.paymentRequirements.network, 'malformed' in p ? undefined : p.network]
   if (named.some((n) => typeof n === 'string' && networkByName(n)?.kind === 'mainnet')) await authorize(c, 'partner', auth)

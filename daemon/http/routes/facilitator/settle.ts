@@ -1,7 +1,7 @@
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { SettleResponse } from '../../../../src/sdk/x402/types.js'
 import { route } from '../../route.js'
-import { readPayment } from './request.js'
+import { PaymentBody, readPayment } from './request.js'
 
 /**
  * A failed settlement is never a 200: 409 when the authorization was already settled (or is
@@ -17,9 +17,9 @@ export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {
 
 /** POST /facilitator/settle: settles at most once per authorization and answers only once the outcome is stored. */
 const def = route({
-  method: 'POST', path: '/facilitator/settle', auth: 'open', surface: 'facilitator', flow: 'facilitator',
-  handler: async (c, s) => {
-    const p = await readPayment(c, s.auth)
+  method: 'POST', path: '/facilitator/settle', auth: 'open', surface: 'facilitator', flow: 'facilitator', body: PaymentBody,
+  handler: async (c, s, { body }) => {
+    const p = await readPayment(c, body, s.auth)
     const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
     const r: SettleResponse = 'reason' in p
       ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { jsonBody } from '../../parse.js'
 import { evmAddress } from '../../schemas.js'
 import { route } from '../../route.js'
 
@@ -11,9 +10,8 @@ const Body = z.object({
 
 /** Creates a partner key. The secret is in this response only; the store keeps its hash. */
 export default route({
-  method: 'POST', path: '/api/operator/keys', auth: 'operator', surface: 'keys',
-  handler: async (c, s) => {
-    const body = await jsonBody(c, Body)
+  method: 'POST', path: '/api/operator/keys', auth: 'operator', surface: 'keys', body: Body,
+  handler: async (c, s, { body }) => {
     const { key, record } = await s.create(body)
     return c.json({ key, ...record }, 201)
   },

@@ -1,24 +1,19 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { route } from '../../route.js'
+import { platformRoute } from './contract-route.js'
 import { agentView } from '../../../platform/views.js'
-import { platformBody } from './body.js'
 
 const r = platformRoutes.createAgent
 
 /** A new agent with a new wallet, its key sealed in the store (never returned). */
-export default route({
-  method: r.method, path: r.path, auth: 'open', surface: 'platform',
-  handler: async (c, s) => {
-    const userId = s.userOf(await s.caller(c, 'user'))
-    const body = await platformBody(c, r.body)
-    if (!s.evm[body.network]) {
-      throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment (profile ${s.profile}); use one of ${Object.keys(s.evm).filter((k) => s.agentNetworks.includes(k)).join(', ')}`)
-    }
-    if (!s.canCreateAgents) {
-      throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)')
-    }
-    const agent = await s.store.createAgent({ userId, name: body.name, network: body.network })
-    return c.json(agentView(agent, 0n, s.tokenAddress))
-  },
+export default platformRoute(r, async (c, s, { body, caller }) => {
+  const userId = s.userOf(caller)
+  if (!s.evm[body.network]) {
+    throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment (profile ${s.profile}); use one of ${Object.keys(s.evm).filter((k) => s.agentNetworks.includes(k)).join(', ')}`)
+  }
+  if (!s.canCreateAgents) {
+    throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)')
+  }
+  const agent = await s.store.createAgent({ userId, name: body.name, network: body.network })
+  return c.json(agentView(agent, 0n, s.tokenAddress))
 })

@@ -1,31 +1,25 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { endpointView } from '../../../platform/endpoints.js'
-import { route } from '../../route.js'
-import { platformBody } from './body.js'
+import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.createEndpoint
 
 /** A paid endpoint in front of an upstream URL; payTo is one of the user's agents (its wallet) or an address. */
-export default route({
-  method: r.method, path: r.path, auth: 'open', surface: 'platform',
-  handler: async (c, s) => {
-    const caller = await s.caller(c, 'user')
-    const userId = s.userOf(caller)
-    const body = await platformBody(c, r.body)
-    const chain = s.evm[body.network]
-    if (!chain || !chain.tokens[body.token]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} ${body.token} is not served by this deployment (profile ${s.profile})`)
-    let payTo = body.payTo
-    let payToAgentId: string | null = null
-    if (!payTo.startsWith('0x')) {
-      const agent = await s.ownedAgent(caller, payTo)
-      if (agent.network !== body.network) throw new BaseError('BAD_REQUEST', `invalid field 'payTo': agent ${agent.id} lives on ${agent.network}, not ${body.network}`)
-      payTo = agent.address as typeof payTo
-      payToAgentId = agent.id
-    }
-    const row = await s.endpoints.create({
-      user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
-    })
-    return c.json(endpointView(row, s.platformUrl))
-  },
+export default platformRoute(r, async (c, s, { body, caller }) => {
+  const userId = s.userOf(caller)
+  const chain = s.evm[body.network]
+  if (!chain || !chain.tokens[body.token]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} ${body.token} is not served by this deployment (profile ${s.profile})`)
+  let payTo = body.payTo
+  let payToAgentId: string | null = null
+  if (!payTo.startsWith('0x')) {
+    const agent = await s.ownedAgent(caller, payTo)
+    if (agent.network !== body.network) throw new BaseError('BAD_REQUEST', `invalid field 'payTo': agent ${agent.id} lives on ${agent.network}, not ${body.network}`)
+    payTo = agent.address as typeof payTo
+    payToAgentId = agent.id
+  }
+  const row = await s.endpoints.create({
+    user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
+  })
+  return c.json(endpointView(row, s.platformUrl))
 })

@@ -1,7 +1,6 @@
 import { isBase58Of } from '../../../../src/sdk/solana/encoded-size.js'
 import { z } from 'zod'
 import { confirmSol } from '../../../sol/confirm.js'
-import { query } from '../../parse.js'
 import { route } from '../../route.js'
 
 const signature = z.string({ required_error: 'required' }).refine((v) => isBase58Of(v, 64), 'not a Solana transaction signature (base58, 64 bytes)')
@@ -10,5 +9,6 @@ const Query = z.object({ sig: signature })
 
 export default route({
   method: 'GET', path: '/api/sol/confirm', auth: 'partner', surface: 'sol',
-  handler: async (c, s) => c.json(await confirmSol(s, query(c, Query).sig)),
+  query: Query,
+  handler: async (c, s, { query }) => c.json(await confirmSol(s, query.sig)),
 })

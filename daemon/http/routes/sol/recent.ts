@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { recentSolSwaps } from '../../../sol/recent.js'
-import { query } from '../../parse.js'
 import { route } from '../../route.js'
 
 const Query = z.object({
@@ -9,6 +8,6 @@ const Query = z.object({
 
 /** Open (SPEC §5): what the service did on Solana lately; everything in it is public on chain. */
 export default route({
-  method: 'GET', path: '/api/sol/recent', auth: 'open', surface: 'sol',
-  handler: async (c, s) => c.json(await recentSolSwaps(s, query(c, Query).limit)),
+  method: 'GET', path: '/api/sol/recent', auth: 'open', surface: 'sol', query: Query,
+  handler: async (c, s, { query }) => c.json(await recentSolSwaps(s, query.limit)),
 })

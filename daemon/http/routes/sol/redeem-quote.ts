@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { TOKEN_A } from '../../../../src/networks/registry.js'
 import { solRedeemQuote } from '../../../sol/redeem-quote.js'
-import { query } from '../../parse.js'
 import { route } from '../../route.js'
 import { uiAmount } from '../../schemas.js'
 import { required } from '../swap/swap-body.js'
@@ -10,6 +9,6 @@ const Query = z.object({ net: z.string().optional(), in: z.string().min(1).defau
 
 /** SPEC §4.1: the Solana counterpart of the redeem quote, priced from the solver's live inventory. */
 export default route({
-  method: 'GET', path: '/api/sol/redeem/quote', auth: 'partner', surface: 'sol', flow: 'sol.redeem',
-  handler: async (c, s) => c.json(await solRedeemQuote(s, query(c, Query))),
+  method: 'GET', path: '/api/sol/redeem/quote', auth: 'partner', surface: 'sol', flow: 'sol.redeem', query: Query,
+  handler: async (c, s, { query }) => c.json(await solRedeemQuote(s, query)),
 })

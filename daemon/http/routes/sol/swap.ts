@@ -1,6 +1,5 @@
 import { TOKEN_A, USDC } from '../../../../src/networks/registry.js'
 import { buildSolSwap } from '../../../sol/build-swap.js'
-import { jsonBody } from '../../parse.js'
 import { route } from '../../route.js'
 import { SOL_SWAP_MAX_BODY, solSwapBody } from './swap-body.js'
 
@@ -8,6 +7,6 @@ const Body = solSwapBody({ in: USDC, out: TOKEN_A })
 
 /** SPEC §4.1: a base64 transaction the solver built and co-signed; the user signs and submits it. */
 export default route({
-  method: 'POST', path: '/api/sol/swap', auth: 'partner', surface: 'sol', maxBody: SOL_SWAP_MAX_BODY,
-  handler: async (c, s) => c.json(await buildSolSwap(s, await jsonBody(c, Body, SOL_SWAP_MAX_BODY))),
+  method: 'POST', path: '/api/sol/swap', auth: 'partner', surface: 'sol', maxBody: SOL_SWAP_MAX_BODY, body: Body,
+  handler: async (c, s, { body }) => c.json(await buildSolSwap(s, body)),
 })

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { readNonces } from '../../../swap/user-state.js'
-import { query } from '../../parse.js'
 import { route } from '../../route.js'
 import { evmAddress } from '../../schemas.js'
 
@@ -11,6 +10,6 @@ const Query = z.object({ owner: evmAddress })
  * an integrator with only the API URL and a key can sign (the SDK uses it). K: tied to a wallet.
  */
 export default route({
-  method: 'GET', path: '/api/base/nonces', auth: 'partner', surface: 'swap',
-  handler: async (c, s) => c.json(await readNonces(s.base, query(c, Query).owner)),
+  method: 'GET', path: '/api/base/nonces', auth: 'partner', surface: 'swap', query: Query,
+  handler: async (c, s, { query }) => c.json(await readNonces(s.base, query.owner)),
 })

@@ -1,6 +1,5 @@
 import { TOKEN_A, USDC } from '../../../../src/networks/registry.js'
 import { relaySwap } from '../../../swap/relay-swap.js'
-import { jsonBody } from '../../parse.js'
 import { route } from '../../route.js'
 import { SWAP_MAX_BODY, swapBody } from './swap-body.js'
 
@@ -11,6 +10,6 @@ const Body = swapBody({ in: TOKEN_A, out: USDC })
  * swap route; only the defaults of `in` and `out` differ.
  */
 export default route({
-  method: 'POST', path: '/api/base/redeem', auth: 'partner', surface: 'swap', maxBody: SWAP_MAX_BODY,
-  handler: async (c, s) => c.json(await relaySwap(s, await jsonBody(c, Body, SWAP_MAX_BODY))),
+  method: 'POST', path: '/api/base/redeem', auth: 'partner', surface: 'swap', maxBody: SWAP_MAX_BODY, body: Body,
+  handler: async (c, s, { body }) => c.json(await relaySwap(s, body)),
 })
