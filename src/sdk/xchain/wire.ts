@@ -62,12 +62,19 @@ export const uiAmount = z
 
 const symbol = z.string({ required_error: 'required' }).regex(/^[A-Za-z0-9]{1,16}$/, 'a token symbol like USDC').transform((s) => s.toUpperCase())
 
-/** 32 bytes as 64 hex characters, with or without 0x; normalised to lower-case 0x form. */
+/**
+ * 32 bytes as 64 hex characters, with or without 0x; normalised to lower-case 0x form. Malformed is
+ * a 400 BAD_REQUEST wherever it appears, the status path included (SPEC §7: an invalid request field).
+ */
 export const orderIdSchema = z.string({ required_error: 'required' })
-  .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'an order id is 32 bytes: 64 hex characters, with or without 0x')
+  .superRefine((v, ctx) => {
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v)) ctx.addIssue({ code: 'custom', message: 'an order id is 32 bytes: 64 hex characters, with or without 0x', params: { code: 'BAD_REQUEST' } })
+  })
   .transform((v) => `0x${v.replace(/^0x/, '').toLowerCase()}` as `0x${string}`)
 
 export const railSchema = z.enum(RAILS, { errorMap: () => ({ message: "one of 'sol-origin', 'evm-origin'" }) })
+/** `/api/xchain/:rail/...` (an unknown rail is NOT_FOUND: no such route). */
+export const RailParams = z.object({ rail: railSchema })
 
 // ---------------------------------------------------------------------------------------------
 // Build routes (K)

@@ -1,12 +1,9 @@
 import { ReserveBody, xchainPaths } from '../../../../src/sdk/xchain/wire.js'
-import { jsonBody } from '../../parse.js'
 import { route } from '../../route.js'
 
 /** Internal (operator token): hold solver inventory on a network, counted like an open order's. */
 export default route({
   method: 'POST', path: xchainPaths.reserve, auth: 'operator', surface: 'xchain',
-  handler: async (c, s) => {
-    const b = await jsonBody(c, ReserveBody)
-    return c.json(await s.reserve({ ...b, amount: BigInt(b.amount) }))
-  },
+  body: ReserveBody,
+  handler: async (c, s, { body }) => c.json(await s.reserve({ ...body, amount: BigInt(body.amount) })),
 })
