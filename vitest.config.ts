@@ -25,6 +25,10 @@ const storeSensitive = [
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
   'test/outbox-replay.test.ts',
+  'test/xchain-sol-origin.test.ts',
+  'test/xchain-faults.test.ts',
+  'test/xchain-crash.test.ts',
+  'test/xchain-restart.test.ts',
 ]
 
 export default defineConfig({
