@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import { processLock, type KeyedLock } from '../ports/lock.js'
+import type { Database } from '../store/database.js'
 import type { Store } from '../store/store.js'
 
 /** Reads the solver's live balance of a token on a network (base units). */
@@ -28,8 +30,8 @@ export type Reservations = {
 export function reservations(p: { store: Store; balance: BalanceReader; lock?: KeyedLock }): Reservations {
   const { db } = p.store
   const lock = p.lock ?? processLock()
-  const held = async (network: string, token: string) => {
-    const rows = await db.selectFrom('xchain_reservations').select(['amount', 'expires_at'])
+  const held = async (network: string, token: string, q: Kysely<Database> = db) => {
+    const rows = await q.selectFrom('xchain_reservations').select(['amount', 'expires_at'])
       .where('state', '=', 'held').where('network', '=', network).where('token', '=', token).execute()
     const now = Date.now()
     return rows.filter((r) => r.expires_at === null || Number(r.expires_at) > now).reduce((s, r) => s + BigInt(r.amount), 0n)
@@ -43,18 +45,25 @@ export function reservations(p: { store: Store; balance: BalanceReader; lock?: K
     return Number(r.numUpdatedRows) === 1
   }
   return {
+    // In this process, one hold per (network, token) at a time; across API replicas on PostgreSQL,
+    // a transaction-scoped advisory lock on the same key makes read-check-insert atomic too.
     hold: (h) => lock.run(`${h.network}:${h.token}`, async () => {
-      const [{ balance, decimals }, reserved] = await Promise.all([p.balance(h.network, h.token), held(h.network, h.token)])
-      const free = balance > reserved ? balance - reserved : 0n
-      if (free < h.amount) {
-        throw new BaseError('INVENTORY_SHORT', `the solver's ${h.token} inventory on ${h.network} is short: ${fromBaseUnits(free, decimals)} free (${fromBaseUnits(balance, decimals)} held, the rest promised to open orders), less than the ${fromBaseUnits(h.amount, decimals)} ${h.what}; no fallback sourcing is enabled for this route: reduce the amount or retry later`)
-      }
-      const t = Date.now()
-      await db.insertInto('xchain_reservations').values({
-        id: h.id, network: h.network, token: h.token, amount: h.amount.toString(), ref: h.ref, state: 'held',
-        expires_at: h.expiresAt ?? null, created_at: t, updated_at: t,
-      }).execute()
-      return { available: free - h.amount }
+      const balance = await p.balance(h.network, h.token)
+      return db.transaction().execute(async (tx) => {
+        if (p.store.dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtext(${`xchain-reserve:${h.network}:${h.token}`}))`.execute(tx)
+        const reserved = await held(h.network, h.token, tx)
+        const free = balance.balance > reserved ? balance.balance - reserved : 0n
+        if (free < h.amount) {
+          const { decimals } = balance
+          throw new BaseError('INVENTORY_SHORT', `the solver's ${h.token} inventory on ${h.network} is short: ${fromBaseUnits(free, decimals)} free (${fromBaseUnits(balance.balance, decimals)} held, the rest promised to open orders), less than the ${fromBaseUnits(h.amount, decimals)} ${h.what}; no fallback sourcing is enabled for this route: reduce the amount or retry later`)
+        }
+        const t = Date.now()
+        await tx.insertInto('xchain_reservations').values({
+          id: h.id, network: h.network, token: h.token, amount: h.amount.toString(), ref: h.ref, state: 'held',
+          expires_at: h.expiresAt ?? null, created_at: t, updated_at: t,
+        }).execute()
+        return { available: free - h.amount }
+      })
     }),
     spend: async (id) => void (await settle(id, 'spent')),
     release: (id) => settle(id, 'released'),

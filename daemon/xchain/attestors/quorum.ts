@@ -28,7 +28,8 @@ export function collectQuorum(attestors: Attestor[], req: AttestRequest, opts: {
       if (done) return
       done = true
       clearTimeout(timer)
-      resolve({ signatures: signatures.slice(0, Math.max(needed, signatures.length)), refusals })
+      // Exactly `needed` when met: a claim carries no more signatures than it needs (Solana's 1232-byte transactions).
+      resolve({ signatures: signatures.slice(0, needed), refusals })
     }
     const timer = setTimeout(() => {
       refusals.push(`${pending} attestor(s) did not answer within ${opts.timeoutMs ?? 3_000} ms`)
