@@ -25,6 +25,7 @@ const storeSensitive = [
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
   'test/outbox-replay.test.ts',
+  'daemon/xchain/reservations.test.ts',
   'test/xchain-sol-origin.test.ts',
   'test/xchain-faults.test.ts',
   'test/xchain-crash.test.ts',

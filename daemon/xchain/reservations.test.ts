@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '../store/store.js'
+import { openTestStore } from '../../test/helpers/store.js'
+import type { Store } from '../store/store.js'
 import { reservations, type Reservations } from './reservations.js'
 
 let store: Store
 let r: Reservations
 let balance = 100n
 beforeEach(async () => {
-  store = await openStore({ file: ':memory:' })
+  store = await openTestStore()
   balance = 100n
   // The solver's balance as the chain would report it (chain reads are covered by the e2e tests).
   r = reservations({ store, balance: async () => ({ balance, decimals: 0 }) })
