@@ -146,3 +146,19 @@ describe('sol-origin requests that are refused', () => {
     expect(caps.flows['xchain.evm-origin'].enabled).toBe(false)
   })
 })
+
+describe('parx solver (operator commands)', () => {
+  it('pause, heartbeat and resume through the compiled CLI', async () => {
+    const { execFile } = await import('node:child_process')
+    const parx = (args: string[]) => new Promise<any>((resolve, reject) => {
+      execFile(process.execPath, ['bin/parx.js', '-o', 'json', ...args, '--operator-token', d.services.keys.operatorToken], {
+        env: { ...process.env, PARX_API_URL: d.urls.api, NO_COLOR: '1' },
+      }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}: ${stderr}`)) : resolve(JSON.parse(stdout))))
+    })
+    expect(await parx(['solver', 'pause', '--keep-delivering'])).toEqual({ paused: { deliveries: false, claims: true } })
+    expect((await parx(['solver', 'heartbeat'])).paused).toEqual({ deliveries: false, claims: true })
+    expect(await parx(['solver', 'resume'])).toEqual({ paused: { deliveries: false, claims: false } })
+    const hb = await parx(['solver', 'heartbeat'])
+    expect(hb).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin'] })
+  })
+})
