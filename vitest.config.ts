@@ -28,7 +28,6 @@ const storeSensitive = [
   'daemon/xchain/reservations.test.ts',
   'test/xchain-sol-origin.test.ts',
   'test/xchain-faults.test.ts',
-  'test/xchain-crash.test.ts',
   'test/xchain-restart.test.ts',
 ]
 

@@ -118,6 +118,36 @@ describe('sol-origin faults and attacks', () => {
     expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(solverBefore)
   }, 60_000)
 
+  it('delivered but not claimed before expiry goes to attention (the solver\'s loss, never the user\'s); the operator refund returns the input', async () => {
+    await x.operator('/api/solver/pause', { deliveries: false, claims: true })
+    const { user, recipient, built } = await openOrder(x, TOKEN_A, '6', '6')
+    await x.waitStatus(built.orderId, (b) => b.stage === 'delivered')
+    expect(await x.baseBalance(recipient, TOKEN_A)).toBe(6n * PUSD_BASE)
+    await passSolanaTime(d, x, built.expires)
+    const attention = await x.waitStatus(built.orderId, (b) => b.status === 'attention')
+    expect(attention.reason).toMatch(/not claimed before expires/)
+    const settle = await x.operator('/api/xchain/sol-origin/settle', { orderId: built.orderId })
+    expect(settle.body).toMatchObject({ orderId: built.orderId, rail: 'sol-origin', stage: 'attention', status: 'attention' })
+    const refund = await x.operator('/api/xchain/sol-origin/refund', { orderId: built.orderId })
+    expect(refund.body).toMatchObject({ stage: 'refunded', status: 'refunded' })
+    expect((await x.status(built.orderId)).body).toMatchObject({ status: 'refunded', delivered: '6000000000000000000' })
+    expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(6n * PUSD_SOL)
+    expect(await fillsOf(built.orderId)).toBe(1)
+  })
+
+  it('the operator refund refuses an order that has not expired, and an order of the other rail', async () => {
+    await x.operator('/api/solver/pause', {})
+    const { built } = await openOrder(x, TOKEN_A, '1')
+    await x.waitStatus(built.orderId, (b) => b.status === 'pending')
+    const early = await x.operator('/api/xchain/sol-origin/refund', { orderId: built.orderId })
+    expect([early.status, early.body.code]).toEqual([400, 'BAD_REQUEST'])
+    expect(early.body.error).toMatch(/refundable only after its expiry/)
+    const other = await x.operator('/api/xchain/evm-origin/refund', { orderId: built.orderId })
+    expect([other.status, other.body.code]).toEqual([404, 'NOT_FOUND'])
+    await passSolanaTime(d, x, built.expires)
+    expect((await x.waitStatus(built.orderId, final)).status).toBe('refunded')
+  })
+
   it('a lock that never confirms is unknown, and its reservation is released once its blockhash expired', async () => {
     const user = Keypair.generate()
     await x.fund(user.publicKey, TOKEN_A, '2')

@@ -162,3 +162,20 @@ describe('parx solver (operator commands)', () => {
     expect(hb).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin'] })
   })
 })
+
+describe('the xchain.sol-origin flow switched off', () => {
+  it('answers FLOW_DISABLED and capabilities say so', async () => {
+    const off = await startTestDaemon({ file: { flows: { 'xchain.sol-origin': false } } })
+    try {
+      const key = await off.partnerKey()
+      const r = await off.raw('/api/xchain/sol-origin/open/build', {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ user: Keypair.generate().publicKey.toBase58(), inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm: x.newRecipient() }),
+      })
+      expect([r.status, r.body.code]).toEqual([403, 'FLOW_DISABLED'])
+      expect((await off.call('/api/capabilities')).flows['xchain.sol-origin'].enabled).toBe(false)
+    } finally {
+      await off.close()
+    }
+  })
+})
