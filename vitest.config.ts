@@ -32,6 +32,10 @@ const storeSensitive = [
   'daemon/dashboard/**/*.test.ts',
   'test/dashboard-routes.test.ts',
   'test/dashboard-replicas.test.ts',
+  'daemon/xchain/reservations.test.ts',
+  'test/xchain-sol-origin.test.ts',
+  'test/xchain-faults.test.ts',
+  'test/xchain-restart.test.ts',
 ]
 
 export default defineConfig({

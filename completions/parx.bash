@@ -17,6 +17,10 @@ _parx() {
       "keys deactivate") path="keys deactivate" ;;
       "keys delete") path="keys delete" ;;
       "keys operator-token") path="keys operator-token" ;;
+      "solver") path="solver" ;;
+      "solver pause") path="solver pause" ;;
+      "solver resume") path="solver resume" ;;
+      "solver heartbeat") path="solver heartbeat" ;;
       "config") path="config" ;;
       "config path") path="config path" ;;
       "config get") path="config get" ;;
@@ -63,7 +67,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status chains deploy faucet keys config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys solver config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
@@ -75,6 +79,10 @@ _parx() {
     "keys deactivate") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "keys delete") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "keys operator-token") words="--data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "solver") words="pause resume heartbeat --version -V --output -o --api-url --no-color --help" ;;
+    "solver pause") words="--operator-token --data-dir --keep-delivering --keep-claiming --version -V --output -o --api-url --no-color --help" ;;
+    "solver resume") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "solver heartbeat") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "config") words="path get set --version -V --output -o --api-url --no-color --help" ;;
     "config path") words="--version -V --output -o --api-url --no-color --help" ;;
     "config get") words="--version -V --output -o --api-url --no-color --help" ;;

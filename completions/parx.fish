@@ -9,6 +9,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a chains
 complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
+complete -c parx -f -n '__fish_use_subcommand' -a solver
 complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
 complete -c parx -f -n '__fish_use_subcommand' -a user
@@ -59,6 +60,17 @@ complete -c parx -n '__fish_seen_subcommand_from deactivate' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from delete' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from delete' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from operator-token' -l data-dir -r
+complete -c parx -f -n '__fish_seen_subcommand_from solver' -a pause
+complete -c parx -f -n '__fish_seen_subcommand_from solver' -a resume
+complete -c parx -f -n '__fish_seen_subcommand_from solver' -a heartbeat
+complete -c parx -n '__fish_seen_subcommand_from pause' -l operator-token -r
+complete -c parx -n '__fish_seen_subcommand_from pause' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from pause' -l keep-delivering -f
+complete -c parx -n '__fish_seen_subcommand_from pause' -l keep-claiming -f
+complete -c parx -n '__fish_seen_subcommand_from resume' -l operator-token -r
+complete -c parx -n '__fish_seen_subcommand_from resume' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l operator-token -r
+complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l data-dir -r
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a path
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a get
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a set

@@ -51,6 +51,8 @@ import { sessionAuth } from './dashboard/session-auth.js'
 import { sessionStore } from './dashboard/sessions.js'
 import { siwe } from './dashboard/siwe.js'
 import { userKeys } from './platform/user-keys.js'
+import { createXchain, type XchainParts } from './xchain/compose.js'
+import type { Duties } from './worker/leader.js'
 
 /**
  * The composition's parts, for tests and operator tooling that run beside the daemon. Routes never
@@ -72,6 +74,8 @@ export type DaemonParts = {
   platform: PlatformService
   /** Present when this process campaigns for the worker duties (role worker or all). */
   worker?: { leadership: Leadership; firstPass: Promise<void> }
+  /** Cross-chain: the rails, the solver worker, the three attestors (fault tests switch their mode). */
+  xchain: XchainParts
 }
 
 export type Daemon = { urls: DaemonUrls; services: DaemonParts; stop(): Promise<void> }
@@ -190,6 +194,12 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
     })
     const sessions = sessionStore(store)
+    // Only the worker leader moves cross-chain orders; `leadership` exists once the duties are campaigned for below.
+    let leadership: Leadership | undefined
+    const xchain = createXchain({
+      store, evm: chains.evm, base, solana: chains.solana, keys, evmSolver: accounts.solver, baseSender: sender(base.key, 'solver'),
+      limits: config.limits, timing: config.xchain, log, leading: () => leadership?.isLeader() ?? false,
+    })
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,
@@ -206,6 +216,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         // loopback: sign-in is what a script would hammer.
         loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
       }),
+      xchain: xchain.service,
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).
@@ -223,13 +234,23 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
           replayed()
         }
       }
-      const { duties, firstPass } = workerDuties({ facilitator, replay, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      const { duties: reconcile, firstPass } = workerDuties({ facilitator, replay, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      // The leader's duties: reconciliation, then the cross-chain solver worker beside it.
+      const duties: Duties = async () => {
+        const stopReconcile = await reconcile()
+        const stopSolver = await xchain.worker.duty()
+        return async () => {
+          await stopSolver()
+          await stopReconcile()
+        }
+      }
       const onError = (err: Error) => log.warn({ err }, 'worker leadership: error')
-      const leadership = config.store.url
+      const led = config.store.url
         ? postgresLeadership({ url: config.store.url, duties, onError, onChange: (leading) => log.info({ leading }, leading ? 'leading the worker duties' : 'no longer leading the worker duties') })
         : soleLeadership(duties, onError)
-      cleanups.push(() => leadership.stop())
-      worker = { leadership, firstPass }
+      leadership = led
+      cleanups.push(() => led.stop())
+      worker = { leadership: led, firstPass }
       // One process per data dir: nothing is answered before what the previous run left is
       // reconciled (transactions replayed, settlements decided), so no answer names a lost transaction.
       if (!config.store.url) await firstPass
@@ -239,7 +260,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
-    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker }
+    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker, xchain }
     return { urls, services, stop }
   } catch (e) {
     await stop()

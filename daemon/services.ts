@@ -7,6 +7,7 @@ import type { Facilitator } from './facilitator/service.js'
 import type { PlatformService } from './platform/service.js'
 import type { SolDeps } from './sol/deps.js'
 import type { SwapDeps } from './swap/deps.js'
+import type { XchainService } from './xchain/service.js'
 
 export type DaemonUrls = {
   api: string
@@ -51,6 +52,8 @@ export type Surfaces = {
   platform: PlatformService
   /** The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (SPEC §2.1). */
   dashboard: DashboardService
+  /** Cross-chain orders (SPEC §4.3): build, status, the solver's operator routes (daemon/xchain/README.md). */
+  xchain: XchainService
 }
 
 export type SurfaceName = keyof Surfaces

@@ -4,10 +4,11 @@ import type { FoundationTables } from './tables/foundation.js'
 import type { PlatformTables } from './tables/platform.js'
 import type { SolanaTables } from './tables/solana.js'
 import type { SwapTables } from './tables/swap.js'
+import type { XchainTables } from './tables/xchain.js'
 
 /**
  * Every table of the store, typed. An area declares its tables in `tables/<area>.ts` as an
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, PlatformTables, SwapTables, DashboardTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables {}

@@ -24,6 +24,9 @@ import * as keysDeactivate from './commands/keys/deactivate.js'
 import * as keysDelete from './commands/keys/delete.js'
 import * as keysList from './commands/keys/list.js'
 import * as keysOperatorToken from './commands/keys/operator-token.js'
+import * as solverHeartbeat from './commands/solver/heartbeat.js'
+import * as solverPause from './commands/solver/pause.js'
+import * as solverResume from './commands/solver/resume.js'
 import * as logout from './commands/logout.js'
 import * as manifest from './commands/manifest.js'
 import * as mcp from './commands/mcp.js'
@@ -69,6 +72,13 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(keysDeactivate.define(ctx))
       .addCommand(keysDelete.define(ctx))
       .addCommand(keysOperatorToken.define(ctx)),
+  )
+  program.addCommand(
+    new Command('solver')
+      .description('the cross-chain solver (operator): pause, resume, heartbeat')
+      .addCommand(solverPause.define(ctx))
+      .addCommand(solverResume.define(ctx))
+      .addCommand(solverHeartbeat.define(ctx)),
   )
   program.addCommand(
     new Command('config')

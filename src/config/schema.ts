@@ -51,6 +51,15 @@ export const configSchema = z.object({
     slippageBpsMax: z.coerce.number().int().min(0).max(10_000).default(50),
     xchainMaxUsd: z.coerce.number().positive().default(5_000),
   }).default({}),
+  /**
+   * Cross-chain orders (README "Cross-chain"): seconds from build to an order's fillDeadline and to
+   * its expires (claims end and refunds begin there), and how often the solver worker polls.
+   */
+  xchain: z.object({
+    fillSeconds: z.coerce.number().int().min(2).max(86_400).default(300),
+    expirySeconds: z.coerce.number().int().min(3).max(7 * 86_400).default(900),
+    pollMs: z.coerce.number().int().min(20).max(60_000).default(100),
+  }).default({}).refine((x) => x.expirySeconds > x.fillSeconds, 'xchain.expirySeconds must be larger than xchain.fillSeconds (claims happen between the two)'),
   /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
   rateLimit: z.object({
     perSecond: z.coerce.number().positive().default(50),

@@ -48,6 +48,15 @@ import baseRedeem from './swap/base-redeem.js'
 import baseRedeemQuote from './swap/base-redeem-quote.js'
 import baseSwap from './swap/base-swap.js'
 import { dashboardRoutes } from './dashboard/index.js'
+import xchainHeartbeat from './xchain/heartbeat.js'
+import xchainPause from './xchain/pause.js'
+import xchainRefund from './xchain/refund.js'
+import xchainRelease from './xchain/release.js'
+import xchainReserve from './xchain/reserve.js'
+import xchainResume from './xchain/resume.js'
+import xchainSettle from './xchain/settle.js'
+import xchainSolBuild from './xchain/sol-origin-build.js'
+import xchainStatus from './xchain/status.js'
 
 /** What a `--role worker` process serves: it answers for its health, not for the API. */
 export const workerRoutes: AnyRoute[] = [health, readiness]
@@ -60,6 +69,8 @@ export const routes: AnyRoute[] = [
   baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
   // Solana swaps (SPEC §4.1, §4.2)
   solInfo, solBalance, solSwap, solRedeem, solRedeemQuote, solConfirm, solRecent,
+  // cross-chain (SPEC §4.3): build and status (K); the solver's operator routes and the internal inventory helpers
+  xchainSolBuild, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
   // x402 facilitator (SPEC §4.4)
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth,
   // operator

@@ -6,6 +6,7 @@ import { m004_tx_outbox } from './004_tx_outbox.js'
 import { m100_swap_claims } from './100_swap_claims.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
+import { m400_xchain } from './400_xchain.js'
 import { m500_platform } from './500_platform.js'
 import { m501_platform_endpoints } from './501_platform_endpoints.js'
 import { m601_dashboard } from './601_dashboard.js'
@@ -26,6 +27,7 @@ export const migrations: Record<string, StoreMigration> = {
   '100_swap_claims': m100_swap_claims,
   '200_x402_settlements': m200_x402_settlements,
   '301_sol_swaps': m301_sol_swaps,
+  '400_xchain': m400_xchain,
   '500_platform': m500_platform,
   '501_platform_endpoints': m501_platform_endpoints,
   '601_dashboard': m601_dashboard,

@@ -1,0 +1,66 @@
+import { Keypair } from '@solana/web3.js'
+import type { Logger } from 'pino'
+import type { Hex } from 'viem'
+import type { ParxConfig } from '../../src/config/schema.js'
+import type { XchainRail } from '../../src/sdk/xchain/wire.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import type { TxSender } from '../chains/evm/tx-sender.js'
+import type { SolanaChain } from '../chains/solana/chain.js'
+import type { Store } from '../store/store.js'
+import { attestationStore } from './attestation-store.js'
+import { createAttestor, type Attestor } from './attestors/attestor.js'
+import { solverBalances } from './inventory.js'
+import { orderStore, type OrderStore } from './order-store.js'
+import type { Rail } from './rail.js'
+import { solOriginRail } from './rails/sol-origin/rail.js'
+import { reservations } from './reservations.js'
+import { xchainService, type XchainService } from './service.js'
+import { solverSwitches } from './solver-switches.js'
+import { solverWorker, type SolverWorker } from './worker.js'
+
+export type XchainParts = {
+  service: XchainService
+  worker: SolverWorker
+  /** The three attestors; on the local profile the fault tests switch their mode. */
+  attestors: Attestor[]
+  orders: OrderStore
+  rails: Partial<Record<XchainRail, Rail>>
+}
+
+export type CreateXchainParameters = {
+  store: Store
+  evm: Record<string, EvmChain>
+  base: EvmChain
+  solana: SolanaChain
+  keys: { solanaSolver: Uint8Array; attestors: [Hex, Hex, Hex]; solanaAttestors: [Uint8Array, Uint8Array, Uint8Array] }
+  evmSolver: `0x${string}`
+  baseSender: TxSender
+  limits: ParxConfig['limits']
+  timing: ParxConfig['xchain']
+  log: Logger
+  leading(): boolean
+}
+
+/**
+ * The cross-chain service from narrow parts: the rails this daemon serves, the three attestors
+ * (each with its own key and its own chain clients), the solver worker and the surface.
+ * A rail is served when its contracts are deployed on both chains.
+ */
+export function createXchain(p: CreateXchainParameters): XchainParts {
+  const solver = Keypair.fromSecretKey(p.keys.solanaSolver)
+  const rails: Partial<Record<XchainRail, Rail>> = {}
+  if (p.solana.programs.originSettler && p.base.contracts.outputSettler) {
+    rails['sol-origin'] = solOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, limits: p.limits, timing: p.timing })
+  }
+  const attestors = [0, 1, 2].map((index) => createAttestor({
+    index, ed25519Secret: p.keys.solanaAttestors[index]!, evmKey: p.keys.attestors[index]!,
+    checks: Object.fromEntries(Object.entries(rails).map(([name, rail]) => [name, rail.attestorCheck(index)])),
+  }))
+  const orders = orderStore(p.store)
+  const balance = solverBalances({ evm: p.evm, solana: p.solana, evmSolver: p.evmSolver, solanaSolver: solver.publicKey })
+  const held = reservations({ store: p.store, balance })
+  const switches = solverSwitches(p.store)
+  const worker = solverWorker({ rails, orders, attestations: attestationStore(p.store), reservations: held, switches, attestors, log: p.log, pollMs: p.timing.pollMs })
+  const service = xchainService({ rails, orders, reservations: held, switches, attestors, worker, balance, leading: p.leading })
+  return { service, worker, attestors, orders, rails }
+}

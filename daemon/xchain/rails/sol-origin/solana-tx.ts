@@ -1,0 +1,56 @@
+import type { Connection, Keypair, TransactionInstruction } from '@solana/web3.js'
+import { TransactionMessage, VersionedTransaction } from '@solana/web3.js'
+import bs58 from 'bs58'
+import { BaseError } from '../../../../src/errors/index.js'
+import { signMessage } from '../../../sol/signer.js'
+import type { SentTx, TxFate } from '../../rail.js'
+
+/**
+ * A transaction the solver alone signs and pays for (claims, refunds): signed, persisted through
+ * `persist` (its signature is its id, known before the broadcast), sent, then confirmed.
+ */
+export async function sendSolverTx(connection: Connection, solver: Keypair, instructions: TransactionInstruction[], persist: (s: SentTx) => Promise<void>): Promise<SentTx> {
+  const latest = await connection.getLatestBlockhash('confirmed')
+  const message = new TransactionMessage({ payerKey: solver.publicKey, recentBlockhash: latest.blockhash, instructions }).compileToLegacyMessage()
+  const tx = new VersionedTransaction(message)
+  tx.signatures[0] = signMessage(solver, tx.message.serialize())
+  const sent = { ref: bs58.encode(tx.signatures[0]), validUntil: latest.lastValidBlockHeight }
+  await persist(sent)
+  try {
+    await connection.sendRawTransaction(tx.serialize(), { skipPreflight: false, preflightCommitment: 'confirmed' })
+  } catch (e) {
+    // Refused before it reached a block (preflight): it never lands, so the next attempt need not wait for its blockhash.
+    await persist({ ref: sent.ref, validUntil: 0 })
+    throw new BaseError('RELAY_FAILED', `the Solana node refused ${sent.ref}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+  }
+  await confirmByPolling(connection, sent.ref, latest.lastValidBlockHeight)
+  return sent
+}
+
+/**
+ * Waits for `signature` by polling its status, not by subscription: web3.js subscriptions keep a
+ * websocket that reconnects forever once the node is gone, which would keep a stopped daemon alive.
+ */
+async function confirmByPolling(connection: Connection, signature: string, lastValidBlockHeight: number): Promise<void> {
+  for (;;) {
+    const height = await connection.getBlockHeight('confirmed')
+    const { value: [status] } = await connection.getSignatureStatuses([signature])
+    if (status && status.confirmationStatus !== 'processed') {
+      if (status.err) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} failed: ${JSON.stringify(status.err)}`)
+      return
+    }
+    if (!status && height > lastValidBlockHeight) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} expired (block height ${lastValidBlockHeight} passed) before it landed`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** What became of a transaction signed earlier (by its signature and its blockhash's last valid height). */
+export async function solanaFate(connection: Connection, signature: string, validUntil: number | null): Promise<TxFate> {
+  const height = await connection.getBlockHeight('confirmed')
+  const { value: [status] } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true })
+  if (status) {
+    if (status.err) return 'failed'
+    return status.confirmationStatus === 'processed' ? 'pending' : 'landed'
+  }
+  return validUntil !== null && height > validUntil ? 'dead' : 'pending'
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander'
+import type { HeartbeatResponse } from '../../../sdk/xchain/wire.js'
+import { xchainPaths } from '../../../sdk/xchain/wire.js'
+import { emit, type CliContext } from '../../context.js'
+import { operatorCall, operatorCommand, type OperatorOptions } from '../keys/shared.js'
+
+/** `parx solver resume`: the cross-chain solver delivers and claims again. */
+export async function run(opts: OperatorOptions, ctx: CliContext) {
+  const result = await operatorCall<{ paused: HeartbeatResponse['paused'] }>(ctx, opts, xchainPaths.resume, { method: 'POST', body: {} })
+  emit(ctx, result, () => ['Solver resumed: it delivers and claims again.'])
+  return result
+}
+
+export function define(ctx: () => CliContext): Command {
+  return operatorCommand('resume')
+    .description('resume the cross-chain solver')
+    .action(async (opts: OperatorOptions) => void (await run(opts, ctx())))
+}

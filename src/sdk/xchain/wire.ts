@@ -1,0 +1,201 @@
+/**
+ * The cross-chain HTTP contract (SPEC §2.7, §4.3), as data: request schemas, response types and
+ * paths of every cross-chain route, both rails. The daemon's routes validate with these schemas and
+ * the SDK helpers build with them, so no field is described twice.
+ *
+ * Reserved for the evm-origin rail (its build response and the gasless submit route are filled in
+ * with that rail): `EvmOriginBuildBody`, `EvmOriginBuilt`, `EvmOriginSubmitBody`, `xchainPaths.evmSubmit`.
+ */
+import { PublicKey } from '@solana/web3.js'
+import { getAddress, isAddress, type Address } from 'viem'
+import { z } from 'zod'
+import { isBase58Of } from '../solana/encoded-size.js'
+
+export const RAILS = ['sol-origin', 'evm-origin'] as const
+export type XchainRail = (typeof RAILS)[number]
+
+/** What a status poll answers (SPEC §3.1). */
+export const PUBLIC_STATUSES = ['pending', 'claimed', 'refunded', 'attention', 'unknown'] as const
+export type XchainStatus = (typeof PUBLIC_STATUSES)[number]
+
+export const xchainPaths = {
+  solBuild: '/api/xchain/sol-origin/open/build',
+  evmBuild: '/api/xchain/evm-origin/open/build',
+  /** Reserved: the gasless evm-origin open (the user's signed order + permit, relayed as openFor). */
+  evmSubmit: '/api/xchain/evm-origin/open/submit',
+  status: '/api/xchain/status/:orderId',
+  settle: (rail: XchainRail) => `/api/xchain/${rail}/settle`,
+  refund: (rail: XchainRail) => `/api/xchain/${rail}/refund`,
+  heartbeat: '/api/solver/heartbeat',
+  pause: '/api/solver/pause',
+  resume: '/api/solver/resume',
+  reserve: '/api/reserve',
+  release: '/api/reserve/release',
+} as const
+
+// ---------------------------------------------------------------------------------------------
+// Field schemas
+// ---------------------------------------------------------------------------------------------
+
+/** A Base address that is already in its EIP-55 checksum form (SPEC §4.3: "validated as a checksummed EVM address"). */
+export const checksummedAddress = z.string({ required_error: 'required' }).refine(
+  (v) => isAddress(v, { strict: false }) && getAddress(v) === v,
+  (v) => ({
+    message: isAddress(v, { strict: false })
+      ? `not in EIP-55 checksum form; send ${getAddress(v)}`
+      : 'not an EVM address (0x followed by 40 hex characters, in EIP-55 checksum form)',
+  }),
+).transform((v) => v as Address)
+
+/** A Solana public key (base58, 32 bytes). */
+export const solanaPublicKey = z.string({ required_error: 'required' }).refine(
+  (v) => isBase58Of(v, 32) && new PublicKey(v).toBase58() === v,
+  'not a Solana public key (base58, 32 bytes)',
+)
+
+/** A human decimal amount, string preferred, number accepted; kept as the exact string. */
+export const uiAmount = z
+  .union([z.string(), z.number()])
+  .transform((v) => (typeof v === 'number' ? (Number.isFinite(v) ? (String(v).includes('e') ? v.toFixed(20).replace(/\.?0+$/, '') : String(v)) : 'NaN') : v.trim()))
+  .refine((v) => /^\d{1,30}(\.\d{1,30})?$/.test(v), 'must be a positive decimal like "12.5"')
+  .refine((v) => /[1-9]/.test(v), 'must be greater than zero')
+
+const symbol = z.string({ required_error: 'required' }).regex(/^[A-Za-z0-9]{1,16}$/, 'a token symbol like USDC').transform((s) => s.toUpperCase())
+
+/**
+ * 32 bytes as 64 hex characters, with or without 0x; normalised to lower-case 0x form. Malformed is
+ * a 400 BAD_REQUEST wherever it appears, the status path included (SPEC §7: an invalid request field).
+ */
+export const orderIdSchema = z.string({ required_error: 'required' })
+  .superRefine((v, ctx) => {
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v)) ctx.addIssue({ code: 'custom', message: 'an order id is 32 bytes: 64 hex characters, with or without 0x', params: { code: 'BAD_REQUEST' } })
+  })
+  .transform((v) => `0x${v.replace(/^0x/, '').toLowerCase()}` as `0x${string}`)
+
+export const railSchema = z.enum(RAILS, { errorMap: () => ({ message: "one of 'sol-origin', 'evm-origin'" }) })
+/** `/api/xchain/:rail/...` (an unknown rail is NOT_FOUND: no such route). */
+export const RailParams = z.object({ rail: railSchema })
+
+// ---------------------------------------------------------------------------------------------
+// Build routes (K)
+// ---------------------------------------------------------------------------------------------
+
+/** POST /api/xchain/sol-origin/open/build */
+export const SolOriginBuildBody = z.object({
+  /** The Solana wallet funding the order; it signs txB64 (the solver pays the fee). */
+  user: solanaPublicKey,
+  /** Input symbol on Solana. */
+  inSym: symbol,
+  /** Output symbol on Base. */
+  outSym: symbol,
+  uiAmount,
+  recipientEvm: checksummedAddress,
+}).strict()
+export type SolOriginBuildRequest = z.infer<typeof SolOriginBuildBody>
+
+/** The build response of SPEC §2.7 (first block), plus base-unit amounts and where to poll. */
+export type SolOriginBuilt = {
+  rail: 'sol-origin'
+  /** Legacy transaction, base64, already signed by the solver as fee payer; the user signs and submits it. */
+  txB64: string
+  orderId: `0x${string}`
+  inAmount: number
+  outAmount: number
+  inAmountBase: string
+  outAmountBase: string
+  inToken: string
+  outToken: string
+  /** The Base recipient (checksummed). */
+  recipient: Address
+  fillDeadline: number
+  expires: number
+  blockhash: string
+  lastValidBlockHeight: number
+  feePayer: string
+  /** GET this (with your x-api-key) until a final status. */
+  status: string
+}
+
+/** POST /api/xchain/evm-origin/open/build (the evm-origin rail defines its response). */
+export const EvmOriginBuildBody = z.object({
+  user: z.string({ required_error: 'required' }).refine((v) => isAddress(v, { strict: false }), 'not an EVM address').transform((v) => getAddress(v) as Address),
+  inSym: symbol,
+  outSym: symbol,
+  uiAmount,
+  recipientSol: solanaPublicKey,
+}).strict()
+export type EvmOriginBuildRequest = z.infer<typeof EvmOriginBuildBody>
+/** Reserved: defined by the evm-origin rail. */
+export type EvmOriginBuilt = { rail: 'evm-origin'; orderId: `0x${string}` } & Record<string, unknown>
+/** Reserved: the gasless open's body, defined by the evm-origin rail. */
+export const EvmOriginSubmitBody = z.object({ orderId: orderIdSchema }).passthrough()
+
+// ---------------------------------------------------------------------------------------------
+// Status (K)
+// ---------------------------------------------------------------------------------------------
+
+export const StatusParams = z.object({ orderId: orderIdSchema })
+export const StatusQuery = z.object({ rail: railSchema.default('sol-origin') })
+
+/** GET /api/xchain/status/:orderId (SPEC §2.7). */
+export type XchainStatusResponse = {
+  orderId: `0x${string}`
+  rail: XchainRail
+  status: XchainStatus
+  /** Delivered amount in the output token's base units ("0" before delivery). */
+  delivered: string
+  deliverRef: string | null
+  claimRef: string | null
+  refundRef: string | null
+  recipient: string | null
+  reason: string | null
+  /** The solver's step, finer than `status` (built, opened, delivered, attested, claimed, refunded, ...). */
+  stage: string | null
+  fillDeadline: number | null
+  expires: number | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator routes (operator bearer token)
+// ---------------------------------------------------------------------------------------------
+
+/** POST /api/xchain/:rail/settle: run the next steps of one order now (deliver, attest, claim). */
+export const SettleBody = z.object({ orderId: orderIdSchema }).strict()
+/** POST /api/xchain/:rail/refund: refund one expired, undelivered order now. */
+export const RefundBody = z.object({ orderId: orderIdSchema }).strict()
+/** POST /api/solver/pause: stop delivering and claiming (each can be kept on); refunds of expired orders go on. */
+export const PauseBody = z.object({ deliveries: z.boolean().default(true), claims: z.boolean().default(true) }).strict().default({})
+
+export type OperatorOrderResult = { orderId: `0x${string}`; rail: XchainRail; stage: string; status: XchainStatus; reason: string | null }
+
+/** GET or POST /api/solver/heartbeat */
+export type HeartbeatResponse = {
+  ok: true
+  /** Whether this process runs the solver worker now (the leader). */
+  leading: boolean
+  paused: { deliveries: boolean; claims: boolean }
+  /** Unix ms of the worker's last completed pass (any process), null before the first. */
+  lastPassAt: number | null
+  rails: XchainRail[]
+  orders: Record<string, number>
+  attestors: { index: number; online: boolean }[]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Internal inventory helpers (operator bearer token)
+// ---------------------------------------------------------------------------------------------
+
+export const ReserveBody = z.object({
+  network: z.string().min(1).max(64),
+  token: symbol,
+  /** Base units, decimal string. */
+  amount: z.string().regex(/^[1-9]\d{0,77}$/, 'base units as a positive decimal string'),
+  /** Who holds it (free text, shown in listings). */
+  ref: z.string().min(1).max(128),
+  /** Held until released, or until this many seconds pass (default 600). */
+  ttlSeconds: z.number().int().positive().max(7 * 86400).default(600),
+}).strict()
+export type ReserveResult = { id: string; network: string; token: string; amount: string; available: string; expiresAt: number }
+
+export const ReleaseBody = z.object({ id: z.string().min(1).max(128) }).strict()
+export type ReleaseResult = { id: string; released: boolean; state: string }
