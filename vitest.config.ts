@@ -62,10 +62,6 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: storeSensitive,
-          // Two timing races seen once each on this project and not yet understood (a rolled-back
-          // swap landing where a filler took its nonce; a standby's takeover check): retried once,
-          // and listed in the session note, until they are found.
-          retry: 1,
           env: { PARX_TEST_STORE: 'postgres' },
           setupFiles: ['test/setup/store.ts'],
         },
