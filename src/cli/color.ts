@@ -1,4 +1,5 @@
-import { Chalk } from 'chalk'
+import { createRequire } from 'node:module'
+import type { ChalkInstance } from 'chalk'
 
 /**
  * Colour for terminal output: on only when the stream is a terminal, never with NO_COLOR (any
@@ -14,7 +15,22 @@ export function colorEnabled(opts: { env: NodeJS.ProcessEnv; isTTY: boolean; fla
 
 export type Palette = Record<'red' | 'green' | 'yellow' | 'dim' | 'bold', (s: string) => string>
 
+const STYLES = ['red', 'green', 'yellow', 'dim', 'bold'] as const
+
+/**
+ * chalk loads on the first coloured string, not at start-up: most calls (scripts, `--output json`,
+ * pipes) print no colour, and the CLI's start-up budget is checked by test/cli-build.test.ts.
+ */
+let chalk: ChalkInstance | undefined
+const colored = (): ChalkInstance => {
+  if (!chalk) {
+    const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk')
+    chalk = new Chalk({ level: 1 })
+  }
+  return chalk
+}
+
 export function palette(enabled: boolean): Palette {
-  const c = new Chalk({ level: enabled ? 1 : 0 })
-  return { red: c.red, green: c.green, yellow: c.yellow, dim: c.dim, bold: c.bold }
+  const style = (name: (typeof STYLES)[number]) => (s: string) => (enabled ? colored()[name](s) : s)
+  return Object.fromEntries(STYLES.map((n) => [n, style(n)])) as Palette
 }
