@@ -115,9 +115,13 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       if (moved) await d.reservations.spend(o.orderId)
       return moved
     }
-    if (fill.inFlight) return false
+    // Expired first: a fill still "in flight" this late was sent before fillDeadline and can no longer
+    // be claimed; the user's refund does not wait for it.
     if (src.now > o.expires) return refund(rail, o)
-    if (Date.now() / 1000 >= o.fillDeadline - margin) return false
+    if (fill.inFlight) return false
+    // By the later of the origin's clock (the order's own) and ours: a fill that could land after the
+    // deadline the attestors check, or after the lock expires, is never started.
+    if (Math.max(src.now, Date.now() / 1000) >= o.fillDeadline - margin) return false
     if ((await d.switches.paused()).deliveries) return false
     // Our money goes out first: only when a quorum could attest it, or the fill could never be claimed.
     if (!(await quorumReachable(d.attestors))) {
