@@ -48,6 +48,21 @@ export type SolverWorker = {
 export function solverWorker(d: SolverWorkerDeps): SolverWorker {
   const margin = d.fillMarginSeconds ?? 2
   const busy = new Map<string, Promise<XOrder | undefined>>()
+  const lastFailure = new Map<string, { reason: string; at: number }>()
+
+  /**
+   * Records a failed attempt (the reason shows in the row and the heartbeat's counts). A step that
+   * keeps failing the same way (an attestor down, an RPC away) is recorded every 5 s, not every
+   * pass. Returns whether it was recorded (callers log only then).
+   */
+  const failed = async (orderId: string, reason: string): Promise<boolean> => {
+    const last = lastFailure.get(orderId)
+    if (last && last.reason === reason && Date.now() - last.at < 5_000) return false
+    lastFailure.set(orderId, { reason, at: Date.now() })
+    if (lastFailure.size > 10_000) lastFailure.delete(lastFailure.keys().next().value!)
+    await d.orders.failed(orderId, reason)
+    return true
+  }
 
   const once = async (o: XOrder): Promise<boolean> => {
     const rail = d.rails[o.rail]
@@ -100,19 +115,23 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       if (moved) await d.reservations.spend(o.orderId)
       return moved
     }
-    if (fill.inFlight) return false
+    // Expired first: a fill still "in flight" this late was sent before fillDeadline and can no longer
+    // be claimed; the user's refund does not wait for it.
     if (src.now > o.expires) return refund(rail, o)
-    if (Date.now() / 1000 >= o.fillDeadline - margin) return false
+    if (fill.inFlight) return false
+    // By the later of the origin's clock (the order's own) and ours: a fill that could land after the
+    // deadline the attestors check, or after the lock expires, is never started.
+    if (Math.max(src.now, Date.now() / 1000) >= o.fillDeadline - margin) return false
     if ((await d.switches.paused()).deliveries) return false
     // Our money goes out first: only when a quorum could attest it, or the fill could never be claimed.
     if (!(await quorumReachable(d.attestors))) {
-      await d.orders.failed(o.orderId, `fewer than ${QUORUM} attestors answer: not delivering until they do`)
+      await failed(o.orderId, `fewer than ${QUORUM} attestors answer: not delivering until they do`)
       return false
     }
     const { ref } = await rail.deliver(o)
     const after = await rail.readFill(o)
     if (!after.filled) {
-      await d.orders.failed(o.orderId, `fill ${ref} was included but the destination shows no fill record for this order`)
+      await failed(o.orderId, `fill ${ref} was included but the destination shows no fill record for this order`)
       return false
     }
     const moved = await d.orders.move(o.orderId, 'opened', 'delivered', { delivered: after.amount, deliverRef: ref })
@@ -128,7 +147,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (!fill.filled) {
       // Recorded as delivered, yet the destination has no fill: never claim; the user's refund path.
       if (src.now > o.expires) return refund(rail, o)
-      await d.orders.failed(o.orderId, 'recorded as delivered but the destination shows no fill record; not claiming')
+      await failed(o.orderId, 'recorded as delivered but the destination shows no fill record; not claiming')
       return false
     }
     if (src.now > o.expires) return late(o, 'delivered')
@@ -136,7 +155,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     const statement = rail.statement(o, fill)
     const { signatures, refusals } = await collectQuorum(d.attestors, { rail: o.rail, orderId: o.orderId, statement })
     if (signatures.length < QUORUM) {
-      await d.orders.failed(o.orderId, `attestor quorum not met (${signatures.length} of ${QUORUM}): ${refusals.join('; ')}`)
+      await failed(o.orderId, `attestor quorum not met (${signatures.length} of ${QUORUM}): ${refusals.join('; ')}`)
       return false
     }
     await d.attestations.save(o.orderId, signatures.map((s) => ({ ...s, statement })))
@@ -154,7 +173,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if ((await d.switches.paused()).claims) return false
     const saved = await d.attestations.of(o.orderId)
     if (saved.length < QUORUM) {
-      await d.orders.failed(o.orderId, `only ${saved.length} attestations on record; asking again`)
+      await failed(o.orderId, `only ${saved.length} attestations on record; asking again`)
       return d.orders.move(o.orderId, 'attested', 'delivered')
     }
     const sent = await rail.claim(o, { statement: saved[0]!.statement, signatures: saved }, async (s) => {
@@ -202,8 +221,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
         progressed = await once(o)
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err)
-        d.log.warn({ err, orderId, stage: o.stage }, 'cross-chain step failed; retried on the next pass')
-        await d.orders.failed(orderId, reason).catch(() => {})
+        if (await failed(orderId, reason).catch(() => false)) d.log.warn({ err, orderId, stage: o.stage }, 'cross-chain step failed; retried on the next pass')
       }
       if (!progressed) return o
     }

@@ -18,20 +18,7 @@ export type XchainRail = (typeof RAILS)[number]
 export const PUBLIC_STATUSES = ['pending', 'claimed', 'refunded', 'attention', 'unknown'] as const
 export type XchainStatus = (typeof PUBLIC_STATUSES)[number]
 
-export const xchainPaths = {
-  solBuild: '/api/xchain/sol-origin/open/build',
-  evmBuild: '/api/xchain/evm-origin/open/build',
-  /** Reserved: the gasless evm-origin open (the user's signed order + permit, relayed as openFor). */
-  evmSubmit: '/api/xchain/evm-origin/open/submit',
-  status: '/api/xchain/status/:orderId',
-  settle: (rail: XchainRail) => `/api/xchain/${rail}/settle`,
-  refund: (rail: XchainRail) => `/api/xchain/${rail}/refund`,
-  heartbeat: '/api/solver/heartbeat',
-  pause: '/api/solver/pause',
-  resume: '/api/solver/resume',
-  reserve: '/api/reserve',
-  release: '/api/reserve/release',
-} as const
+export { xchainPaths } from './paths.js'
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas

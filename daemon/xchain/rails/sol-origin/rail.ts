@@ -7,6 +7,7 @@ import { chainRef, solDeliveryMessage, solParty } from '../../../../contracts/xc
 import { BaseError } from '../../../../src/errors/index.js'
 import type { SolOriginBuildRequest, SolOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
+import { outboxStore } from '../../../chains/evm/outbox.js'
 import type { XOrder } from '../../order-store.js'
 import type { AttestorCheck, FillRead, Rail } from '../../rail.js'
 import { prepareSolOrigin } from './build.js'
@@ -38,6 +39,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
   const claimant = solParty(d.solver.publicKey.toBytes())
   const fillQuery = (o: XOrder) => ({ orderId: o.orderId as Hex, token: o.outputToken as Address, amount: o.outputAmount, recipient: o.recipient as Address })
   const knownAtas = new Set<string>()
+  const outbox = outboxStore(d.store)
 
   /** Fills of this order the solver signed: in flight (no receipt yet) and the last included. */
   const outboxFills = async (orderId: string) => {
@@ -60,6 +62,9 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const q = fillQuery(o)
       const data = encodeFunctionData({ abi: OutputSettler.abi, functionName: 'fill', args: [q.orderId, q.token, q.amount, q.recipient, claimant, BigInt(o.fillDeadline)] })
       const { hash, receipt } = await d.baseSender.sendAndWait({ to: settler(), data, gas: FILL_GAS, purpose: FILL_PURPOSE, refs: o.orderId })
+      // A successful fill's row stays for the outbox replay (a chain that loses it gets it again); a
+      // reverted one is decided now, so `readFill` stops reporting it in flight and the next pass may retry.
+      if (receipt.status !== 'success') await outbox.mark(hash, 'included')
       if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the fill ${hash} of ${o.orderId} reverted on ${d.base.key}`)
       return { ref: hash }
     },

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
+import { xchainPaths } from '../../../sdk/xchain/paths.js'
 import type { HeartbeatResponse } from '../../../sdk/xchain/wire.js'
-import { xchainPaths } from '../../../sdk/xchain/wire.js'
 import { emit, type CliContext } from '../../context.js'
 import { operatorCall, operatorCommand, type OperatorOptions } from '../keys/shared.js'
 

@@ -1,0 +1,20 @@
+/**
+ * Paths of the cross-chain routes. Kept apart from the schemas (wire.ts) so the CLI's operator
+ * commands name them without loading zod, viem or web3.js at start.
+ */
+import type { XchainRail } from './wire.js'
+
+export const xchainPaths = {
+  solBuild: '/api/xchain/sol-origin/open/build',
+  evmBuild: '/api/xchain/evm-origin/open/build',
+  /** Reserved: the gasless evm-origin open (the user's signed order + permit, relayed as openFor). */
+  evmSubmit: '/api/xchain/evm-origin/open/submit',
+  status: '/api/xchain/status/:orderId',
+  settle: (rail: XchainRail) => `/api/xchain/${rail}/settle`,
+  refund: (rail: XchainRail) => `/api/xchain/${rail}/refund`,
+  heartbeat: '/api/solver/heartbeat',
+  pause: '/api/solver/pause',
+  resume: '/api/solver/resume',
+  reserve: '/api/reserve',
+  release: '/api/reserve/release',
+} as const
