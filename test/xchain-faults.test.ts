@@ -46,7 +46,8 @@ describe('sol-origin faults and attacks', () => {
     const before = await x.baseBalance(d.services.accounts.solver, TOKEN_A)
     const { user, recipient, built } = await openOrder(x, TOKEN_A, '7', '10')
     expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(3n * PUSD_SOL)
-    const pending = await x.waitStatus(built.orderId, (b) => b.status === 'pending')
+    // The status route answers pending from the live lock; the worker records 'opened' a moment later.
+    const pending = await x.waitStatus(built.orderId, (b) => b.status === 'pending' && b.stage === 'opened')
     expect(pending).toMatchObject({ stage: 'opened', delivered: '0', deliverRef: null })
     expect((await reservation(built.orderId))?.state).toBe('held')
 

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { BaseError } from '../../../src/errors/index.js'
 import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
+import { keepStateSnapshots, restoreBrokenState } from './state-snapshot.js'
 import { tiedToParent } from './tied-to-parent.js'
 
 export type AnvilOptions = {
@@ -18,6 +19,8 @@ export type AnvilOptions = {
   stateInterval?: number
   /** Names the chain in errors (e.g. a taken port). */
   name?: string
+  /** Told when a broken state file was replaced by its last complete copy (default: stderr). */
+  warn?: (message: string) => void
 }
 
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
@@ -36,6 +39,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
   const pidFile = opts.statePath ? `${opts.statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
+  if (opts.statePath) restoreBrokenState(opts.statePath, opts.warn ?? ((m) => process.stderr.write(`parx: ${m}\n`)))
   if (opts.port) await assertPortFree(host, port, `the ${opts.name ?? `chain ${opts.chainId}`} chain`)
   // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group:
   // Ctrl-C in the terminal of `parx serve` signals the daemon, which stops anvil itself (SIGTERM,
@@ -52,7 +56,9 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     child.kill('SIGKILL')
     throw e
   }
+  const snapshots = opts.statePath ? keepStateSnapshots(opts.statePath) : undefined
   const stop = once(async () => {
+    snapshots?.stop()
     await stopChild(child)
     if (pidFile) rmSync(pidFile, { force: true })
   })
