@@ -37,13 +37,13 @@ export async function wasUsed(chain: EvmChain, p: PaymentProof): Promise<boolean
  */
 export async function usedIn(chain: EvmChain, p: PaymentProof): Promise<Hex | null> {
   try {
-    const head = await chain.client.getBlockNumber()
+    const head = await chain.client.getBlockNumber({ cacheTime: 0 })
     const fromBlock = head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
     if (p.kind === 'eip3009') {
-      const logs = await chain.client.getLogs({ address: p.token, event: authorizationUsed, args: { authorizer: p.from, nonce: p.nonce }, fromBlock, toBlock: head })
+      const logs = await chain.client.getLogs({ address: p.token, event: authorizationUsed, args: { authorizer: p.from, nonce: p.nonce }, fromBlock, toBlock: 'latest' })
       return logs[0]?.transactionHash ?? null
     }
-    const logs = await chain.client.getLogs({ address: p.token, event: transfer, args: { from: p.owner, to: p.to }, fromBlock, toBlock: head })
+    const logs = await chain.client.getLogs({ address: p.token, event: transfer, args: { from: p.owner, to: p.to }, fromBlock, toBlock: 'latest' })
     return logs.filter((l) => l.args.value === p.value).at(-1)?.transactionHash ?? null
   } catch {
     return null
