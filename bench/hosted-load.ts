@@ -3,19 +3,9 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { createSwapClient } from '../src/sdk/swap/index.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
+import { pool } from '../test/helpers/pool.js'
 
-/** Runs `fn` over `items`, at most `n` at a time. */
-export async function pool<T, R>(items: T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!, i)
-    }
-  }))
-  return out
-}
+export { pool }
 
 export type Chains = { faucetUrl: string; usdc: Address; chainId: number; caip2: string }
 

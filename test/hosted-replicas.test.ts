@@ -14,6 +14,7 @@ import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { createSwapClient } from '../src/sdk/swap/index.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { testPostgres } from './helpers/postgres.js'
+import { pool } from './helpers/pool.js'
 
 /**
  * Issue 8's done-when, as an operator runs it: one PostgreSQL, the chains of
@@ -75,18 +76,6 @@ async function until<T>(what: string, probe: () => T | Promise<T>, attempts = 60
   throw new Error(`never happened: ${what}`)
 }
 
-/** Runs `fn` over `items`, at most `n` at a time. */
-async function pool<T, R>(items: T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!, i)
-    }
-  }))
-  return out
-}
 
 const faucet = async (to: string, token: string, amount: string) => {
   const res = await fetch(chains.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'base-sepolia', to, token, amount }) })
