@@ -66,6 +66,7 @@ describe('a seller behind the parx payment gate', () => {
     const before = await evmBalances()
     const res = await officialBuyer(d, payer)(`${seller.url}/usdc`)
     expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private')
     expect((await res.json()).paid).toBe('/usdc')
     const s = settlementOf(res)!
     expect(s).toMatchObject({ success: true, payer: payer.address, network: localBase(d).caip2 })

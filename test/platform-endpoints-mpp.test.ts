@@ -81,6 +81,7 @@ describe('seller endpoints over MPP', () => {
     const before = await usdc(payee.wallet)
     const res = await mppx.fetch(e.url)
     expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private')
     expect((await res.json()).data).toBe('upstream')
     const receipt = Receipt.fromResponse(res)
     expect(receipt).toMatchObject({ method: 'evm', status: 'success' })

@@ -52,6 +52,7 @@ describe('seller endpoints', () => {
 
     const unpaid = await fetch(e.url)
     expect(unpaid.status).toBe(402)
+    expect(unpaid.headers.get('cache-control')).toBe('no-store')
     const v2 = decodeHeader<{ accepts: { amount: string; payTo: string }[] }>(unpaid.headers.get('payment-required'))!
     expect(v2.accepts[0]).toMatchObject({ amount: (2n * 10n ** 16n).toString(), payTo: payee.wallet })
     expect((await unpaid.json()).x402Version).toBe(1)
@@ -62,6 +63,7 @@ describe('seller endpoints', () => {
     if (paid.dryRun) throw new Error('not a dry run')
     expect(paid.status).toBe(200)
     expect(JSON.parse(paid.body)).toEqual({ data: 'upstream', q: '7' })
+    expect(paid.headers['cache-control']).toBe('private')
     expect(paid.receipt).toMatchObject({ amount: '0.02', token: 'PUSD', payTo: payee.wallet })
     expect(await bal(payee.wallet)).toBe(2n * 10n ** 16n)
     expect(await bal(b.wallet)).toBe(10n ** 18n - 2n * 10n ** 16n)

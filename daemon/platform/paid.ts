@@ -84,6 +84,8 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
   p.res.statusCode = up.status
   for (const [k, v] of Object.entries(up.headers)) p.res.setHeader(k, v)
   p.res.setHeader('Payment-Receipt', settled.receipt)
+  // MPP requires it as x402 does: a paid answer is for the payer only, never a shared cache.
+  p.res.setHeader('Cache-Control', 'private')
   p.res.end(up.body)
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testStoreUrl } from '../../test/helpers/store.js'
 import { openStore, type Store } from '../store/store.js'
@@ -47,4 +48,26 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     const n = await Promise.all(Array.from({ length: 30 }, () => lock.run('k', async () => (await s.db.selectFrom('deployments').selectAll().execute()).length)))
     expect(n).toEqual(Array(30).fill(0))
   })
+
+  it('a section whose pinned connection the server ends fails, and the process lives on (PostgreSQL)', async () => {
+    const url = await testStoreUrl()
+    if (!url) return
+    const s = await openStore({ file: ':memory:', url })
+    opened.push(s)
+    const lock = storeLock(s)
+    let pinned = 0
+    const section = lock.run('k', async () => {
+      // The pinned connection is the one holding the advisory lock: end it from the server side.
+      const held = await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`.execute(s.db)
+      pinned = held.rows[0]!.pid
+      await sql`SELECT pg_terminate_backend(${pinned})`.execute(s.db)
+      await new Promise((r) => setTimeout(r, 200))
+    })
+    // Without a listener on checked-out connections, the server's "terminating connection" is an
+    // uncaught error here, which vitest reports as a failed run.
+    await section
+    expect(pinned).toBeGreaterThan(0)
+    expect(await lock.run('k', async () => 'again')).toBe('again')
+  })
 })
+

@@ -28,6 +28,10 @@ export function postgresDialect(p: PostgresDialectParameters): { dialect: Postgr
   })
   // Without a listener, an idle connection dropped by the server would crash the process.
   pool.on('error', (err) => p.onIdleError?.(err))
+  // The pool listens only to idle connections: one checked out and waiting (the pinned connection of
+  // a Solana reservation lock, a transaction between queries) needs its own listener, or a server
+  // restart crashes the process. Its next query fails, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', (err) => p.onIdleError?.(err)))
   return { dialect: new PostgresDialect({ pool }), pool }
 }
 

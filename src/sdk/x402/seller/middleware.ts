@@ -96,6 +96,8 @@ export function paymentGate(o: PaymentGateOptions) {
       return paymentRequired(res, offers, resource, settled.errorReason ?? 'settlement failed')
     }
     res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
+    // A paid answer belongs to the one who paid: no shared cache may hand it to another (x402 PR #2990).
+    res.setHeader('Cache-Control', 'private')
     held.release()
   }
 }
