@@ -236,6 +236,8 @@ describe('the page', () => {
       const text = await res.text()
       expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/)
     }
+    const slash = await fetch(`${d.urls.api}/dashboard/`, { redirect: 'manual' })
+    expect([slash.status, slash.headers.get('location')]).toEqual([308, '/dashboard'])
   })
 })
 

@@ -1,13 +1,13 @@
 import type { AnyRoute } from '../../route.js'
 import { agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate, agentsList } from './agents.js'
-import { dashboardPage, dashboardScript, dashboardStyle } from './page.js'
+import { dashboardPage, dashboardScript, dashboardSlash, dashboardStyle } from './page.js'
 import { partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete, partnerKeysList } from './partner-keys.js'
 import { logout, sessionShow, siweLogin, siweMessage } from './siwe.js'
 import { userKeysCreate, userKeysList, userKeysRevoke } from './user-keys.js'
 
 /** The dashboard at {dashboard_url} (SPEC §2.1, §5.9): its page and JSON routes. */
 export const dashboardRoutes: AnyRoute[] = [
-  dashboardPage, dashboardScript, dashboardStyle,
+  dashboardPage, dashboardSlash, dashboardScript, dashboardStyle,
   siweMessage, siweLogin, sessionShow, logout,
   partnerKeysList, partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete,
   userKeysList, userKeysCreate, userKeysRevoke,
