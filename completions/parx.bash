@@ -21,6 +21,9 @@ _parx() {
       "solver pause") path="solver pause" ;;
       "solver resume") path="solver resume" ;;
       "solver heartbeat") path="solver heartbeat" ;;
+      "xchain") path="xchain" ;;
+      "xchain build") path="xchain build" ;;
+      "xchain status") path="xchain status" ;;
       "config") path="config" ;;
       "config path") path="config path" ;;
       "config get") path="config get" ;;
@@ -63,11 +66,12 @@ _parx() {
     "chains|--as") COMPREPLY=( $(compgen -W "local testnet" -- "$cur") ); return ;;
     "faucet|--token") COMPREPLY=( $(compgen -W "USDC PUSD XUSD ETH SOL" -- "$cur") ); return ;;
     "faucet|--network") COMPREPLY=( $(compgen -W "local-base local-radius local-solana" -- "$cur") ); return ;;
+    "xchain status|--rail") COMPREPLY=( $(compgen -W "sol-origin evm-origin" -- "$cur") ); return ;;
     "completion|--shell") COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status chains deploy faucet keys solver config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys solver xchain config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
@@ -83,6 +87,9 @@ _parx() {
     "solver pause") words="--operator-token --data-dir --keep-delivering --keep-claiming --version -V --output -o --api-url --no-color --help" ;;
     "solver resume") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "solver heartbeat") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "xchain") words="build status --version -V --output -o --api-url --no-color --help" ;;
+    "xchain build") words="--user --in --out --amount --recipient --api-key --version -V --output -o --api-url --no-color --help" ;;
+    "xchain status") words="--rail --wait --timeout --interval --api-key --version -V --output -o --api-url --no-color --help" ;;
     "config") words="path get set --version -V --output -o --api-url --no-color --help" ;;
     "config path") words="--version -V --output -o --api-url --no-color --help" ;;
     "config get") words="--version -V --output -o --api-url --no-color --help" ;;

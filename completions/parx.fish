@@ -10,6 +10,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a solver
+complete -c parx -f -n '__fish_use_subcommand' -a xchain
 complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
 complete -c parx -f -n '__fish_use_subcommand' -a user
@@ -71,6 +72,19 @@ complete -c parx -n '__fish_seen_subcommand_from resume' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from resume' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l data-dir -r
+complete -c parx -f -n '__fish_seen_subcommand_from xchain' -a build
+complete -c parx -f -n '__fish_seen_subcommand_from xchain' -a status
+complete -c parx -n '__fish_seen_subcommand_from build' -l user -r
+complete -c parx -n '__fish_seen_subcommand_from build' -l in -r
+complete -c parx -n '__fish_seen_subcommand_from build' -l out -r
+complete -c parx -n '__fish_seen_subcommand_from build' -l amount -r
+complete -c parx -n '__fish_seen_subcommand_from build' -l recipient -r
+complete -c parx -n '__fish_seen_subcommand_from build' -l api-key -r
+complete -c parx -n '__fish_seen_subcommand_from status' -l rail -x -a 'sol-origin evm-origin'
+complete -c parx -n '__fish_seen_subcommand_from status' -l wait -f
+complete -c parx -n '__fish_seen_subcommand_from status' -l timeout -r
+complete -c parx -n '__fish_seen_subcommand_from status' -l interval -r
+complete -c parx -n '__fish_seen_subcommand_from status' -l api-key -r
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a path
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a get
 complete -c parx -f -n '__fish_seen_subcommand_from config' -a set

@@ -12,6 +12,8 @@ export const cliErrorCodes = {
   NO_CREDENTIALS: exitCodes.auth,
   CONFIG_CORRUPT: exitCodes.failure,
   CANCELLED: exitCodes.cancelled,
+  /** `--wait` gave up before a final state (the thing waited for goes on). */
+  WAIT_TIMEOUT: exitCodes.failure,
 } as const satisfies Record<string, ExitCode>
 
 export type CliErrorCode = keyof typeof cliErrorCodes

@@ -27,6 +27,8 @@ import * as keysOperatorToken from './commands/keys/operator-token.js'
 import * as solverHeartbeat from './commands/solver/heartbeat.js'
 import * as solverPause from './commands/solver/pause.js'
 import * as solverResume from './commands/solver/resume.js'
+import * as xchainBuild from './commands/xchain/build.js'
+import * as xchainStatus from './commands/xchain/status.js'
 import * as logout from './commands/logout.js'
 import * as manifest from './commands/manifest.js'
 import * as mcp from './commands/mcp.js'
@@ -79,6 +81,12 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(solverPause.define(ctx))
       .addCommand(solverResume.define(ctx))
       .addCommand(solverHeartbeat.define(ctx)),
+  )
+  program.addCommand(
+    new Command('xchain')
+      .description('cross-chain orders between Base and Solana: build one for a user to sign, follow its status')
+      .addCommand(xchainBuild.define(ctx))
+      .addCommand(xchainStatus.define(ctx)),
   )
   program.addCommand(
     new Command('config')

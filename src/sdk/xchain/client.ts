@@ -1,0 +1,117 @@
+import type { Connection, Keypair } from '@solana/web3.js'
+import { callJson } from '../http.js'
+import { xchainPaths } from './paths.js'
+import type {
+  EvmOriginBuildRequest, EvmOriginBuilt, SolOriginBuildRequest, SolOriginBuilt, XchainRail, XchainStatus, XchainStatusResponse,
+} from './wire.js'
+
+export type XchainClientParameters = {
+  /** The swap API, e.g. http://127.0.0.1:8420 */
+  apiUrl: string
+  /** Partner key, sent as x-api-key (the build and status routes need one). */
+  apiKey?: string
+}
+
+/** The statuses after which nothing changes any more (SPEC §3.1). */
+export const FINAL_STATUSES: readonly XchainStatus[] = ['claimed', 'refunded', 'attention']
+export const isFinal = (s: XchainStatus) => FINAL_STATUSES.includes(s)
+
+export type WaitOptions = {
+  rail?: XchainRail
+  /** Stop when this holds (default: a final status). */
+  until?: (s: XchainStatusResponse) => boolean
+  /** Give up after this long (default 120 s); the error carries the last answer. */
+  timeoutMs?: number
+  /** Between polls (default 250 ms). */
+  intervalMs?: number
+  /** Every answer that differs from the previous one (status, stage or a reference). */
+  onUpdate?: (s: XchainStatusResponse) => void
+  signal?: AbortSignal
+}
+
+/** Polling ended before the order reached what was waited for; `last` is the last answer. */
+export class OrderWaitTimeoutError extends Error {
+  override name = 'OrderWaitTimeoutError'
+  constructor(readonly last: XchainStatusResponse, timeoutMs: number) {
+    super(`order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`)
+  }
+}
+
+/** The user's lock transaction landed but failed on chain: nothing was locked. */
+export class LockFailedError extends Error {
+  override name = 'LockFailedError'
+  constructor(readonly orderId: string, readonly ref: string, detail: string) {
+    super(`the lock of order ${orderId} (${ref}) failed on chain: ${detail}; nothing was locked, build a new order`)
+  }
+}
+
+/**
+ * A partner backend's client for cross-chain orders (SPEC §2.7): build, status and polling for both
+ * rails, and `openSolOrigin`, which builds, signs and submits a Solana-origin order in one call.
+ * The evm-origin one-call open is `openEvmOrigin` (./evm-origin-client.ts).
+ *
+ * @example
+ * const x = createXchainClient({ apiUrl, apiKey })
+ * const { built } = await x.openSolOrigin({ signer, connection, inSym: 'USDC', outSym: 'USDC', uiAmount: '25', recipientEvm })
+ * const final = await x.waitForStatus(built.orderId)   // claimed, refunded or attention
+ */
+export function createXchainClient(p: XchainClientParameters) {
+  const headers: Record<string, string> = p.apiKey ? { 'x-api-key': p.apiKey } : {}
+
+  const client = {
+    apiUrl: p.apiUrl,
+    headers,
+    /** POST /api/xchain/sol-origin/open/build: the lock, co-signed by the solver as fee payer. */
+    buildSolOrigin: (req: SolOriginBuildRequest) => callJson<SolOriginBuilt>(p.apiUrl, xchainPaths.solBuild, { headers, body: req }),
+    /** POST /api/xchain/evm-origin/open/build: the order, what to sign for the gasless open, and the plain calls. */
+    buildEvmOrigin: (req: EvmOriginBuildRequest) => callJson<EvmOriginBuilt>(p.apiUrl, xchainPaths.evmBuild, { headers, body: req }),
+    /** GET /api/xchain/status/:orderId (rail defaults to sol-origin, as the route does). */
+    status: (orderId: string, rail?: XchainRail) =>
+      callJson<XchainStatusResponse>(p.apiUrl, xchainPaths.status.replace(':orderId', orderId), { headers, query: { rail } }),
+
+    /** Polls status until a final status (or `until`), then returns that answer. */
+    async waitForStatus(orderId: string, o: WaitOptions = {}): Promise<XchainStatusResponse> {
+      const timeoutMs = o.timeoutMs ?? 120_000
+      const end = Date.now() + timeoutMs
+      const until = o.until ?? ((s: XchainStatusResponse) => isFinal(s.status))
+      let seen = ''
+      for (;;) {
+        o.signal?.throwIfAborted()
+        const s = await client.status(orderId, o.rail)
+        const key = `${s.status}|${s.stage}|${s.deliverRef}|${s.claimRef}|${s.refundRef}`
+        if (key !== seen) o.onUpdate?.(s)
+        seen = key
+        if (until(s)) return s
+        if (Date.now() >= end) throw new OrderWaitTimeoutError(s, timeoutMs)
+        await sleep(o.intervalMs ?? 250, o.signal)
+      }
+    },
+
+    /**
+     * Builds a Solana-origin order, signs the lock as `signer` (the solver already signed as fee
+     * payer, so the wallet needs no SOL), submits it to `connection` and waits for confirmation.
+     * Afterwards only poll: `waitForStatus(built.orderId)`.
+     */
+    async openSolOrigin(x: Omit<SolOriginBuildRequest, 'user'> & { signer: Keypair; connection: Connection }) {
+      const { signer, connection, ...req } = x
+      const built = await client.buildSolOrigin({ ...req, user: signer.publicKey.toBase58() })
+      const { Transaction } = await import('@solana/web3.js')
+      const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
+      tx.partialSign(signer)
+      const signature = await connection.sendRawTransaction(tx.serialize())
+      const { value } = await connection.confirmTransaction({ signature, blockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight })
+      if (value.err) throw new LockFailedError(built.orderId, signature, JSON.stringify(value.err))
+      return { built, signature }
+    },
+  }
+  return client
+}
+
+export type XchainClient = ReturnType<typeof createXchainClient>
+
+function sleep(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true })
+  })
+}
