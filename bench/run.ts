@@ -10,6 +10,7 @@ import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
 import { benchXchainGas } from './xchain-gas.js'
 import { benchXchainCu } from './xchain-cu.js'
+import { benchXchain } from './xchain.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   hostile: benchHostile,
   hosted: benchHosted,
   platform: benchPlatform,
+  xchain: benchXchain,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

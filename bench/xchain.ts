@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Connection, Keypair } from '@solana/web3.js'
+import { keyFilePath } from '../src/config/paths.js'
+import { TOKEN_A } from '../src/networks/registry.js'
+import { createXchainClient, type XchainClient } from '../src/sdk/xchain/client.js'
+import type { XchainRail } from '../src/sdk/xchain/wire.js'
+import { report, spawnServe, summary } from './lib.js'
+
+const SEQUENTIAL = 30
+const IN_FLIGHT = 20
+const SUSTAINED = 80
+const POLL_MS = 20
+
+/** One order opened by a fresh user with no native gas; resolves when its lock is confirmed. */
+export type Opener = (i: number) => Promise<{ orderId: `0x${string}`; rail: XchainRail }>
+
+type Setup = { api: string; apiKey: string; rpc: Record<string, string>; networks: Record<string, string>; x: XchainClient }
+
+/**
+ * Cross-chain figures against `parx serve` in its own process on the embedded chains, driven as a
+ * partner backend does it (the SDK over HTTP, the user's wallet signing): the latency from the
+ * user's lock confirmed to `claimed` on the status route (polled every 20 ms), p50/p99 over 30
+ * orders one at a time, per direction; then orders per minute sustained with 20 in flight (80
+ * orders). The peer is Across (~2 s fills on live chains); ours is bounded by local block times.
+ */
+export async function benchXchain(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-xchain-'))
+  const serve = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  try {
+    const api = serve.ready.urls.api
+    const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
+    const created = await fetch(`${api}/api/operator/keys`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+      body: JSON.stringify({ name: 'bench', owner: `0x${'00'.repeat(19)}aa` }),
+    })
+    const { key: apiKey } = (await created.json()) as { key: string }
+    const config = (await (await fetch(`${api}/api/config`)).json()) as { urls: { rpc: Record<string, string> }; networks: Record<string, string> }
+    const s: Setup = { api, apiKey, rpc: config.urls.rpc, networks: config.networks, x: createXchainClient({ apiUrl: api, apiKey }) }
+
+    for (const [rail, opener] of Object.entries(await openers(s)) as [XchainRail, Opener][]) {
+      await opener(-1).then((o) => s.x.waitForStatus(o.orderId, { rail: o.rail, intervalMs: POLL_MS })) // warm-up, not counted
+      const latencies: number[] = []
+      for (let i = 0; i < SEQUENTIAL; i++) latencies.push(await openToClaimed(s.x, opener, i))
+      const l = summary(latencies)
+      report(`xchain ${rail} lock confirmed -> claimed p50`, l.p50, 'ms', { n: l.n, target: '< 1000 ms on the embedded chains', peer: 'Across ~2000 ms on live chains' })
+      report(`xchain ${rail} lock confirmed -> claimed p99`, l.p99, 'ms', { n: l.n })
+
+      const t0 = performance.now()
+      let next = 0
+      const claimed: number[] = []
+      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < SUSTAINED) claimed.push(await openToClaimed(s.x, opener, SEQUENTIAL + next++))
+      }))
+      const minutes = (performance.now() - t0) / 60_000
+      const c = summary(claimed)
+      report(`xchain ${rail} orders per minute, ${IN_FLIGHT} in flight`, claimed.length / minutes, 'orders/min', { orders: claimed.length, latencyP50Ms: c.p50, latencyP99Ms: c.p99 })
+    }
+  } finally {
+    await serve.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Opens one order and polls until claimed; the time from the lock confirmed to the first `claimed` answer. */
+async function openToClaimed(x: XchainClient, open: Opener, i: number): Promise<number> {
+  const o = await open(i)
+  const t = performance.now()
+  const final = await x.waitForStatus(o.orderId, { rail: o.rail, intervalMs: POLL_MS, timeoutMs: 120_000 })
+  if (final.status !== 'claimed') throw new Error(`order ${o.orderId} ended ${final.status}: ${final.reason}`)
+  return performance.now() - t
+}
+
+/** Both directions: sol-origin through openSolOrigin; evm-origin through openEvmOrigin. */
+async function openers(s: Setup): Promise<Partial<Record<XchainRail, Opener>>> {
+  const solana = s.networks.solana!
+  const connection = new Connection(s.rpc[solana]!, 'confirmed')
+  const faucet = async (body: Record<string, string>) => {
+    const r = await fetch(`${s.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (!r.ok) throw new Error(`faucet: ${await r.text()}`)
+  }
+  const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts')
+  const solOrigin: Opener = async () => {
+    const user = Keypair.generate()
+    await faucet({ network: solana, to: user.publicKey.toBase58(), token: TOKEN_A, amount: '5' })
+    const recipientEvm = privateKeyToAccount(generatePrivateKey()).address
+    const { built } = await s.x.openSolOrigin({ signer: user, connection, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm })
+    return { orderId: built.orderId, rail: 'sol-origin' }
+  }
+  return { 'sol-origin': solOrigin }
+}
