@@ -21,6 +21,7 @@ _parx() {
       "solver pause") path="solver pause" ;;
       "solver resume") path="solver resume" ;;
       "solver heartbeat") path="solver heartbeat" ;;
+      "attestor") path="attestor" ;;
       "xchain") path="xchain" ;;
       "xchain build") path="xchain build" ;;
       "xchain status") path="xchain status" ;;
@@ -71,7 +72,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status chains deploy faucet keys solver xchain config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
@@ -87,6 +88,7 @@ _parx() {
     "solver pause") words="--operator-token --data-dir --keep-delivering --keep-claiming --version -V --output -o --api-url --no-color --help" ;;
     "solver resume") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "solver heartbeat") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "attestor") words="--index --host --port --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "xchain") words="build status --version -V --output -o --api-url --no-color --help" ;;
     "xchain build") words="--user --in --out --amount --recipient --api-key --version -V --output -o --api-url --no-color --help" ;;
     "xchain status") words="--rail --wait --timeout --interval --api-key --version -V --output -o --api-url --no-color --help" ;;

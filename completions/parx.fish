@@ -10,6 +10,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a deploy
 complete -c parx -f -n '__fish_use_subcommand' -a faucet
 complete -c parx -f -n '__fish_use_subcommand' -a keys
 complete -c parx -f -n '__fish_use_subcommand' -a solver
+complete -c parx -f -n '__fish_use_subcommand' -a attestor
 complete -c parx -f -n '__fish_use_subcommand' -a xchain
 complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
@@ -72,6 +73,10 @@ complete -c parx -n '__fish_seen_subcommand_from resume' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from resume' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from heartbeat' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from attestor' -l index -r
+complete -c parx -n '__fish_seen_subcommand_from attestor' -l host -r
+complete -c parx -n '__fish_seen_subcommand_from attestor' -l port -r
+complete -c parx -n '__fish_seen_subcommand_from attestor' -l data-dir -r
 complete -c parx -f -n '__fish_seen_subcommand_from xchain' -a build
 complete -c parx -f -n '__fish_seen_subcommand_from xchain' -a status
 complete -c parx -n '__fish_seen_subcommand_from build' -l user -r

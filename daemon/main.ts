@@ -292,3 +292,4 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
 // The CLI reaches daemon/ through this one module: `parx chains` and `parx deploy` too.
 export { startStandaloneChains } from './chains/standalone.js'
 export { deployNetwork } from './chains/deploy-network.js'
+export { startAttestorProcess } from './xchain/attestors/process.js'

@@ -9,6 +9,7 @@ import type { SolanaChain } from '../chains/solana/chain.js'
 import type { Store } from '../store/store.js'
 import { attestationStore } from './attestation-store.js'
 import { createAttestor, type Attestor } from './attestors/attestor.js'
+import { remoteAttestor } from './attestors/remote.js'
 import { solverBalances } from './inventory.js'
 import { orderStore, type OrderStore } from './order-store.js'
 import type { Rail } from './rail.js'
@@ -52,10 +53,15 @@ export function createXchain(p: CreateXchainParameters): XchainParts {
   if (p.solana.programs.originSettler && p.base.contracts.outputSettler) {
     rails['sol-origin'] = solOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, limits: p.limits, timing: p.timing })
   }
-  const attestors = [0, 1, 2].map((index) => createAttestor({
-    index, ed25519Secret: p.keys.solanaAttestors[index]!, evmKey: p.keys.attestors[index]!,
-    checks: Object.fromEntries(Object.entries(rails).map(([name, rail]) => [name, rail.attestorCheck(index)])),
-  }))
+  const attestors = [0, 1, 2].map((index) => {
+    const local = createAttestor({
+      index, ed25519Secret: p.keys.solanaAttestors[index]!, evmKey: p.keys.attestors[index]!,
+      checks: Object.fromEntries(Object.entries(rails).map(([name, rail]) => [name, rail.attestorCheck(index)])),
+    })
+    // One run as its own process is asked over HTTP; it must sign with the keys the chains know it by.
+    const url = p.timing.attestorUrls[String(index) as '0' | '1' | '2']
+    return url ? remoteAttestor({ index, url, expect: { ed25519: local.ed25519, evm: local.evm } }) : local
+  })
   const orders = orderStore(p.store)
   const balance = solverBalances({ evm: p.evm, solana: p.solana, evmSolver: p.evmSolver, solanaSolver: solver.publicKey })
   const held = reservations({ store: p.store, balance })

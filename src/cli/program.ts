@@ -8,6 +8,7 @@ import * as agentLogin from './commands/agent/login.js'
 import * as agentShow from './commands/agent/show.js'
 import * as userLogin from './commands/auth/user-login.js'
 import { readFileSync } from 'node:fs'
+import * as attestor from './commands/attestor.js'
 import * as chains from './commands/chains.js'
 import * as completion from './commands/completion.js'
 import * as deploy from './commands/deploy.js'
@@ -82,6 +83,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(solverResume.define(ctx))
       .addCommand(solverHeartbeat.define(ctx)),
   )
+  program.addCommand(attestor.define(ctx))
   program.addCommand(
     new Command('xchain')
       .description('cross-chain orders between Base and Solana: build one for a user to sign, follow its status')

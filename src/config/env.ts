@@ -59,6 +59,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
       if (flow) setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
     }
   }
+  // PARX_XCHAIN_ATTESTOR_URLS="1=http://127.0.0.1:9101,2=http://127.0.0.1:9102" -> xchain.attestorUrls
+  if (env.PARX_XCHAIN_ATTESTOR_URLS) {
+    for (const pair of env.PARX_XCHAIN_ATTESTOR_URLS.split(',')) {
+      const at = pair.indexOf('=')
+      if (at < 1) throw new BaseError('BAD_REQUEST', `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 1=http://127.0.0.1:9101 (got '${pair}')`)
+      setPath(out, `xchain.attestorUrls.${pair.slice(0, at).trim()}`, pair.slice(at + 1).trim())
+    }
+  }
   if (env.PARX_ATTESTOR_KEYS) setPath(out, 'keys.attestors', env.PARX_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
   if (env.PARX_SOLANA_ATTESTOR_KEYS) setPath(out, 'keys.solanaAttestors', env.PARX_SOLANA_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
   return out

@@ -59,6 +59,11 @@ export const configSchema = z.object({
     fillSeconds: z.coerce.number().int().min(2).max(86_400).default(300),
     expirySeconds: z.coerce.number().int().min(3).max(7 * 86_400).default(900),
     pollMs: z.coerce.number().int().min(20).max(60_000).default(100),
+    /**
+     * Attestors run as their own processes (`parx attestor --index N`), by index: the worker asks
+     * them over HTTP instead of in-process. Env PARX_XCHAIN_ATTESTOR_URLS="1=http://host:port,2=...".
+     */
+    attestorUrls: z.record(z.enum(['0', '1', '2'], { errorMap: () => ({ message: 'attestor indexes are 0, 1 and 2' }) }), z.string().url()).default({}),
   }).default({}).refine((x) => x.expirySeconds > x.fillSeconds, 'xchain.expirySeconds must be larger than xchain.fillSeconds (claims happen between the two)'),
   /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
   rateLimit: z.object({
