@@ -20,7 +20,10 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   const chain = s.evm[endpoint.network]
   if (!env?.incoming || !env.outgoing || !chain) throw new BaseError('CHAIN_UNAVAILABLE', `the endpoint's network ${endpoint.network} is not served now`)
   const body = await c.req.arrayBuffer()
-  await servePaid({ endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body })
+  await servePaid({
+    endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
+    hooks: s.webhooks.hooksFor(endpoint), onHookError: (err) => s.log.warn({ err, endpoint: endpoint.id }, 'settlement webhook: the event could not be queued'),
+  })
   return RESPONSE_ALREADY_SENT
 }
 
