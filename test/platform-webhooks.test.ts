@@ -67,6 +67,7 @@ beforeAll(async () => {
   const b = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
   buyerAgent = b.id
   await d.call('/api/local/faucet', { body: { network: 'local-base', to: b.wallet, token: 'PUSD', amount: '10' } })
+  await d.call('/api/local/faucet', { body: { network: 'local-base', to: b.wallet, token: 'USDC', amount: '10' } })
   payee = (await seller.createAgent({ body: { name: 'payee', network: 'local-base' } })).id
 }, 120_000)
 afterAll(async () => {
@@ -76,8 +77,8 @@ afterAll(async () => {
 /** An upstream the paid URL forwards to: the daemon's own health route answers 200 without any key. */
 const upstream = () => `${d.urls.api}/api/health`
 
-async function pay(url: string) {
-  const paid = await buyer.pay({ params: { id: buyerAgent }, body: { url } })
+async function pay(url: string, protocol?: 'mpp') {
+  const paid = await buyer.pay({ params: { id: buyerAgent }, body: { url, ...(protocol ? { protocol } : {}) } })
   if (paid.dryRun || paid.status !== 200 || !paid.receipt) throw new Error(`payment did not go through: ${JSON.stringify(paid)}`)
   return paid.receipt
 }
@@ -131,6 +132,20 @@ describe('settlement webhooks', () => {
       })
       expect(Number(row!.attempts)).toBe(3)
       expect(r.got).toHaveLength(3)
+    } finally {
+      await r.close()
+    }
+  }, 90_000)
+
+  it('an MPP payment of a USDC endpoint posts its event too', async () => {
+    const r = await receiver()
+    try {
+      const e = await seller.createEndpoint({ body: { upstreamUrl: upstream(), price: '0.03', network: 'local-base', token: 'USDC', payTo: payee, webhookUrl: r.url } })
+      const receipt = await pay(e.url, 'mpp')
+      expect(receipt.protocol).toBe('mpp')
+      const [delivery] = await until('the webhook', () => (r.got.length ? r.got : undefined))
+      expect(signedBy(e.webhookSecret!, delivery!)).toBe(true)
+      expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'settlement.succeeded', data: { protocol: 'mpp', token: 'USDC', amount: '0.03', transaction: receipt.transaction, success: true } })
     } finally {
       await r.close()
     }

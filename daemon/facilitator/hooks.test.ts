@@ -18,11 +18,11 @@ function inner(verify: VerifyResponse = { isValid: true, payer: '0xpayer' }, set
     calls,
     f: {
       extra: () => 'kept',
-      async verify() {
+      async verify(_p: Payment) {
         calls.push('verify')
         return verify
       },
-      async settle() {
+      async settle(_p: Payment) {
         calls.push('settle')
         return settle
       },

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { paymentGate } from '../../src/sdk/x402/seller/middleware.js'
 import type { SellerHooks } from '../../src/sdk/x402/seller/hooks.js'
+import type { SettleResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
 import { mppGate, type MppGate } from './paid-mpp.js'
@@ -15,10 +16,13 @@ const DROP_BACK = new Set(['content-length', 'transfer-encoding', 'connection', 
 
 type Paid = {
   endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; mppSecret: string; req: IncomingMessage; res: ServerResponse; body: ArrayBuffer; timeoutMs?: number
-  /** The seller middleware's hooks for this call (the settlement webhook's is one). */
-  hooks?: SellerHooks[]
+  /** Told every settle outcome, x402 or MPP, before the buyer's answer goes out (the settlement webhook). */
+  onSettled?: (o: PaidSettlement) => Promise<void>
   onHookError?: (err: unknown) => void
 }
+
+/** One settle outcome of a paid call: the payment as sent (its identity) and the facilitator's answer. */
+export type PaidSettlement = { payment: unknown; protocol: 'x402' | 'mpp'; result: SettleResponse }
 
 /**
  * Serves one seller endpoint at /paid/<id>. An unpaid request gets 402 with x402 v2 (header), x402
@@ -37,7 +41,7 @@ export async function servePaid(p: Paid): Promise<void> {
   const gate = paymentGate({
     facilitator: { url: p.facilitatorUrl },
     routes: { [`/paid/${e.id}`]: { prices: endpointPrices(e, p.chain), description: e.description ?? e.name ?? '', discoverable: Number(e.discoverable) === 1 } },
-    hooks: p.hooks,
+    hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
     onHookError: p.onHookError,
   })
   let failure: unknown
@@ -53,6 +57,10 @@ export async function servePaid(p: Paid): Promise<void> {
   })
   if (failure) throw failure
 }
+
+const settledHook = (onSettled: NonNullable<Paid['onSettled']>): SellerHooks => ({
+  onAfterSettle: ({ paymentPayload, result }) => onSettled({ payment: paymentPayload, protocol: 'x402', result }),
+})
 
 /** Any 402 this request gets (unpaid, or an x402 payment refused) also names the MPP challenge. */
 async function challengeOn402(p: Paid, mpp: MppGate): Promise<void> {
@@ -77,6 +85,11 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
     return void p.res.end(up.body)
   }
   const settled = await mpp.settle(credential)
+  const network = `eip155:${p.chain.chainId}`
+  const result: SettleResponse = settled.ok
+    ? { success: true, transaction: settled.transaction, network }
+    : { success: false, errorReason: 'mpp_settle_failed', errorMessage: settled.reason, transaction: '', network }
+  await p.onSettled?.({ payment: credential, protocol: 'mpp', result }).catch((err) => p.onHookError?.(err))
   if (!settled.ok) return refuse(p, mpp, `the MPP payment could not be settled: ${settled.reason}`)
   p.res.statusCode = up.status
   for (const [k, v] of Object.entries(up.headers)) p.res.setHeader(k, v)

@@ -134,7 +134,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     }, agent, body),
     pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
     endpoints,
-    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, platformUrl: p.platformUrl, log: p.log }),
+    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log }),
     log: p.log,
     aa: p.aa,
     platformUrl: p.platformUrl,

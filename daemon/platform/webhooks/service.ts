@@ -1,7 +1,6 @@
 import type { Logger } from 'pino'
-import type { SellerHooks } from '../../../src/sdk/x402/seller/hooks.js'
 import type { Store } from '../../store/store.js'
-import { paidUrl, type EndpointRow, type EndpointStore } from '../endpoints.js'
+import type { EndpointStore } from '../endpoints.js'
 import type { WalletSeal } from '../wallet-seal.js'
 import { webhookDelivery, type WebhookDelivery } from './deliver.js'
 import { settlementEvent, type SettlementOutcome } from './events.js'
@@ -15,11 +14,9 @@ export type SettlementWebhooks = {
   delivery: WebhookDelivery
   /** Queues the outcome's event when the endpoint has a webhook, and wakes the delivery. */
   record(o: SettlementOutcome): Promise<void>
-  /** The seller-middleware hooks that record every x402 settle outcome of this endpoint's paid calls. */
-  hooksFor(e: EndpointRow): SellerHooks[]
 }
 
-export function settlementWebhooks(p: { store: Store; endpoints: EndpointStore; seal: WalletSeal | undefined; platformUrl: string; log: Logger }): SettlementWebhooks {
+export function settlementWebhooks(p: { store: Store; endpoints: EndpointStore; seal: WalletSeal | undefined; log: Logger }): SettlementWebhooks {
   const secrets = webhookSecrets(p.seal)
   const queue = webhookQueue(p.store)
   const delivery = webhookDelivery({ queue, secrets, endpoint: (id) => p.endpoints.served(id), log: p.log })
@@ -31,8 +28,5 @@ export function settlementWebhooks(p: { store: Store; endpoints: EndpointStore; 
   }
   return {
     secrets, queue, delivery, record,
-    hooksFor: (e) => (e.webhook_url
-      ? [{ onAfterSettle: ({ paymentPayload, result }) => record({ endpoint: e, paidUrl: paidUrl(p.platformUrl, e.id), payment: paymentPayload, protocol: 'x402', result }) }]
-      : []),
   }
 }
