@@ -101,6 +101,10 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
     }),
     listEndpoints: async () => (asUser(), { endpoints: [endpoint] }),
     createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price }),
+    updateEndpoint: async ({ params, body }: { params: { id: string }; body: { discoverable?: boolean; webhookUrl?: string | null } }) => (asUser(), {
+      ...endpoint, id: params.id, discoverable: body.discoverable ?? endpoint.discoverable, webhookUrl: body.webhookUrl ?? null,
+      ...(body.webhookUrl ? { webhookSecret: `whsec_${'A'.repeat(43)}=` } : {}),
+    }),
     deleteEndpoint: async ({ params }: { params: { id: string } }) => (asUser(), { id: params.id, deleted: true }),
     createAgentKey: async ({ params }: { params: { id: string } }) => {
       asUser()
