@@ -5,6 +5,8 @@ import { networks } from '../src/networks/registry.js'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { evmPayer } from './helpers/x402.js'
+import { officialBuyer } from './helpers/x402-buyers.js'
 
 /**
  * The bazaar discovery extension on a real daemon: sellers opt endpoints in, the facilitator lists
@@ -30,7 +32,8 @@ const bazaar = () => withBazaar(new HTTPFacilitatorClient({ url: d.urls.facilita
 describe('bazaar discovery', () => {
   it('lists only opted-in endpoints, with their 402 terms; the official client reads, pages and filters it', async () => {
     const payTo = '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a'
-    const common = { upstreamUrl: 'http://127.0.0.1:9/data', price: '0.05', network: 'local-base', token: 'PUSD', payTo }
+    // The daemon's own health route stands in for an upstream that answers.
+    const common = { upstreamUrl: `${d.urls.api}/api/health`, price: '0.05', network: 'local-base', token: 'PUSD', payTo }
     const listed = await seller.createEndpoint({ body: { ...common, name: 'weather', description: 'Weather for a city, as JSON', discoverable: true } })
     const hidden = await seller.createEndpoint({ body: { ...common, name: 'private' } })
     const second = await seller.createEndpoint({ body: { ...common, price: '1', token: 'USDC', discoverable: true } })
@@ -66,6 +69,22 @@ describe('bazaar discovery', () => {
     expect((await bazaar().listResources({ network: 'eip155:1' })).pagination.total).toBe(0)
     expect((await bazaar().listResources({ payTo: '0x000000000000000000000000000000000000dEaD' })).pagination.total).toBe(0)
     expect((await bazaar().listResources({ payTo })).pagination.total).toBe(2)
+  }, 60_000)
+
+  it('a listed endpoint is paid as before: by the official @x402/fetch buyer and by a platform agent', async () => {
+    const listed = (await bazaar().listResources()).items
+    const usdc = listed.find((i) => i.accepts[0]!.extra.assetTransferMethod === 'eip3009')!
+    const payer = await evmPayer(d, ['USDC'], '5')
+    const res = await officialBuyer(d, payer)(usdc.resource)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('payment-response')).toBeTruthy()
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    const buyer = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey })
+    const agent = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' } })
+    const pusd = listed.find((i) => i.accepts[0]!.extra.assetTransferMethod !== 'eip3009')!
+    const paid = await buyer.pay({ params: { id: agent.id }, body: { url: pusd.resource } })
+    expect(paid.dryRun ? 0 : paid.status).toBe(200)
   }, 60_000)
 
   it('opting out (or in) and deleting change the listing at once; bad paging is a 400', async () => {

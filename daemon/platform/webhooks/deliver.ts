@@ -6,7 +6,7 @@ import { webhookSignature, type WebhookSecrets } from './secret.js'
 /** Header names of a delivery (Standard Webhooks); README "Settlement webhooks" has the recipe. */
 export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const
 
-/** Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 9 hours in) the event is given up. */
+/** Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 8 hours in) the event is given up. */
 export const RETRY = { firstMs: 1_000, maxMs: 3_600_000, attempts: 20 }
 /** How long one attempt may take, and how long its row stays taken (longer, so no one else sends it meanwhile). */
 const ATTEMPT_TIMEOUT_MS = 10_000
