@@ -6,7 +6,7 @@ import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/c
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer } from './helpers/x402.js'
-import { officialBuyer } from './helpers/x402-buyers.js'
+import { officialBuyer, parxBuyer } from './helpers/x402-buyers.js'
 
 /**
  * The bazaar discovery extension on a real daemon: sellers opt endpoints in, the facilitator lists
@@ -78,6 +78,10 @@ describe('bazaar discovery', () => {
     const res = await officialBuyer(d, payer)(usdc.resource)
     expect(res.status).toBe(200)
     expect(res.headers.get('payment-response')).toBeTruthy()
+    // x402 v1: the requirement carries outputSchema (discoverable) to the facilitator, which pays it as before.
+    const v1 = await parxBuyer(d, { evm: payer }, 1)(usdc.resource)
+    expect(v1.status).toBe(200)
+    expect(v1.headers.get('x-payment-response')).toBeTruthy()
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
     const buyer = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey })
     const agent = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
