@@ -38,7 +38,7 @@ describe('facilitator hooks over HTTP', () => {
     const usdc = (a: Address) => localBase(d).balance('USDC', a)
     const before = await usdc(payer.address)
     const stopped = await settle(d, await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '2', payTo: paused, method: 'eip3009' })))
-    expect(stopped.body).toMatchObject({ success: false, errorReason: 'payee_paused', transaction: '' })
+    expect(stopped).toMatchObject({ status: 422, body: { success: false, errorReason: 'payee_paused', transaction: '' } })
     expect(await usdc(paused)).toBe(0n)
     const seller = randomAddress()
     const paid = await settle(d, await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '2', payTo: seller, method: 'eip3009' })))
