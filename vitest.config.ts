@@ -24,6 +24,8 @@ const storeSensitive = [
   'test/platform-pay.test.ts',
   'test/platform-endpoints.test.ts',
   'test/platform-restart.test.ts',
+  'test/platform-webhooks.test.ts',
+  'test/bazaar-discovery.test.ts',
   'test/outbox-replay.test.ts',
   'daemon/swap/inflight-store.test.ts',
   'daemon/ports/store-lock.test.ts',

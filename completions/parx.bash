@@ -53,6 +53,7 @@ _parx() {
       "endpoint") path="endpoint" ;;
       "endpoint list") path="endpoint list" ;;
       "endpoint create") path="endpoint create" ;;
+      "endpoint update") path="endpoint update" ;;
       "endpoint delete") path="endpoint delete" ;;
       "mcp") path="mcp" ;;
       "logout") path="logout" ;;
@@ -117,9 +118,10 @@ _parx() {
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
-    "endpoint") words="list create delete --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;
     "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;
-    "endpoint create") words="--upstream --price --network --token --pay-to --name --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint update") words="--discoverable --description --webhook-url --rotate-webhook-secret --version -V --output -o --api-url --no-color --help" ;;
     "endpoint delete") words="--version -V --output -o --api-url --no-color --help" ;;
     "mcp") words="--version -V --output -o --api-url --no-color --help" ;;
     "logout") words="--agent --user --version -V --output -o --api-url --no-color --help" ;;

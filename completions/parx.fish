@@ -134,6 +134,7 @@ complete -c parx -n '__fish_seen_subcommand_from swap' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from swap' -l amount -r
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a create
+complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a update
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a delete
 complete -c parx -n '__fish_seen_subcommand_from create' -l upstream -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l price -r
@@ -141,6 +142,13 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l network -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l token -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l pay-to -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l discoverable -f
+complete -c parx -n '__fish_seen_subcommand_from create' -l description -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l webhook-url -r
+complete -c parx -n '__fish_seen_subcommand_from update' -l discoverable -r
+complete -c parx -n '__fish_seen_subcommand_from update' -l description -r
+complete -c parx -n '__fish_seen_subcommand_from update' -l webhook-url -r
+complete -c parx -n '__fish_seen_subcommand_from update' -l rotate-webhook-secret -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l agent -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l user -f
 complete -c parx -n '__fish_seen_subcommand_from completion' -l shell -x -a 'bash zsh fish'

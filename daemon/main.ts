@@ -25,7 +25,10 @@ import { replayOutbox } from './chains/evm/outbox-replay.js'
 import type { SolanaChain } from './chains/solana/chain.js'
 import { startChains } from './chains/start.js'
 import { discoveryService } from './discovery/service.js'
-import { createFacilitator, type Facilitator } from './facilitator/service.js'
+import { createFacilitator } from './facilitator/service.js'
+import { withHooks, type HookedFacilitator } from './facilitator/hooks.js'
+import { bazaarService } from './bazaar/service.js'
+import { BAZAAR } from '../src/sdk/x402/bazaar.js'
 import { createApp } from './http/app.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
@@ -69,7 +72,8 @@ export type DaemonParts = {
   accounts: PublicAccounts
   reads: FreshCache
   sender(network: string, role: 'solver' | 'facilitator'): TxSender
-  facilitator: Facilitator
+  /** The facilitator, with its verify and settle hooks (daemon/facilitator/hooks.ts) for embedders and tests. */
+  facilitator: HookedFacilitator
   /** The agent payments platform's service (its store, ledger and sends). */
   platform: PlatformService
   /** Present when this process campaigns for the worker duties (role worker or all). */
@@ -174,11 +178,12 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       platformAa[base.key] = rt
       cleanups.push(() => rt.stop())
     }
-    const facilitator = createFacilitator({
+    const facilitator = withHooks(createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
-    })
+      extensions: [BAZAAR],
+    }), log)
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
     // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).
     const keyChanges = config.store.url
@@ -191,8 +196,13 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
     const platform = platformService({
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
-      aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {},
+      aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, log,
     })
+    // Settlement webhooks are drained by every serving process (a row is leased before it is sent).
+    if (config.role !== 'worker') {
+      platform.webhooks.delivery.start()
+      cleanups.push(() => platform.webhooks.delivery.stop())
+    }
     const sessions = sessionStore(store)
     // Only the worker leader moves cross-chain orders; `leadership` exists once the duties are campaigned for below.
     let leadership: Leadership | undefined
@@ -217,6 +227,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
       }),
       xchain: xchain.service,
+      bazaar: bazaarService({ endpoints: platform.endpoints, supported: () => facilitator.supported(), evm: chains.evm, platformUrl: urls.platform }),
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).

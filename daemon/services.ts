@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { ParxConfig } from '../src/config/schema.js'
 import type { AuthService, KeysService } from './auth/service.js'
+import type { BazaarService } from './bazaar/service.js'
 import type { DashboardService } from './dashboard/service.js'
 import type { DiscoveryService } from './discovery/service.js'
 import type { Facilitator } from './facilitator/service.js'
@@ -54,6 +55,8 @@ export type Surfaces = {
   dashboard: DashboardService
   /** Cross-chain orders (SPEC §4.3): build, status, the solver's operator routes (daemon/xchain/README.md). */
   xchain: XchainService
+  /** The bazaar discovery listing at {facilitator_url}/discovery/resources: discoverable seller endpoints. */
+  bazaar: BazaarService
 }
 
 export type SurfaceName = keyof Surfaces

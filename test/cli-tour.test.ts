@@ -126,6 +126,8 @@ describe('parx tour against a real daemon', () => {
     expect(ep).toMatchObject({ upstreamUrl, price: '0.25', network: 'local-base', token: 'PUSD' })
     const eps = await ok(['endpoint', 'list'])
     expect(eps.endpoints.map((e: any) => e.id)).toContain(ep.id)
+    const listed = await ok(['endpoint', 'update', ep.id, '--discoverable', 'yes', '--webhook-url', 'http://127.0.0.1:9/hook'])
+    expect(listed).toMatchObject({ id: ep.id, discoverable: true, webhookUrl: 'http://127.0.0.1:9/hook', webhookSecret: expect.stringMatching(/^whsec_/) })
 
     const before = await tokenBalance('local-base', base.wallet)
     const sellerBefore = await tokenBalance('local-base', radius.wallet)

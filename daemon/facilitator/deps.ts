@@ -23,4 +23,6 @@ export type FacilitatorDeps = {
   sender(network: string): TxSender
   /** Payments verified a moment ago (port: this process's memory); default a fresh one. */
   verified?: VerifiedCache
+  /** Extensions served beside the facilitator at its URL, for /supported to name (`bazaar`: the discovery listing). */
+  extensions?: string[]
 }

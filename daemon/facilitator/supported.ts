@@ -25,8 +25,8 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
   }
   return {
     kinds,
-    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts).
-    extensions: [EIP2612_GAS_SPONSORING],
+    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts); the bazaar when the listing is served.
+    extensions: [EIP2612_GAS_SPONSORING, ...(s.extensions ?? [])],
     signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
   }
 }

@@ -10,8 +10,8 @@ export type MppGate = {
   challenge(req: IncomingMessage): Promise<string | undefined>
   /** Checks the credential (signature, terms, our facilitator's /verify) without moving money. */
   validate(credential: string): Promise<{ ok: true } | { ok: false; reason: string }>
-  /** Settles through our facilitator (/settle); the `Payment-Receipt` header value, or why not. */
-  settle(credential: string): Promise<{ ok: true; receipt: string } | { ok: false; reason: string }>
+  /** Settles through our facilitator (/settle); the `Payment-Receipt` header value and the transaction, or why not. */
+  settle(credential: string): Promise<{ ok: true; receipt: string; transaction: string } | { ok: false; reason: string }>
 }
 
 const gates = new Map<string, MppGate>()
@@ -59,7 +59,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
     async settle(credential) {
       try {
         const receipt = await mppx.broadcastCredential(credential, { request: route, realm })
-        return { ok: true, receipt: Receipt.serialize(receipt) }
+        return { ok: true, receipt: Receipt.serialize(receipt), transaction: receipt.reference }
       } catch (err) {
         return { ok: false, reason: why(err) }
       }

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { toBaseUnits } from '../../src/sdk/units.js'
 import { paymentGate } from '../../src/sdk/x402/seller/middleware.js'
-import { methods } from '../../src/sdk/x402/types.js'
+import type { SellerHooks } from '../../src/sdk/x402/seller/hooks.js'
+import type { SettleResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
 import { mppGate, type MppGate } from './paid-mpp.js'
+import { endpointPrices } from './prices.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -13,15 +14,15 @@ const DROP = new Set(['host', 'connection', 'content-length', 'transfer-encoding
 /** Upstream answer headers not passed back: the framing ones, which Node sets itself. */
 const DROP_BACK = new Set(['content-length', 'transfer-encoding', 'connection', 'content-encoding'])
 
-/**
- * The transfer methods an endpoint offers, the reference's first: a stock x402 client takes the
- * first offer and signs EIP-3009 for anything but permit2, so eip3009 (USDC) or permit2 (any
- * token; with the facilitator's EIP-2612 gas sponsoring a wallet without gas can use it) leads;
- * erc2612 (our client's, no approval needed) follows. Our own client skips what it cannot sign.
- */
-const REFERENCE_FIRST = (eip3009: boolean) => (eip3009 ? [methods.eip3009, methods.erc2612, methods.permit2] : [methods.permit2, methods.erc2612])
+type Paid = {
+  endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; mppSecret: string; req: IncomingMessage; res: ServerResponse; body: ArrayBuffer; timeoutMs?: number
+  /** Told every settle outcome, x402 or MPP, before the buyer's answer goes out (the settlement webhook). */
+  onSettled?: (o: PaidSettlement) => Promise<void>
+  onHookError?: (err: unknown) => void
+}
 
-type Paid = { endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; mppSecret: string; req: IncomingMessage; res: ServerResponse; body: ArrayBuffer; timeoutMs?: number }
+/** One settle outcome of a paid call: the payment as sent (its identity) and the facilitator's answer. */
+export type PaidSettlement = { payment: unknown; protocol: 'x402' | 'mpp'; result: SettleResponse }
 
 /**
  * Serves one seller endpoint at /paid/<id>. An unpaid request gets 402 with x402 v2 (header), x402
@@ -37,11 +38,11 @@ export async function servePaid(p: Paid): Promise<void> {
   if (mpp && auth && /^Payment\s/i.test(auth)) return serveMpp(p, mpp, auth)
   if (mpp) await challengeOn402(p, mpp)
   const e = p.endpoint
-  const token = p.chain.tokens[e.token]!
-  const price = { network: e.network, asset: e.token, amount: toBaseUnits(e.price, token.decimals).toString(), payTo: e.pay_to }
   const gate = paymentGate({
     facilitator: { url: p.facilitatorUrl },
-    routes: { [`/paid/${e.id}`]: { prices: REFERENCE_FIRST(token.eip3009 === true).map((method) => ({ ...price, method })), description: e.name ?? '' } },
+    routes: { [`/paid/${e.id}`]: { prices: endpointPrices(e, p.chain), description: e.description ?? e.name ?? '', discoverable: Number(e.discoverable) === 1 } },
+    hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
+    onHookError: p.onHookError,
   })
   let failure: unknown
   await gate(p.req, p.res, async (err?: unknown) => {
@@ -56,6 +57,10 @@ export async function servePaid(p: Paid): Promise<void> {
   })
   if (failure) throw failure
 }
+
+const settledHook = (onSettled: NonNullable<Paid['onSettled']>): SellerHooks => ({
+  onAfterSettle: ({ paymentPayload, result }) => onSettled({ payment: paymentPayload, protocol: 'x402', result }),
+})
 
 /** Any 402 this request gets (unpaid, or an x402 payment refused) also names the MPP challenge. */
 async function challengeOn402(p: Paid, mpp: MppGate): Promise<void> {
@@ -80,6 +85,11 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
     return void p.res.end(up.body)
   }
   const settled = await mpp.settle(credential)
+  const network = `eip155:${p.chain.chainId}`
+  const result: SettleResponse = settled.ok
+    ? { success: true, transaction: settled.transaction, network }
+    : { success: false, errorReason: 'mpp_settle_failed', errorMessage: settled.reason, transaction: '', network }
+  await p.onSettled?.({ payment: credential, protocol: 'mpp', result }).catch((err) => p.onHookError?.(err))
   if (!settled.ok) return refuse(p, mpp, `the MPP payment could not be settled: ${settled.reason}`)
   p.res.statusCode = up.status
   for (const [k, v] of Object.entries(up.headers)) p.res.setHeader(k, v)

@@ -20,6 +20,8 @@ import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
 import { platformStore, type AgentRow, type PlatformStore } from './store.js'
 import { walletSeal } from './wallet-seal.js'
+import type { Logger } from 'pino'
+import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -58,6 +60,9 @@ export type PlatformService = {
   platformUrl: string
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
+  /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/platform/webhooks/). */
+  webhooks: SettlementWebhooks
+  log: Logger
 }
 
 export type PlatformServiceParameters = {
@@ -75,10 +80,13 @@ export type PlatformServiceParameters = {
   swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
   topUpFees: Record<string, (address: Address) => Promise<void>>
+  log: Logger
 }
 
 export function platformService(p: PlatformServiceParameters): PlatformService {
-  const store = platformStore(p.store, p.walletKey ? walletSeal(p.walletKey) : undefined)
+  const seal = p.walletKey ? walletSeal(p.walletKey) : undefined
+  const store = platformStore(p.store, seal)
+  const endpoints = endpointStore(p.store)
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
     const key = c.req.header(KEY_HEADER[kind])
     if (key === undefined) return undefined
@@ -125,7 +133,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
     pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
-    endpoints: endpointStore(p.store),
+    endpoints,
+    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log }),
+    log: p.log,
     aa: p.aa,
     platformUrl: p.platformUrl,
     swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),

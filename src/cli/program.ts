@@ -19,6 +19,7 @@ import * as balance from './commands/balance.js'
 import * as endpointCreate from './commands/endpoint/create.js'
 import * as endpointDelete from './commands/endpoint/delete.js'
 import * as endpointList from './commands/endpoint/list.js'
+import * as endpointUpdate from './commands/endpoint/update.js'
 import * as faucet from './commands/faucet.js'
 import * as keysCreate from './commands/keys/create.js'
 import * as keysDeactivate from './commands/keys/deactivate.js'
@@ -124,6 +125,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .description('seller endpoints of the payments platform')
       .addCommand(endpointList.define(ctx))
       .addCommand(endpointCreate.define(ctx))
+      .addCommand(endpointUpdate.define(ctx))
       .addCommand(endpointDelete.define(ctx)),
   )
   program.addCommand(mcp.define(ctx))

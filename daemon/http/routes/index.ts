@@ -5,6 +5,7 @@ import capabilities from './discovery/capabilities.js'
 import config from './discovery/config.js'
 import health from './discovery/health.js'
 import readiness from './discovery/readiness.js'
+import facilitatorDiscovery from './facilitator/discovery-resources.js'
 import facilitatorHealth from './facilitator/health.js'
 import facilitatorSettle from './facilitator/settle.js'
 import facilitatorSupported from './facilitator/supported.js'
@@ -23,6 +24,7 @@ import endpointsCreate from './platform/endpoints-create.js'
 import endpointsDelete from './platform/endpoints-delete.js'
 import endpointsList from './platform/endpoints-list.js'
 import endpointsShow from './platform/endpoints-show.js'
+import endpointsUpdate from './platform/endpoints-update.js'
 import { paidGet, paidPost } from './platform/paid.js'
 import agentsList from './platform/agents-list.js'
 import agentsMe from './platform/agents-me.js'
@@ -72,7 +74,7 @@ export const routes: AnyRoute[] = [
   // cross-chain (SPEC §4.3): build and status (K); the solver's operator routes and the internal inventory helpers
   xchainSolBuild, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
   // x402 facilitator (SPEC §4.4)
-  facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth,
+  facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery,
   // operator
   keysCreate, keysList, keysDeactivate, keysDelete,
   // local profile
@@ -80,7 +82,7 @@ export const routes: AnyRoute[] = [
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay,
-  endpointsCreate, endpointsList, endpointsShow, endpointsDelete, paidGet, paidPost, manifest,
+  endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,
 ]

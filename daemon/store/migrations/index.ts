@@ -9,6 +9,7 @@ import { m301_sol_swaps } from './301_sol_swaps.js'
 import { m400_xchain } from './400_xchain.js'
 import { m500_platform } from './500_platform.js'
 import { m501_platform_endpoints } from './501_platform_endpoints.js'
+import { m510_endpoint_discovery_webhooks } from './510_endpoint_discovery_webhooks.js'
 import { m601_dashboard } from './601_dashboard.js'
 
 /**
@@ -30,5 +31,6 @@ export const migrations: Record<string, StoreMigration> = {
   '400_xchain': m400_xchain,
   '500_platform': m500_platform,
   '501_platform_endpoints': m501_platform_endpoints,
+  '510_endpoint_discovery_webhooks': m510_endpoint_discovery_webhooks,
   '601_dashboard': m601_dashboard,
 }

@@ -88,10 +88,36 @@ export interface PlatformEndpointsTable {
   pay_to_agent_id: string | null
   created_at: number
   deleted_at: number | null
+  /** 510: 1 when listed in the bazaar (GET {facilitator_url}/discovery/resources). */
+  discoverable: number
+  /** 510: what the bazaar listing and the 402 say the resource is. */
+  description: string | null
+  /** 510: where settlement outcomes are POSTed, signed with webhook_secret (whsec_...). */
+  webhook_url: string | null
+  webhook_secret: string | null
+  /** 510: last change of the endpoint (null: never changed since created_at). */
+  updated_at: number | null
+}
+
+/** Webhook deliveries (510): a persisted queue; a row is delivered at least once, or given up after the last attempt. */
+export interface PlatformWebhookDeliveriesTable {
+  id: string
+  endpoint_id: string
+  event_key: string
+  type: string
+  /** the exact JSON bytes signed and sent */
+  body: string
+  attempts: number
+  next_attempt_at: number
+  delivered_at: number | null
+  gave_up_at: number | null
+  last_error: string | null
+  created_at: number
 }
 
 export interface PlatformTables {
   platform_endpoints: PlatformEndpointsTable
+  platform_webhook_deliveries: PlatformWebhookDeliveriesTable
   platform_users: PlatformUsersTable
   platform_user_keys: PlatformUserKeysTable
   platform_agents: PlatformAgentsTable

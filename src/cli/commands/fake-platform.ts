@@ -51,6 +51,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   const endpoint: Endpoint = {
     id: '0e7c9a1b-1111-4222-8333-944455556666', name: null, url: SELLER_URL, upstreamUrl: 'http://127.0.0.1:9/weather', price: '0.25',
     network: 'local-base', token: 'PUSD', payTo: '0x3333333333333333333333333333333333333333', payToAgentId: null, createdAt: NOW,
+    discoverable: false, description: null, webhookUrl: null,
   }
   const api: Partial<Record<keyof PlatformApi, (input: never) => Promise<unknown>>> = {
     whoamiUser: async () => (asUser(), { id: USER_ID, wallet: null, name: 'dev', createdAt: NOW, agents: 1, endpoints: 1 }),
@@ -100,6 +101,10 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
     }),
     listEndpoints: async () => (asUser(), { endpoints: [endpoint] }),
     createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price }),
+    updateEndpoint: async ({ params, body }: { params: { id: string }; body: { discoverable?: boolean; webhookUrl?: string | null } }) => (asUser(), {
+      ...endpoint, id: params.id, discoverable: body.discoverable ?? endpoint.discoverable, webhookUrl: body.webhookUrl ?? null,
+      ...(body.webhookUrl ? { webhookSecret: `whsec_${'A'.repeat(43)}=` } : {}),
+    }),
     deleteEndpoint: async ({ params }: { params: { id: string } }) => (asUser(), { id: params.id, deleted: true }),
     createAgentKey: async ({ params }: { params: { id: string } }) => {
       asUser()

@@ -11,6 +11,7 @@ import * as balance from './balance.js'
 import * as endpointCreate from './endpoint/create.js'
 import * as endpointDelete from './endpoint/delete.js'
 import * as endpointList from './endpoint/list.js'
+import * as endpointUpdate from './endpoint/update.js'
 import { AGENT_ID, AGENT_KEY, fakeDeps, REVOKED_AGENT_KEY, SELLER_URL, USER_KEY } from './fake-platform.js'
 import * as manifest from './manifest.js'
 import * as pay from './pay.js'
@@ -226,6 +227,17 @@ describe('user commands', () => {
     ]) expect((await cli(endpointCreate, bad, fakeDeps(user))).exit).toBe(2)
     expect((await cli(endpointList, {}, fakeDeps(user))).data).toMatchObject({ endpoints: [{ price: '0.25' }] })
     expect((await cli(endpointDelete, { id: AGENT_ID }, fakeDeps(user))).data).toEqual({ id: AGENT_ID, deleted: true })
+  })
+
+  it('endpoint update: bazaar opt-in and a webhook whose secret is printed once; bad flags are usage errors', async () => {
+    const u = await cli(endpointUpdate, { id: AGENT_ID, discoverable: 'yes', webhookUrl: 'https://seller.example/hook' }, fakeDeps(user, { output: 'text' }))
+    expect(u.exit).toBe(0)
+    expect(u.out.join('\n')).toMatch(/bazaar\s+listed/)
+    expect(u.out.join('\n')).toMatch(/secret\s+whsec_A{43}=/)
+    expect((await cli(endpointUpdate, { id: AGENT_ID, webhookUrl: 'none' }, fakeDeps(user))).data).toMatchObject({ webhookUrl: null })
+    for (const bad of [{ id: AGENT_ID }, { id: AGENT_ID, discoverable: 'maybe' }, { id: AGENT_ID, webhookUrl: 'ftp://x' }, { id: 'x', discoverable: 'no' }]) {
+      expect((await cli(endpointUpdate, bad, fakeDeps(user))).exit).toBe(2)
+    }
   })
 
   it('user create uses the operator token and prints the user key once', async () => {

@@ -20,8 +20,25 @@ export const endpoint = z.object({
   payTo: evmAddress,
   payToAgentId: uuid.nullable(),
   createdAt: isoTime,
+  /** Listed in the bazaar (GET {facilitator_url}/discovery/resources) and declared in its 402s. */
+  discoverable: z.boolean(),
+  description: z.string().nullable(),
+  /** Where each settlement outcome is POSTed, signed (README "Settlement webhooks"); null: none. */
+  webhookUrl: z.string().url().nullable(),
 })
 export type Endpoint = z.infer<typeof endpoint>
+
+/** Create and update answers: `webhookSecret` is present only when a secret was just made, the one time it is shown. */
+export const endpointWithSecret = endpoint.extend({ webhookSecret: z.string().startsWith('whsec_').optional() })
+export type EndpointWithSecret = z.infer<typeof endpointWithSecret>
+
+/** What the bazaar shows of an endpoint: a short plain sentence. */
+const description = z
+  .string({ invalid_type_error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(500, 'is longer than 500 characters')
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
 
 export const endpointParams = z.object({ id: uuid })
 export const endpointList = z.object({ endpoints: z.array(endpoint) })
@@ -42,6 +59,11 @@ export const createEndpointBody = z
     network: z.string({ required_error: 'required' }).trim().toLowerCase(),
     token: tokenSymbol,
     payTo,
+    /** Opt in to the bazaar listing (default: not listed). */
+    discoverable: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+    description: description.optional(),
+    /** Settlement outcomes are POSTed here, signed with a secret shown once in the answer. */
+    webhookUrl: httpUrl.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -53,5 +75,20 @@ export const createEndpointBody = z
     checkTokenAmount(ctx, n, priceableTokens(n), { token: b.token, amount: b.price }, { token: 'token', amount: 'price' }, 'prices')
   })
 export type CreateEndpointBody = z.input<typeof createEndpointBody>
+
+/**
+ * POST /api/endpoints/:id: change what a seller may change after creation. `webhookUrl: null`
+ * removes the webhook; a new webhook URL, or `rotateWebhookSecret`, makes a new secret (shown once).
+ */
+export const updateEndpointBody = z
+  .object({
+    discoverable: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+    description: description.nullable().optional(),
+    webhookUrl: httpUrl.nullable().optional(),
+    rotateWebhookSecret: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change: give discoverable, description, webhookUrl or rotateWebhookSecret')
+export type UpdateEndpointBody = z.input<typeof updateEndpointBody>
 
 export const deletedEndpoint = z.object({ id: uuid, deleted: z.literal(true) })

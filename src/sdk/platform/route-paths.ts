@@ -24,6 +24,7 @@ export const platformRoutePaths = {
   createEndpoint: { method: 'POST', path: '/api/endpoints', auth: 'user' },
   listEndpoints: { method: 'GET', path: '/api/endpoints', auth: 'user' },
   showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },
+  updateEndpoint: { method: 'POST', path: '/api/endpoints/:id', auth: 'user' },
   deleteEndpoint: { method: 'DELETE', path: '/api/endpoints/:id', auth: 'user' },
   manifest: { method: 'GET', path: '/api/manifest', auth: 'open' },
 } as const satisfies Record<PlatformRouteName, { method: 'GET' | 'POST' | 'DELETE'; path: string; auth: PlatformAuth }>

@@ -104,7 +104,11 @@ export const platformRoutes = {
   },
   createEndpoint: {
     method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',
-    body: E.createEndpointBody, response: E.endpoint, errors: [...TENANT, 'NETWORK_UNSUPPORTED', 'UNKNOWN_TOKEN'],
+    body: E.createEndpointBody, response: E.endpointWithSecret, errors: [...TENANT, 'NETWORK_UNSUPPORTED', 'UNKNOWN_TOKEN'],
+  },
+  updateEndpoint: {
+    method: 'POST', path: '/api/endpoints/:id', auth: 'user', summary: 'list it in the bazaar or not, describe it, set or remove its settlement webhook',
+    params: E.endpointParams, body: E.updateEndpointBody, response: E.endpointWithSecret, errors: TENANT,
   },
   listEndpoints: {
     method: 'GET', path: '/api/endpoints', auth: 'user', summary: "the user's endpoints", response: E.endpointList, errors: ['FORBIDDEN'],

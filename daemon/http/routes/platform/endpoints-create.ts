@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { endpointView } from '../../../platform/endpoints.js'
@@ -5,7 +6,10 @@ import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.createEndpoint
 
-/** A paid endpoint in front of an upstream URL; payTo is one of the user's agents (its wallet) or an address. */
+/**
+ * A paid endpoint in front of an upstream URL; payTo is one of the user's agents (its wallet) or an
+ * address. With `webhookUrl`, its signing secret is in this answer and never again.
+ */
 export default platformRoute(r, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   const chain = s.evm[body.network]
@@ -18,8 +22,11 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
     payTo = agent.address as typeof payTo
     payToAgentId = agent.id
   }
+  const id = randomUUID()
+  const secret = body.webhookUrl ? s.webhooks.secrets.make(id) : undefined
   const row = await s.endpoints.create({
-    user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
+    id, user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
+    discoverable: body.discoverable ? 1 : 0, description: body.description ?? null, webhook_url: body.webhookUrl ?? null, webhook_secret: secret?.stored ?? null,
   })
-  return c.json(endpointView(row, s.platformUrl))
+  return c.json({ ...endpointView(row, s.platformUrl), ...(secret ? { webhookSecret: secret.shown } : {}) })
 })

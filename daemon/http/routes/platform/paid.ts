@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
 import { BaseError } from '../../../../src/errors/index.js'
 import { PAID_ENDPOINT_PATH } from '../../../../src/sdk/platform/routes.js'
+import { paidUrl } from '../../../platform/endpoints.js'
 import { servePaid } from '../../../platform/paid.js'
 import type { PlatformService } from '../../../platform/service.js'
 import { route } from '../../route.js'
@@ -20,7 +21,11 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   const chain = s.evm[endpoint.network]
   if (!env?.incoming || !env.outgoing || !chain) throw new BaseError('CHAIN_UNAVAILABLE', `the endpoint's network ${endpoint.network} is not served now`)
   const body = await c.req.arrayBuffer()
-  await servePaid({ endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body })
+  await servePaid({
+    endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
+    onSettled: (o) => s.webhooks.record({ ...o, endpoint, paidUrl: paidUrl(s.platformUrl, endpoint.id) }),
+    onHookError: (err) => s.log.warn({ err, endpoint: endpoint.id }, 'settlement webhook: the event could not be queued'),
+  })
   return RESPONSE_ALREADY_SENT
 }
 

@@ -1,13 +1,13 @@
 import { Command } from 'commander'
-import type { Endpoint } from '../../../sdk/platform/endpoints.js'
+import type { EndpointWithSecret } from '../../../sdk/platform/endpoints.js'
 import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
 import { addressArg, decimalArg, httpUrlArg, needUser, ok, platformAction, tokenArg, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 
-export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string }
+export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string; discoverable?: boolean; description?: string; webhookUrl?: string }
 
 /** Registers a paid endpoint: the platform serves a paid URL and forwards to the upstream after payment. */
-export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Promise<CommandResult<Endpoint>> {
+export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Promise<CommandResult<EndpointWithSecret>> {
   const upstreamUrl = httpUrlArg(opts.upstream ?? '', '--upstream')
   const price = decimalArg(opts.price ?? '', '--price')
   const token = tokenArg(opts.token ?? '', '--token')
@@ -15,16 +15,32 @@ export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Prom
   if (!/^[a-z0-9-]+$/.test(network)) throw usageError(`--network '${opts.network}' is not a network name such as local-base`)
   const given = (opts.payTo ?? '').trim()
   const payTo = given.startsWith('0x') ? addressArg(given, '--pay-to') : uuidArg(given, '--pay-to')
+  const webhookUrl = opts.webhookUrl === undefined ? undefined : httpUrlArg(opts.webhookUrl, '--webhook-url')
   needUser(deps, 'endpoint create')
-  return ok(await deps.platform.createEndpoint({ body: { upstreamUrl, price, network, token, payTo, ...(opts.name ? { name: opts.name } : {}) } }))
+  return ok(await deps.platform.createEndpoint({
+    body: {
+      upstreamUrl, price, network, token, payTo, ...(opts.name ? { name: opts.name } : {}), ...(opts.discoverable ? { discoverable: true } : {}),
+      ...(opts.description ? { description: opts.description } : {}), ...(webhookUrl ? { webhookUrl } : {}),
+    },
+  }))
 }
 
-export function human(e: Endpoint, ctx: CliContext): string[] {
+export function human(e: EndpointWithSecret, ctx: CliContext): string[] {
   return [
     `${label(ctx, 'paid URL')}${e.url}`,
     `${label(ctx, 'id')}${e.id}`,
     `${label(ctx, 'price')}${e.price} ${e.token} on ${e.network}, paid to ${e.payTo}`,
     `${label(ctx, 'upstream')}${e.upstreamUrl}`,
+    ...endpointExtras(e, ctx),
+  ]
+}
+
+/** The bazaar and webhook lines of an endpoint, and its webhook secret the one time it is shown. */
+export function endpointExtras(e: EndpointWithSecret, ctx: CliContext): string[] {
+  return [
+    `${label(ctx, 'bazaar')}${e.discoverable ? 'listed' : 'not listed'}`,
+    ...(e.webhookUrl ? [`${label(ctx, 'webhook')}${e.webhookUrl}`] : []),
+    ...(e.webhookSecret ? [`${label(ctx, 'secret')}${e.webhookSecret}`, ctx.color.dim('  shown once: keep it to verify webhook-signature (README "Settlement webhooks")')] : []),
   ]
 }
 
@@ -37,5 +53,8 @@ export function define(ctx: () => CliContext): Command {
     .requiredOption('--token <symbol>', 'token paid in, e.g. PUSD')
     .requiredOption('--pay-to <agent-id|address>', 'one of your agents (its wallet is paid) or an address')
     .option('--name <name>', 'a name for the endpoint')
+    .option('--discoverable', 'list it in the bazaar ({facilitator_url}/discovery/resources)')
+    .option('--description <text>', 'what the bazaar and the 402 say it is')
+    .option('--webhook-url <url>', 'POST a signed event here for every settlement (the secret is printed once)')
   return platformAction(cmd, ctx, run, human)
 }

@@ -1,12 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SupportedResponse } from '../types.js'
+import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, PaymentRequirementsV1, ResourceInfo, SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { runGuards, runObservers } from '../hooks.js'
+import { reasons } from '../reasons.js'
+import { bazaarExtension, v1OutputSchema } from './bazaar.js'
 import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
+import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 
-export type RouteTerms = { prices: Price[]; description?: string; mimeType?: string }
+export type RouteTerms = {
+  prices: Price[]
+  description?: string
+  mimeType?: string
+  /** Declare the route to bazaar crawlers (`extensions.bazaar` in v2, `outputSchema.input.discoverable` in v1). */
+  discoverable?: boolean
+}
 
 export type PaymentGateOptions = {
   facilitator: FacilitatorClientOptions
@@ -14,6 +24,10 @@ export type PaymentGateOptions = {
   routes: Record<string, RouteTerms>
   /** How long the facilitator's /supported is trusted before it is read again. */
   supportedTtlMs?: number
+  /** Verify and settle hooks (./hooks.ts), run in the order given. */
+  hooks?: SellerHooks | SellerHooks[]
+  /** Where an after-settle hook's failure is reported (it never changes the answer); default console.warn. */
+  onHookError?: (err: unknown) => void
 }
 
 type Next = (err?: unknown) => unknown
@@ -23,7 +37,9 @@ type Next = (err?: unknown) => unknown
  * requests to a priced route get 402 with PAYMENT-REQUIRED (v2) and the v1 body, never cached; a
  * paid one is verified with the facilitator, the handler runs with its response held back, and
  * only a handler that succeeded (status < 400) is settled: then the response goes out with
- * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402.
+ * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402. `hooks`
+ * (./hooks.ts) may refuse a payment before or after verify and before settle, and observe every
+ * settle outcome.
  *
  * @example
  * app.use(paymentGate({
@@ -44,6 +60,8 @@ export function paymentGate(o: PaymentGateOptions) {
     return supported.value
   }
   const routes = Object.entries(o.routes).map(([pattern, terms]) => ({ ...parsePattern(pattern), terms }))
+  const hooks = hookLists(o.hooks)
+  const onHookError = o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
 
   return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
@@ -56,6 +74,11 @@ export function paymentGate(o: PaymentGateOptions) {
       const s = await currentSupported()
       offers = offersFor(route.terms.prices, s, resource)
       extensions = gasSponsoringExtensions(offers, s)
+      if (route.terms.discoverable) {
+        const bazaar = bazaarExtension(req.method ?? 'GET')
+        extensions = { ...extensions, bazaar }
+        offers = offers.map((x) => (x.v1 ? { ...x, v1: { ...x.v1, outputSchema: v1OutputSchema(bazaar) } } : x))
+      }
     } catch (e) {
       return void next(e)
     }
@@ -69,9 +92,15 @@ export function paymentGate(o: PaymentGateOptions) {
     if (candidates.length === 0) return paymentRequired(res, offers, resource, 'no matching payment requirements')
     let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
     let lastReason = 'payment invalid'
+    const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })
     for (const requirements of candidates) {
+      const ctx = ctxOf(requirements)
+      const before = await runGuards(hooks.beforeVerify, ctx, reasons.unexpectedVerifyError)
+      if (before) return paymentRequired(res, offers, resource, before.reason)
       const v = await facilitator.verify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
       if (v.isValid) {
+        const after = await runGuards(hooks.afterVerify, { ...ctx, result: v }, reasons.unexpectedVerifyError)
+        if (after) return paymentRequired(res, offers, resource, after.reason)
         accepted = requirements
         break
       }
@@ -88,8 +117,15 @@ export function paymentGate(o: PaymentGateOptions) {
     }
     const status = await held.ended
     if (status >= 400) return held.release()
+    const ctx = ctxOf(accepted)
+    const refused = await runGuards(hooks.beforeSettle, ctx, reasons.unexpectedSettleError)
+    if (refused) {
+      held.discard()
+      return paymentRequired(res, offers, resource, refused.reason)
+    }
     const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
       .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
+    await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
     if (!settled.success) {
       held.discard()
       res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
