@@ -38,6 +38,7 @@ describe('parx chains --as testnet', () => {
     expect(Object.keys(ready.rpc).sort()).toEqual(['base-sepolia', 'radius-testnet', 'solana-devnet'])
     expect(ready.serve).toEqual({ profile: 'testnet', rpc: ready.rpc, contracts: ready.contracts })
     expect(Object.keys(ready.contracts['base-sepolia'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'XUSD', 'router', 'escrow', 'verifier', 'outputSettler', 'pair:PUSD/USDC']))
+    expect(Object.keys(ready.contracts['solana-devnet'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'originSettler', 'destSettler']))
     expect(ready.env).toMatchObject({ PARX_PROFILE: 'testnet', PARX_RPC_BASE_SEPOLIA: ready.rpc['base-sepolia'], PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(ready.contracts['base-sepolia']) })
     expect((await rpc(ready.rpc['base-sepolia'], 'eth_chainId')).result).toBe('0x14a34') // 84532
     expect((await rpc(ready.rpc['radius-testnet'], 'eth_chainId')).result).toBe('0x11a98') // 72344

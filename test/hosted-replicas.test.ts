@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { Connection, Keypair, PublicKey } from '@solana/web3.js'
 import pg from 'pg'
 import { createPublicClient, erc20Abi, getAddress, http, keccak256, parseAbiItem, toHex, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
@@ -12,6 +14,7 @@ import { tiedToParent } from '../daemon/chains/embedded/tied-to-parent.js'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { createSwapClient } from '../src/sdk/swap/index.js'
+import { createXchainClient } from '../src/sdk/xchain/client.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { testPostgres } from './helpers/postgres.js'
 import { pool } from './helpers/pool.js'
@@ -223,6 +226,73 @@ describe('hosted: two api replicas and two workers on one PostgreSQL, on externa
     console.log(`[hosted-replicas] ${SWAPS} swaps + ${SETTLES} settlements over 2 replicas in ${(elapsed / 1000).toFixed(1)} s; leader killed with -9, standby leading after ${ms} ms`)
     expect(leads(standby)).toBe(true)
   }, 600_000)
+
+  it('cross-chain orders in flight when the leader is killed with -9 are each delivered and claimed once by the next leader', async () => {
+    // A new standby, so that killing the current leader hands over again.
+    await serve('worker-3', 'worker')
+    // The live leader (the one killed before still says it led in its log).
+    const leader = ['worker-1', 'worker-2'].map(proc).find((p) => p.child.exitCode === null && p.child.signalCode === null && leads(p))!
+    const standby = proc('worker-3')
+    const [a, b] = [proc('api-a').api, proc('api-b').api]
+    const operator = { 'content-type': 'application/json', authorization: `Bearer ${chains.env.PARX_OPERATOR_TOKEN}` }
+    const connection = new Connection(chains.rpc['solana-devnet']!, 'confirmed')
+    const mint = new PublicKey(chains.contracts['solana-devnet']![TOKEN_A]!)
+    const solanaSolver = new PublicKey(chains.accounts.solanaSolver)
+    const splBalance = async (owner: PublicKey) => {
+      const r = await connection.getTokenAccountBalance(getAssociatedTokenAddressSync(mint, owner, true)).catch(() => undefined)
+      return BigInt(r?.value.amount ?? 0)
+    }
+    const solverBefore = await splBalance(solanaSolver)
+
+    // Claims paused: the leader delivers every order and claims none, so all of them are mid-way when it dies.
+    expect((await fetch(`${a}/api/solver/pause`, { method: 'POST', headers: operator, body: JSON.stringify({ deliveries: false, claims: true }) })).status).toBe(200)
+    const N = 10
+    const orders = await pool(Array.from({ length: N }, (_, i) => i), 3, async (i) => {
+      const user = Keypair.generate()
+      const fund = await fetch(chains.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'solana-devnet', to: user.publicKey.toBase58(), token: TOKEN_A, amount: '2' }) })
+      expect(fund.status).toBe(200)
+      const x = createXchainClient({ apiUrl: i % 2 ? b : a, apiKey: key })
+      const recipientEvm = privateKeyToAccount(generatePrivateKey()).address
+      const { built } = await x.openSolOrigin({ signer: user, connection, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1.25', recipientEvm })
+      return { x, orderId: built.orderId, recipientEvm, outBase: BigInt(built.outAmountBase), inBase: BigInt(built.inAmountBase) }
+    })
+    for (const o of orders) await o.x.waitForStatus(o.orderId, { until: (s) => s.stage === 'delivered', timeoutMs: 60_000, intervalMs: 100 })
+
+    // Claims resume and the leader dies with -9 at once: it may be collecting signatures or have
+    // claims signed and persisted but not landed; the next leader must finish each, never twice.
+    expect((await fetch(`${b}/api/solver/resume`, { method: 'POST', headers: operator, body: '{}' })).status).toBe(200)
+    const watch = new pg.Client({ connectionString: db })
+    await watch.connect()
+    const ids = orders.map((o) => o.orderId)
+    const sent = async () => (await watch.query('SELECT order_id, claim_ref FROM xchain_orders WHERE claim_ref IS NOT NULL AND order_id = ANY($1)', [ids])).rows as { order_id: string; claim_ref: string }[]
+    // Killed as soon as the first claim is signed and persisted (it is persisted before broadcast).
+    await until('a first claim sent', async () => (await sent()).length > 0, 2_000, 5)
+    const killedAt = Date.now()
+    process.kill(-leader.child.pid!, 'SIGKILL')
+    const left = await sent()
+    const claimsSent = left.length
+    await watch.end()
+    const claimedBeforeKill = (await Promise.all(orders.map((o) => o.x.status(o.orderId)))).filter((s) => s.status === 'claimed').length
+    await until('the new standby leads', () => leads(standby), 600, 50)
+    const finals = await Promise.all(orders.map((o) => o.x.waitForStatus(o.orderId, { timeoutMs: 90_000, intervalMs: 100 })))
+    console.log(`[hosted-replicas] ${N} cross-chain orders: leader killed with ${claimedBeforeKill} claimed and ${claimsSent} claims sent; all ${finals.filter((f) => f.status === 'claimed').length} claimed ${Date.now() - killedAt} ms later by the next leader`)
+    expect(finals.map((f) => f.status)).toEqual(Array(N).fill('claimed'))
+    // A claim the dead leader signed and persisted is the one that landed: the next leader sent
+    // that same transaction again rather than waiting out its blockhash to sign another.
+    for (const l of left) expect(finals.find((f) => f.orderId === l.order_id)?.claimRef).toBe(l.claim_ref)
+
+    // Each delivered once (recipients hold exactly their output), each claimed once (the solver got exactly the inputs).
+    for (const o of orders) expect(await balance(TOKEN_A, o.recipientEvm)).toBe(o.outBase)
+    expect(await splBalance(solanaSolver)).toBe(solverBefore + orders.reduce((sum, o) => sum + o.inBase, 0n))
+    const store = new pg.Client({ connectionString: db })
+    await store.connect()
+    try {
+      const fills = await store.query(`SELECT refs, count(*)::int AS n FROM tx_outbox WHERE purpose = 'xchain-fill' GROUP BY refs`)
+      for (const o of orders) expect(fills.rows.find((r) => r.refs === o.orderId)?.n).toBe(1)
+    } finally {
+      await store.end()
+    }
+  }, 300_000)
 
   it('a key deactivated through replica A is refused by replica B within the documented time (5 s after its last read there)', async () => {
     const [a, b] = [proc('api-a').api, proc('api-b').api]

@@ -96,7 +96,11 @@ export async function startStandaloneChains(opts: StandaloneChainsOptions): Prom
     const contracts: Record<string, Record<string, string>> = {
       [base.chain.key]: evmAddresses(base.chain),
       [radius.chain.key]: evmAddresses(radius.chain),
-      [sol.chain.key]: Object.fromEntries(Object.values(sol.chain.mints).map((m) => [m.symbol, m.mint.toBase58()])),
+      [sol.chain.key]: {
+        ...Object.fromEntries(Object.values(sol.chain.mints).map((m) => [m.symbol, m.mint.toBase58()])),
+        // The cross-chain programs, so a daemon on these chains serves both rails.
+        ...Object.fromEntries(Object.entries(sol.chain.programs).filter(([, id]) => id).map(([name, id]) => [name, id!.toBase58()])),
+      },
     }
     const rpc = { [base.chain.key]: base.chain.rpcUrl, [radius.chain.key]: radius.chain.rpcUrl, [sol.chain.key]: sol.chain.rpcUrl }
     const env: Record<string, string> = { PARX_PROFILE: opts.as }

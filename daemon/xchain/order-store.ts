@@ -29,18 +29,21 @@ export type XOrder = {
   delivered: bigint | null
   claimRef: string | null
   claimValidUntil: number | null
+  /** The signed claim transaction (base64) when the rail keeps it: sent again as is by a later leader. */
+  claimRaw: string | null
   refundRef: string | null
   refundValidUntil: number | null
+  refundRaw: string | null
   reason: string | null
   attempts: number
   createdAt: number
   updatedAt: number
 }
 
-export type NewOrder = Omit<XOrder, 'stage' | 'deliverRef' | 'delivered' | 'claimRef' | 'claimValidUntil' | 'refundRef' | 'refundValidUntil' | 'reason' | 'attempts' | 'createdAt' | 'updatedAt'>
+export type NewOrder = Omit<XOrder, 'stage' | 'deliverRef' | 'delivered' | 'claimRef' | 'claimValidUntil' | 'claimRaw' | 'refundRef' | 'refundValidUntil' | 'refundRaw' | 'reason' | 'attempts' | 'createdAt' | 'updatedAt'>
 
 /** What a move may also write. */
-export type OrderPatch = Partial<Pick<XOrder, 'deliverRef' | 'delivered' | 'claimRef' | 'claimValidUntil' | 'refundRef' | 'refundValidUntil' | 'reason'>>
+export type OrderPatch = Partial<Pick<XOrder, 'deliverRef' | 'delivered' | 'claimRef' | 'claimValidUntil' | 'claimRaw' | 'refundRef' | 'refundValidUntil' | 'refundRaw' | 'reason'>>
 
 /** Port: the cross-chain orders (xchain_orders). */
 export type OrderStore = {
@@ -66,8 +69,10 @@ const toRow = (o: Partial<XOrder>): Partial<XchainOrdersTable> => {
   if (o.delivered !== undefined) r.delivered = o.delivered === null ? null : o.delivered.toString()
   if (o.claimRef !== undefined) r.claim_ref = o.claimRef
   if (o.claimValidUntil !== undefined) r.claim_valid_until = o.claimValidUntil
+  if (o.claimRaw !== undefined) r.claim_raw = o.claimRaw
   if (o.refundRef !== undefined) r.refund_ref = o.refundRef
   if (o.refundValidUntil !== undefined) r.refund_valid_until = o.refundValidUntil
+  if (o.refundRaw !== undefined) r.refund_raw = o.refundRaw
   if (o.reason !== undefined) r.reason = o.reason
   return r
 }
@@ -79,8 +84,8 @@ export function fromRow(r: Selectable<XchainOrdersTable>): XOrder {
     outputAmount: BigInt(r.output_amount), recipient: r.recipient, fillDeadline: Number(r.fill_deadline), expires: Number(r.expires),
     nonce: BigInt(r.nonce), orderData: r.order_data, openRef: r.open_ref, openValidUntil: r.open_valid_until === null ? null : Number(r.open_valid_until),
     deliverRef: r.deliver_ref, delivered: r.delivered === null ? null : BigInt(r.delivered), claimRef: r.claim_ref,
-    claimValidUntil: r.claim_valid_until === null ? null : Number(r.claim_valid_until), refundRef: r.refund_ref,
-    refundValidUntil: r.refund_valid_until === null ? null : Number(r.refund_valid_until), reason: r.reason, attempts: r.attempts,
+    claimValidUntil: r.claim_valid_until === null ? null : Number(r.claim_valid_until), claimRaw: r.claim_raw ?? null, refundRef: r.refund_ref,
+    refundValidUntil: r.refund_valid_until === null ? null : Number(r.refund_valid_until), refundRaw: r.refund_raw ?? null, reason: r.reason, attempts: r.attempts,
     createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
   }
 }
@@ -95,7 +100,7 @@ export function orderStore(store: Store): OrderStore {
         input_token: o.inputToken, input_amount: o.inputAmount.toString(), dest_chain: o.destChain, output_token: o.outputToken,
         output_amount: o.outputAmount.toString(), recipient: o.recipient, fill_deadline: o.fillDeadline, expires: o.expires,
         nonce: o.nonce.toString(), order_data: o.orderData, open_ref: o.openRef, open_valid_until: o.openValidUntil,
-        deliver_ref: null, delivered: null, claim_ref: null, claim_valid_until: null, refund_ref: null, refund_valid_until: null,
+        deliver_ref: null, delivered: null, claim_ref: null, claim_valid_until: null, claim_raw: null, refund_ref: null, refund_valid_until: null, refund_raw: null,
         reason: null, attempts: 0, created_at: t, updated_at: t,
       }).execute()
     },

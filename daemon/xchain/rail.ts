@@ -38,6 +38,11 @@ export interface Rail<Req = unknown, Built = unknown> {
   claim(o: XOrder, attested: { statement: `0x${string}`; signatures: Signed[] }, persist: (sent: SentTx) => Promise<void>): Promise<SentTx>
   /** Refunds an expired lock to its user (permissionless on chain; the solver pays the fee). */
   refund(o: XOrder, persist: (sent: SentTx) => Promise<void>): Promise<SentTx>
+  /**
+   * Sends a signed transaction persisted earlier (`SentTx.raw`) again, as is: a process that died
+   * between persisting and broadcasting it leaves it to the next. The same transaction lands once.
+   */
+  rebroadcast?(raw: string): Promise<void>
   /** What became of a claim or refund transaction sent earlier. */
   fate(ref: string, validUntil: number | null): Promise<TxFate>
   /** Each attestor's own check of a delivery, with chain clients of its own. */
@@ -60,7 +65,8 @@ export type Filled = { filled: true; amount: bigint; claimant: `0x${string}`; fi
 export type FillRead = Filled | { filled: false; inFlight: boolean }
 
 export type Signed = { attestor: number; signer: string; signature: `0x${string}` }
-export type SentTx = { ref: string; validUntil: number | null }
+/** `raw`: the signed transaction (base64) where the rail can send it again as is (`rebroadcast`). */
+export type SentTx = { ref: string; validUntil: number | null; raw?: string }
 /** landed: included and succeeded; failed: included and failed, or refused; pending: may still land; dead: never will. */
 export type TxFate = 'landed' | 'failed' | 'pending' | 'dead'
 

@@ -48,6 +48,8 @@ export type SolverWorker = {
 export function solverWorker(d: SolverWorkerDeps): SolverWorker {
   const margin = d.fillMarginSeconds ?? 2
   const busy = new Map<string, Promise<XOrder | undefined>>()
+  /** Persisted transactions this process has sent again (each once; the node retries it from there). */
+  const resent = new Set<string>()
   const lastFailure = new Map<string, { reason: string; at: number }>()
 
   /**
@@ -167,6 +169,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (await ended(o, src)) return true
     if (o.claimRef) {
       const fate = await rail.fate(o.claimRef, o.claimValidUntil)
+      if (fate === 'pending') await resend(rail, o, o.claimRaw)
       if (fate === 'pending' || fate === 'landed') return false
     }
     if (src.now > o.expires) return late(o, 'attested')
@@ -177,7 +180,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       return d.orders.move(o.orderId, 'attested', 'delivered')
     }
     const sent = await rail.claim(o, { statement: saved[0]!.statement, signatures: saved }, async (s) => {
-      await d.orders.note(o.orderId, 'attested', { claimRef: s.ref, claimValidUntil: s.validUntil })
+      await d.orders.note(o.orderId, 'attested', { claimRef: s.ref, claimValidUntil: s.validUntil, claimRaw: s.raw ?? null })
     })
     const after = await rail.readSource(o)
     if (after.state === 'claimed') {
@@ -188,14 +191,28 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     return false
   }
 
+  /**
+   * A claim or refund persisted but not seen landing: this process may not be the one that signed
+   * it (a leader that died before or during its broadcast), so it is sent again, as is, once per
+   * process (the node keeps it from then on). Without this the next leader waits for its blockhash
+   * to expire (~60 s on Solana) before it may sign another.
+   */
+  const resend = async (rail: Rail, o: XOrder, raw: string | null) => {
+    if (!raw || !rail.rebroadcast || resent.has(raw)) return
+    if (resent.size > 10_000) resent.clear()
+    resent.add(raw)
+    await rail.rebroadcast(raw).catch((err: unknown) => d.log.debug({ err, orderId: o.orderId }, 'rebroadcast refused (already processed or expired); its fate decides'))
+  }
+
   /** Expired and never delivered: the input goes back to the user. */
   const refund = async (rail: Rail, o: XOrder) => {
     if (o.refundRef) {
       const fate = await rail.fate(o.refundRef, o.refundValidUntil)
+      if (fate === 'pending') await resend(rail, o, o.refundRaw)
       if (fate === 'pending' || fate === 'landed') return false
     }
     const sent = await rail.refund(o, async (s) => {
-      await d.orders.note(o.orderId, o.stage, { refundRef: s.ref, refundValidUntil: s.validUntil })
+      await d.orders.note(o.orderId, o.stage, { refundRef: s.ref, refundValidUntil: s.validUntil, refundRaw: s.raw ?? null })
     })
     const after = await rail.readSource(o)
     if (after.state !== 'refunded') return false

@@ -7,6 +7,7 @@ import { m100_swap_claims } from './100_swap_claims.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
 import { m400_xchain } from './400_xchain.js'
+import { m401_xchain_raw_txs } from './401_xchain_raw_txs.js'
 import { m500_platform } from './500_platform.js'
 import { m501_platform_endpoints } from './501_platform_endpoints.js'
 import { m510_endpoint_discovery_webhooks } from './510_endpoint_discovery_webhooks.js'
@@ -29,6 +30,7 @@ export const migrations: Record<string, StoreMigration> = {
   '200_x402_settlements': m200_x402_settlements,
   '301_sol_swaps': m301_sol_swaps,
   '400_xchain': m400_xchain,
+  '401_xchain_raw_txs': m401_xchain_raw_txs,
   '500_platform': m500_platform,
   '501_platform_endpoints': m501_platform_endpoints,
   '510_endpoint_discovery_webhooks': m510_endpoint_discovery_webhooks,

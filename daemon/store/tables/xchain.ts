@@ -34,8 +34,11 @@ export interface XchainOrdersTable {
   delivered: string | null
   claim_ref: string | null
   claim_valid_until: number | null
+  /** The signed claim (base64), persisted before its broadcast (401_xchain_raw_txs). */
+  claim_raw: string | null
   refund_ref: string | null
   refund_valid_until: number | null
+  refund_raw: string | null
   /** Why the order is in attention, or the last failure of a step that is retried. */
   reason: string | null
   /** Failed step attempts since the last progress. */

@@ -14,7 +14,7 @@ import { prepareSolOrigin } from './build.js'
 import { partyAddress, readBaseFill, readLock, readOrderAccount } from './chain-reads.js'
 import type { SolOriginDeps } from './deps.js'
 import { decodeSolOrder } from './order-data.js'
-import { sendSolverTx, solanaFate } from './solana-tx.js'
+import { rebroadcastSolana, sendSolverTx, solanaFate } from './solana-tx.js'
 
 const FILL_PURPOSE = 'xchain-fill'
 const FILL_GAS = 250_000n
@@ -102,6 +102,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const ix = refundInstruction({ program: p, orderId: o.orderId, mint: onChain.mint, userToken: onChain.userToken, rentPayer: onChain.rentPayer })
       return sendSolverTx(connection, d.solver, [ix], persist)
     },
+    rebroadcast: (raw) => rebroadcastSolana(connection, raw),
     fate: (ref, validUntil) => solanaFate(connection, ref, validUntil),
     attestorCheck: (index) => solOriginAttestorCheck(d, index),
   }

@@ -14,7 +14,7 @@ export async function sendSolverTx(connection: Connection, solver: Keypair, inst
   const message = new TransactionMessage({ payerKey: solver.publicKey, recentBlockhash: latest.blockhash, instructions }).compileToLegacyMessage()
   const tx = new VersionedTransaction(message)
   tx.signatures[0] = signMessage(solver, tx.message.serialize())
-  const sent = { ref: bs58.encode(tx.signatures[0]), validUntil: latest.lastValidBlockHeight }
+  const sent: SentTx = { ref: bs58.encode(tx.signatures[0]), validUntil: latest.lastValidBlockHeight, raw: Buffer.from(tx.serialize()).toString('base64') }
   await persist(sent)
   try {
     await connection.sendRawTransaction(tx.serialize(), { skipPreflight: false, preflightCommitment: 'confirmed' })
@@ -42,6 +42,14 @@ async function confirmByPolling(connection: Connection, signature: string, lastV
     if (!status && height > lastValidBlockHeight) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} expired (block height ${lastValidBlockHeight} passed) before it landed`)
     await new Promise((r) => setTimeout(r, 50))
   }
+}
+
+/**
+ * Sends a transaction signed and persisted earlier again, as is. An error is only logged by the
+ * caller's next fate check: the node refuses one it has processed already, and an expired one dies.
+ */
+export async function rebroadcastSolana(connection: Connection, raw: string): Promise<void> {
+  await connection.sendRawTransaction(Buffer.from(raw, 'base64'), { skipPreflight: true, maxRetries: 0 })
 }
 
 /** What became of a transaction signed earlier (by its signature and its blockhash's last valid height). */
