@@ -108,3 +108,5 @@ export const methods = {
 export type Method = (typeof methods)[keyof typeof methods]
 
 export const EXACT = 'exact'
+/** The metered scheme (EVM): the payer signs a maximum, the seller settles what was used. */
+export const UPTO = 'upto'

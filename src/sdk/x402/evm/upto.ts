@@ -2,7 +2,7 @@ import { encodeFunctionData, getAddress, isAddress, isAddressEqual, size, type A
 import * as X402UptoPermit2ProxyLite from '../../../../contracts/evm/artifacts/X402UptoPermit2ProxyLite.js'
 import { uptoPermit2WitnessTypes } from '../../eip712.js'
 import { reasons } from '../reasons.js'
-import type { PaymentRequirements } from '../types.js'
+import { UPTO, type PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
 import { MIN_VALIDITY_SECONDS, type Failure } from './authorization.js'
 import type { ExecCall } from './executor.js'
@@ -11,8 +11,7 @@ import { PERMIT2_ADDRESS, parsePermit2, type Permit2Authorization } from './perm
 /** The x402 `upto` scheme's Permit2 proxy: the spender every reference upto payment names. */
 export const X402_UPTO_PERMIT2_PROXY: Address = '0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002'
 
-/** The x402 scheme name of metered payments. */
-export const UPTO = 'upto'
+export { UPTO }
 
 export { uptoPermit2WitnessTypes }
 

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SupportedResponse } from '../types.js'
+import { UPTO, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type ResourceInfo, type SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
+import { takeSettlementAmount } from './usage.js'
 
 export type RouteTerms = { prices: Price[]; description?: string; mimeType?: string }
 
@@ -24,6 +25,9 @@ type Next = (err?: unknown) => unknown
  * paid one is verified with the facilitator, the handler runs with its response held back, and
  * only a handler that succeeded (status < 400) is settled: then the response goes out with
  * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402.
+ * A route priced with `scheme: 'upto'` (metered, EVM) charges what its handler reports with
+ * `settleAmount(res, amount)` (./usage.ts; the reference's Settlement-Overrides header), at most
+ * the price, which is then the maximum the payer signs for.
  *
  * @example
  * app.use(paymentGate({
@@ -87,8 +91,15 @@ export function paymentGate(o: PaymentGateOptions) {
       throw e
     }
     const status = await held.ended
+    // upto: the handler said what it used (./usage.ts); that, not the signed maximum, is settled.
+    const used = takeSettlementAmount(res, 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired, offers.find((o) => o.v2 === accepted)?.decimals)
     if (status >= 400) return held.release()
-    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
+    if (typeof used !== 'string') {
+      held.discard()
+      return paymentRequired(res, offers, resource, `invalid_settlement_amount: ${used.invalid}`)
+    }
+    const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
+    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
       .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
     if (!settled.success) {
       held.discard()
