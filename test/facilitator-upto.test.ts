@@ -165,7 +165,7 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
       extra: { assetTransferMethod: 'permit2', facilitatorAddress: kind.extra!.facilitatorAddress, name: kind.extra!.name, version: kind.extra!.version },
     }
     const client = new UptoClient(toClientEvmSigner(payer, d.services.base.client as never))
-    const sign = async (terms: PaymentRequirements) => ({ x402Version: 2, accepted: terms, ...(await client.createPaymentPayload(2, terms as never)) })
+    const sign = async (terms: PaymentRequirements) => ({ ...(await client.createPaymentPayload(2, terms as never)), x402Version: 2, accepted: terms })
     const good = await sign(r)
     expect(await verify(d, { x402Version: 2, paymentPayload: good, paymentRequirements: r })).toMatchObject({ isValid: true, payer: payer.address })
     const other = await sign({ ...r, extra: { ...r.extra, facilitatorAddress: randomAddress() } })
