@@ -28,7 +28,7 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
       if (spec.family === 'evm') {
         kinds.push({
           x402Version: 2, scheme: UPTO, network: spec.caip2,
-          extra: { assetTransferMethod: methods.permit2, facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+          extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
         })
       }
     }
