@@ -24,9 +24,9 @@ export type MethodDeps = {
  */
 export function paymentMethods(d: MethodDeps): PaymentMethod[] {
   return [
-    signedAuthorizationMethod(methods.erc2612, d.evm),
-    signedAuthorizationMethod(methods.eip3009, d.evm),
-    permit2Method(d.evm),
+    signedAuthorizationMethod(methods.erc2612, d.evm, d.eip6492Factories),
+    signedAuthorizationMethod(methods.eip3009, d.evm, d.eip6492Factories),
+    permit2Method(d.evm, d.eip6492Factories),
     uptoMethod(d.evm, d.eip6492Factories),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),

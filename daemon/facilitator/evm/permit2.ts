@@ -1,9 +1,9 @@
-import { decodeFunctionResult, encodeFunctionData, isAddressEqual, type Abi, type Hex } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, hashTypedData, isAddressEqual, type Abi, type Address, type Hex } from 'viem'
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
 import { readCall, tokenAbi } from '../../../src/sdk/x402/evm/calls.js'
 import {
-  PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, checkPermit2, parsePermit2, permit2Abi, permit2ReplayKey, permit2SettleCall,
+  PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, checkPermit2, parsePermit2, permit2Abi, permit2ReplayKey, permit2SettleCall, permit2TypedData,
   type Permit2Authorization,
 } from '../../../src/sdk/x402/evm/permit2.js'
 import type { ExecCall } from '../../../src/sdk/x402/evm/executor.js'
@@ -14,6 +14,7 @@ import type { Failure, PaymentMethod } from '../method.js'
 import { permit2SettleWithPermitCall, sponsoredPermit } from './eip2612-sponsoring.js'
 import { executeGroup } from './execute.js'
 import type { EvmRuntime } from './runtime.js'
+import { checkPayerSignature } from './signature.js'
 
 const read = (abi: Abi, functionName: string, ok: boolean | undefined, data: Hex | undefined): unknown => {
   if (!ok || !data || data === '0x') return undefined
@@ -32,7 +33,7 @@ const read = (abi: Abi, functionName: string, ok: boolean | undefined, data: Hex
  * A payer that never approved Permit2 may send an EIP-2612 permit for it in the eip2612GasSponsoring
  * extension (./eip2612-sponsoring.ts): the settlement is then `settleWithPermit`.
  */
-export function permit2Method(runtimeOf: (network: string) => EvmRuntime): PaymentMethod {
+export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowedFactories: () => readonly Address[]): PaymentMethod {
   return {
     name: methods.permit2,
     family: 'evm',
@@ -47,19 +48,27 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime): Payme
     async check(p, purpose) {
       const a = parsePermit2(p.payload)
       if ('reason' in a) return { ok: false, ...a }
-      const local = await checkPermit2(a, p.requirements, p.spec.chainId!, nowSeconds())
+      // The signature is judged below, by whether the payer has code (./signature.ts).
+      const local = await checkPermit2(a, p.requirements, p.spec.chainId!, nowSeconds(), { signature: false })
       if (local) return { ok: false, payer: a.from, ...local }
       // The EIP-2612 gas-sponsoring extension: Permit2's allowance comes in the settlement itself.
       const sponsored = sponsoredPermit(p.extensions, a, nowSeconds())
       if (sponsored && 'reason' in sponsored) return { ok: false, ...sponsored }
       const rt = runtimeOf(p.spec.key)
       await rt.ready()
-      const call = sponsored ? permit2SettleWithPermitCall(a, sponsored) : permit2SettleCall(a)
+      const sig = await checkPayerSignature(rt, {
+        payer: a.from, digest: hashTypedData(permit2TypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
+        allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
+      })
+      if (!sig.ok) return { ...sig, ok: false }
+      const signed = { ...a, signature: sig.signature }
+      const call = sponsored ? permit2SettleWithPermitCall(signed, sponsored) : permit2SettleCall(signed)
+      const group = sig.deploy ? [sig.deploy, call] : [call]
       if (purpose !== 'settle-verified') {
-        const refused = await permit2OnChain(rt, a, call, sponsored !== undefined)
+        const refused = await permit2OnChain(rt, a, group, sponsored !== undefined)
         if (refused) return { ok: false, payer: a.from, ...refused }
       }
-      return { ok: true, payer: a.from, execute: () => executeGroup(rt, [call], explainPermit2Revert, reasons.permit2SimulationFailed) }
+      return { ok: true, payer: a.from, execute: () => executeGroup(rt, group, explainPermit2Revert, reasons.permit2SimulationFailed) }
     },
   }
 }

@@ -1,4 +1,4 @@
-import { hashTypedData, type Address } from 'viem'
+import { hashTypedData, type Address, type Hex } from 'viem'
 import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
 import { explainPermit2Revert } from '../../../src/sdk/x402/evm/permit2-revert.js'
 import {
@@ -35,6 +35,7 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       return 'reason' in a ? a : permit2ReplayKey(p.spec.caip2, a)
     },
     async check(p, purpose) {
+      // Parsed with the ERC-6492 wrapper taken off; the raw signature (p.payload.signature) keeps it for the judge.
       const a = parseUpto(p.payload)
       if ('reason' in a) return { ok: false, ...a }
       const atm = p.requirements.extra.assetTransferMethod
@@ -55,7 +56,7 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       if (sponsored && 'reason' in sponsored) return { ok: false, ...sponsored }
       await rt.ready()
       const sig = await checkPayerSignature(rt, {
-        payer: a.from, digest: hashTypedData(uptoTypedData(p.spec.chainId!, a)), signature: a.signature,
+        payer: a.from, digest: hashTypedData(uptoTypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
         allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
       })
       if (!sig.ok) return { ...sig, ok: false }
