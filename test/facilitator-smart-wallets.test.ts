@@ -1,5 +1,5 @@
 import express from 'express'
-import { createWalletClient, http, parseEther, serializeErc6492Signature, type Address, type Hex } from 'viem'
+import { createWalletClient, http, maxUint256, parseEther, serializeErc6492Signature, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from '../contracts/evm/testing/owned-wallet.js'
@@ -7,7 +7,10 @@ import { SIMPLE_7702_ACCOUNT } from '../daemon/platform/aa/canonical.js'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { eip3009Body, erc2612Body, localBase, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
+import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, permit2TypedData } from '../src/sdk/x402/evm/permit2.js'
+import { permitTypedData } from '../src/sdk/x402/evm/typed-data.js'
+import type { PaymentRequirements } from '../src/sdk/x402/types.js'
+import { eip3009Body, erc2612Body, localBase, nowSeconds, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
 /**
@@ -81,6 +84,24 @@ function wrap6492(body: X402Body, factory: Address, data: Hex): X402Body {
   return b
 }
 
+/** A permit2 payment with the eip2612GasSponsoring extension, as @x402/evm builds it, signed by `payer`. */
+async function permit2Sponsored(payer: PrivateKeyAccount, r: PaymentRequirements): Promise<X402Body> {
+  const b = localBase(d)
+  const a = { token: r.asset as Address, amount: BigInt(r.amount), spender: X402_EXACT_PERMIT2_PROXY, nonce: BigInt(Math.floor(Math.random() * 2 ** 48)), deadline: nowSeconds() + 120n, to: r.payTo as Address, validAfter: 0n }
+  const signature = await payer.signTypedData(permit2TypedData(b.chain.chainId, a))
+  const t = b.token('PUSD')
+  const deadline = nowSeconds() + 120n
+  const nonce = await b.permitNonce('PUSD', payer.address)
+  const permitSig = await payer.signTypedData(permitTypedData({ name: t.name, version: t.version, chainId: b.chain.chainId, verifyingContract: t.address }, { owner: payer.address, spender: PERMIT2_ADDRESS, value: maxUint256, nonce, deadline }) as never)
+  const info = { from: payer.address, asset: t.address, spender: PERMIT2_ADDRESS, amount: maxUint256.toString(), nonce: nonce.toString(), deadline: deadline.toString(), signature: permitSig, version: '1' }
+  const permit2Authorization = { from: payer.address, permitted: { token: a.token, amount: a.amount.toString() }, spender: a.spender, nonce: a.nonce.toString(), deadline: a.deadline.toString(), witness: { to: a.to, validAfter: '0' } }
+  return {
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: r, payload: { signature, permit2Authorization }, extensions: { eip2612GasSponsoring: { info, schema: {} } } },
+    paymentRequirements: r,
+  }
+}
+
 describe('EIP-7702 payers: the platform\'s agent wallets', () => {
   it('an agent whose wallet delegates to Simple7702Account pays erc2612 and eip3009 sellers; balances exact', async () => {
     const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
@@ -132,6 +153,24 @@ describe('ERC-1271 payers: a deployed contract wallet', () => {
     }
     expect(await bal('USDC', payTo)).toBe(usdc + 10_000n)
     expect(await bal('PUSD', payTo)).toBe(pusd + 10n ** 16n)
+  })
+
+  it('pays permit2 too (Permit2 asks the wallet; its allowance comes from an EIP-2612 permit the wallet signed, sponsored)', async () => {
+    const w = await ownedWallet(allowed.address, 6n)
+    const body = await permit2Sponsored(w.signer, requirements(d, { symbol: 'PUSD', amount: '0.01', payTo, method: 'permit2' }))
+    // Counterfactual first: the same payment wrapped in ERC-6492, deployed by the settlement.
+    await fund(w.address)
+    const wrapped = wrap6492(body, allowed.address, w.deployData)
+    expect(await verify(d, wrapped)).toEqual({ isValid: true, payer: w.address })
+    const before = await bal('PUSD', payTo)
+    expect((await settle(d, wrapped)).body).toMatchObject({ success: true, payer: w.address })
+    expect(await code(w.address)).not.toBe('0x')
+    expect(await bal('PUSD', payTo)).toBe(before + 10n ** 16n)
+    // Deployed now, a second one plain: a 65-byte signature that is the owner's, judged by ERC-1271, not ecrecover.
+    const again = await permit2Sponsored(w.signer, requirements(d, { symbol: 'PUSD', amount: '0.01', payTo, method: 'permit2' }))
+    expect(await verify(d, again)).toEqual({ isValid: true, payer: w.address })
+    expect((await settle(d, again)).body).toMatchObject({ success: true })
+    expect(await bal('PUSD', payTo)).toBe(before + 2n * 10n ** 16n)
   })
 
   it('refuses a signature the wallet rejects, at verify and at settle; nothing moves', async () => {
