@@ -106,7 +106,7 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ used: '12345' })
     expect(res.headers.get('Settlement-Overrides')).toBeNull()
-    expect(settlementOf(res)).toMatchObject({ success: true, payer: payer.address, network: localBase(d).caip2 })
+    expect(settlementOf(res)).toMatchObject({ success: true, payer: payer.address, network: localBase(d).caip2, amount: '12345' })
     expect((await usdc(payTo)) - sellerBefore).toBe(12345n)
     expect(payerBefore - (await usdc(payer.address))).toBe(12345n)
   })

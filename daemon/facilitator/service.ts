@@ -145,7 +145,8 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
         const out = await c.execute()
         if (out.ok) {
           await store.settled(claim.id, out.tx, c.payer)
-          return { success: true, payer: c.payer, transaction: out.tx, network }
+          // upto: the amount moved, which may be less than the signed maximum (the reference's field).
+          return { success: true, payer: c.payer, transaction: out.tx, network, ...(r.scheme === UPTO ? { amount: r.requirements.amount } : {}) }
         }
         // Broadcast with an unknown fate: keep the claim, so no retry can pay a second time.
         if (out.pending) await store.broadcast(claim.id, out.tx ?? '')
