@@ -49,14 +49,25 @@ export function signedAuthorizationMethod(name: Name, runtimeOf: (network: strin
         version: typeof p.requirements.extra.version === 'string' ? p.requirements.extra.version : t?.permitDomain?.version ?? '1',
         chainId: p.spec.chainId!, verifyingContract: getAddress(p.token.address),
       }
-      const checkSignature = async (a: EvmAuthorization) => {
+      const judge = (a: EvmAuthorization, lazy: boolean) => {
         const digest = name === methods.eip3009
           ? hashTypedData(transferWithAuthorizationTypedData(domain, { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex }))
           : hashTypedData(permitTypedData(domain, { owner: a.from, spender: rt.account, value: a.value, nonce: BigInt(a.nonce), deadline: a.validBefore }))
-        const v = await checkPayerSignature(rt, { payer: a.from, digest, signature: a.signature, allowedFactories: allowedFactories(), invalid: reasons.evmSignature })
+        return checkPayerSignature(rt, { payer: a.from, digest, signature: a.signature, allowedFactories: allowedFactories(), invalid: reasons.evmSignature, lazy })
+      }
+      let parsed: EvmAuthorization | undefined
+      // A plain signature is judged by the token itself in the simulation; an ERC-6492 one here first.
+      const checkSignature = async (a: EvmAuthorization) => {
+        parsed = a
+        const v = await judge(a, true)
         return v.ok ? { signature: v.signature, before: v.deploy ? [v.deploy] : [] } : { reason: v.reason, message: v.message }
       }
       const plan = await planEvmPayment({ method: name, payload: p.payload, requirements: p.requirements, spender: rt.account, simulate, checkSignature })
+      if (!plan.ok && plan.reason === reasons.evmSignature && parsed) {
+        // The token refused the signature: say why, as the payer's code decides (recovers to whom, or the wallet's answer).
+        const why = await judge(parsed, false)
+        return why.ok ? plan : { ...plan, message: `${why.message} (${plan.message})` }
+      }
       if (!plan.ok) return plan
       return {
         ok: true,
