@@ -50,7 +50,10 @@ export function failedGroups(logs: readonly Log[], account: Address): Map<number
 export const GROUP_GAS = 160_000n
 export const BATCH_BASE_GAS = 60_000n
 
-/** The gas limit of a batch: the base, GROUP_GAS a group, and what calls declare beyond it. */
+/** The gas one group may use: GROUP_GAS and what its calls declare beyond it. */
+export const groupGas = (g: Group): bigint => g.reduce((sum, c) => sum + (c.gas ?? 0n), GROUP_GAS)
+
+/** The gas limit of a batch: the base and each group's. */
 export function batchGas(groups: Group[]): bigint {
-  return groups.reduce((sum, g) => sum + GROUP_GAS + g.reduce((extra, c) => extra + (c.gas ?? 0n), 0n), BATCH_BASE_GAS)
+  return groups.reduce((sum, g) => sum + groupGas(g), BATCH_BASE_GAS)
 }
