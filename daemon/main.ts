@@ -1,6 +1,7 @@
 import type { ServerType } from '@hono/node-server'
 import { Keypair } from '@solana/web3.js'
 import type { Hono } from 'hono'
+import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
@@ -183,6 +184,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'),
       extensions: [BAZAAR],
+      eip6492Factories: config.facilitator.eip6492Factories as Address[],
     }), log)
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
     // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).

@@ -20,7 +20,7 @@ describe('GET /facilitator/supported and /health', () => {
     for (const net of served) {
       const symbols = net.tokens.map((t) => t.symbol).sort()
       for (const [version, name] of [[2, net.caip2], [1, net.legacyName]] as const) {
-        const kinds = s.kinds.filter((k) => k.x402Version === version && k.network === name)
+        const kinds = s.kinds.filter((k) => k.x402Version === version && k.network === name && k.scheme === 'exact')
         expect(kinds.map((k) => k.extra.symbol).sort(), `${name} v${version}`).toEqual(symbols)
         for (const k of kinds) {
           expect(k.scheme).toBe('exact')
@@ -33,6 +33,12 @@ describe('GET /facilitator/supported and /health', () => {
     const usdc = s.kinds.find((k) => k.x402Version === 2 && k.network === localBase(d).caip2 && k.extra.symbol === 'USDC')
     expect(usdc.extra).toMatchObject({ name: 'USD Coin', version: '2', spender: d.services.accounts.facilitator, asset: localBase(d).token('USDC').address })
     expect(usdc.extra.assetTransferMethods).toEqual(['erc2612', 'eip3009', 'permit2'])
+    // Metered payments: v2, EVM only, one kind per token naming the facilitator the payer's witness must name.
+    const upto = s.kinds.filter((k) => k.scheme === 'upto')
+    expect(upto.map((k) => `${k.network} ${k.extra.symbol}`).sort()).toEqual(
+      served.filter((n) => n.family === 'evm').flatMap((n) => n.tokens.map((t) => `${n.caip2} ${t.symbol}`)).sort(),
+    )
+    for (const k of upto) expect(k).toMatchObject({ x402Version: 2, extra: { assetTransferMethod: 'permit2', facilitatorAddress: d.services.accounts.facilitator } })
   })
 
   it('reports health without a key', async () => {
@@ -90,9 +96,11 @@ describe('requests that are not payments', () => {
     }
     const reason = async (b: unknown) => (await post(d, 'verify', b)).body.invalidReason
     expect(await reason(bend((b) => (b.paymentPayload.x402Version = 3)))).toBe('invalid_x402_version')
-    expect(await reason(bend((b) => ((b.paymentPayload.accepted.scheme = 'upto'), (b.paymentRequirements.scheme = 'upto'))))).toBe('unsupported_scheme')
-    expect(await reason(bend((b) => (b.paymentPayload.accepted.scheme = 'upto')))).toBe('unsupported_scheme')
-    expect(await reason(bend((b) => (b.paymentRequirements.scheme = 'upto')))).toBe('invalid_scheme')
+    expect(await reason(bend((b) => ((b.paymentPayload.accepted.scheme = 'stream'), (b.paymentRequirements.scheme = 'stream'))))).toBe('unsupported_scheme')
+    expect(await reason(bend((b) => (b.paymentPayload.accepted.scheme = 'stream')))).toBe('unsupported_scheme')
+    expect(await reason(bend((b) => (b.paymentRequirements.scheme = 'stream')))).toBe('invalid_scheme')
+    // upto is served, but an exact payload is not an upto one.
+    expect(await reason(bend((b) => ((b.paymentPayload.accepted.scheme = 'upto'), (b.paymentRequirements.scheme = 'upto'))))).toBe('invalid_payload')
     expect(await reason(bend((b) => ((b.paymentPayload.accepted.network = 'eip155:999999'), (b.paymentRequirements.network = 'eip155:999999'))))).toBe('invalid_network')
     expect(await reason(bend((b) => (b.paymentRequirements.network = 'local-radius')))).toBe('invalid_network')
     expect(await reason(bend((b) => (b.paymentRequirements.asset = randomAddress())))).toBe('invalid_payment_requirements')

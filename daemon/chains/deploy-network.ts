@@ -12,6 +12,7 @@ import { describeProblems, rpcEnv, type ConfigProblem } from '../../src/config/p
 import { BaseError } from '../../src/errors/index.js'
 import { networks, USDC } from '../../src/networks/registry.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../src/sdk/x402/evm/permit2.js'
+import { X402_UPTO_PERMIT2_PROXY } from '../../src/sdk/x402/evm/upto.js'
 import { EXECUTOR_ADDRESS } from '../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../src/sdk/x402/evm/executor-setup.js'
 import { evmClient } from './evm/chain.js'
@@ -137,6 +138,7 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
   else notes.push(`no Multicall3 at ${MULTICALL3} on ${spec.key}: the daemon's batched reads need it`)
   if (!(await hasCode(PERMIT2_ADDRESS))) notes.push(`no Permit2 at ${PERMIT2_ADDRESS} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_EXACT_PERMIT2_PROXY))) notes.push(`no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on ${spec.key}: the x402 permit2 method is unavailable there`)
+  if (!(await hasCode(X402_UPTO_PERMIT2_PROXY))) notes.push(`no x402 upto Permit2 proxy at ${X402_UPTO_PERMIT2_PROXY} on ${spec.key}: the x402 upto scheme is unavailable there`)
   if (config.keys.facilitator && /^0x[0-9a-fA-F]{64}$/.test(config.keys.facilitator)) {
     progress('making the facilitator key an x402 executor account')
     try {

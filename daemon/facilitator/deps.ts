@@ -21,6 +21,8 @@ export type FacilitatorDeps = {
   keys: { facilitator: Hex; solanaFacilitator: Uint8Array }
   /** The facilitator key's transaction sender on an EVM network (port: this process's nonces). */
   sender(network: string): TxSender
+  /** ERC-6492 factories a counterfactual smart-wallet payer may be deployed with (config `facilitator.eip6492Factories`). */
+  eip6492Factories?: Address[]
   /** Payments verified a moment ago (port: this process's memory); default a fresh one. */
   verified?: VerifiedCache
   /** Extensions served beside the facilitator at its URL, for /supported to name (`bazaar`: the discovery listing). */

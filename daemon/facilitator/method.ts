@@ -27,6 +27,8 @@ export type Checked = { ok: true; payer: string; execute(): Promise<Executed> } 
  */
 export type PaymentMethod = {
   name: string
+  /** The x402 scheme it settles; `exact` when absent. */
+  scheme?: string
   family: NetworkSpec['family']
   /** Whether this method reads the payment, judged by `extra.assetTransferMethod` and the payload's shape. */
   matches(p: Resolved): boolean

@@ -1,6 +1,8 @@
+import type { Address } from 'viem'
 import { methods } from '../../src/sdk/x402/types.js'
 import { permit2Method } from './evm/permit2.js'
 import { signedAuthorizationMethod } from './evm/signed-authorization.js'
+import { uptoMethod } from './evm/upto.js'
 import type { EvmRuntime } from './evm/runtime.js'
 import type { PaymentMethod } from './method.js'
 import type { SettlementStore } from './settlements.js'
@@ -8,7 +10,13 @@ import { delegatedSplMethod } from './svm/delegated-spl.js'
 import { exactTransactionMethod } from './svm/exact-transaction.js'
 import type { SvmRuntime } from './svm/runtime.js'
 
-export type MethodDeps = { evm(network: string): EvmRuntime; svm(): SvmRuntime; store: SettlementStore }
+export type MethodDeps = {
+  evm(network: string): EvmRuntime
+  svm(): SvmRuntime
+  store: SettlementStore
+  /** ERC-6492 factories a counterfactual payer's wallet may be deployed with (config). */
+  eip6492Factories(): readonly Address[]
+}
 
 /**
  * Every payment method the facilitator settles, per network family. This list is the one place a
@@ -16,9 +24,10 @@ export type MethodDeps = { evm(network: string): EvmRuntime; svm(): SvmRuntime; 
  */
 export function paymentMethods(d: MethodDeps): PaymentMethod[] {
   return [
-    signedAuthorizationMethod(methods.erc2612, d.evm),
-    signedAuthorizationMethod(methods.eip3009, d.evm),
-    permit2Method(d.evm),
+    signedAuthorizationMethod(methods.erc2612, d.evm, d.eip6492Factories),
+    signedAuthorizationMethod(methods.eip3009, d.evm, d.eip6492Factories),
+    permit2Method(d.evm, d.eip6492Factories),
+    uptoMethod(d.evm, d.eip6492Factories),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
   ]

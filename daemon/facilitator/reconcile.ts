@@ -1,6 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, getAddress, isAddress, type Hex } from 'viem'
 import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
 import { permit2Abi } from '../../src/sdk/x402/evm/permit2.js'
+import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { methods } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
@@ -17,7 +18,7 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
 export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, select: (row: SettlementRow) => boolean): Promise<void> {
   for (const row of (await store.pending()).filter(select)) {
     try {
-      const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2
+      const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2 || row.method === UPTO
       const fate = evm ? await evmFate(s, row) : await svmFate(s, row)
       if (fate === 'settled') await store.settled(row.id, row.tx ?? '', row.payer ?? '')
       else if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })

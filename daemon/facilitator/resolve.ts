@@ -1,5 +1,6 @@
 import { networks, profiles, type NetworkSpec } from '../../src/networks/registry.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
+import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { EXACT } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { FacilitatorDeps } from './deps.js'
@@ -28,12 +29,13 @@ export function tokensOf(s: FacilitatorDeps, spec: NetworkSpec): Resolved['token
  */
 export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failure {
   if (p.version !== 1 && p.version !== 2) return { reason: reasons.invalidX402Version, message: `x402Version ${p.version} is not supported; use 1 or 2` }
-  if (p.scheme !== EXACT) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}'` }
+  if (p.scheme !== EXACT && p.scheme !== UPTO) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}' and '${UPTO}' (EVM)` }
   if (p.requirements.scheme !== p.scheme) return { reason: reasons.invalidScheme, message: `the payload's scheme '${p.scheme}' differs from the requirements' '${p.requirements.scheme}'` }
   const spec = networkByName(p.network)
   const required = networkByName(p.requirements.network)
   if (!spec || !required) return { reason: reasons.invalidNetwork, message: `unknown network '${spec ? p.requirements.network : p.network}'` }
   if (spec !== required) return { reason: reasons.invalidNetwork, message: `the payload's network ${p.network} differs from the requirements' ${p.requirements.network}` }
+  if (p.scheme === UPTO && spec.family !== 'evm') return { reason: reasons.unsupportedScheme, message: `scheme '${UPTO}' is settled on EVM networks only, not ${spec.caip2}` }
   if (!servedNetworks(s).includes(spec)) {
     return { reason: reasons.invalidNetwork, message: `network ${spec.caip2} is not served here; this facilitator serves ${servedNetworks(s).map((n) => n.caip2).join(', ')}` }
   }

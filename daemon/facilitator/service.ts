@@ -9,7 +9,8 @@ import type { ReplayResult } from '../chains/evm/outbox-replay.js'
 import { reconcilePending, reconcileReplayed } from './reconcile.js'
 import { networkByName, resolvePayment, servedNetworks } from './resolve.js'
 import { settlementStore, type SettlementRow } from './settlements.js'
-import { methods } from '../../src/sdk/x402/types.js'
+import { EXACT, methods } from '../../src/sdk/x402/types.js'
+import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 
 /** How long a concurrent duplicate waits for the first settle's outcome, to name its transaction. */
 const DUPLICATE_WAIT_MS = 30_000
@@ -52,6 +53,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     },
     svm: () => (svm ??= svmRuntime(s)),
     store,
+    eip6492Factories: () => s.eip6492Factories ?? [],
   }
   const all = paymentMethods(deps)
   const verified = s.verified ?? verifiedCache()
@@ -59,7 +61,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
   const pick = (p: Payment): { r: Resolved; m: PaymentMethod } | Failure => {
     const r = resolvePayment(s, p)
     if (!('spec' in r)) return r
-    const m = all.find((x) => x.family === r.spec.family && x.matches(r))
+    const m = all.find((x) => x.family === r.spec.family && (x.scheme ?? EXACT) === r.scheme && x.matches(r))
     if (!m) {
       const atm = String(r.requirements.extra.assetTransferMethod ?? '')
       return { reason: reasons.unsupportedScheme, message: `assetTransferMethod '${atm}' is not settled on ${r.spec.caip2}; see GET /supported` }
@@ -84,7 +86,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     }
     // Its settle failed meanwhile: the authorization is free again, this request may take it.
     if (!e) return undefined
-    if (e.state === 'settled' && e.tx && (e.method === methods.erc2612 || e.method === methods.eip3009 || e.method === methods.permit2) && !(await onChain(network, e.tx))) {
+    if (e.state === 'settled' && e.tx && (e.method === methods.erc2612 || e.method === methods.eip3009 || e.method === methods.permit2 || e.method === UPTO) && !(await onChain(network, e.tx))) {
       return failed(network, { reason: reasons.settlementPending, message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`, payer: e.payer ?? '' }, e.tx)
     }
     const what = e.state === 'settled' ? `was settled in ${e.tx}` : 'is being settled by another request'
@@ -143,7 +145,8 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
         const out = await c.execute()
         if (out.ok) {
           await store.settled(claim.id, out.tx, c.payer)
-          return { success: true, payer: c.payer, transaction: out.tx, network }
+          // upto: the amount moved, which may be less than the signed maximum (the reference's field).
+          return { success: true, payer: c.payer, transaction: out.tx, network, ...(r.scheme === UPTO ? { amount: r.requirements.amount } : {}) }
         }
         // Broadcast with an unknown fate: keep the claim, so no retry can pay a second time.
         if (out.pending) await store.broadcast(claim.id, out.tx ?? '')

@@ -1,3 +1,4 @@
+import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import type { NetworkSpec } from '../../src/networks/registry.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
@@ -8,7 +9,8 @@ import { servedNetworks, tokensOf } from './resolve.js'
 const VERSIONS = [2, 1] as const
 
 /**
- * GET /supported (SPEC §2.8): one kind per network, asset and x402 version. `extra` carries the
+ * GET /supported (SPEC §2.8): one `exact` kind per network, asset and x402 version, and on EVM
+ * one v2 `upto` kind per asset (extra.facilitatorAddress: the address the payer's witness names). `extra` carries the
  * method (erc2612 / delegated-spl), the token's name and version, and what a client or seller
  * needs to build a payment: the asset, its decimals, the spender (EVM) or fee payer and delegate
  * (Solana), and every method accepted for the asset.
@@ -20,6 +22,14 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
       const extra = spec.family === 'evm' ? evmExtra(s, spec, token.symbol) : svmExtra(s, token.symbol)
       for (const v of VERSIONS) {
         kinds.push({ x402Version: v, scheme: EXACT, network: v === 2 ? spec.caip2 : spec.legacyName, extra: { ...extra, asset: token.address, decimals: token.decimals } })
+      }
+      // Metered payments (v2 only, as the reference): the payer's Permit2 signature names this
+      // facilitator, the only one its proxy lets settle, so the address is part of the terms.
+      if (spec.family === 'evm') {
+        kinds.push({
+          x402Version: 2, scheme: UPTO, network: spec.caip2,
+          extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+        })
       }
     }
   }

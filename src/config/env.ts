@@ -28,6 +28,7 @@ export const envPaths: Record<string, string> = {
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
+  PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

@@ -9,6 +9,9 @@ export type FlowName = (typeof flowNames)[number]
 
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
 const port = z.coerce.number().int().min(0).max(65535)
+/** A list of EVM addresses: an array (config file) or comma-separated (environment). */
+const addressList = z.union([z.array(z.string()), z.string().transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))])
+  .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address (0x and 40 hex digits)')))
 
 /**
  * The daemon's whole configuration, declared once. Sources in precedence order:
@@ -71,6 +74,15 @@ export const configSchema = z.object({
     burst: z.coerce.number().int().positive().default(200),
     /** Loopback clients are the operator's own tools and tests. */
     exemptLoopback: bool.default(true),
+  }).default({}),
+  /** The x402 facilitator. */
+  facilitator: z.object({
+    /**
+     * ERC-6492 factories whose counterfactual (not yet deployed) smart wallets may pay: the
+     * facilitator calls the factory to deploy the wallet in the settlement itself (x402 PR #2658).
+     * Empty (default): such payers are refused with `eip6492_factory_not_allowed`.
+     */
+    eip6492Factories: addressList.default([]),
   }).default({}),
   /** RPC URLs of real networks, by network key. Unused on the local profile. */
   rpc: z.record(z.string(), z.string().url()).default({}),

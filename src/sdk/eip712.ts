@@ -47,3 +47,14 @@ export const permit2WitnessTypes = {
     { name: 'validAfter', type: 'uint256' },
   ],
 } as const
+
+/** The x402 `upto` scheme's Permit2 witness: as `exact`'s, plus the one facilitator allowed to settle. */
+export const uptoPermit2WitnessTypes = {
+  PermitWitnessTransferFrom: permit2WitnessTypes.PermitWitnessTransferFrom,
+  TokenPermissions: permit2WitnessTypes.TokenPermissions,
+  Witness: [
+    { name: 'to', type: 'address' },
+    { name: 'facilitator', type: 'address' },
+    { name: 'validAfter', type: 'uint256' },
+  ],
+} as const

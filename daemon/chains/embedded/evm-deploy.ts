@@ -14,8 +14,10 @@ import * as UniswapV2Factory from '../../../contracts/evm/artifacts/UniswapV2Fac
 import * as UniswapV2Pair from '../../../contracts/evm/artifacts/UniswapV2Pair.js'
 import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
+import * as X402UptoPermit2ProxyLite from '../../../contracts/evm/artifacts/X402UptoPermit2ProxyLite.js'
 import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/permit2.js'
+import { X402_UPTO_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/upto.js'
 
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
@@ -27,6 +29,7 @@ const CANONICAL: Array<[Address, Hex]> = [
   [MULTICALL3, Multicall3.deployedBytecode],
   [PERMIT2_ADDRESS, Permit2Lite.deployedBytecode],
   [X402_EXACT_PERMIT2_PROXY, X402Permit2ProxyLite.deployedBytecode],
+  [X402_UPTO_PERMIT2_PROXY, X402UptoPermit2ProxyLite.deployedBytecode],
 ]
 
 /** Idempotent, and run at every start, so data dirs created before a contract joined the list get it too. */

@@ -1,5 +1,5 @@
 import type { Address, Hex, TransactionReceipt } from 'viem'
-import { failedGroups, type Group } from '../../../src/sdk/x402/evm/executor.js'
+import { BATCH_BASE_GAS, failedGroups, groupGas, type Group } from '../../../src/sdk/x402/evm/executor.js'
 
 /** One payment's fate in a mined batch. */
 export type GroupOutcome = { tx: Hex; ok: boolean; revert?: Hex; batchReverted?: boolean }
@@ -16,6 +16,8 @@ export class InclusionUnknown extends Error {
 
 /** Largest batch: well under the 2^24 per-transaction gas cap at GROUP_GAS a group. */
 export const MAX_GROUPS = 64
+/** Gas a batch may ask for: under the 2^24 per-transaction cap, whatever its groups declare (wallet deployments). */
+export const MAX_BATCH_GAS = 15_000_000n
 
 /**
  * Group commit for settlements. A payment arriving while no batch is in flight goes out at once,
@@ -23,8 +25,21 @@ export const MAX_GROUPS = 64
  * therefore pays no batching delay and heavy load shares transactions, one nonce per batch, so
  * concurrent settlements never contend for the signer's nonce.
  */
-export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number }) {
+export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number; maxGas?: bigint }) {
   const max = p.maxGroups ?? MAX_GROUPS
+  const maxGas = p.maxGas ?? MAX_BATCH_GAS
+  /** The next batch: up to `max` groups whose gas fits (the first always goes, alone if need be). */
+  const next = () => {
+    let gas = BATCH_BASE_GAS
+    let n = 0
+    while (n < queue.length && n < max) {
+      const g = groupGas(queue[n]!.group)
+      if (n > 0 && gas + g > maxGas) break
+      gas += g
+      n++
+    }
+    return queue.splice(0, n)
+  }
   const queue: Array<{ group: Group; resolve(o: GroupOutcome): void; reject(e: unknown): void }> = []
   let busy = false
 
@@ -33,7 +48,7 @@ export function settlementBatcher(p: { account: Address; send: SendBatch; maxGro
     busy = true
     try {
       while (queue.length > 0) {
-        const items = queue.splice(0, max)
+        const items = next()
         try {
           const { hash, receipt } = await p.send(items.map((i) => i.group))
           if (receipt.status !== 'success') {

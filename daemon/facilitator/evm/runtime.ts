@@ -1,7 +1,7 @@
 import { formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
-import { BATCH_BASE_GAS, GROUP_GAS, decodeExecute, encodeExecute, type Group } from '../../../src/sdk/x402/evm/executor.js'
+import { batchGas, decodeExecute, encodeExecute, type Group } from '../../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../../src/sdk/x402/evm/executor-setup.js'
 import type { Simulate } from '../../../src/sdk/x402/evm/verify.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
@@ -50,7 +50,7 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
   const batcher = settlementBatcher({
     account,
     send: async (groups) => {
-      const tx = { to: account, data: encodeExecute(groups), gas: BATCH_BASE_GAS + GROUP_GAS * BigInt(groups.length), purpose: 'settlement' }
+      const tx = { to: account, data: encodeExecute(groups), gas: batchGas(groups), purpose: 'settlement' }
       // Embedded chains mine on arrival and hand the receipt back with the send.
       if (chain.spec.rpc === 'embedded') return sender.sendAndWait(tx)
       // A refusal here means nothing was broadcast; after it, an error leaves the outcome open.

@@ -59,6 +59,15 @@ export const reasons = {
   eip2612SpenderNotPermit2: 'eip2612_spender_not_permit2',
   eip2612DeadlineExpired: 'eip2612_deadline_expired',
   permit2612AmountMismatch: 'permit2_2612_amount_mismatch',
+  // EVM upto (reference names): Permit2 for at most an amount, settled for what was used
+  uptoInvalidScheme: 'invalid_upto_evm_scheme',
+  uptoTransactionFailed: 'invalid_upto_evm_transaction_failed',
+  uptoSettlementExceedsAmount: 'invalid_upto_evm_payload_settlement_exceeds_amount',
+  uptoAmountExceedsPermitted: 'upto_amount_exceeds_permitted',
+  uptoUnauthorizedFacilitator: 'upto_unauthorized_facilitator',
+  uptoFacilitatorMismatch: 'upto_facilitator_mismatch',
+  // smart-wallet payers (reference name for ERC-6492)
+  eip6492FactoryNotAllowed: 'eip6492_factory_not_allowed',
 
   // Solana exact (reference names)
   svmNetworkMismatch: 'invalid_exact_svm_network_mismatch',

@@ -70,6 +70,8 @@ export type SettleResponse = {
   transaction: string
   /** CAIP-2 network. */
   network: string
+  /** upto: the amount settled, in base units (at most the signed maximum). */
+  amount?: string
 }
 
 export type SupportedKind = { x402Version: number; scheme: string; network: string; extra?: Record<string, unknown> }
@@ -108,3 +110,5 @@ export const methods = {
 export type Method = (typeof methods)[keyof typeof methods]
 
 export const EXACT = 'exact'
+/** The metered scheme (EVM): the payer signs a maximum, the seller settles what was used. */
+export const UPTO = 'upto'

@@ -4,8 +4,11 @@ import {
 } from 'viem'
 import * as X402BatchExecutor from '../../../../contracts/evm/artifacts/X402BatchExecutor.js'
 
-/** One call of a payment group: the executor runs it from the facilitator's own address. */
-export type ExecCall = { target: Address; data: Hex }
+/**
+ * One call of a payment group: the executor runs it from the facilitator's own address. `gas`:
+ * what the call needs beyond a group's GROUP_GAS (e.g. deploying a payer's wallet); not encoded.
+ */
+export type ExecCall = { target: Address; data: Hex; gas?: bigint }
 /** A payment's calls, all or nothing (e.g. permit then transferFrom). */
 export type Group = ExecCall[]
 
@@ -46,3 +49,11 @@ export function failedGroups(logs: readonly Log[], account: Address): Map<number
 /** Gas one payment group may use; generous, since only what is used is paid. */
 export const GROUP_GAS = 160_000n
 export const BATCH_BASE_GAS = 60_000n
+
+/** The gas one group may use: GROUP_GAS and what its calls declare beyond it. */
+export const groupGas = (g: Group): bigint => g.reduce((sum, c) => sum + (c.gas ?? 0n), GROUP_GAS)
+
+/** The gas limit of a batch: the base and each group's. */
+export function batchGas(groups: Group[]): bigint {
+  return groups.reduce((sum, g) => sum + groupGas(g), BATCH_BASE_GAS)
+}

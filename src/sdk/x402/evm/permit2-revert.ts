@@ -1,7 +1,7 @@
 import { decodeErrorResult, parseAbi, type Hex } from 'viem'
 import { reasons, type Reason } from '../reasons.js'
 
-/** Errors of the x402 Permit2 proxy, of Permit2's signature transfer, and of OpenZeppelin tokens below them. */
+/** Errors of the x402 Permit2 proxies (exact and upto), of Permit2's signature transfer, and of OpenZeppelin tokens below them. */
 const errorsAbi = parseAbi([
   'error InvalidAmount()',
   'error InvalidDestination()',
@@ -17,6 +17,8 @@ const errorsAbi = parseAbi([
   'error InvalidContractSignature()',
   'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
   'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error AmountExceedsPermitted()',
+  'error UnauthorizedFacilitator()',
 ])
 
 /** As the reference facilitator maps them (it folds an expired signature into an invalid one). */
@@ -34,6 +36,9 @@ const byError: Record<string, Reason> = {
   InvalidContractSignature: reasons.permit2InvalidSignature,
   ERC20InsufficientBalance: reasons.permit2InsufficientBalance,
   ERC20InsufficientAllowance: reasons.permit2AllowanceRequired,
+  // the upto proxy's own
+  AmountExceedsPermitted: reasons.uptoAmountExceedsPermitted,
+  UnauthorizedFacilitator: reasons.uptoUnauthorizedFacilitator,
 }
 
 /** The reason and a readable message for a reverted permit2 settlement. */

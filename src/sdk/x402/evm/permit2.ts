@@ -75,9 +75,10 @@ export function parsePermit2(payload: Record<string, unknown>): Permit2Authoriza
 /**
  * The checks that need no chain, in the reference facilitator's order and with its reasons:
  * spender, recipient, deadline, validAfter, exact amount, token, then an ECDSA signature (a
- * contract wallet's is left to Permit2's ERC-1271 call in the simulation).
+ * contract wallet's is left to Permit2's ERC-1271 call in the simulation). `signature: false`:
+ * the caller judges the signature itself (the daemon does, by whether the payer has code).
  */
-export async function checkPermit2(a: Permit2Authorization, r: PaymentRequirements, chainId: number, now: bigint): Promise<Failure | undefined> {
+export async function checkPermit2(a: Permit2Authorization, r: PaymentRequirements, chainId: number, now: bigint, o: { signature?: boolean } = {}): Promise<Failure | undefined> {
   if (a.spender !== X402_EXACT_PERMIT2_PROXY) {
     return { reason: reasons.permit2InvalidSpender, message: `the permit names spender ${a.spender}; permit2 payments must name the x402 Permit2 proxy ${X402_EXACT_PERMIT2_PROXY}` }
   }
@@ -90,7 +91,7 @@ export async function checkPermit2(a: Permit2Authorization, r: PaymentRequiremen
   if (a.validAfter > now) return { reason: reasons.permit2NotYetValid, message: `witness.validAfter ${a.validAfter} is in the future (now ${now})` }
   if (a.amount !== BigInt(r.amount)) return { reason: reasons.permit2AmountMismatch, message: `permitted.amount ${a.amount} must be exactly ${r.amount}` }
   if (a.token !== getAddress(r.asset)) return { reason: reasons.permit2TokenMismatch, message: `permitted.token ${a.token} is not the required asset ${r.asset}` }
-  if (size(a.signature) === 65) {
+  if (o.signature !== false && size(a.signature) === 65) {
     const signer = await recoverTypedDataAddress({ ...permit2TypedData(chainId, a), signature: a.signature }).catch(() => undefined)
     if (signer !== a.from) return { reason: reasons.permit2InvalidSignature, message: `the Permit2 signature does not recover to ${a.from}` }
   }

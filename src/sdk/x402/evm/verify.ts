@@ -3,7 +3,7 @@ import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { checkAuthorization, nowSeconds, parseEvmAuthorization, type EvmAuthorization, type Failure } from './authorization.js'
 import { eip3009Group, erc2612Group, readCall, tokenAbi } from './calls.js'
-import type { Group } from './executor.js'
+import type { ExecCall, Group } from './executor.js'
 import { explainRevert } from './revert.js'
 
 /** Runs groups through the executor without mining them (one eth_call): per group, success and data. */
@@ -27,6 +27,12 @@ export type EvmVerifyInput = {
    */
   simulate?: Simulate
   now?: bigint
+  /**
+   * Judges the signature once the local checks passed, before the chain is asked (the daemon's,
+   * by whether the payer has code): the signature to put on chain and calls to run before the
+   * payment (an ERC-6492 wallet deployment), or the failure. Absent: the simulation judges it.
+   */
+  checkSignature?: (a: EvmAuthorization) => Promise<{ signature: Hex; before?: ExecCall[] } | Failure>
 }
 
 const decode = (fn: 'balanceOf' | 'nonces' | 'name' | 'version' | 'authorizationState', ok: boolean | undefined, data: Hex | undefined) => {
@@ -56,9 +62,12 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
   if (local) return { ok: false, payer: a.from, ...local }
 
   const amount = BigInt(r.amount)
-  const group = method === 'erc2612'
-    ? erc2612Group({ token, owner: a.from, spender: input.spender, value: a.value, deadline: a.validBefore, signature: a.signature, to: a.to, amount })
-    : eip3009Group({ token, from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex, signature: a.signature })
+  const judged = input.checkSignature ? await input.checkSignature(a) : { signature: a.signature }
+  if ('reason' in judged) return { ok: false, payer: a.from, ...judged }
+  const signature = judged.signature
+  const group = [...(judged.before ?? []), ...(method === 'erc2612'
+    ? erc2612Group({ token, owner: a.from, spender: input.spender, value: a.value, deadline: a.validBefore, signature, to: a.to, amount })
+    : eip3009Group({ token, from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex, signature }))]
   if (!input.simulate) return { ok: true, payer: a.from, group, auth: a }
   const nonceRead = method === 'erc2612' ? readCall.nonces(token, a.from) : readCall.authorizationState(token, a.from, a.nonce as Hex)
   const sim = await input.simulate([[readCall.balanceOf(token, a.from)], [nonceRead], [readCall.name(token)], [readCall.version(token)], group])

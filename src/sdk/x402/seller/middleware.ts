@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, PaymentRequirementsV1, ResourceInfo, SupportedResponse } from '../types.js'
+import { UPTO, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { runGuards, runObservers } from '../hooks.js'
 import { reasons } from '../reasons.js'
@@ -9,6 +9,7 @@ import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
+import { takeSettlementAmount } from './usage.js'
 
 export type RouteTerms = {
   prices: Price[]
@@ -40,6 +41,9 @@ type Next = (err?: unknown) => unknown
  * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402. `hooks`
  * (./hooks.ts) may refuse a payment before or after verify and before settle, and observe every
  * settle outcome.
+ * A route priced with `scheme: 'upto'` (metered, EVM) charges what its handler reports with
+ * `settleAmount(res, amount)` (./usage.ts; the reference's Settlement-Overrides header), at most
+ * the price, which is then the maximum the payer signs for.
  *
  * @example
  * app.use(paymentGate({
@@ -116,14 +120,21 @@ export function paymentGate(o: PaymentGateOptions) {
       throw e
     }
     const status = await held.ended
+    // upto: the handler said what it used (./usage.ts); that, not the signed maximum, is settled.
+    const used = takeSettlementAmount(res, 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired, offers.find((o) => o.v2 === accepted)?.decimals)
     if (status >= 400) return held.release()
+    if (typeof used !== 'string') {
+      held.discard()
+      return paymentRequired(res, offers, resource, `invalid_settlement_amount: ${used.invalid}`)
+    }
     const ctx = ctxOf(accepted)
     const refused = await runGuards(hooks.beforeSettle, ctx, reasons.unexpectedSettleError)
     if (refused) {
       held.discard()
       return paymentRequired(res, offers, resource, refused.reason)
     }
-    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
+    const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
+    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
       .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
     await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
     if (!settled.success) {

@@ -8,8 +8,13 @@ export type Price = {
   network: string
   /** Token symbol as /supported names it (USDC, PUSD) or its address / mint. */
   asset: string
-  /** Base units of the asset. */
+  /** Base units of the asset; with `scheme: 'upto'`, the most one request may cost. */
   amount: string
+  /**
+   * `exact` (default): the price is charged. `upto` (EVM, metered): the payer signs for at most
+   * `amount` and the handler reports what it used (see `settleAmount` in ./usage.ts); that is charged.
+   */
+  scheme?: 'exact' | 'upto'
   payTo: string
   /** assetTransferMethod; default: the facilitator's for the asset (erc2612 on EVM, delegated-spl on Solana). */
   method?: string
@@ -17,14 +22,14 @@ export type Price = {
 }
 
 /** A price as both protocol versions state it; v1 is absent when the facilitator lists no v1 kind for it. */
-export type Offer = { v2: PaymentRequirements; v1?: PaymentRequirementsV1 }
+export type Offer = { v2: PaymentRequirements; v1?: PaymentRequirementsV1; decimals?: number }
 
 const caip2 = (n: string) => networks[n]?.caip2 ?? Object.values(networks).find((x) => x.legacyName === n)?.caip2 ?? n
 
-function kindFor(s: SupportedResponse, version: number, network: string, asset: string): SupportedKind | undefined {
+function kindFor(s: SupportedResponse, version: number, network: string, asset: string, scheme: string = EXACT): SupportedKind | undefined {
   const spec = Object.values(networks).find((n) => n.caip2 === network)
   const names = version === 2 ? [network] : [spec?.legacyName ?? network]
-  return s.kinds.find((k) => k.x402Version === version && k.scheme === EXACT && names.includes(k.network) &&
+  return s.kinds.find((k) => k.x402Version === version && k.scheme === scheme && names.includes(k.network) &&
     (k.extra?.symbol === asset || String(k.extra?.asset ?? '').toLowerCase() === asset.toLowerCase()))
 }
 
@@ -36,16 +41,20 @@ function kindFor(s: SupportedResponse, version: number, network: string, asset: 
 export function offersFor(prices: Price[], supported: SupportedResponse, resource: ResourceInfo): Offer[] {
   return prices.map((p) => {
     const network = caip2(p.network)
-    const kind = kindFor(supported, 2, network, p.asset)
-    if (!kind) throw new Error(`the facilitator does not support ${p.asset} on ${p.network}; see its /supported`)
+    const scheme = p.scheme ?? EXACT
+    const kind = kindFor(supported, 2, network, p.asset, scheme)
+    if (!kind) throw new Error(`the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`)
     const x = kind.extra ?? {}
     const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]))
     const v2: PaymentRequirements = {
-      scheme: EXACT, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo,
+      scheme, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo,
       maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120,
-      extra: { assetTransferMethod: p.method ?? x.assetTransferMethod, ...pick(['name', 'version', 'spender', 'feePayer', 'delegate']) },
+      // upto: the payer's witness must name the facilitator that will settle (extra.facilitatorAddress).
+      extra: { assetTransferMethod: p.method ?? x.assetTransferMethod, ...pick(['name', 'version', 'spender', 'feePayer', 'delegate', 'facilitatorAddress']) },
     }
-    const k1 = kindFor(supported, 1, network, p.asset)
-    return { v2, v1: k1 ? toV1Requirements(v2, k1.network, resource) : undefined }
+    const decimals = typeof x.decimals === 'number' ? x.decimals : undefined
+    // x402 v1 has no metered scheme.
+    const k1 = scheme === EXACT ? kindFor(supported, 1, network, p.asset) : undefined
+    return { v2, v1: k1 ? toV1Requirements(v2, k1.network, resource) : undefined, decimals }
   })
 }
