@@ -14,6 +14,7 @@ const storeSensitive = [
   'test/auth.test.ts',
   'test/facilitator-settle.test.ts',
   'test/facilitator-restart.test.ts',
+  'test/facilitator-upto.test.ts',
   'test/sol-swap.test.ts',
   'test/sol-restart.test.ts',
   'test/swap-flows.test.ts',
