@@ -12,6 +12,7 @@ import { createAttestor, type Attestor } from './attestors/attestor.js'
 import { solverBalances } from './inventory.js'
 import { orderStore, type OrderStore } from './order-store.js'
 import type { Rail } from './rail.js'
+import { evmOriginRail } from './rails/evm-origin/rail.js'
 import { solOriginRail } from './rails/sol-origin/rail.js'
 import { reservations } from './reservations.js'
 import { xchainService, type XchainService } from './service.js'
@@ -48,15 +49,18 @@ export type CreateXchainParameters = {
  */
 export function createXchain(p: CreateXchainParameters): XchainParts {
   const solver = Keypair.fromSecretKey(p.keys.solanaSolver)
+  const orders = orderStore(p.store)
   const rails: Partial<Record<XchainRail, Rail>> = {}
   if (p.solana.programs.originSettler && p.base.contracts.outputSettler) {
     rails['sol-origin'] = solOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, limits: p.limits, timing: p.timing })
+  }
+  if (p.solana.programs.destSettler && p.base.contracts.escrow && p.base.contracts.verifier) {
+    rails['evm-origin'] = evmOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, orders, limits: p.limits, timing: p.timing })
   }
   const attestors = [0, 1, 2].map((index) => createAttestor({
     index, ed25519Secret: p.keys.solanaAttestors[index]!, evmKey: p.keys.attestors[index]!,
     checks: Object.fromEntries(Object.entries(rails).map(([name, rail]) => [name, rail.attestorCheck(index)])),
   }))
-  const orders = orderStore(p.store)
   const balance = solverBalances({ evm: p.evm, solana: p.solana, evmSolver: p.evmSolver, solanaSolver: solver.publicKey })
   const held = reservations({ store: p.store, balance })
   const switches = solverSwitches(p.store)

@@ -42,6 +42,11 @@ export interface Rail<Req = unknown, Built = unknown> {
   fate(ref: string, validUntil: number | null): Promise<TxFate>
   /** Each attestor's own check of a delivery, with chain clients of its own. */
   attestorCheck(index: number): AttestorCheck
+  /**
+   * A lock the solver relays for the user (evm-origin's gasless `openFor`), for an order the core
+   * built; absent on rails where the user submits the lock itself.
+   */
+  submit?(o: XOrder, body: unknown): Promise<unknown>
 }
 
 export type Inventory = { network: string; token: string }
