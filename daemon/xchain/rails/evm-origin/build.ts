@@ -9,10 +9,11 @@ import { BaseError } from '../../../../src/errors/index.js'
 import { rescaleExact } from '../../../../src/sdk/swap/amounts.js'
 import { fromBaseUnits, toBaseUnits } from '../../../../src/sdk/units.js'
 import { xchainPaths, type EvmOriginBuildRequest, type EvmOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
-import { chainTokens } from '../../../sol/accounts.js'
+import { chainTokens, rpc } from '../../../sol/accounts.js'
 import { ui } from '../../../swap/inventory.js'
 import { usdToUnits } from '../../../swap/limits.js'
 import type { NewOrder } from '../../order-store.js'
+import { solanaNow } from '../sol-origin/chain-reads.js'
 import { baseNow } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { encodeEvmOrder, orderJson } from './order-data.js'
@@ -53,15 +54,19 @@ export async function prepareEvmOrigin(d: EvmOriginDeps, req: EvmOriginBuildRequ
   ]).catch((e: unknown) => {
     throw new BaseError('CHAIN_UNAVAILABLE', `${d.base.key} did not answer (${e instanceof Error ? e.message : String(e)}); retry shortly`, { cause: e })
   })
+  const solNow = await rpc(() => solanaNow(d.solana.connection))
   if (balance < inputAmount) {
     throw new BaseError('INSUFFICIENT_BALANCE', `${user} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol}, less than uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`)
   }
 
-  // Deadlines by Base's clock: the escrow checks them there.
+  // The fill deadline must hold by both clocks: the escrow checks it (and expires) by Base's,
+  // dest_settler by Solana's. Counted from the later of the two, so a cluster whose clock runs ahead
+  // (the embedded one starts minutes ahead) still leaves the solver its full fill window.
+  const fillDeadline = Math.max(now, solNow) + d.timing.fillSeconds
   const order: EvmOrder = {
     user, inputToken: input.address, inputAmount, destChain: chainRef(d.solana.spec.caip2),
     outputToken: solParty(output.mint.toBytes()), outputAmount, recipient: solParty(recipient.toBytes()),
-    fillDeadline: now + d.timing.fillSeconds, expires: now + d.timing.expirySeconds,
+    fillDeadline, expires: fillDeadline + d.timing.expirySeconds - d.timing.fillSeconds,
     nonce: randomBytes(8).readBigUInt64LE(),
   }
   const orderId = evmOrderId(order, d.base.chainId, escrow)

@@ -1,0 +1,262 @@
+import { Keypair } from '@solana/web3.js'
+import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { TOKEN_A } from '../src/networks/registry.js'
+import { buildSignSubmitEvmOrigin, typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
+import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
+import { evmDeliveryDigest, evmOrderDelivery, evmParty } from '../contracts/xchain/statement.js'
+import { fillRecordPda } from '../contracts/solana/client.js'
+import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { xchainClient, type XchainClient } from './helpers/xchain.js'
+
+let d: TestDaemon
+let x: XchainClient
+beforeAll(async () => {
+  d = await startTestDaemon({ file: { xchain: { fillSeconds: 20, expirySeconds: 30 } } })
+  x = await xchainClient(d)
+})
+afterAll(async () => d?.close())
+afterEach(async () => {
+  for (const a of d.services.xchain.attestors) a.mode = 'honest'
+  await x.operator('/api/solver/resume')
+})
+
+const PUSD_SOL = 1_000_000_000n
+const PUSD_BASE = 1_000_000_000_000_000_000n
+const final = (b: any) => b.status !== 'pending' && b.status !== 'unknown'
+const api = () => ({ apiUrl: d.urls.api, apiKey: x.key })
+const base = () => d.services.base
+const record = (orderId: string) => d.services.xchain.orders.get(orderId)
+const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
+const relays = async (orderId: string) => (await d.services.store.db.selectFrom('tx_outbox').select('hash').where('purpose', '=', 'xchain-open').where('refs', '=', orderId).execute()).length
+const status = (orderId: string, rail = 'evm-origin') => x.status(orderId, rail)
+const ethOf = (a: Address) => base().client.getBalance({ address: a })
+const fillRecord = (orderId: Hex) => x.connection.getAccountInfo(fillRecordPda(d.services.solana.programs.destSettler!, orderId))
+
+async function waitStatus(orderId: string, until: (b: any) => boolean, timeoutMs = 60_000): Promise<any> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const last = (await status(orderId)).body
+    if (until(last)) return last
+    if (Date.now() > end) throw new Error(`order ${orderId} did not reach the expected status; last answer: ${JSON.stringify(last)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** A fresh Base wallet holding `fund` PUSD and no ETH. */
+async function newUser(fund: string): Promise<PrivateKeyAccount> {
+  const account = privateKeyToAccount(generatePrivateKey())
+  await d.call('/api/local/faucet', { body: { network: base().key, to: account.address, token: TOKEN_A, amount: fund } })
+  return account
+}
+
+/** Moves Base's clock past `unixSeconds` (one block at that time), so an order expires without waiting. */
+async function passBaseTime(unixSeconds: number): Promise<void> {
+  const rpc = (method: string, params: unknown[]) => fetch(base().rpcUrl, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  }).then((r) => r.json())
+  const latest = Number((await base().client.getBlock()).timestamp)
+  if (latest > unixSeconds) return
+  await rpc('evm_setNextBlockTimestamp', [unixSeconds + 1])
+  await rpc('evm_mine', [])
+}
+
+/** A gasless order of `uiAmount` PUSD from a fresh wallet with no ETH to a fresh Solana recipient. */
+async function openOrder(uiAmount: string, fund = uiAmount) {
+  const user = await newUser(fund)
+  const recipient = Keypair.generate().publicKey
+  const r = await buildSignSubmitEvmOrigin(api(), user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount, recipientSol: recipient.toBase58() })
+  return { user, recipient, ...r }
+}
+
+describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', () => {
+  it('a wallet with 0 ETH opens gaslessly; the solver delivers on Solana, 2 of 3 attestors sign, the solver claims: balances exact on both chains', async () => {
+    const user = await newUser('100')
+    const recipient = Keypair.generate().publicKey
+    const solver = d.services.accounts.solver
+    const escrow = base().contracts.escrow!
+    const before = {
+      user: await x.baseBalance(user.address, TOKEN_A), solverBase: await x.baseBalance(solver, TOKEN_A), escrow: await x.baseBalance(escrow, TOKEN_A),
+      recipient: await x.tokenBalance(recipient, TOKEN_A), solverSol: await x.tokenBalance(x.solver, TOKEN_A),
+    }
+    expect(await ethOf(user.address)).toBe(0n)
+
+    const r = await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '12.5', recipientSol: recipient.toBase58() })
+    expect(r.status).toBe(200)
+    const built = r.body
+    expect(built).toMatchObject({
+      rail: 'evm-origin', inAmount: 12.5, outAmount: 12.5, inAmountBase: '12500000000000000000', outAmountBase: '12500000000',
+      inToken: TOKEN_A, outToken: TOKEN_A, recipient: recipient.toBase58(), chainId: base().chainId, escrow,
+      status: `/api/xchain/status/${built.orderId}?rail=evm-origin`,
+    })
+    expect(built.orderId).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(built.expires).toBeGreaterThan(built.fillDeadline)
+    expect(built.gasless.permit.message).toMatchObject({ owner: user.address, spender: escrow, value: '12500000000000000000', deadline: String(built.fillDeadline) })
+    expect(built.calls.open.to).toBe(escrow)
+    expect(built.calls.approve.to).toBe(base().tokens[TOKEN_A]!.address)
+    // Before the lock: nothing on chain.
+    expect((await status(built.orderId)).body).toMatchObject({ status: 'unknown', orderId: built.orderId, stage: 'built' })
+
+    const orderSignature = await user.signTypedData(typedDataForViem(built.gasless.order))
+    const permitSignature = await user.signTypedData(typedDataForViem(built.gasless.permit))
+    const body = { orderId: built.orderId, orderSignature, permitSignature }
+    const sub = await x.post(built.gasless.submit, body)
+    expect(sub.status).toBe(200)
+    expect(sub.body).toMatchObject({ rail: 'evm-origin', orderId: built.orderId, opened: true })
+    expect(sub.body.openRef).toMatch(/^0x[0-9a-f]{64}$/)
+    // A second submit of the same order answers the same, and relays nothing.
+    const again = await x.post(built.gasless.submit, body)
+    expect(again.body).toEqual(sub.body)
+    expect(await relays(built.orderId)).toBe(1)
+
+    const done = await waitStatus(built.orderId, final)
+    expect(done).toMatchObject({ orderId: built.orderId, rail: 'evm-origin', status: 'claimed', delivered: '12500000000', recipient: recipient.toBase58(), reason: null })
+    expect(typeof done.deliverRef).toBe('string')
+    expect(done.claimRef).toMatch(/^0x[0-9a-f]{64}$/)
+
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(before.user - 125n * PUSD_BASE / 10n)
+    expect(await x.baseBalance(solver, TOKEN_A)).toBe(before.solverBase + 125n * PUSD_BASE / 10n)
+    expect(await x.baseBalance(escrow, TOKEN_A)).toBe(before.escrow)
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(before.recipient + 125n * PUSD_SOL / 10n)
+    expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(before.solverSol - 125n * PUSD_SOL / 10n)
+    expect(await ethOf(user.address)).toBe(0n)
+    expect((await reservation(built.orderId))?.state).toBe('spent')
+    // Submitting after the claim still answers the state, without a relay.
+    expect((await x.post(built.gasless.submit, body)).body).toMatchObject({ opened: true, openRef: sub.body.openRef })
+    expect(await relays(built.orderId)).toBe(1)
+    // The id answers with or without 0x; asked on the other rail, it is unknown and the right rail is named.
+    expect((await status(built.orderId.slice(2))).body.status).toBe('claimed')
+    const wrong = await status(built.orderId, 'sol-origin')
+    expect(wrong.body).toMatchObject({ rail: 'sol-origin', status: 'unknown' })
+    expect(wrong.body.reason).toMatch(/rail=evm-origin/)
+  })
+
+  it('the SDK helper builds, signs and submits in one call', async () => {
+    const { user, recipient, orderId, submitted } = await openOrder('2', '5')
+    expect(submitted.opened).toBe(true)
+    expect((await waitStatus(orderId, final)).status).toBe('claimed')
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(2n * PUSD_SOL)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(3n * PUSD_BASE)
+  })
+})
+
+describe('evm-origin faults', () => {
+  it('an order nobody fills (solver paused) is refunded to the user after expiry, exactly, and its inventory released', async () => {
+    await x.operator('/api/solver/pause', {})
+    const solverSol = await x.tokenBalance(x.solver, TOKEN_A)
+    const { user, recipient, orderId, built } = await openOrder('7', '10')
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(3n * PUSD_BASE)
+    const pending = await waitStatus(orderId, (b) => b.status === 'pending' && b.stage === 'opened')
+    expect(pending).toMatchObject({ delivered: '0', deliverRef: null })
+    expect((await reservation(orderId))?.state).toBe('held')
+
+    await passBaseTime(built.expires)
+    const done = await waitStatus(orderId, final)
+    expect(done).toMatchObject({ status: 'refunded', delivered: '0', deliverRef: null, claimRef: null })
+    expect(done.refundRef).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(10n * PUSD_BASE)
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(0n)
+    expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(solverSol)
+    expect(await fillRecord(orderId)).toBeNull()
+    expect((await reservation(orderId))?.state).toBe('released')
+    expect(await ethOf(user.address)).toBe(0n)
+  })
+
+  it('one attestor signs a delivery that never happened: one signature is no quorum, the claim reverts on Base, and the user is refunded', async () => {
+    await x.operator('/api/solver/pause', {})
+    const { user, orderId, built } = await openOrder('5')
+    await waitStatus(orderId, (b) => b.status === 'pending')
+    const solverBase = await x.baseBalance(d.services.accounts.solver, TOKEN_A)
+    d.services.xchain.attestors[0]!.mode = 'lying'
+    const o = (await record(orderId))!
+    const order = decodeEvmOrder(o.orderData)
+    const statement = evmDeliveryDigest(evmOrderDelivery(order, orderId, evmParty(d.services.accounts.solver)), base().chainId, base().contracts.verifier!)
+    const q = await collectQuorum(d.services.xchain.attestors, { rail: 'evm-origin', orderId, statement })
+    expect(q.signatures.map((s) => s.attestor)).toEqual([0])
+    expect(q.refusals.join(' ')).toMatch(/no fill/)
+
+    const rail = d.services.xchain.rails['evm-origin']!
+    await expect(rail.claim(o, { statement, signatures: q.signatures }, async () => {})).rejects.toThrow(/reverted/)
+    expect((await rail.readSource(o)).state).toBe('open')
+    expect(await x.baseBalance(d.services.accounts.solver, TOKEN_A)).toBe(solverBase)
+
+    await passBaseTime(built.expires)
+    expect((await waitStatus(orderId, final)).status).toBe('refunded')
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(5n * PUSD_BASE)
+    expect(await x.baseBalance(d.services.accounts.solver, TOKEN_A)).toBe(solverBase)
+  }, 60_000)
+})
+
+describe('evm-origin requests that are refused', () => {
+  let user: PrivateKeyAccount
+  const good = () => ({ user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })
+  const build = (body: Record<string, unknown>) => x.post('/api/xchain/evm-origin/open/build', body)
+  beforeAll(async () => {
+    user = await newUser('10')
+  })
+
+  it('a recipient that is not a Solana public key (an EVM address, checksummed or not, or garbage) is a 400 naming the field', async () => {
+    const evm = getAddress(privateKeyToAccount(generatePrivateKey()).address)
+    for (const bad of [evm, evm.toLowerCase(), 'not-a-key', '1111', 42]) {
+      const r = await build({ ...good(), recipientSol: bad })
+      expect([r.status, r.body.code]).toEqual([400, 'BAD_REQUEST'])
+      expect(r.body.error).toMatch(/recipientSol/)
+    }
+    const r = await build({ ...good(), user: 'not-an-address' })
+    expect([r.status, r.body.code]).toEqual([400, 'BAD_REQUEST'])
+  })
+
+  it('over the cross-chain cap is refused', async () => {
+    const r = await build({ ...good(), uiAmount: '5000.000000001' })
+    expect([r.status, r.body.code]).toEqual([400, 'AMOUNT_TOO_LARGE'])
+    expect(r.body.error).toMatch(/cross-chain cap of 5000/)
+  })
+
+  it('a user holding less than uiAmount, an unknown symbol, more decimals than the Solana mint has: 400 with its code', async () => {
+    expect((await build({ ...good(), uiAmount: '11' })).body.code).toBe('INSUFFICIENT_BALANCE')
+    expect((await build({ ...good(), outSym: 'NOPE' })).body.code).toBe('UNKNOWN_TOKEN')
+    expect((await build({ ...good(), uiAmount: '1.0000000001' })).status).toBe(400)
+  })
+
+  it('short Solana inventory is a 400 with a clear message', async () => {
+    const balance = await x.tokenBalance(x.solver, TOKEN_A)
+    const hold = await x.operator('/api/reserve', { network: d.services.solana.key, token: TOKEN_A, amount: (balance - PUSD_SOL).toString(), ref: 'test' })
+    expect(hold.status).toBe(200)
+    try {
+      const r = await build({ ...good(), uiAmount: '2' })
+      expect([r.status, r.body.code]).toEqual([400, 'INVENTORY_SHORT'])
+      expect(r.body.error).toMatch(/inventory on .* is short.*no fallback sourcing/)
+    } finally {
+      await x.operator('/api/reserve/release', { id: hold.body.id })
+    }
+  })
+
+  it('submit: a signature by another key is INVALID_SIGNATURE and nothing is relayed; an unknown or malformed order id is 404 / 400', async () => {
+    const built = (await build(good())).body
+    const other = privateKeyToAccount(generatePrivateKey())
+    const r = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: built.orderId, orderSignature: await other.signTypedData(typedDataForViem(built.gasless.order)),
+      permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
+    })
+    expect([r.status, r.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
+    expect(await relays(built.orderId)).toBe(0)
+    expect((await record(built.orderId))?.openRef).toBeNull()
+    const sig = `0x${'11'.repeat(65)}`
+    const unknown = await x.post('/api/xchain/evm-origin/open/submit', { orderId: `0x${'ab'.repeat(32)}`, orderSignature: sig })
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND'])
+    for (const bad of ['xyz', 'ab'.repeat(31)]) {
+      const m = await x.post('/api/xchain/evm-origin/open/submit', { orderId: bad, orderSignature: sig })
+      expect([m.status, m.body.code]).toEqual([400, 'BAD_REQUEST'])
+      expect([(await status(bad)).status]).toEqual([400])
+    }
+  })
+
+  it('capabilities report the evm-origin flow served; the heartbeat names both rails', async () => {
+    const caps = await d.call('/api/capabilities')
+    expect(caps.flows['xchain.evm-origin'].enabled).toBe(true)
+    const hb = await x.operator('/api/solver/heartbeat', undefined, 'GET')
+    expect(hb.body.rails).toEqual(['sol-origin', 'evm-origin'])
+  })
+})
