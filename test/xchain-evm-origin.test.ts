@@ -142,7 +142,94 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
   })
 })
 
+describe('evm-origin with a wallet that pays its own gas', () => {
+  it('approve + open from the build response opens the order (no submit); it is delivered and claimed', async () => {
+    const user = await newUser('4')
+    await d.call('/api/local/faucet', { body: { network: base().key, to: user.address, token: 'ETH', amount: '1' } })
+    const recipient = Keypair.generate().publicKey
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '4', recipientSol: recipient.toBase58() })).body
+    const { createWalletClient, http } = await import('viem')
+    const wallet = createWalletClient({ account: user, transport: http(base().rpcUrl) })
+    for (const call of [built.calls.approve, built.calls.open]) {
+      const hash = await wallet.sendTransaction({ chain: null, to: call.to, data: call.data })
+      expect((await base().client.waitForTransactionReceipt({ hash })).status).toBe('success')
+    }
+    expect((await waitStatus(built.orderId, final)).status).toBe('claimed')
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(4n * PUSD_SOL)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(0n)
+    expect(await relays(built.orderId)).toBe(0)
+    // A submit after the user's own open relays nothing and says it is open.
+    const late = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)) })
+    expect(late.body).toMatchObject({ opened: true, openRef: null })
+    expect(await relays(built.orderId)).toBe(0)
+  })
+})
+
 describe('evm-origin faults', () => {
+  it('one attestor offline: the quorum of the other two is met and the order is claimed', async () => {
+    d.services.xchain.attestors[1]!.mode = 'offline'
+    const { recipient, orderId } = await openOrder('3')
+    expect((await waitStatus(orderId, final)).status).toBe('claimed')
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(3n * PUSD_SOL)
+    const signers = await d.services.store.db.selectFrom('xchain_attestations').select('attestor').where('order_id', '=', orderId).execute()
+    expect(signers.map((s) => s.attestor).sort()).toEqual([0, 2])
+  })
+
+  it('two attestors offline: the solver does not deliver; the order waits, then is refunded after expiry', async () => {
+    d.services.xchain.attestors[0]!.mode = 'offline'
+    d.services.xchain.attestors[2]!.mode = 'offline'
+    const { user, recipient, orderId, built } = await openOrder('4')
+    const end = Date.now() + 30_000
+    while (!(await record(orderId))?.reason?.includes('attestors')) {
+      if (Date.now() > end) throw new Error(`the worker did not wait for attestors: ${JSON.stringify((await record(orderId))?.reason)}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect((await record(orderId))!).toMatchObject({ stage: 'opened', deliverRef: null })
+    await passBaseTime(built.expires)
+    expect((await waitStatus(orderId, final)).status).toBe('refunded')
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(4n * PUSD_BASE)
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(0n)
+    expect(await fillRecord(orderId)).toBeNull()
+  })
+
+  it('delivered but not claimed before expiry goes to attention (the solver\'s loss); the operator refund returns the input', async () => {
+    await x.operator('/api/solver/pause', { deliveries: false, claims: true })
+    const { user, recipient, orderId, built } = await openOrder('6')
+    await waitStatus(orderId, (b) => b.stage === 'delivered')
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(6n * PUSD_SOL)
+    await passBaseTime(built.expires)
+    const attention = await waitStatus(orderId, (b) => b.status === 'attention')
+    expect(attention.reason).toMatch(/not claimed before expires/)
+    const refund = await x.operator('/api/xchain/evm-origin/refund', { orderId })
+    expect(refund.body).toMatchObject({ orderId, rail: 'evm-origin', stage: 'refunded', status: 'refunded' })
+    expect((await status(orderId)).body).toMatchObject({ status: 'refunded', delivered: '6000000000' })
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(6n * PUSD_BASE)
+  })
+
+  it('a lock that is never submitted is unknown, and its reservation is released once its fillDeadline passed on Base', async () => {
+    const user = await newUser('2')
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const s = (await status(built.orderId)).body
+    expect(s).toMatchObject({ status: 'unknown', stage: 'built' })
+    expect(s.reason).toMatch(/gasless.submit/)
+    expect((await reservation(built.orderId))?.state).toBe('held')
+    await passBaseTime(built.fillDeadline)
+    const end = Date.now() + 30_000
+    while ((await reservation(built.orderId))?.state !== 'released') {
+      if (Date.now() > end) throw new Error('the reservation was not released')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect((await status(built.orderId)).body).toMatchObject({ status: 'unknown', stage: 'dropped' })
+    // Too late to open: the submit says so and relays nothing.
+    const late = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
+    })
+    expect([late.status, late.body.code]).toEqual([400, 'DEADLINE_EXPIRED'])
+    expect(await relays(built.orderId)).toBe(0)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(2n * PUSD_BASE)
+  })
+
   it('an order nobody fills (solver paused) is refunded to the user after expiry, exactly, and its inventory released', async () => {
     await x.operator('/api/solver/pause', {})
     const solverSol = await x.tokenBalance(x.solver, TOKEN_A)

@@ -58,6 +58,7 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
   return async function submit(o: XOrder, body: EvmOriginSubmitRequest): Promise<EvmOriginSubmitted> {
     const escrow = d.base.contracts.escrow
     if (!escrow) throw new BaseError('FLOW_DISABLED', `SourceEscrow is not deployed on ${d.base.key}`)
+    if (o.stage === 'dropped') throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} was not opened before its fillDeadline ${o.fillDeadline}: build a new one`)
     if (o.stage !== 'built' || o.openRef) return answer(o)
     const order = decodeEvmOrder(o.orderData)
     if ((await escrowStatus(client, escrow, o.orderId as Hex)) !== ESCROW_STATUS.none) return answer(o)
