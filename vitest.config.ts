@@ -35,6 +35,7 @@ const storeSensitive = [
   'daemon/xchain/reservations.test.ts',
   'test/xchain-sol-origin.test.ts',
   'test/xchain-faults.test.ts',
+  'test/xchain-evm-origin.test.ts',
   'test/xchain-restart.test.ts',
 ]
 
