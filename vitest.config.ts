@@ -37,6 +37,7 @@ const storeSensitive = [
   'test/xchain-faults.test.ts',
   'test/xchain-evm-origin.test.ts',
   'test/xchain-restart.test.ts',
+  'test/xchain-evm-restart.test.ts',
 ]
 
 export default defineConfig({

@@ -1,15 +1,15 @@
 import { Keypair } from '@solana/web3.js'
-import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
-import { buildSignSubmitEvmOrigin, typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
+import { typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { evmDeliveryDigest, evmOrderDelivery, evmParty } from '../contracts/xchain/statement.js'
-import { fillRecordPda } from '../contracts/solana/client.js'
 import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { xchainClient, type XchainClient } from './helpers/xchain.js'
+import { evmOrigin } from './helpers/xchain-evm.js'
 
 let d: TestDaemon
 let x: XchainClient
@@ -26,50 +26,18 @@ afterEach(async () => {
 const PUSD_SOL = 1_000_000_000n
 const PUSD_BASE = 1_000_000_000_000_000_000n
 const final = (b: any) => b.status !== 'pending' && b.status !== 'unknown'
-const api = () => ({ apiUrl: d.urls.api, apiKey: x.key })
 const base = () => d.services.base
 const record = (orderId: string) => d.services.xchain.orders.get(orderId)
 const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
 const relays = async (orderId: string) => (await d.services.store.db.selectFrom('tx_outbox').select('hash').where('purpose', '=', 'xchain-open').where('refs', '=', orderId).execute()).length
-const status = (orderId: string, rail = 'evm-origin') => x.status(orderId, rail)
 const ethOf = (a: Address) => base().client.getBalance({ address: a })
-const fillRecord = (orderId: Hex) => x.connection.getAccountInfo(fillRecordPda(d.services.solana.programs.destSettler!, orderId))
-
-async function waitStatus(orderId: string, until: (b: any) => boolean, timeoutMs = 60_000): Promise<any> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const last = (await status(orderId)).body
-    if (until(last)) return last
-    if (Date.now() > end) throw new Error(`order ${orderId} did not reach the expected status; last answer: ${JSON.stringify(last)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-/** A fresh Base wallet holding `fund` PUSD and no ETH. */
-async function newUser(fund: string): Promise<PrivateKeyAccount> {
-  const account = privateKeyToAccount(generatePrivateKey())
-  await d.call('/api/local/faucet', { body: { network: base().key, to: account.address, token: TOKEN_A, amount: fund } })
-  return account
-}
-
-/** Moves Base's clock past `unixSeconds` (one block at that time), so an order expires without waiting. */
-async function passBaseTime(unixSeconds: number): Promise<void> {
-  const rpc = (method: string, params: unknown[]) => fetch(base().rpcUrl, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  }).then((r) => r.json())
-  const latest = Number((await base().client.getBlock()).timestamp)
-  if (latest > unixSeconds) return
-  await rpc('evm_setNextBlockTimestamp', [unixSeconds + 1])
-  await rpc('evm_mine', [])
-}
-
-/** A gasless order of `uiAmount` PUSD from a fresh wallet with no ETH to a fresh Solana recipient. */
-async function openOrder(uiAmount: string, fund = uiAmount) {
-  const user = await newUser(fund)
-  const recipient = Keypair.generate().publicKey
-  const r = await buildSignSubmitEvmOrigin(api(), user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount, recipientSol: recipient.toBase58() })
-  return { user, recipient, ...r }
-}
+const e = () => evmOrigin(d, x)
+const status = (orderId: string, rail?: string) => e().status(orderId, rail)
+const waitStatus = (orderId: string, until: (b: any) => boolean) => e().waitStatus(orderId, until)
+const newUser = (fund: string) => e().newUser(fund)
+const passBaseTime = (t: number) => e().passBaseTime(t)
+const openOrder = (uiAmount: string, fund?: string) => e().openOrder(uiAmount, fund)
+const fillRecord = (orderId: Hex) => e().fillRecord(orderId)
 
 describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', () => {
   it('a wallet with 0 ETH opens gaslessly; the solver delivers on Solana, 2 of 3 attestors sign, the solver claims: balances exact on both chains', async () => {
