@@ -101,6 +101,23 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     expect(wrong.body.reason).toMatch(/rail=evm-origin/)
   })
 
+  it('five submits of one order at once: one relay, every answer 200, the order claimed once', async () => {
+    const user = await newUser('3')
+    const recipient = Keypair.generate().publicKey
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '3', recipientSol: recipient.toBase58() })).body
+    const body = {
+      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
+    }
+    const answers = await Promise.all([0, 1, 2, 3, 4].map(() => x.post(built.gasless.submit, body)))
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
+    expect(answers.some((a) => a.body.opened)).toBe(true)
+    expect(await relays(built.orderId)).toBe(1)
+    expect((await waitStatus(built.orderId, final)).status).toBe('claimed')
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(3n * PUSD_SOL)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(0n)
+  })
+
   it('the SDK helper builds, signs and submits in one call', async () => {
     const { user, recipient, orderId, submitted } = await openOrder('2', '5')
     expect(submitted.opened).toBe(true)
@@ -298,6 +315,12 @@ describe('evm-origin requests that are refused', () => {
     expect([r.status, r.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
     expect(await relays(built.orderId)).toBe(0)
     expect((await record(built.orderId))?.openRef).toBeNull()
+    // Garbage signatures: a 4xx naming what to do, never a 500, and nothing relayed.
+    const junkOrder = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: `0x${'11'.repeat(65)}` })
+    expect([junkOrder.status, junkOrder.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
+    const junkPermit = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: `0x${'11'.repeat(65)}`, permitSignature: `0x${'11'.repeat(64)}05` })
+    expect([junkPermit.status, junkPermit.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
+    expect(await relays(built.orderId)).toBe(0)
     const sig = `0x${'11'.repeat(65)}`
     const unknown = await x.post('/api/xchain/evm-origin/open/submit', { orderId: `0x${'ab'.repeat(32)}`, orderSignature: sig })
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND'])

@@ -65,8 +65,8 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
     if ((await baseNow(client, d.base.spec.rpc === 'embedded')) >= order.fillDeadline) {
       throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} had to be opened before its fillDeadline ${order.fillDeadline}: build a new one`)
     }
-    const permit = body.permitSignature ? parseSignature(body.permitSignature) : undefined
-    const v = permit ? Number(permit.v ?? BigInt(permit.yParity + 27)) : 0
+    const permit = body.permitSignature ? splitPermit(body.permitSignature) : undefined
+    const v = permit?.v ?? 0
     const zero = `0x${'00'.repeat(32)}` as Hex
     const data = encodeFunctionData({
       abi: SourceEscrow.abi, functionName: 'openFor',
@@ -120,5 +120,15 @@ async function simulate(d: EvmOriginDeps, escrow: Hex, data: Hex): Promise<BaseE
       }
     }
     return new BaseError('SIMULATION_FAILED', `openFor reverts in simulation: ${e instanceof ViemError ? e.shortMessage : String(e)}; nothing was sent`)
+  }
+}
+
+/** The permit's v, r, s as EIP-2612 `permit` takes them (v 27 or 28). */
+function splitPermit(signature: Hex): { v: number; r: Hex; s: Hex } {
+  try {
+    const { r, s, v, yParity } = parseSignature(signature)
+    return { r, s, v: Number(v ?? BigInt(yParity + 27)) }
+  } catch {
+    throw new BaseError('INVALID_SIGNATURE', 'permitSignature is not an ECDSA signature (its last byte, v, must be 27, 28, 0 or 1): sign gasless.permit again')
   }
 }
