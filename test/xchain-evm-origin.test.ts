@@ -204,7 +204,9 @@ describe('evm-origin faults', () => {
       if (Date.now() > end) throw new Error('the reservation was not released')
       await new Promise((r) => setTimeout(r, 100))
     }
-    expect((await status(built.orderId)).body).toMatchObject({ status: 'unknown', stage: 'dropped' })
+    const dropped = (await status(built.orderId)).body
+    expect(dropped).toMatchObject({ status: 'unknown', stage: 'dropped' })
+    expect(dropped.reason).toMatch(/never confirmed on Base before its fillDeadline/)
     // Too late to open: the submit says so and relays nothing.
     const late = await x.post('/api/xchain/evm-origin/open/submit', {
       orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),

@@ -58,6 +58,8 @@ export type SourceRead = {
   now: number
   /** For a missing lock: it can no longer land (its transaction expired). */
   lockDead?: boolean
+  /** Why it can no longer land, when the rail words it (the dropped order's reason). */
+  lockDeadReason?: string
 }
 
 /** `ref`: the fill transaction when the rail can name it (e.g. from the outbox after a crash). */

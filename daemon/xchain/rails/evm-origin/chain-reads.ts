@@ -36,7 +36,10 @@ export async function readLock(client: PublicClient, escrow: Address, orderId: H
   // The clock before the status: a lock missing from a read made after the deadline never lands.
   const now = await baseNow(client, embedded)
   const status = await escrowStatus(client, escrow, orderId)
-  if (status === ESCROW_STATUS.none) return { state: 'missing', now, lockDead: fillDeadline !== null && now >= fillDeadline }
+  if (status === ESCROW_STATUS.none) {
+    const lockDead = fillDeadline !== null && now >= fillDeadline
+    return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }
+  }
   const state = status === ESCROW_STATUS.claimed ? 'claimed' : status === ESCROW_STATUS.refunded ? 'refunded' : 'open'
   return { state, now }
 }
