@@ -10,6 +10,7 @@ import { benchSwap } from './swap.js'
 import { benchSol } from './sol.js'
 import { benchXchainGas } from './xchain-gas.js'
 import { benchXchainCu } from './xchain-cu.js'
+import { benchXchainEvm } from './xchain-evm.js'
 
 const benches: Record<string, () => Promise<void>> = {
   serve: benchServe,
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   'aa-send': benchAaSend,
   cli: benchCli,
   'xchain-cu': benchXchainCu,
+  'xchain-evm': benchXchainEvm,
   hostile: benchHostile,
   hosted: benchHosted,
   platform: benchPlatform,
