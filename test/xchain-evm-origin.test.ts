@@ -1,11 +1,12 @@
 import { Keypair } from '@solana/web3.js'
-import { getAddress, type Address, type Hex } from 'viem'
+import { createWalletClient, decodeFunctionData, encodeFunctionData, getAddress, http, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
-import { evmDeliveryDigest, evmOrderDelivery, evmParty } from '../contracts/xchain/statement.js'
+import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
+import { evmDeliveryDigest, evmOrderDelivery, evmOrderId, evmParty } from '../contracts/xchain/statement.js'
 import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { xchainClient, type XchainClient } from './helpers/xchain.js'
@@ -133,7 +134,6 @@ describe('evm-origin with a wallet that pays its own gas', () => {
     await d.call('/api/local/faucet', { body: { network: base().key, to: user.address, token: 'ETH', amount: '1' } })
     const recipient = Keypair.generate().publicKey
     const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '4', recipientSol: recipient.toBase58() })).body
-    const { createWalletClient, http } = await import('viem')
     const wallet = createWalletClient({ account: user, transport: http(base().rpcUrl) })
     for (const call of [built.calls.approve, built.calls.open]) {
       const hash = await wallet.sendTransaction({ chain: null, to: call.to, data: call.data })
@@ -147,6 +147,27 @@ describe('evm-origin with a wallet that pays its own gas', () => {
     const late = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)) })
     expect(late.body).toMatchObject({ opened: true, openRef: null })
     expect(await relays(built.orderId)).toBe(0)
+  })
+})
+
+describe('evm-origin status of orders this service did not build', () => {
+  it('an unknown id is unknown; a lock someone opened on the escrow without a build is attention (nobody fills it; refundable after expiry)', async () => {
+    const unknown = `0x${'cd'.repeat(32)}`
+    expect((await status(unknown)).body).toMatchObject({ orderId: unknown, rail: 'evm-origin', status: 'unknown', delivered: '0' })
+
+    // A user who writes the order themselves (a copy of a built one with another nonce) and opens it.
+    const user = await newUser('2')
+    await d.call('/api/local/faucet', { body: { network: base().key, to: user.address, token: 'ETH', amount: '1' } })
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const { args } = decodeFunctionData({ abi: SourceEscrow.abi, data: built.calls.open.data })
+    const own = { ...(args![0] as any), nonce: 77n }
+    const wallet = createWalletClient({ account: user, transport: http(base().rpcUrl) })
+    for (const call of [built.calls.approve, { to: built.escrow, data: encodeFunctionData({ abi: SourceEscrow.abi, functionName: 'open', args: [own] }) }]) {
+      expect((await base().client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ chain: null, ...call }) })).status).toBe('success')
+    }
+    const s = (await status(evmOrderId(own, base().chainId, built.escrow))).body
+    expect(s).toMatchObject({ status: 'attention' })
+    expect(s.reason).toMatch(/did not build it/)
   })
 })
 
