@@ -67,5 +67,37 @@ export async function openedOrder(client: PublicClient, escrow: Address, orderId
   return order && { ...order, fillDeadline: Number(order.fillDeadline), expires: Number(order.expires) }
 }
 
+/**
+ * The escrow's Opened events as one reader (an attestor) sees them, scanned forward from where its
+ * last lookup stopped, so each lookup reads only the blocks mined since (a chain that mines per
+ * transaction grows fast). An order not in the index is looked up directly as a last resort (a
+ * reorg may have moved its event behind the scan). `chunk`: the widest block range one query asks.
+ */
+export function openedIndex(client: PublicClient, escrow: Address, opts: { lookbackBlocks?: bigint; chunk?: bigint } = {}) {
+  const seen = new Map<string, EvmOrder>()
+  const chunk = opts.chunk ?? 2_000n
+  let next: bigint | undefined
+  return async function find(orderId: Hex): Promise<EvmOrder | undefined> {
+    const id = orderId.toLowerCase()
+    const hit = seen.get(id)
+    if (hit) return hit
+    const latest = await client.getBlockNumber()
+    let from = next ?? (opts.lookbackBlocks !== undefined && latest > opts.lookbackBlocks ? latest - opts.lookbackBlocks : 0n)
+    while (from <= latest) {
+      const to = from + chunk - 1n < latest ? from + chunk - 1n : latest
+      const logs = await client.getContractEvents({ address: escrow, abi: SourceEscrow.abi, eventName: 'Opened', fromBlock: from, toBlock: to })
+      for (const l of logs) {
+        const args = l.args as { orderId?: Hex; order?: EvmOrder }
+        if (args.orderId && args.order) seen.set(args.orderId.toLowerCase(), { ...args.order, fillDeadline: Number(args.order.fillDeadline), expires: Number(args.order.expires) })
+      }
+      next = to + 1n
+      from = to + 1n
+    }
+    // Bounded: the oldest orders (long settled) go first.
+    while (seen.size > 100_000) seen.delete(seen.keys().next().value!)
+    return seen.get(id) ?? openedOrder(client, escrow, orderId, opts.lookbackBlocks)
+  }
+}
+
 /** A bytes32 party holding a Solana key. */
 export const partyKey = (party: Hex): PublicKey => new PublicKey(Buffer.from(party.slice(2), 'hex'))

@@ -8,7 +8,7 @@ import { evmClient } from '../../../chains/evm/chain.js'
 import type { AttestorCheck, Rail } from '../../rail.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
 import { prepareEvmOrigin } from './build.js'
-import { ESCROW_STATUS, escrowStatus, openedOrder, readFillRecord, readLock } from './chain-reads.js'
+import { ESCROW_STATUS, escrowStatus, openedIndex, readFillRecord, readLock } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
 import { solanaFills } from './solana-fill.js'
@@ -75,8 +75,14 @@ export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana' 
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.solana.spec.caip2)
   // An unclaimed order was opened within its expiry; on a real chain (blocks of 1 s or more) that is
-  // at most this many blocks back. An embedded chain mines per transaction: searched whole.
-  const lookback = d.base.spec.rpc === 'embedded' ? undefined : BigInt(d.timing.expirySeconds + 1_000)
+  // at most this many blocks back. An embedded chain mines per transaction: searched whole, at once.
+  const embedded = d.base.spec.rpc === 'embedded'
+  const lookback = embedded ? undefined : BigInt(d.timing.expirySeconds + 1_000)
+  let events: { escrow: Address; find: ReturnType<typeof openedIndex> } | undefined
+  const opened = (escrow: Address, orderId: Hex) => {
+    if (events?.escrow !== escrow) events = { escrow, find: openedIndex(client, escrow, { lookbackBlocks: lookback, chunk: embedded ? 1n << 62n : 2_000n }) }
+    return events.find(orderId)
+  }
   return {
     async verify(orderId) {
       const escrow = d.base.contracts.escrow as Address | undefined
@@ -84,7 +90,7 @@ export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana' 
       const program = d.solana.programs.destSettler
       if (!escrow || !verifier || !program) return { ok: false, reason: 'the evm-origin contracts are not deployed' }
       if ((await escrowStatus(client, escrow, orderId)) !== ESCROW_STATUS.deposited) return { ok: false, reason: `order ${orderId} is not deposited in the escrow on ${d.base.key}` }
-      const order = await openedOrder(client, escrow, orderId, lookback)
+      const order = await opened(escrow, orderId)
       if (!order) return { ok: false, reason: `attestor ${index} finds no Opened event of ${orderId} on ${d.base.key}` }
       if (order.destChain.toLowerCase() !== destChain) return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.solana.key}` }
       const fill = await readFillRecord(connection, program, orderId)
