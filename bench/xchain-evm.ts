@@ -14,7 +14,7 @@ const LOADED = 100
 
 /**
  * evm-origin figures against `parx serve` in its own process, driven as an integrator would: the
- * SDK's gasless open (wallets with no ETH), then status polls (every 10 ms alone, 50 ms under load,
+ * SDK's gasless open (wallets with no ETH), then status polls (every 10 ms alone, 200 ms under load,
  * so the polls themselves do not swamp the daemon: each reads Base). Latency is from the
  * submit's answer (the lock confirmed on Base) to the first poll that answers `claimed` (filled on
  * Solana, attested 2 of 3, claimed on Base): one order at a time, then with 20 orders in flight,
@@ -61,7 +61,7 @@ export async function benchXchainEvm(): Promise<void> {
     let next = 0
     const t0 = performance.now()
     await Promise.all(users.map(async (u) => {
-      while (next++ < LOADED) loaded.push(await order(u, 50))
+      while (next++ < LOADED) loaded.push(await order(u, 200))
     }))
     const minutes = (performance.now() - t0) / 60_000
     const l = summary(loaded)
