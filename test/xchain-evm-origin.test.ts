@@ -119,6 +119,28 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     expect(await x.baseBalance(user.address, TOKEN_A)).toBe(0n)
   })
 
+  it('a relay claim held by another submit is respected; one left by a crash (older than 60 s, nothing signed) is taken over', async () => {
+    const user = await newUser('2')
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const body = {
+      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
+    }
+    const orders = d.services.xchain.orders
+    const live = `relaying:${Date.now()}`
+    expect(await orders.swapOpenRef(built.orderId, null, live)).toBe(true)
+    expect((await x.post(built.gasless.submit, body)).body).toMatchObject({ opened: false, openRef: null })
+    expect(await relays(built.orderId)).toBe(0)
+    const crashed = `relaying:${Date.now() - 120_000}`
+    expect(await orders.swapOpenRef(built.orderId, live, crashed)).toBe(true)
+    const sub = (await x.post(built.gasless.submit, body)).body
+    expect(sub.opened).toBe(true)
+    expect(sub.openRef).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await relays(built.orderId)).toBe(1)
+    expect((await record(built.orderId))?.openRef).toBe(sub.openRef)
+    expect((await waitStatus(built.orderId, final)).status).toBe('claimed')
+  })
+
   it('the SDK helper builds, signs and submits in one call', async () => {
     const { user, recipient, orderId, submitted } = await openOrder('2', '5')
     expect(submitted.opened).toBe(true)

@@ -59,7 +59,8 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
     const escrow = d.base.contracts.escrow
     if (!escrow) throw new BaseError('FLOW_DISABLED', `SourceEscrow is not deployed on ${d.base.key}`)
     if (o.stage === 'dropped') throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} was not opened before its fillDeadline ${o.fillDeadline}: build a new one`)
-    if (o.stage !== 'built' || o.openRef) return answer(o)
+    // Relayed already (a hash), or past built: the state is the answer. A relay claim is for `take`.
+    if (o.stage !== 'built' || (o.openRef && !o.openRef.startsWith(RELAYING))) return answer(o)
     const order = decodeEvmOrder(o.orderData)
     if ((await escrowStatus(client, escrow, o.orderId as Hex)) !== ESCROW_STATUS.none) return answer(o)
     if ((await baseNow(client, d.base.spec.rpc === 'embedded')) >= order.fillDeadline) {
