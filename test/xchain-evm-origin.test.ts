@@ -3,6 +3,7 @@ import { createWalletClient, decodeFunctionData, encodeFunctionData, getAddress,
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
+import { splitSignature } from '../src/sdk/swap/sign.js'
 import { typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
@@ -138,6 +139,23 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     expect(sub.openRef).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await relays(built.orderId)).toBe(1)
     expect((await record(built.orderId))?.openRef).toBe(sub.openRef)
+    expect((await waitStatus(built.orderId, final)).status).toBe('claimed')
+  })
+
+  it('a relay that crashed after signing (its openFor in the outbox, the row still claimed): the next submit adopts it, no second relay', async () => {
+    const user = await newUser('2')
+    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const orderSignature = await user.signTypedData(typedDataForViem(built.gasless.order))
+    const permit = splitSignature(await user.signTypedData(typedDataForViem(built.gasless.permit)))
+    // What the crashed relay left: its claim on the row, and its openFor signed into the outbox and sent.
+    const stale = `relaying:${Date.now() - 120_000}`
+    expect(await d.services.xchain.orders.swapOpenRef(built.orderId, null, stale)).toBe(true)
+    const order = decodeEvmOrder((await record(built.orderId))!.orderData)
+    const data = encodeFunctionData({ abi: SourceEscrow.abi, functionName: 'openFor', args: [order, orderSignature, BigInt(order.fillDeadline), permit.v, permit.r, permit.s] })
+    const { hash } = await d.services.sender(base().key, 'solver').sendAndWait({ to: built.escrow, data, gas: 300_000n, purpose: 'xchain-open', refs: built.orderId })
+    const sub = (await x.post(built.gasless.submit, { orderId: built.orderId, orderSignature })).body
+    expect(sub).toMatchObject({ opened: true, openRef: hash })
+    expect(await relays(built.orderId)).toBe(1)
     expect((await waitStatus(built.orderId, final)).status).toBe('claimed')
   })
 

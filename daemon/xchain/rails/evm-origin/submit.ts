@@ -37,7 +37,15 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
   const answer = async (o: XOrder): Promise<EvmOriginSubmitted> => {
     const status = await escrowStatus(client, d.base.contracts.escrow!, o.orderId as Hex)
     const row = await d.orders.get(o.orderId)
-    const ref = row?.openRef && !row.openRef.startsWith(RELAYING) ? (row.openRef as Hex) : null
+    let ref = row?.openRef && !row.openRef.startsWith(RELAYING) ? (row.openRef as Hex) : null
+    if (!ref && row?.openRef) {
+      // A relay that crashed after signing: its transaction is in the outbox; the row learns it now.
+      const signed = await txs.earlier(PURPOSE.open, o.orderId)
+      if (signed) {
+        ref = signed.hash
+        await d.orders.swapOpenRef(o.orderId, row.openRef, signed.hash)
+      }
+    }
     return { rail: 'evm-origin', orderId: o.orderId, opened: status !== ESCROW_STATUS.none, openRef: ref, status: `/api/xchain/status/${o.orderId}?rail=evm-origin` }
   }
 
