@@ -246,6 +246,8 @@ describe('evm-origin faults', () => {
     await passBaseTime(built.expires)
     const attention = await waitStatus(orderId, (b) => b.status === 'attention')
     expect(attention.reason).toMatch(/not claimed before expires/)
+    const settle = await x.operator('/api/xchain/evm-origin/settle', { orderId })
+    expect(settle.body).toMatchObject({ orderId, rail: 'evm-origin', stage: 'attention', status: 'attention' })
     const refund = await x.operator('/api/xchain/evm-origin/refund', { orderId })
     expect(refund.body).toMatchObject({ orderId, rail: 'evm-origin', stage: 'refunded', status: 'refunded' })
     expect((await status(orderId)).body).toMatchObject({ status: 'refunded', delivered: '6000000000' })
@@ -399,5 +401,22 @@ describe('evm-origin requests that are refused', () => {
     expect(caps.flows['xchain.evm-origin'].enabled).toBe(true)
     const hb = await x.operator('/api/solver/heartbeat', undefined, 'GET')
     expect(hb.body.rails).toEqual(['sol-origin', 'evm-origin'])
+  })
+})
+
+describe('the xchain.evm-origin flow switched off', () => {
+  it('build and submit answer FLOW_DISABLED and capabilities say so', async () => {
+    const off = await startTestDaemon({ file: { flows: { 'xchain.evm-origin': false } } })
+    try {
+      const key = await off.partnerKey()
+      const post = (path: string, body: unknown) => off.raw(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) })
+      const b = await post('/api/xchain/evm-origin/open/build', { user: privateKeyToAccount(generatePrivateKey()).address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })
+      expect([b.status, b.body.code]).toEqual([403, 'FLOW_DISABLED'])
+      const sub = await post('/api/xchain/evm-origin/open/submit', { orderId: `0x${'ab'.repeat(32)}`, orderSignature: `0x${'11'.repeat(65)}` })
+      expect([sub.status, sub.body.code]).toEqual([403, 'FLOW_DISABLED'])
+      expect((await off.call('/api/capabilities')).flows['xchain.evm-origin'].enabled).toBe(false)
+    } finally {
+      await off.close()
+    }
   })
 })
