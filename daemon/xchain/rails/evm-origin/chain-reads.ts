@@ -3,12 +3,23 @@ import type { Address, Hex, PublicClient } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
+import { BaseError } from '../../../../src/errors/index.js'
 import type { SourceRead } from '../../rail.js'
 
 /**
  * The reads of the evm-origin rail, each on a given client or connection: the solver's worker and
  * each attestor call them with clients of their own, so an attestor's view of the chains is its own.
  */
+
+/** A Base read; a node that does not answer becomes CHAIN_UNAVAILABLE (503) instead of a 500. */
+export async function baseRpc<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (e) {
+    if (e instanceof BaseError) throw e
+    throw new BaseError('CHAIN_UNAVAILABLE', `Base did not answer (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); retry shortly`, { cause: e })
+  }
+}
 
 /** SourceEscrow.Status */
 export const ESCROW_STATUS = { none: 0, deposited: 1, claimed: 2, refunded: 3 } as const
@@ -19,13 +30,13 @@ export const ESCROW_STATUS = { none: 0, deposited: 1, claimed: 2, refunded: 3 } 
  * block's time may be stale: the next block's is at least the later of the two.
  */
 export async function baseNow(client: PublicClient, embedded: boolean): Promise<number> {
-  const block = await client.getBlock({ blockTag: 'latest' })
+  const block = await baseRpc(() => client.getBlock({ blockTag: 'latest' }))
   const last = Number(block.timestamp)
   return embedded ? Math.max(last, Math.floor(Date.now() / 1000)) : last
 }
 
 export async function escrowStatus(client: PublicClient, escrow: Address, orderId: Hex): Promise<number> {
-  return Number(await client.readContract({ address: escrow, abi: SourceEscrow.abi, functionName: 'orderStatus', args: [orderId] }))
+  return Number(await baseRpc(() => client.readContract({ address: escrow, abi: SourceEscrow.abi, functionName: 'orderStatus', args: [orderId] })))
 }
 
 /**
