@@ -93,6 +93,7 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(before.solverSol - 125n * PUSD_SOL / 10n)
     expect(await ethOf(user.address)).toBe(0n)
     expect((await reservation(built.orderId))?.state).toBe('spent')
+    expect((await record(built.orderId))?.openRef).toBe(sub.body.openRef)
     // Submitting after the claim still answers the state, without a relay.
     expect((await x.post(built.gasless.submit, body)).body).toMatchObject({ opened: true, openRef: sub.body.openRef })
     expect(await relays(built.orderId)).toBe(1)

@@ -49,7 +49,7 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
     return { rail: 'evm-origin', orderId: o.orderId, opened: status !== ESCROW_STATUS.none, openRef: ref, status: `/api/xchain/status/${o.orderId}?rail=evm-origin` }
   }
 
-  /** Takes the row's relay claim; false when another relay holds it (or the order is past `built`). */
+  /** Takes the row's relay claim; false when another relay holds it. */
   const take = async (o: XOrder, claim: string): Promise<boolean> => {
     if (await d.orders.swapOpenRef(o.orderId, null, claim)) return true
     const held = (await d.orders.get(o.orderId))?.openRef
