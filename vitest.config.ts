@@ -38,7 +38,9 @@ const storeSensitive = [
   'daemon/xchain/reservations.test.ts',
   'test/xchain-sol-origin.test.ts',
   'test/xchain-faults.test.ts',
+  'test/xchain-evm-origin.test.ts',
   'test/xchain-restart.test.ts',
+  'test/xchain-evm-restart.test.ts',
 ]
 
 export default defineConfig({

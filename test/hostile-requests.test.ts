@@ -105,10 +105,9 @@ describe('issue 14 item 6: JSON on every answer, even before the app', () => {
 })
 
 describe('issue 14 item 7: honest capabilities', () => {
-  it('reports a cross-chain flow disabled, with the reason, while its routes are not served (evm-origin); sol-origin is served', async () => {
+  it('reports both cross-chain flows enabled once their routes are served', async () => {
     const caps = await d.call('/api/capabilities')
-    expect(caps.flows['xchain.evm-origin'].enabled).toBe(false)
-    expect(caps.flows['xchain.evm-origin'].reason).toMatch(/not served/)
+    expect(caps.flows['xchain.evm-origin'].enabled).toBe(true)
     expect(caps.flows['xchain.sol-origin'].enabled).toBe(true)
     expect(caps.flows['sol.swap'].enabled).toBe(true)
   })

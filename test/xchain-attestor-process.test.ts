@@ -58,11 +58,11 @@ afterAll(async () => {
 describe('an attestor as its own process (parx attestor --index N)', () => {
   it('serves its identity; the daemon asks it over HTTP and it counts toward the quorum', async () => {
     const ready = await startAttestor()
-    expect(ready).toMatchObject({ ready: true, index: 2, url: `http://127.0.0.1:${port}`, rails: ['sol-origin'] })
+    expect(ready).toMatchObject({ ready: true, index: 2, url: `http://127.0.0.1:${port}`, rails: ['sol-origin', 'evm-origin'] })
     // The keys the chains know attestor 2 by, read from keys.json; the daemon's attestor 2 is the remote one.
     expect(ready.evm).toBe(d.services.xchain.attestors[2]!.evm)
     const health = await (await fetch(`${ready.url}/health`)).json()
-    expect(health).toEqual({ ok: true, index: 2, ed25519: ready.ed25519, evm: ready.evm, rails: ['sol-origin'] })
+    expect(health).toEqual({ ok: true, index: 2, ed25519: ready.ed25519, evm: ready.evm, rails: ['sol-origin', 'evm-origin'] })
 
     // With attestor 0 offline, a claim needs attestor 1 and the separate process.
     d.services.xchain.attestors[0]!.mode = 'offline'

@@ -133,17 +133,17 @@ describe('sol-origin requests that are refused', () => {
     const settle = await x.post('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
     expect(settle.status).toBe(401)
     const hb = await x.operator('/api/solver/heartbeat', undefined, 'GET')
-    expect(hb.body).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin'] })
+    expect(hb.body).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin', 'evm-origin'] })
     expect(hb.body.attestors).toEqual([{ index: 0, online: true }, { index: 1, online: true }, { index: 2, online: true }])
     expect(hb.body.orders.claimed).toBeGreaterThan(0)
     const unknownOrder = await x.operator('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
     expect([unknownOrder.status, unknownOrder.body.code]).toEqual([404, 'NOT_FOUND'])
   })
 
-  it('capabilities report only what is served: sol-origin on, evm-origin off until its routes exist', async () => {
+  it('capabilities report both cross-chain flows served', async () => {
     const caps = await d.call('/api/capabilities')
     expect(caps.flows['xchain.sol-origin'].enabled).toBe(true)
-    expect(caps.flows['xchain.evm-origin'].enabled).toBe(false)
+    expect(caps.flows['xchain.evm-origin'].enabled).toBe(true)
   })
 })
 
@@ -159,7 +159,7 @@ describe('parx solver (operator commands)', () => {
     expect((await parx(['solver', 'heartbeat'])).paused).toEqual({ deliveries: false, claims: true })
     expect(await parx(['solver', 'resume'])).toEqual({ paused: { deliveries: false, claims: false } })
     const hb = await parx(['solver', 'heartbeat'])
-    expect(hb).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin'] })
+    expect(hb).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin', 'evm-origin'] })
   })
 })
 

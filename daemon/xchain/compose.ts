@@ -13,6 +13,7 @@ import { remoteAttestor } from './attestors/remote.js'
 import { solverBalances } from './inventory.js'
 import { orderStore, type OrderStore } from './order-store.js'
 import type { Rail } from './rail.js'
+import { evmOriginRail } from './rails/evm-origin/rail.js'
 import { solOriginRail } from './rails/sol-origin/rail.js'
 import { reservations } from './reservations.js'
 import { xchainService, type XchainService } from './service.js'
@@ -49,9 +50,13 @@ export type CreateXchainParameters = {
  */
 export function createXchain(p: CreateXchainParameters): XchainParts {
   const solver = Keypair.fromSecretKey(p.keys.solanaSolver)
+  const orders = orderStore(p.store)
   const rails: Partial<Record<XchainRail, Rail>> = {}
   if (p.solana.programs.originSettler && p.base.contracts.outputSettler) {
     rails['sol-origin'] = solOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, limits: p.limits, timing: p.timing })
+  }
+  if (p.solana.programs.destSettler && p.base.contracts.escrow && p.base.contracts.verifier) {
+    rails['evm-origin'] = evmOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, orders, limits: p.limits, timing: p.timing })
   }
   const attestors = [0, 1, 2].map((index) => {
     const local = createAttestor({
@@ -62,7 +67,6 @@ export function createXchain(p: CreateXchainParameters): XchainParts {
     const url = p.timing.attestorUrls[String(index) as '0' | '1' | '2']
     return url ? remoteAttestor({ index, url, expect: { ed25519: local.ed25519, evm: local.evm } }) : local
   })
-  const orders = orderStore(p.store)
   const balance = solverBalances({ evm: p.evm, solana: p.solana, evmSolver: p.evmSolver, solanaSolver: solver.publicKey })
   const held = reservations({ store: p.store, balance })
   const switches = solverSwitches(p.store)

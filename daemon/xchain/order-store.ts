@@ -58,6 +58,12 @@ export type OrderStore = {
   move(orderId: string, from: Stage, to: Stage, patch?: OrderPatch): Promise<boolean>
   /** Writes references on the row without changing its stage (persisted before a broadcast). */
   note(orderId: string, stage: Stage, patch: OrderPatch): Promise<boolean>
+  /**
+   * Sets the lock reference of an order when it still is `expected` (compare-and-set): the one
+   * relay of a lock the solver submits for the user (evm-origin's openFor) wins it. Any stage: the
+   * relay's hash is recorded even when the worker saw the lock land first.
+   */
+  swapOpenRef(orderId: string, expected: string | null, ref: string | null): Promise<boolean>
   /** A failed attempt of the current step: counted, with its reason, for the heartbeat and the log. */
   failed(orderId: string, reason: string): Promise<void>
   countByStage(): Promise<Record<string, number>>
@@ -122,6 +128,12 @@ export function orderStore(store: Store): OrderStore {
     async note(orderId, stage, patch) {
       const r = await db.updateTable('xchain_orders').set({ ...toRow(patch), updated_at: Date.now() })
         .where('order_id', '=', orderId).where('stage', '=', stage).executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+    async swapOpenRef(orderId, expected, ref) {
+      let q = db.updateTable('xchain_orders').set({ open_ref: ref, updated_at: Date.now() }).where('order_id', '=', orderId)
+      q = expected === null ? q.where('open_ref', 'is', null) : q.where('open_ref', '=', expected)
+      const r = await q.executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },
     async failed(orderId, reason) {

@@ -47,6 +47,11 @@ export interface Rail<Req = unknown, Built = unknown> {
   fate(ref: string, validUntil: number | null): Promise<TxFate>
   /** Each attestor's own check of a delivery, with chain clients of its own. */
   attestorCheck(index: number): AttestorCheck
+  /**
+   * A lock the solver relays for the user (evm-origin's gasless `openFor`), for an order the core
+   * built; absent on rails where the user submits the lock itself.
+   */
+  submit?(o: XOrder, body: unknown): Promise<unknown>
 }
 
 export type Inventory = { network: string; token: string }
@@ -58,6 +63,8 @@ export type SourceRead = {
   now: number
   /** For a missing lock: it can no longer land (its transaction expired). */
   lockDead?: boolean
+  /** Why it can no longer land, when the rail words it (the dropped order's reason). */
+  lockDeadReason?: string
 }
 
 /** `ref`: the fill transaction when the rail can name it (e.g. from the outbox after a crash). */

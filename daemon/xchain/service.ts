@@ -16,6 +16,8 @@ export type XchainService = {
   /** Rails whose routes this daemon serves. */
   rails: XchainRail[]
   build(rail: XchainRail, req: unknown): Promise<unknown>
+  /** A lock the solver relays for the user (evm-origin's gasless open), for an order this service built. */
+  submit(rail: XchainRail, orderId: `0x${string}`, body: unknown): Promise<unknown>
   status(orderId: `0x${string}`, rail: XchainRail): Promise<XchainStatusResponse>
   settle(rail: XchainRail, orderId: `0x${string}`): Promise<OperatorOrderResult>
   refund(rail: XchainRail, orderId: `0x${string}`): Promise<OperatorOrderResult>
@@ -67,6 +69,11 @@ export function xchainService(d: XchainServiceDeps): XchainService {
         throw e
       }
       return response
+    },
+    async submit(rail, orderId, body) {
+      const r = railOf(rail)
+      if (!r.submit) throw new BaseError('NOT_FOUND', `the ${rail} rail has no relayed open: the user submits the lock itself`)
+      return r.submit(await ownOrder(rail, orderId), body)
     },
     status: (orderId, rail) => xchainStatus({ rails: d.rails, orders: d.orders, step: d.leading() ? d.worker.step : undefined }, orderId, rail),
     async settle(rail, orderId) {

@@ -3,6 +3,12 @@ import type { OrderStore, XOrder } from './order-store.js'
 import type { Rail } from './rail.js'
 import { publicStatus } from './stages.js'
 
+/** Why a built order is still unknown, and what the user does about it. */
+const LOCK_PENDING: Record<XchainRail, string> = {
+  'sol-origin': 'the lock transaction has not confirmed on the origin chain (yet): sign and submit txB64 before lastValidBlockHeight',
+  'evm-origin': 'the lock has not confirmed on Base (yet): submit the signed order and permit to gasless.submit, or send calls.approve and calls.open, before fillDeadline',
+}
+
 export type StatusDeps = {
   rails: Partial<Record<XchainRail, Rail>>
   orders: OrderStore
@@ -43,7 +49,7 @@ export async function xchainStatus(d: StatusDeps, orderId: `0x${string}`, rail: 
   else if (src.state === 'refunded' && status !== 'attention') status = 'refunded'
   else if (src.state === 'open' && status === 'unknown') status = 'pending'
   const reason = status === 'unknown'
-    ? o.stage === 'dropped' ? o.reason : 'the lock transaction has not confirmed on the origin chain (yet): sign and submit txB64 before lastValidBlockHeight'
+    ? o.stage === 'dropped' ? o.reason : LOCK_PENDING[rail]
     : status === 'attention' ? o.reason : null
   return {
     orderId, rail, status, delivered: (o.delivered ?? 0n).toString(), deliverRef: o.deliverRef, claimRef: status === 'claimed' ? o.claimRef : null,

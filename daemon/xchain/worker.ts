@@ -101,7 +101,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (await ended(o, src)) return true
     if (src.state === 'open') return d.orders.move(o.orderId, 'built', 'opened')
     if (src.lockDead) {
-      const moved = await d.orders.move(o.orderId, 'built', 'dropped', { reason: 'the lock transaction never confirmed and its blockhash has expired: build the order again' })
+      const moved = await d.orders.move(o.orderId, 'built', 'dropped', { reason: src.lockDeadReason ?? 'the lock transaction never confirmed and its blockhash has expired: build the order again' })
       if (moved) await d.reservations.release(o.orderId)
       return moved
     }

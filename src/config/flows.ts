@@ -8,7 +8,7 @@ export const flowRoutes: Record<FlowName, string[]> = {
   'sol.swap': ['POST /api/sol/swap'],
   'sol.redeem': ['POST /api/sol/redeem', 'GET /api/sol/redeem/quote'],
   'xchain.sol-origin': ['POST /api/xchain/sol-origin/open/build'],
-  'xchain.evm-origin': ['POST /api/xchain/evm-origin/open/build'],
+  'xchain.evm-origin': ['POST /api/xchain/evm-origin/open/build', 'POST /api/xchain/evm-origin/open/submit'],
   facilitator: ['POST {facilitator}/verify', 'POST {facilitator}/settle'],
   faucet: ['POST /api/local/faucet'],
 }

@@ -1,13 +1,15 @@
 import type { Hex } from 'viem'
 import type { Logger } from 'pino'
 import type { EvmChain } from './chain.js'
+import { causalOrder } from './causal-order.js'
 import type { Outbox, OutboxRow } from './outbox.js'
 
 /** What a replay round did: the transactions it broadcast again or decided failed. */
 export type ReplayResult = { rebroadcast: Set<string>; failed: Set<string> }
 
 /**
- * Reconciles every outbox transaction without a receipt, per sender in nonce order: one with a
+ * Reconciles every outbox transaction without a receipt, per sender in nonce order and across
+ * senders in the order they were signed (causalOrder): one with a
  * receipt is marked included; one the node still holds is left pending; one the node lost is
  * broadcast again byte for byte (after a crash that rolled an embedded chain back, or a reorg, it
  * lands again as it was); one the chain will not take (its nonce used by another transaction, or
@@ -18,7 +20,7 @@ export async function replayOutbox(outbox: Outbox, chains: Record<string, EvmCha
   // Rows a live sender may still be broadcasting are left to it: only those idle long enough (or,
   // at start, before any new transaction is signed, all of them).
   const rows = await outbox.unconfirmed(select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs)
-  for (const row of rows) {
+  for (const row of causalOrder(rows)) {
     const chain = chains[row.network]
     if (!chain || Number(chain.chainId) !== Number(row.chain_id)) continue
     try {

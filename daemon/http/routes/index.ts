@@ -50,6 +50,8 @@ import baseRedeem from './swap/base-redeem.js'
 import baseRedeemQuote from './swap/base-redeem-quote.js'
 import baseSwap from './swap/base-swap.js'
 import { dashboardRoutes } from './dashboard/index.js'
+import xchainEvmBuild from './xchain/evm-origin-build.js'
+import xchainEvmSubmit from './xchain/evm-origin-submit.js'
 import xchainHeartbeat from './xchain/heartbeat.js'
 import xchainPause from './xchain/pause.js'
 import xchainRefund from './xchain/refund.js'
@@ -72,7 +74,7 @@ export const routes: AnyRoute[] = [
   // Solana swaps (SPEC §4.1, §4.2)
   solInfo, solBalance, solSwap, solRedeem, solRedeemQuote, solConfirm, solRecent,
   // cross-chain (SPEC §4.3): build and status (K); the solver's operator routes and the internal inventory helpers
-  xchainSolBuild, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
+  xchainSolBuild, xchainEvmBuild, xchainEvmSubmit, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
   // x402 facilitator (SPEC §4.4)
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery,
   // operator

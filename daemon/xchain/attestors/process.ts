@@ -11,6 +11,7 @@ import type { XchainRail } from '../../../src/sdk/xchain/wire.js'
 import { evmChain } from '../../chains/evm/chain.js'
 import { solanaChain } from '../../chains/solana/chain.js'
 import type { AttestorCheck } from '../rail.js'
+import { evmOriginAttestorCheck } from '../rails/evm-origin/rail.js'
 import { solOriginAttestorCheck } from '../rails/sol-origin/rail.js'
 import { createAttestor } from './attestor.js'
 
@@ -26,6 +27,8 @@ export type AttestorProcessParameters = {
   chains: AttestorChains
   host: string
   port: number
+  /** How far back an open order can be (the daemon's xchain.expirySeconds): bounds the evm-origin lock search on real chains. */
+  expirySeconds: number
 }
 
 export type AttestorProcess = { url: string; health: AttestorHealth; stop(): Promise<void> }
@@ -41,6 +44,9 @@ export async function startAttestorProcess(p: AttestorProcessParameters): Promis
   const solana = solanaChain(p.chains.solana.spec, p.chains.solana.rpcUrl, p.chains.solana.rpcUrl.replace(/^http/, 'ws'), p.chains.solana.programs)
   const checks: Partial<Record<XchainRail, AttestorCheck>> = {}
   if (solana.programs.originSettler && base.contracts.outputSettler) checks['sol-origin'] = solOriginAttestorCheck({ solana, base }, p.index)
+  if (solana.programs.destSettler && base.contracts.escrow && base.contracts.verifier) {
+    checks['evm-origin'] = evmOriginAttestorCheck({ solana, base, timing: { expirySeconds: p.expirySeconds } }, p.index)
+  }
   const attestor = createAttestor({ index: p.index, ed25519Secret: p.keys.ed25519Secret, evmKey: p.keys.evm, checks })
   const health: AttestorHealth = { ok: true, index: p.index, ed25519: attestor.ed25519, evm: attestor.evm, rails: Object.keys(checks) as XchainRail[] }
 

@@ -49,6 +49,8 @@ export async function run(opts: AttestorOptions, ctx: CliContext, deps = { loadD
   const { startAttestorProcess } = await deps.loadDaemon()
   const a = await startAttestorProcess({
     index, keys, host: opts.host, port,
+    // The daemon's setting, where the operator shares it; the default otherwise (README: cross-chain timing).
+    expirySeconds: Number(ctx.env.PARX_XCHAIN_EXPIRY_SECONDS) || 900,
     chains: {
       base: { spec: spec(pub.networks.base), rpcUrl: rpc(pub.networks.base), contracts: present({ escrow: pub.escrow, verifier: pub.verifier, outputSettler: pub.outputSettler }) },
       solana: { spec: spec(pub.networks.solana), rpcUrl: rpc(pub.networks.solana), programs: present(pub.solanaPrograms) },

@@ -1,5 +1,6 @@
 import type { Connection, Keypair } from '@solana/web3.js'
 import { callJson } from '../http.js'
+import { buildSignSubmitEvmOrigin, type EvmOriginOrderRequest, type EvmOriginSigner } from './evm-origin-client.js'
 import { xchainPaths } from './paths.js'
 import type {
   EvmOriginBuildRequest, EvmOriginBuilt, SolOriginBuildRequest, SolOriginBuilt, XchainRail, XchainStatus, XchainStatusResponse,
@@ -48,7 +49,7 @@ export class LockFailedError extends Error {
 /**
  * A partner backend's client for cross-chain orders (SPEC §2.7): build, status and polling for both
  * rails, and `openSolOrigin`, which builds, signs and submits a Solana-origin order in one call.
- * The evm-origin one-call open is `openEvmOrigin` (./evm-origin-client.ts).
+ * `openEvmOrigin` does the same for a Base-origin order, gaslessly (./evm-origin-client.ts).
  *
  * @example
  * const x = createXchainClient({ apiUrl, apiKey })
@@ -103,6 +104,13 @@ export function createXchainClient(p: XchainClientParameters) {
       if (value.err) throw new LockFailedError(built.orderId, signature, JSON.stringify(value.err))
       return { built, signature }
     },
+
+    /**
+     * Builds a Base-origin order for `signer`, signs the order and the input token's permit (typed
+     * data only: the wallet needs no ETH) and submits both; the solver relays the open. Resolves
+     * once the lock is confirmed on Base (`submitted.opened`). Then poll with `rail: 'evm-origin'`.
+     */
+    openEvmOrigin: (signer: EvmOriginSigner, req: EvmOriginOrderRequest) => buildSignSubmitEvmOrigin({ apiUrl: p.apiUrl, apiKey: p.apiKey }, signer, req),
   }
   return client
 }

@@ -7,7 +7,7 @@ import type { XchainRail } from './wire.js'
 export const xchainPaths = {
   solBuild: '/api/xchain/sol-origin/open/build',
   evmBuild: '/api/xchain/evm-origin/open/build',
-  /** Reserved: the gasless evm-origin open (the user's signed order + permit, relayed as openFor). */
+  /** The gasless evm-origin open: the user's signed order + permit, relayed by the solver as openFor. */
   evmSubmit: '/api/xchain/evm-origin/open/submit',
   status: '/api/xchain/status/:orderId',
   settle: (rail: XchainRail) => `/api/xchain/${rail}/settle`,

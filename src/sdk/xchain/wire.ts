@@ -3,11 +3,12 @@
  * paths of every cross-chain route, both rails. The daemon's routes validate with these schemas and
  * the SDK helpers build with them, so no field is described twice.
  *
- * Reserved for the evm-origin rail (its build response and the gasless submit route are filled in
- * with that rail): `EvmOriginBuildBody`, `EvmOriginBuilt`, `EvmOriginSubmitBody`, `xchainPaths.evmSubmit`.
+ * The evm-origin rail's build response (`EvmOriginBuilt`) offers two ways to lock on Base: the
+ * gasless one (sign two typed data, POST them to `xchainPaths.evmSubmit`, the solver relays
+ * `openFor`) and the plain one (send `calls.approve` then `calls.open` from the user's wallet).
  */
 import { PublicKey } from '@solana/web3.js'
-import { getAddress, isAddress, type Address } from 'viem'
+import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { z } from 'zod'
 import { isBase58Of } from '../solana/encoded-size.js'
 
@@ -112,10 +113,108 @@ export const EvmOriginBuildBody = z.object({
   recipientSol: solanaPublicKey,
 }).strict()
 export type EvmOriginBuildRequest = z.infer<typeof EvmOriginBuildBody>
-/** Reserved: defined by the evm-origin rail. */
-export type EvmOriginBuilt = { rail: 'evm-origin'; orderId: `0x${string}` } & Record<string, unknown>
-/** Reserved: the gasless open's body, defined by the evm-origin rail. */
-export const EvmOriginSubmitBody = z.object({ orderId: orderIdSchema }).passthrough()
+
+/**
+ * EIP-712 typed data as JSON: uint256 values are decimal strings (uint32 ones numbers), so it
+ * travels without bigints. Wallets' eth_signTypedData_v4 takes it as is; viem's signTypedData
+ * wants bigints for uint256 (`typedDataForViem` in evm-origin-client.ts converts).
+ */
+export type TypedDataJson<P extends string = string> = {
+  domain: { name: string; version: string; chainId: number; verifyingContract: Address }
+  types: Record<string, readonly { name: string; type: string }[]>
+  primaryType: P
+  message: Record<string, string | number>
+}
+
+/** A transaction for the user's own wallet (it pays the gas): send `data` to `to`, value 0. */
+export type WalletCall = { to: Address; data: Hex }
+
+/** The SourceEscrow order (contracts/xchain/statement.ts EvmOrder) as JSON: uint256 as decimal strings. */
+export type EvmOrderJson = {
+  user: Address
+  inputToken: Address
+  inputAmount: string
+  /** chainRef (sha256 of the CAIP-2 id) of the Solana cluster. */
+  destChain: Hex
+  /** The Solana mint as bytes32. */
+  outputToken: Hex
+  outputAmount: string
+  /** The Solana recipient (owner) as bytes32. */
+  recipient: Hex
+  fillDeadline: number
+  expires: number
+  nonce: string
+}
+
+/**
+ * The build response of POST /api/xchain/evm-origin/open/build: the mirror of SolOriginBuilt for a
+ * lock on Base. Nothing is on chain yet; the user opens the order one of two ways:
+ *
+ * - gasless (a wallet with no ETH): sign `gasless.order` (EIP-712, the SourceEscrow domain; its
+ *   digest is `orderId`) and `gasless.permit` (EIP-2612 of the input token, spender the escrow,
+ *   value inputAmount, deadline fillDeadline), then POST both signatures to `gasless.submit`
+ *   (EvmOriginSubmitBody). The solver relays `openFor` and pays the gas.
+ * - with ETH: send `calls.approve` then `calls.open` from `order.user`.
+ *
+ * Either way the order must be opened before `fillDeadline` (Base time); after it the order can
+ * no longer open and its held inventory is released. Then poll `status`.
+ */
+export type EvmOriginBuilt = {
+  rail: 'evm-origin'
+  /** The EIP-712 digest of `order` under the escrow's domain; the only handle for tracking. */
+  orderId: `0x${string}`
+  order: EvmOrderJson
+  /** Par: equal human amounts; base units at each token's decimals (input on Base, output on Solana). */
+  inAmount: number
+  outAmount: number
+  inAmountBase: string
+  outAmountBase: string
+  inToken: string
+  outToken: string
+  /** The Solana recipient (base58): delivery goes to its associated token account of the output mint. */
+  recipient: string
+  fillDeadline: number
+  expires: number
+  chainId: number
+  escrow: Address
+  gasless: {
+    order: TypedDataJson<'Order'>
+    permit: TypedDataJson<'Permit'>
+    /** POST the signatures here (with your x-api-key). */
+    submit: string
+  }
+  calls: { approve: WalletCall; open: WalletCall }
+  /** GET this (with your x-api-key) until a final status. */
+  status: string
+}
+
+const hexSignature = z.string({ required_error: 'required' }).regex(/^0x([0-9a-fA-F]{2}){65,}$/, 'a signature: 0x and at least 65 bytes of hex').transform((v) => v as Hex)
+
+/**
+ * POST /api/xchain/evm-origin/open/submit: the gasless open. `orderSignature` signs
+ * `gasless.order` (an EOA's 65 bytes, or what the user's ERC-1271 wallet accepts);
+ * `permitSignature` signs `gasless.permit` (65 bytes). Without a permit, the user's allowance to
+ * the escrow must cover inputAmount already.
+ */
+export const EvmOriginSubmitBody = z.object({
+  orderId: orderIdSchema,
+  orderSignature: hexSignature,
+  permitSignature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex characters').transform((v) => v as Hex).optional(),
+}).strict()
+export type EvmOriginSubmitRequest = z.infer<typeof EvmOriginSubmitBody>
+
+/**
+ * The submit answer. `opened`: the lock is on chain (this submit's openFor landed, or an earlier
+ * one or the user's own open did). A second submit of the same order answers the same, without a
+ * second relay. `openRef`: the openFor transaction, when the solver relayed it.
+ */
+export type EvmOriginSubmitted = {
+  rail: 'evm-origin'
+  orderId: `0x${string}`
+  opened: boolean
+  openRef: Hex | null
+  status: string
+}
 
 // ---------------------------------------------------------------------------------------------
 // Status (K)

@@ -1,0 +1,114 @@
+import { PublicKey, type Connection } from '@solana/web3.js'
+import type { Address, Hex, PublicClient } from 'viem'
+import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
+import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
+import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
+import { BaseError } from '../../../../src/errors/index.js'
+import type { SourceRead } from '../../rail.js'
+
+/**
+ * The reads of the evm-origin rail, each on a given client or connection: the solver's worker and
+ * each attestor call them with clients of their own, so an attestor's view of the chains is its own.
+ */
+
+/** A Base read; a node that does not answer becomes CHAIN_UNAVAILABLE (503) instead of a 500. */
+export async function baseRpc<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (e) {
+    if (e instanceof BaseError) throw e
+    throw new BaseError('CHAIN_UNAVAILABLE', `Base did not answer (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); retry shortly`, { cause: e })
+  }
+}
+
+/** SourceEscrow.Status */
+export const ESCROW_STATUS = { none: 0, deposited: 1, claimed: 2, refunded: 3 } as const
+
+/**
+ * Base's clock (unix seconds) as the next block will see it. An embedded chain mines on demand
+ * and stamps a new block with the wall clock (or later, after a test moved its time), so its last
+ * block's time may be stale: the next block's is at least the later of the two.
+ */
+export async function baseNow(client: PublicClient, embedded: boolean): Promise<number> {
+  const block = await baseRpc(() => client.getBlock({ blockTag: 'latest' }))
+  const last = Number(block.timestamp)
+  return embedded ? Math.max(last, Math.floor(Date.now() / 1000)) : last
+}
+
+export async function escrowStatus(client: PublicClient, escrow: Address, orderId: Hex): Promise<number> {
+  return Number(await baseRpc(() => client.readContract({ address: escrow, abi: SourceEscrow.abi, functionName: 'orderStatus', args: [orderId] })))
+}
+
+/**
+ * The lock's state. `fillDeadline`, when known: SourceEscrow refuses to open at or after it, so a
+ * lock missing from a read made after it (by Base's clock) never lands.
+ */
+export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null): Promise<SourceRead> {
+  // The clock before the status: a lock missing from a read made after the deadline never lands.
+  const now = await baseNow(client, embedded)
+  const status = await escrowStatus(client, escrow, orderId)
+  if (status === ESCROW_STATUS.none) {
+    const lockDead = fillDeadline !== null && now >= fillDeadline
+    return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }
+  }
+  const state = status === ESCROW_STATUS.claimed ? 'claimed' : status === ESCROW_STATUS.refunded ? 'refunded' : 'open'
+  return { state, now }
+}
+
+/** The dest_settler fill record of an order, when there is one. */
+export async function readFillRecord(connection: Connection, program: PublicKey, orderId: Hex): Promise<FillRecordAccount | undefined> {
+  const info = await connection.getAccountInfo(fillRecordPda(program, orderId), 'confirmed')
+  if (!info || info.data.length !== FILL_RECORD_LEN || !info.owner.equals(program)) return undefined
+  return decodeFillRecord(new Uint8Array(info.data))
+}
+
+/**
+ * The order as the escrow's `Opened` event carries it (the escrow stores only the status). Only the
+ * last `lookbackBlocks` are searched when given: an order still unclaimed was opened within its
+ * expiry window.
+ */
+export async function openedOrder(client: PublicClient, escrow: Address, orderId: Hex, lookbackBlocks?: bigint): Promise<EvmOrder | undefined> {
+  let fromBlock = 0n
+  if (lookbackBlocks !== undefined) {
+    const latest = await client.getBlockNumber()
+    fromBlock = latest > lookbackBlocks ? latest - lookbackBlocks : 0n
+  }
+  const logs = await client.getContractEvents({ address: escrow, abi: SourceEscrow.abi, eventName: 'Opened', args: { orderId }, fromBlock, toBlock: 'latest' })
+  const order = (logs[0]?.args as { order?: EvmOrder } | undefined)?.order
+  return order && { ...order, fillDeadline: Number(order.fillDeadline), expires: Number(order.expires) }
+}
+
+/**
+ * The escrow's Opened events as one reader (an attestor) sees them, scanned forward from where its
+ * last lookup stopped, so each lookup reads only the blocks mined since (a chain that mines per
+ * transaction grows fast). An order not in the index is looked up directly as a last resort (a
+ * reorg may have moved its event behind the scan). `chunk`: the widest block range one query asks.
+ */
+export function openedIndex(client: PublicClient, escrow: Address, opts: { lookbackBlocks?: bigint; chunk?: bigint } = {}) {
+  const seen = new Map<string, EvmOrder>()
+  const chunk = opts.chunk ?? 2_000n
+  let next: bigint | undefined
+  return async function find(orderId: Hex): Promise<EvmOrder | undefined> {
+    const id = orderId.toLowerCase()
+    const hit = seen.get(id)
+    if (hit) return hit
+    const latest = await client.getBlockNumber()
+    let from = next ?? (opts.lookbackBlocks !== undefined && latest > opts.lookbackBlocks ? latest - opts.lookbackBlocks : 0n)
+    while (from <= latest) {
+      const to = from + chunk - 1n < latest ? from + chunk - 1n : latest
+      const logs = await client.getContractEvents({ address: escrow, abi: SourceEscrow.abi, eventName: 'Opened', fromBlock: from, toBlock: to })
+      for (const l of logs) {
+        const args = l.args as { orderId?: Hex; order?: EvmOrder }
+        if (args.orderId && args.order) seen.set(args.orderId.toLowerCase(), { ...args.order, fillDeadline: Number(args.order.fillDeadline), expires: Number(args.order.expires) })
+      }
+      next = to + 1n
+      from = to + 1n
+    }
+    // Bounded: the oldest orders (long settled) go first.
+    while (seen.size > 100_000) seen.delete(seen.keys().next().value!)
+    return seen.get(id) ?? openedOrder(client, escrow, orderId, opts.lookbackBlocks)
+  }
+}
+
+/** A bytes32 party holding a Solana key. */
+export const partyKey = (party: Hex): PublicKey => new PublicKey(Buffer.from(party.slice(2), 'hex'))

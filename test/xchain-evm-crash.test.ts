@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { Connection, Keypair, PublicKey } from '@solana/web3.js'
+import { encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, describe, expect, it } from 'vitest'
+import { TOKEN_A } from '../src/networks/registry.js'
+import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
+import { buildSignSubmitEvmOrigin } from '../src/sdk/xchain/evm-origin-client.js'
+import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parx-xchain-evm-crash-'))
+let serve: ServeProcess | undefined
+afterAll(async () => {
+  if (serve) {
+    const stopped = await Promise.race([stopServe(serve).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))])
+    if (!stopped) await crash(serve, dataDir)
+    expect(stopped, 'parx serve stops within 20 s of SIGTERM').toBe(true)
+  }
+  rmSync(dataDir, { recursive: true, force: true })
+}, 60_000)
+
+const ENV = { PARX_XCHAIN_FILL_SECONDS: '120', PARX_XCHAIN_EXPIRY_SECONDS: '240' }
+
+async function call(api: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(`${api}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers }, body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const v = await read()
+    if (ok(v)) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe('evm-origin crash safety', () => {
+  it('kill -9 between the Solana fill and the Base claim: after restart the order is claimed, and the recipient was paid exactly once', async () => {
+    serve = await spawnServe(dataDir, ENV)
+    const operator = { authorization: `Bearer ${JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken as string}` }
+    const key = (await call(serve.api, '/api/operator/keys', { body: { name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }, headers: operator })).body.key as string
+    const partner = { 'x-api-key': key }
+    const sol = (await call(serve.api, '/api/sol/info')).body
+    const baseInfo = (await call(serve.api, '/api/base/info')).body
+    const mint = new PublicKey(sol.mints[TOKEN_A].mint)
+    const solSolver = new PublicKey(sol.solver)
+    const baseSolver = getAddress(baseInfo.solver) as Address
+    const basePusd = getAddress(baseInfo.out[TOKEN_A].addr) as Address
+    let connection = new Connection(serve.rpc['local-solana']!, 'confirmed')
+    const tokenBalance = async (owner: PublicKey) => {
+      const ata = getAssociatedTokenAddressSync(mint, owner)
+      return (await connection.getAccountInfo(ata)) ? BigInt((await connection.getTokenAccountBalance(ata)).value.amount) : 0n
+    }
+    const baseBalance = async (owner: Address) =>
+      BigInt(await rpc<Hex>(serve!.rpc['local-base']!, 'eth_call', [{ to: basePusd, data: encodeFunctionData({ abi: tokenAbi, functionName: 'balanceOf', args: [owner] }) }, 'latest']))
+
+    const user = privateKeyToAccount(generatePrivateKey())
+    expect((await call(serve.api, '/api/local/faucet', { body: { network: 'local-base', to: user.address, token: TOKEN_A, amount: '9' } })).status).toBe(200)
+    const recipient = Keypair.generate().publicKey
+    const before = { solSolver: await tokenBalance(solSolver), baseSolver: await baseBalance(baseSolver) }
+
+    // Deliveries on, claims held: the order stops right after its fill.
+    expect((await call(serve.api, '/api/solver/pause', { body: { deliveries: false, claims: true }, headers: operator })).body.paused).toEqual({ deliveries: false, claims: true })
+    const { orderId, submitted } = await buildSignSubmitEvmOrigin({ apiUrl: serve.api, apiKey: key }, user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '9', recipientSol: recipient.toBase58() })
+    expect(submitted.opened).toBe(true)
+    const status = (api: string) => call(api, `/api/xchain/status/${orderId}?rail=evm-origin`, { headers: partner }).then((r) => r.body)
+    const delivered = await until(() => status(serve!.api), (b) => b.stage === 'delivered', 'the delivery')
+    expect(delivered).toMatchObject({ status: 'pending', delivered: '9000000000' })
+    expect(await tokenBalance(recipient)).toBe(9_000_000_000n)
+
+    await crash(serve, dataDir)
+    serve = await spawnServe(dataDir, ENV)
+    connection = new Connection(serve.rpc['local-solana']!, 'confirmed')
+    expect((await status(serve.api)).stage).toBe('delivered')
+    expect((await call(serve.api, '/api/solver/resume', { body: {}, headers: operator })).body).toEqual({ paused: { deliveries: false, claims: false } })
+    const done = await until(() => status(serve!.api), (b) => b.status !== 'pending', 'the claim after restart')
+    expect(done).toMatchObject({ status: 'claimed', delivered: '9000000000' })
+
+    // Paid once on Solana, claimed once on Base.
+    expect(await tokenBalance(recipient)).toBe(9_000_000_000n)
+    expect(await tokenBalance(solSolver)).toBe(before.solSolver - 9_000_000_000n)
+    expect(await baseBalance(user.address)).toBe(0n)
+    expect(await baseBalance(baseSolver)).toBe(before.baseSolver + 9_000_000_000_000_000_000n)
+    expect(BigInt(await rpc<Hex>(serve.rpc['local-base']!, 'eth_getBalance', [user.address, 'latest']))).toBe(0n)
+  }, 180_000)
+})
