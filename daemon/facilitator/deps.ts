@@ -23,4 +23,12 @@ export type FacilitatorDeps = {
   sender(network: string): TxSender
   /** Payments verified a moment ago (port: this process's memory); default a fresh one. */
   verified?: VerifiedCache
+  /**
+   * How long a settle waits for its transaction's receipt before answering `settlement_pending`
+   * and finishing in the background (config `facilitator.receiptTimeoutMs`); default 30 s.
+   */
+  receiptTimeoutMs?: number
 }
+
+/** The receipt wait when the config names none. */
+export const DEFAULT_RECEIPT_TIMEOUT_MS = 30_000

@@ -1,4 +1,5 @@
 import type { NetworkSpec } from '../../src/networks/registry.js'
+import { PAYMENT_IDENTIFIER } from '../../src/sdk/x402/payment-identifier.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
 import { EIP2612_GAS_SPONSORING } from './evm/eip2612-sponsoring.js'
@@ -25,8 +26,9 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
   }
   return {
     kinds,
-    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts).
-    extensions: [EIP2612_GAS_SPONSORING],
+    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts), and
+    // payment-identifier: an id in the payload makes verify and settle idempotent (./idempotent.ts).
+    extensions: [EIP2612_GAS_SPONSORING, PAYMENT_IDENTIFIER],
     signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
   }
 }

@@ -60,6 +60,13 @@ export const configSchema = z.object({
     expirySeconds: z.coerce.number().int().min(3).max(7 * 86_400).default(900),
     pollMs: z.coerce.number().int().min(20).max(60_000).default(100),
   }).default({}).refine((x) => x.expirySeconds > x.fillSeconds, 'xchain.expirySeconds must be larger than xchain.fillSeconds (claims happen between the two)'),
+  /**
+   * The x402 facilitator: how long a settle waits for its transaction's receipt before answering
+   * `settlement_pending` (the transaction is then finished in the background; GET /facilitator/status).
+   */
+  facilitator: z.object({
+    receiptTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  }).default({}),
   /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
   rateLimit: z.object({
     perSecond: z.coerce.number().positive().default(50),
