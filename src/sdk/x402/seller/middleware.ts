@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SupportedResponse } from '../types.js'
+import type { PaymentRequired, PaymentRequiredV1, PaymentRequirements, ResourceInfo, SettleResponse, SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
+import { declarePaymentIdentifier, PAYMENT_IDENTIFIER } from '../payment-identifier.js'
+import { reasons } from '../reasons.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 
@@ -14,6 +16,12 @@ export type PaymentGateOptions = {
   routes: Record<string, RouteTerms>
   /** How long the facilitator's /supported is trusted before it is read again. */
   supportedTtlMs?: number
+  /**
+   * Declares the payment-identifier extension in every 402 when the facilitator supports it
+   * (default `optional`): a buyer's id then makes its purchase idempotent at the facilitator, so
+   * retrying the same payment is answered, never charged twice. `false`: not declared.
+   */
+  paymentIdentifier?: 'optional' | 'required' | false
 }
 
 type Next = (err?: unknown) => unknown
@@ -56,6 +64,9 @@ export function paymentGate(o: PaymentGateOptions) {
       const s = await currentSupported()
       offers = offersFor(route.terms.prices, s, resource)
       extensions = gasSponsoringExtensions(offers, s)
+      if (o.paymentIdentifier !== false && s.extensions?.includes(PAYMENT_IDENTIFIER)) {
+        extensions = { ...extensions, [PAYMENT_IDENTIFIER]: declarePaymentIdentifier(o.paymentIdentifier === 'required') }
+      }
     } catch (e) {
       return void next(e)
     }
@@ -88,8 +99,7 @@ export function paymentGate(o: PaymentGateOptions) {
     }
     const status = await held.ended
     if (status >= 400) return held.release()
-    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
-      .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
+    const settled = await settleWithPendingRetry(facilitator, { x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: accepted })
     if (!settled.success) {
       held.discard()
       res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
@@ -100,6 +110,20 @@ export function paymentGate(o: PaymentGateOptions) {
     res.setHeader('Cache-Control', 'private')
     held.release()
   }
+}
+
+/**
+ * Settles, and once more when the answer is `settlement_pending` with a transaction: the
+ * facilitator then waits for that transaction (it never broadcasts a second one), as the
+ * reference's resource server and PendingSettlementStore do. Still pending after that, the buyer
+ * is answered 402 naming the transaction; the same payment sent again (same payment id) is
+ * answered from the facilitator's ledger once the chain decided it.
+ */
+async function settleWithPendingRetry(facilitator: ReturnType<typeof facilitatorClient>, body: Record<string, unknown>): Promise<SettleResponse> {
+  const once = () => facilitator.settle(body)
+    .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
+  const first = await once()
+  return !first.success && first.errorReason === reasons.settlementPending && first.transaction ? once() : first
 }
 
 function parsePattern(pattern: string) {
