@@ -13,6 +13,8 @@ const storeSensitive = [
   'daemon/sol/swap-store.test.ts',
   'test/auth.test.ts',
   'test/facilitator-settle.test.ts',
+  'test/facilitator-payment-identifier.test.ts',
+  'test/facilitator-pending.test.ts',
   'test/facilitator-restart.test.ts',
   'test/sol-swap.test.ts',
   'test/sol-restart.test.ts',

@@ -42,7 +42,7 @@ export function paymentStatus(d: { ids: PaymentIdStore; store: SettlementStore }
       const rows = await d.store.byTx(transaction)
       if (rows.length === 0) throw new BaseError('NOT_FOUND', `no settlement names transaction ${transaction}`)
       const ids = new Map((await d.ids.bySettlements(rows.map((r) => r.id))).map((i) => [Number(i.settlement_id), i.payment_id]))
-      return { transaction, payments: rows.map((r) => fromRow(r, ids.get(r.id) ?? null)) }
+      return { transaction, payments: rows.map((r) => fromRow(r, ids.get(Number(r.id)) ?? null)) }
     },
   }
 }
