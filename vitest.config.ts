@@ -10,6 +10,7 @@ const storeSensitive = [
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',
   'daemon/facilitator/settlements.test.ts',
+  'daemon/facilitator/payment-ids.test.ts',
   'daemon/sol/swap-store.test.ts',
   'test/auth.test.ts',
   'test/facilitator-settle.test.ts',
