@@ -46,7 +46,10 @@ export type Facilitator = {
 /**
  * Verify and settle for every registered method. Settlement is at most once per authorization:
  * the ledger row is claimed before anything is checked or broadcast and finished before the
- * answer, so concurrent or repeated settles of one authorization get `duplicate_settlement`.
+ * answer, so concurrent or repeated settles of one authorization get `duplicate_settlement`. A
+ * transaction whose receipt does not come within the receipt wait is answered `settlement_pending`
+ * and finished in the background (./pending.ts); a payment-identifier makes verify and settle
+ * idempotent per seller (./idempotent.ts); the status routes read the same ledger (./status.ts).
  */
 export function createFacilitator(s: FacilitatorDeps): Facilitator {
   const store = settlementStore(s.store)

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { isRecord } from './wire.js'
 
 /**
@@ -15,7 +14,7 @@ export const isValidPaymentId = (id: unknown): id is string =>
   typeof id === 'string' && id.length >= PAYMENT_ID_MIN_LENGTH && id.length <= PAYMENT_ID_MAX_LENGTH && PAYMENT_ID_PATTERN.test(id)
 
 /** A new id, as the reference generates them: `pay_` and 32 hex digits. */
-export const newPaymentId = (): string => `pay_${randomUUID().replaceAll('-', '')}`
+export const newPaymentId = (): string => `pay_${globalThis.crypto.randomUUID().replaceAll('-', '')}`
 
 /** The JSON Schema the reference's declaration carries, so stock clients validate the echo. */
 const schema = {
