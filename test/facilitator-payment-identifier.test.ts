@@ -6,7 +6,7 @@ import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension,
 import { paymentMiddleware } from '@x402/express'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
 import express from 'express'
-import type { PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -176,6 +176,19 @@ describe('payment-identifier on the facilitator', () => {
     expect(await d.raw('/facilitator/status/pay_never_used_0000000')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
     // A malformed path parameter is NOT_FOUND, like an id that does not exist (src/sdk/parse-input.ts).
     expect(await d.raw('/facilitator/status/not!an!id!at!all!!')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
+  })
+
+  it('a refusal is the first result too: the same payload under its id stays refused after the payer is funded', async () => {
+    const broke = privateKeyToAccount(generatePrivateKey())
+    const r = requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' })
+    const body = withId(await eip3009Body(d, broke, r), `pay_refused_${Date.now()}_00`)
+    const first = await settle(d, body)
+    expect(first.status).toBe(422)
+    await d.call('/api/local/faucet', { body: { to: broke.address, token: 'USDC', amount: '1' } })
+    expect(await settle(d, body)).toEqual(first)
+    expect(await localBase(d).balance('USDC', broke.address)).toBe(1_000_000n)
+    const st = await d.raw(`/facilitator/status/${(body.paymentPayload as any).extensions['payment-identifier'].info.id}`)
+    expect(st).toMatchObject({ status: 200, body: { status: 'failed', reason: first.body.errorReason } })
   })
 
   it('concurrent settles of one id and payload transfer once and all answer the same transaction', async () => {

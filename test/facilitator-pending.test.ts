@@ -88,6 +88,9 @@ describe('a settlement whose receipt does not come in time', () => {
     const tx = first.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await d.raw(`/facilitator/status/tx/${tx}`)).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
+    // The worker's sweep does not decide a transaction the node still holds (it may yet pay).
+    await d.services.facilitator.reconcile({ idleForMs: 0 })
+    expect((await d.raw(`/facilitator/status/tx/${tx}`)).body.payments[0].status).toBe('pending')
     // The seller's retry: the same transaction awaited again, never a second one.
     expect(await settle(d, body)).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
 
