@@ -110,6 +110,9 @@ describe('payment-identifier on the facilitator', () => {
 
   it('with the parx client and the parx gate: an id per purchase, the same payment resent pays once, another payload under the id is refused', async () => {
     const id = `pay_parx_${Date.now()}_abcdef`
+    // The gate declares the extension (optional) because the facilitator lists it in /supported.
+    const terms = decodeHeader<any>((await fetch(`${ours.url}/report`)).headers.get('payment-required'))!
+    expect(terms.extensions[PAYMENT_IDENTIFIER]).toEqual(declarePaymentIdentifierExtension())
     const rec = recording()
     const buy = parxFetchWithId(rec.f, id)
     const before = await balance()
