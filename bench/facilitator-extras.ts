@@ -83,3 +83,13 @@ export async function pendingToCompleted(o: {
     pending_to_completed_n: toCompleted.length, pending_not_pending: notPending,
   }
 }
+
+/** Waits until the node's pool holds no pending transaction, then a little more. */
+export async function quietChain(rpc: (method: string, params?: unknown[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const r = (await rpc('txpool_status')) as { result?: { pending?: string } }
+    if (Number(r.result?.pending ?? 0) === 0) break
+    await new Promise((res) => setTimeout(res, 50))
+  }
+  await new Promise((res) => setTimeout(res, 500))
+}

@@ -8,7 +8,7 @@ import { Pool } from 'undici'
 import { parseEther, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
-import { paymentIdLatency, pendingToCompleted } from './facilitator-extras.js'
+import { paymentIdLatency, pendingToCompleted, quietChain } from './facilitator-extras.js'
 import { report, spawnServe, summary } from './lib.js'
 import { payer, type Request, type UsdcKind } from './x402-payer.js'
 
@@ -100,6 +100,8 @@ export async function benchFacilitator(): Promise<void> {
     }
 
     for (const t of targets) {
+      // After the loaded stage the chain may still be mining its backlog: start each on a quiet chain.
+      await quietChain((method, params) => rpcCall(rpc, method, params ?? []))
       Object.assign(results[t.name]!, await paymentIdLatency((op, body) => call(t, op, body), () => payers[0]!.sign(), 100, t.name))
     }
     // Last: it pauses the anvil both facilitators share.
