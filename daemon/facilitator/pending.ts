@@ -5,8 +5,8 @@ import { fateOf, isEvmRow } from './reconcile.js'
 import { networkByName } from './resolve.js'
 import type { SettlementRow, SettlementStore } from './settlements.js'
 
-/** How often an awaited transaction is asked for. */
-const POLL_MS = 100
+/** How often an awaited transaction is asked for: an embedded chain answers in microseconds; a real RPC is spared. */
+const POLL_MS = { embedded: 25, remote: 500 }
 /** How long the background follower waits before leaving a row to the worker's sweep. */
 const FOLLOW_MS = 15 * 60_000
 
@@ -33,6 +33,11 @@ export function pendingSettlements(s: FacilitatorDeps, store: SettlementStore) {
     return !!st && (!!st.err || st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized')
   }
 
+  const pollMs = (row: SettlementRow) => {
+    const chain = isEvmRow(row) ? s.evm[networkByName(row.network)?.key ?? ''] : undefined
+    return chain?.spec.rpc === 'embedded' ? POLL_MS.embedded : POLL_MS.remote
+  }
+
   /** Waits up to `waitMs` for the row's transaction to be mined, decides the row then, and returns it as it now stands. */
   const settle = async (row: SettlementRow, waitMs: number): Promise<SettlementRow> => {
     const deadline = Date.now() + waitMs
@@ -48,7 +53,7 @@ export function pendingSettlements(s: FacilitatorDeps, store: SettlementStore) {
         return (await store.byId(current.id)) ?? current
       }
       if (stopped || Date.now() >= deadline) return current
-      await new Promise((r) => setTimeout(r, POLL_MS).unref())
+      await new Promise((r) => setTimeout(r, pollMs(current)).unref())
       current = (await store.byId(current.id)) ?? current
     }
   }
