@@ -8,6 +8,7 @@ import { Pool } from 'undici'
 import { parseEther, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
+import { paymentIdLatency, pendingToCompleted, quietChain } from './facilitator-extras.js'
 import { report, spawnServe, summary } from './lib.js'
 import { payer, type Request, type UsdcKind } from './x402-payer.js'
 
@@ -18,14 +19,20 @@ const referenceScript = fileURLToPath(new URL('./reference-facilitator.ts', impo
 
 type Target = { name: 'parx' | 'reference'; pool: Pool; base: string }
 
+/** parx's receipt wait in this run: short, so the delayed-receipt stage answers pending quickly (automine never waits). */
+const RECEIPT_TIMEOUT_MS = 500
+
 /**
  * parx's facilitator against the reference one (@x402/core + @x402/evm) on the same anvil, both
  * over HTTP in their own processes, with the same eip3009 USDC payments: verify p50/p99 and
  * throughput, settle p50/p99, and settles/s with 20 concurrent payers; ratios are parx/reference.
+ * Then verify and settle with a payment-identifier in the payload (both; parx also answers the
+ * same payment again from its ledger), and, parx only, the time from a delayed receipt (mining
+ * paused) to `completed` on GET /facilitator/status/:paymentId.
  */
 export async function benchFacilitator(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-x402-'))
-  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'], { PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: String(RECEIPT_TIMEOUT_MS) })
   let stopReference = async () => {}
   try {
     const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
@@ -92,6 +99,16 @@ export async function benchFacilitator(): Promise<void> {
       })
     }
 
+    for (const t of targets) {
+      // After the loaded stage the chain may still be mining its backlog: start each on a quiet chain.
+      await quietChain((method, params) => rpcCall(rpc, method, params ?? []))
+      Object.assign(results[t.name]!, await paymentIdLatency((op, body) => call(t, op, body), () => payers[0]!.sign(), 100, t.name))
+    }
+    // Last: it pauses the anvil both facilitators share.
+    const rpcOf = (method: string, params: unknown[] = []) => rpcCall(rpc, method, params)
+    const delayed = await pendingToCompleted({ facilitator: urls.facilitator, rpc: rpcOf, sign: () => payers[1]!.sign(), rounds: 10 })
+    Object.assign(results.parx!, delayed)
+
     for (const [impl, r] of Object.entries(results)) {
       for (const [name, value] of Object.entries(r)) report(`facilitator.${name}`, value, unit(name), { impl, payers: PAYERS, method: 'eip3009', asset: 'USDC' })
     }
@@ -103,6 +120,8 @@ export async function benchFacilitator(): Promise<void> {
     ratio('settle_p50', '<= 0.5', p.settle_p50!, q.settle_p50!)
     ratio('settle_p99', '<= 0.5', p.settle_p99!, q.settle_p99!)
     ratio('settle_per_s', '>= 20', p.settle_per_s!, q.settle_per_s!)
+    ratio('verify_pid_p50', '<= 0.5', p.verify_pid_p50!, q.verify_pid_p50!)
+    ratio('settle_pid_p50', '<= 0.5', p.settle_pid_p50!, q.settle_pid_p50!)
     for (const t of targets) await t.pool.close()
   } finally {
     await stopReference()
@@ -111,7 +130,7 @@ export async function benchFacilitator(): Promise<void> {
   }
 }
 
-const unit = (name: string) => (name.endsWith('_per_s') ? 'per s' : name.endsWith('failed') ? 'count' : 'ms')
+const unit = (name: string) => (name.endsWith('_per_s') ? 'per s' : /(failed|_n|not_pending)$/.test(name) ? 'count' : 'ms')
 const round = (n: number) => Math.round(n * 100) / 100
 
 async function call(t: Target, op: 'verify' | 'settle', body: Request): Promise<{ ms: number; ok: boolean }> {

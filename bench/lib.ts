@@ -22,10 +22,10 @@ const parxBin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
 
 export type ServeChild = { child: ChildProcess; ready: { readyMs: number; urls: { api: string } }; wallMs: number; stop(): Promise<void> }
 
-/** Starts `parx serve --output json` as a user would and waits for its ready line. */
-export async function spawnServe(args: string[]): Promise<ServeChild> {
+/** Starts `parx serve --output json` as a user would and waits for its ready line; `env` adds PARX_* settings. */
+export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<ServeChild> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<ServeChild['ready']>((resolve, reject) => {
     lines.once('line', (l) => resolve(JSON.parse(l)))

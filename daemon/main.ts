@@ -182,10 +182,11 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const facilitator = withHooks(createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
-      sender: (network) => sender(network, 'facilitator'),
+      sender: (network) => sender(network, 'facilitator'), receiptTimeoutMs: config.facilitator.receiptTimeoutMs,
       extensions: [BAZAAR],
       eip6492Factories: config.facilitator.eip6492Factories as Address[],
     }), log)
+    cleanups.push(() => facilitator.stop())
     const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
     // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).
     const keyChanges = config.store.url

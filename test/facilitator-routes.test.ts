@@ -15,7 +15,7 @@ const served = ['local-base', 'local-radius', 'local-solana'].map((k) => network
 describe('GET /facilitator/supported and /health', () => {
   it('lists one kind per network, asset and version, with signers for both families', async () => {
     const s = await d.call<{ kinds: any[]; extensions: string[]; signers: Record<string, string[]> }>('/facilitator/supported')
-    expect(s.extensions).toEqual(['eip2612GasSponsoring', 'bazaar'])
+    expect(s.extensions).toEqual(['eip2612GasSponsoring', 'payment-identifier', 'bazaar'])
     expect(s.signers).toEqual({ 'eip155:*': [d.services.accounts.facilitator], 'solana:*': [d.services.accounts.solanaFacilitator] })
     for (const net of served) {
       const symbols = net.tokens.map((t) => t.symbol).sort()

@@ -10,11 +10,14 @@ import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { testPostgres } from './helpers/postgres.js'
 import { buildBody } from './helpers/swap-orders.js'
+import { eip3009Body, post as x402Post, requirements } from './helpers/x402.js'
+import { withPaymentId } from '../src/sdk/x402/payment-identifier.js'
 
 /**
  * Two api replicas on one PostgreSQL, relaying with the same solver keys on the same external
  * chains (`parx chains --as testnet`), raced on what must happen once: the same signed Base order,
- * and Solana swaps that together promise more than the solver holds. PostgreSQL only.
+ * Solana swaps that together promise more than the solver holds, and one x402 payment id used by
+ * several payloads at once. PostgreSQL only.
  */
 let chains: StandaloneChains
 let a: TestDaemon
@@ -81,5 +84,24 @@ describe('two api replicas on one PostgreSQL', () => {
     for (const r of answers.filter((r) => r.status !== 200)) expect(r.body.code).toBe('INVENTORY_SHORT')
     // Both replicas see the one reservation.
     for (const d of [a, b]) expect((await d.call('/api/sol/info')).mints[TOKEN_A].available).toBeLessThanOrEqual(available - Number(ui) + 1e-6)
+  })
+
+  it('one x402 payment id raced on both replicas with different payloads settles one of them, once', async () => {
+    const payer = privateKeyToAccount(generatePrivateKey())
+    await faucet('base-sepolia', payer.address, USDC, '1')
+    const payTo = privateKeyToAccount(generatePrivateKey()).address
+    const r = requirements(a, { symbol: USDC, amount: '0.01', payTo, method: 'eip3009' })
+    const id = `pay_race_replicas_${Date.now()}`
+    const bodies = await Promise.all(Array.from({ length: 4 }, async () => {
+      const body = await eip3009Body(a, payer, r)
+      return { ...body, paymentPayload: { ...body.paymentPayload, extensions: withPaymentId(undefined, id) } }
+    }))
+    const answers = await Promise.all(bodies.map((body, i) => x402Post(i % 2 ? a : b, 'settle', body)))
+    const paid = answers.filter((x) => x.status === 200)
+    expect(paid, JSON.stringify(answers.map((x) => x.body))).toHaveLength(1)
+    for (const x of answers.filter((x) => x.status !== 200)) expect(x.body.errorReason).toBe('payment_identifier_mismatch')
+    await a.services.base.client.waitForTransactionReceipt({ hash: paid[0]!.body.transaction })
+    expect(await balanceOf(USDC, payTo)).toBe(10_000n)
+    for (const d of [a, b]) expect((await d.raw(`/facilitator/status/${id}`)).body).toMatchObject({ status: 'completed', transaction: paid[0]!.body.transaction })
   })
 })

@@ -171,3 +171,21 @@ describe('pay (x402)', () => {
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n - 20n * PUSD_PRICE)
   }, 120_000)
 })
+
+describe('pay (x402 payment-identifier)', () => {
+  it('sends a payment id with each v2 purchase: the facilitator files the settlement under it', async () => {
+    const { a, client } = await buyer('1')
+    const ids: string[] = []
+    for (let i = 0; i < 2; i++) {
+      const r = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })
+      if (r.dryRun || !r.receipt) throw new Error('not paid')
+      const st = await d.raw(`/facilitator/status/tx/${r.receipt.transaction}`)
+      const mine = (st.body.payments as Array<{ paymentId: string | null; payer: string }>).find((p) => p.payer.toLowerCase() === a.wallet.toLowerCase())
+      expect(mine?.paymentId).toMatch(/^pay_[0-9a-f]{32}$/)
+      ids.push(mine!.paymentId!)
+      expect(await d.raw(`/facilitator/status/${mine!.paymentId}`)).toMatchObject({ status: 200, body: { status: 'completed', transaction: r.receipt.transaction } })
+    }
+    // One id per purchase.
+    expect(new Set(ids).size).toBe(2)
+  })
+})

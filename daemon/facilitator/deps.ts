@@ -27,4 +27,12 @@ export type FacilitatorDeps = {
   verified?: VerifiedCache
   /** Extensions served beside the facilitator at its URL, for /supported to name (`bazaar`: the discovery listing). */
   extensions?: string[]
+  /**
+   * How long a settle waits for its transaction's receipt before answering `settlement_pending`
+   * and finishing in the background (config `facilitator.receiptTimeoutMs`); default 30 s.
+   */
+  receiptTimeoutMs?: number
 }
+
+/** The receipt wait when the config names none. */
+export const DEFAULT_RECEIPT_TIMEOUT_MS = 30_000

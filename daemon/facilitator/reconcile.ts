@@ -18,8 +18,9 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
 export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, select: (row: SettlementRow) => boolean): Promise<void> {
   for (const row of (await store.pending()).filter(select)) {
     try {
-      const evm = row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2 || row.method === UPTO
-      const fate = evm ? await evmFate(s, row) : await svmFate(s, row)
+      // A transaction the node still holds unmined may yet consume the authorization: not decidable now.
+      if (await inMempool(s, row)) continue
+      const fate = await fateOf(s, row)
       if (fate === 'settled') await store.settled(row.id, row.tx ?? '', row.payer ?? '')
       else if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
     } catch (e) {
@@ -46,11 +47,25 @@ export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementSto
   }
 }
 
+export const isEvmRow = (row: Pick<SettlementRow, 'method'>) => row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2 || row.method === UPTO
+
+/** Whether the payment of a row happened, read from the chain (its authorization consumed, its transaction landed). */
+export const fateOf = (s: FacilitatorDeps, row: SettlementRow) => (isEvmRow(row) ? evmFate(s, row) : svmFate(s, row))
+
+/** An EVM row's transaction is known to the node but not mined (mining paused, fees too low). */
+async function inMempool(s: FacilitatorDeps, row: SettlementRow): Promise<boolean> {
+  const chain = isEvmRow(row) && row.tx ? s.evm[networkByName(row.network)?.key ?? ''] : undefined
+  if (!chain) return false
+  const hash = row.tx as Hex
+  if ((await chain.client.request({ method: 'eth_getTransactionReceipt', params: [hash] })) !== null) return false
+  return (await chain.client.request({ method: 'eth_getTransactionByHash', params: [hash] })) !== null
+}
+
 /**
  * Replay keys read `<caip2>:<token>:<from>:<permit|3009>:<nonce>`, or `<caip2>:<Permit2>:<from>:permit2:<nonce>`;
  * the CAIP-2 id has a colon of its own.
  */
-async function evmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+export async function evmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
   const parts = row.auth_key.split(':')
   const [token, from, kind, nonce] = parts.slice(-4)
   const spec = networkByName(parts.slice(0, -4).join(':'))
@@ -74,7 +89,7 @@ async function evmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled
   return consumed ? 'settled' : 'failed'
 }
 
-async function svmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
+export async function svmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'settled' | 'failed' | 'unknown'> {
   if (!row.tx) return 'unknown'
   const { value } = await s.solana.connection.getSignatureStatuses([row.tx], { searchTransactionHistory: true })
   const st = value[0]

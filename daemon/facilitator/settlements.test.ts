@@ -44,3 +44,31 @@ describe(`settlement ledger (${testDialect()})`, () => {
     expect(results.filter((r) => 'existing' in r)).toHaveLength(19)
   })
 })
+
+describe(`settlement ledger: pending rows decided once, told once (${testDialect()})`, () => {
+  it('decides a pending row exactly once and finds attempts by transaction', async () => {
+    const store = await ledger()
+    const c = (await store.claim('p', claim)) as { id: number }
+    await store.broadcast(c.id, '0xbeef', '0xpayer')
+    expect(await store.byId(c.id)).toMatchObject({ state: 'pending', tx: '0xbeef', payer: '0xpayer', reported: 0, amount: '1', pay_to: '0xb' })
+    const decisions = await Promise.all([
+      store.decide(c.id, { state: 'settled', tx: '0xbeef', payer: '0xpayer' }),
+      store.decide(c.id, { state: 'failed', reason: 'r', message: 'm' }),
+    ])
+    expect(decisions.filter(Boolean)).toHaveLength(1)
+    expect((await store.byTx('0xbeef')).map((r) => r.id)).toEqual([c.id])
+    expect(await store.byTx('0xnone')).toEqual([])
+  })
+
+  it('lets one caller be told a background settlement succeeded, and none when the settle itself told it', async () => {
+    const store = await ledger()
+    const bg = (await store.claim('bg', claim)) as { id: number }
+    await store.decide(bg.id, { state: 'settled', tx: '0x1', payer: '0xp' })
+    const told = await Promise.all([store.report(bg.id), store.report(bg.id), store.report(bg.id)])
+    expect(told.filter(Boolean)).toHaveLength(1)
+    expect((await store.byId(bg.id))?.reported).toBe(1)
+    const direct = (await store.claim('direct', claim)) as { id: number }
+    await store.settled(direct.id, '0x2', '0xp', { reported: true })
+    expect(await store.report(direct.id)).toBe(false)
+  })
+})

@@ -1,5 +1,6 @@
 import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import type { NetworkSpec } from '../../src/networks/registry.js'
+import { PAYMENT_IDENTIFIER } from '../../src/sdk/x402/payment-identifier.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
 import { EIP2612_GAS_SPONSORING } from './evm/eip2612-sponsoring.js'
@@ -35,8 +36,9 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
   }
   return {
     kinds,
-    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts); the bazaar when the listing is served.
-    extensions: [EIP2612_GAS_SPONSORING, ...(s.extensions ?? [])],
+    // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts), and
+    // payment-identifier: an id in the payload makes verify and settle idempotent (./idempotent.ts); the bazaar when the listing is served.
+    extensions: [EIP2612_GAS_SPONSORING, PAYMENT_IDENTIFIER, ...(s.extensions ?? [])],
     signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
   }
 }

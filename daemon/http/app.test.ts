@@ -95,6 +95,9 @@ describe('routes in-process', () => {
       settle: async () => ({ success: false, errorReason: 'duplicate_settlement', errorMessage: 'settled before', payer: '0x1', transaction: '0xabc', network: 'eip155:84532' }),
       warmUp: async () => {},
       reconcile: async () => {},
+      statusOf: async () => { throw new Error('not called') },
+      statusOfTransaction: async () => { throw new Error('not called') },
+      stop: async () => {},
     }
     const discovery = { capabilities: () => ({ profile: 'local', flows: {} }) } as unknown as DiscoveryService
     const app = createApp(appDeps({ surfaces: { facilitator: { service: facilitator, auth: noKeys() }, discovery }, routes: [facilitatorSupported, facilitatorSettle, capabilities] }))

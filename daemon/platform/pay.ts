@@ -72,6 +72,13 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     const signed = await chosen.sign()
     proof = signed.proof
     paid = await sellerFetch(req.url, init(signed.headers), true)
+      // The same payment (same payment-identifier) once more: no answer may have been lost, and a
+      // settlement still pending is answered from the facilitator's ledger; never a second charge.
+      .catch((e) => (signed.idempotent && e instanceof SellerUnreachable ? sellerFetch(req.url, init(signed.headers), true) : Promise.reject(e)))
+    if (signed.idempotent && paid.status === 402 && chosen.settlement(paid).reason === 'settlement_pending') {
+      await paid.body?.cancel().catch(() => {})
+      paid = await sellerFetch(req.url, init(signed.headers), true)
+    }
   } catch (e) {
     // No answer after the payment was sent: whether it settled shows on chain.
     const charged = proof !== undefined && e instanceof SellerUnreachable && (await wasUsed(d.chain, proof)) === true

@@ -83,6 +83,11 @@ export const configSchema = z.object({
      * Empty (default): such payers are refused with `eip6492_factory_not_allowed`.
      */
     eip6492Factories: addressList.default([]),
+    /**
+     * How long a settle waits for its transaction's receipt before answering `settlement_pending`
+     * (the transaction is then finished in the background; GET /facilitator/status).
+     */
+    receiptTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
   }).default({}),
   /** RPC URLs of real networks, by network key. Unused on the local profile. */
   rpc: z.record(z.string(), z.string().url()).default({}),

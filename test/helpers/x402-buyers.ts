@@ -41,11 +41,12 @@ export function officialBuyerWithParxPlugins(d: TestDaemon, keys: { evm?: Privat
   return officialFetch(fetch, x402Client.fromConfig({ schemes, spendControls: false }))
 }
 
-/** parx's own paying fetch. */
-export function parxBuyer(d: TestDaemon, keys: { evm?: PrivateKeyAccount; solana?: Keypair }, version?: 1 | 2): typeof fetch {
-  return parxFetch(fetch, {
+/** parx's own paying fetch (over `base`, default fetch; `paymentId` picks the purchase's id). */
+export function parxBuyer(d: TestDaemon, keys: { evm?: PrivateKeyAccount; solana?: Keypair }, version?: 1 | 2, base: typeof fetch = fetch, paymentId?: () => string): typeof fetch {
+  return parxFetch(base, {
     ...(keys.evm ? { evm: { signer: keys.evm, clients: [d.services.base.client] } } : {}),
     ...(keys.solana ? { solana: { signer: keypairSigner(keys.solana) } } : {}),
     version,
+    ...(paymentId ? { paymentId } : {}),
   })
 }

@@ -8,6 +8,7 @@ import readiness from './discovery/readiness.js'
 import facilitatorDiscovery from './facilitator/discovery-resources.js'
 import facilitatorHealth from './facilitator/health.js'
 import facilitatorSettle from './facilitator/settle.js'
+import { statusByPaymentId as facilitatorStatus, statusByTransaction as facilitatorTxStatus } from './facilitator/status.js'
 import facilitatorSupported from './facilitator/supported.js'
 import facilitatorVerify from './facilitator/verify.js'
 import faucet from './local/faucet.js'
@@ -76,7 +77,8 @@ export const routes: AnyRoute[] = [
   // cross-chain (SPEC §4.3): build and status (K); the solver's operator routes and the internal inventory helpers
   xchainSolBuild, xchainEvmBuild, xchainEvmSubmit, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
   // x402 facilitator (SPEC §4.4)
-  facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery,
+  // (the transaction route before the id route: `tx` would not be an id, but say so by order too)
+  facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery, facilitatorTxStatus, facilitatorStatus,
   // operator
   keysCreate, keysList, keysDeactivate, keysDelete,
   // local profile

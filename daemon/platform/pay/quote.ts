@@ -17,7 +17,8 @@ export type Quote = {
   /** Base units of `token`. */
   raw: bigint
   payTo: string
-  sign(): Promise<{ headers: Record<string, string>; proof: PaymentProof }>
+  /** `idempotent`: the signed request carries a payment-identifier, so sending it twice pays once. */
+  sign(): Promise<{ headers: Record<string, string>; proof: PaymentProof; idempotent?: boolean }>
   settlement(res: Response): { transaction: Hex | null; reason?: string }
 }
 

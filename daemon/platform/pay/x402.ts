@@ -4,6 +4,7 @@ import { networks } from '../../../src/networks/registry.js'
 import { canPay, methodOf, signPayment } from '../../../src/sdk/x402/client/payer.js'
 import { methods, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type SettleResponse } from '../../../src/sdk/x402/types.js'
 import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
+import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../../../src/sdk/x402/payment-identifier.js'
 import type { PaymentProof } from './proof.js'
 import { isTxHash, sameAddress, type Offered, type Quote, type QuoteContext } from './quote.js'
 
@@ -16,6 +17,7 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
   let protocol: 'x402-v2' | 'x402-v1'
   let accepts: PaymentRequirements[]
   let resource: unknown
+  let extensions: unknown
   const v1Network = new Map<PaymentRequirements, string>()
   if (header) {
     const v2 = decodeHeader<PaymentRequired>(header)
@@ -25,6 +27,7 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
     protocol = 'x402-v2'
     accepts = v2.accepts
     resource = v2.resource
+    extensions = v2.extensions
   } else if (isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts)) {
     const v1 = body as PaymentRequiredV1
     if (!v1.accepts.every((r) => isRecord(r) && typeof r.maxAmountRequired === 'string' && typeof r.network === 'string')) {
@@ -50,14 +53,17 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
       protocol, token, raw: amountOf(r.amount), payTo: r.payTo,
       async sign() {
         const payload = await signPayment(keys, r)
+        // One payment-identifier per purchase (v2 has extensions): the same paid request sent again is
+        // answered by a facilitator that supports it, never charged twice.
+        const declared = isRecord(extensions) ? extensions[PAYMENT_IDENTIFIER] : undefined
         const message = protocol === 'x402-v1'
           ? { x402Version: 1, scheme: r.scheme, network: v1Network.get(r)!, payload }
-          : { x402Version: 2, accepted: r, payload, resource }
+          : { x402Version: 2, accepted: r, payload, resource, extensions: withPaymentId(declared ? { [PAYMENT_IDENTIFIER]: declared } : undefined, newPaymentId()) }
         const a = (payload as { authorization: { from: string; nonce: string } }).authorization
         const proof: PaymentProof = methodOf(r) === methods.erc2612
           ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount) }
           : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex }
-        return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof }
+        return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof, idempotent: protocol === 'x402-v2' }
       },
       settlement(res) {
         const s = decodeHeader<SettleResponse>(res.headers.get(x402Headers.response) ?? res.headers.get(x402Headers.v1Response))

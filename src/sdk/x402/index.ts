@@ -1,7 +1,8 @@
 /**
  * x402 for parx users: a paying fetch for buyers, a payment gate for Node HTTP sellers, scheme
  * plugins for the official @x402/core (client, server and facilitator sides of erc2612 and
- * delegated-spl), and the protocol's types and reason strings.
+ * delegated-spl), the payment-identifier extension and the facilitator's status routes, and the
+ * protocol's types and reason strings.
  */
 export { wrapFetchWithPayment, settlementOf, type PayingFetchOptions } from './client/fetch.js'
 export type { PayerKeys } from './client/payer.js'
@@ -22,4 +23,6 @@ export { ParxSvmFacilitatorScheme, memoryNonceStore, type NonceStore } from './p
 export { keypairSigner, splMessage, type MessageSigner } from './svm/delegated-spl.js'
 export { signErc2612Payment, signEip3009Payment, type TypedDataSigner } from './evm/sign.js'
 export { reasons, type Reason } from './reasons.js'
+export { PAYMENT_IDENTIFIER, declarePaymentIdentifier, isValidPaymentId, newPaymentId, withPaymentId } from './payment-identifier.js'
+export { statusPaths, type PaymentStatus, type TransactionStatus } from './status.js'
 export * from './types.js'

@@ -16,6 +16,9 @@ export const reasons = {
   unexpectedSettleError: 'unexpected_settle_error',
   duplicateSettlement: 'duplicate_settlement',
   settlementPending: 'settlement_pending',
+  // payment-identifier extension (ours: the reference leaves idempotency to each server)
+  invalidPaymentIdentifier: 'invalid_payment_identifier',
+  paymentIdentifierMismatch: 'payment_identifier_mismatch',
 
   // EVM exact (reference names)
   evmNetworkMismatch: 'invalid_exact_evm_network_mismatch',

@@ -5,12 +5,12 @@ import { PaymentBody, readPayment } from './request.js'
 
 /**
  * A failed settlement is never a 200: 409 when the authorization was already settled (or is
- * being settled), 502 when the chain's answer is missing or unexpected, 422 for a payment the
+ * being settled), or its payment id was used by another payload, 502 when the chain's answer is missing or unexpected, 422 for a payment the
  * chain or our checks rejected. The body is x402's `{success: false, errorReason, ...}` in all cases.
  */
 export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {
   if (r.success) return 200
-  if (r.errorReason === reasons.duplicateSettlement) return 409
+  if (r.errorReason === reasons.duplicateSettlement || r.errorReason === reasons.paymentIdentifierMismatch) return 409
   if (r.errorReason === reasons.settlementPending || r.errorReason === reasons.unexpectedSettleError) return 502
   return 422
 }

@@ -1,3 +1,4 @@
+import type { PaymentStatus, TransactionStatus } from '../status.js'
 import type { SettleResponse, SupportedResponse, VerifyResponse } from '../types.js'
 
 export type FacilitatorClientOptions = {
@@ -9,7 +10,7 @@ export type FacilitatorClientOptions = {
 }
 
 /**
- * The three facilitator calls a seller makes. x402 failures come back as values (isValid or
+ * The facilitator calls a seller makes (and the status reads of parx's facilitator). x402 failures come back as values (isValid or
  * success false, whatever the HTTP status); only a facilitator that cannot be read throws.
  */
 export function facilitatorClient(o: FacilitatorClientOptions) {
@@ -22,6 +23,12 @@ export function facilitatorClient(o: FacilitatorClientOptions) {
     if (!data || !shape(data)) throw new Error(`facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
     return data as T
   }
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await f(`${base}${path}`, { headers })
+    const data = (await res.json().catch(() => undefined)) as T | undefined
+    if (!res.ok || !data) throw new Error(`facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    return data
+  }
   return {
     async supported(): Promise<SupportedResponse> {
       const res = await f(`${base}/supported`, { headers })
@@ -30,6 +37,10 @@ export function facilitatorClient(o: FacilitatorClientOptions) {
     },
     verify: (body: unknown) => post<VerifyResponse>('/verify', body, (d) => typeof d.isValid === 'boolean'),
     settle: (body: unknown) => post<SettleResponse>('/settle', body, (d) => typeof d.success === 'boolean'),
+    /** Where a payment stands by its payment-identifier (`payTo` when two sellers used the id); throws on 404. */
+    status: (paymentId: string, payTo?: string) => get<PaymentStatus>(`/status/${encodeURIComponent(paymentId)}${payTo ? `?payTo=${encodeURIComponent(payTo)}` : ''}`),
+    /** Every payment a settlement transaction carries; throws on 404. */
+    transactionStatus: (transaction: string) => get<TransactionStatus>(`/status/tx/${encodeURIComponent(transaction)}`),
   }
 }
 

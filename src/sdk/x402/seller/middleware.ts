@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { UPTO, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedResponse } from '../types.js'
+import { UPTO, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SettleResponse, type SupportedResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { runGuards, runObservers } from '../hooks.js'
 import { reasons } from '../reasons.js'
@@ -7,6 +7,7 @@ import { bazaarExtension, v1OutputSchema } from './bazaar.js'
 import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
+import { declarePaymentIdentifier, PAYMENT_IDENTIFIER } from '../payment-identifier.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 import { takeSettlementAmount } from './usage.js'
@@ -29,6 +30,12 @@ export type PaymentGateOptions = {
   hooks?: SellerHooks | SellerHooks[]
   /** Where an after-settle hook's failure is reported (it never changes the answer); default console.warn. */
   onHookError?: (err: unknown) => void
+  /**
+   * Declares the payment-identifier extension in every 402 when the facilitator supports it
+   * (default `optional`): a buyer's id then makes its purchase idempotent at the facilitator, so
+   * retrying the same payment is answered, never charged twice. `false`: not declared.
+   */
+  paymentIdentifier?: 'optional' | 'required' | false
 }
 
 type Next = (err?: unknown) => unknown
@@ -83,6 +90,9 @@ export function paymentGate(o: PaymentGateOptions) {
         extensions = { ...extensions, bazaar }
         offers = offers.map((x) => (x.v1 ? { ...x, v1: { ...x.v1, outputSchema: v1OutputSchema(bazaar) } } : x))
       }
+      if (o.paymentIdentifier !== false && s.extensions?.includes(PAYMENT_IDENTIFIER)) {
+        extensions = { ...extensions, [PAYMENT_IDENTIFIER]: declarePaymentIdentifier(o.paymentIdentifier === 'required') }
+      }
     } catch (e) {
       return void next(e)
     }
@@ -134,8 +144,7 @@ export function paymentGate(o: PaymentGateOptions) {
       return paymentRequired(res, offers, resource, refused.reason)
     }
     const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
-    const settled = await facilitator.settle({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
-      .catch((e: Error) => ({ success: false as const, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: '' }))
+    const settled = await settleWithPendingRetry(facilitator, { x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
     await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
     if (!settled.success) {
       held.discard()
@@ -147,6 +156,20 @@ export function paymentGate(o: PaymentGateOptions) {
     res.setHeader('Cache-Control', 'private')
     held.release()
   }
+}
+
+/**
+ * Settles, and once more when the answer is `settlement_pending` with a transaction: the
+ * facilitator then waits for that transaction (it never broadcasts a second one), as the
+ * reference's resource server and PendingSettlementStore do. Still pending after that, the buyer
+ * is answered 402 naming the transaction; the same payment sent again (same payment id) is
+ * answered from the facilitator's ledger once the chain decided it.
+ */
+async function settleWithPendingRetry(facilitator: ReturnType<typeof facilitatorClient>, body: Record<string, unknown>): Promise<SettleResponse> {
+  const once = () => facilitator.settle(body)
+    .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
+  const first = await once()
+  return !first.success && first.errorReason === reasons.settlementPending && first.transaction ? once() : first
 }
 
 function parsePattern(pattern: string) {

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto'
+import { PAYMENT_IDENTIFIER, paymentIdOf } from '../../src/sdk/x402/payment-identifier.js'
+import { reasons } from '../../src/sdk/x402/reasons.js'
+import type { Payment } from '../../src/sdk/x402/wire.js'
+import type { Failure, Resolved } from './method.js'
+
+/** A payment's client-chosen id, the seller it is scoped to, and what makes two payloads the same payment. */
+export type PaymentIdentity = { paymentId: string; scope: string; fingerprint: string }
+
+/**
+ * The seller an id belongs to: the `payTo` of the terms, which is all a facilitator knows of the
+ * seller (EVM addresses lowercased, so spellings of one address are one seller). Two sellers can
+ * use the same id without meeting; one seller's id is one purchase on every network.
+ */
+export const scopeOf = (payTo: string): string => (/^0x[0-9a-fA-F]{40}$/.test(payTo) ? payTo.toLowerCase() : payTo)
+
+/**
+ * The payment-identifier of a payment, if it carries one. The fingerprint covers the signed
+ * payload, the other extensions (an EIP-2612 sponsoring permit is part of what is paid) and the
+ * terms it pays (network, asset, amount, payTo): the same payment retried matches it, anything
+ * re-signed or re-priced does not.
+ */
+export function identify(p: Payment, r: Resolved): PaymentIdentity | undefined | Failure {
+  const id = paymentIdOf(p.extensions)
+  if (id === undefined) return undefined
+  if (typeof id !== 'string') return { reason: reasons.invalidPaymentIdentifier, message: id.invalid }
+  const { [PAYMENT_IDENTIFIER]: _ignored, ...otherExtensions } = p.extensions ?? {}
+  const scope = scopeOf(r.requirements.payTo)
+  const terms = { scheme: r.requirements.scheme, network: r.spec.caip2, asset: r.requirements.asset.toLowerCase(), amount: r.requirements.amount, payTo: scope }
+  const fingerprint = createHash('sha256').update(canonical({ terms, payload: p.payload, extensions: otherExtensions })).digest('hex')
+  return { paymentId: id, scope, fingerprint }
+}
+
+/** JSON with object keys sorted at every depth: one text per value, whatever order the client wrote. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(v) ?? 'null'
+}

@@ -1,0 +1,158 @@
+import { x402Client } from '@x402/core/client'
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
+import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server'
+import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
+import { paymentMiddleware } from '@x402/express'
+import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
+import express from 'express'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { settlementOf } from '../src/sdk/x402/client/fetch.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
+import { listen, parxBuyer } from './helpers/x402-buyers.js'
+
+let d: TestDaemon
+let ours: { url: string; close(): Promise<void> }
+let official: { url: string; close(): Promise<void> }
+let payer: PrivateKeyAccount
+const payTo = randomAddress()
+const PRICE = '10000' // 0.01 USDC
+
+beforeAll(async () => {
+  // A short receipt wait (config facilitator.receiptTimeoutMs), so a paused chain answers pending quickly.
+  d = await startTestDaemon({ flags: { facilitator: { receiptTimeoutMs: 300 } } })
+  payer = await evmPayer(d, ['USDC'], '10')
+  const b = localBase(d)
+  const usdc = b.token('USDC')
+  const p = express()
+  p.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'USDC', amount: PRICE, payTo, method: 'eip3009' }] } } }))
+  p.get('/report', (_req, res) => void res.json({ report: 'ours' }))
+  ours = await listen(p)
+  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new ExactEvmServerScheme())
+  const a = express()
+  a.use(paymentMiddleware({
+    'GET /report': {
+      accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } },
+      extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension() },
+    },
+  }, server))
+  a.get('/report', (_req, res) => void res.json({ report: 'official' }))
+  official = await listen(a)
+})
+afterAll(async () => {
+  await resumeMining().catch(() => {})
+  await ours?.close()
+  await official?.close()
+  await d?.close()
+})
+
+const rpc = (method: string, params: unknown[] = []) => d.services.base.client.request({ method, params } as never)
+const pauseMining = () => rpc('evm_setAutomine', [false])
+async function resumeMining() {
+  await rpc('evm_setAutomine', [true])
+  await rpc('evm_mine')
+}
+const balance = () => localBase(d).balance('USDC', payTo)
+
+/** Reads a status route until it leaves `pending` (the background follower decides it once the chain mines). */
+async function untilDecided(path: string, pick: (body: any) => string): Promise<any> {
+  for (let i = 0; i < 400; i++) {
+    const r = await d.raw(path)
+    if (r.status === 200 && pick(r.body) !== 'pending') return r.body
+    await new Promise((res) => setTimeout(res, 25))
+  }
+  throw new Error(`${path} stayed pending`)
+}
+
+function recording() {
+  const sent: string[] = []
+  const f: typeof fetch = async (input, init) => {
+    const h = new Headers(init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined))
+    const sig = h.get('payment-signature')
+    if (sig) sent.push(sig)
+    return fetch(input, init)
+  }
+  return { f, sent }
+}
+
+describe('a settlement whose receipt does not come in time', () => {
+  it('over /settle: answers settlement_pending with its transaction, retries wait for it, ends completed, and is told success exactly once', async () => {
+    const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }))
+    const before = await balance()
+    await pauseMining()
+    const first = await settle(d, body)
+    expect(first).toMatchObject({ status: 502, body: { success: false, errorReason: 'settlement_pending', payer: payer.address } })
+    const tx = first.body.transaction
+    expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await d.raw(`/facilitator/status/tx/${tx}`)).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
+    // The worker's sweep does not decide a transaction the node still holds (it may yet pay).
+    await d.services.facilitator.reconcile({ idleForMs: 0 })
+    expect((await d.raw(`/facilitator/status/tx/${tx}`)).body.payments[0].status).toBe('pending')
+    // The seller's retry: the same transaction awaited again, never a second one.
+    expect(await settle(d, body)).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
+
+    await resumeMining()
+    const done = await untilDecided(`/facilitator/status/tx/${tx}`, (b) => b.payments[0].status)
+    expect(done.payments[0]).toMatchObject({ status: 'completed', transaction: tx, payer: payer.address })
+    expect((await balance()) - before).toBe(BigInt(PRICE))
+    // Decided in the background: the next settle of it is told success, once; after that it is a duplicate.
+    expect(await settle(d, body)).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
+    expect(await settle(d, body)).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
+    expect((await balance()) - before).toBe(BigInt(PRICE))
+  })
+
+  it('behind the parx gate, paid by the parx client: 402 naming the pending transaction, /status pending then completed, the same payment then served, paid once', async () => {
+    const id = `pay_pending_parx_${Date.now()}`
+    const rec = recording()
+    const before = await balance()
+    await pauseMining()
+    const res = await parxBuyer(d, { evm: payer }, undefined, rec.f, () => id)(`${ours.url}/report`)
+    expect(res.status).toBe(402)
+    const s = settlementOf(res)!
+    expect(s).toMatchObject({ success: false, errorReason: 'settlement_pending' })
+    // The gate retried the settle and the client resent the same payment: still one payload, one id.
+    expect(new Set(rec.sent).size).toBe(1)
+    const pending = await d.raw(`/facilitator/status/${id}`)
+    expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending', transaction: s.transaction, payTo } })
+
+    await resumeMining()
+    const done = await untilDecided(`/facilitator/status/${id}`, (b) => b.status)
+    expect(done).toMatchObject({ status: 'completed', transaction: s.transaction })
+    const served = await fetch(`${ours.url}/report`, { headers: { 'payment-signature': rec.sent[0]! } })
+    expect(served.status).toBe(200)
+    expect(await served.json()).toEqual({ report: 'ours' })
+    expect(settlementOf(served)).toMatchObject({ success: true, transaction: s.transaction })
+    expect((await balance()) - before).toBe(BigInt(PRICE))
+  })
+
+  it('behind the reference seller (its settle retry), paid by the official client: /status pending then completed, paid once', async () => {
+    const id = `pay_pending_official_${Date.now()}`
+    const client = x402Client.fromConfig({
+      schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) }],
+      spendControls: false,
+    })
+    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+    })
+    const rec = recording()
+    const before = await balance()
+    await pauseMining()
+    const res = await officialFetch(rec.f, client)(`${official.url}/report`)
+    expect(res.status).not.toBe(200)
+    const pending = await d.raw(`/facilitator/status/${id}`)
+    expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending' } })
+    const tx = pending.body.transaction
+    expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
+
+    await resumeMining()
+    expect(await untilDecided(`/facilitator/status/${id}`, (b) => b.status)).toMatchObject({ status: 'completed', transaction: tx })
+    expect((await balance()) - before).toBe(BigInt(PRICE))
+    const served = await fetch(`${official.url}/report`, { headers: { 'payment-signature': rec.sent[0]! } })
+    expect(served.status).toBe(200)
+    expect(settlementOf(served)).toMatchObject({ success: true, transaction: tx })
+    expect((await balance()) - before).toBe(BigInt(PRICE))
+  })
+})
