@@ -1,20 +1,16 @@
 import { x402Client } from '@x402/core/client'
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
-import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server'
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
-import { paymentMiddleware } from '@x402/express'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
-import express from 'express'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
-import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { withPaymentId } from '../src/sdk/x402/payment-identifier.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, post, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
-import { listen, parxBuyer } from './helpers/x402-buyers.js'
+import { parxBuyer } from './helpers/x402-buyers.js'
+import { reportSellers } from './helpers/x402-sellers.js'
 
 let d: TestDaemon
 let official: { url: string; close(): Promise<void> }
@@ -26,23 +22,7 @@ const PRICE = '10000' // 0.01 USDC
 beforeAll(async () => {
   d = await startTestDaemon()
   payer = await evmPayer(d, ['USDC'], '10')
-  const b = localBase(d)
-  const usdc = b.token('USDC')
-  // The reference seller, declaring payment-identifier as its docs show; only the facilitator URL is ours.
-  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new ExactEvmServerScheme())
-  const a = express()
-  a.use(paymentMiddleware({
-    'GET /report': {
-      accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } },
-      extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension() },
-    },
-  }, server))
-  a.get('/report', (_req, res) => void res.json({ report: 'official' }))
-  official = await listen(a)
-  const p = express()
-  p.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'USDC', amount: PRICE, payTo, method: 'eip3009' }] } } }))
-  p.get('/report', (_req, res) => void res.json({ report: 'ours' }))
-  ours = await listen(p)
+  ;({ official, ours } = await reportSellers(d, payTo, PRICE))
 })
 afterAll(async () => {
   await official?.close()

@@ -1,18 +1,14 @@
 import { x402Client } from '@x402/core/client'
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
-import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server'
-import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
-import { paymentMiddleware } from '@x402/express'
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
-import express from 'express'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
-import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
-import { listen, parxBuyer } from './helpers/x402-buyers.js'
+import { parxBuyer } from './helpers/x402-buyers.js'
+import { reportSellers } from './helpers/x402-sellers.js'
 
 let d: TestDaemon
 let ours: { url: string; close(): Promise<void> }
@@ -25,22 +21,7 @@ beforeAll(async () => {
   // A short receipt wait (config facilitator.receiptTimeoutMs), so a paused chain answers pending quickly.
   d = await startTestDaemon({ flags: { facilitator: { receiptTimeoutMs: 300 } } })
   payer = await evmPayer(d, ['USDC'], '10')
-  const b = localBase(d)
-  const usdc = b.token('USDC')
-  const p = express()
-  p.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'USDC', amount: PRICE, payTo, method: 'eip3009' }] } } }))
-  p.get('/report', (_req, res) => void res.json({ report: 'ours' }))
-  ours = await listen(p)
-  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new ExactEvmServerScheme())
-  const a = express()
-  a.use(paymentMiddleware({
-    'GET /report': {
-      accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } },
-      extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension() },
-    },
-  }, server))
-  a.get('/report', (_req, res) => void res.json({ report: 'official' }))
-  official = await listen(a)
+  ;({ official, ours } = await reportSellers(d, payTo, PRICE))
 })
 afterAll(async () => {
   await resumeMining().catch(() => {})

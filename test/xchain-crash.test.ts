@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
 import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+import { call, until } from './helpers/api-calls.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-xchain-crash-'))
 let serve: ServeProcess | undefined
@@ -24,23 +25,6 @@ afterAll(async () => {
 
 const ENV = { PARX_XCHAIN_FILL_SECONDS: '120', PARX_XCHAIN_EXPIRY_SECONDS: '240' }
 
-async function call(api: string, path: string, init: { body?: unknown; headers?: Record<string, string>; method?: string } = {}) {
-  const res = await fetch(`${api}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', ...init.headers }, body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  })
-  return { status: res.status, body: (await res.json()) as any }
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const v = await read()
-    if (ok(v)) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 describe('cross-chain crash safety', () => {
   it('kill -9 between deliver and claim: after restart the order is claimed, and the recipient was paid exactly once', async () => {

@@ -40,6 +40,8 @@ describe('surfaceGaps', () => {
     const gaps = surfaceGaps(testnet({}))
     expect(gaps['base.entry']).toContain('serve.contracts["base-sepolia"].router')
     expect(gaps['xchain.evm-origin']).toContain('escrow')
+    expect(gaps['xchain.evm-origin']).toContain('solana-devnet destSettler')
+    expect(gaps['xchain.sol-origin']).toContain('solana-devnet originSettler')
     expect(gaps['sol.swap']).toBeUndefined()
     expect(surfaceGaps(loadConfig({ env: {}, file: {} }))).toEqual({})
   })

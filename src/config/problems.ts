@@ -82,7 +82,8 @@ function addressProblems(spec: NetworkSpec, given: Record<string, string>): Conf
 /**
  * Surfaces that cannot serve for want of a contract that is not required to start: they stay off
  * and /api/capabilities says why. Base swaps need the router; EVM-origin cross-chain orders need
- * the escrow and verifier. (Missing tokens refuse start instead: see configProblems.)
+ * the escrow and verifier on Base and dest_settler on Solana; Solana-origin ones the output settler
+ * on Base and origin_settler on Solana. (Missing tokens refuse start instead: see configProblems.)
  */
 export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<FlowName, string>> {
   if (config.profile === 'local') return {}
@@ -95,10 +96,15 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
     const reason = `no router address for ${base}: set serve.contracts["${base}"].router or "router" in ${contractsEnv(base)}`
     out['base.swap'] = out['base.entry'] = out['base.redeem'] = reason
   }
-  const xchainGap = need(['escrow', 'verifier', 'outputSettler'])
-  if (xchainGap.length) {
-    out['xchain.evm-origin'] = `no ${xchainGap.join(', ')} address for ${base}: set serve.contracts["${base}"].${xchainGap[0]} (and the others) or ${contractsEnv(base)}`
+  // Each rail locks on one chain and fills on the other: both sides must be there.
+  const sol = profiles[config.profile].solana
+  const s = config.contracts[sol] ?? {}
+  const rail = (flow: 'xchain.evm-origin' | 'xchain.sol-origin', evm: string[], solana: string) => {
+    const gaps = [...evm.filter((n) => !c[n]).map((n) => `${base} ${n}`), ...(s[solana] ? [] : [`${sol} ${solana}`])]
+    if (gaps.length) out[flow] = `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
   }
+  rail('xchain.evm-origin', ['escrow', 'verifier'], 'destSettler')
+  rail('xchain.sol-origin', ['outputSettler'], 'originSettler')
   return out
 }
 
