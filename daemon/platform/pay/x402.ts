@@ -53,17 +53,18 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
       protocol, token, raw: amountOf(r.amount), payTo: r.payTo,
       async sign() {
         const payload = await signPayment(keys, r)
-        // One payment-identifier per purchase (v2 has extensions): the same paid request sent again is
-        // answered by a facilitator that supports it, never charged twice.
+        // One payment-identifier per purchase where the seller declares the extension (as the reference
+        // client does; a stock seller that does not know it may refuse it): the same paid request sent
+        // again is then answered by the facilitator, never charged twice.
         const declared = isRecord(extensions) ? extensions[PAYMENT_IDENTIFIER] : undefined
         const message = protocol === 'x402-v1'
           ? { x402Version: 1, scheme: r.scheme, network: v1Network.get(r)!, payload }
-          : { x402Version: 2, accepted: r, payload, resource, extensions: withPaymentId(declared ? { [PAYMENT_IDENTIFIER]: declared } : undefined, newPaymentId()) }
+          : { x402Version: 2, accepted: r, payload, resource, ...(declared ? { extensions: withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, newPaymentId()) } : {}) }
         const a = (payload as { authorization: { from: string; nonce: string } }).authorization
         const proof: PaymentProof = methodOf(r) === methods.erc2612
           ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount) }
           : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex }
-        return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof, idempotent: protocol === 'x402-v2' }
+        return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof, idempotent: protocol === 'x402-v2' && declared !== undefined }
       },
       settlement(res) {
         const s = decodeHeader<SettleResponse>(res.headers.get(x402Headers.response) ?? res.headers.get(x402Headers.v1Response))

@@ -46,8 +46,10 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     const index = all.indexOf(chosen)
     // Only the payment-identifier is echoed: other declarations (gas sponsoring) carry what this client does not sign.
     const declared = v1 ? undefined : (required as PaymentRequired).extensions?.[PAYMENT_IDENTIFIER]
-    const id = v1 || opts.paymentId === false ? undefined : (opts.paymentId ?? newPaymentId)()
-    const extensions = id ? withPaymentId(declared ? { [PAYMENT_IDENTIFIER]: declared } : undefined, id) : undefined
+    // Sent only where the seller declares the extension, as the reference client does: a stock
+    // seller that does not know it may refuse a payload carrying it (mppx's does).
+    const id = v1 || !declared || opts.paymentId === false ? undefined : (opts.paymentId ?? newPaymentId)()
+    const extensions = id ? withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, id) : undefined
     const message: PaymentPayload | PaymentPayloadV1 = v1
       ? { x402Version: 1, scheme: chosen.scheme, network: chosen.network, payload }
       // `accepted` must be the server's requirement exactly as sent: sellers compare it field by field.
