@@ -137,6 +137,9 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     expect(await verify(d, body(r, payload))).toEqual({ isValid: true, payer: payer.publicKey.toBase58() })
     expect(await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX - 1n) } })).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
     expect(await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX + 1n) } })).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
+    // Only our delegated-spl form is served: the reference's channel upto names no such method.
+    const channel = { ...r, extra: { feePayer: r.extra.feePayer } }
+    expect(await verify(d, body(channel, payload))).toMatchObject({ isValid: false, invalidReason: reasons.unsupportedScheme })
   })
 
   it('never reads an exact (delegated-spl) signature as upto, nor an upto one as exact', async () => {
