@@ -33,12 +33,17 @@ describe('GET /facilitator/supported and /health', () => {
     const usdc = s.kinds.find((k) => k.x402Version === 2 && k.network === localBase(d).caip2 && k.extra.symbol === 'USDC')
     expect(usdc.extra).toMatchObject({ name: 'USD Coin', version: '2', spender: d.services.accounts.facilitator, asset: localBase(d).token('USDC').address })
     expect(usdc.extra.assetTransferMethods).toEqual(['erc2612', 'eip3009', 'permit2'])
-    // Metered payments: v2, EVM only, one kind per token naming the facilitator the payer's witness must name.
+    // Metered payments: v2, one kind per token; on EVM naming the facilitator the payer's witness
+    // must name (permit2), on Solana the delegate the payer approved (delegated-spl).
     const upto = s.kinds.filter((k) => k.scheme === 'upto')
-    expect(upto.map((k) => `${k.network} ${k.extra.symbol}`).sort()).toEqual(
-      served.filter((n) => n.family === 'evm').flatMap((n) => n.tokens.map((t) => `${n.caip2} ${t.symbol}`)).sort(),
-    )
-    for (const k of upto) expect(k).toMatchObject({ x402Version: 2, extra: { assetTransferMethod: 'permit2', facilitatorAddress: d.services.accounts.facilitator } })
+    expect(upto.map((k) => `${k.network} ${k.extra.symbol}`).sort()).toEqual(served.flatMap((n) => n.tokens.map((t) => `${n.caip2} ${t.symbol}`)).sort())
+    for (const k of upto.filter((k) => k.network.startsWith('eip155:'))) {
+      expect(k).toMatchObject({ x402Version: 2, extra: { assetTransferMethod: 'permit2', facilitatorAddress: d.services.accounts.facilitator } })
+    }
+    for (const k of upto.filter((k) => k.network.startsWith('solana:'))) {
+      const signer = d.services.accounts.solanaFacilitator
+      expect(k).toMatchObject({ x402Version: 2, extra: { assetTransferMethod: 'delegated-spl', assetTransferMethods: ['delegated-spl'], feePayer: signer, delegate: signer } })
+    }
   })
 
   it('reports health without a key', async () => {

@@ -9,6 +9,7 @@ import type { SettlementStore } from './settlements.js'
 import { delegatedSplMethod } from './svm/delegated-spl.js'
 import { exactTransactionMethod } from './svm/exact-transaction.js'
 import type { SvmRuntime } from './svm/runtime.js'
+import { splUptoMethod } from './svm/upto.js'
 
 export type MethodDeps = {
   evm(network: string): EvmRuntime
@@ -30,5 +31,6 @@ export function paymentMethods(d: MethodDeps): PaymentMethod[] {
     uptoMethod(d.evm, d.eip6492Factories),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
+    splUptoMethod(d.svm, d.store),
   ]
 }

@@ -5,11 +5,12 @@ import type { Resolved } from './method.js'
 import { canonical, identify, scopeOf } from './payment-identity.js'
 
 const spec = Object.values(networks).find((n) => n.family === 'evm')!
-const payment = (o: { id?: unknown; payload?: Record<string, unknown>; amount?: string; payTo?: string; extensions?: Record<string, unknown> } = {}): Resolved => {
+const payment = (o: { id?: unknown; payload?: Record<string, unknown>; amount?: string; payTo?: string; extensions?: Record<string, unknown>; scheme?: string } = {}): Resolved => {
+  const scheme = o.scheme ?? 'exact'
   const p: Payment = {
-    version: 2, scheme: 'exact', network: spec.caip2,
+    version: 2, scheme, network: spec.caip2,
     payload: o.payload ?? { signature: '0x1', authorization: { from: '0xa', nonce: '1' } },
-    requirements: { scheme: 'exact', network: spec.caip2, asset: '0xToken', amount: o.amount ?? '10', payTo: o.payTo ?? '0xAbCdEf0000000000000000000000000000000001', maxTimeoutSeconds: 60, extra: {} },
+    requirements: { scheme, network: spec.caip2, asset: '0xToken', amount: o.amount ?? '10', payTo: o.payTo ?? '0xAbCdEf0000000000000000000000000000000001', maxTimeoutSeconds: 60, extra: {} },
     extensions: { ...(o.extensions ?? {}), ...(o.id === undefined ? {} : { 'payment-identifier': { info: { required: false, id: o.id } } }) },
   }
   return { ...p, spec, token: { symbol: 'T', address: '0xToken', decimals: 6 } }
@@ -33,5 +34,13 @@ describe('payment identity', () => {
     }
     expect(scopeOf('So1anaAddressBase58')).toBe('So1anaAddressBase58')
     expect(canonical({ b: [1, { d: 2, c: 3 }], a: null })).toBe('{"a":null,"b":[1,{"c":3,"d":2}]}')
+  })
+
+  it('is one upto payment whether its terms state the signed maximum (verify) or the amount used (settle)', () => {
+    const id = 'pay_0123456789abcdef'
+    const fp = (o: Parameters<typeof payment>[0]) => (identify(payment(o), payment(o)) as { fingerprint: string }).fingerprint
+    expect(fp({ id, scheme: 'upto', amount: '10' })).toBe(fp({ id, scheme: 'upto', amount: '3' }))
+    expect(fp({ id, scheme: 'upto', amount: '10' })).not.toBe(fp({ id, scheme: 'upto', amount: '10', payload: { signature: '0x2' } }))
+    expect(fp({ id, scheme: 'upto' })).not.toBe(fp({ id }))
   })
 })

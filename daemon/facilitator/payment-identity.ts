@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { PAYMENT_IDENTIFIER, paymentIdOf } from '../../src/sdk/x402/payment-identifier.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
+import { UPTO } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { Failure, Resolved } from './method.js'
 
@@ -18,7 +19,8 @@ export const scopeOf = (payTo: string): string => (/^0x[0-9a-fA-F]{40}$/.test(pa
  * The payment-identifier of a payment, if it carries one. The fingerprint covers the signed
  * payload, the other extensions (an EIP-2612 sponsoring permit is part of what is paid) and the
  * terms it pays (network, asset, amount, payTo): the same payment retried matches it, anything
- * re-signed or re-priced does not.
+ * re-signed or re-priced does not. An `upto` payment's amount is left out: verify states the signed
+ * maximum and settle the amount used, one payment either way (the maximum is in the signed payload).
  */
 export function identify(p: Payment, r: Resolved): PaymentIdentity | undefined | Failure {
   const id = paymentIdOf(p.extensions)
@@ -26,7 +28,8 @@ export function identify(p: Payment, r: Resolved): PaymentIdentity | undefined |
   if (typeof id !== 'string') return { reason: reasons.invalidPaymentIdentifier, message: id.invalid }
   const { [PAYMENT_IDENTIFIER]: _ignored, ...otherExtensions } = p.extensions ?? {}
   const scope = scopeOf(r.requirements.payTo)
-  const terms = { scheme: r.requirements.scheme, network: r.spec.caip2, asset: r.requirements.asset.toLowerCase(), amount: r.requirements.amount, payTo: scope }
+  const amount = r.requirements.scheme === UPTO ? null : r.requirements.amount
+  const terms = { scheme: r.requirements.scheme, network: r.spec.caip2, asset: r.requirements.asset.toLowerCase(), amount, payTo: scope }
   const fingerprint = createHash('sha256').update(canonical({ terms, payload: p.payload, extensions: otherExtensions })).digest('hex')
   return { paymentId: id, scope, fingerprint }
 }

@@ -1,9 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, getAddress, isAddress, type Hex } from 'viem'
 import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
 import { permit2Abi } from '../../src/sdk/x402/evm/permit2.js'
-import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
-import { methods } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
 import { networkByName } from './resolve.js'
 import type { SettlementRow, SettlementStore } from './settlements.js'
@@ -47,7 +45,8 @@ export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementSto
   }
 }
 
-export const isEvmRow = (row: Pick<SettlementRow, 'method'>) => row.method === methods.erc2612 || row.method === methods.eip3009 || row.method === methods.permit2 || row.method === UPTO
+/** Judged by the row's network, not its method: `upto` names an EVM method and a Solana one alike. */
+export const isEvmRow = (row: Pick<SettlementRow, 'network'>) => networkByName(row.network)?.family === 'evm'
 
 /** Whether the payment of a row happened, read from the chain (its authorization consumed, its transaction landed). */
 export const fateOf = (s: FacilitatorDeps, row: SettlementRow) => (isEvmRow(row) ? evmFate(s, row) : svmFate(s, row))

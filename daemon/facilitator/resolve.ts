@@ -29,13 +29,12 @@ export function tokensOf(s: FacilitatorDeps, spec: NetworkSpec): Resolved['token
  */
 export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failure {
   if (p.version !== 1 && p.version !== 2) return { reason: reasons.invalidX402Version, message: `x402Version ${p.version} is not supported; use 1 or 2` }
-  if (p.scheme !== EXACT && p.scheme !== UPTO) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}' and '${UPTO}' (EVM)` }
+  if (p.scheme !== EXACT && p.scheme !== UPTO) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}' and '${UPTO}'` }
   if (p.requirements.scheme !== p.scheme) return { reason: reasons.invalidScheme, message: `the payload's scheme '${p.scheme}' differs from the requirements' '${p.requirements.scheme}'` }
   const spec = networkByName(p.network)
   const required = networkByName(p.requirements.network)
   if (!spec || !required) return { reason: reasons.invalidNetwork, message: `unknown network '${spec ? p.requirements.network : p.network}'` }
   if (spec !== required) return { reason: reasons.invalidNetwork, message: `the payload's network ${p.network} differs from the requirements' ${p.requirements.network}` }
-  if (p.scheme === UPTO && spec.family !== 'evm') return { reason: reasons.unsupportedScheme, message: `scheme '${UPTO}' is settled on EVM networks only, not ${spec.caip2}` }
   if (!servedNetworks(s).includes(spec)) {
     return { reason: reasons.invalidNetwork, message: `network ${spec.caip2} is not served here; this facilitator serves ${servedNetworks(s).map((n) => n.caip2).join(', ')}` }
   }

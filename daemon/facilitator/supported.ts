@@ -10,8 +10,9 @@ import { servedNetworks, tokensOf } from './resolve.js'
 const VERSIONS = [2, 1] as const
 
 /**
- * GET /supported (SPEC §2.8): one `exact` kind per network, asset and x402 version, and on EVM
- * one v2 `upto` kind per asset (extra.facilitatorAddress: the address the payer's witness names). `extra` carries the
+ * GET /supported (SPEC §2.8): one `exact` kind per network, asset and x402 version, and one v2
+ * `upto` kind per asset: on EVM through permit2 (extra.facilitatorAddress: the address the payer's
+ * witness names), on Solana through delegated-spl (extra.feePayer / delegate). `extra` carries the
  * method (erc2612 / delegated-spl), the token's name and version, and what a client or seller
  * needs to build a payment: the asset, its decimals, the spender (EVM) or fee payer and delegate
  * (Solana), and every method accepted for the asset.
@@ -30,6 +31,12 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
         kinds.push({
           x402Version: 2, scheme: UPTO, network: spec.caip2,
           extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+        })
+      } else {
+        // Ours on Solana (./svm/upto.ts): the payer's delegation to this signer is what pays.
+        kinds.push({
+          x402Version: 2, scheme: UPTO, network: spec.caip2,
+          extra: { ...extra, assetTransferMethods: [methods.delegatedSpl], asset: token.address, decimals: token.decimals },
         })
       }
     }

@@ -1,12 +1,13 @@
-import { PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
+import { PublicKey } from '@solana/web3.js'
 import { checkSplAuthorization, parseSplPayload, splReplayKey } from '../../../src/sdk/x402/svm/delegated-spl.js'
-import { checkDelegatedAccount, delegatedTransferInstructions, tokenAccounts } from '../../../src/sdk/x402/svm/delegated-transfer.js'
+import { checkDelegatedAccount, tokenAccounts } from '../../../src/sdk/x402/svm/delegated-transfer.js'
 import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
 import type { PaymentMethod } from '../method.js'
 import type { SettlementStore } from '../settlements.js'
 import type { SvmRuntime } from './runtime.js'
+import { sendDelegatedTransfer } from './send-delegated.js'
 
 /**
  * delegated-spl (SPEC §4.4): check the payer's ed25519 authorization and their token account's
@@ -43,19 +44,9 @@ export function delegatedSplMethod(rt: () => SvmRuntime, store: SettlementStore)
       return {
         ok: true,
         payer: a.from,
-        async execute() {
-          const instructions = delegatedTransferInstructions({
-            feePayer: r.signer.publicKey, source, destination, to: a.to, mint, programId,
-            amount: price, decimals: p.token.decimals, createDestination: !destinationInfo, nonce: a.nonce,
-          })
-          const message = new TransactionMessage({ payerKey: r.signer.publicKey, recentBlockhash: await r.blockhash(), instructions }).compileToV0Message()
-          const tx = new VersionedTransaction(message)
-          tx.sign([r.signer])
-          const landed = await r.land(tx.serialize())
-          if (landed.state === 'ok') return { ok: true, tx: landed.signature }
-          if (landed.state === 'pending') return { ok: false, pending: true, tx: landed.signature, reason: reasons.settlementPending, message: `transaction ${landed.signature} is not confirmed yet` }
-          return { ok: false, tx: landed.signature, reason: reasons.svmTransactionFailed, message: landed.message }
-        },
+        execute: () => sendDelegatedTransfer(r, {
+          source, destination, to: a.to, mint, programId, amount: price, decimals: p.token.decimals, createDestination: !destinationInfo, nonce: a.nonce,
+        }),
       }
     },
   }

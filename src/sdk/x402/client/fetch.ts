@@ -20,7 +20,8 @@ export type PayingFetchOptions = PayerKeys & {
 /**
  * Wraps fetch so a 402 is paid and the request repeated once: v2 from the PAYMENT-REQUIRED header
  * (answered with PAYMENT-SIGNATURE), v1 from the JSON body (answered with X-PAYMENT). Methods:
- * erc2612 and eip3009 on EVM, delegated-spl on Solana. A v2 payment carries a payment-identifier,
+ * erc2612 and eip3009 on EVM, delegated-spl on Solana (`exact`, and `upto` with its own signed
+ * message for the offer's maximum). A v2 payment carries a payment-identifier,
  * one per purchase; when the paid request gets no answer, or its settlement is still pending, the
  * very same payment (same id, same signature) is sent once more: never a second one.
  *

@@ -4,7 +4,8 @@ import { tokenAbi } from '../evm/calls.js'
 import { signEip3009Payment, signErc2612Payment, type TypedDataSigner } from '../evm/sign.js'
 import { evmChainId } from '../evm/typed-data.js'
 import { createSplPayload, type MessageSigner } from '../svm/delegated-spl.js'
-import { methods, type PaymentRequirements } from '../types.js'
+import { createSplUptoPayload } from '../svm/upto.js'
+import { EXACT, methods, UPTO, type PaymentRequirements } from '../types.js'
 
 /**
  * The keys a buyer pays with. EVM: any EIP-712 signer, plus public clients by chain to read permit
@@ -27,12 +28,13 @@ export function methodOf(r: PaymentRequirements): string {
   return caip2Of(r.network).startsWith('solana:') ? methods.svmTransaction : methods.eip3009
 }
 
-/** Whether these keys can pay this requirement. */
+/** Whether these keys can pay this requirement: `exact`, and on Solana also `upto` (metered, over delegated-spl). */
 export function canPay(keys: PayerKeys, r: PaymentRequirements): boolean {
   const m = methodOf(r)
   const net = caip2Of(r.network)
-  if (net.startsWith('eip155:')) return !!keys.evm && (m === methods.eip3009 || (m === methods.erc2612 && typeof r.extra.spender === 'string'))
-  if (net.startsWith('solana:')) return !!keys.solana && m === methods.delegatedSpl
+  const scheme = r.scheme ?? EXACT
+  if (net.startsWith('eip155:')) return !!keys.evm && scheme === EXACT && (m === methods.eip3009 || (m === methods.erc2612 && typeof r.extra.spender === 'string'))
+  if (net.startsWith('solana:')) return !!keys.solana && (scheme === EXACT || scheme === UPTO) && m === methods.delegatedSpl
   return false
 }
 
@@ -40,7 +42,10 @@ export function canPay(keys: PayerKeys, r: PaymentRequirements): boolean {
 export async function signPayment(keys: PayerKeys, r: PaymentRequirements): Promise<Record<string, unknown>> {
   const net = caip2Of(r.network)
   const m = methodOf(r)
-  if (net.startsWith('solana:') && keys.solana && m === methods.delegatedSpl) return createSplPayload(keys.solana.signer, r)
+  if (net.startsWith('solana:') && keys.solana && m === methods.delegatedSpl) {
+    // upto: `r.amount` is the maximum; the upto message keeps the signature from paying an exact offer.
+    return r.scheme === UPTO ? createSplUptoPayload(keys.solana.signer, r) : createSplPayload(keys.solana.signer, r)
+  }
   const chainId = evmChainId(net)
   if (!keys.evm || chainId === undefined) throw new Error(`no key to pay on ${r.network}`)
   const signer = keys.evm.signer

@@ -1,7 +1,7 @@
 import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types'
 import { canPay, signPayment } from '../client/payer.js'
 import type { MessageSigner } from '../svm/delegated-spl.js'
-import { EXACT } from '../types.js'
+import { EXACT, UPTO } from '../types.js'
 
 /**
  * `exact` on Solana for @x402/core's x402Client: signs delegated-spl authorizations (the payer
@@ -9,7 +9,7 @@ import { EXACT } from '../types.js'
  * `fallback` (@x402/svm's ExactSvmScheme) when given.
  */
 export class ParxSvmClientScheme implements SchemeNetworkClient {
-  readonly scheme = EXACT
+  readonly scheme: string = EXACT
   constructor(private readonly signer: MessageSigner, private readonly fallback?: SchemeNetworkClient) {}
 
   async createPaymentPayload(x402Version: number, requirements: PaymentRequirements, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
@@ -25,4 +25,16 @@ export class ParxSvmClientScheme implements SchemeNetworkClient {
       ? ({ x402Version: 1, scheme: r.scheme, network: r.network, payload } as unknown as PaymentPayloadResult)
       : { x402Version, payload }
   }
+}
+
+/**
+ * `upto` (metered) on Solana for @x402/core's x402Client: signs parx's upto authorization over
+ * delegated-spl for the offer's maximum (the seller settles what it used, never more). The
+ * reference's channel-based Solana upto goes to `fallback` when given.
+ *
+ * @example
+ * x402Client.fromConfig({ schemes: [{ network: 'solana:*', client: new ParxSvmUptoClientScheme(keypairSigner(payer)) }] })
+ */
+export class ParxSvmUptoClientScheme extends ParxSvmClientScheme {
+  override readonly scheme: string = UPTO
 }

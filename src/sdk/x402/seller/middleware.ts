@@ -48,7 +48,7 @@ type Next = (err?: unknown) => unknown
  * PAYMENT-RESPONSE. A failed handler is not charged; a failed settlement answers 402. `hooks`
  * (./hooks.ts) may refuse a payment before or after verify and before settle, and observe every
  * settle outcome.
- * A route priced with `scheme: 'upto'` (metered, EVM) charges what its handler reports with
+ * A route priced with `scheme: 'upto'` (metered, EVM or Solana) charges what its handler reports with
  * `settleAmount(res, amount)` (./usage.ts; the reference's Settlement-Overrides header), at most
  * the price, which is then the maximum the payer signs for.
  *

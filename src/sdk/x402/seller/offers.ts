@@ -11,8 +11,9 @@ export type Price = {
   /** Base units of the asset; with `scheme: 'upto'`, the most one request may cost. */
   amount: string
   /**
-   * `exact` (default): the price is charged. `upto` (EVM, metered): the payer signs for at most
-   * `amount` and the handler reports what it used (see `settleAmount` in ./usage.ts); that is charged.
+   * `exact` (default): the price is charged. `upto` (metered; EVM through permit2, Solana through
+   * delegated-spl): the payer signs for at most `amount` and the handler reports what it used (see
+   * `settleAmount` in ./usage.ts); that is charged.
    */
   scheme?: 'exact' | 'upto'
   payTo: string

@@ -77,6 +77,11 @@ export function checkSplAuthorization(a: SplAuthorization, r: PaymentRequirement
   }
   if (a.to !== r.payTo) return { reason: reasons.svmSplRecipientMismatch, message: `authorization.to ${a.to} is not the seller's payTo ${r.payTo}` }
   if (a.amount < BigInt(r.amount)) return { reason: reasons.svmSplAmountMismatch, message: `authorization amount ${a.amount} is less than the price ${r.amount}` }
+  return checkSplWindow(a, r, now)
+}
+
+/** The validity window both signed forms (delegated-spl and its upto) share: deadline and validAfter. */
+export function checkSplWindow(a: Pick<SplAuthorization, 'deadline' | 'validAfter'>, r: PaymentRequirements, now: bigint): SplFailure | undefined {
   if (a.deadline < now + MIN_VALIDITY_SECONDS) return { reason: reasons.svmSplDeadline, message: `deadline ${a.deadline} has passed (now ${now})` }
   if (a.deadline > now + BigInt(r.maxTimeoutSeconds) + DEADLINE_SKEW_SECONDS) {
     return { reason: reasons.svmSplDeadline, message: `deadline ${a.deadline} is further out than maxTimeoutSeconds (${r.maxTimeoutSeconds} s) allows` }

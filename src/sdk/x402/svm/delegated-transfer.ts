@@ -58,12 +58,14 @@ export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqX
 export function delegatedTransferInstructions(p: {
   feePayer: PublicKey; source: PublicKey; destination: PublicKey; to: string; mint: PublicKey; programId: PublicKey
   amount: bigint; decimals: number; createDestination: boolean; nonce: string
+  /** Which signed form the memo names (delegated-spl, or its metered upto). */
+  form?: string
 }): TransactionInstruction[] {
   const out: TransactionInstruction[] = []
   if (p.createDestination) {
     out.push(createAssociatedTokenAccountIdempotentInstruction(p.feePayer, p.destination, new PublicKey(p.to), p.mint, p.programId))
   }
   out.push(createTransferCheckedInstruction(p.source, p.mint, p.destination, p.feePayer, p.amount, p.decimals, [], p.programId))
-  out.push(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`x402 delegated-spl nonce:${p.nonce}`, 'utf8') }))
+  out.push(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`x402 ${p.form ?? 'delegated-spl'} nonce:${p.nonce}`, 'utf8') }))
   return out
 }
