@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { exitCodes } from '../src/cli/exit-codes.js'
+import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let d: TestDaemon
@@ -13,15 +14,8 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-/** Runs `parx ...` in-process and captures what it prints. */
-async function parx(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = []
-  const err: string[] = []
-  process.exitCode = 0
-  const code = await main(['node', 'parx', '--api-url', d.urls.api, ...args], { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), env })
-  process.exitCode = 0
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+/** Runs `parx ...` in-process against the test daemon. */
+const parx = (args: string[], env: NodeJS.ProcessEnv = {}) => runParx(d.urls.api, args, env)
 
 describe('parx keys', () => {
   it('creates, lists and deactivates a key with the token read from the data dir', async () => {

@@ -9,7 +9,7 @@ import { withPaymentId } from '../src/sdk/x402/payment-identifier.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, post, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
-import { parxBuyer } from './helpers/x402-buyers.js'
+import { parxBuyer, recordingFetch } from './helpers/x402-buyers.js'
 import { reportSellers } from './helpers/x402-sellers.js'
 
 let d: TestDaemon
@@ -31,18 +31,6 @@ afterAll(async () => {
 })
 
 const balance = () => localBase(d).balance('USDC', payTo)
-/** Wraps fetch to keep the last PAYMENT-SIGNATURE sent: what a buyer resends when it retries a purchase. */
-function recording() {
-  const sent: string[] = []
-  const f: typeof fetch = async (input, init) => {
-    // The official client passes a Request (duck-typed: it may come from another realm than this file's Request).
-    const h = new Headers(init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined))
-    const sig = h.get('payment-signature')
-    if (sig) sent.push(sig)
-    return fetch(input, init)
-  }
-  return { f, sent }
-}
 const withId = (body: X402Body, id: string): X402Body => ({ ...body, paymentPayload: { ...body.paymentPayload, extensions: withPaymentId(undefined, id) } })
 
 describe('payment-identifier on the facilitator', () => {
@@ -61,7 +49,7 @@ describe('payment-identifier on the facilitator', () => {
     client.onBeforePaymentCreation(async ({ paymentRequired }) => {
       if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
     })
-    const rec = recording()
+    const rec = recordingFetch()
     const buy = officialFetch(rec.f, client)
     const before = await balance()
     const first = await buy(`${official.url}/report`)
@@ -93,7 +81,7 @@ describe('payment-identifier on the facilitator', () => {
     // The gate declares the extension (optional) because the facilitator lists it in /supported.
     const terms = decodeHeader<any>((await fetch(`${ours.url}/report`)).headers.get('payment-required'))!
     expect(terms.extensions[PAYMENT_IDENTIFIER]).toEqual(declarePaymentIdentifierExtension())
-    const rec = recording()
+    const rec = recordingFetch()
     const buy = parxFetchWithId(rec.f, id)
     const before = await balance()
     const first = await buy(`${ours.url}/report`)
@@ -112,7 +100,7 @@ describe('payment-identifier on the facilitator', () => {
     expect((await balance()) - before).toBe(BigInt(PRICE))
 
     // Without a fixed id the parx client sends a fresh one per purchase.
-    const plain = recording()
+    const plain = recordingFetch()
     expect((await parxBuyerVia(plain.f)(`${ours.url}/report`)).status).toBe(200)
     expect((await parxBuyerVia(plain.f)(`${ours.url}/report`)).status).toBe(200)
     const ids = plain.sent.map((h) => decodeHeader<any>(h)!.extensions[PAYMENT_IDENTIFIER].info.id)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
-import { parxBuyer } from './helpers/x402-buyers.js'
+import { parxBuyer, recordingFetch } from './helpers/x402-buyers.js'
 import { reportSellers } from './helpers/x402-sellers.js'
 
 let d: TestDaemon
@@ -48,17 +48,6 @@ async function untilDecided(path: string, pick: (body: any) => string): Promise<
   throw new Error(`${path} stayed pending`)
 }
 
-function recording() {
-  const sent: string[] = []
-  const f: typeof fetch = async (input, init) => {
-    const h = new Headers(init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined))
-    const sig = h.get('payment-signature')
-    if (sig) sent.push(sig)
-    return fetch(input, init)
-  }
-  return { f, sent }
-}
-
 describe('a settlement whose receipt does not come in time', () => {
   it('over /settle: answers settlement_pending with its transaction, retries wait for it, ends completed, and is told success exactly once', async () => {
     const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }))
@@ -87,7 +76,7 @@ describe('a settlement whose receipt does not come in time', () => {
 
   it('behind the parx gate, paid by the parx client: 402 naming the pending transaction, /status pending then completed, the same payment then served, paid once', async () => {
     const id = `pay_pending_parx_${Date.now()}`
-    const rec = recording()
+    const rec = recordingFetch()
     const before = await balance()
     await pauseMining()
     const res = await parxBuyer(d, { evm: payer }, undefined, rec.f, () => id)(`${ours.url}/report`)
@@ -118,7 +107,7 @@ describe('a settlement whose receipt does not come in time', () => {
     client.onBeforePaymentCreation(async ({ paymentRequired }) => {
       if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
     })
-    const rec = recording()
+    const rec = recordingFetch()
     const before = await balance()
     await pauseMining()
     const res = await officialFetch(rec.f, client)(`${official.url}/report`)

@@ -4,9 +4,9 @@ import { promisify } from 'node:util'
 import { Keypair, Transaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exitCodes } from '../src/cli/exit-codes.js'
-import { main } from '../src/cli/main.js'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { createXchainClient, OrderWaitTimeoutError } from '../src/sdk/xchain/client.js'
+import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { xchainClient, type XchainClient } from './helpers/xchain.js'
 
@@ -21,15 +21,8 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-/** Runs `parx ...` in-process with the partner key in PARX_API_KEY, and captures what it prints. */
-async function parx(args: string[], env: NodeJS.ProcessEnv = { PARX_API_KEY: apiKey }) {
-  const out: string[] = []
-  const err: string[] = []
-  process.exitCode = 0
-  const code = await main(['node', 'parx', '--api-url', d.urls.api, ...args], { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), env })
-  process.exitCode = 0
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+/** Runs `parx ...` in-process against the test daemon, with the partner key in PARX_API_KEY. */
+const parx = (args: string[], env: NodeJS.ProcessEnv = { PARX_API_KEY: apiKey }) => runParx(d.urls.api, args, env)
 
 describe('parx xchain build | status', () => {
   it('builds a sol-origin order the user signs; status --wait follows it to claimed (exit 0)', async () => {

@@ -10,7 +10,7 @@ import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
 import { evmDeliveryDigest, evmOrderDelivery, evmOrderId, evmParty } from '../contracts/xchain/statement.js'
 import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { xchainClient, type XchainClient } from './helpers/xchain.js'
+import { xchainClient, type XchainClient, PUSD_SOL, PUSD_BASE, isSettled, resetXchainFaults } from './helpers/xchain.js'
 import { evmOrigin } from './helpers/xchain-evm.js'
 
 let d: TestDaemon
@@ -20,14 +20,9 @@ beforeAll(async () => {
   x = await xchainClient(d)
 })
 afterAll(async () => d?.close())
-afterEach(async () => {
-  for (const a of d.services.xchain.attestors) a.mode = 'honest'
-  await x.operator('/api/solver/resume')
-})
+afterEach(() => resetXchainFaults(d, x))
 
-const PUSD_SOL = 1_000_000_000n
-const PUSD_BASE = 1_000_000_000_000_000_000n
-const final = (b: any) => b.status !== 'pending' && b.status !== 'unknown'
+const final = isSettled
 const base = () => d.services.base
 const record = (orderId: string) => d.services.xchain.orders.get(orderId)
 const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()

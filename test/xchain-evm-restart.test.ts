@@ -5,20 +5,11 @@ import { attestationStore } from '../daemon/xchain/attestation-store.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmOrigin } from './helpers/xchain-evm.js'
-import { xchainClient, type XchainClient } from './helpers/xchain.js'
+import { xchainClient, type XchainClient, PUSD_SOL } from './helpers/xchain.js'
+import { until } from './helpers/api-calls.js'
 
 const FILE = { xchain: { fillSeconds: 100, expirySeconds: 200 } }
-const PUSD_SOL = 1_000_000_000n
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const v = await read()
-    if (ok(v)) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 describe('evm-origin orders across a restart', () => {
   it('orders in every stage (claimed, refunded, dropped, built, opened, delivered, attested) each resume to the right end, with one fill each', async () => {

@@ -4,7 +4,7 @@ import { TOKEN_A } from '../src/networks/registry.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { solDeliveryMessage, solParty, evmParty, chainRef } from '../contracts/xchain/statement.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { openOrder, passSolanaTime, xchainClient, type XchainClient } from './helpers/xchain.js'
+import { openOrder, passSolanaTime, xchainClient, type XchainClient, PUSD_SOL, PUSD_BASE, isSettled, resetXchainFaults } from './helpers/xchain.js'
 
 let d: TestDaemon
 let x: XchainClient
@@ -13,14 +13,9 @@ beforeAll(async () => {
   x = await xchainClient(d)
 })
 afterAll(async () => d?.close())
-afterEach(async () => {
-  for (const a of d.services.xchain.attestors) a.mode = 'honest'
-  await x.operator('/api/solver/resume')
-})
+afterEach(() => resetXchainFaults(d, x))
 
-const PUSD_SOL = 1_000_000_000n
-const PUSD_BASE = 1_000_000_000_000_000_000n
-const final = (b: any) => b.status !== 'pending' && b.status !== 'unknown'
+const final = isSettled
 const record = (orderId: string) => d.services.xchain.orders.get(orderId)
 const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
 const fillsOf = async (orderId: string) => {

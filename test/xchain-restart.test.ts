@@ -6,19 +6,11 @@ import { attestationStore } from '../daemon/xchain/attestation-store.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { openOrder, passSolanaTime, xchainClient, type XchainClient } from './helpers/xchain.js'
+import { until } from './helpers/api-calls.js'
 
 const FILE = { xchain: { fillSeconds: 100, expirySeconds: 200 } }
 const PUSD_BASE = 1_000_000_000_000_000_000n
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const v = await read()
-    if (ok(v)) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 const stage = (x: XchainClient, orderId: string) => x.status(orderId).then((r) => r.body)
 const fills = async (d: TestDaemon, orderId: string) => {
   const logs = await d.services.base.client.getContractEvents({ address: d.services.base.contracts.outputSettler!, abi: OutputSettler.abi, eventName: 'Filled', fromBlock: 0n })

@@ -1,6 +1,7 @@
 import { Keypair } from '@solana/web3.js'
 import type { Logger } from 'pino'
 import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import type { ParxConfig } from '../../src/config/schema.js'
 import type { XchainRail } from '../../src/sdk/xchain/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
@@ -59,13 +60,16 @@ export function createXchain(p: CreateXchainParameters): XchainParts {
     rails['evm-origin'] = evmOriginRail({ solana: p.solana, base: p.base, solver, baseSender: p.baseSender, store: p.store, orders, limits: p.limits, timing: p.timing })
   }
   const attestors = [0, 1, 2].map((index) => {
-    const local = createAttestor({
+    const url = p.timing.attestorUrls[String(index) as '0' | '1' | '2']
+    // One run as its own process is asked over HTTP; it must sign with the keys the chains know it by.
+    if (url) {
+      const expect = { ed25519: Keypair.fromSecretKey(p.keys.solanaAttestors[index]!).publicKey.toBase58(), evm: privateKeyToAccount(p.keys.attestors[index]!).address }
+      return remoteAttestor({ index, url, expect })
+    }
+    return createAttestor({
       index, ed25519Secret: p.keys.solanaAttestors[index]!, evmKey: p.keys.attestors[index]!,
       checks: Object.fromEntries(Object.entries(rails).map(([name, rail]) => [name, rail.attestorCheck(index)])),
     })
-    // One run as its own process is asked over HTTP; it must sign with the keys the chains know it by.
-    const url = p.timing.attestorUrls[String(index) as '0' | '1' | '2']
-    return url ? remoteAttestor({ index, url, expect: { ed25519: local.ed25519, evm: local.evm } }) : local
   })
   const balance = solverBalances({ evm: p.evm, solana: p.solana, evmSolver: p.evmSolver, solanaSolver: solver.publicKey })
   const held = reservations({ store: p.store, balance })

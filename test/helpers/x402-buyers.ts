@@ -50,3 +50,16 @@ export function parxBuyer(d: TestDaemon, keys: { evm?: PrivateKeyAccount; solana
     ...(paymentId ? { paymentId } : {}),
   })
 }
+
+/** Wraps fetch to keep every PAYMENT-SIGNATURE sent: what a buyer resends when it retries a purchase. */
+export function recordingFetch() {
+  const sent: string[] = []
+  const f: typeof fetch = async (input, init) => {
+    // The official client passes a Request (duck-typed: it may come from another realm than this file's Request).
+    const h = new Headers(init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined))
+    const sig = h.get('payment-signature')
+    if (sig) sent.push(sig)
+    return fetch(input, init)
+  }
+  return { f, sent }
+}

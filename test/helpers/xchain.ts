@@ -71,3 +71,16 @@ export async function openOrder(x: XchainClient, symbol: string, uiAmount: strin
   await x.submit(user, r.body)
   return { user, recipient, built: r.body }
 }
+
+/** One PUSD in base units on each chain (9 decimals on Solana, 18 on Base). */
+export const PUSD_SOL = 1_000_000_000n
+export const PUSD_BASE = 1_000_000_000_000_000_000n
+
+/** A status answer after which the order does not move on: claimed, refunded or attention. */
+export const isSettled = (b: { status: string }) => b.status !== 'pending' && b.status !== 'unknown'
+
+/** Undoes what fault tests switch: every attestor honest, the solver resumed. */
+export async function resetXchainFaults(d: TestDaemon, x: XchainClient): Promise<void> {
+  for (const a of d.services.xchain.attestors) a.mode = 'honest'
+  await x.operator('/api/solver/resume')
+}

@@ -22,6 +22,8 @@ export type Outbox = {
   get(hash: string): Promise<OutboxRow | undefined>
   /** The hashes among these that the chain will never include (decided failed). */
   failedAmong(hashes: string[]): Promise<Set<string>>
+  /** Every transaction recorded for `refs` with this purpose on `network`, newest first (e.g. an order's fills). */
+  byRefs(network: string, purpose: string, refs: string): Promise<Pick<OutboxRow, 'hash' | 'state'>[]>
 }
 
 export function outboxStore(store: Store): Outbox {
@@ -48,5 +50,7 @@ export function outboxStore(store: Store): Outbox {
       const rows = await db.selectFrom('tx_outbox').select('hash').where('state', '=', 'failed').where('hash', 'in', hashes.map((h) => h.toLowerCase())).execute()
       return new Set(rows.map((r) => r.hash))
     },
+    byRefs: (network, purpose, refs) => db.selectFrom('tx_outbox').select(['hash', 'state'])
+      .where('network', '=', network).where('purpose', '=', purpose).where('refs', '=', refs).orderBy('created_at', 'desc').execute(),
   }
 }

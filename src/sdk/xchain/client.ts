@@ -2,8 +2,9 @@ import type { Connection, Keypair } from '@solana/web3.js'
 import { callJson } from '../http.js'
 import { buildSignSubmitEvmOrigin, type EvmOriginOrderRequest, type EvmOriginSigner } from './evm-origin-client.js'
 import { xchainPaths } from './paths.js'
+import { pollStatus, type WaitOptions } from './poll.js'
 import type {
-  EvmOriginBuildRequest, EvmOriginBuilt, SolOriginBuildRequest, SolOriginBuilt, XchainRail, XchainStatus, XchainStatusResponse,
+  EvmOriginBuildRequest, EvmOriginBuilt, SolOriginBuildRequest, SolOriginBuilt, XchainRail, XchainStatusResponse,
 } from './wire.js'
 
 export type XchainClientParameters = {
@@ -13,30 +14,7 @@ export type XchainClientParameters = {
   apiKey?: string
 }
 
-/** The statuses after which nothing changes any more (SPEC §3.1). */
-export const FINAL_STATUSES: readonly XchainStatus[] = ['claimed', 'refunded', 'attention']
-export const isFinal = (s: XchainStatus) => FINAL_STATUSES.includes(s)
-
-export type WaitOptions = {
-  rail?: XchainRail
-  /** Stop when this holds (default: a final status). */
-  until?: (s: XchainStatusResponse) => boolean
-  /** Give up after this long (default 120 s); the error carries the last answer. */
-  timeoutMs?: number
-  /** Between polls (default 250 ms). */
-  intervalMs?: number
-  /** Every answer that differs from the previous one (status, stage or a reference). */
-  onUpdate?: (s: XchainStatusResponse) => void
-  signal?: AbortSignal
-}
-
-/** Polling ended before the order reached what was waited for; `last` is the last answer. */
-export class OrderWaitTimeoutError extends Error {
-  override name = 'OrderWaitTimeoutError'
-  constructor(readonly last: XchainStatusResponse, timeoutMs: number) {
-    super(`order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`)
-  }
-}
+export { FINAL_STATUSES, isFinal, OrderWaitTimeoutError, type WaitOptions } from './poll.js'
 
 /** The user's lock transaction landed but failed on chain: nothing was locked. */
 export class LockFailedError extends Error {
@@ -71,22 +49,7 @@ export function createXchainClient(p: XchainClientParameters) {
       callJson<XchainStatusResponse>(p.apiUrl, xchainPaths.status.replace(':orderId', orderId), { headers, query: { rail } }),
 
     /** Polls status until a final status (or `until`), then returns that answer. */
-    async waitForStatus(orderId: string, o: WaitOptions = {}): Promise<XchainStatusResponse> {
-      const timeoutMs = o.timeoutMs ?? 120_000
-      const end = Date.now() + timeoutMs
-      const until = o.until ?? ((s: XchainStatusResponse) => isFinal(s.status))
-      let seen = ''
-      for (;;) {
-        o.signal?.throwIfAborted()
-        const s = await client.status(orderId, o.rail)
-        const key = `${s.status}|${s.stage}|${s.deliverRef}|${s.claimRef}|${s.refundRef}`
-        if (key !== seen) o.onUpdate?.(s)
-        seen = key
-        if (until(s)) return s
-        if (Date.now() >= end) throw new OrderWaitTimeoutError(s, timeoutMs)
-        await sleep(o.intervalMs ?? 250, o.signal)
-      }
-    },
+    waitForStatus: (orderId: string, o: WaitOptions = {}) => pollStatus(() => client.status(orderId, o.rail), o),
 
     /**
      * Builds a Solana-origin order, signs the lock as `signer` (the solver already signed as fee
@@ -116,10 +79,3 @@ export function createXchainClient(p: XchainClientParameters) {
 }
 
 export type XchainClient = ReturnType<typeof createXchainClient>
-
-function sleep(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true })
-  })
-}

@@ -81,27 +81,32 @@ export const SolOriginBuildBody = z.object({
 }).strict()
 export type SolOriginBuildRequest = z.infer<typeof SolOriginBuildBody>
 
-/** The build response of SPEC §2.7 (first block), plus base-unit amounts and where to poll. */
-export type SolOriginBuilt = {
-  rail: 'sol-origin'
-  /** Legacy transaction, base64, already signed by the solver as fee payer; the user signs and submits it. */
-  txB64: string
+/** What both rails' build responses say of the order: its id, par amounts, deadlines and where to poll. */
+export type BuiltOrder = {
   orderId: `0x${string}`
+  /** Par: equal human amounts; base units at each token's decimals (input on the origin chain, output on the destination). */
   inAmount: number
   outAmount: number
   inAmountBase: string
   outAmountBase: string
   inToken: string
   outToken: string
-  /** The Base recipient (checksummed). */
-  recipient: Address
   fillDeadline: number
   expires: number
+  /** GET this (with your x-api-key) until a final status. */
+  status: string
+}
+
+/** The build response of SPEC §2.7 (first block), plus base-unit amounts and where to poll. */
+export type SolOriginBuilt = BuiltOrder & {
+  rail: 'sol-origin'
+  /** Legacy transaction, base64, already signed by the solver as fee payer; the user signs and submits it. */
+  txB64: string
+  /** The Base recipient (checksummed). */
+  recipient: Address
   blockhash: string
   lastValidBlockHeight: number
   feePayer: string
-  /** GET this (with your x-api-key) until a final status. */
-  status: string
 }
 
 /** POST /api/xchain/evm-origin/open/build (the evm-origin rail defines its response). */
@@ -159,22 +164,12 @@ export type EvmOrderJson = {
  * Either way the order must be opened before `fillDeadline` (Base time); after it the order can
  * no longer open and its held inventory is released. Then poll `status`.
  */
-export type EvmOriginBuilt = {
+export type EvmOriginBuilt = BuiltOrder & {
   rail: 'evm-origin'
-  /** The EIP-712 digest of `order` under the escrow's domain; the only handle for tracking. */
-  orderId: `0x${string}`
+  /** `orderId` is the EIP-712 digest of `order` under the escrow's domain; the only handle for tracking. */
   order: EvmOrderJson
-  /** Par: equal human amounts; base units at each token's decimals (input on Base, output on Solana). */
-  inAmount: number
-  outAmount: number
-  inAmountBase: string
-  outAmountBase: string
-  inToken: string
-  outToken: string
   /** The Solana recipient (base58): delivery goes to its associated token account of the output mint. */
   recipient: string
-  fillDeadline: number
-  expires: number
   chainId: number
   escrow: Address
   gasless: {
@@ -184,8 +179,6 @@ export type EvmOriginBuilt = {
     submit: string
   }
   calls: { approve: WalletCall; open: WalletCall }
-  /** GET this (with your x-api-key) until a final status. */
-  status: string
 }
 
 const hexSignature = z.string({ required_error: 'required' }).regex(/^0x([0-9a-fA-F]{2}){65,}$/, 'a signature: 0x and at least 65 bytes of hex').transform((v) => v as Hex)

@@ -24,9 +24,7 @@ export function escrowTxs(d: Pick<EvmOriginDeps, 'base' | 'baseSender' | 'store'
 
   /** The newest transaction of `purpose` for `orderId` that nobody decided failed, and its receipt if included. */
   async function earlier(purpose: EscrowPurpose, orderId: string): Promise<{ hash: Hex; receipt?: TransactionReceipt } | undefined> {
-    const rows = await d.store.db.selectFrom('tx_outbox').select(['hash', 'state']).where('purpose', '=', purpose).where('refs', '=', orderId)
-      .where('network', '=', d.base.key).orderBy('created_at', 'desc').execute()
-    for (const row of rows) {
+    for (const row of await outbox.byRefs(d.base.key, purpose, orderId)) {
       if (row.state === 'failed') continue
       const hash = row.hash as Hex
       const receipt = await receiptOf(hash)

@@ -43,7 +43,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
 
   /** Fills of this order the solver signed: in flight (no receipt yet) and the last included. */
   const outboxFills = async (orderId: string) => {
-    const rows = await d.store.db.selectFrom('tx_outbox').select(['hash', 'state']).where('purpose', '=', FILL_PURPOSE).where('refs', '=', orderId).orderBy('created_at', 'desc').execute()
+    const rows = await outbox.byRefs(d.base.key, FILL_PURPOSE, orderId)
     return { inFlight: rows.some((r) => r.state === 'sent'), included: rows.find((r) => r.state === 'included')?.hash }
   }
 

@@ -24,18 +24,15 @@ export async function run(rail: XchainRail, opts: BuildOptions, ctx: CliContext)
 
 function describe(ctx: CliContext, rail: XchainRail, b: SolOriginBuilt | EvmOriginBuilt): string[] {
   const { bold, dim } = ctx.color
-  const f = b as Partial<SolOriginBuilt> & Record<string, unknown>
   const [from, to] = rail === 'sol-origin' ? ['Solana', 'Base'] : ['Base', 'Solana']
   const lines = [
     `${label(ctx, 'order')}${bold(b.orderId)} (${rail})`,
-    `${label(ctx, 'pays')}${f.inAmount ?? '?'} ${f.inToken ?? ''} on ${from} -> ${f.outAmount ?? '?'} ${f.outToken ?? ''} on ${to} to ${String(f.recipient ?? '')}`,
+    `${label(ctx, 'pays')}${b.inAmount} ${b.inToken} on ${from} -> ${b.outAmount} ${b.outToken} on ${to} to ${b.recipient}`,
+    `${label(ctx, 'filled by')}${when(b.fillDeadline)}; unfilled, refundable after ${when(b.expires)}`,
   ]
-  if (typeof f.fillDeadline === 'number' && typeof f.expires === 'number') {
-    lines.push(`${label(ctx, 'filled by')}${when(f.fillDeadline)}; unfilled, refundable after ${when(f.expires)}`)
-  }
-  if (rail === 'sol-origin' && f.txB64) {
-    lines.push(`${label(ctx, 'next')}the user signs txB64 and submits it before block height ${f.lastValidBlockHeight} (the solver already paid the fee):`)
-    lines.push(f.txB64)
+  if (b.rail === 'sol-origin') {
+    lines.push(`${label(ctx, 'next')}the user signs txB64 and submits it before block height ${b.lastValidBlockHeight} (the solver already paid the fee):`)
+    lines.push(b.txB64)
   } else {
     lines.push(`${label(ctx, 'next')}the user signs the order (see --output json: the gasless typed data, or the plain calls) and submits it`)
   }

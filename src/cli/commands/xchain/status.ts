@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
 import { xchainPaths } from '../../../sdk/xchain/paths.js'
+import { isFinal, OrderWaitTimeoutError, pollStatus } from '../../../sdk/xchain/poll.js'
 import type { XchainRail, XchainStatusResponse } from '../../../sdk/xchain/wire.js'
 import { emit, label, type CliContext } from '../../context.js'
 import { callDaemon } from '../../daemon-call.js'
@@ -9,36 +10,30 @@ import { apiKeyHelp, partnerHeaders, type PartnerOptions } from './shared.js'
 
 export type StatusOptions = PartnerOptions & { rail?: XchainRail; wait?: boolean; timeout?: string; interval?: string }
 
-const FINAL = new Set(['claimed', 'refunded', 'attention'])
-
 /**
  * `parx xchain status <orderId>`: where a cross-chain order is (SPEC §2.7). With --wait it polls
  * until the order is claimed, refunded or needs attention; the exit code then says which (0 claimed,
  * 1 otherwise), so a script can branch on it as on `gh run watch --exit-status`.
  */
 export async function run(orderId: string, opts: StatusOptions, ctx: CliContext): Promise<number> {
-  const get = () => callDaemon<XchainStatusResponse>(ctx, xchainPaths.status.replace(':orderId', encodeURIComponent(orderId)), {
+  const read = () => callDaemon<XchainStatusResponse>(ctx, xchainPaths.status.replace(':orderId', encodeURIComponent(orderId)), {
     query: { rail: opts.rail }, headers: partnerHeaders(ctx, opts),
   })
-  let s = await get()
-  if (opts.wait && !FINAL.has(s.status)) {
+  let s = await read()
+  if (opts.wait && !isFinal(s.status)) {
     const timeoutMs = seconds(opts.timeout ?? '120', '--timeout') * 1000
     const intervalMs = seconds(opts.interval ?? '0.5', '--interval') * 1000
-    const end = Date.now() + timeoutMs
-    const spinner = ctx.spinner(`order ${s.orderId}: ${s.status} (${s.stage ?? 'no stage yet'})`)
+    const line = (x: XchainStatusResponse) => `order ${x.orderId}: ${x.status} (${x.stage ?? 'no stage yet'})`
+    const spinner = ctx.spinner(line(s))
     try {
-      while (!FINAL.has(s.status) && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, intervalMs))
-        s = await get()
-        spinner.update(`order ${s.orderId}: ${s.status} (${s.stage ?? 'no stage yet'})`)
-      }
+      s = await pollStatus(read, { timeoutMs, intervalMs, onUpdate: (x) => spinner.update(line(x)) })
+    } catch (e) {
+      if (!(e instanceof OrderWaitTimeoutError)) throw e
+      // Text: where it stands, then the error. JSON: the error alone (one document per failure).
+      if (ctx.output === 'text') for (const l of describe(ctx, e.last)) ctx.stdout(l)
+      throw new CliError('WAIT_TIMEOUT', `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: run \`parx xchain status ${e.last.orderId} --wait\` again`)
     } finally {
       spinner.stop()
-    }
-    if (!FINAL.has(s.status)) {
-      // Text: where it stands, then the error. JSON: the error alone (one document per failure).
-      if (ctx.output === 'text') for (const line of describe(ctx, s)) ctx.stdout(line)
-      throw new CliError('WAIT_TIMEOUT', `order ${s.orderId} is still ${s.status} after ${timeoutMs / 1000} s; it goes on without you: run \`parx xchain status ${s.orderId} --wait\` again`)
     }
   }
   emit(ctx, s, () => describe(ctx, s))
