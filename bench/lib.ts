@@ -22,10 +22,15 @@ const parxBin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
 
 export type ServeChild = { child: ChildProcess; ready: { readyMs: number; urls: { api: string } }; wallMs: number; stop(): Promise<void> }
 
-/** Starts `parx serve --output json` as a user would and waits for its ready line; `env` adds PARX_* settings. */
+/**
+ * Starts `parx serve --output json` as a user would and waits for its ready line; `env` adds PARX_*
+ * settings. PARX_BENCH_NODE_FLAGS passes node flags to the daemon under test, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes.
+ */
 export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<ServeChild> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  const nodeFlags = process.env.PARX_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...nodeFlags, parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<ServeChild['ready']>((resolve, reject) => {
     lines.once('line', (l) => resolve(JSON.parse(l)))

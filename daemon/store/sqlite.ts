@@ -1,7 +1,7 @@
 import Sqlite from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+import { SqliteAdapter, SqliteDialect, type DialectAdapter, type SqliteDatabase } from 'kysely'
 
 /**
  * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses
@@ -36,5 +36,29 @@ class ParxSqliteDialect extends SqliteDialect {
 }
 
 export function sqliteDialect(file: string): SqliteDialect {
-  return new ParxSqliteDialect({ database: openSqlite(file) })
+  return new ParxSqliteDialect({ database: withStatementCache(openSqlite(file)) })
+}
+
+/** Statements kept prepared: the store's queries are a few hundred distinct texts. */
+const CACHED_STATEMENTS = 500
+
+/**
+ * Kysely's driver prepares every query's SQL anew; preparing is most of a small query's cost.
+ * Statements are kept by their text and reused (better-sqlite3 runs them synchronously, so one is
+ * never used by two queries at once; SQLite re-prepares one itself after a schema change).
+ */
+function withStatementCache(db: Sqlite.Database): SqliteDatabase {
+  const cache = new Map<string, Sqlite.Statement>()
+  return {
+    prepare(sql: string) {
+      let stmt = cache.get(sql)
+      if (!stmt) {
+        stmt = db.prepare(sql)
+        if (cache.size >= CACHED_STATEMENTS) cache.delete(cache.keys().next().value!)
+        cache.set(sql, stmt)
+      }
+      return stmt
+    },
+    close: () => db.close(),
+  }
 }

@@ -5,8 +5,9 @@ import {
 import type { PublicClient } from 'viem'
 
 /**
- * Calldata for the few functions the swap path calls on every request. viem's encodeFunctionData
- * hashes the function signature on each call; here each selector is hashed once.
+ * The view functions the swap path reads on every request, by their human-readable signatures,
+ * each selector hashed once (viem's encodeFunctionData hashes it on every call; typed ABIs use
+ * src/sdk/encode-call.ts instead).
  */
 export type Fn = { item: AbiFunction; selector: Hex }
 
@@ -15,13 +16,7 @@ export function fn(signature: string): Fn {
   return { item, selector: toFunctionSelector(item) }
 }
 
-/** A function of a contract's ABI, by name (the first of that name). */
-export function fnOf(abi: readonly unknown[], name: string): Fn {
-  const item = abi.find((x) => (x as AbiFunction).type === 'function' && (x as AbiFunction).name === name) as AbiFunction
-  return { item, selector: toFunctionSelector(item) }
-}
-
-export function encodeCall(f: Fn, args: readonly unknown[]): Hex {
+function encodeFn(f: Fn, args: readonly unknown[]): Hex {
   return f.item.inputs.length ? concatHex([f.selector, encodeAbiParameters(f.item.inputs, args)]) : f.selector
 }
 
@@ -34,7 +29,7 @@ const aggregate3 = fn('function aggregate3((address target, bool allowFailure, b
  * call's outputs (a single output unwrapped).
  */
 export async function multicall(client: PublicClient, multicall3: Address, calls: Call[]): Promise<unknown[]> {
-  const data = encodeCall(aggregate3, [calls.map((c) => ({ target: c.to, allowFailure: false, callData: encodeCall(c.fn, c.args ?? []) }))])
+  const data = encodeFn(aggregate3, [calls.map((c) => ({ target: c.to, allowFailure: false, callData: encodeFn(c.fn, c.args ?? []) }))])
   const { data: out } = await client.call({ to: multicall3, data })
   const [results] = decodeAbiParameters(aggregate3.item.outputs, out!) as [readonly { success: boolean; returnData: Hex }[]]
   return results.map((r, i) => {

@@ -4,7 +4,7 @@ import { BaseError } from '../../src/errors/index.js'
 import type { RfqOrder } from '../../src/sdk/swap/order.js'
 import type { SwapAccepted } from '../../src/sdk/swap/types.js'
 import type { SwapDeps } from './deps.js'
-import { encodeCall, fnOf } from './calldata.js'
+import { encodeCall } from '../../src/sdk/encode-call.js'
 import { checkBalance, checkDeadlineAndNonce, checkFloor, checkInventory } from './chain-checks.js'
 import { inflightOrders, type InflightOrders } from './inflight.js'
 import { storeInflightOrders } from './inflight-store.js'
@@ -33,9 +33,6 @@ export type SwapRequest = {
 /** Gas limits with room above what the router uses (~115k from inventory; a first permit writes cold storage). */
 const GAS = { inventory: 300_000n, pool: 400_000n }
 
-const swapFn = fnOf(RfqSwap.abi, 'swap')
-const swapViaPoolFn = fnOf(RfqSwap.abi, 'swapViaPool')
-
 /**
  * POST /api/base/swap and /api/base/redeem: the checks of SPEC §4.1 in order, each with its own code
  * and nothing sent when one fails; then an eth_call simulation, in which the router judges both
@@ -53,8 +50,8 @@ export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAcce
   const { order } = req
   const args = [order, req.orderSig, req.v, req.r, req.s] as const
   const calldata = {
-    inventory: () => encodeCall(swapFn, args),
-    pool: () => encodeCall(swapViaPoolFn, [...args, chain.contracts[pairKey(pair.input.symbol)]!]),
+    inventory: () => encodeCall({ abi: RfqSwap.abi, functionName: 'swap', args }),
+    pool: () => encodeCall({ abi: RfqSwap.abi, functionName: 'swapViaPool', args: [...args, chain.contracts[pairKey(pair.input.symbol)]!] }),
   }
 
   // 2. the order against the request (local: no round trip)

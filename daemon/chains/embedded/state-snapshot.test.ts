@@ -38,6 +38,27 @@ describe('anvil state snapshots', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"block": 2}')
   })
 
+  it('keeps copying while the chain runs (in its worker thread): a newer whole state, never a broken one', async () => {
+    const path = state()
+    writeFileSync(path, '{"block": 1}')
+    const snapshots = keepStateSnapshots(path, 20)
+    try {
+      // Let the worker start, then keep this thread busy: the copy must still happen meanwhile.
+      await new Promise((r) => setTimeout(r, 200))
+      writeFileSync(path, '{"block": 2, "accounts": {}}')
+      let copiedWhileBusy = false
+      for (const end = Date.now() + 3_000; Date.now() < end && !copiedWhileBusy;) {
+        copiedWhileBusy = readFileSync(`${path}.good`, 'utf8') === '{"block": 2, "accounts": {}}'
+      }
+      expect(copiedWhileBusy).toBe(true)
+      writeFileSync(path, '{"block": 3, "acc')
+      await new Promise((r) => setTimeout(r, 200))
+      expect(readFileSync(`${path}.good`, 'utf8')).toBe('{"block": 2, "accounts": {}}')
+    } finally {
+      snapshots.stop()
+    }
+  })
+
   it('moves aside a broken first write (no complete copy yet), so the chain starts empty', () => {
     const path = state()
     writeFileSync(path, '')

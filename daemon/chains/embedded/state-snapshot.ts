@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 
 /**
  * anvil writes its state file in place: a crash (or a kill -9 of the process group) while it is
@@ -22,6 +23,9 @@ const isWhole = (path: string): boolean => {
   }
 }
 
+/** How often the last complete state is copied aside (anvil writes it every 2 s). */
+export const SNAPSHOT_EVERY_MS = 10_000
+
 /** Before anvil starts: a broken state file is replaced by the last complete copy, or refused by name. */
 export function restoreBrokenState(statePath: string, warn: (message: string) => void): void {
   if (!existsSync(statePath) || isWhole(statePath)) return
@@ -36,24 +40,45 @@ export function restoreBrokenState(statePath: string, warn: (message: string) =>
   warn(`${statePath} was cut short by a crash during the chain's first write; moved to ${aside}, the chain starts empty`)
 }
 
-/** While anvil runs: copies a changed, complete state file to `<state>.good` (write, then rename). */
-export function keepStateSnapshots(statePath: string, everyMs = 200): StateSnapshots {
-  let copiedMtime = 0
-  const refresh = () => {
-    try {
-      const mtime = statSync(statePath).mtimeMs
-      if (mtime === copiedMtime) return
-      const tmp = `${statePath}.good.tmp`
-      copyFileSync(statePath, tmp)
-      if (!isWhole(tmp)) return
-      renameSync(tmp, `${statePath}.good`)
-      copiedMtime = mtime
-    } catch {
-      // No state yet, or a copy that raced a write: the next round tries again.
-    }
+/**
+ * One round: copies the state file to `<state>.good` (write, then rename) when it changed since
+ * `copiedMtime` and parses whole; answers the mtime now copied. Self-contained (its modules come
+ * from process.getBuiltinModule): it is also the source of the worker thread below.
+ */
+function refreshSnapshot(statePath: string, copiedMtime: number): number {
+  const fs = process.getBuiltinModule('node:fs')
+  try {
+    const mtime = fs.statSync(statePath).mtimeMs
+    if (mtime === copiedMtime) return copiedMtime
+    const tmp = `${statePath}.good.tmp`
+    fs.copyFileSync(statePath, tmp)
+    const text = fs.readFileSync(tmp, 'utf8')
+    if (!text.trimEnd().endsWith('}')) return copiedMtime
+    JSON.parse(text)
+    fs.renameSync(tmp, `${statePath}.good`)
+    return mtime
+  } catch {
+    // No state yet, a copy that raced a write, or a cut-short file: the next round tries again.
+    return copiedMtime
   }
-  refresh()
-  const timer = setInterval(refresh, everyMs)
-  timer.unref()
-  return { stop: () => clearInterval(timer) }
+}
+
+/**
+ * While anvil runs: keeps `<state>.good` a recent complete state. The first copy is made at once;
+ * later ones every `everyMs` in a worker thread, because the file grows with the chain (9 MB after
+ * a few thousand payments): copying and parsing it at every dump (2 s) on the daemon's thread held
+ * its event loop ~75 ms each time, and the copy doubled the chain's disk writes. The copy is only
+ * used after a crash cut the state file short, and what we signed since it is replayed.
+ */
+export function keepStateSnapshots(statePath: string, everyMs = SNAPSHOT_EVERY_MS): StateSnapshots {
+  const copied = refreshSnapshot(statePath, 0)
+  const source = `
+    const { workerData } = process.getBuiltinModule('node:worker_threads')
+    const refreshSnapshot = ${refreshSnapshot.toString()}
+    let copied = workerData.copied
+    setInterval(() => { copied = refreshSnapshot(workerData.statePath, copied) }, workerData.everyMs)
+  `
+  const worker = new Worker(source, { eval: true, workerData: { statePath, everyMs, copied } })
+  worker.unref()
+  return { stop: () => void worker.terminate() }
 }

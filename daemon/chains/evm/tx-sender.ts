@@ -31,10 +31,30 @@ export type TxSender = {
   resubmit(hash: Hex): Promise<boolean>
   /**
    * send() then wait(), in one node call on the embedded chains (eth_sendRawTransactionSync:
-   * anvil mines on arrival and answers with the receipt), which saves latency-bound callers a poll.
+   * anvil mines on arrival and answers with the receipt), which saves latency-bound callers a
+   * poll. A refusal throws RELAY_FAILED as send() does; a transaction broadcast but not seen
+   * included within `timeoutMs` (mining paused, replaced, slow) throws InclusionUnknown.
    */
   sendAndWait(tx: TxRequest, timeoutMs?: number): Promise<{ hash: Hex; receipt: TransactionReceipt }>
 }
+
+/** Broadcast, but not seen included within the wait: it may still be mined, so its nonce stays spent. */
+export class InclusionUnknown extends BaseError {
+  constructor(readonly hash: Hex, cause?: unknown) {
+    const why = cause instanceof Error ? ` (${cause.message})` : ''
+    super('RELAY_FAILED', `transaction ${hash} was broadcast but its inclusion is not known yet${why}`, { cause })
+  }
+}
+
+/**
+ * anvil's answer when eth_sendRawTransactionSync took the transaction into its pool but did not
+ * mine it within its own wait (mining paused): accepted, not refused.
+ */
+const isConfirmationTimeout = (e: unknown) =>
+  e instanceof ViemError && /confirmation timeout/i.test(`${e.details} ${e.shortMessage}`)
+
+/** Oldest fee data a transaction is signed with (maxFeePerGas is twice it, so a few blocks of base-fee rise fit). */
+const FEES_STALE_MS = 5_000
 
 /** How many recent transactions a sender remembers for dropped/replaced detection. */
 const REMEMBERED = 20_000
@@ -54,30 +74,41 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
   let tail: Promise<unknown> = (opts.after ?? Promise.resolve()).catch(() => undefined)
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
-  let fees: { at: number; value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> } | undefined
-
-  const currentFees = () => {
-    // Fee data is shared for a second: it changes per block, not per transaction.
-    if (!fees || Date.now() - fees.at > 1_000) {
-      const value = client.estimateFeesPerGas()
+  type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  let fees: { at: number; value: Fees } | undefined
+  let refreshing: Promise<Fees> | undefined
+  const refreshFees = () =>
+    (refreshing ??= client.estimateFeesPerGas().then((value) => {
       fees = { at: Date.now(), value }
-      value.catch(() => (fees = undefined))
-    }
-    return fees.value
+      return value
+    }).finally(() => (refreshing = undefined)))
+
+  /**
+   * Fee data changes per block, not per transaction: a value under a second old is used as is, and
+   * one under FEES_STALE_MS is used while a fresh one is fetched beside it, so the serial step
+   * never waits on the node for fees (it did once a second, two round trips, under load).
+   */
+  const currentFees = async (): Promise<Fees> => {
+    const age = fees ? Date.now() - fees.at : Infinity
+    if (age <= 1_000) return fees!.value
+    const fresh = refreshFees()
+    if (age > FEES_STALE_MS) return fresh
+    fresh.catch(() => undefined)
+    return fees!.value
   }
 
   /**
    * Persisted before the node sees the bytes: a transaction the chain later loses (a crash that
-   * rolled an embedded chain back, a reorg) is broadcast again from here. Part of the serial step,
-   * so the outbox holds a sender's transactions in nonce order.
+   * rolled an embedded chain back, a reorg) is broadcast again from here (in nonce order, whatever
+   * order the rows were written in).
    */
-  const record = async (nonce: number, signed: Hex, purpose: string, refs?: string) => {
+  const record = async (nonce: number, signed: Hex, hash: Hex, purpose: string, refs?: string) => {
     if (!outbox) return
-    await outbox.record({ hash: keccak256(signed), network: chain.key, chainId: chain.chainId, sender: account.address, nonce, raw: signed, purpose, refs })
+    await outbox.record({ hash, network: chain.key, chainId: chain.chainId, sender: account.address, nonce, raw: signed, purpose, refs })
   }
 
   /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
-  const prepare = async (tx: TxRequest) => {
+  const sign = async (tx: TxRequest) => {
     // Fees first: a nonce is taken only once nothing but the (local) signature can fail.
     const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
     const nonce = await nonces.take()
@@ -86,8 +117,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
         chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
-      await record(nonce, signed, tx.purpose ?? 'other', tx.refs)
-      return { nonce, signed }
+      return { nonce, signed, hash: keccak256(signed) }
     } catch (e) {
       repair(nonce)
       throw e
@@ -109,7 +139,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
         chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
-      await record(nonce, signed, 'filler')
+      await record(nonce, signed, keccak256(signed), 'filler')
       await client.request({ method: 'eth_sendRawTransaction', params: [signed] })
     }).catch(() => {
       nonces.reset()
@@ -117,11 +147,24 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     tail = filler
   }
 
-  /** Nonce and signature in call order (the serial part). */
+  /**
+   * Nonce and signature in call order (the serial part), then the outbox row. The row is written
+   * outside the serial part: under load the store's queue is long, and waiting for it there made
+   * every later transaction wait too (the relay's queue then built up before the node instead of
+   * in its pool). A row that cannot be written repairs the nonce like a refusal.
+   */
   const next = (tx: TxRequest) => {
-    const prepared = tail.then(() => prepare(tx))
-    tail = prepared.catch(() => undefined)
-    return prepared
+    const signed = tail.then(() => sign(tx))
+    tail = signed.catch(() => undefined)
+    return signed.then(async (p) => {
+      try {
+        await record(p.nonce, p.signed, p.hash, tx.purpose ?? 'other', tx.refs)
+      } catch (e) {
+        repair(p.nonce)
+        throw e
+      }
+      return p
+    })
   }
 
   /** Hands signed bytes to the node; remembers them for dropped/replaced detection, or repairs the nonce. */
@@ -149,18 +192,41 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
       const { nonce, signed } = await next(tx)
       return broadcast(nonce, signed, async () => (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex)
     },
-    async sendAndWait(tx, timeoutMs) {
+    async sendAndWait(tx, timeoutMs = 60_000) {
       if (chain.spec.rpc !== 'embedded') {
         const hash = await this.send(tx)
-        return { hash, receipt: await this.wait(hash, timeoutMs) }
+        try {
+          return { hash, receipt: await this.wait(hash, timeoutMs) }
+        } catch (e) {
+          throw new InclusionUnknown(hash, e)
+        }
       }
-      const { nonce, signed } = await next(tx)
+      const { nonce, signed, hash } = await next(tx)
       let receipt: TransactionReceipt | undefined
-      const hash = await broadcast(nonce, signed, async () => {
-        receipt = formatTransactionReceipt((await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never)) as never)
-        return receipt.transactionHash
+      const accepted = broadcast(nonce, signed, async () => {
+        try {
+          // Not retried: a second copy of the same bytes would be refused as known, and read as a refusal.
+          const raw = await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never, { retryCount: 0 })
+          receipt = formatTransactionReceipt(raw as never)
+        } catch (e) {
+          if (!isConfirmationTimeout(e)) throw e
+        }
+        return hash
       })
-      return { hash, receipt: receipt! }
+      // The node holds the call until it mines (30 s when mining is paused): wait only as long as asked.
+      // A refusal arriving later still gives the nonce back (in broadcast); the caller follows the hash.
+      let timer: NodeJS.Timeout | undefined
+      const expired = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs)
+      })
+      try {
+        await Promise.race([accepted, expired])
+      } finally {
+        clearTimeout(timer)
+      }
+      if (receipt) return { hash, receipt }
+      accepted.catch(() => undefined)
+      throw new InclusionUnknown(hash)
     },
     sent: (hash) => recent.get(hash),
     async resubmit(hash) {
@@ -176,7 +242,8 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     async wait(hash, timeoutMs = 60_000) {
       try {
         return await client.waitForTransactionReceipt({
-          hash, timeout: timeoutMs,
+          // A receipt is asked for at least every 250 ms: real networks mine every 2 s or faster.
+          hash, timeout: timeoutMs, pollingInterval: Math.min(client.pollingInterval, 250),
           onReplaced: (r) => {
             throw new BaseError('RELAY_FAILED', `transaction ${hash} was ${r.reason} by ${r.transaction.hash}`)
           },

@@ -6,14 +6,6 @@ export type GroupOutcome = { tx: Hex; ok: boolean; revert?: Hex; batchReverted?:
 
 export type SendBatch = (groups: Group[]) => Promise<{ hash: Hex; receipt: TransactionReceipt }>
 
-/** A batch went out but its receipt did not come back in time: it may still be mined. */
-export class InclusionUnknown extends Error {
-  override name = 'InclusionUnknown'
-  constructor(readonly hash: Hex, cause?: unknown) {
-    super(`transaction ${hash} was broadcast but its inclusion is not known yet`, { cause })
-  }
-}
-
 /** Largest batch: well under the 2^24 per-transaction gas cap at GROUP_GAS a group. */
 export const MAX_GROUPS = 64
 /** Gas a batch may ask for: under the 2^24 per-transaction cap, whatever its groups declare (wallet deployments). */

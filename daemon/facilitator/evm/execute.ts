@@ -1,7 +1,7 @@
 import type { Group } from '../../../src/sdk/x402/evm/executor.js'
 import { reasons, type Reason } from '../../../src/sdk/x402/reasons.js'
 import type { Executed } from '../method.js'
-import { InclusionUnknown } from './batcher.js'
+import { InclusionUnknown } from '../../chains/evm/tx-sender.js'
 import type { EvmRuntime } from './runtime.js'
 
 /**

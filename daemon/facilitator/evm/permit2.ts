@@ -57,7 +57,7 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowe
       const rt = runtimeOf(p.spec.key)
       await rt.ready()
       const sig = await checkPayerSignature(rt, {
-        payer: a.from, digest: hashTypedData(permit2TypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
+        payer: a.from, digest: () => hashTypedData(permit2TypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
         allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
         // Verified moments ago (same payload): a plain signature needs no second ecrecover.
         lazy: purpose === 'settle-verified',

@@ -21,8 +21,8 @@ export type SignatureVerdict =
 
 export type SignatureInput = {
   payer: Address
-  /** The EIP-712 digest the token, Permit2 or the proxy will check. */
-  digest: Hex
+  /** The EIP-712 digest the token, Permit2 or the proxy will check; computed only when needed (a lazy verdict on a plain signature needs none). */
+  digest: () => Hex
   /** As sent; may be ERC-6492-wrapped. */
   signature: Hex
   /** ERC-6492 factories this facilitator will call to deploy a counterfactual wallet. */
@@ -61,8 +61,9 @@ export async function checkPayerSignature(rt: EvmRuntime, x: SignatureInput): Pr
   const inner = wrapped.signature
   const isWrapped = wrapped.address !== undefined
   if (x.lazy && !isWrapped) return { ok: true, signature: inner }
+  const digest = x.digest()
   const ecdsa = size(inner) === 65 || size(inner) === 64
-  const recovered = ecdsa ? await recoverAddress({ hash: x.digest, signature: inner }).catch(() => undefined) : undefined
+  const recovered = ecdsa ? await recoverAddress({ hash: digest, signature: inner }).catch(() => undefined) : undefined
   if (!isWrapped && recovered && isAddressEqual(recovered, x.payer)) return { ok: true, kind: 'eoa', signature: inner }
   const code = ((await rt.chain.client.request({ method: 'eth_getCode', params: [x.payer, 'latest'] })) ?? '0x') as Hex
   const bad = (kind: PayerKind, why: string): SignatureVerdict => ({ ok: false, kind, reason: x.invalid, message: `the signature is not ${x.payer}'s: ${why}`, payer: x.payer })
@@ -73,7 +74,7 @@ export async function checkPayerSignature(rt: EvmRuntime, x: SignatureInput): Pr
       return { ok: false, kind: 'counterfactual', reason: reasons.eip6492FactoryNotAllowed, message: `${x.payer} is not deployed and its ERC-6492 factory ${factory} is not on this facilitator's allow-list`, payer: x.payer }
     }
     const deploy: ExecCall = { target: factory, data: wrapped.data, gas: DEPLOY_GAS }
-    const sim = await rt.simulate([[deploy, isValidSignatureCall(x.payer, x.digest, inner)]])
+    const sim = await rt.simulate([[deploy, isValidSignatureCall(x.payer, digest, inner)]])
     if (!sim.ok[0]) return bad('counterfactual', 'deploying it with its ERC-6492 factory call failed, or its wallet rejected the signature')
     return isMagic(sim.data[0]) ? { ok: true, kind: 'counterfactual', signature: inner, deploy } : bad('counterfactual', 'its wallet, once deployed, rejects it (ERC-1271)')
   }
@@ -82,7 +83,7 @@ export async function checkPayerSignature(rt: EvmRuntime, x: SignatureInput): Pr
     if (!ecdsa) return bad(kind, `${x.payer} has no contract code, so it signs with ECDSA (65 bytes), not ${size(inner)} bytes`)
     return recovered && isAddressEqual(recovered, x.payer) ? { ok: true, kind, signature: inner } : bad(kind, `it recovers to ${recovered ?? 'no address'}`)
   }
-  const sim = await rt.simulate([[isValidSignatureCall(x.payer, x.digest, inner)]])
+  const sim = await rt.simulate([[isValidSignatureCall(x.payer, digest, inner)]])
   return sim.ok[0] && isMagic(sim.data[0]) ? { ok: true, kind: 'contract', signature: inner } : bad('contract', 'its wallet rejects it (ERC-1271 isValidSignature)')
 }
 

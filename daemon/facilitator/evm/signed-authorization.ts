@@ -50,7 +50,7 @@ export function signedAuthorizationMethod(name: Name, runtimeOf: (network: strin
         chainId: p.spec.chainId!, verifyingContract: getAddress(p.token.address),
       }
       const judge = (a: EvmAuthorization, lazy: boolean) => {
-        const digest = name === methods.eip3009
+        const digest = () => name === methods.eip3009
           ? hashTypedData(transferWithAuthorizationTypedData(domain, { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex }))
           : hashTypedData(permitTypedData(domain, { owner: a.from, spender: rt.account, value: a.value, nonce: BigInt(a.nonce), deadline: a.validBefore }))
         return checkPayerSignature(rt, { payer: a.from, digest, signature: a.signature, allowedFactories: allowedFactories(), invalid: reasons.evmSignature, lazy })

@@ -56,7 +56,7 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       if (sponsored && 'reason' in sponsored) return { ok: false, ...sponsored }
       await rt.ready()
       const sig = await checkPayerSignature(rt, {
-        payer: a.from, digest: hashTypedData(uptoTypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
+        payer: a.from, digest: () => hashTypedData(uptoTypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
         allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
         // Verified moments ago (same payload): a plain signature needs no second ecrecover.
         lazy: purpose === 'settle-verified',

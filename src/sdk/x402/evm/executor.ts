@@ -1,7 +1,8 @@
 import {
-  concat, decodeFunctionResult, encodeFunctionData, getContractAddress, isAddressEqual, parseEventLogs, zeroHash,
+  concat, decodeFunctionResult, getContractAddress, isAddressEqual, parseEventLogs, zeroHash,
   type Address, type Hex, type Log,
 } from 'viem'
+import { encodeCall } from '../../encode-call.js'
 import * as X402BatchExecutor from '../../../../contracts/evm/artifacts/X402BatchExecutor.js'
 
 /**
@@ -30,7 +31,7 @@ export function isDelegatedTo(code: Hex | undefined, target: Address): boolean {
 }
 
 export function encodeExecute(groups: Group[]): Hex {
-  return encodeFunctionData({ abi: X402BatchExecutor.abi, functionName: 'execute', args: [groups] })
+  return encodeCall({ abi: X402BatchExecutor.abi, functionName: 'execute', args: [groups] })
 }
 
 /** Per group: whether it succeeded and its last return data (or its revert data). */
