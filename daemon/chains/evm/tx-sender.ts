@@ -149,9 +149,8 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
 
   /**
    * Nonce and signature in call order (the serial part), then the outbox row. The row is written
-   * outside the serial part: under load the store's queue is long, and waiting for it there made
-   * every later transaction wait too (the relay's queue then built up before the node instead of
-   * in its pool). A row that cannot be written repairs the nonce like a refusal.
+   * outside the serial part, so signing the next transaction never waits for this one's write to
+   * the store. A row that cannot be written repairs the nonce like a refusal.
    */
   const next = (tx: TxRequest) => {
     const signed = tail.then(() => sign(tx))
