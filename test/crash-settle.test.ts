@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeFunctionData, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createSwapClient } from '../src/sdk/swap/index.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
-import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+import { crash, partnerHeaders, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-crash-settle-'))
 const swapDir = mkdtempSync(join(tmpdir(), 'parx-crash-swap-'))
@@ -73,9 +73,7 @@ describe('settled means settled: a hard crash right after /settle answered', () 
   it('swaps accepted just before the crash land after the restart (or confirm says dropped/failed), balances consistent', async () => {
     if (serve) await stopServe(serve)
     serve = await spawnServe(swapDir)
-    const operator = JSON.parse(readFileSync(join(swapDir, 'keys.json'), 'utf8')).operatorToken as string
-    const keyRes = await fetch(`${serve.api}/api/operator/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` }, body: JSON.stringify({ name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }) })
-    const apiKey = ((await keyRes.json()) as any).key as string
+    const apiKey = (await partnerHeaders(serve, swapDir))['x-api-key']
     const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
     const users = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()))
     for (const u of users) expect((await post(serve.api, '/api/local/faucet', { to: u.address, token: 'USDC', amount: '10' })).status).toBe(200)

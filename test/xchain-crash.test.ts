@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -8,18 +8,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
-import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+import { crash, operatorHeaders, partnerHeaders, rpc, spawnServe, stopOrCrash, type ServeProcess } from './helpers/serve-crash.js'
 import { call, until } from './helpers/api-calls.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-xchain-crash-'))
 let serve: ServeProcess | undefined
 afterAll(async () => {
-  if (serve) {
-    // A daemon that does not stop on SIGTERM is a failure of its own (and must not be left running).
-    const stopped = await Promise.race([stopServe(serve).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))])
-    if (!stopped) await crash(serve, dataDir)
-    expect(stopped, 'parx serve stops within 20 s of SIGTERM').toBe(true)
-  }
+  if (serve) expect(await stopOrCrash(serve, dataDir), 'parx serve stops within 20 s of SIGTERM').toBe(true)
   rmSync(dataDir, { recursive: true, force: true })
 }, 60_000)
 
@@ -29,9 +24,8 @@ const ENV = { PARX_XCHAIN_FILL_SECONDS: '120', PARX_XCHAIN_EXPIRY_SECONDS: '240'
 describe('cross-chain crash safety', () => {
   it('kill -9 between deliver and claim: after restart the order is claimed, and the recipient was paid exactly once', async () => {
     serve = await spawnServe(dataDir, ENV)
-    const operator = { authorization: `Bearer ${JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken as string}` }
-    const key = (await call(serve.api, '/api/operator/keys', { body: { name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }, headers: operator })).body.key as string
-    const partner = { 'x-api-key': key }
+    const operator = operatorHeaders(dataDir)
+    const partner = await partnerHeaders(serve, dataDir)
     const sol = (await call(serve.api, '/api/sol/info')).body
     const config = (await call(serve.api, '/api/config')).body
     const mint = new PublicKey(sol.mints[TOKEN_A].mint)

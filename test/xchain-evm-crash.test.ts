@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -9,17 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
 import { buildSignSubmitEvmOrigin } from '../src/sdk/xchain/evm-origin-client.js'
-import { crash, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+import { crash, operatorHeaders, partnerHeaders, rpc, spawnServe, stopOrCrash, type ServeProcess } from './helpers/serve-crash.js'
 import { call, until } from './helpers/api-calls.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-xchain-evm-crash-'))
 let serve: ServeProcess | undefined
 afterAll(async () => {
-  if (serve) {
-    const stopped = await Promise.race([stopServe(serve).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))])
-    if (!stopped) await crash(serve, dataDir)
-    expect(stopped, 'parx serve stops within 20 s of SIGTERM').toBe(true)
-  }
+  if (serve) expect(await stopOrCrash(serve, dataDir), 'parx serve stops within 20 s of SIGTERM').toBe(true)
   rmSync(dataDir, { recursive: true, force: true })
 }, 60_000)
 
@@ -29,9 +25,8 @@ const ENV = { PARX_XCHAIN_FILL_SECONDS: '120', PARX_XCHAIN_EXPIRY_SECONDS: '240'
 describe('evm-origin crash safety', () => {
   it('kill -9 between the Solana fill and the Base claim: after restart the order is claimed, and the recipient was paid exactly once', async () => {
     serve = await spawnServe(dataDir, ENV)
-    const operator = { authorization: `Bearer ${JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken as string}` }
-    const key = (await call(serve.api, '/api/operator/keys', { body: { name: 'crash', owner: '0x00000000000000000000000000000000000000aa' }, headers: operator })).body.key as string
-    const partner = { 'x-api-key': key }
+    const operator = operatorHeaders(dataDir)
+    const partner = await partnerHeaders(serve, dataDir)
     const sol = (await call(serve.api, '/api/sol/info')).body
     const baseInfo = (await call(serve.api, '/api/base/info')).body
     const mint = new PublicKey(sol.mints[TOKEN_A].mint)
@@ -53,7 +48,7 @@ describe('evm-origin crash safety', () => {
 
     // Deliveries on, claims held: the order stops right after its fill.
     expect((await call(serve.api, '/api/solver/pause', { body: { deliveries: false, claims: true }, headers: operator })).body.paused).toEqual({ deliveries: false, claims: true })
-    const { orderId, submitted } = await buildSignSubmitEvmOrigin({ apiUrl: serve.api, apiKey: key }, user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '9', recipientSol: recipient.toBase58() })
+    const { orderId, submitted } = await buildSignSubmitEvmOrigin({ apiUrl: serve.api, apiKey: partner['x-api-key'] }, user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '9', recipientSol: recipient.toBase58() })
     expect(submitted.opened).toBe(true)
     const status = (api: string) => call(api, `/api/xchain/status/${orderId}?rail=evm-origin`, { headers: partner }).then((r) => r.body)
     const delivered = await until(() => status(serve!.api), (b) => b.stage === 'delivered', 'the delivery')

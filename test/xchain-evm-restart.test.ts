@@ -1,11 +1,9 @@
 import { Keypair, PublicKey } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
-import { attestationStore } from '../daemon/xchain/attestation-store.js'
-import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmOrigin } from './helpers/xchain-evm.js'
-import { xchainClient, type XchainClient, PUSD_SOL } from './helpers/xchain.js'
+import { attestDelivered, xchainClient, type XchainClient, PUSD_SOL } from './helpers/xchain.js'
 import { until } from './helpers/api-calls.js'
 
 const FILE = { xchain: { fillSeconds: 100, expirySeconds: 200 } }
@@ -49,14 +47,10 @@ describe('evm-origin orders across a restart', () => {
         await until(() => stage(o.orderId), (b) => b.stage === 'delivered', `${name} delivery`)
         orders[name] = { orderId: o.orderId, recipient: o.built.recipient, amount: amount * PUSD_SOL }
       }
-      // The worker's own attestation step, done here while claims are held (same calls, same rows).
-      const record = (await d.services.xchain.orders.get(orders.attested!.orderId))!
-      const rail = d.services.xchain.rails['evm-origin']!
-      const statement = rail.statement(record, (await rail.readFill(record)) as never)
-      const q = await collectQuorum(d.services.xchain.attestors, { rail: 'evm-origin', orderId: record.orderId, statement })
-      expect(q.signatures.length).toBe(2)
-      await attestationStore(d.services.store).save(record.orderId, q.signatures.map((s) => ({ ...s, statement })))
-      expect(await d.services.xchain.orders.move(record.orderId, 'delivered', 'attested')).toBe(true)
+      // The worker's own attestation step, done here while claims are held.
+      const attested = await attestDelivered(d, 'evm-origin', orders.attested!.orderId)
+      expect(attested.signatures).toBe(2)
+      expect(attested.moved).toBe(true)
 
       // opened: nothing at all happens to it.
       await x.operator('/api/solver/pause', {})

@@ -2,10 +2,8 @@ import { Keypair } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import * as OutputSettler from '../contracts/evm/artifacts/OutputSettler.js'
-import { attestationStore } from '../daemon/xchain/attestation-store.js'
-import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { openOrder, passSolanaTime, xchainClient, type XchainClient } from './helpers/xchain.js'
+import { attestDelivered, openOrder, passSolanaTime, xchainClient, type XchainClient } from './helpers/xchain.js'
 import { until } from './helpers/api-calls.js'
 
 const FILE = { xchain: { fillSeconds: 100, expirySeconds: 200 } }
@@ -52,14 +50,10 @@ describe('cross-chain orders across a restart', () => {
         await until(() => stage(x, o.built.orderId), (b) => b.stage === 'delivered', `${name} delivery`)
         orders[name] = { orderId: o.built.orderId, recipient: o.recipient, amount: amount * PUSD_BASE, built: o.built }
       }
-      // The worker's own attestation step, done here while claims are held (same calls, same rows).
-      const record = (await d.services.xchain.orders.get(orders.attested!.orderId))!
-      const rail = d.services.xchain.rails['sol-origin']!
-      const statement = rail.statement(record, (await rail.readFill(record)) as never)
-      const q = await collectQuorum(d.services.xchain.attestors, { rail: 'sol-origin', orderId: record.orderId, statement })
-      expect(q.signatures.length).toBeGreaterThanOrEqual(2)
-      await attestationStore(d.services.store).save(record.orderId, q.signatures.map((s) => ({ ...s, statement })))
-      expect(await d.services.xchain.orders.move(record.orderId, 'delivered', 'attested')).toBe(true)
+      // The worker's own attestation step, done here while claims are held.
+      const attested = await attestDelivered(d, 'sol-origin', orders.attested!.orderId)
+      expect(attested.signatures).toBeGreaterThanOrEqual(2)
+      expect(attested.moved).toBe(true)
 
       // opened: nothing at all happens to it.
       await x.operator('/api/solver/pause', {})

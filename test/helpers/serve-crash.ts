@@ -51,6 +51,30 @@ export function stopServe(p: ServeProcess): Promise<void> {
   return exited
 }
 
+/**
+ * The end of a crash test's daemon: SIGTERM, and a daemon that does not stop within 20 s is a
+ * failure of its own (killed, so it is not left running).
+ */
+export async function stopOrCrash(p: ServeProcess, dataDir: string): Promise<boolean> {
+  const stopped = await Promise.race([stopServe(p).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))])
+  if (!stopped) await crash(p, dataDir)
+  return stopped
+}
+
+/** The operator token of the daemon of `dataDir` (its keys.json), as request headers. */
+export function operatorHeaders(dataDir: string): { authorization: string } {
+  return { authorization: `Bearer ${JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken as string}` }
+}
+
+/** A new partner key on the daemon of `dataDir`, as request headers. */
+export async function partnerHeaders(p: ServeProcess, dataDir: string, name = 'crash'): Promise<{ 'x-api-key': string }> {
+  const res = await fetch(`${p.api}/api/operator/keys`, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...operatorHeaders(dataDir) },
+    body: JSON.stringify({ name, owner: '0x00000000000000000000000000000000000000aa' }),
+  })
+  return { 'x-api-key': ((await res.json()) as { key: string }).key }
+}
+
 export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
   const j = (await res.json()) as { result?: T; error?: unknown }

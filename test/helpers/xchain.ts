@@ -1,6 +1,8 @@
 import { Keypair, Transaction } from '@solana/web3.js'
 import { erc20Abi, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { attestationStore } from '../../daemon/xchain/attestation-store.js'
+import { collectQuorum } from '../../daemon/xchain/attestors/quorum.js'
 import type { TestDaemon } from './daemon.js'
 import { solClient, type SolClient } from './sol.js'
 
@@ -83,4 +85,17 @@ export const isSettled = (b: { status: string }) => b.status !== 'pending' && b.
 export async function resetXchainFaults(d: TestDaemon, x: XchainClient): Promise<void> {
   for (const a of d.services.xchain.attestors) a.mode = 'honest'
   await x.operator('/api/solver/resume')
+}
+
+/**
+ * The worker's own attestation step for a delivered order, done by a test while claims are held
+ * (same calls, same rows): the quorum's signatures saved and the order moved to `attested`.
+ */
+export async function attestDelivered(d: TestDaemon, rail: 'sol-origin' | 'evm-origin', orderId: string): Promise<{ signatures: number; moved: boolean }> {
+  const record = (await d.services.xchain.orders.get(orderId))!
+  const r = d.services.xchain.rails[rail]!
+  const statement = r.statement(record, (await r.readFill(record)) as never)
+  const q = await collectQuorum(d.services.xchain.attestors, { rail, orderId: record.orderId, statement })
+  await attestationStore(d.services.store).save(record.orderId, q.signatures.map((s) => ({ ...s, statement })))
+  return { signatures: q.signatures.length, moved: await d.services.xchain.orders.move(record.orderId, 'delivered', 'attested') }
 }

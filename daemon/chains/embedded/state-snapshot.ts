@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs'
+import { copyFileSync, existsSync, renameSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 
 /**
@@ -12,9 +12,10 @@ import { Worker } from 'node:worker_threads'
  */
 export type StateSnapshots = { stop(): void }
 
-const isWhole = (path: string): boolean => {
+/** Whether a state file is complete JSON. Self-contained (fs from process.getBuiltinModule): the snapshot worker runs it too. */
+function isWhole(path: string): boolean {
   try {
-    const text = readFileSync(path, 'utf8')
+    const text = process.getBuiltinModule('node:fs').readFileSync(path, 'utf8')
     if (!text.trimEnd().endsWith('}')) return false
     JSON.parse(text)
     return true
@@ -42,8 +43,8 @@ export function restoreBrokenState(statePath: string, warn: (message: string) =>
 
 /**
  * One round: copies the state file to `<state>.good` (write, then rename) when it changed since
- * `copiedMtime` and parses whole; answers the mtime now copied. Self-contained (its modules come
- * from process.getBuiltinModule): it is also the source of the worker thread below.
+ * `copiedMtime` and parses whole; answers the mtime now copied. Self-contained but for isWhole
+ * (its modules come from process.getBuiltinModule): both are the source of the worker thread below.
  */
 function refreshSnapshot(statePath: string, copiedMtime: number): number {
   const fs = process.getBuiltinModule('node:fs')
@@ -52,13 +53,11 @@ function refreshSnapshot(statePath: string, copiedMtime: number): number {
     if (mtime === copiedMtime) return copiedMtime
     const tmp = `${statePath}.good.tmp`
     fs.copyFileSync(statePath, tmp)
-    const text = fs.readFileSync(tmp, 'utf8')
-    if (!text.trimEnd().endsWith('}')) return copiedMtime
-    JSON.parse(text)
+    if (!isWhole(tmp)) return copiedMtime
     fs.renameSync(tmp, `${statePath}.good`)
     return mtime
   } catch {
-    // No state yet, a copy that raced a write, or a cut-short file: the next round tries again.
+    // No state yet, or a copy that raced a write: the next round tries again.
     return copiedMtime
   }
 }
@@ -74,6 +73,7 @@ export function keepStateSnapshots(statePath: string, everyMs = SNAPSHOT_EVERY_M
   const copied = refreshSnapshot(statePath, 0)
   const source = `
     const { workerData } = process.getBuiltinModule('node:worker_threads')
+    ${isWhole.toString()}
     const refreshSnapshot = ${refreshSnapshot.toString()}
     let copied = workerData.copied
     setInterval(() => { copied = refreshSnapshot(workerData.statePath, copied) }, workerData.everyMs)

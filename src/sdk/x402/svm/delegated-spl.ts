@@ -98,12 +98,15 @@ export function newSplNonce(): string {
   return bs58.encode(crypto.getRandomValues(new Uint8Array(16)))
 }
 
-/** Builds and signs a delegated-spl payload for the seller's requirements. */
-export async function createSplPayload(signer: MessageSigner, r: PaymentRequirements, now = BigInt(Math.floor(Date.now() / 1000))) {
+/**
+ * Builds and signs a delegated-spl payload for the seller's requirements. `message` is the form
+ * signed: delegated-spl's own, or upto's (./upto.ts), whose `amount` is the maximum.
+ */
+export async function createSplPayload(signer: MessageSigner, r: PaymentRequirements, now = BigInt(Math.floor(Date.now() / 1000)), message = splMessage) {
   const authorization = {
     from: signer.publicKey.toBase58(), to: r.payTo, value: r.amount,
     validAfter: '0', validBefore: String(now + BigInt(r.maxTimeoutSeconds)), nonce: newSplNonce(),
   }
-  const signature = await signer.signMessage(splMessage({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }))
+  const signature = await signer.signMessage(message({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }))
   return { signature: bs58.encode(signature), authorization }
 }

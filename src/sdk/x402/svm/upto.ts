@@ -1,7 +1,6 @@
-import bs58 from 'bs58'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
-import { checkSplWindow, newSplNonce, parseSplPayload, verifySplSignature, type MessageSigner, type SplAuthorization, type SplFailure } from './delegated-spl.js'
+import { checkSplWindow, createSplPayload, parseSplPayload, verifySplSignature, type MessageSigner, type SplAuthorization, type SplFailure } from './delegated-spl.js'
 
 /**
  * `upto` (metered) on Solana over delegated-spl: the payer, who approved the facilitator's signer
@@ -47,11 +46,6 @@ export const splUptoReplayKey = (network: string, a: Pick<SplUptoAuthorization, 
  * @example
  * const payload = await createSplUptoPayload(keypairSigner(payer), requirements)
  */
-export async function createSplUptoPayload(signer: MessageSigner, r: PaymentRequirements, now = BigInt(Math.floor(Date.now() / 1000))) {
-  const authorization = {
-    from: signer.publicKey.toBase58(), to: r.payTo, value: r.amount,
-    validAfter: '0', validBefore: String(now + BigInt(r.maxTimeoutSeconds)), nonce: newSplNonce(),
-  }
-  const signature = await signer.signMessage(splUptoMessage({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }))
-  return { signature: bs58.encode(signature), authorization }
+export function createSplUptoPayload(signer: MessageSigner, r: PaymentRequirements, now = BigInt(Math.floor(Date.now() / 1000))) {
+  return createSplPayload(signer, r, now, splUptoMessage)
 }
