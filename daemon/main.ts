@@ -142,7 +142,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       const chain = chains.evm[network]!
       // Hosted, replicas may relay with the same key: its nonces come from the shared store.
       const nonces = config.store.url ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed) : undefined
-      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, { nonceSource: nonces, outbox, after })))
+      if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, { nonceSource: nonces, outbox, after, warn: (m) => log.warn(m) })))
       return sx
     }
     // A surface missing a contract address is off, whatever PARX_FLOWS says (README "Pointing at real networks").

@@ -6,7 +6,7 @@ import { BaseError } from '../../../src/errors/index.js'
 import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
 import { keepStateSnapshots, restoreBrokenState } from './state-snapshot.js'
-import { tiedToParent } from './tied-to-parent.js'
+import { ownProcessGroup, tiedToParent } from './tied-to-parent.js'
 
 export type AnvilOptions = {
   chainId: number
@@ -41,11 +41,13 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   if (pidFile) await reapOrphan(pidFile)
   if (opts.statePath) restoreBrokenState(opts.statePath, opts.warn ?? ((m) => process.stderr.write(`parx: ${m}\n`)))
   if (opts.port) await assertPortFree(host, port, `the ${opts.name ?? `chain ${opts.chainId}`} chain`)
-  // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group:
-  // Ctrl-C in the terminal of `parx serve` signals the daemon, which stops anvil itself (SIGTERM,
-  // state written) after the work that still needs the chain has finished.
-  const [cmd, ...cmdArgs] = tiedToParent([anvilBinary(), ...args])
-  const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+  // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group
+  // (in the daemon's session, see ownProcessGroup): Ctrl-C in the terminal of `parx serve` signals
+  // the daemon, which stops anvil itself (SIGTERM, state written) after the work that still needs
+  // the chain has finished.
+  const group = ownProcessGroup([anvilBinary(), ...args])
+  const [cmd, ...cmdArgs] = tiedToParent(group.argv)
+  const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: group.detached })
   if (pidFile) writeFileSync(pidFile, String(child.pid))
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))

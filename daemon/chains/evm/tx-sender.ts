@@ -4,6 +4,7 @@ import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
 import { processNonces, type NonceSource } from './nonce-source.js'
 import type { Outbox } from './outbox.js'
+import { stuckQueueGuard } from './stuck-queue.js'
 
 export type TxRequest = {
   to: Address; data: Hex; value?: bigint; gas: bigint
@@ -17,6 +18,8 @@ export type TxSenderOptions = {
   outbox?: Outbox
   /** No nonce is taken before this settles: the outbox replay after a restart goes first. */
   after?: Promise<unknown>
+  /** Told when the embedded chain's pool had to be unstuck (stuck-queue.ts). */
+  warn?: (message: string) => void
 }
 
 export type TxSender = {
@@ -53,6 +56,10 @@ export class InclusionUnknown extends BaseError {
 const isConfirmationTimeout = (e: unknown) =>
   e instanceof ViemError && /confirmation timeout/i.test(`${e.details} ${e.shortMessage}`)
 
+/** The node holds these very bytes already (a copy sent again after a stuck pool was released): accepted. */
+const isAlreadyKnown = (e: unknown) =>
+  e instanceof ViemError && /already (imported|known)/i.test(`${e.details} ${e.shortMessage}`)
+
 /** Oldest fee data a transaction is signed with (maxFeePerGas is twice it, so a few blocks of base-fee rise fit). */
 const FEES_STALE_MS = 5_000
 
@@ -74,6 +81,23 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
   let tail: Promise<unknown> = (opts.after ?? Promise.resolve()).catch(() => undefined)
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
+  // What was signed for each nonce (before any answer of the node): what a stuck pool is refilled from.
+  const signedByNonce = new Map<number, Hex>()
+  let highestSigned: number | undefined
+  const stuck = chain.spec.rpc === 'embedded'
+    ? stuckQueueGuard({
+      client, address: account.address,
+      highestSigned: () => highestSigned,
+      signedFrom: (from) => [...signedByNonce.entries()].filter(([n]) => n >= from).sort(([a], [b]) => a - b).map(([, raw]) => raw),
+      onRelease: (e) => opts.warn?.(`${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`),
+    })
+    : undefined
+  const keepSigned = (nonce: number, raw: Hex) => {
+    signedByNonce.set(nonce, raw)
+    if (signedByNonce.size > REMEMBERED) signedByNonce.delete(signedByNonce.keys().next().value!)
+    if (highestSigned === undefined || nonce > highestSigned) highestSigned = nonce
+    stuck?.poke()
+  }
   type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   let fees: { at: number; value: Fees } | undefined
   let refreshing: Promise<Fees> | undefined
@@ -113,11 +137,12 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
     const nonce = await nonces.take()
     try {
-      const signed = await account.signTransaction({
+      const raw = await account.signTransaction({
         chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
-      return { nonce, signed, hash: keccak256(signed) }
+      keepSigned(nonce, raw)
+      return { nonce, signed: raw, hash: keccak256(raw) }
     } catch (e) {
       repair(nonce)
       throw e
@@ -131,16 +156,19 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
    */
   const repair = (nonce: number) => {
     // Decided now (the source's state at the refusal), filled in order behind what is queued.
+    signedByNonce.delete(nonce)
+    if (nonce === highestSigned) highestSigned = nonce - 1
     const reused = nonces.giveBack(nonce)
     const filler = tail.then(() => reused).then(async (wasReused) => {
       if (wasReused) return
       const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
-      const signed = await account.signTransaction({
+      const raw = await account.signTransaction({
         chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
-      await record(nonce, signed, keccak256(signed), 'filler')
-      await client.request({ method: 'eth_sendRawTransaction', params: [signed] })
+      await record(nonce, raw, keccak256(raw), 'filler')
+      keepSigned(nonce, raw)
+      await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
     }).catch(() => {
       nonces.reset()
     })
@@ -169,7 +197,10 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   /** Hands signed bytes to the node; remembers them for dropped/replaced detection, or repairs the nonce. */
   const broadcast = async (nonce: number, raw: Hex, submit: () => Promise<Hex>): Promise<Hex> => {
     try {
-      const hash = await submit()
+      const hash = await submit().catch((e: unknown) => {
+        if (isAlreadyKnown(e)) return keccak256(raw)
+        throw e
+      })
       recent.set(hash, { nonce, raw })
       if (recent.size > REMEMBERED) recent.delete(recent.keys().next().value!)
       return hash
