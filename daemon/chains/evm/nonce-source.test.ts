@@ -1,10 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { networks } from '../../../src/networks/registry.js'
+import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { openTestStore, testDialect } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
-import { startAnvil, type Anvil } from '../embedded/anvil.js'
-import { evmChain, type EvmChain } from './chain.js'
 import { storeNonces } from './nonce-source.js'
 import { txSender } from './tx-sender.js'
 
@@ -33,20 +31,13 @@ describe(`nonces through the store (${testDialect()})`, () => {
   })
 
   describe('two senders with one key on one chain (as two replicas)', () => {
-    let anvil: Anvil
-    let chain: EvmChain
-    beforeAll(async () => {
-      const spec = networks['local-base']!
-      anvil = await startAnvil({ chainId: spec.chainId! })
-      chain = evmChain(spec, anvil.rpcUrl, {})
-    })
-    afterAll(async () => anvil?.stop())
+    const anvil = useAnvilChain()
 
     it('relay concurrently on no shared nonce; a refused one is filled, so later ones land', async () => {
       const s = await store()
-      const key = generatePrivateKey()
+      const { chain } = anvil
+      const key = await anvil.fundedKey()
       const address = privateKeyToAccount(key).address
-      await chain.client.request({ method: 'anvil_setBalance', params: [address, '0x56BC75E2D63100000'] } as never)
       const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, chain.chainId, a, seed)
       const [one, two] = [txSender(chain, key, { nonceSource: nonces }), txSender(chain, key, { nonceSource: nonces })]
       const to = privateKeyToAccount(generatePrivateKey()).address

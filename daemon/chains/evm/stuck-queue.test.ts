@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { networks } from '../../../src/networks/registry.js'
-import { startAnvil, type Anvil } from '../embedded/anvil.js'
-import { evmChain, type EvmChain } from './chain.js'
+import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { processNonces } from './nonce-source.js'
 import { stuckQueueGuard } from './stuck-queue.js'
 import { txSender } from './tx-sender.js'
@@ -14,17 +12,15 @@ import { txSender } from './tx-sender.js'
  * the one before. The transaction then sits queued at the account's next nonce, as after the race.
  */
 describe('a transaction anvil leaves queued at the sender next nonce', () => {
-  let anvil: Anvil
-  let chain: EvmChain
-  const rpc = <T = unknown>(method: string, params: unknown[] = []) => chain.client.request({ method, params } as never) as Promise<T>
+  const anvil = useAnvilChain()
+  const { rpc } = anvil
   const to = privateKeyToAccount(generatePrivateKey()).address
   const funded = async () => {
-    const key = generatePrivateKey()
-    await rpc('anvil_setBalance', [privateKeyToAccount(key).address, '0x56BC75E2D63100000'])
+    const key = await anvil.fundedKey()
     return { key, account: privateKeyToAccount(key) }
   }
   const signTransfer = (key: Hex, nonce: number) =>
-    privateKeyToAccount(key).signTransaction({ chainId: chain.chainId, type: 'eip1559', to, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
+    privateKeyToAccount(key).signTransaction({ chainId: anvil.chain.chainId, type: 'eip1559', to, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
   const queued = async (address: string) => {
     const pool = await rpc<{ queued: Record<string, Record<string, unknown>> }>('txpool_content')
     return Object.keys(Object.entries(pool.queued).find(([a]) => a.toLowerCase() === address.toLowerCase())?.[1] ?? {}).map(Number)
@@ -33,13 +29,8 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     await rpc('anvil_setNonce', [address, `0x${nonce.toString(16)}`])
     await rpc('evm_mine')
   }
-
-  beforeAll(async () => {
-    const spec = networks['local-base']!
-    anvil = await startAnvil({ chainId: spec.chainId! })
-    chain = evmChain(spec, anvil.rpcUrl, {})
-  })
-  afterAll(async () => anvil?.stop())
+  // The tests below look themselves; the guard's own timer must not look meanwhile.
+  const manual = { everyMs: 3_600_000 }
 
   it('is left alone on the first looks, then taken out and sent again byte for byte; it lands under the same hash', async () => {
     const { key, account } = await funded()
@@ -52,15 +43,13 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     expect(await rpc('eth_getTransactionReceipt', [hashes[0]])).toBeNull()
 
     const released: unknown[] = []
-    const guard = stuckQueueGuard({
-      client: chain.client, address: account.address, highestSigned: () => 2,
-      signedFrom: (from) => raws.slice(from - 1), onRelease: (e) => released.push(e),
-    })
+    const guard = stuckQueueGuard({ client: anvil.chain.client, address: account.address, onRelease: (e) => released.push(e), ...manual })
+    raws.forEach((raw, i) => guard.signed(i + 1, raw))
     expect(await guard.check()).toBe(false) // the first look only notes the count
     expect(await guard.check()).toBe(false) // the next one notes what is queued at it
     expect(await guard.check()).toBe(true)
     expect(released).toEqual([{ nonce: 1, resent: 2 }])
-    for (const hash of hashes) expect((await chain.client.waitForTransactionReceipt({ hash, timeout: 5_000 })).status).toBe('success')
+    for (const hash of hashes) expect((await anvil.chain.client.waitForTransactionReceipt({ hash, timeout: 5_000 })).status).toBe('success')
     expect(await queued(account.address)).toEqual([])
     expect(await guard.check()).toBe(false) // everything signed is on chain
   })
@@ -69,7 +58,8 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     const { key, account } = await funded()
     const ahead = await signTransfer(key, 3)
     await rpc('eth_sendRawTransaction', [ahead])
-    const guard = stuckQueueGuard({ client: chain.client, address: account.address, highestSigned: () => 3, signedFrom: () => [ahead] })
+    const guard = stuckQueueGuard({ client: anvil.chain.client, address: account.address, ...manual })
+    guard.signed(3, ahead)
     for (let i = 0; i < 4; i++) expect(await guard.check()).toBe(false)
     expect(await queued(account.address)).toEqual([3])
   })
@@ -79,7 +69,7 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     // A source handing out nonce 1 first makes the sender's transaction wait in the queue.
     const nonces = () => processNonces(async () => 1)
     const warned: string[] = []
-    const sender = txSender(chain, key, { nonceSource: nonces, warn: (m) => warned.push(m) })
+    const sender = txSender(anvil.chain, key, { nonceSource: nonces, warn: (m) => warned.push(m) })
     const hash = await sender.send({ to, data: '0x', value: 1n, gas: 21_000n })
     expect(await queued(account.address)).toEqual([1])
     await stickAt(account.address, 1)

@@ -3,21 +3,18 @@ import type { Address, Hex, PublicClient } from 'viem'
 export type StuckQueueGuardParameters = {
   client: Pick<PublicClient, 'request' | 'getTransactionCount'>
   address: Address
-  /** The highest nonce this sender has signed, if any. */
-  highestSigned(): number | undefined
-  /** The bytes this sender signed for each nonce from `from` up, in nonce order. */
-  signedFrom(from: number): Hex[]
   /** Told each time a stuck queue was released. */
   onRelease?(e: { nonce: number; resent: number }): void
   everyMs?: number
 }
 
 export type StuckQueueGuard = {
-  /** A transaction was signed: watch until the chain has taken every one. */
-  poke(): void
+  /** Bytes just signed for `nonce` (before any answer of the node): watched until the chain has taken them. */
+  signed(nonce: number, raw: Hex): void
+  /** A nonce given back after a refusal: its bytes are never sent again. */
+  forget(nonce: number): void
   /** One look (what the timer runs); true when it released a stuck queue. */
   check(): Promise<boolean>
-  stop(): void
 }
 
 /** How often a sender with transactions outstanding looks at its nonce on the chain. */
@@ -35,7 +32,7 @@ type TxPoolContent = { pending?: Record<string, Record<string, { hash: Hex }>>; 
  * A transaction whose nonce equals the sender's count on chain is never legitimately queued. When
  * the count has not moved for one look and the same transaction sits queued at it on the next, the
  * sender's transactions are taken out of the pool (`anvil_removePoolTransactions`) and the bytes it
- * signed from that nonce up are sent again in nonce order: the same hashes, now judged against the
+ * signed from that nonce up (and not yet mined) are sent again in nonce order: the same hashes, now judged against the
  * current nonce. A broadcast of this sender still in flight meanwhile either arrived before the
  * removal (and is among the bytes sent again) or after it (and stays), so nothing is lost.
  *
@@ -43,22 +40,24 @@ type TxPoolContent = { pending?: Record<string, Record<string, { hash: Hex }>>; 
  */
 export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
   const address = p.address.toLowerCase()
+  // What was signed and not yet seen mined, by nonce: what a stuck queue is refilled from.
+  const outstanding = new Map<number, Hex>()
   let timer: NodeJS.Timeout | undefined
   let lastCount: number | undefined
   let suspect: Hex | undefined
   let running = false
 
   const stop = () => {
-    if (timer) clearInterval(timer)
+    clearInterval(timer)
     timer = undefined
     lastCount = undefined
     suspect = undefined
   }
 
   const check = async (): Promise<boolean> => {
-    const highest = p.highestSigned()
     const count = await p.client.getTransactionCount({ address: p.address, blockTag: 'latest' })
-    if (highest === undefined || count > highest) {
+    for (const nonce of outstanding.keys()) if (nonce < count) outstanding.delete(nonce)
+    if (outstanding.size === 0) {
       stop()
       return false
     }
@@ -76,7 +75,7 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
       suspect = stuck
       return false
     }
-    const resend = p.signedFrom(count)
+    const resend = [...outstanding.entries()].sort(([a], [b]) => a - b).map(([, raw]) => raw)
     await p.client.request({ method: 'anvil_removePoolTransactions', params: [p.address] } as never)
     for (const raw of resend) {
       // One already mined (or back in the pool) is refused: nothing to do for it.
@@ -89,7 +88,8 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
   }
 
   return {
-    poke() {
+    signed(nonce, raw) {
+      outstanding.set(nonce, raw)
       if (timer) return
       timer = setInterval(() => {
         if (running) return
@@ -99,7 +99,7 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
       }, p.everyMs ?? EVERY_MS)
       timer.unref()
     },
+    forget: (nonce) => void outstanding.delete(nonce),
     check,
-    stop,
   }
 }

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { keccak256, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { networks } from '../../../src/networks/registry.js'
-import { startAnvil, type Anvil } from '../embedded/anvil.js'
-import { evmChain, type EvmChain } from './chain.js'
+import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import type { Outbox, OutboxEntry } from './outbox.js'
 import { InclusionUnknown, txSender } from './tx-sender.js'
 
@@ -21,27 +19,14 @@ function memoryOutbox() {
 }
 
 describe('txSender.sendAndWait on an embedded chain', () => {
-  let anvil: Anvil
-  let chain: EvmChain
-  const rpc = (method: string, params: unknown[] = []) => chain.client.request({ method, params } as never)
-  const funded = async () => {
-    const key = generatePrivateKey()
-    await rpc('anvil_setBalance', [privateKeyToAccount(key).address, '0x56BC75E2D63100000'])
-    return key
-  }
+  const anvil = useAnvilChain()
+  const { rpc } = anvil
   const to = privateKeyToAccount(generatePrivateKey()).address
   const transfer = { to, data: '0x' as Hex, value: 1n, gas: 21_000n }
 
-  beforeAll(async () => {
-    const spec = networks['local-base']!
-    anvil = await startAnvil({ chainId: spec.chainId! })
-    chain = evmChain(spec, anvil.rpcUrl, {})
-  })
-  afterAll(async () => anvil?.stop())
-
   it('answers the receipt of a mined transaction, its row written before the node saw it', async () => {
     const { outbox, rows } = memoryOutbox()
-    const sender = txSender(chain, await funded(), { outbox })
+    const sender = txSender(anvil.chain, await anvil.fundedKey(), { outbox })
     const { hash, receipt } = await sender.sendAndWait(transfer, 5_000)
     expect(receipt.status).toBe('success')
     expect(receipt.transactionHash).toBe(hash)
@@ -50,7 +35,7 @@ describe('txSender.sendAndWait on an embedded chain', () => {
   })
 
   it('with mining paused: InclusionUnknown after the wait (not a refusal), the nonce stays spent, and it lands once mining resumes', async () => {
-    const sender = txSender(chain, await funded())
+    const sender = txSender(anvil.chain, await anvil.fundedKey())
     await rpc('evm_setAutomine', [false])
     try {
       const started = Date.now()
@@ -73,7 +58,7 @@ describe('txSender.sendAndWait on an embedded chain', () => {
   })
 
   it('a refusal is RELAY_FAILED, not InclusionUnknown, and its nonce is used by the next transaction', async () => {
-    const sender = txSender(chain, await funded())
+    const sender = txSender(anvil.chain, await anvil.fundedKey())
     const err = await sender.sendAndWait({ ...transfer, gas: 10n ** 9n }, 5_000).then(() => undefined, (e: unknown) => e)
     expect(err).toMatchObject({ code: 'RELAY_FAILED' })
     expect(err).not.toBeInstanceOf(InclusionUnknown)
@@ -83,7 +68,7 @@ describe('txSender.sendAndWait on an embedded chain', () => {
 
   it('a row that cannot be written sends nothing and gives the nonce back', async () => {
     const { outbox, rows, fail } = memoryOutbox()
-    const sender = txSender(chain, await funded(), { outbox })
+    const sender = txSender(anvil.chain, await anvil.fundedKey(), { outbox })
     fail(true)
     await expect(sender.sendAndWait(transfer, 5_000)).rejects.toThrow('store unreachable')
     fail(false)

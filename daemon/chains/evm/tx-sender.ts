@@ -81,23 +81,13 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
   let tail: Promise<unknown> = (opts.after ?? Promise.resolve()).catch(() => undefined)
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
-  // What was signed for each nonce (before any answer of the node): what a stuck pool is refilled from.
-  const signedByNonce = new Map<number, Hex>()
-  let highestSigned: number | undefined
+  // Embedded chains only: anvil can leave a transaction queued at this sender's next nonce (stuck-queue.ts).
   const stuck = chain.spec.rpc === 'embedded'
     ? stuckQueueGuard({
       client, address: account.address,
-      highestSigned: () => highestSigned,
-      signedFrom: (from) => [...signedByNonce.entries()].filter(([n]) => n >= from).sort(([a], [b]) => a - b).map(([, raw]) => raw),
       onRelease: (e) => opts.warn?.(`${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`),
     })
     : undefined
-  const keepSigned = (nonce: number, raw: Hex) => {
-    signedByNonce.set(nonce, raw)
-    if (signedByNonce.size > REMEMBERED) signedByNonce.delete(signedByNonce.keys().next().value!)
-    if (highestSigned === undefined || nonce > highestSigned) highestSigned = nonce
-    stuck?.poke()
-  }
   type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   let fees: { at: number; value: Fees } | undefined
   let refreshing: Promise<Fees> | undefined
@@ -141,7 +131,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
         chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
-      keepSigned(nonce, raw)
+      stuck?.signed(nonce, raw)
       return { nonce, signed: raw, hash: keccak256(raw) }
     } catch (e) {
       repair(nonce)
@@ -156,8 +146,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
    */
   const repair = (nonce: number) => {
     // Decided now (the source's state at the refusal), filled in order behind what is queued.
-    signedByNonce.delete(nonce)
-    if (nonce === highestSigned) highestSigned = nonce - 1
+    stuck?.forget(nonce)
     const reused = nonces.giveBack(nonce)
     const filler = tail.then(() => reused).then(async (wasReused) => {
       if (wasReused) return
@@ -167,7 +156,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
         nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
       })
       await record(nonce, raw, keccak256(raw), 'filler')
-      keepSigned(nonce, raw)
+      stuck?.signed(nonce, raw)
       await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
     }).catch(() => {
       nonces.reset()
