@@ -13,6 +13,13 @@ import { report, spawnServe, summary } from './lib.js'
 import { payer, type Request, type UsdcKind } from './x402-payer.js'
 
 const PAYERS = 20
+/**
+ * Timed sequential settles per facilitator: p99 is then about the 5th-slowest sample, not the
+ * 2nd as with 150, which moved both sides' p99 (and their ratio) by up to 2x between runs.
+ */
+const SEQUENTIAL_SETTLES = 500
+/** Settles each concurrent payer makes in the loaded stage (20 x 50 = 1,000 per facilitator). */
+const LOADED_SETTLES_EACH = 50
 const PRICE = 10_000n // 0.01 USDC
 const runTs = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url))
 const referenceScript = fileURLToPath(new URL('./reference-facilitator.ts', import.meta.url))
@@ -75,11 +82,11 @@ export async function benchFacilitator(): Promise<void> {
     for (const t of targets) {
       // Each facilitator's settle stages start on a quiet chain: parx's must not pay for the backlog the reference's loaded stage left.
       await quietChain((method, params) => rpcCall(rpc, method, params ?? []))
-      const seq = await Promise.all(Array.from({ length: 210 }, (_, i) => payers[i % PAYERS]!.sign()))
+      const seq = await Promise.all(Array.from({ length: 10 + SEQUENTIAL_SETTLES + 50 }, (_, i) => payers[i % PAYERS]!.sign()))
       for (const r of seq.slice(0, 10)) await verifyThenSettle(t, r) // warm-up
       const lat: number[] = []
       let failed = 0
-      for (const r of seq.slice(10, 160)) {
+      for (const r of seq.slice(10, 10 + SEQUENTIAL_SETTLES)) {
         const out = await verifyThenSettle(t, r)
         lat.push(out.ms)
         if (!out.ok) failed++
@@ -88,13 +95,13 @@ export async function benchFacilitator(): Promise<void> {
       // so a refusal (an expired or spent payment answers fast) never passes for a fast settle.
       const direct: number[] = []
       let directFailed = 0
-      for (const r of await Promise.all(seq.slice(160).map((_, i) => payers[i % PAYERS]!.sign()))) {
+      for (const r of await Promise.all(seq.slice(10 + SEQUENTIAL_SETTLES).map((_, i) => payers[i % PAYERS]!.sign()))) {
         const out = await call(t, 'settle', r)
         if (out.ok) direct.push(out.ms)
         else directFailed++
       }
-      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: 25 }, () => p.sign()))))
-      const conc = await concurrently(PAYERS, 25, (worker, i) => verifyThenSettle(t, signed[worker]![i]!))
+      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: LOADED_SETTLES_EACH }, () => p.sign()))))
+      const conc = await concurrently(PAYERS, LOADED_SETTLES_EACH, (worker, i) => verifyThenSettle(t, signed[worker]![i]!))
       Object.assign(results[t.name]!, {
         settle_p50: summary(lat).p50, settle_p99: summary(lat).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50, settle_direct_p99: summary(direct).p99, settle_direct_failed: directFailed,
         settle_per_s: conc.perSecond, settle_loaded_p50: conc.p50, settle_loaded_p99: conc.p99, settle_loaded_failed: conc.failed,

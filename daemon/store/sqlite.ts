@@ -1,11 +1,13 @@
 import Sqlite from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { checkpointInBackground } from './checkpointer.js'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter, type SqliteDatabase } from 'kysely'
 
 /**
  * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses
- * (the store's and the embedded Solana cluster's): WAL, so readers never block the writer.
+ * (the store's and the embedded Solana cluster's): WAL, so readers never block the writer, and
+ * checkpoints in a worker thread, not in a commit (./checkpointer.ts).
  */
 export function openSqlite(file: string): Sqlite.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
@@ -15,6 +17,13 @@ export function openSqlite(file: string): Sqlite.Database {
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
+  if (file === ':memory:') return db
+  const release = checkpointInBackground(db, file)
+  const close = db.close.bind(db)
+  db.close = () => {
+    release()
+    return close()
+  }
   return db
 }
 

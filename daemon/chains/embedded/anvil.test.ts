@@ -26,4 +26,19 @@ describe.runIf(process.platform === 'linux')('the embedded anvil process', () =>
     expect(child.session).toBe(daemon.session)
     expect(readFileSync(`/proc/${anvil.pid}/autogroup`, 'utf8')).toBe(readFileSync('/proc/self/autogroup', 'utf8'))
   })
+
+  it('keeps the state of the last 500 blocks in memory and writes none to disk', async () => {
+    const rpc = async (method: string, params: unknown[] = []) => {
+      const res = await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+      return (await res.json()) as { result?: string; error?: { message: string } }
+    }
+    const hex = (n: number) => `0x${n.toString(16)}`
+    await rpc('anvil_mine', [hex(520)])
+    const head = Number((await rpc('eth_blockNumber')).result)
+    const zero = '0x0000000000000000000000000000000000000001'
+    expect((await rpc('eth_getBalance', [zero, hex(head - 400)])).result).toBeDefined()
+    // Older states are dropped, not written out: anvil's default would answer this from a JSON file
+    // per block under ~/.foundry/anvil/tmp, which it never removes.
+    expect((await rpc('eth_getBalance', [zero, hex(head - 510)])).error?.message).toMatch(/block height|out of range|not found/i)
+  })
 })
