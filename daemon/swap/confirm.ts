@@ -1,5 +1,5 @@
 import {
-  BaseError as ViemBaseError, parseEventLogs, TransactionNotFoundError, TransactionReceiptNotFoundError,
+  BaseError as ViemBaseError, ExecutionRevertedError, parseEventLogs, TransactionNotFoundError, TransactionReceiptNotFoundError,
   type Hex, type TransactionReceipt,
 } from 'viem'
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
@@ -80,6 +80,10 @@ async function revertReason(chain: EvmChain, hash: Hex, blockNumber: bigint): Pr
     await chain.client.call({ account: tx.from, to: tx.to!, data: tx.input, value: tx.value, gas: tx.gas, blockNumber })
     return 'reverted (no reason could be recovered)'
   } catch (e) {
-    return e instanceof ViemBaseError ? e.shortMessage : String(e)
+    // A revert says why. Anything else is about the replay, not the swap: the node may no longer
+    // hold that block's state (the embedded chains keep the last 500 blocks').
+    if (e instanceof ViemBaseError && e.walk((x) => x instanceof ExecutionRevertedError)) return e.shortMessage
+    const why = e instanceof ViemBaseError ? e.details || e.shortMessage : String(e)
+    return `reverted (no reason could be recovered: the node could not replay it at block ${blockNumber}: ${why})`
   }
 }
