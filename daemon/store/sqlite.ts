@@ -10,20 +10,15 @@ import { SqliteAdapter, SqliteDialect, type DialectAdapter, type SqliteDatabase 
  * checkpoints in a worker thread, not in a commit (./checkpointer.ts).
  */
 export function openSqlite(file: string): Sqlite.Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const inMemory = file === ':memory:'
+  if (!inMemory) mkdirSync(dirname(file), { recursive: true })
   const db = new Sqlite(file)
   db.pragma('journal_mode = WAL')
   // NORMAL in WAL mode is durable across process crashes (only an OS crash can lose the last commit).
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  if (file === ':memory:') return db
-  const release = checkpointInBackground(db, file)
-  const close = db.close.bind(db)
-  db.close = () => {
-    release()
-    return close()
-  }
+  if (!inMemory) checkpointInBackground(db, file)
   return db
 }
 

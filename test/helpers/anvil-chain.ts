@@ -27,6 +27,11 @@ export function useAnvilChain() {
     get chain() {
       return started()
     },
+    /** The anvil process's pid. */
+    get pid() {
+      started()
+      return anvil!.pid
+    },
     rpc,
     /** A fresh key holding 100 ETH on the chain. */
     async fundedKey(): Promise<Hex> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAnvil, type Anvil } from './anvil.js'
+import { describe, expect, it } from 'vitest'
+import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 
 /** Process group and session of a pid, from /proc (fields 5 and 6 of its stat line). */
 const groupOf = (pid: number) => {
@@ -9,11 +9,8 @@ const groupOf = (pid: number) => {
 }
 
 describe.runIf(process.platform === 'linux')('the embedded anvil process', () => {
-  let anvil: Anvil
-  beforeAll(async () => {
-    anvil = await startAnvil({ chainId: 84530017 })
-  })
-  afterAll(async () => anvil?.stop())
+  const anvil = useAnvilChain()
+  const { rpc } = anvil
 
   it('is anvil itself, in a process group of its own (Ctrl-C on the terminal misses it) but in the daemon session', () => {
     expect(readFileSync(`/proc/${anvil.pid}/comm`, 'utf8').trim()).toBe('anvil')
@@ -28,17 +25,13 @@ describe.runIf(process.platform === 'linux')('the embedded anvil process', () =>
   })
 
   it('keeps the state of the last 500 blocks in memory and writes none to disk', async () => {
-    const rpc = async (method: string, params: unknown[] = []) => {
-      const res = await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-      return (await res.json()) as { result?: string; error?: { message: string } }
-    }
     const hex = (n: number) => `0x${n.toString(16)}`
     await rpc('anvil_mine', [hex(520)])
-    const head = Number((await rpc('eth_blockNumber')).result)
+    const head = Number(await rpc<string>('eth_blockNumber'))
     const zero = '0x0000000000000000000000000000000000000001'
-    expect((await rpc('eth_getBalance', [zero, hex(head - 400)])).result).toBeDefined()
+    expect(await rpc('eth_getBalance', [zero, hex(head - 400)])).toBeDefined()
     // Older states are dropped, not written out: anvil's default would answer this from a JSON file
     // per block under ~/.foundry/anvil/tmp, which it never removes.
-    expect((await rpc('eth_getBalance', [zero, hex(head - 510)])).error?.message).toMatch(/block height|out of range|not found/i)
+    await expect(rpc('eth_getBalance', [zero, hex(head - 510)])).rejects.toThrow(/block height|out of range|not found/i)
   })
 })

@@ -44,9 +44,9 @@ export const HISTORY_STORAGE_ADDRESS: Address = '0x0000F90827F1C53a10cb7A02335B1
  * without the code). Nothing parx deploys reads it; BLOCKHASH of the last 256 blocks is unchanged.
  */
 export async function installCanonical(client: PublicClient): Promise<void> {
-  for (const [address, code] of [...CANONICAL, [HISTORY_STORAGE_ADDRESS, '0x'] as const]) {
-    await client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
-  }
+  const setCode = (address: Address, code: Hex) => client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
+  for (const [address, code] of CANONICAL) await setCode(address, code)
+  await setCode(HISTORY_STORAGE_ADDRESS, '0x')
 }
 
 /** How much the embedded chains start with: generous, so a newcomer never runs dry. */
@@ -141,7 +141,6 @@ async function deploySession(p: DeployParameters) {
   for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
     await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
   }
-  await installCanonical(client)
 
   let nonce = await client.getTransactionCount({ address: deployer.address })
   const sent: Hex[] = []

@@ -29,12 +29,12 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
       client, spec: p.spec, deployerKey: p.keys.deployer, solverKey: p.keys.solver,
       fund: [privateKeyToAccount(p.keys.facilitator).address, ...attestors], attestors,
     }
+    await installCanonical(client)
     if (!(await stillThere(client, addresses))) {
       addresses = await deployLocalEvm(params)
       await p.deployments.write(p.spec.key, addresses)
       deployed = true
     } else {
-      await installCanonical(client)
       const completed = await deployMissingXchain(params, addresses)
       if (completed) {
         addresses = completed

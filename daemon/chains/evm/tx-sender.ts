@@ -49,16 +49,15 @@ export class InclusionUnknown extends BaseError {
   }
 }
 
+/** Whether the node's answer (viem's summary or the node's own words) says `words`. */
+const nodeSays = (e: unknown, words: RegExp) => e instanceof ViemError && words.test(`${e.details} ${e.shortMessage}`)
 /**
  * anvil's answer when eth_sendRawTransactionSync took the transaction into its pool but did not
  * mine it within its own wait (mining paused): accepted, not refused.
  */
-const isConfirmationTimeout = (e: unknown) =>
-  e instanceof ViemError && /confirmation timeout/i.test(`${e.details} ${e.shortMessage}`)
-
+const isConfirmationTimeout = (e: unknown) => nodeSays(e, /confirmation timeout/i)
 /** The node holds these very bytes already (a copy sent again after a stuck pool was released): accepted. */
-const isAlreadyKnown = (e: unknown) =>
-  e instanceof ViemError && /already (imported|known)/i.test(`${e.details} ${e.shortMessage}`)
+const isAlreadyKnown = (e: unknown) => nodeSays(e, /already (imported|known)/i)
 
 /** Oldest fee data a transaction is signed with (maxFeePerGas is twice it, so a few blocks of base-fee rise fit). */
 const FEES_STALE_MS = 5_000
