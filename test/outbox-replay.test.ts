@@ -78,8 +78,18 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     expect(early).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: first.body.transaction } })
     expect(early.body.success).toBe(false)
 
-    const replayed = await reconcile()
-    expect([...replayed.rebroadcast]).toContain(first.body.transaction.toLowerCase())
+    // Broadcast again but not mined yet (a real chain's block time; anvil's automine answers the
+    // broadcast before mining too): undecided, so the payment is pending again, never failed.
+    await anvil('evm_setAutomine', [false])
+    try {
+      const replayed = await reconcile()
+      expect([...replayed.rebroadcast]).toContain(first.body.transaction.toLowerCase())
+      expect(await receipt(first.body.transaction)).toBeNull()
+      expect(await d.services.facilitator.statusOfTransaction(first.body.transaction)).toMatchObject({ payments: [{ status: 'pending' }] })
+    } finally {
+      await anvil('evm_setAutomine', [true])
+    }
+    await anvil('evm_mine')
     expect((await receipt(first.body.transaction))?.status).toBe('0x1')
     expect(await localBase(d).balance('USDC', seller)).toBe(BigInt(r.amount))
     const again = await settle(d, body)

@@ -33,10 +33,16 @@ const LOST = 'the transaction that settled this payment was lost by the chain an
  * Settled rows whose transaction the outbox had to broadcast again (the chain lost it) or decided
  * failed: each payment is decided again from the chain (is its authorization consumed?). One that
  * did not happen is failed, which releases the authorization so the same payload can settle again.
+ * One broadcast again but not mined yet is undecided: it is pending again (its authorization stays
+ * claimed) and handed to `follow`, as a settle answered `settlement_pending` is.
  */
-export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementStore, txs: string[]): Promise<void> {
+export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementStore, txs: string[], follow: (row: SettlementRow) => void): Promise<void> {
   for (const row of await store.settledIn(txs)) {
     try {
+      if (await inMempool(s, row)) {
+        if (await store.reopen(row.id)) follow({ ...row, state: 'pending' })
+        continue
+      }
       const fate = await evmFate(s, row)
       if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: LOST, tx: row.tx ?? undefined })
     } catch (e) {

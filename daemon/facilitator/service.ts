@@ -193,7 +193,7 @@ export function createFacilitator(s: FacilitatorDeps): Facilitator {
     async reconcile(select) {
       const before = select.leftByEarlierRun ? await startedBefore : 0
       const idleSince = select.idleForMs === undefined ? undefined : Date.now() - select.idleForMs
-      if (select.replayed) await reconcileReplayed(s, store, [...select.replayed.rebroadcast, ...select.replayed.failed])
+      if (select.replayed) await reconcileReplayed(s, store, [...select.replayed.rebroadcast, ...select.replayed.failed], (row) => pending.follow(row))
       await reconcilePending(s, store, (row) => row.id < before || (idleSince !== undefined && Number(row.updated_at) < idleSince))
     },
   }

@@ -18,6 +18,8 @@ export type SettlementStore = {
   failed(id: number, f: { reason: string; message: string; tx?: string; payer?: string }): Promise<void>
   /** Broadcast, fate unknown: the row stays pending (the authorization stays claimed) but names its transaction. */
   broadcast(id: number, tx: string, payer?: string): Promise<void>
+  /** A settled row whose transaction was broadcast again and is not mined yet: pending (fate unknown) again; false when it was not settled. */
+  reopen(id: number): Promise<boolean>
   /** Rows left pending by a stop mid-settlement, for reconciliation at start. */
   pending(): Promise<SettlementRow[]>
   /** Settled rows that name one of these transactions (ones the outbox replayed or failed). */
@@ -77,6 +79,10 @@ export function settlementStore(store: Store): SettlementStore {
     failed: (id, f) => finish(id, { state: 'failed', tx: f.tx ?? null, payer: f.payer ?? null, reason: f.reason, message: f.message }),
     async broadcast(id, tx, payer) {
       await db.updateTable('x402_settlements').set((eb) => ({ tx, payer: eb.fn.coalesce(eb.val(payer ?? null), 'payer'), updated_at: now() })).where('id', '=', id).execute()
+    },
+    async reopen(id) {
+      const r = await db.updateTable('x402_settlements').set({ state: 'pending', updated_at: now() }).where('id', '=', id).where('state', '=', 'settled').executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
     },
     async settledIn(txs) {
       if (txs.length === 0) return []
