@@ -38,7 +38,7 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     const payer = privateKeyToAccount(generatePrivateKey())
     const seller = privateKeyToAccount(generatePrivateKey()).address
     expect((await post(serve.api, '/api/local/faucet', { to: payer.address, token: 'USDC', amount: '100' })).status).toBe(200)
-    // The funding is older than anvil's 2 s state interval: only the settlements are at risk.
+    // The funding is older than the chain's last quiet moment (its state was written then): only the settlements are at risk.
     await new Promise((r) => setTimeout(r, 3_000))
 
     const amount = 1_000_000n
@@ -105,7 +105,7 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     serve = await spawnServe(faucetDir)
     const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
     const usdc = getAddress(info.usdc)
-    // Older than anvil's 2 s state interval: what is at risk is only what comes next.
+    // Older than the chain's last quiet moment (its state was written then): what is at risk is only what comes next.
     await new Promise((r) => setTimeout(r, 3_000))
     const owners = Array.from({ length: 8 }, () => privateKeyToAccount(generatePrivateKey()).address)
     const answers = await Promise.all(owners.map((to, i) => post(serve!.api, '/api/local/faucet', { to, token: 'USDC', amount: String(i + 1) })))

@@ -146,7 +146,10 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     await rollBack(snap)
     // As a restarted daemon answers (no in-memory record of the transaction): pending, never unknown.
     expect(await confirmTransaction(chain, swap.hash, undefined, outbox)).toMatchObject({ status: 'pending' })
-    await reconcile()
+    const replayed = await reconcile()
+    expect([...replayed.rebroadcast]).toContain(swap.hash.toLowerCase())
+    // Broadcast again: anvil answers before it mines, so the receipt may come a moment later.
+    await mined(swap.hash as Hex)
     expect(await confirmTransaction(chain, swap.hash, undefined, outbox)).toMatchObject({ status: 'included', success: true })
     const after = await snapshot(d, { user: lands.address })
     expect(before[`USDC user`]! - after[`USDC user`]!).toBe(5_000_000n)

@@ -27,6 +27,11 @@ export function useAnvilChain() {
     get chain() {
       return started()
     },
+    /** The anvil's JSON-RPC URL. */
+    get rpcUrl() {
+      started()
+      return anvil!.rpcUrl
+    },
     /** The anvil process's pid. */
     get pid() {
       started()

@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path'
 import { BaseError } from '../../../src/errors/index.js'
 import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
-import { keepStateSnapshots, restoreBrokenState } from './state-snapshot.js'
+import { requestsSentTo } from '../evm/lean-transport.js'
+import { keepStateDumped } from './state-dumper.js'
+import { adoptExitDump, exitDumpOf, restoreBrokenState } from './state-file.js'
 import { ownProcessGroup, tiedToParent } from './tied-to-parent.js'
 
 export type AnvilOptions = {
@@ -13,13 +15,11 @@ export type AnvilOptions = {
   /** 0 or undefined: a free port. */
   port?: number
   host?: string
-  /** anvil loads this file at start and writes it periodically and at exit, so state survives restarts. */
+  /** The chain starts from this file and it is kept current (./state-dumper.ts), so state survives restarts. */
   statePath?: string
-  /** Seconds between state dumps while running (crash safety). */
-  stateInterval?: number
   /** Names the chain in errors (e.g. a taken port). */
   name?: string
-  /** Told when a broken state file was replaced by its last complete copy (default: stderr). */
+  /** Told when a state file cut short by a crash was replaced or dropped (default: stderr). */
   warn?: (message: string) => void
 }
 
@@ -40,14 +40,22 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   // when stopped (225 MB after 1,500 blocks; this machine had gathered 72 GB). State at blocks
   // older than the last 500 is then unavailable; nothing in parx reads that far back.
   const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent', '--max-persisted-states', '0']
-  if (opts.statePath) args.push('--state', opts.statePath, '--state-interval', String(opts.stateInterval ?? 2))
-  const pidFile = opts.statePath ? `${opts.statePath}.pid` : undefined
+  const statePath = opts.statePath
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
+  const pidFile = statePath ? `${statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
-  if (opts.statePath) restoreBrokenState(opts.statePath, opts.warn ?? ((m) => process.stderr.write(`parx: ${m}\n`)))
+  if (statePath) {
+    adoptExitDump(statePath, warn)
+    restoreBrokenState(statePath, warn)
+    if (existsSync(statePath)) args.push('--load-state', statePath)
+    // anvil writes only on its way out (parx writes the state file while it runs); its periodic
+    // dump cannot be turned off, so it is put a day apart.
+    args.push('--dump-state', exitDumpOf(statePath), '--state-interval', '86400')
+  }
   if (opts.port) await assertPortFree(host, port, `the ${opts.name ?? `chain ${opts.chainId}`} chain`)
   // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group
   // (in the daemon's session, see ownProcessGroup): Ctrl-C in the terminal of `parx serve` signals
-  // the daemon, which stops anvil itself (SIGTERM, state written) after the work that still needs
+  // the daemon, which stops anvil itself (SIGTERM, exit dump written) after the work that still needs
   // the chain has finished.
   const group = ownProcessGroup([anvilBinary(), ...args])
   const [cmd, ...cmdArgs] = tiedToParent(group.argv)
@@ -62,10 +70,11 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     child.kill('SIGKILL')
     throw e
   }
-  const snapshots = opts.statePath ? keepStateSnapshots(opts.statePath) : undefined
+  const dumper = statePath ? keepStateDumped({ rpcUrl, statePath, requests: requestsSentTo(rpcUrl) }) : undefined
   const stop = once(async () => {
-    snapshots?.stop()
+    await dumper?.stop()
     await stopChild(child)
+    if (statePath) adoptExitDump(statePath, warn)
     if (pidFile) rmSync(pidFile, { force: true })
   })
   return { rpcUrl, port, pid: child.pid!, stop }
@@ -112,7 +121,7 @@ async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => stri
   throw new BaseError('CHAIN_UNAVAILABLE', `anvil did not answer at ${rpcUrl} within 20 s: ${stderr().trim()}`)
 }
 
-/** SIGTERM lets anvil write its state file; SIGKILL only if it does not exit in time. */
+/** SIGTERM lets anvil write its exit dump; SIGKILL only if it does not exit in time. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {

@@ -1,6 +1,16 @@
 import { Pool } from 'undici'
 import { HttpRequestError, RpcRequestError } from 'viem'
 
+/** Requests sent to each node URL by this process, shared memory a worker thread can read (daemon/chains/embedded/state-dumper.ts). */
+const sent = new Map<string, Int32Array>()
+
+/** The count of requests this process sent to `url` (wraps around; compare, never subtract). */
+export function requestsSentTo(url: string): Int32Array {
+  let counter = sent.get(url)
+  if (!counter) sent.set(url, (counter = new Int32Array(new SharedArrayBuffer(4))))
+  return counter
+}
+
 /**
  * An EIP-1193 `request` over keep-alive undici connections, the transport of every chain client.
  * viem's http transport goes through fetch and builds a timeout error object for every call; on the
@@ -13,8 +23,10 @@ export function leanRpc(url: string, connections = 32) {
   const pool = new Pool(u.origin, { connections, pipelining: 1 })
   const path = `${u.pathname}${u.search}` || '/'
   let id = 0
+  const counter = requestsSentTo(url)
   return {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
+      Atomics.add(counter, 0, 1)
       const body = { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }
       let reply: { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       try {

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
+import { networks } from '../../../src/networks/registry.js'
+import { startAnvil } from './anvil.js'
+import { keepStateDumped } from './state-dumper.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'parx-dumper-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const headIn = (path: string) => Number(JSON.parse(readFileSync(path, 'utf8')).best_block_number)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+describe('the embedded chain state, written by parx', () => {
+  const anvil = useAnvilChain()
+  const head = async () => Number(await anvil.rpc<string>('eth_blockNumber'))
+
+  it('is written when the chain goes quiet, within a bound under constant load, and not rewritten while nothing changes', async () => {
+    const path = join(dir, 'quiet.json')
+    const writes: number[] = []
+    const written = (atLeast: number) => new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no write holding block ${atLeast} (writes: ${writes.join(',')})`)), 5_000)
+      const look = setInterval(() => {
+        if (writes.some((b) => b >= atLeast)) (clearTimeout(deadline), clearInterval(look), resolve())
+      }, 10)
+    })
+    const requests = new Int32Array(new SharedArrayBuffer(4))
+    const dumper = keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 100, maxDelayMs: 800, backstopMs: 150, onWrite: (b) => writes.push(b) })
+    try {
+      // The start counts as a change (code placed with anvil_setCode mines no block).
+      await written(0)
+      await anvil.rpc('evm_mine')
+      const mined = await head()
+      await written(mined)
+      expect(headIn(path)).toBe(mined)
+
+      // Not quiet while the daemon keeps asking the chain (reads mine no block): written once it stops.
+      await anvil.rpc('evm_mine')
+      const busy = await head()
+      for (const end = Date.now() + 500; Date.now() < end; await sleep(20)) Atomics.add(requests, 0, 1)
+      expect(writes.some((b) => b >= busy)).toBe(false)
+      await written(busy)
+
+      // Idle: read again (the backstop) but the same state is not written again.
+      const count = writes.length
+      const mtime = statSync(path).mtimeMs
+      await sleep(600)
+      expect(writes.length).toBe(count)
+      expect(statSync(path).mtimeMs).toBe(mtime)
+
+      // A change without a block (anvil_setBalance) is written by the backstop read.
+      const rich = '0x00000000000000000000000000000000000000aa'
+      await anvil.rpc('anvil_setBalance', [rich, '0x1234'])
+      for (const end = Date.now() + 3_000; Date.now() < end && !readFileSync(path, 'utf8').includes(rich.slice(2)); ) await sleep(20)
+      expect(JSON.parse(readFileSync(path, 'utf8')).accounts[rich]?.balance).toBe('0x1234')
+
+      // A block every 30 ms is never quiet for 100 ms: written anyway, within maxDelayMs.
+      const from = writes.length
+      const start = await head()
+      for (const end = Date.now() + 1_500; Date.now() < end; ) {
+        await anvil.rpc('evm_mine')
+        await sleep(30)
+      }
+      expect(writes.slice(from).some((b) => b > start)).toBe(true)
+    } finally {
+      await dumper.stop()
+    }
+  })
+})
+
+describe.runIf(process.platform === 'linux')('an embedded chain with a state file', () => {
+  const spec = networks['local-base']!
+  const path = join(dir, 'chain.json')
+  const rpc = async <T>(url: string, method: string, params: unknown[] = []) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    return ((await res.json()) as { result: T }).result
+  }
+
+  it('keeps what was written before a kill -9, and everything up to a clean stop', async () => {
+    let a = await startAnvil({ chainId: spec.chainId!, statePath: path })
+    await rpc(a.rpcUrl, 'anvil_mine', ['0x3'])
+    for (const end = Date.now() + 5_000; Date.now() < end; await sleep(25)) {
+      try {
+        if (headIn(path) === 3) break
+      } catch {}
+    }
+    process.kill(a.pid, 'SIGKILL')
+    await a.stop()
+    a = await startAnvil({ chainId: spec.chainId!, statePath: path })
+    expect(Number(await rpc<string>(a.rpcUrl, 'eth_blockNumber'))).toBe(3)
+
+    // Stopped at once after a block, before any quiet moment: anvil's exit dump holds it.
+    await rpc(a.rpcUrl, 'evm_mine')
+    await a.stop()
+    expect(headIn(path)).toBe(4)
+    a = await startAnvil({ chainId: spec.chainId!, statePath: path })
+    try {
+      expect(Number(await rpc<string>(a.rpcUrl, 'eth_blockNumber'))).toBe(4)
+    } finally {
+      await a.stop()
+    }
+  })
+})

@@ -1,0 +1,113 @@
+import { Worker } from 'node:worker_threads'
+
+export type StateDumperOptions = {
+  rpcUrl: string
+  statePath: string
+  /** Requests the daemon sends the chain (requestsSentTo): the chain is not quiet while they come. */
+  requests?: Int32Array
+  /** How often the chain's head is looked at. */
+  pollMs?: number
+  /** A chain that mined nothing and was asked nothing by the daemon for this long is quiet: its new state is written then. */
+  quietMs?: number
+  /** Under constant load (never quiet), new state is still written at least this often. */
+  maxDelayMs?: number
+  /** With no new block, the state is read this often anyway (anvil_setBalance mines none) and written if it changed. */
+  backstopMs?: number
+  /** Told after each write, with a head block it holds at least (tests). */
+  onWrite?(block: number): void
+}
+
+export type StateDumper = { stop(): Promise<void> }
+
+const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000 }
+
+/**
+ * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
+ * the worker thread's source.
+ */
+async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'requests'>> & { requests?: Int32Array }): Promise<never> {
+  const fs = process.getBuiltinModule('node:fs')
+  const zlib = process.getBuiltinModule('node:zlib')
+  const { createHash } = process.getBuiltinModule('node:crypto')
+  const { parentPort } = process.getBuiltinModule('node:worker_threads')
+  const rpc = async (method: string): Promise<string> => {
+    const res = await fetch(o.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })
+    const body = (await res.json()) as { result?: string; error?: { message: string } }
+    if (body.error || typeof body.result !== 'string') throw new Error(body.error?.message ?? `${method}: no result`)
+    return body.result
+  }
+  let head: string | undefined
+  let asked = -1
+  let changedAt = 0
+  let activeAt = 0
+  // The start counts as a change: parx places code at start (anvil_setCode) without mining.
+  let dirtySince: number | undefined = Date.now()
+  let readAt = Date.now()
+  let written: string | undefined
+  for (;;) {
+    await new Promise((r) => setTimeout(r, o.pollMs))
+    try {
+      const n = await rpc('eth_blockNumber')
+      const now = Date.now()
+      if (n !== head) {
+        head = n
+        changedAt = now
+        dirtySince ??= now
+      }
+      const a = o.requests ? Atomics.load(o.requests, 0) : 0
+      if (a !== asked) {
+        asked = a
+        activeAt = now
+      }
+      const quiet = now - Math.max(changedAt, activeAt) >= o.quietMs
+      const due = dirtySince !== undefined ? quiet || now - dirtySince >= o.maxDelayMs : quiet && now - readAt >= o.backstopMs
+      if (!due) continue
+      const since = dirtySince
+      dirtySince = undefined
+      readAt = now
+      let gz: string
+      try {
+        gz = await rpc('anvil_dumpState')
+      } catch (e) {
+        dirtySince = since
+        throw e
+      }
+      const hash = createHash('sha256').update(gz).digest('hex')
+      if (hash === written) continue
+      const json = zlib.gunzipSync(Buffer.from(gz.slice(2), 'hex'))
+      const tmp = `${o.statePath}.tmp`
+      fs.writeFileSync(tmp, json)
+      fs.renameSync(tmp, o.statePath)
+      written = hash
+      parentPort?.postMessage({ block: Number(n) })
+    } catch {
+      // anvil busy, restarting or stopping: the next round looks again.
+    }
+  }
+}
+
+/**
+ * Keeps the embedded chain's state file current, written by parx whole and then renamed into place:
+ * when the chain goes quiet after a change (no block, and no request from the daemon, for
+ * `quietMs`), at least every `maxDelayMs` under constant load, and never while nothing changes.
+ * anvil's own periodic dump (`--state-interval`) rewrote the whole state (10 MB after a few
+ * thousand payments) in place every 2 s, busy or idle: mining waited on it, an idle daemon
+ * rewrote its disk 40,000 times a day, and a crash
+ * during a write cut the file short. anvil_dumpState costs more than that dump (it compresses:
+ * ~200 ms of the node's CPU at 10 MB), which is why it waits for a quiet moment; the rest of the
+ * work (gunzip, write) is done in a worker thread, off the daemon's event loop.
+ *
+ * What a crash can lose is what the last write lacks: transactions parx signed are in its outbox
+ * and replayed; others sent straight to the chain's RPC since its last quiet moment are lost.
+ */
+export function keepStateDumped(opts: StateDumperOptions): StateDumper {
+  const { onWrite, ...rest } = opts
+  const source = `
+    const { workerData } = process.getBuiltinModule('node:worker_threads')
+    ;(${dumpLoop.toString()})(workerData)
+  `
+  const worker = new Worker(source, { eval: true, workerData: { ...DEFAULTS, ...rest } })
+  if (onWrite) worker.on('message', (m: { block: number }) => onWrite(m.block))
+  worker.unref()
+  return { stop: async () => void (await worker.terminate()) }
+}
