@@ -58,9 +58,6 @@ export function localFaucet(p: LocalFaucetParameters): Faucet {
           const balance = await chain.client.getBalance({ address })
           assertFits({ adding: wei, held: balance, max: UINT256_MAX, what: `the ETH balance of ${address}` })
           await chain.client.request({ method: 'anvil_setBalance' as never, params: [address, `0x${(balance + wei).toString(16)}`] as never })
-          // A block of its own: the chain's state file is written at its next quiet moment, as for
-          // a mint (a change without a block waits for the 30 s backstop read, daemon/chains/embedded/state-dumper.ts).
-          await chain.client.request({ method: 'evm_mine' as never })
           return { tx: 'anvil_setBalance' }
         })
       }

@@ -25,7 +25,7 @@ describe('the embedded chain state, written by parx', () => {
         if (writes.some((b) => b >= atLeast)) (clearTimeout(deadline), clearInterval(look), resolve())
       }, 10)
     })
-    const requests = new Int32Array(new SharedArrayBuffer(4))
+    const requests = new Int32Array(new SharedArrayBuffer(8))
     const dumper = keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 100, maxDelayMs: 800, backstopMs: 150, onWrite: (b) => writes.push(b) })
     try {
       // The start counts as a change (code placed with anvil_setCode mines no block).

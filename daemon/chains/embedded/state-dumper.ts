@@ -3,15 +3,18 @@ import { Worker } from 'node:worker_threads'
 export type StateDumperOptions = {
   rpcUrl: string
   statePath: string
-  /** Requests the daemon sends the chain (requestsSentTo): the chain is not quiet while they come. */
-  requests?: Int32Array
+  /**
+   * What the daemon sends the chain (requestsSentTo): [0] requests, so it is not quiet while they
+   * come; [1] node calls that change state without a block, each a change as a new block is.
+   */
+  requests: Int32Array
   /** How often the chain's head is looked at. */
   pollMs?: number
   /** A chain that mined nothing and was asked nothing by the daemon for this long is quiet: its new state is written then. */
   quietMs?: number
   /** Under constant load (never quiet), new state is still written at least this often. */
   maxDelayMs?: number
-  /** With no new block, the state is read this often anyway (anvil_setBalance mines none) and written if it changed. */
+  /** With no change seen, the state is read this often anyway (a node call from outside the daemon) and written if it changed. */
   backstopMs?: number
   /** Told after each write, with a head block it holds at least (tests). */
   onWrite?(block: number): void
@@ -25,7 +28,7 @@ const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30
  * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
  * the worker thread's source.
  */
-async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'requests'>> & { requests?: Int32Array }): Promise<never> {
+async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite'>>): Promise<never> {
   const fs = process.getBuiltinModule('node:fs')
   const zlib = process.getBuiltinModule('node:zlib')
   const { createHash } = process.getBuiltinModule('node:crypto')
@@ -38,6 +41,7 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'reques
   }
   let head: string | undefined
   let asked = -1
+  let stateCalls = 0
   let changedAt = 0
   let activeAt = 0
   // The start counts as a change: parx places code at start (anvil_setCode) without mining.
@@ -54,24 +58,24 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'reques
         changedAt = now
         dirtySince ??= now
       }
-      const a = o.requests ? Atomics.load(o.requests, 0) : 0
+      const a = Atomics.load(o.requests, 0)
       if (a !== asked) {
         asked = a
         activeAt = now
       }
+      const c = Atomics.load(o.requests, 1)
+      if (c !== stateCalls) {
+        stateCalls = c
+        changedAt = now
+        dirtySince ??= now
+      }
       const quiet = now - Math.max(changedAt, activeAt) >= o.quietMs
       const due = dirtySince !== undefined ? quiet || now - dirtySince >= o.maxDelayMs : quiet && now - readAt >= o.backstopMs
       if (!due) continue
-      const since = dirtySince
+      // A change during the read is seen by the next look (a new head or count), so this one is done.
+      const gz = await rpc('anvil_dumpState')
       dirtySince = undefined
       readAt = now
-      let gz: string
-      try {
-        gz = await rpc('anvil_dumpState')
-      } catch (e) {
-        dirtySince = since
-        throw e
-      }
       const hash = createHash('sha256').update(gz).digest('hex')
       if (hash === written) continue
       const json = zlib.gunzipSync(Buffer.from(gz.slice(2), 'hex'))

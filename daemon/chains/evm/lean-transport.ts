@@ -1,13 +1,19 @@
 import { Pool } from 'undici'
 import { HttpRequestError, RpcRequestError } from 'viem'
 
-/** Requests sent to each node URL by this process, shared memory a worker thread can read (daemon/chains/embedded/state-dumper.ts). */
+/**
+ * What this process sent each node URL, in shared memory a worker thread can read
+ * (daemon/chains/embedded/state-dumper.ts): [0] requests, [1] of them node calls that change state
+ * without mining (anvil_setBalance, anvil_setCode, evm_revert, ...). Counters wrap around: compare, never subtract.
+ */
 const sent = new Map<string, Int32Array>()
+const REQUESTS = 0
+const STATE_CALLS = 1
+const changesState = (method: string) => /^(anvil|evm|hardhat)_/.test(method)
 
-/** The count of requests this process sent to `url` (wraps around; compare, never subtract). */
 export function requestsSentTo(url: string): Int32Array {
   let counter = sent.get(url)
-  if (!counter) sent.set(url, (counter = new Int32Array(new SharedArrayBuffer(4))))
+  if (!counter) sent.set(url, (counter = new Int32Array(new SharedArrayBuffer(8))))
   return counter
 }
 
@@ -26,7 +32,8 @@ export function leanRpc(url: string, connections = 32) {
   const counter = requestsSentTo(url)
   return {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
-      Atomics.add(counter, 0, 1)
+      Atomics.add(counter, REQUESTS, 1)
+      if (changesState(method)) Atomics.add(counter, STATE_CALLS, 1)
       const body = { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }
       let reply: { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       try {
