@@ -20,7 +20,18 @@ const PAYERS = 20
 const SEQUENTIAL_SETTLES = 500
 /** Settles with no /verify before them, timed on their own. */
 const DIRECT_SETTLES = 50
-/** Settles each concurrent payer makes in the loaded stage (20 x 50 = 1,000 per facilitator). */
+/**
+ * The two facilitators' sequential settles alternate in rounds of this many (direct ones in rounds of
+ * DIRECT_ROUND), the first of each round taking turns, so both meet the same chain. anvil 1.7.1
+ * rebuilds its whole state trie for every block, and every settle adds a storage slot to USDC
+ * (measured on a bare anvil: ~2 ms more per transaction for every 500 new slots). Timed one after
+ * the other, the second facilitator settled on a chain 1,560 slots bigger: the reference's p50 went
+ * from 19-20 ms to 28 ms and its p99 from 41-64 ms to 109-123 ms when it went second, parx's p50 from
+ * 7.3-8.1 ms to 5.9-6.3 ms when it went first.
+ */
+const ROUND = 10
+const DIRECT_ROUND = 5
+/** Settles each concurrent payer makes in the loaded stage (20 x 50 = 1,000 per facilitator), in two halves. */
 const LOADED_SETTLES_EACH = 50
 const PRICE = 10_000n // 0.01 USDC
 const runTs = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url))
@@ -52,9 +63,10 @@ export async function benchFacilitator(): Promise<void> {
       chainId: Number(kind.network.split(':')[1]),
     }
     const rpc = Object.entries(urls.rpc).find(([k]) => k.endsWith('base'))![1]
+    const rpcOf = (method: string, params: unknown[] = []) => rpcCall(rpc, method, params)
 
     const refKey = generatePrivateKey()
-    await rpcCall(rpc, 'anvil_setBalance', [privateKeyToAccount(refKey).address, `0x${parseEther('1000').toString(16)}`])
+    await rpcOf('anvil_setBalance', [privateKeyToAccount(refKey).address, `0x${parseEther('1000').toString(16)}`])
     const ref = await spawnReference(rpc, usdc.chainId, refKey)
     stopReference = ref.stop
 
@@ -73,7 +85,7 @@ export async function benchFacilitator(): Promise<void> {
       for (let i = 0; i < 50; i++) await call(t, 'verify', valid) // warm-up: connections, JIT, executor setup
       const lat: number[] = []
       for (let i = 0; i < 300; i++) lat.push((await call(t, 'verify', valid)).ms)
-      const conc = await concurrently(PAYERS, 100, () => call(t, 'verify', valid))
+      const conc = combined([await concurrently(PAYERS, 100, () => call(t, 'verify', valid))])
       Object.assign(results[t.name]!, { verify_p50: summary(lat).p50, verify_p99: summary(lat).p99, verify_per_s: conc.perSecond })
     }
     // Settle is timed as sellers call it: right after /verify of the same payment (only /settle is timed).
@@ -81,42 +93,50 @@ export async function benchFacilitator(): Promise<void> {
       await call(t, 'verify', r)
       return call(t, 'settle', r)
     }
-    for (const t of targets) {
-      // Each facilitator's settle stages start on a quiet chain: parx's must not pay for the backlog the reference's loaded stage left.
-      await quietChain((method, params) => rpcCall(rpc, method, params ?? []))
-      const seq = await Promise.all(Array.from({ length: 10 + SEQUENTIAL_SETTLES }, (_, i) => payers[i % PAYERS]!.sign()))
-      for (const r of seq.slice(0, 10)) await verifyThenSettle(t, r) // warm-up
-      const lat: number[] = []
-      let failed = 0
-      for (const r of seq.slice(10)) {
+    const sign = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => payers[i % PAYERS]!.sign()))
+    const tally = () => ({ seq: [] as number[], failed: 0, direct: [] as number[], directFailed: 0 })
+    const timed = { parx: tally(), reference: tally() }
+    await quietChain(rpcOf)
+    for (const t of targets) for (const r of await sign(10)) await verifyThenSettle(t, r) // warm-up
+    await alternately(targets, SEQUENTIAL_SETTLES / ROUND, async (t) => {
+      for (const r of await sign(ROUND)) {
         const out = await verifyThenSettle(t, r)
-        lat.push(out.ms)
-        if (!out.ok) failed++
+        timed[t.name].seq.push(out.ms)
+        if (!out.ok) timed[t.name].failed++
       }
-      // Settle with no /verify before it (the verified cache cannot help): counted only when it succeeds,
-      // so a refusal (an expired or spent payment answers fast) never passes for a fast settle.
-      const direct: number[] = []
-      let directFailed = 0
-      for (const r of await Promise.all(Array.from({ length: DIRECT_SETTLES }, (_, i) => payers[i % PAYERS]!.sign()))) {
+    })
+    // Settle with no /verify before it (the verified cache cannot help): counted only when it succeeds,
+    // so a refusal (an expired or spent payment answers fast) never passes for a fast settle.
+    await alternately(targets, DIRECT_SETTLES / DIRECT_ROUND, async (t) => {
+      for (const r of await sign(DIRECT_ROUND)) {
         const out = await call(t, 'settle', r)
-        if (out.ok) direct.push(out.ms)
-        else directFailed++
+        if (out.ok) timed[t.name].direct.push(out.ms)
+        else timed[t.name].directFailed++
       }
-      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: LOADED_SETTLES_EACH }, () => p.sign()))))
-      const conc = await concurrently(PAYERS, LOADED_SETTLES_EACH, (worker, i) => verifyThenSettle(t, signed[worker]![i]!))
+    })
+    // The loaded stage in two halves, ordered reference, parx, parx, reference, each on a quiet
+    // chain (no backlog left by the half before): both meet the same chain on average.
+    const loaded = { parx: [] as Concurrent[], reference: [] as Concurrent[] }
+    for (const t of [...targets, ...[...targets].reverse()]) {
+      await quietChain(rpcOf)
+      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: LOADED_SETTLES_EACH / 2 }, () => p.sign()))))
+      loaded[t.name].push(await concurrently(PAYERS, LOADED_SETTLES_EACH / 2, (worker, i) => verifyThenSettle(t, signed[worker]![i]!)))
+    }
+    for (const t of targets) {
+      const { seq, failed, direct, directFailed } = timed[t.name]
+      const conc = combined(loaded[t.name])
       Object.assign(results[t.name]!, {
-        settle_p50: summary(lat).p50, settle_p99: summary(lat).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50, settle_direct_p99: summary(direct).p99, settle_direct_failed: directFailed,
+        settle_p50: summary(seq).p50, settle_p99: summary(seq).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50, settle_direct_p99: summary(direct).p99, settle_direct_failed: directFailed,
         settle_per_s: conc.perSecond, settle_loaded_p50: conc.p50, settle_loaded_p99: conc.p99, settle_loaded_failed: conc.failed,
       })
     }
 
     for (const t of targets) {
       // After the loaded stage the chain may still be mining its backlog: start each on a quiet chain.
-      await quietChain((method, params) => rpcCall(rpc, method, params ?? []))
+      await quietChain(rpcOf)
       Object.assign(results[t.name]!, await paymentIdLatency((op, body) => call(t, op, body), () => payers[0]!.sign(), 100, t.name))
     }
     // Last: it pauses the anvil both facilitators share.
-    const rpcOf = (method: string, params: unknown[] = []) => rpcCall(rpc, method, params)
     const delayed = await pendingToCompleted({ facilitator: urls.facilitator, rpc: rpcOf, sign: () => payers[1]!.sign(), rounds: 10 })
     Object.assign(results.parx!, delayed)
 
@@ -151,8 +171,17 @@ async function call(t: Target, op: 'verify' | 'settle', body: Request): Promise<
   return { ms: performance.now() - t0, ok: op === 'verify' ? out.isValid === true : out.success === true }
 }
 
-/** `workers` loops, each doing `each` calls one after another; wall-clock rate and per-call latency. */
-async function concurrently(workers: number, each: number, fn: (worker: number, i: number) => Promise<{ ms: number; ok: boolean }>) {
+/** `rounds` rounds in which each target runs `fn` once; the one to go first alternates. */
+async function alternately(targets: Target[], rounds: number, fn: (t: Target) => Promise<void>): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    for (const t of round % 2 ? [...targets].reverse() : targets) await fn(t)
+  }
+}
+
+type Concurrent = { lat: number[]; failed: number; seconds: number }
+
+/** `workers` loops, each doing `each` calls one after another; per-call latency and the wall-clock time. */
+async function concurrently(workers: number, each: number, fn: (worker: number, i: number) => Promise<{ ms: number; ok: boolean }>): Promise<Concurrent> {
   const lat: number[] = []
   let failed = 0
   const t0 = performance.now()
@@ -163,9 +192,15 @@ async function concurrently(workers: number, each: number, fn: (worker: number, 
       if (!out.ok) failed++
     }
   }))
-  const seconds = (performance.now() - t0) / 1000
+  return { lat, failed, seconds: (performance.now() - t0) / 1000 }
+}
+
+/** Rate (successful calls over the parts' summed wall-clock time) and latency of one or more concurrent runs. */
+function combined(parts: Concurrent[]) {
+  const lat = parts.flatMap((p) => p.lat)
+  const failed = parts.reduce((n, p) => n + p.failed, 0)
   const s = summary(lat)
-  return { perSecond: (lat.length - failed) / seconds, p50: s.p50, p99: s.p99, failed }
+  return { perSecond: (lat.length - failed) / parts.reduce((n, p) => n + p.seconds, 0), p50: s.p50, p99: s.p99, failed }
 }
 
 async function spawnReference(rpc: string, chainId: number, key: string): Promise<{ url: string; stop(): Promise<void> }> {
