@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { exitCodes } from '../src/cli/exit-codes.js'
 import { runParx } from './helpers/cli.js'
@@ -117,12 +117,14 @@ describe('parx faucet and status', () => {
 
   // Last: it freezes a chain of the shared daemon for a moment.
   it('status names the check that fails and why, and exits 1', async () => {
-    const pidFile = readdirSync(join(d.dataDir, 'chains')).find((f) => f.endsWith('.pid'))!
-    const pid = Number(readFileSync(join(d.dataDir, 'chains', pidFile), 'utf8'))
+    const pid = Number(readFileSync(join(d.dataDir, 'chains', 'local-base.json.pid'), 'utf8'))
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('anvil')
     process.kill(pid, 'SIGSTOP')
     try {
+      // Field 3 of /proc/<pid>/stat: T once the stop took hold.
+      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0]).toBe('T'))
       const r = await parx(['-o', 'json', 'status'])
-      expect(r.code).toBe(1)
+      expect(r.code, r.out).toBe(1)
       const s = JSON.parse(r.out)
       expect(s.ready).toBe(false)
       const down = Object.entries(s.checks).filter(([, c]) => !(c as { ok: boolean }).ok)

@@ -73,7 +73,9 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
     async readiness() {
       const checks: Record<string, Check> = { store: await timed(async () => void (await d.pingStore())) }
       const chainChecks = [
-        ...Object.values(d.evm).map((ch) => [ch.key, () => ch.client.getBlockNumber({ cacheTime: 0 }).then(Number)] as const),
+        // Its own request: getBlockNumber would join another caller's request in flight (viem dedupes
+        // by client), whose answer may predate the node going silent.
+        ...Object.values(d.evm).map((ch) => [ch.key, async () => Number(await ch.client.request({ method: 'eth_blockNumber' }))] as const),
         [d.solana.key, () => d.solana.connection.getSlot()] as const,
       ]
       const results = await Promise.all(chainChecks.map(([, fn]) => timed(fn)))
