@@ -30,18 +30,30 @@ afterAll(async () => {
   await d?.close()
 })
 
-const rpc = (method: string, params: unknown[] = []) => d.services.base.client.request({ method, params } as never)
+/**
+ * Each step with its own deadline, well inside the test's: CI once saw all three tests here run out
+ * their 60 s on PostgreSQL (never locally), and the timeout named no step.
+ */
+function step<T>(label: string, p: Promise<T>, ms = 15_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label}: no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([p, late]).finally(() => clearTimeout(timer))
+}
+
+const rpc = (method: string, params: unknown[] = []) => step(`chain ${method}`, d.services.base.client.request({ method, params } as never))
 const pauseMining = () => rpc('evm_setAutomine', [false])
 async function resumeMining() {
   await rpc('evm_setAutomine', [true])
   await rpc('evm_mine')
 }
-const balance = () => localBase(d).balance('USDC', payTo)
+const balance = () => step('USDC balance', localBase(d).balance('USDC', payTo))
 
 /** Reads a status route until it leaves `pending` (the background follower decides it once the chain mines). */
 async function untilDecided(path: string, pick: (body: any) => string): Promise<any> {
   for (let i = 0; i < 400; i++) {
-    const r = await d.raw(path)
+    const r = await step(`GET ${path}`, d.raw(path))
     if (r.status === 200 && pick(r.body) !== 'pending') return r.body
     await new Promise((res) => setTimeout(res, 25))
   }
@@ -53,24 +65,24 @@ describe('a settlement whose receipt does not come in time', () => {
     const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }))
     const before = await balance()
     await pauseMining()
-    const first = await settle(d, body)
+    const first = await step('POST /facilitator/settle', settle(d, body))
     expect(first).toMatchObject({ status: 502, body: { success: false, errorReason: 'settlement_pending', payer: payer.address } })
     const tx = first.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await d.raw(`/facilitator/status/tx/${tx}`)).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
+    expect(await step('GET /facilitator/status', d.raw(`/facilitator/status/tx/${tx}`))).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
     // The worker's sweep does not decide a transaction the node still holds (it may yet pay).
-    await d.services.facilitator.reconcile({ idleForMs: 0 })
-    expect((await d.raw(`/facilitator/status/tx/${tx}`)).body.payments[0].status).toBe('pending')
+    await step('reconcile', d.services.facilitator.reconcile({ idleForMs: 0 }))
+    expect((await step('GET /facilitator/status', d.raw(`/facilitator/status/tx/${tx}`))).body.payments[0].status).toBe('pending')
     // The seller's retry: the same transaction awaited again, never a second one.
-    expect(await settle(d, body)).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
+    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
 
     await resumeMining()
     const done = await untilDecided(`/facilitator/status/tx/${tx}`, (b) => b.payments[0].status)
     expect(done.payments[0]).toMatchObject({ status: 'completed', transaction: tx, payer: payer.address })
     expect((await balance()) - before).toBe(BigInt(PRICE))
     // Decided in the background: the next settle of it is told success, once; after that it is a duplicate.
-    expect(await settle(d, body)).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
-    expect(await settle(d, body)).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
+    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
+    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
     expect((await balance()) - before).toBe(BigInt(PRICE))
   })
 
@@ -79,13 +91,13 @@ describe('a settlement whose receipt does not come in time', () => {
     const rec = recordingFetch()
     const before = await balance()
     await pauseMining()
-    const res = await parxBuyer(d, { evm: payer }, undefined, rec.f, () => id)(`${ours.url}/report`)
+    const res = await step('parx buyer', parxBuyer(d, { evm: payer }, undefined, rec.f, () => id)(`${ours.url}/report`))
     expect(res.status).toBe(402)
     const s = settlementOf(res)!
     expect(s).toMatchObject({ success: false, errorReason: 'settlement_pending' })
     // The gate retried the settle and the client resent the same payment: still one payload, one id.
     expect(new Set(rec.sent).size).toBe(1)
-    const pending = await d.raw(`/facilitator/status/${id}`)
+    const pending = await step('GET /facilitator/status', d.raw(`/facilitator/status/${id}`))
     expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending', transaction: s.transaction, payTo } })
 
     await resumeMining()
@@ -110,9 +122,9 @@ describe('a settlement whose receipt does not come in time', () => {
     const rec = recordingFetch()
     const before = await balance()
     await pauseMining()
-    const res = await officialFetch(rec.f, client)(`${official.url}/report`)
+    const res = await step('official buyer', officialFetch(rec.f, client)(`${official.url}/report`))
     expect(res.status).not.toBe(200)
-    const pending = await d.raw(`/facilitator/status/${id}`)
+    const pending = await step('GET /facilitator/status', d.raw(`/facilitator/status/${id}`))
     expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending' } })
     const tx = pending.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
