@@ -49,11 +49,13 @@ async function resumeMining() {
   await rpc('evm_mine')
 }
 const balance = () => step('USDC balance', localBase(d).balance('USDC', payTo))
+const get = (path: string) => step(`GET ${path}`, d.raw(path))
+const settleNow = (body: Parameters<typeof settle>[1]) => step('POST /facilitator/settle', settle(d, body))
 
 /** Reads a status route until it leaves `pending` (the background follower decides it once the chain mines). */
 async function untilDecided(path: string, pick: (body: any) => string): Promise<any> {
   for (let i = 0; i < 400; i++) {
-    const r = await step(`GET ${path}`, d.raw(path))
+    const r = await get(path)
     if (r.status === 200 && pick(r.body) !== 'pending') return r.body
     await new Promise((res) => setTimeout(res, 25))
   }
@@ -65,24 +67,24 @@ describe('a settlement whose receipt does not come in time', () => {
     const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }))
     const before = await balance()
     await pauseMining()
-    const first = await step('POST /facilitator/settle', settle(d, body))
+    const first = await settleNow(body)
     expect(first).toMatchObject({ status: 502, body: { success: false, errorReason: 'settlement_pending', payer: payer.address } })
     const tx = first.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await step('GET /facilitator/status', d.raw(`/facilitator/status/tx/${tx}`))).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
+    expect(await get(`/facilitator/status/tx/${tx}`)).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
     // The worker's sweep does not decide a transaction the node still holds (it may yet pay).
     await step('reconcile', d.services.facilitator.reconcile({ idleForMs: 0 }))
-    expect((await step('GET /facilitator/status', d.raw(`/facilitator/status/tx/${tx}`))).body.payments[0].status).toBe('pending')
+    expect((await get(`/facilitator/status/tx/${tx}`)).body.payments[0].status).toBe('pending')
     // The seller's retry: the same transaction awaited again, never a second one.
-    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
+    expect(await settleNow(body)).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
 
     await resumeMining()
     const done = await untilDecided(`/facilitator/status/tx/${tx}`, (b) => b.payments[0].status)
     expect(done.payments[0]).toMatchObject({ status: 'completed', transaction: tx, payer: payer.address })
     expect((await balance()) - before).toBe(BigInt(PRICE))
     // Decided in the background: the next settle of it is told success, once; after that it is a duplicate.
-    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
-    expect(await step('POST /facilitator/settle', settle(d, body))).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
+    expect(await settleNow(body)).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
+    expect(await settleNow(body)).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
     expect((await balance()) - before).toBe(BigInt(PRICE))
   })
 
@@ -97,7 +99,7 @@ describe('a settlement whose receipt does not come in time', () => {
     expect(s).toMatchObject({ success: false, errorReason: 'settlement_pending' })
     // The gate retried the settle and the client resent the same payment: still one payload, one id.
     expect(new Set(rec.sent).size).toBe(1)
-    const pending = await step('GET /facilitator/status', d.raw(`/facilitator/status/${id}`))
+    const pending = await get(`/facilitator/status/${id}`)
     expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending', transaction: s.transaction, payTo } })
 
     await resumeMining()
@@ -124,7 +126,7 @@ describe('a settlement whose receipt does not come in time', () => {
     await pauseMining()
     const res = await step('official buyer', officialFetch(rec.f, client)(`${official.url}/report`))
     expect(res.status).not.toBe(200)
-    const pending = await step('GET /facilitator/status', d.raw(`/facilitator/status/${id}`))
+    const pending = await get(`/facilitator/status/${id}`)
     expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending' } })
     const tx = pending.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
