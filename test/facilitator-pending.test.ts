@@ -3,7 +3,7 @@ import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
@@ -20,11 +20,17 @@ const PRICE = '10000' // 0.01 USDC
 beforeAll(async () => {
   // A short receipt wait (config facilitator.receiptTimeoutMs), so a paused chain answers pending quickly.
   d = await startTestDaemon({ flags: { facilitator: { receiptTimeoutMs: 300 } } })
+  // The facilitator's one-time executor delegation (EIP-7702) is a transaction the daemon sends in
+  // the background after start, 60-100 ms in, about when the set-up below ends: mined before any
+  // test pauses mining, or it waits in the pool and every settle waits for it (CI, on PostgreSQL).
+  await d.services.facilitator.warmUp()
+  expect(await d.services.base.client.getCode({ address: d.services.accounts.facilitator })).toMatch(/^0xef0100/)
   payer = await evmPayer(d, ['USDC'], '10')
   ;({ official, ours } = await reportSellers(d, payTo, PRICE))
 })
+// A test that fails with mining paused must not leave the next one a paused chain (its failure would hide behind theirs).
+afterEach(() => resumeMining().catch(() => {}))
 afterAll(async () => {
-  await resumeMining().catch(() => {})
   await ours?.close()
   await official?.close()
   await d?.close()
