@@ -96,7 +96,9 @@ describe('issue 14 item 4: start-up failures end with one line and the right exi
     const asRoot = process.getuid?.() === 0
     if (!asRoot) chmodSync(d, 0o500)
     chmodSync(root, 0o755)
-    const configDir = mkdtempSync(join(tmpdir(), 'parx-config-'))
+    // Inside root, so afterAll removes it with the rest.
+    const configDir = dir()
+    mkdirSync(configDir, { mode: 0o777 })
     chmodSync(configDir, 0o777)
     const r = await serveFails(['--data-dir', d, '--port', '0'], {
       prefix: asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [],
