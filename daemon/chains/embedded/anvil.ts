@@ -70,7 +70,10 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     child.kill('SIGKILL')
     throw e
   }
-  const dumper = statePath ? keepStateDumped({ rpcUrl, statePath, requests: requestsSentTo(rpcUrl) }) : undefined
+  const dumper = statePath ? keepStateDumped({
+    rpcUrl, statePath, requests: requestsSentTo(rpcUrl),
+    onError: (e) => warn(`${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`),
+  }) : undefined
   const stop = once(async () => {
     await dumper?.stop()
     await stopChild(child)

@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { networks } from '../../../src/networks/registry.js'
@@ -65,6 +67,30 @@ describe('the embedded chain state, written by parx', () => {
       expect(writes.slice(from).some((b) => b > start)).toBe(true)
     } finally {
       await dumper.stop()
+    }
+  })
+})
+
+describe('the state dumper built as tsx builds it (keepNames: bin/run-ts.js runs the benches)', () => {
+  const anvil = useAnvilChain()
+
+  it('runs its worker and writes the state', async () => {
+    // keepNames wraps the worker function's inner functions in a module-level __name helper.
+    const out = join(dir, 'state-dumper.keep-names.mjs')
+    await build({ entryPoints: [new URL('./state-dumper.ts', import.meta.url).pathname], outfile: out, bundle: true, format: 'esm', platform: 'node', keepNames: true, logLevel: 'silent' })
+    expect(readFileSync(out, 'utf8')).toContain('__name(')
+    const built = (await import(pathToFileURL(out).href)) as typeof import('./state-dumper.js')
+    const path = join(dir, 'keep-names.json')
+    const requests = new Int32Array(new SharedArrayBuffer(8))
+    let stop = async () => {}
+    const first = new Promise<number>((resolve, reject) => {
+      stop = built.keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 50, onWrite: resolve, onError: reject }).stop
+    })
+    try {
+      expect(await first).toBeGreaterThanOrEqual(0)
+      expect(headIn(path)).toBeGreaterThanOrEqual(0)
+    } finally {
+      await stop()
     }
   })
 })

@@ -18,6 +18,8 @@ export type StateDumperOptions = {
   backstopMs?: number
   /** Told after each write, with a head block it holds at least (tests). */
   onWrite?(block: number): void
+  /** Told if the worker dies (the state file is then written only by anvil's exit dump). */
+  onError?(e: Error): void
 }
 
 export type StateDumper = { stop(): Promise<void> }
@@ -105,13 +107,18 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite'>>): Promi
  * and replayed; others sent straight to the chain's RPC since its last quiet moment are lost.
  */
 export function keepStateDumped(opts: StateDumperOptions): StateDumper {
-  const { onWrite, ...rest } = opts
+  const { onWrite, onError, ...rest } = opts
+  // __name: a build with keepNames (tsx, which runs the benches and scripts) wraps the function's
+  // inner functions in that module-level helper, which the worker's text alone lacks.
   const source = `
+    const __name = (fn) => fn
     const { workerData } = process.getBuiltinModule('node:worker_threads')
     ;(${dumpLoop.toString()})(workerData)
   `
   const worker = new Worker(source, { eval: true, workerData: { ...DEFAULTS, ...rest } })
   if (onWrite) worker.on('message', (m: { block: number }) => onWrite(m.block))
+  // Without a listener a worker's error is thrown in the daemon, which would die for a state file.
+  worker.on('error', (e) => onError?.(e))
   worker.unref()
   return { stop: async () => void (await worker.terminate()) }
 }
