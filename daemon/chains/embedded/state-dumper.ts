@@ -30,7 +30,7 @@ const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30
  * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
  * the worker thread's source.
  */
-async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite'>>): Promise<never> {
+async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onError'>>): Promise<never> {
   const fs = process.getBuiltinModule('node:fs')
   const zlib = process.getBuiltinModule('node:zlib')
   const { createHash } = process.getBuiltinModule('node:crypto')
