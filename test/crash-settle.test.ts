@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeFunctionData, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createSwapClient } from '../src/sdk/swap/index.js'
 import { tokenAbi } from '../src/sdk/x402/evm/calls.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
-import { crash, partnerHeaders, rpc, spawnServe, stopServe, type ServeProcess } from './helpers/serve-crash.js'
+import { crash, partnerHeaders, rpc, spawnServe, stopServe, untilStateWritten, type ServeProcess } from './helpers/serve-crash.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-crash-settle-'))
 const swapDir = mkdtempSync(join(tmpdir(), 'parx-crash-swap-'))
@@ -38,8 +38,8 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     const payer = privateKeyToAccount(generatePrivateKey())
     const seller = privateKeyToAccount(generatePrivateKey()).address
     expect((await post(serve.api, '/api/local/faucet', { to: payer.address, token: 'USDC', amount: '100' })).status).toBe(200)
-    // The funding is older than the chain's last quiet moment (its state was written then): only the settlements are at risk.
-    await new Promise((r) => setTimeout(r, 3_000))
+    // The funding is in the chain's state file: only the settlements are at risk.
+    await untilStateWritten(serve, dataDir)
 
     const amount = 1_000_000n
     const r = { scheme: 'exact', network, asset: usdc, amount: amount.toString(), payTo: seller, maxTimeoutSeconds: 600, extra: { name: 'USD Coin', version: '2', assetTransferMethod: 'eip3009' } }
@@ -77,7 +77,7 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
     const users = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()))
     for (const u of users) expect((await post(serve.api, '/api/local/faucet', { to: u.address, token: 'USDC', amount: '10' })).status).toBe(200)
-    await new Promise((r) => setTimeout(r, 3_000))
+    await untilStateWritten(serve, swapDir)
 
     const accepted = await Promise.all(users.map((account) => createSwapClient({ account, apiUrl: serve!.api, apiKey }).swap({ in: 'USDC', out: 'PUSD', amount: '4' })))
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -105,12 +105,8 @@ describe('settled means settled: a hard crash right after /settle answered', () 
     serve = await spawnServe(faucetDir)
     const info = (await (await fetch(`${serve.api}/api/base/info`)).json()) as any
     const usdc = getAddress(info.usdc)
-    // The state file holds the chain as it is now (written at its last quiet moment): what is at
-    // risk is only what comes next. Waited for, not assumed after a 3 s pause as before: CI once
-    // found the first mint missing after the restart, cause not established (the diagnostics below).
-    const statePath = join(faucetDir, 'chains', 'local-base.json')
-    const head = async () => Number(await rpc<Hex>(serve!.rpc['local-base']!, 'eth_blockNumber'))
-    await vi.waitFor(async () => expect(Number(JSON.parse(readFileSync(statePath, 'utf8')).best_block_number)).toBe(await head()), { timeout: 30_000, interval: 50 })
+    // What came before the mints is in the chain's state file: only the mints are at risk.
+    await untilStateWritten(serve, faucetDir)
     const owners = Array.from({ length: 8 }, () => privateKeyToAccount(generatePrivateKey()).address)
     const answers = await Promise.all(owners.map((to, i) => post(serve!.api, '/api/local/faucet', { to, token: 'USDC', amount: String(i + 1) })))
     for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200)
@@ -124,8 +120,9 @@ describe('settled means settled: a hard crash right after /settle answered', () 
       receipt: (await rpc<{ status: Hex } | null>(rpcUrl, 'eth_getTransactionReceipt', [answers[i]!.body.tx]))?.status ?? null,
     })))
     // On failure: every mint's fate, and what the restarted daemon said of its outbox.
-    const said = () => `${JSON.stringify(landed, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n${(existsSync(join(faucetDir, 'parx.log')) ? readFileSync(join(faucetDir, 'parx.log'), 'utf8') : '(no parx.log)').split('\n').filter((l) => /outbox|deploy/.test(l)).slice(-20).join('\n')}`
-    expect(landed.map((l) => l.balance), said()).toEqual(owners.map((_, i) => BigInt(i + 1) * 1_000_000n))
-    expect(landed.map((l) => l.receipt), said()).toEqual(owners.map(() => '0x1'))
+    const log = join(faucetDir, 'parx.log')
+    const said = `${JSON.stringify(landed, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n${(existsSync(log) ? readFileSync(log, 'utf8') : '(no parx.log)').split('\n').filter((l) => /outbox|deploy/.test(l)).slice(-20).join('\n')}`
+    expect(landed.map((l) => l.balance), said).toEqual(owners.map((_, i) => BigInt(i + 1) * 1_000_000n))
+    expect(landed.map((l) => l.receipt), said).toEqual(owners.map(() => '0x1'))
   })
 })

@@ -98,7 +98,7 @@ describe('issue 14 item 4: start-up failures end with one line and the right exi
     chmodSync(root, 0o755)
     // Inside root, so afterAll removes it with the rest.
     const configDir = dir()
-    mkdirSync(configDir, { mode: 0o777 })
+    mkdirSync(configDir)
     chmodSync(configDir, 0o777)
     const r = await serveFails(['--data-dir', d, '--port', '0'], {
       prefix: asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [],

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { vi } from 'vitest'
+import { stateHead } from './state-file.js'
 
 export type ServeProcess = { child: ChildProcess; api: string; rpc: Record<string, string>; pid: number }
 
@@ -81,3 +83,16 @@ export async function rpc<T = any>(url: string, method: string, params: unknown[
   if (j.error) throw new Error(`${method}: ${JSON.stringify(j.error)}`)
   return j.result as T
 }
+
+/**
+ * Until the chain's state file (written at its last quiet moment) holds its current head: from
+ * then on, a crash puts at risk only what comes next, which is what a crash test is about.
+ */
+export async function untilStateWritten(p: ServeProcess, dataDir: string, network = 'local-base'): Promise<void> {
+  const path = join(dataDir, 'chains', `${network}.json`)
+  const head = async () => Number(await rpc<string>(p.rpc[network]!, 'eth_blockNumber'))
+  await vi.waitFor(async () => {
+    if (stateHead(path) !== (await head())) throw new Error(`${path} does not hold the head yet`)
+  }, { timeout: 30_000, interval: 50 })
+}
+

@@ -5,13 +5,13 @@ import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
+import { stateHead } from '../../../test/helpers/state-file.js'
 import { networks } from '../../../src/networks/registry.js'
 import { startAnvil } from './anvil.js'
 import { keepStateDumped } from './state-dumper.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'parx-dumper-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const headIn = (path: string) => Number(JSON.parse(readFileSync(path, 'utf8')).best_block_number)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('the embedded chain state, written by parx', () => {
@@ -35,7 +35,7 @@ describe('the embedded chain state, written by parx', () => {
       await anvil.rpc('evm_mine')
       const mined = await head()
       await written(mined)
-      expect(headIn(path)).toBe(mined)
+      expect(stateHead(path)).toBe(mined)
 
       // Not quiet while the daemon keeps asking the chain (reads mine no block): written once it stops.
       await anvil.rpc('evm_mine')
@@ -88,7 +88,7 @@ describe('the state dumper built as tsx builds it (keepNames: bin/run-ts.js runs
     })
     try {
       expect(await first).toBeGreaterThanOrEqual(0)
-      expect(headIn(path)).toBeGreaterThanOrEqual(0)
+      expect(stateHead(path)).toBeGreaterThanOrEqual(0)
     } finally {
       await stop()
     }
@@ -108,7 +108,7 @@ describe.runIf(process.platform === 'linux')('an embedded chain with a state fil
     await rpc(a.rpcUrl, 'anvil_mine', ['0x3'])
     for (const end = Date.now() + 5_000; Date.now() < end; await sleep(25)) {
       try {
-        if (headIn(path) === 3) break
+        if (stateHead(path) === 3) break
       } catch {}
     }
     process.kill(a.pid, 'SIGKILL')
@@ -119,7 +119,7 @@ describe.runIf(process.platform === 'linux')('an embedded chain with a state fil
     // Stopped at once after a block, before any quiet moment: anvil's exit dump holds it.
     await rpc(a.rpcUrl, 'evm_mine')
     await a.stop()
-    expect(headIn(path)).toBe(4)
+    expect(stateHead(path)).toBe(4)
     a = await startAnvil({ chainId: spec.chainId!, statePath: path })
     try {
       expect(Number(await rpc<string>(a.rpcUrl, 'eth_blockNumber'))).toBe(4)
