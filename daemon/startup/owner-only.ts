@@ -12,17 +12,26 @@ export function ownerOnlyUmask(): void {
   process.umask(OWNER_ONLY_UMASK)
 }
 
+/** ENOENT: the entry went away during the walk (a daemon just stopped removes parx.db-wal as its last connection closes). */
+const gone = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT'
+
 /**
  * Tightens a directory parx owns and everything in it to owner-only (dirs 0700, files 0600), for
- * data dirs created before this rule or under a looser umask. Symlinks are left alone.
+ * data dirs created before this rule or under a looser umask. Symlinks are left alone, and so is
+ * an entry that is gone by the time it is looked at: nothing is left to tighten.
+ * `list`: the directory's entries (a test lists one that is not there).
  */
-export function tightenTree(dir: string): void {
+export function tightenTree(dir: string, list: (dir: string) => string[] = readdirSync): void {
   chmodSync(dir, 0o700)
-  for (const entry of readdirSync(dir)) {
+  for (const entry of list(dir)) {
     const path = join(dir, entry)
-    const st = lstatSync(path)
-    if (st.isSymbolicLink()) continue
-    if (st.isDirectory()) tightenTree(path)
-    else if ((st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700)
+    const st = lstatSync(path, { throwIfNoEntry: false })
+    if (!st || st.isSymbolicLink()) continue
+    try {
+      if (st.isDirectory()) tightenTree(path, list)
+      else if ((st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700)
+    } catch (e) {
+      if (!gone(e)) throw e
+    }
   }
 }
