@@ -49,6 +49,37 @@ describe('ChainClock', () => {
     expect(again.blockhash(slot)).toBe(blockhash)
   })
 
+  it('tells wall time, on a new cluster and after a restart', () => {
+    const meta = new MetaStore(openChainDb(':memory:'))
+    const wall = () => Date.now() / 1000
+    const clock = new ChainClock(meta)
+    expect(Math.abs(clock.unixTimestamp(clock.slot()) - wall())).toBeLessThan(2)
+    const again = new ChainClock(meta, {}, clock.slot())
+    expect(Math.abs(again.unixTimestamp(again.slot()) - wall())).toBeLessThan(2)
+  })
+
+  it('a cluster made when time ran 400 s ahead keeps its times and waits for wall time, never going back', () => {
+    let now = 1_700_000_000_000
+    const meta = new MetaStore(openChainDb(':memory:'))
+    // What a release before wall-clock time left: genesis, its slot offset, no legacy_until_slot.
+    meta.set('genesis_ms', String(now - 60_000))
+    meta.set('slot_offset', '1000')
+    const old = (slot: number) => Math.floor((now - 60_000 + slot * 400) / 1000)
+    const clock = new ChainClock(meta, { now: () => now })
+    const slot = clock.slot()
+    expect(clock.unixTimestamp(slot)).toBe(old(slot))
+    expect(clock.unixTimestamp(slot) - now / 1000).toBeCloseTo(400, -1)
+    let last = clock.unixTimestamp(slot)
+    for (let i = 0; i < 500; i++) {
+      now += 1000
+      const t = new ChainClock(meta, { now: () => now }).unixTimestamp(clock.slot())
+      expect(t).toBeGreaterThanOrEqual(last)
+      last = t
+    }
+    // 500 s later, wall time has caught up and the clock follows it.
+    expect(Math.abs(last - now / 1000)).toBeLessThan(2)
+  })
+
   it('does not know blockhashes of another cluster', () => {
     const a = setup().clock
     const b = setup().clock

@@ -13,7 +13,8 @@ export type ChainClockOptions = {
 
 // A fresh cluster starts here rather than at 0 so a full window of earlier blockhashes exists
 // from the first moment (our own transactions pick among them to keep signatures distinct).
-const FIRST_SLOT = 1000
+// Its unix time is the genesis wall time: slots before it have no blocks.
+export const FIRST_SLOT = 1000
 
 export type LatestBlockhash = { slot: number; blockhash: string; lastValidBlockHeight: number }
 
@@ -22,6 +23,13 @@ export type LatestBlockhash = { slot: number; blockhash: string; lastValidBlockH
  * since the cluster's genesis (kept in the store), so they keep advancing across restarts like a
  * real cluster's. Every slot produces a block (block height = slot). A slot's blockhash is
  * sha256(seed ‖ slot): nothing to persist, and a restart recognises the hashes it handed out.
+ *
+ * Unix time is wall time: FIRST_SLOT is the genesis instant and each slot adds `slotMs`, so the
+ * Clock sysvar, blockTime and every deadline built from them (cross-chain fillDeadline/expires)
+ * agree with the integrator's clock. Only `advance()` (a test hook) moves it ahead of wall time.
+ * Releases before 0.4 counted unix time from slot 0, FIRST_SLOT slots (400 s) ahead: a cluster
+ * made by one keeps those times for the slots it had used (`legacy_until_slot`) and from then on
+ * holds its clock still until wall time catches up, so time never goes back.
  */
 export class ChainClock {
   readonly slotMs: number
@@ -31,6 +39,8 @@ export class ChainClock {
   private readonly seed: Buffer
   private offset: number
   private floor: number
+  /** Slots below this were timed by the pre-0.4 rule (0 on a cluster made since). */
+  private readonly legacyUntil: number
   private readonly slotsByHash = new Map<string, number>()
   private readonly hashesBySlot = new Map<number, string>()
 
@@ -39,10 +49,13 @@ export class ChainClock {
     this.slotMs = options.slotMs ?? 400
     this.validity = options.blockhashValidity ?? 150
     this.now = options.now ?? Date.now
+    const existing = meta.get('genesis_ms') !== undefined
     this.genesisMs = Number(meta.getOrCreate('genesis_ms', () => String(this.now())))
     this.seed = Buffer.from(meta.getOrCreate('blockhash_seed', () => randomBytes(32).toString('hex')), 'hex')
     this.offset = Number(meta.get('slot_offset') ?? String(FIRST_SLOT))
     this.floor = minSlot
+    // A cluster made before wall-clock time keeps the times it handed out up to now.
+    this.legacyUntil = Number(meta.getOrCreate('legacy_until_slot', () => String(existing ? this.slot() + 1 : 0)))
   }
 
   /** The current slot: never lower than one already reported, even if the wall clock steps back. */
@@ -56,9 +69,17 @@ export class ChainClock {
     return slot
   }
 
-  /** The Clock sysvar's unix_timestamp and a transaction's blockTime at `slot`. */
+  /** The Clock sysvar's unix_timestamp and a transaction's blockTime at `slot`: wall time, to the second. */
   unixTimestamp(slot: number): number {
-    return Math.floor((this.genesisMs + slot * this.slotMs) / 1000)
+    const legacy = (s: number) => Math.floor((this.genesisMs + s * this.slotMs) / 1000)
+    if (slot < this.legacyUntil) return legacy(slot)
+    const wall = Math.floor((this.genesisMs + (slot - FIRST_SLOT) * this.slotMs) / 1000)
+    return this.legacyUntil > 0 ? Math.max(wall, legacy(this.legacyUntil)) : wall
+  }
+
+  /** The cluster's first block (genesis); older slots have none. */
+  firstSlot(): number {
+    return FIRST_SLOT
   }
 
   blockhash(slot: number): string {

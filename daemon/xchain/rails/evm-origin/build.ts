@@ -61,7 +61,7 @@ export async function prepareEvmOrigin(d: EvmOriginDeps, req: EvmOriginBuildRequ
 
   // The fill deadline must hold by both clocks: the escrow checks it (and expires) by Base's,
   // dest_settler by Solana's. Counted from the later of the two, so a cluster whose clock runs ahead
-  // (the embedded one starts minutes ahead) still leaves the solver its full fill window.
+  // (a real cluster's may drift; the embedded one keeps wall time) still leaves the solver its full fill window.
   const fillDeadline = Math.max(now, solNow) + d.timing.fillSeconds
   const order: EvmOrder = {
     user, inputToken: input.address, inputAmount, destChain: chainRef(d.solana.spec.caip2),

@@ -2,6 +2,7 @@ import type { RpcMethod } from './define.js'
 import { getAccountInfo } from './get-account-info.js'
 import { getBalance } from './get-balance.js'
 import { getBlockHeight } from './get-block-height.js'
+import { getBlockTime } from './get-block-time.js'
 import { getEpochInfo } from './get-epoch-info.js'
 import { getFeeForMessage } from './get-fee-for-message.js'
 import { getGenesisHash } from './get-genesis-hash.js'
@@ -27,7 +28,7 @@ export type { RpcContext, RpcMethod } from './define.js'
 
 /** Every HTTP JSON-RPC method the embedded cluster answers, by name. */
 export const rpcMethods: ReadonlyMap<string, RpcMethod> = new Map([
-  getAccountInfo, getBalance, getBlockHeight, getEpochInfo, getFeeForMessage, getGenesisHash, getHealth,
+  getAccountInfo, getBalance, getBlockHeight, getBlockTime, getEpochInfo, getFeeForMessage, getGenesisHash, getHealth,
   getLatestBlockhash, getMinimumBalanceForRentExemption, getMultipleAccounts, getRecentBlockhash,
   getSignatureStatuses, getSignaturesForAddress, getSlot, getTokenAccountBalance, getTokenAccountsByOwner,
   getTokenSupply, getTransaction, getVersion, isBlockhashValid, requestAirdrop, sendTransaction, simulateTransaction,
