@@ -7,6 +7,15 @@ import { describe, expect, it } from 'vitest'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
 
+/** The npm package of an import path or of a bundled input (node_modules/<pkg>/...). */
+const pkg = (p: string) => {
+  const path = /(?:^|\/)node_modules\/(.*)$/.exec(p)?.[1] ?? p
+  return path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!
+}
+/** Packages a closure loads: kept external, or bundled into one of its chunks. */
+const packagesOf = (c: { externals: string[]; inputs: string[] }) =>
+  [...new Set([...c.externals.filter((p) => !p.startsWith('node:')), ...c.inputs.filter((i) => i.includes('node_modules/'))].map(pkg))]
+
 type Meta = { outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }> }
 
 /** Everything dist/parx.js loads before running a command: its static imports, transitively. */
@@ -32,22 +41,29 @@ describe('the compiled parx', () => {
   const meta = JSON.parse(readFileSync(new URL('../dist/meta.json', import.meta.url), 'utf8')) as Meta
 
   it('loads no chain library, HTTP client, config store or daemon code before a command runs (--help)', () => {
-    const { externals, inputs } = staticClosure(meta)
-    const pkg = (p: string) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!)
+    const closure = staticClosure(meta)
     const heavy = ['viem', '@solana/web3.js', '@solana/spl-token', 'undici', 'conf', 'zod', 'better-sqlite3', 'hono', 'pino', 'ora', 'chalk', 'litesvm', '@inquirer/prompts']
-    expect(externals.map(pkg).filter((p) => heavy.includes(p))).toEqual([])
-    expect(externals.filter((p) => !p.startsWith('node:')).map(pkg).sort()).toEqual(['commander'])
-    expect(inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
+    expect(packagesOf(closure).filter((p) => heavy.includes(p))).toEqual([])
+    expect(packagesOf(closure).sort()).toEqual(['commander'])
+    expect(closure.inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
   })
 
   it('whoami, balance and the other platform commands load no chain library, undici or zod: their client is node:http', () => {
     const owner = (input: string) => Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes(input))![0]
-    const pkg = (p: string) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!)
     // What a platform command loads once it runs: the credentials (conf) and the client, statically.
     const loaded = [owner('src/cli/platform-client.ts'), owner('src/cli/credentials.ts')].map((o) => staticClosure(meta, o))
-    const externals = loaded.flatMap((l) => l.externals).map(pkg)
-    for (const heavy of ['viem', 'undici', 'zod', '@solana/web3.js', 'hono', 'better-sqlite3']) expect(externals).not.toContain(heavy)
+    const packages = loaded.flatMap(packagesOf)
+    for (const heavy of ['viem', 'undici', 'zod', '@solana/web3.js', 'hono', 'better-sqlite3']) expect(packages).not.toContain(heavy)
     expect(loaded.flatMap((l) => l.inputs).filter((i) => i.startsWith('daemon/') || i === 'src/sdk/http.ts')).toEqual([])
+  })
+
+  it("bundles the daemon's pure-ESM packages instead of loading their files one by one (serve's start-up)", () => {
+    const daemon = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))![0]
+    const closure = staticClosure(meta, daemon)
+    for (const bundled of ['viem', 'kysely', 'hono', 'zod']) {
+      expect(closure.inputs.some((i) => i.includes(`node_modules/${bundled}/`))).toBe(true)
+      expect(closure.externals.map(pkg)).not.toContain(bundled)
+    }
   })
 
   it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
