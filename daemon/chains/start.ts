@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { ResolvedConfig } from '../../src/config/load.js'
-import { BaseError } from '../../src/errors/index.js'
+import { BaseError, UsageError } from '../../src/errors/index.js'
 import { networks, profiles } from '../../src/networks/registry.js'
 import type { ServiceKeys } from '../keys/service-keys.js'
 import { localFaucet } from '../local/faucet.js'
@@ -9,6 +9,7 @@ import type { Outbox } from './evm/outbox.js'
 import { storePath } from '../../src/config/paths.js'
 import type { DeploymentStore } from './embedded/deployments.js'
 import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
+import { prepareEmbeddedStates } from './embedded/state-check.js'
 import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
 import { evmChain, type EvmChain } from './evm/chain.js'
 import { solanaChain, type SolanaChain } from './solana/chain.js'
@@ -43,6 +44,8 @@ async function startLocal({ config, keys, deployments, progress, outbox, after }
   // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
   // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
   const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
+  // Refused here, before any chain starts or writes, when a state file cannot be read.
+  prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: (m) => process.stderr.write(`parx: ${m}\n`) })
   progress('starting embedded chains')
   const started = await Promise.allSettled([
     startLocalEvm({ spec: networks[profile.base]!, dataDir: config.dataDir, port: portFor(1), deployments, keys }),
@@ -71,6 +74,7 @@ async function startLocal({ config, keys, deployments, progress, outbox, after }
 
 async function connectRemote({ config }: StartChainsParameters): Promise<Chains> {
   const profile = profiles[config.profile]
+  if (config.resetChain?.length) throw new UsageError('BAD_REQUEST', `--reset-chain starts an embedded chain over; the ${config.profile} profile has none`)
   const rpcOf = (key: string) => {
     const url = config.rpc[key]
     if (!url) {

@@ -25,6 +25,11 @@ export const configSchema = z.object({
   dataDir: z.string().optional(),
   fresh: bool.default(false),
   /**
+   * Embedded chains to start over at this start (`parx serve --reset-chain local-base`): the
+   * state file is moved aside, never deleted. A flag only: no PARX_* variable sets it.
+   */
+  resetChain: z.array(z.string()).default([]),
+  /**
    * Where the service tables live: absent = SQLite in the data dir (parx.db); `postgres://...` =
    * a PostgreSQL database shared by every parx process pointed at it.
    */

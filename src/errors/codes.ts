@@ -60,6 +60,7 @@ export const errorCodes = {
   PORT_IN_USE: { status: 409, meaning: 'the API port or a chain port beside it is taken: pick another --port' },
   KEY_FILE_INVALID: { status: 400, meaning: 'keys.json in the data dir is not valid JSON or misses a key' },
   STORE_UNREADABLE: { status: 400, meaning: 'parx.db in the data dir is corrupt, truncated or unreadable' },
+  CHAIN_STATE_UNREADABLE: { status: 400, meaning: "an embedded chain's state file (chains/NETWORK.json) cannot be read: restore it, --fresh, or --reset-chain NETWORK" },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

@@ -7,7 +7,7 @@ import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
 import { requestsSentTo } from '../evm/lean-transport.js'
 import { keepStateDumped } from './state-dumper.js'
-import { adoptExitDump, exitDumpOf, restoreBrokenState } from './state-file.js'
+import { adoptExitDump, exitDumpOf, prepareStateFile, unreadableStateError } from './state-file.js'
 import { ownProcessGroup, tiedToParent } from './tied-to-parent.js'
 
 export type AnvilOptions = {
@@ -17,9 +17,11 @@ export type AnvilOptions = {
   host?: string
   /** The chain starts from this file and it is kept current (./state-dumper.ts), so state survives restarts. */
   statePath?: string
-  /** Names the chain in errors (e.g. a taken port). */
+  /** Names the chain in errors (e.g. a taken port) and in `--reset-chain`. */
   name?: string
-  /** Told when a state file cut short by a crash was replaced or dropped (default: stderr). */
+  /** Start the chain over: its state file is moved aside (`parx serve --reset-chain <name>`). */
+  reset?: boolean
+  /** Told when an exit dump was dropped or the chain was started over (default: stderr). */
   warn?: (message: string) => void
 }
 
@@ -44,9 +46,9 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
   const pidFile = statePath ? `${statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
+  const name = opts.name ?? `chain ${opts.chainId}`
   if (statePath) {
-    adoptExitDump(statePath, warn)
-    restoreBrokenState(statePath, warn)
+    prepareStateFile(statePath, { name, reset: opts.reset, warn })
     if (existsSync(statePath)) args.push('--load-state', statePath)
     // anvil writes only on its way out (parx writes the state file while it runs); its periodic
     // dump cannot be turned off, so it is put a day apart.
@@ -65,7 +67,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
   const rpcUrl = `http://${host}:${port}`
   try {
-    await waitReady(rpcUrl, child, () => stderr)
+    await waitReady(rpcUrl, child, () => stderr, (reason) => unreadableStateError(statePath!, name, reason))
   } catch (e) {
     child.kill('SIGKILL')
     throw e
@@ -101,10 +103,13 @@ async function reapOrphan(pidFile: string): Promise<void> {
   for (let i = 0; i < 200 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 25))
 }
 
-async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string, unreadable: (reason: string) => BaseError): Promise<void> {
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
+      // A state file whose ends look whole but whose inside anvil cannot parse (./state-file.ts).
+      const refused = /for '--load-state <PATH>': (.*)/.exec(stderr())
+      if (refused) throw unreadable(`anvil cannot load it: ${refused[1]!.replace(/^failed to parse json file: "[^"]*": /, '')}`)
       throw new BaseError('CHAIN_UNAVAILABLE', `anvil exited with code ${child.exitCode} at start: ${stderr().trim()}`)
     }
     try {

@@ -71,6 +71,49 @@ describe('the embedded chain state, written by parx', () => {
   })
 })
 
+describe('the embedded chain state file stays bounded', () => {
+  const anvil = useAnvilChain()
+
+  it('keeps the last keepBlocks blocks and their transactions, and anvil starts from it at the same head', async () => {
+    const path = join(dir, 'bounded.json')
+    const from = '0x00000000000000000000000000000000000000aa'
+    await anvil.rpc('anvil_setBalance', [from, '0xde0b6b3a7640000'])
+    await anvil.rpc('anvil_impersonateAccount', [from])
+    const send = () => anvil.rpc('eth_sendTransaction', [{ from, to: '0x00000000000000000000000000000000000000bb', value: '0x1' }])
+    await send()
+    await anvil.rpc('anvil_mine', ['0x12c'])
+    await send()
+    const mined = Number(await anvil.rpc<string>('eth_blockNumber'))
+    const requests = new Int32Array(new SharedArrayBuffer(8))
+    let stop = async () => {}
+    const written = new Promise<number>((resolve, reject) => {
+      stop = keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 50, keepBlocks: 100, onWrite: resolve, onError: reject }).stop
+    })
+    try {
+      expect(await written).toBe(mined)
+    } finally {
+      await stop()
+    }
+    const state = JSON.parse(readFileSync(path, 'utf8')) as { blocks: { header: { number: string } }[]; transactions: { block_number: number }[] }
+    const numbers = state.blocks.map((b) => Number(b.header.number))
+    expect(numbers.length).toBe(100)
+    expect(Math.min(...numbers)).toBe(mined - 99)
+    expect(state.transactions.map((t) => t.block_number)).toEqual([mined])
+
+    const spec = networks['local-base']!
+    const again = await startAnvil({ chainId: spec.chainId!, statePath: path })
+    try {
+      const call = async <T>(method: string, params: unknown[] = []) => ((await (await fetch(again.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: T }).result
+      expect(Number(await call<string>('eth_blockNumber'))).toBe(mined)
+      expect(await call<string>('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest'])).toBe('0x2')
+      await call('evm_mine')
+      expect(Number(await call<string>('eth_blockNumber'))).toBe(mined + 1)
+    } finally {
+      await again.stop()
+    }
+  })
+})
+
 describe('the state dumper built as tsx builds it (keepNames: bin/run-ts.js runs the benches)', () => {
   const anvil = useAnvilChain()
 

@@ -16,6 +16,13 @@ export type StateDumperOptions = {
   maxDelayMs?: number
   /** With no change seen, the state is read this often anyway (a node call from outside the daemon) and written if it changed. */
   backstopMs?: number
+  /**
+   * Blocks (and their transactions) older than this many below the head are left out of the file:
+   * anvil's dump holds every block and transaction since genesis (2.5 KB per simple transfer), so
+   * the file grew without bound. anvil loads a file without them and carries on; those old blocks
+   * and receipts are then gone after a restart (parx looks back 1,000 blocks at most).
+   */
+  keepBlocks?: number
   /** Told after each write, with a head block it holds at least (tests). */
   onWrite?(block: number): void
   /** Told if the worker dies (the state file is then written only by anvil's exit dump). */
@@ -24,7 +31,7 @@ export type StateDumperOptions = {
 
 export type StateDumper = { stop(): Promise<void> }
 
-const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000 }
+const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000, keepBlocks: 5_000 }
 
 /**
  * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
@@ -40,6 +47,19 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
     const body = (await res.json()) as { result?: string; error?: { message: string } }
     if (body.error || typeof body.result !== 'string') throw new Error(body.error?.message ?? `${method}: no result`)
     return body.result
+  }
+  // Only a dump with no integer JSON cannot hold exactly (anvil writes big numbers as hex strings)
+  // is parsed and written again without its old blocks; any other is written as it came.
+  const trimmed = (json: Buffer): Buffer => {
+    const text = json.toString('utf8')
+    if (/[:[,]\s*-?\d{16,}/.test(text)) return json
+    const state = JSON.parse(text) as { best_block_number?: number; blocks?: { header?: { number?: string } }[]; transactions?: { block_number?: number }[] }
+    const head = state.best_block_number ?? Number.NaN
+    if (!Number.isFinite(head) || !Array.isArray(state.blocks) || state.blocks.length <= o.keepBlocks) return json
+    const oldest = head - o.keepBlocks
+    state.blocks = state.blocks.filter((b) => !(Number.parseInt(b.header?.number ?? '', 16) <= oldest))
+    if (Array.isArray(state.transactions)) state.transactions = state.transactions.filter((t) => !(typeof t.block_number === 'number' && t.block_number <= oldest))
+    return Buffer.from(JSON.stringify(state))
   }
   let head: string | undefined
   let asked = -1
@@ -80,7 +100,7 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
       readAt = now
       const hash = createHash('sha256').update(gz).digest('hex')
       if (hash === written) continue
-      const json = zlib.gunzipSync(Buffer.from(gz.slice(2), 'hex'))
+      const json = trimmed(zlib.gunzipSync(Buffer.from(gz.slice(2), 'hex')))
       const tmp = `${o.statePath}.tmp`
       fs.writeFileSync(tmp, json)
       fs.renameSync(tmp, o.statePath)

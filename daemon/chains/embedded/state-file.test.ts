@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { adoptExitDump, exitDumpOf, restoreBrokenState } from './state-file.js'
+import { BaseError } from '../../../src/errors/index.js'
+import { adoptExitDump, exitDumpOf, prepareStateFile, unreadableReason } from './state-file.js'
 
 const dirs: string[] = []
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
@@ -45,20 +46,61 @@ describe('the embedded chain state file', () => {
     expect(existsSync(exitDumpOf(path))).toBe(false)
   })
 
-  it('a state file an earlier release left cut short: its last complete copy, or aside so the chain starts empty', () => {
+  it('says what an unreadable state file holds', () => {
     const path = state()
-    writeFileSync(`${path}.good`, '{"block": 7}')
-    writeFileSync(path, '{"block": 8, "accou')
-    const warnings: string[] = []
-    restoreBrokenState(path, (m) => warnings.push(m))
-    expect(readFileSync(path, 'utf8')).toBe('{"block": 7}')
-    expect(warnings[0]).toMatch(/cut short.*last complete copy/)
-    restoreBrokenState(path, never)
+    const reason = (text: string) => (writeFileSync(path, text), unreadableReason(path))
+    expect(reason('')).toBe('empty file')
+    expect(reason('garbage, not a chain at all')).toBe("not JSON: starts with 'garbage, not a c…'")
+    expect(reason('{"block": {"number": "0x5"}, "accounts": {"0xab": {"nonce"')).toBe('truncated JSON at byte 58')
+    expect(reason('{"block": {}, "accounts": {x}}')).toBe('invalid JSON at byte 27')
+    expect(reason('{"foo": 1}')).toBe('JSON, but not an anvil state (no "block" and "accounts")')
+    expect(reason('{"block": {}, "accounts": {}}\n')).toBeUndefined()
+  })
 
-    const first = state()
-    writeFileSync(first, '')
-    restoreBrokenState(first, (m) => warnings.push(m))
-    expect(existsSync(first)).toBe(false)
-    expect(warnings[1]).toMatch(/first write; moved to .*\.broken-\d+, the chain starts empty/)
+  it('refuses to start a chain from a state file it cannot read, and changes nothing', () => {
+    const path = state()
+    const files = {
+      [path]: 'garbage',
+      [`${path}.good`]: '{"block": {}, "accounts": {"old": 1}}',
+      [exitDumpOf(path)]: '{"block": {}, "accou',
+      [`${path}.tmp`]: '{"block": {}, "accounts": {"tmp": 1}}',
+    }
+    for (const [f, text] of Object.entries(files)) writeFileSync(f, text)
+    ago(`${path}.good`, 3600)
+    let error: unknown
+    try {
+      prepareStateFile(path, { name: 'local-base', warn: never })
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(BaseError)
+    expect((error as BaseError).code).toBe('CHAIN_STATE_UNREADABLE')
+    const message = (error as BaseError).message
+    expect(message.split('\n')).toHaveLength(1)
+    expect(message).toMatch(new RegExp(`^${path} cannot be read: not JSON: starts with 'garbage' \\(7 bytes, written .*Z\\)`))
+    expect(message).toMatch(/restore the file from a backup; a complete earlier copy is .*\.tmp .*; a complete earlier copy is .*\.good .*--fresh.*--reset-chain local-base/)
+    expect(message).not.toMatch(/\.exit/)
+    for (const [f, text] of Object.entries(files)) expect(readFileSync(f, 'utf8')).toBe(text)
+    expect(readdirSync(join(path, '..'))).toHaveLength(4)
+  })
+
+  it('--reset-chain moves the state file aside and the chain starts over', () => {
+    const path = state()
+    writeFileSync(path, 'garbage')
+    const warnings: string[] = []
+    prepareStateFile(path, { name: 'local-base', reset: true, warn: (m) => warnings.push(m), now: () => 42 })
+    expect(existsSync(path)).toBe(false)
+    expect(readFileSync(`${path}.reset-42`, 'utf8')).toBe('garbage')
+    expect(warnings[0]).toMatch(/local-base starts over from an empty chain .*kept at .*\.reset-42.*disagree/)
+    prepareStateFile(path, { name: 'local-base', warn: never })
+  })
+
+  it('a whole state file: leftovers of an unfinished write and the copy an earlier release kept are removed', () => {
+    const path = state()
+    writeFileSync(path, '{"block": {}, "accounts": {}}')
+    writeFileSync(`${path}.good`, '{"block": {}, "accounts": {}}')
+    writeFileSync(`${path}.tmp`, '{"block": {}, "acc')
+    prepareStateFile(path, { name: 'local-base', warn: never })
+    expect(readdirSync(join(path, '..'))).toEqual(['local-base.json'])
   })
 })

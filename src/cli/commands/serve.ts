@@ -6,7 +6,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
 import { logLevels, profiles } from '../values.js'
 import { parsePortFlag } from '../../config/port.js'
 
-export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; profile?: string; logLevel?: string; role?: string }
+export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; resetChain?: string[]; profile?: string; logLevel?: string; role?: string }
 
 type DaemonModule = typeof import('../../../daemon/main.js')
 
@@ -26,7 +26,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
-    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, profile: opts.profile, logLevel: opts.logLevel, role: opts.role },
+    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, resetChain: opts.resetChain, profile: opts.profile, logLevel: opts.logLevel, role: opts.role },
   })
   const t0 = performance.now()
   const spinner = ctx.spinner(`starting parx (${config.profile})`)
@@ -78,9 +78,15 @@ export function define(ctx: () => CliContext): Command {
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')
+    .option('--reset-chain <network>', 'start one embedded chain over (local-base, local-radius; repeatable): its state file is moved aside and what the store records on it will disagree with it', collect)
     .addOption(new Option('--role <role>', 'api: serve the routes; worker: run the worker duties when leading; all: both (api and worker need PARX_STORE_URL)').choices(['api', 'worker', 'all']))
     .addOption(new Option('--log-level <level>', 'daemon log level (the log is <data-dir>/parx.log)').choices(logLevels))
     .action(async (opts: ServeOptions) => {
       process.exitCode = await run(opts, ctx())
     })
+}
+
+/** A repeatable flag, or one with comma-separated values, as a list. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
 }
