@@ -1,4 +1,5 @@
-import { createWalletClient, http, isAddress, maxUint256, type Address, type Hex } from 'viem'
+import { createWalletClient, isAddress, maxUint256, type Address, type Hex } from 'viem'
+import { rpcHttp } from './rpc-auth.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import * as AttestationVerifierMofN from '../../contracts/evm/artifacts/AttestationVerifierMofN.js'
 import * as OutputSettler from '../../contracts/evm/artifacts/OutputSettler.js'
@@ -72,7 +73,7 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
 
   const client = evmClient(spec, url!)
   const owner = privateKeyToAccount(config.keys.solver as Hex)
-  const wallet = createWalletClient({ account: owner, chain: client.chain, transport: http(url) })
+  const wallet = createWalletClient({ account: owner, chain: client.chain, transport: rpcHttp(url!) })
   const have: Record<string, string> = { ...(config.contracts[spec.key] ?? {}) }
   const deployed: string[] = []
   const notes: string[] = []

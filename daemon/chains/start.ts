@@ -13,6 +13,7 @@ import { prepareEmbeddedStates } from './embedded/state-check.js'
 import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
 import { evmChain, type EvmChain } from './evm/chain.js'
 import { solanaChain, type SolanaChain } from './solana/chain.js'
+import { registerSecretUrl } from '../redact.js'
 
 export type Chains = {
   evm: Record<string, EvmChain>
@@ -82,6 +83,8 @@ async function connectRemote({ config }: StartChainsParameters): Promise<Chains>
         details: `Set PARX_RPC_${key.toUpperCase().replaceAll('-', '_')} or serve.rpc["${key}"] in the config file.`,
       })
     }
+    // Its key (path, query or userinfo) is withheld from every answer from now on (daemon/redact.ts).
+    registerSecretUrl(url)
     return url
   }
   const evm: Record<string, EvmChain> = {}

@@ -4,6 +4,7 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import type { DaemonUrls, PublicAccounts } from '../services.js'
 import type { Store } from '../store/store.js'
+import { publicRpcUrl, redactText } from '../redact.js'
 
 type Check = { ok: boolean; ms: number; detail?: string | number }
 
@@ -66,7 +67,8 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       solver: d.accounts.solver,
       solanaSolver: d.accounts.solanaSolver,
       facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },
-      urls: d.urls,
+      // An RPC URL is shown only when nothing in it can hold a credential (README "Hosting safely").
+      urls: { ...d.urls, rpc: publicRpcUrls(d.urls.rpc) },
       auth: { enforced: d.config.auth.enforce, header: 'x-api-key' },
       limits: d.config.limits,
     }),
@@ -94,6 +96,14 @@ async function timed(fn: () => Promise<string | number | undefined | void>): Pro
     ])
     return { ok: true, ms: Math.round(performance.now() - t), ...(detail != null ? { detail } : {}) }
   } catch (e) {
-    return { ok: false, ms: Math.round(performance.now() - t), detail: (e as Error).message }
+    // The node's words without its URL or the request (viem quotes both): the URL may hold its key.
+    return { ok: false, ms: Math.round(performance.now() - t), detail: redactText((e as Error).message) }
   }
+}
+
+function publicRpcUrls(rpc: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(rpc).flatMap(([net, url]) => {
+    const shown = publicRpcUrl(url)
+    return shown === undefined ? [] : [[net, shown]]
+  }))
 }

@@ -23,6 +23,7 @@ import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js'
 import { supported } from './supported.js'
 import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
 import { verifiedCache } from './verified-cache.js'
+import { withoutUpstreamDetail } from './public-answers.js'
 
 export type Facilitator = {
   supported(): SupportedResponse
@@ -51,8 +52,13 @@ export type Facilitator = {
  * transaction whose receipt does not come within the receipt wait is answered `settlement_pending`
  * and finished in the background (./pending.ts); a payment-identifier makes verify and settle
  * idempotent per seller (./idempotent.ts); the status routes read the same ledger (./status.ts).
+ * Its answers' messages leave without upstream detail (./public-answers.ts).
  */
 export function createFacilitator(s: FacilitatorDeps): Facilitator {
+  return withoutUpstreamDetail(facilitator(s), s.log)
+}
+
+function facilitator(s: FacilitatorDeps): Facilitator {
   const store = settlementStore(s.store)
   const ids = paymentIdStore(s.store)
   const pending = pendingSettlements(s, store)

@@ -1,4 +1,5 @@
-import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, http, parseEther, toHex, type Address, type Hex } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, parseEther, toHex, type Address, type Hex } from 'viem'
+import { rpcHttp } from '../chains/rpc-auth.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../src/errors/index.js'
 import { networks } from '../../src/networks/registry.js'
@@ -51,7 +52,7 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
       transaction = receipt.receipt.transactionHash
       userOperation = receipt.userOpHash
     } else {
-      const wallet = createWalletClient({ account: privateKeyToAccount(d.walletKey(agent)), chain: d.chain.client.chain!, transport: http(d.chain.rpcUrl) })
+      const wallet = createWalletClient({ account: privateKeyToAccount(d.walletKey(agent)), chain: d.chain.client.chain!, transport: rpcHttp(d.chain.rpcUrl) })
       // One transfer at a time per wallet in this process, so two sends never take the same nonce.
       const { hash, receipt } = await inTurn(from, async () => {
         await d.topUpFees?.(from)

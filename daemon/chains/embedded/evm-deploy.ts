@@ -1,8 +1,9 @@
 import {
-  createWalletClient, getContractAddress, http, maxUint256, parseEther, parseUnits,
+  createWalletClient, getContractAddress, maxUint256, parseEther, parseUnits,
   type Address, type Hex, type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { rpcHttp } from '../rpc-auth.js'
 import * as AttestationVerifierMofN from '../../../contracts/evm/artifacts/AttestationVerifierMofN.js'
 import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
 import * as OutputSettler from '../../../contracts/evm/artifacts/OutputSettler.js'
@@ -134,7 +135,7 @@ async function deploySession(p: DeployParameters) {
   const { client, spec } = p
   const deployer = privateKeyToAccount(p.deployerKey)
   const solver = privateKeyToAccount(p.solverKey)
-  const transport = http(client.chain!.rpcUrls.default.http[0])
+  const transport = rpcHttp(client.chain!.rpcUrls.default.http[0]!)
   const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
   const sw = createWalletClient({ account: solver, chain: client.chain, transport })
 

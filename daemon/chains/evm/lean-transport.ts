@@ -1,5 +1,6 @@
 import { Pool } from 'undici'
 import { HttpRequestError, RpcRequestError } from 'viem'
+import { rpcEndpoint } from '../rpc-auth.js'
 
 /**
  * What this process sent each node URL, in shared memory a worker thread can read
@@ -24,12 +25,15 @@ export function requestsSentTo(url: string): Int32Array {
  * Errors have the http transport's shapes (RpcRequestError with the node's code and data,
  * HttpRequestError), so callers see no difference.
  */
-export function leanRpc(url: string, connections = 32) {
+export function leanRpc(rpcUrl: string, connections = 32) {
+  // Userinfo credentials go as Basic auth (daemon/chains/rpc-auth.ts); errors name the URL without them.
+  const { url, headers } = rpcEndpoint(rpcUrl)
   const u = new URL(url)
   const pool = new Pool(u.origin, { connections, pipelining: 1 })
   const path = `${u.pathname}${u.search}` || '/'
+  const requestHeaders = { ...headers, 'content-type': 'application/json' }
   let id = 0
-  const counter = requestsSentTo(url)
+  const counter = requestsSentTo(rpcUrl)
   return {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
       Atomics.add(counter, REQUESTS, 1)
@@ -37,7 +41,7 @@ export function leanRpc(url: string, connections = 32) {
       const body = { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }
       let reply: { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       try {
-        const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+        const res = await pool.request({ path, method: 'POST', headers: requestHeaders, body: JSON.stringify(body) })
         reply = (await res.body.json()) as typeof reply
       } catch (e) {
         throw new HttpRequestError({ url, body, cause: e as Error, details: (e as Error).message })

@@ -1,5 +1,6 @@
 import { Connection, PublicKey } from '@solana/web3.js'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
+import { solanaConnection } from '../rpc-auth.js'
 
 export type SplMint = { symbol: string; mint: PublicKey; decimals: number }
 
@@ -30,7 +31,7 @@ export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, co
   }
   return {
     key: spec.key, spec, rpcUrl, wsUrl,
-    connection: new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl }),
+    connection: solanaConnection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl }),
     mints: out,
     programs: {
       originSettler: contracts.originSettler ? new PublicKey(contracts.originSettler) : undefined,

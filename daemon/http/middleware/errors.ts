@@ -3,11 +3,12 @@ import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
 import { isStoreUnavailable, storeUnavailable } from '../../store/unavailable.js'
+import { redactText } from '../../redact.js'
 
 /** Every failure leaves as `{ error, code }`. Only a bug answers 500, and it never shows a stack. */
 export function errorHandler(log: Logger) {
   return (err: Error, c: Context): Response => {
-    if (err instanceof BaseError) return c.json(err.toJSON(), err.status as 400)
+    if (err instanceof BaseError) return c.json(publicBody(err, log, c), err.status as 400)
     if (err instanceof HTTPException) {
       const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'
       return c.json({ error: err.message || 'bad request', code }, err.status)
@@ -22,4 +23,22 @@ export function errorHandler(log: Logger) {
     log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error')
     return c.json({ error: 'internal error; the daemon log has the details', code: 'INTERNAL' }, 500)
   }
+}
+
+/**
+ * A BaseError's answer without what an upstream's words may carry: messages built from a caught
+ * error can quote an RPC URL and its key, or a request body (daemon/redact.ts). The log keeps the
+ * whole error, so nothing is lost to the operator.
+ */
+function publicBody(err: BaseError, log: Logger, c: Context): Record<string, unknown> {
+  const body = err.toJSON()
+  let changed = false
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(body)) {
+    const r = typeof v === 'string' ? redactText(v) : v
+    if (r !== v) changed = true
+    out[k] = r
+  }
+  if (changed) log.warn({ err, method: c.req.method, path: c.req.path }, 'upstream detail withheld from the answer')
+  return out
 }

@@ -1,4 +1,5 @@
-import { createWalletClient, getAddress, http, keccak256, parseEther, toHex, type Address, type Hex, type PublicClient } from 'viem'
+import { createWalletClient, getAddress, keccak256, parseEther, toHex, type Address, type Hex, type PublicClient } from 'viem'
+import { rpcHttp } from '../../chains/rpc-auth.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
@@ -63,7 +64,7 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
     const hasCode = async (a: Address) => ((await client.getCode({ address: a })) ?? '0x') !== '0x'
     if (!paymaster || !(await hasCode(paymaster)) || !(await hasCode(ENTRY_POINT_08)) || !(await hasCode(SIMPLE_7702_ACCOUNT))) {
       await fund(deployer.address, '100')
-      const wallet = createWalletClient({ account: deployer, chain: client.chain!, transport: http(p.chain.rpcUrl) })
+      const wallet = createWalletClient({ account: deployer, chain: client.chain!, transport: rpcHttp(p.chain.rpcUrl) })
       const d = await deployAa({ client, deployer: wallet, sponsor: sponsorAccount.address })
       paymaster = getAddress(d.paymaster)
       await p.deployments.writeOne(RECORD(p.chain.key), 'paymaster', paymaster)

@@ -1,4 +1,4 @@
-import { Connection } from '@solana/web3.js'
+import { solanaConnection } from '../../../chains/rpc-auth.js'
 import { encodeFunctionData, type Address, type Hex } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { chainRef, evmDeliveryDigest, evmOrderDelivery, solParty } from '../../../../contracts/xchain/statement.js'
@@ -71,7 +71,7 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
  * built from those reads, crediting the claimant the record names.
  */
 export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana'> & { timing: Pick<EvmOriginDeps['timing'], 'expirySeconds'> }, index: number): AttestorCheck {
-  const connection = new Connection(d.solana.rpcUrl, { commitment: 'confirmed' })
+  const connection = solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' })
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.solana.spec.caip2)
   // An unclaimed order was opened within its expiry; on a real chain (blocks of 1 s or more) that is

@@ -1,5 +1,6 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token'
-import { Connection, PublicKey } from '@solana/web3.js'
+import { PublicKey } from '@solana/web3.js'
+import { solanaConnection } from '../../../chains/rpc-auth.js'
 import { encodeFunctionData, hexToBytes, type Address, type Hex } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { claimInstruction, ed25519Instruction, refundInstruction } from '../../../../contracts/solana/client.js'
@@ -115,7 +116,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
  * order's fillDeadline). It signs the statement built from those reads, crediting the recorded claimant.
  */
 export function solOriginAttestorCheck(d: Pick<SolOriginDeps, 'solana' | 'base'>, index: number): AttestorCheck {
-  const connection = new Connection(d.solana.rpcUrl, { commitment: 'confirmed' })
+  const connection = solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' })
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.base.spec.caip2)
   return {
