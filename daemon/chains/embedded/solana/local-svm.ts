@@ -159,9 +159,10 @@ export class LocalSvm {
 
   /**
    * Runs a transaction without committing it. As on a node, signatures are not checked unless
-   * asked, and `replaceRecentBlockhash` swaps in the latest blockhash first.
+   * asked, and `replaceRecentBlockhash` swaps in the latest blockhash first; `post` holds the
+   * accounts it would leave behind only when `accounts` asks for them.
    */
-  simulate(wire: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean } = {}): Simulation {
+  simulate(wire: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean; accounts?: { addresses: string[] } } = {}): Simulation {
     let decoded = decodeWireTransaction(wire)
     const slot = this.tick()
     const latest = this.clock.latest()
@@ -172,7 +173,8 @@ export class LocalSvm {
       return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }
     }
     if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')
-    const result = this.vm.simulate(decoded, opts.sigVerify ?? false)
+    // The accounts left behind are only copied out for a caller that asked for some.
+    const result = this.vm.simulate(decoded, opts.sigVerify ?? false, { post: opts.accounts !== undefined })
     if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
     if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
     return { ...base, ...result }

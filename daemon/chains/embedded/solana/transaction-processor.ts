@@ -16,6 +16,16 @@ export type ProcessedEvent = {
   changed: { address: string; state: AccountState | null }[]
 }
 
+/** Indexes into the resolved keys (static, then loaded writable, then loaded read-only) the message marks writable. */
+function writableIndexes(d: DecodedTransaction, loadedWritable: number): Set<number> {
+  const message = d.tx.message
+  const out = new Set<number>()
+  const statics = message.staticAccountKeys.length
+  for (let i = 0; i < statics; i++) if (message.isAccountWritable(i)) out.add(i)
+  for (let i = 0; i < loadedWritable; i++) out.add(statics + i)
+  return out
+}
+
 function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
   if (!a || !b) return a === b
   return a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable
@@ -46,7 +56,7 @@ export class TransactionProcessor {
     if (!clock.isBlockhashValid(d.recentBlockhash)) throw rejected('BlockhashNotFound')
     if (!d.fullySigned) throw rejected('SignatureFailure')
     if (!opts.skipPreflight) {
-      const sim = vm.simulate(d, true)
+      const sim = vm.simulate(d, true, { post: false })
       if (sim.err !== null) throw rejected(sim.err, sim.logs, sim.unitsConsumed)
     }
     const { keys, loaded } = resolveAccountKeys(d.tx.message, (a) => vm.getAccount(a))
@@ -57,7 +67,9 @@ export class TransactionProcessor {
     } catch (e) {
       throw new SolanaTxError('malformed', `invalid transaction: ${e instanceof Error ? e.message : String(e)}`)
     }
-    const post = keys.map((k) => vm.getAccount(k))
+    // The runtime never writes a read-only account: only the writable ones are read again.
+    const writable = writableIndexes(d, loaded.writable.length)
+    const post = keys.map((k, i) => (writable.has(i) ? vm.getAccount(k) : pre[i] ?? null))
     const payerPre = pre[0]?.lamports ?? 0n
     const payerPost = post[0]?.lamports ?? 0n
     // A failure that charged no fee never landed (bad signature, unknown payer, ...): no record.
@@ -77,7 +89,7 @@ export class TransactionProcessor {
       },
     }
     const changed = keys.flatMap((address, i) =>
-      sameAccount(pre[i] ?? null, post[i] ?? null) ? [] : [{ address, state: post[i] ?? null, before: pre[i] ?? null }])
+      !writable.has(i) || sameAccount(pre[i] ?? null, post[i] ?? null) ? [] : [{ address, state: post[i] ?? null, before: pre[i] ?? null }])
     try {
       this.deps.db.transaction(() => {
         for (const c of changed) this.deps.accounts.save(c.address, c.state, opts.slot)

@@ -20,25 +20,42 @@ export type Execution = {
   returnData: TxMeta['returnData']
 }
 
+// Accounts kept decoded: about what a few hundred swaps in flight touch, programs and mints included.
+const CACHED_ACCOUNTS = 4096
+
 /**
  * The one place that talks to litesvm. Blockhash checks and the transaction history are ours
  * (a cluster keeps 150 blockhashes valid, litesvm only its latest; our history survives restarts),
  * so litesvm's are off.
+ *
+ * Reads are cached: every litesvm read copies the account out of Rust and converts its addresses
+ * through @solana/kit's base58 codec, and a transaction reads each of its accounts before and
+ * after running (the token program's account is its whole ELF). What can change an account goes
+ * through here and drops it from the cache: a transaction (its writable keys; a read-only account
+ * cannot change), `setAccount`, the clock and program loads (everything).
  */
 export class Vm {
   private readonly svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n)
+  private readonly cache = new Map<string, AccountState | null>()
 
   constructor() {
     this.svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n))
   }
 
+  /** The account as it is now; treat it as read-only (it may be shared with other readers). */
   getAccount(address: string): AccountState | null {
+    const cached = this.cache.get(address)
+    if (cached !== undefined) return cached
     const a = this.svm.getAccount(address as Address)
     // A zero-lamport account does not exist on a cluster: it is garbage collected.
-    return a.exists ? state(a) : null
+    const s = a.exists ? state(a) : null
+    if (this.cache.size >= CACHED_ACCOUNTS) this.cache.clear()
+    this.cache.set(address, s)
+    return s
   }
 
   setAccount(address: string, state: AccountState | null): void {
+    this.cache.delete(address)
     const s = state ?? { lamports: 0n, owner: '11111111111111111111111111111111', data: new Uint8Array(), executable: false }
     this.svm.setAccount({
       address, lamports: s.lamports, programAddress: s.owner, data: s.data, executable: s.executable,
@@ -58,30 +75,49 @@ export class Vm {
   }
 
   setClock(slot: number, unixTimestamp: number, epochStartTimestamp: number): void {
+    this.cache.clear()
     const epoch = BigInt(Math.floor(slot / SLOTS_PER_EPOCH))
     this.svm.setClock(new Clock(BigInt(slot), BigInt(epochStartTimestamp), epoch, epoch + 1n, BigInt(unixTimestamp)))
   }
 
   addProgram(programId: string, bytes: Uint8Array): void {
+    this.cache.clear()
     this.svm.addProgram(programId as Address, bytes)
   }
 
   send(tx: DecodedTransaction): Execution {
-    return execution(this.svm.sendTransaction(kitTransaction(tx)))
+    try {
+      return execution(this.svm.sendTransaction(kitTransaction(tx)))
+    } finally {
+      this.forgetWritable(tx)
+    }
   }
 
-  /** Runs without committing; the accounts the transaction would leave behind come back too. */
-  simulate(tx: DecodedTransaction, sigVerify: boolean): Execution & { post: Map<string, AccountState | null> } {
+  /**
+   * Runs without committing. With `post`, the accounts the transaction would leave behind come
+   * back too (a preflight does not need them, and copying them out, programs included, costs more
+   * than the run).
+   */
+  simulate(tx: DecodedTransaction, sigVerify: boolean, opts: { post?: boolean } = {}): Execution & { post: Map<string, AccountState | null> } {
     this.svm.withSigverify(sigVerify)
     try {
       const result = this.svm.simulateTransaction(kitTransaction(tx))
       if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
       const post = new Map<string, AccountState | null>()
-      for (const a of result.postAccounts()) post.set(a.address, state(a))
+      if (opts.post ?? true) for (const a of result.postAccounts()) post.set(a.address, state(a))
       return { ...execution(result.meta()), post }
     } finally {
       this.svm.withSigverify(true)
     }
+  }
+
+  /** Drops what a transaction may have written: its writable keys (all, when it loads keys from lookup tables). */
+  private forgetWritable(tx: DecodedTransaction): void {
+    const message = tx.tx.message
+    if (message.addressTableLookups.length > 0) return this.cache.clear()
+    message.staticAccountKeys.forEach((key, i) => {
+      if (message.isAccountWritable(i)) this.cache.delete(key.toBase58())
+    })
   }
 }
 
