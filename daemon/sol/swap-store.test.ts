@@ -55,6 +55,41 @@ describe(`solSwapStore (${testDialect()})`, () => {
     expect(await store.get('b')).toBeUndefined()
   })
 
+  it('answers the same reservations as the rows say while inserts, settles and discards overlap', async () => {
+    const store = await swaps()
+    const truth = new Map<string, bigint>()
+    const writes: Promise<unknown>[] = []
+    for (let i = 0; i < 60; i++) {
+      const sig = `s${i}`
+      const amount = BigInt(1 + (i * 7919) % 1000)
+      truth.set(sig, amount)
+      writes.push(store.insert(swap(sig, amount)).then(async () => {
+        if (i % 3 === 0) { await store.settle(sig, { status: 'confirmed', slot: i }); truth.delete(sig) }
+        if (i % 5 === 1) { await store.discard(sig); truth.delete(sig) }
+      }))
+      // Readers in between, some of them the first of their mint.
+      if (i % 4 === 0) writes.push(store.reserved('local-solana', 'PUSDmint', await store.mark()))
+    }
+    await Promise.all(writes)
+    const open = [...truth.values()].reduce((a, b) => a + b, 0n)
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(open)
+    expect((await store.open('local-solana', 100)).reduce((a, s) => a + s.outAmount, 0n)).toBe(open)
+  })
+
+  it.runIf(testDialect() === 'sqlite')('keeps the open total in memory on SQLite instead of summing every open row again', async () => {
+    const raw = await openTestStore()
+    opened.push(raw)
+    const store = solSwapStore(raw)
+    await store.insert(swap('a', 5n))
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
+    // A row written behind the store's back is not summed again: the total moves only with the store's writes.
+    await raw.db.updateTable('sol_swaps').set({ out_amount: '500' }).where('signature', '=', 'a').execute()
+    await store.insert(swap('b', 7n))
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(12n)
+    await store.discard('b')
+    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
+  })
+
   it('lists recent swaps newest first, without the ones that expired unsubmitted', async () => {
     let t = 0
     const store = await swaps(() => ++t)

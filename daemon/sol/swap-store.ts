@@ -57,41 +57,54 @@ export type SolSwapStore = {
 /**
  * The Solana swaps this daemon co-signed. Reading the reservations, comparing and inserting is
  * not one statement, so callers that promise inventory do it under a lock (SolDeps.reservations).
+ *
+ * On SQLite (one process writes the store) the output still promised per network and mint is
+ * also kept as a running total in memory: summing every open swap's row on each build made a
+ * build cost grow with the swaps in flight (2,000 open swaps: about 2 ms per sum, two sums per
+ * build, all on the event loop). See `builtTotals` for how it stays equal to the rows.
  */
 export function solSwapStore(store: Store, now: () => number = Date.now): SolSwapStore {
   const { db } = store
+  const totals = store.dialect === 'sqlite' ? builtTotals() : undefined
+  const sum = (rows: { out_amount: string }[]) => rows.reduce((acc, r) => acc + BigInt(r.out_amount), 0n)
+  const builtSum = (network: string, outMint: string) => totals?.read(network, outMint, readBuilt) ?? readBuilt(network, outMint)
+  const readBuilt = async (network: string, outMint: string) =>
+    sum(await db.selectFrom('sol_swaps').select('out_amount').where('status', '=', 'built').where('out_mint', '=', outMint).where('network', '=', network).execute())
   return {
     async insert(s) {
       const t = now()
-      await db.insertInto('sol_swaps').values({
+      const write = () => db.insertInto('sol_swaps').values({
         signature: s.signature, network: s.network, kind: s.kind, user: s.user, in_symbol: s.inSymbol, out_symbol: s.outSymbol,
         out_mint: s.outMint, in_amount: s.inAmount.toString(), out_amount: s.outAmount.toString(), blockhash: s.blockhash,
         last_valid_block_height: s.lastValidBlockHeight, status: 'built', created_at: t, updated_at: t,
-      }).execute()
+      }).execute().then(() => ({ network: s.network, out_mint: s.outMint, out_amount: s.outAmount.toString() }))
+      await (totals ? totals.write(write, 1n) : write())
     },
     async mark() {
       const r = await db.selectFrom('sol_swaps').select((eb) => eb.fn.max('settled_seq').as('seq')).executeTakeFirst()
       return Number(r?.seq ?? 0)
     },
     async reserved(network, outMint, mark) {
-      // Two indexed halves rather than one OR, which would scan the whole history.
-      const built = db.selectFrom('sol_swaps').select('out_amount').where('status', '=', 'built').where('out_mint', '=', outMint).where('network', '=', network)
+      // The open swaps, plus those settled after the mark (indexed by settled_seq: few rows).
       const late = db.selectFrom('sol_swaps').select('out_amount').where('settled_seq', '>', mark).where('out_mint', '=', outMint).where('network', '=', network)
-      const rows = await built.unionAll(late).execute()
-      return rows.reduce((sum, r) => sum + BigInt(r.out_amount), 0n)
+      const [built, lateRows] = await Promise.all([builtSum(network, outMint), late.execute()])
+      return built + sum(lateRows)
     },
     async open(network, limit) {
       const rows = await db.selectFrom('sol_swaps').selectAll().where('network', '=', network).where('status', '=', 'built').orderBy('id').limit(limit).execute()
       return rows.map(fromRow)
     },
     async settle(signature, v) {
-      await db.updateTable('sol_swaps').set({
+      const write = () => db.updateTable('sol_swaps').set({
         status: v.status, slot: v.slot ?? null, err: v.err == null ? null : JSON.stringify(v.err), updated_at: now(),
         settled_seq: sql<number>`(SELECT COALESCE(MAX(settled_seq), 0) + 1 FROM sol_swaps)`,
-      }).where('signature', '=', signature).where('status', '=', 'built').execute()
+      }).where('signature', '=', signature).where('status', '=', 'built').returning(['network', 'out_mint', 'out_amount']).executeTakeFirst()
+      await (totals ? totals.write(write, -1n) : write())
     },
     async discard(signature) {
-      await db.deleteFrom('sol_swaps').where('signature', '=', signature).where('status', '=', 'built').execute()
+      const write = () => db.deleteFrom('sol_swaps').where('signature', '=', signature).where('status', '=', 'built')
+        .returning(['network', 'out_mint', 'out_amount']).executeTakeFirst()
+      await (totals ? totals.write(write, -1n) : write())
     },
     async get(signature) {
       const r = await db.selectFrom('sol_swaps').selectAll().where('signature', '=', signature).executeTakeFirst()
@@ -100,6 +113,50 @@ export function solSwapStore(store: Store, now: () => number = Date.now): SolSwa
     async recent(network, limit) {
       const rows = await db.selectFrom('sol_swaps').selectAll().where('network', '=', network).where('status', '!=', 'expired').orderBy('id', 'desc').limit(limit).execute()
       return rows.map(fromRow)
+    },
+  }
+}
+
+type Moved = { network: string; out_mint: string; out_amount: string } | undefined
+
+/**
+ * Output promised by `built` rows, per network and mint, as a running total. A total is first
+ * read from the rows, then moved by every write of a `built` row (insert +, settle or discard -)
+ * by the amount the write itself reports. A first read that overlaps a write may or may not have
+ * seen it, so it is used but not kept; a write that fails drops the total (read again next time).
+ */
+function builtTotals() {
+  const totals = new Map<string, bigint>()
+  const key = (network: string, mint: string) => `${network}\n${mint}`
+  let writing = 0
+  let generation = 0
+  return {
+    async read(network: string, mint: string, fromRows: (network: string, mint: string) => Promise<bigint>): Promise<bigint> {
+      const known = totals.get(key(network, mint))
+      if (known !== undefined) return known
+      const quiet = writing === 0
+      const at = generation
+      const total = await fromRows(network, mint)
+      if (quiet && writing === 0 && at === generation) totals.set(key(network, mint), total)
+      return total
+    },
+    async write(run: () => Promise<Moved>, sign: 1n | -1n): Promise<void> {
+      writing++
+      generation++
+      let moved: Moved
+      try {
+        moved = await run()
+      } catch (e) {
+        totals.clear()
+        throw e
+      } finally {
+        writing--
+        generation++
+      }
+      if (!moved) return
+      const k = key(moved.network, moved.out_mint)
+      const total = totals.get(k)
+      if (total !== undefined) totals.set(k, total + sign * BigInt(moved.out_amount))
     },
   }
 }
