@@ -41,7 +41,7 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
         ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),
         originSettler: programs.originSettler.toBase58(),
         destSettler: programs.destSettler.toBase58(),
-      }),
+      }, { fetch: rpc.fetch }),
       testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
     }
     return {

@@ -21,8 +21,11 @@ export type SolanaChain = {
   testHooks?: { advanceSlots(slots: number): number }
 }
 
-/** `contracts`: addresses by name, as the config's `contracts[network]` holds them (mints by symbol, programs by name). */
-export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, contracts: Record<string, string>): SolanaChain {
+/**
+ * `contracts`: addresses by name, as the config's `contracts[network]` holds them (mints by symbol, programs by name).
+ * `fetch`: how `connection` sends its HTTP requests (the embedded cluster answers in process).
+ */
+export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, contracts: Record<string, string>, opts: { fetch?: typeof fetch } = {}): SolanaChain {
   const mints = contracts
   const out: Record<string, SplMint> = {}
   for (const t of spec.tokens) {
@@ -31,7 +34,7 @@ export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, co
   }
   return {
     key: spec.key, spec, rpcUrl, wsUrl,
-    connection: solanaConnection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl }),
+    connection: solanaConnection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}) }),
     mints: out,
     programs: {
       originSettler: contracts.originSettler ? new PublicKey(contracts.originSettler) : undefined,

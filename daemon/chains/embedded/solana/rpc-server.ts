@@ -27,7 +27,18 @@ export type StartSolanaRpcParameters = {
   onInternalError?: (error: unknown) => void
 }
 
-export type SolanaRpcServer = { rpcUrl: string; wsUrl: string; port: number; stop: () => Promise<void> }
+export type SolanaRpcServer = {
+  rpcUrl: string
+  wsUrl: string
+  port: number
+  /**
+   * The same JSON-RPC answered in this process, for the daemon's own Connection to its embedded
+   * cluster: one request is then a function call instead of a loopback HTTP exchange (a socket
+   * write, HTTP parsing and undici's streams at both ends, which cost more than most methods do).
+   */
+  fetch: typeof fetch
+  stop: () => Promise<void>
+}
 
 const MAX_BODY_BYTES = rpcLimits.maxBodyBytes
 const PORT_ATTEMPTS = 20
@@ -90,6 +101,27 @@ function httpHandler(ctx: RpcContext) {
   }
 }
 
+/** What web3.js reads of a fetch response (status, ok, statusText, text()): no stream to build for a string we hold. */
+const inProcessResponse = (status: number, text: string) =>
+  ({ status, ok: status < 300, statusText: status < 300 ? 'OK' : 'Error', text: async () => text, json: async () => JSON.parse(text) }) as unknown as Response
+
+/** `SolanaRpcServer.fetch`: the HTTP handler's answers without the HTTP (same limits, same JSON). */
+function inProcessFetch(ctx: RpcContext, stopped: () => boolean): typeof fetch {
+  return (async (_input: unknown, init?: { body?: unknown }) => {
+    // As a stopped server's socket would: the caller sees a failed fetch, not a closed database.
+    if (stopped()) throw new TypeError('fetch failed: the embedded Solana RPC has stopped')
+    const body = typeof init?.body === 'string' ? init.body : ''
+    if (Buffer.byteLength(body) > MAX_BODY_BYTES) return inProcessResponse(413, rpcErrorBody(413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`))
+    try {
+      const response = await handlePayload(body, rpcMethods, { ...ctx, client: 'in-process' })
+      return inProcessResponse(200, response === undefined ? '' : stringifyJson(response))
+    } catch (e) {
+      ctx.onInternalError?.(e)
+      return inProcessResponse(500, rpcErrorBody(500, 'Internal error'))
+    }
+  }) as typeof fetch
+}
+
 /** Serves requests; a failure here is our bug, answered 500 rather than taking the daemon down. */
 function safeHandler(ctx: RpcContext) {
   const handle = httpHandler(ctx)
@@ -148,6 +180,7 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
       rpcUrl: `http://${urlHost}:${port}`,
       wsUrl: `ws://${urlHost}:${port + 1}`,
       port,
+      fetch: inProcessFetch(ctx, () => stopped !== undefined),
       stop: () => (stopped ??= (async () => {
         subscriptions.close()
         for (const client of wss.clients) client.terminate()
