@@ -47,9 +47,12 @@ describe('Vm account reads', () => {
     expect(vm.getAccount(b)).toBeNull()
     vm.setAccount(b, funded(7n))
     expect(vm.getAccount(b)?.lamports).toBe(7n)
+    const clock = 'SysvarC1ock11111111111111111111111111111111'
+    const slotBefore = vm.getAccount(clock)
     const clockReads = reads.mock.calls.length
     vm.setClock(5, 1_700_000_000, 1_700_000_000)
     vm.getAccount(b)
+    expect(vm.getAccount(clock)).not.toEqual(slotBefore)
     expect(reads.mock.calls.length - clockReads).toBe(1)
   })
 

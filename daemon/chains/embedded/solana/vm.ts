@@ -20,6 +20,7 @@ export type Execution = {
   returnData: TxMeta['returnData']
 }
 
+const CLOCK_SYSVAR = 'SysvarC1ock11111111111111111111111111111111'
 // Accounts kept decoded: about what a few hundred swaps in flight touch, programs and mints included.
 const CACHED_ACCOUNTS = 4096
 
@@ -32,7 +33,7 @@ const CACHED_ACCOUNTS = 4096
  * through @solana/kit's base58 codec, and a transaction reads each of its accounts before and
  * after running (the token program's account is its whole ELF). What can change an account goes
  * through here and drops it from the cache: a transaction (its writable keys; a read-only account
- * cannot change), `setAccount`, the clock and program loads (everything).
+ * cannot change), `setAccount`, the clock (its sysvar) and program loads (everything).
  */
 export class Vm {
   private readonly svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n)
@@ -75,7 +76,8 @@ export class Vm {
   }
 
   setClock(slot: number, unixTimestamp: number, epochStartTimestamp: number): void {
-    this.cache.clear()
+    // litesvm writes the Clock sysvar account and nothing else.
+    this.cache.delete(CLOCK_SYSVAR)
     const epoch = BigInt(Math.floor(slot / SLOTS_PER_EPOCH))
     this.svm.setClock(new Clock(BigInt(slot), BigInt(epochStartTimestamp), epoch, epoch + 1n, BigInt(unixTimestamp)))
   }
