@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Sqlite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkpointInBackground } from './checkpointer.js'
+import { checkpointerStopped, checkpointInBackground } from './checkpointer.js'
 import { openSqlite } from './sqlite.js'
+import { openStore } from './store.js'
+import { openChainDb } from '../chains/embedded/solana/chain-db.js'
 
 const dirs: string[] = []
 const tempFile = () => {
@@ -54,6 +56,26 @@ describe('checkpointInBackground', () => {
     const again = new Sqlite(file)
     expect(again.prepare('SELECT count(*) FROM t').pluck().get()).toBe(1001)
     again.close()
+  })
+
+  it('a closed store is closed: its checkpointer has closed its connection and the WAL is gone when close() returns', async () => {
+    for (let round = 0; round < 5; round++) {
+      const file = tempFile()
+      const store = await openStore({ file })
+      // The embedded Solana cluster's connection to the same file, as the daemon has it.
+      const chain = openChainDb(file)
+      chain.prepare("INSERT INTO solana_meta (key, value) VALUES ('k', 'v')").run()
+      await store.db.selectFrom('deployments').selectAll().execute()
+      // Megabytes in the WAL, so the worker is likely copying them when it is told to stop.
+      writeMany(chain)
+      await new Promise((r) => setTimeout(r, 450 + round * 20))
+      expect(existsSync(`${file}-wal`)).toBe(true)
+      chain.close()
+      await store.close()
+      expect(existsSync(`${file}-wal`), `round ${round}`).toBe(false)
+      expect(existsSync(`${file}-shm`), `round ${round}`).toBe(false)
+      await checkpointerStopped(file)
+    }
   })
 
   it('a worker that cannot run gives the connection back its checkpoint on commit', async () => {

@@ -14,8 +14,20 @@ export const RESTART_WAL_ABOVE_BYTES = 64 * 1024 * 1024
 /** SQLite's own default, put back on the connections if the background checkpointer cannot run. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000
 
-type Checkpointer = { worker: Worker; connections: Set<Sqlite.Database> }
+type Checkpointer = { worker: Worker; connections: Set<Sqlite.Database>; exited: Promise<void> }
 const byFile = new Map<string, Checkpointer>()
+/** Workers told to stop, by file, until they have closed their connection and ended. */
+const stopping = new Map<string, Promise<void>>()
+
+/**
+ * Resolves once no checkpointer of `path` is running: after the file's last connection closed,
+ * its worker has closed its own connection too (checkpointing and removing the WAL, as SQLite does
+ * at the last close) and ended. `db.close()` is synchronous and cannot wait for that; whoever
+ * closes the store awaits this, so a stopped daemon's data dir is settled when stop() returns.
+ */
+export function checkpointerStopped(path: string): Promise<void> {
+  return stopping.get(resolve(path)) ?? Promise.resolve()
+}
 
 /**
  * Moves WAL checkpoints of one database file off the daemon's thread. By default SQLite
@@ -25,7 +37,8 @@ const byFile = new Map<string, Checkpointer>()
  * `db` never checkpoint (`wal_autocheckpoint = 0`); one worker thread per file, with its own
  * connection, does it every CHECKPOINT_EVERY_MS. Durability is unchanged: a commit is in the WAL
  * either way. Should the worker fail, the connections checkpoint on commit again, as SQLite does.
- * The worker stops when the file's last connection closes (`db.close()`).
+ * The worker stops when the file's last connection closes (`db.close()`); `checkpointerStopped`
+ * tells when it has.
  * `driver`: where better-sqlite3 loads from in the worker (a test gives one that fails).
  */
 export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3')): void {
@@ -37,7 +50,8 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
       workerData: { file, everyMs: CHECKPOINT_EVERY_MS, restartAbove: RESTART_WAL_ABOVE_BYTES, driver },
     })
     worker.unref()
-    const entry: Checkpointer = { worker, connections: new Set() }
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()))
+    const entry: Checkpointer = { worker, connections: new Set(), exited }
     worker.once('error', () => {
       for (const conn of entry.connections) if (conn.open) conn.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`)
       if (byFile.get(file) === entry) byFile.delete(file)
@@ -53,6 +67,10 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
       if (byFile.get(file) === entry) byFile.delete(file)
       // The worker closes its connection and ends: whichever connection closes last removes the WAL.
       entry.worker.postMessage('close')
+      stopping.set(file, entry.exited)
+      void entry.exited.then(() => {
+        if (stopping.get(file) === entry.exited) stopping.delete(file)
+      })
     }
     return close()
   }

@@ -4,6 +4,7 @@ import type { Database } from './database.js'
 import { migrate } from './migrate.js'
 import type { StoreDialect } from './migrations/migration.js'
 import { postgresDialect, redactUrl } from './postgres.js'
+import { checkpointerStopped } from './checkpointer.js'
 import { sqliteDialect } from './sqlite.js'
 import { isStoreUnavailable } from './unavailable.js'
 
@@ -55,6 +56,10 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
     db,
     dialect,
     ping: async () => void (await sql`SELECT 1`.execute(db)),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy()
+      // Closed means closed: the SQLite checkpointer's own connection too (./checkpointer.ts).
+      if (dialect === 'sqlite') await checkpointerStopped(p.file)
+    },
   }
 }

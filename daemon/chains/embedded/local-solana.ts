@@ -5,6 +5,7 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
 import { openChainDb } from './solana/chain-db.js'
+import { checkpointerStopped } from '../../store/checkpointer.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
 import {
   createLocalSvm, ensureLocalSolana, ensureSettlementPrograms, faucet, startSolanaRpc, type LocalSvm, type SettlementPrograms,
@@ -61,6 +62,8 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
       stop: async () => {
         await rpc.stop()
         db.close()
+        // With a PostgreSQL store this is parx.db's last connection: wait for its checkpointer too.
+        await checkpointerStopped(p.chainDbFile)
       },
     }
   } catch (e) {
