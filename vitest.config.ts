@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config'
  */
 const storeSensitive = [
   'daemon/store/store.test.ts',
+  'daemon/platform/reseal.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',

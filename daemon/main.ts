@@ -199,6 +199,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
     const platform = platformService({
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
+      previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, log,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).

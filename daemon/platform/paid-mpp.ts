@@ -17,6 +17,16 @@ export type MppGate = {
 const gates = new Map<string, MppGate>()
 
 /**
+ * Older HMAC keys still accepted beside an issuing one (daemon/platform/wallet-seal.ts
+ * `mppSecrets`): challenges issued before the HKDF derivation or under a previous platform key stay
+ * valid until they expire, 5 minutes after they were issued.
+ */
+const accepted = new Map<string, readonly string[]>()
+export function acceptMppSecrets(issuing: string, older: readonly string[]): void {
+  accepted.set(issuing, older)
+}
+
+/**
  * MPP (`WWW-Authenticate: Payment`, mppx's `evm` charge) for a seller endpoint, through a stock
  * mppx server whose settlement is our facilitator (x402 /verify and /settle with an EIP-3009
  * authorization). Only tokens with EIP-3009 can be paid this way (USDC); for others undefined. The
@@ -32,13 +42,29 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   const cached = gates.get(e.id)
   if (cached) return cached
   const realm = `parx-paid-${e.id}`
-  const mppx = Mppx.create({
-    secretKey: p.secret, realm,
+  const server = (secretKey: string) => Mppx.create({
+    secretKey, realm,
     methods: [evm.charge({
       currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
       recipient: e.pay_to as `0x${string}`, x402: { facilitator: p.facilitatorUrl },
     })],
   })
+  const mppx = server(p.secret)
+  const older = (accepted.get(p.secret) ?? []).map(server)
+  // A credential is HMAC-checked before anything else, so a key that did not issue it refuses it at
+  // once, before any verify or settle: trying the older keys after the issuing one cannot pay twice.
+  const firstAccepting = async <T>(use: (m: typeof mppx) => Promise<T>): Promise<T> => {
+    try {
+      return await use(mppx)
+    } catch (err) {
+      for (const m of older) {
+        try {
+          return await use(m)
+        } catch {}
+      }
+      throw err
+    }
+  }
   const route = { amount: e.price, ...(e.name ? { description: e.name } : {}) }
   const why = (err: unknown) => String((err as { reason?: string }).reason ?? (err as Error).message ?? err)
   const gate: MppGate = {
@@ -50,7 +76,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
     },
     async validate(credential) {
       try {
-        await mppx.validateCredential(credential, { request: route, realm })
+        await firstAccepting((m) => m.validateCredential(credential, { request: route, realm }))
         return { ok: true }
       } catch (err) {
         return { ok: false, reason: why(err) }
@@ -58,7 +84,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
     },
     async settle(credential) {
       try {
-        const receipt = await mppx.broadcastCredential(credential, { request: route, realm })
+        const receipt = await firstAccepting((m) => m.broadcastCredential(credential, { request: route, realm }))
         return { ok: true, receipt: Receipt.serialize(receipt), transaction: receipt.reference }
       } catch (err) {
         return { ok: false, reason: why(err) }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
@@ -19,7 +19,9 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
 import { platformStore, type AgentRow, type PlatformStore } from './store.js'
-import { walletSeal } from './wallet-seal.js'
+import { mppSecrets, walletSeal } from './wallet-seal.js'
+import { resealAll, type ResealReport } from './reseal.js'
+import { acceptMppSecrets } from './paid-mpp.js'
 import type { Logger } from 'pino'
 import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
 
@@ -31,7 +33,7 @@ export type PlatformService = {
   profile: ParxConfig['profile']
   version: string
   facilitatorUrl: string
-  /** HMAC key binding the MPP challenges of paid endpoints (derived from the platform wallet key). */
+  /** HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still accepted). */
   mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
@@ -62,6 +64,8 @@ export type PlatformService = {
   userOf(caller: Caller): string
   /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/platform/webhooks/). */
   webhooks: SettlementWebhooks
+  /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
+  reseal(): Promise<ResealReport>
   log: Logger
 }
 
@@ -73,6 +77,8 @@ export type PlatformServiceParameters = {
   evm: Record<string, EvmChain>
   /** The platform wallet key (hex, 32 bytes); without it agents cannot be created. */
   walletKey: string | undefined
+  /** Platform wallet keys before a rotation (`keys.platformWalletPrevious`): they open, never seal. */
+  previousWalletKeys?: string[]
   /** ERC-4337 stacks by AA network (the local profile starts its own on first use). */
   aa: Record<string, AaRuntime>
   platformUrl: string
@@ -84,7 +90,7 @@ export type PlatformServiceParameters = {
 }
 
 export function platformService(p: PlatformServiceParameters): PlatformService {
-  const seal = p.walletKey ? walletSeal(p.walletKey) : undefined
+  const seal = p.walletKey ? walletSeal(p.walletKey, p.previousWalletKeys) : undefined
   const store = platformStore(p.store, seal)
   const endpoints = endpointStore(p.store)
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
@@ -105,9 +111,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     profile: p.profile,
     version: p.version,
     facilitatorUrl: p.facilitatorUrl,
-    // Derived, so every replica and every restart issues and accepts the same challenges; without a
-    // wallet key (no agents either) a per-process key: challenges then live as long as the process.
-    mppSecret: createHash('sha256').update(`parx mpp challenge:${p.walletKey ?? randomBytes(32).toString('hex')}`).digest('hex'),
+    mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,
     evm: p.evm,
@@ -135,6 +139,10 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
     endpoints,
     webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log }),
+    async reseal() {
+      if (!seal) throw new BaseError('FLOW_DISABLED', 'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)')
+      return resealAll(p.store, seal)
+    },
     log: p.log,
     aa: p.aa,
     platformUrl: p.platformUrl,
@@ -162,4 +170,16 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
 
 function unauthorized(message: string): BaseError {
   return new BaseError('UNAUTHORIZED', message, { details: 'Create a user key with `parx user create` and agent keys with `parx agents keys create`.' })
+}
+
+/**
+ * Derived, so every replica and every restart issues and accepts the same challenges; challenges
+ * issued under the older derivations stay valid (daemon/platform/paid-mpp.ts). Without a wallet
+ * key (no agents either) a per-process key: challenges then live as long as the process.
+ */
+function issuingMppSecret(walletKey: string | undefined, previous: string[] = []): string {
+  if (!walletKey) return randomBytes(32).toString('hex')
+  const [issuing, ...older] = mppSecrets(walletKey, previous)
+  acceptMppSecrets(issuing!, older)
+  return issuing!
 }

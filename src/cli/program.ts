@@ -26,6 +26,7 @@ import * as keysDeactivate from './commands/keys/deactivate.js'
 import * as keysDelete from './commands/keys/delete.js'
 import * as keysList from './commands/keys/list.js'
 import * as keysOperatorToken from './commands/keys/operator-token.js'
+import * as keysReseal from './commands/keys/reseal.js'
 import * as solverHeartbeat from './commands/solver/heartbeat.js'
 import * as solverPause from './commands/solver/pause.js'
 import * as solverResume from './commands/solver/resume.js'
@@ -75,7 +76,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(keysList.define(ctx))
       .addCommand(keysDeactivate.define(ctx))
       .addCommand(keysDelete.define(ctx))
-      .addCommand(keysOperatorToken.define(ctx)),
+      .addCommand(keysOperatorToken.define(ctx))
+      .addCommand(keysReseal.define(ctx)),
   )
   program.addCommand(
     new Command('solver')

@@ -71,6 +71,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   }
   if (env.PARX_ATTESTOR_KEYS) setPath(out, 'keys.attestors', env.PARX_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
   if (env.PARX_SOLANA_ATTESTOR_KEYS) setPath(out, 'keys.solanaAttestors', env.PARX_SOLANA_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
+  if (env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS) setPath(out, 'keys.platformWalletPrevious', env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS.split(',').map((s) => s.trim()).filter(Boolean))
   return out
 }
 

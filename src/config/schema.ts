@@ -106,6 +106,8 @@ export const configSchema = z.object({
     solanaAttestors: z.array(z.string()).optional(),
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
     platformWallet: z.string().optional(),
+    /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (README "Hosting safely"). */
+    platformWalletPrevious: z.array(z.string()).optional(),
   }).default({}),
   /** Deployed addresses on real profiles, by network key then name (router, escrow, tokens...). */
   contracts: z.record(z.string(), z.record(z.string(), z.string())).default({}),

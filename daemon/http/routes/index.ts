@@ -16,6 +16,7 @@ import keysCreate from './operator/keys-create.js'
 import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
+import platformReseal from './operator/platform-reseal.js'
 import agentsCreate from './platform/agents-create.js'
 import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
@@ -80,7 +81,7 @@ export const routes: AnyRoute[] = [
   // (the transaction route before the id route: `tx` would not be an id, but say so by order too)
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery, facilitatorTxStatus, facilitatorStatus,
   // operator
-  keysCreate, keysList, keysDeactivate, keysDelete,
+  keysCreate, keysList, keysDeactivate, keysDelete, platformReseal,
   // local profile
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
