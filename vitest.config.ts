@@ -40,6 +40,8 @@ const storeSensitive = [
   'test/dashboard-routes.test.ts',
   'test/dashboard-replicas.test.ts',
   'daemon/xchain/reservations.test.ts',
+  'daemon/xchain/worker.test.ts',
+  'daemon/xchain/order-wakes.test.ts',
   'test/xchain-sol-origin.test.ts',
   'test/xchain-faults.test.ts',
   'test/xchain-evm-origin.test.ts',

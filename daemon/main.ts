@@ -212,8 +212,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     let leadership: Leadership | undefined
     const xchain = createXchain({
       store, evm: chains.evm, base, solana: chains.solana, keys, evmSolver: accounts.solver, baseSender: sender(base.key, 'solver'),
-      limits: config.limits, timing: config.xchain, log, leading: () => leadership?.isLeader() ?? false,
+      limits: config.limits, timing: config.xchain, log, leading: () => leadership?.isLeader() ?? false, storeUrl: config.store.url,
     })
+    cleanups.push(() => xchain.stop())
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
       swap: swapDeps,

@@ -13,6 +13,7 @@ import { createAttestor, type Attestor } from './attestors/attestor.js'
 import { remoteAttestor } from './attestors/remote.js'
 import { solverBalances } from './inventory.js'
 import { orderStore, type OrderStore } from './order-store.js'
+import { postgresOrderWakes, processOrderWakes } from './order-wakes.js'
 import type { Rail } from './rail.js'
 import { evmOriginRail } from './rails/evm-origin/rail.js'
 import { solOriginRail } from './rails/sol-origin/rail.js'
@@ -28,6 +29,8 @@ export type XchainParts = {
   attestors: Attestor[]
   orders: OrderStore
   rails: Partial<Record<XchainRail, Rail>>
+  /** Stops listening for other replicas' orders (PostgreSQL). */
+  stop(): Promise<void>
 }
 
 export type CreateXchainParameters = {
@@ -42,6 +45,8 @@ export type CreateXchainParameters = {
   timing: ParxConfig['xchain']
   log: Logger
   leading(): boolean
+  /** The PostgreSQL store's URL: orders built on any replica wake the leader's worker (LISTEN/NOTIFY). */
+  storeUrl?: string
 }
 
 /**
@@ -75,6 +80,9 @@ export function createXchain(p: CreateXchainParameters): XchainParts {
   const held = reservations({ store: p.store, balance })
   const switches = solverSwitches(p.store)
   const worker = solverWorker({ rails, orders, attestations: attestationStore(p.store), reservations: held, switches, attestors, log: p.log, pollMs: p.timing.pollMs })
-  const service = xchainService({ rails, orders, reservations: held, switches, attestors, worker, balance, leading: p.leading })
-  return { service, worker, attestors, orders, rails }
+  const wakes = p.storeUrl
+    ? postgresOrderWakes({ url: p.storeUrl, store: p.store, wake: worker.wake, onError: (err) => p.log.warn({ err }, 'cross-chain order announcements: listener connection failed; the worker sweeps the store meanwhile') })
+    : processOrderWakes(worker.wake)
+  const service = xchainService({ rails, orders, reservations: held, switches, attestors, worker, balance, leading: p.leading, wake: wakes.publish })
+  return { service, worker, attestors, orders, rails, stop: () => wakes.stop() }
 }

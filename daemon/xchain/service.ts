@@ -38,6 +38,8 @@ export type XchainServiceDeps = {
   balance: BalanceReader
   /** Whether this process runs the worker duties now: only the leader moves orders. */
   leading(): boolean
+  /** An order was built or its lock relayed here: the leader's worker (this process's or another replica's) looks now. */
+  wake(orderId: string): void
 }
 
 export function xchainService(d: XchainServiceDeps): XchainService {
@@ -68,12 +70,18 @@ export function xchainService(d: XchainServiceDeps): XchainService {
         await d.reservations.release(order.orderId)
         throw e
       }
+      d.wake(order.orderId)
       return response
     },
     async submit(rail, orderId, body) {
       const r = railOf(rail)
       if (!r.submit) throw new BaseError('NOT_FOUND', `the ${rail} rail has no relayed open: the user submits the lock itself`)
-      return r.submit(await ownOrder(rail, orderId), body)
+      try {
+        return await r.submit(await ownOrder(rail, orderId), body)
+      } finally {
+        // The relayed lock (or the attempt) changed what the worker should look at.
+        d.wake(orderId)
+      }
     },
     status: (orderId, rail) => xchainStatus({ rails: d.rails, orders: d.orders, step: d.leading() ? d.worker.step : undefined }, orderId, rail),
     async settle(rail, orderId) {

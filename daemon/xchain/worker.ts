@@ -19,8 +19,14 @@ export type SolverWorkerDeps = {
   switches: SolverSwitches
   attestors: Attestor[]
   log: Logger
-  /** How often the worker looks at every active order. */
+  /** How often the worker looks at every active order while there are any. */
   pollMs: number
+  /**
+   * With no active order the worker sleeps until woken (`wake`: an order built or relayed here, or
+   * announced by another replica) and looks at the store only this often, a safety net for a wake
+   * that never came. Default 5 s.
+   */
+  idleSweepMs?: number
   /** Seconds before fillDeadline after which the solver no longer starts a fill (it could land late). */
   fillMarginSeconds?: number
 }
@@ -32,6 +38,8 @@ export type SolverWorker = {
   step(orderId: string): Promise<XOrder | undefined>
   /** The operator's refund: an expired lock goes back to its user now, whatever the solver did. */
   refundNow(orderId: string): Promise<XOrder | undefined>
+  /** An order was created or changed outside the worker: the duty (when running) looks now instead of at its next pass. */
+  wake(): void
 }
 
 /**
@@ -253,14 +261,26 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     return p
   }
 
+  const idleSweepMs = d.idleSweepMs ?? 5_000
+  let wakeDuty: (() => void) | undefined
+
   const duty: Duties = async () => {
     let stopped = false
     let lastBeat = 0
-    let wake: (() => void) | undefined
+    let woken = false
+    let wakeSleep: (() => void) | undefined
+    wakeDuty = () => {
+      woken = true
+      wakeSleep?.()
+    }
     const loop = (async () => {
       while (!stopped) {
+        woken = false
+        // Unknown (a failed pass) counts as open: looked at again soon.
+        let open = true
         try {
           const active = await d.orders.active()
+          open = active.length > 0
           for (const o of active) if (!busy.has(o.orderId) && d.rails[o.rail]) void step(o.orderId)
           if (Date.now() - lastBeat > 1_000) {
             lastBeat = Date.now()
@@ -269,15 +289,22 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
         } catch (err) {
           d.log.warn({ err }, 'cross-chain worker pass failed; the next pass retries')
         }
+        if (woken || stopped) continue
+        // Orders waiting on a chain are looked at every pollMs; with none, nothing is read until a wake.
+        let timer: ReturnType<typeof setTimeout> | undefined
         await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, d.pollMs).unref?.()
+          wakeSleep = resolve
+          timer = setTimeout(resolve, open ? d.pollMs : idleSweepMs)
+          timer.unref?.()
         })
+        clearTimeout(timer)
+        wakeSleep = undefined
       }
     })()
     return async () => {
       stopped = true
-      wake?.()
+      wakeDuty = undefined
+      wakeSleep?.()
       await loop
       await Promise.allSettled([...busy.values()])
     }
@@ -296,5 +323,5 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     return d.orders.get(orderId)
   }
 
-  return { duty, step, refundNow }
+  return { duty, step, refundNow, wake: () => wakeDuty?.() }
 }

@@ -1,0 +1,85 @@
+import pg from 'pg'
+import { sql } from 'kysely'
+import type { Store } from '../store/store.js'
+
+/** The PostgreSQL channel replicas announce new and relayed cross-chain orders on (payload: the order id). */
+export const ORDER_WAKES_CHANNEL = 'parx_xchain_orders'
+
+/**
+ * Wakes the solver worker when an order is built or its lock relayed, so an idle worker reads
+ * nothing until there is something to move (it still sweeps the store now and then: see
+ * SolverWorkerDeps.idleSweepMs). On one process the wake is a function call; with replicas
+ * sharing a PostgreSQL store the order may be built on one that does not lead, so each wake is
+ * also announced with NOTIFY and every replica LISTENs (only the leader's worker acts on it).
+ */
+export type OrderWakes = {
+  /** Wakes this process's worker and, on PostgreSQL, every replica's. Never throws. */
+  publish(orderId: string): void
+  stop(): Promise<void>
+}
+
+export function processOrderWakes(wake: () => void): OrderWakes {
+  return { publish: () => wake(), stop: async () => {} }
+}
+
+export type PostgresOrderWakesParameters = {
+  url: string
+  store: Store
+  wake(): void
+  onError?(e: Error): void
+  retryMs?: number
+}
+
+export function postgresOrderWakes(p: PostgresOrderWakesParameters): OrderWakes {
+  const retryMs = p.retryMs ?? 2_000
+  let client: pg.Client | undefined
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let connected: Promise<void> = Promise.resolve()
+
+  const drop = (c: pg.Client) => {
+    if (client !== c) return
+    client = undefined
+    void c.end().catch(() => {})
+    if (!stopped) timer = setTimeout(() => void (connected = listen()), retryMs)
+  }
+  const listen = async () => {
+    if (stopped) return
+    const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
+    c.on('error', (e) => {
+      p.onError?.(e)
+      drop(c)
+    })
+    c.on('end', () => drop(c))
+    c.on('notification', (n) => {
+      if (n.channel === ORDER_WAKES_CHANNEL) p.wake()
+    })
+    client = c
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${ORDER_WAKES_CHANNEL}`)
+      // Announcements made while we were not listening are lost: look at the store once.
+      p.wake()
+    } catch (e) {
+      p.onError?.(e as Error)
+      drop(c)
+    }
+  }
+  connected = listen()
+
+  return {
+    publish(orderId) {
+      p.wake()
+      // A lost announcement only delays the other replicas' worker to its next sweep.
+      sql`SELECT pg_notify(${ORDER_WAKES_CHANNEL}, ${orderId})`.execute(p.store.db).catch((e: unknown) => p.onError?.(e as Error))
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await connected
+      const c = client
+      client = undefined
+      await c?.end().catch(() => {})
+    },
+  }
+}
