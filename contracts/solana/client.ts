@@ -40,13 +40,27 @@ export const programDataAddress = (program: PublicKey) => PublicKey.findProgramA
 /** Offsets in a ProgramData account: u32 tag 3, u64 slot, Option<Pubkey> upgrade authority. */
 export const PROGRAM_DATA_AUTHORITY_OPTION = 12
 
+// Deriving a PDA tries bumps until one is off the curve, a curve check (about a millisecond in
+// JavaScript) each; the solver worker and the attestors derive the same few per order at every
+// step. They never change, so they are kept.
+const PDA_CACHE_SIZE = 20_000
+const pdas = new Map<string, PublicKey>()
+function orderScopedPda(seed: string, program: PublicKey, orderId: `0x${string}` | Uint8Array): PublicKey {
+  const id = id32(orderId)
+  const key = `${seed}:${program.toBase58()}:${Buffer.from(id).toString('hex')}`
+  let pda = pdas.get(key)
+  if (!pda) {
+    pda = PublicKey.findProgramAddressSync([bytes(seed), id], program)[0]
+    if (pdas.size >= PDA_CACHE_SIZE) pdas.delete(pdas.keys().next().value!)
+    pdas.set(key, pda)
+  }
+  return pda
+}
+
 export const configPda = (program: PublicKey) => PublicKey.findProgramAddressSync([bytes('config')], program)[0]
-export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
-  PublicKey.findProgramAddressSync([bytes('order'), id32(orderId)], program)[0]
-export const vaultPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
-  PublicKey.findProgramAddressSync([bytes('vault'), id32(orderId)], program)[0]
-export const fillRecordPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
-  PublicKey.findProgramAddressSync([bytes('fill'), id32(orderId)], program)[0]
+export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('order', program, orderId)
+export const vaultPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('vault', program, orderId)
+export const fillRecordPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('fill', program, orderId)
 
 const w = (pubkey: PublicKey, isSigner = false) => ({ pubkey, isSigner, isWritable: true })
 const r = (pubkey: PublicKey, isSigner = false) => ({ pubkey, isSigner, isWritable: false })
