@@ -86,7 +86,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       state.payBodies.push(body)
       const price = { protocol: 'x402-v2', amount: '0.25', token: 'PUSD', network: 'local-base', payTo: endpoint.payTo }
       if (body.dryRun) return { dryRun: true, price, withinLimits: state.limits.perPaymentUsd === null || Number(state.limits.perPaymentUsd) >= 0.25, remainingTodayUsd: state.limits.remainingTodayUsd }
-      if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) throw new ApiError(402, 'PRICE_ABOVE_MAX', 'the seller asks 0.25 PUSD, above --max')
+      if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) throw new ApiError(409, 'PRICE_ABOVE_MAX', `the seller asks 0.25 PUSD, above maxAmount ${body.maxAmount}; nothing was paid`)
       spend('0.25')
       state.paid++
       return { dryRun: false, status: 200, headers: { 'content-type': 'application/json' }, body: '{"forecast":"sun"}', bodyEncoding: 'utf8', receipt: { ...price, transaction: TX, payer: agent().wallet } }

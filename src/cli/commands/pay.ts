@@ -1,29 +1,51 @@
 import { Command } from 'commander'
-import type { PayAnswer, PayDryRun, Price } from '../../sdk/platform/pay.js'
+import type { PayAnswer, PayDryRun, PayResult, Price } from '../../sdk/platform/pay.js'
 import { label, type CliContext } from '../context.js'
 import { CliError, usageError } from '../errors.js'
 import { confirm } from '../prompt.js'
+import type { RequestInput } from './pay-request.js'
 import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
-export type PayOptions = { url: string; max?: string; protocol?: string; dryRun?: boolean; yes?: boolean }
+export type PayOptions = {
+  /** The seller URL: the positional argument or --url. */
+  url?: string
+  max?: string
+  protocol?: string
+  dryRun?: boolean
+  yes?: boolean
+  /** Write the seller's answer body to this file (binary safe). */
+  out?: string
+  /** `mcp` when the MCP tool calls: messages name its fields (maxAmount, method...) instead of flags. */
+  via?: 'cli' | 'mcp'
+} & RequestInput
 
 /**
- * Pays a 402-gated URL: the platform fetches it, reads the seller's price, pays (x402 or MPP) and
- * returns the seller's answer with a receipt. No amount is passed; --max caps the price. On a
- * terminal the price, network, token and payee are shown and confirmed first (unless --yes), and
- * the payment is then capped at the price shown. Without a terminal it pays within the agent's
- * limits and --max without asking: agents script it, and the limits are the guard.
+ * Pays a 402-gated URL: the platform fetches it (with the method, headers and body given, as curl
+ * takes them), reads the seller's price, pays (x402 or MPP) and returns the seller's answer with a
+ * receipt. No amount is passed; --max caps the price. On a terminal the price, network, token and
+ * payee are shown and confirmed first (unless --yes), and the payment is then capped at the price
+ * shown. Without a terminal it pays within the agent's limits and --max without asking: agents
+ * script it, and the limits are the guard.
  */
 export async function run(opts: PayOptions, deps: PlatformDeps): Promise<CommandResult<PayAnswer>> {
-  const url = httpUrlArg(opts.url ?? '', '--url')
-  let maxAmount = opts.max === undefined ? undefined : decimalArg(opts.max, '--max')
-  if (opts.protocol !== undefined && opts.protocol !== 'x402' && opts.protocol !== 'mpp') throw usageError(`--protocol '${opts.protocol}' is not x402 or mpp`)
+  const mcp = opts.via === 'mcp'
+  const maxFlag = mcp ? 'maxAmount' : '--max'
+  const url = httpUrlArg(opts.url ?? '', mcp ? 'url' : 'the URL (argument or --url)')
+  let maxAmount = opts.max === undefined ? undefined : decimalArg(opts.max, maxFlag)
+  if (opts.protocol !== undefined && opts.protocol !== 'x402' && opts.protocol !== 'mpp') throw usageError(`${mcp ? 'protocol' : '--protocol'} '${opts.protocol}' is not x402 or mpp`)
   const protocol = opts.protocol as 'x402' | 'mpp' | undefined
+  const { sellerRequest, cliNames, mcpNames } = await import('./pay-request.js')
+  const request = await sellerRequest(url, opts, { names: mcp ? mcpNames : cliNames, stdin: deps.stdin })
+  // Only what differs from a plain GET goes on the wire.
+  const sent = { ...(request.method !== 'GET' ? { method: request.method } : {}), ...(Object.keys(request.headers).length ? { headers: request.headers } : {}), ...(request.body !== undefined ? { body: request.body } : {}) }
+  if (opts.out !== undefined) await outWritable(opts.out)
   needAgent(deps, 'pay')
   const id = await agentIdOf(deps)
-  const pay = (body: { dryRun: boolean; maxAmount?: string }, what: string) => spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...(protocol ? { protocol } : {}), ...body } }))
+  const pay = (body: { dryRun: boolean; maxAmount?: string }, what: string) =>
+    spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...sent, ...(protocol ? { protocol } : {}), ...body } }))
   if (opts.dryRun) return ok(await pay({ dryRun: true, maxAmount }, `asking ${url} for its price`))
 
+  let capped = false
   if (deps.ctx.interactive && !opts.yes) {
     const quote = (await pay({ dryRun: true, maxAmount }, `asking ${url} for its price`)) as PayDryRun
     if (quote.price) {
@@ -31,10 +53,40 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
       const ask = deps.confirm ?? ((m: string) => confirm(deps.ctx, m))
       if (!(await ask(`Pay ${quote.price.amount} ${quote.price.token} to ${quote.price.payTo}?`))) throw new CliError('CANCELLED', 'not paid: cancelled at the confirmation')
       // The payment may not cost more than what was shown and accepted.
-      if (maxAmount === undefined || decimalLess(quote.price.amount, maxAmount)) maxAmount = quote.price.amount
+      if (maxAmount === undefined || decimalLess(quote.price.amount, maxAmount)) (maxAmount = quote.price.amount), (capped = true)
     }
   }
-  return ok(await pay({ dryRun: false, maxAmount }, `paying ${url}`))
+  let answer: PayAnswer
+  try {
+    answer = await pay({ dryRun: false, maxAmount }, `paying ${url}`)
+  } catch (e) {
+    // The platform names its field (maxAmount); say what the user set: the flag, or the price accepted at the prompt.
+    if ((e as { code?: string }).code === 'PRICE_ABOVE_MAX' && e instanceof Error) {
+      e.message = e.message.replace(/above maxAmount (\S+?)(;|$)/, (_, v: string, end: string) => `above ${capped ? `the price you accepted (${v})` : `${maxFlag} ${v}`}${end}`)
+    }
+    throw e
+  }
+  if (opts.out !== undefined && !answer.dryRun) await writeAnswer(opts.out, answer)
+  return ok(answer)
+}
+
+/** Before paying: an answer that cannot be saved must not be bought. */
+async function outWritable(path: string): Promise<void> {
+  const { access, stat, constants } = await import('node:fs/promises')
+  const { dirname, resolve } = await import('node:path')
+  const abs = resolve(path)
+  const s = await stat(abs).catch(() => undefined)
+  if (s?.isDirectory()) throw usageError(`--out ${path} is a directory; name a file`)
+  try {
+    await access(s ? abs : dirname(abs), constants.W_OK)
+  } catch (e) {
+    throw usageError(`--out ${path}: cannot write there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+  }
+}
+
+async function writeAnswer(path: string, a: PayResult): Promise<void> {
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(path, Buffer.from(a.body, a.bodyEncoding === 'base64' ? 'base64' : 'utf8'))
 }
 
 function priceLines(q: PayDryRun, ctx: CliContext): string[] {
@@ -47,22 +99,35 @@ function priceLines(q: PayDryRun, ctx: CliContext): string[] {
   ]
 }
 
-/** Text mode: the seller's body is the data (stdout); the receipt goes to stderr with the messages. */
-export function human(a: PayAnswer, ctx: CliContext): string[] {
+/**
+ * Text mode: the seller's body is the data (stdout, or the --out file); the receipt goes to stderr
+ * with the messages.
+ */
+export function human(a: PayAnswer, ctx: CliContext, out?: string): string[] {
   if (a.dryRun) return a.price ? priceLines(a, ctx) : ['The URL asked for no payment.']
   const r = a.receipt
   ctx.stderr(r ? `Paid ${r.amount} ${r.token} on ${r.network} (${r.protocol}); transaction ${r.transaction}. Seller answered ${a.status}.` : `No payment was asked; the URL answered ${a.status}.`)
-  if (a.bodyEncoding === 'base64') return [`(binary answer of ${Buffer.from(a.body, 'base64').length} bytes; use --output json for it in base64)`]
+  const bytes = a.bodyEncoding === 'base64' ? Buffer.from(a.body, 'base64').length : Buffer.byteLength(a.body)
+  if (out !== undefined) return ctx.stderr(`Wrote the answer (${bytes} bytes) to ${out}.`), []
+  if (a.bodyEncoding === 'base64') return ctx.stderr(`The answer is binary (${bytes} bytes): save it with --out FILE, or use --output json for it in base64.`), []
   return [a.body]
 }
 
+const collect = (v: string, prev: string[] = []) => [...prev, v]
+
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('pay')
-    .description("pay a 402-gated URL: the platform pays the seller's price and returns its answer")
-    .requiredOption('--url <url>', 'the seller URL')
+    .description("pay a 402-gated URL: the platform pays the seller's price and returns its answer (curl's -X, -H, -d, --json)")
+    .argument('[url]', 'the seller URL (or --url)')
+    .option('--url <url>', 'the seller URL')
+    .option('-X, --method <method>', 'GET, POST, PUT, PATCH or DELETE (default GET; POST with -d or --json)')
+    .option('-H, --header <header>', "a request header, 'Name: value' (repeatable)", collect)
+    .option('-d, --data <body>', 'the request body: text, @file, or @- for stdin (sent as is)')
+    .option('--json <body>', 'a JSON body (text, @file or @-); sets content-type and accept to application/json')
+    .option('--out <file>', "write the seller's answer body to this file (binary safe) instead of stdout")
     .option('--max <amount>', 'refuse when the seller asks more than this (in its token)')
     .option('--protocol <x402|mpp>', 'pay only with this protocol (default: x402 when offered, else MPP)')
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
-  return platformAction(cmd, ctx, run, human)
+  return platformAction(cmd, ctx, run, (a, c) => human(a, c, cmd.opts<PayOptions>().out))
 }

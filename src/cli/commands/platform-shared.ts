@@ -19,6 +19,8 @@ export type PlatformDeps = {
   connect(keys: Omit<PlatformConnection, 'url'>): PlatformApi
   /** Yes/no before spending on a terminal; prompt.ts confirm() unless a test passes its own. */
   confirm?: (message: string) => Promise<boolean>
+  /** The whole standard input (`pay -d @-`); process.stdin unless a test passes its own. */
+  stdin?: () => Promise<Buffer>
 }
 
 /** What `run` returns: the data (the `--output json` document) and the process exit code. */

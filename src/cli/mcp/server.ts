@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
+import { PAY_METHODS } from '../../sdk/platform/pay.js'
 import { createContext, type CliIo } from '../context.js'
 import { platformDeps } from '../commands/platform-shared.js'
 import { callTool } from './tools.js'
@@ -14,10 +15,13 @@ const tools = {
   manifest: { description: 'What the platform offers: networks, tokens, payment protocols, limits, agent routes.', input: {} },
   pay: {
     description:
-      "Pay a 402-gated URL: the platform reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
+      "Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
       'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun only reports the price.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
+      method: z.enum(PAY_METHODS).optional().describe('the HTTP method; default GET, or POST when a body is given'),
+      headers: z.record(z.string()).optional().describe('request headers, e.g. {"content-type": "application/json"}; payment, auth and connection headers are refused'),
+      body: z.string().optional().describe('the request body, as text (set its content-type in headers); not allowed with GET'),
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
       protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
       dryRun: z.boolean().optional().describe('only report the price and whether the limits allow it'),

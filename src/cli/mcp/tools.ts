@@ -13,6 +13,14 @@ export type ToolAnswer = { isError?: boolean; content: { type: 'text'; text: str
 
 type Args = Record<string, unknown>
 const str = (a: Args, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined)
+/** An object of string values (pay's headers), or a usage error naming the field. */
+function stringRecord(v: unknown, field: string): Record<string, string> | undefined {
+  if (v === undefined) return undefined
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
+    throw new CliError('USAGE', `${field} must be an object of header names to string values`)
+  }
+  return v as Record<string, string>
+}
 
 /**
  * The agent's commands as MCP tools: the same run() the CLI calls, with the same credentials.
@@ -35,7 +43,8 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
         throw new CliError('USAGE', 'pay needs maxAmount: this agent has no per-payment or daily limit to cap what a payment may cost (set one with `parx agent limits`, or pass maxAmount)')
       }
     }
-    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true }, deps)).data
+    const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
+    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true, via: 'mcp', ...request }, deps)).data
   },
 }
 

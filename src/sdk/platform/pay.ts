@@ -1,17 +1,23 @@
 import { z } from 'zod'
 import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
 
-/** Request headers the platform sets itself or that would let the agent speak for the platform. */
-const RESERVED_HEADERS = new Set([
+/**
+ * Request headers the platform sets itself or that would let the agent speak for the platform.
+ * Exported so that clients (the CLI, the MCP tool) refuse them before sending anything.
+ */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
   'payment-signature', 'x-payment', 'authorization', 'proxy-authorization', 'x-user-key', 'x-agent-key', 'x-api-key',
 ])
+
+/** The methods pay forwards to a seller. */
+export const PAY_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 /** POST /api/agents/:id/pay: what to fetch; the price comes from the seller, never from here. */
 export const payBody = z
   .object({
     url: httpUrl,
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+    method: z.enum(PAY_METHODS).default('GET'),
     headers: z
       .record(z.string().max(8192, 'header value longer than 8192 characters'))
       .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers')
