@@ -8,6 +8,7 @@ import type { Surfaces } from '../services.js'
 import type { SessionResolver } from '../dashboard/session-auth.js'
 import { authorize } from './middleware/auth.js'
 import { errorHandler } from './middleware/errors.js'
+import { withNoStore } from './no-store.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
 import { readInput } from './parse.js'
 import { remoteAddress } from './remote-address.js'
@@ -52,7 +53,7 @@ export function createApp(d: AppDeps): Hono {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }
       const input = { ...(await readInput(c, def)), caller, session }
-      return def.handler(c, surface as never, input as never)
+      return withNoStore(def, await def.handler(c, surface as never, input as never))
     })
   }
   return app

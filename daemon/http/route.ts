@@ -50,6 +50,8 @@ export type RouteDef<
   flow?: FlowName
   /** Largest accepted body in bytes (default 64 KiB). */
   maxBody?: number
+  /** `Cache-Control: no-store` on an open route's answers (authenticated routes always have it: daemon/http/no-store.ts). */
+  noStore?: boolean
   body?: B
   query?: Q
   params?: P

@@ -18,7 +18,7 @@ export const siweMessage = route({
  * sign-in). Not limited itself: every sign-in spends a nonce only the limited route above hands out.
  */
 export const siweLogin = route({
-  method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192,
+  method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192, noStore: true,
   handler: async (c, s, { body }) => {
     const wallet = await s.siwe.verify(siweOrigin(c), body)
     const previous = sessionCookie(c)
