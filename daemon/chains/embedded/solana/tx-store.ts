@@ -49,6 +49,7 @@ export class TxStore {
   private readonly idOf
   private readonly countStmt
   private readonly maxSlotStmt
+  private readonly inSlotsStmt
 
   constructor(db: ChainDb) {
     this.insertTx = db.prepare(`INSERT INTO solana_transactions (signature, slot, block_time, err, raw, meta)
@@ -61,6 +62,7 @@ export class TxStore {
     this.idOf = db.prepare('SELECT id FROM solana_transactions WHERE signature = ?').pluck()
     this.countStmt = db.prepare('SELECT COUNT(*) FROM solana_transactions').pluck()
     this.maxSlotStmt = db.prepare('SELECT COALESCE(MAX(slot), 0) FROM solana_transactions').pluck()
+    this.inSlotsStmt = db.prepare('SELECT * FROM solana_transactions WHERE slot BETWEEN ? AND ? ORDER BY id')
   }
 
   /** Records a transaction and indexes it under every account it references. */
@@ -95,6 +97,11 @@ export class TxStore {
     if (opts.before !== undefined && before === undefined) return []
     const rows = this.forAddressStmt.all(address, before ?? Number.MAX_SAFE_INTEGER, until ?? 0, opts.limit) as Row[]
     return rows.map(summary)
+  }
+
+  /** The transactions of slots `from`..`to` (inclusive), in the order they were executed: a block's entries. */
+  inSlots(from: number, to: number): TxRecord[] {
+    return (this.inSlotsStmt.all(from, to) as Row[]).map((row) => ({ ...summary(row), raw: new Uint8Array(row.raw), meta: JSON.parse(row.meta) as TxMeta }))
   }
 
   count(): number {
