@@ -17,6 +17,7 @@ _parx() {
       "keys deactivate") path="keys deactivate" ;;
       "keys delete") path="keys delete" ;;
       "keys operator-token") path="keys operator-token" ;;
+      "keys reseal") path="keys reseal" ;;
       "solver") path="solver" ;;
       "solver pause") path="solver pause" ;;
       "solver resume") path="solver resume" ;;
@@ -74,17 +75,18 @@ _parx() {
   esac
   case "$path" in
     "") words="serve status chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
-    "serve") words="--profile --port --host --data-dir --fresh --role --log-level --version -V --output -o --api-url --no-color --help" ;;
+    "serve") words="--profile --port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
     "deploy") words="--network --write --version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
-    "keys") words="create list deactivate delete operator-token --version -V --output -o --api-url --no-color --help" ;;
+    "keys") words="create list deactivate delete operator-token reseal --version -V --output -o --api-url --no-color --help" ;;
     "keys create") words="--operator-token --data-dir --name --description --owner --version -V --output -o --api-url --no-color --help" ;;
     "keys list") words="--operator-token --data-dir --owner --version -V --output -o --api-url --no-color --help" ;;
     "keys deactivate") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "keys delete") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "keys operator-token") words="--data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "keys reseal") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "solver") words="pause resume heartbeat --version -V --output -o --api-url --no-color --help" ;;
     "solver pause") words="--operator-token --data-dir --keep-delivering --keep-claiming --version -V --output -o --api-url --no-color --help" ;;
     "solver resume") words="--operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
@@ -114,7 +116,7 @@ _parx() {
     "agent key revoke") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "balance") words="--version -V --output -o --api-url --no-color --help" ;;
-    "pay") words="--url --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
+    "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;

@@ -31,6 +31,7 @@ complete -c parx -n '__fish_seen_subcommand_from serve' -l port -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l host -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l fresh -f
+complete -c parx -n '__fish_seen_subcommand_from serve' -l reset-chain -r
 complete -c parx -n '__fish_seen_subcommand_from serve' -l role -x -a 'api worker all'
 complete -c parx -n '__fish_seen_subcommand_from serve' -l log-level -x -a 'fatal error warn info debug trace silent'
 complete -c parx -n '__fish_seen_subcommand_from chains' -l as -x -a 'local testnet'
@@ -49,6 +50,7 @@ complete -c parx -f -n '__fish_seen_subcommand_from keys' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from keys' -a deactivate
 complete -c parx -f -n '__fish_seen_subcommand_from keys' -a delete
 complete -c parx -f -n '__fish_seen_subcommand_from keys' -a operator-token
+complete -c parx -f -n '__fish_seen_subcommand_from keys' -a reseal
 complete -c parx -n '__fish_seen_subcommand_from create' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
@@ -62,6 +64,8 @@ complete -c parx -n '__fish_seen_subcommand_from deactivate' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from delete' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from delete' -l data-dir -r
 complete -c parx -n '__fish_seen_subcommand_from operator-token' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from reseal' -l operator-token -r
+complete -c parx -n '__fish_seen_subcommand_from reseal' -l data-dir -r
 complete -c parx -f -n '__fish_seen_subcommand_from solver' -a pause
 complete -c parx -f -n '__fish_seen_subcommand_from solver' -a resume
 complete -c parx -f -n '__fish_seen_subcommand_from solver' -a heartbeat
@@ -122,6 +126,11 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l label -r
 complete -c parx -n '__fish_seen_subcommand_from revoke' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -s X -l method -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -s H -l header -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -s d -l data -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l json -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l out -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l max -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l protocol -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l dry-run -f
