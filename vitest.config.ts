@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config'
 const storeSensitive = [
   'daemon/store/store.test.ts',
   'daemon/platform/reseal.test.ts',
+  'daemon/platform/spends.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',

@@ -38,6 +38,7 @@ import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
 import { platformService, type PlatformService } from './platform/service.js'
+import { recheckPendingSpends } from './platform/pending-spends.js'
 import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
 import { anvilFeeTopUp } from './platform/send.js'
 import { platformStore } from './platform/store.js'
@@ -201,6 +202,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, log,
+      payValiditySeconds: config.pay.validitySeconds,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).
     if (config.role !== 'worker') {
@@ -250,7 +252,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
           replayed()
         }
       }
-      const { duties: reconcile, firstPass } = workerDuties({ facilitator, replay, log, mode: config.store.url ? 'hosted' : 'embedded' })
+      const { duties: reconcile, firstPass } = workerDuties({
+        facilitator, replay, log, mode: config.store.url ? 'hosted' : 'embedded',
+        pendingSpends: () => recheckPendingSpends({ spends: platform.spends, evm: chains.evm, log }),
+      })
       // The leader's duties: reconciliation, then the cross-chain solver worker beside it.
       const duties: Duties = async () => {
         const stopReconcile = await reconcile()

@@ -102,6 +102,8 @@ describe('seller endpoints', () => {
     expect(r.body.error).toMatch(/504/)
     expect(await bal(b.wallet)).toBe(10n ** 18n)
     expect(await bal(payee.wallet)).toBe(0n)
-    expect((await other.client.getLimits({ params: { id: b.id } })).spentTodayUsd).toBe('0')
+    // Nothing moved yet, but the permit stays valid until its deadline: the price stays reserved until then.
+    expect(r.body.reservedUntil).toEqual(expect.any(String))
+    expect((await other.client.getLimits({ params: { id: b.id } })).spentTodayUsd).toBe('0.01')
   }, 60_000)
 })

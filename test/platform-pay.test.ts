@@ -130,13 +130,14 @@ describe('pay (x402)', () => {
   it('a seller that fails after payment leaves the agent uncharged; malformed terms and MPP-only are clear errors', async () => {
     const { a, agentKey } = await buyer('1')
     const broken = await pay(a.id, agentKey, { url: `${seller.url}/broken` })
-    expect(broken.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null })
+    expect(broken.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null, reservedUntil: expect.any(String) })
     const garbage = await pay(a.id, agentKey, { url: `${seller.url}/garbage` })
     expect([garbage.status, garbage.body.code]).toEqual([502, 'SELLER_TERMS_MALFORMED'])
     const mpp = await pay(a.id, agentKey, { url: `${seller.url}/mpp` })
     expect([mpp.status, mpp.body.code]).toEqual([422, 'SELLER_METHOD_UNSUPPORTED'])
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
-    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+    // The unsettled permit of /broken stays valid until its deadline: its price stays reserved until then.
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.01')
   })
 
   it('a seller that settles (eip3009, then erc2612) and then fails: charged true with the transaction, read from the chain', async () => {

@@ -10,13 +10,14 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import { checkSpend, microsToUsd, remainingMicros, usdMicros } from './limits.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
-import type { Quote, QuoteContext } from './pay/quote.js'
+import { VALIDITY_SECONDS, type Quote, type QuoteContext } from './pay/quote.js'
 import { MAX_TERMS_BODY, passThrough, readBounded } from './pay/seller-body.js'
 import { x402Quotes } from './pay/x402.js'
 import type { SpendsLedger } from './spends.js'
 import { policyOf, type AgentRow } from './store.js'
 
-export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number }
+/** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
+export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
@@ -29,7 +30,8 @@ const DEFAULT_TIMEOUT_MS = 30_000
  * the limits (host allow-list included) before signing, pays with the agent's wallet and retries
  * once. Whether money moved is read from the chain (the signed permit or authorization used or
  * not), never only from the seller's word: a seller that fails, refuses or hangs after the payment
- * gets `charged` as the chain says, and the reservation is released only when nothing moved.
+ * gets `charged` as the chain says. Every signature is valid for at most `maxValiditySeconds`, and
+ * a reservation is released only once its signed payment has expired unused (see `decide`).
  */
 export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest): Promise<PayAnswer> {
   const timeout = d.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -47,7 +49,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
-  const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url }
+  const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default }
   const chosen = await chooseQuote(ctx, first, req.protocol)
   const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
   const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
@@ -70,6 +72,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   let paid: Response
   try {
     const signed = await chosen.sign()
+    // Persisted before the seller sees the signature: from then on only the chain releases the spend.
+    await d.spends.signed(spend.id, signed.proof)
     proof = signed.proof
     paid = await sellerFetch(req.url, init(signed.headers), true)
       // The same payment (same payment-identifier) once more: no answer may have been lost, and a
@@ -80,34 +84,55 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
       paid = await sellerFetch(req.url, init(signed.headers), true)
     }
   } catch (e) {
-    // No answer after the payment was sent: whether it settled shows on chain.
-    const charged = proof !== undefined && e instanceof SellerUnreachable && (await wasUsed(d.chain, proof)) === true
-    const transaction = charged ? await usedIn(d.chain, proof!) : null
-    if (charged) await d.spends.confirm(spend.id, { tx: transaction })
-    else await d.spends.release(spend.id, (e as Error).message)
+    // Nothing signed: nothing can move. Signed and no answer: whether it settled shows on chain,
+    // and while it is still usable the spend stays reserved.
+    if (proof === undefined) {
+      await d.spends.release(spend.id, (e as Error).message)
+      throw e instanceof BaseError && !(e instanceof SellerUnreachable) ? e : new BaseError('SELLER_FAILED', `${(e as Error).message}; nothing was charged`, { fields: { charged: false, transaction: null, reservedUntil: null } })
+    }
+    const outcome = await decide(d, spend.id, proof, (e as Error).message, price)
     if (e instanceof BaseError && !(e instanceof SellerUnreachable)) throw e
-    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${charged ? 'the payment was settled' : 'nothing was charged'}`, { fields: { charged, transaction } })
+    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${outcome.message}`, { fields: outcome.fields })
   }
   const settlement = chosen.settlement(paid)
   if (!settlement.transaction) {
     // The seller names no settlement; the chain still decides whether the agent paid.
-    const charged = (await wasUsed(d.chain, proof!)) === true
-    const transaction = charged ? await usedIn(d.chain, proof!) : null
     const code = paid.status === 402 ? 'PAYMENT_REFUSED' : 'SELLER_FAILED'
     const why = paid.status === 402
       ? `the seller refused the payment (${settlement.reason ?? (await refusal(paid))})`
       : `the seller answered ${paid.status} after the payment was offered`
-    if (charged) {
-      await d.spends.confirm(spend.id, { tx: transaction })
-      if (paid.status < 400) return { dryRun: false, ...(await passThrough(paid)), receipt: transaction ? { ...price, transaction, payer: ctx.signer.address } : null }
-    } else {
-      await d.spends.release(spend.id, `seller answered ${paid.status} without a settlement`)
+    const outcome = await decide(d, spend.id, proof!, `seller answered ${paid.status} without a settlement`, price)
+    if (outcome.fields.charged && paid.status < 400) {
+      const transaction = outcome.fields.transaction
+      return { dryRun: false, ...(await passThrough(paid)), receipt: transaction ? { ...price, transaction, payer: ctx.signer.address } : null }
     }
     await paid.body?.cancel().catch(() => {})
-    throw new BaseError(code, `${why}; ${charged ? `the payment was settled${transaction ? ` in ${transaction}` : ''}` : 'nothing was charged'}`, { fields: { charged, transaction } })
+    throw new BaseError(code, `${why}; ${outcome.message}`, { fields: outcome.fields })
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
   return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address } }
+}
+
+/**
+ * A signed payment the seller did not settle (refused, failed, no answer): used on chain means
+ * charged (the spend is confirmed); otherwise nothing moved YET, and the spend stays reserved until
+ * the payment expires, because the seller still holds a signature it can submit until then (the
+ * worker leader decides it afterwards: daemon/platform/pending-spends.ts). A chain that does not
+ * answer decides nothing: the spend stays reserved too, never released.
+ */
+async function decide(d: PayDeps, spendId: string, proof: PaymentProof, reason: string, price: Price) {
+  const used = await wasUsed(d.chain, proof)
+  if (used === true) {
+    const transaction = await usedIn(d.chain, proof)
+    await d.spends.confirm(spendId, { tx: transaction })
+    return { message: `the payment was settled${transaction ? ` in ${transaction}` : ''}`, fields: { charged: true, transaction, reservedUntil: null } }
+  }
+  const until = new Date(Number(proof.validBefore) * 1000).toISOString()
+  await d.spends.hold(spendId, `${reason}; reserved until ${until}`)
+  return {
+    message: `nothing was charged yet${used === undefined ? ' (the chain did not answer)' : ''}: the signed payment stays valid on chain until ${until}, so ${price.amount} ${price.token} stays reserved against this agent's limits until then, and is released once the chain shows it unused after that time`,
+    fields: { charged: false, transaction: null, reservedUntil: until },
+  }
 }
 
 /** The first payable offer (x402 before MPP, or only the protocol asked for); the errors say what was offered and why none fits. */

@@ -86,6 +86,8 @@ export type PlatformServiceParameters = {
   swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
   topUpFees: Record<string, (address: Address) => Promise<void>>
+  /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
+  payValiditySeconds?: number
   log: Logger
 }
 
@@ -136,7 +138,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a) }, agent, req),
+    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds }, agent, req),
     endpoints,
     webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log }),
     async reseal() {

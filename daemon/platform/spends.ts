@@ -4,6 +4,7 @@ import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import type { PlatformSpendsTable } from '../store/tables/platform.js'
 import { checkSpend } from './limits.js'
+import { encodeProof, type PaymentProof } from './pay/proof.js'
 import { policyOf } from './store.js'
 
 export type SpendRow = Selectable<PlatformSpendsTable>
@@ -35,9 +36,19 @@ export type SpendsLedger = {
   reserve(r: SpendRequest): Promise<SpendRow>
   /** `tx` null: the chain shows the payment used but its transaction was not found. */
   confirm(id: string, p: { tx: string | null; userOp?: string | null }): Promise<void>
-  /** The spend moved nothing: it stops counting. */
+  /**
+   * A pay spend's payment is signed: its proof and expiry are kept before the seller sees the
+   * signature, so the spend can be decided from the chain by anyone later (the worker leader,
+   * after a refusal or a crash). A reserved spend with them is released only once it has expired.
+   */
+  signed(id: string, proof: PaymentProof): Promise<void>
+  /** The spend moved nothing: it stops counting. Not for a signed pay spend still valid (see `hold`). */
   release(id: string, reason: string): Promise<void>
-  /** Reserved plus confirmed spends of the rolling day, in USD micro-units. */
+  /** The seller did not settle and the chain shows nothing moved yet: the spend stays reserved; `reason` says why. */
+  hold(id: string, reason: string): Promise<void>
+  /** Reserved signed spends whose payment expired by `nowSeconds` (unix seconds), oldest first: the worker's to decide. */
+  expired(nowSeconds: number, limit?: number): Promise<(SpendRow & { network: string })[]>
+  /** Reserved (held ones included: a refused payment still valid on chain) plus confirmed spends of the rolling day, in USD micro-units. */
   spentToday(agentId: string, now?: number): Promise<bigint>
 }
 
@@ -63,9 +74,22 @@ export function spendsLedger(store: Store): SpendsLedger {
     async confirm(id, p) {
       await db.updateTable('platform_spends').set({ state: 'confirmed', tx: p.tx, user_op: p.userOp ?? null, updated_at: Date.now() }).where('id', '=', id).execute()
     },
+    async signed(id, proof) {
+      await db.updateTable('platform_spends').set({ proof: encodeProof(proof), valid_before: Number(proof.validBefore), updated_at: Date.now() })
+        .where('id', '=', id).where('state', '=', 'reserved').execute()
+    },
     async release(id, reason) {
       await db.updateTable('platform_spends').set({ state: 'released', reason, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'reserved').execute()
     },
+    async hold(id, reason) {
+      await db.updateTable('platform_spends').set({ reason, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'reserved').execute()
+    },
+    expired: (nowSeconds, limit = 100) => db.selectFrom('platform_spends')
+      .innerJoin('platform_agents', 'platform_agents.id', 'platform_spends.agent_id')
+      .selectAll('platform_spends').select('platform_agents.network')
+      .where('platform_spends.state', '=', 'reserved').where('platform_spends.valid_before', 'is not', null)
+      .where('platform_spends.valid_before', '<=', nowSeconds)
+      .orderBy('platform_spends.valid_before').limit(limit).execute(),
     spentToday: (agentId, now = Date.now()) => sumSince(db, agentId, now - DAY_MS),
   }
 }

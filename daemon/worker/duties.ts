@@ -16,6 +16,12 @@ export type WorkerDutiesParameters = {
   mode: 'embedded' | 'hosted'
   sweepEveryMs?: number
   idleForMs?: number
+  /**
+   * Decides pay spends held until their signed payment expired (daemon/platform/pending-spends.ts),
+   * every `spendsEveryMs` (default 5 s: a held spend is released within seconds of its expiry).
+   */
+  pendingSpends?: () => Promise<unknown>
+  spendsEveryMs?: number
 }
 
 /** Longer than any settle takes from claim to answer (the chain's wait included). */
@@ -24,7 +30,8 @@ const IDLE_FOR_MS = 120_000
 /**
  * The worker duties, run by the leader only: the transaction outbox (resubmit or fail what has no
  * receipt), then reconciliation of x402 settlements left pending or served by a replayed transaction
- * (and, as later areas land, their sweeps: the cross-chain solver worker). `firstPass` resolves
+ * (and, as later areas land, their sweeps: the cross-chain solver worker), and beside them the
+ * recheck of pay spends held until their signed payment expired. `firstPass` resolves
  * once the first round is done, for callers that must not race it.
  */
 export function workerDuties(p: WorkerDutiesParameters): { duties: Duties; firstPass: Promise<void> } {
@@ -52,10 +59,19 @@ export function workerDuties(p: WorkerDutiesParameters): { duties: Duties; first
       running = running.then(() => (stopped ? undefined : round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS })))
     }, p.sweepEveryMs ?? 30_000)
     timer.unref()
+    // Its own cadence: a held spend keeps an agent's limit busy until it is decided.
+    let spending: Promise<unknown> = Promise.resolve()
+    const spendsTimer = p.pendingSpends && setInterval(() => {
+      spending = spending.then(() => (stopped ? undefined : p.pendingSpends!()))
+        .catch((err) => p.log.warn({ err }, 'held pay spends: recheck failed; the next round retries'))
+    }, p.spendsEveryMs ?? 5_000)
+    spendsTimer?.unref()
     return async () => {
       stopped = true
       clearInterval(timer)
+      if (spendsTimer) clearInterval(spendsTimer)
       await running
+      await spending
     }
   }
   return { duties, firstPass }

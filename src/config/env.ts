@@ -24,6 +24,7 @@ export const envPaths: Record<string, string> = {
   PARX_XCHAIN_EXPIRY_SECONDS: 'xchain.expirySeconds',
   PARX_XCHAIN_POLL_MS: 'xchain.pollMs',
   PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: 'facilitator.receiptTimeoutMs',
+  PARX_PAY_VALIDITY_SECONDS: 'pay.validitySeconds',
   PARX_SOLVER_KEY: 'keys.solver',
   PARX_FACILITATOR_KEY: 'keys.facilitator',
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',

@@ -94,6 +94,15 @@ export const configSchema = z.object({
      */
     receiptTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
   }).default({}),
+  /** Agents' payments (README "Hosting safely"). */
+  pay: z.object({
+    /**
+     * The longest a payment an agent signs (x402 authorization or permit, MPP credential) stays
+     * valid, in seconds: a seller asking more gets this. A spend the seller did not settle stays
+     * reserved until then. Bounds as daemon/platform/pay/quote.ts VALIDITY_SECONDS.
+     */
+    validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
+  }).default({}),
   /** RPC URLs of real networks, by network key. Unused on the local profile. */
   rpc: z.record(z.string(), z.string().url()).default({}),
   /** Service keys on real profiles (hex EVM keys, base58 Solana secret keys). Never logged. */

@@ -1,10 +1,9 @@
-import { Challenge, Receipt } from 'mppx'
-import { evm } from 'mppx/client'
-import { challengeHash } from 'mppx/evm'
-import { getAddress } from 'viem'
+import { Challenge, Credential, Receipt } from 'mppx'
+import { authorizationDomain, authorizationTypes, challengeHash, toSource } from 'mppx/evm'
+import { getAddress, type Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { amountOf } from './x402.js'
-import { isTxHash, sameAddress, type Offered, type Quote, type QuoteContext } from './quote.js'
+import { isTxHash, sameAddress, validitySeconds, type Offered, type Quote, type QuoteContext } from './quote.js'
 
 /** mppx's EVM charge: method `evm`, intent `charge`, paid with an EIP-3009 authorization. */
 const EVM = 'evm'
@@ -44,12 +43,11 @@ export function mppQuotes(c: QuoteContext, header: string | null): Offered | und
     quotes.push({
       protocol: 'mpp', token, raw: amountOf(r.amount), payTo: getAddress(r.recipient),
       async sign() {
-        const method = evm.charge({ account: c.signer, authorization: token.permitDomain! })
-        const credential = await method.createCredential({ challenge: challenge as never, context: {} })
-        const nonce = challengeHash(challenge)
+        const validBefore = mppValidBefore(challenge.expires, c.maxValiditySeconds)
+        const credential = await authorizationCredential(c, challenge, r, token.permitDomain!, validBefore)
         return {
           headers: { [Challenge.credentialHeader(challenge)]: credential },
-          proof: { kind: 'eip3009', token: token.address, from: c.signer.address, nonce },
+          proof: { kind: 'eip3009', token: token.address, from: c.signer.address, nonce: challengeHash(challenge), validBefore },
         }
       },
       settlement(res) {
@@ -65,4 +63,37 @@ export function mppQuotes(c: QuoteContext, header: string | null): Offered | und
     })
   }
   return { quotes, offered }
+}
+
+/**
+ * The authorization's validBefore (unix seconds): the challenge's `expires`, at most the cap from
+ * now. mppx's own client signs until `expires`, however far the seller set it; the mppx server
+ * checks only that validBefore has not passed, so an earlier one pays the same challenge.
+ */
+export function mppValidBefore(expires: string | undefined, cap: number, nowMs = Date.now()): bigint {
+  const now = Math.floor(nowMs / 1000)
+  const until = expires === undefined ? NaN : Math.floor(new Date(expires).getTime() / 1000)
+  // A challenge already expired is signed as such (the seller refuses it; nothing usable is handed over).
+  if (Number.isFinite(until) && until <= now) return BigInt(until)
+  return BigInt(now + validitySeconds(Number.isFinite(until) ? until - now : undefined, cap))
+}
+
+/**
+ * The `authorization` credential exactly as mppx's evm charge client builds it (mppx/evm/client
+ * Charge.js: same EIP-712 message, payload and source), with `validBefore` given instead of taken
+ * from the challenge's `expires`.
+ */
+async function authorizationCredential(c: QuoteContext, challenge: Challenge.Challenge, r: EvmChargeRequest, domain: { name: string; version: string }, validBefore: bigint): Promise<string> {
+  const from = getAddress(c.signer.address)
+  const to = getAddress(r.recipient)
+  const nonce = challengeHash(challenge)
+  const chainId = r.methodDetails.chainId
+  const signature = await c.signer.signTypedData({
+    domain: authorizationDomain({ authorization: domain, chainId, currency: r.currency as Hex }),
+    message: { from, nonce, to, validAfter: 0n, validBefore, value: BigInt(r.amount) },
+    primaryType: 'TransferWithAuthorization',
+    types: authorizationTypes,
+  })
+  const payload = { from, nonce, signature, to, type: 'authorization', validAfter: '0', validBefore: validBefore.toString(), value: r.amount }
+  return Credential.serialize(Credential.from({ challenge, payload, source: toSource({ address: from, chainId }) }))
 }

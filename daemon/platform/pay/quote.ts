@@ -3,8 +3,27 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
 import type { PaymentProof } from './proof.js'
 
-/** What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer. */
-export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string }
+/**
+ * What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer, and
+ * the longest a signed payment may stay valid (seconds): the seller's wish is clamped to it.
+ */
+export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string; maxValiditySeconds: number }
+
+/** Bounds and default of the validity cap (config `pay.validitySeconds`, README "Hosting safely"). */
+export const VALIDITY_SECONDS = { min: 10, max: 3600, default: 300 } as const
+
+/**
+ * How long a signed payment stays valid: what the seller asks (x402 `maxTimeoutSeconds`, MPP
+ * `expires` minus now), never more than `cap`. The seller, not the agent, would otherwise decide
+ * how long it may hold a signature it refused, and an authorization valid for a year can be
+ * submitted long after the reservation that counted it was released. Asking more is not refused:
+ * both schemes let the payer pick an earlier deadline (facilitators only check it is not too far
+ * out and not about to pass). Missing or unreadable: the cap.
+ */
+export function validitySeconds(asked: unknown, cap: number): number {
+  const n = typeof asked === 'number' ? asked : typeof asked === 'string' && /^\d+$/.test(asked) ? Number(asked) : NaN
+  return Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), cap) : cap
+}
 
 /**
  * One way to pay a seller, read from its 402: the price in one of the agent's tokens, how to sign

@@ -6,12 +6,18 @@ import { methods, type PaymentRequired, type PaymentRequiredV1, type PaymentRequ
 import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../../../src/sdk/x402/payment-identifier.js'
 import type { PaymentProof } from './proof.js'
-import { isTxHash, sameAddress, type Offered, type Quote, type QuoteContext } from './quote.js'
+import { isTxHash, sameAddress, validitySeconds, type Offered, type Quote, type QuoteContext } from './quote.js'
 
 /**
  * x402 terms of a 402: the v2 `PAYMENT-REQUIRED` header, else the v1 JSON body. Returns the offers
  * payable on the agent's network in its tokens (erc2612 and eip3009, signed by our client) and a
  * description of all offers; throws SELLER_TERMS_MALFORMED for terms that are present but unreadable.
+ *
+ * An erc2612 permit names the spender the offer gives (`extra.spender`). It is not checked against
+ * a facilitator's `/supported` signers: x402 terms do not say which facilitator the seller uses, so
+ * a seller would name its own, and the spender is the seller's word either way. What bounds a
+ * permit is its own content: `value` is the price reserved against the limits, the deadline is
+ * capped like every signature, and its nonce tells afterwards whether it was used.
  */
 export function x402Quotes(c: QuoteContext, header: string | null, body: unknown): Offered | undefined {
   let protocol: 'x402-v2' | 'x402-v1'
@@ -52,7 +58,9 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
     quotes.push({
       protocol, token, raw: amountOf(r.amount), payTo: r.payTo,
       async sign() {
-        const payload = await signPayment(keys, r)
+        // Signed for at most the cap (x402's default of 60 s when the seller names none); the
+        // message still carries the seller's own terms as `accepted`, which sellers compare as is.
+        const payload = await signPayment(keys, { ...r, maxTimeoutSeconds: validitySeconds(r.maxTimeoutSeconds ?? 60, c.maxValiditySeconds) })
         // One payment-identifier per purchase where the seller declares the extension (as the reference
         // client does; a stock seller that does not know it may refuse it): the same paid request sent
         // again is then answered by the facilitator, never charged twice.
@@ -60,10 +68,11 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
         const message = protocol === 'x402-v1'
           ? { x402Version: 1, scheme: r.scheme, network: v1Network.get(r)!, payload }
           : { x402Version: 2, accepted: r, payload, resource, ...(declared ? { extensions: withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, newPaymentId()) } : {}) }
-        const a = (payload as { authorization: { from: string; nonce: string } }).authorization
+        const a = (payload as { authorization: { from: string; nonce: string; validBefore: string } }).authorization
+        const validBefore = BigInt(a.validBefore)
         const proof: PaymentProof = methodOf(r) === methods.erc2612
-          ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount) }
-          : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex }
+          ? { kind: 'erc2612', token: token.address, owner: getAddress(a.from), nonce: BigInt(a.nonce), to: getAddress(r.payTo), value: BigInt(r.amount), validBefore }
+          : { kind: 'eip3009', token: token.address, from: getAddress(a.from), nonce: a.nonce as Hex, validBefore }
         return { headers: { [protocol === 'x402-v1' ? x402Headers.v1Payment : x402Headers.signature]: encodeHeader(message) }, proof, idempotent: protocol === 'x402-v2' && declared !== undefined }
       },
       settlement(res) {

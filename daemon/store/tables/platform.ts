@@ -52,7 +52,8 @@ export interface PlatformAgentKeysTable {
 /**
  * The spends ledger (500): one row per pay, send or swap, written as `reserved` in the same
  * transaction that checked the agent's limits, before anything is signed. A spend that moved
- * nothing is `released` and stops counting; `confirmed` once on chain.
+ * nothing is `released` and stops counting; `confirmed` once on chain. A signed pay spend stays
+ * `reserved` until its payment has expired (520), whatever the seller answered.
  */
 export interface PlatformSpendsTable {
   /** uuid: the send's or swap's id in answers */
@@ -71,6 +72,10 @@ export interface PlatformSpendsTable {
   reason: string | null
   created_at: number
   updated_at: number
+  /** pay, once signed (520): the last unix second the signed payment can be used on chain */
+  valid_before: number | string | null
+  /** pay, once signed (520): what tells on chain whether it was used (daemon/platform/pay/proof.ts, JSON) */
+  proof: string | null
 }
 
 /** Seller endpoints (501): served at /paid/<id>; a deleted one keeps its row (deleted_at) and is no longer served. */

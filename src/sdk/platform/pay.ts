@@ -90,10 +90,15 @@ export type PayDryRun = z.infer<typeof payDryRun>
 export const payAnswer = z.discriminatedUnion('dryRun', [payResult, payDryRun])
 export type PayAnswer = z.infer<typeof payAnswer>
 
-/** Extra fields of PAYMENT_REFUSED and SELLER_FAILED bodies: whether money moved, and where. */
+/**
+ * Extra fields of PAYMENT_REFUSED and SELLER_FAILED bodies: whether money moved, and where.
+ * `reservedUntil` (ISO time): nothing moved yet, but the seller holds a signed payment usable until
+ * then, so its amount stays reserved against the agent's limits until the chain shows it expired unused.
+ */
 export const payFailure = z.object({
   error: z.string(),
   code: z.enum(['PAYMENT_REFUSED', 'SELLER_FAILED']),
   charged: z.boolean(),
   transaction: txHash.nullable(),
+  reservedUntil: z.string().nullable().optional(),
 })
