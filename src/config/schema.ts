@@ -116,7 +116,7 @@ export const configSchema = z.object({
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
     platformWallet: z.string().optional(),
     /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (README "Hosting safely"). */
-    platformWalletPrevious: z.array(z.string()).optional(),
+    platformWalletPrevious: z.array(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'each previous platform wallet key is 32 bytes of hex (0x + 64 hex)')).optional(),
   }).default({}),
   /** Deployed addresses on real profiles, by network key then name (router, escrow, tokens...). */
   contracts: z.record(z.string(), z.record(z.string(), z.string())).default({}),
