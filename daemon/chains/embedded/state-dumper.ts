@@ -51,6 +51,8 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   // Only a dump with no integer JSON cannot hold exactly (anvil writes big numbers as hex strings)
   // is parsed and written again without its old blocks; any other is written as it came.
   const trimmed = (json: Buffer): Buffer => {
+    // A block takes at least ~1.4 KB of the dump: a smaller one has fewer than keepBlocks, and is not parsed.
+    if (json.length < o.keepBlocks * 1000) return json
     const text = json.toString('utf8')
     if (/[:[,]\s*-?\d{16,}/.test(text)) return json
     const state = JSON.parse(text) as { best_block_number?: number; blocks?: { header?: { number?: string } }[]; transactions?: { block_number?: number }[] }
