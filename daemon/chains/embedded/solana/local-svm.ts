@@ -7,9 +7,9 @@ import { AccountStore } from './account-store.js'
 import { ChainClock, type ChainClockOptions, type LatestBlockhash } from './chain-clock.js'
 import { transactionFee } from './fee.js'
 import { SLOTS_PER_EPOCH } from './genesis.js'
+import { GroupCommit, type Landed } from './group-commit.js'
 import { Listeners } from './listeners.js'
 import { MetaStore } from './meta-store.js'
-import { SerialQueue } from './serial-queue.js'
 import type { AccountState } from './spl-token-state.js'
 import { TransactionProcessor, type ProcessedEvent } from './transaction-processor.js'
 import { rejected } from './tx-error.js'
@@ -35,7 +35,7 @@ const FAUCET_RESERVE = 1_000_000n * 1_000_000_000n
 /**
  * The embedded Solana cluster: a LiteSVM whose accounts and transaction history live in SQLite,
  * with a clock and blockhashes that advance like a cluster's. Transactions are executed one at a
- * time through a queue and persisted before the caller hears back.
+ * time, in order, and committed in groups (group-commit.ts) before the caller hears back.
  *
  * @example
  * const svm = createLocalSvm({ db: openChainDb(file) })
@@ -50,7 +50,7 @@ export class LocalSvm {
   private readonly vm = new Vm()
   private readonly accounts: AccountStore
   private readonly processor: TransactionProcessor
-  private readonly queue = new SerialQueue()
+  private readonly queue: GroupCommit
   private readonly faucet: Keypair
   private lastSlot = -1
 
@@ -62,8 +62,9 @@ export class LocalSvm {
     this.clock = new ChainClock(meta, params, this.txs.maxSlot())
     for (const { address, state } of this.accounts.all()) this.vm.setAccount(address, state)
     this.faucet = Keypair.fromSeed(Buffer.from(meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')), 'hex'))
+    this.queue = new GroupCommit(params.db)
     this.processor = new TransactionProcessor(
-      { vm: this.vm, clock: this.clock, db: this.db, accounts: this.accounts, txs: this.txs },
+      { vm: this.vm, clock: this.clock, accounts: this.accounts, txs: this.txs },
       (event) => this.onTransaction.emit(event),
     )
     this.tick()
@@ -97,8 +98,12 @@ export class LocalSvm {
   }
 
   /** Writes an account outside any transaction (setup, faucet refills); persisted like the rest. */
-  setAccount(address: string, state: AccountState | null): void {
+  setAccount(address: string, state: AccountState | null, landed?: Landed[]): void {
     const slot = this.tick()
+    if (landed) {
+      const before = this.vm.getAccount(address)
+      landed.push({ undo: () => this.vm.setAccount(address, before), announce: () => {} })
+    }
     this.vm.setAccount(address, state)
     this.accounts.save(address, state, slot)
   }
@@ -122,7 +127,7 @@ export class LocalSvm {
    */
   async submit(wire: Uint8Array, opts: { skipPreflight?: boolean } = {}): Promise<string> {
     const decoded = decodeWireTransaction(wire)
-    return this.queue.run(() => this.processor.process(decoded, { skipPreflight: opts.skipPreflight ?? false, slot: this.tick() }))
+    return this.queue.run((landed) => this.processor.process(decoded, { skipPreflight: opts.skipPreflight ?? false, slot: this.tick() }, landed))
   }
 
   /**
@@ -130,29 +135,29 @@ export class LocalSvm {
    * blockhash that gives an unused signature, so two identical requests both land.
    */
   sendInstructions(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]]): Promise<string> {
-    return this.queue.run(() => this.signAndProcess(instructions, signers))
+    return this.queue.run((landed) => this.signAndProcess(instructions, signers, landed))
   }
 
   /** Sends `lamports` from the cluster's faucet: a real transfer with a signature to confirm. */
   airdrop(to: string, lamports: bigint): Promise<string> {
-    return this.queue.run(() => {
+    return this.queue.run((landed) => {
       // Refilled inside the queue, so transfers queued ahead cannot drain it in between.
       const address = this.faucet.publicKey.toBase58()
       if ((this.vm.getAccount(address)?.lamports ?? 0n) < lamports + 1_000_000_000n) {
-        this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false })
+        this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false }, landed)
       }
       const transfer = SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: new PublicKey(to), lamports })
-      return this.signAndProcess([transfer], [this.faucet])
+      return this.signAndProcess([transfer], [this.faucet], landed)
     })
   }
 
-  private signAndProcess(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]]): string {
+  private signAndProcess(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]], landed: Landed[]): string {
     const slot = this.tick()
     for (const { blockhash } of this.clock.validBlockhashes()) {
       const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(...instructions)
       tx.sign(...signers)
       const decoded = decodeWireTransaction(tx.serialize())
-      if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot })
+      if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot }, landed)
     }
     throw rejected('AlreadyProcessed')
   }

@@ -1,7 +1,7 @@
-import type { ChainDb } from './chain-db.js'
 import type { AccountStore } from './account-store.js'
 import type { ChainClock } from './chain-clock.js'
 import { transactionFee } from './fee.js'
+import type { Landed } from './group-commit.js'
 import type { AccountState } from './spl-token-state.js'
 import { tokenBalances } from './token-balances.js'
 import { rejected, SolanaTxError, type TransactionErrorJson } from './tx-error.js'
@@ -35,17 +35,21 @@ function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
 /**
  * Executes one transaction the way a cluster would and records it: the checks a leader makes
  * (duplicate, blockhash age, signatures), the preflight simulation an RPC node makes, then
- * execution, and — before anyone hears about the result — one SQLite transaction holding every
- * account it changed and its history record. If that write fails the in-memory state is rolled
- * back too, so memory and disk never disagree about money.
+ * execution, and — before anyone hears about the result — the SQLite writes of every account it
+ * changed and of its history record, committed with its group (group-commit.ts). If they fail the
+ * in-memory state is rolled back too, so memory and disk never disagree about money.
  */
 export class TransactionProcessor {
   constructor(
-    private readonly deps: { vm: Vm; clock: ChainClock; db: ChainDb; accounts: AccountStore; txs: TxStore },
+    private readonly deps: { vm: Vm; clock: ChainClock; accounts: AccountStore; txs: TxStore },
     private readonly onProcessed: (event: ProcessedEvent) => void,
   ) {}
 
-  process(d: DecodedTransaction, opts: { skipPreflight: boolean; slot: number }): string {
+  /**
+   * Runs inside a GroupCommit task (its SQLite savepoint): what lands is pushed to `landed`
+   * (how to take it back, what to announce once committed) before it is written.
+   */
+  process(d: DecodedTransaction, opts: { skipPreflight: boolean; slot: number }, landed: Landed[]): string {
     const { vm, clock, txs } = this.deps
     // A cluster dedups by signature; with preflight the node reports it, without it the
     // resend is a no-op that answers the same signature (clients rebroadcast like this).
@@ -90,16 +94,13 @@ export class TransactionProcessor {
     }
     const changed = keys.flatMap((address, i) =>
       !writable.has(i) || sameAccount(pre[i] ?? null, post[i] ?? null) ? [] : [{ address, state: post[i] ?? null, before: pre[i] ?? null }])
-    try {
-      this.deps.db.transaction(() => {
-        for (const c of changed) this.deps.accounts.save(c.address, c.state, opts.slot)
-        txs.insert(record, keys)
-      })()
-    } catch (e) {
-      for (const c of changed) vm.setAccount(c.address, c.before)
-      throw e
-    }
-    this.onProcessed({ signature: d.signature, slot: opts.slot, err: result.err, changed })
+    const event: ProcessedEvent = { signature: d.signature, slot: opts.slot, err: result.err, changed }
+    landed.push({
+      undo: () => { for (const c of changed) vm.setAccount(c.address, c.before) },
+      announce: () => this.onProcessed(event),
+    })
+    for (const c of changed) this.deps.accounts.save(c.address, c.state, opts.slot)
+    txs.insert(record, keys)
     return d.signature
   }
 }
