@@ -150,6 +150,20 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
     expect(x402Seen.length).toBe(before)
   }, 60_000)
 
+  it('--max below the price names the flag; --protocol mpp on an x402-only seller says MPP was not offered and what was', async () => {
+    const before = await bal(wallet, 'PUSD')
+    const max = await parx(['pay', '--max', '0.001', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
+    expect(max.code).toBe(7)
+    expect(JSON.parse(max.stdout)).toEqual({ code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.01 PUSD, above --max 0.001; nothing was paid' })
+    const mpp = await parx(['pay', '--protocol', 'mpp', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
+    expect(mpp.code).toBe(8)
+    expect(JSON.parse(mpp.stdout)).toMatchObject({
+      code: 'SELLER_METHOD_UNSUPPORTED',
+      error: expect.stringMatching(/^the seller does not offer MPP \(no WWW-Authenticate: Payment challenge\); it offers x402 \(x402 exact .*eip155:\d+.*\): pay it with protocol x402 or none; nothing was paid$/),
+    })
+    expect(await bal(wallet, 'PUSD')).toBe(before)
+  }, 60_000)
+
   it('the MCP pay tool pays a POST, through the MCP SDK client of `parx mcp`', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -167,8 +167,20 @@ async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mp
     }
   }
   if (malformed) throw malformed
+  if (!any && only) notOffered(only, only === 'mpp' ? () => x402Quotes(ctx, header, body) : () => mppQuotes(ctx, www))
   if (!any) throw new BaseError('SELLER_TERMS_MALFORMED', 'the seller answered 402 without payment terms (no PAYMENT-REQUIRED header, x402 v1 body or WWW-Authenticate Payment challenge); nothing was paid')
   throw new BaseError('SELLER_METHOD_UNSUPPORTED', `the seller offers ${offered.join('; ') || 'nothing'}; this agent pays on ${ctx.chain.key} (${ctx.chain.spec.caip2}) in ${ctx.tokens.map((t) => t.symbol).join(', ')} with x402 (erc2612, eip3009) or MPP evm/charge (EIP-3009 tokens); nothing was paid`)
+}
+
+/** The seller asked for payment, only not with the protocol asked for: say so, and what it offers instead. */
+function notOffered(only: 'x402' | 'mpp', other: () => { offered: string[] } | undefined): void {
+  let o: { offered: string[] } | undefined
+  try {
+    o = other()
+  } catch {}
+  if (!o) return
+  const [asked, instead] = only === 'mpp' ? ['MPP (no WWW-Authenticate: Payment challenge)', 'x402'] : ['x402 (no PAYMENT-REQUIRED header or x402 v1 body)', 'MPP']
+  throw new BaseError('SELLER_METHOD_UNSUPPORTED', `the seller does not offer ${asked}; it offers ${instead} (${o.offered.join('; ')}): pay it with protocol ${instead.toLowerCase()} or none; nothing was paid`)
 }
 
 class SellerUnreachable extends BaseError {}
