@@ -23,6 +23,12 @@ describe('parx keys', () => {
     expect(created.code).toBe(0)
     const key = JSON.parse(created.out)
     expect(key.key).toMatch(/^parx-[0-9a-f]{32}$/)
+    // An operator key made without --owner is bound to no wallet: null, not a placeholder address.
+    expect(key).toMatchObject({ owner: null, ownerWallet: null })
+    const text = await parx(['keys', 'create', '--name', 'text', '--data-dir', d.dataDir])
+    expect(text.out).toMatch(/^owner\s+none$/m)
+    const owned = JSON.parse((await parx(['-o', 'json', 'keys', 'create', '--name', 'owned', '--owner', '0x00000000000000000000000000000000000000Cc', '--data-dir', d.dataDir])).out)
+    expect(owned.owner).toBe('0x00000000000000000000000000000000000000cc')
     const listed = JSON.parse((await parx(['-o', 'json', 'keys', 'list', '--data-dir', d.dataDir])).out)
     expect(listed.keys.some((k: any) => k.id === key.id && k.state === 'active')).toBe(true)
     const off = await parx(['keys', 'deactivate', key.id, '--data-dir', d.dataDir])
@@ -85,6 +91,9 @@ describe('parx faucet and status', () => {
     for (const c of Object.values(s.checks) as { ok: boolean; ms: number }[]) expect(c).toMatchObject({ ok: true, ms: expect.any(Number) })
     const text = await parx(['status'])
     expect(text.out).toMatch(/local-solana\s+ok/)
+    // A chain's number is named: an EVM block height, a Solana slot.
+    expect(text.out).toMatch(/^local-base\s+ok \d+ ms  block \d+$/m)
+    expect(text.out).toMatch(/^local-solana\s+ok \d+ ms  slot \d+$/m)
   })
 
   it('a URL that is not one is a usage error, not a stack', async () => {

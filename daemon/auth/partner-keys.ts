@@ -10,7 +10,8 @@ export type PartnerKey = {
   hint: string
   name: string
   description: string | null
-  owner: string
+  /** The wallet the key is bound to (`--owner`), or null: an operator key made without one. */
+  owner: string | null
   state: KeyState
   createdAt: number
   updatedAt: number
@@ -22,10 +23,16 @@ export type PartnerKey = {
 type Row = Selectable<PartnerKeysTable>
 
 const toKey = (r: Row): PartnerKey => ({
-  id: r.id, hint: r.hint, name: r.name, description: r.description, owner: r.owner, state: r.state,
+  id: r.id, hint: r.hint, name: r.name, description: r.description, owner: r.owner === NO_OWNER ? null : r.owner, state: r.state,
   createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
   ownerWallet: r.owner_wallet, lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
 })
+
+/**
+ * How "no owner" is stored: the column is NOT NULL since 001, and SQLite cannot drop that without
+ * rebuilding the table; no address is empty, so the empty string never stands for a wallet.
+ */
+const NO_OWNER = ''
 
 /** How often a key in use has its last-used time written: a write per request would serialise the store. */
 const LAST_USED_RESOLUTION_MS = 60_000
@@ -36,7 +43,7 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 export const keyPattern = (prefix: string) => new RegExp(`^${prefix}-[0-9a-f]{32}$`)
 
 export type PartnerKeyStore = {
-  create(input: { name: string; description?: string; owner: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
+  create(input: { name: string; description?: string; owner?: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
   /** The key's record when `key` is a known key (any state), compared in constant time. */
   lookup(key: string): Promise<PartnerKey | undefined>
   get(id: string): Promise<PartnerKey | undefined>
@@ -64,7 +71,7 @@ export function partnerKeyStore(store: Store, prefix: string): PartnerKeyStore {
       const now = Date.now()
       const row: Row = {
         id: randomUUID(), key_hash: hashKey(key), hint: `${prefix}-…${key.slice(-4)}`, name: input.name,
-        description: input.description ?? null, owner: input.owner.toLowerCase(), state: 'active', created_at: now, updated_at: now,
+        description: input.description ?? null, owner: input.owner?.toLowerCase() ?? NO_OWNER, state: 'active', created_at: now, updated_at: now,
         owner_wallet: input.ownerWallet?.toLowerCase() ?? null, last_used_at: null,
       }
       await db.insertInto('partner_keys').values(row).execute()

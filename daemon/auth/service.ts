@@ -36,7 +36,7 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The operator's key management (routes under /api/operator/keys); changes apply here at once. */
 export type KeysService = {
-  create(input: { name: string; description?: string; owner: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
+  create(input: { name: string; description?: string; owner?: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
   list(owner?: string): Promise<PartnerKey[]>
   get(id: string): Promise<PartnerKey | undefined>
   setState(id: string, state: KeyState): Promise<PartnerKey | undefined>

@@ -77,5 +77,8 @@ export function emit(ctx: CliContext, result: unknown, human: () => string[]): v
   else for (const line of human()) ctx.stdout(line)
 }
 
-/** A dim, padded label for `label  value` lines. */
-export const label = (ctx: Pick<CliContext, 'color'>, s: string) => ctx.color.dim(s.padEnd(14))
+/** Where values start in `label  value` lines: the longest fixed label ('user operation', 14) and two spaces. */
+export const LABEL_WIDTH = 16
+
+/** A dim, padded label for `label  value` lines; a longer one (a network or check name) still gets two spaces. */
+export const label = (ctx: Pick<CliContext, 'color'>, s: string) => ctx.color.dim(s.padEnd(Math.max(LABEL_WIDTH, s.length + 2)))

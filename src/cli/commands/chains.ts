@@ -23,7 +23,7 @@ export async function run(opts: ChainsOptions, ctx: CliContext, deps = { loadDae
     ctx.stdout(JSON.stringify({ ready: true, as, pid: process.pid, dataDir, rpc: chains.rpc, contracts: chains.contracts, faucet: chains.faucetUrl, accounts: chains.accounts, serve, env: chains.env }))
   } else {
     ctx.stdout(`parx chains are ready (as ${as})`)
-    for (const [net, url] of Object.entries(chains.rpc)) ctx.stdout(`${label(ctx, net.padEnd(15))}${url}`)
+    for (const [net, url] of Object.entries(chains.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
     ctx.stdout(`${label(ctx, 'faucet')}POST ${chains.faucetUrl} {"network","to","token","amount"}`)
     ctx.stdout(`${label(ctx, 'data')}${dataDir}`)
     ctx.stdout('')

@@ -15,11 +15,17 @@ export async function run(_opts: object, ctx: CliContext): Promise<number> {
   }
   const result: StatusResult = { apiUrl: ctx.apiUrl, ready: readiness.ready, checks: readiness.checks }
   const { green, red } = ctx.color
+  // A chain's check answers with its head: name it (an EVM block height, a Solana slot).
+  const { networks } = ctx.output === 'text' ? await import('../../networks/registry.js') : { networks: {} as Record<string, { family: string }> }
+  const detail = (k: string, c: ReadinessCheck) => {
+    if (!c.ok) return `  reason: ${c.detail}`
+    if (typeof c.detail !== 'number') return `  ${c.detail}`
+    const family = networks[k]?.family
+    return `  ${family === 'solana' ? 'slot' : family === 'evm' ? 'block' : 'height'} ${c.detail}`
+  }
   emit(ctx, result, () => [
     `${label(ctx, 'daemon')}${ctx.apiUrl} ${result.ready ? green('ready') : red('not ready')}`,
-    ...Object.entries(result.checks).map(
-      ([k, c]) => `${label(ctx, k)}${c.ok ? green('ok') : red('down')} ${c.ms} ms${c.detail !== undefined ? `  ${c.ok ? '' : 'reason: '}${c.detail}` : ''}`,
-    ),
+    ...Object.entries(result.checks).map(([k, c]) => `${label(ctx, k)}${c.ok ? green('ok') : red('down')} ${c.ms} ms${c.detail !== undefined ? detail(k, c) : ''}`),
   ])
   return result.ready ? 0 : 1
 }

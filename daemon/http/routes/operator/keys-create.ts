@@ -5,7 +5,8 @@ import { route } from '../../route.js'
 const Body = z.object({
   name: z.string().trim().min(1, 'give the key a name').max(80),
   description: z.string().max(500).optional(),
-  owner: evmAddress,
+  /** The wallet the key is bound to; absent: none (null), as for most operator keys. */
+  owner: evmAddress.optional(),
 })
 
 /** Creates a partner key. The secret is in this response only; the store keeps its hash. */

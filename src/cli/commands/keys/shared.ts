@@ -7,7 +7,7 @@ import { readRuntimeFile } from '../../runtime-file.js'
 
 export type OperatorOptions = { operatorToken?: string; dataDir?: string }
 
-export type PartnerKeyRecord = { id: string; hint: string; name: string; description: string | null; owner: string; state: string; createdAt: number }
+export type PartnerKeyRecord = { id: string; hint: string; name: string; description: string | null; owner: string | null; state: string; createdAt: number }
 
 /** The operator token for these options, reading the running daemon's data dir when nothing else names one. */
 export function operatorToken(ctx: CliContext, opts: OperatorOptions): string {
