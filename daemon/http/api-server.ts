@@ -1,5 +1,5 @@
 import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server'
-import { createServer, type Server } from 'node:http'
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import type { ErrorCode } from '../../src/errors/index.js'
 import { answerParserErrors } from './node-errors.js'
 
@@ -19,11 +19,43 @@ export type ApiFetch = (req: Request, env: HttpBindings | Http2Bindings) => Resp
  * also as `{ error, code }`, what never reaches it: requests Node's parser or the adapter cannot
  * turn into a Request (an unknown method, broken chunking, a malformed Host, headers over the limit).
  */
-export function createApiServer(fetch: ApiFetch): Server {
+export function createApiServer(fetch: ApiFetch, opts: ApiServerOptions = {}): Server {
   const listener = getRequestListener(fetch, {
     errorHandler: (e) => (e instanceof RequestError ? json(400, `malformed request: ${e.message}`) : json(500, 'internal error; the daemon log has the details')),
   })
-  const server = createServer(listener)
+  const server = createServer({ ServerResponse: opts.hsts ? HstsResponse : ClosingResponse }, listener)
   answerParserErrors(server, apiErrorBody)
   return server
 }
+
+export type ApiServerOptions = {
+  /** Every answer carries Strict-Transport-Security: the deployment's public origin is https (README "Hosting safely"). */
+  hsts?: boolean
+}
+
+/**
+ * Closes the connection after a 413, and after any answer that starts while its request's body
+ * is still arriving (a refusal before the body was read, a body over its cap): the unread rest
+ * would otherwise be parsed as the next request, or the socket cut under a keep-alive client's
+ * next request. `Connection: close` tells the client not to reuse the socket (README "Hosting
+ * safely": body caps).
+ */
+class ClosingResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    if (statusCode === 413 || bodyStillArriving(this.req)) this.setHeader('connection', 'close')
+    return (super.writeHead as (s: number, ...r: unknown[]) => this)(statusCode, ...rest)
+  }
+}
+
+// A year, this host only: subdomains may be other services the operator does not serve over https.
+const HSTS = 'max-age=31536000'
+
+class HstsResponse<R extends IncomingMessage = IncomingMessage> extends ClosingResponse<R> {
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    this.setHeader('strict-transport-security', HSTS)
+    return super.writeHead(statusCode, ...rest)
+  }
+}
+
+const bodyStillArriving = (req: IncomingMessage | undefined) =>
+  req !== undefined && !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)

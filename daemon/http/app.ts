@@ -10,7 +10,7 @@ import { authorize } from './middleware/auth.js'
 import { errorHandler } from './middleware/errors.js'
 import { withNoStore } from './no-store.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
-import { readInput } from './parse.js'
+import { DEFAULT_MAX_BODY, readInput, refuseDeclaredOversize } from './parse.js'
 import { remoteAddress } from './remote-address.js'
 import type { AnyRoute, CallerAuth } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
@@ -46,6 +46,8 @@ export function createApp(d: AppDeps): Hono {
     const sessions = def.auth === 'session' ? d.sessions : undefined
     if (def.auth === 'session' && !sessions) throw new Error(`route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
     app.on(def.method, def.path, async (c) => {
+      // A declared body over the route's cap is refused before anything else is spent on it.
+      await refuseDeclaredOversize(c, def.maxBody ?? DEFAULT_MAX_BODY)
       d.limiter.check(remoteAddress(c))
       const session = sessions ? await sessions.session(c) : undefined
       const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : session ? undefined : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)

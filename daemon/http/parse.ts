@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import type { z } from 'zod'
 import { BaseError } from '../../src/errors/index.js'
 import { parseInput } from '../../src/sdk/parse-input.js'
+import { declaredLength, readBody, readWebBody, tooLarge } from './body.js'
 import type { AnyRoute } from './route.js'
 
 export const DEFAULT_MAX_BODY = 64 * 1024
@@ -20,13 +21,9 @@ export async function readInput(c: Context, def: AnyRoute): Promise<{ body: unkn
   return { body, query, params }
 }
 
-/** A JSON body within a size limit, checked by its declared length before it is read. */
+/** A JSON body within a size limit: refused by its declared length before it is read, and never held past the limit (daemon/http/body.ts). */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const declared = Number(c.req.header('content-length') ?? 0)
-  if (declared > maxBytes) throw tooLarge(maxBytes)
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  const buf = incoming ? await readStream(incoming, maxBytes) : Buffer.from(await c.req.arrayBuffer())
-  if (buf.byteLength > maxBytes) throw tooLarge(maxBytes)
+  const buf = await readRawBody(c, maxBytes)
   const text = buf.toString('utf8').trim()
   if (!text) return {}
   try {
@@ -37,21 +34,24 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
 }
 
 /**
- * Served over HTTP, the body is read from Node's request itself: going through the fetch
- * Request (c.req.arrayBuffer) builds a Request and a web stream per call, which was a tenth of
- * the facilitator's CPU under load. Stops reading past the limit (the declared length may lie).
+ * The body's bytes within `maxBytes`. Served over HTTP, they are read from Node's request itself:
+ * going through the fetch Request (c.req.arrayBuffer) builds a Request and a web stream per call,
+ * which was a tenth of the facilitator's CPU under load, and would read an unbounded body whole.
  */
-async function readStream(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.byteLength
-    if (size > maxBytes) throw tooLarge(maxBytes)
-    chunks.push(chunk)
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+export function readRawBody(c: Context, maxBytes: number): Promise<Buffer> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  return incoming ? readBody(incoming, maxBytes) : readWebBody(c.req.raw, maxBytes)
 }
 
-function tooLarge(max: number) {
-  return new BaseError('PAYLOAD_TOO_LARGE', `the request body is larger than ${max} bytes`)
+/**
+ * Refuses, before anything else is looked at, a body whose declared length is over the route's
+ * cap: 413 without reading it into memory (what is already on its way is drained, within bounds,
+ * so the client gets to read the answer).
+ */
+export async function refuseDeclaredOversize(c: Context, maxBytes: number): Promise<void> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  const declared = declaredLength(incoming?.headers ?? c.req.raw.headers)
+  if (declared === undefined || declared <= maxBytes) return
+  if (incoming) await readBody(incoming, maxBytes)
+  throw tooLarge(maxBytes)
 }

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { Hex } from 'viem'
-import { BaseError, isBaseError } from '../../../src/errors/index.js'
+import { isBaseError } from '../../../src/errors/index.js'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import { parseInput } from '../../../src/sdk/parse-input.js'
 import { AttestBody, attestorPaths, type AttestorHealth } from '../../../src/sdk/xchain/attestor.js'
@@ -13,7 +12,12 @@ import { solanaChain } from '../../chains/solana/chain.js'
 import type { AttestorCheck } from '../rail.js'
 import { evmOriginAttestorCheck } from '../rails/evm-origin/rail.js'
 import { solOriginAttestorCheck } from '../rails/sol-origin/rail.js'
+import { createApiServer } from '../../http/api-server.js'
+import { readJson } from '../../http/parse.js'
 import { createAttestor } from './attestor.js'
+
+/** An attest request names one order: a few hundred bytes. */
+const ATTEST_MAX_BODY = 16 * 1024
 
 /** Where attestor `index` reads the chains: its own RPC URLs, and the public addresses of the contracts it checks. */
 export type AttestorChains = {
@@ -52,15 +56,8 @@ export async function startAttestorProcess(p: AttestorProcessParameters): Promis
 
   const app = new Hono()
   app.get(attestorPaths.health, (c) => c.json(health))
-  app.post(attestorPaths.attest, async (c) => {
-    let raw: unknown
-    try {
-      raw = await c.req.json()
-    } catch {
-      throw new BaseError('MALFORMED_JSON', 'the body is not valid JSON')
-    }
-    return c.json(await attestor.attest(parseInput(AttestBody, raw, 'body')))
-  })
+  // The body is read within ATTEST_MAX_BODY (413 past it, the connection closed), never whole.
+  app.post(attestorPaths.attest, async (c) => c.json(await attestor.attest(parseInput(AttestBody, await readJson(c, ATTEST_MAX_BODY), 'body'))))
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path} on an attestor: it serves GET /health and POST /attest`, code: 'NOT_FOUND' }, 404))
   app.onError((e, c) => {
     if (isBaseError(e)) return c.json(e.toJSON(), e.status as 400)
@@ -68,7 +65,7 @@ export async function startAttestorProcess(p: AttestorProcessParameters): Promis
     return c.json({ error: `attestor ${p.index} could not check the chains: ${e.message}`, code: 'CHAIN_UNAVAILABLE' }, 503)
   })
 
-  const server: Server = createServer(getRequestListener(app.fetch))
+  const server: Server = createApiServer(app.fetch)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(p.port, p.host, () => resolve())

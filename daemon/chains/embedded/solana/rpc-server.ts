@@ -54,7 +54,9 @@ function answerError(res: ServerResponse, status: number, message: string): void
 }
 
 // An oversized body is read and dropped (so the client gets to read the 413 instead of a reset),
-// up to this much; past it the connection is cut.
+// up to this much; past it (or declared past it) the 413 goes at once, with Connection: close, and
+// the connection ends after it. Destroying the request here instead cut the socket before the 413
+// was written.
 const MAX_DRAIN_BYTES = 4 * 1024 * 1024
 
 /** The body as text, or undefined when it is larger than a node accepts (never held in memory). */
@@ -62,15 +64,14 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES
+    const declared = Number(req.headers['content-length'] ?? 0)
+    if (declared > MAX_DRAIN_BYTES) return resolve(undefined)
+    let tooLarge = declared > MAX_BODY_BYTES
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > MAX_BODY_BYTES) tooLarge = true
       if (!tooLarge) chunks.push(chunk)
-      else if (size > MAX_DRAIN_BYTES) {
-        resolve(undefined)
-        req.destroy()
-      }
+      else if (size > MAX_DRAIN_BYTES) resolve(undefined)
     })
     req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)

@@ -6,12 +6,20 @@ import { PAID_ENDPOINT_PATH } from '../../../../src/sdk/platform/routes.js'
 import { paidUrl } from '../../../platform/endpoints.js'
 import { servePaid } from '../../../platform/paid.js'
 import type { PlatformService } from '../../../platform/service.js'
+import { readRawBody } from '../../parse.js'
 import { route } from '../../route.js'
+
+/**
+ * The largest body a buyer may send to a paid endpoint (README "Hosting safely": body caps). The
+ * request is forwarded to the seller's upstream once paid, so it is held in memory until then:
+ * this bounds what one unauthenticated request can make the daemon hold.
+ */
+export const PAID_MAX_BODY = 1024 * 1024
 
 /**
  * ANY /paid/:id (GET and POST here): the seller endpoint's stable URL, open to anyone who pays.
  * Our Node seller middleware writes the answer on the socket itself, so the handler hands Hono
- * RESPONSE_ALREADY_SENT.
+ * RESPONSE_ALREADY_SENT. The body is capped at PAID_MAX_BODY while it streams (413 past it).
  */
 async function handler(c: Context, s: PlatformService): Promise<Response> {
   const id = c.req.param('id') ?? ''
@@ -20,7 +28,8 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
   const chain = s.evm[endpoint.network]
   if (!env?.incoming || !env.outgoing || !chain) throw new BaseError('CHAIN_UNAVAILABLE', `the endpoint's network ${endpoint.network} is not served now`)
-  const body = await c.req.arrayBuffer()
+  const raw = await readRawBody(c, PAID_MAX_BODY)
+  const body = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
   await servePaid({
     endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
     onSettled: (o) => s.webhooks.record({ ...o, endpoint, paidUrl: paidUrl(s.platformUrl, endpoint.id) }),
@@ -29,5 +38,5 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   return RESPONSE_ALREADY_SENT
 }
 
-export const paidGet = route({ method: 'GET', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', handler })
-export const paidPost = route({ method: 'POST', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', handler })
+export const paidGet = route({ method: 'GET', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, handler })
+export const paidPost = route({ method: 'POST', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, handler })
