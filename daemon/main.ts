@@ -31,6 +31,7 @@ import { withHooks, type HookedFacilitator } from './facilitator/hooks.js'
 import { bazaarService } from './bazaar/service.js'
 import { BAZAAR } from '../src/sdk/x402/bazaar.js'
 import { createApp } from './http/app.js'
+import { egressGuard } from './platform/egress/guard.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
@@ -198,7 +199,11 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       : undefined
     if (keyChanges) cleanups.push(() => keyChanges.stop())
     const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
+    // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile (README "Hosting safely").
+    const egress = egressGuard({ strict: config.profile !== 'local' || config.egress.strict, allow: config.egress.allow })
+    cleanups.push(() => egress.close())
     const platform = platformService({
+      egress,
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, log,

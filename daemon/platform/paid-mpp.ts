@@ -39,7 +39,9 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   const e = p.endpoint
   const token = p.chain.tokens[e.token]
   if (!token?.eip3009 || !token.permitDomain) return undefined
-  const cached = gates.get(e.id)
+  // By secret too: one process may hold daemons of different platform keys (tests do).
+  const cacheKey = `${e.id} ${p.secret}`
+  const cached = gates.get(cacheKey)
   if (cached) return cached
   const realm = `parx-paid-${e.id}`
   const server = (secretKey: string) => Mppx.create({
@@ -53,14 +55,19 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   const older = (accepted.get(p.secret) ?? []).map(server)
   // A credential is HMAC-checked before anything else, so a key that did not issue it refuses it at
   // once, before any verify or settle: trying the older keys after the issuing one cannot pay twice.
+  // The error told is the one of the key that issued the challenge, when one did.
+  const notIssuedHere = (err: unknown) => /not issued by this server/.test(String((err as { reason?: string }).reason ?? (err as Error).message))
   const firstAccepting = async <T>(use: (m: typeof mppx) => Promise<T>): Promise<T> => {
     try {
       return await use(mppx)
     } catch (err) {
+      if (!notIssuedHere(err)) throw err
       for (const m of older) {
         try {
           return await use(m)
-        } catch {}
+        } catch (e) {
+          if (!notIssuedHere(e)) throw e
+        }
       }
       throw err
     }
@@ -91,6 +98,6 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
       }
     },
   }
-  gates.set(e.id, gate)
+  gates.set(cacheKey, gate)
   return gate
 }

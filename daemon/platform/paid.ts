@@ -4,18 +4,23 @@ import type { SellerHooks } from '../../src/sdk/x402/seller/hooks.js'
 import type { SettleResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
+import { PAID_ANSWER_HEADERS, toBuyer, toUpstream } from './egress/headers.js'
 import { mppGate, type MppGate } from './paid-mpp.js'
+import { readBounded } from './pay/seller-body.js'
 import { endpointPrices } from './prices.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
-/** Request headers not forwarded upstream: the payment and hop-by-hop ones. */
-const DROP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'payment-signature', 'x-payment', 'keep-alive', 'upgrade'])
-/** Upstream answer headers not passed back: the framing ones, which Node sets itself. */
-const DROP_BACK = new Set(['content-length', 'transfer-encoding', 'connection', 'content-encoding'])
+/**
+ * The largest upstream answer relayed, read while it streams: past it the buyer gets 502 and is
+ * not charged (a cut answer would be paid for and broken). Held in memory until settled.
+ */
+export const MAX_UPSTREAM_BODY = 10 * 1024 * 1024
 
 type Paid = {
   endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; mppSecret: string; req: IncomingMessage; res: ServerResponse; body: ArrayBuffer; timeoutMs?: number
+  /** How the upstream is fetched: the guarded egress fetch in the daemon (daemon/platform/egress/), plain fetch by default. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Told every settle outcome, x402 or MPP, before the buyer's answer goes out (the settlement webhook). */
   onSettled?: (o: PaidSettlement) => Promise<void>
   onHookError?: (err: unknown) => void
@@ -33,6 +38,8 @@ export type PaidSettlement = { payment: unknown; protocol: 'x402' | 'mpp'; resul
  * upstream that fails or hangs is never charged.
  */
 export async function servePaid(p: Paid): Promise<void> {
+  // Every answer of the paid URL, ours or the upstream's: third-party content stays sandboxed (egress/headers.ts).
+  for (const [k, v] of Object.entries(PAID_ANSWER_HEADERS)) p.res.setHeader(k, v)
   const mpp = mppGate({ endpoint: p.endpoint, chain: p.chain, facilitatorUrl: p.facilitatorUrl, secret: p.mppSecret })
   const auth = p.req.headers.authorization
   if (mpp && auth && /^Payment\s/i.test(auth)) return serveMpp(p, mpp, auth)
@@ -109,29 +116,34 @@ async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {
   p.res.end(JSON.stringify({ type: 'https://paymentauth.org/problems/verification-failed', title: 'Payment verification failed', status: 402, detail }))
 }
 
-/** The upstream's answer, or 502 / 504 (`SELLER_FAILED`) when it fails or hangs. */
+/**
+ * The upstream's answer, or 502 / 504 (`SELLER_FAILED`) when it fails, hangs or answers more than
+ * MAX_UPSTREAM_BODY. Headers cross by allow-list both ways (egress/headers.ts); a redirect is
+ * relayed as its status without its Location, never followed. An upstream the egress guard
+ * refuses looks to the buyer like one that cannot be reached: nothing about the inside leaks.
+ */
 async function forward(p: Paid): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   const e = p.endpoint
-  const headers: Record<string, string> = {}
-  for (const [k, v] of Object.entries(p.req.headers)) if (!DROP.has(k) && typeof v === 'string') headers[k] = v
-  // An MPP credential is for us, not the upstream; any other Authorization is the buyer's business with it.
-  if (/^Payment\s/i.test(headers.authorization ?? '')) delete headers.authorization
   const url = p.req.url ?? ''
   const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
+  const failed = (status: number, why: string) => ({
+    status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: `the upstream ${why}; you were not charged`, code: 'SELLER_FAILED' })),
+  })
   try {
-    const up = await fetch(e.upstream_url + query, {
-      method: p.req.method, headers, body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
+    const up = await (p.fetch ?? fetch)(e.upstream_url + query, {
+      method: p.req.method, headers: toUpstream(p.req.headers), body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
       redirect: 'manual', signal: AbortSignal.timeout(p.timeoutMs ?? UPSTREAM_TIMEOUT_MS),
     })
-    const body = Buffer.from(await up.arrayBuffer())
-    const back: Record<string, string> = {}
-    up.headers.forEach((v, k) => {
-      if (!DROP_BACK.has(k)) back[k] = v
-    })
-    return { status: up.status, headers: back, body }
+    const tooLarge = () => failed(502, `answered more than ${MAX_UPSTREAM_BODY} bytes`)
+    if (Number(up.headers.get('content-length') ?? 0) > MAX_UPSTREAM_BODY) {
+      await up.body?.cancel().catch(() => {})
+      return tooLarge()
+    }
+    const { buf, truncated } = await readBounded(up, MAX_UPSTREAM_BODY)
+    if (truncated) return tooLarge()
+    return { status: up.status, headers: toBuyer(up.headers), body: buf }
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError'
-    const body = JSON.stringify({ error: `the upstream ${timedOut ? 'did not answer in time' : 'could not be reached'}; you were not charged`, code: 'SELLER_FAILED' })
-    return { status: timedOut ? 504 : 502, headers: { 'content-type': 'application/json' }, body: Buffer.from(body) }
+    return failed(timedOut ? 504 : 502, timedOut ? 'did not answer in time' : 'could not be reached')
   }
 }

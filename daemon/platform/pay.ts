@@ -7,7 +7,8 @@ import type { PayAnswer, Price } from '../../src/sdk/platform/pay.js'
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { headers as x402Headers } from '../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { checkSpend, microsToUsd, remainingMicros, usdMicros } from './limits.js'
+import { egressRefusal } from './egress/guard.js'
+import { checkSpend, hostAllowed, microsToUsd, remainingMicros, usdMicros } from './limits.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
 import { VALIDITY_SECONDS, type Quote, type QuoteContext } from './pay/quote.js'
@@ -18,6 +19,8 @@ import { policyOf, type AgentRow } from './store.js'
 
 /** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
+  /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/platform/egress/), plain fetch by default. */
+  & { fetch?: SellerFetch }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
@@ -36,6 +39,15 @@ const DEFAULT_TIMEOUT_MS = 30_000
 export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest): Promise<PayAnswer> {
   const timeout = d.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const host = new URL(req.url).hostname.toLowerCase()
+  // Before the first request, not only before paying: a host off the agent's allow-list is not contacted at all.
+  const { allowedHosts } = policyOf(agent)
+  if (!hostAllowed(allowedHosts, host)) {
+    throw new BaseError('LIMIT_EXCEEDED', `${host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was sent or paid`, {
+      fields: { limit: 'allowedHosts', limitUsd: null, amountUsd: null, remainingUsd: null },
+    })
+  }
+  // Every request to the seller goes through the deployment's egress fetch (refusals are EGRESS_REFUSED, before anything is signed).
+  const sellerFetch = (url: string, i: RequestInit, afterPayment: boolean) => fetchSeller(d.fetch ?? fetch, url, i, afterPayment)
   const init = (extra: Record<string, string> = {}): RequestInit => ({
     method: req.method, headers: { ...req.headers, ...extra }, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(timeout),
   })
@@ -185,10 +197,15 @@ function notOffered(only: 'x402' | 'mpp', other: () => { offered: string[] } | u
 
 class SellerUnreachable extends BaseError {}
 
-async function sellerFetch(url: string, init: RequestInit, afterPayment: boolean): Promise<Response> {
+type SellerFetch = (url: string, init: RequestInit) => Promise<Response>
+
+async function fetchSeller(f: SellerFetch, url: string, init: RequestInit, afterPayment: boolean): Promise<Response> {
   try {
-    return await fetch(url, init)
+    return await f(url, init)
   } catch (e) {
+    // Refused by the egress guard: no connection was opened, so nothing reached the seller.
+    const refused = egressRefusal(e)
+    if (refused) throw refused
     const timedOut = (e as Error).name === 'TimeoutError'
     const what = timedOut ? 'the seller did not answer in time' : `the seller could not be reached (${(e as Error).message})`
     if (!afterPayment) throw new BaseError('SELLER_FAILED', `${what}; nothing was paid`, { fields: { charged: false, transaction: null }, cause: e })

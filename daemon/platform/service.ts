@@ -24,6 +24,7 @@ import { resealAll, type ResealReport } from './reseal.js'
 import { acceptMppSecrets } from './paid-mpp.js'
 import type { Logger } from 'pino'
 import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
+import { egressGuard, type Egress } from './egress/guard.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -64,6 +65,8 @@ export type PlatformService = {
   userOf(caller: Caller): string
   /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/platform/webhooks/). */
   webhooks: SettlementWebhooks
+  /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/platform/egress/). */
+  egress: Egress
   /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
   reseal(): Promise<ResealReport>
   log: Logger
@@ -86,6 +89,8 @@ export type PlatformServiceParameters = {
   swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
   topUpFees: Record<string, (address: Address) => Promise<void>>
+  /** Outbound guard; default: strict on testnet and mainnet, open on local, no allow-list. */
+  egress?: Egress
   /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
   payValiditySeconds?: number
   log: Logger
@@ -95,6 +100,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const seal = p.walletKey ? walletSeal(p.walletKey, p.previousWalletKeys) : undefined
   const store = platformStore(p.store, seal)
   const endpoints = endpointStore(p.store)
+  const egress = p.egress ?? egressGuard({ strict: p.profile !== 'local' })
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
     const key = c.req.header(KEY_HEADER[kind])
     if (key === undefined) return undefined
@@ -138,9 +144,10 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds }, agent, req),
+    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch }, agent, req),
     endpoints,
-    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log }),
+    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch }),
+    egress,
     async reseal() {
       if (!seal) throw new BaseError('FLOW_DISABLED', 'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)')
       return resealAll(p.store, seal)

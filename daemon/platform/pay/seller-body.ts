@@ -1,3 +1,5 @@
+import { endToEnd } from '../egress/headers.js'
+
 /** The most of a seller's answer body the platform reads and hands back (the pay answer carries it in JSON). */
 export const MAX_SELLER_BODY = 4 * 1024 * 1024
 /** The most of a 402 body read for x402 v1 terms; terms are a few hundred bytes. */
@@ -26,13 +28,12 @@ export async function readBounded(res: Response, max: number): Promise<{ buf: Bu
   }
 }
 
-/** The seller's answer as the pay route returns it: text as utf8, anything else base64. */
+/** The seller's answer as the pay route returns it: text as utf8, anything else base64; its end-to-end headers (egress/headers.ts). */
 export async function passThrough(res: Response) {
   const { buf, truncated } = await readBounded(res, MAX_SELLER_BODY)
   const type = res.headers.get('content-type') ?? ''
   const text = /^(text\/|application\/(json|xml|javascript)|[^;]*\+json)/i.test(type) || type === ''
-  const headers: Record<string, string> = {}
-  res.headers.forEach((v, k) => (headers[k] = v))
+  const headers = endToEnd(res.headers)
   return {
     status: res.status, headers, body: text ? buf.toString('utf8') : buf.toString('base64'), bodyEncoding: (text ? 'utf8' : 'base64') as 'utf8' | 'base64',
     ...(truncated ? { bodyTruncated: true as const } : {}),

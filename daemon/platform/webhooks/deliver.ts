@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { EndpointRow } from '../endpoints.js'
+import { readBounded } from '../pay/seller-body.js'
 import type { DeliveryRow, WebhookQueue } from './queue.js'
 import { webhookSignature, type WebhookSecrets } from './secret.js'
 
@@ -13,6 +14,8 @@ const ATTEMPT_TIMEOUT_MS = 10_000
 const LEASE_MS = 30_000
 const POLL_MS = 1_000
 const BATCH = 20
+/** A receiver's answer is not used, only its status: at most this much of it is read (the rest is cancelled), so a receiver streaming without end holds nothing. */
+export const MAX_RECEIVER_BODY = 64 * 1024
 
 export type WebhookDeliveryDeps = {
   queue: WebhookQueue
@@ -20,7 +23,8 @@ export type WebhookDeliveryDeps = {
   /** The endpoint's current webhook (a URL changed meanwhile gets the pending events; a removed one drops them). */
   endpoint(id: string): Promise<EndpointRow | undefined>
   log: Logger
-  fetch?: typeof fetch
+  /** The guarded egress fetch (daemon/platform/egress/) in the daemon; plain fetch by default. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>
 }
 
 export const retryDelay = (attempts: number) => Math.min(RETRY.firstMs * 2 ** Math.max(0, attempts - 1), RETRY.maxMs)
@@ -57,7 +61,7 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
           [WEBHOOK_HEADERS.signature]: webhookSignature(d.secrets.key(e.id, e.webhook_secret), row.id, ts, row.body),
         },
       })
-      await res.arrayBuffer().catch(() => {})
+      await readBounded(res, MAX_RECEIVER_BODY).catch(() => {})
       if (res.status >= 200 && res.status < 300) return void (await d.queue.delivered(row.id))
       await retry(row, attempts, `the receiver answered ${res.status}`)
     } catch (err) {

@@ -14,6 +14,9 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   const chain = s.evm[body.network]
   if (!chain || !chain.tokens[body.token]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} ${body.token} is not served by this deployment (profile ${s.profile})`)
+  // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.
+  await s.egress.check(body.upstreamUrl, 'upstreamUrl')
+  if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
   let payTo = body.payTo
   let payToAgentId: string | null = null
   if (!payTo.startsWith('0x')) {

@@ -20,6 +20,7 @@ export default platformRoute(r, async (c, s, { params, body, caller }) => {
   const url = body.webhookUrl === undefined ? current.webhook_url : body.webhookUrl
   if (body.rotateWebhookSecret && !url) throw new BaseError('BAD_REQUEST', "invalid field 'rotateWebhookSecret': the endpoint has no webhook; give webhookUrl")
   let shown: string | undefined
+  if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
   if (body.webhookUrl === null) Object.assign(change, { webhook_url: null, webhook_secret: null })
   else if (url) {
     change.webhook_url = url
