@@ -57,6 +57,7 @@ _parx() {
       "endpoint update") path="endpoint update" ;;
       "endpoint delete") path="endpoint delete" ;;
       "mcp") path="mcp" ;;
+      "skill") path="skill" ;;
       "logout") path="logout" ;;
       "completion") path="completion" ;;
     esac
@@ -74,7 +75,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap manifest endpoint mcp logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
@@ -126,6 +127,7 @@ _parx() {
     "endpoint update") words="--discoverable --description --webhook-url --rotate-webhook-secret --version -V --output -o --api-url --no-color --help" ;;
     "endpoint delete") words="--version -V --output -o --api-url --no-color --help" ;;
     "mcp") words="--version -V --output -o --api-url --no-color --help" ;;
+    "skill") words="--path --version -V --output -o --api-url --no-color --help" ;;
     "logout") words="--agent --user --version -V --output -o --api-url --no-color --help" ;;
     "completion") words="--shell --write --version -V --output -o --api-url --no-color --help" ;;
   esac

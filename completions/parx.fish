@@ -24,6 +24,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a swap
 complete -c parx -f -n '__fish_use_subcommand' -a manifest
 complete -c parx -f -n '__fish_use_subcommand' -a endpoint
 complete -c parx -f -n '__fish_use_subcommand' -a mcp
+complete -c parx -f -n '__fish_use_subcommand' -a skill
 complete -c parx -f -n '__fish_use_subcommand' -a logout
 complete -c parx -f -n '__fish_use_subcommand' -a completion
 complete -c parx -n '__fish_seen_subcommand_from serve' -l profile -x -a 'local testnet mainnet'
@@ -158,6 +159,7 @@ complete -c parx -n '__fish_seen_subcommand_from update' -l discoverable -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l description -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l webhook-url -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l rotate-webhook-secret -f
+complete -c parx -n '__fish_seen_subcommand_from skill' -l path -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l agent -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l user -f
 complete -c parx -n '__fish_seen_subcommand_from completion' -l shell -x -a 'bash zsh fish'

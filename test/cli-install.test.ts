@@ -32,5 +32,11 @@ describe('npm pack + npm install -g', () => {
     const status = parx(['-o', 'json', 'status', '--api-url', 'http://127.0.0.1:9'])
     expect(status.status).toBe(5)
     expect(JSON.parse(status.stdout).code).toBe('DAEMON_UNREACHABLE')
+    // The agent skill ships, and `parx skill --path` finds it inside the installed package.
+    expect(files).toContain('skills/parx/SKILL.md')
+    const skill = parx(['skill', '--path'])
+    expect(skill.status, skill.stderr).toBe(0)
+    expect(skill.stdout.trim()).toBe(join(prefix, 'lib', 'node_modules', 'parx', 'skills', 'parx', 'SKILL.md'))
+    expect(parx(['skill']).stdout).toMatch(/^---\nname: parx\n/)
   })
 })

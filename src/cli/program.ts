@@ -40,6 +40,7 @@ import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
 import * as swap from './commands/swap.js'
 import * as send from './commands/send.js'
+import * as skill from './commands/skill.js'
 import * as userCreate from './commands/user/create.js'
 import * as userWhoami from './commands/user/whoami.js'
 import * as whoami from './commands/whoami.js'
@@ -131,6 +132,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(endpointDelete.define(ctx)),
   )
   program.addCommand(mcp.define(ctx))
+  program.addCommand(skill.define(ctx))
   program.addCommand(logout.define(ctx))
   program.addCommand(completion.define(ctx, () => program))
   // addCommand does not pass settings down: give every command our output and error handling.
