@@ -31,8 +31,6 @@ export const envPaths: Record<string, string> = {
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
-  PARX_EGRESS_ALLOW: 'egress.allow',
-  PARX_EGRESS_STRICT: 'egress.strict',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */
@@ -64,11 +62,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
       if (flow) setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
     }
   }
-  // PARX_XCHAIN_ATTESTOR_URLS="1=http://127.0.0.1:9101,2=http://127.0.0.1:9102" -> xchain.attestorUrls
+  // PARX_XCHAIN_ATTESTOR_URLS="0=http://127.0.0.1:9100,1=http://127.0.0.1:9101" -> xchain.attestorUrls (indexes 0, 1, 2)
   if (env.PARX_XCHAIN_ATTESTOR_URLS) {
     for (const pair of env.PARX_XCHAIN_ATTESTOR_URLS.split(',')) {
       const at = pair.indexOf('=')
-      if (at < 1) throw new BaseError('BAD_REQUEST', `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 1=http://127.0.0.1:9101 (got '${pair}')`)
+      if (at < 1) throw new BaseError('BAD_REQUEST', `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 0=http://127.0.0.1:9100 (got '${pair}')`)
       setPath(out, `xchain.attestorUrls.${pair.slice(0, at).trim()}`, pair.slice(at + 1).trim())
     }
   }
