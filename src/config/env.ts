@@ -31,6 +31,8 @@ export const envPaths: Record<string, string> = {
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
+  PARX_EGRESS_ALLOW: 'egress.allow',
+  PARX_EGRESS_STRICT: 'egress.strict',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

@@ -13,6 +13,10 @@ const port = z.coerce.number().int().min(0).max(65535)
 const addressList = z.union([z.array(z.string()), z.string().transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))])
   .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address (0x and 40 hex digits)')))
 
+/** `host:port` entries (an array, or comma-separated in the environment); an IPv6 host in brackets. */
+const hostPortList = z.union([z.array(z.string()), z.string().transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))])
+  .pipe(z.array(z.string().trim().toLowerCase().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+):\d{1,5}$/, 'host:port, e.g. seller.internal:8080 or [fd00::5]:443')))
+
 /**
  * The daemon's whole configuration, declared once. Sources in precedence order:
  * flags > PARX_* environment > config file (conf, mode 0600) > these defaults.
@@ -74,6 +78,16 @@ export const configSchema = z.object({
      */
     attestorUrls: z.record(z.enum(['0', '1', '2'], { errorMap: () => ({ message: 'attestor indexes are 0, 1 and 2' }) }), z.string().url()).default({}),
   }).default({}).refine((x) => x.expirySeconds > x.fillSeconds, 'xchain.expirySeconds must be larger than xchain.fillSeconds (claims happen between the two)'),
+  /**
+   * Outbound requests made for users: pay, paid endpoints' upstreams, settlement webhooks (README
+   * "Hosting safely"). On testnet and mainnet they reach public unicast addresses only.
+   */
+  egress: z.object({
+    /** Exact `host:port` entries admitted although not public (a seller, upstream or receiver inside); other ports stay refused. */
+    allow: hostPortList.default([]),
+    /** The guard on the local profile too (to try a hosted deployment's settings); testnet and mainnet always have it. */
+    strict: bool.default(false),
+  }).default({}),
   /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
   rateLimit: z.object({
     perSecond: z.coerce.number().positive().default(50),
