@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src/config/load.js'
 import { mppValidBefore } from './mpp.js'
 import { validitySeconds } from './quote.js'
 
@@ -20,5 +21,14 @@ describe('validity of a signed payment', () => {
     expect(mppValidBefore(undefined, 300, now)).toBe(BigInt(s + 300))
     expect(mppValidBefore('not a date', 300, now)).toBe(BigInt(s + 300))
     expect(mppValidBefore(new Date(now - 5_000).toISOString(), 300, now)).toBe(BigInt(s - 5))
+  })
+})
+
+describe('pay.validitySeconds', () => {
+  it('defaults to 300, is set by PARX_PAY_VALIDITY_SECONDS or the file, and stays within 10..3600', () => {
+    expect(loadConfig({ env: {}, file: {} }).pay.validitySeconds).toBe(300)
+    expect(loadConfig({ env: { PARX_PAY_VALIDITY_SECONDS: '60' }, file: {} }).pay.validitySeconds).toBe(60)
+    expect(loadConfig({ env: {}, file: { pay: { validitySeconds: 3600 } } }).pay.validitySeconds).toBe(3600)
+    for (const bad of ['5', '3601', '31536000', 'soon']) expect(() => loadConfig({ env: { PARX_PAY_VALIDITY_SECONDS: bad }, file: {} })).toThrow(/validitySeconds/)
   })
 })
