@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
-import { createApiServer, type ApiFetch } from './http/api-server.js'
+import { createApiServer, type ApiFetch, type ApiServerOptions } from './http/api-server.js'
 import { prepareDataDir } from './startup/data-dir.js'
 import { startupError } from './startup/failure.js'
 import { ownerOnlyUmask } from './startup/owner-only.js'
@@ -56,6 +56,8 @@ import { dashboardService } from './dashboard/service.js'
 import { sessionAuth } from './dashboard/session-auth.js'
 import { sessionStore } from './dashboard/sessions.js'
 import { siwe } from './dashboard/siwe.js'
+import { dashboardOrigin } from './dashboard/origin.js'
+import { configuredOrigin } from '../src/config/public-origin.js'
 import { userKeys } from './platform/user-keys.js'
 import { createXchain, type XchainParts } from './xchain/compose.js'
 import type { Duties } from './worker/leader.js'
@@ -165,7 +167,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
     let app: Hono | undefined
-    const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port)
+    // HSTS on every answer when the public origin is https (README "Hosting safely").
+    const publicOrigin = configuredOrigin(config)
+    const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port, { hsts: publicOrigin?.https })
     cleanups.push(() => closeServer(server.server))
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
@@ -215,6 +219,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       cleanups.push(() => platform.webhooks.delivery.stop())
     }
     const sessions = sessionStore(store)
+    const origin = dashboardOrigin(publicOrigin)
     // Only the worker leader moves cross-chain orders; `leadership` exists once the duties are campaigned for below.
     let leadership: Leadership | undefined
     const xchain = createXchain({
@@ -237,6 +242,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         // Sign-in messages per client address: a burst of 30, then one every 2 s. Not exempt on
         // loopback: sign-in is what a script would hammer.
         loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
+        origin,
       }),
       xchain: xchain.service,
       bazaar: bazaarService({ endpoints: platform.endpoints, supported: () => facilitator.supported(), evm: chains.evm, platformUrl: urls.platform }),
@@ -283,7 +289,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     } else {
       replayed()
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions), routes: config.role === 'worker' ? workerRoutes : undefined })
+    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker, xchain }
@@ -294,9 +300,9 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   }
 }
 
-function listen(fetch: ApiFetch, hostname: string, port: number): Promise<{ server: ServerType; port: number }> {
+function listen(fetch: ApiFetch, hostname: string, port: number, opts: ApiServerOptions): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = createApiServer(fetch)
+    const server = createApiServer(fetch, opts)
     server.once('error', reject)
     server.listen(port, hostname, () => resolve({ server, port: (server.address() as { port: number }).port }))
   })

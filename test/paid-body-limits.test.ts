@@ -101,6 +101,7 @@ describe('POST /paid/:id bodies are capped while they stream', () => {
     const before = rssMiB()
     const r = await upload(agent, 500 * 2 ** 20)
     const after = rssMiB()
+    console.info(`paid-body-limits: 500 MB streamed, ${(r.sent / 2 ** 20).toFixed(1)} MiB written before the 413; daemon RSS ${before.toFixed(1)} -> ${after.toFixed(1)} MiB`)
     expect(r.status).toBe(413)
     expect(r.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
     expect(r.body.error).toContain(String(PAID_MAX_BODY))

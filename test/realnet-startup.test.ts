@@ -58,7 +58,7 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
       'PARX_ATTESTOR_KEYS', 'PARX_SOLANA_ATTESTOR_KEYS', 'PARX_OPERATOR_TOKEN',
       'PARX_RPC_BASE_SEPOLIA', 'PARX_RPC_RADIUS_TESTNET', 'PARX_RPC_SOLANA_DEVNET',
       'serve.contracts["base-sepolia"].USDC', 'serve.contracts["base-sepolia"].PUSD', 'serve.contracts["radius-testnet"].USDC',
-      'serve.contracts["solana-devnet"].XUSD', 'PARX_CONTRACTS_BASE_SEPOLIA',
+      'serve.contracts["solana-devnet"].XUSD', 'PARX_CONTRACTS_BASE_SEPOLIA', 'serve.publicOrigin: missing', 'PARX_PUBLIC_ORIGIN',
     ]) expect(e.details).toContain(name)
     // The hints name only variables that exist.
     expect(e.details).not.toMatch(/PARX_ATTESTOR_KEY\b|PARX_OPERATOR TOKEN/)
@@ -85,6 +85,16 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
     expect(e.details).toContain(`serve.rpc["base-sepolia"]: ${wrongBase} serves chain id ${LOCAL_BASE_CHAIN_ID}, not base-sepolia's 84532`)
     expect(e.details).toMatch(/serve\.rpc\["solana-devnet"\]: .* has genesis hash ParxLoca1/)
     expect(e.details).not.toContain('radius-testnet')
+  })
+
+  it('refuses a configuration complete but for its public origin, naming PARX_PUBLIC_ORIGIN (issue 25 item 4)', async () => {
+    const { PARX_PUBLIC_ORIGIN: _origin, ...withoutOrigin } = chains.env
+    const e = await refusal(withoutOrigin)
+    expect(e.code).toBe('CONFIG_INVALID')
+    expect(e.message).toContain('1 problem in the configuration')
+    expect(e.details).toContain('serve.publicOrigin: missing (sign-in messages are bound to it); set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at')
+    const http = await refusal({ ...chains.env, PARX_PUBLIC_ORIGIN: 'http://pay.example.com' })
+    expect(http.details).toContain("serve.publicOrigin: 'http://pay.example.com' is plain http")
   })
 
   it('refuses an RPC that does not answer, and a malformed address', async () => {

@@ -10,6 +10,7 @@ import { recentSpends } from '../platform/payments.js'
 import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
 import type { Store } from '../store/store.js'
+import type { DashboardOrigin } from './origin.js'
 import type { SessionStore } from './sessions.js'
 import type { Siwe } from './siwe.js'
 
@@ -26,6 +27,8 @@ export type DashboardParameters = {
   sessions: SessionStore
   /** Sign-in attempts per client address (SIWE messages and logins), apart from the API's limiter. */
   loginLimiter: RateLimiter
+  /** The origin sign-in binds and the cookie's Secure flag (the configured public origin: daemon/dashboard/origin.ts). */
+  origin: DashboardOrigin
   partnerKeys: PartnerKeyStore
   /** Changes go through the key service, which applies them to this process's verdict cache at once. */
   keys: KeysService
@@ -47,6 +50,7 @@ export function dashboardService(p: DashboardParameters) {
     siwe: p.siwe,
     sessions: p.sessions,
     loginLimiter: p.loginLimiter,
+    origin: p.origin,
     propagation: p.replicas
       ? 'Changes apply at once on every server: replicas are told through the shared database. If one misses the message it still catches up within 30 seconds for a new key and 5 minutes for a deactivation or deletion.'
       : 'Changes apply at once (one server, no other replica caches a verdict).',

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { CSRF_HEADER } from '../../src/sdk/dashboard/index.js'
 import { sessionCookie, setSessionCookie } from './cookie.js'
+import type { DashboardOrigin } from './origin.js'
 import type { Session, SessionStore } from './sessions.js'
 
 /**
@@ -8,13 +9,13 @@ import type { Session, SessionStore } from './sessions.js'
  * session, and a POST or DELETE must carry that session's CSRF token in x-csrf-token. A session
  * due for rotation gets a new cookie on this answer.
  */
-export function sessionAuth(sessions: SessionStore) {
+export function sessionAuth(sessions: SessionStore, origin: DashboardOrigin) {
   return {
     async session(c: Context): Promise<Session & { id: string }> {
       const id = sessionCookie(c)
       const mutating = c.req.method !== 'GET' && c.req.method !== 'HEAD'
       const { session, rotatedId } = await sessions.resolve(id, { mutating, csrf: c.req.header(CSRF_HEADER) })
-      if (rotatedId) setSessionCookie(c, rotatedId)
+      if (rotatedId) setSessionCookie(c, rotatedId, origin.secure(c))
       return { ...session, id: rotatedId ?? id! }
     },
   }

@@ -25,8 +25,8 @@ export type SiweParameters = {
 /**
  * Sign-In with Ethereum (EIP-4361) as the dashboard speaks it: the daemon writes the message with a
  * single-use nonce it stored, the wallet signs it, and `verify` refuses a message for another
- * domain, URI or chain, an expired one, a replayed one (its nonce is deleted on first use) and a
- * signature that is not the address's.
+ * domain, URI or chain, an expired one, a replayed one (its nonce is deleted on first use, even
+ * when that use is refused) and a signature that is not the address's.
  */
 export function siwe(p: SiweParameters) {
   const now = p.now ?? Date.now
@@ -49,7 +49,7 @@ export function siwe(p: SiweParameters) {
       return { message, nonce, expiresAt }
     },
 
-    /** The checksummed address that signed, once the message passed every check and its nonce is spent. */
+    /** The checksummed address that signed, once the message passed every check; its nonce is spent whatever the outcome. */
     async verify(origin: SiweOrigin, body: { message: string; signature: string }): Promise<Address> {
       let msg: SiweMessage
       try {
@@ -57,11 +57,17 @@ export function siwe(p: SiweParameters) {
       } catch (e) {
         throw rejected(`the message is not an EIP-4361 message (${errorText(e)})`)
       }
+      const t = now()
+      // Spent first, atomically, whatever follows: of two logins with one message exactly one
+      // deletes the row, and a refused attempt (wrong domain, bad signature) has used the message
+      // up. Otherwise one nonce would allow unlimited signature guesses, each a contract-wallet
+      // eth_call running factory code the caller chose (ERC-6492).
+      const spent = await p.store.db.deleteFrom('dashboard_nonces').where('nonce', '=', msg.nonce).where('expires_at', '>', t).executeTakeFirst()
+      if (Number(spent.numDeletedRows) !== 1) throw rejected('the nonce is unknown or already used (a replayed or stale message)')
       if (msg.domain !== origin.domain) throw rejected(`the message is for ${msg.domain}, not ${origin.domain}`)
       if (msg.uri !== origin.uri) throw rejected(`the message is for ${msg.uri}, not ${origin.uri}`)
       if (!p.chainIds.includes(msg.chainId)) throw rejected(`the message names chain ${msg.chainId}; this dashboard signs in on chain ${p.chainIds.join(' or ')}`)
       if (!msg.expirationTime || !msg.issuedAt) throw rejected('the message has no issued-at or expiration time')
-      const t = now()
       if (Date.parse(msg.expirationTime) - Date.parse(msg.issuedAt) > SIWE_TTL_MS) throw rejected('the message is valid for longer than this dashboard allows')
       if (Date.parse(msg.issuedAt) > t + 60_000) throw rejected('the message is issued in the future')
       const result: SiweResponse = await msg.verify(
@@ -75,9 +81,6 @@ export function siwe(p: SiweParameters) {
         },
       )
       if (!result.success) throw rejected(result.error?.type === 'Expired message.' ? 'the message has expired' : `${result.error?.type ?? 'the signature does not match'}`.replace(/\.$/, '').toLowerCase())
-      // Spent on first use, atomically: of two logins with one message, exactly one deletes the row.
-      const spent = await p.store.db.deleteFrom('dashboard_nonces').where('nonce', '=', msg.nonce).where('expires_at', '>', t).executeTakeFirst()
-      if (Number(spent.numDeletedRows) !== 1) throw rejected('the nonce is unknown or already used (a replayed or stale message)')
       return getAddress(msg.address)
     },
   }

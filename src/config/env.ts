@@ -8,6 +8,7 @@ export const envPaths: Record<string, string> = {
   PARX_PROFILE: 'profile',
   PARX_HOST: 'host',
   PARX_PORT: 'port',
+  PARX_PUBLIC_ORIGIN: 'publicOrigin',
   PARX_DATA_DIR: 'dataDir',
   PARX_LOG_LEVEL: 'logLevel',
   PARX_STORE_URL: 'store.url',

@@ -15,10 +15,29 @@ describe('configProblems', () => {
       'serve.keys.solver', 'serve.keys.facilitator', 'serve.keys.solanaSolver', 'serve.keys.solanaFacilitator',
       'serve.keys.attestors', 'serve.keys.solanaAttestors', 'serve.auth.operatorToken',
       'serve.rpc["base-sepolia"]', 'serve.rpc["radius-testnet"]', 'serve.rpc["solana-devnet"]',
-      'serve.contracts["base-sepolia"].USDC', 'serve.contracts["solana-devnet"].PUSD',
+      'serve.contracts["base-sepolia"].USDC', 'serve.contracts["solana-devnet"].PUSD', 'serve.publicOrigin',
     ]))
-    // 7 keys + 3 RPC URLs + 3 + 2 + 3 token addresses
-    expect(settings).toHaveLength(18)
+    // the public origin + 7 keys + 3 RPC URLs + 3 + 2 + 3 token addresses
+    expect(settings).toHaveLength(19)
+  })
+
+  it('needs a public origin off the local profile: an https one, or http on a loopback host only', () => {
+    const origin = (value?: string, profile = 'testnet') => configProblems(loadConfig({ env: { PARX_PROFILE: profile, ...(value ? { PARX_PUBLIC_ORIGIN: value } : {}) }, file: {} }))
+      .find((p) => p.setting === 'serve.publicOrigin')
+    expect(origin()).toMatchObject({ problem: expect.stringContaining('missing'), fix: expect.stringContaining('PARX_PUBLIC_ORIGIN') })
+    expect(origin('https://pay.example.com')).toBeUndefined()
+    expect(origin('https://pay.example.com:8443/')).toBeUndefined()
+    expect(origin('http://127.0.0.1:8420')).toBeUndefined()
+    expect(origin('http://pay.example.com')!.problem).toContain('plain http')
+    expect(origin('https://pay.example.com/dashboard')!.problem).toContain('has a path')
+    expect(origin('https://pay.example.com/?x=1')!.problem).toContain('has a path')
+    expect(origin('https://u:p@pay.example.com')!.problem).toContain('credentials')
+    expect(origin('pay.example.com')!.problem).toContain('not a URL')
+    expect(origin('ftp://pay.example.com')!.problem).toContain('not an http(s) URL')
+    // The local profile needs none, and checks the one it is given.
+    expect(origin(undefined, 'local')).toBeUndefined()
+    expect(origin('http://192.168.1.5:8420', 'local')).toBeUndefined()
+    expect(origin('https://pay.example.com/x', 'local')!.problem).toContain('has a path')
   })
 
   it('reads addresses from PARX_CONTRACTS_<NETWORK> (JSON) and checks their form', () => {

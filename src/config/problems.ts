@@ -2,6 +2,7 @@ import bs58 from 'bs58'
 import { isAddress } from 'viem'
 import { networks, profiles, type NetworkSpec } from '../networks/registry.js'
 import { contractsEnv, rpcEnv } from './env-names.js'
+import { publicOriginProblems } from './public-origin.js'
 import type { FlowName } from './schema.js'
 import type { ResolvedConfig } from './load.js'
 
@@ -27,13 +28,15 @@ const solanaPubkey = (s: string) => {
 }
 
 /**
- * Every problem of a testnet or mainnet configuration at once: service keys, RPC URLs and the
- * token addresses each network needs (a daemon cannot price, pay or settle without its tokens).
- * The local profile has none: it makes its own keys, chains and contracts.
+ * Every problem of a testnet or mainnet configuration at once: the public origin, service keys,
+ * RPC URLs and the token addresses each network needs (a daemon cannot price, pay or settle
+ * without its tokens). The local profile makes its own keys, chains and contracts: only a public
+ * origin it was given can be wrong there.
  */
 export function configProblems(config: Readonly<ResolvedConfig>): ConfigProblem[] {
-  if (config.profile === 'local') return []
-  const out: ConfigProblem[] = []
+  // The public origin is checked on every profile when given, and required off the local one.
+  if (config.profile === 'local') return publicOriginProblems(config)
+  const out: ConfigProblem[] = [...publicOriginProblems(config)]
   const k = config.keys
   const evmKey = (value: string | undefined, setting: string, env: string) => {
     if (!value) out.push({ setting, problem: 'missing', fix: `set ${env} (0x + 64 hex) or ${setting} in the config file` })

@@ -25,6 +25,14 @@ export const configSchema = z.object({
   profile: z.enum(['local', 'testnet', 'mainnet']).default('local'),
   host: z.string().default('127.0.0.1'),
   port: port.default(8420),
+  /**
+   * The origin users reach this deployment at (README "Hosting safely"), e.g.
+   * https://pay.example.com: sign-in messages (EIP-4361 domain and URI) are written and checked
+   * against it alone, and an https origin makes cookies Secure and adds HSTS. Required on testnet
+   * and mainnet (src/config/public-origin.ts); on the local profile, absent = the loopback or IP
+   * address the browser used.
+   */
+  publicOrigin: z.string().optional(),
   /** Where the store, the keys of the local profile and the embedded chains' state live. */
   dataDir: z.string().optional(),
   fresh: bool.default(false),

@@ -1,31 +1,38 @@
 import { getAddress } from 'viem'
 import { dashboardPaths, siweLoginBody, siweMessageBody } from '../../../../src/sdk/dashboard/index.js'
-import { clearSessionCookie, sessionCookie, setSessionCookie, siweOrigin } from '../../../dashboard/cookie.js'
+import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../../dashboard/cookie.js'
 import { remoteAddress } from '../../remote-address.js'
 import { route } from '../../route.js'
 
-/** A fresh EIP-4361 message with a single-use nonce, for the wallet to sign. Rate limited per client address (loopback too). */
+/**
+ * A fresh EIP-4361 message with a single-use nonce, for the wallet to sign, naming the deployment's
+ * public origin (daemon/dashboard/origin.ts). Rate limited per client address (loopback too).
+ */
 export const siweMessage = route({
   method: 'POST', path: dashboardPaths.siweMessage, auth: 'open', surface: 'dashboard', body: siweMessageBody, maxBody: 1024,
   handler: async (c, s, { body }) => {
     s.loginLimiter.check(remoteAddress(c))
-    return c.json(await s.siwe.message(siweOrigin(c), body))
+    return c.json(await s.siwe.message(s.origin.siwe(c), body))
   },
 })
 
 /**
  * Verifies the signed message, spends its nonce, and starts a session (a new cookie id every
- * sign-in). Not limited itself: every sign-in spends a nonce only the limited route above hands out.
+ * sign-in). A refused attempt spends the nonce too, so each message allows one try (and one
+ * contract-wallet check on chain); attempts are also limited per client address, in a bucket of
+ * their own beside the messages'.
  */
 export const siweLogin = route({
   method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192, noStore: true,
   handler: async (c, s, { body }) => {
-    const wallet = await s.siwe.verify(siweOrigin(c), body)
+    const address = remoteAddress(c)
+    await s.loginLimiter.check(`login:${address ?? 'unknown'}`)
+    const wallet = await s.siwe.verify(s.origin.siwe(c), body)
     const previous = sessionCookie(c)
     if (previous) await s.sessions.destroy(previous)
     await s.signedIn(wallet)
     const { id, session } = await s.sessions.create(wallet)
-    setSessionCookie(c, id)
+    setSessionCookie(c, id, s.origin.secure(c))
     return c.json({ wallet, csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() })
   },
 })
@@ -40,7 +47,7 @@ export const logout = route({
   method: 'POST', path: dashboardPaths.logout, auth: 'session', surface: 'dashboard',
   handler: async (c, s, { session }) => {
     await s.sessions.destroy(session.id)
-    clearSessionCookie(c)
+    clearSessionCookie(c, s.origin.secure(c))
     return c.json({ signedOut: true })
   },
 })
