@@ -33,7 +33,7 @@ export async function benchHosted(): Promise<void> {
     const dataDir = join(root, name)
     const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--role', role, '--port', '0', '--data-dir', dataDir, '--log-level', 'info'], {
       stdio: ['ignore', 'pipe', 'inherit'], detached: true,
-      env: { ...process.env, ...chains.env, PARX_RUNTIME_DIR: join(root, `${name}-run`), PARX_MAX_USD: '1000000', ...(storeUrl ? { PARX_STORE_URL: storeUrl } : {}) },
+      env: { ...process.env, ...chains.env, PARX_RUNTIME_DIR: join(root, `${name}-run`), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...(storeUrl ? { PARX_STORE_URL: storeUrl } : {}) },
     })
     const exited = new Promise<void>((r) => child.once('exit', () => r()))
     const line = await new Promise<string>((resolve, reject) => {

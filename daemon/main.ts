@@ -33,6 +33,8 @@ import { BAZAAR } from '../src/sdk/x402/bazaar.js'
 import { createApp } from './http/app.js'
 import { egressGuard } from './platform/egress/guard.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
+import { apiLimiter } from './http/middleware/api-limiter.js'
+import { trustedProxies } from './http/client-address.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
@@ -210,7 +212,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       egress,
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
       previousWalletKeys: config.keys.platformWalletPrevious,
-      aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, log,
+      aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).
@@ -289,7 +291,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     } else {
       replayed()
     }
-    app = createApp({ surfaces, auth, log, limiter: rateLimiter(config.rateLimit), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
+    app = createApp({ surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker, xchain }

@@ -51,7 +51,9 @@ async function serve(name: string, role: 'api' | 'worker'): Promise<Proc> {
   const [cmd, ...rest] = tiedToParent([process.execPath, ...argv])
   const child = spawn(cmd!, rest, {
     stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-    env: { ...process.env, ...chains.env, PARX_STORE_URL: db, PARX_RUNTIME_DIR: join(dataDir, 'run'), PARX_MAX_USD: '1000000' },
+    // The load comes from this one machine's loopback: exempt it, as the local profile does (a
+    // testnet daemon otherwise limits it like any client, shared by both replicas).
+    env: { ...process.env, ...chains.env, PARX_STORE_URL: db, PARX_RUNTIME_DIR: join(dataDir, 'run'), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
   })
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))

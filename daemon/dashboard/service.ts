@@ -60,6 +60,7 @@ export function dashboardService(p: DashboardParameters) {
 
     listPartnerKeys: async (wallet: string) => (await p.partnerKeys.listByWallet(wallet)).map(partnerKeyView),
     async createPartnerKey(wallet: string, body: { name: string; description?: string }) {
+      await p.platform.quotas.partnerKey(wallet)
       const { key, record } = await p.keys.create({ name: body.name, description: body.description || undefined, owner: wallet.toLowerCase(), ownerWallet: wallet })
       return { key: partnerKeyView(record), secret: key }
     },
@@ -78,7 +79,9 @@ export function dashboardService(p: DashboardParameters) {
       return { userId: user.id, keys: (await p.userKeys.list(user.id)).map(userKeyView) }
     },
     async createUserKey(wallet: string) {
-      const { key, userKey } = await p.userKeys.create((await userOf(wallet)).id)
+      const user = await userOf(wallet)
+      await p.platform.quotas.userKey(user.id)
+      const { key, userKey } = await p.userKeys.create(user.id)
       return { key: userKeyView(key), userKey }
     },
     async revokeUserKey(wallet: string, id: string) {
@@ -98,7 +101,8 @@ export function dashboardService(p: DashboardParameters) {
       const user = await userOf(wallet)
       if (!p.platform.evm[body.network]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment`)
       if (!p.platform.canCreateAgents) throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured')
-      const agent = await p.platform.store.createAgent({ userId: user.id, name: body.name, network: body.network })
+      await p.platform.quotas.agent(user.id)
+      const agent = await p.platform.store.createAgent({ userId: user.id, name: body.name, network: body.network, limits: p.platform.newAgentLimits })
       return agentView(agent, 0n, p.platform.tokenAddress)
     },
     async agentDetail(wallet: string, id: string) {
@@ -127,6 +131,7 @@ export function dashboardService(p: DashboardParameters) {
     },
     async createAgentKey(wallet: string, id: string, label?: string) {
       const agent = await ownedAgent(wallet, id)
+      await p.platform.quotas.agentKey(agent.id)
       const { key, agentKey } = await p.platform.store.createAgentKey(agent.id, label)
       return { key: agentKeyView(key), agentKey }
     },

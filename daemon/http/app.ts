@@ -11,7 +11,8 @@ import { errorHandler } from './middleware/errors.js'
 import { withNoStore } from './no-store.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
 import { DEFAULT_MAX_BODY, readInput, refuseDeclaredOversize } from './parse.js'
-import { remoteAddress } from './remote-address.js'
+import { trustedProxies, type TrustedProxies } from './client-address.js'
+import { limitedResolve } from './middleware/limit-key.js'
 import type { AnyRoute, CallerAuth } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
 
@@ -20,8 +21,10 @@ export type AppDeps = {
   surfaces: Partial<Surfaces>
   auth: AuthService
   log: Logger
-  /** Port: this process's token buckets. */
+  /** Port: the token buckets (this process's, or shared through a PostgreSQL store). */
   limiter: RateLimiter
+  /** Whose X-Forwarded-For is believed (daemon/http/client-address.ts). Default: nobody's. */
+  proxies?: TrustedProxies
   flowEnabled(flow: FlowName): boolean
   /** Default: every route of the daemon. */
   routes?: AnyRoute[]
@@ -36,6 +39,7 @@ export type CallerResolver = { caller(c: Context, want: CallerAuth): Promise<Cal
 /** The daemon's HTTP app, built without listening so tests can call it in-process (`app.request`). */
 export function createApp(d: AppDeps): Hono {
   const app = new Hono()
+  const proxies = d.proxies ?? trustedProxies([])
   app.onError(errorHandler(d.log))
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}; see the README for the routes`, code: 'NOT_FOUND' }, 404))
   for (const def of d.routes ?? allRoutes) {
@@ -48,9 +52,12 @@ export function createApp(d: AppDeps): Hono {
     app.on(def.method, def.path, async (c) => {
       // A declared body over the route's cap is refused before anything else is spent on it.
       await refuseDeclaredOversize(c, def.maxBody ?? DEFAULT_MAX_BODY)
-      d.limiter.check(remoteAddress(c))
-      const session = sessions ? await sessions.session(c) : undefined
-      const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : session ? undefined : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)
+      // Credentials first, then the caller's own bucket (README "Hosting safely": how limits are keyed).
+      const { session, caller } = await limitedResolve(c, { limiter: d.limiter, address: proxies.client(c).address, auth: def.auth, authService: d.auth }, async () => {
+        const session = sessions ? await sessions.session(c) : undefined
+        const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : session ? undefined : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)
+        return { session, caller }
+      })
       if (def.flow && !d.flowEnabled(def.flow)) {
         throw new BaseError('FLOW_DISABLED', `the ${def.flow} flow is disabled on this service (see GET /api/capabilities)`)
       }

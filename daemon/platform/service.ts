@@ -24,6 +24,8 @@ import { resealAll, type ResealReport } from './reseal.js'
 import { acceptMppSecrets } from './paid-mpp.js'
 import type { Logger } from 'pino'
 import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
+import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
+import type { LimitPolicy } from './limits.js'
 import { egressGuard, type Egress } from './egress/guard.js'
 
 /** Who called: a user (its key) or an agent (its key). */
@@ -67,6 +69,10 @@ export type PlatformService = {
   webhooks: SettlementWebhooks
   /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/platform/egress/). */
   egress: Egress
+  /** Per-user bounds on what a user creates and on its pay calls in flight (daemon/platform/quotas.ts). */
+  quotas: UserQuotas
+  /** The limits a new agent starts with (none on the local profile unless configured). */
+  newAgentLimits: Pick<LimitPolicy, 'perPaymentUsd' | 'dailyUsd'>
   /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
   reseal(): Promise<ResealReport>
   log: Logger
@@ -89,6 +95,8 @@ export type PlatformServiceParameters = {
   swap: SwapDeps
   /** Direct networks on the local profile: fee coin top-ups by network. */
   topUpFees: Record<string, (address: Address) => Promise<void>>
+  /** Per-user quotas and new agents' limits (config `quotas`); defaults when absent. */
+  quotas?: Partial<QuotaSettings>
   /** Outbound guard; default: strict on testnet and mainnet, open on local, no allow-list. */
   egress?: Egress
   /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
@@ -100,6 +108,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const seal = p.walletKey ? walletSeal(p.walletKey, p.previousWalletKeys) : undefined
   const store = platformStore(p.store, seal)
   const endpoints = endpointStore(p.store)
+  const quotas = userQuotas(p.store, p.quotas)
   const egress = p.egress ?? egressGuard({ strict: p.profile !== 'local' })
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
     const key = c.req.header(KEY_HEADER[kind])
@@ -144,7 +153,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch }, agent, req),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch }, agent, req)),
+    quotas,
+    newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
     endpoints,
     webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch }),
     egress,

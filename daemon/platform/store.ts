@@ -26,7 +26,8 @@ export type PlatformStore = {
   countAgents(userId: string): Promise<number>
   /** The owner of a user or agent key, if it is known and not revoked; marks an agent key used. */
   keyOwner(key: string, kind: 'user' | 'agent'): Promise<KeyOwner | undefined>
-  createAgent(p: { userId: string; name: string; network: string }): Promise<AgentRow>
+  /** `limits`: what the agent starts with (the deployment's new-agent limits); none when left out. */
+  createAgent(p: { userId: string; name: string; network: string; limits?: Pick<LimitPolicy, 'perPaymentUsd' | 'dailyUsd'> }): Promise<AgentRow>
   agent(id: string): Promise<AgentRow | undefined>
   /** Whether an address is one of the platform's agent wallets (what the paymaster sponsors). */
   isAgentWallet(address: string): Promise<boolean>
@@ -95,7 +96,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const pk = generatePrivateKey()
       const row: AgentRow = {
         id, user_id: p.userId, name: p.name, network: p.network, address: privateKeyToAccount(pk).address,
-        wallet_sealed: s.seal(id, pk), per_payment_usd: null, daily_usd: null, allowed_hosts: null, created_at: Date.now(),
+        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(),
       }
       await db.insertInto('platform_agents').values(row).execute()
       return row

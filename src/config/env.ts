@@ -32,6 +32,10 @@ export const envPaths: Record<string, string> = {
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
+  PARX_TRUSTED_PROXIES: 'http.trustedProxies',
+  PARX_RATE_LIMIT_PER_SECOND: 'rateLimit.perSecond',
+  PARX_RATE_LIMIT_BURST: 'rateLimit.burst',
+  PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'rateLimit.exemptLoopback',
   PARX_EGRESS_ALLOW: 'egress.allow',
   PARX_EGRESS_STRICT: 'egress.strict',
 }

@@ -1,4 +1,6 @@
+import proxyaddr from 'proxy-addr'
 import { z } from 'zod'
+import { usdAmount } from '../sdk/platform/fields.js'
 
 /** Flows a route can switch off; /api/capabilities reports them and a disabled one answers FLOW_DISABLED. */
 export const flowNames = [
@@ -9,6 +11,8 @@ export type FlowName = (typeof flowNames)[number]
 
 const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
 const port = z.coerce.number().int().min(0).max(65535)
+/** A USD amount as the platform's limits take it (decimal string, at most 6 decimals, above 0). */
+const usdLimit = z.union([z.string(), z.number().transform(String)]).pipe(usdAmount)
 /** A list of EVM addresses: an array (config file) or comma-separated (environment). */
 const addressList = z.union([z.array(z.string()), z.string().transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))])
   .pipe(z.array(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address (0x and 40 hex digits)')))
@@ -96,12 +100,55 @@ export const configSchema = z.object({
     /** The guard on the local profile too (to try a hosted deployment's settings); testnet and mainnet always have it. */
     strict: bool.default(false),
   }).default({}),
-  /** Generic abuse protection (not a per-key tier): a token bucket per client address. */
+  /**
+   * Generic abuse protection (not a per-key tier): a token bucket per caller (README "Hosting
+   * safely"): a user, agent, partner key or dashboard wallet once authenticated, else the client
+   * address. Shared by replicas through a PostgreSQL store.
+   */
   rateLimit: z.object({
     perSecond: z.coerce.number().positive().default(50),
     burst: z.coerce.number().int().positive().default(200),
-    /** Loopback clients are the operator's own tools and tests. */
-    exemptLoopback: bool.default(true),
+    /**
+     * Loopback clients are the operator's own tools and tests. Absent: exempt on the local profile
+     * only; hosted, a proxy on the same VM is loopback and would exempt everyone behind it.
+     */
+    exemptLoopback: bool.optional(),
+  }).default({}),
+  http: z.object({
+    /**
+     * Proxies whose X-Forwarded-For is believed (proxy-addr semantics): IPs or CIDRs, or the names
+     * loopback, linklocal, uniquelocal. The client is the nearest address in the chain that is not
+     * one of them; empty (default): the socket's peer, and forwarded headers are ignored.
+     * Env PARX_TRUSTED_PROXIES="10.0.0.0/8,127.0.0.1".
+     */
+    trustedProxies: z.union([z.array(z.string()), z.string().transform((s) => s.split(',').map((a) => a.trim()).filter(Boolean))])
+      .pipe(z.array(z.string()).superRefine((list, ctx) => {
+        try {
+          proxyaddr.compile(list)
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: `${(e as Error).message}: use IPs, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal` })
+        }
+      })).default([]),
+  }).default({}),
+  /**
+   * Per-user bounds (README "Hosting safely"): creating one more answers QUOTA_EXCEEDED. Keys count
+   * while not revoked; webhooks are endpoints with a webhook URL.
+   */
+  quotas: z.object({
+    agentsPerUser: z.coerce.number().int().min(0).default(25),
+    endpointsPerUser: z.coerce.number().int().min(0).default(100),
+    webhooksPerUser: z.coerce.number().int().min(0).default(20),
+    userKeysPerUser: z.coerce.number().int().min(0).default(10),
+    agentKeysPerAgent: z.coerce.number().int().min(0).default(10),
+    partnerKeysPerWallet: z.coerce.number().int().min(0).default(10),
+    /** `pay` calls of one user's agents in flight at once, per API process. */
+    concurrentPaysPerUser: z.coerce.number().int().min(1).default(8),
+    /**
+     * Limits a new agent starts with (USD; the user lifts them with set-limits). Absent: 1 per
+     * payment and 10 a day on testnet and mainnet, none on the local profile; null: none.
+     */
+    newAgentPerPaymentUsd: usdLimit.nullable().optional(),
+    newAgentDailyUsd: usdLimit.nullable().optional(),
   }).default({}),
   /** The x402 facilitator. */
   facilitator: z.object({

@@ -1,32 +1,55 @@
 import { BaseError } from '../../../src/errors/index.js'
+import { isLoopback } from '../client-address.js'
 
 /**
- * Generic abuse protection: a token bucket per client address (SPEC §8: no per-key tiers).
- * Buckets refill continuously; idle ones are dropped so memory stays bounded.
+ * Generic abuse protection: a token bucket per caller (SPEC §8: no per-key tiers). The bucket is
+ * the caller's identity when it has one (`user:<id>`, `agent:<id>`, `partner:<key hash>`,
+ * `wallet:<address>`: daemon/http/middleware/limit-key.ts), else its address. Buckets refill
+ * continuously; one idle for burst/perSecond seconds is full, the same as absent.
  */
-/** Port: a replica-safe limiter (shared buckets) implements the same `check`. */
-export type RateLimiter = { check(address: string | undefined): void }
+export type RateLimiter = {
+  /**
+   * Takes a token from the bucket of `identity`, or of `address` without one; throws
+   * RATE_LIMITED when it is empty. `exemptLoopback` looks at the address whatever the bucket.
+   */
+  check(address: string | undefined, identity?: string): void | Promise<void>
+}
 
-export function rateLimiter(opts: { perSecond: number; burst: number; exemptLoopback: boolean; now?: () => number }): RateLimiter {
+export type RateLimitParameters = {
+  perSecond: number
+  burst: number
+  exemptLoopback: boolean
+  now?: () => number
+  /** Buckets kept at most; past it the least recently used goes (default 100,000). */
+  maxBuckets?: number
+}
+
+/** This process's buckets, in memory (one process on SQLite). */
+export function rateLimiter(opts: RateLimitParameters): RateLimiter {
   const now = opts.now ?? Date.now
+  const max = opts.maxBuckets ?? 100_000
+  // A Map iterates in insertion order: re-inserting on every use keeps it least-recently-used
+  // first, so the bucket to drop is always the first one (no scan of the whole map).
   const buckets = new Map<string, { tokens: number; at: number }>()
   return {
-    check(address: string | undefined): void {
-      const ip = address ?? 'unknown'
-      if (opts.exemptLoopback && isLoopback(ip)) return
+    check(address, identity) {
+      if (opts.exemptLoopback && isLoopback(address)) return
+      const key = identity ?? address ?? 'unknown'
       const t = now()
-      const b = buckets.get(ip) ?? { tokens: opts.burst, at: t }
-      b.tokens = Math.min(opts.burst, b.tokens + ((t - b.at) / 1000) * opts.perSecond)
+      const b = buckets.get(key) ?? { tokens: opts.burst, at: t }
+      buckets.delete(key)
+      b.tokens = Math.min(opts.burst, b.tokens + (Math.max(0, t - b.at) / 1000) * opts.perSecond)
       b.at = t
-      if (b.tokens < 1) {
-        buckets.set(ip, b)
-        throw new BaseError('RATE_LIMITED', `too many requests from ${ip}; slow down to ${opts.perSecond} per second and retry`)
-      }
-      b.tokens -= 1
-      buckets.set(ip, b)
-      if (buckets.size > 100_000) for (const [k, v] of buckets) if (t - v.at > 60_000) buckets.delete(k)
+      const allowed = b.tokens >= 1
+      if (allowed) b.tokens -= 1
+      buckets.set(key, b)
+      if (buckets.size > max) buckets.delete(buckets.keys().next().value!)
+      if (!allowed) throw rateLimited(key, opts.perSecond)
     },
   }
 }
 
-const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.')
+export function rateLimited(key: string, perSecond: number): BaseError {
+  const who = key.includes(':') && !/^[0-9a-f:.]+$/i.test(key) ? key.slice(0, key.indexOf(':')) : key
+  return new BaseError('RATE_LIMITED', `too many requests from this ${who === key ? `client (${key})` : who}; slow down to ${perSecond} per second and retry`)
+}

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { EndpointRow } from '../endpoints.js'
 import { readBounded } from '../pay/seller-body.js'
 import type { DeliveryRow, WebhookQueue } from './queue.js'
+import { fairShares } from './fair.js'
 import { webhookSignature, type WebhookSecrets } from './secret.js'
 
 /** Header names of a delivery (Standard Webhooks); README "Settlement webhooks" has the recipe. */
@@ -14,6 +15,8 @@ const ATTEMPT_TIMEOUT_MS = 10_000
 const LEASE_MS = 30_000
 const POLL_MS = 1_000
 const BATCH = 20
+/** Attempts in flight at once, per tenant (the user owning the endpoint) and in all (daemon/platform/webhooks/fair.ts). */
+export const WEBHOOK_SHARES = { perTenant: 4, total: 64 }
 /** A receiver's answer is not used, only its status: at most this much of it is read (the rest is cancelled), so a receiver streaming without end holds nothing. */
 export const MAX_RECEIVER_BODY = 64 * 1024
 
@@ -41,6 +44,15 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
   let running: Promise<void> | undefined
   let again = false
   let stopped = false
+  // One tenant's slow or hanging receivers hold its own slots only; a freed slot starts the next event at once.
+  const shares = fairShares({
+    ...WEBHOOK_SHARES, batch: BATCH, slotMs: LEASE_MS,
+    due: (busy, limit) => d.queue.due(Date.now(), limit, busy),
+    run: (r) => attempt(r).catch((err) => d.log.warn({ err, event: r.id }, 'webhook delivery attempt failed unexpectedly')),
+    freed: () => {
+      if (!stopped) void poke()
+    },
+  })
 
   async function attempt(row: DeliveryRow): Promise<void> {
     const now = Date.now()
@@ -76,9 +88,7 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
   async function pass(): Promise<void> {
     do {
       again = false
-      const rows = await d.queue.due(Date.now(), BATCH)
-      await Promise.all(rows.map((r) => attempt(r).catch((err) => d.log.warn({ err, event: r.id }, 'webhook delivery attempt failed unexpectedly'))))
-      if (rows.length === BATCH) again = true
+      await shares.fill()
     } while (again && !stopped)
   }
   /** Runs a pass now, or right after the one running (an event queued during a pass is not left for the next tick). */
@@ -101,6 +111,7 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
       stopped = true
       if (timer) clearInterval(timer)
       await running
+      await shares.settled()
     },
   }
 }

@@ -4,6 +4,8 @@ import type { Store } from '../../store/store.js'
 import type { PlatformWebhookDeliveriesTable } from '../../store/tables/platform.js'
 
 export type DeliveryRow = Selectable<PlatformWebhookDeliveriesTable>
+/** A due row and whose it is: the user owning its endpoint (deliveries are shared out fairly between them). */
+export type DueRow = DeliveryRow & { tenant: string }
 
 /** An event waiting for its receiver: what it is about (`key`, one event per key) and its JSON. */
 export type WebhookEvent = { endpointId: string; key: string; type: string; body: (id: string) => string }
@@ -26,9 +28,20 @@ export function webhookQueue(store: Store) {
         .executeTakeFirst()
       return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? id : undefined
     },
-    due: (now: number, limit: number) => db.selectFrom('platform_webhook_deliveries').selectAll()
-      .where('delivered_at', 'is', null).where('gave_up_at', 'is', null).where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at').limit(limit).execute(),
+    /**
+     * Due rows, oldest first, with their tenant (the endpoint's user). `busy` tenants are left out,
+     * so a tenant with many events waiting on a slow receiver cannot fill every batch and hide
+     * the other tenants' events behind its own.
+     */
+    async due(now: number, limit: number, busy: readonly string[] = []): Promise<DueRow[]> {
+      let q = db.selectFrom('platform_webhook_deliveries as d').leftJoin('platform_endpoints as e', 'e.id', 'd.endpoint_id')
+        .selectAll('d').select('e.user_id as tenant')
+        .where('d.delivered_at', 'is', null).where('d.gave_up_at', 'is', null).where('d.next_attempt_at', '<=', now)
+      if (busy.length) q = q.where((w) => w.or([w('e.user_id', 'is', null), w('e.user_id', 'not in', [...busy])]))
+      const rows = await q.orderBy('d.next_attempt_at').limit(limit).execute()
+      // An endpoint deleted since: its own tenant (its attempt gives up at once).
+      return rows.map((r) => ({ ...r, tenant: r.tenant ?? `endpoint:${r.endpoint_id}` }))
+    },
     /** Takes the row for one attempt (until `leaseUntil`); false when another process took it first. */
     async take(row: DeliveryRow, leaseUntil: number): Promise<boolean> {
       const r = await db.updateTable('platform_webhook_deliveries').set({ next_attempt_at: leaseUntil, attempts: Number(row.attempts) + 1 })

@@ -3,6 +3,7 @@ import { m001_partner_keys } from './001_partner_keys.js'
 import { m002_deployments } from './002_deployments.js'
 import { m003_relayer_nonces } from './003_relayer_nonces.js'
 import { m004_tx_outbox } from './004_tx_outbox.js'
+import { m005_rate_limit_buckets } from './005_rate_limit_buckets.js'
 import { m100_swap_claims } from './100_swap_claims.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m210_x402_payment_ids } from './210_x402_payment_ids.js'
@@ -28,6 +29,7 @@ export const migrations: Record<string, StoreMigration> = {
   '002_deployments': m002_deployments,
   '003_relayer_nonces': m003_relayer_nonces,
   '004_tx_outbox': m004_tx_outbox,
+  '005_rate_limit_buckets': m005_rate_limit_buckets,
   '100_swap_claims': m100_swap_claims,
   '200_x402_settlements': m200_x402_settlements,
   '210_x402_payment_ids': m210_x402_payment_ids,

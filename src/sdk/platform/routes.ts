@@ -51,7 +51,7 @@ export const platformRoutes = {
   },
   createAgent: {
     method: 'POST', path: '/api/agents', auth: 'user', summary: 'create an agent with a new wallet on a network',
-    body: A.createAgentBody, response: A.agent, errors: ['FORBIDDEN', 'NETWORK_UNSUPPORTED', 'CHAIN_UNAVAILABLE'],
+    body: A.createAgentBody, response: A.agent, errors: ['FORBIDDEN', 'NETWORK_UNSUPPORTED', 'CHAIN_UNAVAILABLE', 'QUOTA_EXCEEDED'],
   },
   listAgents: {
     method: 'GET', path: '/api/agents', auth: 'user', summary: "the user's agents", response: A.agentList, errors: ['FORBIDDEN'],
@@ -73,7 +73,7 @@ export const platformRoutes = {
   },
   createAgentKey: {
     method: 'POST', path: '/api/agents/:id/keys', auth: 'user', summary: 'create an agent key (shown once)',
-    params: A.agentParams, body: A.createAgentKeyBody, response: A.createdAgentKey, errors: TENANT,
+    params: A.agentParams, body: A.createAgentKeyBody, response: A.createdAgentKey, errors: [...TENANT, 'QUOTA_EXCEEDED'],
   },
   listAgentKeys: {
     method: 'GET', path: '/api/agents/:id/keys', auth: 'user', summary: "the agent's keys, masked",
@@ -100,15 +100,15 @@ export const platformRoutes = {
   pay: {
     method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
     params: A.agentParams, body: payBody, response: payAnswer,
-    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED'],
+    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED'],
   },
   createEndpoint: {
     method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',
-    body: E.createEndpointBody, response: E.endpointWithSecret, errors: [...TENANT, 'NETWORK_UNSUPPORTED', 'UNKNOWN_TOKEN'],
+    body: E.createEndpointBody, response: E.endpointWithSecret, errors: [...TENANT, 'NETWORK_UNSUPPORTED', 'UNKNOWN_TOKEN', 'QUOTA_EXCEEDED'],
   },
   updateEndpoint: {
     method: 'POST', path: '/api/endpoints/:id', auth: 'user', summary: 'list it in the bazaar or not, describe it, set or remove its settlement webhook',
-    params: E.endpointParams, body: E.updateEndpointBody, response: E.endpointWithSecret, errors: TENANT,
+    params: E.endpointParams, body: E.updateEndpointBody, response: E.endpointWithSecret, errors: [...TENANT, 'QUOTA_EXCEEDED'],
   },
   listEndpoints: {
     method: 'GET', path: '/api/endpoints', auth: 'user', summary: "the user's endpoints", response: E.endpointList, errors: ['FORBIDDEN'],

@@ -14,6 +14,7 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (!s.canCreateAgents) {
     throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)')
   }
-  const agent = await s.store.createAgent({ userId, name: body.name, network: body.network })
+  await s.quotas.agent(userId)
+  const agent = await s.store.createAgent({ userId, name: body.name, network: body.network, limits: s.newAgentLimits })
   return c.json(agentView(agent, 0n, s.tokenAddress))
 })

@@ -17,6 +17,8 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.
   await s.egress.check(body.upstreamUrl, 'upstreamUrl')
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
+  await s.quotas.endpoint(userId)
+  if (body.webhookUrl) await s.quotas.webhook(userId)
   let payTo = body.payTo
   let payToAgentId: string | null = null
   if (!payTo.startsWith('0x')) {

@@ -21,6 +21,7 @@ export default platformRoute(r, async (c, s, { params, body, caller }) => {
   if (body.rotateWebhookSecret && !url) throw new BaseError('BAD_REQUEST', "invalid field 'rotateWebhookSecret': the endpoint has no webhook; give webhookUrl")
   let shown: string | undefined
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
+  if (body.webhookUrl && !current.webhook_url) await s.quotas.webhook(userId, current.id)
   if (body.webhookUrl === null) Object.assign(change, { webhook_url: null, webhook_secret: null })
   else if (url) {
     change.webhook_url = url
