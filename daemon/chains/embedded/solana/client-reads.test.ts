@@ -64,10 +64,10 @@ describe('confirmation and history reads against the embedded RPC', () => {
     expect(block!.transactions.map((t) => t.transaction.signatures[0])).toEqual([sig])
     expect(block!.previousBlockhash).toBe((await conn.getBlock(slot - 1, { maxSupportedTransactionVersion: 0 }))!.blockhash)
     expect((await conn.getBlock(slot + 1, { maxSupportedTransactionVersion: 0 }))!.transactions).toEqual([])
-    const parsed = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0 })
+    const parsed = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'full' as const })
     expect(parsed.transactions[0]!.transaction.message.accountKeys[1]!.pubkey.equals(to)).toBe(true)
     expect((await conn.getBlockSignatures(slot)).signatures).toEqual([sig])
-    expect((await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' }))!.transactions[0]!.transaction.accountKeys[0]!.pubkey.equals(payer.publicKey)).toBe(true)
+    expect((await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' as const }))!.transactions[0]!.transaction.accountKeys[0]!.pubkey.equals(payer.publicKey)).toBe(true)
     expect(await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' })).toMatchObject({ blockhash: block!.blockhash })
     // A version-0 transaction in the block, and no maxSupportedTransactionVersion: refused, as by a node.
     await expect(conn.getBlock(slot)).rejects.toThrow(/Transaction version \(0\) is not supported/)
