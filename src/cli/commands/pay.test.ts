@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { ApiError } from '../../sdk/http-errors.js'
 import { emit } from '../context.js'
 import { describeError } from '../describe-error.js'
 import { callTool } from '../mcp/tools.js'
@@ -115,6 +116,19 @@ describe('pay: the HTTP call, as curl takes it', () => {
     expect(r).toMatchObject({ exit: 7, error: { code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.25 PUSD, above --max 0.001; nothing was paid' } })
     const m = await cli({ url: SELLER_URL, max: '0.001', via: 'mcp' })
     expect(m.error?.error).toMatch(/above maxAmount 0\.001;/)
+    // On a terminal the cap is the price accepted at the prompt: a seller asking more by then is refused, and said so.
+    const t = fakeDeps(agent, { output: 'text', interactive: true, confirm: async () => true })
+    const real = t.platform
+    t.platform = new Proxy(real, {
+      get: (target, name) => (name === 'pay'
+        ? async (input: { body: { dryRun: boolean; maxAmount?: string } }) => {
+          if (input.body.dryRun) return real.pay(input as never)
+          throw new ApiError(409, 'PRICE_ABOVE_MAX', `the seller asks 0.3 PUSD, above maxAmount ${input.body.maxAmount}; nothing was paid`)
+        }
+        : target[name as keyof typeof target]),
+    })
+    const raised = await cli({ url: SELLER_URL, max: '5' }, t)
+    expect(raised).toMatchObject({ exit: 7, error: { error: 'the seller asks 0.3 PUSD, above the price you accepted (0.25); nothing was paid' } })
   })
 })
 

@@ -53,7 +53,10 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
       const ask = deps.confirm ?? ((m: string) => confirm(deps.ctx, m))
       if (!(await ask(`Pay ${quote.price.amount} ${quote.price.token} to ${quote.price.payTo}?`))) throw new CliError('CANCELLED', 'not paid: cancelled at the confirmation')
       // The payment may not cost more than what was shown and accepted.
-      if (maxAmount === undefined || decimalLess(quote.price.amount, maxAmount)) (maxAmount = quote.price.amount), (capped = true)
+      if (maxAmount === undefined || decimalLess(quote.price.amount, maxAmount)) {
+        maxAmount = quote.price.amount
+        capped = true
+      }
     }
   }
   let answer: PayAnswer
