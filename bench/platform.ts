@@ -17,6 +17,13 @@ import { report, summary } from './lib.js'
 const PAYS = 30
 const SENDS = 10
 const LIMIT_CHECKS = 200
+/**
+ * `PARX_BENCH_EGRESS=strict`: the daemon's egress guard on as on testnet/mainnet, the two loopback
+ * sellers admitted by egress.allow (README "Hosting safely"); pay figures carry `egress`.
+ * `PARX_BENCH_PAY_ONLY=1`: the pay figures alone (an A/B of the guard, run back-to-back).
+ */
+const STRICT = process.env.PARX_BENCH_EGRESS === 'strict'
+const PAY_ONLY = process.env.PARX_BENCH_PAY_ONLY === '1'
 
 /**
  * The agent payments platform against an in-process daemon on the local profile (anvil automine,
@@ -33,8 +40,20 @@ const LIMIT_CHECKS = 200
  */
 export async function benchPlatform(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-platform-'))
-  const daemon = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn' } }))
   const servers: Server[] = []
+  const listen = async (handler: Parameters<typeof createServer>[1]) => {
+    const s = createServer(handler)
+    servers.push(s)
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`
+  }
+  // The sellers listen first, so a strict guard's allow-list can name their ports; their handlers come once the daemon is up.
+  let x402Handler: Parameters<typeof createServer>[1] = (_req, res) => void res.end()
+  let mppHandler: Parameters<typeof createServer>[1] = (_req, res) => void res.end()
+  const x402Url = await listen((req, res) => x402Handler!(req, res))
+  const mppUrl = await listen((req, res) => mppHandler!(req, res))
+  const egress = STRICT ? { egress: { strict: true, allow: [new URL(x402Url).host, new URL(mppUrl).host] } } : {}
+  const daemon = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn', ...egress } }))
   try {
     const api = daemon.urls.api
     const faucet = (network: string, to: string, token: string, amount: string) => callJson(api, '/api/local/faucet', { body: { network, to, token, amount } })
@@ -47,23 +66,17 @@ export async function benchPlatform(): Promise<void> {
     await faucet('local-radius', radius.wallet, 'PUSD', '100')
     const payTo = privateKeyToAccount(generatePrivateKey()).address
 
-    const listen = async (handler: Parameters<typeof createServer>[1]) => {
-      const s = createServer(handler)
-      servers.push(s)
-      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
-      return `http://127.0.0.1:${(s.address() as AddressInfo).port}`
-    }
     const gate = paymentGate({ facilitator: { url: daemon.urls.facilitator }, routes: { 'GET /x402': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] } } })
-    const x402Url = await listen((req, res) => void gate(req, res, () => res.end('{"ok":true}')))
+    x402Handler = (req, res) => void gate(req, res, () => res.end('{"ok":true}'))
     const usdc = daemon.services.base.tokens.USDC!
     const mppx = Mppx.create({
       secretKey: 'e'.repeat(64), realm: 'bench',
       methods: [evm.charge({ currency: usdc.address, chainId: daemon.services.base.chainId, decimals: 6, authorization: usdc.permitDomain!, recipient: payTo, x402: { facilitator: daemon.urls.facilitator } })],
     })
-    const mppUrl = await listen(async (req, res) => {
+    mppHandler = async (req, res) => {
       const r = await Mppx.toNodeListener(mppx.charge({ amount: '0.01' }))(req, res)
       if (r.status !== 402) res.end('{"ok":true}')
-    })
+    }
 
     const timed = async (n: number, f: () => Promise<unknown>) => {
       await f() // warm-up
@@ -77,9 +90,10 @@ export async function benchPlatform(): Promise<void> {
     }
     for (const [protocol, url] of [['x402', `${x402Url}/x402`], ['mpp', `${mppUrl}/mpp`]] as const) {
       const s = await timed(PAYS, () => user.pay({ params: { id: base.id }, body: { url, protocol } }))
-      report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n })
-      report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n })
+      report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
+      report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
     }
+    if (PAY_ONLY) return
     for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
       const to = privateKeyToAccount(generatePrivateKey()).address
       const s = await timed(SENDS, () => user.send({ params: { id: agent.id }, body: { to, amount: '0.01', token: 'PUSD' } }))
