@@ -34,7 +34,7 @@ import { createApp } from './http/app.js'
 import { egressGuard } from './platform/egress/guard.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
 import { apiLimiter } from './http/middleware/api-limiter.js'
-import { trustedProxies } from './http/client-address.js'
+import { forwardedHeadersTrusted, trustedProxies } from './http/client-address.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
@@ -221,7 +221,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       cleanups.push(() => platform.webhooks.delivery.stop())
     }
     const sessions = sessionStore(store)
-    const origin = dashboardOrigin(publicOrigin)
+    // X-Forwarded-Proto counts (local profile without a public origin) only through a trusted proxy.
+    const origin = dashboardOrigin(publicOrigin, forwardedHeadersTrusted)
     // Only the worker leader moves cross-chain orders; `leadership` exists once the duties are campaigned for below.
     let leadership: Leadership | undefined
     const xchain = createXchain({

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem'
 import { dashboardPaths, siweLoginBody, siweMessageBody } from '../../../../src/sdk/dashboard/index.js'
 import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../../dashboard/cookie.js'
-import { remoteAddress } from '../../remote-address.js'
+import { clientOf } from '../../client-address.js'
 import { route } from '../../route.js'
 
 /**
@@ -11,7 +11,7 @@ import { route } from '../../route.js'
 export const siweMessage = route({
   method: 'POST', path: dashboardPaths.siweMessage, auth: 'open', surface: 'dashboard', body: siweMessageBody, maxBody: 1024,
   handler: async (c, s, { body }) => {
-    s.loginLimiter.check(remoteAddress(c))
+    await s.loginLimiter.check(clientOf(c).address)
     return c.json(await s.siwe.message(s.origin.siwe(c), body))
   },
 })
@@ -25,7 +25,7 @@ export const siweMessage = route({
 export const siweLogin = route({
   method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192, noStore: true,
   handler: async (c, s, { body }) => {
-    const address = remoteAddress(c)
+    const address = clientOf(c).address
     await s.loginLimiter.check(`login:${address ?? 'unknown'}`)
     const wallet = await s.siwe.verify(s.origin.siwe(c), body)
     const previous = sessionCookie(c)
