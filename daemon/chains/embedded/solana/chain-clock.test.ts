@@ -80,6 +80,15 @@ describe('ChainClock', () => {
     expect(Math.abs(last - now / 1000)).toBeLessThan(2)
   })
 
+  it('a clock fact in the store that is not what parx wrote refuses the start (STORE_UNREADABLE), never a clock from NaN', () => {
+    for (const [key, value] of [['genesis_ms', 'garbage'], ['slot_offset', '1e3x'], ['blockhash_seed', 'zz'], ['legacy_until_slot', '']]) {
+      const meta = new MetaStore(openChainDb(':memory:'))
+      new ChainClock(meta)
+      meta.set(key!, value!)
+      expect(() => new ChainClock(meta), key).toThrow(expect.objectContaining({ code: 'STORE_UNREADABLE', message: expect.stringContaining(`solana_meta '${key}'`) }))
+    }
+  })
+
   it('does not know blockhashes of another cluster', () => {
     const a = setup().clock
     const b = setup().clock
