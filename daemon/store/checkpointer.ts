@@ -66,6 +66,9 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
     if (entry.connections.delete(db) && entry.connections.size === 0) {
       if (byFile.get(file) === entry) byFile.delete(file)
       // The worker closes its connection and ends: whichever connection closes last removes the WAL.
+      // Held until it has ended: whoever awaits checkpointerStopped must not see the event loop run
+      // dry under it (an unref'd worker alone keeps nothing alive: node exits 13 mid-await).
+      entry.worker.ref()
       entry.worker.postMessage('close')
       stopping.set(file, entry.exited)
       void entry.exited.then(() => {

@@ -3,6 +3,7 @@ import {
   ComputeBudgetProgram, Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessage, VersionedTransaction,
 } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PublicKey } from '@solana/web3.js'
 import { FIRST_SLOT } from './chain-clock.js'
 import { frozenClock, startTestCluster, tempDir, type TestCluster } from './testing.js'
 
@@ -64,10 +65,12 @@ describe('confirmation and history reads against the embedded RPC', () => {
     expect(block!.transactions.map((t) => t.transaction.signatures[0])).toEqual([sig])
     expect(block!.previousBlockhash).toBe((await conn.getBlock(slot - 1, { maxSupportedTransactionVersion: 0 }))!.blockhash)
     expect((await conn.getBlock(slot + 1, { maxSupportedTransactionVersion: 0 }))!.transactions).toEqual([])
-    const parsed = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'full' as const })
-    expect(parsed.transactions[0]!.transaction.message.accountKeys[1]!.pubkey.equals(to)).toBe(true)
+    const parsed = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'full' })
+    type Keys = { accountKeys: { pubkey: PublicKey }[] }
+    expect((parsed.transactions[0]!.transaction as unknown as { message: Keys }).message.accountKeys[1]!.pubkey.equals(to)).toBe(true)
     expect((await conn.getBlockSignatures(slot)).signatures).toEqual([sig])
-    expect((await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' as const }))!.transactions[0]!.transaction.accountKeys[0]!.pubkey.equals(payer.publicKey)).toBe(true)
+    const accounts = (await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' })) as unknown as { transactions: { transaction: Keys }[] }
+    expect(accounts.transactions[0]!.transaction.accountKeys[0]!.pubkey.equals(payer.publicKey)).toBe(true)
     expect(await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' })).toMatchObject({ blockhash: block!.blockhash })
     // A version-0 transaction in the block, and no maxSupportedTransactionVersion: refused, as by a node.
     await expect(conn.getBlock(slot)).rejects.toThrow(/Transaction version \(0\) is not supported/)
