@@ -72,5 +72,5 @@ describe('issue 26 item 2: no silent chain reset', () => {
     const unknown = await serveFails(['--data-dir', d, '--port', '0', '--reset-chain', 'local-solana'])
     expect(unknown.code).toBe(exitCodes.usage)
     expect(unknown.stderr.trim()).toMatch(/--reset-chain local-solana: .*parx\.db.*local-base or local-radius/)
-  })
+  }, 300_000) // four starts of parx serve
 })
