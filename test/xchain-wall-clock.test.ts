@@ -32,7 +32,7 @@ describe('cross-chain deadlines are wall-clock times', () => {
     expect(done.status).toBe('refunded')
     expect(wall()).toBeGreaterThanOrEqual(built.expires)
     expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(2n * PUSD_SOL)
-  })
+  }, 180_000) // a daemon start, then the 12 s to expiry and the worker's refund
 
   it('the default build answers fillDeadline 300 s and expires 900 s from now, as the README says', async () => {
     const d = await startTestDaemon()
@@ -45,5 +45,5 @@ describe('cross-chain deadlines are wall-clock times', () => {
     expect(r.status).toBe(200)
     expect(Math.abs(r.body.fillDeadline - asked - 300)).toBeLessThanOrEqual(2)
     expect(Math.abs(r.body.expires - asked - 900)).toBeLessThanOrEqual(2)
-  })
+  }, 120_000) // a daemon start
 })
