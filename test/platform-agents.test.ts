@@ -89,7 +89,8 @@ describe('agents', () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'sealed', network: 'local-base' } })
     const row = await d.services.store.db.selectFrom('platform_agents').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
-    expect(row.wallet_sealed).toMatch(/^v1\./)
+    // Sealed under the HKDF-derived key, naming the platform key that sealed it (rotation: parx keys reseal).
+    expect(row.wallet_sealed).toMatch(/^v2\.[^.]+\./)
     const { privateKeyToAccount } = await import('viem/accounts')
     const { walletSeal } = await import('../daemon/platform/wallet-seal.js')
     const keyFile = JSON.parse(readFileSync(keyFilePath(d.dataDir), 'utf8')) as { platformWallet: string }

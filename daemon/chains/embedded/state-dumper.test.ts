@@ -79,11 +79,21 @@ describe('the embedded chain state file stays bounded', () => {
     const from = '0x00000000000000000000000000000000000000aa'
     await anvil.rpc('anvil_setBalance', [from, '0xde0b6b3a7640000'])
     await anvil.rpc('anvil_impersonateAccount', [from])
-    const send = () => anvil.rpc('eth_sendTransaction', [{ from, to: '0x00000000000000000000000000000000000000bb', value: '0x1' }])
+    // anvil answers eth_sendTransaction before its automined block is in: wait for the receipt, so
+    // the head read below is the block the transfer landed in (it read one block short under load).
+    const send = async () => {
+      const hash = await anvil.rpc<string>('eth_sendTransaction', [{ from, to: '0x00000000000000000000000000000000000000bb', value: '0x1' }])
+      for (;;) {
+        const receipt = await anvil.rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash])
+        if (receipt) return Number(receipt.blockNumber)
+        await sleep(5)
+      }
+    }
     await send()
     await anvil.rpc('anvil_mine', ['0x12c'])
-    await send()
+    const landed = await send()
     const mined = Number(await anvil.rpc<string>('eth_blockNumber'))
+    expect(mined).toBe(landed)
     const requests = new Int32Array(new SharedArrayBuffer(8))
     let stop = async () => {}
     const written = new Promise<number>((resolve, reject) => {
