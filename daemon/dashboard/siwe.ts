@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { SiweMessage, type SiweResponse } from 'siwe'
+import type { SiweResponse } from 'siwe'
 import { getAddress, type Address, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
@@ -28,6 +28,13 @@ export type SiweParameters = {
  * domain, URI or chain, an expired one, a replayed one (its nonce is deleted on first use, even
  * when that use is refused) and a signature that is not the address's.
  */
+/**
+ * siwe brings ethers (CommonJS, ~150 ms to load): loaded on the first sign-in, not at `parx serve`'s
+ * start (issue 26: ready in under a second).
+ */
+let siweModule: Promise<typeof import('siwe')> | undefined
+const loadSiwe = () => (siweModule ??= import('siwe'))
+
 export function siwe(p: SiweParameters) {
   const now = p.now ?? Date.now
   const rejected = (why: string) => new BaseError('SIWE_REJECTED', `sign-in refused: ${why}; ask for a new message and sign again`)
@@ -41,6 +48,7 @@ export function siwe(p: SiweParameters) {
       await p.store.db.deleteFrom('dashboard_nonces').where('expires_at', '<', t).execute()
       await p.store.db.insertInto('dashboard_nonces').values({ nonce, expires_at: t + SIWE_TTL_MS }).execute()
       const expiresAt = new Date(t + SIWE_TTL_MS).toISOString()
+      const { SiweMessage } = await loadSiwe()
       const message = new SiweMessage({
         domain: origin.domain, address: getAddress(body.address), uri: origin.uri, version: '1', chainId: body.chainId, nonce,
         statement: 'Sign in to the parx dashboard. This signature costs nothing and moves no funds.',
@@ -51,7 +59,8 @@ export function siwe(p: SiweParameters) {
 
     /** The checksummed address that signed, once the message passed every check; its nonce is spent whatever the outcome. */
     async verify(origin: SiweOrigin, body: { message: string; signature: string }): Promise<Address> {
-      let msg: SiweMessage
+      const { SiweMessage } = await loadSiwe()
+      let msg: InstanceType<typeof SiweMessage>
       try {
         msg = new SiweMessage(body.message)
       } catch (e) {
