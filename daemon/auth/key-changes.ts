@@ -1,5 +1,5 @@
-import pg from 'pg'
 import { sql } from 'kysely'
+import { pgListener } from '../store/pg-listener.js'
 import type { Store } from '../store/store.js'
 
 /** The PostgreSQL channel replicas announce partner key changes on (the payload is the key's hash). */
@@ -29,53 +29,18 @@ export type KeyChangesParameters = {
 }
 
 export function postgresKeyChanges(p: KeyChangesParameters): KeyChanges {
-  const retryMs = p.retryMs ?? 2_000
-  let client: pg.Client | undefined
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let connected: Promise<void> = Promise.resolve()
-
-  const drop = (c: pg.Client) => {
-    if (client !== c) return
-    client = undefined
-    void c.end().catch(() => {})
-    if (!stopped) timer = setTimeout(() => void (connected = listen()), retryMs)
-  }
-  const listen = async () => {
-    if (stopped) return
-    const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
-    c.on('error', (e) => {
-      p.onError?.(e)
-      drop(c)
-    })
-    c.on('end', () => drop(c))
-    c.on('notification', (n) => {
-      if (n.channel === KEY_CHANGES_CHANNEL && n.payload) p.forget(n.payload)
-    })
-    client = c
-    try {
-      await c.connect()
-      await c.query(`LISTEN ${KEY_CHANGES_CHANNEL}`)
-      // What was announced while we were not listening is unknown: start from the store again.
-      p.forget()
-    } catch (e) {
-      p.onError?.(e as Error)
-      drop(c)
-    }
-  }
-  connected = listen()
-
+  const listener = pgListener({
+    url: p.url, channel: KEY_CHANGES_CHANNEL, onError: p.onError, retryMs: p.retryMs,
+    onNotify: (keyHash) => {
+      if (keyHash) p.forget(keyHash)
+    },
+    // What was announced while we were not listening is unknown: start from the store again.
+    onListening: () => p.forget(),
+  })
   return {
     async publish(keyHash) {
       await sql`SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${keyHash})`.execute(p.store.db)
     },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await connected
-      const c = client
-      client = undefined
-      await c?.end().catch(() => {})
-    },
+    stop: () => listener.stop(),
   }
 }

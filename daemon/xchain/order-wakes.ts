@@ -1,5 +1,5 @@
-import pg from 'pg'
 import { sql } from 'kysely'
+import { pgListener } from '../store/pg-listener.js'
 import type { Store } from '../store/store.js'
 
 /** The PostgreSQL channel replicas announce new and relayed cross-chain orders on (payload: the order id). */
@@ -31,55 +31,18 @@ export type PostgresOrderWakesParameters = {
 }
 
 export function postgresOrderWakes(p: PostgresOrderWakesParameters): OrderWakes {
-  const retryMs = p.retryMs ?? 2_000
-  let client: pg.Client | undefined
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let connected: Promise<void> = Promise.resolve()
-
-  const drop = (c: pg.Client) => {
-    if (client !== c) return
-    client = undefined
-    void c.end().catch(() => {})
-    if (!stopped) timer = setTimeout(() => void (connected = listen()), retryMs)
-  }
-  const listen = async () => {
-    if (stopped) return
-    const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
-    c.on('error', (e) => {
-      p.onError?.(e)
-      drop(c)
-    })
-    c.on('end', () => drop(c))
-    c.on('notification', (n) => {
-      if (n.channel === ORDER_WAKES_CHANNEL) p.wake()
-    })
-    client = c
-    try {
-      await c.connect()
-      await c.query(`LISTEN ${ORDER_WAKES_CHANNEL}`)
-      // Announcements made while we were not listening are lost: look at the store once.
-      p.wake()
-    } catch (e) {
-      p.onError?.(e as Error)
-      drop(c)
-    }
-  }
-  connected = listen()
-
+  const listener = pgListener({
+    url: p.url, channel: ORDER_WAKES_CHANNEL, onError: p.onError, retryMs: p.retryMs,
+    onNotify: () => p.wake(),
+    // Announcements made while we were not listening are lost: look at the store once.
+    onListening: () => p.wake(),
+  })
   return {
     publish(orderId) {
       p.wake()
       // A lost announcement only delays the other replicas' worker to its next sweep.
       sql`SELECT pg_notify(${ORDER_WAKES_CHANNEL}, ${orderId})`.execute(p.store.db).catch((e: unknown) => p.onError?.(e as Error))
     },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await connected
-      const c = client
-      client = undefined
-      await c?.end().catch(() => {})
-    },
+    stop: () => listener.stop(),
   }
 }
