@@ -85,7 +85,7 @@ describe('/paid/:id header policy', () => {
     const res = await pay(e.url, {
       headers: {
         cookie: 'parx_dashboard=victim-session', 'x-user-key': `parx-u-${'1'.repeat(64)}`, 'x-agent-key': `parx-a-${'2'.repeat(64)}`,
-        'x-api-key': 'parx-partner', 'x-csrf-token': 'csrf', 'x-forwarded-for': '10.0.0.1',
+        'x-api-key': 'parx-partner', 'x-csrf-token': 'csrf', 'x-forwarded-for': '127.0.0.9',
         'accept-language': 'fr', accept: 'text/html', 'x-request-id': 'req-1', authorization: 'Bearer the-upstreams-own-token',
       },
     })

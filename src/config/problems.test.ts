@@ -36,7 +36,7 @@ describe('configProblems', () => {
     expect(origin('ftp://pay.example.com')!.problem).toContain('not an http(s) URL')
     // The local profile needs none, and checks the one it is given.
     expect(origin(undefined, 'local')).toBeUndefined()
-    expect(origin('http://192.168.1.5:8420', 'local')).toBeUndefined()
+    expect(origin('http://devbox.test:8420', 'local')).toBeUndefined()
     expect(origin('https://pay.example.com/x', 'local')!.problem).toContain('has a path')
   })
 
