@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
+import { streamedUpload } from './helpers/streamed-upload.js'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,47 +45,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: any; sent: number }
-
-/**
- * POSTs `total` bytes generated as they are written (never held by the test), chunked unless
- * `declare`; like a well-behaved client it stops writing once the answer arrives.
- */
-function upload(agent: http.Agent, total: number, opts: { declare?: boolean; holdBody?: boolean } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream' }
-    if (opts.declare) headers['content-length'] = total
-    const req = http.request({ host: paid.hostname, port: paid.port, path: paid.pathname, method: 'POST', agent, headers })
-    let sent = 0
-    let answered = false
-    const chunk = Buffer.alloc(64 * 1024, 0x61)
-    const pump = () => {
-      while (!answered && sent < total) {
-        const n = Math.min(chunk.length, total - sent)
-        sent += n
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once('drain', pump)
-      }
-      if (!answered) req.end()
-    }
-    req.on('response', (res) => {
-      answered = true
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => (text += d))
-      res.on('end', () => {
-        let body: unknown = text
-        try {
-          body = JSON.parse(text)
-        } catch {}
-        resolve({ status: res.statusCode!, headers: res.headers, body, sent })
-        if (sent < total) req.destroy()
-      })
-    })
-    req.on('error', (e) => (answered ? undefined : reject(e)))
-    if (opts.holdBody) req.flushHeaders()
-    else pump()
-  })
-}
+/** `total` bytes streamed to the paid endpoint (test/helpers/streamed-upload.ts). */
+const upload = (agent: http.Agent, total: number, opts: { declare?: boolean; holdBody?: boolean } = {}) =>
+  streamedUpload(agent, { port: Number(paid.port), path: paid.pathname }, total, opts)
 
 const unpaidGet = (agent: http.Agent) => new Promise<number>((resolve, reject) => {
   http.get({ host: paid.hostname, port: paid.port, path: paid.pathname, agent }, (res) => {

@@ -1,4 +1,5 @@
 import http from 'node:http'
+import { streamedUpload } from '../../test/helpers/streamed-upload.js'
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -51,48 +52,9 @@ afterAll(async () => {
   }
 })
 
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: any; sent: number }
-
-/**
- * POSTs `total` bytes generated as they are written (never held), chunked or with a declared
- * length, on `agent`; like a well-behaved client it stops writing once the answer arrives.
- */
-function post(agent: http.Agent, path: string, total: number, opts: { declare?: boolean; declared?: number; holdBody?: boolean } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { 'content-type': 'application/json' }
-    if (opts.declare || opts.declared !== undefined) headers['content-length'] = opts.declared ?? total
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers })
-    let sent = 0
-    let answered = false
-    const chunk = Buffer.alloc(16 * 1024, 0x20)
-    const pump = () => {
-      while (!answered && sent < total) {
-        const n = Math.min(chunk.length, total - sent)
-        sent += n
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once('drain', pump)
-      }
-      if (!answered) req.end()
-    }
-    req.on('response', (res) => {
-      answered = true
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => (text += d))
-      res.on('end', () => {
-        let body: unknown = text
-        try {
-          body = JSON.parse(text)
-        } catch {}
-        resolve({ status: res.statusCode!, headers: res.headers, body, sent })
-        // The rest of an unfinished upload is abandoned, as a client that read a 413 does.
-        if (sent < total) req.destroy()
-      })
-    })
-    req.on('error', (e) => (answered ? undefined : reject(e)))
-    if (opts.holdBody) req.flushHeaders()
-    else pump()
-  })
-}
+/** `total` bytes streamed to the test server (test/helpers/streamed-upload.ts). */
+const post = (agent: http.Agent, path: string, total: number, opts: { declare?: boolean; holdBody?: boolean } = {}) =>
+  streamedUpload(agent, { port, path }, total, { ...opts, contentType: 'application/json', chunkBytes: 16 * 1024 })
 
 const get = (agent: http.Agent, p = port) => new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
   http.get({ host: '127.0.0.1', port: p, path: '/ok', agent }, (res) => {
