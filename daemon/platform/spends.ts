@@ -66,7 +66,7 @@ export function spendsLedger(store: Store): SpendsLedger {
         checkSpend(policyOf(agent), { amountMicros: r.amountMicros, spentTodayMicros: spent, host: r.host })
         const row = await tx.insertInto('platform_spends').values({
           id: randomUUID(), agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
-          recipient: r.recipient ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
+          recipient: r.recipient ?? null, host: r.host ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
         }).returningAll().executeTakeFirstOrThrow()
         return row
       })

@@ -14,6 +14,7 @@ import { m500_platform } from './500_platform.js'
 import { m501_platform_endpoints } from './501_platform_endpoints.js'
 import { m510_endpoint_discovery_webhooks } from './510_endpoint_discovery_webhooks.js'
 import { m520_platform_spend_holds } from './520_platform_spend_holds.js'
+import { m530_platform_spend_host } from './530_platform_spend_host.js'
 import { m601_dashboard } from './601_dashboard.js'
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, StoreMigration> = {
   '501_platform_endpoints': m501_platform_endpoints,
   '510_endpoint_discovery_webhooks': m510_endpoint_discovery_webhooks,
   '520_platform_spend_holds': m520_platform_spend_holds,
+  '530_platform_spend_host': m530_platform_spend_host,
   '601_dashboard': m601_dashboard,
 }

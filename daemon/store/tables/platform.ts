@@ -76,6 +76,8 @@ export interface PlatformSpendsTable {
   valid_before: number | string | null
   /** pay, once signed (520): what tells on chain whether it was used (daemon/platform/pay/proof.ts, JSON) */
   proof: string | null
+  /** pay (530): the seller's host the limit check saw; null for sends, swaps and spends before 530 */
+  host: string | null
 }
 
 /** Seller endpoints (501): served at /paid/<id>; a deleted one keeps its row (deleted_at) and is no longer served. */
