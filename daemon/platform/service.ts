@@ -18,6 +18,8 @@ import { sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
+import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from './payments.js'
+import type { PaymentsPage, Report } from '../../src/sdk/platform/history.js'
 import { platformStore, type AgentRow, type PlatformStore } from './store.js'
 import { mppSecrets, walletSeal } from './wallet-seal.js'
 import { resealAll, type ResealReport } from './reseal.js'
@@ -40,6 +42,11 @@ export type PlatformService = {
   mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
+  /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
+  history: {
+    page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
+    report(agentId: string, q: SpendFilter): Promise<Omit<Report, 'agentId' | 'limits'>>
+  }
   /** The EVM chains this deployment serves, by network key. */
   evm: Record<string, EvmChain>
   tokenAddress(network: string, symbol: string): string | null
@@ -131,6 +138,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,
+    history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
     agentNetworks: agentNetworks().map((n) => n.key),

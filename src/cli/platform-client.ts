@@ -43,10 +43,10 @@ export function createCliPlatform(c: PlatformConnection): PlatformApi {
     }
   }
   const target = { apiUrl: c.url }
-  const call = async (name: PlatformRouteName, input: { params?: Record<string, string>; body?: unknown }) => {
+  const call = async (name: PlatformRouteName, input: { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown }) => {
     const r = platformRoutePaths[name]
     const headers = headersFor(name, r.auth)
-    return callDaemon<unknown>(target, fillPath(r.path, input?.params), { method: r.method, headers, body: r.method === 'POST' ? (input?.body ?? {}) : undefined })
+    return callDaemon<unknown>(target, fillPath(r.path, input?.params), { method: r.method, headers, query: input?.query, body: r.method === 'POST' ? (input?.body ?? {}) : undefined })
   }
   return Object.fromEntries(Object.keys(platformRoutePaths).map((n) => [n, (input: never) => call(n as PlatformRouteName, input)])) as unknown as PlatformApi
 }

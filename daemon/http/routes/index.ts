@@ -36,6 +36,8 @@ import agentKeysList from './platform/keys-list.js'
 import agentKeysRevoke from './platform/keys-revoke.js'
 import limitsGet from './platform/limits-get.js'
 import limitsSet from './platform/limits-set.js'
+import agentPayments from './platform/payments-list.js'
+import agentReport from './platform/report.js'
 import manifest from './platform/manifest.js'
 import usersCreate from './platform/users-create.js'
 import usersMe from './platform/users-me.js'
@@ -86,7 +88,7 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

@@ -24,8 +24,9 @@ export type PlatformTransport = (baseUrl: string, path: string, opts: CallOption
 
 const undiciTransport: PlatformTransport = async (baseUrl, path, opts) => (await import('../http.js')).callJson<unknown>(baseUrl, path, opts)
 
-/** What a route takes: path params and a body, each only when the route has them. */
+/** What a route takes: path params, a query and a body, each only when the route has them (a query is optional). */
 export type PlatformInput<R> = (R extends { params: infer P extends z.ZodTypeAny } ? { params: z.input<P> } : unknown) &
+  (R extends { query: infer Q extends z.ZodTypeAny } ? { query?: z.input<Q> } : unknown) &
   (R extends { body: infer B extends z.ZodTypeAny } ? { body: z.input<B> } : unknown)
 export type PlatformOutput<R> = R extends { response: infer S extends z.ZodTypeAny } ? z.output<S> : never
 
@@ -69,11 +70,14 @@ export function createPlatformClient(p: PlatformClientParameters): Methods & { c
 
   async function call<N extends PlatformRouteName>(name: N, input: PlatformInput<PlatformRoutes[N]>): Promise<PlatformOutput<PlatformRoutes[N]>> {
     const route = platformRoutes[name] as PlatformRoute
-    const given = input as { params?: Record<string, string>; body?: unknown }
+    const given = input as { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown }
     const params = route.params ? (parsePlatform(route.params, given.params ?? {}, 'path') as Record<string, string>) : {}
     const path = route.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(params[k]!))
     const body = route.body ? parsePlatform(route.body, given.body ?? {}, 'body') : undefined
-    const answer = await (p.transport ?? undiciTransport)(p.url, path, { method: route.method, headers: headersFor(name, route.auth), body })
+    // Checked here, sent as given: a query's schema turns strings into values the daemon uses.
+    if (route.query) parsePlatform(route.query, given.query ?? {}, 'query')
+    const query = route.query ? given.query : undefined
+    const answer = await (p.transport ?? undiciTransport)(p.url, path, { method: route.method, headers: headersFor(name, route.auth), body, query })
     const checked = route.response.safeParse(answer)
     if (!checked.success) {
       const i = checked.error.issues[0]!

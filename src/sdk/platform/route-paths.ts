@@ -21,6 +21,8 @@ export const platformRoutePaths = {
   send: { method: 'POST', path: '/api/agents/:id/send', auth: 'owner' },
   swap: { method: 'POST', path: '/api/agents/:id/swap', auth: 'owner' },
   pay: { method: 'POST', path: '/api/agents/:id/pay', auth: 'owner' },
+  listPayments: { method: 'GET', path: '/api/agents/:id/payments', auth: 'owner' },
+  report: { method: 'GET', path: '/api/agents/:id/report', auth: 'owner' },
   createEndpoint: { method: 'POST', path: '/api/endpoints', auth: 'user' },
   listEndpoints: { method: 'GET', path: '/api/endpoints', auth: 'user' },
   showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },

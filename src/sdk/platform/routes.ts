@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
 import * as E from './endpoints.js'
+import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
 import { limits, setLimitsBody } from './limits.js'
 import { manifest } from './manifest.js'
 import { payAnswer, payBody } from './pay.js'
@@ -22,6 +23,8 @@ export type PlatformRoute = {
   auth: PlatformAuth
   summary: string
   params?: z.ZodTypeAny
+  /** Query string parameters (strings on the wire), for GET routes that filter or page. */
+  query?: z.ZodTypeAny
   body?: z.ZodTypeAny
   response: z.ZodTypeAny
   /** Codes this route answers with beyond the ones every route may (see COMMON_ERRORS). */
@@ -101,6 +104,16 @@ export const platformRoutes = {
     method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
     params: A.agentParams, body: payBody, response: payAnswer,
     errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED'],
+  },
+  listPayments: {
+    method: 'GET', path: '/api/agents/:id/payments', auth: 'owner',
+    summary: "the agent's pays, sends and swaps, newest first, filtered by since/until/kind/host and paged by cursor",
+    params: A.agentParams, query: paymentsQuery, response: paymentsPage, errors: TENANT,
+  },
+  report: {
+    method: 'GET', path: '/api/agents/:id/report', auth: 'owner',
+    summary: "the agent's spending totals per day, host, token and kind over a window, with its limits",
+    params: A.agentParams, query: reportQuery, response: report, errors: TENANT,
   },
   createEndpoint: {
     method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',
