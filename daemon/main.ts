@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../src/config/load.js'
 import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
 import { createApiServer, type ApiFetch, type ApiServerOptions } from './http/api-server.js'
+import { drainable } from './http/drain.js'
 import { prepareDataDir } from './startup/data-dir.js'
 import { startupError } from './startup/failure.js'
 import { ownerOnlyUmask } from './startup/owner-only.js'
@@ -117,7 +118,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   }
   const { log, keys } = opened
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush()]
+  // Run first and together at a stop: the HTTP drain and the leadership hand-over (./http/drain.ts).
+  const firstAtStop: Array<() => Promise<unknown>> = []
   const stop = onceAsync(async () => {
+    await Promise.all(firstAtStop.map((fn) => fn().catch((err) => log.warn({ err }, 'stopping: a first step failed; stopping the rest'))))
     for (const fn of cleanups.reverse()) await fn()
   })
   try {
@@ -173,6 +177,12 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const publicOrigin = configuredOrigin(config)
     const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port, { hsts: publicOrigin?.https })
     cleanups.push(() => closeServer(server.server))
+    // A stop answers what is in flight (within http.drainSeconds) before anything it needs is stopped.
+    const http = drainable(server.server as import('node:http').Server)
+    firstAtStop.push(async () => {
+      const d = await http.drain(config.http.drainSeconds * 1000)
+      if (d.inFlightAtStart || d.cut) log.info(d, d.cut ? 'stopping: requests still in flight after http.drainSeconds were cut' : 'stopping: requests in flight were answered')
+    })
     const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
 
@@ -231,7 +241,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     })
     cleanups.push(() => xchain.stop())
     const surfaces: Surfaces = {
-      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping() }),
+      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping(), draining: () => http.draining }),
       swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },
@@ -285,6 +295,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         : soleLeadership(duties, onError)
       leadership = led
       cleanups.push(() => led.stop())
+      // At once at a stop, beside the drain: a standby takes the lock now, not after a lease.
+      firstAtStop.push(() => led.stop())
       worker = { leadership: led, firstPass }
       // One process per data dir: nothing is answered before what the previous run left is
       // reconciled (transactions replayed, settlements decided), so no answer names a lost transaction.

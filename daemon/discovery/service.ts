@@ -12,7 +12,7 @@ type Check = { ok: boolean; ms: number; detail?: string | number }
 export type DiscoveryService = {
   capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }> }
   publicConfig(): Record<string, unknown>
-  readiness(): Promise<{ ready: boolean; checks: Record<string, Check> }>
+  readiness(): Promise<{ ready: boolean; draining?: true; checks: Record<string, Check> }>
 }
 
 export type DiscoveryDeps = {
@@ -30,6 +30,8 @@ export type DiscoveryDeps = {
   urls: DaemonUrls
   /** One round trip to the store. */
   pingStore(): Promise<void>
+  /** True once a stop began: readiness answers 503 with `draining: true`, so a balancer sends nothing new here. */
+  draining?(): boolean
 }
 
 export function discoveryService(d: DiscoveryDeps): DiscoveryService {
@@ -82,6 +84,7 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       ]
       const results = await Promise.all(chainChecks.map(([, fn]) => timed(fn)))
       chainChecks.forEach(([key], i) => (checks[key] = results[i]!))
+      if (d.draining?.()) return { ready: false, draining: true, checks }
       return { ready: Object.values(checks).every((c) => c.ok), checks }
     },
   }

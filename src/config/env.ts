@@ -33,6 +33,7 @@ export const envPaths: Record<string, string> = {
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
   PARX_TRUSTED_PROXIES: 'http.trustedProxies',
+  PARX_HTTP_DRAIN_SECONDS: 'http.drainSeconds',
   PARX_RATE_LIMIT_PER_SECOND: 'rateLimit.perSecond',
   PARX_RATE_LIMIT_BURST: 'rateLimit.burst',
   PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'rateLimit.exemptLoopback',

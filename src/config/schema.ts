@@ -129,6 +129,12 @@ export const configSchema = z.object({
           ctx.addIssue({ code: 'custom', message: `${(e as Error).message}: use IPs, CIDRs (10.0.0.0/8) or loopback, linklocal, uniquelocal` })
         }
       })).default([]),
+    /**
+     * The stop bound (README / docs/operations.md "Stopping and rolling restarts"): on SIGTERM the
+     * daemon stops accepting, answers requests in flight for at most this long, then closes what is
+     * left. Env PARX_HTTP_DRAIN_SECONDS.
+     */
+    drainSeconds: z.coerce.number().min(0).max(600).default(10),
   }).default({}),
   /**
    * Per-user bounds (README "Hosting safely"): creating one more answers QUOTA_EXCEEDED. Keys count
