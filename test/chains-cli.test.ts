@@ -38,6 +38,15 @@ describe('parx chains --as testnet', () => {
     expect(Object.keys(ready.rpc).sort()).toEqual(['base-sepolia', 'radius-testnet', 'solana-devnet'])
     expect(ready.serve).toEqual({ profile: 'testnet', rpc: ready.rpc, contracts: ready.contracts })
     expect(Object.keys(ready.contracts['base-sepolia'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'XUSD', 'router', 'escrow', 'verifier', 'outputSettler', 'pair:PUSD/USDC']))
+    // x402 batch-settlement at the canonical addresses the official client signs for, on both EVM chains.
+    for (const net of ['base-sepolia', 'radius-testnet']) {
+      expect(ready.contracts[net]).toMatchObject({
+        batchSettlement: '0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003', erc3009DepositCollector: '0x4020806089470a89826cB9fB1f4059150b550004',
+        permit2DepositCollector: '0x4020425FAf3B746C082C2f942b4E5159887B0005',
+      })
+      const code = await fetch(ready.rpc[net], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [ready.contracts[net].batchSettlement, 'latest'] }) })
+      expect(((await code.json()) as { result: string }).result.length).toBeGreaterThan(1000)
+    }
     expect(Object.keys(ready.contracts['solana-devnet'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'originSettler', 'destSettler']))
     expect(ready.env).toMatchObject({ PARX_PROFILE: 'testnet', PARX_RPC_BASE_SEPOLIA: ready.rpc['base-sepolia'], PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(ready.contracts['base-sepolia']) })
     expect((await rpc(ready.rpc['base-sepolia'], 'eth_chainId')).result).toBe('0x14a34') // 84532

@@ -6,6 +6,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../daemon/chains/embedded/anvil.js'
 import { main } from '../src/cli/main.js'
+import * as ERC3009DepositCollector from '../contracts/evm/artifacts/ERC3009DepositCollector.js'
+import * as Permit2DepositCollector from '../contracts/evm/artifacts/Permit2DepositCollector.js'
+import * as X402BatchSettlement from '../contracts/evm/artifacts/X402BatchSettlement.js'
+import {
+  BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
+} from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 
 /** `parx deploy` on a bare chain with base-sepolia's chain id: what an operator runs once per real network. */
 let anvil: Anvil
@@ -60,6 +66,24 @@ describe('parx deploy --network base-sepolia', () => {
     const { code, out } = await parx(['deploy', '--network', 'base-sepolia', '--output', 'json'], env())
     expect(code).toBe(0)
     expect(JSON.parse(out.at(-1)!).deployed).toEqual([])
+  })
+
+  it('reports the x402 batch-settlement contracts as the chain\'s own once they are there', async () => {
+    expect((JSON.parse((await parx(['deploy', '--network', 'base-sepolia', '--output', 'json'], env())).out.at(-1)!)).notes.join('\n')).toContain('batch-settlement scheme is unavailable')
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) })
+    for (const [address, bytecode] of [
+      [BATCH_SETTLEMENT_ADDRESS, X402BatchSettlement.deployedBytecode],
+      [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, ERC3009DepositCollector.deployedBytecode],
+      [PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, Permit2DepositCollector.deployedBytecode],
+    ] as const) await client.request({ method: 'anvil_setCode' as never, params: [address, bytecode] as never })
+    const { code, out } = await parx(['deploy', '--network', 'base-sepolia', '--output', 'json'], env())
+    expect(code).toBe(0)
+    const r = JSON.parse(out.at(-1)!)
+    expect(r.deployed).toEqual([])
+    expect(r.contracts).toMatchObject({
+      batchSettlement: BATCH_SETTLEMENT_ADDRESS, erc3009DepositCollector: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, permit2DepositCollector: PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
+    })
+    expect(r.notes.join('\n')).not.toContain('batch-settlement')
   })
 
   it('refuses an RPC of another chain and lists what is missing', async () => {

@@ -13,7 +13,10 @@ export const artifactsDir = join(evmDir, 'artifacts')
  * Contracts whose runtime code is placed with `anvil_setCode`, so callers need the deployed code,
  * and which therefore must not have immutables: no constructor runs to fill them in.
  */
-const WITH_DEPLOYED_BYTECODE = new Set(['Multicall3', 'Permit2Lite', 'X402Permit2ProxyLite', 'X402UptoPermit2ProxyLite'])
+const WITH_DEPLOYED_BYTECODE = new Set([
+  'Multicall3', 'Permit2Lite', 'X402Permit2ProxyLite', 'X402UptoPermit2ProxyLite',
+  'X402BatchSettlement', 'ERC3009DepositCollector', 'Permit2DepositCollector',
+])
 /** Prebuilt Uniswap v2 contracts (solc 0.5.16): taken from the npm build, not recompiled. */
 const UNISWAP_V2 = ['UniswapV2Factory', 'UniswapV2Pair'] as const
 

@@ -14,6 +14,7 @@ import { BaseError } from '../../src/errors/index.js'
 import { networks, USDC } from '../../src/networks/registry.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../src/sdk/x402/evm/permit2.js'
 import { X402_UPTO_PERMIT2_PROXY } from '../../src/sdk/x402/evm/upto.js'
+import { batchSettlementContracts } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { EXECUTOR_ADDRESS } from '../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../src/sdk/x402/evm/executor-setup.js'
 import { evmClient } from './evm/chain.js'
@@ -140,6 +141,12 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
   if (!(await hasCode(PERMIT2_ADDRESS))) notes.push(`no Permit2 at ${PERMIT2_ADDRESS} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_EXACT_PERMIT2_PROXY))) notes.push(`no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_UPTO_PERMIT2_PROXY))) notes.push(`no x402 upto Permit2 proxy at ${X402_UPTO_PERMIT2_PROXY} on ${spec.key}: the x402 upto scheme is unavailable there`)
+  // batch-settlement's three contracts are the chain's (CREATE2 at the same address everywhere): reported when all are there.
+  const batch = Object.entries(batchSettlementContracts)
+  const batchMissing = []
+  for (const [name, address] of batch) if (!(await hasCode(address))) batchMissing.push(`${name} ${address}`)
+  if (batchMissing.length === 0) for (const [name, address] of batch) have[name] ??= address
+  else notes.push(`no ${batchMissing.join(', ')} on ${spec.key}: the x402 batch-settlement scheme is unavailable there`)
   if (config.keys.facilitator && /^0x[0-9a-fA-F]{64}$/.test(config.keys.facilitator)) {
     progress('making the facilitator key an x402 executor account')
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { PERMIT2_ADDRESS } from '../../../src/sdk/x402/evm/permit2.js'
+import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { HISTORY_STORAGE_ADDRESS, installCanonical, MULTICALL3 } from './evm-deploy.js'
 
 const anvil = useAnvilChain()
@@ -19,7 +20,7 @@ describe('installCanonical', () => {
     expect(BigInt(await historySlotOf(await mine()))).not.toBe(0n)
 
     await installCanonical(anvil.chain.client)
-    for (const address of [MULTICALL3, PERMIT2_ADDRESS]) expect(await anvil.chain.client.getCode({ address })).toMatch(/^0x[0-9a-f]{100,}/)
+    for (const address of [MULTICALL3, PERMIT2_ADDRESS, ...Object.values(batchSettlementContracts)]) expect(await anvil.chain.client.getCode({ address })).toMatch(/^0x[0-9a-f]{100,}/)
     expect(await anvil.chain.client.getCode({ address: HISTORY_STORAGE_ADDRESS })).toBeUndefined()
     for (let i = 0; i < 3; i++) expect(BigInt(await historySlotOf(await mine()))).toBe(0n)
   })

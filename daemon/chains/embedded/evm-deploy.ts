@@ -5,8 +5,10 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { rpcHttp } from '../rpc-auth.js'
 import * as AttestationVerifierMofN from '../../../contracts/evm/artifacts/AttestationVerifierMofN.js'
+import * as ERC3009DepositCollector from '../../../contracts/evm/artifacts/ERC3009DepositCollector.js'
 import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
 import * as OutputSettler from '../../../contracts/evm/artifacts/OutputSettler.js'
+import * as Permit2DepositCollector from '../../../contracts/evm/artifacts/Permit2DepositCollector.js'
 import * as Permit2Lite from '../../../contracts/evm/artifacts/Permit2Lite.js'
 import * as PermitToken from '../../../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../../../contracts/evm/artifacts/RfqSwap.js'
@@ -14,11 +16,15 @@ import * as SourceEscrow from '../../../contracts/evm/artifacts/SourceEscrow.js'
 import * as UniswapV2Factory from '../../../contracts/evm/artifacts/UniswapV2Factory.js'
 import * as UniswapV2Pair from '../../../contracts/evm/artifacts/UniswapV2Pair.js'
 import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
+import * as X402BatchSettlement from '../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import * as X402UptoPermit2ProxyLite from '../../../contracts/evm/artifacts/X402UptoPermit2ProxyLite.js'
 import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/permit2.js'
 import { X402_UPTO_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/upto.js'
+import {
+  BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
+} from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
@@ -31,6 +37,10 @@ const CANONICAL: Array<[Address, Hex]> = [
   [PERMIT2_ADDRESS, Permit2Lite.deployedBytecode],
   [X402_EXACT_PERMIT2_PROXY, X402Permit2ProxyLite.deployedBytecode],
   [X402_UPTO_PERMIT2_PROXY, X402UptoPermit2ProxyLite.deployedBytecode],
+  // x402 batch-settlement: code only, so channel balances and refund nonces survive a restart.
+  [BATCH_SETTLEMENT_ADDRESS, X402BatchSettlement.deployedBytecode],
+  [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, ERC3009DepositCollector.deployedBytecode],
+  [PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, Permit2DepositCollector.deployedBytecode],
 ]
 
 /** EIP-2935's block-hash history contract, which Prague chains call at every block. */

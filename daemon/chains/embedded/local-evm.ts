@@ -8,6 +8,7 @@ import type { DeploymentStore } from './deployments.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
 import { deployLocalEvm, deployMissingXchain, installCanonical } from './evm-deploy.js'
+import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 
 export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<void> }
 
@@ -42,7 +43,8 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
         deployed = true
       }
     }
-    return { chain: evmChain(p.spec, anvil.rpcUrl, addresses), deployed, stop: anvil.stop }
+    // The canonical contracts are placed at every start, so they are listed by name without being recorded.
+    return { chain: evmChain(p.spec, anvil.rpcUrl, { ...addresses, ...batchSettlementContracts }), deployed, stop: anvil.stop }
   } catch (e) {
     await anvil.stop()
     throw e
