@@ -31,6 +31,7 @@ import { createFacilitator } from './facilitator/service.js'
 import { withHooks, type HookedFacilitator } from './facilitator/hooks.js'
 import { bazaarService } from './bazaar/service.js'
 import { BAZAAR } from '../src/sdk/x402/bazaar.js'
+import { backupService } from './backup/service.js'
 import { createApp } from './http/app.js'
 import { egressGuard } from './platform/egress/guard.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
@@ -259,6 +260,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       }),
       xchain: xchain.service,
       bazaar: bazaarService({ endpoints: platform.endpoints, supported: () => facilitator.supported(), evm: chains.evm, platformUrl: urls.platform }),
+      // The local profile's EVM chains are embedded (anvil): their state goes into the backup.
+      backup: backupService({ dataDir: config.dataDir, sqlite: !config.store.url, embedded: config.profile === 'local' ? chains.evm : {}, parxVersion: packageVersion() }),
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { ParxConfig } from '../src/config/schema.js'
 import type { AuthService, KeysService } from './auth/service.js'
+import type { BackupService } from './backup/service.js'
 import type { BazaarService } from './bazaar/service.js'
 import type { DashboardService } from './dashboard/service.js'
 import type { DiscoveryService } from './discovery/service.js'
@@ -57,6 +58,8 @@ export type Surfaces = {
   xchain: XchainService
   /** The bazaar discovery listing at {facilitator_url}/discovery/resources: discoverable seller endpoints. */
   bazaar: BazaarService
+  /** Backups of the data dir for `parx backup` (POST /api/operator/backup; docs/operations.md "Backups"). */
+  backup: BackupService
 }
 
 export type SurfaceName = keyof Surfaces

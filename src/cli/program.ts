@@ -38,6 +38,8 @@ import * as mcp from './commands/mcp.js'
 import * as pay from './commands/pay.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
+import * as backup from './commands/backup.js'
+import * as restore from './commands/restore.js'
 import * as swap from './commands/swap.js'
 import * as send from './commands/send.js'
 import * as skill from './commands/skill.js'
@@ -67,6 +69,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
+  program.addCommand(backup.define(ctx))
+  program.addCommand(restore.define(ctx))
   program.addCommand(chains.define(ctx))
   program.addCommand(deploy.define(ctx))
   program.addCommand(faucet.define(ctx))

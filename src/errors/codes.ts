@@ -63,6 +63,10 @@ export const errorCodes = {
   KEY_FILE_INVALID: { status: 400, meaning: 'keys.json in the data dir is not valid JSON or misses a key' },
   STORE_UNREADABLE: { status: 400, meaning: 'parx.db in the data dir is corrupt, truncated or unreadable' },
   CHAIN_STATE_UNREADABLE: { status: 400, meaning: "an embedded chain's state file (chains/NETWORK.json) cannot be read: restore it, --fresh, or --reset-chain NETWORK" },
+  // backups (docs/operations.md "Backups")
+  DATA_DIR_NOT_EMPTY: { status: 409, meaning: 'parx restore writes only into a new or empty data dir: pass one, or empty this one first' },
+  BACKUP_INVALID: { status: 400, meaning: 'the file is not a parx backup, is cut short, or a file in it does not match its checksum' },
+  BACKUP_UNSUPPORTED: { status: 409, meaning: 'parx backup copies a SQLite store; back up a PostgreSQL store with pg_dump (docs/operations.md "Backups")' },
 } as const satisfies Record<string, { status: number; meaning: string }>
 
 export type ErrorCode = keyof typeof errorCodes

@@ -17,6 +17,7 @@ import keysDeactivate from './operator/keys-deactivate.js'
 import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
 import platformReseal from './operator/platform-reseal.js'
+import backup from './operator/backup.js'
 import agentsCreate from './platform/agents-create.js'
 import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
@@ -83,7 +84,7 @@ export const routes: AnyRoute[] = [
   // (the transaction route before the id route: `tx` would not be an id, but say so by order too)
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery, facilitatorTxStatus, facilitatorStatus,
   // operator
-  keysCreate, keysList, keysDeactivate, keysDelete, platformReseal,
+  keysCreate, keysList, keysDeactivate, keysDelete, platformReseal, backup,
   // local profile
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
