@@ -242,7 +242,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     })
     cleanups.push(() => xchain.stop())
     const surfaces: Surfaces = {
-      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping(), draining: () => http.draining }),
+      discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping(), draining: () => http.draining,
+        process: { role: config.role, hosted: Boolean(config.store.url), leading: config.role === 'api' ? undefined : () => leadership?.isLeader() ?? false } }),
       swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
       facilitator: { service: facilitator, auth },

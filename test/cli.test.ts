@@ -75,6 +75,9 @@ describe('parx faucet and status', () => {
     const r = await parx(['-o', 'json', 'status'])
     expect(r.code).toBe(0)
     expect(JSON.parse(r.out).ready).toBe(true)
+    // One process on its data dir: role all, and it leads the worker duties (issue 28).
+    expect(JSON.parse(r.out)).toMatchObject({ role: 'all', leader: true, leadership: expect.stringMatching(/the only process on this data dir/) })
+    expect((await parx(['--no-color', 'status'])).out).toMatch(/^role\s+all\nleader\s+yes {2}leads the worker duties/m)
   })
 
   it('an unreachable daemon exits 5 and says what to do', async () => {

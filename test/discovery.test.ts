@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { readiness } from '../src/sdk/discovery/readiness.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -147,6 +148,18 @@ describe('GET /api/config, /api/capabilities, /api/readiness', () => {
     expect(r.ready).toBe(true)
     expect(Object.keys(r.checks).sort()).toEqual(['local-base', 'local-radius', 'local-solana', 'store'])
     for (const c of Object.values<any>(r.checks)) expect(c).toMatchObject({ ok: true, ms: expect.any(Number) })
+    // The wire contract, with this process' role: one process on its data dir leads (issue 28).
+    expect(readiness.parse(r)).toMatchObject({ role: 'all', leader: true })
+  })
+
+  it('GET /api/openapi.json is the OpenAPI 3.1 document of the routes, generated on first request', async () => {
+    const res = await d.raw('/api/openapi.json')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/application\/json/)
+    expect(res.body).toMatchObject({ openapi: '3.1.0', info: { title: 'parx' } })
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/readiness', '/api/openapi.json', '/api/agents/{id}/pay', '/paid/{id}']))
+    // The same document on the next request (kept, not rebuilt).
+    expect((await d.raw('/api/openapi.json')).body).toEqual(res.body)
   })
 })
 

@@ -5,14 +5,17 @@ import type { SolanaChain } from '../chains/solana/chain.js'
 import type { DaemonUrls, PublicAccounts } from '../services.js'
 import type { Store } from '../store/store.js'
 import { publicRpcUrl, redactText } from '../redact.js'
+import type { Readiness } from '../../src/sdk/discovery/readiness.js'
+import { roleStatus, type RoleDeps } from './role.js'
 
-type Check = { ok: boolean; ms: number; detail?: string | number }
+type Check = Readiness['checks'][string]
 
 /** What /api/capabilities, /api/config and /api/readiness answer. Never a secret. */
 export type DiscoveryService = {
   capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }> }
   publicConfig(): Record<string, unknown>
-  readiness(): Promise<{ ready: boolean; draining?: true; checks: Record<string, Check> }>
+  /** The wire contract: src/sdk/discovery/readiness.ts. */
+  readiness(): Promise<Readiness>
 }
 
 export type DiscoveryDeps = {
@@ -30,6 +33,8 @@ export type DiscoveryDeps = {
   urls: DaemonUrls
   /** One round trip to the store. */
   pingStore(): Promise<void>
+  /** This process' role and whether it leads the worker duties (shown by readiness on every role). */
+  process: RoleDeps
   /** True once a stop began: readiness answers 503 with `draining: true`, so a balancer sends nothing new here. */
   draining?(): boolean
 }
@@ -84,8 +89,9 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       ]
       const results = await Promise.all(chainChecks.map(([, fn]) => timed(fn)))
       chainChecks.forEach(([key], i) => (checks[key] = results[i]!))
-      if (d.draining?.()) return { ready: false, draining: true, checks }
-      return { ready: Object.values(checks).every((c) => c.ok), checks }
+      const role = roleStatus(d.process)
+      if (d.draining?.()) return { ready: false, draining: true, checks, ...role }
+      return { ready: Object.values(checks).every((c) => c.ok), checks, ...role }
     },
   }
 }

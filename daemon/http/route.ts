@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { FlowName } from '../../src/config/schema.js'
+import type { ErrorCode } from '../../src/errors/codes.js'
 import type { Caller } from '../platform/service.js'
 import type { Session } from '../dashboard/sessions.js'
 import type { SurfaceName, Surfaces } from '../services.js'
@@ -55,6 +56,18 @@ export type RouteDef<
   body?: B
   query?: Q
   params?: P
+  /**
+   * For the OpenAPI document only (daemon/http/openapi/): a one-line summary, the schema of the
+   * 200 answer, and the error codes this route answers with beyond the common ones. A route
+   * without them is documented from its path, as answering a JSON object.
+   */
+  summary?: string
+  response?: z.ZodTypeAny
+  /** The success status, when not 200. */
+  status?: 201
+  errors?: readonly ErrorCode[]
+  /** The handler reads the body itself, whatever its type (a seller's paid endpoint): documented as any bytes. */
+  rawBody?: true
   surface: S
   handler: (c: Context, s: Surfaces[S], input: RouteInput<B, Q, P, A>) => Response | Promise<Response>
 }

@@ -5,6 +5,7 @@ import capabilities from './discovery/capabilities.js'
 import config from './discovery/config.js'
 import health from './discovery/health.js'
 import readiness from './discovery/readiness.js'
+import openapi from './discovery/openapi.js'
 import facilitatorDiscovery from './facilitator/discovery-resources.js'
 import facilitatorHealth from './facilitator/health.js'
 import facilitatorSettle from './facilitator/settle.js'
@@ -73,7 +74,7 @@ export const workerRoutes: AnyRoute[] = [health, readiness]
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
 export const routes: AnyRoute[] = [
   // discovery (SPEC §4.2)
-  health, capabilities, config, readiness, baseInfo, baseBalance,
+  health, capabilities, config, readiness, baseInfo, baseBalance, openapi,
   // same-chain swaps (SPEC §4.1)
   baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
   // Solana swaps (SPEC §4.1, §4.2)

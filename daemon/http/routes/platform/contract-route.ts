@@ -14,6 +14,6 @@ export function platformRoute<const R extends PlatformRoute>(
   r: R,
   handler: RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']>['handler'],
 ): RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']> {
-  const def = { method: r.method, path: r.path, auth: r.auth, params: r.params, query: r.query, body: r.body, surface: 'platform', handler }
+  const def = { method: r.method, path: r.path, auth: r.auth, params: r.params, query: r.query, body: r.body, summary: r.summary, response: r.response, errors: r.errors, surface: 'platform', handler }
   return route(def as RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']>)
 }

@@ -39,5 +39,7 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   return RESPONSE_ALREADY_SENT
 }
 
-export const paidGet = route({ method: 'GET', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, handler })
-export const paidPost = route({ method: 'POST', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, handler })
+const PAID_SUMMARY = "a seller's paid endpoint: answers 402 with its terms, then the upstream's answer once paid (x402 or MPP headers)"
+
+export const paidGet = route({ method: 'GET', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, rawBody: true, summary: PAID_SUMMARY, handler })
+export const paidPost = route({ method: 'POST', path: PAID_ENDPOINT_PATH, auth: 'open', surface: 'platform', maxBody: PAID_MAX_BODY, rawBody: true, summary: PAID_SUMMARY, handler })
