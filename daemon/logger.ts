@@ -1,10 +1,13 @@
 import { logPath } from '../src/config/paths.js'
 import pino, { type Logger } from 'pino'
+import { capLogSize, type LogCap } from './log-rotation.js'
 
 /** The daemon log goes to `<dataDir>/parx.log`; the terminal shows progress and the ready line only. */
-export function createLogger(dataDir: string, level: string): Logger {
+export function createLogger(dataDir: string, level: string, cap?: LogCap): Logger {
   if (level === 'silent') return pino({ level: 'silent' })
   const dest = pino.destination({ dest: logPath(dataDir), mkdir: true, sync: false })
+  // Bounded on disk: rotated in-process by size (./log-rotation.ts).
+  if (cap) capLogSize(dest, logPath(dataDir), cap)
   // A log that cannot be written (disk full, file removed or made read-only) must not take the
   // daemon down with an unhandled 'error' event: say so once and go on without it.
   let warned = false

@@ -32,6 +32,8 @@ import { withHooks, type HookedFacilitator } from './facilitator/hooks.js'
 import { bazaarService } from './bazaar/service.js'
 import { BAZAAR } from '../src/sdk/x402/bazaar.js'
 import { backupService } from './backup/service.js'
+import { webhookQueue } from './platform/webhooks/queue.js'
+import { webhookRetention } from './platform/webhooks/retention.js'
 import { createApp } from './http/app.js'
 import { egressGuard } from './platform/egress/guard.js'
 import { rateLimiter } from './http/middleware/rate-limit.js'
@@ -112,7 +114,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   let opened
   try {
     if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
-    opened = { log: createLogger(config.dataDir, config.logLevel), keys: loadServiceKeys(config) }
+    opened = { log: createLogger(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files }), keys: loadServiceKeys(config) }
   } catch (e) {
     lock.release()
     throw startupError(e, config)
@@ -288,7 +290,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       const duties: Duties = async () => {
         const stopReconcile = await reconcile()
         const stopSolver = await xchain.worker.duty()
+        // Finished webhook deliveries past webhooks.retentionDays, hourly (docs/operations.md "Retention and log size").
+        const stopPruning = webhookRetention({ queue: webhookQueue(store), retentionDays: config.webhooks.retentionDays, log })
         return async () => {
+          await stopPruning()
           await stopSolver()
           await stopReconcile()
         }

@@ -58,6 +58,23 @@ export const configSchema = z.object({
     url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// or postgresql:// URL').optional(),
   }).default({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * parx.log's size on disk (docs/operations.md "Retention and log size"): rotated to parx.log.1 once
+   * it would pass maxMegabytes, `files` older ones kept (about maxMegabytes x (files + 1) in all).
+   * Env PARX_LOG_MAX_MEGABYTES, PARX_LOG_FILES.
+   */
+  log: z.object({
+    maxMegabytes: z.coerce.number().positive().max(100_000).default(50),
+    files: z.coerce.number().int().min(0).max(100).default(3),
+  }).default({}),
+  /**
+   * Settlement webhook deliveries: finished rows (delivered, or given up after every retry) older than
+   * retentionDays are deleted by the worker leader, hourly; a row still waiting for its receiver is
+   * never deleted. Env PARX_WEBHOOKS_RETENTION_DAYS.
+   */
+  webhooks: z.object({
+    retentionDays: z.coerce.number().positive().max(3650).default(30),
+  }).default({}),
   auth: z.object({
     /** Off is the soft-launch mode: K routes answer without a valid key. */
     enforce: bool.default(true),

@@ -52,6 +52,17 @@ export function webhookQueue(store: Store) {
     /** The attempt failed: try again at `next`, or never when `giveUp`. */
     failed: (id: string, error: string, next: number, giveUp: boolean) => db.updateTable('platform_webhook_deliveries')
       .set({ last_error: error.slice(0, 500), next_attempt_at: next, ...(giveUp ? { gave_up_at: Date.now() } : {}) }).where('id', '=', id).execute(),
+    /**
+     * Deletes up to `batch` finished rows (delivered, or given up) that finished before `before`;
+     * the number deleted. A row still waiting for its receiver is never deleted, however old.
+     */
+    async prune(before: number, batch = 1_000): Promise<number> {
+      const finished = db.selectFrom('platform_webhook_deliveries').select('id')
+        .where((w) => w.or([w.and([w('delivered_at', 'is not', null), w('delivered_at', '<', before)]), w.and([w('gave_up_at', 'is not', null), w('gave_up_at', '<', before)])]))
+        .limit(batch)
+      const r = await db.deleteFrom('platform_webhook_deliveries').where('id', 'in', finished).executeTakeFirst()
+      return Number(r.numDeletedRows)
+    },
     byEndpoint: (endpointId: string) => db.selectFrom('platform_webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('created_at').execute(),
   }
 }
