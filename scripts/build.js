@@ -54,6 +54,22 @@ const result = await build({
   logLevel: 'warning',
 })
 
+// The dashboard's browser script (daemon/dashboard/client/, TypeScript typed against src/sdk/dashboard/):
+// one self-contained file the daemon serves at /dashboard/app.js (daemon/dashboard/page/script.ts reads
+// dist/dashboard/app.js), so the page loads nothing from elsewhere and runs under its strict CSP.
+await build({
+  absWorkingDir: root,
+  entryPoints: { app: 'daemon/dashboard/client/main.ts' },
+  outdir: join(staging, 'dashboard'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome109', 'firefox115', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+
 // Files read at run time relative to the module that reads them, copied to where that module now is.
 // contracts/solana/programs.ts reads build/<program>.so beside itself.
 const programs = join(root, 'contracts', 'solana', 'build')

@@ -202,6 +202,7 @@ describe('partner keys bound to the wallet', () => {
     for (const [m, p, body] of [
       ['GET', `/agents/${agent.id}`, undefined], ['POST', `/agents/${agent.id}/limits`, { dailyUsd: '1' }],
       ['POST', `/agents/${agent.id}/keys`, {}], ['DELETE', `/agents/${agent.id}/keys/${key.key.id}`, undefined],
+      ['GET', `/agents/${agent.id}/spending`, undefined], ['GET', `/agents/${agent.id}/payments`, undefined],
     ] as const) {
       const r = await b.call(m, p, body)
       expect(r.status, `${m} ${p}`).toBe(404)
@@ -211,6 +212,27 @@ describe('partner keys bound to the wallet', () => {
     const detail = (await a.call('GET', `/agents/${agent.id}`)).body
     expect(detail.keys.map((k: any) => k.revokedAt)).toEqual([null])
     expect(detail.limits.dailyUsd).toBeNull()
+  })
+
+  it("an agent's spending: 30 UTC days ending today, each 0 before any spend, and its daily limit; its payments list filtered and paged", async () => {
+    const c = dashboardClient(d.urls.api)
+    await c.signIn(fresh(), chainId)
+    const agent = (await c.call('POST', '/agents', { name: 'chart', network: 'local-radius' })).body
+    await c.call('POST', `/agents/${agent.id}/limits`, { dailyUsd: '12.5' })
+    const r = await c.call('GET', `/agents/${agent.id}/spending`)
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ agentId: agent.id, timeZone: 'UTC', dailyLimitUsd: '12.5' })
+    expect(r.body.days).toHaveLength(30)
+    expect(r.body.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), usd: '0', count: 0 })
+    expect(r.body.days.every((x: any) => x.usd === '0' && x.count === 0)).toBe(true)
+    const list = await c.call('GET', `/agents/${agent.id}/payments?kind=pay&host=api.example.com&since=2026-01-01&limit=5`)
+    expect(list.status).toBe(200)
+    expect(list.body).toEqual({ payments: [], nextCursor: null })
+    for (const q of ['kind=refund', 'limit=0', 'since=yesterday', 'cursor=abc', 'colour=red']) {
+      const bad = await c.call('GET', `/agents/${agent.id}/payments?${q}`)
+      expect(bad.status, q).toBe(400)
+      expect(bad.body.code, q).toBe('BAD_REQUEST')
+    }
   })
 
   it('refuses bad fields with a 400 naming the field, a malformed id with 404', async () => {
@@ -234,7 +256,8 @@ describe('the page', () => {
       expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/)
       expect(res.headers.get('x-frame-options')).toBe('DENY')
       const text = await res.text()
-      expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/)
+      // Nothing is loaded from elsewhere (the SVG namespace of the spend chart names, it does not load).
+      expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|www\.w3\.org\/2000\/svg)/)
     }
     const slash = await fetch(`${d.urls.api}/dashboard/`, { redirect: 'manual' })
     expect([slash.status, slash.headers.get('location')]).toEqual([308, '/dashboard'])

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -168,6 +169,88 @@ describe('dashboard in Chromium', () => {
     expect(await payments.innerText()).toContain(sent.transaction)
     expect(await text('#balances')).toContain('3.75')
     await page.screenshot({ path: join(artifacts, 'dashboard-agent.png'), fullPage: true })
+
+    // Spending per day and the payments list (issue 29 item 4). A second send today, and history on
+    // the days before: the chain cannot go back in time, so those spends are written to the ledger
+    // as the spends ledger writes them (one released: it moved nothing and is not charted).
+    const sent2 = await d.call(`/api/agents/${agentId}/send`, { body: { to, amount: '0.5' }, headers: { 'x-agent-key': agentKey } })
+    expect(sent2.status).toBe('confirmed')
+    const DAY = 86_400_000
+    const today = Math.floor(Date.now() / DAY) * DAY
+    const past: [daysAgo: number, kind: 'pay' | 'send' | 'swap', usd: string, host: string | null, state: 'confirmed' | 'reserved' | 'released'][] = [
+      [1, 'pay', '2', 'api.example.com', 'confirmed'], [1, 'pay', '0.75', 'data.shop.example', 'reserved'], [2, 'swap', '3', null, 'confirmed'],
+      [3, 'pay', '40', 'api.example.com', 'released'], [5, 'pay', '1.1', 'api.example.com', 'confirmed'], [8, 'send', '4.2', null, 'confirmed'],
+      [13, 'pay', '0.01', 'data.shop.example', 'confirmed'], [21, 'swap', '12', null, 'confirmed'], [29, 'pay', '0.3', 'api.example.com', 'confirmed'],
+      [29, 'send', '7', null, 'confirmed'], [35, 'pay', '9', 'api.example.com', 'confirmed'],
+    ]
+    for (const [i, [ago, kind, usd, host, state]] of past.entries()) {
+      const at = today - ago * DAY + (i + 1) * 3_600_000
+      await d.services.store.db.insertInto('platform_spends').values({
+        id: randomUUID(), agent_id: agentId, kind, amount_micros: String(Math.round(Number(usd) * 1e6)), token: 'PUSD', amount: usd,
+        recipient: kind === 'swap' ? null : to, host, state, tx: state === 'confirmed' ? `0x${String(i).padStart(64, '0')}` : null, user_op: null,
+        reason: state === 'released' ? 'test: moved nothing' : null, created_at: at, updated_at: at, valid_before: null, proof: null,
+      }).execute()
+    }
+    await page.reload()
+    const chart = page.locator('#spend-chart')
+    await chart.waitFor()
+    const bars = await page.$$eval('#spend-chart rect.bar', (els) => els.map((e) => ({ day: e.getAttribute('data-day'), usd: e.getAttribute('data-usd'), count: Number(e.getAttribute('data-count')) })))
+    const titles = await page.$$eval('#spend-chart g.day > title', (els) => els.map((e) => e.textContent))
+    const fromApi = await page.evaluate((id) => fetch(`/dashboard/api/agents/${id}/spending`).then((r) => r.json()), agentId)
+    // Bar for bar, what is drawn is what the API answers: 30 UTC days, today last.
+    expect(bars).toEqual(fromApi.days)
+    expect(bars).toHaveLength(30)
+    const day = (ago: number) => new Date(today - ago * DAY).toISOString().slice(0, 10)
+    expect(bars.at(-1)).toEqual({ day: day(0), usd: '1.75', count: 2 })
+    const byDay = Object.fromEntries(bars.map((b) => [b.day, b.usd]))
+    expect([byDay[day(1)], byDay[day(2)], byDay[day(3)], byDay[day(29)], byDay[day(4)]]).toEqual(['2.75', '3', '0', '7.3', '0'])
+    expect(titles.at(-1)).toBe(`${day(0)}: 1.75 USD, 2 payments`)
+    // The same totals as the platform's report (what `parx report` prints) over the same UTC days.
+    const report = await d.call(`/api/agents/${agentId}/report`, { query: { since: day(29) }, headers: { 'x-agent-key': agentKey } })
+    expect(Object.fromEntries(report.byDay.map((r: any) => [r.day, r.usd]))).toEqual(Object.fromEntries(bars.filter((b) => b.usd !== '0').map((b) => [b.day, b.usd])))
+    // The limit line is the daily limit set above.
+    expect(await chart.locator('line.limit').getAttribute('data-limit-usd')).toBe('50')
+    expect(fromApi.dailyLimitUsd).toBe(limits.dailyUsd)
+    expect(await chart.getAttribute('data-total-usd')).toBe('32.11')
+    await page.screenshot({ path: join(artifacts, 'dashboard-agent-chart.png'), fullPage: true })
+
+    // Payments: 13 in all, newest first, 10 a page.
+    const all = await page.evaluate((id) => fetch(`/dashboard/api/agents/${id}/payments?limit=200`).then((r) => r.json()), agentId)
+    expect(all.payments).toHaveLength(13)
+    const rowIds = () => page.$$eval('#payments tbody tr', (els) => els.map((e) => e.getAttribute('data-payment-id')))
+    await expect.poll(rowIds).toHaveLength(10)
+    const first = await rowIds()
+    expect(first).toEqual(all.payments.slice(0, 10).map((p: any) => p.id))
+    expect(await page.locator('#payments-newer').isDisabled()).toBe(true)
+    await page.click('#payments-older')
+    await expect.poll(rowIds).toEqual(all.payments.slice(10).map((p: any) => p.id))
+    expect(await page.locator('#payments-older').isDisabled()).toBe(true)
+    expect(await text('#payments-page')).toBe('Page 2')
+    await page.click('#payments-newer')
+    await expect.poll(rowIds).toEqual(first)
+    // Filters: kind, seller host, since a UTC day; each against the API's own answer.
+    const kinds = () => page.$$eval('#payments tbody tr', (els) => els.map((e) => e.getAttribute('data-kind')))
+    await page.selectOption('#payments-kind', 'pay')
+    await page.click('#payments-apply')
+    await expect.poll(kinds).toEqual(Array(7).fill('pay'))
+    expect(await page.locator('.pager').isHidden()).toBe(true)
+    await page.fill('#payments-host', 'api.example.com')
+    await page.click('#payments-apply')
+    await expect.poll(rowIds).toEqual(all.payments.filter((p: any) => p.host === 'api.example.com').map((p: any) => p.id))
+    expect(await rowIds()).toHaveLength(5)
+    await page.fill('#payments-since', day(5))
+    await page.click('#payments-apply')
+    await expect.poll(rowIds).toHaveLength(3)
+    await page.fill('#payments-host', 'nobody.example')
+    await page.click('#payments-apply')
+    await page.getByText('No payments match these filters.').waitFor()
+    await page.click('#payments-clear')
+    await expect.poll(rowIds).toEqual(first)
+    // A host the API refuses is said in the section, not thrown.
+    await page.fill('#payments-host', 'not a host!')
+    await page.click('#payments-apply')
+    await expect.poll(() => page.locator('#payments-filter + .error').innerText()).toMatch(/host/)
+    await page.click('#payments-clear')
 
     // Readable on a narrow window: nothing wider than the viewport.
     await page.setViewportSize({ width: 360, height: 800 })

@@ -6,13 +6,15 @@ import type { KeysService } from '../auth/service.js'
 import type { PartnerKey, PartnerKeyStore } from '../auth/partner-keys.js'
 import type { RateLimiter } from '../http/middleware/rate-limit.js'
 import type { PlatformService } from '../platform/service.js'
-import { recentSpends } from '../platform/payments.js'
+import { paymentsPage, recentSpends, type PaymentsQueryParsed } from '../platform/payments.js'
 import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
+import { policyOf } from '../platform/store.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
 import type { Store } from '../store/store.js'
 import type { DashboardOrigin } from './origin.js'
 import type { SessionStore } from './sessions.js'
 import type { Siwe } from './siwe.js'
+import { spendingByDay } from './spending.js'
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
 
@@ -123,6 +125,16 @@ export function dashboardService(p: DashboardParameters) {
         })),
         limits: limitsView(agent, spent),
       }
+    },
+    /** The chart of the agent page: spending per UTC day over 30 days and the daily limit (src/sdk/dashboard/spending.ts). */
+    async agentSpending(wallet: string, id: string, now = Date.now()) {
+      const agent = await ownedAgent(wallet, id)
+      return { agentId: agent.id, timeZone: 'UTC' as const, days: await spendingByDay(p.store, agent.id, now), dailyLimitUsd: policyOf(agent).dailyUsd }
+    },
+    /** One page of the agent's payments, filtered: the platform's history query (daemon/platform/payments.ts). */
+    async agentPayments(wallet: string, id: string, query: PaymentsQueryParsed) {
+      const agent = await ownedAgent(wallet, id)
+      return paymentsPage(p.store, agent.id, query)
     },
     async setLimits(wallet: string, id: string, body: Partial<LimitPolicy>) {
       const agent = await ownedAgent(wallet, id)

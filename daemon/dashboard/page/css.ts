@@ -33,6 +33,13 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; word-
 .state-active { color: var(--ok); font-weight: 600; } .state-deactivated, .state-revoked { color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: 0; } dt { color: var(--muted); } dd { margin: 0; }
+.chart { margin: .5rem 0 0; } .chart svg { display: block; width: 100%; height: auto; max-height: 16rem; }
+.chart .bar { fill: var(--accent); } .chart .bar.over { fill: var(--bad); } .chart .hit { fill: transparent; }
+.chart .day:hover .bar { fill: #143f8c; } .chart .axis { stroke: var(--line); stroke-width: 1; }
+.chart line.limit { stroke: var(--bad); stroke-width: 1.5; stroke-dasharray: 6 4; } .chart .limit-label { fill: var(--bad); font-size: 11px; }
+.chart .tick { fill: var(--muted); font-size: 11px; } .chart figcaption { margin-top: .3rem; }
+.pager { display: flex; gap: .5rem; align-items: center; margin: .6rem 0 0; } .pager[hidden] { display: none; }
+#payments-filter { margin: 0 0 .6rem; }
 @media (max-width: 640px) {
   thead { display: none; } table, tbody, tr, td { display: block; width: 100%; }
   tr { border-bottom: 1px solid var(--line); padding: .4rem 0; } td { border: 0; padding: .15rem 0; }

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { agent, agentKeyInfo } from '../platform/agents.js'
+import { agent, agentKeyInfo, type createdAgentKey } from '../platform/agents.js'
 import { label } from '../platform/fields.js'
 import { limits } from '../platform/limits.js'
 
 /**
  * The dashboard's wire contract (served by the daemon at {dashboard_url}, SPEC §2.1, §5.9): the
- * bodies and answers of its JSON routes under /dashboard/api. The page (daemon/dashboard/page/) and
- * the tests speak it; the daemon's routes take their schemas from here.
+ * bodies and answers of its JSON routes under /dashboard/api. The page's script (daemon/dashboard/client/, typed
+ * against these) and the tests speak it; the daemon's routes take their schemas from here.
  */
 
 /** POST /dashboard/api/siwe/message: the wallet asks for a message to sign. */
@@ -15,6 +15,7 @@ export const siweMessageBody = z.object({
   chainId: z.number().int().positive(),
 }).strict()
 export const siweMessage = z.object({ message: z.string(), nonce: z.string(), expiresAt: z.string() })
+export type SiweMessage = z.infer<typeof siweMessage>
 
 /** POST /dashboard/api/siwe/login: the signed EIP-4361 message. */
 export const siweLoginBody = z.object({
@@ -25,9 +26,6 @@ export const siweLoginBody = z.object({
 /** The signed-in session as the page sees it; `csrfToken` goes back in x-csrf-token on every POST and DELETE. */
 export const session = z.object({ wallet: z.string(), csrfToken: z.string(), expiresAt: z.string() })
 export type DashboardSession = z.infer<typeof session>
-
-export const CSRF_HEADER = 'x-csrf-token'
-export const SESSION_COOKIE = 'parx_dashboard'
 
 /** A partner key as listed: the secret is never in a list, only `masked` (prefix and last four). */
 export const partnerKey = z.object({
@@ -41,18 +39,23 @@ export const partnerKey = z.object({
 })
 export type PartnerKeyView = z.infer<typeof partnerKey>
 export const partnerKeyList = z.object({ keys: z.array(partnerKey), propagation: z.string() })
+export type PartnerKeyList = z.infer<typeof partnerKeyList>
 export const createPartnerKeyBody = z.object({
   name: label,
   description: z.string().trim().max(280, 'is longer than 280 characters').optional(),
 }).strict()
 /** The only answer that holds the secret. */
 export const createdPartnerKey = z.object({ key: partnerKey, secret: z.string() })
+export type CreatedPartnerKey = z.infer<typeof createdPartnerKey>
 export const idParams = z.object({ id: z.string().uuid('must be a UUID') })
 
 /** CLI user keys of the wallet's platform user ("command line access", SPEC §5.10). */
 export const userKey = z.object({ id: z.string(), masked: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })
 export const userKeyList = z.object({ userId: z.string(), keys: z.array(userKey) })
 export const createdUserKey = z.object({ key: userKey, userKey: z.string() })
+export type UserKeyView = z.infer<typeof userKey>
+export type UserKeyList = z.infer<typeof userKeyList>
+export type CreatedUserKey = z.infer<typeof createdUserKey>
 
 /** A spend of the agent (pay, send or swap) as the agent page lists it. */
 export const payment = z.object({
@@ -74,6 +77,11 @@ export const agentDetail = z.object({
   payments: z.array(payment),
   limits,
 })
+export type AgentDetail = z.infer<typeof agentDetail>
 export const agentsPage = z.object({ agents: z.array(agent), networks: z.array(z.string()), canCreate: z.boolean() })
+export type AgentsPage = z.infer<typeof agentsPage>
 export const agentKeyParams = z.object({ id: z.string().uuid('must be a UUID'), keyId: z.string().uuid('must be a UUID') })
 export const labelBody = z.object({ label: label.optional() }).strict()
+export type LabelBody = z.infer<typeof labelBody>
+/** POST /dashboard/api/agents/:id/keys answers what the platform's route does: the key once. */
+export type CreatedAgentKey = z.infer<typeof createdAgentKey>

@@ -1,4 +1,11 @@
-/** Paths of the dashboard (its page and JSON routes), so the page, the daemon and tests spell them once. */
+/** The header a signed-in page sends its session's `csrfToken` in, on every POST and DELETE. */
+export const CSRF_HEADER = 'x-csrf-token'
+export const SESSION_COOKIE = 'parx_dashboard'
+
+/**
+ * Paths of the dashboard (its page and JSON routes), so the page, the daemon and tests spell them once.
+ * Plain values, no zod: the page's browser bundle imports this file.
+ */
 export const DASHBOARD_PATH = '/dashboard'
 
 export const dashboardPaths = {
@@ -19,4 +26,6 @@ export const dashboardPaths = {
   agentLimits: `${DASHBOARD_PATH}/api/agents/:id/limits`,
   agentKeys: `${DASHBOARD_PATH}/api/agents/:id/keys`,
   agentKey: `${DASHBOARD_PATH}/api/agents/:id/keys/:keyId`,
+  agentSpending: `${DASHBOARD_PATH}/api/agents/:id/spending`,
+  agentPayments: `${DASHBOARD_PATH}/api/agents/:id/payments`,
 } as const

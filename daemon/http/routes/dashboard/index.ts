@@ -3,6 +3,7 @@ import { agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate,
 import { dashboardPage, dashboardScript, dashboardSlash, dashboardStyle } from './page.js'
 import { partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete, partnerKeysList } from './partner-keys.js'
 import { logout, sessionShow, siweLogin, siweMessage } from './siwe.js'
+import { agentPayments, agentSpending } from './spending.js'
 import { userKeysCreate, userKeysList, userKeysRevoke } from './user-keys.js'
 
 /** The dashboard at {dashboard_url} (SPEC §2.1, §5.9): its page and JSON routes. */
@@ -11,5 +12,5 @@ export const dashboardRoutes: AnyRoute[] = [
   siweMessage, siweLogin, sessionShow, logout,
   partnerKeysList, partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete,
   userKeysList, userKeysCreate, userKeysRevoke,
-  agentsList, agentsCreate, agentShow, agentLimits, agentKeysCreate, agentKeysRevoke,
+  agentsList, agentsCreate, agentShow, agentLimits, agentKeysCreate, agentKeysRevoke, agentSpending, agentPayments,
 ] as AnyRoute[]

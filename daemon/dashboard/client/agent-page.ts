@@ -1,0 +1,103 @@
+import type { AgentDetail, CreatedAgentKey } from '../../../src/sdk/dashboard/fields.js'
+import { dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
+import type { Spending } from '../../../src/sdk/dashboard/spending.js'
+import { api, at } from './api.js'
+import { act, errorBox, failed, h, secretBox, table, when } from './dom.js'
+import { paymentsList } from './payments-list.js'
+import { spendChart } from './spend-chart.js'
+import { app, page, state } from './state.js'
+
+/** One agent: wallet and balances, limits, spending per day, keys, payments. */
+export function agentPage(id: string): void {
+  page('Agent', null)
+  const body = h('div', null, h('p', { class: 'muted', text: 'Loading agent…' }))
+  app.append(h('p', null, h('a', { href: '#/agents', text: '← All agents' })), body)
+  api<AgentDetail>('GET', at(dashboardPaths.agent, { id })).then((d) => {
+    app.querySelector('h1')!.textContent = `Agent ${d.agent.name}`
+    body.replaceChildren(walletSection(d), limitsSection(id, d), spendingSection(id), keysSection(id, d),
+      h('section', null, h('h2', { text: 'Payments' }), paymentsList(id)))
+  }).catch((e: unknown) => body.replaceChildren(failed(e)))
+}
+
+function walletSection(d: AgentDetail): HTMLElement {
+  const a = d.agent
+  const bal = d.balance
+    ? h('dl', { id: 'balances' }, d.balance.tokens.map((t) => [h('dt', { text: t.symbol }), h('dd', { text: t.amount })]),
+      h('dt', { text: `${d.balance.native.symbol} (gas)` }), h('dd', { text: d.balance.native.amount }))
+    : h('p', { class: 'error', role: 'alert', text: `Balances unavailable: ${d.balanceError}` })
+  return h('section', null, h('h2', { text: 'Wallet' }),
+    h('dl', null, h('dt', { text: 'Address' }), h('dd', { class: 'mono', id: 'agent-wallet', text: a.wallet }),
+      h('dt', { text: 'Network' }), h('dd', { text: `${a.network} (chain ${a.chainId})` }),
+      h('dt', { text: 'Sends by' }), h('dd', { text: a.sendMethod === 'userOperation' ? 'sponsored user operation (no gas needed)' : 'plain transfer' })),
+    h('h2', { text: 'Balances' }), bal)
+}
+
+function limitsSection(id: string, d: AgentDetail): HTMLElement {
+  const box = errorBox()
+  const field = (idn: string, label: string, value: string | null, hint: string) => h('label', null, label, h('input', { id: idn, value: value ?? '', placeholder: hint, autocomplete: 'off' }))
+  const save = h('button', { type: 'submit', id: 'limits-save', text: 'Save limits' })
+  const form = h('form', { 'aria-label': 'Spending limits' },
+    field('limit-per-payment', 'Per payment (USD)', d.limits.perPaymentUsd, 'no limit'),
+    field('limit-daily', 'Per rolling day (USD)', d.limits.dailyUsd, 'no limit'),
+    field('limit-hosts', 'Hosts pay may pay (comma separated)', (d.limits.allowedHosts ?? []).join(', '), 'any host'), save)
+  form.addEventListener('submit', act(save, box, async () => {
+    const v = (x: string) => {
+      const t = form.querySelector<HTMLInputElement>(`#${x}`)!.value.trim()
+      return t === '' ? null : t
+    }
+    const hosts = v('limit-hosts')
+    await api('POST', at(dashboardPaths.agentLimits, { id }), {
+      perPaymentUsd: v('limit-per-payment'), dailyUsd: v('limit-daily'),
+      allowedHosts: hosts === null ? null : hosts.split(',').map((x) => x.trim()).filter(Boolean),
+    })
+    agentPage(id)
+  }))
+  const spent = `Spent in the last 24 hours: ${d.limits.spentTodayUsd} USD${d.limits.remainingTodayUsd === null ? '' : `; still allowed: ${d.limits.remainingTodayUsd} USD`}. Leave a field empty for no limit.`
+  return h('section', null, h('h2', { text: 'Spending limits' }), h('p', { class: 'muted', text: spent }), form, box)
+}
+
+function spendingSection(id: string): HTMLElement {
+  const slot = h('div', null, h('p', { class: 'muted', text: 'Loading spending…' }))
+  api<Spending>('GET', at(dashboardPaths.agentSpending, { id }))
+    .then((r) => slot.replaceChildren(spendChart(r)))
+    .catch((e: unknown) => slot.replaceChildren(failed(e)))
+  return h('section', null, h('h2', { text: 'Spending per day' }),
+    h('p', { class: 'muted', text: 'The last 30 days in UTC days; pays, sends and swaps, with payments still pending on chain (as the limits count them). The line is the daily limit, which holds over any 24 hours.' }),
+    slot)
+}
+
+function keysSection(id: string, d: AgentDetail): HTMLElement {
+  const box = errorBox()
+  const label = h('input', { id: 'agent-key-label', maxlength: '64', autocomplete: 'off' })
+  const create = h('button', { type: 'submit', id: 'agent-key-create', text: 'Create agent key' })
+  const form = h('form', { 'aria-label': 'Create an agent key' }, h('label', null, 'Label (optional)', label), create)
+  form.addEventListener('submit', act(create, box, async () => {
+    const r = await api<CreatedAgentKey>('POST', at(dashboardPaths.agentKeys, { id }), { label: label.value || undefined })
+    state.agentSecret = { agent: id, key: r.agentKey }
+    agentPage(id)
+  }))
+  const secret = state.agentSecret && state.agentSecret.agent === id
+    ? secretBox('Your new agent key', state.agentSecret.key, h('p', null, 'Then run: ', h('code', { text: `parx agent login --agent-key ${state.agentSecret.key}` })))
+    : null
+  const keys = d.keys.length
+    ? table(null, ['Key', 'Label', 'Created', 'Last used', 'State', ''], d.keys.map((k) => {
+      const rowBox = errorBox()
+      const cell = h('td', { class: 'actions' })
+      if (!k.revokedAt) {
+        const rv = h('button', { type: 'button', class: 'danger', text: 'Revoke', 'aria-label': `Revoke ${k.hint}` })
+        rv.addEventListener('click', act(rv, rowBox, async () => {
+          await api('DELETE', at(dashboardPaths.agentKey, { id, keyId: k.id }))
+          state.agentSecret = null
+          agentPage(id)
+        }))
+        cell.append(rv)
+      }
+      cell.append(rowBox)
+      return h('tr', { 'data-agent-key-id': k.id },
+        h('td', { 'data-label': 'Key', class: 'mono', text: k.hint }), h('td', { 'data-label': 'Label', text: k.label ?? '' }),
+        h('td', { 'data-label': 'Created', text: when(k.createdAt) }), h('td', { 'data-label': 'Last used', text: when(k.lastUsedAt) }),
+        h('td', { 'data-label': 'State', class: k.revokedAt ? 'state-revoked' : 'state-active', text: k.revokedAt ? 'revoked' : 'active' }), cell)
+    }))
+    : h('p', { class: 'empty', text: 'No agent keys yet: create one to let software use this agent.' })
+  return h('section', null, h('h2', { text: 'Agent keys' }), form, box, secret, keys)
+}
