@@ -1,6 +1,13 @@
 import { logPath } from '../src/config/paths.js'
 import pino, { type Logger } from 'pino'
 import { capLogSize, type LogCap } from './log-rotation.js'
+import { currentRequestId } from './http/request-id.js'
+
+/** Every line written while serving a request names it (docs/operations.md "Request ids"). */
+const requestIdMixin = () => {
+  const requestId = currentRequestId()
+  return requestId ? { requestId } : {}
+}
 
 /** The daemon log goes to `<dataDir>/parx.log`; the terminal shows progress and the ready line only. */
 export function createLogger(dataDir: string, level: string, cap?: LogCap): Logger {
@@ -16,7 +23,7 @@ export function createLogger(dataDir: string, level: string, cap?: LogCap): Logg
     warned = true
   })
   return pino(
-    { level, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
+    { level, mixin: requestIdMixin, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
     dest,
   )
 }

@@ -66,6 +66,10 @@ import { dashboardOrigin } from './dashboard/origin.js'
 import { configuredOrigin } from '../src/config/public-origin.js'
 import { userKeys } from './platform/user-keys.js'
 import { createXchain, type XchainParts } from './xchain/compose.js'
+import { createMetrics } from './metrics/registry.js'
+import { instrumentFacilitator } from './metrics/facilitator.js'
+import { instrumentPlatform } from './metrics/platform.js'
+import { listenMetrics, metricsServer } from './metrics/server.js'
 import type { Duties } from './worker/leader.js'
 
 /**
@@ -200,15 +204,19 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       platformAa[base.key] = rt
       cleanups.push(() => rt.stop())
     }
-    const facilitator = withHooks(createFacilitator({
+    // This daemon's own registry (docs/operations.md "Metrics"); with metrics off, nothing records.
+    const metrics = createMetrics({ enabled: config.metrics.enabled })
+    const hooked = withHooks(createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
       keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
       sender: (network) => sender(network, 'facilitator'), receiptTimeoutMs: config.facilitator.receiptTimeoutMs,
       extensions: [BAZAAR],
       eip6492Factories: config.facilitator.eip6492Factories as Address[],
+      metrics: metrics.facilitator,
     }), log)
+    const facilitator = metrics.facilitator ? instrumentFacilitator(hooked, metrics.facilitator) : hooked
     cleanups.push(() => facilitator.stop())
-    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox }
+    const swapDeps: Surfaces['swap'] = { base, limits: config.limits, flowEnabled, solver: accounts.solver, sender: sender(base.key, 'solver'), reads, inflight: swapInflight({ base }, config.store.url ? store : undefined), outbox, metrics: metrics.swap }
     // Replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY).
     const keyChanges = config.store.url
       ? postgresKeyChanges({
@@ -251,7 +259,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       facilitator: { service: facilitator, auth },
       keys: keyService,
       faucet: { faucet: chains.faucet, profile: config.profile, defaultNetwork: base.key },
-      platform,
+      platform: metrics.platform ? instrumentPlatform(platform, metrics.platform) : platform,
       // Sign-in is on the deployment's Base chain; contract wallets are checked there (ERC-1271/6492).
       dashboard: dashboardService({
         store, sessions, partnerKeys, keys: keyService, platform, userKeys: userKeys(store), replicas: Boolean(config.store.url),
@@ -265,6 +273,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       bazaar: bazaarService({ endpoints: platform.endpoints, supported: () => facilitator.supported(), evm: chains.evm, platformUrl: urls.platform }),
       // The local profile's EVM chains are embedded (anvil): their state goes into the backup.
       backup: backupService({ dataDir: config.dataDir, sqlite: !config.store.url, embedded: config.profile === 'local' ? chains.evm : {}, parxVersion: packageVersion() }),
+      metrics,
     }
     // In the background: the first payment waits for it anyway, and a chain that is down now is retried then.
     // On one process, after the outbox replay (it may send the executor delegation, which takes a nonce).
@@ -313,9 +322,26 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     } else {
       replayed()
     }
-    app = createApp({ surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
+    // Read when scraped, never polled: the store's rows, the leadership, each network's head.
+    metrics.observe({
+      store, log, leading: () => leadership?.isLeader() ?? false,
+      heads: [
+        ...Object.values(chains.evm).map((c) => ({ network: c.key, head: async () => BigInt((await c.client.request({ method: 'eth_blockNumber' })) as string) })),
+        { network: chains.solana.key, head: () => chains.solana.connection.getSlot() },
+      ],
+    })
+    if (config.metrics.enabled && config.metrics.port !== undefined) {
+      const ms = metricsServer(metrics)
+      const port = await listenMetrics(ms, config.host, config.metrics.port)
+      cleanups.push(() => closeServer(ms))
+      urls.metrics = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/metrics`
+    }
+    app = createApp({ metrics: metrics.http, surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
+    // After the ready line, never before it: the first send then finds alto up (a failure is
+    // logged by the runtime and retried on that send).
+    if (config.bundler.prestart && config.role !== 'worker') for (const rt of Object.values(platformAa)) rt.stack().catch(() => {})
     const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator, platform: surfaces.platform, worker, xchain }
     return { urls, services, stop }
   } catch (e) {

@@ -10,6 +10,7 @@ import type { PlatformService } from './platform/service.js'
 import type { SolDeps } from './sol/deps.js'
 import type { SwapDeps } from './swap/deps.js'
 import type { XchainService } from './xchain/service.js'
+import type { MetricsSurface } from './metrics/registry.js'
 
 export type DaemonUrls = {
   api: string
@@ -17,6 +18,8 @@ export type DaemonUrls = {
   platform: string
   dashboard: string
   rpc: Record<string, string>
+  /** The --metrics-port listener's GET /metrics, when one is configured (docs/operations.md "Metrics"). */
+  metrics?: string
 }
 
 /** Public addresses of the service's own accounts (never their keys). */
@@ -60,6 +63,8 @@ export type Surfaces = {
   bazaar: BazaarService
   /** Backups of the data dir for `parx backup` (POST /api/operator/backup; docs/operations.md "Backups"). */
   backup: BackupService
+  /** Prometheus metrics: GET /metrics (daemon/metrics/registry.ts). */
+  metrics: MetricsSurface
 }
 
 export type SurfaceName = keyof Surfaces

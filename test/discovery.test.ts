@@ -91,7 +91,7 @@ describe('GET /api/base/balance', () => {
   it('names the bad parameter', async () => {
     const missing = await d.raw('/api/base/balance')
     expect(missing.status).toBe(400)
-    expect(missing.body).toEqual({ error: "missing query parameter 'owner'", code: 'BAD_REQUEST' })
+    expect(missing.body).toEqual({ error: "missing query parameter 'owner'", code: 'BAD_REQUEST', requestId: expect.any(String) })
     const bad = await d.raw('/api/base/balance?owner=0x1234')
     expect(bad.status).toBe(400)
     expect(bad.body.code).toBe('BAD_REQUEST')

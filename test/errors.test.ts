@@ -14,7 +14,7 @@ describe('error bodies', () => {
   it('unknown routes answer 404 with a code', async () => {
     const r = await d.raw('/api/nope')
     expect(r.status).toBe(404)
-    expect(r.body).toEqual({ error: 'no route GET /api/nope; see the README for the routes', code: 'NOT_FOUND' })
+    expect(r.body).toEqual({ error: 'no route GET /api/nope; see the README for the routes', code: 'NOT_FOUND', requestId: expect.any(String) })
   })
 
   it('malformed JSON answers 400 MALFORMED_JSON', async () => {
@@ -28,7 +28,7 @@ describe('error bodies', () => {
   it('missing and wrong-typed fields name the field', async () => {
     const missing = await post(JSON.stringify({ owner: '0x00000000000000000000000000000000000000aa' }))
     expect(missing.status).toBe(400)
-    expect(missing.body).toEqual({ error: "missing field 'name'", code: 'BAD_REQUEST' })
+    expect(missing.body).toEqual({ error: "missing field 'name'", code: 'BAD_REQUEST', requestId: expect.any(String) })
     const wrong = await post(JSON.stringify({ name: 5, owner: '0x00000000000000000000000000000000000000aa' }))
     expect(wrong.body.code).toBe('BAD_REQUEST')
     expect(wrong.body.error).toMatch(/'name'/)

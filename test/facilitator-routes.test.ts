@@ -62,7 +62,7 @@ describe('X-API-Key on mainnet networks', () => {
     it(`${op}: a mainnet network without a valid key is 401, with one it is answered`, async () => {
       const none = await post(d, op, mainnetBody('eip155:8453'))
       expect(none.status).toBe(401)
-      expect(none.body).toEqual({ error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED' })
+      expect(none.body).toEqual({ error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: expect.any(String) })
       const wrong = await post(d, op, mainnetBody('eip155:8453'), { 'X-API-Key': 'parx-0123456789abcdef0123456789abcdef' })
       expect(wrong.status).toBe(401)
       const key = await d.partnerKey()
@@ -88,7 +88,7 @@ describe('requests that are not payments', () => {
     expect(notJson.body.code).toBe('MALFORMED_JSON')
     const missing = await post(d, 'settle', { paymentPayload: {} })
     expect(missing.status).toBe(400)
-    expect(missing.body).toEqual({ error: "missing field 'paymentRequirements'", code: 'BAD_REQUEST' })
+    expect(missing.body).toEqual({ error: "missing field 'paymentRequirements'", code: 'BAD_REQUEST', requestId: expect.any(String) })
   })
 
   it('names unknown versions, schemes and networks with the reference reasons', async () => {

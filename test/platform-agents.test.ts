@@ -82,7 +82,7 @@ describe('agents', () => {
     const testnet = await d.raw('/api/agents', json(h, { name: 'x', network: 'base-sepolia' }))
     expect(testnet.body.code).toBe('NETWORK_UNSUPPORTED')
     const noName = await d.raw('/api/agents', json(h, { network: 'local-base' }))
-    expect(noName.body).toEqual({ error: "missing field 'name'", code: 'BAD_REQUEST' })
+    expect(noName.body).toEqual({ error: "missing field 'name'", code: 'BAD_REQUEST', requestId: expect.any(String) })
   })
 
   it('keeps the wallet key sealed: never in an answer, the store or the log in clear', async () => {

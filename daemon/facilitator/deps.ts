@@ -6,6 +6,7 @@ import type { TxSender } from '../chains/evm/tx-sender.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import type { Store } from '../store/store.js'
 import type { VerifiedCache } from './verified-cache.js'
+import type { FacilitatorRecorder } from '../metrics/facilitator.js'
 
 /** What the x402 facilitator is built from (daemon/main.ts). Its signing keys stay inside it. */
 export type FacilitatorDeps = {
@@ -32,6 +33,8 @@ export type FacilitatorDeps = {
    * and finishing in the background (config `facilitator.receiptTimeoutMs`); default 30 s.
    */
   receiptTimeoutMs?: number
+  /** Where the size of each settlement batch is recorded (daemon/metrics/facilitator.ts); none: not recorded. */
+  metrics?: Pick<FacilitatorRecorder, 'batch'>
 }
 
 /** The receipt wait when the config names none. */

@@ -65,7 +65,7 @@ describe('routes in-process', () => {
     expect(created.status).toBe(201)
     const key = created.body.key as string
     expect((await json(app.request('/test/partner', { headers: { 'x-api-key': key } }))).status).toBe(200)
-    expect((await json(app.request('/test/partner'))).body).toEqual({ error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED' })
+    expect((await json(app.request('/test/partner'))).body).toEqual({ error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: expect.any(String) })
     expect((await json(app.request('/api/operator/keys', { headers: operator }))).body.keys).toHaveLength(1)
     // A change made through this process applies at once, cached verdict or not.
     expect((await json(app.request(`/api/operator/keys/${created.body.id}/deactivate`, { method: 'POST', headers: operator }))).status).toBe(200)
@@ -78,7 +78,7 @@ describe('routes in-process', () => {
     const broken = createApp(appDeps({ surfaces: { keys }, routes: [keysList] }))
     const operator = { authorization: `Bearer ${OPERATOR}` }
     expect(await json(broken.request('/api/operator/keys', { headers: operator })))
-      .toEqual({ status: 503, body: { error: 'the store (database) cannot be reached right now; retry shortly', code: 'STORE_UNAVAILABLE' } })
+      .toEqual({ status: 503, body: { error: 'the store (database) cannot be reached right now; retry shortly', code: 'STORE_UNAVAILABLE', requestId: expect.any(String) } })
   })
 
   it('the faucet answers PROFILE_ONLY where there is none', async () => {

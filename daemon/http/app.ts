@@ -7,7 +7,9 @@ import type { Caller } from '../platform/service.js'
 import type { Surfaces } from '../services.js'
 import type { SessionResolver } from '../dashboard/session-auth.js'
 import { authorize } from './middleware/auth.js'
-import { errorHandler } from './middleware/errors.js'
+import { errorHandler, withRequestId } from './middleware/errors.js'
+import { requestIdMiddleware } from './middleware/request-id.js'
+import { httpTimingMiddleware, markRoute, type HttpRecorder } from '../metrics/http.js'
 import { withNoStore } from './no-store.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
 import { DEFAULT_MAX_BODY, readInput, refuseDeclaredOversize } from './parse.js'
@@ -32,6 +34,8 @@ export type AppDeps = {
   callers?: CallerResolver
   /** Resolves the dashboard session cookie (and CSRF token) for routes whose auth is session. */
   sessions?: SessionResolver
+  /** Where every answer is timed by route template (daemon/metrics/http.ts); none: not recorded. */
+  metrics?: HttpRecorder
 }
 
 export type CallerResolver = { caller(c: Context, want: CallerAuth): Promise<Caller> }
@@ -41,7 +45,10 @@ export function createApp(d: AppDeps): Hono {
   const app = new Hono()
   const proxies = d.proxies ?? trustedProxies([])
   app.onError(errorHandler(d.log))
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}; see the README for the routes`, code: 'NOT_FOUND' }, 404))
+  app.notFound((c) => c.json(withRequestId({ error: `no route ${c.req.method} ${c.req.path}; see the README for the routes`, code: 'NOT_FOUND' }, c), 404))
+  // First: every answer, whatever refuses the request, carries its id and is timed.
+  app.use(requestIdMiddleware())
+  if (d.metrics) app.use(httpTimingMiddleware(d.metrics))
   for (const def of d.routes ?? allRoutes) {
     const surface = d.surfaces[def.surface]
     if (!surface) throw new Error(`route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
@@ -49,7 +56,9 @@ export function createApp(d: AppDeps): Hono {
     if (isCallerAuth(def.auth) && !callers) throw new Error(`route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
     const sessions = def.auth === 'session' ? d.sessions : undefined
     if (def.auth === 'session' && !sessions) throw new Error(`route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
+    const matched = { path: def.path, surface: def.surface }
     app.on(def.method, def.path, async (c) => {
+      markRoute(c, matched)
       // A declared body over the route's cap is refused before anything else is spent on it.
       await refuseDeclaredOversize(c, def.maxBody ?? DEFAULT_MAX_BODY)
       // Credentials first, then the caller's own bucket (README "Hosting safely": how limits are keyed).

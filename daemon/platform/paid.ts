@@ -8,6 +8,7 @@ import { PAID_ANSWER_HEADERS, toBuyer, toUpstream } from './egress/headers.js'
 import { mppGate, type MppGate } from './paid-mpp.js'
 import { readBounded } from './pay/seller-body.js'
 import { endpointPrices } from './prices.js'
+import { currentRequestId } from '../http/request-id.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -127,7 +128,7 @@ async function forward(p: Paid): Promise<{ status: number; headers: Record<strin
   const url = p.req.url ?? ''
   const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
   const failed = (status: number, why: string) => ({
-    status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: `the upstream ${why}; you were not charged`, code: 'SELLER_FAILED' })),
+    status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: `the upstream ${why}; you were not charged`, code: 'SELLER_FAILED', requestId: currentRequestId() })),
   })
   try {
     const up = await (p.fetch ?? fetch)(e.upstream_url + query, {

@@ -19,6 +19,8 @@ export type Store = {
   /** One round trip; throws when the store cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>
+  /** PostgreSQL only: the connection pool's connections (daemon/metrics/process-gauges.ts). */
+  poolUsage?(): { total: number; idle: number; waiting: number }
 }
 
 export type OpenStoreParameters = {
@@ -39,8 +41,9 @@ export type OpenStoreParameters = {
  */
 export async function openStore(p: OpenStoreParameters): Promise<Store> {
   const dialect: StoreDialect = p.url ? 'postgres' : 'sqlite'
-  const db = p.url
-    ? new Kysely<Database>({ dialect: postgresDialect({ url: p.url, onIdleError: p.onIdleError }).dialect })
+  const pg = p.url ? postgresDialect({ url: p.url, onIdleError: p.onIdleError }) : undefined
+  const db = pg
+    ? new Kysely<Database>({ dialect: pg.dialect })
     : new Kysely<Database>({ dialect: sqliteDialect(p.file) })
   try {
     await migrate(db, dialect)
@@ -56,6 +59,7 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
     db,
     dialect,
     ping: async () => void (await sql`SELECT 1`.execute(db)),
+    ...(pg ? { poolUsage: () => ({ total: pg.pool.totalCount, idle: pg.pool.idleCount, waiting: pg.pool.waitingCount }) } : {}),
     close: async () => {
       await db.destroy()
       // Closed means closed: the SQLite checkpointer's own connection too (./checkpointer.ts).

@@ -5,6 +5,7 @@ import type { FreshCache } from '../chains/evm/fresh-cache.js'
 import type { Outbox } from '../chains/evm/outbox.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
 import type { InflightOrders } from './inflight.js'
+import type { SwapRecorder } from '../metrics/operations.js'
 
 /**
  * What the Base swap surface needs (routes under /api/base), built once by the composition root.
@@ -25,4 +26,6 @@ export type SwapDeps = {
   inflight: InflightOrders
   /** Every relayed transaction, written before its broadcast: what confirm knows after a restart. */
   outbox?: Pick<Outbox, 'get'>
+  /** Where each relay's outcome is counted (daemon/metrics/operations.ts); none: not counted. */
+  metrics?: SwapRecorder
 }

@@ -16,6 +16,7 @@ import { checkRedeemable, deliveryFor, priceRedeem } from './redeem-quote.js'
 import { orderSignatureError, permitSignatureError } from './signature-errors.js'
 import { simulate, type SimulationFailure } from './simulate.js'
 import { readSwapState } from './user-state.js'
+import { withOutcome } from '../metrics/outcome.js'
 
 /** A validated request body (SPEC §2.3), amounts in base units. */
 export type SwapRequest = {
@@ -40,6 +41,12 @@ const GAS = { inventory: 300_000n, pool: 400_000n }
  * accepted the transaction.
  */
 export async function relaySwap(s: SwapDeps, req: SwapRequest): Promise<SwapAccepted> {
+  if (!s.metrics) return relayChecked(s, req)
+  const metrics = s.metrics
+  return withOutcome((o) => metrics.relay(o === 'ok' ? 'accepted' : o), () => relayChecked(s, req))
+}
+
+async function relayChecked(s: SwapDeps, req: SwapRequest): Promise<SwapAccepted> {
   const chain = s.base
   const router = chain.contracts.router!
   const solver = s.solver

@@ -5,7 +5,8 @@ import { ApiError, UnreachableError } from '../sdk/http-errors.js'
 import { CliError } from './errors.js'
 import { exitCodes, type ExitCode } from './exit-codes.js'
 
-export type DescribedError = { code: string; message: string; exit: ExitCode }
+/** `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so a user can quote it. */
+export type DescribedError = { code: string; message: string; exit: ExitCode; requestId?: string }
 
 /**
  * Service codes with an exit code of their own, beyond what their HTTP status says. Named here
@@ -32,7 +33,7 @@ export function describeError(e: unknown): DescribedError {
       exit: exitCodes.unreachable,
     }
   }
-  if (e instanceof ApiError) return { code: e.code, message: e.message, exit: exitForService(e.status, e.code) }
+  if (e instanceof ApiError) return { code: e.code, message: e.message, exit: exitForService(e.status, e.code), ...(e.requestId ? { requestId: e.requestId } : {}) }
   if (e instanceof BaseError) {
     // A UsageError is input the user can fix (a flag, a path, a data dir): the usage code, whatever its code.
     const exit = e instanceof UsageError || e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure

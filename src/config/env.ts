@@ -40,8 +40,11 @@ export const envPaths: Record<string, string> = {
   PARX_RATE_LIMIT_PER_SECOND: 'rateLimit.perSecond',
   PARX_RATE_LIMIT_BURST: 'rateLimit.burst',
   PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'rateLimit.exemptLoopback',
+  PARX_METRICS_ENABLED: 'metrics.enabled',
+  PARX_METRICS_PORT: 'metrics.port',
   PARX_EGRESS_ALLOW: 'egress.allow',
   PARX_EGRESS_STRICT: 'egress.strict',
+  PARX_BUNDLER_PRESTART: 'bundler.prestart',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

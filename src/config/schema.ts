@@ -196,6 +196,25 @@ export const configSchema = z.object({
      */
     validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
   }).default({}),
+  /** The local profile's ERC-4337 bundler (alto), behind agents' gasless sends on local-base. */
+  bundler: z.object({
+    /**
+     * Start it in the background right after the ready line, so an agent's first send is as fast
+     * as the others (off: it starts on the first send, which then waits for it, about 3 s).
+     */
+    prestart: bool.default(true),
+  }).default({}),
+  /** Prometheus metrics (docs/operations.md "Metrics"). */
+  metrics: z.object({
+    /** Off: nothing is recorded and GET /metrics answers NOT_FOUND (the benchmark compares the two). Env PARX_METRICS_ENABLED. */
+    enabled: bool.default(true),
+    /**
+     * A listener of its own serving GET /metrics without a token, on the daemon's host (`--metrics-port`,
+     * env PARX_METRICS_PORT; 0 picks a free one). Absent (default): only GET /metrics on the API port,
+     * behind the operator token.
+     */
+    port: port.optional(),
+  }).default({}),
   /** RPC URLs of real networks, by network key. Unused on the local profile. */
   rpc: z.record(z.string(), z.string().url()).default({}),
   /** Service keys on real profiles (hex EVM keys, base58 Solana secret keys). Never logged. */

@@ -4,6 +4,12 @@ export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly body?: unknown) {
     super(message)
   }
+
+  /** The daemon's id for the failed request (its X-Request-Id, in every error body): what to quote when reporting it. */
+  get requestId(): string | undefined {
+    const id = (this.body as { requestId?: unknown } | undefined)?.requestId
+    return typeof id === 'string' ? id : undefined
+  }
 }
 
 /** The daemon could not be reached at all (not running, wrong URL). */

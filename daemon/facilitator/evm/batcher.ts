@@ -17,7 +17,7 @@ export const MAX_BATCH_GAS = 15_000_000n
  * therefore pays no batching delay and heavy load shares transactions, one nonce per batch, so
  * concurrent settlements never contend for the signer's nonce.
  */
-export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number; maxGas?: bigint }) {
+export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number; maxGas?: bigint; onBatch?: (size: number) => void }) {
   const max = p.maxGroups ?? MAX_GROUPS
   const maxGas = p.maxGas ?? MAX_BATCH_GAS
   /** The next batch: up to `max` groups whose gas fits (the first always goes, alone if need be). */
@@ -41,6 +41,7 @@ export function settlementBatcher(p: { account: Address; send: SendBatch; maxGro
     try {
       while (queue.length > 0) {
         const items = next()
+        p.onBatch?.(items.length)
         try {
           const { hash, receipt } = await p.send(items.map((i) => i.group))
           if (receipt.status !== 'success') {

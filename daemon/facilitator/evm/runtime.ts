@@ -49,6 +49,7 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
   const timeoutMs = s.receiptTimeoutMs ?? DEFAULT_RECEIPT_TIMEOUT_MS
   const batcher = settlementBatcher({
     account,
+    onBatch: (size) => s.metrics?.batch(chain.key, size),
     // RELAY_FAILED: refused, nothing was broadcast; InclusionUnknown: broadcast, outcome open.
     send: (groups) =>
       sender.sendAndWait({ to: account, data: encodeExecute(groups), gas: batchGas(groups), purpose: 'settlement' }, timeoutMs),

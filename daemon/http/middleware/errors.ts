@@ -4,25 +4,35 @@ import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
 import { isStoreUnavailable, storeUnavailable } from '../../store/unavailable.js'
 import { redactText } from '../../redact.js'
+import { requestIdOf } from './request-id.js'
 
-/** Every failure leaves as `{ error, code }`. Only a bug answers 500, and it never shows a stack. */
+/**
+ * Every failure leaves as `{ error, code, requestId }` (the id the answer's X-Request-Id carries,
+ * to quote when reporting it). Only a bug answers 500, and it never shows a stack.
+ */
 export function errorHandler(log: Logger) {
   return (err: Error, c: Context): Response => {
-    if (err instanceof BaseError) return c.json(publicBody(err, log, c), err.status as 400)
+    if (err instanceof BaseError) return c.json(withRequestId(publicBody(err, log, c), c), err.status as 400)
     if (err instanceof HTTPException) {
       const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'
-      return c.json({ error: err.message || 'bad request', code }, err.status)
+      return c.json(withRequestId({ error: err.message || 'bad request', code }, c), err.status)
     }
     // The database being down or restarting is not a bug: the client retries (503), and what the
     // request wrote before is whole, since each write is one statement or one transaction.
     if (isStoreUnavailable(err)) {
       log.warn({ err, method: c.req.method, path: c.req.path }, 'store unavailable')
       const e = storeUnavailable(err)
-      return c.json(e.toJSON(), 503)
+      return c.json(withRequestId(e.toJSON(), c), 503)
     }
     log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error')
-    return c.json({ error: 'internal error; the daemon log has the details', code: 'INTERNAL' }, 500)
+    return c.json(withRequestId({ error: 'internal error; the daemon log has the details', code: 'INTERNAL' }, c), 500)
   }
+}
+
+/** An error body with the request's id, when the app named the request (daemon/http/middleware/request-id.ts). */
+export function withRequestId<T extends object>(body: T, c: Context): T & { requestId?: string } {
+  const requestId = requestIdOf(c)
+  return requestId ? { ...body, requestId } : body
 }
 
 /**

@@ -6,6 +6,7 @@ import config from './discovery/config.js'
 import health from './discovery/health.js'
 import readiness from './discovery/readiness.js'
 import openapi from './discovery/openapi.js'
+import { docsPage, docsScript } from './discovery/docs.js'
 import facilitatorDiscovery from './facilitator/discovery-resources.js'
 import facilitatorHealth from './facilitator/health.js'
 import facilitatorSettle from './facilitator/settle.js'
@@ -19,6 +20,7 @@ import keysDelete from './operator/keys-delete.js'
 import keysList from './operator/keys-list.js'
 import platformReseal from './operator/platform-reseal.js'
 import backup from './operator/backup.js'
+import metrics from './metrics/metrics.js'
 import agentsCreate from './platform/agents-create.js'
 import agentBalance from './platform/balance.js'
 import agentSend from './platform/send.js'
@@ -69,12 +71,12 @@ import xchainSolBuild from './xchain/sol-origin-build.js'
 import xchainStatus from './xchain/status.js'
 
 /** What a `--role worker` process serves: it answers for its health, not for the API. */
-export const workerRoutes: AnyRoute[] = [health, readiness]
+export const workerRoutes: AnyRoute[] = [health, readiness, metrics]
 
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
 export const routes: AnyRoute[] = [
   // discovery (SPEC §4.2)
-  health, capabilities, config, readiness, baseInfo, baseBalance, openapi,
+  health, capabilities, config, readiness, baseInfo, baseBalance, openapi, docsPage, docsScript,
   // same-chain swaps (SPEC §4.1)
   baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
   // Solana swaps (SPEC §4.1, §4.2)
@@ -86,6 +88,8 @@ export const routes: AnyRoute[] = [
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery, facilitatorTxStatus, facilitatorStatus,
   // operator
   keysCreate, keysList, keysDeactivate, keysDelete, platformReseal, backup,
+  // Prometheus' scrape, behind the operator token (docs/operations.md "Metrics")
+  metrics,
   // local profile
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id

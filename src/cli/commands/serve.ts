@@ -6,7 +6,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
 import { logLevels, profiles } from '../values.js'
 import { parsePortFlag } from '../../config/port.js'
 
-export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; resetChain?: string[]; profile?: string; logLevel?: string; role?: string }
+export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; resetChain?: string[]; profile?: string; logLevel?: string; role?: string; metricsPort?: string }
 
 type DaemonModule = typeof import('../../../daemon/main.js')
 
@@ -26,7 +26,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
-    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, resetChain: opts.resetChain, profile: opts.profile, logLevel: opts.logLevel, role: opts.role },
+    flags: { port: opts.port, host: opts.host, dataDir: opts.dataDir, fresh: opts.fresh, resetChain: opts.resetChain, profile: opts.profile, logLevel: opts.logLevel, role: opts.role, metrics: opts.metricsPort !== undefined ? { port: opts.metricsPort } : undefined },
   })
   const t0 = performance.now()
   const spinner = ctx.spinner(`starting parx (${config.profile})`)
@@ -49,6 +49,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
     ctx.stdout(`${label(ctx, 'facilitator')}${daemon.urls.facilitator}`)
     ctx.stdout(`${label(ctx, 'platform')}${daemon.urls.platform}`)
     ctx.stdout(`${label(ctx, 'dashboard')}${daemon.urls.dashboard}`)
+    if (daemon.urls.metrics) ctx.stdout(`${label(ctx, 'metrics')}${daemon.urls.metrics}`)
     for (const [net, url] of Object.entries(daemon.urls.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
     ctx.stdout(`${label(ctx, 'data')}${config.dataDir}`)
     ctx.stderr('Press Ctrl-C to stop.')
@@ -75,6 +76,7 @@ export function define(ctx: () => CliContext): Command {
     .description('start the parx daemon (embedded chains on the local profile)')
     .addOption(new Option('--profile <profile>', 'network profile').choices(profiles))
     .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)', parsePortFlag)
+    .option('--metrics-port <port>', 'serve GET /metrics without a token on this port of --host (0 picks a free one; default: only on the API port, behind the operator token)', parsePortFlag)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')

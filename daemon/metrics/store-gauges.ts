@@ -1,0 +1,74 @@
+import { Gauge, type Registry } from 'prom-client'
+import type { Logger } from 'pino'
+import type { Store } from '../store/store.js'
+
+/**
+ * Gauges read from the store when Prometheus scrapes, never by polling: outbox rows by state,
+ * the webhook queue's depth and oldest age, cross-chain orders by stage. Each is one grouped query
+ * (the outbox and orders by indexed columns); a store that cannot answer leaves the family empty
+ * for that scrape, rather than failing the whole scrape.
+ */
+export function storeGauges(registry: Registry, store: Store, log: Pick<Logger, 'warn'>, now: () => number = Date.now): void {
+  const guarded = async (what: string, fn: () => Promise<void>) => {
+    try {
+      await fn()
+    } catch (err) {
+      log.warn({ err }, `metrics: could not read ${what} from the store for this scrape`)
+    }
+  }
+  new Gauge({
+    name: 'parx_outbox_rows',
+    help: 'Signed EVM transactions in the outbox by state (sent: broadcast, not yet decided)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      await guarded('the outbox', async () => {
+        const rows = await store.db.selectFrom('tx_outbox').select(['state', (e) => e.fn.countAll<number | string>().as('n')]).groupBy('state').execute()
+        // The three states are always reported, 0 when none: a PromQL alert on `sent` needs the series.
+        for (const state of ['sent', 'included', 'failed']) this.set({ state }, 0)
+        for (const r of rows) this.set({ state: r.state }, Number(r.n))
+      })
+    },
+  })
+  // Depth and age come from one query, shared by the two gauges of one scrape (both ask at once).
+  let queue: Promise<{ n: number; oldest: number | null }> | undefined
+  const readQueue = () => (queue ??= store.db.selectFrom('platform_webhook_deliveries')
+    .where('delivered_at', 'is', null).where('gave_up_at', 'is', null)
+    .select([(e) => e.fn.countAll<number | string>().as('n'), (e) => e.fn.min('created_at').as('oldest')])
+    .executeTakeFirst()
+    .then((r) => ({ n: Number(r?.n ?? 0), oldest: r?.oldest == null ? null : Number(r.oldest) }))
+    .finally(() => (queue = undefined)))
+  new Gauge({
+    name: 'parx_webhook_queue_depth',
+    help: 'Settlement webhook deliveries waiting (neither delivered nor given up)',
+    registers: [registry],
+    async collect() {
+      await guarded('the webhook queue', async () => this.set((await readQueue()).n))
+    },
+  })
+  new Gauge({
+    name: 'parx_webhook_queue_oldest_age_seconds',
+    help: 'Age of the oldest settlement webhook delivery still waiting (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      await guarded('the webhook queue', async () => {
+        const { n, oldest } = await readQueue()
+        this.set(n > 0 && oldest !== null ? Math.max(0, (now() - oldest) / 1000) : 0)
+      })
+    },
+  })
+  new Gauge({
+    name: 'parx_xchain_orders',
+    help: 'Cross-chain orders by stage (daemon/xchain/stages.ts)',
+    labelNames: ['stage'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      await guarded('the cross-chain orders', async () => {
+        const rows = await store.db.selectFrom('xchain_orders').select(['stage', (e) => e.fn.countAll<number | string>().as('n')]).groupBy('stage').execute()
+        for (const r of rows) this.set({ stage: r.stage }, Number(r.n))
+      })
+    },
+  })
+}
