@@ -27,7 +27,7 @@ export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<s
   // On the postgres test project each data dir gets its own database, found again on a restart.
   let storeUrl = storeUrls.get(dataDir)
   if (!storeUrl && !opts.flags?.store && !opts.file?.store) storeUrls.set(dataDir, (storeUrl = await testStoreUrl()))
-  const config = loadConfig({ env: opts.env ?? {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
+  const config = loadConfig({ env: opts.env ?? {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', bundler: { prestart: false }, ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
   const daemon = await startDaemon(config)
   const api = daemon.urls.api
   const operatorHeaders = () => ({ authorization: `Bearer ${daemon.services.keys.operatorToken}` })
