@@ -70,7 +70,7 @@ export function openApiDocument(p: OpenApiParameters): { document: OpenAPIObject
     info: {
       title: 'parx',
       version: p.version,
-      description: 'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, the agent payments platform and its dashboard. Generated from the route table at start; errors are `{ error, code, requestId? }` with `code` from one published list.',
+      description: 'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, the agent payments platform and its dashboard. Generated from the route table; errors are `{ error, code, requestId? }` with `code` from one published list.',
     },
     ...(p.serverUrl ? { servers: [{ url: p.serverUrl }] } : {}),
   })
