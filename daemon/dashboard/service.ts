@@ -6,7 +6,7 @@ import type { KeysService } from '../auth/service.js'
 import type { PartnerKey, PartnerKeyStore } from '../auth/partner-keys.js'
 import type { RateLimiter } from '../http/middleware/rate-limit.js'
 import type { PlatformService } from '../platform/service.js'
-import { paymentsPage, recentSpends, type PaymentsQueryParsed } from '../platform/payments.js'
+import { paymentsPage, type PaymentsQueryParsed } from '../platform/payments.js'
 import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
 import { policyOf } from '../platform/store.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
@@ -110,19 +110,15 @@ export function dashboardService(p: DashboardParameters) {
     async agentDetail(wallet: string, id: string) {
       const agent = await ownedAgent(wallet, id)
       const spent = await p.platform.spends.spentToday(agent.id)
-      const [balance, keys, payments] = await Promise.all([
+      const [balance, keys] = await Promise.all([
         p.platform.balance(agent).then((b) => ({ balance: b, error: null }), (e: Error) => ({ balance: null, error: e.message })),
         p.platform.store.agentKeys(agent.id),
-        recentSpends(p.store, agent.id),
       ])
       return {
         agent: agentView(agent, spent, p.platform.tokenAddress),
         balance: balance.balance && { tokens: balance.balance.tokens.map((t) => ({ symbol: t.symbol, amount: t.amount })), native: { symbol: balance.balance.native.symbol, amount: balance.balance.native.amount } },
         balanceError: balance.error,
         keys: keys.map(agentKeyView),
-        payments: payments.map((s) => ({
-          id: s.id, kind: s.kind, amount: s.amount, token: s.token, recipient: s.recipient, state: s.state, transaction: s.tx, createdAt: iso(s.created_at),
-        })),
         limits: limitsView(agent, spent),
       }
     },

@@ -57,24 +57,13 @@ export type UserKeyView = z.infer<typeof userKey>
 export type UserKeyList = z.infer<typeof userKeyList>
 export type CreatedUserKey = z.infer<typeof createdUserKey>
 
-/** A spend of the agent (pay, send or swap) as the agent page lists it. */
-export const payment = z.object({
-  id: z.string(),
-  kind: z.enum(['send', 'swap', 'pay']),
-  amount: z.string(),
-  token: z.string(),
-  recipient: z.string().nullable(),
-  state: z.enum(['reserved', 'confirmed', 'released']),
-  transaction: z.string().nullable(),
-  createdAt: z.string(),
-})
 export const agentDetail = z.object({
   agent,
   /** null when the chain did not answer; `balanceError` then says why. */
   balance: z.object({ tokens: z.array(z.object({ symbol: z.string(), amount: z.string() })), native: z.object({ symbol: z.string(), amount: z.string() }) }).nullable(),
   balanceError: z.string().nullable(),
   keys: z.array(agentKeyInfo),
-  payments: z.array(payment),
+  // Its payments are paged apart: GET /dashboard/api/agents/:id/payments (payments.ts).
   limits,
 })
 export type AgentDetail = z.infer<typeof agentDetail>
