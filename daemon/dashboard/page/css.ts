@@ -45,5 +45,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; ma
   tr { border-bottom: 1px solid var(--line); padding: .4rem 0; } td { border: 0; padding: .15rem 0; }
   td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
   dl { grid-template-columns: 1fr; } dt { margin-top: .4rem; }
+  /* The chart scales down with the window; its labels are in its own units, so they grow to stay readable. */
+  .chart .tick, .chart .limit-label { font-size: 20px; }
 }
 `
