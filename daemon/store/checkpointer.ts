@@ -86,10 +86,16 @@ const source = `
   const Sqlite = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver)
   const db = new Sqlite(workerData.file)
   db.pragma('busy_timeout = 100')
+  // The WAL as the last checkpoint that copied everything left it: unchanged since, nothing is to copy (an idle daemon).
+  let seen
   const timer = setInterval(() => {
     try {
-      const size = fs.statSync(workerData.file + '-wal', { throwIfNoEntry: false })?.size ?? 0
-      db.pragma(size > workerData.restartAbove ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)')
+      const wal = fs.statSync(workerData.file + '-wal', { throwIfNoEntry: false })
+      const size = wal?.size ?? 0
+      const mark = wal ? size + ':' + wal.mtimeMs : 'none'
+      if (mark === seen) return
+      const r = db.pragma(size > workerData.restartAbove ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)')[0]
+      seen = r && r.busy === 0 && r.log === r.checkpointed ? mark : undefined
     } catch {
       // Busy (a RESTART that found no gap) or the file going away at stop: the next round tries again.
     }

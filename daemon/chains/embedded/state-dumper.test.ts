@@ -71,6 +71,48 @@ describe('the embedded chain state, written by parx', () => {
   })
 })
 
+describe('the embedded chain state of a quiet daemon', () => {
+  const anvil = useAnvilChain()
+
+  it('asks the chain nothing while the daemon is quiet, and wakes on its next request', async () => {
+    // A counting proxy in front of anvil: what the dumper sends the chain.
+    const { createServer } = await import('node:http')
+    const seen: string[] = []
+    const proxy = createServer(async (req, res) => {
+      let body = ''
+      for await (const c of req) body += c
+      seen.push((JSON.parse(body) as { method: string }).method)
+      const r = await fetch(anvil.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      res.setHeader('content-type', 'application/json')
+      res.end(await r.text())
+    })
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+    const requests = new Int32Array(new SharedArrayBuffer(8))
+    const writes: number[] = []
+    const dumper = keepStateDumped({ rpcUrl: url, statePath: join(dir, 'idle.json'), requests, pollMs: 20, quietMs: 50, backstopMs: 600_000, onWrite: (b) => writes.push(b) })
+    try {
+      while (writes.length === 0) await sleep(10)
+      await sleep(200)
+      // Quiet now: over the next half second (25 rounds of pollMs) not one call.
+      const before = seen.length
+      await sleep(500)
+      expect(seen.slice(before)).toEqual([])
+      // The daemon sends the chain a transaction (its transport counts and notifies): the dumper looks again and writes.
+      await anvil.rpc('evm_mine')
+      Atomics.add(requests, 0, 1)
+      Atomics.notify(requests, 0)
+      const mined = await head()
+      while (!writes.some((b) => b >= mined)) await sleep(10)
+      expect(seen.length).toBeGreaterThan(before)
+    } finally {
+      await dumper.stop()
+      proxy.close()
+    }
+  })
+  const head = async () => Number(await anvil.rpc<string>('eth_blockNumber'))
+})
+
 describe('the embedded chain state file stays bounded', () => {
   const anvil = useAnvilChain()
 

@@ -73,6 +73,20 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   let readAt = Date.now()
   let written: string | undefined
   for (;;) {
+    // Idle (all written, quiet, the backstop not due) and the daemon has sent the chain nothing since
+    // the last look: sleep until it does (the daemon's transport notifies on every request) or the
+    // backstop is due, instead of asking the chain for its head every pollMs. The chain mines only
+    // when sent a transaction, so a quiet daemon meant 20 RPC calls a second for nothing.
+    const idleFor = Date.now() - Math.max(changedAt, activeAt)
+    const backstopIn = o.backstopMs - (Date.now() - readAt)
+    if (dirtySince === undefined && idleFor >= o.quietMs && backstopIn > 0) {
+      const w = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: Promise<string> | string } })
+        .waitAsync(o.requests, 0, asked, backstopIn)
+      // The timer also keeps the worker alive: a pending waitAsync alone holds no handle, and the thread would end.
+      let timer: ReturnType<typeof setTimeout> | undefined
+      if (w.async) await Promise.race([w.value, new Promise((r) => (timer = setTimeout(r, backstopIn)))])
+      clearTimeout(timer)
+    }
     await new Promise((r) => setTimeout(r, o.pollMs))
     try {
       const n = await rpc('eth_blockNumber')

@@ -37,6 +37,8 @@ export function leanRpc(rpcUrl: string, connections = 32) {
   return {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
       Atomics.add(counter, REQUESTS, 1)
+      // Wakes an embedded chain's state dumper that sleeps while the daemon is quiet (embedded/state-dumper.ts).
+      Atomics.notify(counter, REQUESTS)
       if (changesState(method)) Atomics.add(counter, STATE_CALLS, 1)
       const body = { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }
       let reply: { result?: unknown; error?: { code: number; message: string; data?: unknown } }
