@@ -8,6 +8,8 @@ _parx() {
     case "${path:+$path }$w" in
       "serve") path="serve" ;;
       "status") path="status" ;;
+      "backup") path="backup" ;;
+      "restore") path="restore" ;;
       "chains") path="chains" ;;
       "deploy") path="deploy" ;;
       "faucet") path="faucet" ;;
@@ -50,6 +52,9 @@ _parx() {
       "pay") path="pay" ;;
       "send") path="send" ;;
       "swap") path="swap" ;;
+      "payments") path="payments" ;;
+      "report") path="report" ;;
+      "discover") path="discover" ;;
       "manifest") path="manifest" ;;
       "endpoint") path="endpoint" ;;
       "endpoint list") path="endpoint list" ;;
@@ -72,12 +77,14 @@ _parx() {
     "faucet|--network") COMPREPLY=( $(compgen -W "local-base local-radius local-solana" -- "$cur") ); return ;;
     "xchain status|--rail") COMPREPLY=( $(compgen -W "sol-origin evm-origin" -- "$cur") ); return ;;
     "completion|--shell") COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
-    *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json" -- "$cur") ); return ;;
+    *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
-    "serve") words="--profile --port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
+    "backup") words="--to --data-dir --operator-token --version -V --output -o --api-url --no-color --help" ;;
+    "restore") words="--from --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;
     "deploy") words="--network --write --version -V --output -o --api-url --no-color --help" ;;
     "faucet") words="--to --token --amount --network --version -V --output -o --api-url --no-color --help" ;;
@@ -120,6 +127,9 @@ _parx() {
     "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
+    "payments") words="--agent --since --until --kind --host --limit --cursor --page --version -V --output -o --api-url --no-color --help" ;;
+    "report") words="--agent --since --until --kind --host --version -V --output -o --api-url --no-color --help" ;;
+    "discover") words="--facilitator --network --token --max-price --agent --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
     "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;
     "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;

@@ -61,7 +61,7 @@ describe('parx mcp', () => {
     const client = await connect({})
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'manifest', 'pay', 'send', 'swap', 'whoami'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'discover', 'history', 'manifest', 'pay', 'send', 'swap', 'whoami'])
       const pay = tools.find((t) => t.name === 'pay')!
       expect(pay.inputSchema).toMatchObject({ type: 'object', properties: { url: { type: 'string' }, maxAmount: { type: 'string' }, dryRun: { type: 'boolean' } }, required: ['url'] })
       expect(tools.find((t) => t.name === 'send')!.inputSchema).toMatchObject({ required: expect.arrayContaining(['to', 'amount']) })

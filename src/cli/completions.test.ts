@@ -40,7 +40,7 @@ describe('shell completions', () => {
     expect(bashComplete('faucet --net')).toEqual(['--network'])
     expect(bashComplete('faucet --network ')).toEqual([...localNetworks])
     expect(bashComplete('faucet --token P')).toEqual(['PUSD'])
-    expect(bashComplete('status -o ')).toEqual(['text', 'json'])
+    expect(bashComplete('status -o ')).toEqual(['text', 'json', 'csv'])
     expect(bashComplete('serve --profile t')).toEqual(['testnet'])
   })
 

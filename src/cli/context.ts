@@ -2,7 +2,8 @@ import { resolveApiUrl } from './api-url.js'
 import { colorEnabled, palette, type Palette } from './color.js'
 import { startSpinner, type Spinner, type SpinnerStream } from './spinner.js'
 
-export type OutputFormat = 'text' | 'json'
+/** csv: only the commands that print a table (CSV_COMMANDS in program.ts); the others refuse it before running. */
+export type OutputFormat = 'text' | 'json' | 'csv'
 
 /** The process the CLI runs in: streams, environment and what is a terminal. Tests pass their own. */
 export type CliIo = {

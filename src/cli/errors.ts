@@ -14,6 +14,8 @@ export const cliErrorCodes = {
   CANCELLED: exitCodes.cancelled,
   /** `--wait` gave up before a final state (the thing waited for goes on). */
   WAIT_TIMEOUT: exitCodes.failure,
+  /** `parx discover`: the facilitator's discovery listing did not answer, or not in the bazaar's shape. */
+  DISCOVERY_UNREADABLE: exitCodes.failure,
 } as const satisfies Record<string, ExitCode>
 
 export type CliErrorCode = keyof typeof cliErrorCodes

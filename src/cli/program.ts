@@ -36,6 +36,9 @@ import * as logout from './commands/logout.js'
 import * as manifest from './commands/manifest.js'
 import * as mcp from './commands/mcp.js'
 import * as pay from './commands/pay.js'
+import * as payments from './commands/payments.js'
+import * as report from './commands/report.js'
+import * as discover from './commands/discover.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
 import * as backup from './commands/backup.js'
@@ -47,8 +50,11 @@ import * as userCreate from './commands/user/create.js'
 import * as userWhoami from './commands/user/whoami.js'
 import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
+import { CliError } from './errors.js'
 
-export const outputFormats = ['text', 'json'] as const
+export const outputFormats = ['text', 'json', 'csv'] as const
+/** The commands that print a table, and so take `--output csv`. */
+export const CSV_COMMANDS: ReadonlySet<string> = new Set(['payments', 'report'])
 
 /**
  * The whole command tree. Each command lives in its own file under commands/; those files import
@@ -126,6 +132,9 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(pay.define(ctx))
   program.addCommand(send.define(ctx))
   program.addCommand(swap.define(ctx))
+  program.addCommand(payments.define(ctx))
+  program.addCommand(report.define(ctx))
+  program.addCommand(discover.define(ctx))
   program.addCommand(manifest.define(ctx))
   program.addCommand(
     new Command('endpoint')
@@ -139,6 +148,12 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(skill.define(ctx))
   program.addCommand(logout.define(ctx))
   program.addCommand(completion.define(ctx, () => program))
+  // Refused before any action runs: a pay or send must not happen and then fail to print.
+  program.hook('preAction', (_, action) => {
+    if (program.opts<GlobalOptions>().output === 'csv' && !CSV_COMMANDS.has(action.name())) {
+      throw new CliError('USAGE', `--output csv is for ${[...CSV_COMMANDS].map((c) => `parx ${c}`).join(' and ')}; use --output json or text with parx ${action.name()}`)
+    }
+  })
   // addCommand does not pass settings down: give every command our output and error handling.
   // With --output json, commander's own messages are left out: main prints the error as JSON.
   const inherit = (cmd: Command) => {

@@ -35,6 +35,32 @@ const tools = {
     description: 'Swap in the agent wallet on Base: USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A. Counts toward the limits.',
     input: { from: z.string().describe('token to sell'), to: z.string().describe('token to buy'), amount },
   },
+  discover: {
+    description:
+      "Search a facilitator's bazaar for paid HTTP services: name, URL, price, network, token, description, and whether this agent can pay each (its network and tokens). " +
+      "Default: the platform's own facilitator; facilitator: any x402 facilitator's URL.",
+    input: {
+      query: z.string().optional().describe('words that must all appear in the URL, description, name or tags'),
+      facilitator: z.string().optional().describe("an x402 facilitator's URL (its /discovery/resources listing is read)"),
+      network: z.string().optional().describe('only offers on this network, e.g. local-base or eip155:8453'),
+      token: z.string().optional().describe('only offers in this token symbol'),
+      maxPrice: amount.optional().describe('only offers at most this price, in the token'),
+    },
+  },
+  history: {
+    description:
+      "The agent's pays, sends and swaps, newest first, one page at a time (pass nextCursor as cursor for the next); " +
+      'with report: true, the totals per day, host, token and kind over the window instead, with the limits and what today used.',
+    input: {
+      since: z.string().optional().describe('from this ISO date or time, or a span back from now such as 7d or 24h'),
+      until: z.string().optional().describe('before this ISO date or time'),
+      kind: z.enum(['pay', 'send', 'swap']).optional(),
+      host: z.string().optional().describe("pays to this seller host only"),
+      limit: z.number().int().min(1).max(200).optional().describe('payments per page (default 50)'),
+      cursor: z.string().optional().describe('nextCursor of the page before'),
+      report: z.boolean().optional().describe('totals instead of the list'),
+    },
+  },
 } as const
 
 /**

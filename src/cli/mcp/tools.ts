@@ -1,7 +1,10 @@
 import { describeError } from '../describe-error.js'
 import { CliError } from '../errors.js'
 import * as balance from '../commands/balance.js'
+import * as discover from '../commands/discover.js'
 import * as manifest from '../commands/manifest.js'
+import * as payments from '../commands/payments.js'
+import * as report from '../commands/report.js'
 import * as pay from '../commands/pay.js'
 import { agentIdOf, needAgent, type PlatformDeps } from '../commands/platform-shared.js'
 import * as send from '../commands/send.js'
@@ -32,6 +35,12 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
   manifest: async (_a, deps) => (await manifest.run({}, deps)).data,
   send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token') }, deps)).data,
   swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
+  discover: async (a, deps) => (await discover.run({ query: str(a, 'query'), facilitator: str(a, 'facilitator'), network: str(a, 'network'), token: str(a, 'token'), maxPrice: str(a, 'maxPrice') }, deps)).data,
+  history: async (a, deps) => {
+    const filter = { since: str(a, 'since'), until: str(a, 'until'), kind: str(a, 'kind'), host: str(a, 'host') }
+    if (a.report === true) return (await report.run(filter, deps)).data
+    return (await payments.run({ ...filter, limit: typeof a.limit === 'number' ? String(a.limit) : undefined, cursor: str(a, 'cursor') }, deps)).data
+  },
   pay: async (a, deps) => {
     const maxAmount = str(a, 'maxAmount')
     const dryRun = a.dryRun === true
