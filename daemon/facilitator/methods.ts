@@ -1,8 +1,9 @@
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import { methods } from '../../src/sdk/x402/types.js'
 import { permit2Method } from './evm/permit2.js'
 import { signedAuthorizationMethod } from './evm/signed-authorization.js'
 import { uptoMethod } from './evm/upto.js'
+import { batchSettlementMethod } from './evm/batch-settlement/index.js'
 import type { EvmRuntime } from './evm/runtime.js'
 import type { PaymentMethod } from './method.js'
 import type { SettlementStore } from './settlements.js'
@@ -17,6 +18,8 @@ export type MethodDeps = {
   store: SettlementStore
   /** ERC-6492 factories a counterfactual payer's wallet may be deployed with (config). */
   eip6492Factories(): readonly Address[]
+  /** The facilitator key, from which batch-settlement's receiver authorizer is derived. */
+  facilitatorKey(): Hex
 }
 
 /**
@@ -29,6 +32,7 @@ export function paymentMethods(d: MethodDeps): PaymentMethod[] {
     signedAuthorizationMethod(methods.eip3009, d.evm, d.eip6492Factories),
     permit2Method(d.evm, d.eip6492Factories),
     uptoMethod(d.evm, d.eip6492Factories),
+    batchSettlementMethod(d.evm, d.facilitatorKey),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
     splUptoMethod(d.svm, d.store),

@@ -2,6 +2,7 @@ import { networks, profiles, type NetworkSpec } from '../../src/networks/registr
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { EXACT } from '../../src/sdk/x402/types.js'
+import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { FacilitatorDeps } from './deps.js'
 import type { Failure, Resolved } from './method.js'
@@ -29,7 +30,9 @@ export function tokensOf(s: FacilitatorDeps, spec: NetworkSpec): Resolved['token
  */
 export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failure {
   if (p.version !== 1 && p.version !== 2) return { reason: reasons.invalidX402Version, message: `x402Version ${p.version} is not supported; use 1 or 2` }
-  if (p.scheme !== EXACT && p.scheme !== UPTO) return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}' and '${UPTO}'` }
+  if (p.scheme !== EXACT && p.scheme !== UPTO && p.scheme !== BATCH_SETTLEMENT) {
+    return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}' and '${BATCH_SETTLEMENT}' (EVM)` }
+  }
   if (p.requirements.scheme !== p.scheme) return { reason: reasons.invalidScheme, message: `the payload's scheme '${p.scheme}' differs from the requirements' '${p.requirements.scheme}'` }
   const spec = networkByName(p.network)
   const required = networkByName(p.requirements.network)

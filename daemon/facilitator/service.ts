@@ -77,6 +77,7 @@ function facilitator(s: FacilitatorDeps): Facilitator {
     svm: () => (svm ??= svmRuntime(s)),
     store,
     eip6492Factories: () => s.eip6492Factories ?? [],
+    facilitatorKey: () => s.keys.facilitator,
   }
   const all = paymentMethods(deps)
   const verified = s.verified ?? verifiedCache()
@@ -106,7 +107,7 @@ function facilitator(s: FacilitatorDeps): Facilitator {
       if (c.ok) verified.add(p)
       // A valid answer omits invalidReason, as the reference does: SPEC §2.8 allows null, but a
       // stock mppx seller's facilitator client rejects null (its schema wants absent or a string).
-      return c.ok ? { isValid: true, payer: c.payer } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
+      return c.ok ? { isValid: true, payer: c.payer, ...(c.extra ? { extra: c.extra } : {}) } : { isValid: false, invalidReason: c.reason, invalidMessage: c.message, payer: c.payer ?? '' }
     } catch (e) {
       if (isStoreUnavailable(e)) throw storeUnavailable(e)
       s.log.error({ err: e }, 'x402 verify failed unexpectedly')
@@ -140,7 +141,7 @@ function facilitator(s: FacilitatorDeps): Facilitator {
       if (out.ok) {
         await store.settled(claim.id, out.tx, c.payer, { reported: true })
         // upto: the amount moved, which may be less than the signed maximum (the reference's field).
-        return { success: true, payer: c.payer, transaction: out.tx, network, ...(r.scheme === UPTO ? { amount: r.requirements.amount } : {}) }
+        return { success: true, payer: c.payer, transaction: out.tx, network, ...(r.scheme === UPTO ? { amount: r.requirements.amount } : {}), ...out.answer }
       }
       // Broadcast with an unknown fate: keep the claim, so no retry can pay a second time, and
       // follow the transaction in the background until the chain decides it.

@@ -1,4 +1,6 @@
 import { UPTO } from '../../src/sdk/x402/evm/upto.js'
+import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import type { NetworkSpec } from '../../src/networks/registry.js'
 import { PAYMENT_IDENTIFIER } from '../../src/sdk/x402/payment-identifier.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
@@ -32,6 +34,15 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
           x402Version: 2, scheme: UPTO, network: spec.caip2,
           extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
         })
+        // Payment channels where the chain has the scheme's contracts; sellers may delegate claim
+        // and refund authorization to our receiver authorizer (./evm/batch-settlement/authorizer.ts).
+        // ERC-3009 deposits only for now: tokens without it would need the Permit2 deposit path.
+        if (s.evm[spec.key]?.contracts.batchSettlement && s.evm[spec.key]!.tokens[token.symbol]?.eip3009) {
+          kinds.push({
+            x402Version: 2, scheme: BATCH_SETTLEMENT, network: spec.caip2,
+            extra: { receiverAuthorizer: receiverAuthorizer(s.keys.facilitator).address, assetTransferMethods: [methods.eip3009], name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+          })
+        }
       } else {
         // Ours on Solana (./svm/upto.ts): the payer's delegation to this signer is what pays.
         kinds.push({

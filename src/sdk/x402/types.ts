@@ -59,6 +59,8 @@ export type VerifyResponse = {
   invalidReason?: string | null
   invalidMessage?: string
   payer?: string
+  /** batch-settlement: the channel's on-chain snapshot (channelId, balance, totalClaimed, withdrawRequestedAt, refundNonce). */
+  extra?: Record<string, unknown>
 }
 
 export type SettleResponse = {
@@ -70,8 +72,10 @@ export type SettleResponse = {
   transaction: string
   /** CAIP-2 network. */
   network: string
-  /** upto: the amount settled, in base units (at most the signed maximum). */
+  /** upto: the amount settled, in base units (at most the signed maximum); batch-settlement: deposited, swept or refunded. */
   amount?: string
+  /** batch-settlement: `channelState`, the channel's on-chain snapshot after the settlement. */
+  extra?: Record<string, unknown>
 }
 
 export type SupportedKind = { x402Version: number; scheme: string; network: string; extra?: Record<string, unknown> }

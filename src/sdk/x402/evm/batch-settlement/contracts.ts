@@ -1,5 +1,8 @@
 import { hashTypedData, type Address, type Hex } from 'viem'
 
+/** The scheme's name on the wire. */
+export const BATCH_SETTLEMENT = 'batch-settlement'
+
 /**
  * The x402 `batch-settlement` scheme's contracts, at the addresses the official packages hard-code
  * (deployed by CREATE2 on public chains, placed with anvil_setCode on the embedded ones). The

@@ -1,0 +1,52 @@
+import { decodeErrorResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
+import * as X402BatchSettlement from '../../../../contracts/evm/artifacts/X402BatchSettlement.js'
+import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
+import { BATCH_SETTLEMENT_ADDRESS } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import type { ExecCall } from '../../../../src/sdk/x402/evm/executor.js'
+import type { EvmRuntime } from '../runtime.js'
+
+const abi = X402BatchSettlement.abi
+const bs = { address: BATCH_SETTLEMENT_ADDRESS, abi } as const
+
+export type ChannelState = { balance: bigint; totalClaimed: bigint; withdrawRequestedAt: number; refundNonce: bigint }
+
+/** The channel's on-chain state, read in parallel (one round trip on a local chain). */
+export async function channelState(rt: EvmRuntime, channelId: Hex): Promise<ChannelState> {
+  const c = rt.chain.client
+  const [[balance, totalClaimed], [, initiatedAt], refundNonce] = await Promise.all([
+    c.readContract({ ...bs, functionName: 'channels', args: [channelId] }),
+    c.readContract({ ...bs, functionName: 'pendingWithdrawals', args: [channelId] }),
+    c.readContract({ ...bs, functionName: 'refundNonce', args: [channelId] }),
+  ])
+  return { balance, totalClaimed, withdrawRequestedAt: initiatedAt, refundNonce }
+}
+
+export const tokenBalance = (rt: EvmRuntime, token: Address, owner: Address) =>
+  rt.chain.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+
+export async function receiverDue(rt: EvmRuntime, receiver: Address, token: Address): Promise<bigint> {
+  const [claimed, settled] = await rt.chain.client.readContract({ ...bs, functionName: 'receivers', args: [receiver, token] })
+  return claimed - settled
+}
+
+/** The snapshot every batch-settlement answer carries (spec: verify `extra`, settle `extra.channelState`). */
+export function snapshot(channelId: Hex, s: ChannelState) {
+  return { channelId, balance: s.balance.toString(), totalClaimed: s.totalClaimed.toString(), withdrawRequestedAt: s.withdrawRequestedAt, refundNonce: s.refundNonce.toString() }
+}
+
+/** One call of the settlement contract for the executor; `gas` beyond the executor's per-group allowance. */
+export function settlementCall(functionName: string, args: readonly unknown[], gas?: bigint): ExecCall {
+  return { target: BATCH_SETTLEMENT_ADDRESS, data: encodeFunctionData({ abi, functionName, args } as never), ...(gas ? { gas } : {}) }
+}
+
+const errorsAbi = [...abi, ...UsdcToken.abi].filter((e) => e.type === 'error')
+
+/** A revert from the settlement contract (or the token under it) by its error name. */
+export function revertName(data: Hex | undefined): string {
+  if (!data || data === '0x') return 'no revert data'
+  try {
+    return decodeErrorResult({ abi: errorsAbi, data }).errorName
+  } catch {
+    return `revert ${data.slice(0, 10)}`
+  }
+}

@@ -1,0 +1,136 @@
+import { createBatchSettlementEIP3009DepositPayload, signVoucher } from '@x402/evm/batch-settlement/client'
+import { toClientEvmSigner } from '@x402/evm'
+import { keccak256, parseAbi, toHex, type Address, type Hex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BATCH_SETTLEMENT_ADDRESS, channelIdOf, type ChannelConfig } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
+import type { PaymentRequirements } from '../src/sdk/x402/types.js'
+import { networks } from '../src/networks/registry.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { evmPayer, localBase, randomAddress, settle, verify } from './helpers/x402.js'
+
+/**
+ * x402 batch-settlement through our facilitator on the local profile, with payloads built by the
+ * official @x402/evm batch-settlement client: a buyer holding USDC and no ETH deposits once,
+ * pays 20 requests with vouchers alone, the seller claims two channels in one transaction,
+ * settles and refunds; every balance is checked on chain.
+ */
+let d: TestDaemon
+let buyer: PrivateKeyAccount
+let authorizer: Address
+const payTo = randomAddress()
+const channels = parseAbi(['function channels(bytes32) view returns (uint128 balance, uint128 totalClaimed)'])
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  buyer = await evmPayer(d, ['USDC'], '10')
+})
+afterAll(async () => d?.stop())
+
+const usdc = () => localBase(d).token('USDC')
+const network = () => localBase(d).caip2 as `${string}:${string}`
+const req = (): PaymentRequirements => ({
+  scheme: 'batch-settlement', network: network(), amount: '1000', asset: usdc().address, payTo, maxTimeoutSeconds: 3600,
+  extra: { receiverAuthorizer: authorizer, withdrawDelay: 900, name: usdc().name, version: usdc().version },
+})
+const body = (payload: Record<string, unknown>, r = req()) => ({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload }, paymentRequirements: r })
+const config = (salt: number): ChannelConfig => ({
+  payer: buyer.address, payerAuthorizer: buyer.address, receiver: payTo, receiverAuthorizer: authorizer, token: usdc().address as Address,
+  withdrawDelay: 900, salt: toHex(salt, { size: 32 }),
+})
+const client = () => toClientEvmSigner(buyer, localBase(d).chain.client as never)
+const onChain = async (c: ChannelConfig) => {
+  const [balance, totalClaimed] = await localBase(d).chain.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: channels, functionName: 'channels', args: [channelIdOf(c, localBase(d).chain.chainId)] })
+  return { balance, totalClaimed }
+}
+async function deposit(c: ChannelConfig, amount: string, max: string) {
+  const r = await createBatchSettlementEIP3009DepositPayload(client(), 2, req() as never, c, amount, max)
+  return body(r.payload as Record<string, unknown>)
+}
+const voucher = async (c: ChannelConfig, max: string, signer?: PrivateKeyAccount) =>
+  signVoucher(signer ? toClientEvmSigner(signer, localBase(d).chain.client as never) : client(), channelIdOf(c, localBase(d).chain.chainId), max, network())
+
+describe('batch-settlement through our facilitator', () => {
+  const a = () => config(1)
+  const b = () => config(2)
+
+  it('is advertised for USDC on the embedded EVM networks with our receiver authorizer', async () => {
+    const s = await d.call<{ kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }>('/facilitator/supported')
+    const kind = s.kinds.find((k) => k.scheme === 'batch-settlement' && k.network === network() && k.extra.asset === usdc().address)
+    expect(kind?.extra.receiverAuthorizer).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    authorizer = kind!.extra.receiverAuthorizer as Address
+    expect(s.kinds.some((k) => k.scheme === 'batch-settlement' && k.network === networks['local-radius']!.caip2)).toBe(true)
+  })
+
+  it('sponsors a deposit (the buyer has no ETH) once, however often it is sent', async () => {
+    expect(await localBase(d).chain.client.getBalance({ address: buyer.address })).toBe(0n)
+    const before = await localBase(d).balance('USDC', buyer.address)
+    const dep = await deposit(a(), '100000', '1000')
+    const v = await verify(d, dep)
+    expect(v).toMatchObject({ isValid: true, payer: buyer.address, extra: { balance: '0', totalClaimed: '0', refundNonce: '0' } })
+    const s = await settle(d, dep)
+    expect(s.body).toMatchObject({ success: true, amount: '100000', extra: { channelState: { balance: '100000', totalClaimed: '0' } } })
+    expect(s.body.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    const again = await settle(d, dep)
+    expect(again.body).toMatchObject({ success: false, errorReason: 'duplicate_settlement' })
+    expect(await onChain(a())).toEqual({ balance: 100_000n, totalClaimed: 0n })
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(before - 100_000n)
+    // A second channel of the same buyer and seller (another salt), for the batched claim.
+    expect((await settle(d, await deposit(b(), '5000', '1000'))).body.success).toBe(true)
+  })
+
+  it('pays 20 requests with vouchers alone: no transaction per request', async () => {
+    const block = await localBase(d).chain.client.getBlockNumber()
+    for (let i = 1; i <= 20; i++) {
+      const v = await verify(d, body({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), String(1000 * i)) }))
+      expect(v, `request ${i}`).toMatchObject({ isValid: true, extra: { balance: '100000' } })
+    }
+    const s = await settle(d, body({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '20000') }))
+    expect(s.body).toMatchObject({ success: true, transaction: '', extra: { channelState: { balance: '100000' } } })
+    expect(await localBase(d).chain.client.getBlockNumber()).toBe(block)
+  })
+
+  it('refuses bad vouchers with the spec\'s reasons', async () => {
+    const reason = async (payload: Record<string, unknown>, r = req()) => (await verify(d, body(payload, r))).invalidReason
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '100001') })).toBe('invalid_batch_settlement_evm_cumulative_exceeds_balance')
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000', await evmPayer(d, [], '0')) })).toBe('invalid_batch_settlement_evm_voucher_signature')
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(b(), '2000') })).toBe('invalid_batch_settlement_evm_channel_id_mismatch')
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000') }, { ...req(), payTo: randomAddress() })).toBe('invalid_batch_settlement_evm_receiver_mismatch')
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000') }, { ...req(), extra: { ...req().extra, withdrawDelay: 901 } })).toBe('invalid_batch_settlement_evm_withdraw_delay_mismatch')
+    expect(await reason({ type: 'voucher', channelConfig: config(99), voucher: await voucher(config(99), '2000') })).toBe('invalid_batch_settlement_evm_channel_not_found')
+    expect(await reason({ type: 'bogus' })).toBe('invalid_batch_settlement_evm_payload_type')
+  })
+
+  it('claims two channels in one transaction, then settles the receiver once', async () => {
+    const row = async (c: ChannelConfig, max: string) => ({ voucher: { channel: c, maxClaimableAmount: max }, signature: (await voucher(c, max)).signature, totalClaimed: max })
+    const claimReq = { ...req(), amount: '0', extra: {} }
+    const claim = await settle(d, body({ type: 'claim', claims: [await row(a(), '20000'), await row(b(), '3000')] }, claimReq))
+    expect(claim.body).toMatchObject({ success: true, amount: '' })
+    const receipt = await localBase(d).chain.client.getTransactionReceipt({ hash: claim.body.transaction as Hex })
+    console.log(`batch-settlement claim of 2 channels: ${receipt.gasUsed} gas`)
+    expect(await onChain(a())).toEqual({ balance: 100_000n, totalClaimed: 20_000n })
+    expect(await onChain(b())).toEqual({ balance: 5_000n, totalClaimed: 3_000n })
+    // A voucher at or below what is claimed no longer pays.
+    expect((await verify(d, body({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '20000') }))).invalidReason).toBe('invalid_batch_settlement_evm_cumulative_below_claimed')
+
+    const swept = await settle(d, body({ type: 'settle', receiver: payTo, token: usdc().address }, claimReq))
+    expect(swept.body).toMatchObject({ success: true, amount: '23000' })
+    expect(await localBase(d).balance('USDC', payTo)).toBe(23_000n)
+    const nothing = await settle(d, body({ type: 'settle', receiver: payTo, token: usdc().address }, claimReq))
+    expect(nothing.body).toMatchObject({ success: true, transaction: '', amount: '0' })
+  })
+
+  it('refunds cooperatively once per refund nonce, the receiver authorizer delegated to us', async () => {
+    const before = await localBase(d).balance('USDC', buyer.address)
+    const refund = body({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '50000', refundNonce: '0', claims: [] }, { ...req(), amount: '0' })
+    expect((await verify(d, refund)).isValid).toBe(true)
+    const r = await settle(d, refund)
+    expect(r.body).toMatchObject({ success: true, amount: '50000', extra: { channelState: { balance: '50000', totalClaimed: '20000', refundNonce: '1' } } })
+    expect((await settle(d, refund)).body).toMatchObject({ success: false })
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(before + 50_000n)
+    // Everything adds up: 10 USDC minted, 105,000 deposited, 23,000 paid, 50,000 back; still no ETH spent by the buyer.
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(10_000_000n - 105_000n + 50_000n)
+    expect(await localBase(d).balance('USDC', payTo)).toBe(23_000n)
+    expect(await localBase(d).chain.client.getBalance({ address: buyer.address })).toBe(0n)
+  })
+})
