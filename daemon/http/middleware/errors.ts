@@ -12,7 +12,12 @@ import { requestIdOf } from './request-id.js'
  */
 export function errorHandler(log: Logger) {
   return (err: Error, c: Context): Response => {
-    if (err instanceof BaseError) return c.json(withRequestId(publicBody(err, log, c), c), err.status as 400)
+    if (err instanceof BaseError) {
+      // One line per refusal, so "my payment failed" is found in parx.log by its request id (the
+      // mixin adds it). Rate-limit refusals only at debug: a flood would otherwise fill the log.
+      log[err.code === 'RATE_LIMITED' ? 'debug' : 'info']({ method: c.req.method, path: c.req.path, status: err.status, code: err.code }, 'request refused')
+      return c.json(withRequestId(publicBody(err, log, c), c), err.status as 400)
+    }
     if (err instanceof HTTPException) {
       const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'
       return c.json(withRequestId({ error: err.message || 'bad request', code }, c), err.status)

@@ -64,6 +64,8 @@ describe('X-Request-Id', () => {
       expect(res.status).toBe(status)
       expect(res.headers.get('x-request-id')).toBe(id)
       expect(await res.json()).toMatchObject({ code: expect.any(String), error: expect.any(String), requestId: id })
+      // A refusal is logged once, with the id (daemon/http/middleware/errors.ts), 404s aside: no handler ran.
+      if (status !== 404) expect(lines.filter((l) => l.requestId === id)).toEqual([expect.objectContaining({ msg: 'request refused', status, requestId: id })])
     }
     let last: Response | undefined
     for (let i = 0; i < 10 && last?.status !== 429; i++) last = await a.request('/ok/3', { headers: { 'x-request-id': 'id-429' } })
