@@ -80,6 +80,15 @@ describe('parx faucet and status', () => {
     expect((await parx(['--no-color', 'status'])).out).toMatch(/^role\s+all\nleader\s+yes {2}leads the worker duties/m)
   })
 
+  it('openapi prints the daemon\'s OpenAPI document (one line in JSON, indented in text)', async () => {
+    const j = await parx(['-o', 'json', 'openapi'])
+    expect(j.code).toBe(0)
+    expect(JSON.parse(j.out)).toMatchObject({ openapi: '3.1.0', paths: { '/api/readiness': { get: expect.any(Object) } } })
+    const t = await parx(['openapi'])
+    expect(t.out.split('\n').length).toBeGreaterThan(100)
+    expect(JSON.parse(t.out)).toEqual(JSON.parse(j.out))
+  })
+
   it('an unreachable daemon exits 5 and says what to do', async () => {
     const out: string[] = []
     const code = await main(['node', 'parx', '--api-url', 'http://127.0.0.1:9', 'status'], { stdout: (s: string) => void out.push(s), stderr: (s: string) => void out.push(s), env: {} })

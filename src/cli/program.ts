@@ -41,6 +41,7 @@ import * as report from './commands/report.js'
 import * as discover from './commands/discover.js'
 import * as serve from './commands/serve.js'
 import * as status from './commands/status.js'
+import * as openapi from './commands/openapi.js'
 import * as backup from './commands/backup.js'
 import * as restore from './commands/restore.js'
 import * as swap from './commands/swap.js'
@@ -75,6 +76,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
 
   program.addCommand(serve.define(ctx))
   program.addCommand(status.define(ctx))
+  program.addCommand(openapi.define(ctx))
   program.addCommand(backup.define(ctx))
   program.addCommand(restore.define(ctx))
   program.addCommand(chains.define(ctx))
