@@ -208,6 +208,11 @@ describe('dashboard in Chromium', () => {
     // The same totals as the platform's report (what `parx report` prints) over the same UTC days.
     const report = await d.call(`/api/agents/${agentId}/report`, { query: { since: day(29) }, headers: { 'x-agent-key': agentKey } })
     expect(Object.fromEntries(report.byDay.map((r: any) => [r.day, r.usd]))).toEqual(Object.fromEntries(bars.filter((b) => b.usd !== '0').map((b) => [b.day, b.usd])))
+    // And the same as `parx report` prints, run as the user (the compiled binary, logged in above).
+    const cli = await parx(['report', '--agent', agentId, '--since', day(29)])
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(Object.fromEntries(cli.json.byDay.map((r: any) => [r.day, r.usd]))).toEqual(Object.fromEntries(bars.filter((b) => b.usd !== '0').map((b) => [b.day, b.usd])))
+    expect(cli.json.total.usd).toBe('32.11')
     // The limit line is the daily limit set above.
     expect(await chart.locator('line.limit').getAttribute('data-limit-usd')).toBe('50')
     expect(fromApi.dailyLimitUsd).toBe(limits.dailyUsd)
