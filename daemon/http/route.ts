@@ -65,6 +65,8 @@ export type RouteDef<
   response?: z.ZodTypeAny
   /** The success status, when not 200. */
   status?: 201
+  /** The success answer's media type when it is not JSON (a page, a script, Prometheus' text). */
+  contentType?: string
   errors?: readonly ErrorCode[]
   /** The handler reads the body itself, whatever its type (a seller's paid endpoint): documented as any bytes. */
   rawBody?: true

@@ -69,6 +69,14 @@ describe('the OpenAPI document of the route table', () => {
     expect(paid.responses!['413']).toBeDefined()
   })
 
+  it('documents pages, scripts and the Prometheus scrape with their own media type, not as JSON', () => {
+    const content = (method: string, path: string) => Object.keys((op(method, path)!.responses!['200'] as { content: object }).content)
+    expect(content('GET', '/dashboard')).toEqual(['text/html'])
+    expect(content('GET', '/api/docs')).toEqual(['text/html'])
+    expect(content('GET', '/metrics')).toEqual(['text/plain'])
+    expect(content('GET', '/api/readiness')).toEqual(['application/json'])
+  })
+
   it('derives a summary from the path where the route declares none', () => {
     expect(op('GET', '/api/xchain/status/:orderId')!.summary).toBe('xchain status (by orderId)')
   })

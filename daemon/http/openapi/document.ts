@@ -54,10 +54,12 @@ export function openApiDocument(p: OpenApiParameters): { document: OpenAPIObject
       },
       responses: {
         [String(def.status ?? 200)]: {
-          description: def.response ? 'success' : 'success: a JSON object (no schema declared for this route yet)',
+          description: def.response || def.contentType || def.rawBody ? 'success' : 'success: a JSON object (no schema declared for this route yet)',
           content: def.rawBody
             ? { '*/*': { schema: {} } }
-            : { 'application/json': { schema: schema(def.response, 'response') ?? z.record(z.unknown()) } },
+            : def.contentType
+              ? { [def.contentType]: { schema: { type: 'string' } } }
+              : { 'application/json': { schema: schema(def.response, 'response') ?? z.record(z.unknown()) } },
         },
         ...errorResponses(def, errorRef),
       },

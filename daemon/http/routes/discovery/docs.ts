@@ -12,7 +12,7 @@ const page = () => import('../../openapi/docs-page.js')
 /** GET /api/docs: the OpenAPI document as a readable page (Redoc, served from node_modules). */
 export const docsPage = route({
   method: 'GET', path: '/api/docs', auth: 'open', surface: 'discovery',
-  summary: 'the OpenAPI document as a readable page (Redoc, served by the daemon)',
+  summary: 'the OpenAPI document as a readable page (Redoc, served by the daemon)', contentType: 'text/html',
   handler: async (c: Context) => {
     const { docsHtml, DOCS_CSP } = await page()
     return c.body(docsHtml, 200, { ...headers('text/html; charset=utf-8', DOCS_CSP), 'cache-control': 'no-cache' })
@@ -22,7 +22,7 @@ export const docsPage = route({
 /** Redoc's standalone build, the page's one script. */
 export const docsScript = route({
   method: 'GET', path: '/api/docs/redoc.standalone.js', auth: 'open', surface: 'discovery',
-  summary: "the docs page's script (Redoc's standalone build)",
+  summary: "the docs page's script (Redoc's standalone build)", contentType: 'text/javascript',
   handler: async (c: Context) => {
     const { redocBundle } = await page()
     const body = await redocBundle()
