@@ -1,4 +1,5 @@
 import express from 'express'
+import { connect } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -55,10 +56,24 @@ describe('a stop with pay calls in flight', () => {
     const calls = buyers.map(pay)
     while (held.length < 3) await new Promise((r) => setTimeout(r, 20))
 
+    // A balancer's health check whose connection was open before the stop.
+    const api = new URL(daemon.urls.api)
+    const probe = connect(Number(api.port), api.hostname)
+    await new Promise((r) => probe.once('connect', r))
+
     // SIGTERM's path: parx serve calls the daemon's stop().
     const stopped = daemon.stop()
-    // New connections are refused at once (a balancer retries those elsewhere).
-    await expect(fetch(`${daemon.urls.api}/api/health`)).rejects.toThrow()
+    // Readiness says draining, so the balancer takes this replica out.
+    let readiness = ''
+    probe.on('data', (b) => (readiness += b.toString()))
+    const probeClosed = new Promise((r) => probe.once('close', r))
+    probe.write(`GET /api/readiness HTTP/1.1\r\nHost: ${api.host}\r\n\r\n`)
+    await probeClosed
+    expect(readiness).toMatch(/^HTTP\/1.1 503/)
+    expect(readiness.toLowerCase()).toContain('connection: close')
+    expect(readiness).toContain('"draining":true')
+    // Once requests stop arriving, new connections are refused (a balancer retries those elsewhere).
+    while (await fetch(`${daemon.urls.api}/api/health`).then(() => true, () => false)) await new Promise((r) => setTimeout(r, 50))
     held.splice(0).forEach((release) => release())
     const answers = await Promise.all(calls)
     for (const a of answers) {

@@ -7,7 +7,7 @@ import { drainable } from './drain.js'
 function slowServer() {
   const waiting: Array<() => void> = []
   const server = createServer((req, res) => {
-    if (req.url === '/fast') return void res.end('fast')
+    if (req.url === '/fast' || req.url?.startsWith('/api/')) return void res.end('fast')
     waiting.push(() => res.end('done'))
   })
   return { server, waiting, release: () => waiting.splice(0).forEach((f) => f()) }
@@ -60,6 +60,22 @@ describe('drainable', () => {
     for (const a of answers) expect(a).toEqual({ status: 200, connection: 'close', body: 'done' })
     const r = await drained
     expect(r).toMatchObject({ inFlightAtStart: 3, cut: 0 })
+  })
+
+  it('keeps the listener open while requests still arrive (a balancer not yet told), readiness aside, then refuses', async () => {
+    const { server } = slowServer()
+    const port = await listen(server)
+    cleanup.push(() => server.closeAllConnections())
+    const d = drainable(server, { quietMs: 300 })
+    expect((await get(port, '/fast')).body).toBe('fast')
+    const drained = d.drain(10_000)
+    // Within the quiet window a new connection is still taken and answered, told to close.
+    expect(await get(port, '/fast')).toEqual({ status: 200, connection: 'close', body: 'fast' })
+    // Health checks do not keep it open: once work stops arriving, the listener closes.
+    for (let i = 0; server.listening && i < 200; i++) await get(port, '/api/readiness?x').catch(() => {})
+    expect(server.listening).toBe(false)
+    expect((await get(port, '/fast')).error).toBe('ECONNREFUSED')
+    expect((await drained).cut).toBe(0)
   })
 
   it('answers a request that arrives on a connection accepted before the stop', async () => {

@@ -11,6 +11,15 @@ export const DEFAULT_DRAIN_SECONDS = 10
  */
 const FRESH_SOCKET_MS = 1_000
 
+/**
+ * The listener stays open until no request (health checks aside) has arrived for this long: closing
+ * it resets connections still in the kernel's accept queue, whose requests were already sent, so a
+ * balancer must have stopped sending first (it sees readiness answer 503 on its next check). A
+ * daemon nobody is calling closes it at once.
+ */
+const QUIET_MS = 1_000
+const HEALTH = /^\/api\/(readiness|health)(\?|$)/
+
 export type DrainResult = { inFlightAtStart: number; cut: number; ms: number }
 
 export type Drainable = {
@@ -30,11 +39,14 @@ export type Drainable = {
  * Graceful stop for the API's HTTP server. Node's `server.close()` also closes idle keep-alive
  * connections at once (including one that was just accepted and whose request is still on the
  * wire), and parx used to follow it with `closeAllConnections()`, which reset requests in flight:
- * a platform `pay` waiting on its seller lost its answer though the payment went on. Here the
- * listener closes first (a new connect is refused, which a client or balancer can retry safely),
- * and connections are closed only when they carry nothing.
+ * a platform `pay` waiting on its seller lost its answer though the payment went on. Here
+ * readiness turns 503 at once, the listener closes once requests stopped arriving (then a new
+ * connect is refused, which a client or balancer can retry safely), and connections are closed
+ * only when they carry nothing.
  */
-export function drainable(server: Server): Drainable {
+export function drainable(server: Server, opts: { quietMs?: number } = {}): Drainable {
+  const quietMs = opts.quietMs ?? QUIET_MS
+  let lastWork = 0
   const open = new Map<Socket, { since: number; requests: number }>()
   const answering = new Set<ServerResponse>()
   let draining = false
@@ -53,6 +65,7 @@ export function drainable(server: Server): Drainable {
     const s = open.get(req.socket)
     if (s) s.requests++
     answering.add(res)
+    if (!HEALTH.test(req.url ?? '')) lastWork = Date.now()
     // The client must not send another request on this connection: it is about to close.
     if (draining) res.setHeader('connection', 'close')
     res.once('close', () => {
@@ -87,11 +100,13 @@ export function drainable(server: Server): Drainable {
         draining = true
         const inFlightAtStart = answering.size
         for (const res of answering) if (!res.headersSent) res.setHeader('connection', 'close')
-        // The listener only (net.Server's close): http.Server's would also drop idle connections now.
-        if (server.listening) NetServer.prototype.close.call(server)
         // Connections that served their requests before the drain and sit idle are closed now.
         for (const [socket, s] of open) if (s.requests > 0) closeIfIdle(socket)
         const deadline = started + boundMs
+        // Requests still arriving are answered (Connection: close) until the balancer has stopped sending.
+        while (Date.now() - lastWork < quietMs && Date.now() < deadline) await sleep(Math.min(50, quietMs))
+        // The listener only (net.Server's close): http.Server's would also drop idle connections now.
+        if (server.listening) NetServer.prototype.close.call(server)
         while (!settled() && Date.now() < deadline) {
           // Woken by any request or connection ending; the timer only covers fresh sockets' grace.
           await new Promise<void>((resolve) => {
@@ -110,3 +125,5 @@ export function drainable(server: Server): Drainable {
     },
   }
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -1,0 +1,230 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { createPublicClient, erc20Abi, getAddress, http, keccak256, toHex, type Address, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { tiedToParent } from '../daemon/chains/embedded/tied-to-parent.js'
+import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { USDC } from '../src/networks/registry.js'
+import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
+import { testPostgres } from './helpers/postgres.js'
+
+/**
+ * Issue 28 item 6's done-when: two `parx serve --role api` replicas on one PostgreSQL, behind a
+ * small round-robin front that does what a load balancer does (health checks on /api/readiness,
+ * a refused connect retried on the other replica; a connection broken after the request was sent
+ * is never retried, and counts as a failure). Under steady x402 settle load each replica is
+ * restarted in turn (SIGTERM, wait for exit, start again on its port). Every answer is counted:
+ * none may fail, and every acknowledged settlement is on chain exactly once. PostgreSQL only.
+ */
+const PARALLEL = 4
+const PRICE = 10_000n // 0.01 USDC
+
+type Replica = { name: string; dataDir: string; port: number; child: ChildProcess; exited: Promise<void> }
+
+let db: string
+let chains: StandaloneChains
+const replicas = new Map<string, Replica>()
+const dirs: string[] = []
+const tmp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix))
+  dirs.push(d)
+  return d
+}
+
+/** `parx --output json serve --role api` until its ready line; its port is kept across restarts. */
+async function serve(name: string, dataDir: string, port: number): Promise<Replica> {
+  const argv = [join(import.meta.dirname, '..', 'bin', 'parx.js'), '--output', 'json', 'serve', '--role', 'api', '--port', String(port), '--data-dir', dataDir, '--log-level', 'info']
+  const [cmd, ...rest] = tiedToParent([process.execPath, ...argv])
+  const child = spawn(cmd!, rest, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...chains.env, PARX_STORE_URL: db, PARX_RUNTIME_DIR: join(dataDir, 'run'), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
+  })
+  let stderr = ''
+  child.stderr!.on('data', (d) => (stderr += d))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${stderr}`)))
+  })
+  const api = new URL(JSON.parse(line).urls.api as string)
+  const r = { name, dataDir, port: Number(api.port), child, exited }
+  replicas.set(name, r)
+  return r
+}
+
+type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer }
+
+/** One request on its own connection (no keep-alive to a replica: a restart never meets a reused socket). */
+function forward(port: number, method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, host: `127.0.0.1:${port}`, connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** The front: round robin over the replicas its health checks find ready. */
+function front(names: string[]) {
+  const up = new Map(names.map((n) => [n, true]))
+  const stats = { retriedRefused: 0, broken: 0, markedDown: 0 }
+  let next = 0
+  const check = setInterval(() => {
+    for (const n of names) {
+      const r = replicas.get(n)!
+      forward(r.port, 'GET', '/api/readiness', {}, Buffer.alloc(0)).then(
+        (a) => up.set(n, a.status === 200),
+        () => up.set(n, false),
+      )
+    }
+  }, 200)
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const c of req) chunks.push(c as Buffer)
+    const body = Buffer.concat(chunks)
+    const refused = new Set<string>()
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      const ready = names.filter((n) => up.get(n) && !refused.has(n))
+      if (ready.length === 0) {
+        refused.clear()
+        await new Promise((r) => setTimeout(r, 50))
+        continue
+      }
+      const n = ready[next++ % ready.length]!
+      try {
+        const a = await forward(replicas.get(n)!.port, req.method!, req.url!, req.headers, body)
+        res.writeHead(a.status, { 'content-type': a.headers['content-type'] ?? 'application/json' })
+        return void res.end(a.body)
+      } catch (e) {
+        // Refused before a byte was sent: safe to send elsewhere. Anything else may have been acted on.
+        if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+          stats.retriedRefused++
+          refused.add(n)
+          up.set(n, false)
+          continue
+        }
+        stats.broken++
+        res.writeHead(502, { 'content-type': 'application/json' })
+        return void res.end(JSON.stringify({ error: `the replica broke the connection: ${(e as Error).message}`, code: 'FRONT_BROKEN' }))
+      }
+    }
+    res.writeHead(503)
+    res.end('{"error":"no replica ready within 60 s"}')
+  })
+  return {
+    stats,
+    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
+    close: () => {
+      clearInterval(check)
+      server.close()
+    },
+  }
+}
+
+beforeAll(async () => {
+  db = await (await testPostgres()).createDatabase()
+  chains = await startStandaloneChains({ as: 'testnet', dataDir: tmp('parx-chains-'), port: 0 })
+  await serve('api-a', tmp('parx-api-a-'), 0)
+  await serve('api-b', tmp('parx-api-b-'), 0)
+}, 240_000)
+
+afterAll(async () => {
+  for (const r of replicas.values()) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM')
+  await Promise.all([...replicas.values()].map((r) => r.exited))
+  await chains?.stop()
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+}, 120_000)
+
+describe('rolling restart of two api replicas under load', () => {
+  it('restarts each replica in turn with no failed request and every acknowledged settlement on chain exactly once', async () => {
+    const base = createPublicClient({ transport: http(chains.rpc['base-sepolia']) })
+    const usdc = chains.contracts['base-sepolia']![USDC] as Address
+    const balance = (owner: Address) => base.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    const payers = Array.from({ length: PARALLEL }, () => privateKeyToAccount(generatePrivateKey()))
+    for (const p of payers) {
+      const res = await fetch(chains.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'base-sepolia', to: p.address, token: USDC, amount: '20' }) })
+      expect(res.status).toBe(200)
+    }
+    const seller = getAddress(privateKeyToAccount(generatePrivateKey()).address)
+    const lb = front(['api-a', 'api-b'])
+    const url = await lb.listen()
+
+    const answers: { status: number; success?: boolean; transaction?: Hex; errorReason?: string; nonce: Hex; payer: Address }[] = []
+    const settleOne = async (payer: PrivateKeyAccount) => {
+      const requirements = {
+        scheme: 'exact', network: 'eip155:84532', asset: usdc, amount: PRICE.toString(), payTo: seller, maxTimeoutSeconds: 120,
+        extra: { name: 'USD Coin', version: '2', assetTransferMethod: 'eip3009' },
+      }
+      const a = { from: payer.address, to: seller, value: PRICE, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600), nonce: keccak256(toHex(`${payer.address}:${Math.random()}`)) }
+      const signature = await payer.signTypedData(transferWithAuthorizationTypedData({ name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: usdc }, a))
+      const authorization = { ...a, value: a.value.toString(), validAfter: '0', validBefore: a.validBefore.toString() }
+      const body = { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature, authorization } }, paymentRequirements: requirements }
+      const res = await fetch(`${url}/facilitator/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const text = await res.text()
+      let out: { success?: boolean; transaction?: Hex; errorReason?: string } = {}
+      try {
+        out = JSON.parse(text)
+      } catch {
+        out = { errorReason: text.slice(0, 200) }
+      }
+      answers.push({ status: res.status, ...out, nonce: a.nonce, payer: payer.address })
+    }
+
+    // Steady load: each payer settles one payment after another until both restarts are done.
+    let restarting = true
+    const load = Promise.all(payers.map(async (p) => {
+      while (restarting) await settleOne(p)
+    }))
+    const sellerBefore = await balance(seller)
+    const restarts: { name: string; exitMs: number; readyMs: number }[] = []
+    try {
+      await new Promise((r) => setTimeout(r, 3_000))
+      for (const name of ['api-a', 'api-b']) {
+        const r = replicas.get(name)!
+        const t0 = Date.now()
+        r.child.kill('SIGTERM')
+        await r.exited
+        const exitMs = Date.now() - t0
+        expect(r.child.exitCode).toBe(0)
+        await serve(name, r.dataDir, r.port)
+        restarts.push({ name, exitMs, readyMs: Date.now() - t0 })
+        // Back in rotation before the next one goes.
+        for (;;) {
+          const ok = await fetch(`http://127.0.0.1:${r.port}/api/readiness`).then((x) => x.status === 200, () => false)
+          if (ok) break
+          await new Promise((res) => setTimeout(res, 100))
+        }
+        await new Promise((res) => setTimeout(res, 2_000))
+      }
+    } finally {
+      restarting = false
+      await load
+      lb.close()
+    }
+
+    const failed = answers.filter((a) => a.status !== 200 || !a.success)
+    console.log(`[rolling-restart] ${answers.length} settles through the front, ${failed.length} failed; refused connects retried ${lb.stats.retriedRefused}, broken ${lb.stats.broken}; restarts ${JSON.stringify(restarts)}`)
+    expect(failed, JSON.stringify(failed.slice(0, 3))).toEqual([])
+    expect(lb.stats.broken).toBe(0)
+    expect(answers.length).toBeGreaterThan(20)
+
+    // Every acknowledged settlement is on chain, once: the seller got exactly one price per answer,
+    // and each payer lost exactly that much (a settlement replayed twice could not pass the same
+    // authorization nonce; one lost would be missing from the seller's balance).
+    for (const tx of new Set(answers.map((a) => a.transaction!))) expect((await base.waitForTransactionReceipt({ hash: tx, timeout: 60_000 })).status).toBe('success')
+    expect(await balance(seller)).toBe(sellerBefore + BigInt(answers.length) * PRICE)
+    for (const p of payers) {
+      const n = BigInt(answers.filter((a) => a.payer === p.address).length)
+      expect(await balance(p.address)).toBe(20_000_000n - n * PRICE)
+    }
+  }, 600_000)
+})
