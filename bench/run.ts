@@ -4,6 +4,7 @@ import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
 import { benchHosted } from './hosted.js'
+import { benchMetrics } from './metrics.js'
 import { benchPlatform } from './platform.js'
 import { benchServe } from './serve.js'
 import { benchSwap } from './swap.js'
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   hosted: benchHosted,
   platform: benchPlatform,
   xchain: benchXchain,
+  metrics: benchMetrics,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

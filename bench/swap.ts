@@ -149,9 +149,9 @@ async function drive(queues: SwapRequestBody[][], concurrency: number, submit: (
   return { samples, perSecond: samples.length / ((performance.now() - t0) / 1000) }
 }
 
-type Call = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<{ status: number; body: T }>
+export type Call = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<{ status: number; body: T }>
 
-async function fundUsers(call: Call, n: number, usdc: bigint): Promise<PrivateKeyAccount[]> {
+export async function fundUsers(call: Call, n: number, usdc: bigint): Promise<PrivateKeyAccount[]> {
   const users = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()))
   const amount = (Number(usdc) / 1e6).toString()
   await Promise.all(users.map(async (u) => {
@@ -162,7 +162,7 @@ async function fundUsers(call: Call, n: number, usdc: bigint): Promise<PrivateKe
 }
 
 /** A fresh user's next `count` entry buys, signed ahead: router and permit nonces 0, 1, 2, ... */
-async function signChain(user: PrivateKeyAccount, info: BaseInfo, count: number): Promise<SwapRequestBody[]> {
+export async function signChain(user: PrivateKeyAccount, info: BaseInfo, count: number): Promise<SwapRequestBody[]> {
   const out = info.out[TOKEN_A]!
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600)
   const bodies: SwapRequestBody[] = []
