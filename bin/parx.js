@@ -8,5 +8,10 @@ if (!existsSync(entry)) {
   console.error('parx is not built: run `npm run build` (or `npm install`) in the parx folder first.')
   process.exit(1)
 }
+// A reader that stopped reading (`parx openapi | head`) is not a failure of parx: end quietly, not with a stack.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e
+  process.exit(process.exitCode ?? 0)
+})
 const { main } = await import(entry.href)
 process.exitCode = await main(process.argv)

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -87,6 +88,17 @@ describe('parx faucet and status', () => {
     const t = await parx(['openapi'])
     expect(t.out.split('\n').length).toBeGreaterThan(100)
     expect(JSON.parse(t.out)).toEqual(JSON.parse(j.out))
+  })
+
+  it('openapi piped into a reader that stops early (| head) ends quietly', async () => {
+    const child = spawn(process.execPath, ['bin/parx.js', '--api-url', d.urls.api, 'openapi'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (b: Buffer) => (stderr += b))
+    // Read one chunk, then close the pipe, as `head -3` does.
+    child.stdout.once('data', () => child.stdout.destroy())
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).not.toMatch(/EPIPE|at /)
+    expect(code).toBe(0)
   })
 
   it('an unreachable daemon exits 5 and says what to do', async () => {
