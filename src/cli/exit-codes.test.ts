@@ -36,6 +36,8 @@ describe('exit codes', () => {
     expect(exitForService(503, 'CHAIN_UNAVAILABLE')).toBe(exitCodes.failure)
     expect(describeError(new UnreachableError('http://127.0.0.1:9', new Error('ECONNREFUSED')))).toMatchObject({ code: 'DAEMON_UNREACHABLE', exit: 5 })
     expect(describeError(new ApiError(400, 'BAD_REQUEST', 'no'))).toMatchObject({ code: 'BAD_REQUEST', exit: 3 })
+    // The daemon's request id travels to what the CLI prints, so a user can quote it.
+    expect(describeError(new ApiError(400, 'BAD_REQUEST', 'no', { error: 'no', code: 'BAD_REQUEST', requestId: 'req_1' }))).toMatchObject({ requestId: 'req_1' })
     expect(describeError(new CliError('USAGE', 'bad'))).toMatchObject({ code: 'USAGE', exit: 2 })
     expect(describeError(Object.assign(new Error('x'), { name: 'ExitPromptError' }))).toMatchObject({ code: 'CANCELLED', exit: 130 })
     expect(describeError(new TypeError('boom'))).toMatchObject({ code: 'INTERNAL', exit: 1 })
