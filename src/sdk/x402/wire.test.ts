@@ -18,6 +18,13 @@ describe('x402 headers', () => {
 })
 
 describe('toPayment', () => {
+  it("accepts maxTimeoutSeconds 0 only for batch-settlement (the official channel manager's claim and settle requirements)", () => {
+    const batch = { ...v2Requirements, scheme: 'batch-settlement', amount: '0', maxTimeoutSeconds: 0, extra: {} }
+    expect(toPayment({ x402Version: 2, accepted: batch, payload: { type: 'settle' } }, batch)).toMatchObject({ scheme: 'batch-settlement', requirements: { maxTimeoutSeconds: 0 } })
+    const exact = { ...v2Requirements, maxTimeoutSeconds: 0 }
+    expect(toPayment({ x402Version: 2, accepted: exact, payload: {} }, exact)).toEqual({ malformed: 'requirements', field: 'maxTimeoutSeconds' })
+  })
+
   it('reads v2: scheme and network from accepted, amount from the requirements', () => {
     const p = toPayment({ x402Version: 2, accepted: v2Requirements, payload: { signature: '0x' } }, v2Requirements)
     expect(p).toEqual({ version: 2, scheme: 'exact', network: 'eip155:8453', payload: { signature: '0x' }, requirements: v2Requirements })

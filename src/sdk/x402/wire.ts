@@ -67,7 +67,9 @@ export function toPayment(paymentPayload: Record<string, unknown>, paymentRequir
   }
   if (typeof amount !== 'string' || !/^\d+$/.test(amount)) return { malformed: 'requirements', field: 'amount' }
   const timeout = r.maxTimeoutSeconds ?? 60
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) return { malformed: 'requirements', field: 'maxTimeoutSeconds' }
+  // Zero only for batch-settlement's claim and settle: the official channel manager's requirements for batched operations carry 0.
+  const tooShort = r.scheme === 'batch-settlement' ? timeout < 0 : timeout <= 0
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || tooShort) return { malformed: 'requirements', field: 'maxTimeoutSeconds' }
   const extensions = (p as { extensions?: unknown }).extensions
   return {
     version, scheme, network, payload: p.payload,
