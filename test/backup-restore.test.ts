@@ -87,6 +87,13 @@ describe('parx backup and parx restore', () => {
     await faucet('local-base', baseOwner, '100')
     await src.close({ keepData: true })
 
+    // A stopped daemon's data dir is copied from its files, under its lock.
+    const stoppedFile = join(tmp(), 'stopped.tar.gz')
+    const offline = await runParx(src.urls.api, ['-o', 'json', 'backup', '--to', stoppedFile, '--data-dir', src.dataDir])
+    expect(offline.code).toBe(0)
+    expect(JSON.parse(offline.out)).toMatchObject({ taken: 'stopped' })
+    expect(JSON.parse(offline.out).files).toEqual(expect.arrayContaining(['parx.db', 'keys.json', 'chains/local-base.json', 'chains/local-radius.json']))
+
     // A non-empty data dir is refused with its code, and left exactly as it was.
     const busy = tmp()
     writeFileSync(join(busy, 'notes.txt'), 'mine')
@@ -112,6 +119,14 @@ describe('parx backup and parx restore', () => {
     expect(await balances(back, who)).toEqual({ ...before, radius: ['6500000', '3500000'] })
     await back.call('/api/local/faucet', { body: { network: 'local-base', to: baseOwner, token: 'PUSD', amount: '1' } })
     expect((await balances(back, who)).base).toEqual(['8000000000000000000'])
+    await back.close({ keepData: true })
+
+    // The stopped daemon's copy holds what happened after the live one: the second base mint.
+    const target2 = join(tmp(), 'restored-stopped')
+    expect((await runParx(src.urls.api, ['restore', '--from', stoppedFile, '--data-dir', target2])).code).toBe(0)
+    const back2 = await startTestDaemon({ dataDir: target2 })
+    daemons.push(back2)
+    expect(await balances(back2, who)).toEqual({ ...before, base: ['107000000000000000000'] })
   }, 300_000)
 
   it('refuses a file that is not a parx backup, leaving the data dir absent', async () => {
