@@ -27,7 +27,9 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
  */
 export function spendChart(data: Spending): HTMLElement {
   const limit = data.dailyLimitUsd
-  const top = Math.max(1e-6, ...data.days.map((d) => Number(d.usd)), limit === null ? 0 : Number(limit)) * 1.1
+  const peak = Math.max(...data.days.map((d) => Number(d.usd)), limit === null ? 0 : Number(limit))
+  // Nothing spent and no limit: a $1 scale, rather than one of zero height.
+  const top = (peak > 0 ? peak : 1) * 1.1
   const plotW = W - PAD.left - PAD.right
   const plotH = H - PAD.top - PAD.bottom
   const y = (usd: number) => PAD.top + plotH - (usd / top) * plotH
