@@ -19,3 +19,15 @@ describe('history flags', () => {
     expect(() => historyQuery({ host: 'https://x.test/a' })).toThrow(/--host/)
   })
 })
+
+describe('a moment without a zone', () => {
+  it('is UTC, whatever the local time zone', async () => {
+    const { parseMoment } = await import('../../sdk/platform/moment.js')
+    expect(parseMoment('2026-11-01')).toBe(Date.UTC(2026, 10, 1))
+    expect(parseMoment('2026-11-01T12:30')).toBe(Date.UTC(2026, 10, 1, 12, 30))
+    expect(parseMoment('2026-11-01 12:30:05.5')).toBe(Date.UTC(2026, 10, 1, 12, 30, 5, 500))
+    expect(parseMoment('2026-11-01T12:30:00+02:00')).toBe(Date.UTC(2026, 10, 1, 10, 30))
+    expect(parseMoment('2026-11-01T12')).toBeNaN()
+    expect(parseMoment('1 Nov 2026')).toBeNaN()
+  })
+})

@@ -1,4 +1,5 @@
 import type { PaymentKind } from '../../sdk/platform/history.js'
+import { parseMoment } from '../../sdk/platform/moment.js'
 import { usageError } from '../errors.js'
 import { agentArg } from './agent/show.js'
 import { agentIdOf, uuidArg, type PlatformDeps } from './platform-shared.js'
@@ -16,7 +17,7 @@ export function timeArg(value: string, flag: string, now = Date.now()): string {
   const v = value.trim()
   const span = /^(\d{1,5})([dhm])$/.exec(v)
   if (span) return new Date(now - Number(span[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[span[2] as 'd' | 'h' | 'm']).toISOString()
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v))) return v
+  if (!Number.isNaN(parseMoment(v))) return v
   throw usageError(`${flag} '${value}' is not a date (2026-11-01), a time (2026-11-01T12:00:00Z) or a span back from now (7d, 24h, 30m)`)
 }
 

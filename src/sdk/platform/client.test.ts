@@ -43,6 +43,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
 describe('platform client', () => {
+  it('sends a route\'s query as given, after checking it against the contract (a bad one never leaves)', async () => {
+    const page = { payments: [], nextCursor: null }
+    answers.set(`GET /api/agents/${AGENT_ID}/payments?kind=pay&since=2026-11-01&limit=2`, { status: 200, body: page })
+    const c = createPlatformClient({ url, agentKey })
+    expect(await c.listPayments({ params: { id: AGENT_ID }, query: { kind: 'pay', since: '2026-11-01', limit: '2' } })).toEqual(page)
+    expect(seen.at(-1)!.url).toBe(`/api/agents/${AGENT_ID}/payments?kind=pay&since=2026-11-01&limit=2`)
+    const before = seen.length
+    await expect(c.listPayments({ params: { id: AGENT_ID }, query: { cursor: 'not-one' } })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/query parameter 'cursor'/) })
+    await expect(c.report({ params: { id: AGENT_ID }, query: { since: 'yesterday' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    expect(seen.length).toBe(before)
+  })
+
   it('fills path params from the route table and sends the agent key in x-agent-key', async () => {
     answers.set(`GET /api/agents/${AGENT_ID}/limits`, { status: 200, body: limits })
     const c = createPlatformClient({ url, agentKey, userKey })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isoTime, uuid } from './fields.js'
 import { limits } from './limits.js'
+import { parseMoment } from './moment.js'
 
 /**
  * An agent's payment history (pay, send, swap) and its report: the spends ledger as the owner
@@ -16,13 +17,12 @@ export const PAYMENTS_PAGE = { default: 50, max: 200 } as const
 /** The longest window a report covers: a year and a day, so "the last 12 months" always fits. */
 export const REPORT_MAX_DAYS = 366
 
-/** A moment given as an ISO time (2026-11-01T00:00:00Z) or a UTC day (2026-11-01), to epoch ms. */
 export const timeParam = z
   .string()
   .trim()
   .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO date (2026-11-01) or time (2026-11-01T12:00:00Z)')
-  .transform((v) => Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v))
+  .refine((v) => !Number.isNaN(parseMoment(v)), 'must be an ISO date (2026-11-01) or time (2026-11-01T12:00:00Z)')
+  .transform(parseMoment)
 
 /** A page cursor, `<createdAt ms>_<id>` of the last row of the page before (plain text: no Buffer, so a browser bundle can import this). */
 export const cursorParam = z
