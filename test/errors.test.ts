@@ -54,7 +54,8 @@ describe('error bodies', () => {
     for (const r of await Promise.all(probes)) {
       expect(r.status).toBeGreaterThanOrEqual(400)
       expect(r.status).toBeLessThan(500)
-      expect(Object.keys(r.body).sort()).toEqual(['code', 'error'])
+      expect(Object.keys(r.body).sort()).toEqual(['code', 'error', 'requestId'])
+      expect(r.body.requestId).toBe(r.headers.get('x-request-id'))
       expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts:\d+/)
     }
   })
