@@ -28,6 +28,13 @@ describe('loadConfig', () => {
     expect(c.limits.maxUsd).toBe(50)
   })
 
+  it('metrics: on, no port of their own by default; PARX_METRICS_* and the --metrics-port flag (serve passes it as metrics.port)', () => {
+    expect(loadConfig({ env: {}, file: {} }).metrics).toEqual({ enabled: true })
+    expect(loadConfig({ env: { PARX_METRICS_ENABLED: 'false', PARX_METRICS_PORT: '9464' }, file: {} }).metrics).toEqual({ enabled: false, port: 9464 })
+    expect(loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics).toEqual({ enabled: true, port: 0 })
+    expect(() => loadConfig({ env: { PARX_METRICS_PORT: '70000' }, file: {} })).toThrow(/metrics\.port/)
+  })
+
   it('is read-only once loaded', () => {
     const c = loadConfig({ env: {}, file: {} })
     expect(Object.isFrozen(c)).toBe(true)
