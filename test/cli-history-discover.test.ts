@@ -240,6 +240,19 @@ describe('parx payments and parx report (compiled binary, real daemon)', () => {
     expect(JSON.parse(which.stdout).error).toMatch(/--agent/)
   }, 180_000)
 
+  it('the routes answer a malformed filter or cursor with 400 BAD_REQUEST naming it, never a 500', async () => {
+    const get = (q: string, path = 'payments') => d.raw(`/api/agents/${agentId}/${path}?${q}`, { headers: { 'x-agent-key': agentKey } })
+    for (const [q, field] of [['limit=abc', 'limit'], ['limit=0', 'limit'], ['cursor=zz', 'cursor'], ['kind=refund', 'kind'], ['since=yesterday', 'since'], ['nope=1', '']] as const) {
+      const r = await get(q)
+      expect([r.status, (r.body as { code: string }).code], q).toEqual([400, 'BAD_REQUEST'])
+      expect((r.body as { error: string }).error).toContain(field)
+    }
+    const wide = await get('since=2020-01-01', 'report')
+    expect([wide.status, (wide.body as { error: string }).error]).toEqual([400, expect.stringMatching(/at most 366 days/)])
+    const other = await d.raw(`/api/agents/${agentId}/payments`, { headers: { 'x-user-key': otherUserKey } })
+    expect([other.status, (other.body as { code: string }).code]).toEqual([404, 'NOT_FOUND'])
+  })
+
   it('the MCP tools history and discover answer through the MCP SDK client', async () => {
     await scripted()
     const transport = new StdioClientTransport({
