@@ -120,6 +120,28 @@ describe('batch-settlement through our facilitator', () => {
     expect(nothing.body).toMatchObject({ success: true, transaction: '', amount: '0' })
   })
 
+  it('refuses bad deposits, claims and refunds at settle with the spec\'s reasons, moving nothing', async () => {
+    const before = { a: await onChain(a()), buyer: await localBase(d).balance('USDC', buyer.address) }
+    const claimReq = { ...req(), amount: '0', extra: {} }
+    const row = async (c: ChannelConfig, max: string, total = max) => ({ voucher: { channel: c, maxClaimableAmount: max }, signature: (await voucher(c, max)).signature, totalClaimed: total })
+    const refused = async (payload: Record<string, unknown>, r = claimReq) => (await settle(d, body(payload, r))).body.errorReason
+    // An over-claim and a claim beyond the escrow fail their simulation; nothing is sent.
+    expect(await refused({ type: 'claim', claims: [await row(a(), '30000', '30001')] })).toBe('invalid_batch_settlement_evm_claim_simulation_failed')
+    expect(await refused({ type: 'claim', claims: [await row(a(), '200000')] })).toBe('invalid_batch_settlement_evm_claim_simulation_failed')
+    // A channel whose receiver authorizer is not ours needs the seller's own signature.
+    const foreign = { ...config(3), receiverAuthorizer: randomAddress() }
+    expect(await refused({ type: 'claim', claims: [await row(foreign, '1000')] })).toBe('invalid_batch_settlement_evm_authorizer_address_mismatch')
+    // A deposit whose amount was raised after signing is not the payer's authorization.
+    const dep = await deposit(config(4), '1000', '1000')
+    const forged = structuredClone(dep)
+    ;(forged.paymentPayload.payload as any).deposit.amount = '9000'
+    expect((await settle(d, forged)).body.errorReason).toBe('invalid_batch_settlement_evm_receive_authorization_signature')
+    // A refund for a nonce already used or not yet reached.
+    expect(await refused({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '1', refundNonce: '7', claims: [] }, { ...req(), amount: '0' })).toBe('invalid_batch_settlement_evm_refund_payload')
+    expect(await onChain(a())).toEqual(before.a)
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(before.buyer)
+  })
+
   it('refunds cooperatively once per refund nonce, the receiver authorizer delegated to us', async () => {
     const before = await localBase(d).balance('USDC', buyer.address)
     const refund = body({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '50000', refundNonce: '0', claims: [] }, { ...req(), amount: '0' })
