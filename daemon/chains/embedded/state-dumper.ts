@@ -72,6 +72,8 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   let dirtySince: number | undefined = Date.now()
   let readAt = Date.now()
   let written: string | undefined
+  // The highest head told to the daemon as held by the file.
+  let told = -1
   for (;;) {
     // Idle (all written, quiet, the backstop not due) and the daemon has sent the chain nothing since
     // the last look: sleep until it does (the daemon's transport notifies on every request) or the
@@ -115,13 +117,18 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
       dirtySince = undefined
       readAt = now
       const hash = createHash('sha256').update(gz).digest('hex')
-      if (hash === written) continue
+      // Unchanged since the last write, which then already held this head (a block mined between
+      // that write's head read and its dump): say so, once per head.
+      if (hash === written) {
+        if (Number(n) > told) parentPort?.postMessage({ block: (told = Number(n)) })
+        continue
+      }
       const json = trimmed(zlib.gunzipSync(Buffer.from(gz.slice(2), 'hex')))
       const tmp = `${o.statePath}.tmp`
       fs.writeFileSync(tmp, json)
       fs.renameSync(tmp, o.statePath)
       written = hash
-      parentPort?.postMessage({ block: Number(n) })
+      parentPort?.postMessage({ block: (told = Math.max(told, Number(n))) })
     } catch {
       // anvil busy, restarting or stopping: the next round looks again.
     }
