@@ -7,6 +7,6 @@ export default route({
   handler: async (c) => {
     // Loaded on first use: the generator and the document stay out of the daemon's start.
     const { servedDocument } = await import('../../openapi/served.js')
-    return c.json(servedDocument())
+    return c.body(servedDocument(), 200, { 'content-type': 'application/json' })
   },
 })
