@@ -94,6 +94,8 @@ describe('/paid/:id header policy', () => {
     for (const h of ['cookie', 'x-user-key', 'x-agent-key', 'x-api-key', 'x-csrf-token', 'x-forwarded-for', 'payment-signature', 'x-payment']) expect(seen[h], h).toBeUndefined()
     // (Headers named in Connection: fetch will not send one; daemon/platform/egress/headers.test.ts covers them.)
     expect(seen).toMatchObject({ accept: 'text/html', 'accept-language': 'fr', 'x-request-id': 'req-1', authorization: 'Bearer the-upstreams-own-token' })
+    // The buyer's id is the request's id here too, and the answer carries it (docs/operations.md "Request ids").
+    expect(res.headers.get('x-request-id')).toBe('req-1')
   }, 60_000)
 
   it('upstream -> buyer: no Set-Cookie, Location, WWW-Authenticate, caching or CORS; CSP sandbox and nosniff on paid, 402 and error answers', async () => {

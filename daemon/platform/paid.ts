@@ -132,7 +132,7 @@ async function forward(p: Paid): Promise<{ status: number; headers: Record<strin
   })
   try {
     const up = await (p.fetch ?? fetch)(e.upstream_url + query, {
-      method: p.req.method, headers: toUpstream(p.req.headers), body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
+      method: p.req.method, headers: withOurRequestId(toUpstream(p.req.headers)), body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
       redirect: 'manual', signal: AbortSignal.timeout(p.timeoutMs ?? UPSTREAM_TIMEOUT_MS),
     })
     const tooLarge = () => failed(502, `answered more than ${MAX_UPSTREAM_BODY} bytes`)
@@ -142,9 +142,17 @@ async function forward(p: Paid): Promise<{ status: number; headers: Record<strin
     }
     const { buf, truncated } = await readBounded(up, MAX_UPSTREAM_BODY)
     if (truncated) return tooLarge()
-    return { status: up.status, headers: toBuyer(up.headers), body: buf }
+    // The answer's X-Request-Id is ours (set on every answer), not the upstream's: it is the one in parx.log.
+    const { 'x-request-id': _upstreamId, ...headers } = toBuyer(up.headers)
+    return { status: up.status, headers, body: buf }
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError'
     return failed(timedOut ? 504 : 502, timedOut ? 'did not answer in time' : 'could not be reached')
   }
+}
+
+/** The upstream sees this request's id (the buyer's own when sane), so its log and parx.log name the same request. */
+function withOurRequestId(headers: Record<string, string>): Record<string, string> {
+  const id = currentRequestId()
+  return id ? { ...headers, 'x-request-id': id } : headers
 }
