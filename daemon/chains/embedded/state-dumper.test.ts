@@ -90,7 +90,7 @@ describe('the embedded chain state of a quiet daemon', () => {
     const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
     const requests = new Int32Array(new SharedArrayBuffer(8))
     const writes: number[] = []
-    const dumper = keepStateDumped({ rpcUrl: url, statePath: join(dir, 'idle.json'), requests, pollMs: 20, quietMs: 50, backstopMs: 600_000, onWrite: (b) => writes.push(b) })
+    const dumper = keepStateDumped({ rpcUrl: url, statePath: join(dir, 'idle.json'), requests, pollMs: 20, quietMs: 50, backstopMs: 600_000, idleLookMs: 600_000, onWrite: (b) => writes.push(b) })
     try {
       while (writes.length === 0) await sleep(10)
       await sleep(200)

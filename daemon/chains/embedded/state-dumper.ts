@@ -17,6 +17,12 @@ export type StateDumperOptions = {
   /** With no change seen, the state is read this often anyway (a node call from outside the daemon) and written if it changed. */
   backstopMs?: number
   /**
+   * While the daemon sends the chain nothing, its head is still looked at this often: a block mined
+   * by a client of its own (the chains of `parx chains`, whose users are all outside this process)
+   * is then written within this, not only at the backstop.
+   */
+  idleLookMs?: number
+  /**
    * Blocks (and their transactions) older than this many below the head are left out of the file:
    * anvil's dump holds every block and transaction since genesis (2.5 KB per simple transfer), so
    * the file grew without bound. anvil loads a file without them and carries on; those old blocks
@@ -31,7 +37,7 @@ export type StateDumperOptions = {
 
 export type StateDumper = { stop(): Promise<void> }
 
-const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000, keepBlocks: 5_000 }
+const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000, idleLookMs: 2_000, keepBlocks: 5_000 }
 
 /**
  * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
@@ -76,17 +82,18 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   let told = -1
   for (;;) {
     // Idle (all written, quiet, the backstop not due) and the daemon has sent the chain nothing since
-    // the last look: sleep until it does (the daemon's transport notifies on every request) or the
-    // backstop is due, instead of asking the chain for its head every pollMs. The chain mines only
-    // when sent a transaction, so a quiet daemon meant 20 RPC calls a second for nothing.
+    // the last look: sleep until it does (the daemon's transport notifies on every request), for
+    // idleLookMs at most, instead of asking the chain for its head every pollMs. The chain mines
+    // only when sent a transaction, so a quiet daemon meant 20 RPC calls a second for nothing.
     const idleFor = Date.now() - Math.max(changedAt, activeAt)
     const backstopIn = o.backstopMs - (Date.now() - readAt)
     if (dirtySince === undefined && idleFor >= o.quietMs && backstopIn > 0) {
+      const sleepMs = Math.min(backstopIn, o.idleLookMs)
       const w = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: Promise<string> | string } })
-        .waitAsync(o.requests, 0, asked, backstopIn)
+        .waitAsync(o.requests, 0, asked, sleepMs)
       // The timer also keeps the worker alive: a pending waitAsync alone holds no handle, and the thread would end.
       let timer: ReturnType<typeof setTimeout> | undefined
-      if (w.async) await Promise.race([w.value, new Promise((r) => (timer = setTimeout(r, backstopIn)))])
+      if (w.async) await Promise.race([w.value, new Promise((r) => (timer = setTimeout(r, sleepMs)))])
       clearTimeout(timer)
     }
     await new Promise((r) => setTimeout(r, o.pollMs))
