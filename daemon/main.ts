@@ -137,7 +137,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
     })
     cleanups.push(() => store.close())
-    // Every signed transaction is written to the outbox before it is broadcast (README "Durable
+    // Every signed transaction is written to the outbox before it is broadcast (docs/internals.md "Durable
     // transactions"). On one process, what the previous run left is replayed before any new nonce
     // is taken, so new transactions never race the replayed ones for a nonce.
     const outbox = outboxStore(store)
@@ -162,7 +162,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, { nonceSource: nonces, outbox, after, warn: (m) => log.warn(m) })))
       return sx
     }
-    // A surface missing a contract address is off, whatever PARX_FLOWS says (README "Pointing at real networks").
+    // A surface missing a contract address is off, whatever PARX_FLOWS says (docs/hosting.md "Pointing at real networks").
     const gaps = surfaceGaps(config)
     const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true))
     const accounts: PublicAccounts = {
@@ -180,7 +180,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
     let app: Hono | undefined
-    // HSTS on every answer when the public origin is https (README "Hosting safely").
+    // HSTS on every answer when the public origin is https (docs/hosting.md "Hosting safely").
     const publicOrigin = configuredOrigin(config)
     const server = await listen((req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })), config.host, config.port, { hsts: publicOrigin?.https })
     cleanups.push(() => closeServer(server.server))
@@ -226,7 +226,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       : undefined
     if (keyChanges) cleanups.push(() => keyChanges.stop())
     const keyService = keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })
-    // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile (README "Hosting safely").
+    // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile (docs/hosting.md "Hosting safely").
     const egress = egressGuard({ strict: config.profile !== 'local' || config.egress.strict, allow: config.egress.allow })
     cleanups.push(() => egress.close())
     const platform = platformService({

@@ -304,7 +304,7 @@ describe('hosted: two api replicas and two workers on one PostgreSQL, on externa
     const off = await fetch(`${a}/api/operator/keys/${keyId}/deactivate`, { method: 'POST', headers: { authorization: `Bearer ${chains.env.PARX_OPERATOR_TOKEN}` } })
     expect(off.status).toBe(200)
     const t0 = Date.now()
-    // 5 s documented (README "The store"); polled for at most 8 s.
+    // 5 s documented (docs/hosting.md "The store"); polled for at most 8 s.
     const refused = await until('B refuses the key', async () => (await asKey()).status === 401, 80, 100)
     console.log(`[hosted-replicas] deactivated on A, refused by B after ${Date.now() - t0} ms`)
     expect(refused).toBe(true)

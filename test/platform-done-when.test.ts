@@ -199,7 +199,7 @@ describe('issue 9: done when', () => {
     const limits = await user.getLimits({ params: { id: base.id } })
     // send 1 + swaps 4 + 3 + 2 + pay 0.01 + 0.02 + 0.03 + 0.04, + 0.01 for the payment whose seller
     // failed: nothing was charged, but its signed permit stays usable until it expires, so its
-    // reservation is held until then (README "Signed payments a seller cannot stretch").
+    // reservation is held until then (docs/hosting.md "Signed payments a seller cannot stretch").
     expect(limits.spentTodayUsd).toBe('10.11')
     await user.setLimits({ params: { id: base.id }, body: { dailyUsd: '10.115' } })
     const before = [await bal(base.wallet, 'USDC'), await bal(payee.wallet, 'PUSD')]

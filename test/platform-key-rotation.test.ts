@@ -8,7 +8,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 /**
  * Issue 25 item 7: the platform wallet key can be rotated without losing an agent wallet. The
- * documented steps (README "Hosting safely"): the new key as the platform key and the old one in
+ * documented steps (docs/hosting.md "Hosting safely"): the new key as the platform key and the old one in
  * PARX_PLATFORM_WALLET_PREVIOUS_KEYS, `parx keys reseal`, then the old key removed.
  */
 let d: TestDaemon | undefined

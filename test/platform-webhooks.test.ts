@@ -7,7 +7,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 /**
  * Settlement webhooks end to end: a seller registers a webhook on its endpoint, a buyer agent
- * pays, and a receiver on 127.0.0.1 gets the signed event (verified with the README's recipe); a
+ * pays, and a receiver on 127.0.0.1 gets the signed event (verified with the recipe of docs/platform-api.md); a
  * failing receiver gets the same event again until it answers 2xx; an event queued while the
  * receiver is down survives a restart of the daemon.
  */
@@ -31,7 +31,7 @@ async function receiver(statuses: number[] = [200], port = 0): Promise<Receiver>
   return { url: `http://127.0.0.1:${p}/hook`, port: p, got, close: () => new Promise((r) => server.close(() => r())) }
 }
 
-/** The verification recipe of README "Settlement webhooks". */
+/** The verification recipe of docs/platform-api.md "Settlement webhooks". */
 function signedBy(secret: string, d: Delivery): boolean {
   const id = String(d.headers['webhook-id'])
   const ts = String(d.headers['webhook-timestamp'])

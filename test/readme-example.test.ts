@@ -11,9 +11,9 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-describe("the README's SDK example", () => {
+describe("the SDK example of docs/swap-api.md", () => {
   it('is examples/swap.ts, word for word', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    const readme = readFileSync(new URL('../docs/swap-api.md', import.meta.url), 'utf8')
     const shown = readme.split('<!-- example:swap:start -->\n```ts\n')[1]!.split('```\n<!-- example:swap:end -->')[0]
     expect(shown).toBe(readFileSync(new URL('../examples/swap.ts', import.meta.url), 'utf8'))
   })

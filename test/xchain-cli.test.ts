@@ -108,8 +108,8 @@ describe('the SDK', () => {
     expect([refused.status, refused.code]).toEqual([400, 'INSUFFICIENT_BALANCE'])
   })
 
-  it("the README's cross-chain example is examples/xchain.ts word for word, and runs as written", async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+  it("the cross-chain example of docs/cross-chain.md is examples/xchain.ts word for word, and runs as written", async () => {
+    const readme = readFileSync(new URL('../docs/cross-chain.md', import.meta.url), 'utf8')
     const shown = readme.split('<!-- example:xchain:start -->\n```ts\n')[1]!.split('```\n<!-- example:xchain:end -->')[0]
     expect(shown).toBe(readFileSync(new URL('../examples/xchain.ts', import.meta.url), 'utf8'))
     const { stdout } = await exec(process.execPath, ['bin/run-ts.js', 'examples/xchain.ts'], { env: { ...process.env, PARX_API_URL: d.urls.api, PARX_API_KEY: apiKey } })

@@ -34,7 +34,7 @@ describe('cross-chain deadlines are wall-clock times', () => {
     expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(2n * PUSD_SOL)
   }, 180_000) // a daemon start, then the 12 s to expiry and the worker's refund
 
-  it('the default build answers fillDeadline 300 s and expires 900 s from now, as the README says', async () => {
+  it('the default build answers fillDeadline 300 s and expires 900 s from now, as docs/cross-chain.md says', async () => {
     const d = await startTestDaemon()
     daemons.push(d)
     const x = await xchainClient(d)

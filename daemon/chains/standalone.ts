@@ -115,7 +115,7 @@ export async function startStandaloneChains(opts: StandaloneChainsOptions): Prom
       PARX_SOLANA_ATTESTOR_KEYS: keyFile.solanaAttestors.join(','),
       PARX_OPERATOR_TOKEN: keyFile.operatorToken,
     })
-    // A testnet daemon needs its public origin (README "Hosting safely"): on these chains it is
+    // A testnet daemon needs its public origin (docs/hosting.md "Hosting safely"): on these chains it is
     // tried on this machine, at the default address (change it with the daemon's --port).
     if (opts.as !== 'local') env.PARX_PUBLIC_ORIGIN = 'http://127.0.0.1:8420'
     return {

@@ -74,7 +74,7 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       solver: d.accounts.solver,
       solanaSolver: d.accounts.solanaSolver,
       facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },
-      // An RPC URL is shown only when nothing in it can hold a credential (README "Hosting safely").
+      // An RPC URL is shown only when nothing in it can hold a credential (docs/hosting.md "Hosting safely").
       urls: { ...d.urls, rpc: publicRpcUrls(d.urls.rpc) },
       auth: { enforced: d.config.auth.enforce, header: 'x-api-key' },
       limits: d.config.limits,

@@ -29,7 +29,7 @@ export function createApiServer(fetch: ApiFetch, opts: ApiServerOptions = {}): S
 }
 
 export type ApiServerOptions = {
-  /** Every answer carries Strict-Transport-Security: the deployment's public origin is https (README "Hosting safely"). */
+  /** Every answer carries Strict-Transport-Security: the deployment's public origin is https (docs/hosting.md "Hosting safely"). */
   hsts?: boolean
 }
 
@@ -37,7 +37,7 @@ export type ApiServerOptions = {
  * Closes the connection after a 413, and after any answer that starts while its request's body
  * is still arriving (a refusal before the body was read, a body over its cap): the unread rest
  * would otherwise be parsed as the next request, or the socket cut under a keep-alive client's
- * next request. `Connection: close` tells the client not to reuse the socket (README "Hosting
+ * next request. `Connection: close` tells the client not to reuse the socket (docs/hosting.md "Hosting
  * safely": body caps).
  */
 class ClosingResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {

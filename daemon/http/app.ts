@@ -61,7 +61,7 @@ export function createApp(d: AppDeps): Hono {
       markRoute(c, matched)
       // A declared body over the route's cap is refused before anything else is spent on it.
       await refuseDeclaredOversize(c, def.maxBody ?? DEFAULT_MAX_BODY)
-      // Credentials first, then the caller's own bucket (README "Hosting safely": how limits are keyed).
+      // Credentials first, then the caller's own bucket (docs/hosting.md "Hosting safely": how limits are keyed).
       const { session, caller } = await limitedResolve(c, { limiter: d.limiter, address: proxies.client(c).address, auth: def.auth, authService: d.auth }, async () => {
         const session = sessions ? await sessions.session(c) : undefined
         const caller = callers ? await callers.caller(c, def.auth as CallerAuth) : session ? undefined : (await authorize(c, def.auth as 'open' | 'partner' | 'operator', d.auth), undefined)

@@ -23,7 +23,7 @@ export type TrustedProxies = {
 const seen = new WeakMap<Request, Client>()
 
 /**
- * The trusted-proxy setting (README "Hosting safely"), with proxy-addr's semantics: X-Forwarded-For
+ * The trusted-proxy setting (docs/hosting.md "Hosting safely"), with proxy-addr's semantics: X-Forwarded-For
  * is read right to left while each hop is trusted, and the first untrusted one is the client. A
  * peer that is not trusted is the client itself, whatever headers it sends; with no proxies
  * configured nothing forwarded is ever believed.

@@ -1,7 +1,7 @@
 import { Server as NetServer, type Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 
-/** The stop bound when the config names none (README / docs/operations.md "Stopping and rolling restarts"). */
+/** The stop bound when the config names none (docs/operations.md "Stopping and rolling restarts"). */
 export const DEFAULT_DRAIN_SECONDS = 10
 
 /**

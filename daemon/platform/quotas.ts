@@ -41,7 +41,7 @@ export function quotaExceeded(quota: QuotaName, limit: number, used: number): Ba
 }
 
 /**
- * Per-user bounds (README "Hosting safely"). Counts are read from the store just before the row
+ * Per-user bounds (docs/hosting.md "Hosting safely"). Counts are read from the store just before the row
  * is written, without a lock: two creations racing on two replicas can both pass when one slot is
  * left, so a user may end up one or two over (never unbounded: each request sees the rows before
  * it). Pay calls in flight are counted in this process (a replica each).

@@ -15,7 +15,7 @@ import type { Hex } from 'viem'
  * - `v1.<iv>.<tag>.<ciphertext>`: before key ids, the platform key itself was the AES key. Still
  *   opened (tried under every key held): an agent wallet that cannot be opened is money lost.
  *
- * Rotation (README "Hosting safely"): the new key as `keys.platformWallet`, the old one in
+ * Rotation (docs/hosting.md "Hosting safely"): the new key as `keys.platformWallet`, the old one in
  * `keys.platformWalletPrevious`, then `parx keys reseal` seals everything under the new one.
  */
 export type WalletSeal = {

@@ -1,6 +1,6 @@
 /**
  * The process exit codes of `parx`, for scripts and agents to branch on. Published: never renumber.
- * The README's exit-code table is checked against this list (src/cli/exit-codes.test.ts).
+ * The exit-code table of docs/cli.md is checked against this list (src/cli/exit-codes.test.ts).
  */
 export const exitCodes = {
   ok: 0,
@@ -26,7 +26,7 @@ export const exitCodes = {
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
-/** One line per exit code, as the README documents them. */
+/** One line per exit code, as docs/cli.md documents them. */
 export const exitCodeMeanings: Record<ExitCode, string> = {
   0: 'ok',
   1: 'failure not listed below',

@@ -5,8 +5,8 @@ import { packageRoot } from '../cli/package-root.js'
 import { loadConfig } from './load.js'
 
 describe('PARX_XCHAIN_ATTESTOR_URLS', () => {
-  it('is 0-based like `parx attestor --index`, and the README example and the config comment say so', () => {
-    const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8')
+  it('is 0-based like `parx attestor --index`, and the docs/cross-chain.md example and the config comment say so', () => {
+    const readme = readFileSync(join(packageRoot(), 'docs/cross-chain.md'), 'utf8')
     const example = /`PARX_XCHAIN_ATTESTOR_URLS` \(`([^`]+)`\)/.exec(readme)?.[1]
     expect(example).toMatch(/^0=http:\/\/host:port,1=/)
     expect(readme).toContain('`xchain.attestorUrls` (`{ "0": url }`)')

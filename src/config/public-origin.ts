@@ -38,7 +38,7 @@ export function parsePublicOrigin(value: string): PublicOrigin | { problem: stri
  * What is wrong with the public origin for this profile. Testnet and mainnet need one, over https
  * unless its host is loopback: without it the sign-in message would bind whatever Host header a
  * request carries, so a phishing site could have a wallet sign in for its own domain and replay
- * that signature here (README "Hosting safely"). The local profile may leave it out.
+ * that signature here (docs/hosting.md "Hosting safely"). The local profile may leave it out.
  */
 export function publicOriginProblems(config: Pick<Readonly<ResolvedConfig>, 'profile' | 'publicOrigin'>): ConfigProblem[] {
   const setting = 'serve.publicOrigin'

@@ -30,7 +30,7 @@ export const configSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: port.default(8420),
   /**
-   * The origin users reach this deployment at (README "Hosting safely"), e.g.
+   * The origin users reach this deployment at (docs/hosting.md "Hosting safely"), e.g.
    * https://pay.example.com: sign-in messages (EIP-4361 domain and URI) are written and checked
    * against it alone, and an https origin makes cookies Secure and adds HSTS. Required on testnet
    * and mainnet (src/config/public-origin.ts); on the local profile, absent = the loopback or IP
@@ -93,7 +93,7 @@ export const configSchema = z.object({
     xchainMaxUsd: z.coerce.number().positive().default(5_000),
   }).default({}),
   /**
-   * Cross-chain orders (README "Cross-chain"): seconds from build to an order's fillDeadline and to
+   * Cross-chain orders (docs/cross-chain.md): seconds from build to an order's fillDeadline and to
    * its expires (claims end and refunds begin there), and how often the solver worker polls.
    */
   xchain: z.object({
@@ -108,7 +108,7 @@ export const configSchema = z.object({
     attestorUrls: z.record(z.enum(['0', '1', '2'], { errorMap: () => ({ message: 'attestor indexes are 0, 1 and 2' }) }), z.string().url()).default({}),
   }).default({}).refine((x) => x.expirySeconds > x.fillSeconds, 'xchain.expirySeconds must be larger than xchain.fillSeconds (claims happen between the two)'),
   /**
-   * Outbound requests made for users: pay, paid endpoints' upstreams, settlement webhooks (README
+   * Outbound requests made for users: pay, paid endpoints' upstreams, settlement webhooks (docs/hosting.md
    * "Hosting safely"). On testnet and mainnet they reach public unicast addresses only.
    */
   egress: z.object({
@@ -118,7 +118,7 @@ export const configSchema = z.object({
     strict: bool.default(false),
   }).default({}),
   /**
-   * Generic abuse protection (not a per-key tier): a token bucket per caller (README "Hosting
+   * Generic abuse protection (not a per-key tier): a token bucket per caller (docs/hosting.md "Hosting
    * safely"): a user, agent, partner key or dashboard wallet once authenticated, else the client
    * address. Shared by replicas through a PostgreSQL store.
    */
@@ -147,14 +147,14 @@ export const configSchema = z.object({
         }
       })).default([]),
     /**
-     * The stop bound (README / docs/operations.md "Stopping and rolling restarts"): on SIGTERM the
+     * The stop bound (docs/operations.md "Stopping and rolling restarts"): on SIGTERM the
      * daemon stops accepting, answers requests in flight for at most this long, then closes what is
      * left. Env PARX_HTTP_DRAIN_SECONDS.
      */
     drainSeconds: z.coerce.number().min(0).max(600).default(10),
   }).default({}),
   /**
-   * Per-user bounds (README "Hosting safely"): creating one more answers QUOTA_EXCEEDED. Keys count
+   * Per-user bounds (docs/hosting.md "Hosting safely"): creating one more answers QUOTA_EXCEEDED. Keys count
    * while not revoked; webhooks are endpoints with a webhook URL.
    */
   quotas: z.object({
@@ -187,7 +187,7 @@ export const configSchema = z.object({
      */
     receiptTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
   }).default({}),
-  /** Agents' payments (README "Hosting safely"). */
+  /** Agents' payments (docs/hosting.md "Hosting safely"). */
   pay: z.object({
     /**
      * The longest a payment an agent signs (x402 authorization or permit, MPP credential) stays
@@ -227,7 +227,7 @@ export const configSchema = z.object({
     solanaAttestors: z.array(z.string()).optional(),
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
     platformWallet: z.string().optional(),
-    /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (README "Hosting safely"). */
+    /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (docs/hosting.md "Hosting safely"). */
     platformWalletPrevious: z.array(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'each previous platform wallet key is 32 bytes of hex (0x + 64 hex)')).optional(),
   }).default({}),
   /** Deployed addresses on real profiles, by network key then name (router, escrow, tokens...). */

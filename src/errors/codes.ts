@@ -1,7 +1,7 @@
 /**
  * Every error code the service answers with, and its HTTP status.
  * Codes are published API: never rename or reuse one; add new ones at the end of their group.
- * The README's error table is generated from this list (see test/readme-errors.test.ts).
+ * The error table of docs/errors.md is checked against this list (test/readme.test.ts).
  */
 export const errorCodes = {
   // request shape

@@ -3,7 +3,7 @@ import { render, state } from './state.js'
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
-/** An error answer of the dashboard's JSON routes: `{ error, code }` (README, error codes). */
+/** An error answer of the dashboard's JSON routes: `{ error, code }` (docs/errors.md). */
 export class ApiError extends Error {
   constructor(message: string, readonly status: number, readonly code: string | undefined) {
     super(message)

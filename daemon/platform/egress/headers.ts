@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 
 /**
- * Which headers cross between a buyer, the platform and a third party (README "Hosting safely":
+ * Which headers cross between a buyer, the platform and a third party (docs/hosting.md "Hosting safely":
  * header policy). Paid endpoints are served on the platform's (and by default the dashboard's)
  * origin, so both directions are allow-lists: whatever is not named here stays where it was.
  */

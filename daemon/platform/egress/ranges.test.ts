@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addressRange, isPublicUnicast } from './ranges.js'
 
-// Strings only: nothing here opens a socket (README "Hosting safely").
+// Strings only: nothing here opens a socket (docs/hosting.md "Hosting safely").
 describe('egress address classification', () => {
   it('refuses every special-purpose IPv4 range', () => {
     const refused: Record<string, string> = {

@@ -9,7 +9,7 @@ import type { PaymentProof } from './proof.js'
  */
 export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string; maxValiditySeconds: number }
 
-/** Bounds and default of the validity cap (config `pay.validitySeconds`, README "Hosting safely"). */
+/** Bounds and default of the validity cap (config `pay.validitySeconds`, docs/hosting.md "Hosting safely"). */
 export const VALIDITY_SECONDS = { min: 10, max: 3600, default: 300 } as const
 
 /**

@@ -5,7 +5,7 @@ import type { DeliveryRow, WebhookQueue } from './queue.js'
 import { fairShares } from './fair.js'
 import { webhookSignature, type WebhookSecrets } from './secret.js'
 
-/** Header names of a delivery (Standard Webhooks); README "Settlement webhooks" has the recipe. */
+/** Header names of a delivery (Standard Webhooks); docs/platform-api.md "Settlement webhooks" has the recipe. */
 export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const
 
 /** Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 8 hours in) the event is given up. */

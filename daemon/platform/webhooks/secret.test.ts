@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { walletSeal } from '../wallet-seal.js'
 import { webhookSecrets, webhookSignature } from './secret.js'
 
-/** The README's verification recipe, written out as a receiver would: it must accept what we sign. */
+/** The verification recipe of docs/platform-api.md "Settlement webhooks", written out as a receiver would: it must accept what we sign. */
 function verify(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
   const expected = createHmac('sha256', key).update(`${headers.id}.${headers.timestamp}.${body}`).digest()

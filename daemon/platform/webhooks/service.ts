@@ -7,7 +7,7 @@ import { settlementEvent, type SettlementOutcome } from './events.js'
 import { webhookQueue, type WebhookQueue } from './queue.js'
 import { webhookSecrets, type WebhookSecrets } from './secret.js'
 
-/** Sellers' settlement webhooks (README "Settlement webhooks"): secrets, the persisted queue, its delivery. */
+/** Sellers' settlement webhooks (docs/platform-api.md "Settlement webhooks"): secrets, the persisted queue, its delivery. */
 export type SettlementWebhooks = {
   secrets: WebhookSecrets
   queue: WebhookQueue

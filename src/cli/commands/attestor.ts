@@ -49,7 +49,7 @@ export async function run(opts: AttestorOptions, ctx: CliContext, deps = { loadD
   const { startAttestorProcess } = await deps.loadDaemon()
   const a = await startAttestorProcess({
     index, keys, host: opts.host, port,
-    // The daemon's setting, where the operator shares it; the default otherwise (README: cross-chain timing).
+    // The daemon's setting, where the operator shares it; the default otherwise (docs/cross-chain.md: the settings).
     expirySeconds: Number(ctx.env.PARX_XCHAIN_EXPIRY_SECONDS) || 900,
     chains: {
       base: { spec: spec(pub.networks.base), rpcUrl: rpc(pub.networks.base), contracts: present({ escrow: pub.escrow, verifier: pub.verifier, outputSettler: pub.outputSettler }) },

@@ -23,7 +23,7 @@ export const endpoint = z.object({
   /** Listed in the bazaar (GET {facilitator_url}/discovery/resources) and declared in its 402s. */
   discoverable: z.boolean(),
   description: z.string().nullable(),
-  /** Where each settlement outcome is POSTed, signed (README "Settlement webhooks"); null: none. */
+  /** Where each settlement outcome is POSTed, signed (docs/platform-api.md "Settlement webhooks"); null: none. */
   webhookUrl: z.string().url().nullable(),
 })
 export type Endpoint = z.infer<typeof endpoint>

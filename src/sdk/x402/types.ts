@@ -1,6 +1,6 @@
 /**
  * x402 wire types as the ecosystem speaks them (v1 and v2), kept here so parx code never needs the
- * `@x402/*` packages at run time. Field names are the protocol's; see ../../../README.md "x402 facilitator".
+ * `@x402/*` packages at run time. Field names are the protocol's; see ../../../docs/facilitator.md.
  */
 
 /** v2 payment requirements: CAIP-2 network, `amount` in base units. */

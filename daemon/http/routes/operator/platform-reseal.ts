@@ -2,7 +2,7 @@ import { route } from '../../route.js'
 
 /**
  * Re-seals every agent wallet key and webhook secret under the current platform wallet key, after
- * a rotation (README "Hosting safely"; `parx keys reseal`). Idempotent; rows no configured key
+ * a rotation (docs/hosting.md "Hosting safely"; `parx keys reseal`). Idempotent; rows no configured key
  * opens are left as they are and named.
  */
 export default route({

@@ -10,7 +10,7 @@ import { readRawBody } from '../../parse.js'
 import { route } from '../../route.js'
 
 /**
- * The largest body a buyer may send to a paid endpoint (README "Hosting safely": body caps). The
+ * The largest body a buyer may send to a paid endpoint (docs/hosting.md "Hosting safely": body caps). The
  * request is forwarded to the seller's upstream once paid, so it is held in memory until then:
  * this bounds what one unauthenticated request can make the daemon hold.
  */

@@ -28,5 +28,5 @@ export async function validateSection(section: Record<string, unknown>, key: str
   const resolved = loadConfig({ env: {}, file: section }) as unknown as Record<string, unknown>
   let node: unknown = resolved
   for (const part of key.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
-  if (node === undefined) throw usageError(`unknown setting '${key}': see \`parx config get\` and the README for the keys the daemon reads`)
+  if (node === undefined) throw usageError(`unknown setting '${key}': see \`parx config get\` and docs/hosting.md "Pointing at real networks" for the keys the daemon reads`)
 }

@@ -40,7 +40,7 @@ export function endpointExtras(e: EndpointWithSecret, ctx: CliContext): string[]
   return [
     `${label(ctx, 'bazaar')}${e.discoverable ? 'listed' : 'not listed'}`,
     ...(e.webhookUrl ? [`${label(ctx, 'webhook')}${e.webhookUrl}`] : []),
-    ...(e.webhookSecret ? [`${label(ctx, 'secret')}${e.webhookSecret}`, ctx.color.dim('  shown once: keep it to verify webhook-signature (README "Settlement webhooks")')] : []),
+    ...(e.webhookSecret ? [`${label(ctx, 'secret')}${e.webhookSecret}`, ctx.color.dim('  shown once: keep it to verify webhook-signature (docs/platform-api.md "Settlement webhooks")')] : []),
   ]
 }
 
