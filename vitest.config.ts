@@ -25,6 +25,7 @@ const storeSensitive = [
   'test/sol-restart.test.ts',
   'test/swap-flows.test.ts',
   'test/store-postgres.test.ts',
+  'test/metrics.test.ts',
   'test/platform-agents.test.ts',
   'test/platform-send.test.ts',
   'test/platform-swap.test.ts',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { until } from './helpers/api-calls.js'
 import { parseScrape } from './helpers/prometheus.js'
 import { newUser } from './helpers/swap-users.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle, verify } from './helpers/x402.js'
@@ -20,6 +21,9 @@ beforeAll(async () => {
   d = await startTestDaemon({ flags: { logLevel: 'info', metrics: { port: 0 } } })
 }, 120_000)
 afterAll(async () => d?.close())
+
+/** On PostgreSQL the worker lock is won a moment after start (daemon/worker/leader.ts): wait for readiness to say so. */
+const leading = () => until(() => d.raw('/api/readiness'), (r) => r.body.leader === true, 'worker leadership', 20_000)
 
 const scrape = async () => {
   const r = await fetch(`${d.urls.api}/metrics`, { headers: d.operatorHeaders() })
@@ -48,6 +52,7 @@ describe('GET /metrics', () => {
     await user.send({ params: { id: a.id }, body: { to, amount: '1' } })
     await expect(user.send({ params: { id: a.id }, body: { to, amount: '50' } })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' })
 
+    await leading()
     const s = await scrape()
     const http = s.samples('parx_http_request_duration_seconds_count')
     const count = (route: string, status: string, method = 'POST') => http.filter((x) => x.labels.route === route && x.labels.status === status && x.labels.method === method).reduce((n, x) => n + x.value, 0)
@@ -97,6 +102,7 @@ describe('GET /metrics', () => {
 
   it('serves the same exposition without a token on --metrics-port, and nothing else there', async () => {
     expect(d.urls.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    await leading()
     const r = await fetch(d.urls.metrics!)
     expect(r.status).toBe(200)
     const s = parseScrape(await r.text())
