@@ -8,6 +8,7 @@ _parx() {
     case "${path:+$path }$w" in
       "serve") path="serve" ;;
       "status") path="status" ;;
+      "openapi") path="openapi" ;;
       "backup") path="backup" ;;
       "restore") path="restore" ;;
       "chains") path="chains" ;;
@@ -80,9 +81,10 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
+    "openapi") words="--version -V --output -o --api-url --no-color --help" ;;
     "backup") words="--to --data-dir --operator-token --version -V --output -o --api-url --no-color --help" ;;
     "restore") words="--from --data-dir --version -V --output -o --api-url --no-color --help" ;;
     "chains") words="--as --port --host --data-dir --fresh --version -V --output -o --api-url --no-color --help" ;;

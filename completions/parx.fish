@@ -5,6 +5,7 @@ complete -c parx -l api-url -r
 complete -c parx -l no-color -f
 complete -c parx -f -n '__fish_use_subcommand' -a serve
 complete -c parx -f -n '__fish_use_subcommand' -a status
+complete -c parx -f -n '__fish_use_subcommand' -a openapi
 complete -c parx -f -n '__fish_use_subcommand' -a backup
 complete -c parx -f -n '__fish_use_subcommand' -a restore
 complete -c parx -f -n '__fish_use_subcommand' -a chains
