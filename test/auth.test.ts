@@ -11,7 +11,8 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-const unauthorized = { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED' }
+// SPEC §5's body, plus the request id every error body carries (docs/operations.md "Request ids").
+const unauthorized = { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: expect.stringMatching(/^req_[0-9a-f]{20}$/) }
 
 describe('partner keys on K routes (enforced)', () => {
   it('rejects a missing key with the SPEC body', async () => {

@@ -16,7 +16,7 @@ describe('authentication (K routes)', () => {
     ['GET', `/api/base/confirm?hash=0x${'0'.repeat(64)}`], ['GET', `/api/base/nonces?owner=0x${'1'.repeat(40)}`],
   ])('%s %s answers 401 without a key', async (method, path) => {
     const res = await k.d.raw(path, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) })
-    expect([res.status, res.body]).toEqual([401, { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED' }])
+    expect([res.status, res.body]).toEqual([401, { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') }])
   })
 
   it('moves nothing when a signed swap comes without a key', async () => {
