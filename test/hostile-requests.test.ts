@@ -94,7 +94,10 @@ describe('issue 14 item 6: JSON on every answer, even before the app', () => {
       expect(r.status).toBe(status)
       expect(r.headers['content-type']).toMatch(/application\/json/)
       const body = JSON.parse(r.body)
-      expect(Object.keys(body).sort()).toEqual(['code', 'error'])
+      // Never seen by the app, yet named like every other answer (docs/operations.md "Request ids").
+      expect(Object.keys(body).sort()).toEqual(['code', 'error', 'requestId'])
+      expect(body.requestId).toMatch(/^req_[0-9a-f]{20}$/)
+      expect(r.headers['x-request-id']).toBe(body.requestId)
     })
     it(`Solana RPC: ${name} answers a JSON-RPC error`, async () => {
       const r = await rawHttp(rpc, bytes)

@@ -2,14 +2,19 @@ import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings
 import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import type { ErrorCode } from '../../src/errors/index.js'
 import { answerParserErrors } from './node-errors.js'
+import { newRequestId } from './request-id.js'
 
 const codeOf: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST', 408: 'REQUEST_TIMEOUT', 413: 'PAYLOAD_TOO_LARGE', 417: 'EXPECTATION_FAILED', 431: 'HEADERS_TOO_LARGE', 500: 'INTERNAL',
 }
 
-export const apiErrorBody = (status: number, error: string) => JSON.stringify({ error, code: codeOf[status] ?? 'BAD_REQUEST' })
+export const apiErrorBody = (status: number, error: string, requestId?: string) => JSON.stringify({ error, code: codeOf[status] ?? 'BAD_REQUEST', ...(requestId ? { requestId } : {}) })
 
-const json = (status: number, error: string) => new Response(apiErrorBody(status, error), { status, headers: { 'content-type': 'application/json' } })
+/** An answer for a request the app never saw, with an id of its own (docs/operations.md "Request ids"). */
+const json = (status: number, error: string) => {
+  const id = newRequestId()
+  return new Response(apiErrorBody(status, error, id), { status, headers: { 'content-type': 'application/json', 'x-request-id': id } })
+}
 
 /** The app's fetch; `env` carries Node's request and response (`c.env.incoming`/`outgoing` in routes that write the socket themselves, and for the client's address). */
 export type ApiFetch = (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>
@@ -24,7 +29,7 @@ export function createApiServer(fetch: ApiFetch, opts: ApiServerOptions = {}): S
     errorHandler: (e) => (e instanceof RequestError ? json(400, `malformed request: ${e.message}`) : json(500, 'internal error; the daemon log has the details')),
   })
   const server = createServer({ ServerResponse: opts.hsts ? HstsResponse : ClosingResponse }, listener)
-  answerParserErrors(server, apiErrorBody)
+  answerParserErrors(server, apiErrorBody, { requestIds: true })
   return server
 }
 
