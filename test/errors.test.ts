@@ -14,7 +14,7 @@ describe('error bodies', () => {
   it('unknown routes answer 404 with a code', async () => {
     const r = await d.raw('/api/nope')
     expect(r.status).toBe(404)
-    expect(r.body).toEqual({ error: 'no route GET /api/nope; see the README for the routes', code: 'NOT_FOUND', requestId: expect.any(String) })
+    expect(r.body).toEqual({ error: 'no route GET /api/nope; every route is in GET /api/openapi.json', code: 'NOT_FOUND', requestId: expect.any(String) })
   })
 
   it('malformed JSON answers 400 MALFORMED_JSON', async () => {

@@ -45,7 +45,7 @@ export function createApp(d: AppDeps): Hono {
   const app = new Hono()
   const proxies = d.proxies ?? trustedProxies([])
   app.onError(errorHandler(d.log))
-  app.notFound((c) => c.json(withRequestId({ error: `no route ${c.req.method} ${c.req.path}; see the README for the routes`, code: 'NOT_FOUND' }, c), 404))
+  app.notFound((c) => c.json(withRequestId({ error: `no route ${c.req.method} ${c.req.path}; every route is in GET /api/openapi.json`, code: 'NOT_FOUND' }, c), 404))
   // First: every answer, whatever refuses the request, carries its id and is timed.
   app.use(requestIdMiddleware())
   if (d.metrics) app.use(httpTimingMiddleware(d.metrics))
