@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Connection, Keypair, PublicKey } from '@solana/web3.js'
 import pg from 'pg'
@@ -10,13 +9,13 @@ import { createPublicClient, erc20Abi, getAddress, http, keccak256, parseAbiItem
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as RfqSwap from '../contracts/evm/artifacts/RfqSwap.js'
-import { tiedToParent } from '../daemon/chains/embedded/tied-to-parent.js'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { createSwapClient } from '../src/sdk/swap/index.js'
 import { createXchainClient } from '../src/sdk/xchain/client.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { testPostgres } from './helpers/postgres.js'
+import { serveReplica } from './helpers/replica.js'
 import { pool } from './helpers/pool.js'
 
 /**
@@ -44,25 +43,10 @@ const tmp = (prefix: string) => {
   return d
 }
 
-/** `parx --output json serve --role <role>` in its own process group, until its ready line. */
+/** A replica in its own process group (the leader is killed with -9, group and all). */
 async function serve(name: string, role: 'api' | 'worker'): Promise<Proc> {
   const dataDir = tmp(`parx-${name}-`)
-  const argv = [join(import.meta.dirname, '..', 'bin', 'parx.js'), '--output', 'json', 'serve', '--role', role, '--port', '0', '--data-dir', dataDir, '--log-level', 'info']
-  const [cmd, ...rest] = tiedToParent([process.execPath, ...argv])
-  const child = spawn(cmd!, rest, {
-    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-    // The load comes from this one machine's loopback: exempt it, as the local profile does (a
-    // testnet daemon otherwise limits it like any client, shared by both replicas).
-    env: { ...process.env, ...chains.env, PARX_STORE_URL: db, PARX_RUNTIME_DIR: join(dataDir, 'run'), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
-  })
-  let stderr = ''
-  child.stderr!.on('data', (d) => (stderr += d))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve)
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${stderr}`)))
-  })
-  const p = { name, child, dataDir, api: JSON.parse(line).urls.api as string, exited }
+  const p = { name, dataDir, ...(await serveReplica({ name, role, dataDir, chainsEnv: chains.env, storeUrl: db, detached: true })) }
   procs.push(p)
   return p
 }

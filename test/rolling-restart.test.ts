@@ -1,17 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { createPublicClient, erc20Abi, getAddress, http, keccak256, toHex, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tiedToParent } from '../daemon/chains/embedded/tied-to-parent.js'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { USDC } from '../src/networks/registry.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { testPostgres } from './helpers/postgres.js'
+import { serveReplica } from './helpers/replica.js'
 
 /**
  * Issue 28 item 6's done-when: two `parx serve --role api` replicas on one PostgreSQL, behind a
@@ -36,23 +35,10 @@ const tmp = (prefix: string) => {
   return d
 }
 
-/** `parx --output json serve --role api` until its ready line; its port is kept across restarts. */
+/** An api replica; its port is kept across restarts. */
 async function serve(name: string, dataDir: string, port: number): Promise<Replica> {
-  const argv = [join(import.meta.dirname, '..', 'bin', 'parx.js'), '--output', 'json', 'serve', '--role', 'api', '--port', String(port), '--data-dir', dataDir, '--log-level', 'info']
-  const [cmd, ...rest] = tiedToParent([process.execPath, ...argv])
-  const child = spawn(cmd!, rest, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...chains.env, PARX_STORE_URL: db, PARX_RUNTIME_DIR: join(dataDir, 'run'), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
-  })
-  let stderr = ''
-  child.stderr!.on('data', (d) => (stderr += d))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve)
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code}: ${stderr}`)))
-  })
-  const api = new URL(JSON.parse(line).urls.api as string)
-  const r = { name, dataDir, port: Number(api.port), child, exited }
+  const { child, api, exited } = await serveReplica({ name, role: 'api', dataDir, port, chainsEnv: chains.env, storeUrl: db })
+  const r = { name, dataDir, port: Number(new URL(api).port), child, exited }
   replicas.set(name, r)
   return r
 }

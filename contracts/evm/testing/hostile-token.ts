@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module'
 import { parseAbi, type Hex } from 'viem'
-
-const require = createRequire(import.meta.url)
+import { compileInline } from './compile-inline.js'
 
 /**
  * A hostile token for the batch-settlement reentrancy tests: a bare ERC-20 that is also its own
@@ -76,17 +74,6 @@ let bytecode: Hex | undefined
 
 export function hostileTokenBytecode(): Hex {
   if (bytecode) return bytecode
-  const solc = require('solc') as { compile(input: string): string }
-  const input = {
-    language: 'Solidity', sources: { 'HostileToken.sol': { content: SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-  }
-  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: Array<{ severity: string; formattedMessage: string }>
-    contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>
-  }
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error')
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  bytecode = `0x${out.contracts['HostileToken.sol']!.HostileToken!.evm.bytecode.object}`
+  bytecode = compileInline('HostileToken.sol', SOURCE).HostileToken!
   return bytecode
 }

@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module'
 import { concat, encodeFunctionData, getContractAddress, keccak256, parseAbi, type Address, type Hex } from 'viem'
+import { compileInline } from './compile-inline.js'
 
-const require = createRequire(import.meta.url)
 
 /**
  * A minimal ERC-1271 smart wallet and its CREATE2 factory, for tests of contract-wallet payers:
@@ -49,19 +48,8 @@ let compiled: Compiled | undefined
 
 function compile(): Compiled {
   if (compiled) return compiled
-  const solc = require('solc') as { compile(input: string): string }
-  const input = {
-    language: 'Solidity', sources: { 'OwnedWallet.sol': { content: SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
-  }
-  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: Array<{ severity: string; formattedMessage: string }>
-    contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>
-  }
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error')
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  const c = out.contracts['OwnedWallet.sol']!
-  compiled = { walletBytecode: `0x${c.OwnedWallet!.evm.bytecode.object}`, factoryBytecode: `0x${c.OwnedWalletFactory!.evm.bytecode.object}` }
+  const c = compileInline('OwnedWallet.sol', SOURCE)
+  compiled = { walletBytecode: c.OwnedWallet!, factoryBytecode: c.OwnedWalletFactory! }
   return compiled
 }
 
