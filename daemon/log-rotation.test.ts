@@ -33,7 +33,10 @@ describe('capLogSize', () => {
       // opened land in it too (bounded by what the daemon writes in that moment), so a file may pass
       // the cap by that much; the total stays bounded either way.
       const line = readFileSync(`${path}.1`, 'utf8').split('\n')[0]!.length + 1
-      const bound = sync ? 20_000 + line : 2 * 20_000
+      // How far an async file passes the cap is what sonic-boom held in its buffer at the rotation,
+      // which grows when the disk write lags (a loaded machine: 74 KB was seen against a 20 KB cap).
+      // Uncapped, this run writes ~500 KB into one file; the bound below still fails that.
+      const bound = sync ? 20_000 + line : 5 * 20_000
       for (const f of files) expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(bound)
       expect(existsSync(`${path}.3`)).toBe(false)
       // Nothing lost at a rotation: the kept files hold the last lines, in order, without a gap.
