@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { Gauge, type Registry } from 'prom-client'
 import type { Logger } from 'pino'
 import type { Store } from '../store/store.js'
@@ -16,21 +17,19 @@ export function storeGauges(registry: Registry, store: Store, log: Pick<Logger, 
       log.warn({ err }, `metrics: could not read ${what} from the store for this scrape`)
     }
   }
-  new Gauge({
-    name: 'parx_outbox_rows',
-    help: 'Signed EVM transactions in the outbox by state (sent: broadcast, not yet decided)',
-    labelNames: ['state'] as const,
-    registers: [registry],
+  /** Rows of `table` counted by `column`; `always` are reported as 0 when none (a PromQL alert needs the series). */
+  const countedBy = (name: string, help: string, what: string, table: 'tx_outbox' | 'xchain_orders', column: 'state' | 'stage', always: readonly string[] = []) => new Gauge({
+    name, help, labelNames: [column] as const, registers: [registry],
     async collect() {
       this.reset()
-      await guarded('the outbox', async () => {
-        const rows = await store.db.selectFrom('tx_outbox').select(['state', (e) => e.fn.countAll<number | string>().as('n')]).groupBy('state').execute()
-        // The three states are always reported, 0 when none: a PromQL alert on `sent` needs the series.
-        for (const state of ['sent', 'included', 'failed']) this.set({ state }, 0)
-        for (const r of rows) this.set({ state: r.state }, Number(r.n))
+      await guarded(what, async () => {
+        const { rows } = await sql<{ label_value: string; n: number | string }>`select ${sql.ref(column)} as label_value, count(*) as n from ${sql.table(table)} group by ${sql.ref(column)}`.execute(store.db)
+        for (const key of always) this.set({ [column]: key }, 0)
+        for (const r of rows) this.set({ [column]: r.label_value }, Number(r.n))
       })
     },
   })
+  countedBy('parx_outbox_rows', 'Signed EVM transactions in the outbox by state (sent: broadcast, not yet decided)', 'the outbox', 'tx_outbox', 'state', ['sent', 'included', 'failed'])
   // Depth and age come from one query, shared by the two gauges of one scrape (both ask at once).
   let queue: Promise<{ n: number; oldest: number | null }> | undefined
   const readQueue = () => (queue ??= store.db.selectFrom('platform_webhook_deliveries')
@@ -58,17 +57,5 @@ export function storeGauges(registry: Registry, store: Store, log: Pick<Logger, 
       })
     },
   })
-  new Gauge({
-    name: 'parx_xchain_orders',
-    help: 'Cross-chain orders by stage (daemon/xchain/stages.ts)',
-    labelNames: ['stage'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset()
-      await guarded('the cross-chain orders', async () => {
-        const rows = await store.db.selectFrom('xchain_orders').select(['stage', (e) => e.fn.countAll<number | string>().as('n')]).groupBy('stage').execute()
-        for (const r of rows) this.set({ stage: r.stage }, Number(r.n))
-      })
-    },
-  })
+  countedBy('parx_xchain_orders', 'Cross-chain orders by stage (daemon/xchain/stages.ts)', 'the cross-chain orders', 'xchain_orders', 'stage')
 }

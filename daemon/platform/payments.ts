@@ -5,12 +5,6 @@ import { microsToUsd } from './limits.js'
 import { aggregateSpends } from './report.js'
 import type { SpendRow } from './spends.js'
 
-/** An agent's most recent spends (pay, send, swap), newest first, as the ledger holds them. */
-export function recentSpends(store: Store, agentId: string, limit = 20): Promise<SpendRow[]> {
-  return store.db.selectFrom('platform_spends').selectAll().where('agent_id', '=', agentId)
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
-}
-
 /** Filters of the history and the report, parsed (times in epoch ms). */
 export type SpendFilter = { since?: number; until?: number; kind?: PaymentKind; host?: string }
 export type PaymentsQueryParsed = SpendFilter & { limit?: number; cursor?: { createdAt: number; id: string } }

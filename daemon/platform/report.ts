@@ -1,4 +1,5 @@
 import type { PaymentKind, Report } from '../../src/sdk/platform/history.js'
+import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { microsToUsd } from './limits.js'
 
 /** What the report reads of a spend: the ledger's columns it totals. */
@@ -64,11 +65,6 @@ function get<K, V>(m: Map<K, V>, k: K, make: () => V): V {
 
 /** a + b for non-negative decimal strings, exactly, without trailing zeros ("0.1" + "0.25" = "0.35"). */
 export function addDecimals(a: string, b: string): string {
-  const [ai, af = ''] = a.split('.')
-  const [bi, bf = ''] = b.split('.')
-  const w = Math.max(af.length, bf.length)
-  const sum = (BigInt(ai! + af.padEnd(w, '0')) + BigInt(bi! + bf.padEnd(w, '0'))).toString().padStart(w + 1, '0')
-  if (w === 0) return sum
-  const frac = sum.slice(-w).replace(/0+$/, '')
-  return frac ? `${sum.slice(0, -w)}.${frac}` : sum.slice(0, -w)
+  const places = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0)
+  return fromBaseUnits(toBaseUnits(a, places) + toBaseUnits(b, places), places)
 }
