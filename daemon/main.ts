@@ -190,7 +190,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       const d = await http.drain(config.http.drainSeconds * 1000)
       if (d.inFlightAtStart || d.cut) log.info(d, d.cut ? 'stopping: requests still in flight after http.drainSeconds were cut' : 'stopping: requests in flight were answered')
     })
-    const api = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`
+    const api = httpOrigin(config.host, server.port)
     const urls: DaemonUrls = { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: chains.rpc }
 
     // The platform's ERC-4337 stack on the local Base chain: deployed and alto started on first use,
@@ -334,7 +334,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       const ms = metricsServer(metrics)
       const port = await listenMetrics(ms, config.host, config.metrics.port)
       cleanups.push(() => closeServer(ms))
-      urls.metrics = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/metrics`
+      urls.metrics = `${httpOrigin(config.host, port)}/metrics`
     }
     app = createApp({ metrics: metrics.http, surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
     lock.setUrl(api)
@@ -357,6 +357,9 @@ function listen(fetch: ApiFetch, hostname: string, port: number, opts: ApiServer
     server.listen(port, hostname, () => resolve({ server, port: (server.address() as { port: number }).port }))
   })
 }
+
+/** `http://host:port`, an IPv6 host in brackets. */
+const httpOrigin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
 function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
