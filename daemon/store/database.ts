@@ -2,6 +2,7 @@ import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
 import type { FoundationTables } from './tables/foundation.js'
 import type { PlatformTables } from './tables/platform.js'
+import type { SellerTables } from './tables/seller.js'
 import type { SolanaTables } from './tables/solana.js'
 import type { SwapTables } from './tables/swap.js'
 import type { XchainTables } from './tables/xchain.js'
@@ -11,4 +12,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, SellerTables {}

@@ -141,6 +141,12 @@ export const reasons = {
   batchAuthorizerNotConfigured: 'invalid_batch_settlement_evm_authorizer_not_configured',
   batchAuthorizerAddressMismatch: 'invalid_batch_settlement_evm_authorizer_address_mismatch',
   batchRpcReadFailed: 'invalid_batch_settlement_evm_rpc_read_failed',
+  // the seller's side of batch-settlement (the reference server's names; src/sdk/x402/seller/channels)
+  batchCumulativeAmountMismatch: 'invalid_batch_settlement_evm_cumulative_amount_mismatch',
+  batchChannelBusy: 'invalid_batch_settlement_evm_channel_busy',
+  batchChargeExceedsSignedCumulative: 'invalid_batch_settlement_evm_charge_exceeds_signed_cumulative',
+  batchMissingChannel: 'invalid_batch_settlement_evm_missing_channel',
+  batchVerificationStateUnavailable: 'invalid_batch_settlement_evm_verification_state_unavailable',
 } as const
 
 export type Reason = (typeof reasons)[keyof typeof reasons]

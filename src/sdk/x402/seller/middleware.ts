@@ -11,6 +11,9 @@ import { declarePaymentIdentifier, PAYMENT_IDENTIFIER } from '../payment-identif
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 import { takeSettlementAmount } from './usage.js'
+import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
+import { serveChannelPayment } from './channels/gate.js'
+import { memoryChannelStore, type ChannelStore } from './channels/store.js'
 
 export type RouteTerms = {
   prices: Price[]
@@ -36,6 +39,12 @@ export type PaymentGateOptions = {
    * retrying the same payment is answered, never charged twice. `false`: not declared.
    */
   paymentIdentifier?: 'optional' | 'required' | false
+  /**
+   * batch-settlement routes: where channel state lives (default: this process's memory; replicas
+   * share one, as the daemon's SQLite / PostgreSQL store does), and how long a mirrored on-chain
+   * channel state lets vouchers be checked here without the facilitator (default 60 s).
+   */
+  channels?: { store?: ChannelStore; stateTtlMs?: number; tag?: string }
 }
 
 type Next = (err?: unknown) => unknown
@@ -73,6 +82,7 @@ export function paymentGate(o: PaymentGateOptions) {
   const routes = Object.entries(o.routes).map(([pattern, terms]) => ({ ...parsePattern(pattern), terms }))
   const hooks = hookLists(o.hooks)
   const onHookError = o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
+  const channels = o.channels?.store ?? memoryChannelStore()
 
   return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
@@ -104,6 +114,16 @@ export function paymentGate(o: PaymentGateOptions) {
 
     const candidates = matching(payment, offers)
     if (candidates.length === 0) return paymentRequired(res, offers, resource, 'no matching payment requirements')
+    const first = candidates[0]!
+    if (payment.x402Version === 2 && first.scheme === BATCH_SETTLEMENT && 'amount' in first) {
+      return serveChannelPayment({
+        req, res, payment, requirements: first, offers, decimals: offers.find((x) => x.v2 === first)?.decimals, facilitator, store: channels,
+        ttlMs: o.channels?.stateTtlMs ?? 60_000, tag: o.channels?.tag ?? null, hooks, onHookError,
+        ctx: { paymentPayload: payment, requirements: first, resource, req },
+        paymentRequired: (list, error) => paymentRequired(res, list, resource, error),
+        next: async () => next(),
+      })
+    }
     let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
     let lastReason = 'payment invalid'
     const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })

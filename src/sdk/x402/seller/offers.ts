@@ -1,6 +1,7 @@
 import { networks } from '../../../networks/registry.js'
 import { EXACT, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedKind, type SupportedResponse } from '../types.js'
 import { toV1Requirements } from '../wire.js'
+import { BATCH_SETTLEMENT, MIN_WITHDRAW_DELAY } from '../evm/batch-settlement/contracts.js'
 
 /** One way a seller accepts payment for a route. */
 export type Price = {
@@ -13,10 +14,18 @@ export type Price = {
   /**
    * `exact` (default): the price is charged. `upto` (metered; EVM through permit2, Solana through
    * delegated-spl): the payer signs for at most `amount` and the handler reports what it used (see
-   * `settleAmount` in ./usage.ts); that is charged.
+   * `settleAmount` in ./usage.ts); that is charged. `batch-settlement` (EVM, tokens with EIP-3009):
+   * the buyer deposits once into a channel and then signs vouchers; `amount` is the most one
+   * request may cost (the handler may report less with `settleAmount`), and the seller's channel
+   * store and claim-and-settle duty do the rest (./channels/).
    */
-  scheme?: 'exact' | 'upto'
+  scheme?: 'exact' | 'upto' | 'batch-settlement'
   payTo: string
+  /**
+   * batch-settlement: the channel's withdraw delay in seconds (default 900, the contract's minimum);
+   * the buyer's channel names it and can take back its unclaimed deposit only that long after asking.
+   */
+  withdrawDelay?: number
   /** assetTransferMethod; default: the facilitator's for the asset (erc2612 on EVM, delegated-spl on Solana). */
   method?: string
   maxTimeoutSeconds?: number
@@ -47,6 +56,7 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
     if (!kind) throw new Error(`the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`)
     const x = kind.extra ?? {}
     const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]))
+    if (scheme === BATCH_SETTLEMENT) return batchOffer(p, network, x)
     const v2: PaymentRequirements = {
       scheme, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo,
       maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120,
@@ -58,4 +68,16 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
     const k1 = scheme === EXACT ? kindFor(supported, 1, network, p.asset) : undefined
     return { v2, v1: k1 ? toV1Requirements(v2, k1.network, resource) : undefined, decimals }
   })
+}
+
+/**
+ * A batch-settlement offer: the channel's receiver authorizer is the facilitator's (it signs the
+ * seller's claims and refunds), and the token's EIP-712 name and version sign the deposit.
+ */
+function batchOffer(p: Price, network: string, x: Record<string, unknown>): Offer {
+  const extra: Record<string, unknown> = { name: x.name, version: x.version, receiverAuthorizer: x.receiverAuthorizer, withdrawDelay: p.withdrawDelay ?? MIN_WITHDRAW_DELAY }
+  return {
+    v2: { scheme: BATCH_SETTLEMENT, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo, maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120, extra },
+    decimals: typeof x.decimals === 'number' ? x.decimals : undefined,
+  }
 }

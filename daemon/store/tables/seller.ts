@@ -1,0 +1,32 @@
+/**
+ * Batch-settlement channels as a seller holds them (220): one row per channel paying an x402
+ * route the daemon serves (the platform's seller endpoints). Amounts are decimal strings (uint128
+ * fits no integer column); the seller middleware's ChannelRecord is this row
+ * (src/sdk/x402/seller/channels/store.ts, daemon/seller/channel-store.ts).
+ */
+export interface X402SellerChannelsTable {
+  /** lowercased bytes32 */
+  channel_id: string
+  network: string
+  /** the ChannelConfig as JSON */
+  config: string
+  /** lowercased, for the claim duty's grouping */
+  token: string
+  receiver: string
+  charged: string
+  signed_max: string
+  signature: string
+  balance: string
+  total_claimed: string
+  withdraw_requested_at: number
+  refund_nonce: string
+  synced_at: number | null
+  last_request_at: number
+  pending_id: string | null
+  pending_expires_at: number | null
+  tag: string | null
+}
+
+export interface SellerTables {
+  x402_seller_channels: X402SellerChannelsTable
+}
