@@ -10,6 +10,7 @@ const storeSensitive = [
   'daemon/platform/spends.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',
+  'daemon/seller/**/*.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',
   'daemon/facilitator/settlements.test.ts',
