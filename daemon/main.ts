@@ -174,7 +174,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const reads = freshCache(250)
     const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
     const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key), ...(config.store.url ? HOSTED_VERDICT_TTLS : {}) })
-    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts, touch: (key) => partnerKeys.touch(key) })
+    const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts, touch: (key) => partnerKeys.touch(key), lookup: (key) => partnerKeys.lookup(key) })
 
     // The URLs are known once the port is: listen first, hand requests to the app once it exists
     // (it is built below without an await, so no request arrives before it).
@@ -208,7 +208,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const metrics = createMetrics({ enabled: config.metrics.enabled })
     const hooked = withHooks(createFacilitator({
       profile: config.profile, evm: chains.evm, solana: chains.solana, log, store, accounts,
-      keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator },
+      keys: { facilitator: keys.facilitator, solanaFacilitator: keys.solanaFacilitator, batchReceiverAuthorizer: config.keys.batchReceiverAuthorizer as `0x${string}` | undefined },
       sender: (network) => sender(network, 'facilitator'), receiptTimeoutMs: config.facilitator.receiptTimeoutMs,
       extensions: [BAZAAR],
       eip6492Factories: config.facilitator.eip6492Factories as Address[],

@@ -2,11 +2,18 @@ import { x402Client } from '@x402/core/client'
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage'
 import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
-import { paymentMiddleware } from '@x402/express'
+import { FileChannelStorage } from '@x402/evm/batch-settlement/server/file-storage'
+import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
+import { declareEip2612GasSponsoringExtension } from '@x402/extensions'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Address } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
@@ -15,9 +22,13 @@ import { listen } from './helpers/x402-buyers.js'
 /**
  * The official packages unchanged against our facilitator: an @x402/express seller with the
  * batch-settlement server scheme and its channel manager (receiver authorization delegated to
- * our facilitator), an @x402/fetch buyer with the batch-settlement client holding USDC and no ETH.
+ * our facilitator, refunds asked with the seller's partner key), an @x402/fetch buyer with the
+ * batch-settlement client holding USDC and no ETH. Then a second seller and buyer on the official
+ * file storages, the buyer depositing through Permit2 (EIP-2612 gas sponsoring), the seller
+ * charging less than the per-request maximum.
  */
 let d: TestDaemon
+let dir: string
 let seller: { url: string; close(): Promise<void> }
 let manager: BatchSettlementChannelManager
 let pay: typeof fetch
@@ -26,12 +37,26 @@ let batchClient: BatchClient
 const payTo = randomAddress()
 const PRICE = '1000'
 
+/** The seller's facilitator client, authenticated with a partner key bound to its receiver (what a delegated refund needs). */
+const sellerFacilitator = (receiver: Address) => {
+  let key: Promise<string> | undefined
+  return new HTTPFacilitatorClient({
+    url: d.urls.facilitator,
+    createAuthHeaders: async () => {
+      key ??= d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: receiver }, headers: d.operatorHeaders() }).then((r) => r.key)
+      const headers = { 'x-api-key': await key }
+      return { verify: headers, settle: headers, supported: headers }
+    },
+  })
+}
+
 beforeAll(async () => {
   d = await startTestDaemon()
+  dir = mkdtempSync(join(tmpdir(), 'parx-batch-files-'))
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  const facilitator = new HTTPFacilitatorClient({ url: d.urls.facilitator })
+  const facilitator = sellerFacilitator(payTo)
   const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
   const server = new x402ResourceServer(facilitator).register(network, scheme)
   const app = express()
@@ -53,7 +78,9 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await seller?.close()
+  await fileSeller?.close()
   await d?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 describe('official batch-settlement client and server through our facilitator', () => {
@@ -92,3 +119,66 @@ describe('official batch-settlement client and server through our facilitator', 
     expect(await b.chain.client.getBalance({ address: buyer })).toBe(0n)
   })
 })
+
+let fileSeller: { url: string; close(): Promise<void> } | undefined
+
+describe('official file storages, a Permit2 deposit and usage-based charges through our facilitator', () => {
+  const payTo2 = randomAddress()
+  const MAX = '1000'
+  const CHARGE = 250n
+  let buyer2: PrivateKeyAccount
+  let manager2: BatchSettlementChannelManager
+  /** A fresh official client over the buyer's channel files, as a restarted buyer process would have. */
+  const client2 = () => new BatchClient(toClientEvmSigner(buyer2, localBase(d).chain.client as never), { storage: new FileClientChannelStorage({ directory: join(dir, 'buyer') }), depositStrategy: () => '20000' })
+  const payWith = (c: BatchClient) => wrapFetchWithPayment(fetch, x402Client.fromConfig({
+    schemes: [{ network: 'eip155:*', client: c }],
+    spendControls: { allowedAssets: [{ network: localBase(d).caip2 as `${string}:${string}`, asset: localBase(d).token('USDC').address, maxAmountPerPayment: '10000' }] },
+  }))
+
+  beforeAll(async () => {
+    const b = localBase(d)
+    const usdc = b.token('USDC')
+    const network = b.caip2 as `${string}:${string}`
+    const facilitator = sellerFacilitator(payTo2)
+    const scheme = new BatchServer(payTo2, { withdrawDelay: 900, storage: new FileChannelStorage({ directory: join(dir, 'seller') }) })
+    const server = new x402ResourceServer(facilitator).register(network, scheme)
+    const app = express()
+    app.use(paymentMiddleware({
+      'GET /usage': {
+        accepts: { scheme: 'batch-settlement', network, payTo: payTo2, price: { amount: MAX, asset: usdc.address, extra: { name: usdc.name, version: usdc.version, assetTransferMethod: 'permit2' } } },
+        extensions: { ...declareEip2612GasSponsoringExtension() },
+      },
+    }, server))
+    // Charges a quarter of the maximum the buyer authorized per request.
+    app.get('/usage', (_req, res) => {
+      setSettlementOverrides(res, { amount: String(CHARGE) })
+      res.json({ used: String(CHARGE) })
+    })
+    fileSeller = await listen(app)
+    manager2 = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo2, token: usdc.address as Address, network })
+    buyer2 = await evmPayer(d, ['USDC'], '1')
+  })
+
+  it('deposits once through Permit2 with no ETH and no approval, charges 250 of 1,000 per request, survives a buyer restart on its files, claims, settles and refunds', async () => {
+    const b = localBase(d)
+    let pay = payWith(client2())
+    for (let i = 0; i < 3; i++) expect((await pay(`${fileSeller!.url}/usage`)).status, `request ${i + 1}`).toBe(200)
+    expect(await b.balance('USDC', buyer2.address)).toBe(1_000_000n - 20_000n)
+    // Through Permit2: the buyer's EIP-2612 permit for Permit2 was used (its permit nonce moved) and its allowance spent.
+    expect(await b.permitNonce('USDC', buyer2.address)).toBe(1n)
+    // A new client over the same files carries on with vouchers: no second deposit, no transaction.
+    const block = await b.chain.client.getBlockNumber()
+    const restarted = client2()
+    pay = payWith(restarted)
+    for (let i = 0; i < 2; i++) expect((await pay(`${fileSeller!.url}/usage`)).status, `request ${i + 4}`).toBe(200)
+    expect(await b.chain.client.getBlockNumber()).toBe(block)
+
+    await manager2.claimAndSettle()
+    expect(await b.balance('USDC', payTo2)).toBe(5n * CHARGE)
+    const refund = await restarted.refund(`${fileSeller!.url}/usage`)
+    expect(refund).toMatchObject({ success: true, amount: String(20_000n - 5n * CHARGE) })
+    expect(await b.balance('USDC', buyer2.address)).toBe(1_000_000n - 5n * CHARGE)
+    expect(await b.chain.client.getBalance({ address: buyer2.address })).toBe(0n)
+  })
+})
+

@@ -1,13 +1,18 @@
 import { createBatchSettlementEIP3009DepositPayload, signVoucher } from '@x402/evm/batch-settlement/client'
 import { toClientEvmSigner } from '@x402/evm'
-import { keccak256, parseAbi, toHex, type Address, type Hex } from 'viem'
-import type { PrivateKeyAccount } from 'viem/accounts'
+import { createWalletClient, http, keccak256, parseAbi, parseEther, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BATCH_SETTLEMENT_ADDRESS, channelIdOf, type ChannelConfig } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from '../contracts/evm/testing/owned-wallet.js'
+import {
+  BATCH_SETTLEMENT_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, channelIdOf, depositPermit2WitnessTypes, voucherTypedData, type ChannelConfig,
+} from '../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { PERMIT2_ADDRESS } from '../src/sdk/x402/evm/permit2.js'
+import { permitTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import type { PaymentRequirements } from '../src/sdk/x402/types.js'
 import { networks } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { evmPayer, localBase, randomAddress, settle, verify } from './helpers/x402.js'
+import { evmPayer, localBase, nowSeconds, post, randomAddress, settle, verify } from './helpers/x402.js'
 
 /**
  * x402 batch-settlement through our facilitator on the local profile, with payloads built by the
@@ -47,6 +52,8 @@ async function deposit(c: ChannelConfig, amount: string, max: string) {
   const r = await createBatchSettlementEIP3009DepositPayload(client(), 2, req() as never, c, amount, max)
   return body(r.payload as Record<string, unknown>)
 }
+/** A partner key bound to `owner` (`parx keys create --owner`), as a seller authenticates to the facilitator. */
+const keyFor = async (owner: Address) => (await d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner }, headers: d.operatorHeaders() })).key
 const voucher = async (c: ChannelConfig, max: string, signer?: PrivateKeyAccount) =>
   signVoucher(signer ? toClientEvmSigner(signer, localBase(d).chain.client as never) : client(), channelIdOf(c, localBase(d).chain.chainId), max, network())
 
@@ -136,8 +143,23 @@ describe('batch-settlement through our facilitator', () => {
     const forged = structuredClone(dep)
     ;(forged.paymentPayload.payload as any).deposit.amount = '9000'
     expect((await settle(d, forged)).body.errorReason).toBe('invalid_batch_settlement_evm_receive_authorization_signature')
-    // A refund for a nonce already used or not yet reached.
-    expect(await refused({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '1', refundNonce: '7', claims: [] }, { ...req(), amount: '0' })).toBe('invalid_batch_settlement_evm_refund_payload')
+    // A refund for a nonce already used or not yet reached, asked by the seller.
+    const wrongNonce = body({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '1', refundNonce: '7', claims: [] }, { ...req(), amount: '0' })
+    expect((await post(d, 'settle', wrongNonce, { 'x-api-key': await keyFor(payTo) })).body.errorReason).toBe('invalid_batch_settlement_evm_refund_payload')
+    expect(await onChain(a())).toEqual(before.a)
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(before.buyer)
+  })
+
+  it('signs a delegated refund only for the seller: a partner key bound to the receiver; anyone else is refused and nothing moves', async () => {
+    const before = { a: await onChain(a()), buyer: await localBase(d).balance('USDC', buyer.address) }
+    const refund = body({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), refundNonce: '0', claims: [] }, { ...req(), amount: '0' })
+    // The payer itself (or anyone who saw the channel) asks without a key, or with a key bound to another wallet.
+    const strangerKey = await keyFor(buyer.address)
+    const asks: Record<string, string>[] = [{}, { 'x-api-key': strangerKey }, { 'x-api-key': 'parx-00000000000000000000000000000000' }]
+    for (const headers of asks) {
+      const r = await post(d, 'settle', refund, headers)
+      expect(r.body, JSON.stringify(headers)).toMatchObject({ success: false, errorReason: 'invalid_batch_settlement_evm_authorizer_address_mismatch', transaction: '' })
+    }
     expect(await onChain(a())).toEqual(before.a)
     expect(await localBase(d).balance('USDC', buyer.address)).toBe(before.buyer)
   })
@@ -146,13 +168,86 @@ describe('batch-settlement through our facilitator', () => {
     const before = await localBase(d).balance('USDC', buyer.address)
     const refund = body({ type: 'refund', channelConfig: a(), voucher: await voucher(a(), '20000'), amount: '50000', refundNonce: '0', claims: [] }, { ...req(), amount: '0' })
     expect((await verify(d, refund)).isValid).toBe(true)
-    const r = await settle(d, refund)
+    const sellerKey = { 'x-api-key': await keyFor(payTo) }
+    const r = await post(d, 'settle', refund, sellerKey)
     expect(r.body).toMatchObject({ success: true, amount: '50000', extra: { channelState: { balance: '50000', totalClaimed: '20000', refundNonce: '1' } } })
-    expect((await settle(d, refund)).body).toMatchObject({ success: false })
+    expect((await post(d, 'settle', refund, sellerKey)).body).toMatchObject({ success: false })
     expect(await localBase(d).balance('USDC', buyer.address)).toBe(before + 50_000n)
     // Everything adds up: 10 USDC minted, 105,000 deposited, 23,000 paid, 50,000 back; still no ETH spent by the buyer.
     expect(await localBase(d).balance('USDC', buyer.address)).toBe(10_000_000n - 105_000n + 50_000n)
     expect(await localBase(d).balance('USDC', payTo)).toBe(23_000n)
     expect(await localBase(d).chain.client.getBalance({ address: buyer.address })).toBe(0n)
+  })
+})
+
+describe('batch-settlement deposits through Permit2 and payers that are smart wallets', () => {
+  /** A Permit2 deposit payload as the official client builds it, with the EIP-2612 gas-sponsoring extension unless `permit` is false. */
+  async function permit2Deposit(payer: PrivateKeyAccount, c: ChannelConfig, amount: bigint, o: { spender?: Address; permit?: boolean; permitValue?: bigint } = {}) {
+    const b = localBase(d)
+    const channelId = channelIdOf(c, b.chain.chainId)
+    const auth = { permitted: { token: c.token, amount }, spender: o.spender ?? PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, nonce: BigInt(Math.floor(Math.random() * 2 ** 48)), deadline: nowSeconds() + 600n, witness: { channelId } }
+    const signature = await payer.signTypedData({ domain: { name: 'Permit2', chainId: b.chain.chainId, verifyingContract: PERMIT2_ADDRESS }, types: depositPermit2WitnessTypes, primaryType: 'PermitWitnessTransferFrom', message: auth })
+    const t = usdc()
+    const value = o.permitValue ?? amount
+    const nonce = await b.permitNonce('USDC', payer.address)
+    const permitSig = await payer.signTypedData(permitTypedData({ name: t.name, version: t.version, chainId: b.chain.chainId, verifyingContract: t.address }, { owner: payer.address, spender: PERMIT2_ADDRESS, value, nonce, deadline: auth.deadline }) as never)
+    const info = { from: payer.address, asset: t.address, spender: PERMIT2_ADDRESS, amount: value.toString(), nonce: nonce.toString(), deadline: auth.deadline.toString(), signature: permitSig, version: '1' }
+    const r = { ...req(), extra: { ...req().extra, assetTransferMethod: 'permit2' } }
+    const payload = {
+      type: 'deposit', channelConfig: c, voucher: await voucher(c, '1000', payer),
+      deposit: { amount: amount.toString(), authorization: { permit2Authorization: { from: payer.address, ...auth, permitted: { token: c.token, amount: amount.toString() }, nonce: auth.nonce.toString(), deadline: auth.deadline.toString(), signature } } },
+    }
+    return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload, ...(o.permit === false ? {} : { extensions: { eip2612GasSponsoring: { info, schema: {} } } }) }, paymentRequirements: r }
+  }
+
+  it('deposits any approved-or-permitted ERC-20 through the Permit2 collector, sponsored (the payer never approved Permit2 and has no ETH)', async () => {
+    const payer = await evmPayer(d, ['USDC'], '1')
+    const c = { ...config(10), payer: payer.address, payerAuthorizer: payer.address }
+    const reason = async (b: Awaited<ReturnType<typeof permit2Deposit>>) => (await verify(d, b)).invalidReason
+    expect(await reason(await permit2Deposit(payer, c, 40_000n, { spender: randomAddress() }))).toBe('invalid_batch_settlement_evm_permit2_invalid_spender')
+    expect(await reason(await permit2Deposit(payer, c, 40_000n, { permit: false }))).toBe('invalid_batch_settlement_evm_permit2_allowance_required')
+    expect(await reason(await permit2Deposit(payer, c, 40_000n, { permitValue: 50_000n }))).toBe('invalid_batch_settlement_evm_eip2612_amount_mismatch')
+    const forged = await permit2Deposit(payer, c, 40_000n)
+    ;(forged.paymentPayload.payload.deposit as any).amount = '90000'
+    expect(await reason(forged)).toBe('invalid_batch_settlement_evm_permit2_amount_mismatch')
+    expect(await onChain(c)).toEqual({ balance: 0n, totalClaimed: 0n })
+
+    const good = await permit2Deposit(payer, c, 40_000n)
+    expect(await verify(d, good)).toMatchObject({ isValid: true, payer: payer.address })
+    const s = await settle(d, good)
+    expect(s.body).toMatchObject({ success: true, amount: '40000', extra: { channelState: { balance: '40000' } } })
+    expect((await settle(d, good)).body).toMatchObject({ success: false, errorReason: 'duplicate_settlement' })
+    expect(await onChain(c)).toEqual({ balance: 40_000n, totalClaimed: 0n })
+    expect(await localBase(d).balance('USDC', payer.address)).toBe(1_000_000n - 40_000n)
+    expect(await localBase(d).chain.client.getBalance({ address: payer.address })).toBe(0n)
+  })
+
+  it('an ERC-1271 wallet (payerAuthorizer zero) deposits and pays vouchers its owner signs, judged by isValidSignature; another key\'s voucher is refused', async () => {
+    const b = localBase(d)
+    const factory = ownedWalletFactory('parx test wallet factory (batch-settlement)')
+    const deployer = privateKeyToAccount(generatePrivateKey())
+    await b.chain.client.request({ method: 'anvil_setBalance' as never, params: [deployer.address, `0x${parseEther('1').toString(16)}`] as never })
+    const wallet = createWalletClient({ account: deployer, chain: b.chain.client.chain, transport: http(b.chain.rpcUrl) })
+    await b.chain.client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ ...factory.deployTx, chain: b.chain.client.chain, gas: 3_000_000n }), pollingInterval: 20 })
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const address = await b.chain.client.readContract({ address: factory.address, abi: ownedWalletFactoryAbi, functionName: 'getAddress', args: [owner.address, 1n] })
+    await b.chain.client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: factory.address, data: createAccountData(owner.address, 1n), chain: b.chain.client.chain }), pollingInterval: 20 })
+    await d.call('/api/local/faucet', { body: { to: address, token: 'USDC', amount: '1' } })
+    // Signs as the wallet: the payer is the contract, the signature its owner's.
+    const asWallet = { ...owner, address } as PrivateKeyAccount
+    const c: ChannelConfig = { ...config(11), payer: address, payerAuthorizer: zeroAddress }
+    const r = await createBatchSettlementEIP3009DepositPayload(toClientEvmSigner(asWallet, b.chain.client as never), 2, req() as never, c, '30000', '1000')
+    expect((await settle(d, body(r.payload as Record<string, unknown>))).body).toMatchObject({ success: true, amount: '30000' })
+    expect(await onChain(c)).toEqual({ balance: 30_000n, totalClaimed: 0n })
+
+    const signed = async (signer: PrivateKeyAccount, max: bigint) => signer.signTypedData(voucherTypedData(b.chain.chainId, channelIdOf(c, b.chain.chainId), max))
+    const pay = async (signer: PrivateKeyAccount, max: bigint) =>
+      verify(d, body({ type: 'voucher', channelConfig: c, voucher: { channelId: channelIdOf(c, b.chain.chainId), maxClaimableAmount: max.toString(), signature: await signed(signer, max) } }))
+    expect(await pay(owner, 2000n)).toMatchObject({ isValid: true, payer: address })
+    expect((await pay(privateKeyToAccount(generatePrivateKey()), 2000n)).invalidReason).toBe('invalid_batch_settlement_evm_voucher_signature')
+    // The contract agrees: the seller claims the wallet's voucher on chain.
+    const claim = await settle(d, body({ type: 'claim', claims: [{ voucher: { channel: c, maxClaimableAmount: '2000' }, signature: await signed(owner, 2000n), totalClaimed: '2000' }] }, { ...req(), amount: '0', extra: {} }))
+    expect(claim.body).toMatchObject({ success: true })
+    expect(await onChain(c)).toEqual({ balance: 30_000n, totalClaimed: 2_000n })
   })
 })

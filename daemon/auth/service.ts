@@ -11,9 +11,11 @@ export type AuthService = {
   /** An active partner key (verdicts cached as SPEC §5 allows). */
   isPartnerKey(key: string): Promise<boolean>
   isOperatorToken(token: string): boolean
+  /** The wallet an active partner key is bound to (`parx keys create --owner`), if any. */
+  walletOf(key: string): Promise<string | undefined>
 }
 
-export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache; touch?: (key: string) => Promise<void> }): AuthService {
+export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache; touch?: (key: string) => Promise<void>; lookup?: (key: string) => Promise<PartnerKey | undefined> }): AuthService {
   const pattern = keyPattern(p.auth.keyPrefix)
   return {
     enforce: p.auth.enforce,
@@ -25,6 +27,11 @@ export function authService(p: { auth: ParxConfig['auth']; operatorToken: string
       return valid
     },
     isOperatorToken: (token) => token.length > 0 && sameSecret(token, p.operatorToken),
+    async walletOf(key) {
+      if (!pattern.test(key) || !p.lookup) return undefined
+      const r = await p.lookup(key)
+      return r?.state === 'active' && r.owner ? r.owner : undefined
+    },
   }
 }
 

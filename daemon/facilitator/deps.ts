@@ -19,7 +19,8 @@ export type FacilitatorDeps = {
   store: Store
   /** Public addresses of the facilitator's accounts (what /supported names as signers). */
   accounts: { facilitator: Address; solanaFacilitator: string }
-  keys: { facilitator: Hex; solanaFacilitator: Uint8Array }
+  /** `batchReceiverAuthorizer`: config `keys.batchReceiverAuthorizer` (./evm/batch-settlement/authorizer.ts). */
+  keys: { facilitator: Hex; solanaFacilitator: Uint8Array; batchReceiverAuthorizer?: Hex }
   /** The facilitator key's transaction sender on an EVM network (port: this process's nonces). */
   sender(network: string): TxSender
   /** ERC-6492 factories a counterfactual smart-wallet payer may be deployed with (config `facilitator.eip6492Factories`). */

@@ -1,4 +1,5 @@
-import type { Address, Hex } from 'viem'
+import type { Address } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { methods } from '../../src/sdk/x402/types.js'
 import { permit2Method } from './evm/permit2.js'
 import { signedAuthorizationMethod } from './evm/signed-authorization.js'
@@ -18,8 +19,8 @@ export type MethodDeps = {
   store: SettlementStore
   /** ERC-6492 factories a counterfactual payer's wallet may be deployed with (config). */
   eip6492Factories(): readonly Address[]
-  /** The facilitator key, from which batch-settlement's receiver authorizer is derived. */
-  facilitatorKey(): Hex
+  /** batch-settlement's receiver authorizer for delegating sellers, when this facilitator offers one. */
+  receiverAuthorizer(): PrivateKeyAccount | undefined
 }
 
 /**
@@ -32,7 +33,7 @@ export function paymentMethods(d: MethodDeps): PaymentMethod[] {
     signedAuthorizationMethod(methods.eip3009, d.evm, d.eip6492Factories),
     permit2Method(d.evm, d.eip6492Factories),
     uptoMethod(d.evm, d.eip6492Factories),
-    batchSettlementMethod(d.evm, d.facilitatorKey),
+    batchSettlementMethod(d.evm, d.receiverAuthorizer),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
     splUptoMethod(d.svm, d.store),

@@ -21,6 +21,7 @@ import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 
 import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js'
 import { supported } from './supported.js'
+import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
 import { verifiedCache } from './verified-cache.js'
 import { withoutUpstreamDetail } from './public-answers.js'
@@ -77,7 +78,7 @@ function facilitator(s: FacilitatorDeps): Facilitator {
     svm: () => (svm ??= svmRuntime(s)),
     store,
     eip6492Factories: () => s.eip6492Factories ?? [],
-    facilitatorKey: () => s.keys.facilitator,
+    receiverAuthorizer: () => receiverAuthorizer(s),
   }
   const all = paymentMethods(deps)
   const verified = s.verified ?? verifiedCache()

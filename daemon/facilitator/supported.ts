@@ -21,6 +21,7 @@ const VERSIONS = [2, 1] as const
  */
 export function supported(s: FacilitatorDeps): SupportedResponse {
   const kinds: SupportedKind[] = []
+  const authorizer = receiverAuthorizer(s)
   for (const spec of servedNetworks(s)) {
     for (const token of tokensOf(s, spec)) {
       const extra = spec.family === 'evm' ? evmExtra(s, spec, token.symbol) : svmExtra(s, token.symbol)
@@ -35,12 +36,12 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
           extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
         })
         // Payment channels where the chain has the scheme's contracts; sellers may delegate claim
-        // and refund authorization to our receiver authorizer (./evm/batch-settlement/authorizer.ts).
-        // ERC-3009 deposits only for now: tokens without it would need the Permit2 deposit path.
+        // and refund authorization to our receiver authorizer when there is one
+        // (./evm/batch-settlement/authorizer.ts). Deposits by ERC-3009 or through Permit2.
         if (s.evm[spec.key]?.contracts.batchSettlement && s.evm[spec.key]!.tokens[token.symbol]?.eip3009) {
           kinds.push({
             x402Version: 2, scheme: BATCH_SETTLEMENT, network: spec.caip2,
-            extra: { receiverAuthorizer: receiverAuthorizer(s.keys.facilitator).address, assetTransferMethods: [methods.eip3009], name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+            extra: { ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}), assetTransferMethods: [methods.eip3009, methods.permit2], name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
           })
         }
       } else {

@@ -30,6 +30,7 @@ export const envPaths: Record<string, string> = {
   PARX_FACILITATOR_KEY: 'keys.facilitator',
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
+  PARX_BATCH_RECEIVER_AUTHORIZER_KEY: 'keys.batchReceiverAuthorizer',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
   PARX_TRUSTED_PROXIES: 'http.trustedProxies',

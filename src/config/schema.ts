@@ -223,6 +223,12 @@ export const configSchema = z.object({
     facilitator: z.string().optional(),
     solanaSolver: z.string().optional(),
     solanaFacilitator: z.string().optional(),
+    /**
+     * The x402 batch-settlement receiver authorizer the facilitator offers sellers who delegate
+     * claim and refund signatures (hex key). Absent: derived from the facilitator key on the local
+     * profile, none elsewhere (/supported then names no receiverAuthorizer).
+     */
+    batchReceiverAuthorizer: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a hex private key (0x + 64 hex)').optional(),
     attestors: z.array(z.string()).optional(),
     solanaAttestors: z.array(z.string()).optional(),
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */

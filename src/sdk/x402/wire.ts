@@ -41,6 +41,11 @@ export type Payment = {
   requirements: PaymentRequirements
   /** The payload's x402 v2 `extensions` (e.g. eip2612GasSponsoring), when it has any. */
   extensions?: Record<string, unknown>
+  /**
+   * Who asked, where a scheme needs to know (batch-settlement's delegated refund): the wallet the
+   * caller's partner key is bound to, read only when asked. Never from the body.
+   */
+  caller?: { wallet(): Promise<string | undefined> }
 }
 
 /**

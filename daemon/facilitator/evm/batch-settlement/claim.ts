@@ -15,13 +15,14 @@ const ROW_GAS = 30_000n
  * The `claimWithSignature` call for rows sharing one receiver authorizer: the seller's signature
  * when it sent one, else ours when the channels delegate to this facilitator's authorizer.
  */
-export async function claimCall(p: Resolved, rows: ClaimRow[], given: Hex | undefined, authorizer: PrivateKeyAccount) {
+export async function claimCall(p: Resolved, rows: ClaimRow[], given: Hex | undefined, authorizer: PrivateKeyAccount | undefined) {
   const ra = rows[0]!.voucher.channel.receiverAuthorizer
   if (rows.some((r) => !isAddressEqual(r.voucher.channel.receiverAuthorizer, ra))) {
     return { reason: reasons.batchClaimPayload, message: 'every claimed channel must share one receiver authorizer' } as const
   }
   let signature = given
   if (!signature) {
+    if (!authorizer) return { reason: reasons.batchAuthorizerNotConfigured, message: 'no claimAuthorizerSignature, and this facilitator offers no receiver authorizer to sign for the seller' } as const
     if (!isAddressEqual(ra, authorizer.address)) {
       return { reason: reasons.batchAuthorizerAddressMismatch, message: `no claimAuthorizerSignature, and the channels' receiver authorizer ${ra} is not this facilitator's ${authorizer.address}` } as const
     }
@@ -34,7 +35,7 @@ export async function claimCall(p: Resolved, rows: ClaimRow[], given: Hex | unde
 }
 
 /** Many channels' vouchers claimed in one transaction: accounting only, no money moves (answer `amount: ""`). */
-export async function checkClaim(rt: EvmRuntime, p: Resolved, purpose: Purpose, authorizer: PrivateKeyAccount): Promise<Checked> {
+export async function checkClaim(rt: EvmRuntime, p: Resolved, purpose: Purpose, authorizer: PrivateKeyAccount | undefined): Promise<Checked> {
   const rows = parseClaims(p.payload.claims)
   if (!rows) return { ok: false, reason: reasons.batchClaimPayload, message: 'claims must be a non-empty list of {voucher: {channel, maxClaimableAmount}, signature, totalClaimed}' }
   if (rows.some((r) => !isAddressEqual(r.voucher.channel.token, p.requirements.asset as Hex))) {

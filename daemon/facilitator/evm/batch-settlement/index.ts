@@ -3,7 +3,7 @@ import { BATCH_SETTLEMENT, channelIdOf } from '../../../../src/sdk/x402/evm/batc
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { PaymentMethod, Resolved } from '../../method.js'
 import type { EvmRuntime } from '../runtime.js'
-import { receiverAuthorizer } from './authorizer.js'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { checkClaim } from './claim.js'
 import { checkDeposit, parseDeposit } from './deposit.js'
 import { parseConfig, uint } from './parse.js'
@@ -20,7 +20,7 @@ const TYPES = ['deposit', 'voucher', 'refund', 'claim', 'settle'] as const
  * vouchers, claims and settles are idempotent on chain (cumulative totals), so each request gets
  * a fresh key and is simply recorded.
  */
-export function batchSettlementMethod(runtimeOf: (network: string) => EvmRuntime, facilitatorKey: () => `0x${string}`): PaymentMethod {
+export function batchSettlementMethod(runtimeOf: (network: string) => EvmRuntime, receiverAuthorizer: () => PrivateKeyAccount | undefined): PaymentMethod {
   const type = (p: Resolved) => (TYPES as readonly string[]).includes(String(p.payload.type)) ? (p.payload.type as (typeof TYPES)[number]) : undefined
   return {
     name: BATCH_SETTLEMENT,
@@ -33,7 +33,7 @@ export function batchSettlementMethod(runtimeOf: (network: string) => EvmRuntime
       const net = p.spec.caip2
       if (t === 'deposit') {
         const d = parseDeposit(p)
-        return 'reason' in d ? d : `${BATCH_SETTLEMENT}:${net}:deposit:${d.config.payer.toLowerCase()}:${d.nonce}`
+        return 'reason' in d ? d : `${BATCH_SETTLEMENT}:${net}:deposit:${d.replayKey}`
       }
       if (t === 'refund') {
         const config = parseConfig(p.payload.channelConfig)
@@ -47,7 +47,7 @@ export function batchSettlementMethod(runtimeOf: (network: string) => EvmRuntime
       const t = type(p)
       if (!t) return { ok: false, reason: reasons.batchPayloadType, message: `payload.type must be one of ${TYPES.join(', ')}` }
       const rt = runtimeOf(p.spec.key)
-      const authorizer = receiverAuthorizer(facilitatorKey())
+      const authorizer = receiverAuthorizer()
       if (t === 'deposit') return checkDeposit(rt, p, purpose)
       if (t === 'voucher') return checkVoucher(rt, p)
       if (t === 'refund') return checkRefund(rt, p, purpose, authorizer)

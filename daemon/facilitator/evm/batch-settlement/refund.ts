@@ -1,9 +1,9 @@
-import { isAddressEqual } from 'viem'
+import { isAddressEqual, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { refundTypedData } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { refundTypedData, type ChannelConfig } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { ExecCall } from '../../../../src/sdk/x402/evm/executor.js'
-import type { Checked, Purpose, Resolved } from '../../method.js'
+import type { Checked, Failure, Purpose, Resolved } from '../../method.js'
 import type { EvmRuntime } from '../runtime.js'
 import { channelState, settlementCall, snapshot } from './chain.js'
 import { send, simulated } from './checks.js'
@@ -17,7 +17,7 @@ import { checkVoucher } from './voucher.js'
  * in one executor group. Signatures the seller did not send are ours when the channel delegates
  * to this facilitator's authorizer. Verify judges the payer's zero-charge voucher.
  */
-export async function checkRefund(rt: EvmRuntime, p: Resolved, purpose: Purpose, authorizer: PrivateKeyAccount): Promise<Checked> {
+export async function checkRefund(rt: EvmRuntime, p: Resolved, purpose: Purpose, authorizer: PrivateKeyAccount | undefined): Promise<Checked> {
   const voucherOk = await checkVoucher(rt, p, { refund: true })
   if (!voucherOk.ok || purpose === 'verify') return voucherOk
   const config = parseConfig(p.payload.channelConfig)!
@@ -26,6 +26,11 @@ export async function checkRefund(rt: EvmRuntime, p: Resolved, purpose: Purpose,
   const nonce = uint(p.payload.refundNonce)
   const claims = p.payload.claims === undefined || (Array.isArray(p.payload.claims) && p.payload.claims.length === 0) ? [] : parseClaims(p.payload.claims)
   if (nonce === undefined || !claims) return { ok: false, payer, reason: reasons.batchRefundPayload, message: 'a refund to settle carries refundNonce and claims (possibly empty)' }
+  let refundSig = optionalSignature(p.payload.refundAuthorizerSignature)
+  if (!refundSig) {
+    const refused = await delegationRefused(p, config, authorizer)
+    if (refused) return { ok: false, payer, ...refused }
+  }
   const state = await channelState(rt, voucher.channelId)
   if (nonce !== state.refundNonce) return { ok: false, payer, reason: reasons.batchRefundPayload, message: `refundNonce ${nonce} is not the channel's current ${state.refundNonce}` }
   const claimedAfter = claims.reduce((m, c) => (c.totalClaimed > m ? c.totalClaimed : m), state.totalClaimed)
@@ -35,12 +40,8 @@ export async function checkRefund(rt: EvmRuntime, p: Resolved, purpose: Purpose,
   if (available === 0n) return { ok: false, payer, reason: reasons.batchRefundNoBalance, message: 'nothing unclaimed is left to refund' }
   const amount = asked > available ? available : asked
 
-  let refundSig = optionalSignature(p.payload.refundAuthorizerSignature)
   if (!refundSig) {
-    if (!isAddressEqual(config.receiverAuthorizer, authorizer.address)) {
-      return { ok: false, payer, reason: reasons.batchAuthorizerAddressMismatch, message: `no refundAuthorizerSignature, and the channel's receiver authorizer ${config.receiverAuthorizer} is not this facilitator's ${authorizer.address}` }
-    }
-    refundSig = await authorizer.signTypedData(refundTypedData(p.spec.chainId!, voucher.channelId, nonce, amount))
+    refundSig = await authorizer!.signTypedData(refundTypedData(p.spec.chainId!, voucher.channelId, nonce, amount))
   }
   const group: ExecCall[] = []
   if (claims.length > 0) {
@@ -64,4 +65,26 @@ export async function checkRefund(rt: EvmRuntime, p: Resolved, purpose: Purpose,
       return { ...out, answer: { amount: refunded.toString(), extra: { channelState: snapshot(voucher.channelId, after) } } }
     },
   }
+}
+
+/**
+ * Whether this facilitator may sign a refund for the channel's seller. A refund returns escrow the
+ * seller may not have claimed yet, so our signature is given only to the seller itself: the
+ * settle request carries a partner key bound to the channel's receiver (`parx keys create
+ * --owner <receiver>`, sent as x-api-key; the official HTTPFacilitatorClient's createAuthHeaders).
+ * Anyone else, the payer included, is refused before anything is read or sent.
+ */
+async function delegationRefused(p: Resolved, config: ChannelConfig, authorizer: PrivateKeyAccount | undefined): Promise<Failure | undefined> {
+  if (!authorizer) return { reason: reasons.batchAuthorizerNotConfigured, message: 'no refundAuthorizerSignature, and this facilitator offers no receiver authorizer to sign for the seller' }
+  if (!isAddressEqual(config.receiverAuthorizer, authorizer.address)) {
+    return { reason: reasons.batchAuthorizerAddressMismatch, message: `no refundAuthorizerSignature, and the channel's receiver authorizer ${config.receiverAuthorizer} is not this facilitator's ${authorizer.address}` }
+  }
+  const wallet = await p.caller?.wallet()
+  if (!wallet || !isAddressEqual(wallet as Hex, config.receiver)) {
+    return {
+      reason: reasons.batchAuthorizerAddressMismatch,
+      message: `a refund this facilitator signs must be asked by the channel's receiver ${config.receiver}: send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
+    }
+  }
+  return undefined
 }

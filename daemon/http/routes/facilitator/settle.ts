@@ -20,6 +20,9 @@ const def = route({
   method: 'POST', path: '/facilitator/settle', auth: 'open', surface: 'facilitator', flow: 'facilitator', body: PaymentBody,
   handler: async (c, s, { body }) => {
     const p = await readPayment(c, body, s.auth)
+    // Read only by a scheme that must know who asks (a batch-settlement refund our authorizer signs).
+    const key = c.req.header('x-api-key')
+    if (!('reason' in p)) p.caller = { wallet: async () => (key ? s.auth.walletOf(key) : undefined) }
     const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
     const r: SettleResponse = 'reason' in p
       ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
