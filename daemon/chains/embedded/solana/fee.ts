@@ -25,14 +25,15 @@ const u64 = (d: Uint8Array) => new DataView(d.buffer, d.byteOffset, d.byteLength
 /**
  * The fee a message pays: a base fee per signature (transaction and precompile) plus the
  * prioritization fee, ceil(compute unit price × compute unit limit / 1e6), as the runtime charges.
+ * `staticKeys`: the message's static keys in base58, when already known.
  */
-export function transactionFee(message: VersionedMessage): bigint {
+export function transactionFee(message: VersionedMessage, staticKeys?: string[]): bigint {
   let signatures = BigInt(message.header.numRequiredSignatures)
   let price = 0n
   let limit: bigint | undefined
   let defaultLimit = 0n
   for (const ix of message.compiledInstructions) {
-    const program = message.staticAccountKeys[ix.programIdIndex]?.toBase58() ?? ''
+    const program = (staticKeys ? staticKeys[ix.programIdIndex] : message.staticAccountKeys[ix.programIdIndex]?.toBase58()) ?? ''
     if (PRECOMPILES.has(program)) signatures += BigInt(ix.data[0] ?? 0)
     if (program === COMPUTE_BUDGET && ix.data.length >= 5 && ix.data[0] === 2) limit = u32(ix.data)
     if (program === COMPUTE_BUDGET && ix.data.length >= 9 && ix.data[0] === 3) price = u64(ix.data)

@@ -172,7 +172,7 @@ export class LocalSvm {
     const slot = this.tick()
     const latest = this.clock.latest()
     if (opts.replaceRecentBlockhash) decoded = withBlockhash(decoded, latest.blockhash)
-    const keys = resolveAccountKeys(decoded.tx.message, (a) => this.vm.getAccount(a)).keys
+    const keys = resolveAccountKeys(decoded.tx.message, (a) => this.vm.getAccount(a), decoded.staticKeys).keys
     const base = { slot, keys, replacementBlockhash: opts.replaceRecentBlockhash ? latest : null }
     if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) {
       return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }

@@ -1,5 +1,6 @@
+import bs58 from 'bs58'
 import {
-  ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID,
+  ACCOUNT_SIZE, MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 
 export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID.toBase58()
@@ -72,19 +73,41 @@ export function decodeMint(account: AccountState | null): MintState | undefined 
 
 const STATES = ['uninitialized', 'initialized', 'frozen'] as const
 
+/**
+ * Read field by field (AccountLayout's offsets) rather than through AccountLayout.decode, which
+ * builds four PublicKeys (BN-backed) and base58-encodes them through BN: every transaction decodes
+ * its token accounts before and after it runs, for its token balances.
+ */
 export function decodeTokenAccount(account: AccountState | null): TokenAccountState | undefined {
   if (!account || kind(account) !== 'account') return undefined
-  const a = AccountLayout.decode(account.data.subarray(0, ACCOUNT_SIZE))
-  const state = STATES[a.state]
+  const d = account.data
+  const view = new DataView(d.buffer, d.byteOffset, ACCOUNT_SIZE)
+  const state = STATES[d[108]!]
   if (!state || state === 'uninitialized') return undefined
   return {
-    mint: a.mint.toBase58(),
-    owner: a.owner.toBase58(),
-    amount: a.amount,
-    delegate: a.delegateOption ? a.delegate.toBase58() : null,
+    mint: base58Key(d, 0),
+    owner: base58Key(d, 32),
+    amount: view.getBigUint64(64, true),
+    delegate: view.getUint32(72, true) ? base58Key(d, 76) : null,
     state,
-    isNative: a.isNativeOption ? a.isNative : null,
-    delegatedAmount: a.delegatedAmount,
-    closeAuthority: a.closeAuthorityOption ? a.closeAuthority.toBase58() : null,
+    isNative: view.getUint32(109, true) ? view.getBigUint64(113, true) : null,
+    delegatedAmount: view.getBigUint64(121, true),
+    closeAuthority: view.getUint32(129, true) ? base58Key(d, 133) : null,
   }
+}
+
+// Mints and owners repeat from transaction to transaction: their base58 is kept.
+const KEY_CACHE_SIZE = 4096
+const keyNames = new Map<string, string>()
+
+function base58Key(data: Uint8Array, offset: number): string {
+  const bytes = data.subarray(offset, offset + 32)
+  const id = Buffer.from(bytes.buffer, bytes.byteOffset, 32).toString('latin1')
+  let name = keyNames.get(id)
+  if (name === undefined) {
+    name = bs58.encode(bytes)
+    if (keyNames.size >= KEY_CACHE_SIZE) keyNames.clear()
+    keyNames.set(id, name)
+  }
+  return name
 }

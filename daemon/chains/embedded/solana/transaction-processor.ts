@@ -34,8 +34,8 @@ function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
 
 /**
  * Executes one transaction the way a cluster would and records it: the checks a leader makes
- * (duplicate, blockhash age, signatures), the preflight simulation an RPC node makes, then
- * execution, and — before anyone hears about the result — the SQLite writes of every account it
+ * (duplicate, blockhash age, signatures), the preflight an RPC node makes (a failed run is taken
+ * back and refused), then — before anyone hears about the result — the SQLite writes of every account it
  * changed and of its history record, committed with its group (group-commit.ts). If they fail the
  * in-memory state is rolled back too, so memory and disk never disagree about money.
  */
@@ -59,11 +59,7 @@ export class TransactionProcessor {
     }
     if (!clock.isBlockhashValid(d.recentBlockhash)) throw rejected('BlockhashNotFound')
     if (!d.fullySigned) throw rejected('SignatureFailure')
-    if (!opts.skipPreflight) {
-      const sim = vm.simulate(d, true, { post: false })
-      if (sim.err !== null) throw rejected(sim.err, sim.logs, sim.unitsConsumed)
-    }
-    const { keys, loaded } = resolveAccountKeys(d.tx.message, (a) => vm.getAccount(a))
+    const { keys, loaded } = resolveAccountKeys(d.tx.message, (a) => vm.getAccount(a), d.staticKeys)
     const pre = keys.map((k) => vm.getAccount(k))
     let result
     try {
@@ -76,10 +72,18 @@ export class TransactionProcessor {
     const post = keys.map((k, i) => (writable.has(i) ? vm.getAccount(k) : pre[i] ?? null))
     const payerPre = pre[0]?.lamports ?? 0n
     const payerPost = post[0]?.lamports ?? 0n
+    // The preflight an RPC node runs is this same run on this same state, so a transaction is
+    // executed once: a failure under preflight is taken back (what it wrote, the fee included) and
+    // refused as the simulation would have refused it. Running a simulation first doubled the
+    // runtime's work for every transaction that lands.
+    if (result.err !== null && !opts.skipPreflight) {
+      keys.forEach((address, i) => { if (writable.has(i) && !sameAccount(pre[i] ?? null, post[i] ?? null)) vm.setAccount(address, pre[i] ?? null) })
+      throw rejected(result.err, result.logs, result.unitsConsumed)
+    }
     // A failure that charged no fee never landed (bad signature, unknown payer, ...): no record.
     if (result.err !== null && payerPre === payerPost) throw rejected(result.err, result.logs, result.unitsConsumed)
 
-    const fee = result.err === null ? transactionFee(d.tx.message) : payerPre - payerPost
+    const fee = result.err === null ? transactionFee(d.tx.message, d.staticKeys) : payerPre - payerPost
     const record: TxRecord = {
       signature: d.signature, slot: opts.slot, blockTime: clock.unixTimestamp(opts.slot), err: result.err, raw: d.bytes,
       meta: {

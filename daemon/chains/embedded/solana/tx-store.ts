@@ -46,6 +46,7 @@ export class TxStore {
   private readonly insertAddress
   private readonly forAddressStmt
   private readonly bySignature
+  private readonly summaryBySignature
   private readonly idOf
   private readonly countStmt
   private readonly maxSlotStmt
@@ -59,6 +60,8 @@ export class TxStore {
       JOIN solana_transactions t ON t.id = a.tx_id
       WHERE a.address = ? AND a.tx_id < ? AND a.tx_id > ? ORDER BY a.tx_id DESC LIMIT ?`)
     this.bySignature = db.prepare('SELECT * FROM solana_transactions WHERE signature = ?')
+    // Statuses are asked for far more often than whole transactions: the row without raw and meta.
+    this.summaryBySignature = db.prepare('SELECT signature, slot, block_time, err FROM solana_transactions WHERE signature = ?')
     this.idOf = db.prepare('SELECT id FROM solana_transactions WHERE signature = ?').pluck()
     this.countStmt = db.prepare('SELECT COUNT(*) FROM solana_transactions').pluck()
     this.maxSlotStmt = db.prepare('SELECT COALESCE(MAX(slot), 0) FROM solana_transactions').pluck()
@@ -85,7 +88,7 @@ export class TxStore {
   }
 
   summary(signature: string): TxSummary | undefined {
-    const row = this.bySignature.get(signature) as Row | undefined
+    const row = this.summaryBySignature.get(signature) as Row | undefined
     return row && summary(row)
   }
 

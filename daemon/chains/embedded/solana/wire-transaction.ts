@@ -4,9 +4,11 @@ import { SolanaTxError } from './tx-error.js'
 import type { AccountState } from './spl-token-state.js'
 
 export type DecodedTransaction = {
-  /** Re-serialized from the parsed form: litesvm aborts the process on bytes it cannot parse. */
+  /** The canonical encoding of the parsed form: litesvm aborts the process on bytes it cannot parse. */
   bytes: Uint8Array
   tx: VersionedTransaction
+  /** The message's static account keys, base58 (each PublicKey.toBase58 call encodes again). */
+  staticKeys: string[]
   /** The first signature, base58: the transaction's id. */
   signature: string
   version: 'legacy' | 0
@@ -27,7 +29,9 @@ export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   let canonical: Uint8Array
   try {
     tx = VersionedTransaction.deserialize(bytes)
-    canonical = tx.serialize()
+    // Bytes as long as the canonical encoding of what was parsed are that encoding; anything else
+    // (a non-minimal length prefix, trailing bytes) is encoded again.
+    canonical = bytes.length === canonicalSize(tx) ? bytes : tx.serialize()
   } catch (e) {
     throw malformed(e instanceof Error ? e.message : String(e))
   }
@@ -38,11 +42,37 @@ export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   return {
     bytes: canonical,
     tx,
+    staticKeys: tx.message.staticAccountKeys.map((k) => k.toBase58()),
     signature: bs58.encode(first),
     version: tx.version === 0 ? 0 : 'legacy',
     recentBlockhash: tx.message.recentBlockhash,
     fullySigned: tx.signatures.every((s) => s.some((b) => b !== 0)),
   }
+}
+
+const compactLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3)
+
+/**
+ * The size of `tx`'s canonical wire encoding, from its parsed counts: what `serialize()` would
+ * write, without writing it (re-encoding cost as much as parsing). Every field but the length
+ * prefixes is copied as is, and a prefix is minimal here: input of this exact size parsed to this
+ * `tx` is its canonical encoding.
+ */
+function canonicalSize(tx: VersionedTransaction): number {
+  const m = tx.message
+  let size = compactLength(tx.signatures.length) + 64 * tx.signatures.length
+  size += (m.version === 0 ? 1 : 0) + 3 + compactLength(m.staticAccountKeys.length) + 32 * m.staticAccountKeys.length + 32
+  size += compactLength(m.compiledInstructions.length)
+  for (const ix of m.compiledInstructions) {
+    size += 1 + compactLength(ix.accountKeyIndexes.length) + ix.accountKeyIndexes.length + compactLength(ix.data.length) + ix.data.length
+  }
+  if (m.version === 0) {
+    size += compactLength(m.addressTableLookups.length)
+    for (const l of m.addressTableLookups) {
+      size += 32 + compactLength(l.writableIndexes.length) + l.writableIndexes.length + compactLength(l.readonlyIndexes.length) + l.readonlyIndexes.length
+    }
+  }
+  return size
 }
 
 /** The same transaction with another blockhash (simulate's `replaceRecentBlockhash`). */
@@ -75,6 +105,7 @@ const LOOKUP_TABLE_META_SIZE = 56
 export function resolveAccountKeys(
   message: VersionedMessage,
   getAccount: (address: string) => AccountState | null,
+  staticKeys?: string[],
 ): AccountKeys {
   const loaded = { writable: [] as string[], readonly: [] as string[] }
   for (const lookup of message.addressTableLookups) {
@@ -88,6 +119,6 @@ export function resolveAccountKeys(
     for (const i of lookup.writableIndexes) { const k = at(i); if (k) loaded.writable.push(k) }
     for (const i of lookup.readonlyIndexes) { const k = at(i); if (k) loaded.readonly.push(k) }
   }
-  const keys = [...message.staticAccountKeys.map((k) => k.toBase58()), ...loaded.writable, ...loaded.readonly]
+  const keys = [...(staticKeys ?? message.staticAccountKeys.map((k) => k.toBase58())), ...loaded.writable, ...loaded.readonly]
   return { keys, loaded }
 }
