@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http'
-import { Receipt } from 'mppx'
-import { Mppx, evm } from 'mppx/server'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
 
@@ -17,6 +15,13 @@ export type MppGate = {
 const gates = new Map<string, MppGate>()
 
 /**
+ * mppx, with its own zod and ox (about 1 MB of modules, 0.7 s to load), is loaded when a paid
+ * endpoint first answers, not when the daemon starts (issue 26: start-up).
+ */
+let mppxModules: Promise<{ Receipt: typeof import('mppx').Receipt } & typeof import('mppx/server')> | undefined
+const loadMppx = () => (mppxModules ??= Promise.all([import('mppx'), import('mppx/server')]).then(([core, server]) => ({ ...server, Receipt: core.Receipt })))
+
+/**
  * Older HMAC keys still accepted beside an issuing one (daemon/platform/wallet-seal.ts
  * `mppSecrets`): challenges issued before the HKDF derivation or under a previous platform key stay
  * valid until they expire, 5 minutes after they were issued.
@@ -25,6 +30,22 @@ const accepted = new Map<string, readonly string[]>()
 export function acceptMppSecrets(issuing: string, older: readonly string[]): void {
   accepted.set(issuing, older)
 }
+
+type ChargeTerms = { realm: string; currency: `0x${string}`; chainId: number; decimals: number; authorization: { name: string; version: string }; recipient: `0x${string}`; facilitatorUrl: string }
+
+/** The stock mppx servers of one endpoint: the issuing key's and the older keys'. */
+async function mppxServers(t: ChargeTerms, secret: string, older: readonly string[]) {
+  const { Mppx, evm } = await loadMppx()
+  const server = (secretKey: string) => Mppx.create({
+    secretKey, realm: t.realm,
+    methods: [evm.charge({
+      currency: t.currency, chainId: t.chainId, decimals: t.decimals, authorization: t.authorization,
+      recipient: t.recipient, x402: { facilitator: t.facilitatorUrl },
+    })],
+  })
+  return { mppx: server(secret), older: older.map(server) }
+}
+type MppxServer = Awaited<ReturnType<typeof mppxServers>>['mppx']
 
 /**
  * MPP (`WWW-Authenticate: Payment`, mppx's `evm` charge) for a seller endpoint, through a stock
@@ -44,20 +65,19 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   const cached = gates.get(cacheKey)
   if (cached) return cached
   const realm = `parx-paid-${e.id}`
-  const server = (secretKey: string) => Mppx.create({
-    secretKey, realm,
-    methods: [evm.charge({
-      currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
-      recipient: e.pay_to as `0x${string}`, x402: { facilitator: p.facilitatorUrl },
-    })],
-  })
-  const mppx = server(p.secret)
-  const older = (accepted.get(p.secret) ?? []).map(server)
+  const terms: ChargeTerms = {
+    realm, currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
+    recipient: e.pay_to as `0x${string}`, facilitatorUrl: p.facilitatorUrl,
+  }
+  // Built on first use, once mppx is loaded; the older keys as they are then.
+  let servers: ReturnType<typeof mppxServers> | undefined
+  const built = () => (servers ??= mppxServers(terms, p.secret, accepted.get(p.secret) ?? []))
   // A credential is HMAC-checked before anything else, so a key that did not issue it refuses it at
   // once, before any verify or settle: trying the older keys after the issuing one cannot pay twice.
   // The error told is the one of the key that issued the challenge, when one did.
   const notIssuedHere = (err: unknown) => /not issued by this server/.test(String((err as { reason?: string }).reason ?? (err as Error).message))
-  const firstAccepting = async <T>(use: (m: typeof mppx) => Promise<T>): Promise<T> => {
+  const firstAccepting = async <T>(use: (m: MppxServer) => Promise<T>): Promise<T> => {
+    const { mppx, older } = await built()
     try {
       return await use(mppx)
     } catch (err) {
@@ -78,6 +98,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
     async challenge(req) {
       // Only the method and URL: payment headers of another protocol must not reach mppx's own x402 path.
       const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method })
+      const { mppx } = await built()
       const result = await mppx.charge(route)(request)
       return result.status === 402 ? (result.challenge.headers.get('www-authenticate') ?? undefined) : undefined
     },
@@ -92,6 +113,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
     async settle(credential) {
       try {
         const receipt = await firstAccepting((m) => m.broadcastCredential(credential, { request: route, realm }))
+        const { Receipt } = await loadMppx()
         return { ok: true, receipt: Receipt.serialize(receipt), transaction: receipt.reference }
       } catch (err) {
         return { ok: false, reason: why(err) }

@@ -11,7 +11,7 @@ import { egressRefusal } from './egress/guard.js'
 import { checkSpend, hostAllowed, microsToUsd, remainingMicros, usdMicros } from './limits.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
-import { VALIDITY_SECONDS, type Quote, type QuoteContext } from './pay/quote.js'
+import { VALIDITY_SECONDS, type Offered, type Quote, type QuoteContext } from './pay/quote.js'
 import { MAX_TERMS_BODY, passThrough, readBounded } from './pay/seller-body.js'
 import { x402Quotes } from './pay/x402.js'
 import type { SpendsLedger } from './spends.js'
@@ -169,7 +169,7 @@ async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mp
   let any = false
   for (const r of read) {
     try {
-      const o = r()
+      const o = await r()
       if (!o) continue
       any = true
       if (o.quotes[0]) return o.quotes[0]
@@ -179,16 +179,16 @@ async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mp
     }
   }
   if (malformed) throw malformed
-  if (!any && only) notOffered(only, only === 'mpp' ? () => x402Quotes(ctx, header, body) : () => mppQuotes(ctx, www))
+  if (!any && only) await notOffered(only, only === 'mpp' ? () => x402Quotes(ctx, header, body) : () => mppQuotes(ctx, www))
   if (!any) throw new BaseError('SELLER_TERMS_MALFORMED', 'the seller answered 402 without payment terms (no PAYMENT-REQUIRED header, x402 v1 body or WWW-Authenticate Payment challenge); nothing was paid')
   throw new BaseError('SELLER_METHOD_UNSUPPORTED', `the seller offers ${offered.join('; ') || 'nothing'}; this agent pays on ${ctx.chain.key} (${ctx.chain.spec.caip2}) in ${ctx.tokens.map((t) => t.symbol).join(', ')} with x402 (erc2612, eip3009) or MPP evm/charge (EIP-3009 tokens); nothing was paid`)
 }
 
 /** The seller asked for payment, only not with the protocol asked for: say so, and what it offers instead. */
-function notOffered(only: 'x402' | 'mpp', other: () => { offered: string[] } | undefined): void {
+async function notOffered(only: 'x402' | 'mpp', other: () => Offered | undefined | Promise<Offered | undefined>): Promise<void> {
   let o: { offered: string[] } | undefined
   try {
-    o = other()
+    o = await other()
   } catch {}
   if (!o) return
   const [asked, instead] = only === 'mpp' ? ['MPP (no WWW-Authenticate: Payment challenge)', 'x402'] : ['x402 (no PAYMENT-REQUIRED header or x402 v1 body)', 'MPP']

@@ -1,5 +1,4 @@
-import { Challenge, Credential, Receipt } from 'mppx'
-import { authorizationDomain, authorizationTypes, challengeHash, toSource } from 'mppx/evm'
+import type { Challenge } from 'mppx'
 import { getAddress, type Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { amountOf } from './x402.js'
@@ -8,6 +7,10 @@ import { isTxHash, sameAddress, validitySeconds, type Offered, type Quote, type 
 /** mppx's EVM charge: method `evm`, intent `charge`, paid with an EIP-3009 authorization. */
 const EVM = 'evm'
 const CHARGE = 'charge'
+
+/** mppx (about 1 MB of modules with its own zod and ox) loads on the first MPP challenge read, not at start. */
+let mppxModules: Promise<typeof import('mppx') & typeof import('mppx/evm')> | undefined
+const loadMppx = () => (mppxModules ??= Promise.all([import('mppx'), import('mppx/evm')]).then(([core, evm]) => ({ ...core, ...evm })))
 
 type EvmChargeRequest = {
   amount: string
@@ -23,8 +26,10 @@ type EvmChargeRequest = {
  * EIP-3009 authorization whose nonce is the challenge's hash). Other methods (tempo, stripe,
  * sessions...) are listed as offered and not paid.
  */
-export function mppQuotes(c: QuoteContext, header: string | null): Offered | undefined {
+export async function mppQuotes(c: QuoteContext, header: string | null): Promise<Offered | undefined> {
   if (!header || !/(^|,)\s*Payment\s/i.test(header)) return undefined
+  const mppx = await loadMppx()
+  const { Challenge, Receipt, challengeHash } = mppx
   let challenges: Challenge.Challenge[]
   try {
     challenges = Challenge.deserializeList(header)
@@ -44,7 +49,7 @@ export function mppQuotes(c: QuoteContext, header: string | null): Offered | und
       protocol: 'mpp', token, raw: amountOf(r.amount), payTo: getAddress(r.recipient),
       async sign() {
         const validBefore = mppValidBefore(challenge.expires, c.maxValiditySeconds)
-        const credential = await authorizationCredential(c, challenge, r, token.permitDomain!, validBefore)
+        const credential = await authorizationCredential(mppx, c, challenge, r, token.permitDomain!, validBefore)
         return {
           headers: { [Challenge.credentialHeader(challenge)]: credential },
           proof: { kind: 'eip3009', token: token.address, from: c.signer.address, nonce: challengeHash(challenge), validBefore },
@@ -83,7 +88,8 @@ export function mppValidBefore(expires: string | undefined, cap: number, nowMs =
  * Charge.js: same EIP-712 message, payload and source), with `validBefore` given instead of taken
  * from the challenge's `expires`.
  */
-async function authorizationCredential(c: QuoteContext, challenge: Challenge.Challenge, r: EvmChargeRequest, domain: { name: string; version: string }, validBefore: bigint): Promise<string> {
+async function authorizationCredential(mppx: Awaited<ReturnType<typeof loadMppx>>, c: QuoteContext, challenge: Challenge.Challenge, r: EvmChargeRequest, domain: { name: string; version: string }, validBefore: bigint): Promise<string> {
+  const { authorizationDomain, authorizationTypes, challengeHash, Credential, toSource } = mppx
   const from = getAddress(c.signer.address)
   const to = getAddress(r.recipient)
   const nonce = challengeHash(challenge)
