@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { BaseError } from '../../src/errors/index.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { snapshotDataDir } from './snapshot.js'
 import type { BackupManifest } from './format.js'
 
 /** What POST /api/operator/backup answers: where in the data dir the archive was written. */
@@ -46,6 +45,8 @@ export function backupService(p: BackupServiceParameters): BackupService {
         const dir = join(p.dataDir, 'backups')
         mkdirSync(dir, { recursive: true, mode: 0o700 })
         const file = join(dir, `parx-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`)
+        // tar loads with the first backup, not at start.
+        const { snapshotDataDir } = await import('./snapshot.js')
         const manifest = await snapshotDataDir({ dataDir: p.dataDir, file, parxVersion: p.parxVersion, dumpChains })
         return { file, bytes: statSync(file).size, manifest }
       })

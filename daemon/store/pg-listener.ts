@@ -1,4 +1,4 @@
-import pg from 'pg'
+import type pg from 'pg'
 
 export type PgListenerParameters = {
   /** The PostgreSQL store's URL: LISTEN needs a connection of its own, outside the pool. */
@@ -36,7 +36,10 @@ export function pgListener(p: PgListenerParameters): PgListener {
   }
   const listen = async () => {
     if (stopped) return
-    const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
+    // pg loads on the first connection, so a daemon on SQLite never loads it.
+    const { Client } = (await import('pg')).default
+    if (stopped) return
+    const c = new Client({ connectionString: p.url, connectionTimeoutMillis: 5_000 })
     c.on('error', (e) => {
       p.onError?.(e)
       drop(c)

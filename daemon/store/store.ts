@@ -3,7 +3,6 @@ import { BaseError } from '../../src/errors/index.js'
 import type { Database } from './database.js'
 import { migrate } from './migrate.js'
 import type { StoreDialect } from './migrations/migration.js'
-import { postgresDialect, redactUrl } from './postgres.js'
 import { checkpointerStopped } from './checkpointer.js'
 import { sqliteDialect } from './sqlite.js'
 import { isStoreUnavailable } from './unavailable.js'
@@ -41,7 +40,9 @@ export type OpenStoreParameters = {
  */
 export async function openStore(p: OpenStoreParameters): Promise<Store> {
   const dialect: StoreDialect = p.url ? 'postgres' : 'sqlite'
-  const pg = p.url ? postgresDialect({ url: p.url, onIdleError: p.onIdleError }) : undefined
+  // The PostgreSQL driver loads only for a PostgreSQL store.
+  const postgres = p.url ? await import('./postgres.js') : undefined
+  const pg = p.url ? postgres?.postgresDialect({ url: p.url, onIdleError: p.onIdleError }) : undefined
   const db = pg
     ? new Kysely<Database>({ dialect: pg.dialect })
     : new Kysely<Database>({ dialect: sqliteDialect(p.file) })
@@ -51,7 +52,7 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
     await db.destroy().catch(() => {})
     if (p.url && isStoreUnavailable(e)) {
       const reason = e instanceof AggregateError ? e.errors.map((x) => (x as Error).message).join('; ') : (e as Error).message
-      throw new BaseError('STORE_UNAVAILABLE', `cannot reach the PostgreSQL store at ${redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ${reason}`, { cause: e })
+      throw new BaseError('STORE_UNAVAILABLE', `cannot reach the PostgreSQL store at ${postgres!.redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ${reason}`, { cause: e })
     }
     throw e
   }

@@ -1,4 +1,4 @@
-import pg from 'pg'
+import type pg from 'pg'
 
 /** Which process runs the worker duties (reconciliation, sweeps): exactly one at a time. */
 export type Leadership = {
@@ -65,7 +65,9 @@ export function postgresLeadership(p: PostgresLeadershipParameters): Leadership 
       if (leading) return void (await client!.query('SELECT 1'))
       if (!client) {
         // query_timeout: a leader's check that hangs (a connection lost without a close) counts as lost.
-        const c = new pg.Client({ connectionString: p.url, connectionTimeoutMillis: 5_000, query_timeout: Math.max(2 * pollMs, 2_000), keepAlive: true })
+        // pg loads on the first campaign, so a daemon on SQLite never loads it.
+        const { Client } = (await import('pg')).default
+        const c = new Client({ connectionString: p.url, connectionTimeoutMillis: 5_000, query_timeout: Math.max(2 * pollMs, 2_000), keepAlive: true })
         // The lock lives and dies with this connection.
         c.on('error', (e) => {
           p.onError?.(e)

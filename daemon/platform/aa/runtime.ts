@@ -3,13 +3,12 @@ import { rpcHttp } from '../../chains/rpc-auth.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
-import { startAlto, type Alto } from '../../chains/embedded/alto.js'
+import type { Alto } from '../../chains/embedded/alto.js'
 import type { DeploymentStore } from '../../chains/embedded/deployments.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
-import { createAgentAccount } from './agent-account.js'
+import type { createAgentAccount } from './agent-account.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from './canonical.js'
-import { deployAa } from './deploy.js'
-import { createSponsor, type Sponsor } from './sponsor.js'
+import type { Sponsor } from './sponsor.js'
 
 /** What a gasless send on a local AA network needs once it is up. */
 export type AaStack = { bundlerUrl: string; paymaster: Address; sponsor: Sponsor; chain: EvmChain; alto: Alto }
@@ -58,6 +57,9 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
   }
 
   async function start(): Promise<AaStack> {
+    // The stack's modules (permissionless, the contracts' bytecode, alto's launcher) load here, on first
+    // use or at the prestart after ready, so `parx serve` never loads them before its ready line.
+    const [{ deployAa }, { startAlto }, { createSponsor }] = await Promise.all([import('./deploy.js'), import('../../chains/embedded/alto.js'), import('./sponsor.js')])
     const sponsorAccount = privateKeyToAccount(keys.sponsor)
     const deployer = privateKeyToAccount(keys.deployer)
     let paymaster = (await p.deployments.readOne(RECORD(p.chain.key), 'paymaster')) as Address | undefined
@@ -93,7 +95,7 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
   return {
     stack,
     async account(privateKey) {
-      const s = await stack()
+      const [s, { createAgentAccount }] = await Promise.all([stack(), import('./agent-account.js')])
       return createAgentAccount({ owner: privateKeyToAccount(privateKey), client, chain: client.chain!, bundlerUrl: s.bundlerUrl, sponsor: s.sponsor })
     },
     async bundlerDown() {
