@@ -48,11 +48,17 @@ async function startLocal({ config, keys, deployments, progress, outbox, after }
   // Refused here, before any chain starts or writes, when a state file cannot be read.
   prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: (m) => process.stderr.write(`parx: ${m}\n`) })
   progress('starting embedded chains')
-  const started = await Promise.allSettled([
-    startLocalEvm({ spec: networks[profile.base]!, dataDir: config.dataDir, port: portFor(1), deployments, keys }),
-    startLocalEvm({ spec: networks[profile.radius]!, dataDir: config.dataDir, port: portFor(2), deployments, keys }),
-    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys }),
-  ])
+  // LiteSVM's set-up holds the event loop for a few hundred ms of CPU: the anvil processes are
+  // spawned first, so they boot and load their state on another core meanwhile.
+  const evmStarts = ([[profile.base, 1], [profile.radius, 2]] as const).map(([key, offset]) => {
+    let spawned!: () => void
+    const spawn = new Promise<void>((resolve) => (spawned = resolve))
+    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, port: portFor(offset), deployments, keys, onSpawned: spawned })
+    return { start, spawnedOrFailed: Promise.race([spawn, start.then(() => {}, () => {})]) }
+  })
+  const solStart = Promise.all(evmStarts.map((e) => e.spawnedOrFailed)).then(() =>
+    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys }))
+  const started = await Promise.allSettled([...evmStarts.map((e) => e.start), solStart])
   const stops = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop] : []))
   const stop = async () => void (await Promise.all(stops.map((s) => s())))
   const failed = started.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined

@@ -23,6 +23,8 @@ export type AnvilOptions = {
   reset?: boolean
   /** Told when an exit dump was dropped or the chain was started over (default: stderr). */
   warn?: (message: string) => void
+  /** Told once the process is spawned, before it answers: the daemon then starts its CPU-bound set-up (daemon/chains/start.ts). */
+  onSpawned?: () => void
 }
 
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
@@ -63,6 +65,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const [cmd, ...cmdArgs] = tiedToParent(group.argv)
   const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: group.detached })
   if (pidFile) writeFileSync(pidFile, String(child.pid))
+  opts.onSpawned?.()
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
   const rpcUrl = `http://${host}:${port}`
