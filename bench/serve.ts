@@ -9,11 +9,12 @@ export async function benchServe(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-'))
   try {
     const cold = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
-    report('serve.cold_ready_ms', cold.wallMs, 'ms', { daemon_reported_ms: cold.ready.readyMs, target: '< 10000' })
+    // From spawn to the ready line (what a user waits); the daemon's own figure starts after its modules load.
+    report('serve.cold_ready_ms', cold.wallMs, 'ms', { daemon_reported_ms: cold.ready.readyMs, target: '<= 2000' })
     await cold.stop()
 
     const warm = await spawnServe(['--data-dir', dataDir, '--log-level', 'warn'])
-    report('serve.warm_ready_ms', warm.wallMs, 'ms', { daemon_reported_ms: warm.ready.readyMs, target: '< 3000' })
+    report('serve.warm_ready_ms', warm.wallMs, 'ms', { daemon_reported_ms: warm.ready.readyMs, target: '<= 1000' })
     const rss = rssMiB(warm.child.pid!)
     report('serve.rss_after_boot', rss.self, 'MiB', { with_anvil_children_MiB: Math.round(rss.withChildren) })
 

@@ -66,6 +66,18 @@ describe('the compiled parx', () => {
     }
   })
 
+  it("loads each surface's heavy packages when first used, not before the daemon is ready (issue 26)", () => {
+    const daemon = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))![0]
+    const atStart = packagesOf(staticClosure(meta, daemon))
+    // MPP (a paid endpoint, pay), the ERC-4337 stack (first send or the prestart after ready), the
+    // dashboard's sign-in, backups (tar), PostgreSQL, the OpenAPI document.
+    const lazy = ['mppx', 'permissionless', 'siwe', 'tar', 'pg', '@asteasolutions/zod-to-openapi']
+    expect(atStart.filter((p) => lazy.includes(p))).toEqual([])
+    // Still in the build, in chunks of their own (or external), loaded by a dynamic import.
+    const everywhere = new Set(Object.values(meta.outputs).flatMap((o) => [...Object.keys(o.inputs), ...o.imports.filter((i) => i.external).map((i) => i.path)]).map(pkg))
+    for (const p of lazy) expect(everywhere).toContain(p)
+  })
+
   it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
     const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
     expect(daemonChunks).toHaveLength(1)
