@@ -135,7 +135,7 @@ _parx() {
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
     "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;
     "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;
-    "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --batch-settlement --version -V --output -o --api-url --no-color --help" ;;
     "endpoint update") words="--discoverable --description --webhook-url --rotate-webhook-secret --version -V --output -o --api-url --no-color --help" ;;
     "endpoint delete") words="--version -V --output -o --api-url --no-color --help" ;;
     "mcp") words="--version -V --output -o --api-url --no-color --help" ;;

@@ -185,6 +185,7 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l discoverable -f
 complete -c parx -n '__fish_seen_subcommand_from create' -l description -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l webhook-url -r
+complete -c parx -n '__fish_seen_subcommand_from create' -l batch-settlement -f
 complete -c parx -n '__fish_seen_subcommand_from update' -l discoverable -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l description -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l webhook-url -r

@@ -55,6 +55,9 @@ import { routes, workerRoutes } from './http/routes/index.js'
 import { servedFlows } from './http/served-flows.js'
 import { BaseError } from '../src/errors/index.js'
 import { workerDuties } from './worker/duties.js'
+import { channelClaimDuty } from './seller/claim-duty.js'
+import { recordChannelSettlement } from './platform/channel-settlements.js'
+import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
 import { refuseWhatCannotWork } from './startup-check.js'
@@ -301,7 +304,15 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         const stopSolver = await xchain.worker.duty()
         // Finished webhook deliveries past webhooks.retentionDays, hourly (docs/operations.md "Retention and log size").
         const stopPruning = webhookRetention({ queue: webhookQueue(store), retentionDays: config.webhooks.retentionDays, log })
+        // Batch-settlement channels paying the platform's endpoints: claimed and swept on a schedule (docs/platform-api.md "Batch settlement").
+        const sc = config.sellerChannels
+        const stopClaims = await channelClaimDuty({
+          channels: platform.sellerChannels, facilitator: facilitatorClient({ url: urls.facilitator }), log, everyMs: sc.claimEverySeconds * 1000,
+          policy: { minUnclaimed: BigInt(sc.claimMinUnclaimed), maxAgeMs: sc.claimMaxAgeSeconds * 1000 },
+          onSettled: (s) => recordChannelSettlement({ endpoints: platform.endpoints, webhooks: platform.webhooks, evm: chains.evm, platformUrl: urls.platform }, s),
+        })()
         return async () => {
+          await stopClaims()
           await stopPruning()
           await stopSolver()
           await stopReconcile()

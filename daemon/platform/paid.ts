@@ -9,6 +9,8 @@ import { mppGate, type MppGate } from './paid-mpp.js'
 import { readBounded } from './pay/seller-body.js'
 import { endpointPrices } from './prices.js'
 import { currentRequestId } from '../http/request-id.js'
+import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -25,6 +27,8 @@ type Paid = {
   /** Told every settle outcome, x402 or MPP, before the buyer's answer goes out (the settlement webhook). */
   onSettled?: (o: PaidSettlement) => Promise<void>
   onHookError?: (err: unknown) => void
+  /** Batch-settlement channels of the platform's endpoints (the store's x402_seller_channels), shared by replicas. */
+  channels?: ChannelStore
 }
 
 /** One settle outcome of a paid call: the payment as sent (its identity) and the facilitator's answer. */
@@ -51,6 +55,7 @@ export async function servePaid(p: Paid): Promise<void> {
     routes: { [`/paid/${e.id}`]: { prices: endpointPrices(e, p.chain), description: e.description ?? e.name ?? '', discoverable: Number(e.discoverable) === 1 } },
     hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
     onHookError: p.onHookError,
+    channels: p.channels ? { store: p.channels, tag: e.id } : undefined,
   })
   let failure: unknown
   await gate(p.req, p.res, async (err?: unknown) => {
@@ -67,7 +72,9 @@ export async function servePaid(p: Paid): Promise<void> {
 }
 
 const settledHook = (onSettled: NonNullable<Paid['onSettled']>): SellerHooks => ({
-  onAfterSettle: ({ paymentPayload, result }) => onSettled({ payment: paymentPayload, protocol: 'x402', result }),
+  // A channel's vouchers move no money; its webhook is the worker's claim-and-settle (daemon/seller/claim-duty.ts).
+  onAfterSettle: ({ paymentPayload, requirements, result }) =>
+    requirements.scheme === BATCH_SETTLEMENT ? Promise.resolve() : onSettled({ payment: paymentPayload, protocol: 'x402', result }),
 })
 
 /** Any 402 this request gets (unpaid, or an x402 payment refused) also names the MPP challenge. */

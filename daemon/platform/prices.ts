@@ -16,5 +16,8 @@ const REFERENCE_FIRST = (eip3009: boolean) => (eip3009 ? [methods.eip3009, metho
 export function endpointPrices(e: EndpointRow, chain: EvmChain): Price[] {
   const token = chain.tokens[e.token]!
   const price = { network: e.network, asset: e.token, amount: toBaseUnits(e.price, token.decimals).toString(), payTo: e.pay_to }
-  return REFERENCE_FIRST(token.eip3009 === true).map((method) => ({ ...price, method }))
+  const prices: Price[] = REFERENCE_FIRST(token.eip3009 === true).map((method) => ({ ...price, method }))
+  // Channels after the per-call offers: a client without the scheme still takes the first it knows.
+  if (Number(e.batch_settlement ?? 0) === 1 && token.eip3009 === true) prices.push({ ...price, scheme: 'batch-settlement' })
+  return prices
 }

@@ -28,6 +28,8 @@ import type { Logger } from 'pino'
 import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
 import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
 import type { LimitPolicy } from './limits.js'
+import { sellerChannelStore } from '../seller/channel-store.js'
+import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 import { egressGuard, type Egress } from './egress/guard.js'
 
 /** Who called: a user (its key) or an agent (its key). */
@@ -66,6 +68,8 @@ export type PlatformService = {
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
+  /** Batch-settlement channels paying the endpoints, shared by replicas (daemon/seller/channel-store.ts). */
+  sellerChannels: ChannelStore
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
   aa: Record<string, AaRuntime>
   /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
@@ -165,6 +169,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     quotas,
     newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
     endpoints,
+    sellerChannels: sellerChannelStore(p.store),
     webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch }),
     egress,
     async reseal() {

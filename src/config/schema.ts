@@ -75,6 +75,18 @@ export const configSchema = z.object({
   webhooks: z.object({
     retentionDays: z.coerce.number().positive().max(3650).default(30),
   }).default({}),
+  /**
+   * The claim-and-settle duty of batch-settlement channels paying the platform's seller endpoints
+   * (docs/platform-api.md "Batch settlement"): the leader's worker looks every claimEverySeconds
+   * and claims a group of channels (network, token, receiver authorizer) once its unclaimed total
+   * reaches claimMinUnclaimed (base units) or its oldest charge is claimMaxAgeSeconds old, then
+   * sweeps each receiver's claimed funds. Env PARX_SELLER_CHANNELS_CLAIM_*.
+   */
+  sellerChannels: z.object({
+    claimEverySeconds: z.coerce.number().positive().max(3600).default(30),
+    claimMinUnclaimed: z.string().regex(/^\d{1,39}$/, 'base units (digits)').default('1000000'),
+    claimMaxAgeSeconds: z.coerce.number().min(0).max(86_400).default(300),
+  }).default({}),
   auth: z.object({
     /** Off is the soft-launch mode: K routes answer without a valid key. */
     enforce: bool.default(true),

@@ -14,6 +14,11 @@ export type SettlementOutcome = {
   payment: unknown
   protocol: 'x402' | 'mpp'
   result: Pick<SettleResponse, 'success' | 'errorReason' | 'errorMessage' | 'payer' | 'transaction' | 'network'>
+  /**
+   * A batch-settlement sweep (daemon/seller/claim-duty.ts): what it moved for this endpoint, in
+   * token units, and how many channels it came from. Absent: one paid call at the endpoint's price.
+   */
+  channels?: { amount: string; count: number; claimTransaction: string }
 }
 
 /**
@@ -36,6 +41,7 @@ export function settlementEvent(o: SettlementOutcome, now = Date.now()): Webhook
         endpointId: e.id, resource: o.paidUrl, protocol: o.protocol, network: e.network, caip2: r.network || null, token: e.token, amount: e.price,
         payTo: e.pay_to, payer: r.payer || null, transaction: r.transaction || null, success: r.success,
         errorReason: r.errorReason ?? null, errorMessage: r.errorMessage ?? null, paymentHash,
+        ...(o.channels ? { amount: o.channels.amount, scheme: 'batch-settlement', channels: o.channels.count, claimTransaction: o.channels.claimTransaction } : {}),
       },
     }),
   }

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely'
+
 /** Platform users (500): own agents and seller endpoints; bound to a wallet once one signs in. */
 export interface PlatformUsersTable {
   id: string
@@ -104,6 +106,8 @@ export interface PlatformEndpointsTable {
   webhook_secret: string | null
   /** 510: last change of the endpoint (null: never changed since created_at). */
   updated_at: number | null
+  /** 550: 1 when its 402 also offers x402 batch-settlement (payment channels). */
+  batch_settlement: ColumnType<number, number | undefined, number>
 }
 
 /** Webhook deliveries (510): a persisted queue; a row is delivered at least once, or given up after the last attempt. */

@@ -51,7 +51,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   const endpoint: Endpoint = {
     id: '0e7c9a1b-1111-4222-8333-944455556666', name: null, url: SELLER_URL, upstreamUrl: 'http://127.0.0.1:9/weather', price: '0.25',
     network: 'local-base', token: 'PUSD', payTo: '0x3333333333333333333333333333333333333333', payToAgentId: null, createdAt: NOW,
-    discoverable: false, description: null, webhookUrl: null,
+    discoverable: false, description: null, webhookUrl: null, batchSettlement: false,
   }
   const api: Partial<Record<keyof PlatformApi, (input: never) => Promise<unknown>>> = {
     whoamiUser: async () => (asUser(), { id: USER_ID, wallet: null, name: 'dev', createdAt: NOW, agents: 1, endpoints: 1 }),

@@ -25,6 +25,8 @@ export const endpoint = z.object({
   description: z.string().nullable(),
   /** Where each settlement outcome is POSTed, signed (docs/platform-api.md "Settlement webhooks"); null: none. */
   webhookUrl: z.string().url().nullable(),
+  /** Its 402 also offers x402 batch-settlement: a buyer deposits once and pays later calls with vouchers (docs/platform-api.md "Batch settlement"). */
+  batchSettlement: z.boolean(),
 })
 export type Endpoint = z.infer<typeof endpoint>
 
@@ -64,6 +66,8 @@ export const createEndpointBody = z
     description: description.optional(),
     /** Settlement outcomes are POSTed here, signed with a secret shown once in the answer. */
     webhookUrl: httpUrl.optional(),
+    /** Also offer x402 batch-settlement (payment channels; tokens with EIP-3009 such as USDC). */
+    batchSettlement: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
   })
   .strict()
   .superRefine((b, ctx) => {

@@ -14,6 +14,10 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   const chain = s.evm[body.network]
   if (!chain || !chain.tokens[body.token]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} ${body.token} is not served by this deployment (profile ${s.profile})`)
+  // A channel deposit is an ERC-3009 authorization to the deposit collector: only such tokens can fund one.
+  if (body.batchSettlement && chain.tokens[body.token]!.eip3009 !== true) {
+    throw new BaseError('BAD_REQUEST', `invalid field 'batchSettlement': ${body.token} on ${body.network} has no EIP-3009, which a batch-settlement deposit needs (use USDC)`)
+  }
   // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.
   await s.egress.check(body.upstreamUrl, 'upstreamUrl')
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
@@ -32,6 +36,7 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   const row = await s.endpoints.create({
     id, user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
     discoverable: body.discoverable ? 1 : 0, description: body.description ?? null, webhook_url: body.webhookUrl ?? null, webhook_secret: secret?.stored ?? null,
+    batch_settlement: body.batchSettlement ? 1 : 0,
   })
   return c.json({ ...endpointView(row, s.platformUrl), ...(secret ? { webhookSecret: secret.shown } : {}) })
 })

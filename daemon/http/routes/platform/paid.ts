@@ -32,7 +32,7 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   const body = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
   await servePaid({
     endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
-    fetch: s.egress.fetch,
+    fetch: s.egress.fetch, channels: s.sellerChannels,
     onSettled: (o) => s.webhooks.record({ ...o, endpoint, paidUrl: paidUrl(s.platformUrl, endpoint.id) }),
     onHookError: (err) => s.log.warn({ err, endpoint: endpoint.id }, 'settlement webhook: the event could not be queued'),
   })

@@ -4,7 +4,7 @@ import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
 import { addressArg, decimalArg, httpUrlArg, needUser, ok, platformAction, tokenArg, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 
-export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string; discoverable?: boolean; description?: string; webhookUrl?: string }
+export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string; discoverable?: boolean; description?: string; webhookUrl?: string; batchSettlement?: boolean }
 
 /** Registers a paid endpoint: the platform serves a paid URL and forwards to the upstream after payment. */
 export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Promise<CommandResult<EndpointWithSecret>> {
@@ -21,6 +21,7 @@ export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Prom
     body: {
       upstreamUrl, price, network, token, payTo, ...(opts.name ? { name: opts.name } : {}), ...(opts.discoverable ? { discoverable: true } : {}),
       ...(opts.description ? { description: opts.description } : {}), ...(webhookUrl ? { webhookUrl } : {}),
+      ...(opts.batchSettlement ? { batchSettlement: true } : {}),
     },
   }))
 }
@@ -39,6 +40,7 @@ export function human(e: EndpointWithSecret, ctx: CliContext): string[] {
 export function endpointExtras(e: EndpointWithSecret, ctx: CliContext): string[] {
   return [
     `${label(ctx, 'bazaar')}${e.discoverable ? 'listed' : 'not listed'}`,
+    ...(e.batchSettlement ? [`${label(ctx, 'channels')}batch-settlement offered (deposit once, then vouchers)`] : []),
     ...(e.webhookUrl ? [`${label(ctx, 'webhook')}${e.webhookUrl}`] : []),
     ...(e.webhookSecret ? [`${label(ctx, 'secret')}${e.webhookSecret}`, ctx.color.dim('  shown once: keep it to verify webhook-signature (docs/platform-api.md "Settlement webhooks")')] : []),
   ]
@@ -56,5 +58,6 @@ export function define(ctx: () => CliContext): Command {
     .option('--discoverable', 'list it in the bazaar ({facilitator_url}/discovery/resources)')
     .option('--description <text>', 'what the bazaar and the 402 say it is')
     .option('--webhook-url <url>', 'POST a signed event here for every settlement (the secret is printed once)')
+    .option('--batch-settlement', 'also offer x402 batch-settlement: buyers deposit once, then pay with vouchers (USDC)')
   return platformAction(cmd, ctx, run, human)
 }

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino'
+import { claimAndSettle, type ChannelSettlement, type ClaimPolicy } from '../../src/sdk/x402/seller/channels/claim.js'
+import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
+import type { FacilitatorClient } from '../../src/sdk/x402/seller/facilitator-client.js'
+
+export type ChannelClaimDutyParameters = {
+  channels: ChannelStore
+  facilitator: FacilitatorClient
+  policy: ClaimPolicy
+  everyMs: number
+  log: Logger
+  /** Told each receiver's sweep (success or not), once per round it happened in: the sellers' webhooks. */
+  onSettled?: (s: ChannelSettlement) => Promise<void>
+}
+
+/**
+ * The leader's claim-and-settle of the batch-settlement channels the daemon serves as a seller
+ * (docs/platform-api.md "Batch settlement"): every `everyMs`, the groups the policy says are due
+ * are claimed (one transaction per group of up to 100 channels) and each receiver's claimed funds
+ * swept to it. Run by the leader only, so replicas never claim the same vouchers twice; a round
+ * that fails is retried by the next (claims are idempotent on chain: cumulative totals).
+ */
+export function channelClaimDuty(p: ChannelClaimDutyParameters): () => Promise<() => Promise<void>> {
+  return async () => {
+    let stopped = false
+    const round = async () => {
+      const report = await claimAndSettle({ store: p.channels, facilitator: p.facilitator, policy: p.policy })
+      for (const e of report.errors) p.log.warn({ error: e }, 'batch-settlement claim-and-settle: a step failed; the next round retries')
+      for (const s of report.settlements) await p.onSettled?.(s).catch((err) => p.log.warn({ err }, 'batch-settlement: the settlement webhook could not be queued'))
+    }
+    let running: Promise<void> = Promise.resolve()
+    const timer = setInterval(() => {
+      running = running.then(() => (stopped ? undefined : round())).catch((err) => p.log.warn({ err }, 'batch-settlement claim-and-settle failed; the next round retries'))
+    }, p.everyMs)
+    timer.unref()
+    return async () => {
+      stopped = true
+      clearInterval(timer)
+      await running
+    }
+  }
+}

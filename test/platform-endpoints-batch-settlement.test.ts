@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { x402Client } from '@x402/core/client'
+import { toClientEvmSigner } from '@x402/evm'
+import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPlatformClient } from '../src/sdk/platform/client.js'
+import { decodeHeader } from '../src/sdk/x402/wire.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
+
+/**
+ * A platform seller endpoint created with `batchSettlement: true`, paid by the official
+ * @x402/fetch batch-settlement client (USDC only, no ETH): one deposit, then vouchers; the
+ * leader's worker claims and sweeps once the unclaimed total reaches the configured threshold,
+ * and the seller's webhook gets one signed event for that sweep.
+ */
+const PRICE = 1000n // 0.001 USDC
+const CALLS = 5n
+let d: TestDaemon
+let hook: { url: string; got: string[]; close(): Promise<void> }
+const payTo = randomAddress()
+
+async function until<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await f()
+    if (v) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+beforeAll(async () => {
+  // Claimed as soon as the five calls' total is unclaimed, looked at every 200 ms.
+  d = await startTestDaemon({ flags: { sellerChannels: { claimEverySeconds: 0.2, claimMinUnclaimed: String(CALLS * PRICE), claimMaxAgeSeconds: 3600 } } })
+  const got: string[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => (got.push(body), res.end()))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  hook = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(() => r())) }
+}, 120_000)
+afterAll(async () => {
+  await hook?.close()
+  await d?.close()
+})
+
+describe('platform endpoint offering batch-settlement', () => {
+  it('created with the flag, paid by the official client with one deposit, claimed and swept by the worker, one webhook', async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    const seller = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
+    const e = await seller.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'USDC', payTo, webhookUrl: hook.url, batchSettlement: true } })
+    expect(e.batchSettlement).toBe(true)
+    await expect(seller.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'PUSD', payTo, batchSettlement: true } }))
+      .rejects.toMatchObject({ code: 'BAD_REQUEST' })
+
+    const unpaid = await fetch(e.url)
+    expect(unpaid.status).toBe(402)
+    const terms = decodeHeader(unpaid.headers.get('payment-required') ?? undefined) as { accepts: { scheme: string; extra: Record<string, unknown> }[] }
+    expect(terms.accepts.map((a) => a.scheme)).toContain('batch-settlement')
+    expect(terms.accepts.find((a) => a.scheme === 'batch-settlement')!.extra).toMatchObject({ withdrawDelay: 900, receiverAuthorizer: expect.stringMatching(/^0x/) })
+
+    const b = localBase(d)
+    const account = await evmPayer(d, ['USDC'], '1')
+    const client = x402Client.fromConfig({
+      schemes: [{ network: 'eip155:*', client: new BatchClient(toClientEvmSigner(account, b.chain.client as never), { depositStrategy: () => '20000' }) }],
+      spendControls: { allowedAssets: [{ network: b.caip2 as `${string}:${string}`, asset: b.token('USDC').address as Address, maxAmountPerPayment: '10000' }] },
+    })
+    const pay = wrapFetchWithPayment(fetch, client)
+    expect((await pay(e.url)).status).toBe(200)
+    const block = await b.chain.client.getBlockNumber()
+    for (let i = 1n; i < CALLS - 1n; i++) expect((await pay(e.url)).status).toBe(200)
+    // Vouchers only, and below the threshold: nothing was sent.
+    expect(await b.chain.client.getBlockNumber()).toBe(block)
+    expect(await b.balance('USDC', payTo)).toBe(0n)
+    expect((await pay(e.url)).status).toBe(200)
+
+    await until('the sweep to payTo', async () => (await b.balance('USDC', payTo)) === CALLS * PRICE || undefined)
+    expect(await b.balance('USDC', account.address)).toBe(1_000_000n - 20_000n)
+    expect(await b.chain.client.getBalance({ address: account.address })).toBe(0n)
+    const body = JSON.parse(await until('the webhook', () => hook.got[0]))
+    expect(body).toMatchObject({
+      type: 'settlement.succeeded',
+      data: { endpointId: e.id, protocol: 'x402', scheme: 'batch-settlement', amount: '0.005', channels: 1, token: 'USDC', success: true, transaction: expect.stringMatching(/^0x/), claimTransaction: expect.stringMatching(/^0x/) },
+    })
+    expect(hook.got).toHaveLength(1)
+  })
+})
