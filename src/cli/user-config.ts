@@ -1,46 +1,12 @@
 import Conf from 'conf'
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import { userConfigDir } from '../config/paths.js'
-import { CliError } from './errors.js'
+import { checkUserConfig } from './user-config-file.js'
 
 /**
- * Opens the config file for the CLI ($PARX_CONFIG_DIR/config.json, else ~/.config/parx/config.json).
- * Its folder is created 0700 and the file 0600 from its first byte
- * (conf writes a 0600 temporary file and renames it). A file or folder another user could read is
- * narrowed, saying so on stderr; a file that is not JSON is refused with its name, never overwritten.
+ * Opens the config file for the CLI ($PARX_CONFIG_DIR/config.json, else ~/.config/parx/config.json),
+ * checked first (./user-config-file.ts): a too-open file or folder is narrowed, a corrupt file refused.
+ * conf writes a 0600 temporary file and renames it, so the file is 0600 from its first byte.
  */
 export function openUserConfig(ctx: { env: NodeJS.ProcessEnv; stderr(line: string): void }): Conf<Record<string, unknown>> {
-  const dir = userConfigDir(ctx.env)
-  const file = join(dir, 'config.json')
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  narrow(dir, 0o700, ctx)
-  let text: string | undefined
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
-  }
-  if (text !== undefined) {
-    narrow(file, 0o600, ctx)
-    try {
-      const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
-    } catch (e) {
-      throw new CliError('CONFIG_CORRUPT', `the config file ${file} is corrupt (${(e as Error).message}): fix it, or delete it to start over (credentials in it are lost)`)
-    }
-  }
+  const dir = checkUserConfig(ctx)
   return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd: dir })
-}
-
-function narrow(path: string, mode: number, ctx: { stderr(line: string): void }): void {
-  const current = statSync(path).mode & 0o777
-  if ((current & ~mode) === 0) return
-  try {
-    chmodSync(path, mode)
-  } catch {
-    // Not ours to change: a shared folder someone named on purpose with PARX_CONFIG_DIR. Left as it is.
-    return
-  }
-  ctx.stderr(`warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; set it to ${mode.toString(8).padStart(4, '0')} so only you can read it`)
 }

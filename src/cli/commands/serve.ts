@@ -22,7 +22,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   const daemonModule = deps.loadDaemon()
   daemonModule.catch(() => {}) // awaited below; this only keeps an early config error from leaving it unhandled
   // The config file checked first: a corrupt one is named (CONFIG_CORRUPT), a too-open one narrowed.
-  ;(await import('../user-config.js')).openUserConfig(ctx)
+  ;(await import('../user-config-file.js')).checkUserConfig(ctx)
   const { loadConfig } = await import('../../config/load.js')
   const config: ResolvedConfig = loadConfig({
     env: ctx.env,
