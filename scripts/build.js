@@ -5,7 +5,7 @@
 // node_modules. Code splitting turns every dynamic import() into its own chunk, so a command loads
 // only what it uses.
 import { build } from 'esbuild'
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -31,6 +31,24 @@ const externals = {
     b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('node:') || keptExternal.has(packageOf(a.path)) ? { path: a.path, external: true } : undefined))
   },
 }
+/**
+ * viem/accounts re-exports bip39's ten wordlists (243 KB, `.split()` at load). Code splitting made the
+ * daemon's entry import them for their side effects because lazy chunks (permissionless, mppx, via
+ * ox's Mnemonic) use them, so every `parx serve` parsed them. Nothing of ours takes a wordlist from
+ * viem/accounts (the build fails with "No matching export" if something starts to); the packages that
+ * use them import them from @scure/bip39 themselves.
+ */
+const withoutViemWordlists = {
+  name: 'viem-accounts-without-wordlists',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]viem[\\/]_esm[\\/]accounts[\\/]index\.js$/ }, (a) => {
+      const source = readFileSync(a.path, 'utf8')
+      const contents = source.replace(/^export \{[^}]*\bczech\b[^}]*\} from '\.\/wordlists\.js';$/m, '')
+      if (contents === source) throw new Error(`${a.path}: the wordlists re-export was not found (viem changed): update scripts/build.js`)
+      return { contents, loader: 'js', resolveDir: dirname(a.path) }
+    })
+  },
+}
 const dist = join(root, 'dist')
 // Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.
 const staging = join(root, `.dist-${process.pid}`)
@@ -47,7 +65,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externals],
+  plugins: [externals, withoutViemWordlists],
   // Bundled CommonJS files (a few inside ox, mppx and @solana/buffer-layout) call require().
   banner: { js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);" },
   metafile: true,
