@@ -1,5 +1,6 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
 import { benchAaSend } from './aa-send.js'
+import { benchBatchSettlement } from './batch-settlement.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<void>> = {
   platform: benchPlatform,
   xchain: benchXchain,
   metrics: benchMetrics,
+  batch: benchBatchSettlement,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -1,0 +1,154 @@
+import { x402Client } from '@x402/core/client'
+import { decodePaymentResponseHeader } from '@x402/core/http'
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { toClientEvmSigner } from '@x402/evm'
+import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
+import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
+import { ExactEvmScheme as ExactServer } from '@x402/evm/exact/server'
+import { paymentMiddleware } from '@x402/express'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import express from 'express'
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import type { SupportedResponse } from '../src/sdk/x402/types.js'
+import { report, spawnServe, summary } from './lib.js'
+
+/** Paid requests per scheme; the batch-settlement gas over them is deposit + claim + settle. */
+const REQUESTS = 100
+/** Buyers whose channels one claim transaction takes, for claims per transaction. */
+const CHANNELS = 20
+const PRICE = '1000' // 0.001 USDC, the per-request maximum
+/** The batch buyer's one deposit: every request with a margin (the official client tops up before its balance is quite spent). */
+const DEPOSIT = BigInt(PRICE) * BigInt(REQUESTS + 10)
+const network = (chainId: number) => `eip155:${chainId}` as const
+
+/**
+ * x402 batch-settlement through parx's facilitator against one `exact` payment, in one run, both
+ * with the official packages unchanged (@x402/express seller, @x402/fetch buyer holding USDC and
+ * no ETH, @x402/evm's schemes): a voucher-paid request's p50/p99 against an exact request's (the
+ * two interleaved, so both meet the same chain and the same load); gas per paid request over
+ * REQUESTS requests (the deposit, the claim and the settle, summed, over REQUESTS) against exact's
+ * (its settlement transactions over REQUESTS); and how many channels one claim transaction takes
+ * (CHANNELS buyers claimed by the channel manager at once). Targets (issue 27): voucher p50 at
+ * most 0.5x exact's, gas at most 1/5 of exact's.
+ */
+export async function benchBatchSettlement(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-batch-'))
+  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  let closeSeller = async () => {}
+  try {
+    const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
+    const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
+    const baseRpc = Object.entries(urls.rpc).find(([k]) => k.endsWith('base'))![1]
+    const chainId = await createPublicClient({ transport: http(baseRpc) }).getChainId()
+    const kind = supported.kinds.find((k) => k.scheme === 'batch-settlement' && k.network === network(chainId) && k.extra?.symbol === 'USDC')!
+    const usdc = { address: kind.extra!.asset as Address, name: String(kind.extra!.name), version: String(kind.extra!.version) }
+    const chain = defineChain({ id: chainId, name: 'local-base', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [baseRpc] } } })
+    const client = createPublicClient({ chain, transport: http(baseRpc) }) as PublicClient
+
+    const payTo = privateKeyToAccount(generatePrivateKey()).address
+    const facilitator = new HTTPFacilitatorClient({ url: urls.facilitator })
+    const batchScheme = new BatchServer(payTo, { withdrawDelay: 900 })
+    const server = new x402ResourceServer(facilitator).register(network(chainId), new ExactServer()).register(network(chainId), batchScheme)
+    const price = { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } }
+    const app = express()
+    app.use(paymentMiddleware({
+      'GET /exact': { accepts: { scheme: 'exact', network: network(chainId), payTo, price } },
+      'GET /batch': { accepts: { scheme: 'batch-settlement', network: network(chainId), payTo, price } },
+    }, server))
+    app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
+    app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((r) => listener.once('listening', r))
+    closeSeller = () => new Promise((r) => listener.close(() => r()))
+    const seller = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+    const manager = new BatchSettlementChannelManager({ scheme: batchScheme, facilitator, receiver: payTo, token: usdc.address, network: network(chainId) })
+
+    const funded = async () => {
+      const a = privateKeyToAccount(generatePrivateKey())
+      const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: a.address, token: 'USDC', amount: '10' }) })
+      if (!r.ok) throw new Error(`faucet answered ${r.status}`)
+      return a
+    }
+    // The official buyer deposits at most 10x its per-payment cap: this cap lets one deposit cover every request.
+    const spendControls = { allowedAssets: [{ network: network(chainId), asset: usdc.address, maxAmountPerPayment: String(DEPOSIT / 10n) }] }
+    const batchBuyer = (a: PrivateKeyAccount, deposit: string) =>
+      wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new BatchClient(toClientEvmSigner(a, client as never), { depositStrategy: () => deposit }) }], spendControls }))
+    const exactBuyer = (a: PrivateKeyAccount) =>
+      wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(toClientEvmSigner(a, client as never)) }], spendControls: false }))
+    const paid = async (pay: typeof fetch, path: string) => {
+      const t = performance.now()
+      const r = await pay(`${seller}${path}`)
+      const ms = performance.now() - t
+      await r.arrayBuffer()
+      if (r.status !== 200) throw new Error(`${path} answered ${r.status}`)
+      const header = r.headers.get('payment-response')
+      return { ms, tx: header ? decodePaymentResponseHeader(header).transaction : '' }
+    }
+    const gasOf = async (txs: string[]) => {
+      let gas = 0n
+      for (const hash of new Set(txs.filter(Boolean))) gas += (await client.getTransactionReceipt({ hash: hash as Hex })).gasUsed
+      return gas
+    }
+
+    // One buyer each: the batch one deposits on its first request (enough for all of them), then pays by voucher.
+    const payBatch = batchBuyer(await funded(), String(DEPOSIT))
+    const payExact = exactBuyer(await funded())
+    for (let i = 0; i < 3; i++) await paid(payExact, '/exact') // the daemon's first settles prepare its executor
+    const exactWarm = 3
+    const deposit = await paid(payBatch, '/batch')
+    const voucherMs: number[] = [], exactMs: number[] = [], exactTxs: string[] = []
+    // Requests that went on chain (a top-up deposit): their gas counts, their time is not a voucher's.
+    const batchTxs = [deposit.tx]
+    for (let i = 1; i < REQUESTS; i++) {
+      // Alternating which goes first, so neither always meets the chain right after the other's transaction.
+      const order = i % 2 ? ['/batch', '/exact'] : ['/exact', '/batch']
+      for (const path of order) {
+        const r = await paid(path === '/batch' ? payBatch : payExact, path)
+        if (path === '/batch') {
+          if (r.tx) batchTxs.push(r.tx)
+          else voucherMs.push(r.ms)
+        } else {
+          exactMs.push(r.ms)
+          exactTxs.push(r.tx)
+        }
+      }
+    }
+    exactTxs.push((await paid(payExact, '/exact')).tx)
+    const out = await manager.claimAndSettle()
+    const batchGas = await gasOf([...batchTxs, ...out.claims.map((c) => c.transaction), out.settle?.transaction ?? ''])
+    const exactGas = await gasOf(exactTxs)
+    const v = summary(voucherMs), e = summary(exactMs)
+    const conditions = { requests: REQUESTS, machine: 'shared, busy (other agents running); figures are noisy' }
+    report('batch-settlement voucher request p50 (official client+server, our facilitator)', v.p50, 'ms', { p99: round(v.p99), n: v.n, deposits: batchTxs.length })
+    report('exact request p50 (official client+server, our facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, warmup: exactWarm })
+    report('batch-settlement voucher p50 / exact p50', v.p50 / e.p50, 'x', { target: '<= 0.5', p99Ratio: round(v.p99 / e.p99), ...conditions })
+    report('batch-settlement deposit request', deposit.ms, 'ms')
+    const perBatch = Number(batchGas) / REQUESTS, perExact = Number(exactGas) / REQUESTS
+    report('batch-settlement gas per paid request (deposit + claim + settle) / requests', perBatch, 'gas', { total: Number(batchGas), claims: out.claims.length, settled: Boolean(out.settle?.transaction) })
+    report('exact gas per paid request', perExact, 'gas', { total: Number(exactGas), transactions: new Set(exactTxs).size })
+    report('batch-settlement gas / exact gas per paid request', perBatch / perExact, 'x', { target: '<= 0.2', ...conditions })
+
+    // Many channels, one claim: CHANNELS buyers deposit and pay once each; the manager claims them together.
+    for (let i = 0; i < CHANNELS; i++) {
+      const pay = batchBuyer(await funded(), String(BigInt(PRICE) * 2n))
+      await paid(pay, '/batch')
+      await paid(pay, '/batch')
+    }
+    const claims = await manager.claim()
+    const rows = claims.reduce((n, c) => n + c.vouchers, 0)
+    const claimGas = await gasOf(claims.map((c) => c.transaction))
+    report('batch-settlement claims per claim transaction', rows / claims.length, 'claims/tx', { channels: rows, transactions: claims.length, gasPerClaim: Math.round(Number(claimGas) / rows) })
+  } finally {
+    await closeSeller()
+    await ours.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const round = (x: number) => Math.round(x * 100) / 100
