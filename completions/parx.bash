@@ -55,6 +55,9 @@ _parx() {
       "swap") path="swap" ;;
       "payments") path="payments" ;;
       "report") path="report" ;;
+      "channels") path="channels" ;;
+      "channels list") path="channels list" ;;
+      "channels refund") path="channels refund" ;;
       "discover") path="discover" ;;
       "manifest") path="manifest" ;;
       "endpoint") path="endpoint" ;;
@@ -81,7 +84,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report channels discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "openapi") words="--version -V --output -o --api-url --no-color --help" ;;
@@ -131,6 +134,9 @@ _parx() {
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "payments") words="--agent --since --until --kind --host --limit --cursor --page --version -V --output -o --api-url --no-color --help" ;;
     "report") words="--agent --since --until --kind --host --version -V --output -o --api-url --no-color --help" ;;
+    "channels") words="list refund --version -V --output -o --api-url --no-color --help" ;;
+    "channels list") words="--agent --version -V --output -o --api-url --no-color --help" ;;
+    "channels refund") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "discover") words="--facilitator --network --token --max-price --agent --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
     "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;

@@ -26,6 +26,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a send
 complete -c parx -f -n '__fish_use_subcommand' -a swap
 complete -c parx -f -n '__fish_use_subcommand' -a payments
 complete -c parx -f -n '__fish_use_subcommand' -a report
+complete -c parx -f -n '__fish_use_subcommand' -a channels
 complete -c parx -f -n '__fish_use_subcommand' -a discover
 complete -c parx -f -n '__fish_use_subcommand' -a manifest
 complete -c parx -f -n '__fish_use_subcommand' -a endpoint
@@ -167,6 +168,10 @@ complete -c parx -n '__fish_seen_subcommand_from report' -l since -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l until -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l kind -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l host -r
+complete -c parx -f -n '__fish_seen_subcommand_from channels' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from channels' -a refund
+complete -c parx -n '__fish_seen_subcommand_from list' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from refund' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l facilitator -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l network -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l token -r

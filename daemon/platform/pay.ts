@@ -11,9 +11,14 @@ import { egressRefusal } from './egress/guard.js'
 import { checkSpend, hostAllowed, microsToUsd, remainingMicros, usdMicros } from './limits.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
-import { VALIDITY_SECONDS, type Offered, type Quote, type QuoteContext } from './pay/quote.js'
+import { VALIDITY_SECONDS, validitySeconds, type Offered, type Quote, type QuoteContext } from './pay/quote.js'
 import { MAX_TERMS_BODY, passThrough, readBounded } from './pay/seller-body.js'
 import { x402Quotes } from './pay/x402.js'
+import { payWithChannel, type ChannelSettings } from './channels/pay.js'
+import type { ChannelStore } from './channels/store.js'
+import { channelTerms } from './channels/terms.js'
+import type { PaymentRequired } from '../../src/sdk/x402/types.js'
+import { decodeHeader } from '../../src/sdk/x402/wire.js'
 import type { SpendsLedger } from './spends.js'
 import { policyOf, type AgentRow } from './store.js'
 
@@ -21,6 +26,8 @@ import { policyOf, type AgentRow } from './store.js'
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
   /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/platform/egress/), plain fetch by default. */
   & { fetch?: SellerFetch }
+  /** x402 batch-settlement channels (daemon/platform/channels/): without them, such offers are not taken. */
+  & { channels?: { store: ChannelStore; settings: ChannelSettings } }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
@@ -62,6 +69,10 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
   const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default }
+  if (d.channels && req.protocol !== 'mpp') {
+    const paid = await viaChannel(d, d.channels, agent, req, ctx, first, host, init, sellerFetch)
+    if (paid) return paid
+  }
   const chosen = await chooseQuote(ctx, first, req.protocol)
   const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
   const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
@@ -123,6 +134,41 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
   return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address } }
+}
+
+/**
+ * A seller offering x402 `batch-settlement` on the agent's network is paid through the agent's
+ * channel to it (daemon/platform/channels/pay.ts); undefined when it offers none, so the other
+ * offers are read as usual. A bogus offer is refused (CHANNEL_TERMS_REFUSED), not skipped.
+ */
+async function viaChannel(
+  d: PayDeps, channels: NonNullable<PayDeps['channels']>, agent: AgentRow, req: PayRequest, ctx: QuoteContext, first: Response, host: string,
+  init: (extra?: Record<string, string>) => RequestInit, sellerFetch: (url: string, i: RequestInit, afterPayment: boolean) => Promise<Response>,
+): Promise<PayAnswer | undefined> {
+  const required = decodeHeader<PaymentRequired>(first.headers.get(x402Headers.required))
+  if (!required || required.x402Version !== 2 || !Array.isArray(required.accepts)) return undefined
+  const terms = await channelTerms(ctx.chain, ctx.tokens, ctx.signer.address, required.accepts.filter((r) => r && typeof r === 'object' && typeof r.amount === 'string'))
+  if (!terms) return undefined
+  await first.body?.cancel().catch(() => {})
+  const amount = fromBaseUnits(terms.price, terms.token.decimals)
+  const price: Price = { protocol: 'x402-v2', amount, token: terms.token.symbol, network: agent.network, payTo: terms.config.receiver }
+  if (req.maxAmount !== undefined && terms.price > toBaseUnits(req.maxAmount, terms.token.decimals)) {
+    throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${terms.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
+  }
+  if (req.dryRun) {
+    let withinLimits = true
+    try {
+      checkSpend(policyOf(agent), { amountMicros: usdMicros(amount, terms.token.decimals), spentTodayMicros: await d.spends.spentToday(agent.id), host })
+    } catch {
+      withinLimits = false
+    }
+    return { dryRun: true, price, withinLimits, remainingTodayUsd: await remaining(d, agent) }
+  }
+  return payWithChannel({
+    chain: d.chain, spends: d.spends, channels: channels.store, settings: channels.settings, agent, signer: ctx.signer, url: req.url, host, terms,
+    resource: required.resource, validSeconds: validitySeconds(terms.requirement.maxTimeoutSeconds ?? 60, ctx.maxValiditySeconds),
+    timeoutMs: d.timeoutMs ?? DEFAULT_TIMEOUT_MS, send: (headers) => sellerFetch(req.url, init(headers), true),
+  })
 }
 
 /**

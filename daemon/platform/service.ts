@@ -30,7 +30,12 @@ import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from 
 import type { LimitPolicy } from './limits.js'
 import { sellerChannelStore } from '../seller/channel-store.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
-import { egressGuard, type Egress } from './egress/guard.js'
+import { egressGuard, egressRefusal, type Egress } from './egress/guard.js'
+import { CHANNEL_DEFAULTS, type ChannelSettings } from './channels/pay.js'
+import { channelView, decimalsOf, refundChannel } from './channels/refund.js'
+import { channelStore } from './channels/store.js'
+import type { ChannelList, ChannelRefund } from '../../src/sdk/platform/channels.js'
+import { privateKeyToAccount } from 'viem/accounts'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -65,6 +70,8 @@ export type PlatformService = {
   balance(agent: AgentRow): Promise<Balance>
   /** Pays a 402-gated URL (daemon/platform/pay.ts). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
+  /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/platform/channels/). */
+  channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund> }
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
@@ -112,6 +119,8 @@ export type PlatformServiceParameters = {
   egress?: Egress
   /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
   payValiditySeconds?: number
+  /** Channel deposits of pay through x402 batch-settlement (config `pay.channels`). */
+  channelSettings?: ChannelSettings
   log: Logger
 }
 
@@ -130,6 +139,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
   const spends = spendsLedger(p.store)
+  const channels = channelStore(p.store)
+  const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
   const chainOf = (agent: AgentRow) => {
     const chain = p.evm[agent.network]
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
@@ -165,7 +176,19 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings } }, agent, req)),
+    channels: {
+      async list(agent) {
+        const chain = chainOf(agent)
+        return { channels: (await channels.list(agent.id)).map((r) => channelView(r, decimalsOf(chain, r.token))) }
+      },
+      refund: (agent, channelId) => refundChannel({
+        chain: chainOf(agent), spends, channels, agent, signer: privateKeyToAccount(store.walletKey(agent)), timeoutMs: 30_000,
+        get: (url, headers) => egress.fetch(url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) }).catch((e) => {
+          throw egressRefusal(e) ?? new BaseError('SELLER_FAILED', `the seller at ${url} could not be reached (${(e as Error).message}); nothing moved`, { cause: e })
+        }),
+      }, channelId),
+    },
     quotas,
     newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
     endpoints,

@@ -37,6 +37,8 @@ import * as manifest from './commands/manifest.js'
 import * as mcp from './commands/mcp.js'
 import * as pay from './commands/pay.js'
 import * as payments from './commands/payments.js'
+import * as channelsList from './commands/channels/list.js'
+import * as channelsRefund from './commands/channels/refund.js'
 import * as report from './commands/report.js'
 import * as discover from './commands/discover.js'
 import * as serve from './commands/serve.js'
@@ -136,6 +138,12 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(swap.define(ctx))
   program.addCommand(payments.define(ctx))
   program.addCommand(report.define(ctx))
+  program.addCommand(
+    new Command('channels')
+      .description("the agent's x402 batch-settlement channels: list them, refund what is unspent")
+      .addCommand(channelsList.define(ctx))
+      .addCommand(channelsRefund.define(ctx)),
+  )
   program.addCommand(discover.define(ctx))
   program.addCommand(manifest.define(ctx))
   program.addCommand(

@@ -26,6 +26,8 @@ export const envPaths: Record<string, string> = {
   PARX_XCHAIN_POLL_MS: 'xchain.pollMs',
   PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: 'facilitator.receiptTimeoutMs',
   PARX_PAY_VALIDITY_SECONDS: 'pay.validitySeconds',
+  PARX_PAY_CHANNEL_DEPOSIT_MULTIPLIER: 'pay.channels.depositMultiplier',
+  PARX_PAY_CHANNEL_DEPOSIT_CAP: 'pay.channels.depositCap',
   PARX_SOLVER_KEY: 'keys.solver',
   PARX_FACILITATOR_KEY: 'keys.facilitator',
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',

@@ -207,6 +207,16 @@ export const configSchema = z.object({
      * reserved until then. Bounds as daemon/platform/pay/quote.ts VALIDITY_SECONDS.
      */
     validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
+    /**
+     * x402 batch-settlement channels (daemon/platform/channels/): the deposit made when an agent
+     * first pays a seller through one is `depositMultiplier` x the price (or the seller's larger
+     * minDeposit), at most `depositCap` token units open in one channel and never more than the
+     * daily limit still allows. It counts against the daily limit until refunded.
+     */
+    channels: z.object({
+      depositMultiplier: z.coerce.number().int().min(1).max(1000).default(10),
+      depositCap: z.union([z.string(), z.number().transform(String)]).pipe(z.string().regex(/^\d+(\.\d{1,18})?$/, 'a token amount such as 5 or 0.5')).default('5'),
+    }).default({}),
   }).default({}),
   /** The local profile's ERC-4337 bundler (alto), behind agents' gasless sends on local-base. */
   bundler: z.object({

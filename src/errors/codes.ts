@@ -53,6 +53,8 @@ export const errorCodes = {
   BUNDLER_UNAVAILABLE: { status: 503, meaning: 'the ERC-4337 bundler did not answer; nothing was spent, retry shortly' },
   EGRESS_REFUSED: { status: 403, meaning: 'the URL resolves to an address the platform does not fetch for users (loopback, private, link-local...); nothing was sent or paid' },
   QUOTA_EXCEEDED: { status: 403, meaning: 'a per-user quota (agents, endpoints, webhooks, keys, pay calls in flight) is reached; the body has quota, limit and used' },
+  CHANNEL_TERMS_REFUSED: { status: 502, meaning: "the seller's batch-settlement offer names a contract, network, token domain, authorizer or deposit the platform does not pay into; nothing was paid" },
+  CHANNEL_REFUND_REFUSED: { status: 502, meaning: "the seller did not refund the channel's unspent deposit; nothing moved (withdraw after the channel's delay instead)" },
   // dashboard (SIWE sign-in, SPEC §5.9)
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },

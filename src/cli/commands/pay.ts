@@ -109,7 +109,7 @@ function priceLines(q: PayDryRun, ctx: CliContext): string[] {
 export function human(a: PayAnswer, ctx: CliContext, out?: string): string[] {
   if (a.dryRun) return a.price ? priceLines(a, ctx) : ['The URL asked for no payment.']
   const r = a.receipt
-  ctx.stderr(r ? `Paid ${r.amount} ${r.token} on ${r.network} (${r.protocol}); transaction ${r.transaction}. Seller answered ${a.status}.` : `No payment was asked; the URL answered ${a.status}.`)
+  ctx.stderr(r ? `Paid ${r.amount} ${r.token} on ${r.network} (${r.protocol}); ${settledBy(r)}. Seller answered ${a.status}.` : `No payment was asked; the URL answered ${a.status}.`)
   const bytes = a.bodyEncoding === 'base64' ? Buffer.from(a.body, 'base64').length : Buffer.byteLength(a.body)
   if (out !== undefined) return ctx.stderr(`Wrote the answer (${bytes} bytes) to ${out}.`), []
   if (a.bodyEncoding === 'base64') return ctx.stderr(`The answer is binary (${bytes} bytes): save it with --out FILE, or use --output json for it in base64.`), []
@@ -133,4 +133,11 @@ export function define(ctx: () => CliContext): Command {
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
   return platformAction(cmd, ctx, run, (a, c) => human(a, c, cmd.opts<PayOptions>().out))
+}
+
+/** Where a payment shows: its transaction, or the channel a voucher drew on (no transaction of its own). */
+function settledBy(r: NonNullable<PayResult['receipt']>): string {
+  if (!r.channel) return `transaction ${r.transaction}`
+  const deposit = r.channel.deposited ? `deposited ${r.channel.deposited} ${r.token} (transaction ${r.transaction}); ` : ''
+  return `${deposit}voucher on channel ${r.channel.id}, ${r.channel.cumulative} ${r.token} charged in total`
 }

@@ -47,6 +47,16 @@ const tools = {
       maxPrice: amount.optional().describe('only offers at most this price, in the token'),
     },
   },
+  channels: {
+    description:
+      "The agent's x402 batch-settlement channels (pay opens one when a seller offers batch-settlement: one deposit, then vouchers with no transaction): " +
+      'per seller, what was deposited, charged and refunded, and what is unspent.',
+    input: {},
+  },
+  refund_channel: {
+    description: "Ask a channel's seller to refund the unspent deposit to the agent's wallet (cooperative refund); the amount returned is read from the chain.",
+    input: { channel: z.string().describe('the channel id (0x and 64 hex digits), as the channels tool lists it') },
+  },
   history: {
     description:
       "The agent's pays, sends and swaps, newest first, one page at a time (pass nextCursor as cursor for the next); " +

@@ -1,6 +1,8 @@
 import { describeError } from '../describe-error.js'
 import { CliError } from '../errors.js'
 import * as balance from '../commands/balance.js'
+import * as channelsList from '../commands/channels/list.js'
+import * as channelsRefund from '../commands/channels/refund.js'
 import * as discover from '../commands/discover.js'
 import * as manifest from '../commands/manifest.js'
 import * as payments from '../commands/payments.js'
@@ -41,6 +43,8 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
     if (a.report === true) return (await report.run(filter, deps)).data
     return (await payments.run({ ...filter, limit: typeof a.limit === 'number' ? String(a.limit) : undefined, cursor: str(a, 'cursor') }, deps)).data
   },
+  channels: async (_a, deps) => (await channelsList.run({}, deps)).data,
+  refund_channel: async (a, deps) => (await channelsRefund.run({ channel: str(a, 'channel') ?? '' }, deps)).data,
   pay: async (a, deps) => {
     const maxAmount = str(a, 'maxAmount')
     const dryRun = a.dryRun === true

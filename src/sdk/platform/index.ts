@@ -1,4 +1,5 @@
 export * from './agents.js'
+export * from './channels.js'
 export * from './client.js'
 export * from './endpoints.js'
 export * from './fields.js'

@@ -56,10 +56,15 @@ export const receipt = z.object({
   amount: z.string(),
   token: z.string(),
   network: z.string(),
-  /** The settlement transaction (the facilitator's, or the MPP transfer). */
-  transaction: txHash,
+  /**
+   * The settlement transaction (the facilitator's, or the MPP transfer); null for a voucher paid
+   * through a batch-settlement channel (no transaction: the seller claims many later, in one).
+   */
+  transaction: txHash.nullable(),
   payer: evmAddress,
   payTo: z.string(),
+  /** Paid through the agent's batch-settlement channel: its id, the cumulative charged, and the deposit made by this request if any. */
+  channel: z.object({ id: z.string(), cumulative: z.string(), deposited: z.string().optional() }).optional(),
 })
 export type Receipt = z.infer<typeof receipt>
 

@@ -23,6 +23,8 @@ export const platformRoutePaths = {
   pay: { method: 'POST', path: '/api/agents/:id/pay', auth: 'owner' },
   listPayments: { method: 'GET', path: '/api/agents/:id/payments', auth: 'owner' },
   report: { method: 'GET', path: '/api/agents/:id/report', auth: 'owner' },
+  listChannels: { method: 'GET', path: '/api/agents/:id/channels', auth: 'owner' },
+  refundChannel: { method: 'POST', path: '/api/agents/:id/channels/:channelId/refund', auth: 'owner' },
   createEndpoint: { method: 'POST', path: '/api/endpoints', auth: 'user' },
   listEndpoints: { method: 'GET', path: '/api/endpoints', auth: 'user' },
   showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
+import { channelList, channelParams, channelRefund } from './channels.js'
 import * as E from './endpoints.js'
 import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
 import { limits, setLimitsBody } from './limits.js'
@@ -103,7 +104,7 @@ export const platformRoutes = {
   pay: {
     method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
     params: A.agentParams, body: payBody, response: payAnswer,
-    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED'],
+    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED', 'CHANNEL_TERMS_REFUSED'],
   },
   listPayments: {
     method: 'GET', path: '/api/agents/:id/payments', auth: 'owner',
@@ -114,6 +115,16 @@ export const platformRoutes = {
     method: 'GET', path: '/api/agents/:id/report', auth: 'owner',
     summary: "the agent's spending totals per day, host, token and kind over a window, with its limits",
     params: A.agentParams, query: reportQuery, response: report, errors: TENANT,
+  },
+  listChannels: {
+    method: 'GET', path: '/api/agents/:id/channels', auth: 'owner',
+    summary: "the agent's x402 batch-settlement channels: deposited, charged, refunded and unspent per seller",
+    params: A.agentParams, response: channelList, errors: TENANT,
+  },
+  refundChannel: {
+    method: 'POST', path: '/api/agents/:id/channels/:channelId/refund', auth: 'owner',
+    summary: "ask the seller to refund the channel's unspent deposit to the agent's wallet (cooperative refund)",
+    params: channelParams, response: channelRefund, errors: [...TENANT, 'CHANNEL_REFUND_REFUSED', 'SELLER_FAILED', 'CHANNEL_TERMS_REFUSED', 'CHAIN_UNAVAILABLE', 'EGRESS_REFUSED'],
   },
   createEndpoint: {
     method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',

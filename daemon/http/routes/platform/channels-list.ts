@@ -1,0 +1,10 @@
+import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
+import { platformRoute } from './contract-route.js'
+
+const r = platformRoutes.listChannels
+
+/** The agent's x402 batch-settlement channels, newest first, amounts in token units. */
+export default platformRoute(r, async (c, s, { params, caller }) => {
+  const agent = await s.ownedAgent(caller, params.id)
+  return c.json(await s.channels.list(agent))
+})

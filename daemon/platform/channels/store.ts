@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import { BaseError } from '../../../src/errors/index.js'
+import type { Database } from '../../store/database.js'
+import type { Store } from '../../store/store.js'
+import type { ChannelSpendColumns, PlatformPayChannelsTable } from '../../store/tables/channels.js'
+import type { PlatformSpendsTable } from '../../store/tables/platform.js'
+import { checkSpend } from '../limits.js'
+import { DAY_MS } from '../spends.js'
+import { policyOf } from '../store.js'
+
+export type ChannelRow = Selectable<PlatformPayChannelsTable>
+/** The store as this module sees it: the spends ledger with its channel columns (545), which only channels read or write. */
+type Db = Omit<Database, 'platform_spends'> & { platform_spends: PlatformSpendsTable & ChannelSpendColumns }
+export type SpendWithChannel = Selectable<Db['platform_spends']>
+export type NewChannel = Pick<ChannelRow, 'id' | 'agent_id' | 'network' | 'token' | 'config' | 'receiver' | 'receiver_authorizer' | 'url' | 'host'>
+export type ChannelPatch = Partial<Pick<ChannelRow, 'url' | 'host' | 'deposited' | 'signed' | 'charged' | 'refunded' | 'refund_nonce' | 'pending_deposit' | 'pending_spend'>>
+
+/** One spend on a channel: what the limit check and the ledger row need. */
+export type ChannelSpend = { agentId: string; channelId: string; amountMicros: bigint; token: string; amount: string; recipient: string; host: string }
+
+/** How long one pay may hold a channel before another replica may take it over (a crashed holder). */
+const POLL_MS = 25
+
+/**
+ * The agents' channels and their accounting on the spends ledger. A deposit is a `pay` spend tagged
+ * `deposit`: money in escrow, counted against the limits from the moment it is reserved until it is
+ * refunded. A voucher is a `pay` spend tagged `voucher` that draws on the escrow: its reservation
+ * checks the limits as a payment of its own amount would (the channel's escrow left out of the
+ * day's total, since the voucher is paid from it), and moves that amount out of the escrow row, so
+ * what counts in the day stays deposit-sized and a voucher is never counted twice. Every step runs
+ * in one transaction holding the agent's row, like `spends.reserve`, so replicas share the limits.
+ */
+export type ChannelStore = {
+  ensure(c: NewChannel): Promise<void>
+  get(id: string): Promise<ChannelRow | undefined>
+  list(agentId: string): Promise<ChannelRow[]>
+  update(id: string, patch: ChannelPatch): Promise<void>
+  /** A spend row by id (a channel's pending deposit). */
+  spend(id: string): Promise<SpendWithChannel | undefined>
+  /** Holds the channel for this pay (across replicas) until `release` or `holdMs` passes; waits up to `waitMs` for another holder. */
+  lease(id: string, holdMs: number, waitMs: number): Promise<{ release(): Promise<void> }>
+  reserveDeposit(s: ChannelSpend): Promise<SpendWithChannel>
+  reserveVoucher(s: ChannelSpend): Promise<SpendWithChannel>
+  /** The seller charged `chargedMicros` of the voucher's reservation: the rest goes back to the escrow. */
+  settleVoucher(spend: SpendWithChannel, chargedMicros: bigint, chargedAmount: string): Promise<void>
+  /** The voucher charged nothing (refused, failed): its reservation goes back to the escrow, which still counts it. */
+  releaseVoucher(spend: SpendWithChannel, reason: string): Promise<void>
+  /** A charge the seller proved with our own voucher (a corrective 402) that we had not recorded: drawn from the escrow, confirmed. */
+  recordCharge(s: ChannelSpend, reason: string): Promise<void>
+  /** `micros` of the escrow came back to the wallet (a refund): it stops counting. */
+  refundEscrow(channelId: string, micros: bigint, reason: string): Promise<void>
+}
+
+export function channelStore(store: Store): ChannelStore {
+  const db = store.db as unknown as Kysely<Db>
+  const locked = async <T>(agentId: string, f: (tx: Transaction<Db>, agent: Selectable<Db['platform_agents']>) => Promise<T>) =>
+    db.transaction().execute(async (tx) => {
+      let q = tx.selectFrom('platform_agents').selectAll().where('id', '=', agentId)
+      if (store.dialect === 'postgres') q = q.forUpdate()
+      const agent = await q.executeTakeFirst()
+      if (!agent) throw new BaseError('NOT_FOUND', `no agent ${agentId}`)
+      return f(tx, agent)
+    })
+  const insert = (tx: Transaction<Db>, s: ChannelSpend, role: 'deposit' | 'voucher', state: SpendWithChannel['state'], reason: string | null) => {
+    const now = Date.now()
+    return tx.insertInto('platform_spends').values({
+      id: randomUUID(), agent_id: s.agentId, kind: 'pay', amount_micros: s.amountMicros.toString(), token: s.token, amount: s.amount,
+      recipient: s.recipient, host: s.host, state, tx: null, user_op: null, reason, created_at: now, updated_at: now,
+      channel_id: s.channelId, channel_role: role,
+    }).returningAll().executeTakeFirstOrThrow()
+  }
+  return {
+    async ensure(c) {
+      const now = Date.now()
+      await db.insertInto('platform_pay_channels').values({
+        ...c, deposited: '0', signed: '0', charged: '0', refunded: '0', refund_nonce: '0', pending_deposit: null, pending_spend: null,
+        lease: null, lease_until: null, created_at: now, updated_at: now,
+      }).onConflict((o) => o.column('id').doNothing()).execute()
+    },
+    get: (id) => db.selectFrom('platform_pay_channels').selectAll().where('id', '=', id).executeTakeFirst(),
+    list: (agentId) => db.selectFrom('platform_pay_channels').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').execute(),
+    spend: (id) => db.selectFrom('platform_spends').selectAll().where('id', '=', id).executeTakeFirst(),
+    async update(id, patch) {
+      await db.updateTable('platform_pay_channels').set({ ...patch, updated_at: Date.now() }).where('id', '=', id).execute()
+    },
+    async lease(id, holdMs, waitMs) {
+      const token = randomUUID()
+      const deadline = Date.now() + waitMs
+      for (;;) {
+        const now = Date.now()
+        const r = await db.updateTable('platform_pay_channels').set({ lease: token, lease_until: now + holdMs })
+          .where('id', '=', id).where((eb) => eb.or([eb('lease', 'is', null), eb('lease_until', '<', now)])).executeTakeFirst()
+        if (r.numUpdatedRows > 0n) break
+        if (Date.now() > deadline) throw new BaseError('SELLER_FAILED', `another payment on channel ${id} is still in progress; nothing was paid, retry shortly`, { fields: { charged: false, transaction: null } })
+        await new Promise((res) => setTimeout(res, POLL_MS))
+      }
+      return {
+        async release() {
+          await db.updateTable('platform_pay_channels').set({ lease: null, lease_until: null }).where('id', '=', id).where('lease', '=', token).execute()
+        },
+      }
+    },
+    reserveDeposit: (s) => locked(s.agentId, async (tx, agent) => {
+      // The per-payment limit bounds what the seller may charge, i.e. each voucher; the deposit is
+      // escrow the agent gets back unless vouchers draw on it, so it counts against the day only.
+      checkSpend({ ...policyOf(agent), perPaymentUsd: null }, { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId), host: s.host })
+      return insert(tx, s, 'deposit', 'reserved', `deposit into channel ${s.channelId}`)
+    }),
+    reserveVoucher: (s) => locked(s.agentId, async (tx, agent) => {
+      checkSpend(policyOf(agent), { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId, s.channelId), host: s.host })
+      const row = await insert(tx, s, 'voucher', 'reserved', `voucher on channel ${s.channelId}`)
+      await moveEscrow(tx, s.channelId, -s.amountMicros)
+      return row
+    }),
+    settleVoucher: (spend, chargedMicros, chargedAmount) => locked(spend.agent_id, async (tx) => {
+      const reserved = BigInt(spend.amount_micros)
+      await tx.updateTable('platform_spends').set({ state: 'confirmed', amount_micros: chargedMicros.toString(), amount: chargedAmount, updated_at: Date.now() })
+        .where('id', '=', spend.id).execute()
+      if (reserved > chargedMicros) await moveEscrow(tx, spend.channel_id!, reserved - chargedMicros)
+    }),
+    releaseVoucher: (spend, reason) => locked(spend.agent_id, async (tx) => {
+      const r = await tx.updateTable('platform_spends').set({ state: 'released', reason, updated_at: Date.now() })
+        .where('id', '=', spend.id).where('state', '=', 'reserved').executeTakeFirst()
+      if (r.numUpdatedRows > 0n) await moveEscrow(tx, spend.channel_id!, BigInt(spend.amount_micros))
+    }),
+    recordCharge: (s, reason) => locked(s.agentId, async (tx) => {
+      await insert(tx, s, 'voucher', 'confirmed', reason)
+      await moveEscrow(tx, s.channelId, -s.amountMicros)
+    }),
+    async refundEscrow(channelId, micros, reason) {
+      await db.transaction().execute(async (tx) => {
+        await moveEscrow(tx, channelId, -micros)
+        await tx.updateTable('platform_spends').set({ reason, updated_at: Date.now() })
+          .where('channel_id', '=', channelId).where('channel_role', '=', 'deposit').where('state', '!=', 'released').execute()
+      })
+    },
+  }
+}
+
+/**
+ * The rolling day's spends of an agent (reserved and confirmed), leaving out the escrow of
+ * `drawingOn`: the channel a voucher is being paid from.
+ */
+async function spentSince(tx: Transaction<Db>, agentId: string, drawingOn?: string): Promise<bigint> {
+  const rows = await tx.selectFrom('platform_spends').select(['amount_micros', 'channel_id', 'channel_role'])
+    .where('agent_id', '=', agentId).where('state', '!=', 'released').where('created_at', '>', Date.now() - DAY_MS).execute()
+  return rows.reduce((acc, r) => (drawingOn && r.channel_id === drawingOn && r.channel_role === 'deposit' ? acc : acc + BigInt(r.amount_micros)), 0n)
+}
+
+/**
+ * Moves `delta` micros into (positive) or out of (negative) the channel's escrow rows: out of the
+ * oldest first, never below zero; back into the newest.
+ */
+async function moveEscrow(tx: Transaction<Db>, channelId: string, delta: bigint): Promise<void> {
+  const rows = await tx.selectFrom('platform_spends').select(['id', 'amount_micros'])
+    .where('channel_id', '=', channelId).where('channel_role', '=', 'deposit').where('state', '!=', 'released')
+    .orderBy('created_at', delta < 0n ? 'asc' : 'desc').execute()
+  let left = delta < 0n ? -delta : delta
+  for (const r of rows) {
+    if (left === 0n) break
+    const have = BigInt(r.amount_micros)
+    const next = delta < 0n ? (have > left ? have - left : 0n) : have + left
+    left = delta < 0n ? left - (have - next) : 0n
+    await tx.updateTable('platform_spends').set({ amount_micros: next.toString(), updated_at: Date.now() }).where('id', '=', r.id).execute()
+  }
+}

@@ -1,0 +1,93 @@
+import { getAddress, isAddress, zeroAddress, type Address, type Hex } from 'viem'
+import { BaseError } from '../../../src/errors/index.js'
+import {
+  BATCH_SETTLEMENT, BATCH_SETTLEMENT_ADDRESS, channelIdOf, MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, type ChannelConfig,
+} from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import type { PaymentRequirements } from '../../../src/sdk/x402/types.js'
+import { isRecord } from '../../../src/sdk/x402/wire.js'
+import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
+import { amountOf } from '../pay/x402.js'
+import { sameAddress } from '../pay/quote.js'
+
+/** Our channels are keyed by config alone: one per (agent, receiver, authorizer, token, delay) on a network. */
+export const CHANNEL_SALT: Hex = `0x${'0'.repeat(64)}`
+
+/** A seller's batch-settlement offer the platform will pay through: the requirement as sent, and our channel for it. */
+export type ChannelTerms = { requirement: PaymentRequirements; token: EvmToken; price: bigint; config: ChannelConfig; channelId: Hex; minDeposit?: bigint }
+
+/** Where the settlement contract is present, by chain: a network without it is not one the scheme's canonical contract serves. */
+const hasContract = new WeakMap<EvmChain, Promise<boolean>>()
+
+/**
+ * The first batch-settlement offer on the agent's network and in one of its tokens, checked, or
+ * undefined when there is none. A seller's offer decides where the agent's deposit goes, so every
+ * part that could send it elsewhere is checked against what the scheme fixes, and a mismatch is
+ * refused (CHANNEL_TERMS_REFUSED) rather than skipped: a contract or verifying address other than
+ * the canonical one, a network where that contract does not live, a token domain other than the
+ * token's own (the deposit authorization would be signed for another contract), no or a zero
+ * receiver authorizer, a withdraw delay outside the contract's bounds, a transfer method we do not sign.
+ */
+export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: Address, accepts: PaymentRequirements[]): Promise<ChannelTerms | undefined> {
+  const r = accepts.find((a) => a.scheme === BATCH_SETTLEMENT && a.network === chain.spec.caip2 && tokens.some((t) => sameAddress(t.address, a.asset)))
+  if (!r) return undefined
+  const token = tokens.find((t) => sameAddress(t.address, r.asset))!
+  const refuse = (why: string): never => {
+    throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${why}; nothing was paid`)
+  }
+  const extra = isRecord(r.extra) ? r.extra : {}
+  for (const k of ['verifyingContract', 'contract', 'batchSettlement', 'settlementContract'] as const) {
+    const v = extra[k]
+    if (v !== undefined && (typeof v !== 'string' || !sameAddress(v, BATCH_SETTLEMENT_ADDRESS))) {
+      refuse(`names ${String(v)} as its ${k}; the scheme's contract is ${BATCH_SETTLEMENT_ADDRESS}`)
+    }
+  }
+  if (!(await contractPresent(chain))) refuse(`is on ${chain.key} (${chain.spec.caip2}), where the batch-settlement contract is not deployed at ${BATCH_SETTLEMENT_ADDRESS}`)
+  if (!token.eip3009 || !token.permitDomain) refuse(`is in ${token.symbol}, which the platform deposits only with ERC-3009 and this token does not offer it`)
+  const method = extra.assetTransferMethod ?? 'eip3009'
+  if (method !== 'eip3009') refuse(`asks for deposits by ${String(method)}; the platform deposits by eip3009`)
+  if (extra.name !== token.permitDomain!.name || extra.version !== token.permitDomain!.version) {
+    refuse(`names the token domain ${String(extra.name)} ${String(extra.version)}, not ${token.symbol}'s own (${token.permitDomain!.name} ${token.permitDomain!.version})`)
+  }
+  const authorizer = extra.receiverAuthorizer
+  if (typeof authorizer !== 'string' || !isAddress(authorizer) || sameAddress(authorizer, zeroAddress)) refuse('has no non-zero receiverAuthorizer')
+  if (typeof r.payTo !== 'string' || !isAddress(r.payTo) || sameAddress(r.payTo, zeroAddress)) refuse(`pays to ${String(r.payTo)}, which is not an address`)
+  const delay = extra.withdrawDelay ?? MIN_WITHDRAW_DELAY
+  if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < MIN_WITHDRAW_DELAY || delay > MAX_WITHDRAW_DELAY) {
+    refuse(`has a withdrawDelay of ${String(delay)}; the contract takes ${MIN_WITHDRAW_DELAY} to ${MAX_WITHDRAW_DELAY} seconds`)
+  }
+  const price = amountOf(r.amount)
+  const config: ChannelConfig = {
+    payer, payerAuthorizer: payer, receiver: getAddress(r.payTo), receiverAuthorizer: getAddress(authorizer as string),
+    token: token.address, withdrawDelay: delay as number, salt: CHANNEL_SALT,
+  }
+  const min = typeof extra.minDeposit === 'string' && /^\d+$/.test(extra.minDeposit) ? BigInt(extra.minDeposit) : undefined
+  return { requirement: r, token, price, config, channelId: channelIdOf(config, chain.chainId).toLowerCase() as Hex, ...(min ? { minDeposit: min } : {}) }
+}
+
+function contractPresent(chain: EvmChain): Promise<boolean> {
+  let p = hasContract.get(chain)
+  if (!p) {
+    p = chain.client.getCode({ address: BATCH_SETTLEMENT_ADDRESS }).then((code) => code !== undefined && code !== '0x')
+    // A chain that did not answer is asked again next time, not remembered as lacking the contract.
+    p.catch(() => hasContract.delete(chain))
+    hasContract.set(chain, p)
+  }
+  return p.catch(() => {
+    throw new BaseError('CHAIN_UNAVAILABLE', `${chain.key} did not answer; nothing was paid`)
+  })
+}
+
+/**
+ * How much to deposit: the seller's `minDeposit` or `multiplier` x the price (at least what this
+ * request needs), never above `cap` (base units) nor above what the day still allows (`room`).
+ * CHANNEL_TERMS_REFUSED when even what this request needs is above the cap.
+ */
+export function depositAmount(p: { needed: bigint; price: bigint; multiplier: number; cap: bigint; minDeposit?: bigint; room: bigint | null }): bigint {
+  if (p.needed > p.cap) {
+    throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer needs a deposit of ${p.needed} base units, above the platform's channel deposit cap of ${p.cap} (pay.channels.depositCap); nothing was paid`)
+  }
+  let want = p.minDeposit !== undefined && p.minDeposit > p.price * BigInt(p.multiplier) ? p.minDeposit : p.price * BigInt(p.multiplier)
+  if (want > p.cap) want = p.cap
+  if (p.room !== null && want > p.room) want = p.room
+  return want < p.needed ? p.needed : want
+}

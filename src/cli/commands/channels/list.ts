@@ -1,0 +1,31 @@
+import { Command } from 'commander'
+import type { Channel, ChannelList } from '../../../sdk/platform/channels.js'
+import type { CliContext } from '../../context.js'
+import { historyAgent } from '../history-args.js'
+import { ok, platformAction, spinning, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+
+/**
+ * The agent's x402 batch-settlement channels (GET /api/agents/:id/channels): per seller, what was
+ * deposited, charged and refunded, and what is still unspent (what `parx channels refund` returns).
+ */
+export async function run(opts: { agent?: string }, deps: PlatformDeps): Promise<CommandResult<ChannelList>> {
+  const id = await historyAgent(opts, deps)
+  return ok(await spinning(deps, 'reading channels', () => deps.platform.listChannels({ params: { id } })))
+}
+
+export function human(d: ChannelList, ctx: CliContext): string[] {
+  if (!d.channels.length) return ['No channels.']
+  return d.channels.map((c) => line(c, ctx))
+}
+
+function line(c: Channel, ctx: CliContext): string {
+  const pending = c.pendingDeposit ? ctx.color.yellow(`  pending deposit ${c.pendingDeposit}`) : ''
+  return `${c.id}  ${c.host}  ${c.network}  deposited ${c.deposited} ${c.token}, charged ${c.charged}, refunded ${c.refunded}, unspent ${c.unspent}${pending}`
+}
+
+export function define(ctx: () => CliContext): Command {
+  const cmd = new Command('list')
+    .description("the agent's x402 batch-settlement channels: deposited, charged, refunded and unspent per seller")
+    .option('--agent <id>', 'agent id (a user key reads any of its agents; default: the logged-in agent)')
+  return platformAction(cmd, ctx, run, human)
+}

@@ -1,0 +1,175 @@
+import { createServer, type Server } from 'node:http'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
+import { paymentMiddleware } from '@x402/express'
+import express from 'express'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { BATCH_SETTLEMENT_ADDRESS } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { encodeHeader } from '../src/sdk/x402/wire.js'
+import { runParx } from './helpers/cli.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { localBase, randomAddress } from './helpers/x402.js'
+import { listen } from './helpers/x402-buyers.js'
+
+/**
+ * Issue 27 item 4, the buyer half: an agent's pay through an x402 batch-settlement channel, against
+ * the OFFICIAL @x402/express seller with the official batch-settlement server scheme and channel
+ * manager, through our facilitator. The first pay deposits (10x the price, counted against the
+ * limits), the next ones send vouchers only (no block mined), the per-payment and daily limits
+ * refuse a voucher, `parx channels list|refund` show the channel and return the unspent deposit
+ * on chain, and a seller naming a bogus contract is refused before anything is signed.
+ */
+const PRICE = 1000n // 0.001 USDC
+let d: TestDaemon
+let user: PlatformClient
+let userKey: string
+let agentId: string
+let agentKey: string
+let wallet: Address
+let seller: { url: string; close(): Promise<void> }
+let manager: BatchSettlementChannelManager
+let bogus: Server
+let bogusUrl: string
+const payTo = randomAddress()
+const tmp = mkdtempSync(join(tmpdir(), 'parx-channels-'))
+
+/** The seller's facilitator client, with a partner key bound to its receiver (what a delegated refund needs). */
+const sellerFacilitator = (receiver: Address) => {
+  let key: Promise<string> | undefined
+  return new HTTPFacilitatorClient({
+    url: d.urls.facilitator,
+    createAuthHeaders: async () => {
+      key ??= d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: receiver }, headers: d.operatorHeaders() }).then((r) => r.key)
+      const headers = { 'x-api-key': await key }
+      return { verify: headers, settle: headers, supported: headers }
+    },
+  })
+}
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  const b = localBase(d)
+  const usdc = b.token('USDC')
+  const network = b.caip2 as `${string}:${string}`
+  const facilitator = sellerFacilitator(payTo)
+  const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
+  const server = new x402ResourceServer(facilitator).register(network, scheme)
+  const app = express()
+  app.use(paymentMiddleware({
+    'GET /report': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE.toString(), asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
+  }, server))
+  app.get('/report', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+  seller = await listen(app)
+  manager = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo, token: usdc.address as Address, network })
+
+  // A seller whose batch-settlement offer names another contract as the one to deposit into.
+  bogus = createServer((_req, res) => {
+    const accepts = [{
+      scheme: 'batch-settlement', network, asset: usdc.address, amount: PRICE.toString(), payTo, maxTimeoutSeconds: 60,
+      extra: { name: usdc.name, version: usdc.version, receiverAuthorizer: randomAddress(), withdrawDelay: 900, verifyingContract: randomAddress() },
+    }]
+    res.writeHead(402, { 'payment-required': encodeHeader({ x402Version: 2, resource: { url: bogusUrl }, accepts }) }).end('{}')
+  })
+  await new Promise<void>((r) => bogus.listen(0, '127.0.0.1', r))
+  bogusUrl = `http://127.0.0.1:${(bogus.address() as { port: number }).port}/report`
+
+  const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+  userKey = (await op.createUser({ body: { name: 'channels' } })).userKey
+  user = createPlatformClient({ url: d.urls.platform, userKey })
+  const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
+  agentId = a.id
+  wallet = a.wallet as Address
+  agentKey = (await user.createAgentKey({ params: { id: a.id }, body: {} })).agentKey
+  await d.call('/api/local/faucet', { body: { network: 'local-base', to: wallet, token: 'USDC', amount: '5' } })
+  await user.setLimits({ params: { id: agentId }, body: { dailyUsd: '1', perPaymentUsd: '0.002' } })
+}, 120_000)
+afterAll(async () => {
+  await seller?.close()
+  await new Promise((r) => bogus?.close(r))
+  await d?.close()
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+const pay = (url = `${seller.url}/report`) => d.raw(`/api/agents/${agentId}/pay`, {
+  method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url }),
+})
+const spent = async () => (await user.getLimits({ params: { id: agentId } })).spentTodayUsd
+const usdc = () => localBase(d).balance('USDC', wallet)
+const parx = (args: string[]) => runParx(d.urls.api, ['-o', 'json', ...args], {
+  PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_USER_KEY: '', PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'), NO_COLOR: '1',
+})
+
+describe('pay through an x402 batch-settlement channel (official seller, our facilitator)', () => {
+  let channelId: string
+
+  it('the first pay deposits 10x the price once, counted against the limits like a payment', async () => {
+    const r = await pay()
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(JSON.parse(r.body.body)).toEqual({ paid: 'batch-settlement' })
+    expect(r.body.receipt).toMatchObject({ amount: '0.001', token: 'USDC', protocol: 'x402-v2', channel: { cumulative: '0.001', deposited: '0.01' } })
+    expect(r.body.receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/)
+    channelId = r.body.receipt.channel.id
+    expect(await usdc()).toBe(5_000_000n - 10n * PRICE)
+    expect(await spent()).toBe('0.01')
+  })
+
+  it('the next pays send vouchers only: no transaction, no block, the deposit still what counts', async () => {
+    const block = await d.services.base.client.getBlockNumber()
+    for (let i = 2; i <= 6; i++) {
+      const r = await pay()
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body.receipt).toMatchObject({ amount: '0.001', transaction: null, channel: { id: channelId, cumulative: `0.00${i}` } })
+      expect(r.body.receipt.channel.deposited).toBeUndefined()
+    }
+    expect(await d.services.base.client.getBlockNumber()).toBe(block)
+    expect(await usdc()).toBe(5_000_000n - 10n * PRICE)
+    expect(await spent()).toBe('0.01')
+  })
+
+  it('a per-payment or daily limit refuses a voucher that would exceed it, before anything is signed', async () => {
+    await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: '0.0005' } })
+    const perPayment = await pay()
+    expect(perPayment.status).toBe(403)
+    expect(perPayment.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment' })
+    // 0.006 charged through vouchers today: a daily limit of 0.0065 leaves no room for a seventh.
+    await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: null, dailyUsd: '0.0065' } })
+    const daily = await pay()
+    expect(daily.status).toBe(403)
+    expect(daily.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily' })
+    await user.setLimits({ params: { id: agentId }, body: { dailyUsd: '1' } })
+    const list = await user.listChannels({ params: { id: agentId } })
+    expect(list.channels[0]).toMatchObject({ charged: '0.006', signed: '0.006' })
+  })
+
+  it('parx channels list shows the channel; parx channels refund returns the unspent deposit on chain', async () => {
+    const listed = await parx(['channels', 'list'])
+    expect(listed.code, listed.err).toBe(0)
+    expect(JSON.parse(listed.out)).toEqual({
+      channels: [expect.objectContaining({
+        id: channelId, network: 'local-base', token: 'USDC', receiver: payTo, deposited: '0.01', charged: '0.006', refunded: '0', unspent: '0.004', pendingDeposit: null, withdrawDelaySeconds: 900,
+      })],
+    })
+    const refunded = await parx(['channels', 'refund', channelId])
+    expect(refunded.code, refunded.err + refunded.out).toBe(0)
+    expect(JSON.parse(refunded.out)).toMatchObject({ refunded: '0.004', token: 'USDC', channel: { unspent: '0', refunded: '0.004' } })
+    expect(await usdc()).toBe(5_000_000n - 6n * PRICE)
+    expect(await spent()).toBe('0.006')
+    // The refund claimed the six vouchers first (the official server does); the seller's sweep pays out exactly what the agent was charged.
+    await manager.settle()
+    expect(await localBase(d).balance('USDC', payTo)).toBe(6n * PRICE)
+    expect(await usdc()).toBe(5_000_000n - 6n * PRICE)
+  })
+
+  it('a seller naming another contract than the canonical one is refused, nothing signed', async () => {
+    const r = await pay(bogusUrl)
+    expect(r.status).toBe(502)
+    expect(r.body).toMatchObject({ code: 'CHANNEL_TERMS_REFUSED' })
+    expect(r.body.error).toContain(BATCH_SETTLEMENT_ADDRESS)
+    expect(await spent()).toBe('0.006')
+  })
+})
