@@ -172,4 +172,21 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     expect(r.body.error).toContain(BATCH_SETTLEMENT_ADDRESS)
     expect(await spent()).toBe('0.006')
   })
+
+  it("an agent pays a platform endpoint offering batch-settlement through a channel: one deposit, then vouchers only", async () => {
+    const endpointPayTo = randomAddress()
+    const e = await user.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'USDC', payTo: endpointPayTo, batchSettlement: true } })
+    const first = await pay(e.url)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.receipt).toMatchObject({ amount: '0.001', payTo: endpointPayTo, channel: { cumulative: '0.001', deposited: '0.01' } })
+    const block = await d.services.base.client.getBlockNumber()
+    for (let i = 2; i <= 3; i++) {
+      const r = await pay(e.url)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body.receipt).toMatchObject({ transaction: null, channel: { id: first.body.receipt.channel.id, cumulative: `0.00${i}` } })
+    }
+    expect(await d.services.base.client.getBlockNumber()).toBe(block)
+    expect(await usdc()).toBe(5_000_000n - 6n * PRICE - 10n * PRICE)
+    expect(await spent()).toBe('0.016')
+  })
 })
