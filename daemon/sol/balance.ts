@@ -16,7 +16,7 @@ const LAMPORTS_DECIMALS = 9
 export async function solBalance(d: SolDeps, owner: PublicKey, net?: string) {
   const network = resolveNet(d.chain.spec, net)
   const tokens = Object.values(await chainTokens(d.chain))
-  const [w] = await readWallets(d.chain.connection, [owner], tokens)
+  const [w] = await readWallets(d.chain.reads, [owner], tokens)
   const map: Record<string, { ui: number; raw: string; dec: number; mint: string; account: string }> = {}
   for (const h of Object.values(w!.tokens)) {
     map[h.token.symbol] = { ui: ui(h.balance, h.token.decimals), raw: h.balance.toString(), dec: h.token.decimals, mint: h.token.mint.toBase58(), account: h.ata.toBase58() }

@@ -102,7 +102,7 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
     return { tx, signature, wire, amountOut, create }
   })
   try {
-    await simulateSwap(d.chain.connection, tx)
+    await simulateSwap(d.chain.reads, tx)
   } catch (e) {
     await d.store.discard(signature)
     throw e
@@ -135,8 +135,8 @@ export type SolSwapBuilt = Awaited<ReturnType<typeof buildSolSwap>>
 async function readState(d: SolDeps, user: PublicKey, input: Token, output: Token) {
   const mark = await d.store.mark()
   const [[solver, wallet], latest, rent] = await Promise.all([
-    readWallets(d.chain.connection, [d.solver.publicKey, user], [input, output]),
-    rpc(() => d.chain.connection.getLatestBlockhash('confirmed')),
+    readWallets(d.chain.reads, [d.solver.publicKey, user], [input, output]),
+    rpc(() => d.chain.reads.latestBlockhash('confirmed')),
     chainRent(d.chain),
   ])
   return { mark, solver: solver!, wallet: wallet!, latest, rent }

@@ -18,7 +18,7 @@ export async function solInfo(d: SolDeps, net?: string) {
   const tokens = await chainTokens(d.chain)
   const list = Object.values(tokens)
   const mark = await d.store.mark()
-  const [solver] = await readWallets(d.chain.connection, [d.solver.publicKey], list)
+  const [solver] = await readWallets(d.chain.reads, [d.solver.publicKey], list)
   const mints: Record<string, { mint: string; dec: number; program: string; inventory: number; available: number }> = {}
   for (const t of list) {
     const h = solver!.tokens[t.symbol]!

@@ -54,7 +54,7 @@ async function priceRedeem(d: SolDeps, symbol: string, amountIn: bigint): Promis
   await settleOpenSwaps(d)
   const tokens = await chainTokens(d.chain)
   const mark = await d.store.mark()
-  const [solver] = await readWallets(d.chain.connection, [d.solver.publicKey], [tokens[symbol]!, tokens[USDC]!])
+  const [solver] = await readWallets(d.chain.reads, [d.solver.publicKey], [tokens[symbol]!, tokens[USDC]!])
   const input = solver!.tokens[symbol]!
   const usdc = solver!.tokens[USDC]!
   const plan = planSolRedeem({

@@ -1,4 +1,5 @@
-import type { Commitment, Connection, PublicKey } from '@solana/web3.js'
+import type { Commitment, PublicKey } from '@solana/web3.js'
+import type { SolanaReads } from '../chains/solana/reads.js'
 import { ataOf, rpc, tokenAmount, type Token } from './accounts.js'
 
 export type Holding = { token: Token; ata: PublicKey; exists: boolean; balance: bigint }
@@ -9,10 +10,10 @@ export type Wallet = { owner: PublicKey; lamports: bigint; tokens: Record<string
  * every figure comes from the same slot. Only associated token accounts count: they are what a
  * swap debits and credits, so a balance read here is what a swap can spend.
  */
-export async function readWallets(connection: Connection, owners: PublicKey[], tokens: Token[], commitment: Commitment = 'confirmed'): Promise<Wallet[]> {
+export async function readWallets(reads: SolanaReads, owners: PublicKey[], tokens: Token[], commitment: Commitment = 'confirmed'): Promise<Wallet[]> {
   const per = 1 + tokens.length
   const keys = owners.flatMap((owner) => [owner, ...tokens.map((t) => ataOf(owner, t))])
-  const infos = await rpc(() => connection.getMultipleAccountsInfo(keys, commitment))
+  const infos = await rpc(() => reads.multipleAccounts(keys, commitment))
   return owners.map((owner, o) => {
     const base = o * per
     const holdings: Record<string, Holding> = {}

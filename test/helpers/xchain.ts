@@ -58,7 +58,8 @@ export async function xchainClient(d: TestDaemon): Promise<XchainClient> {
 /** Moves the embedded Solana cluster's clock past `unixSeconds` (slots of 400 ms), so an order expires without waiting. */
 export async function passSolanaTime(d: TestDaemon, x: XchainClient, unixSeconds: number): Promise<void> {
   const { solanaNow } = await import('../../daemon/xchain/rails/sol-origin/chain-reads.js')
-  const now = await solanaNow(x.connection)
+  const { connectionReads } = await import('../../daemon/chains/solana/reads.js')
+  const now = await solanaNow(connectionReads(x.connection))
   if (now > unixSeconds) return
   d.services.solana.testHooks!.advanceSlots(Math.ceil(((unixSeconds - now + 2) * 1000) / 400))
 }

@@ -5,6 +5,7 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
 import { openChainDb } from './solana/chain-db.js'
+import { embeddedReads } from './solana/reads.js'
 import { checkpointerStopped } from '../../store/checkpointer.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
 import {
@@ -42,7 +43,7 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
         ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),
         originSettler: programs.originSettler.toBase58(),
         destSettler: programs.destSettler.toBase58(),
-      }, { fetch: rpc.fetch }),
+      }, { fetch: rpc.fetch, reads: embeddedReads(svm) }),
       testHooks: { advanceSlots: (slots) => svm.advanceSlots(slots) },
     }
     return {

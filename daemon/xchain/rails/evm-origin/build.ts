@@ -54,7 +54,7 @@ export async function prepareEvmOrigin(d: EvmOriginDeps, req: EvmOriginBuildRequ
   ]).catch((e: unknown) => {
     throw new BaseError('CHAIN_UNAVAILABLE', `${d.base.key} did not answer (${e instanceof Error ? e.message : String(e)}); retry shortly`, { cause: e })
   })
-  const solNow = await rpc(() => solanaNow(d.solana.connection))
+  const solNow = await rpc(() => solanaNow(d.solana.reads))
   if (balance < inputAmount) {
     throw new BaseError('INSUFFICIENT_BALANCE', `${user} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol}, less than uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`)
   }

@@ -36,7 +36,7 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
     if (!o.deliverRef) return { filled: false, inFlight: false }
     const { value: [status] } = await connection.getSignatureStatuses([o.deliverRef], { searchTransactionHistory: true })
     if (status) return { filled: false, inFlight: !status.err }
-    return { filled: false, inFlight: (await solanaNow(connection)) <= o.fillDeadline }
+    return { filled: false, inFlight: (await solanaNow(d.solana.reads)) <= o.fillDeadline }
   }
 
   async function deliver(o: XOrder): Promise<{ ref: string }> {

@@ -43,15 +43,15 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
 
   const userToken = ataOf(user, input)
   const [balance, latest] = await Promise.all([
-    rpc(() => d.solana.connection.getAccountInfo(userToken)).then((info) => tokenAmount(userToken, info, input)),
-    rpc(() => d.solana.connection.getLatestBlockhash('confirmed')),
+    rpc(() => d.solana.reads.multipleAccounts([userToken], 'confirmed')).then(([info]) => tokenAmount(userToken, info ?? null, input)),
+    rpc(() => d.solana.reads.latestBlockhash('confirmed')),
   ])
   if (balance < inputAmount) {
     throw new BaseError('INSUFFICIENT_BALANCE', `${user.toBase58()} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`)
   }
 
   // The origin program checks its deadlines against the cluster's clock, which need not be ours.
-  const now = await rpc(() => solanaNow(d.solana.connection))
+  const now = await rpc(() => solanaNow(d.solana.reads))
   const order: SolOrder = {
     program: program.toBytes(), user: user.toBytes(), inputMint: input.mint.toBytes(), inputAmount,
     destChain: chainRef(d.base.spec.caip2), outputToken: evmParty(output.address), outputAmount, recipient: evmParty(recipient),

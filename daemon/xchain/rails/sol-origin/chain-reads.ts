@@ -1,28 +1,38 @@
-import { PublicKey, SYSVAR_CLOCK_PUBKEY, type Connection } from '@solana/web3.js'
+import { SYSVAR_CLOCK_PUBKEY, type AccountInfo, type PublicKey } from '@solana/web3.js'
 import { bytesToHex, type Address, type Hex, type PublicClient } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { decodeOrder, ORDER_LEN, ORDER_STATUS, orderPda } from '../../../../contracts/solana/client.js'
+import type { SolanaReads } from '../../../chains/solana/reads.js'
 import type { SourceRead } from '../../rail.js'
 
 /**
- * The reads of the sol-origin rail, each on a given connection or client: the solver's worker and
+ * The reads of the sol-origin rail, each on given reads or a given client: the solver's worker and
  * each attestor call them with clients of their own, so an attestor's view of the chains is its own.
  */
 
 /** The Solana clock (unix seconds): the Clock sysvar when the node serves it, else wall time. */
-export async function solanaNow(connection: Connection): Promise<number> {
+export async function solanaNow(reads: SolanaReads): Promise<number> {
   try {
-    const info = await connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY)
-    if (info && info.data.length >= 40) return Number(info.data.readBigInt64LE(32))
+    const [info] = await reads.multipleAccounts([SYSVAR_CLOCK_PUBKEY], 'confirmed')
+    return clockSeconds(info ?? null)
   } catch {}
+  return Math.floor(Date.now() / 1000)
+}
+
+function clockSeconds(info: AccountInfo<Buffer> | null): number {
+  if (info && info.data.length >= 40) return Number(info.data.readBigInt64LE(32))
   return Math.floor(Date.now() / 1000)
 }
 
 /** The whole origin_settler order account, including the output fields `decodeOrder` leaves out. */
 export type OnChainOrder = ReturnType<typeof decodeOrder> & { destChain: Hex; outputToken: Hex; outputAmount: bigint; recipient: Hex }
 
-export async function readOrderAccount(connection: Connection, program: PublicKey, orderId: `0x${string}`): Promise<OnChainOrder | undefined> {
-  const info = await connection.getAccountInfo(orderPda(program, orderId), 'confirmed')
+export async function readOrderAccount(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`): Promise<OnChainOrder | undefined> {
+  const [info] = await reads.multipleAccounts([orderPda(program, orderId)], 'confirmed')
+  return orderAccount(info ?? null, program)
+}
+
+function orderAccount(info: AccountInfo<Buffer> | null, program: PublicKey): OnChainOrder | undefined {
   if (!info || info.data.length !== ORDER_LEN || !info.owner.equals(program)) return undefined
   const data = new Uint8Array(info.data)
   const b = Buffer.from(data)
@@ -34,10 +44,13 @@ export async function readOrderAccount(connection: Connection, program: PublicKe
 }
 
 /** The lock's state; `validUntil`: the lock transaction's lastValidBlockHeight, when known. */
-export async function readLock(connection: Connection, program: PublicKey, orderId: `0x${string}`, validUntil: number | null): Promise<SourceRead> {
+export async function readLock(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`, validUntil: number | null): Promise<SourceRead> {
   // Height before the account: a lock missing from a read made after its blockhash expired never lands.
-  const [height, now] = await Promise.all([connection.getBlockHeight('confirmed'), solanaNow(connection)])
-  const order = await readOrderAccount(connection, program, orderId)
+  const height = await reads.blockHeight('confirmed')
+  // The clock and the order in one read: one round trip, both from the same state.
+  const [clock, info] = await reads.multipleAccounts([SYSVAR_CLOCK_PUBKEY, orderPda(program, orderId)], 'confirmed')
+  const now = clockSeconds(clock ?? null)
+  const order = orderAccount(info ?? null, program)
   if (!order) return { state: 'missing', now, lockDead: validUntil !== null && height > validUntil }
   const state = order.status === ORDER_STATUS.claimed ? 'claimed' : order.status === ORDER_STATUS.refunded ? 'refunded' : 'open'
   return { state, now }

@@ -1,6 +1,7 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token'
 import { PublicKey } from '@solana/web3.js'
 import { solanaConnection } from '../../../chains/rpc-auth.js'
+import { connectionReads } from '../../../chains/solana/reads.js'
 import { encodeFunctionData, hexToBytes, type Address, type Hex } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { claimInstruction, ed25519Instruction, refundInstruction } from '../../../../contracts/solana/client.js'
@@ -37,6 +38,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     return s
   }
   const connection = d.solana.connection
+  const reads = d.solana.reads
   const claimant = solParty(d.solver.publicKey.toBytes())
   const fillQuery = (o: XOrder) => ({ orderId: o.orderId as Hex, token: o.outputToken as Address, amount: o.outputAmount, recipient: o.recipient as Address })
   const knownAtas = new Set<string>()
@@ -52,8 +54,8 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     name: 'sol-origin',
     prepare: (req) => prepareSolOrigin(d, req),
     outputInventory: (o) => ({ network: d.base.key, token: o.outSymbol }),
-    readSource: (o) => readLock(connection, program(), o.orderId, o.openValidUntil),
-    readSourceById: (orderId) => readLock(connection, program(), orderId, null),
+    readSource: (o) => readLock(reads, program(), o.orderId, o.openValidUntil),
+    readSourceById: (orderId) => readLock(reads, program(), orderId, null),
     async readFill(o): Promise<FillRead> {
       const [fill, out] = await Promise.all([readBaseFill(d.base.client, settler(), fillQuery(o)), outboxFills(o.orderId)])
       if (fill.filler === '0x0000000000000000000000000000000000000000') return { filled: false, inFlight: out.inFlight }
@@ -80,7 +82,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     async claim(o, { statement, signatures }, persist) {
       const { order } = decodeSolOrder(o.orderData)
       const p = new PublicKey(order.program)
-      const onChain = await readOrderAccount(connection, p, o.orderId)
+      const onChain = await readOrderAccount(reads, p, o.orderId)
       if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const mint = onChain.mint
       const solverToken = getAssociatedTokenAddressSync(mint, d.solver.publicKey, false, TOKEN_PROGRAM_ID)
@@ -98,7 +100,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     async refund(o, persist) {
       const { order } = decodeSolOrder(o.orderData)
       const p = new PublicKey(order.program)
-      const onChain = await readOrderAccount(connection, p, o.orderId)
+      const onChain = await readOrderAccount(reads, p, o.orderId)
       if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const ix = refundInstruction({ program: p, orderId: o.orderId, mint: onChain.mint, userToken: onChain.userToken, rentPayer: onChain.rentPayer })
       return sendSolverTx(connection, d.solver, [ix], persist)
@@ -116,7 +118,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
  * order's fillDeadline). It signs the statement built from those reads, crediting the recorded claimant.
  */
 export function solOriginAttestorCheck(d: Pick<SolOriginDeps, 'solana' | 'base'>, index: number): AttestorCheck {
-  const connection = solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' })
+  const reads = connectionReads(solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' }))
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.base.spec.caip2)
   return {
@@ -124,7 +126,7 @@ export function solOriginAttestorCheck(d: Pick<SolOriginDeps, 'solana' | 'base'>
       const program = d.solana.programs.originSettler
       const settler = d.base.contracts.outputSettler
       if (!program || !settler) return { ok: false, reason: 'the sol-origin contracts are not deployed' }
-      const order = await readOrderAccount(connection, program, orderId)
+      const order = await readOrderAccount(reads, program, orderId)
       if (!order) return { ok: false, reason: `attestor ${index} finds no order ${orderId} on ${d.solana.key}` }
       if (order.status !== 1) return { ok: false, reason: `order ${orderId} is no longer open on ${d.solana.key}` }
       if (order.destChain.toLowerCase() !== destChain) return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.base.key}` }

@@ -1,0 +1,44 @@
+import { PublicKey, type AccountInfo } from '@solana/web3.js'
+import type { SolanaReads } from '../../solana/reads.js'
+import type { LocalSvm } from './local-svm.js'
+import type { AccountState } from './spl-token-state.js'
+
+/**
+ * The embedded cluster's answers to the daemon's own chain reads, taken from its state in process.
+ * They are what its JSON-RPC answers (the same LocalSvm calls) at any commitment: a transaction is
+ * on disk before anyone can read what it changed (group-commit.ts), so processed is confirmed.
+ */
+export function embeddedReads(svm: LocalSvm): SolanaReads {
+  return {
+    multipleAccounts: async (keys) => {
+      svm.tick()
+      return keys.map((k) => accountInfo(svm.getAccount(k.toBase58())))
+    },
+    blockHeight: async () => svm.clock.blockHeight(svm.tick()),
+    latestBlockhash: async () => {
+      const { blockhash, lastValidBlockHeight } = svm.latestBlockhash()
+      return { blockhash, lastValidBlockHeight }
+    },
+    simulate: async (tx, opts) => {
+      const sim = svm.simulate(tx.serialize(), { sigVerify: opts.sigVerify })
+      return { err: sim.err, logs: sim.logs }
+    },
+  }
+}
+
+// What nodes report for rent-exempt accounts since rent collection ended (u64::MAX), as web3.js parses it.
+const RENT_EPOCH = Number(18_446_744_073_709_551_615n)
+// Owners are few (the system and token programs): one PublicKey each.
+const owners = new Map<string, PublicKey>()
+
+function accountInfo(s: AccountState | null): AccountInfo<Buffer> | null {
+  if (!s) return null
+  let owner = owners.get(s.owner)
+  if (!owner) {
+    owner = new PublicKey(s.owner)
+    if (owners.size >= 1024) owners.clear()
+    owners.set(s.owner, owner)
+  }
+  // A copy: the state is shared with the cluster's cache and must not be written through.
+  return { lamports: Number(s.lamports), owner, executable: s.executable, data: Buffer.from(s.data), rentEpoch: RENT_EPOCH }
+}
