@@ -1,28 +1,9 @@
-import Conf from 'conf'
-import { chmodSync, mkdirSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { BaseError, UsageError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
 import { defaultDataDir, userConfigDir } from './paths.js'
 import { configSchema, type ParxConfig } from './schema.js'
-
-/** The per-user config file (mode 0600). PARX_CONFIG_DIR moves it (tests, several daemons). */
-export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Record<string, unknown>> {
-  // The folder holds keys: 0700 from the start (conf alone would create it 0755), and tightened if
-  // an older version or a loose umask made it wider.
-  const cwd = userConfigDir(env)
-  try {
-    mkdirSync(cwd, { recursive: true, mode: 0o700 })
-    try {
-      chmodSync(cwd, 0o700)
-    } catch {
-      // Not ours to change (PARX_CONFIG_DIR pointing at a shared folder): left as it is.
-    }
-    return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd })
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    throw new UsageError('BAD_REQUEST', `cannot open the config file in ${cwd} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`, { cause: e })
-  }
-}
 
 export type LoadConfigParameters = {
   /** Values from command-line flags (highest precedence); undefined entries are ignored. */
@@ -35,7 +16,7 @@ export type LoadConfigParameters = {
 /** Merges the sources, validates once, and returns a frozen config. */
 export function loadConfig(params: LoadConfigParameters = {}): Readonly<ResolvedConfig> {
   const env = params.env ?? process.env
-  const file = params.file ?? ((openConfigFile(env).get('serve') as Record<string, unknown> | undefined) ?? {})
+  const file = params.file ?? serveSection(env)
   const merged = deepMerge(deepMerge(file, configFromEnv(env)), stripUndefined(params.flags ?? {}))
   const parsed = configSchema.safeParse(merged)
   if (!parsed.success) {
@@ -50,6 +31,30 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
 }
 
 export type ResolvedConfig = ParxConfig & { dataDir: string }
+
+/**
+ * The `serve` section of the file openConfigFile (./config-file.ts) writes, read as the JSON it is:
+ * conf (with ajv and semver, ~0.1 s to load) stays out of `parx serve`'s start. No file: no settings.
+ */
+function serveSection(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const file = join(userConfigDir(env), 'config.json')
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    if (err.code === 'ENOENT') return {}
+    throw new UsageError('BAD_REQUEST', `cannot open the config file ${file} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`, { cause: e })
+  }
+  let parsed: unknown
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text)
+  } catch (e) {
+    throw new UsageError('BAD_REQUEST', `the config file ${file} is not JSON (${(e as Error).message}): fix it, or delete it to start over`, { cause: e })
+  }
+  const serve = isPlainObject(parsed) ? parsed.serve : undefined
+  return isPlainObject(serve) ? serve : {}
+}
 
 
 function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {

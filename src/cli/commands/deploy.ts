@@ -15,8 +15,8 @@ const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js'
  */
 export async function run(opts: DeployOptions, ctx: CliContext, deps = { loadDaemon }): Promise<number> {
   // Loaded here, not at the top: --help and other commands must not pay for the config schema.
-  const [{ loadConfig, openConfigFile }, { BaseError }, { networks }] = await Promise.all([
-    import('../../config/load.js'), import('../../errors/index.js'), import('../../networks/registry.js'),
+  const [{ loadConfig }, { openConfigFile }, { BaseError }, { networks }] = await Promise.all([
+    import('../../config/load.js'), import('../../config/config-file.js'), import('../../errors/index.js'), import('../../networks/registry.js'),
   ])
   const spec = networks[opts.network]
   if (!spec) throw new BaseError('BAD_REQUEST', `unknown network '${opts.network}'; the registry has ${Object.keys(networks).join(', ')}`)
