@@ -1,6 +1,7 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
 import { benchAaSend } from './aa-send.js'
 import { benchBatchSettlement } from './batch-settlement.js'
+import { benchBatchSettlementSeller } from './batch-settlement-seller.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
@@ -29,6 +30,7 @@ const benches: Record<string, () => Promise<void>> = {
   xchain: benchXchain,
   metrics: benchMetrics,
   batch: benchBatchSettlement,
+  'batch-seller': benchBatchSettlementSeller,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -1,0 +1,102 @@
+import { x402Client } from '@x402/core/client'
+import { toClientEvmSigner } from '@x402/evm'
+import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
+import { wrapFetchWithPayment } from '@x402/fetch'
+import express from 'express'
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createPublicClient, defineChain, http, type Address, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import type { SupportedResponse } from '../src/sdk/x402/types.js'
+import { report, spawnServe, summary } from './lib.js'
+
+const ROUNDS = 100
+const PRICE = '1000' // 0.001 USDC
+const DEPOSIT = BigInt(PRICE) * BigInt(ROUNDS + 10)
+
+/**
+ * A voucher-paid request through OUR seller middleware (paymentGate, channel state in memory,
+ * vouchers checked locally) against one `exact` payment through the same gate, both paid by the
+ * official @x402/fetch buyer (batch-settlement client, ExactEvmScheme), interleaved round by round
+ * so both meet the same chain and load. The round trip includes the official client's unpaid
+ * first request (its fetch wrapper asks, reads the 402, then pays); `gate_voucher_*` is the gate's
+ * own share, timed inside the seller. Target (issue 27): voucher p50 at most 5 ms.
+ */
+export async function benchBatchSettlementSeller(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-batch-seller-'))
+  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
+  let closeSeller = async () => {}
+  try {
+    const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
+    const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
+    const baseRpc = Object.entries(urls.rpc).find(([k]) => k.endsWith('base'))![1]
+    const chainId = await createPublicClient({ transport: http(baseRpc) }).getChainId()
+    const network = `eip155:${chainId}` as const
+    const kind = supported.kinds.find((k) => k.scheme === 'batch-settlement' && k.network === network && k.extra?.symbol === 'USDC')!
+    const usdc = kind.extra!.asset as Address
+    const chain = defineChain({ id: chainId, name: 'local-base', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [baseRpc] } } })
+    const client = createPublicClient({ chain, transport: http(baseRpc) }) as PublicClient
+
+    const payTo = privateKeyToAccount(generatePrivateKey()).address
+    const price = { network, asset: 'USDC', amount: PRICE, payTo }
+    const app = express()
+    // The gate's own time for a paid /batch request (header in, answer written): the middleware's share of the round trip.
+    const gateMs: number[] = []
+    app.use((req, res, next) => {
+      if (req.path !== '/batch' || !req.headers['payment-signature']) return next()
+      const t = performance.now()
+      res.on('finish', () => gateMs.push(performance.now() - t))
+      next()
+    })
+    app.use(paymentGate({
+      facilitator: { url: urls.facilitator },
+      routes: { 'GET /exact': { prices: [{ ...price, method: 'eip3009' }] }, 'GET /batch': { prices: [{ ...price, scheme: 'batch-settlement' }] } },
+    }))
+    app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
+    app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((r) => listener.once('listening', r))
+    closeSeller = () => new Promise((r) => listener.close(() => r()))
+    const seller = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+
+    const account = privateKeyToAccount(generatePrivateKey())
+    const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: account.address, token: 'USDC', amount: '10' }) })
+    if (!r.ok) throw new Error(`faucet answered ${r.status}`)
+    const signer = toClientEvmSigner(account, client as never)
+    const batch = wrapFetchWithPayment(fetch, x402Client.fromConfig({
+      schemes: [{ network: 'eip155:*', client: new BatchClient(signer, { depositStrategy: () => String(DEPOSIT) }) }],
+      spendControls: { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: String(DEPOSIT / 10n) }] },
+    }))
+    const exact = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(signer) }], spendControls: false }))
+    const timed = async (f: typeof fetch, url: string) => {
+      const t = performance.now()
+      const res = await f(url)
+      const ms = performance.now() - t
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
+      await res.arrayBuffer()
+      return ms
+    }
+    const depositMs = await timed(batch, `${seller}/batch`)
+    const vouchers: number[] = []
+    const exacts: number[] = []
+    for (let i = 0; i < ROUNDS; i++) {
+      vouchers.push(await timed(batch, `${seller}/batch`))
+      exacts.push(await timed(exact, `${seller}/exact`))
+    }
+    const v = summary(vouchers), e = summary(exacts), g = summary(gateMs.slice(1))
+    report('batch_seller.deposit_request', depositMs, 'ms')
+    report('batch_seller.voucher_p50', v.p50, 'ms', { p99: v.p99, n: v.n, target: '<= 5 ms' })
+    report('batch_seller.voucher_p99', v.p99, 'ms')
+    report('batch_seller.gate_voucher_p50', g.p50, 'ms', { p99: g.p99, n: g.n, note: 'inside the seller process: the paid request from its headers to its answer' })
+    report('batch_seller.exact_p50', e.p50, 'ms', { p99: e.p99, n: e.n })
+    report('batch_seller.ratio.voucher_to_exact_p50', v.p50 / e.p50, 'x')
+  } finally {
+    await closeSeller()
+    await ours.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
