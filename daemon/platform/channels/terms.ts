@@ -28,9 +28,11 @@ const hasContract = new WeakMap<EvmChain, Promise<boolean>>()
  * receiver authorizer, a withdraw delay outside the contract's bounds, a transfer method we do not sign.
  */
 export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: Address, accepts: PaymentRequirements[]): Promise<ChannelTerms | undefined> {
-  const r = accepts.find((a) => a.scheme === BATCH_SETTLEMENT && a.network === chain.spec.caip2 && tokens.some((t) => sameAddress(t.address, a.asset)))
+  // Only tokens the platform deposits by ERC-3009 (USDC); an offer in another token is left for the seller's other offers.
+  const payable = tokens.filter((t) => t.eip3009 && t.permitDomain)
+  const r = accepts.find((a) => a.scheme === BATCH_SETTLEMENT && a.network === chain.spec.caip2 && payable.some((t) => sameAddress(t.address, a.asset)))
   if (!r) return undefined
-  const token = tokens.find((t) => sameAddress(t.address, r.asset))!
+  const token = payable.find((t) => sameAddress(t.address, r.asset))!
   const refuse = (why: string): never => {
     throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${why}; nothing was paid`)
   }
@@ -42,7 +44,6 @@ export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: A
     }
   }
   if (!(await contractPresent(chain))) refuse(`is on ${chain.key} (${chain.spec.caip2}), where the batch-settlement contract is not deployed at ${BATCH_SETTLEMENT_ADDRESS}`)
-  if (!token.eip3009 || !token.permitDomain) refuse(`is in ${token.symbol}, which the platform deposits only with ERC-3009 and this token does not offer it`)
   const method = extra.assetTransferMethod ?? 'eip3009'
   if (method !== 'eip3009') refuse(`asks for deposits by ${String(method)}; the platform deposits by eip3009`)
   if (extra.name !== token.permitDomain!.name || extra.version !== token.permitDomain!.version) {
