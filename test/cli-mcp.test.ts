@@ -61,7 +61,8 @@ describe('parx mcp', () => {
     const client = await connect({})
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'discover', 'history', 'manifest', 'pay', 'send', 'swap', 'whoami'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'channels', 'discover', 'history', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami'])
+      expect(tools.find((t) => t.name === 'refund_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       const pay = tools.find((t) => t.name === 'pay')!
       expect(pay.inputSchema).toMatchObject({ type: 'object', properties: { url: { type: 'string' }, maxAmount: { type: 'string' }, dryRun: { type: 'boolean' } }, required: ['url'] })
       expect(tools.find((t) => t.name === 'send')!.inputSchema).toMatchObject({ required: expect.arrayContaining(['to', 'amount']) })
