@@ -41,6 +41,7 @@ export async function benchBatchSettlement(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-batch-'))
   const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
   let closeSeller = async () => {}
+  const realFetch = globalThis.fetch
   try {
     const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
     const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
@@ -75,13 +76,22 @@ export async function benchBatchSettlement(): Promise<void> {
       if (!r.ok) throw new Error(`faucet answered ${r.status}`)
       return a
     }
-    // The official buyer deposits at most 10x its per-payment cap: this cap lets one deposit cover every request.
-    const spendControls = { allowedAssets: [{ network: network(chainId), asset: usdc.address, maxAmountPerPayment: String(DEPOSIT / 10n) }] }
+    // The official buyer deposits at most depositMultiplier (default 5) x its per-payment cap: this cap lets one deposit cover every request.
+    const spendControls = { allowedAssets: [{ network: network(chainId), asset: usdc.address, maxAmountPerPayment: String(DEPOSIT / 5n) }] }
     const batchBuyer = (a: PrivateKeyAccount, deposit: string) =>
       wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new BatchClient(toClientEvmSigner(a, client as never), { depositStrategy: () => deposit }) }], spendControls }))
     const exactBuyer = (a: PrivateKeyAccount) =>
       wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(toClientEvmSigner(a, client as never)) }], spendControls: false }))
+    // Facilitator calls the seller makes per request kind (a voucher the official server verifies locally makes none).
+    const calls: Record<string, number> = {}
+    let current = ''
+    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (url.startsWith(urls.facilitator) && !url.endsWith('/supported')) calls[current] = (calls[current] ?? 0) + 1
+      return realFetch(input, init)
+    }) as typeof fetch
     const paid = async (pay: typeof fetch, path: string) => {
+      current = path
       const t = performance.now()
       const r = await pay(`${seller}${path}`)
       const ms = performance.now() - t
@@ -120,6 +130,7 @@ export async function benchBatchSettlement(): Promise<void> {
       }
     }
     exactTxs.push((await paid(payExact, '/exact')).tx)
+    const callsPer = { voucher: round((calls['/batch'] ?? 0) / REQUESTS), exact: round((calls['/exact'] ?? 0) / (REQUESTS + exactWarm)) }
     const out = await manager.claimAndSettle()
     const batchGas = await gasOf([...batchTxs, ...out.claims.map((c) => c.transaction), out.settle?.transaction ?? ''])
     const exactGas = await gasOf(exactTxs)
@@ -127,7 +138,7 @@ export async function benchBatchSettlement(): Promise<void> {
     const conditions = { requests: REQUESTS, machine: 'shared, busy (other agents running); figures are noisy' }
     report('batch-settlement voucher request p50 (official client+server, our facilitator)', v.p50, 'ms', { p99: round(v.p99), n: v.n, deposits: batchTxs.length })
     report('exact request p50 (official client+server, our facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, warmup: exactWarm })
-    report('batch-settlement voucher p50 / exact p50', v.p50 / e.p50, 'x', { target: '<= 0.5', p99Ratio: round(v.p99 / e.p99), ...conditions })
+    report('batch-settlement voucher p50 / exact p50', v.p50 / e.p50, 'x', { target: '<= 0.5', p99Ratio: round(v.p99 / e.p99), facilitatorCallsPerRequest: callsPer, ...conditions })
     report('batch-settlement deposit request', deposit.ms, 'ms')
     const perBatch = Number(batchGas) / REQUESTS, perExact = Number(exactGas) / REQUESTS
     report('batch-settlement gas per paid request (deposit + claim + settle) / requests', perBatch, 'gas', { total: Number(batchGas), claims: out.claims.length, settled: Boolean(out.settle?.transaction) })
@@ -145,6 +156,7 @@ export async function benchBatchSettlement(): Promise<void> {
     const claimGas = await gasOf(claims.map((c) => c.transaction))
     report('batch-settlement claims per claim transaction', rows / claims.length, 'claims/tx', { channels: rows, transactions: claims.length, gasPerClaim: Math.round(Number(claimGas) / rows) })
   } finally {
+    globalThis.fetch = realFetch
     await closeSeller()
     await ours.stop()
     rmSync(dataDir, { recursive: true, force: true })
