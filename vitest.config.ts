@@ -12,6 +12,7 @@ const storeSensitive = [
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/seller/**/*.test.ts',
+  'test/seller-batch-settlement.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',
   'daemon/facilitator/settlements.test.ts',

@@ -7,7 +7,7 @@ import type { Address } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sellerChannelStore } from '../daemon/seller/channel-store.js'
-import { openStore, type Store } from '../daemon/store/store.js'
+import type { Store } from '../daemon/store/store.js'
 import { claimAndSettle } from '../src/sdk/x402/seller/channels/claim.js'
 import type { ChannelStore } from '../src/sdk/x402/seller/channels/store.js'
 import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
@@ -15,13 +15,14 @@ import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { settleAmount } from '../src/sdk/x402/seller/usage.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { openTestStore } from './helpers/store.js'
 import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
 /**
  * Our seller middleware (src/sdk/x402/seller) serving batch-settlement to the official packages
  * unchanged: an @x402/fetch buyer with @x402/evm's batch-settlement client holding USDC and no
- * ETH, channel state in the daemon's store (SQLite here), our facilitator for the deposit, the
+ * ETH, channel state in the daemon's store (SQLite, and PostgreSQL in the postgres project), our facilitator for the deposit, the
  * claim, the sweep and the refund.
  */
 let d: TestDaemon
@@ -51,7 +52,8 @@ function officialBatchBuyer(): { client: BatchClient; pay: typeof fetch } {
 
 beforeAll(async () => {
   d = await startTestDaemon()
-  store = await openStore({ file: ':memory:' })
+  // The daemon's channel store of the dialect under test (SQLite; PostgreSQL in the postgres project).
+  store = await openTestStore()
   channels = sellerChannelStore(store)
   const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo, scheme: 'batch-settlement' as const }
   // The facilitator signs a delegated refund only for the channel's receiver: the seller's partner key is bound to payTo.
