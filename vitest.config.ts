@@ -13,6 +13,7 @@ const storeSensitive = [
   'daemon/worker/**/*.test.ts',
   'daemon/seller/**/*.test.ts',
   'test/seller-batch-settlement.test.ts',
+  'test/platform-endpoints-batch-settlement.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',
   'daemon/facilitator/settlements.test.ts',
