@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
-import { paymentMiddleware } from '@x402/express'
+import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import express from 'express'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -62,8 +62,14 @@ beforeAll(async () => {
   const app = express()
   app.use(paymentMiddleware({
     'GET /report': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE.toString(), asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
+    'GET /usage': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE.toString(), asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
   }, server))
   app.get('/report', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+  // Usage-priced: the price is the most a request may cost; each charges a quarter of it.
+  app.get('/usage', (_req, res) => {
+    setSettlementOverrides(res, { amount: String(PRICE / 4n) })
+    res.json({ used: String(PRICE / 4n) })
+  })
   seller = await listen(app)
   manager = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo, token: usdc.address as Address, network })
 
@@ -165,16 +171,43 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     expect(await usdc()).toBe(5_000_000n - 6n * PRICE)
   })
 
+  it('after the refund the next pay tops the channel up; a usage-priced request counts what was charged; a lost charge is corrected by the corrective 402', async () => {
+    const topUp = await pay()
+    expect(topUp.status, JSON.stringify(topUp.body)).toBe(200)
+    expect(topUp.body.receipt).toMatchObject({ channel: { id: channelId, cumulative: '0.007', deposited: '0.01' } })
+    expect(await usdc()).toBe(5_000_000n - 6n * PRICE - 10n * PRICE)
+    expect(await spent()).toBe('0.016')
+
+    const usage = await pay(`${seller.url}/usage`)
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200)
+    expect(usage.body.receipt).toMatchObject({ amount: '0.00025', transaction: null, channel: { id: channelId, cumulative: '0.00725' } })
+    expect((await user.listPayments({ params: { id: agentId }, query: { limit: '1' } })).payments[0]).toMatchObject({ kind: 'pay', state: 'confirmed', amount: '0.00025' })
+    expect(await spent()).toBe('0.016')
+
+    // As after a crash between the seller's answer and our write: the store is one charge behind the seller.
+    await d.services.store.db.updateTable('platform_pay_channels').set({ charged: '6250' }).where('id', '=', channelId).execute()
+    const block = await d.services.base.client.getBlockNumber()
+    const resynced = await pay()
+    expect(resynced.status, JSON.stringify(resynced.body)).toBe(200)
+    expect(resynced.body.receipt).toMatchObject({ transaction: null, channel: { id: channelId, cumulative: '0.00825' } })
+    expect(await d.services.base.client.getBlockNumber()).toBe(block)
+    expect((await user.listChannels({ params: { id: agentId } })).channels[0]).toMatchObject({ charged: '0.00825', signed: '0.00825', deposited: '0.02', refunded: '0.004' })
+  })
+
   it('a seller naming another contract than the canonical one is refused, nothing signed', async () => {
+    const before = await spent()
     const r = await pay(bogusUrl)
     expect(r.status).toBe(502)
     expect(r.body).toMatchObject({ code: 'CHANNEL_TERMS_REFUSED' })
     expect(r.body.error).toContain(BATCH_SETTLEMENT_ADDRESS)
-    expect(await spent()).toBe('0.006')
+    expect(await spent()).toBe(before)
   })
 
   it("an agent pays a platform endpoint offering batch-settlement through a channel: one deposit, then vouchers only", async () => {
     const endpointPayTo = randomAddress()
+    const before = await usdc()
+    const micros = async () => Math.round(Number(await spent()) * 1e6)
+    const spentBefore = await micros()
     const e = await user.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'USDC', payTo: endpointPayTo, batchSettlement: true } })
     const first = await pay(e.url)
     expect(first.status, JSON.stringify(first.body)).toBe(200)
@@ -186,7 +219,8 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
       expect(r.body.receipt).toMatchObject({ transaction: null, channel: { id: first.body.receipt.channel.id, cumulative: `0.00${i}` } })
     }
     expect(await d.services.base.client.getBlockNumber()).toBe(block)
-    expect(await usdc()).toBe(5_000_000n - 6n * PRICE - 10n * PRICE)
-    expect(await spent()).toBe('0.016')
+    expect(await usdc()).toBe(before - 10n * PRICE)
+    // The deposit counts; the vouchers drawn on it do not count again.
+    expect(await micros()).toBe(spentBefore + 10_000)
   })
 })
