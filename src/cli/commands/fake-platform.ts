@@ -100,7 +100,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       routes: [{ method: 'GET', path: '/api/agents/me', summary: 'the agent' }],
     }),
     listEndpoints: async () => (asUser(), { endpoints: [endpoint] }),
-    createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price }),
+    createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string; batchSettlement?: boolean } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price, batchSettlement: body.batchSettlement ?? false }),
     updateEndpoint: async ({ params, body }: { params: { id: string }; body: { discoverable?: boolean; webhookUrl?: string | null } }) => (asUser(), {
       ...endpoint, id: params.id, discoverable: body.discoverable ?? endpoint.discoverable, webhookUrl: body.webhookUrl ?? null,
       ...(body.webhookUrl ? { webhookSecret: `whsec_${'A'.repeat(43)}=` } : {}),

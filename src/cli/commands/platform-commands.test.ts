@@ -219,7 +219,9 @@ describe('user commands', () => {
 
   it('endpoint create, list, delete; malformed flags are usage errors', async () => {
     const ok = await cli(endpointCreate, { upstream: 'http://127.0.0.1:9/w', price: '0.01', network: 'local-base', token: 'pusd', payTo: AGENT_ID }, fakeDeps(user))
-    expect(ok.data).toMatchObject({ url: SELLER_URL, price: '0.01', upstreamUrl: 'http://127.0.0.1:9/w' })
+    expect(ok.data).toMatchObject({ url: SELLER_URL, price: '0.01', upstreamUrl: 'http://127.0.0.1:9/w', batchSettlement: false })
+    const channels = await cli(endpointCreate, { upstream: 'http://127.0.0.1:9/w', price: '0.01', network: 'local-base', token: 'usdc', payTo: AGENT_ID, batchSettlement: true }, fakeDeps(user))
+    expect(channels.data).toMatchObject({ batchSettlement: true })
     for (const bad of [
       { upstream: 'ftp://x', price: '1', network: 'local-base', token: 'PUSD', payTo: AGENT_ID },
       { upstream: 'http://x', price: '1.', network: 'local-base', token: 'PUSD', payTo: AGENT_ID },
