@@ -33,7 +33,12 @@ export async function spawnServe(args: string[], env: Record<string, string> = {
   const child = spawn(process.execPath, [...nodeFlags, parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<ServeChild['ready']>((resolve, reject) => {
-    lines.once('line', (l) => resolve(JSON.parse(l)))
+    // The first line is the ready line, or the error that stopped the start: a figure is never taken from an error.
+    lines.once('line', (l) => {
+      const r = JSON.parse(l)
+      if (r.ready === true) resolve(r)
+      else reject(new Error(`parx serve did not start: ${l}`))
+    })
     child.once('exit', (code) => reject(new Error(`parx serve exited with ${code}`)))
   })
   const wallMs = performance.now() - t0

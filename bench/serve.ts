@@ -2,19 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pool } from 'undici'
-import { report, rssMiB, spawnServe, summary } from './lib.js'
+import { cpuMs, report, rssMiB, spawnServe, summary } from './lib.js'
 
 /** Foundation figures: cold and warm time to ready, RSS after boot, /api/base/info latency at 50 clients. */
 export async function benchServe(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-'))
   try {
     const cold = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
-    // From spawn to the ready line (what a user waits); the daemon's own figure starts after its modules load.
-    report('serve.cold_ready_ms', cold.wallMs, 'ms', { daemon_reported_ms: cold.ready.readyMs, target: '<= 2000' })
+    // From spawn to the ready line (what a user waits); the daemon's own figure starts after its modules
+    // load. cpu_ms (the process's CPU time until ready) still compares runs on a busy machine.
+    report('serve.cold_ready_ms', cold.wallMs, 'ms', { daemon_reported_ms: cold.ready.readyMs, cpu_ms: cpuMs(cold.child.pid!), target: '<= 2000' })
     await cold.stop()
 
     const warm = await spawnServe(['--data-dir', dataDir, '--log-level', 'warn'])
-    report('serve.warm_ready_ms', warm.wallMs, 'ms', { daemon_reported_ms: warm.ready.readyMs, target: '<= 1000' })
+    report('serve.warm_ready_ms', warm.wallMs, 'ms', { daemon_reported_ms: warm.ready.readyMs, cpu_ms: cpuMs(warm.child.pid!), target: '<= 1000' })
     const rss = rssMiB(warm.child.pid!)
     report('serve.rss_after_boot', rss.self, 'MiB', { with_anvil_children_MiB: Math.round(rss.withChildren) })
 
