@@ -1,5 +1,6 @@
 import { getAddress, isAddress, isAddressEqual, isHex, type Address, type Hex } from 'viem'
-import { channelIdOf, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { channelIdMemo } from './channel-id.js'
 import { reasons } from '../../reasons.js'
 import type { PaymentRequirements } from '../../types.js'
 import { isRecord } from '../../wire.js'
@@ -37,7 +38,7 @@ export function readChannelPayment(payload: unknown, r: PaymentRequirements): Ch
   const sig = typeof v.signature === 'string' && isHex(v.signature) && v.signature.length > 2 ? (v.signature as Hex) : undefined
   if (Object.values(config).some((x) => x === undefined) || max === undefined || max >= 2n ** 128n || !id || !sig) return bad
   const cfg = { ...config, withdrawDelay: Number(config.withdrawDelay) } as ChannelConfig
-  if (channelIdOf(cfg, chainId).toLowerCase() !== id) return { reason: reasons.batchChannelIdMismatch, message: 'the channel config does not hash to the voucher\'s channel id' }
+  if (channelIdMemo(cfg, chainId).toLowerCase() !== id) return { reason: reasons.batchChannelIdMismatch, message: 'the channel config does not hash to the voucher\'s channel id' }
   if (!isAddressEqual(cfg.receiver, r.payTo as Address)) return { reason: reasons.batchReceiverMismatch, message: `the channel's receiver ${cfg.receiver} is not payTo ${r.payTo}` }
   if (!isAddressEqual(cfg.token, r.asset as Address)) return { reason: reasons.batchTokenMismatch, message: `the channel's token ${cfg.token} is not the asset ${r.asset}` }
   const ra = r.extra.receiverAuthorizer

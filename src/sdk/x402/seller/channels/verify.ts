@@ -1,5 +1,6 @@
 import { isAddressEqual, recoverTypedDataAddress, zeroAddress, type Hex } from 'viem'
-import { channelIdOf, voucherTypedData, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { voucherTypedData, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { channelIdMemo } from './channel-id.js'
 import { reasons } from '../../reasons.js'
 import type { ChannelRecord } from './store.js'
 
@@ -22,7 +23,7 @@ export async function verifyVoucherLocally(p: {
   // A withdrawal under way may end the channel before a claim: the facilitator reads the chain.
   if (c.withdrawRequestedAt > 0) return undefined
   const bad = (invalidReason: string, invalidMessage: string): LocalVerdict => ({ isValid: false, invalidReason, invalidMessage })
-  if (channelIdOf(p.config, p.chainId).toLowerCase() !== p.channelId.toLowerCase() || c.channelId.toLowerCase() !== p.channelId.toLowerCase()) {
+  if (channelIdMemo(p.config, p.chainId).toLowerCase() !== p.channelId.toLowerCase() || c.channelId.toLowerCase() !== p.channelId.toLowerCase()) {
     return bad(reasons.batchChannelIdMismatch, 'the channel config does not hash to the voucher\'s channel id')
   }
   let signer: Hex | undefined
