@@ -69,7 +69,8 @@ export async function payWithChannel(x: ChannelPayContext): Promise<PayAnswer> {
       const out = await payOnce(x, row)
       if (!('corrective' in out)) return out
       if (attempt > 0) throw new BaseError('PAYMENT_REFUSED', `the seller refused the channel voucher twice (${out.reason}); nothing more was charged`, { fields: { charged: false, transaction: null } })
-      row = await resync(x, row, out.required)
+      // A deposit signed in the refused attempt and not on chain yet must not be followed by a second one.
+      row = await settlePending(x, await resync(x, row, out.required))
     }
   } finally {
     await lease.release().catch(() => {})
