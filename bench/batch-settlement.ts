@@ -2,7 +2,7 @@ import { x402Client } from '@x402/core/client'
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { toClientEvmSigner } from '@x402/evm'
-import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { BatchSettlementEvmScheme as BatchClient, createBatchSettlementEIP3009DepositPayload, signVoucher } from '@x402/evm/batch-settlement/client'
 import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
 import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
 import { ExactEvmScheme as ExactServer } from '@x402/evm/exact/server'
@@ -16,7 +16,9 @@ import { join } from 'node:path'
 import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
+import { channelIdOf } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { report, spawnServe, summary } from './lib.js'
+import { payer } from './x402-payer.js'
 
 /** Paid requests per scheme; the batch-settlement gas over them is deposit + claim + settle. */
 const REQUESTS = 100
@@ -144,6 +146,33 @@ export async function benchBatchSettlement(): Promise<void> {
     report('batch-settlement gas per paid request (deposit + claim + settle) / requests', perBatch, 'gas', { total: Number(batchGas), claims: out.claims.length, settled: Boolean(out.settle?.transaction) })
     report('exact gas per paid request', perExact, 'gas', { total: Number(exactGas), transactions: new Set(exactTxs).size })
     report('batch-settlement gas / exact gas per paid request', perBatch / perExact, 'x', { target: '<= 0.2', ...conditions })
+
+    // Our facilitator's own cost: POST /verify of a voucher (a signature check and one state read)
+    // against /verify of an exact payment (signature, balance, simulation), interleaved.
+    const verifyAt = async (body: unknown) => {
+      const t = performance.now()
+      const r = await realFetch(`${urls.facilitator}/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const ok = ((await r.json()) as { isValid?: boolean }).isValid
+      if (!ok) throw new Error('a benchmark payment did not verify')
+      return performance.now() - t
+    }
+    const voucherAccount = await funded()
+    const signer = toClientEvmSigner(voucherAccount, client as never)
+    const r = { scheme: 'batch-settlement', network: network(chainId), amount: PRICE, asset: usdc.address, payTo, maxTimeoutSeconds: 3600, extra: { receiverAuthorizer: kind.extra!.receiverAuthorizer, withdrawDelay: 900, name: usdc.name, version: usdc.version } }
+    const config = { payer: voucherAccount.address, payerAuthorizer: voucherAccount.address, receiver: payTo, receiverAuthorizer: kind.extra!.receiverAuthorizer as Address, token: usdc.address, withdrawDelay: 900, salt: `0x${'00'.repeat(31)}01` as Hex }
+    const dep = await createBatchSettlementEIP3009DepositPayload(signer, 2, r as never, config, String(DEPOSIT), PRICE)
+    await realFetch(`${urls.facilitator}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: dep.payload }, paymentRequirements: r }) })
+    const exactPayer = payer({ network: network(chainId), asset: usdc.address, name: usdc.name, version: usdc.version, chainId }, payTo, BigInt(PRICE))
+    await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: exactPayer.address, token: 'USDC', amount: '10' }) })
+    const channelId = channelIdOf(config, chainId)
+    const voucherVerify: number[] = [], exactVerify: number[] = []
+    for (let i = 1; i <= REQUESTS; i++) {
+      const voucher = await signVoucher(signer, channelId, String(BigInt(PRICE) * BigInt(i)), network(chainId))
+      voucherVerify.push(await verifyAt({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { type: 'voucher', channelConfig: config, voucher } }, paymentRequirements: r }))
+      exactVerify.push(await verifyAt(await exactPayer.sign()))
+    }
+    const vv = summary(voucherVerify), ev = summary(exactVerify)
+    report('our facilitator: voucher /verify p50', vv.p50, 'ms', { p99: round(vv.p99), exactVerifyP50: round(ev.p50), exactVerifyP99: round(ev.p99), ratioP50: round(vv.p50 / ev.p50), n: vv.n })
 
     // Many channels, one claim: CHANNELS buyers deposit and pay once each; the manager claims them together.
     for (let i = 0; i < CHANNELS; i++) {
