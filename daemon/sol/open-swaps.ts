@@ -60,11 +60,11 @@ async function settlePass(d: SolDeps): Promise<void> {
   if (open.length === 0) return
   // Height first: a transaction missing from the statuses read after a height beyond its
   // lastValidBlockHeight can never land any more.
-  const height = await rpc(() => d.chain.connection.getBlockHeight('confirmed'))
+  const height = await rpc(() => d.chain.reads.blockHeight('confirmed'))
   const batches: Promise<(SignatureStatus | null)[]>[] = []
   for (let i = 0; i < open.length; i += BATCH) {
     const sigs = open.slice(i, i + BATCH).map((o) => o.signature)
-    batches.push(rpc(async () => (await d.chain.connection.getSignatureStatuses(sigs, { searchTransactionHistory: true })).value))
+    batches.push(rpc(() => d.chain.reads.signatureStatuses(sigs, { searchTransactionHistory: true })))
   }
   const statuses = (await Promise.all(batches)).flat()
   for (const [i, o] of open.entries()) {

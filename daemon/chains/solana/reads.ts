@@ -1,9 +1,11 @@
-import type { AccountInfo, BlockhashWithExpiryBlockHeight, Commitment, Connection, PublicKey, TransactionError, VersionedTransaction } from '@solana/web3.js'
+import type {
+  AccountInfo, BlockhashWithExpiryBlockHeight, Commitment, Connection, PublicKey, SignatureStatus, TransactionError, VersionedTransaction,
+} from '@solana/web3.js'
 
 export type SimulationOutcome = { err: TransactionError | string | null; logs: string[] | null }
 
 /**
- * Port: the chain reads a swap build and the cross-chain worker make, several per request or step. Any cluster answers them through
+ * Port: the chain reads a swap build, its settle passes and the cross-chain worker make, several per request or step. Any cluster answers them through
  * its Connection (`connectionReads`); the embedded cluster answers them from its own state, in
  * process (embedded/solana/reads.ts): for it the JSON-RPC round trip (web3.js encoding the
  * request, our dispatcher, JSON both ways, web3.js validating the answer with superstruct) cost
@@ -14,6 +16,8 @@ export type SolanaReads = {
   multipleAccounts(keys: PublicKey[], commitment: Commitment): Promise<(AccountInfo<Buffer> | null)[]>
   latestBlockhash(commitment: Commitment): Promise<BlockhashWithExpiryBlockHeight>
   blockHeight(commitment: Commitment): Promise<number>
+  /** At most 256 signatures per call, as nodes take. */
+  signatureStatuses(signatures: string[], opts: { searchTransactionHistory: boolean }): Promise<(SignatureStatus | null)[]>
   /** Runs `tx` without landing it; signatures are checked only with `sigVerify`. */
   simulate(tx: VersionedTransaction, opts: { sigVerify: boolean; commitment: Commitment }): Promise<SimulationOutcome>
 }
@@ -23,6 +27,7 @@ export function connectionReads(connection: Connection): SolanaReads {
     multipleAccounts: (keys, commitment) => connection.getMultipleAccountsInfo(keys, commitment),
     latestBlockhash: (commitment) => connection.getLatestBlockhash(commitment),
     blockHeight: (commitment) => connection.getBlockHeight(commitment),
+    signatureStatuses: async (signatures, opts) => (await connection.getSignatureStatuses(signatures, opts)).value,
     simulate: async (tx, opts) => {
       const { value } = await connection.simulateTransaction(tx, { sigVerify: opts.sigVerify, replaceRecentBlockhash: false, commitment: opts.commitment })
       return { err: value.err, logs: value.logs }

@@ -1,4 +1,4 @@
-import { PublicKey, type AccountInfo } from '@solana/web3.js'
+import { PublicKey, type AccountInfo, type SignatureStatus } from '@solana/web3.js'
 import type { SolanaReads } from '../../solana/reads.js'
 import type { LocalSvm } from './local-svm.js'
 import type { AccountState } from './spl-token-state.js'
@@ -15,6 +15,8 @@ export function embeddedReads(svm: LocalSvm): SolanaReads {
       return keys.map((k) => accountInfo(svm.getAccount(k.toBase58())))
     },
     blockHeight: async () => svm.clock.blockHeight(svm.tick()),
+    signatureStatuses: async (signatures, opts) =>
+      signatures.map((s) => svm.signatureStatus(s, opts.searchTransactionHistory) as SignatureStatus | null),
     latestBlockhash: async () => {
       const { blockhash, lastValidBlockHeight } = svm.latestBlockhash()
       return { blockhash, lastValidBlockHeight }

@@ -34,7 +34,7 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
     const record = await readFillRecord(connection, program(), o.orderId)
     if (record) return { filled: true, amount: record.amount, claimant: record.claimant, filledAt: Number(record.filledAt), ref: o.deliverRef ?? undefined }
     if (!o.deliverRef) return { filled: false, inFlight: false }
-    const { value: [status] } = await connection.getSignatureStatuses([o.deliverRef], { searchTransactionHistory: true })
+    const [status] = await d.solana.reads.signatureStatuses([o.deliverRef], { searchTransactionHistory: true })
     if (status) return { filled: false, inFlight: !status.err }
     return { filled: false, inFlight: (await solanaNow(d.solana.reads)) <= o.fillDeadline }
   }
@@ -55,7 +55,7 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
     ]
     let ref: string | undefined
     try {
-      const sent = await sendSolverTx(connection, d.solver, ixs, async (s) => {
+      const sent = await sendSolverTx(d.solana, d.solver, ixs, async (s) => {
         ref = s.ref
         if (!(await d.orders.note(o.orderId, 'opened', { deliverRef: s.ref }))) {
           throw new BaseError('BAD_REQUEST', `order ${o.orderId} is no longer opened: not filling it`)

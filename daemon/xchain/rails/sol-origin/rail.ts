@@ -95,7 +95,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
         ed25519Instruction(hexToBytes(statement), signatures.map((s) => ({ publicKey: new PublicKey(s.signer).toBytes(), signature: hexToBytes(s.signature) }))),
         claimInstruction({ program: p, orderId: o.orderId, mint, solver: d.solver.publicKey, solverToken, rentPayer: onChain.rentPayer }),
       )
-      return sendSolverTx(connection, d.solver, ixs, persist)
+      return sendSolverTx(d.solana, d.solver, ixs, persist)
     },
     async refund(o, persist) {
       const { order } = decodeSolOrder(o.orderData)
@@ -103,10 +103,10 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const onChain = await readOrderAccount(reads, p, o.orderId)
       if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const ix = refundInstruction({ program: p, orderId: o.orderId, mint: onChain.mint, userToken: onChain.userToken, rentPayer: onChain.rentPayer })
-      return sendSolverTx(connection, d.solver, [ix], persist)
+      return sendSolverTx(d.solana, d.solver, [ix], persist)
     },
     rebroadcast: (raw) => rebroadcastSolana(connection, raw),
-    fate: (ref, validUntil) => solanaFate(connection, ref, validUntil),
+    fate: (ref, validUntil) => solanaFate(reads, ref, validUntil),
     attestorCheck: (index) => solOriginAttestorCheck(d, index),
   }
 }

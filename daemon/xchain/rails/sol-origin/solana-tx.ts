@@ -1,4 +1,5 @@
 import type { Connection, Keypair, TransactionInstruction } from '@solana/web3.js'
+import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../../../src/errors/index.js'
@@ -9,8 +10,9 @@ import type { SentTx, TxFate } from '../../rail.js'
  * A transaction the solver alone signs and pays for (claims, refunds): signed, persisted through
  * `persist` (its signature is its id, known before the broadcast), sent, then confirmed.
  */
-export async function sendSolverTx(connection: Connection, solver: Keypair, instructions: TransactionInstruction[], persist: (s: SentTx) => Promise<void>): Promise<SentTx> {
-  const latest = await connection.getLatestBlockhash('confirmed')
+export async function sendSolverTx(chain: { connection: Connection; reads: SolanaReads }, solver: Keypair, instructions: TransactionInstruction[], persist: (s: SentTx) => Promise<void>): Promise<SentTx> {
+  const { connection, reads } = chain
+  const latest = await reads.latestBlockhash('confirmed')
   const message = new TransactionMessage({ payerKey: solver.publicKey, recentBlockhash: latest.blockhash, instructions }).compileToLegacyMessage()
   const tx = new VersionedTransaction(message)
   tx.signatures[0] = signMessage(solver, tx.message.serialize())
@@ -23,7 +25,7 @@ export async function sendSolverTx(connection: Connection, solver: Keypair, inst
     await persist({ ref: sent.ref, validUntil: 0 })
     throw new BaseError('RELAY_FAILED', `the Solana node refused ${sent.ref}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
   }
-  await confirmByPolling(connection, sent.ref, latest.lastValidBlockHeight)
+  await confirmByPolling(reads, sent.ref, latest.lastValidBlockHeight)
   return sent
 }
 
@@ -31,10 +33,10 @@ export async function sendSolverTx(connection: Connection, solver: Keypair, inst
  * Waits for `signature` by polling its status, not by subscription: web3.js subscriptions keep a
  * websocket that reconnects forever once the node is gone, which would keep a stopped daemon alive.
  */
-async function confirmByPolling(connection: Connection, signature: string, lastValidBlockHeight: number): Promise<void> {
+async function confirmByPolling(reads: SolanaReads, signature: string, lastValidBlockHeight: number): Promise<void> {
   for (;;) {
-    const height = await connection.getBlockHeight('confirmed')
-    const { value: [status] } = await connection.getSignatureStatuses([signature])
+    const height = await reads.blockHeight('confirmed')
+    const [status] = await reads.signatureStatuses([signature], { searchTransactionHistory: false })
     if (status && status.confirmationStatus !== 'processed') {
       if (status.err) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} failed: ${JSON.stringify(status.err)}`)
       return
@@ -53,9 +55,9 @@ export async function rebroadcastSolana(connection: Connection, raw: string): Pr
 }
 
 /** What became of a transaction signed earlier (by its signature and its blockhash's last valid height). */
-export async function solanaFate(connection: Connection, signature: string, validUntil: number | null): Promise<TxFate> {
-  const height = await connection.getBlockHeight('confirmed')
-  const { value: [status] } = await connection.getSignatureStatuses([signature], { searchTransactionHistory: true })
+export async function solanaFate(reads: SolanaReads, signature: string, validUntil: number | null): Promise<TxFate> {
+  const height = await reads.blockHeight('confirmed')
+  const [status] = await reads.signatureStatuses([signature], { searchTransactionHistory: true })
   if (status) {
     if (status.err) return 'failed'
     return status.confirmationStatus === 'processed' ? 'pending' : 'landed'
