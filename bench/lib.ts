@@ -72,3 +72,18 @@ export function cpuMs(pid: number): number {
   // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
+
+/** CPU time of a process's direct children (the daemon's anvil nodes), in ms; 0 when it has none. */
+export function childrenCpuMs(pid: number): number {
+  let children: number[] = []
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {}
+  return children.reduce((sum, c) => {
+    try {
+      return sum + cpuMs(c)
+    } catch {
+      return sum
+    }
+  }, 0)
+}
