@@ -18,6 +18,17 @@ const never = () => {
 }
 
 describe('the embedded chain state file', () => {
+  it('tells a file too big to parse by its ends, with the same answers as when read whole', () => {
+    const path = state()
+    const filler = `"accounts": {${'"0x00": 1, '.repeat(100_000)}"0x01": 1}`
+    writeFileSync(path, `\n{"block": {}, ${filler}}\n`)
+    expect(unreadableReason(path)).toBeUndefined()
+    writeFileSync(path, `{"block": {}, ${filler.slice(0, -4)}`)
+    expect(unreadableReason(path)).toMatch(/^truncated JSON at byte \d+$/)
+    writeFileSync(path, `\u0000{"block": {}, ${filler}}`)
+    expect(unreadableReason(path)).toMatch(/^not JSON: starts with/)
+  })
+
   it('takes anvil\'s exit dump when it is whole and newer than what parx last wrote', () => {
     const path = state()
     writeFileSync(path, '{"block": 1}')

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
 import { BaseError } from '../../../src/errors/index.js'
 
 /**
@@ -47,8 +47,37 @@ export function adoptExitDump(statePath: string, warn: (message: string) => void
  */
 const PARSE_BELOW_BYTES = 1 << 20
 
+/**
+ * A file too big to parse whose first and last bytes past ASCII whitespace are `{` and `}`: told
+ * from its ends alone, without reading it all (a start checks each state file twice; local-base's
+ * grows to megabytes). Anything else (small, or ends that are not plainly those) is looked at whole.
+ */
+function wholeByItsEnds(path: string): boolean {
+  let fd: number | undefined
+  try {
+    const size = statSync(path).size
+    if (size < PARSE_BELOW_BYTES) return false
+    fd = openSync(path, 'r')
+    const n = 4096
+    const head = Buffer.alloc(n)
+    const tail = Buffer.alloc(n)
+    readSync(fd, head, 0, n, 0)
+    readSync(fd, tail, 0, n, size - n)
+    const space = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d
+    const first = head.findIndex((b) => !space(b))
+    let last = n - 1
+    while (last >= 0 && space(tail[last]!)) last--
+    return first >= 0 && last >= 0 && head[first] === 0x7b && tail[last] === 0x7d
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
 /** What is wrong with a state file that cannot be read, in words; undefined when it looks like a whole anvil state. */
 export function unreadableReason(path: string): string | undefined {
+  if (wholeByItsEnds(path)) return undefined
   let bytes: Buffer
   try {
     bytes = readFileSync(path)
