@@ -95,7 +95,7 @@ export async function refundChannel(x: RefundContext, id: string): Promise<Chann
     const after = await balanceOf(x.chain, id as Hex)
     const back = before > after ? before - after : 0n
     const refunded = fromBaseUnits(back, dec)
-    if (back > 0n) await x.channels.refundEscrow(id, usdMicros(refunded, dec), `refunded ${refunded} ${row.token}${settle!.transaction ? ` in ${settle!.transaction}` : ''}`)
+    if (back > 0n) await x.channels.refundEscrow(id, usdMicros(refunded, dec), refunded, `refunded ${refunded} ${row.token}${settle!.transaction ? ` in ${settle!.transaction}` : ''}`)
     await x.channels.update(id, { refunded: (n(row.refunded) + back).toString() })
     return { refunded, token: row.token, transaction: settle!.transaction || null, channel: channelView((await x.channels.get(id))!, dec) }
   } finally {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
+import { spendingByDay } from '../../dashboard/spending.js'
+import { paymentsPage, spendReport } from '../payments.js'
 import { spendsLedger } from '../spends.js'
 import { channelStore, type ChannelStore } from './store.js'
 
@@ -47,7 +49,7 @@ describe('channel accounting', () => {
     expect(rows.find((r) => r.id === deposit.id)!.amount_micros.toString()).toBe('9600')
     expect(rows.find((r) => r.id === v1.id)).toMatchObject({ state: 'confirmed', amount: '0.0004' })
     expect(rows.find((r) => r.id === v2.id)).toMatchObject({ state: 'released' })
-    await channels.refundEscrow(CH, 9600n, 'refunded')
+    await channels.refundEscrow(CH, 9600n, '0.0096', 'refunded')
     expect(await spentToday()).toBe(400n)
   })
 
@@ -64,6 +66,57 @@ describe('channel accounting', () => {
   it('a deposit is checked against the day and the hosts, not the per-payment limit', async () => {
     await channels.reserveDeposit(spend(10_000n, '0.01'))
     await expect(channels.reserveDeposit(spend(41_000n, '0.041'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+  })
+
+  it('the report, the history and the dashboard count a channel once: vouchers at what was charged, the deposit at what is still in escrow', async () => {
+    const deposit = await channels.reserveDeposit(spend(10_000n, '0.01'))
+    await spendsLedger(store).confirm(deposit.id, { tx: null })
+    const v1 = await channels.reserveVoucher(spend(1000n, '0.001'))
+    await channels.settleVoucher(v1, 1000n, '0.001')
+    const v2 = await channels.reserveVoucher(spend(1000n, '0.001'))
+    await channels.settleVoucher(v2, 400n, '0.0004') // usage: charged less than the price
+    const v3 = await channels.reserveVoucher(spend(1000n, '0.001'))
+    await channels.releaseVoucher(v3, 'seller refused')
+    // A deposit of 0.01 and vouchers of 0.001 + 0.0004: 0.01 in all (0.0086 still in escrow), as the limits count it.
+    const check = async (usd: string, escrow: string) => {
+      expect(await spentToday()).toBe(BigInt(Math.round(Number(usd) * 1e6)))
+      const r = await spendReport(store, agentId, {})
+      expect(r.total.usd).toBe(usd)
+      expect(r.byToken).toEqual([expect.objectContaining({ token: 'USDC', amount: usd, usd })])
+      expect(r.byDay.map((d) => d.usd)).toEqual([usd])
+      expect(r.byHost).toEqual([expect.objectContaining({ host: 'seller.test', usd })])
+      const page = await paymentsPage(store, agentId, {})
+      const row = page.payments.find((p) => p.id === deposit.id)!
+      expect(row).toMatchObject({ amount: escrow, amountUsd: escrow })
+      expect(row.reason).toContain('deposit of 0.01 USDC')
+      expect(page.payments.find((p) => p.id === v2.id)).toMatchObject({ amount: '0.0004', amountUsd: '0.0004' })
+      expect((await spendingByDay(store, agentId)).at(-1)!.usd).toBe(usd)
+    }
+    await check('0.01', '0.0086')
+    // Refunded: the escrow stops counting everywhere; what the vouchers charged stays.
+    await channels.refundEscrow(CH, 8600n, '0.0086', 'refunded 0.0086 USDC')
+    await check('0.0014', '0')
+  })
+
+  it('a voucher drawing past one deposit takes the rest from the next, in tokens as in micros; a release puts it back in the newest', async () => {
+    await channels.reserveDeposit(spend(1000n, '0.001'))
+    await channels.reserveDeposit(spend(2000n, '0.002'))
+    const v = await channels.reserveVoucher(spend(1500n, '0.0015'))
+    const deposits = async () => (await store.db.selectFrom('platform_spends').select(['amount', 'amount_micros']).where('agent_id', '=', agentId)
+      .where('id', '!=', v.id).orderBy('created_at').orderBy('amount_micros').execute()).map((r) => `${r.amount}/${r.amount_micros}`)
+    expect((await deposits()).sort()).toEqual(['0.0015/1500', '0/0'])
+    await channels.releaseVoucher(v, 'refused')
+    // Back into one row (the newest; both may share a millisecond): 0.003 again, each row's amount its micros.
+    const back = await deposits()
+    expect(back.reduce((a, r) => a + Number(r.split('/')[1]), 0)).toBe(3000)
+    for (const r of back) expect(Math.round(Number(r.split('/')[0]) * 1e6)).toBe(Number(r.split('/')[1]))
+  })
+
+  it('a channel nothing was signed for (its first pay refused) is not listed', async () => {
+    expect(await channels.list(agentId)).toEqual([])
+    expect(await channels.get(CH)).toBeDefined() // the row the pay's lease was held on
+    await channels.update(CH, { signed: '1000', pending_deposit: '10000', pending_spend: 'x' })
+    expect((await channels.list(agentId)).map((c) => c.id)).toEqual([CH])
   })
 
   it('one lease at a time; a second holder waits, or gives up after its wait', async () => {

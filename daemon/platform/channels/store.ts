@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { BaseError } from '../../../src/errors/index.js'
 import type { Database } from '../../store/database.js'
 import type { Store } from '../../store/store.js'
 import type { ChannelSpendColumns, PlatformPayChannelsTable } from '../../store/tables/channels.js'
 import type { PlatformSpendsTable } from '../../store/tables/platform.js'
+import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import { checkSpend } from '../limits.js'
+import { addDecimals } from '../report.js'
 import { DAY_MS } from '../spends.js'
 import { policyOf } from '../store.js'
 
@@ -34,6 +36,7 @@ const POLL_MS = 25
 export type ChannelStore = {
   ensure(c: NewChannel): Promise<void>
   get(id: string): Promise<ChannelRow | undefined>
+  /** The agent's channels, newest first, leaving out any nothing was ever signed for. */
   list(agentId: string): Promise<ChannelRow[]>
   update(id: string, patch: ChannelPatch): Promise<void>
   /** A spend row by id (a channel's pending deposit). */
@@ -49,7 +52,7 @@ export type ChannelStore = {
   /** A charge the seller proved with our own voucher (a corrective 402) that we had not recorded: drawn from the escrow, confirmed. */
   recordCharge(s: ChannelSpend, reason: string): Promise<void>
   /** `micros` of the escrow came back to the wallet (a refund): it stops counting. */
-  refundEscrow(channelId: string, micros: bigint, reason: string): Promise<void>
+  refundEscrow(channelId: string, micros: bigint, amount: string, reason: string): Promise<void>
 }
 
 export function channelStore(store: Store): ChannelStore {
@@ -79,7 +82,11 @@ export function channelStore(store: Store): ChannelStore {
       }).onConflict((o) => o.column('id').doNothing()).execute()
     },
     get: (id) => db.selectFrom('platform_pay_channels').selectAll().where('id', '=', id).executeTakeFirst(),
-    list: (agentId) => db.selectFrom('platform_pay_channels').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').execute(),
+    // A channel nothing was ever signed for (a first pay refused by the limits or the terms before
+    // its deposit was signed) is no channel to the agent: its row exists only for the pay's lease.
+    list: (agentId) => db.selectFrom('platform_pay_channels').selectAll().where('agent_id', '=', agentId)
+      .where((eb) => eb.or([eb('signed', '!=', '0'), eb('deposited', '!=', '0'), eb('pending_spend', 'is not', null)]))
+      .orderBy('created_at', 'desc').execute(),
     spend: (id) => db.selectFrom('platform_spends').selectAll().where('id', '=', id).executeTakeFirst(),
     async update(id, patch) {
       await db.updateTable('platform_pay_channels').set({ ...patch, updated_at: Date.now() }).where('id', '=', id).execute()
@@ -105,33 +112,34 @@ export function channelStore(store: Store): ChannelStore {
       // The per-payment limit bounds what the seller may charge, i.e. each voucher; the deposit is
       // escrow the agent gets back unless vouchers draw on it, so it counts against the day only.
       checkSpend({ ...policyOf(agent), perPaymentUsd: null }, { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId), host: s.host })
-      return insert(tx, s, 'deposit', 'reserved', `deposit into channel ${s.channelId}`)
+      return insert(tx, s, 'deposit', 'reserved', `deposit of ${s.amount} ${s.token} into channel ${s.channelId}`)
     }),
     reserveVoucher: (s) => locked(s.agentId, async (tx, agent) => {
       checkSpend(policyOf(agent), { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId, s.channelId), host: s.host })
       const row = await insert(tx, s, 'voucher', 'reserved', `voucher on channel ${s.channelId}`)
-      await moveEscrow(tx, s.channelId, -s.amountMicros)
+      await moveEscrow(tx, s.channelId, s.amountMicros, s.amount, 'out')
       return row
     }),
     settleVoucher: (spend, chargedMicros, chargedAmount) => locked(spend.agent_id, async (tx) => {
       const reserved = BigInt(spend.amount_micros)
       await tx.updateTable('platform_spends').set({ state: 'confirmed', amount_micros: chargedMicros.toString(), amount: chargedAmount, updated_at: Date.now() })
         .where('id', '=', spend.id).execute()
-      if (reserved > chargedMicros) await moveEscrow(tx, spend.channel_id!, reserved - chargedMicros)
+      if (reserved > chargedMicros) await moveEscrow(tx, spend.channel_id!, reserved - chargedMicros, subDecimals(spend.amount, chargedAmount), 'in')
     }),
     releaseVoucher: (spend, reason) => locked(spend.agent_id, async (tx) => {
       const r = await tx.updateTable('platform_spends').set({ state: 'released', reason, updated_at: Date.now() })
         .where('id', '=', spend.id).where('state', '=', 'reserved').executeTakeFirst()
-      if (r.numUpdatedRows > 0n) await moveEscrow(tx, spend.channel_id!, BigInt(spend.amount_micros))
+      if (r.numUpdatedRows > 0n) await moveEscrow(tx, spend.channel_id!, BigInt(spend.amount_micros), spend.amount, 'in')
     }),
     recordCharge: (s, reason) => locked(s.agentId, async (tx) => {
       await insert(tx, s, 'voucher', 'confirmed', reason)
-      await moveEscrow(tx, s.channelId, -s.amountMicros)
+      await moveEscrow(tx, s.channelId, s.amountMicros, s.amount, 'out')
     }),
-    async refundEscrow(channelId, micros, reason) {
+    async refundEscrow(channelId, micros, amount, reason) {
       await db.transaction().execute(async (tx) => {
-        await moveEscrow(tx, channelId, -micros)
-        await tx.updateTable('platform_spends').set({ reason, updated_at: Date.now() })
+        await moveEscrow(tx, channelId, micros, amount, 'out')
+        // Appended: the row's reason keeps what was deposited (its amount now says what is left in escrow).
+        await tx.updateTable('platform_spends').set({ reason: sql<string>`coalesce(reason || '; ', '') || ${reason}`, updated_at: Date.now() })
           .where('channel_id', '=', channelId).where('channel_role', '=', 'deposit').where('state', '!=', 'released').execute()
       })
     },
@@ -149,19 +157,45 @@ async function spentSince(tx: Transaction<Db>, agentId: string, drawingOn?: stri
 }
 
 /**
- * Moves `delta` micros into (positive) or out of (negative) the channel's escrow rows: out of the
- * oldest first, never below zero; back into the newest.
+ * Moves `micros` (and the same money in token units, `amount`) out of the channel's escrow rows
+ * (`out`: oldest first, never below zero) or back into the newest (`in`). The row's token `amount`
+ * follows its `amount_micros`, so a deposit row always says what is still in escrow: the report's
+ * and the history's token amounts then count a channel once, as the limits do (the vouchers hold
+ * what the seller charged, the deposit row the rest).
  */
-async function moveEscrow(tx: Transaction<Db>, channelId: string, delta: bigint): Promise<void> {
-  const rows = await tx.selectFrom('platform_spends').select(['id', 'amount_micros'])
+async function moveEscrow(tx: Transaction<Db>, channelId: string, micros: bigint, amount: string, dir: 'out' | 'in'): Promise<void> {
+  const rows = await tx.selectFrom('platform_spends').select(['id', 'amount_micros', 'amount'])
     .where('channel_id', '=', channelId).where('channel_role', '=', 'deposit').where('state', '!=', 'released')
-    .orderBy('created_at', delta < 0n ? 'asc' : 'desc').execute()
-  let left = delta < 0n ? -delta : delta
+    .orderBy('created_at', dir === 'out' ? 'asc' : 'desc').execute()
+  let left = micros
+  let leftAmount = amount
   for (const r of rows) {
     if (left === 0n) break
     const have = BigInt(r.amount_micros)
-    const next = delta < 0n ? (have > left ? have - left : 0n) : have + left
-    left = delta < 0n ? left - (have - next) : 0n
-    await tx.updateTable('platform_spends').set({ amount_micros: next.toString(), updated_at: Date.now() }).where('id', '=', r.id).execute()
+    let next: bigint
+    let nextAmount: string
+    if (dir === 'in') {
+      next = have + left
+      nextAmount = addDecimals(r.amount, leftAmount)
+      left = 0n
+    } else if (have > left) {
+      next = have - left
+      nextAmount = subDecimals(r.amount, leftAmount)
+      left = 0n
+    } else {
+      // Drained: whatever of the token amount this row held is taken from what is left to move.
+      next = 0n
+      nextAmount = '0'
+      left -= have
+      leftAmount = subDecimals(leftAmount, r.amount)
+    }
+    await tx.updateTable('platform_spends').set({ amount_micros: next.toString(), amount: nextAmount, updated_at: Date.now() }).where('id', '=', r.id).execute()
   }
+}
+
+/** a - b for non-negative decimal strings, exactly, floored at zero (micros round up, so a token amount may run out a hair early). */
+function subDecimals(a: string, b: string): string {
+  const places = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0)
+  const d = toBaseUnits(a, places) - toBaseUnits(b, places)
+  return fromBaseUnits(d > 0n ? d : 0n, places)
 }
