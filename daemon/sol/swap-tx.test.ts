@@ -3,7 +3,7 @@ import { Keypair, Transaction, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import type { Token } from './accounts.js'
-import { signMessage } from './signer.js'
+import { signMessage } from '../chains/solana/signer.js'
 import { MEMO_PROGRAM_ID, swapInstructions, swapTransaction, type SwapTxParameters } from './swap-tx.js'
 
 const solver = Keypair.generate()

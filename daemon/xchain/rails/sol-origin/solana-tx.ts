@@ -3,7 +3,7 @@ import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../../../src/errors/index.js'
-import { signMessage } from '../../../sol/signer.js'
+import { signMessage } from '../../../chains/solana/signer.js'
 import type { SentTx, TxFate } from '../../rail.js'
 
 /**
