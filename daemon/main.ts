@@ -58,6 +58,7 @@ import { workerDuties } from './worker/duties.js'
 import { channelClaimDuty } from './seller/claim-duty.js'
 import { recordChannelSettlement } from './platform/channel-settlements.js'
 import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
+import { paidFacilitator } from './platform/paid-facilitator.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
 import { refuseWhatCannotWork } from './startup-check.js'
@@ -235,6 +236,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const platform = platformService({
       egress,
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
+      // Paid endpoints call the facilitator in process, as their payTo where the platform holds it (a delegated refund needs the receiver).
+      paidFacilitator: paidFacilitator(facilitator),
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,

@@ -222,5 +222,25 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     expect(await usdc()).toBe(before - 10n * PRICE)
     // The deposit counts; the vouchers drawn on it do not count again.
     expect(await micros()).toBe(spentBefore + 10_000)
+    // payTo a bare address: the platform does not hold it, so it does not ask our authorizer's refund as its receiver.
+    const balance = await usdc()
+    await expect(user.refundChannel({ params: { id: agentId, channelId: first.body.receipt.channel.id } })).rejects.toMatchObject({ code: 'CHANNEL_REFUND_REFUSED' })
+    expect(await usdc()).toBe(balance)
+  })
+
+  it("the agent refunds its channel to a platform endpoint paying one of the user's agents: the unspent deposit comes back on chain exactly", async () => {
+    const receiver = await user.createAgent({ body: { name: 'seller', network: 'local-base' } })
+    const e = await user.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'USDC', payTo: receiver.id, batchSettlement: true } })
+    const before = await usdc()
+    let channelId = ''
+    for (let i = 1; i <= 3; i++) {
+      const r = await pay(e.url)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      channelId = r.body.receipt.channel.id
+    }
+    expect(await usdc()).toBe(before - 10n * PRICE)
+    const refunded = await user.refundChannel({ params: { id: agentId, channelId } })
+    expect(refunded).toMatchObject({ refunded: '0.007', token: 'USDC', channel: { unspent: '0', refunded: '0.007', charged: '0.003' } })
+    expect(await usdc()).toBe(before - 3n * PRICE)
   })
 })

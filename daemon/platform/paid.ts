@@ -11,6 +11,7 @@ import { endpointPrices } from './prices.js'
 import { currentRequestId } from '../http/request-id.js'
 import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
+import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -29,6 +30,11 @@ type Paid = {
   onHookError?: (err: unknown) => void
   /** Batch-settlement channels of the platform's endpoints (the store's x402_seller_channels), shared by replicas. */
   channels?: ChannelStore
+  /**
+   * The daemon's facilitator in process, acting for this endpoint's payTo (./paid-facilitator.ts):
+   * what lets a buyer's cooperative refund be signed by our receiver authorizer. Absent: HTTP to facilitatorUrl.
+   */
+  facilitator?: SellerFacilitator
 }
 
 /** One settle outcome of a paid call: the payment as sent (its identity) and the facilitator's answer. */
@@ -51,7 +57,7 @@ export async function servePaid(p: Paid): Promise<void> {
   if (mpp) await challengeOn402(p, mpp)
   const e = p.endpoint
   const gate = paymentGate({
-    facilitator: { url: p.facilitatorUrl },
+    facilitator: p.facilitator ?? { url: p.facilitatorUrl },
     routes: { [`/paid/${e.id}`]: { prices: endpointPrices(e, p.chain), description: e.description ?? e.name ?? '', discoverable: Number(e.discoverable) === 1 } },
     hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
     onHookError: p.onHookError,

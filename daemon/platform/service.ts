@@ -36,6 +36,7 @@ import { channelView, decimalsOf, refundChannel } from './channels/refund.js'
 import { channelStore } from './channels/store.js'
 import type { ChannelList, ChannelRefund } from '../../src/sdk/platform/channels.js'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -45,6 +46,8 @@ export type PlatformService = {
   profile: ParxConfig['profile']
   version: string
   facilitatorUrl: string
+  /** The facilitator in process for a paid endpoint, acting for its payTo (./paid-facilitator.ts); absent: HTTP to facilitatorUrl. */
+  paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
   /** HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still accepted). */
   mppSecret: string
   store: PlatformStore
@@ -100,6 +103,7 @@ export type PlatformServiceParameters = {
   profile: ParxConfig['profile']
   version: string
   facilitatorUrl: string
+  paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
   store: Store
   evm: Record<string, EvmChain>
   /** The platform wallet key (hex, 32 bytes); without it agents cannot be created. */
@@ -150,6 +154,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     profile: p.profile,
     version: p.version,
     facilitatorUrl: p.facilitatorUrl,
+    paidFacilitator: p.paidFacilitator,
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,

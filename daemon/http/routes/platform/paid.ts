@@ -33,6 +33,10 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   await servePaid({
     endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
     fetch: s.egress.fetch, channels: s.sellerChannels,
+    // The platform asks a delegated refund as the channel's receiver only where it holds that
+    // wallet (payTo one of the user's agents): a bare payTo address is unproven, and vouching for
+    // it would let a buyer refund what another seller paid to that address charged and not yet claimed.
+    facilitator: s.paidFacilitator?.(endpoint.pay_to_agent_id ? endpoint.pay_to : undefined),
     onSettled: (o) => s.webhooks.record({ ...o, endpoint, paidUrl: paidUrl(s.platformUrl, endpoint.id) }),
     onHookError: (err) => s.log.warn({ err, endpoint: endpoint.id }, 'settlement webhook: the event could not be queued'),
   })

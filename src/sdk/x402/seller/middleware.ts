@@ -4,7 +4,7 @@ import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { runGuards, runObservers } from '../hooks.js'
 import { reasons } from '../reasons.js'
 import { bazaarExtension, v1OutputSchema } from './bazaar.js'
-import { facilitatorClient, type FacilitatorClientOptions } from './facilitator-client.js'
+import { facilitatorClient, type FacilitatorClientOptions, type SellerFacilitator } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
 import { declarePaymentIdentifier, PAYMENT_IDENTIFIER } from '../payment-identifier.js'
@@ -24,7 +24,8 @@ export type RouteTerms = {
 }
 
 export type PaymentGateOptions = {
-  facilitator: FacilitatorClientOptions
+  /** The facilitator's URL (and key), or a client of one (e.g. an in-process facilitator). */
+  facilitator: FacilitatorClientOptions | SellerFacilitator
   /** `'GET /report'`, or `'/report'` for any method; a trailing `*` matches any rest of the path. */
   routes: Record<string, RouteTerms>
   /** How long the facilitator's /supported is trusted before it is read again. */
@@ -68,7 +69,7 @@ type Next = (err?: unknown) => unknown
  * }))
  */
 export function paymentGate(o: PaymentGateOptions) {
-  const facilitator = facilitatorClient(o.facilitator)
+  const facilitator = 'settle' in o.facilitator ? o.facilitator : facilitatorClient(o.facilitator)
   const ttl = o.supportedTtlMs ?? 300_000
   let supported: { at: number; value: Promise<SupportedResponse> } | undefined
   const currentSupported = () => {
@@ -185,7 +186,7 @@ export function paymentGate(o: PaymentGateOptions) {
  * is answered 402 naming the transaction; the same payment sent again (same payment id) is
  * answered from the facilitator's ledger once the chain decided it.
  */
-async function settleWithPendingRetry(facilitator: ReturnType<typeof facilitatorClient>, body: Record<string, unknown>): Promise<SettleResponse> {
+async function settleWithPendingRetry(facilitator: SellerFacilitator, body: Record<string, unknown>): Promise<SettleResponse> {
   const once = () => facilitator.settle(body)
     .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
   const first = await once()

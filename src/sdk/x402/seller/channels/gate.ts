@@ -4,7 +4,7 @@ import { runGuards, runObservers } from '../../hooks.js'
 import { reasons } from '../../reasons.js'
 import type { PaymentRequirements, SettleResponse, VerifyResponse } from '../../types.js'
 import { encodeHeader, headers, isRecord } from '../../wire.js'
-import type { FacilitatorClient } from '../facilitator-client.js'
+import type { SellerFacilitator } from '../facilitator-client.js'
 import type { hookLists, SellerHookContext } from '../hooks.js'
 import type { Offer } from '../offers.js'
 import { bufferResponse } from '../response-buffer.js'
@@ -20,7 +20,7 @@ export type ChannelGateParameters = {
   requirements: PaymentRequirements
   offers: Offer[]
   decimals?: number
-  facilitator: FacilitatorClient
+  facilitator: SellerFacilitator
   store: ChannelStore
   /** How long a mirrored on-chain state allows local voucher checks (ms). */
   ttlMs: number
