@@ -6,6 +6,7 @@
 // only what it uses.
 import { build } from 'esbuild'
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -93,6 +94,13 @@ await build({
 const programs = join(root, 'contracts', 'solana', 'build')
 mkdirSync(join(staging, 'build'))
 for (const f of readdirSync(programs).filter((f) => f.endsWith('.so'))) copyFileSync(join(programs, f), join(staging, 'build', f))
+
+// Redoc's standalone bundle for /api/docs (daemon/http/openapi/docs-page.ts reads dist/docs/), copied
+// with its licence notice: redoc is a devDependency, so an installed parx does not pull its 87 packages
+// (react, mobx, styled-components, core-js) for one prebuilt file.
+const redoc = dirname(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'))
+mkdirSync(join(staging, 'docs'))
+for (const f of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt']) copyFileSync(join(redoc, f), join(staging, 'docs', f))
 
 // What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
 writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { packageRoot } from '../../../src/cli/package-root.js'
+import { BaseError } from '../../../src/errors/index.js'
 
 /**
  * The readable page of /api/openapi.json: Redoc's standalone build (one self-contained file of the
@@ -30,10 +32,15 @@ export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'
 
 let bundle: Promise<Buffer> | undefined
 
-/** Read from node_modules on the first request (about 1 MB), then kept: `parx serve` never reads it at start. */
+/**
+ * Read on the first request (about 1 MB), then kept: `parx serve` never reads it at start. The build
+ * (scripts/build.js) copies it from the `redoc` devDependency into dist/docs/, which the package
+ * ships, so an installed parx serves it without redoc's dependency tree.
+ */
 export function redocBundle(): Promise<Buffer> {
-  return (bundle ??= readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js')).catch((e: unknown) => {
+  const file = join(packageRoot(), 'dist', 'docs', 'redoc.standalone.js')
+  return (bundle ??= readFile(file).catch(() => {
     bundle = undefined
-    throw e
+    throw new BaseError('NOT_FOUND', `the API docs page's script is not built (${file} is missing): run npm run build`)
   }))
 }
