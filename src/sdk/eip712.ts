@@ -25,6 +25,7 @@ export const authorizationFields = [
 ] as const
 
 export const transferWithAuthorizationTypes = { TransferWithAuthorization: authorizationFields } as const
+export const receiveWithAuthorizationTypes = { ReceiveWithAuthorization: authorizationFields } as const
 
 /**
  * Permit2's PermitWitnessTransferFrom with the x402 exact witness, as the reference client signs

@@ -4,17 +4,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { ERC3009_DEPOSIT_COLLECTOR_ADDRESS, voucherTypedData, type ChannelConfig } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { EvmToken } from '../../chains/evm/chain.js'
 import type { PaymentProof } from '../pay/proof.js'
-
-const receiveTypes = {
-  ReceiveWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const
+import { receiveWithAuthorizationTypes } from '../../../src/sdk/eip712.js'
 
 export type Voucher = { channelId: Hex; maxClaimableAmount: string; signature: Hex }
 
@@ -38,7 +28,7 @@ export async function signDeposit(p: {
   const nonce = keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [p.channelId, BigInt(salt)]))
   const signature = await p.signer.signTypedData({
     domain: { name: p.token.permitDomain!.name, version: p.token.permitDomain!.version, chainId: p.chainId, verifyingContract: getAddress(p.token.address) },
-    types: receiveTypes,
+    types: receiveWithAuthorizationTypes,
     primaryType: 'ReceiveWithAuthorization',
     message: { from: p.signer.address, to: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, value: p.amount, validAfter: 0n, validBefore, nonce },
   })

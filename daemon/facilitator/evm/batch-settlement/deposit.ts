@@ -1,6 +1,6 @@
 import { encodeAbiParameters, isAddressEqual, keccak256, recoverTypedDataAddress, type Hex } from 'viem'
 import { ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, channelIdOf, type ChannelConfig } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { authorizationFields } from '../../../../src/sdk/eip712.js'
+import { receiveWithAuthorizationTypes } from '../../../../src/sdk/eip712.js'
 import { nowSeconds } from '../../../../src/sdk/x402/evm/authorization.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import { isRecord } from '../../../../src/sdk/x402/wire.js'
@@ -49,7 +49,7 @@ async function erc3009CollectorData(rt: EvmRuntime, p: Resolved, d: Deposit & { 
   const { name, version } = p.requirements.extra
   if (typeof name !== 'string' || typeof version !== 'string') return { reason: reasons.batchMissingEip712Domain, message: "the requirements' extra.name and extra.version (the token's EIP-712 domain) are missing", payer }
   const typed = {
-    domain: { name, version, chainId: p.spec.chainId!, verifyingContract: config.token }, types: { ReceiveWithAuthorization: authorizationFields }, primaryType: 'ReceiveWithAuthorization',
+    domain: { name, version, chainId: p.spec.chainId!, verifyingContract: config.token }, types: receiveWithAuthorizationTypes, primaryType: 'ReceiveWithAuthorization',
     message: { from: payer, to: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, value: amount, validAfter: auth.validAfter, validBefore: auth.validBefore, nonce: auth.nonce },
   } as const
   const signer = await recoverTypedDataAddress({ ...typed, signature: auth.signature }).catch(() => undefined)
