@@ -6,8 +6,9 @@ import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
 import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import express from 'express'
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as X402BatchSettlement from '../contracts/evm/artifacts/X402BatchSettlement.js'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { BATCH_SETTLEMENT_ADDRESS } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { encodeHeader } from '../src/sdk/x402/wire.js'
@@ -242,5 +243,38 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     const refunded = await user.refundChannel({ params: { id: agentId, channelId } })
     expect(refunded).toMatchObject({ refunded: '0.007', token: 'USDC', channel: { unspent: '0', refunded: '0.007', charged: '0.003' } })
     expect(await usdc()).toBe(before - 3n * PRICE)
+  })
+
+  it('parx channels withdraw takes the deposit back without the seller: started on chain, refused before the delay, finalized after it less what the seller claimed meanwhile', async () => {
+    // The first channel: 0.02 deposited, 0.004 refunded, 0.00825 charged, of which the seller claimed 0.006 with the refund.
+    const before = await usdc()
+    const spentBefore = Math.round(Number(await spent()) * 1e6)
+    const started = await parx(['channels', 'withdraw', channelId])
+    expect(started.code, started.err + started.out).toBe(0)
+    // Everything the chain says is unclaimed: balance 0.016 less claimed 0.006.
+    expect(JSON.parse(started.out)).toMatchObject({ state: 'initiated', amount: '0.01', withdrawn: '0', token: 'USDC', channel: { id: channelId, withdrawal: { amount: '0.01' } } })
+    const [asked, initiatedAt] = await d.services.base.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: X402BatchSettlement.abi, functionName: 'pendingWithdrawals', args: [channelId as Hex] }) as readonly [bigint, number]
+    expect(asked).toBe(10n * PRICE)
+    expect(initiatedAt).toBeGreaterThan(0)
+    expect(await usdc()).toBe(before)
+
+    // No voucher on a channel being withdrawn, and no finalizing before the delay.
+    const refusedPay = await pay()
+    expect(refusedPay.status).toBe(409)
+    expect(refusedPay.body).toMatchObject({ code: 'CHANNEL_WITHDRAW_PENDING', charged: false })
+    const early = await user.withdrawChannel({ params: { id: agentId, channelId } }).catch((e: unknown) => e)
+    expect(early).toMatchObject({ code: 'CHANNEL_WITHDRAW_PENDING', status: 409 })
+    expect((early as Error).message).toContain('can be finalized from')
+
+    // The seller claims the 0.00225 it charged and had not claimed yet, during the delay; then the delay passes.
+    await manager.claim()
+    await d.services.base.client.request({ method: 'evm_increaseTime' as never, params: [901] as never })
+    await d.services.base.client.request({ method: 'evm_mine' as never, params: [] as never })
+    const done = await parx(['channels', 'withdraw', channelId])
+    expect(done.code, done.err + done.out).toBe(0)
+    expect(JSON.parse(done.out)).toMatchObject({ state: 'finalized', amount: '0.01', withdrawn: '0.00775', channel: { withdrawal: null, withdrawn: '0.00775', unspent: '0' } })
+    expect(await usdc()).toBe(before + 7750n)
+    // What came back stops counting, as a refund does.
+    expect(Math.round(Number(await spent()) * 1e6)).toBe(spentBefore - 7750)
   })
 })

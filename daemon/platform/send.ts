@@ -1,4 +1,4 @@
-import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, parseEther, toHex, type Address, type Hex } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, getAddress, parseEther, toHex, type Address, type Hex, type Log } from 'viem'
 import { rpcHttp } from '../chains/rpc-auth.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../src/errors/index.js'
@@ -41,28 +41,7 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
     const held = await d.chain.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [from] })
     if (held < raw) throw new BaseError('INSUFFICIENT_BALANCE', `${from} holds less than ${body.amount} ${token.symbol} on ${agent.network}; nothing was spent`)
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [body.to, raw] })
-    let transaction: Hex
-    let userOperation: Hex | null = null
-    if (method === 'userOperation') {
-      const account = await d.aa!.account(d.walletKey(agent))
-      const op = await account.prepare([{ to: token.address, data }])
-      submitted = true
-      const receipt = await account.submit(op)
-      if (!receipt.success) throw new BaseError('RELAY_FAILED', `the user operation ${receipt.userOpHash} reverted; the tokens did not move`)
-      transaction = receipt.receipt.transactionHash
-      userOperation = receipt.userOpHash
-    } else {
-      const wallet = createWalletClient({ account: privateKeyToAccount(d.walletKey(agent)), chain: d.chain.client.chain!, transport: rpcHttp(d.chain.rpcUrl) })
-      // One transfer at a time per wallet in this process, so two sends never take the same nonce.
-      const { hash, receipt } = await inTurn(from, async () => {
-        await d.topUpFees?.(from)
-        const hash = await wallet.sendTransaction({ to: token.address, data })
-        submitted = true
-        return { hash, receipt: await d.chain.client.waitForTransactionReceipt({ hash }) }
-      })
-      if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the transfer ${hash} reverted; the tokens did not move`)
-      transaction = hash
-    }
+    const { transaction, userOperation } = await callFromAgent(d, agent, { to: token.address, data }, () => { submitted = true }, 'the tokens did not move')
     await d.spends.confirm(spend.id, { tx: transaction, userOp: userOperation })
     return {
       id: spend.id, agentId: agent.id, network: agent.network, method, token: token.symbol, amount: body.amount, from, to: body.to,
@@ -77,6 +56,38 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
     if (e instanceof BaseError) throw e
     throw new BaseError('RELAY_FAILED', `the send could not be completed (${(e as Error).message.split('\n')[0]})${movedNothing ? '; nothing was spent' : ''}`, { cause: e })
   }
+}
+
+/** What one call from an agent's wallet left on chain: its transaction (and user operation on AA networks) and logs. */
+export type AgentCall = { transaction: Hex; userOperation: Hex | null; logs: Log[] }
+
+/**
+ * One contract call from the agent's own address, the way a send goes out: a sponsored user
+ * operation of its EIP-7702 account on AA networks, else a transaction it signs (fees topped up on
+ * the local profile). The key never leaves the service. `submitted` runs once the call is out (a
+ * failure after it may have moved something); a revert is RELAY_FAILED saying `nothingMoved`.
+ */
+export async function callFromAgent(d: Pick<SendDeps, 'chain' | 'walletKey' | 'aa' | 'topUpFees'>, agent: AgentRow, call: { to: Address; data: Hex }, submitted: () => void, nothingMoved: string): Promise<AgentCall> {
+  if (sendMethodOf(networks[agent.network]!) === 'userOperation') {
+    if (!d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was sent`)
+    const account = await d.aa.account(d.walletKey(agent))
+    const op = await account.prepare([call])
+    submitted()
+    const receipt = await account.submit(op)
+    if (!receipt.success) throw new BaseError('RELAY_FAILED', `the user operation ${receipt.userOpHash} reverted; ${nothingMoved}`)
+    return { transaction: receipt.receipt.transactionHash, userOperation: receipt.userOpHash, logs: receipt.logs as Log[] }
+  }
+  const from = getAddress(agent.address)
+  const wallet = createWalletClient({ account: privateKeyToAccount(d.walletKey(agent)), chain: d.chain.client.chain!, transport: rpcHttp(d.chain.rpcUrl) })
+  // One call at a time per wallet in this process, so two never take the same nonce.
+  const { hash, receipt } = await inTurn(from, async () => {
+    await d.topUpFees?.(from)
+    const hash = await wallet.sendTransaction(call)
+    submitted()
+    return { hash, receipt: await d.chain.client.waitForTransactionReceipt({ hash }) }
+  })
+  if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the transaction ${hash} reverted; ${nothingMoved}`)
+  return { transaction: hash, userOperation: null, logs: receipt.logs }
 }
 
 const queues = new Map<string, Promise<unknown>>()

@@ -14,7 +14,7 @@ import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import { erc20Abi, getAddress, type Address } from 'viem'
 import type { AaRuntime } from './aa/runtime.js'
-import { sendFromAgent } from './send.js'
+import { callFromAgent, sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
@@ -33,8 +33,9 @@ import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 import { egressGuard, egressRefusal, type Egress } from './egress/guard.js'
 import { CHANNEL_DEFAULTS, type ChannelSettings } from './channels/pay.js'
 import { channelView, decimalsOf, refundChannel } from './channels/refund.js'
+import { withdrawChannel } from './channels/withdraw.js'
 import { channelStore } from './channels/store.js'
-import type { ChannelList, ChannelRefund } from '../../src/sdk/platform/channels.js'
+import type { ChannelList, ChannelRefund, ChannelWithdraw } from '../../src/sdk/platform/channels.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 
@@ -74,7 +75,7 @@ export type PlatformService = {
   /** Pays a 402-gated URL (daemon/platform/pay.ts). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
   /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/platform/channels/). */
-  channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund> }
+  channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>; withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw> }
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
@@ -192,6 +193,10 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
         get: (url, headers) => egress.fetch(url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) }).catch((e) => {
           throw egressRefusal(e) ?? new BaseError('SELLER_FAILED', `the seller at ${url} could not be reached (${(e as Error).message}); nothing moved`, { cause: e })
         }),
+      }, channelId),
+      withdraw: (agent, channelId) => withdrawChannel({
+        chain: chainOf(agent), channels, agent,
+        call: (to, data) => callFromAgent({ chain: chainOf(agent), walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing moved'),
       }, channelId),
     },
     quotas,

@@ -39,6 +39,7 @@ import * as pay from './commands/pay.js'
 import * as payments from './commands/payments.js'
 import * as channelsList from './commands/channels/list.js'
 import * as channelsRefund from './commands/channels/refund.js'
+import * as channelsWithdraw from './commands/channels/withdraw.js'
 import * as report from './commands/report.js'
 import * as discover from './commands/discover.js'
 import * as serve from './commands/serve.js'
@@ -140,9 +141,10 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(report.define(ctx))
   program.addCommand(
     new Command('channels')
-      .description("the agent's x402 batch-settlement channels: list them, refund what is unspent")
+      .description("the agent's x402 batch-settlement channels: list them, refund what is unspent, or withdraw it without the seller")
       .addCommand(channelsList.define(ctx))
-      .addCommand(channelsRefund.define(ctx)),
+      .addCommand(channelsRefund.define(ctx))
+      .addCommand(channelsWithdraw.define(ctx)),
   )
   program.addCommand(discover.define(ctx))
   program.addCommand(manifest.define(ctx))

@@ -55,6 +55,8 @@ export const errorCodes = {
   QUOTA_EXCEEDED: { status: 403, meaning: 'a per-user quota (agents, endpoints, webhooks, keys, pay calls in flight) is reached; the body has quota, limit and used' },
   CHANNEL_TERMS_REFUSED: { status: 502, meaning: "the seller's batch-settlement offer names a contract, network, token domain, authorizer or deposit the platform does not pay into; nothing was paid" },
   CHANNEL_REFUND_REFUSED: { status: 502, meaning: "the seller did not refund the channel's unspent deposit; nothing moved (withdraw after the channel's delay instead)" },
+  CHANNEL_WITHDRAW_PENDING: { status: 409, meaning: "a withdrawal of the channel is under way: it can be finalized only from the time the error names, and no voucher is signed on the channel meanwhile" },
+  NOTHING_TO_WITHDRAW: { status: 409, meaning: 'the channel holds nothing unclaimed to withdraw; nothing was sent' },
   // dashboard (SIWE sign-in, SPEC §5.9)
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },

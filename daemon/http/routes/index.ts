@@ -44,6 +44,7 @@ import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
 import channelsList from './platform/channels-list.js'
 import channelsRefund from './platform/channels-refund.js'
+import channelsWithdraw from './platform/channels-withdraw.js'
 import manifest from './platform/manifest.js'
 import usersCreate from './platform/users-create.js'
 import usersMe from './platform/users-me.js'
@@ -96,7 +97,7 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, channelsList, channelsRefund,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, channelsList, channelsRefund, channelsWithdraw,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

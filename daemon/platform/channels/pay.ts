@@ -63,7 +63,13 @@ export async function payWithChannel(x: ChannelPayContext): Promise<PayAnswer> {
   })
   const lease = await channels.lease(id, 2 * x.timeoutMs + 10_000, x.timeoutMs)
   try {
-    let row = await settlePending(x, (await channels.get(id))!)
+    const held = (await channels.get(id))!
+    // A withdrawal under way takes the escrow back: a voucher signed now could not be paid from it.
+    if (held.withdraw_requested_at != null) {
+      const at = new Date(Number(held.withdraw_finalizable_at)).toISOString()
+      throw new BaseError('CHANNEL_WITHDRAW_PENDING', `channel ${id} to this seller is being withdrawn (finalizable from ${at}); nothing was paid: finalize it with parx channels withdraw ${id}, then pay again`, { fields: { charged: false, transaction: null, finalizableAt: at } })
+    }
+    let row = await settlePending(x, held)
     if (row.url !== x.url) await channels.update(id, { url: x.url, host: x.host })
     for (let attempt = 0; ; attempt++) {
       const out = await payOnce(x, row)

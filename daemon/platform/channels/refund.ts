@@ -34,11 +34,14 @@ const n = (s: string | null | undefined) => BigInt(s ?? '0')
 /** The channel as its owner reads it (token units). */
 export function channelView(row: ChannelRow, decimals: number): Channel {
   const u = (v: bigint) => fromBaseUnits(v, decimals)
-  const unspent = n(row.deposited) - n(row.refunded) - n(row.charged)
+  const unspent = n(row.deposited) - n(row.refunded) - n(row.withdrawn) - n(row.charged)
+  const at = (ms: number | string) => new Date(Number(ms)).toISOString()
   const config = JSON.parse(row.config) as ChannelConfig
   return {
     id: row.id, network: row.network, token: row.token, receiver: row.receiver, receiverAuthorizer: row.receiver_authorizer, host: row.host, url: row.url,
     deposited: u(n(row.deposited)), charged: u(n(row.charged)), signed: u(n(row.signed)), refunded: u(n(row.refunded)), unspent: u(unspent > 0n ? unspent : 0n),
+    withdrawn: u(n(row.withdrawn)),
+    withdrawal: row.withdraw_requested_at == null ? null : { amount: u(n(row.withdraw_amount)), requestedAt: at(row.withdraw_requested_at), finalizableAt: at(row.withdraw_finalizable_at ?? 0) },
     pendingDeposit: row.pending_deposit ? u(n(row.pending_deposit)) : null, withdrawDelaySeconds: config.withdrawDelay,
     createdAt: new Date(Number(row.created_at)).toISOString(), updatedAt: new Date(Number(row.updated_at)).toISOString(),
   }
@@ -55,8 +58,7 @@ export function decimalsOf(chain: EvmChain, symbol: string): number {
  * there; a corrective 402 is resynced once. What came back is read from the chain (the channel's
  * balance before and after), never from the seller's word, and stops counting against the limits.
  * A seller that does not cooperate leaves the deposit in the channel: CHANNEL_REFUND_REFUSED says
- * so; the payer's own way out is the contract's initiateWithdraw, then finalizeWithdraw after the
- * channel's withdraw delay.
+ * so; the payer's own way out is withdrawChannel (./withdraw.ts).
  */
 export async function refundChannel(x: RefundContext, id: string): Promise<ChannelRefund> {
   const found = await x.channels.get(id)
@@ -66,7 +68,7 @@ export async function refundChannel(x: RefundContext, id: string): Promise<Chann
   try {
     let row = (await x.channels.get(id))!
     const refusedBy = (why: string): never => {
-      throw new BaseError('CHANNEL_REFUND_REFUSED', `${why}; nothing moved: the unspent ${channelView(row, dec).unspent} ${row.token} stays in channel ${id} (withdraw it on chain after ${channelView(row, dec).withdrawDelaySeconds} s: initiateWithdraw, then finalizeWithdraw)`)
+      throw new BaseError('CHANNEL_REFUND_REFUSED', `${why}; nothing moved: the unspent ${channelView(row, dec).unspent} ${row.token} stays in channel ${id} (parx channels withdraw starts the on-chain withdrawal; a second call finalizes it after the channel's ${channelView(row, dec).withdrawDelaySeconds} s delay)`)
     }
     const probe = await x.get(row.url, {})
     const required = probe.status === 402 ? decodeHeader<PaymentRequired>(probe.headers.get(x402Headers.required)) : undefined

@@ -16,7 +16,7 @@ export type ChannelRow = Selectable<PlatformPayChannelsTable>
 type Db = Omit<Database, 'platform_spends'> & { platform_spends: PlatformSpendsTable & ChannelSpendColumns }
 export type SpendWithChannel = Selectable<Db['platform_spends']>
 export type NewChannel = Pick<ChannelRow, 'id' | 'agent_id' | 'network' | 'token' | 'config' | 'receiver' | 'receiver_authorizer' | 'url' | 'host'>
-export type ChannelPatch = Partial<Pick<ChannelRow, 'url' | 'host' | 'deposited' | 'signed' | 'charged' | 'refunded' | 'refund_nonce' | 'pending_deposit' | 'pending_spend'>>
+export type ChannelPatch = Partial<Pick<ChannelRow, 'url' | 'host' | 'deposited' | 'signed' | 'charged' | 'refunded' | 'refund_nonce' | 'pending_deposit' | 'pending_spend' | 'withdraw_amount' | 'withdraw_requested_at' | 'withdraw_finalizable_at' | 'withdrawn'>>
 
 /** One spend on a channel: what the limit check and the ledger row need. */
 export type ChannelSpend = { agentId: string; channelId: string; amountMicros: bigint; token: string; amount: string; recipient: string; host: string }
@@ -78,7 +78,7 @@ export function channelStore(store: Store): ChannelStore {
       const now = Date.now()
       await db.insertInto('platform_pay_channels').values({
         ...c, deposited: '0', signed: '0', charged: '0', refunded: '0', refund_nonce: '0', pending_deposit: null, pending_spend: null,
-        lease: null, lease_until: null, created_at: now, updated_at: now,
+        lease: null, lease_until: null, withdraw_amount: null, withdraw_requested_at: null, withdraw_finalizable_at: null, withdrawn: '0', created_at: now, updated_at: now,
       }).onConflict((o) => o.column('id').doNothing()).execute()
     },
     get: (id) => db.selectFrom('platform_pay_channels').selectAll().where('id', '=', id).executeTakeFirst(),

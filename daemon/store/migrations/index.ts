@@ -17,6 +17,7 @@ import { m510_endpoint_discovery_webhooks } from './510_endpoint_discovery_webho
 import { m520_platform_spend_holds } from './520_platform_spend_holds.js'
 import { m530_platform_spend_host } from './530_platform_spend_host.js'
 import { m545_platform_pay_channels } from './545_platform_pay_channels.js'
+import { m546_platform_pay_channel_withdrawals } from './546_platform_pay_channel_withdrawals.js'
 import { m550_endpoint_batch_settlement } from './550_endpoint_batch_settlement.js'
 import { m601_dashboard } from './601_dashboard.js'
 
@@ -47,6 +48,7 @@ export const migrations: Record<string, StoreMigration> = {
   '520_platform_spend_holds': m520_platform_spend_holds,
   '530_platform_spend_host': m530_platform_spend_host,
   '545_platform_pay_channels': m545_platform_pay_channels,
+  '546_platform_pay_channel_withdrawals': m546_platform_pay_channel_withdrawals,
   '550_endpoint_batch_settlement': m550_endpoint_batch_settlement,
   '601_dashboard': m601_dashboard,
 }

@@ -50,11 +50,18 @@ const tools = {
   channels: {
     description:
       "The agent's x402 batch-settlement channels (pay opens one when a seller offers batch-settlement: one deposit, then vouchers with no transaction): " +
-      'per seller, what was deposited, charged and refunded, and what is unspent.',
+      'per seller, what was deposited, charged, refunded and withdrawn, what is unspent, and any withdrawal under way.',
     input: {},
   },
   refund_channel: {
     description: "Ask a channel's seller to refund the unspent deposit to the agent's wallet (cooperative refund); the amount returned is read from the chain.",
+    input: { channel: z.string().describe('the channel id (0x and 64 hex digits), as the channels tool lists it') },
+  },
+  withdraw_channel: {
+    description:
+      "Take a channel's deposit back without the seller (when refund_channel is refused): the first call starts the on-chain withdrawal of what the seller has not claimed " +
+      "and stops payments on the channel; a call after the channel's delay (finalizableAt) finalizes it and returns the amount less what the seller claimed meanwhile. " +
+      'Before then it answers CHANNEL_WITHDRAW_PENDING.',
     input: { channel: z.string().describe('the channel id (0x and 64 hex digits), as the channels tool lists it') },
   },
   history: {

@@ -3,6 +3,7 @@ import { CliError } from '../errors.js'
 import * as balance from '../commands/balance.js'
 import * as channelsList from '../commands/channels/list.js'
 import * as channelsRefund from '../commands/channels/refund.js'
+import * as channelsWithdraw from '../commands/channels/withdraw.js'
 import * as discover from '../commands/discover.js'
 import * as manifest from '../commands/manifest.js'
 import * as payments from '../commands/payments.js'
@@ -45,6 +46,7 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
   },
   channels: async (_a, deps) => (await channelsList.run({}, deps)).data,
   refund_channel: async (a, deps) => (await channelsRefund.run({ channel: str(a, 'channel') ?? '' }, deps)).data,
+  withdraw_channel: async (a, deps) => (await channelsWithdraw.run({ channel: str(a, 'channel') ?? '' }, deps)).data,
   pay: async (a, deps) => {
     const maxAmount = str(a, 'maxAmount')
     const dryRun = a.dryRun === true

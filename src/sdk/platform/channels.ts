@@ -7,9 +7,10 @@ export const channelParams = z.object({ id: uuid, channelId })
 
 /**
  * An agent's x402 batch-settlement channel to one seller, amounts in token units. `unspent` is
- * what a refund can return: deposited less refunded less charged. `pendingDeposit`: a deposit signed
- * but not yet seen on chain. A seller that does not refund leaves the withdrawal: the channel's
- * payer starts it on the contract and finishes it after `withdrawDelaySeconds`.
+ * what a refund can return: deposited less refunded, withdrawn and charged. `pendingDeposit`: a
+ * deposit signed but not yet seen on chain. A seller that does not refund leaves the withdrawal
+ * (`parx channels withdraw`): started on the contract, finished after `withdrawDelaySeconds`;
+ * `withdrawal` is the one under way (no voucher is signed on the channel meanwhile).
  */
 export const channel = z.object({
   id: z.string(),
@@ -24,6 +25,8 @@ export const channel = z.object({
   signed: z.string(),
   refunded: z.string(),
   unspent: z.string(),
+  withdrawn: z.string(),
+  withdrawal: z.object({ amount: z.string(), requestedAt: z.string(), finalizableAt: z.string() }).nullable(),
   pendingDeposit: z.string().nullable(),
   withdrawDelaySeconds: z.number().int(),
   createdAt: z.string(),
@@ -43,3 +46,21 @@ export const channelRefund = z.object({
   channel,
 })
 export type ChannelRefund = z.infer<typeof channelRefund>
+
+/**
+ * POST /api/agents/:id/channels/:channelId/withdraw: `initiated` (the contract's initiateWithdraw of
+ * what the chain says is unclaimed, `amount`; finalizable from `finalizableAt`, chain time) or
+ * `finalized` (finalizeWithdraw after the delay; `withdrawn` is what came back, the amount asked less
+ * what the seller claimed meanwhile), and the channel after it.
+ */
+export const channelWithdraw = z.object({
+  state: z.enum(['initiated', 'finalized']),
+  amount: z.string(),
+  withdrawn: z.string(),
+  token: z.string(),
+  finalizableAt: z.string(),
+  transaction: z.string(),
+  userOperation: z.string().nullable(),
+  channel,
+})
+export type ChannelWithdraw = z.infer<typeof channelWithdraw>

@@ -25,6 +25,7 @@ export const platformRoutePaths = {
   report: { method: 'GET', path: '/api/agents/:id/report', auth: 'owner' },
   listChannels: { method: 'GET', path: '/api/agents/:id/channels', auth: 'owner' },
   refundChannel: { method: 'POST', path: '/api/agents/:id/channels/:channelId/refund', auth: 'owner' },
+  withdrawChannel: { method: 'POST', path: '/api/agents/:id/channels/:channelId/withdraw', auth: 'owner' },
   createEndpoint: { method: 'POST', path: '/api/endpoints', auth: 'user' },
   listEndpoints: { method: 'GET', path: '/api/endpoints', auth: 'user' },
   showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },

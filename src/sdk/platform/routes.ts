@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
-import { channelList, channelParams, channelRefund } from './channels.js'
+import { channelList, channelParams, channelRefund, channelWithdraw } from './channels.js'
 import * as E from './endpoints.js'
 import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
 import { limits, setLimitsBody } from './limits.js'
@@ -104,7 +104,7 @@ export const platformRoutes = {
   pay: {
     method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
     params: A.agentParams, body: payBody, response: payAnswer,
-    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED', 'CHANNEL_TERMS_REFUSED'],
+    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED', 'CHANNEL_TERMS_REFUSED', 'CHANNEL_WITHDRAW_PENDING'],
   },
   listPayments: {
     method: 'GET', path: '/api/agents/:id/payments', auth: 'owner',
@@ -125,6 +125,11 @@ export const platformRoutes = {
     method: 'POST', path: '/api/agents/:id/channels/:channelId/refund', auth: 'owner',
     summary: "ask the seller to refund the channel's unspent deposit to the agent's wallet (cooperative refund)",
     params: channelParams, response: channelRefund, errors: [...TENANT, 'CHANNEL_REFUND_REFUSED', 'SELLER_FAILED', 'CHANNEL_TERMS_REFUSED', 'CHAIN_UNAVAILABLE', 'EGRESS_REFUSED'],
+  },
+  withdrawChannel: {
+    method: 'POST', path: '/api/agents/:id/channels/:channelId/withdraw', auth: 'owner',
+    summary: "the payer's own way out of a channel: the first call starts the on-chain withdrawal of what is unclaimed, one after the channel's delay finalizes it",
+    params: channelParams, response: channelWithdraw, errors: [...TENANT, 'CHANNEL_WITHDRAW_PENDING', 'NOTHING_TO_WITHDRAW', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED', 'BUNDLER_UNAVAILABLE'],
   },
   createEndpoint: {
     method: 'POST', path: '/api/endpoints', auth: 'user', summary: 'register a paid endpoint in front of an upstream URL',

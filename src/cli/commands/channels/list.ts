@@ -6,7 +6,8 @@ import { ok, platformAction, spinning, type CommandResult, type PlatformDeps } f
 
 /**
  * The agent's x402 batch-settlement channels (GET /api/agents/:id/channels): per seller, what was
- * deposited, charged and refunded, and what is still unspent (what `parx channels refund` returns).
+ * deposited, charged, refunded and withdrawn, what is still unspent (what `parx channels refund` returns),
+ * and a withdrawal under way (`parx channels withdraw`).
  */
 export async function run(opts: { agent?: string }, deps: PlatformDeps): Promise<CommandResult<ChannelList>> {
   const id = await historyAgent(opts, deps)
@@ -20,12 +21,14 @@ export function human(d: ChannelList, ctx: CliContext): string[] {
 
 function line(c: Channel, ctx: CliContext): string {
   const pending = c.pendingDeposit ? ctx.color.yellow(`  pending deposit ${c.pendingDeposit}`) : ''
-  return `${c.id}  ${c.host}  ${c.network}  deposited ${c.deposited} ${c.token}, charged ${c.charged}, refunded ${c.refunded}, unspent ${c.unspent}${pending}`
+  const withdrawn = c.withdrawn !== '0' ? `, withdrawn ${c.withdrawn}` : ''
+  const withdrawal = c.withdrawal ? ctx.color.yellow(`  withdrawing ${c.withdrawal.amount}, finalizable from ${c.withdrawal.finalizableAt}`) : ''
+  return `${c.id}  ${c.host}  ${c.network}  deposited ${c.deposited} ${c.token}, charged ${c.charged}, refunded ${c.refunded}${withdrawn}, unspent ${c.unspent}${pending}${withdrawal}`
 }
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('list')
-    .description("the agent's x402 batch-settlement channels: deposited, charged, refunded and unspent per seller")
+    .description("the agent's x402 batch-settlement channels: deposited, charged, refunded, withdrawn and unspent per seller, and any withdrawal under way")
     .option('--agent <id>', 'agent id (a user key reads any of its agents; default: the logged-in agent)')
   return platformAction(cmd, ctx, run, human)
 }
