@@ -8,6 +8,7 @@ import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
+import { until } from './helpers/api-calls.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
 
@@ -22,16 +23,6 @@ const CALLS = 5n
 let d: TestDaemon
 let hook: { url: string; got: string[]; close(): Promise<void> }
 const payTo = randomAddress()
-
-async function until<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await f()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 beforeAll(async () => {
   // Claimed as soon as the five calls' total is unclaimed, looked at every 200 ms.
@@ -80,10 +71,10 @@ describe('platform endpoint offering batch-settlement', () => {
     expect(await b.balance('USDC', payTo)).toBe(0n)
     expect((await pay(e.url)).status).toBe(200)
 
-    await until('the sweep to payTo', async () => (await b.balance('USDC', payTo)) === CALLS * PRICE || undefined)
+    await until(() => b.balance('USDC', payTo), (v) => v === CALLS * PRICE, 'the sweep to payTo')
     expect(await b.balance('USDC', account.address)).toBe(1_000_000n - 20_000n)
     expect(await b.chain.client.getBalance({ address: account.address })).toBe(0n)
-    const body = JSON.parse(await until('the webhook', () => hook.got[0]))
+    const body = JSON.parse((await until(async () => hook.got, (got) => got.length > 0, 'the webhook'))[0]!)
     expect(body).toMatchObject({
       type: 'settlement.succeeded',
       data: { endpointId: e.id, protocol: 'x402', scheme: 'batch-settlement', amount: '0.005', channels: 1, token: 'USDC', success: true, transaction: expect.stringMatching(/^0x/), claimTransaction: expect.stringMatching(/^0x/) },
