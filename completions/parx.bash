@@ -58,6 +58,7 @@ _parx() {
       "channels") path="channels" ;;
       "channels list") path="channels list" ;;
       "channels refund") path="channels refund" ;;
+      "channels withdraw") path="channels withdraw" ;;
       "discover") path="discover" ;;
       "manifest") path="manifest" ;;
       "endpoint") path="endpoint" ;;
@@ -134,9 +135,10 @@ _parx() {
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "payments") words="--agent --since --until --kind --host --limit --cursor --page --version -V --output -o --api-url --no-color --help" ;;
     "report") words="--agent --since --until --kind --host --version -V --output -o --api-url --no-color --help" ;;
-    "channels") words="list refund --version -V --output -o --api-url --no-color --help" ;;
+    "channels") words="list refund withdraw --version -V --output -o --api-url --no-color --help" ;;
     "channels list") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "channels refund") words="--agent --version -V --output -o --api-url --no-color --help" ;;
+    "channels withdraw") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "discover") words="--facilitator --network --token --max-price --agent --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
     "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;

@@ -170,8 +170,10 @@ complete -c parx -n '__fish_seen_subcommand_from report' -l kind -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l host -r
 complete -c parx -f -n '__fish_seen_subcommand_from channels' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from channels' -a refund
+complete -c parx -f -n '__fish_seen_subcommand_from channels' -a withdraw
 complete -c parx -n '__fish_seen_subcommand_from list' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from refund' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from withdraw' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l facilitator -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l network -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l token -r
