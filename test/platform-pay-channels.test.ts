@@ -249,6 +249,10 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     // The first channel: 0.02 deposited, 0.004 refunded, 0.00825 charged, of which the seller claimed 0.006 with the refund.
     const before = await usdc()
     const spentBefore = Math.round(Number(await spent()) * 1e6)
+    const escrow = async () => (await d.services.store.db.selectFrom('platform_spends').select('amount_micros').where('channel_id' as never, '=', channelId as never)
+      .where('channel_role' as never, '=', 'deposit' as never).where('state', '!=', 'released').execute()).reduce((a, r) => a + Number(r.amount_micros), 0)
+    const escrowBefore = await escrow()
+    expect(escrowBefore).toBe(6750)
     const started = await parx(['channels', 'withdraw', channelId])
     expect(started.code, started.err + started.out).toBe(0)
     // Everything the chain says is unclaimed: balance 0.016 less claimed 0.006.
@@ -274,7 +278,9 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     expect(done.code, done.err + done.out).toBe(0)
     expect(JSON.parse(done.out)).toMatchObject({ state: 'finalized', amount: '0.01', withdrawn: '0.00775', channel: { withdrawal: null, withdrawn: '0.00775', unspent: '0' } })
     expect(await usdc()).toBe(before + 7750n)
-    // What came back stops counting, as a refund does.
-    expect(Math.round(Number(await spent()) * 1e6)).toBe(spentBefore - 7750)
+    // What came back stops counting, as a refund does: the deposit's escrow rows are emptied (the
+    // lost write simulated above recorded one 0.001 charge twice, so they held 0.00675, not 0.00775).
+    expect(await escrow()).toBe(0)
+    expect(Math.round(Number(await spent()) * 1e6)).toBe(spentBefore - escrowBefore)
   })
 })

@@ -52,6 +52,10 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
   let starting: Promise<AaStack> | undefined
   let stopped = false
 
+  // The EntryPoint checks the sponsor's validUntil against the block's time, which a local chain may
+  // have moved ahead of the wall clock (evm_increaseTime, e.g. past a channel's withdraw delay).
+  const chainNow = async () => Math.max(Math.floor(Date.now() / 1000), Number((await client.getBlock({ blockTag: 'latest' })).timestamp))
+
   async function fund(address: Address, eth: string) {
     await client.request({ method: 'anvil_setBalance' as never, params: [address, toHex(parseEther(eth))] as never })
   }
@@ -80,7 +84,7 @@ export function aaRuntime(p: AaRuntimeParameters): AaRuntime {
     }
     alto = a
     p.log.info({ network: p.chain.key, bundler: a.url }, 'platform: alto started')
-    return { alto: a, bundlerUrl: a.url, paymaster, sponsor: createSponsor({ paymaster, signer: sponsorAccount, sponsors: p.isAgentWallet }), chain: p.chain }
+    return { alto: a, bundlerUrl: a.url, paymaster, sponsor: createSponsor({ paymaster, signer: sponsorAccount, sponsors: p.isAgentWallet, now: chainNow }), chain: p.chain }
   }
 
   const stack = () => {

@@ -11,8 +11,8 @@ export type SponsorParameters = {
   sponsors: (sender: Address) => boolean | Promise<boolean>
   /** How long a signature stays valid (default 600 s). */
   validForSeconds?: number
-  /** Seconds since the epoch (tests of expiry pass their own clock). */
-  now?: () => number
+  /** Seconds since the epoch on the clock the EntryPoint checks validUntil against (tests of expiry pass their own). */
+  now?: () => number | Promise<number>
 }
 
 /** Generous for one ECDSA recovery and the hash; no postOp (validation returns no context). */
@@ -47,7 +47,7 @@ export function createSponsor(p: SponsorParameters) {
     },
     async getPaymasterData(op: GetPaymasterDataParameters): Promise<GetPaymasterDataReturnType> {
       await checkSender(op.sender)
-      const validUntil = now() + (p.validForSeconds ?? 600)
+      const validUntil = (await now()) + (p.validForSeconds ?? 600)
       const validAfter = 0
       const fields = { ...op, ...gas } as unknown as SponsoredFields
       const hash = paymasterHash(fields, { chainId: op.chainId, paymaster: p.paymaster, validUntil, validAfter })
