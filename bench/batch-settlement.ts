@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os'
 import { x402Client } from '@x402/core/client'
 import { decodePaymentResponseHeader } from '@x402/core/http'
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
@@ -137,7 +138,8 @@ export async function benchBatchSettlement(): Promise<void> {
     const batchGas = await gasOf([...batchTxs, ...out.claims.map((c) => c.transaction), out.settle?.transaction ?? ''])
     const exactGas = await gasOf(exactTxs)
     const v = summary(voucherMs), e = summary(exactMs)
-    const conditions = { requests: REQUESTS, machine: 'shared, busy (other agents running); figures are noisy' }
+    // The machine's load when the figures were taken, read rather than assumed (2 cores: the client, server and daemon share them).
+    const conditions = { requests: REQUESTS, loadAverage1m: round(loadavg()[0]!) }
     report('batch-settlement voucher request p50 (official client+server, our facilitator)', v.p50, 'ms', { p99: round(v.p99), n: v.n, deposits: batchTxs.length })
     report('exact request p50 (official client+server, our facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, warmup: exactWarm })
     report('batch-settlement voucher p50 / exact p50', v.p50 / e.p50, 'x', { target: '<= 0.5', p99Ratio: round(v.p99 / e.p99), facilitatorCallsPerRequest: callsPer, ...conditions })
