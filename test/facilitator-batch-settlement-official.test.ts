@@ -1,5 +1,5 @@
 import { x402Client } from '@x402/core/client'
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { x402ResourceServer } from '@x402/core/server'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage'
@@ -16,7 +16,7 @@ import type { Address } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
+import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
 /**
@@ -37,26 +37,13 @@ let batchClient: BatchClient
 const payTo = randomAddress()
 const PRICE = '1000'
 
-/** The seller's facilitator client, authenticated with a partner key bound to its receiver (what a delegated refund needs). */
-const sellerFacilitator = (receiver: Address) => {
-  let key: Promise<string> | undefined
-  return new HTTPFacilitatorClient({
-    url: d.urls.facilitator,
-    createAuthHeaders: async () => {
-      key ??= d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: receiver }, headers: d.operatorHeaders() }).then((r) => r.key)
-      const headers = { 'x-api-key': await key }
-      return { verify: headers, settle: headers, supported: headers }
-    },
-  })
-}
-
 beforeAll(async () => {
   d = await startTestDaemon()
   dir = mkdtempSync(join(tmpdir(), 'parx-batch-files-'))
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  const facilitator = sellerFacilitator(payTo)
+  const facilitator = sellerFacilitator(d, payTo)
   const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
   const server = new x402ResourceServer(facilitator).register(network, scheme)
   const app = express()
@@ -139,7 +126,7 @@ describe('official file storages, a Permit2 deposit and usage-based charges thro
     const b = localBase(d)
     const usdc = b.token('USDC')
     const network = b.caip2 as `${string}:${string}`
-    const facilitator = sellerFacilitator(payTo2)
+    const facilitator = sellerFacilitator(d, payTo2)
     const scheme = new BatchServer(payTo2, { withdrawDelay: 900, storage: new FileChannelStorage({ directory: join(dir, 'seller') }) })
     const server = new x402ResourceServer(facilitator).register(network, scheme)
     const app = express()

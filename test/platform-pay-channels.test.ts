@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { x402ResourceServer } from '@x402/core/server'
 import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
 import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import express from 'express'
@@ -14,7 +14,7 @@ import { BATCH_SETTLEMENT_ADDRESS } from '../src/sdk/x402/evm/batch-settlement/c
 import { encodeHeader } from '../src/sdk/x402/wire.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { localBase, randomAddress } from './helpers/x402.js'
+import { localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
 /**
@@ -39,25 +39,12 @@ let bogusUrl: string
 const payTo = randomAddress()
 const tmp = mkdtempSync(join(tmpdir(), 'parx-channels-'))
 
-/** The seller's facilitator client, with a partner key bound to its receiver (what a delegated refund needs). */
-const sellerFacilitator = (receiver: Address) => {
-  let key: Promise<string> | undefined
-  return new HTTPFacilitatorClient({
-    url: d.urls.facilitator,
-    createAuthHeaders: async () => {
-      key ??= d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: receiver }, headers: d.operatorHeaders() }).then((r) => r.key)
-      const headers = { 'x-api-key': await key }
-      return { verify: headers, settle: headers, supported: headers }
-    },
-  })
-}
-
 beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  const facilitator = sellerFacilitator(payTo)
+  const facilitator = sellerFacilitator(d, payTo)
   const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
   const server = new x402ResourceServer(facilitator).register(network, scheme)
   const app = express()

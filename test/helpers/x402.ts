@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
 import { permitTypedData, transferWithAuthorizationTypedData } from '../../src/sdk/x402/evm/typed-data.js'
 import bs58 from 'bs58'
+import { HTTPFacilitatorClient } from '@x402/core/server'
 import { keypairSigner, newSplNonce, splMessage } from '../../src/sdk/x402/svm/delegated-spl.js'
 import type { PaymentRequirements, SettleResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
 import type { TestDaemon } from './daemon.js'
@@ -169,4 +170,20 @@ export async function splBody(payer: Keypair, r: PaymentRequirements, o: Partial
   }
   const sig = await keypairSigner(o.signer ?? payer).signMessage(splMessage({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }))
   return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { signature: bs58.encode(sig), authorization } }, paymentRequirements: r }
+}
+
+/**
+ * The official facilitator client of a seller whose receiver is `receiver`, authenticated with a
+ * partner key bound to it (made on first use): what a refund our receiver authorizer signs needs.
+ */
+export function sellerFacilitator(d: TestDaemon, receiver: Address): HTTPFacilitatorClient {
+  let key: Promise<string> | undefined
+  return new HTTPFacilitatorClient({
+    url: d.urls.facilitator,
+    createAuthHeaders: async () => {
+      key ??= d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: receiver }, headers: d.operatorHeaders() }).then((r) => r.key)
+      const headers = { 'x-api-key': await key }
+      return { verify: headers, settle: headers, supported: headers }
+    },
+  })
 }
