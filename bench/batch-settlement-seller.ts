@@ -5,7 +5,6 @@ import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, defineChain, http, type Address, type PublicClient } from 'viem'
@@ -13,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { report, spawnServe, summary } from './lib.js'
+import { listen } from '../test/helpers/x402-buyers.js'
 
 const ROUNDS = 100
 const PRICE = '1000' // 0.001 USDC
@@ -58,10 +58,9 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     }))
     app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
     app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
-    const listener = app.listen(0, '127.0.0.1')
-    await new Promise((r) => listener.once('listening', r))
-    closeSeller = () => new Promise((r) => listener.close(() => r()))
-    const seller = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+    const listening = await listen(app)
+    closeSeller = listening.close
+    const seller = listening.url
 
     const account = privateKeyToAccount(generatePrivateKey())
     const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: account.address, token: 'USDC', amount: '10' }) })

@@ -11,7 +11,6 @@ import { paymentMiddleware } from '@x402/express'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem'
@@ -20,6 +19,7 @@ import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { channelIdOf } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { report, spawnServe, summary } from './lib.js'
 import { payer } from './x402-payer.js'
+import { listen } from '../test/helpers/x402-buyers.js'
 
 /** Paid requests per scheme; the batch-settlement gas over them is deposit + claim + settle. */
 const REQUESTS = 100
@@ -67,10 +67,9 @@ export async function benchBatchSettlement(): Promise<void> {
     }, server))
     app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
     app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
-    const listener = app.listen(0, '127.0.0.1')
-    await new Promise((r) => listener.once('listening', r))
-    closeSeller = () => new Promise((r) => listener.close(() => r()))
-    const seller = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+    const listening = await listen(app)
+    closeSeller = listening.close
+    const seller = listening.url
     const manager = new BatchSettlementChannelManager({ scheme: batchScheme, facilitator, receiver: payTo, token: usdc.address, network: network(chainId) })
 
     const funded = async () => {
