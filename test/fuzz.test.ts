@@ -172,7 +172,7 @@ const HEAP_GROWTH_MIB = 2.5
 const RSS_GROWTH_MIB = 40
 
 describe('fuzz: seeded malformed requests over every route', () => {
-  it(`answers ${REQUESTS} of them without a 5xx, with { error, code } (JSON-RPC errors on the RPC), while /api/health p99 stays under 50 ms; a repeated round leaves memory where it was`, async () => {
+  it(`answers ${REQUESTS} of them without a 5xx, with { error, code } (JSON-RPC errors on the RPC), while /api/health keeps answering; a repeated round leaves memory where it was`, async () => {
     const r = prng(SEED)
     // Reported, not a bound: what the machine alone costs a probe right now.
     const idleProbe = healthProbe(`${api}/api/health`)
@@ -208,7 +208,8 @@ describe('fuzz: seeded malformed requests over every route', () => {
     expect(findings.slice(0, 10), `${findings.length} findings (seed ${SEED})`).toEqual([])
     expect(latencies.filter((x) => x < 0), 'failed /api/health probes').toEqual([])
     expect(latencies.length).toBeGreaterThan(50)
-    expect(p99(latencies), `health p99 over ${latencies.length} probes (idle p99 ${idle.toFixed(1)} ms)`).toBeLessThan(50)
+    // The p99 above is reported, not bound: tests never assert on time (a loaded CI machine is not
+    // the daemon's fault). `npm run bench -- hostile` measures /api/health under the worst requests.
     // Settles: the repeated round leaves (almost) nothing behind: measured -1.1 to 0 MiB of heap. A
     // map keyed by the URL holding each request's headers (about 1 KB a request) was seen to add
     // 4.2 MiB in this round and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
