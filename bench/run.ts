@@ -2,6 +2,7 @@
 import { benchAaSend } from './aa-send.js'
 import { benchBatchSettlement } from './batch-settlement.js'
 import { benchBatchSettlementSeller } from './batch-settlement-seller.js'
+import { benchBatchSettlementVerify } from './batch-settlement-verify.js'
 import { benchCli } from './cli.js'
 import { benchFacilitator } from './facilitator.js'
 import { benchHostile } from './hostile.js'
@@ -31,6 +32,7 @@ const benches: Record<string, () => Promise<void>> = {
   metrics: benchMetrics,
   batch: benchBatchSettlement,
   'batch-seller': benchBatchSettlementSeller,
+  'batch-verify': benchBatchSettlementVerify,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))

@@ -42,6 +42,17 @@ describe('local voucher verification', () => {
     expect(await check({ config: { ...config, salt: `0x${'01'.repeat(32)}` } })).toMatchObject({ isValid: false, invalidReason: reasons.batchChannelIdMismatch })
   })
 
+  it('refuses what the contract would refuse at the claim: a malleated signature (high s) of the payer authorizer\'s own voucher', async () => {
+    const sig = await sign(2000n)
+    const s = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n - BigInt(`0x${sig.slice(66, 130)}`)
+    const high = `${sig.slice(0, 66)}${s.toString(16).padStart(64, '0')}${sig.endsWith('1b') ? '1c' : '1b'}` as Hex
+    expect(await check({ signature: high })).toMatchObject({ isValid: false, invalidReason: reasons.batchVoucherSignature })
+    expect(await check({ signature: sig })).toEqual({ isValid: true })
+    // Its key now kept: another key's voucher is still refused.
+    expect(await check({ amount: 3000n, signature: await sign(3000n, privateKeyToAccount(generatePrivateKey())) })).toMatchObject({ isValid: false, invalidReason: reasons.batchVoucherSignature })
+    expect(await check({ amount: 3000n })).toEqual({ isValid: true })
+  })
+
   it('leaves to the facilitator what it cannot judge here: no mirror, a stale one, a smart-wallet payer, a withdrawal under way', async () => {
     expect(await check({ channel: undefined })).toBeUndefined()
     expect(await check({ channel: channel({ syncedAt: null }) })).toBeUndefined()
