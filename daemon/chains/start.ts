@@ -33,6 +33,8 @@ export type StartChainsParameters = {
   /** The local faucet's mints go through the transaction outbox, after its first replay. */
   outbox?: Outbox
   after?: Promise<unknown>
+  /** Background work of the embedded chains (their state files' writers) starts once this resolves: the daemon's ready line. */
+  backgroundAfter?: Promise<unknown>
 }
 
 /** The profile's chains: embedded (anvil, LiteSVM) on local, configured RPC URLs elsewhere. */
@@ -40,7 +42,7 @@ export function startChains(p: StartChainsParameters): Promise<Chains> {
   return p.config.profile === 'local' ? startLocal(p) : connectRemote(p)
 }
 
-async function startLocal({ config, keys, deployments, progress, outbox, after }: StartChainsParameters): Promise<Chains> {
+async function startLocal({ config, keys, deployments, progress, outbox, after, backgroundAfter }: StartChainsParameters): Promise<Chains> {
   const profile = profiles.local
   // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
   // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
@@ -53,7 +55,7 @@ async function startLocal({ config, keys, deployments, progress, outbox, after }
   const evmStarts = ([[profile.base, 1], [profile.radius, 2]] as const).map(([key, offset]) => {
     let spawned!: () => void
     const spawn = new Promise<void>((resolve) => (spawned = resolve))
-    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, port: portFor(offset), deployments, keys, onSpawned: spawned })
+    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, port: portFor(offset), deployments, keys, onSpawned: spawned, dumpsAfter: backgroundAfter })
     return { start, spawnedOrFailed: Promise.race([spawn, start.then(() => {}, () => {})]) }
   })
   const solStart = Promise.all(evmStarts.map((e) => e.spawnedOrFailed)).then(() =>

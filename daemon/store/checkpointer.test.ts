@@ -78,6 +78,34 @@ describe('checkpointInBackground', () => {
     }
   })
 
+  it('with startAfter, its worker starts only once that resolves (the daemon passes its ready line)', async () => {
+    const file = tempFile()
+    const db = new Sqlite(file)
+    db.pragma('journal_mode = WAL')
+    let go!: () => void
+    // A worker that cannot load its driver gives the connection its checkpoint on commit back at once: that is what shows it ran.
+    checkpointInBackground(db, file, join(file, '..', 'no-such-driver.js'), new Promise<void>((resolve) => (go = resolve)))
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+    go()
+    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000)
+    db.close()
+  })
+
+  it('closed before startAfter resolved: closed at once, and no worker starts after', async () => {
+    const file = tempFile()
+    let go!: () => void
+    const db = openSqlite(file, { checkpointsAfter: new Promise<void>((resolve) => (go = resolve)) })
+    writeMany(db)
+    db.close()
+    await checkpointerStopped(file)
+    // The last close checkpointed and removed the WAL itself, as SQLite does.
+    expect(existsSync(`${file}-wal`)).toBe(false)
+    go()
+    await new Promise((r) => setTimeout(r, 200))
+    expect(existsSync(`${file}-wal`)).toBe(false)
+  })
+
   it('a worker that cannot run gives the connection back its checkpoint on commit', async () => {
     const file = tempFile()
     const db = new Sqlite(file)

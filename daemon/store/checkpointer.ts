@@ -14,7 +14,8 @@ export const RESTART_WAL_ABOVE_BYTES = 64 * 1024 * 1024
 /** SQLite's own default, put back on the connections if the background checkpointer cannot run. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000
 
-type Checkpointer = { worker: Worker; connections: Set<Sqlite.Database>; exited: Promise<void> }
+/** `worker` is absent until `startAfter` (checkpointInBackground) has resolved. */
+type Checkpointer = { worker?: Worker; connections: Set<Sqlite.Database>; exited?: Promise<void> }
 const byFile = new Map<string, Checkpointer>()
 /** Workers told to stop, by file, until they have closed their connection and ended. */
 const stopping = new Map<string, Promise<void>>()
@@ -40,22 +41,32 @@ export function checkpointerStopped(path: string): Promise<void> {
  * The worker stops when the file's last connection closes (`db.close()`); `checkpointerStopped`
  * tells when it has.
  * `driver`: where better-sqlite3 loads from in the worker (a test gives one that fails).
+ * `startAfter`: the worker starts once it resolves (the daemon passes its ready line): a thread's
+ * start costs ~0.2 s of CPU, which `parx serve` on two cores waited for. Until then commits do not
+ * checkpoint either, so the WAL of a start (a few pages) waits for the worker's first round.
  */
-export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3')): void {
+export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3'), startAfter?: Promise<unknown>): void {
   const file = resolve(path)
   let c = byFile.get(file)
   if (!c) {
-    const worker = new Worker(source, {
-      eval: true,
-      workerData: { file, everyMs: CHECKPOINT_EVERY_MS, restartAbove: RESTART_WAL_ABOVE_BYTES, driver },
-    })
-    worker.unref()
-    const exited = new Promise<void>((done) => worker.once('exit', () => done()))
-    const entry: Checkpointer = { worker, connections: new Set(), exited }
-    worker.once('error', () => {
-      for (const conn of entry.connections) if (conn.open) conn.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`)
-      if (byFile.get(file) === entry) byFile.delete(file)
-    })
+    const entry: Checkpointer = { connections: new Set() }
+    const start = () => {
+      // Every connection closed before startAfter resolved: nothing to checkpoint for.
+      if (startAfter && entry.connections.size === 0) return
+      const worker = new Worker(source, {
+        eval: true,
+        workerData: { file, everyMs: CHECKPOINT_EVERY_MS, restartAbove: RESTART_WAL_ABOVE_BYTES, driver },
+      })
+      worker.unref()
+      entry.worker = worker
+      entry.exited = new Promise<void>((done) => worker.once('exit', () => done()))
+      worker.once('error', () => {
+        for (const conn of entry.connections) if (conn.open) conn.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`)
+        if (byFile.get(file) === entry) byFile.delete(file)
+      })
+    }
+    if (startAfter) startAfter.then(start, () => {})
+    else start()
     byFile.set(file, (c = entry))
   }
   const entry = c
@@ -65,6 +76,7 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
   db.close = () => {
     if (entry.connections.delete(db) && entry.connections.size === 0) {
       if (byFile.get(file) === entry) byFile.delete(file)
+      if (!entry.worker || !entry.exited) return close()
       // The worker closes its connection and ends: whichever connection closes last removes the WAL.
       // Held until it has ended: whoever awaits checkpointerStopped must not see the event loop run
       // dry under it (an unref'd worker alone keeps nothing alive: node exits 13 mid-await).

@@ -7,9 +7,10 @@ import { SqliteAdapter, SqliteDialect, type DialectAdapter, type SqliteDatabase 
 /**
  * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses
  * (the store's and the embedded Solana cluster's): WAL, so readers never block the writer, and
- * checkpoints in a worker thread, not in a commit (./checkpointer.ts).
+ * checkpoints in a worker thread, not in a commit (./checkpointer.ts), started once `checkpointsAfter`
+ * resolves (the daemon's ready line).
  */
-export function openSqlite(file: string): Sqlite.Database {
+export function openSqlite(file: string, opts: { checkpointsAfter?: Promise<unknown> } = {}): Sqlite.Database {
   const inMemory = file === ':memory:'
   if (!inMemory) mkdirSync(dirname(file), { recursive: true })
   const db = new Sqlite(file)
@@ -18,7 +19,7 @@ export function openSqlite(file: string): Sqlite.Database {
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  if (!inMemory) checkpointInBackground(db, file)
+  if (!inMemory) checkpointInBackground(db, file, undefined, opts.checkpointsAfter)
   return db
 }
 
@@ -39,8 +40,8 @@ class ParxSqliteDialect extends SqliteDialect {
   }
 }
 
-export function sqliteDialect(file: string): SqliteDialect {
-  return new ParxSqliteDialect({ database: withStatementCache(openSqlite(file)) })
+export function sqliteDialect(file: string, opts: { checkpointsAfter?: Promise<unknown> } = {}): SqliteDialect {
+  return new ParxSqliteDialect({ database: withStatementCache(openSqlite(file, opts)) })
 }
 
 /** Statements kept prepared: the store's queries are a few hundred distinct texts. */

@@ -29,6 +29,8 @@ export type OpenStoreParameters = {
   file: string
   /** Errors a PostgreSQL pool reports on idle connections. */
   onIdleError?: (err: Error) => void
+  /** SQLite: its background checkpointer starts once this resolves (the daemon passes its ready line). */
+  checkpointsAfter?: Promise<unknown>
 }
 
 /**
@@ -45,7 +47,7 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
   const pg = p.url ? postgres?.postgresDialect({ url: p.url, onIdleError: p.onIdleError }) : undefined
   const db = pg
     ? new Kysely<Database>({ dialect: pg.dialect })
-    : new Kysely<Database>({ dialect: sqliteDialect(p.file) })
+    : new Kysely<Database>({ dialect: sqliteDialect(p.file, { checkpointsAfter: p.checkpointsAfter }) })
   try {
     await migrate(db, dialect)
   } catch (e) {

@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
+import { startAnvil } from './anvil.js'
 
 /** Process group and session of a pid, from /proc (fields 5 and 6 of its stat line). */
 const groupOf = (pid: number) => {
@@ -33,5 +36,24 @@ describe.runIf(process.platform === 'linux')('the embedded anvil process', () =>
     // Older states are dropped, not written out: anvil's default would answer this from a JSON file
     // per block under ~/.foundry/anvil/tmp, which it never removes.
     await expect(rpc('eth_getBalance', [zero, hex(head - 510)])).rejects.toThrow(/block height|out of range|not found/i)
+  })
+})
+
+describe.runIf(process.platform === 'linux')('the embedded anvil state file writer', () => {
+  it('starts once dumpsAfter resolves (the daemon passes its ready line), not before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parx-anvil-dumps-after-'))
+    const statePath = join(dir, 'chain.json')
+    let go!: () => void
+    const anvil = await startAnvil({ chainId: 31337, statePath, dumpsAfter: new Promise<void>((resolve) => (go = resolve)) })
+    try {
+      // A running writer writes a new chain's state within half a second (its start counts as a change).
+      await new Promise((r) => setTimeout(r, 1_500))
+      expect(existsSync(statePath)).toBe(false)
+      go()
+      while (!existsSync(statePath)) await new Promise((r) => setTimeout(r, 50))
+    } finally {
+      await anvil.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

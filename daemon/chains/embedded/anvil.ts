@@ -6,7 +6,7 @@ import { BaseError } from '../../../src/errors/index.js'
 import { assertPortFree } from '../../startup/ports.js'
 import { freePort } from './free-port.js'
 import { requestsSentTo } from '../evm/lean-transport.js'
-import { keepStateDumped } from './state-dumper.js'
+import { keepStateDumped, type StateDumper } from './state-dumper.js'
 import { adoptExitDump, exitDumpOf, prepareStateFile, unreadableStateError } from './state-file.js'
 import { ownProcessGroup, tiedToParent } from './tied-to-parent.js'
 
@@ -25,6 +25,12 @@ export type AnvilOptions = {
   warn?: (message: string) => void
   /** Told once the process is spawned, before it answers: the daemon then starts its CPU-bound set-up (daemon/chains/start.ts). */
   onSpawned?: () => void
+  /**
+   * The state file's writer (a worker thread, ~0.2 s of CPU to start) starts once this resolves:
+   * the daemon passes its ready line, so its start does not wait for that CPU. Until then the
+   * file is what the chain loaded; anvil's exit dump still covers a stop.
+   */
+  dumpsAfter?: Promise<unknown>
 }
 
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
@@ -75,11 +81,19 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
     child.kill('SIGKILL')
     throw e
   }
-  const dumper = statePath ? keepStateDumped({
-    rpcUrl, statePath, requests: requestsSentTo(rpcUrl),
-    onError: (e) => warn(`${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`),
-  }) : undefined
+  let dumper: StateDumper | undefined
+  let stopping = false
+  const startDumper = () => {
+    if (!statePath || stopping) return
+    dumper = keepStateDumped({
+      rpcUrl, statePath, requests: requestsSentTo(rpcUrl),
+      onError: (e) => warn(`${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`),
+    })
+  }
+  if (opts.dumpsAfter) opts.dumpsAfter.then(startDumper, () => {})
+  else startDumper()
   const stop = once(async () => {
+    stopping = true
     await dumper?.stop()
     await stopChild(child)
     if (statePath) adoptExitDump(statePath, warn)

@@ -18,9 +18,9 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  * and reuses both; the contracts at canonical addresses (Multicall3, Permit2, the x402 Permit2
  * proxy) are placed again at every start, so a chain made before one of them joined gets it.
  */
-export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys; onSpawned?: () => void }): Promise<LocalEvm> {
+export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys; onSpawned?: () => void; dumpsAfter?: Promise<unknown> }): Promise<LocalEvm> {
   mkdirSync(join(p.dataDir, 'chains'), { recursive: true })
-  const anvil = await startAnvil({ name: p.spec.key, chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`), onSpawned: p.onSpawned })
+  const anvil = await startAnvil({ name: p.spec.key, chainId: p.spec.chainId!, port: p.port, statePath: join(p.dataDir, 'chains', `${p.spec.key}.json`), onSpawned: p.onSpawned, dumpsAfter: p.dumpsAfter })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)
     let addresses = await p.deployments.read(p.spec.key)

@@ -40,7 +40,7 @@ export type StateDumper = { stop(): Promise<void> }
 const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000, idleLookMs: 2_000, keepBlocks: 5_000 }
 
 /**
- * The worker's loop. Self-contained (modules from process.getBuiltinModule, fetch global): it is
+ * The worker's loop. Self-contained (modules from process.getBuiltinModule): it is
  * the worker thread's source.
  */
 async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onError'>>): Promise<never> {
@@ -48,12 +48,28 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   const zlib = process.getBuiltinModule('node:zlib')
   const { createHash } = process.getBuiltinModule('node:crypto')
   const { parentPort } = process.getBuiltinModule('node:worker_threads')
-  const rpc = async (method: string): Promise<string> => {
-    const res = await fetch(o.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })
-    const body = (await res.json()) as { result?: string; error?: { message: string } }
-    if (body.error || typeof body.result !== 'string') throw new Error(body.error?.message ?? `${method}: no result`)
-    return body.result
-  }
+  // node:http, not fetch: the thread's first fetch loads Node's bundled undici, ~0.3 s of CPU per thread.
+  const http = process.getBuiltinModule('node:http')
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  const rpc = (method: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(o.rpcUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('error', reject)
+        res.on('end', () => {
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: string; error?: { message: string } }
+            if (body.error || typeof body.result !== 'string') throw new Error(body.error?.message ?? `${method}: no result`)
+            resolve(body.result)
+          } catch (e) {
+            reject(e)
+          }
+        })
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }))
+    })
   // Only a dump with no integer JSON cannot hold exactly (anvil writes big numbers as hex strings)
   // is parsed and written again without its old blocks; any other is written as it came.
   const trimmed = (json: Buffer): Buffer => {
