@@ -2,6 +2,7 @@ import { ACCOUNT_SIZE, getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID, TOK
 import { PublicKey, type AccountInfo } from '@solana/web3.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { SolanaChain, SplMint } from '../chains/solana/chain.js'
+import { keyBase58 } from '../chains/solana/key-memo.js'
 
 /** A mint with the token program that owns it: classic SPL Token or Token-2022 (issuers use both). */
 export type Token = SplMint & { program: PublicKey }
@@ -40,7 +41,8 @@ const atas = new Map<string, PublicKey>()
 
 /** The associated token account of `owner` for `token`: where swaps debit and credit. */
 export function ataOf(owner: PublicKey, token: Token): PublicKey {
-  const key = `${owner.toBase58()}:${token.mint.toBase58()}:${token.program.toBase58()}`
+  // Keys from the memo: three base58 encodings per lookup, eight lookups per build, cost more than the lookups.
+  const key = `${keyBase58(owner)}:${keyBase58(token.mint)}:${keyBase58(token.program)}`
   let ata = atas.get(key)
   if (!ata) {
     // Off-curve owners (PDAs) have associated accounts too; reading their balance must not throw

@@ -1,10 +1,10 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, decodeTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token'
-import { Keypair, Transaction, VersionedTransaction } from '@solana/web3.js'
+import { Keypair, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import type { Token } from './accounts.js'
 import { signMessage } from '../chains/solana/signer.js'
-import { MEMO_PROGRAM_ID, swapInstructions, swapTransaction, type SwapTxParameters } from './swap-tx.js'
+import { MEMO_PROGRAM_ID, swapInstructions, swapMessage, swapTransaction, type SwapTxParameters } from './swap-tx.js'
 
 const solver = Keypair.generate()
 const user = Keypair.generate()
@@ -65,6 +65,14 @@ describe('swapTransaction', () => {
     back.partialSign(user)
     expect(back.verifySignatures(true)).toBe(true)
     expect(VersionedTransaction.deserialize(coSigned(params)).version).toBe('legacy')
+  })
+
+  it('is the message web3.js compiles from the same instructions, byte for byte, with or without account creation', () => {
+    for (const create of [{ userOutput: false, solverInput: false }, { userOutput: true, solverInput: true }, { userOutput: true, solverInput: false }]) {
+      const p = { ...params, create }
+      const web3 = new TransactionMessage({ payerKey: p.solver, recentBlockhash: p.blockhash, instructions: swapInstructions(p) }).compileToLegacyMessage()
+      expect(Buffer.from(swapMessage(p))).toEqual(Buffer.from(web3.serialize()))
+    }
   })
 
   it('gives identical requests distinct transactions through the memo', () => {

@@ -1,5 +1,6 @@
-import type {
-  AccountInfo, BlockhashWithExpiryBlockHeight, Commitment, Connection, PublicKey, SignatureStatus, TransactionError, VersionedTransaction,
+import {
+  VersionedTransaction,
+  type AccountInfo, type BlockhashWithExpiryBlockHeight, type Commitment, type Connection, type PublicKey, type SignatureStatus, type TransactionError,
 } from '@solana/web3.js'
 
 export type SimulationOutcome = { err: TransactionError | string | null; logs: string[] | null }
@@ -18,8 +19,8 @@ export type SolanaReads = {
   blockHeight(commitment: Commitment): Promise<number>
   /** At most 256 signatures per call, as nodes take. */
   signatureStatuses(signatures: string[], opts: { searchTransactionHistory: boolean }): Promise<(SignatureStatus | null)[]>
-  /** Runs `tx` without landing it; signatures are checked only with `sigVerify`. */
-  simulate(tx: VersionedTransaction, opts: { sigVerify: boolean; commitment: Commitment }): Promise<SimulationOutcome>
+  /** Runs the wire transaction `wire` without landing it; signatures are checked only with `sigVerify`. */
+  simulate(wire: Uint8Array, opts: { sigVerify: boolean; commitment: Commitment }): Promise<SimulationOutcome>
 }
 
 export function connectionReads(connection: Connection): SolanaReads {
@@ -28,8 +29,8 @@ export function connectionReads(connection: Connection): SolanaReads {
     latestBlockhash: (commitment) => connection.getLatestBlockhash(commitment),
     blockHeight: (commitment) => connection.getBlockHeight(commitment),
     signatureStatuses: async (signatures, opts) => (await connection.getSignatureStatuses(signatures, opts)).value,
-    simulate: async (tx, opts) => {
-      const { value } = await connection.simulateTransaction(tx, { sigVerify: opts.sigVerify, replaceRecentBlockhash: false, commitment: opts.commitment })
+    simulate: async (wire, opts) => {
+      const { value } = await connection.simulateTransaction(VersionedTransaction.deserialize(wire), { sigVerify: opts.sigVerify, replaceRecentBlockhash: false, commitment: opts.commitment })
       return { err: value.err, logs: value.logs }
     },
   }

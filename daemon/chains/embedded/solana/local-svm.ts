@@ -10,6 +10,7 @@ import { SLOTS_PER_EPOCH } from './genesis.js'
 import { GroupCommit, type Landed } from './group-commit.js'
 import { Listeners } from './listeners.js'
 import { signMessage } from '../../solana/signer.js'
+import { solanaKeypairFromSeed } from '../../../keys/solana-keypair.js'
 import { MetaStore } from './meta-store.js'
 import type { AccountState } from './spl-token-state.js'
 import { TransactionProcessor, type ProcessedEvent } from './transaction-processor.js'
@@ -72,7 +73,7 @@ export class LocalSvm {
     this.txs = new TxStore(params.db)
     this.clock = new ChainClock(meta, params, this.txs.maxSlot())
     for (const { address, state } of this.accounts.all()) this.vm.setAccount(address, state)
-    this.faucet = Keypair.fromSeed(Buffer.from(meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')), 'hex'))
+    this.faucet = solanaKeypairFromSeed(Buffer.from(meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')), 'hex'))
     this.queue = new GroupCommit(params.db)
     this.processor = new TransactionProcessor(
       { vm: this.vm, clock: this.clock, accounts: this.accounts, txs: this.txs },
@@ -197,6 +198,22 @@ export class LocalSvm {
     if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
     if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
     return { ...base, ...result }
+  }
+
+  /**
+   * `simulate` for the daemon's own preflight (the swap build's): the same checks and run, but
+   * only the verdict and the logs come back, without the account keys, inner instructions and
+   * return data an RPC answer carries.
+   */
+  preflight(wire: Uint8Array, opts: { sigVerify: boolean }): Pick<Simulation, 'err' | 'logs'> {
+    const decoded = decodeWireTransaction(wire)
+    this.tick()
+    if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) return { err: 'BlockhashNotFound', logs: [] }
+    if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')
+    const result = this.vm.simulateOutcome(decoded, opts.sigVerify)
+    if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
+    if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
+    return result
   }
 
   /** What getSignatureStatuses answers for `signature`: null when unknown (or older than the status cache without `searchHistory`). */

@@ -21,10 +21,7 @@ export function embeddedReads(svm: LocalSvm): SolanaReads {
       const { blockhash, lastValidBlockHeight } = svm.latestBlockhash()
       return { blockhash, lastValidBlockHeight }
     },
-    simulate: async (tx, opts) => {
-      const sim = svm.simulate(tx.serialize(), { sigVerify: opts.sigVerify })
-      return { err: sim.err, logs: sim.logs }
-    },
+    simulate: async (wire, opts) => svm.preflight(wire, { sigVerify: opts.sigVerify }),
   }
 }
 

@@ -120,7 +120,7 @@ export class Vm {
   simulate(tx: DecodedTransaction, sigVerify: boolean, opts: { post?: boolean } = {}): Execution & { post: Map<string, AccountState | null> } {
     this.svm.withSigverify(sigVerify)
     try {
-      const result = tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
+      const result = this.simulateNative(tx)
       if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
       const post = new Map<string, AccountState | null>()
       if (opts.post ?? true) for (const a of result.postAccounts()) post.set(bs58.encode(a.address), nativeState(a.account()))
@@ -128,6 +128,25 @@ export class Vm {
     } finally {
       this.svm.withSigverify(true)
     }
+  }
+
+  /**
+   * Runs without committing and keeps only the verdict and the logs: what a preflight reads. The
+   * inner instructions and return data an RPC answer carries are never converted (their base58).
+   */
+  simulateOutcome(tx: DecodedTransaction, sigVerify: boolean): Pick<Execution, 'err' | 'logs'> {
+    this.svm.withSigverify(sigVerify)
+    try {
+      const result = this.simulateNative(tx)
+      const logs = result.meta().logs()
+      return { err: result instanceof FailedTransactionMetadata ? transactionErrorJson(result.err()) : null, logs }
+    } finally {
+      this.svm.withSigverify(true)
+    }
+  }
+
+  private simulateNative(tx: DecodedTransaction): NativeSimulation | FailedTransactionMetadata {
+    return tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
   }
 
   /** Drops what a transaction may have written: its writable keys (all, when it loads keys from lookup tables). */

@@ -39,10 +39,14 @@ export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   if (!first || tx.signatures.length !== tx.message.header.numRequiredSignatures) {
     throw new SolanaTxError('malformed', 'invalid transaction: Transaction failed to sanitize accounts offsets correctly')
   }
+  // The keys in base58 only when asked for: a preflight (the swap build's) never reads them.
+  let staticKeys: string[] | undefined
   return {
     bytes: canonical,
     tx,
-    staticKeys: tx.message.staticAccountKeys.map((k) => k.toBase58()),
+    get staticKeys() {
+      return (staticKeys ??= tx.message.staticAccountKeys.map((k) => k.toBase58()))
+    },
     signature: bs58.encode(first),
     version: tx.version === 0 ? 0 : 'legacy',
     recentBlockhash: tx.message.recentBlockhash,
