@@ -1,5 +1,4 @@
 import type { ServerType } from '@hono/node-server'
-import { Keypair } from '@solana/web3.js'
 import type { Hono } from 'hono'
 import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -40,6 +39,7 @@ import { rateLimiter } from './http/middleware/rate-limit.js'
 import { apiLimiter } from './http/middleware/api-limiter.js'
 import { forwardedHeadersTrusted, trustedProxies } from './http/client-address.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
+import { solanaKeypair } from './keys/solana-keypair.js'
 import { createLogger } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
@@ -176,8 +176,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const accounts: PublicAccounts = {
       solver: privateKeyToAccount(keys.solver).address,
       facilitator: privateKeyToAccount(keys.facilitator).address,
-      solanaSolver: Keypair.fromSecretKey(keys.solanaSolver).publicKey.toBase58(),
-      solanaFacilitator: Keypair.fromSecretKey(keys.solanaFacilitator).publicKey.toBase58(),
+      solanaSolver: solanaKeypair(keys.solanaSolver).publicKey.toBase58(),
+      solanaFacilitator: solanaKeypair(keys.solanaFacilitator).publicKey.toBase58(),
     }
     const reads = freshCache(250)
     const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)

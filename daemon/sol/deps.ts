@@ -1,4 +1,5 @@
-import { Keypair } from '@solana/web3.js'
+import type { Keypair } from '@solana/web3.js'
+import { solanaKeypair } from '../keys/solana-keypair.js'
 import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import { processLock, type KeyedLock } from '../ports/lock.js'
@@ -21,5 +22,5 @@ export type SolDeps = {
 }
 
 export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; store: Store; reservations?: KeyedLock; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
-  return { chain: p.chain, solver: Keypair.fromSecretKey(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? (p.store.dialect === 'postgres' ? storeLock(p.store) : processLock()), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
+  return { chain: p.chain, solver: solanaKeypair(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? (p.store.dialect === 'postgres' ? storeLock(p.store) : processLock()), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
 }

@@ -1,4 +1,4 @@
-import { Keypair } from '@solana/web3.js'
+import { solanaKeypair } from '../keys/solana-keypair.js'
 import type { Logger } from 'pino'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -55,7 +55,7 @@ export type CreateXchainParameters = {
  * A rail is served when its contracts are deployed on both chains.
  */
 export function createXchain(p: CreateXchainParameters): XchainParts {
-  const solver = Keypair.fromSecretKey(p.keys.solanaSolver)
+  const solver = solanaKeypair(p.keys.solanaSolver)
   const orders = orderStore(p.store)
   const rails: Partial<Record<XchainRail, Rail>> = {}
   if (p.solana.programs.originSettler && p.base.contracts.outputSettler) {
@@ -68,7 +68,7 @@ export function createXchain(p: CreateXchainParameters): XchainParts {
     const url = p.timing.attestorUrls[String(index) as '0' | '1' | '2']
     // One run as its own process is asked over HTTP; it must sign with the keys the chains know it by.
     if (url) {
-      const expect = { ed25519: Keypair.fromSecretKey(p.keys.solanaAttestors[index]!).publicKey.toBase58(), evm: privateKeyToAccount(p.keys.attestors[index]!).address }
+      const expect = { ed25519: solanaKeypair(p.keys.solanaAttestors[index]!).publicKey.toBase58(), evm: privateKeyToAccount(p.keys.attestors[index]!).address }
       return remoteAttestor({ index, url, expect })
     }
     return createAttestor({

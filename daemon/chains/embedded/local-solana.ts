@@ -1,7 +1,8 @@
-import { Keypair, PublicKey } from '@solana/web3.js'
+import { PublicKey } from '@solana/web3.js'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import { BaseError } from '../../../src/errors/index.js'
 import type { ServiceKeys } from '../../keys/service-keys.js'
+import { solanaKeypair } from '../../keys/solana-keypair.js'
 import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
 import { openChainDb } from './solana/chain-db.js'
@@ -28,14 +29,14 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
   const db = openChainDb(p.chainDbFile)
   try {
     const svm = createLocalSvm({ db })
-    const mintAuthority = Keypair.fromSecretKey(p.keys.solanaMintAuthority)
+    const mintAuthority = solanaKeypair(p.keys.solanaMintAuthority)
     const { mints } = await ensureLocalSolana({
       svm, deployments: p.deployments, mintAuthority,
-      solver: Keypair.fromSecretKey(p.keys.solanaSolver),
-      facilitator: Keypair.fromSecretKey(p.keys.solanaFacilitator),
+      solver: solanaKeypair(p.keys.solanaSolver),
+      facilitator: solanaKeypair(p.keys.solanaFacilitator),
     })
     const programs = await ensureSettlementPrograms({
-      svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => Keypair.fromSecretKey(k).publicKey),
+      svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => solanaKeypair(k).publicKey),
     })
     const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash })
     const chain: SolanaChain = {

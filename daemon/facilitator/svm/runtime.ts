@@ -1,4 +1,5 @@
-import { Keypair, PublicKey, type AccountInfo, type Connection } from '@solana/web3.js'
+import { PublicKey, type AccountInfo, type Connection, type Keypair } from '@solana/web3.js'
+import { solanaKeypair } from '../../keys/solana-keypair.js'
 import { landTransaction, type Landing } from '../../../src/sdk/x402/svm/land.js'
 import type { SolanaChain } from '../../chains/solana/chain.js'
 import type { FacilitatorDeps } from '../deps.js'
@@ -20,7 +21,7 @@ export type SvmRuntime = {
 export function svmRuntime(s: FacilitatorDeps): SvmRuntime {
   const chain = s.solana
   const connection = chain.connection
-  const signer = Keypair.fromSecretKey(s.keys.solanaFacilitator)
+  const signer = solanaKeypair(s.keys.solanaFacilitator)
   const embedded = chain.spec.rpc === 'embedded'
   const programs = new Map<string, PublicKey>()
   let recent: { at: number; hash: Promise<string> } | undefined

@@ -1,5 +1,5 @@
 import { createPrivateKey, sign as edSign } from 'node:crypto'
-import { Keypair } from '@solana/web3.js'
+import { solanaKeypair } from '../../keys/solana-keypair.js'
 import { bytesToHex, hexToBytes, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { XchainRail } from '../../../src/sdk/xchain/wire.js'
@@ -36,7 +36,7 @@ const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
 const never = () => new Promise<never>(() => {})
 
 export function createAttestor(p: { index: number; ed25519Secret: Uint8Array; evmKey: Hex; checks: Partial<Record<XchainRail, AttestorCheck>> }): Attestor {
-  const kp = Keypair.fromSecretKey(p.ed25519Secret)
+  const kp = solanaKeypair(p.ed25519Secret)
   const edKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, Buffer.from(p.ed25519Secret.subarray(0, 32))]), format: 'der', type: 'pkcs8' })
   const evm = privateKeyToAccount(p.evmKey)
   const a: Attestor = {
