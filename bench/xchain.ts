@@ -18,6 +18,14 @@ const LOADED_POLL_MS = 200
 /** One order opened by a fresh user with no native gas; resolves when its lock is confirmed. */
 export type Opener = (i: number) => Promise<{ orderId: `0x${string}`; rail: XchainRail }>
 
+/**
+ * One direction: `fund(n)` makes the next `n` users (keys, recipients, the input token from the
+ * faucet) before a timed phase; `open` then opens an order for one of them. A user arrives with
+ * the input token in the wallet; funding it is not part of an order, so it is kept out of the
+ * figures (it cost the daemon ~10 ms and this process ~5 ms of CPU per order: a mint on the chain).
+ */
+type Direction = { fund(n: number): Promise<void>; open: Opener }
+
 type Setup = { api: string; apiKey: string; rpc: Record<string, string>; networks: Record<string, string>; x: XchainClient }
 
 /**
@@ -27,6 +35,8 @@ type Setup = { api: string; apiKey: string; rpc: Record<string, string>; network
  * orders one at a time, per direction; then orders per minute sustained with 20 in flight (80
  * orders, polled every 200 ms). Both directions open from wallets with no native gas: sol-origin
  * with openSolOrigin (the solver pays the fee), evm-origin with openEvmOrigin (gasless permit + order). The peer is Across (~2 s fills on live chains); ours is bounded by local block times.
+ * Each phase's users are made and funded from the faucet before its clock starts (`Direction.fund`):
+ * until 2026-11-27 each order's faucet mint ran inside the timed window, on the same two cores.
  */
 export async function benchXchain(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-xchain-'))
@@ -42,7 +52,9 @@ export async function benchXchain(): Promise<void> {
     const config = (await (await fetch(`${api}/api/config`)).json()) as { urls: { rpc: Record<string, string> }; networks: Record<string, string> }
     const s: Setup = { api, apiKey, rpc: config.urls.rpc, networks: config.networks, x: createXchainClient({ apiUrl: api, apiKey }) }
 
-    for (const [rail, opener] of Object.entries(await openers(s)) as [XchainRail, Opener][]) {
+    for (const [rail, direction] of Object.entries(await directions(s)) as [XchainRail, Direction][]) {
+      const opener = direction.open
+      await direction.fund(3 + SEQUENTIAL)
       for (let i = -3; i < 0; i++) await opener(i).then((o) => s.x.waitForStatus(o.orderId, { rail: o.rail, intervalMs: POLL_MS })) // warm-up, not counted
       const latencies: number[] = []
       for (let i = 0; i < SEQUENTIAL; i++) latencies.push(await openToClaimed(s.x, opener, i, POLL_MS))
@@ -50,6 +62,7 @@ export async function benchXchain(): Promise<void> {
       report(`xchain ${rail} lock confirmed -> claimed p50`, l.p50, 'ms', { n: l.n, target: '< 1000 ms on the embedded chains', peer: 'Across ~2000 ms on live chains' })
       report(`xchain ${rail} lock confirmed -> claimed p99`, l.p99, 'ms', { n: l.n })
 
+      await direction.fund(SUSTAINED)
       const t0 = performance.now()
       // The daemon's CPU per order (from /proc; its anvil children not counted): stable on a busy machine.
       const cpu0 = cpuMs(serve.child.pid!)
@@ -85,7 +98,7 @@ async function openToClaimed(x: XchainClient, open: Opener, i: number, pollMs: n
 }
 
 /** Both directions: sol-origin through openSolOrigin; evm-origin through openEvmOrigin (its lock is confirmed when submit answers). */
-async function openers(s: Setup): Promise<Partial<Record<XchainRail, Opener>>> {
+async function directions(s: Setup): Promise<Partial<Record<XchainRail, Direction>>> {
   const solana = s.networks.solana!
   const connection = new Connection(s.rpc[solana]!, 'confirmed')
   const faucet = async (body: Record<string, string>) => {
@@ -93,19 +106,40 @@ async function openers(s: Setup): Promise<Partial<Record<XchainRail, Opener>>> {
     if (!r.ok) throw new Error(`faucet: ${await r.text()}`)
   }
   const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts')
-  const solOrigin: Opener = async () => {
+  /** Users funded ahead of a phase, taken in turn by `open` (each opens one order). */
+  const pool = <U>(make: () => Promise<U>) => {
+    const ready: U[] = []
+    return {
+      fund: async (n: number) => {
+        for (let k = 0; k < n; k += 10) ready.push(...(await Promise.all(Array.from({ length: Math.min(10, n - k) }, make))))
+      },
+      take: (): U => {
+        const u = ready.shift()
+        if (!u) throw new Error('bench: no funded user left (fund more before the phase)')
+        return u
+      },
+    }
+  }
+  const solUsers = pool(async () => {
     const user = Keypair.generate()
     await faucet({ network: solana, to: user.publicKey.toBase58(), token: TOKEN_A, amount: '5' })
-    const recipientEvm = privateKeyToAccount(generatePrivateKey()).address
+    return { user, recipientEvm: privateKeyToAccount(generatePrivateKey()).address }
+  })
+  const evmUsers = pool(async () => {
+    const user = privateKeyToAccount(generatePrivateKey()) // holds the input token and no ETH
+    await faucet({ network: s.networks.base!, to: user.address, token: TOKEN_A, amount: '5' })
+    return { user, recipientSol: Keypair.generate().publicKey.toBase58() }
+  })
+  const solOrigin: Opener = async () => {
+    const { user, recipientEvm } = solUsers.take()
     const { built } = await s.x.openSolOrigin({ signer: user, connection, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm })
     return { orderId: built.orderId, rail: 'sol-origin' }
   }
   const evmOrigin: Opener = async () => {
-    const user = privateKeyToAccount(generatePrivateKey()) // holds the input token and no ETH
-    await faucet({ network: s.networks.base!, to: user.address, token: TOKEN_A, amount: '5' })
-    const { orderId, submitted } = await s.x.openEvmOrigin(user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })
+    const { user, recipientSol } = evmUsers.take()
+    const { orderId, submitted } = await s.x.openEvmOrigin(user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol })
     if (!submitted.opened) throw new Error(`order ${orderId} did not open: ${JSON.stringify(submitted)}`)
     return { orderId, rail: 'evm-origin' }
   }
-  return { 'sol-origin': solOrigin, 'evm-origin': evmOrigin }
+  return { 'sol-origin': { fund: solUsers.fund, open: solOrigin }, 'evm-origin': { fund: evmUsers.fund, open: evmOrigin } }
 }

@@ -19,6 +19,11 @@ export interface Rail<Req = unknown, Built = unknown> {
   outputInventory(o: XOrder): Inventory
   /** The lock on the origin chain, read live. */
   readSource(o: XOrder): Promise<SourceRead>
+  /**
+   * The lock's state alone, read live, without the origin's clock or height (the status route, which
+   * decides nothing by them, polled by every waiting client).
+   */
+  readLockState(o: XOrder): Promise<SourceRead['state']>
   /** A lock the core has no record of (the status route's reconciliation). */
   readSourceById(orderId: `0x${string}`): Promise<SourceRead>
   /** The destination fill record of this order's exact output: the guard against delivering twice. */

@@ -39,7 +39,7 @@ export async function xchainStatus(d: StatusDeps, orderId: `0x${string}`, rail: 
     return empty(`a ${rail} lock with this id is on chain (${src.state}) but this service did not build it, so its solver does not fill it; it is refundable after its expiry`, 'attention')
   }
   let o = record
-  const src = await r.readSource(o)
+  const src = { state: await r.readLockState(o) }
   // The chain moved ahead of the record (a claim, a refund, a lock that just landed): let the worker catch up now.
   const behind = (src.state === 'open' && o.stage === 'built') || (src.state === 'claimed' && o.stage !== 'claimed') || (src.state === 'refunded' && o.stage !== 'refunded' && o.stage !== 'attention')
   if (behind && d.step) o = (await d.step(orderId)) ?? o

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setupXchain, type XchainFixture } from '../../../../contracts/evm/testing/xchain.js'
-import { ESCROW_STATUS, escrowStatus, openedIndex, readLock } from './chain-reads.js'
+import { baseNow, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
 
 let f: XchainFixture
 beforeAll(async () => {
@@ -35,5 +35,22 @@ describe('evm-origin chain reads', () => {
     await f.mineAt(order.expires + 1)
     await f.tc.send(f.tc.accounts.other, f.calls.refund(order))
     expect((await readLock(f.tc.client, f.escrow, id, false, order.fillDeadline)).state).toBe('refunded')
+  })
+
+  it('Base\'s clock read by orders stepped together: one block read for those asking at once, a new one after, never a time from before a block mined since', async () => {
+    let blockReads = 0
+    const clock = sharedRead(() => {
+      blockReads++
+      return baseNow(f.tc.client, false)
+    })
+    const order = await f.makeOrder()
+    const ids = [f.orderId(order), `0x${'cd'.repeat(32)}` as const]
+    const together = await Promise.all(ids.map((id) => readLock(f.tc.client, f.escrow, id, false, order.fillDeadline, clock)))
+    expect(blockReads).toBe(1)
+    expect(together.map((r) => r.state)).toEqual(['missing', 'missing'])
+    await f.mineAt(order.fillDeadline)
+    const after = await readLock(f.tc.client, f.escrow, ids[0]!, false, order.fillDeadline, clock)
+    expect(blockReads).toBe(2)
+    expect(after).toMatchObject({ state: 'missing', lockDead: true, now: order.fillDeadline })
   })
 })

@@ -1,8 +1,9 @@
-import { PublicKey, type Connection } from '@solana/web3.js'
+import { PublicKey } from '@solana/web3.js'
 import type { Address, Hex, PublicClient } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
+import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { BaseError } from '../../../../src/errors/index.js'
 import type { SourceRead } from '../../rail.js'
 
@@ -40,24 +41,41 @@ export async function escrowStatus(client: PublicClient, escrow: Address, orderI
 }
 
 /**
- * The lock's state. `fillDeadline`, when known: SourceEscrow refuses to open at or after it, so a
- * lock missing from a read made after it (by Base's clock) never lands.
+ * One read shared by the callers that ask while it is in flight; a caller after it settled starts
+ * the next. For Base's clock: the worker steps its open orders together, and each step read the
+ * same latest block (20 orders in flight: ~5 block reads per order). A caller gets a clock read no
+ * earlier than one round trip before it asked and before its own next read, which is what
+ * `readLock` needs: an older clock only refunds or drops later, never earlier.
  */
-export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null): Promise<SourceRead> {
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined
+  return () => (inFlight ??= read().finally(() => { inFlight = undefined }))
+}
+
+export function lockState(status: number): SourceRead['state'] {
+  if (status === ESCROW_STATUS.none) return 'missing'
+  return status === ESCROW_STATUS.claimed ? 'claimed' : status === ESCROW_STATUS.refunded ? 'refunded' : 'open'
+}
+
+/**
+ * The lock's state. `fillDeadline`, when known: SourceEscrow refuses to open at or after it, so a
+ * lock missing from a read made after it (by Base's clock) never lands. `now`: how Base's clock is
+ * read (default: `baseNow` on `client`).
+ */
+export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null, now$ = () => baseNow(client, embedded)): Promise<SourceRead> {
   // The clock before the status: a lock missing from a read made after the deadline never lands.
-  const now = await baseNow(client, embedded)
+  const now = await now$()
   const status = await escrowStatus(client, escrow, orderId)
   if (status === ESCROW_STATUS.none) {
     const lockDead = fillDeadline !== null && now >= fillDeadline
     return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }
   }
-  const state = status === ESCROW_STATUS.claimed ? 'claimed' : status === ESCROW_STATUS.refunded ? 'refunded' : 'open'
-  return { state, now }
+  return { state: lockState(status), now }
 }
 
 /** The dest_settler fill record of an order, when there is one. */
-export async function readFillRecord(connection: Connection, program: PublicKey, orderId: Hex): Promise<FillRecordAccount | undefined> {
-  const info = await connection.getAccountInfo(fillRecordPda(program, orderId), 'confirmed')
+export async function readFillRecord(reads: SolanaReads, program: PublicKey, orderId: Hex): Promise<FillRecordAccount | undefined> {
+  const [info] = await reads.multipleAccounts([fillRecordPda(program, orderId)], 'confirmed')
   if (!info || info.data.length !== FILL_RECORD_LEN || !info.owner.equals(program)) return undefined
   return decodeFillRecord(new Uint8Array(info.data))
 }

@@ -1,14 +1,14 @@
-import { solanaConnection } from '../../../chains/rpc-auth.js'
 import { encodeFunctionData, type Address, type Hex } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { chainRef, evmDeliveryDigest, evmOrderDelivery, solParty } from '../../../../contracts/xchain/statement.js'
 import { BaseError } from '../../../../src/errors/index.js'
 import type { EvmOriginBuildRequest, EvmOriginBuilt, EvmOriginSubmitRequest } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
+import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import type { AttestorCheck, Rail } from '../../rail.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
 import { prepareEvmOrigin } from './build.js'
-import { ESCROW_STATUS, escrowStatus, openedIndex, readFillRecord, readLock } from './chain-reads.js'
+import { baseNow, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
 import { solanaFills } from './solana-fill.js'
@@ -34,13 +34,15 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
   const fills = solanaFills(d)
   const txs = escrowTxs(d)
   const submit = evmOriginSubmit(d)
+  const clock = sharedRead(() => baseNow(d.base.client, embedded))
 
   return {
     name: 'evm-origin',
     prepare: (req) => prepareEvmOrigin(d, req),
     outputInventory: (o) => ({ network: d.solana.key, token: o.outSymbol }),
-    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline),
-    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null),
+    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline, clock),
+    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null, clock),
+    readLockState: async (o) => lockState(await escrowStatus(d.base.client, escrow(), o.orderId)),
     readFill: (o) => fills.read(o),
     deliver: (o) => fills.deliver(o),
     statement(o, fill) {
@@ -71,7 +73,7 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
  * built from those reads, crediting the claimant the record names.
  */
 export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana'> & { timing: Pick<EvmOriginDeps['timing'], 'expirySeconds'> }, index: number): AttestorCheck {
-  const connection = solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' })
+  const reads = attestorSolanaReads(d.solana)
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.solana.spec.caip2)
   // An unclaimed order was opened within its expiry; on a real chain (blocks of 1 s or more) that is
@@ -93,7 +95,7 @@ export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana'>
       const order = await opened(escrow, orderId)
       if (!order) return { ok: false, reason: `attestor ${index} finds no Opened event of ${orderId} on ${d.base.key}` }
       if (order.destChain.toLowerCase() !== destChain) return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.solana.key}` }
-      const fill = await readFillRecord(connection, program, orderId)
+      const fill = await readFillRecord(reads, program, orderId)
       if (!fill) return { ok: false, reason: `no fill of ${orderId} on ${d.solana.key}` }
       if (solParty(fill.mint.toBytes()) !== order.outputToken.toLowerCase() || solParty(fill.recipient.toBytes()) !== order.recipient.toLowerCase() || fill.amount !== order.outputAmount) {
         return { ok: false, reason: `the fill of ${orderId} on ${d.solana.key} is not the order's output (mint, recipient or amount differ)` }

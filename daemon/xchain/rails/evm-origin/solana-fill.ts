@@ -21,7 +21,6 @@ import type { EvmOriginDeps } from './deps.js'
  * dest_settler refuses it anyway.
  */
 export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders' | 'baseSender'>) {
-  const connection = d.solana.connection
   const program = () => {
     const p = d.solana.programs.destSettler
     if (!p) throw new BaseError('FLOW_DISABLED', `dest_settler is not deployed on ${d.solana.key}`)
@@ -31,7 +30,7 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
   const claimant = evmParty(d.baseSender.address)
 
   async function read(o: XOrder): Promise<FillRead> {
-    const record = await readFillRecord(connection, program(), o.orderId)
+    const record = await readFillRecord(d.solana.reads, program(), o.orderId)
     if (record) return { filled: true, amount: record.amount, claimant: record.claimant, filledAt: Number(record.filledAt), ref: o.deliverRef ?? undefined }
     if (!o.deliverRef) return { filled: false, inFlight: false }
     const [status] = await d.solana.reads.signatureStatuses([o.deliverRef], { searchTransactionHistory: true })

@@ -52,8 +52,16 @@ export async function readLock(reads: SolanaReads, program: PublicKey, orderId: 
   const now = clockSeconds(clock ?? null)
   const order = orderAccount(info ?? null, program)
   if (!order) return { state: 'missing', now, lockDead: validUntil !== null && height > validUntil }
-  const state = order.status === ORDER_STATUS.claimed ? 'claimed' : order.status === ORDER_STATUS.refunded ? 'refunded' : 'open'
-  return { state, now }
+  return { state: orderState(order), now }
+}
+
+const orderState = (order: OnChainOrder): SourceRead['state'] =>
+  order.status === ORDER_STATUS.claimed ? 'claimed' : order.status === ORDER_STATUS.refunded ? 'refunded' : 'open'
+
+/** The lock's state alone: one account read, no clock or height. */
+export async function readLockState(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`): Promise<SourceRead['state']> {
+  const order = await readOrderAccount(reads, program, orderId)
+  return order ? orderState(order) : 'missing'
 }
 
 export type BaseFill = { filler: Address; timestamp: number; claimant: Hex }

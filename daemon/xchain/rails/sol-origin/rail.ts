@@ -1,7 +1,5 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token'
 import { PublicKey } from '@solana/web3.js'
-import { solanaConnection } from '../../../chains/rpc-auth.js'
-import { connectionReads } from '../../../chains/solana/reads.js'
 import { encodeFunctionData, hexToBytes, type Address, type Hex } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { claimInstruction, ed25519Instruction, refundInstruction } from '../../../../contracts/solana/client.js'
@@ -9,11 +7,12 @@ import { chainRef, solDeliveryMessage, solParty } from '../../../../contracts/xc
 import { BaseError } from '../../../../src/errors/index.js'
 import type { SolOriginBuildRequest, SolOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
+import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import { outboxStore } from '../../../chains/evm/outbox.js'
 import type { XOrder } from '../../order-store.js'
 import type { AttestorCheck, FillRead, Rail } from '../../rail.js'
 import { prepareSolOrigin } from './build.js'
-import { partyAddress, readBaseFill, readLock, readOrderAccount } from './chain-reads.js'
+import { partyAddress, readBaseFill, readLock, readLockState, readOrderAccount } from './chain-reads.js'
 import type { SolOriginDeps } from './deps.js'
 import { decodeSolOrder } from './order-data.js'
 import { rebroadcastSolana, sendSolverTx, solanaFate } from './solana-tx.js'
@@ -56,6 +55,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     outputInventory: (o) => ({ network: d.base.key, token: o.outSymbol }),
     readSource: (o) => readLock(reads, program(), o.orderId, o.openValidUntil),
     readSourceById: (orderId) => readLock(reads, program(), orderId, null),
+    readLockState: (o) => readLockState(reads, program(), o.orderId),
     async readFill(o): Promise<FillRead> {
       const [fill, out] = await Promise.all([readBaseFill(d.base.client, settler(), fillQuery(o)), outboxFills(o.orderId)])
       if (fill.filler === '0x0000000000000000000000000000000000000000') return { filled: false, inFlight: out.inFlight }
@@ -88,7 +88,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const solverToken = getAssociatedTokenAddressSync(mint, d.solver.publicKey, false, TOKEN_PROGRAM_ID)
       const ixs = []
       if (!knownAtas.has(solverToken.toBase58())) {
-        if (await connection.getAccountInfo(solverToken)) knownAtas.add(solverToken.toBase58())
+        if ((await reads.multipleAccounts([solverToken], 'confirmed'))[0]) knownAtas.add(solverToken.toBase58())
         else ixs.push(createAssociatedTokenAccountIdempotentInstruction(d.solver.publicKey, solverToken, d.solver.publicKey, mint, TOKEN_PROGRAM_ID))
       }
       ixs.push(
@@ -118,7 +118,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
  * order's fillDeadline). It signs the statement built from those reads, crediting the recorded claimant.
  */
 export function solOriginAttestorCheck(d: Pick<SolOriginDeps, 'solana' | 'base'>, index: number): AttestorCheck {
-  const reads = connectionReads(solanaConnection(d.solana.rpcUrl, { commitment: 'confirmed' }))
+  const reads = attestorSolanaReads(d.solana)
   const client = evmClient(d.base.spec, d.base.rpcUrl)
   const destChain = chainRef(d.base.spec.caip2)
   return {
