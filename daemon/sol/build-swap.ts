@@ -13,6 +13,7 @@ import { resolveNet } from './net.js'
 import { settleInBackground, settleOpenSwaps } from './open-swaps.js'
 import { checkFlow, resolveSolPair, type SolPair } from './pairs.js'
 import { checkSolRedeemCeiling, checkSolSlippage, planSolRedeem } from './redeem-price.js'
+import { keyBase58 } from '../chains/solana/key-memo.js'
 import { legacyWire } from '../chains/solana/legacy-message.js'
 import { signMessage } from '../chains/solana/signer.js'
 import { simulateSwap } from './simulate.js'
@@ -62,7 +63,7 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
 
   // What is still free is read, checked and reserved (inserted) under the reservation lock of
   // this output mint, so two concurrent builds never promise the same units.
-  const { signature, wire, amountOut, create } = await d.reservations.run(`${network}:${output.mint.toBase58()}`, async () => {
+  const { signature, wire, amountOut, create } = await d.reservations.run(`${network}:${keyBase58(output.mint)}`, async () => {
     const solverIn = solver.tokens[input.symbol]!
     const solverOut = solver.tokens[output.symbol]!
     const userIn = wallet.tokens[input.symbol]!
@@ -82,7 +83,7 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
     }
     checkSolInventory(solverOut, free, amountOut)
     if (userIn.balance < amountIn) {
-      throw new BaseError('INSUFFICIENT_BALANCE', `${user.toBase58()} holds ${fromBaseUnits(userIn.balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(amountIn, input.decimals)}: fund the wallet or reduce the amount`)
+      throw new BaseError('INSUFFICIENT_BALANCE', `${keyBase58(user)} holds ${fromBaseUnits(userIn.balance, input.decimals)} ${input.symbol} in its associated token account, less than uiAmount ${fromBaseUnits(amountIn, input.decimals)}: fund the wallet or reduce the amount`)
     }
     const create = { userOutput: !userOut.exists, solverInput: !solverIn.exists }
     const newAccounts = BigInt(Number(create.userOutput) + Number(create.solverInput))
@@ -97,8 +98,8 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
     // The user's signature is the one missing: the user signs and submits.
     const wire = legacyWire([solverSignature, null], message)
     await d.store.insert({
-      signature, network, kind: pair.kind, user: user.toBase58(), inSymbol: input.symbol, outSymbol: output.symbol,
-      outMint: output.mint.toBase58(), inAmount: amountIn, outAmount: amountOut, blockhash: latest.blockhash,
+      signature, network, kind: pair.kind, user: keyBase58(user), inSymbol: input.symbol, outSymbol: output.symbol,
+      outMint: keyBase58(output.mint), inAmount: amountIn, outAmount: amountOut, blockhash: latest.blockhash,
       lastValidBlockHeight: latest.lastValidBlockHeight,
     })
     return { signature, wire, amountOut, create }
@@ -116,16 +117,16 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
     lastValidBlockHeight: latest.lastValidBlockHeight,
     kind: pair.kind,
     network,
-    user: user.toBase58(),
+    user: keyBase58(user),
     in: input.symbol,
     out: output.symbol,
     inAmount: ui(amountIn, input.decimals),
     inAmountBase: amountIn.toString(),
     outAmount: ui(amountOut, output.decimals),
     outAmountBase: amountOut.toString(),
-    inMint: input.mint.toBase58(),
-    outMint: output.mint.toBase58(),
-    feePayer: d.solver.publicKey.toBase58(),
+    inMint: keyBase58(input.mint),
+    outMint: keyBase58(output.mint),
+    feePayer: keyBase58(d.solver.publicKey),
     createsTokenAccount: create.userOutput,
     confirm: `/api/sol/confirm?sig=${signature}`,
   }

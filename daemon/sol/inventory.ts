@@ -1,4 +1,5 @@
 import { BaseError } from '../../src/errors/index.js'
+import { keyBase58 } from '../chains/solana/key-memo.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import type { SolDeps } from './deps.js'
 import type { Holding } from './wallets.js'
@@ -10,7 +11,7 @@ import type { Holding } from './wallets.js'
  * swaps promise the same units.
  */
 export async function available(d: SolDeps, h: Holding, mark: number): Promise<bigint> {
-  const free = h.balance - await d.store.reserved(d.chain.key, h.token.mint.toBase58(), mark)
+  const free = h.balance - await d.store.reserved(d.chain.key, keyBase58(h.token.mint), mark)
   return free > 0n ? free : 0n
 }
 

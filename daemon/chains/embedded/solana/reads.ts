@@ -1,4 +1,5 @@
 import { PublicKey, type AccountInfo, type SignatureStatus } from '@solana/web3.js'
+import { keyBase58 } from '../../solana/key-memo.js'
 import type { SolanaReads } from '../../solana/reads.js'
 import type { LocalSvm } from './local-svm.js'
 import type { AccountState } from './spl-token-state.js'
@@ -10,9 +11,10 @@ import type { AccountState } from './spl-token-state.js'
  */
 export function embeddedReads(svm: LocalSvm): SolanaReads {
   return {
+    // Keys in base58 from the memo: the same account objects (a swap's token accounts) come back on every build.
     multipleAccounts: async (keys) => {
       svm.tick()
-      return keys.map((k) => accountInfo(svm.getAccount(k.toBase58())))
+      return keys.map((k) => accountInfo(svm.getAccount(keyBase58(k))))
     },
     blockHeight: async () => svm.clock.blockHeight(svm.tick()),
     signatureStatuses: async (signatures, opts) =>
