@@ -70,8 +70,9 @@ describe('the compiled parx', () => {
     const daemon = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))![0]
     const atStart = packagesOf(staticClosure(meta, daemon))
     // MPP (a paid endpoint, pay), the ERC-4337 stack (first send or the prestart after ready), the
-    // dashboard's sign-in, backups (tar), PostgreSQL, the OpenAPI document.
-    const lazy = ['mppx', 'permissionless', 'siwe', 'tar', 'pg', '@asteasolutions/zod-to-openapi']
+    // dashboard's sign-in, backups (tar), PostgreSQL, the OpenAPI document, the whole of undici (the
+    // egress guard's fetch, the SDK's calls; the chain clients take its Pool alone, lean-transport.ts).
+    const lazy = ['mppx', 'permissionless', 'siwe', 'tar', 'pg', '@asteasolutions/zod-to-openapi', 'undici']
     expect(atStart.filter((p) => lazy.includes(p))).toEqual([])
     // Still in the build, in chunks of their own (or external), loaded by a dynamic import.
     const everywhere = new Set(Object.values(meta.outputs).flatMap((o) => [...Object.keys(o.inputs), ...o.imports.filter((i) => i.external).map((i) => i.path)]).map(pkg))

@@ -1,4 +1,3 @@
-import { request } from 'undici'
 import { ApiError, UnreachableError } from './http-errors.js'
 
 // The error classes live apart so the CLI can tell them without loading undici.
@@ -15,6 +14,8 @@ export type CallOptions = {
 export async function callJson<T>(baseUrl: string, path: string, opts: CallOptions = {}): Promise<T> {
   const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`)
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
+  // Loaded at the first call: a module that imports this one (the daemon's) does not pay for undici at its start.
+  const { request } = await import('undici')
   let res
   try {
     res = await request(url, {

@@ -1,6 +1,18 @@
-import { Pool } from 'undici'
+import { createRequire } from 'node:module'
+import type { Pool as UndiciPool } from 'undici'
 import { HttpRequestError, RpcRequestError } from 'viem'
 import { rpcEndpoint } from '../rpc-auth.js'
+
+/**
+ * undici's Pool and request API without the rest of the package (fetch, WebSocket, cache, mocks,
+ * the global dispatcher): its index.js cost parx serve's start ~80 ms of CPU more (profiled), and
+ * every chain client needs a Pool before the ready line. The request API is put on Dispatcher's
+ * prototype as index.js does; whatever loads the whole package later does the same again.
+ * Pinned to undici 7's layout (package.json); a change shows at once, in every chain client.
+ */
+const load = createRequire(import.meta.url)
+Object.assign(load('undici/lib/dispatcher/dispatcher.js').prototype, load('undici/lib/api/index.js'))
+const Pool = load('undici/lib/dispatcher/pool.js') as typeof UndiciPool
 
 /**
  * What this process sent each node URL, in shared memory a worker thread can read

@@ -1,4 +1,3 @@
-import { request } from 'undici'
 import { attestorPaths, type AttestorHealth, type AttestResponse } from '../../../src/sdk/xchain/attestor.js'
 import type { AttestAnswer, Attestor, AttestorMode } from './attestor.js'
 
@@ -13,6 +12,8 @@ export function remoteAttestor(p: { index: number; url: string; expect?: { ed255
   const timeout = p.timeoutMs ?? 3_000
   let identity = p.expect
   const call = async <T>(path: string, body?: unknown): Promise<T> => {
+    // Loaded at the first call, not at the daemon's start.
+    const { request } = await import('undici')
     const res = await request(`${base}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
