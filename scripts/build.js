@@ -50,6 +50,26 @@ const withoutViemWordlists = {
     })
   },
 }
+/**
+ * viem's privateKeyToAccount derives the public key with noble's secp256k1 in JavaScript: the first
+ * call of a process builds its tables (~60 ms of CPU), each later one ~2.5 ms, and `parx serve`
+ * derives some twenty service accounts before its ready line (profiled). Node's native secp256k1
+ * (OpenSSL, createECDH) gives the same 65 bytes; a key that is not 32 bytes of hex still goes to
+ * noble, for its own error. Signing stays noble's (its tables are built at the first signature).
+ */
+const viemNativePublicKey = {
+  name: 'viem-private-key-native-public-key',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]viem[\\/]_esm[\\/]accounts[\\/]privateKeyToAccount\.js$/ }, (a) => {
+      const source = readFileSync(a.path, 'utf8')
+      const noble = 'toHex(secp256k1.getPublicKey(privateKey.slice(2), false))'
+      if (!source.includes(noble)) throw new Error(`${a.path}: the public key derivation was not found (viem changed): update scripts/build.js`)
+      const native = `(/^0x[0-9a-fA-F]{64}$/.test(privateKey) ? toHex(new Uint8Array(__parxEcdh('secp256k1').setPrivateKey(privateKey.slice(2), 'hex').getPublicKey())) : ${noble})`
+      const contents = `import { createECDH as __parxEcdh } from 'node:crypto';\n${source.replace(noble, native)}`
+      return { contents, loader: 'js', resolveDir: dirname(a.path) }
+    })
+  },
+}
 const dist = join(root, 'dist')
 // Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.
 const staging = join(root, `.dist-${process.pid}`)
@@ -66,7 +86,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externals, withoutViemWordlists],
+  plugins: [externals, withoutViemWordlists, viemNativePublicKey],
   // Bundled CommonJS files (a few inside ox, mppx and @solana/buffer-layout) call require().
   banner: { js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);" },
   metafile: true,

@@ -81,6 +81,22 @@ describe('the compiled parx', () => {
     expect(staticClosure(meta, daemon).inputs.filter((i) => i.includes('@scure/bip39/esm/wordlists/'))).toEqual([])
   })
 
+  it("derives an account's public key natively in the build, the same as viem's (scripts/build.js)", async () => {
+    const chunk = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).some((i) => i.endsWith('viem/_esm/accounts/privateKeyToAccount.js')))![0]
+    expect(readFileSync(join(root, chunk), 'utf8')).toContain("__parxEcdh('secp256k1')".replaceAll("'", '"'))
+    const built = (await import(join(root, chunk))) as typeof import('viem/accounts')
+    const viem = await import('viem/accounts')
+    for (let i = 0; i < 20; i++) {
+      const key = viem.generatePrivateKey()
+      const [a, b] = [built.privateKeyToAccount(key), viem.privateKeyToAccount(key)]
+      expect(a.publicKey).toBe(b.publicKey)
+      expect(a.address).toBe(b.address)
+      expect(await a.signMessage({ message: 'parx' })).toBe(await b.signMessage({ message: 'parx' }))
+    }
+    // Not 32 bytes of hex: noble's own refusal, as before.
+    expect(() => built.privateKeyToAccount('0x1234')).toThrow()
+  })
+
   it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
     const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
     expect(daemonChunks).toHaveLength(1)
