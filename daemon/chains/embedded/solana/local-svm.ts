@@ -17,7 +17,7 @@ import { TransactionProcessor, type ProcessedEvent } from './transaction-process
 import { rejected, type TransactionErrorJson } from './tx-error.js'
 import { TxStore } from './tx-store.js'
 import { Vm, type Execution } from './vm.js'
-import { decodeWireTransaction, resolveAccountKeys, withBlockhash } from './wire-transaction.js'
+import { decodeWireTransaction, readCanonicalLegacy, resolveAccountKeys, withBlockhash } from './wire-transaction.js'
 
 export type Simulation = Execution & {
   slot: number
@@ -206,7 +206,7 @@ export class LocalSvm {
    * return data an RPC answer carries.
    */
   preflight(wire: Uint8Array, opts: { sigVerify: boolean }): Pick<Simulation, 'err' | 'logs'> {
-    const decoded = decodeWireTransaction(wire)
+    const decoded = readCanonicalLegacy(wire) ?? decodeWireTransaction(wire)
     this.tick()
     if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) return { err: 'BlockhashNotFound', logs: [] }
     if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')

@@ -134,7 +134,7 @@ export class Vm {
    * Runs without committing and keeps only the verdict and the logs: what a preflight reads. The
    * inner instructions and return data an RPC answer carries are never converted (their base58).
    */
-  simulateOutcome(tx: DecodedTransaction, sigVerify: boolean): Pick<Execution, 'err' | 'logs'> {
+  simulateOutcome(tx: Pick<DecodedTransaction, 'version' | 'bytes'>, sigVerify: boolean): Pick<Execution, 'err' | 'logs'> {
     this.svm.withSigverify(sigVerify)
     try {
       const result = this.simulateNative(tx)
@@ -145,7 +145,7 @@ export class Vm {
     }
   }
 
-  private simulateNative(tx: DecodedTransaction): NativeSimulation | FailedTransactionMetadata {
+  private simulateNative(tx: Pick<DecodedTransaction, 'version' | 'bytes'>): NativeSimulation | FailedTransactionMetadata {
     return tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
   }
 

@@ -1,6 +1,6 @@
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
-import { decodeWireTransaction } from './wire-transaction.js'
+import { decodeWireTransaction, readCanonicalLegacy } from './wire-transaction.js'
 
 function signed(version: 'legacy' | 0): Uint8Array {
   const payer = Keypair.generate()
@@ -37,4 +37,30 @@ describe('decodeWireTransaction', () => {
       }
     })
   }
+})
+
+describe('readCanonicalLegacy', () => {
+  it('reads a canonical legacy transaction as decodeWireTransaction does, signed or not', () => {
+    const wire = signed('legacy')
+    const unsigned = Uint8Array.from(wire)
+    unsigned.fill(0, 1, 65)
+    for (const bytes of [wire, unsigned]) {
+      const d = decodeWireTransaction(bytes)
+      expect(readCanonicalLegacy(bytes)).toEqual({ bytes: d.bytes, version: d.version, recentBlockhash: d.recentBlockhash, fullySigned: d.fullySigned })
+    }
+    expect(readCanonicalLegacy(unsigned)!.fullySigned).toBe(false)
+  })
+
+  it('leaves anything else to decodeWireTransaction: v0, trailing or missing bytes, a non-minimal prefix, an index out of range', () => {
+    const wire = Buffer.from(signed('legacy'))
+    const outOfRange = Buffer.from(wire)
+    // The first instruction's program index: after the signature, header, keys and blockhash.
+    const keys = wire[1 + 64 + 3]!
+    outOfRange[1 + 64 + 3 + 1 + 32 * keys + 32 + 1] = keys
+    const odd = [
+      signed(0), Buffer.concat([wire, Buffer.from([1])]), wire.subarray(0, wire.length - 1), wire.subarray(0, 70),
+      Buffer.concat([Buffer.from([0x81, 0x00]), wire.subarray(1)]), outOfRange, new Uint8Array(), new Uint8Array(2000),
+    ]
+    for (const bytes of odd) expect(readCanonicalLegacy(bytes)).toBeUndefined()
+  })
 })

@@ -54,6 +54,59 @@ export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   }
 }
 
+/** What a preflight needs of a transaction: the bytes litesvm runs and what is checked before. */
+export type PreflightTransaction = Pick<DecodedTransaction, 'bytes' | 'version' | 'recentBlockhash' | 'fullySigned'>
+
+/**
+ * A quick reading of a wire transaction for a preflight (the swap build's, on bytes the daemon
+ * just wrote): only a canonical legacy transaction passes, with minimal length prefixes, one
+ * signature per required signer, every index in range and nothing after its last instruction;
+ * for anything else it answers undefined and the caller takes `decodeWireTransaction`. It skips
+ * web3.js's parse, which builds a PublicKey per key and re-encodes the data in base58.
+ */
+export function readCanonicalLegacy(bytes: Uint8Array): PreflightTransaction | undefined {
+  if (bytes.length > PACKET_DATA_SIZE) return undefined
+  let at = 0
+  const len = (): number | undefined => {
+    let n = 0
+    for (let i = 0; i < 3 && at < bytes.length; i++) {
+      const b = bytes[at++]!
+      n |= (b & 0x7f) << (7 * i)
+      if ((b & 0x80) === 0) return i > 0 && b === 0 ? undefined : n
+    }
+    return undefined
+  }
+  const signatures = len()
+  if (signatures === undefined || signatures === 0) return undefined
+  const sigStart = at
+  at += 64 * signatures
+  if (at + 3 > bytes.length) return undefined
+  const [required, readonlySigned] = [bytes[at]!, bytes[at + 1]!]
+  // A version prefix (v0) sets the top bit; those go through web3.js.
+  if (required & 0x80 || required !== signatures || readonlySigned >= required) return undefined
+  at += 3
+  const keys = len()
+  if (keys === undefined || keys < required) return undefined
+  at += 32 * keys
+  const blockhashAt = at
+  at += 32
+  const instructions = len()
+  if (instructions === undefined || at > bytes.length) return undefined
+  for (let i = 0; i < instructions; i++) {
+    if (at >= bytes.length || bytes[at++]! >= keys) return undefined
+    const accounts = len()
+    if (accounts === undefined || at + accounts > bytes.length) return undefined
+    for (let j = 0; j < accounts; j++) if (bytes[at++]! >= keys) return undefined
+    const data = len()
+    if (data === undefined) return undefined
+    at += data
+  }
+  if (at !== bytes.length) return undefined
+  let fullySigned = true
+  for (let i = 0; i < signatures && fullySigned; i++) fullySigned = bytes.subarray(sigStart + 64 * i, sigStart + 64 * (i + 1)).some((b) => b !== 0)
+  return { bytes, version: 'legacy', recentBlockhash: bs58.encode(bytes.subarray(blockhashAt, blockhashAt + 32)), fullySigned }
+}
+
 const compactLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3)
 
 /**
