@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { getAddress, type Address } from 'viem'
 import { openInstruction } from '../../../../contracts/solana/client.js'
@@ -9,6 +8,7 @@ import { rescaleExact } from '../../../../src/sdk/swap/amounts.js'
 import { fromBaseUnits, toBaseUnits } from '../../../../src/sdk/units.js'
 import type { SolOriginBuildRequest, SolOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
 import { ataOf, chainTokens, rpc, tokenAmount, walletKey } from '../../../sol/accounts.js'
+import { compileLegacyMessage, legacyWire } from '../../../chains/solana/legacy-message.js'
 import { signMessage } from '../../../chains/solana/signer.js'
 import { ui } from '../../../swap/inventory.js'
 import { usdToUnits } from '../../../swap/limits.js'
@@ -59,13 +59,10 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
     nonce: randomBytes(8).readBigUInt64LE(),
   }
   const orderId = solOrderId(order)
-  const message = new TransactionMessage({
-    payerKey: d.solver.publicKey, recentBlockhash: latest.blockhash,
-    instructions: [openInstruction({ order, orderId, payer: d.solver.publicKey, userToken })],
-  }).compileToLegacyMessage()
-  const tx = new VersionedTransaction(message)
-  tx.signatures[0] = signMessage(d.solver, tx.message.serialize())
-  const openRef = bs58.encode(tx.signatures[0])
+  // Compiled to bytes once, as web3.js's compileToLegacyMessage() would (daemon/chains/solana/legacy-message.ts).
+  const message = compileLegacyMessage(d.solver.publicKey, [openInstruction({ order, orderId, payer: d.solver.publicKey, userToken })], latest.blockhash)
+  const solverSignature = signMessage(d.solver, message)
+  const openRef = bs58.encode(solverSignature)
 
   const newOrder: NewOrder = {
     orderId, rail: 'sol-origin', user: user.toBase58(), inSymbol: input.symbol, outSymbol: output.symbol, inputToken: input.mint.toBase58(),
@@ -74,7 +71,7 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
     openRef, openValidUntil: latest.lastValidBlockHeight,
   }
   const response: SolOriginBuilt = {
-    rail: 'sol-origin', txB64: Buffer.from(tx.serialize()).toString('base64'), orderId,
+    rail: 'sol-origin', txB64: legacyWire([solverSignature, ...Array<null>(message[0]! - 1).fill(null)], message).toString('base64'), orderId,
     inAmount: ui(inputAmount, input.decimals), outAmount: ui(outputAmount, output.decimals),
     inAmountBase: inputAmount.toString(), outAmountBase: outputAmount.toString(), inToken: input.symbol, outToken: output.symbol,
     recipient, fillDeadline: newOrder.fillDeadline, expires: newOrder.expires, blockhash: latest.blockhash,

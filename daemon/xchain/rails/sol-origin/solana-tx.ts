@@ -1,25 +1,30 @@
 import type { Connection, Keypair, TransactionInstruction } from '@solana/web3.js'
 import type { SolanaReads } from '../../../chains/solana/reads.js'
-import { TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../../../src/errors/index.js'
+import { compileLegacyMessage, legacyWire } from '../../../chains/solana/legacy-message.js'
 import { signMessage } from '../../../chains/solana/signer.js'
 import type { SentTx, TxFate } from '../../rail.js'
 
 /**
- * A transaction the solver alone signs and pays for (claims, refunds): signed, persisted through
- * `persist` (its signature is its id, known before the broadcast), sent, then confirmed.
+ * A transaction the solver alone signs and pays for (fills, claims, refunds): signed, persisted
+ * through `persist` (its signature is its id, known before the broadcast), sent, then confirmed.
+ * The legacy message is compiled to bytes once (web3.js's compile and serialize keep instruction
+ * data as base58, quadratic in its length: a claim's ed25519 instruction carries ~470 bytes, and
+ * web3.js encoded and decoded it four times per claim).
  */
 export async function sendSolverTx(chain: { connection: Connection; reads: SolanaReads }, solver: Keypair, instructions: TransactionInstruction[], persist: (s: SentTx) => Promise<void>): Promise<SentTx> {
   const { connection, reads } = chain
   const latest = await reads.latestBlockhash('confirmed')
-  const message = new TransactionMessage({ payerKey: solver.publicKey, recentBlockhash: latest.blockhash, instructions }).compileToLegacyMessage()
-  const tx = new VersionedTransaction(message)
-  tx.signatures[0] = signMessage(solver, tx.message.serialize())
-  const sent: SentTx = { ref: bs58.encode(tx.signatures[0]), validUntil: latest.lastValidBlockHeight, raw: Buffer.from(tx.serialize()).toString('base64') }
+  const message = compileLegacyMessage(solver.publicKey, instructions, latest.blockhash)
+  // The header's first byte: how many signatures the message needs. The solver's is the only one here.
+  if (message[0] !== 1) throw new BaseError('INTERNAL', `a solver transaction needs ${message[0]} signatures; only the solver signs`)
+  const signature = signMessage(solver, message)
+  const wire = legacyWire([signature], message)
+  const sent: SentTx = { ref: bs58.encode(signature), validUntil: latest.lastValidBlockHeight, raw: wire.toString('base64') }
   await persist(sent)
   try {
-    await connection.sendRawTransaction(tx.serialize(), { skipPreflight: false, preflightCommitment: 'confirmed' })
+    await connection.sendRawTransaction(wire, { skipPreflight: false, preflightCommitment: 'confirmed' })
   } catch (e) {
     // Refused before it reached a block (preflight): it never lands, so the next attempt need not wait for its blockhash.
     await persist({ ref: sent.ref, validUntil: 0 })
