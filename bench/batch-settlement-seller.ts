@@ -5,13 +5,14 @@ import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, defineChain, http, type Address, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { report, spawnServe, summary } from './lib.js'
+import { daemonSettled } from './batch-settlement.js'
 import { listen } from '../test/helpers/x402-buyers.js'
 
 const ROUNDS = 100
@@ -45,11 +46,16 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     const price = { network, asset: 'USDC', amount: PRICE, payTo }
     const app = express()
     // The gate's own time for a paid /batch request (header in, answer written): the middleware's share of the round trip.
-    const gateMs: number[] = []
+    // And its CPU: this process's, which during that span is the seller's alone (the buyer awaits the answer).
+    const gateMs: number[] = [], gateCpuMs: number[] = []
     app.use((req, res, next) => {
       if (req.path !== '/batch' || !req.headers['payment-signature']) return next()
-      const t = performance.now()
-      res.on('finish', () => gateMs.push(performance.now() - t))
+      const c = process.cpuUsage(), t = performance.now()
+      res.on('finish', () => {
+        gateMs.push(performance.now() - t)
+        const used = process.cpuUsage(c)
+        gateCpuMs.push((used.user + used.system) / 1000)
+      })
       next()
     })
     app.use(paymentGate({
@@ -71,26 +77,33 @@ export async function benchBatchSettlementSeller(): Promise<void> {
       spendControls: { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: String(DEPOSIT / 10n) }] },
     }))
     const exact = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(signer) }], spendControls: false }))
+    // This process's CPU per request too: the official buyer's and our seller's together (the daemon's is not in it).
+    const cpuOf: Record<string, number[]> = {}
     const timed = async (f: typeof fetch, url: string) => {
-      const t = performance.now()
+      const c = process.cpuUsage(), t = performance.now()
       const res = await f(url)
       const ms = performance.now() - t
       if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
       await res.arrayBuffer()
+      const used = process.cpuUsage(c)
+      ;(cpuOf[new URL(url).pathname] ??= []).push((used.user + used.system) / 1000)
       return ms
     }
     const depositMs = await timed(batch, `${seller}/batch`)
+    const settledAfterMs = await daemonSettled(ours.child.pid!)
     const vouchers: number[] = []
     const exacts: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
       vouchers.push(await timed(batch, `${seller}/batch`))
       exacts.push(await timed(exact, `${seller}/exact`))
     }
-    const v = summary(vouchers), e = summary(exacts), g = summary(gateMs.slice(1))
+    const v = summary(vouchers), e = summary(exacts), g = summary(gateMs.slice(1)), gc = summary(gateCpuMs.slice(1))
     report('batch_seller.deposit_request', depositMs, 'ms')
     report('batch_seller.voucher_p50', v.p50, 'ms', { p99: v.p99, n: v.n, target: '<= 5 ms' })
     report('batch_seller.voucher_p99', v.p99, 'ms')
+    report('batch_seller.voucher_request_cpu_p50', summary(cpuOf['/batch']!.slice(1)).p50, 'ms', { note: 'this process: the official buyer (402 read, voucher signed, answer checked) and our seller', exactRequestCpuP50: summary(cpuOf['/exact']!).p50, daemonSettledAfterMs: settledAfterMs })
     report('batch_seller.gate_voucher_p50', g.p50, 'ms', { p99: g.p99, n: g.n, note: 'inside the seller process: the paid request from its headers to its answer' })
+    report('batch_seller.gate_voucher_cpu_p50', gc.p50, 'ms', { p99: gc.p99, n: gc.n, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 })
     report('batch_seller.exact_p50', e.p50, 'ms', { p99: e.p99, n: e.n })
     report('batch_seller.ratio.voucher_to_exact_p50', v.p50 / e.p50, 'x')
   } finally {
