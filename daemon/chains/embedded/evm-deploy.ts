@@ -1,9 +1,8 @@
 import {
-  createWalletClient, getContractAddress, maxUint256, parseEther, parseUnits,
+  createWalletClient, custom, getContractAddress, maxUint256, parseEther, parseUnits,
   type Address, type Hex, type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { rpcHttp } from '../rpc-auth.js'
 import * as AttestationVerifierMofN from '../../../contracts/evm/artifacts/AttestationVerifierMofN.js'
 import * as ERC3009DepositCollector from '../../../contracts/evm/artifacts/ERC3009DepositCollector.js'
 import * as Multicall3 from '../../../contracts/evm/artifacts/Multicall3.js'
@@ -56,8 +55,8 @@ export const HISTORY_STORAGE_ADDRESS: Address = '0x0000F90827F1C53a10cb7A02335B1
  */
 export async function installCanonical(client: PublicClient): Promise<void> {
   const setCode = (address: Address, code: Hex) => client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
-  for (const [address, code] of CANONICAL) await setCode(address, code)
-  await setCode(HISTORY_STORAGE_ADDRESS, '0x')
+  // Together: each is its own address, and the start waits for one round trip instead of eight.
+  await Promise.all([...CANONICAL.map(([address, code]) => setCode(address, code)), setCode(HISTORY_STORAGE_ADDRESS, '0x')])
 }
 
 /** How much the embedded chains start with: generous, so a newcomer never runs dry. */
@@ -145,7 +144,9 @@ async function deploySession(p: DeployParameters) {
   const { client, spec } = p
   const deployer = privateKeyToAccount(p.deployerKey)
   const solver = privateKeyToAccount(p.solverKey)
-  const transport = rpcHttp(client.chain!.rpcUrls.default.http[0]!)
+  // Through the public client's own transport (lean-transport.ts): viem's http() would make the first
+  // fetch of the start, which loads Node's bundled undici (~50 ms of CPU) for these transactions alone.
+  const transport = custom({ request: (args) => client.request(args as never) })
   const dw = createWalletClient({ account: deployer, chain: client.chain, transport })
   const sw = createWalletClient({ account: solver, chain: client.chain, transport })
 
