@@ -116,7 +116,14 @@ export async function benchSol(): Promise<void> {
     }))
     const cb = summary(concurrentBuildMs)
     const buildCpu = { daemonCpuMsPerBuild: perOp(cb.n), benchCpuMsPerBuild: ownPerOp(cb.n) }
-    const batches = builtBatches.map((batch, i) => batch.map((built) => ({ built, wire: signed(users[i]!, built) })))
+    // Signed a user's batch at a time, yielding in between: a loop blocked for the whole signing
+    // (10 s and more) never sees the RPC server close its idle keep-alive sockets (after 5 s), and
+    // the first sends then went out on closed sockets ('other side closed').
+    const batches: Array<Array<{ built: Built; wire: Buffer }>> = []
+    for (const [i, batch] of builtBatches.entries()) {
+      batches.push(batch.map((built) => ({ built, wire: signed(users[i]!, built) })))
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     report('sol.swap_build.p50_at_20_clients', cb.p50, 'ms', { clients: CLIENTS, requests: cb.n, p99: Math.round(cb.p99 * 100) / 100, ...buildCpu, benchCpuMsPerSign: ownPerOp(cb.n), signedAfterBuilds: true })
     perOp(1)
     const underLoad: number[] = []
