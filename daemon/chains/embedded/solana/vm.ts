@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { Clock, EpochSchedule, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { Account, Clock, EpochSchedule, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { SLOTS_PER_EPOCH } from './genesis.js'
 import type { AccountState } from './spl-token-state.js'
 import { transactionErrorJson, type TransactionErrorJson } from './tx-error.js'
@@ -9,7 +9,6 @@ import type { DecodedTransaction } from './wire-transaction.js'
 
 // litesvm's TS surface speaks @solana/kit's branded types; we only ever hand it plain strings.
 type Address = Parameters<LiteSVM['getAccount']>[0]
-type EncodedAccount = Parameters<LiteSVM['setAccount']>[0]
 
 type NativeAccount = { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean }
 type NativeSimulation = { meta(): TransactionMetadata; postAccounts(): { address: Uint8Array; account(): NativeAccount }[] }
@@ -21,6 +20,7 @@ type NativeSimulation = { meta(): TransactionMetadata; postAccounts(): { address
  */
 type Native = {
   getAccount(pubkey: Uint8Array): NativeAccount | null
+  setAccount(pubkey: Uint8Array, account: Account): void
   sendLegacyTransaction(bytes: Uint8Array): TransactionMetadata | FailedTransactionMetadata
   sendVersionedTransaction(bytes: Uint8Array): TransactionMetadata | FailedTransactionMetadata
   simulateLegacyTransaction(bytes: Uint8Array): NativeSimulation | FailedTransactionMetadata
@@ -75,10 +75,10 @@ export class Vm {
   setAccount(address: string, state: AccountState | null): void {
     this.cache.delete(address)
     const s = state ?? { lamports: 0n, owner: '11111111111111111111111111111111', data: new Uint8Array(), executable: false }
-    this.svm.setAccount({
-      address, lamports: s.lamports, programAddress: s.owner, data: s.data, executable: s.executable,
-      space: BigInt(s.data.length),
-    } as unknown as EncodedAccount)
+    // Straight to the binding, as the wrapper does after converting both addresses through kit's
+    // base58 codec: every start sets every stored account, and that conversion was a fifth of the
+    // embedded cluster's set-up in the profile of \`parx serve\` (start-up cost, grows with the accounts).
+    this.native.setAccount(bs58.decode(address), new Account(s.lamports, s.data, bs58.decode(s.owner), s.executable, 0n))
   }
 
   programAccounts(program: string): { address: string; state: AccountState }[] {
