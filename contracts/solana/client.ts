@@ -57,7 +57,13 @@ function orderScopedPda(seed: string, program: PublicKey, orderId: `0x${string}`
   return pda
 }
 
-export const configPda = (program: PublicKey) => PublicKey.findProgramAddressSync([bytes('config')], program)[0]
+const configs = new Map<string, PublicKey>()
+/** One per program, derived once (every claim and refund names it). */
+export function configPda(program: PublicKey): PublicKey {
+  let pda = configs.get(program.toBase58())
+  if (!pda) configs.set(program.toBase58(), (pda = PublicKey.findProgramAddressSync([bytes('config')], program)[0]))
+  return pda
+}
 export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('order', program, orderId)
 export const vaultPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('vault', program, orderId)
 export const fillRecordPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('fill', program, orderId)
