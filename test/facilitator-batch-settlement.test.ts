@@ -102,6 +102,12 @@ describe('batch-settlement through our facilitator', () => {
     expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '100001') })).toBe('invalid_batch_settlement_evm_cumulative_exceeds_balance')
     expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000', await evmPayer(d, [], '0')) })).toBe('invalid_batch_settlement_evm_voucher_signature')
     expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(b(), '2000') })).toBe('invalid_batch_settlement_evm_channel_id_mismatch')
+    // The buyer's own voucher with s -> n - s: ecrecover still yields the buyer, but the contract's ECDSA refuses it at the claim, so /verify does.
+    const good = await voucher(a(), '2000')
+    const highS = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n - BigInt(`0x${good.signature.slice(66, 130)}`)
+    const malleated = `${good.signature.slice(0, 66)}${highS.toString(16).padStart(64, '0')}${good.signature.endsWith('1b') ? '1c' : '1b'}`
+    expect(await reason({ type: 'voucher', channelConfig: a(), voucher: { ...good, signature: malleated } })).toBe('invalid_batch_settlement_evm_voucher_signature')
+    expect((await verify(d, body({ type: 'voucher', channelConfig: a(), voucher: good }))).isValid).toBe(true)
     expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000') }, { ...req(), payTo: randomAddress() })).toBe('invalid_batch_settlement_evm_receiver_mismatch')
     expect(await reason({ type: 'voucher', channelConfig: a(), voucher: await voucher(a(), '2000') }, { ...req(), extra: { ...req().extra, withdrawDelay: 901 } })).toBe('invalid_batch_settlement_evm_withdraw_delay_mismatch')
     expect(await reason({ type: 'voucher', channelConfig: config(99), voucher: await voucher(config(99), '2000') })).toBe('invalid_batch_settlement_evm_channel_not_found')

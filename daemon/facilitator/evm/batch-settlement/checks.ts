@@ -1,7 +1,10 @@
-import { isAddressEqual, recoverTypedDataAddress, zeroAddress, type Hex } from 'viem'
+import { isAddressEqual, zeroAddress, type Hex } from 'viem'
 import {
-  MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, channelIdOf, voucherTypedData, type ChannelConfig,
+  MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, voucherTypedData, type ChannelConfig,
 } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { voucherDigest } from '../../../../src/sdk/x402/evm/batch-settlement/voucher-digest.js'
+import { channelIdMemo } from '../../../../src/sdk/x402/seller/channels/channel-id.js'
+import { signerKeys } from '../../../../src/sdk/x402/seller/channels/signer-keys.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Failure, Resolved } from '../../method.js'
 import { executeGroup } from '../execute.js'
@@ -19,7 +22,7 @@ import type { SignedVoucher } from './parse.js'
  */
 export function channelTerms(p: Resolved, config: ChannelConfig, voucher: SignedVoucher): Failure | undefined {
   const payer = config.payer
-  const id = channelIdOf(config, p.spec.chainId!)
+  const id = channelIdMemo(config, p.spec.chainId!)
   if (id.toLowerCase() !== voucher.channelId) return { reason: reasons.batchChannelIdMismatch, message: `the channel config hashes to ${id}, not ${voucher.channelId}`, payer }
   const r = p.requirements
   if (!isAddressEqual(config.token, r.asset as Hex)) return { reason: reasons.batchTokenMismatch, message: `the channel's token ${config.token} is not the asset ${r.asset}`, payer }
@@ -38,19 +41,21 @@ export function channelTerms(p: Resolved, config: ChannelConfig, voucher: Signed
   return undefined
 }
 
+/** The payer authorizers whose vouchers this facilitator verifies (see signer-keys.ts): ~80 KB each once a second voucher came. */
+const payerAuthorizers = signerKeys({ max: 256 })
+
 /**
  * Rule 6: a payer authorizer's vouchers are plain ECDSA (no chain read); with none, the payer
  * itself signs and may be a smart wallet (ERC-1271 / ERC-6492 through the chain).
  */
 export async function voucherSigned(rt: EvmRuntime, chainId: number, config: ChannelConfig, v: SignedVoucher): Promise<boolean> {
-  const typed = voucherTypedData(chainId, v.channelId, v.maxClaimableAmount)
   if (!isAddressEqual(config.payerAuthorizer, zeroAddress)) {
-    try {
-      return isAddressEqual(await recoverTypedDataAddress({ ...typed, signature: v.signature }), config.payerAuthorizer)
-    } catch {
-      return false
-    }
+    // As the contract's ECDSA.recoverCalldata judges it at the claim (low s, v 27/28), against the authorizer's kept key.
+    // A voucher's amount is a uint128: a larger one signs nothing the contract could check.
+    if (v.maxClaimableAmount >= 2n ** 128n) return false
+    return payerAuthorizers.verify(config.payerAuthorizer, voucherDigest(chainId, v.channelId, v.maxClaimableAmount), v.signature)
   }
+  const typed = voucherTypedData(chainId, v.channelId, v.maxClaimableAmount)
   return rt.chain.client.verifyTypedData({ address: config.payer, ...typed, signature: v.signature }).catch(() => false)
 }
 
