@@ -37,7 +37,9 @@ type Setup = { api: string; apiKey: string; rpc: Record<string, string>; network
  * orders, polled every 200 ms). Both directions open from wallets with no native gas: sol-origin
  * with openSolOrigin (the solver pays the fee), evm-origin with openEvmOrigin (gasless permit + order). The peer is Across (~2 s fills on live chains); ours is bounded by local block times.
  * Each phase's users are made and funded from the faucet before its clock starts (`Direction.fund`):
- * until 2026-11-27 each order's faucet mint ran inside the timed window, on the same two cores.
+ * until 2026-11-27 each order's faucet mint ran inside the timed window, on the same two cores, and
+ * part of each of the 20 slots was spent at the faucet, so fewer orders were in the daemon at once:
+ * now 20 are, and latency under load reads higher for the same daemon (in flight = rate x time).
  */
 export async function benchXchain(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-xchain-'))
