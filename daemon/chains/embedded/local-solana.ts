@@ -38,7 +38,9 @@ export async function startLocalSolana(p: { spec: NetworkSpec; host: string; por
     const programs = await ensureSettlementPrograms({
       svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => solanaKeypair(k).publicKey),
     })
-    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash })
+    // A client only sees "Internal error": the cause is ours to read, on the daemon's stderr.
+    const onInternalError = (e: unknown) => process.stderr.write(`parx: the embedded Solana RPC failed a request (a bug): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    const rpc = await startSolanaRpc({ svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash, onInternalError })
     const chain: SolanaChain = {
       ...solanaChain(p.spec, rpc.rpcUrl, rpc.wsUrl, {
         ...Object.fromEntries(Object.entries(mints).map(([s, m]) => [s, m.toBase58()])),

@@ -40,10 +40,12 @@ describe('group commit of the embedded cluster', () => {
     let topLevel = 0
     outer.mockImplementation(function (this: ChainDb, fn) {
       const wrapped = ChainDbTransaction.call(this, fn)
-      return Object.assign((...args: unknown[]) => {
+      const counted = (f: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
         if (!db.inTransaction) topLevel++
-        return wrapped(...args)
-      }, wrapped)
+        return f(...args)
+      }
+      // Its variants (deferred, immediate, exclusive) are not enumerable: each counted too.
+      return Object.assign(counted(wrapped), { deferred: counted(wrapped.deferred), immediate: counted(wrapped.immediate), exclusive: counted(wrapped.exclusive) })
     } as ChainDb['transaction'])
     const signatures = await Promise.all(wires.map(async (w) => {
       const sig = await svm.submit(w)
