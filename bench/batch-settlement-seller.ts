@@ -11,8 +11,7 @@ import { createPublicClient, defineChain, http, type Address, type PublicClient 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
-import { report, spawnServe, summary } from './lib.js'
-import { daemonSettled } from './batch-settlement.js'
+import { daemonSettled, report, spawnServe, summary } from './lib.js'
 import { listen } from '../test/helpers/x402-buyers.js'
 
 const ROUNDS = 100
