@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { checkpointInBackground } from './checkpointer.js'
-import { SqliteAdapter, SqliteDialect, type DialectAdapter, type SqliteDatabase } from 'kysely'
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type SqliteDialectConfig, type SqliteDatabase } from 'kysely'
 
 /**
  * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses
@@ -34,7 +34,26 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Transactions take parx.db's write lock at BEGIN (IMMEDIATE), where SQLite waits for it
+ * (busy_timeout). A deferred BEGIN reads first and upgrades at its first write, and an upgrade that
+ * meets another connection's write lock (the checkpointer's RESTART, in its thread) fails at once
+ * with "database is locked", without waiting: a spend's reservation (read the day's spends, then
+ * insert) is that shape. The store's transactions hold no awaits but their own statements.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+
 class ParxSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config)
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config)
+  }
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter()
   }

@@ -1,30 +1,11 @@
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openChainDb } from './chain-db.js'
 import { GroupCommit } from './group-commit.js'
 import { tempDir } from './testing.js'
+import { holdWriteLock } from '../../../../test/helpers/sqlite-lock.js'
 
 const dir = tempDir()
 afterAll(() => dir.remove())
-
-/** Another connection to the file, in a thread of its own, holds its write lock for `ms` (as a RESTART checkpoint does while it waits for readers). */
-function holdWriteLock(file: string, ms: number): Promise<void> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-  const worker = new Worker(`
-    const { workerData, parentPort } = require('node:worker_threads')
-    const db = new (require(workerData.driver))(workerData.file)
-    db.exec('BEGIN IMMEDIATE')
-    parentPort.postMessage('held')
-    const until = Date.now() + workerData.ms
-    while (Date.now() < until) {}
-    db.exec('COMMIT'); db.close()
-  `, { eval: true, workerData: { file, ms, driver } })
-  return new Promise((resolve, reject) => {
-    worker.once('message', () => resolve())
-    worker.once('error', reject)
-  })
-}
 
 describe('group commit under another connection\'s write lock', () => {
   it('waits for the lock (busy_timeout) instead of failing a task that reads before it writes', async () => {
