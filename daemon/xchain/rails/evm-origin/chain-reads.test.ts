@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setupXchain, type XchainFixture } from '../../../../contracts/evm/testing/xchain.js'
-import { baseNow, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
+import type { PublicClient } from 'viem'
+import * as Multicall3 from '../../../../contracts/evm/artifacts/Multicall3.js'
+import { MULTICALL3 } from '../../../../contracts/evm/testing/chain.js'
+import { baseNow, batchedEscrowStatus, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
 
 let f: XchainFixture
 beforeAll(async () => {
@@ -52,5 +55,23 @@ describe('evm-origin chain reads', () => {
     const after = await readLock(f.tc.client, f.escrow, ids[0]!, false, order.fillDeadline, clock)
     expect(blockReads).toBe(2)
     expect(after).toMatchObject({ state: 'missing', lockDead: true, now: order.fillDeadline })
+  })
+
+  it('the statuses of orders asked at once come in one eth_call, each as escrowStatus reads it alone, and a later ask sees a lock opened since', async () => {
+    await f.tc.client.request({ method: 'anvil_setCode' as never, params: [MULTICALL3, Multicall3.deployedBytecode] as never })
+    let ethCalls = 0
+    const counting = { call: (a: Parameters<PublicClient['call']>[0]) => (ethCalls++, f.tc.client.call(a)) } as unknown as PublicClient
+    const status = batchedEscrowStatus(counting, MULTICALL3)
+    const opened = await f.makeOrder()
+    await f.openAsUser(opened)
+    const waiting = await f.makeOrder()
+    const ids = [f.orderId(opened), f.orderId(waiting), `0x${'ef'.repeat(32)}` as const]
+    expect(await Promise.all(ids.map((id) => status(f.escrow, id)))).toEqual(await Promise.all(ids.map((id) => escrowStatus(f.tc.client, f.escrow, id))))
+    expect(await Promise.all(ids.map((id) => status(f.escrow, id)))).toEqual([ESCROW_STATUS.deposited, ESCROW_STATUS.none, ESCROW_STATUS.none])
+    expect(ethCalls).toBe(2)
+    await f.openAsUser(waiting)
+    const read = await readLock(f.tc.client, f.escrow, ids[1]!, false, waiting.fillDeadline, undefined, (_c, escrow, id) => status(escrow, id))
+    expect(read.state).toBe('open')
+    expect(ethCalls).toBe(3)
   })
 })

@@ -5,6 +5,7 @@ import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccoun
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
 import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { BaseError } from '../../../../src/errors/index.js'
+import { fn, multicall, type Call } from '../../../swap/calldata.js'
 import type { SourceRead } from '../../rail.js'
 
 /**
@@ -40,6 +41,34 @@ export async function escrowStatus(client: PublicClient, escrow: Address, orderI
   return Number(await baseRpc(() => client.readContract({ address: escrow, abi: SourceEscrow.abi, functionName: 'orderStatus', args: [orderId] })))
 }
 
+const orderStatusFn = fn('function orderStatus(bytes32 orderId) view returns (uint8)')
+
+/**
+ * `escrowStatus` for many orders in one eth_call: the statuses asked within one turn of the event
+ * loop go together through Multicall3 (the worker steps its open orders at once, and each waiting
+ * order read its status with a request of its own: ~20 HTTP round trips per poll with 20 orders in
+ * flight, most of the daemon's CPU per order). All are read at one state, each no earlier than it
+ * was asked; a failed call fails every status of it (CHAIN_UNAVAILABLE), none is guessed.
+ */
+export function batchedEscrowStatus(client: PublicClient, multicall3: Address): (escrow: Address, orderId: Hex) => Promise<number> {
+  let queue: { call: Call; resolve: (s: number) => void; reject: (e: unknown) => void }[] = []
+  const flush = async () => {
+    const batch = queue
+    queue = []
+    try {
+      const out = await baseRpc(() => multicall(client, multicall3, batch.map((b) => b.call)))
+      batch.forEach((b, i) => b.resolve(Number(out[i])))
+    } catch (e) {
+      for (const b of batch) b.reject(e)
+    }
+  }
+  return (escrow, orderId) =>
+    new Promise<number>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(() => void flush())
+      queue.push({ call: { to: escrow, fn: orderStatusFn, args: [orderId] }, resolve, reject })
+    })
+}
+
 /**
  * One read shared by the callers that ask while it is in flight; a caller after it settled starts
  * the next. For Base's clock: the worker steps its open orders together, and each step read the
@@ -62,10 +91,10 @@ export function lockState(status: number): SourceRead['state'] {
  * lock missing from a read made after it (by Base's clock) never lands. `now`: how Base's clock is
  * read (default: `baseNow` on `client`).
  */
-export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null, now$ = () => baseNow(client, embedded)): Promise<SourceRead> {
+export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null, now$ = () => baseNow(client, embedded), status$ = escrowStatus): Promise<SourceRead> {
   // The clock before the status: a lock missing from a read made after the deadline never lands.
   const now = await now$()
-  const status = await escrowStatus(client, escrow, orderId)
+  const status = await status$(client, escrow, orderId)
   if (status === ESCROW_STATUS.none) {
     const lockDead = fillDeadline !== null && now >= fillDeadline
     return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }

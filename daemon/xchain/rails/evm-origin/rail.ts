@@ -8,7 +8,7 @@ import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import type { AttestorCheck, Rail } from '../../rail.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
 import { prepareEvmOrigin } from './build.js'
-import { baseNow, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
+import { baseNow, batchedEscrowStatus, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
 import { solanaFills } from './solana-fill.js'
@@ -35,13 +35,17 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
   const txs = escrowTxs(d)
   const submit = evmOriginSubmit(d)
   const clock = sharedRead(() => baseNow(d.base.client, embedded))
+  // The waiting orders' statuses in one eth_call per poll where Multicall3 is deployed.
+  const multicall3 = d.base.contracts.multicall3
+  const batched = multicall3 && batchedEscrowStatus(d.base.client, multicall3)
+  const status = batched ? (_c: unknown, escrow: Address, orderId: Hex) => batched(escrow, orderId) : escrowStatus
 
   return {
     name: 'evm-origin',
     prepare: (req) => prepareEvmOrigin(d, req),
     outputInventory: (o) => ({ network: d.solana.key, token: o.outSymbol }),
-    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline, clock),
-    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null, clock),
+    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline, clock, status),
+    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null, clock, status),
     readLockState: async (o) => lockState(await escrowStatus(d.base.client, escrow(), o.orderId)),
     readFill: (o) => fills.read(o),
     deliver: (o) => fills.deliver(o),
