@@ -124,13 +124,22 @@ for (const f of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt']) copy
 
 // What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
 writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))
+// Swapped by two renames, the old tree removed only after: deleting dist/ first left a moment with
+// no dist/ at all, and a daemon of a concurrent test importing a chunk then failed (ERR_MODULE_NOT_FOUND).
 // Another build may swap its dist/ in between: retry the swap a few times.
+const retired = join(root, `.dist-${process.pid}-old`)
 for (let attempt = 1; ; attempt++) {
-  rmSync(dist, { recursive: true, force: true })
+  try {
+    renameSync(dist, retired)
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e
+  }
   try {
     renameSync(staging, dist)
     break
   } catch (e) {
     if (attempt === 5 || !['ENOTEMPTY', 'EEXIST'].includes(e.code)) throw e
+  } finally {
+    rmSync(retired, { recursive: true, force: true })
   }
 }
