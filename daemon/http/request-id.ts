@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../random-hex.js'
 
 /**
  * Request ids (docs/operations.md "Request ids"): a caller's own `X-Request-Id` is kept when it is
@@ -10,20 +10,8 @@ import { randomBytes } from 'node:crypto'
 export const REQUEST_ID_HEADER = 'x-request-id'
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/
 
-// Ids are drawn from 4 KiB of random bytes at a time: a call into the system's generator per
-// request cost as much as the rest of the id's handling (the sol bench's profile).
-let pool = Buffer.alloc(0)
-let taken = 0
-
 /** A fresh id: `req_` and 20 random hex digits (80 bits: unique enough to grep a log by). */
-export const newRequestId = (): string => {
-  if (taken + 10 > pool.length) {
-    pool = randomBytes(4096)
-    taken = 0
-  }
-  taken += 10
-  return `req_${pool.toString('hex', taken - 10, taken)}`
-}
+export const newRequestId = (): string => `req_${randomHex(10)}`
 
 /** The caller's id when sane, else a new one. */
 export const requestIdFrom = (incoming: string | undefined | null): string => (incoming && SANE.test(incoming) ? incoming : newRequestId())

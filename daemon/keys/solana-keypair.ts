@@ -1,13 +1,10 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto'
+import { createPublicKey } from 'node:crypto'
 import { Keypair } from '@solana/web3.js'
-
-// DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows it.
-const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
+import { ed25519PrivateKey } from '../chains/solana/signer.js'
 
 /** The Ed25519 public key of a 32-byte seed, by Node's native crypto (the last 32 bytes of its SPKI DER). */
 function publicKeyOf(seed: Uint8Array): Uint8Array {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' })
-  return new Uint8Array(createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32))
+  return new Uint8Array(createPublicKey(ed25519PrivateKey(seed)).export({ format: 'der', type: 'spki' }).subarray(-32))
 }
 
 /**

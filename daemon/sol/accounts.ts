@@ -40,7 +40,7 @@ const ATA_CACHE_SIZE = 50_000
 const atas = new Map<string, PublicKey>()
 
 /** The associated token account of `owner` for `token`: where swaps debit and credit. */
-export function ataOf(owner: PublicKey, token: Token): PublicKey {
+export function ataOf(owner: PublicKey, token: Pick<Token, 'mint' | 'program'>): PublicKey {
   // Keys from the memo: three base58 encodings per lookup, eight lookups per build, cost more than the lookups.
   const key = `${keyBase58(owner)}:${keyBase58(token.mint)}:${keyBase58(token.program)}`
   let ata = atas.get(key)

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../random-hex.js'
 import type { PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../src/errors/index.js'
@@ -91,7 +91,7 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
 
     const message = swapMessage({
       solver: d.solver.publicKey, user, input, output, amountIn, amountOut, create, blockhash: latest.blockhash,
-      memo: `parx:${pair.kind}:${memoTag()}`,
+      memo: `parx:${pair.kind}:${randomHex(8)}`,
     })
     const solverSignature = signMessage(d.solver, message)
     const signature = bs58.encode(solverSignature)
@@ -154,15 +154,3 @@ function checkSize(d: SolDeps, pair: SolPair, amountIn: bigint): void {
   throw new BaseError('AMOUNT_TOO_LARGE', `uiAmount ${fromBaseUnits(amountIn, input.decimals)} ${input.symbol} is above the per-swap limit max = ${max} (see /api/sol/info): reduce the size, e.g. split it into swaps of at most ${max}`)
 }
 
-// The memo's random tag, taken 8 bytes at a time from a pool filled 4 KiB at once: one call into
-// the system's generator per 512 builds instead of one per build.
-let pool = Buffer.alloc(0)
-let taken = 0
-function memoTag(): string {
-  if (taken + 8 > pool.length) {
-    pool = randomBytes(4096)
-    taken = 0
-  }
-  taken += 8
-  return pool.toString('hex', taken - 8, taken)
-}

@@ -1,10 +1,10 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, decodeTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token'
-import { Keypair, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
+import { Keypair, Transaction, TransactionMessage, VersionedMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import type { Token } from './accounts.js'
 import { signMessage } from '../chains/solana/signer.js'
-import { MEMO_PROGRAM_ID, swapInstructions, swapMessage, swapTransaction, type SwapTxParameters } from './swap-tx.js'
+import { MEMO_PROGRAM_ID, swapInstructions, swapMessage, type SwapTxParameters } from './swap-tx.js'
 
 const solver = Keypair.generate()
 const user = Keypair.generate()
@@ -15,6 +15,9 @@ const params: SwapTxParameters = {
   create: { userOutput: false, solverInput: false }, blockhash: bs58.encode(new Uint8Array(32).fill(3)), memo: 'parx:entry:00',
 }
 const ata = (owner: Keypair, t: Token) => getAssociatedTokenAddressSync(t.mint, owner.publicKey, false, t.program)
+
+/** The swap as an unsigned web3.js transaction, to read it back as wallets do. */
+const swapTransaction = (p: SwapTxParameters) => new VersionedTransaction(VersionedMessage.deserialize(swapMessage(p)))
 
 /** As the build route hands it out: co-signed by the solver, wire format. */
 const coSigned = (p: SwapTxParameters) => {

@@ -1,5 +1,5 @@
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token'
-import { PublicKey, TransactionInstruction, VersionedMessage, VersionedTransaction } from '@solana/web3.js'
+import { PublicKey, TransactionInstruction } from '@solana/web3.js'
 import { compileLegacyMessage } from '../chains/solana/legacy-message.js'
 import { ataOf, type Token } from './accounts.js'
 
@@ -60,9 +60,4 @@ export function swapInstructions(p: SwapTxParameters): TransactionInstruction[] 
  */
 export function swapMessage(p: SwapTxParameters): Uint8Array {
   return compileLegacyMessage(p.solver, swapInstructions(p), p.blockhash)
-}
-
-/** The swap as an unsigned web3.js transaction (the build itself only needs `swapMessage`). */
-export function swapTransaction(p: SwapTxParameters): VersionedTransaction {
-  return new VersionedTransaction(VersionedMessage.deserialize(swapMessage(p)))
 }

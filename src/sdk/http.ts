@@ -10,17 +10,12 @@ export type CallOptions = {
   query?: Record<string, string | number | undefined>
 }
 
-// Kept once loaded: under a loader with module hooks (tsx, which runs the benches) every import(),
-// even of a module already loaded, is a round trip to the hooks' thread (in bench xchain's profile
-// ~4 s of the bench process's CPU over its 226 orders and their status polls).
-let undici: Promise<typeof import('undici')> | undefined
-
 /** One JSON call to a parx service. Throws ApiError on a non-2xx answer, UnreachableError when nobody answers. */
 export async function callJson<T>(baseUrl: string, path: string, opts: CallOptions = {}): Promise<T> {
   const url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`)
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
   // Loaded at the first call: a module that imports this one (the daemon's) does not pay for undici at its start.
-  const { request } = await (undici ??= import('undici'))
+  const { request } = await import('undici')
   let res
   try {
     res = await request(url, {

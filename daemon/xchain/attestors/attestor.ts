@@ -1,4 +1,4 @@
-import { createPrivateKey, sign as edSign } from 'node:crypto'
+import { signMessage } from '../../chains/solana/signer.js'
 import { solanaKeypair } from '../../keys/solana-keypair.js'
 import { bytesToHex, hexToBytes, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -31,13 +31,10 @@ export type Attestor = {
   attest(req: AttestRequest): Promise<AttestAnswer>
 }
 
-// DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows it.
-const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
 const never = () => new Promise<never>(() => {})
 
 export function createAttestor(p: { index: number; ed25519Secret: Uint8Array; evmKey: Hex; checks: Partial<Record<XchainRail, AttestorCheck>> }): Attestor {
   const kp = solanaKeypair(p.ed25519Secret)
-  const edKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, Buffer.from(p.ed25519Secret.subarray(0, 32))]), format: 'der', type: 'pkcs8' })
   const evm = privateKeyToAccount(p.evmKey)
   const a: Attestor = {
     index: p.index,
@@ -65,7 +62,7 @@ export function createAttestor(p: { index: number; ed25519Secret: Uint8Array; ev
         scheme = seen.scheme
       }
       if (scheme === 'ed25519') {
-        const signature = bytesToHex(new Uint8Array(edSign(null, hexToBytes(statement), edKey)))
+        const signature = bytesToHex(signMessage(kp, hexToBytes(statement)))
         return { ok: true, attestor: p.index, signer: a.ed25519, signature }
       }
       const signature = await evm.sign({ hash: statement })

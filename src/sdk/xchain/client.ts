@@ -34,9 +34,6 @@ export class LockFailedError extends Error {
  * const { built } = await x.openSolOrigin({ signer, connection, inSym: 'USDC', outSym: 'USDC', uiAmount: '25', recipientEvm })
  * const final = await x.waitForStatus(built.orderId)   // claimed, refunded or attention
  */
-/** Loaded at the first sol-origin open and kept (an import() per order went through a loader's hooks each time). */
-let web3: Promise<typeof import('@solana/web3.js')> | undefined
-
 export function createXchainClient(p: XchainClientParameters) {
   const headers: Record<string, string> = p.apiKey ? { 'x-api-key': p.apiKey } : {}
 
@@ -62,7 +59,7 @@ export function createXchainClient(p: XchainClientParameters) {
     async openSolOrigin(x: Omit<SolOriginBuildRequest, 'user'> & { signer: Keypair; connection: Connection }) {
       const { signer, connection, ...req } = x
       const built = await client.buildSolOrigin({ ...req, user: signer.publicKey.toBase58() })
-      const { Transaction } = await (web3 ??= import('@solana/web3.js'))
+      const { Transaction } = await import('@solana/web3.js')
       const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
       tx.partialSign(signer)
       const signature = await connection.sendRawTransaction(tx.serialize())

@@ -17,7 +17,7 @@ import { TransactionProcessor, type ProcessedEvent } from './transaction-process
 import { rejected, type TransactionErrorJson } from './tx-error.js'
 import { TxStore } from './tx-store.js'
 import { Vm, type Execution } from './vm.js'
-import { decodeWireTransaction, readCanonicalLegacy, resolveAccountKeys, withBlockhash } from './wire-transaction.js'
+import { decodeWireTransaction, readCanonicalLegacy, resolveAccountKeys, withBlockhash, type PreflightTransaction } from './wire-transaction.js'
 
 export type Simulation = Execution & {
   slot: number
@@ -189,14 +189,9 @@ export class LocalSvm {
     if (opts.replaceRecentBlockhash) decoded = withBlockhash(decoded, latest.blockhash)
     const keys = resolveAccountKeys(decoded.tx.message, (a) => this.vm.getAccount(a), decoded.staticKeys).keys
     const base = { slot, keys, replacementBlockhash: opts.replaceRecentBlockhash ? latest : null }
-    if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) {
-      return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }
-    }
-    if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')
     // The accounts left behind are only copied out for a caller that asked for some.
-    const result = this.vm.simulate(decoded, opts.sigVerify ?? false, { post: opts.accounts !== undefined })
-    if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
-    if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
+    const result = this.checkedRun(decoded, opts.sigVerify ?? false, () => this.vm.simulate(decoded, opts.sigVerify ?? false, { post: opts.accounts !== undefined }))
+    if (!result) return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }
     return { ...base, ...result }
   }
 
@@ -208,9 +203,18 @@ export class LocalSvm {
   preflight(wire: Uint8Array, opts: { sigVerify: boolean }): Pick<Simulation, 'err' | 'logs'> {
     const decoded = readCanonicalLegacy(wire) ?? decodeWireTransaction(wire)
     this.tick()
-    if (!this.clock.isBlockhashValid(decoded.recentBlockhash)) return { err: 'BlockhashNotFound', logs: [] }
-    if (opts.sigVerify && !decoded.fullySigned) throw rejected('SignatureFailure')
-    const result = this.vm.simulateOutcome(decoded, opts.sigVerify)
+    return this.checkedRun(decoded, opts.sigVerify, () => this.vm.simulateOutcome(decoded, opts.sigVerify)) ?? { err: 'BlockhashNotFound', logs: [] }
+  }
+
+  /**
+   * A simulation's run between the checks a node makes around it: undefined for a blockhash no
+   * longer valid (the caller answers BlockhashNotFound), refused when it must be signed and is not,
+   * or when the VM finds its signatures or its layout wrong.
+   */
+  private checkedRun<R extends { err: unknown }>(tx: PreflightTransaction, sigVerify: boolean, run: () => R): R | undefined {
+    if (!this.clock.isBlockhashValid(tx.recentBlockhash)) return undefined
+    if (sigVerify && !tx.fullySigned) throw rejected('SignatureFailure')
+    const result = run()
     if (result.err === 'SignatureFailure') throw rejected('SignatureFailure')
     if (result.err === 'SanitizeFailure') throw rejected('SanitizeFailure')
     return result

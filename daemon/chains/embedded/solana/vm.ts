@@ -118,16 +118,11 @@ export class Vm {
    * than the run).
    */
   simulate(tx: DecodedTransaction, sigVerify: boolean, opts: { post?: boolean } = {}): Execution & { post: Map<string, AccountState | null> } {
-    this.svm.withSigverify(sigVerify)
-    try {
-      const result = this.simulateNative(tx)
-      if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
-      const post = new Map<string, AccountState | null>()
-      if (opts.post ?? true) for (const a of result.postAccounts()) post.set(bs58.encode(a.address), nativeState(a.account()))
-      return { ...execution(result.meta()), post }
-    } finally {
-      this.svm.withSigverify(true)
-    }
+    const result = this.simulateNative(tx, sigVerify)
+    if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
+    const post = new Map<string, AccountState | null>()
+    if (opts.post ?? true) for (const a of result.postAccounts()) post.set(bs58.encode(a.address), nativeState(a.account()))
+    return { ...execution(result.meta()), post }
   }
 
   /**
@@ -135,18 +130,18 @@ export class Vm {
    * inner instructions and return data an RPC answer carries are never converted (their base58).
    */
   simulateOutcome(tx: Pick<DecodedTransaction, 'version' | 'bytes'>, sigVerify: boolean): Pick<Execution, 'err' | 'logs'> {
+    const result = this.simulateNative(tx, sigVerify)
+    return { err: result instanceof FailedTransactionMetadata ? transactionErrorJson(result.err()) : null, logs: result.meta().logs() }
+  }
+
+  /** One run without committing, signatures checked only with `sigVerify` (the VM checks them again after). */
+  private simulateNative(tx: Pick<DecodedTransaction, 'version' | 'bytes'>, sigVerify: boolean): NativeSimulation | FailedTransactionMetadata {
     this.svm.withSigverify(sigVerify)
     try {
-      const result = this.simulateNative(tx)
-      const logs = result.meta().logs()
-      return { err: result instanceof FailedTransactionMetadata ? transactionErrorJson(result.err()) : null, logs }
+      return tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
     } finally {
       this.svm.withSigverify(true)
     }
-  }
-
-  private simulateNative(tx: Pick<DecodedTransaction, 'version' | 'bytes'>): NativeSimulation | FailedTransactionMetadata {
-    return tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
   }
 
   /** Drops what a transaction may have written: its writable keys (all, when it loads keys from lookup tables). */

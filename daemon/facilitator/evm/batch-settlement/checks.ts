@@ -2,9 +2,8 @@ import { isAddressEqual, zeroAddress, type Hex } from 'viem'
 import {
   MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, voucherTypedData, type ChannelConfig,
 } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { voucherDigest } from '../../../../src/sdk/x402/evm/batch-settlement/voucher-digest.js'
 import { channelIdMemo } from '../../../../src/sdk/x402/seller/channels/channel-id.js'
-import { signerKeys } from '../../../../src/sdk/x402/seller/channels/signer-keys.js'
+import { voucherSignedBy } from '../../../../src/sdk/x402/seller/channels/voucher-signer.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Failure, Resolved } from '../../method.js'
 import { executeGroup } from '../execute.js'
@@ -41,19 +40,13 @@ export function channelTerms(p: Resolved, config: ChannelConfig, voucher: Signed
   return undefined
 }
 
-/** The payer authorizers whose vouchers this facilitator verifies (see signer-keys.ts): ~80 KB each once a second voucher came. */
-const payerAuthorizers = signerKeys({ max: 256 })
-
 /**
  * Rule 6: a payer authorizer's vouchers are plain ECDSA (no chain read); with none, the payer
  * itself signs and may be a smart wallet (ERC-1271 / ERC-6492 through the chain).
  */
 export async function voucherSigned(rt: EvmRuntime, chainId: number, config: ChannelConfig, v: SignedVoucher): Promise<boolean> {
   if (!isAddressEqual(config.payerAuthorizer, zeroAddress)) {
-    // As the contract's ECDSA.recoverCalldata judges it at the claim (low s, v 27/28), against the authorizer's kept key.
-    // A voucher's amount is a uint128: a larger one signs nothing the contract could check.
-    if (v.maxClaimableAmount >= 2n ** 128n) return false
-    return payerAuthorizers.verify(config.payerAuthorizer, voucherDigest(chainId, v.channelId, v.maxClaimableAmount), v.signature)
+    return voucherSignedBy(config.payerAuthorizer, chainId, v.channelId, v.maxClaimableAmount, v.signature)
   }
   const typed = voucherTypedData(chainId, v.channelId, v.maxClaimableAmount)
   return rt.chain.client.verifyTypedData({ address: config.payer, ...typed, signature: v.signature }).catch(() => false)

@@ -70,7 +70,7 @@ describe('evm-origin chain reads', () => {
     expect(await Promise.all(ids.map((id) => status(f.escrow, id)))).toEqual([ESCROW_STATUS.deposited, ESCROW_STATUS.none, ESCROW_STATUS.none])
     expect(ethCalls).toBe(2)
     await f.openAsUser(waiting)
-    const read = await readLock(f.tc.client, f.escrow, ids[1]!, false, waiting.fillDeadline, undefined, (_c, escrow, id) => status(escrow, id))
+    const read = await readLock(f.tc.client, f.escrow, ids[1]!, false, waiting.fillDeadline, undefined, status)
     expect(read.state).toBe('open')
     expect(ethCalls).toBe(3)
   })

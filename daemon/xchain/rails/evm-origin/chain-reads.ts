@@ -88,13 +88,16 @@ export function lockState(status: number): SourceRead['state'] {
 
 /**
  * The lock's state. `fillDeadline`, when known: SourceEscrow refuses to open at or after it, so a
- * lock missing from a read made after it (by Base's clock) never lands. `now`: how Base's clock is
- * read (default: `baseNow` on `client`).
+ * lock missing from a read made after it (by Base's clock) never lands. `now$` and `status$`: how
+ * Base's clock and the escrow's status are read (default: on `client`, one call each).
  */
-export async function readLock(client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null, now$ = () => baseNow(client, embedded), status$ = escrowStatus): Promise<SourceRead> {
+export async function readLock(
+  client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null,
+  now$ = () => baseNow(client, embedded), status$ = (e: Address, id: Hex) => escrowStatus(client, e, id),
+): Promise<SourceRead> {
   // The clock before the status: a lock missing from a read made after the deadline never lands.
   const now = await now$()
-  const status = await status$(client, escrow, orderId)
+  const status = await status$(escrow, orderId)
   if (status === ESCROW_STATUS.none) {
     const lockDead = fillDeadline !== null && now >= fillDeadline
     return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }

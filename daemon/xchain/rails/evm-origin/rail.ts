@@ -37,8 +37,7 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
   const clock = sharedRead(() => baseNow(d.base.client, embedded))
   // The waiting orders' statuses in one eth_call per poll where Multicall3 is deployed.
   const multicall3 = d.base.contracts.multicall3
-  const batched = multicall3 && batchedEscrowStatus(d.base.client, multicall3)
-  const status = batched ? (_c: unknown, escrow: Address, orderId: Hex) => batched(escrow, orderId) : escrowStatus
+  const status = multicall3 ? batchedEscrowStatus(d.base.client, multicall3) : undefined
 
   return {
     name: 'evm-origin',

@@ -1,4 +1,4 @@
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token'
+import { createAssociatedTokenAccountIdempotentInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token'
 import { PublicKey } from '@solana/web3.js'
 import { encodeFunctionData, hexToBytes, type Address, type Hex } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
@@ -7,6 +7,7 @@ import { chainRef, solDeliveryMessage, solParty } from '../../../../contracts/xc
 import { BaseError } from '../../../../src/errors/index.js'
 import type { SolOriginBuildRequest, SolOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
+import { ataOf } from '../../../sol/accounts.js'
 import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import { outboxStore } from '../../../chains/evm/outbox.js'
 import type { XOrder } from '../../order-store.js'
@@ -41,13 +42,6 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
   const claimant = solParty(d.solver.publicKey.toBytes())
   const fillQuery = (o: XOrder) => ({ orderId: o.orderId as Hex, token: o.outputToken as Address, amount: o.outputAmount, recipient: o.recipient as Address })
   const knownAtas = new Set<string>()
-  // The solver's token account of a mint: derived once (a PDA search, a curve check per bump: ~2 ms in JavaScript at every claim).
-  const solverAtas = new Map<string, PublicKey>()
-  const solverTokenOf = (mint: PublicKey) => {
-    let ata = solverAtas.get(mint.toBase58())
-    if (!ata) solverAtas.set(mint.toBase58(), (ata = getAssociatedTokenAddressSync(mint, d.solver.publicKey, false, TOKEN_PROGRAM_ID)))
-    return ata
-  }
   const outbox = outboxStore(d.store)
 
   /** Fills of this order the solver signed: in flight (no receipt yet) and the last included. */
@@ -92,7 +86,8 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const onChain = await readOrderAccount(reads, p, o.orderId)
       if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const mint = onChain.mint
-      const solverToken = solverTokenOf(mint)
+      // ataOf's memo: the derivation (a curve check per bump, ~2 ms in JavaScript) once per mint, not at every claim.
+      const solverToken = ataOf(d.solver.publicKey, { mint, program: TOKEN_PROGRAM_ID })
       const ixs = []
       if (!knownAtas.has(solverToken.toBase58())) {
         if ((await reads.multipleAccounts([solverToken], 'confirmed'))[0]) knownAtas.add(solverToken.toBase58())

@@ -1,13 +1,9 @@
 import { isAddressEqual, zeroAddress, type Hex } from 'viem'
 import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
-import { voucherDigest } from '../../evm/batch-settlement/voucher-digest.js'
 import { channelIdMemo } from './channel-id.js'
 import { reasons } from '../../reasons.js'
-import { signerKeys } from './signer-keys.js'
+import { voucherSignedBy } from './voucher-signer.js'
 import type { ChannelRecord } from './store.js'
-
-/** The payer authorizers of this process's channels (one per buyer, usually): ~80 KB each once tabled, so 256 of them stay under ~21 MB. */
-const keys = signerKeys({ max: 256 })
 
 export type LocalVerdict = { isValid: true } | { isValid: false; invalidReason: string; invalidMessage: string }
 
@@ -31,8 +27,7 @@ export async function verifyVoucherLocally(p: {
   if (channelIdMemo(p.config, p.chainId).toLowerCase() !== p.channelId.toLowerCase() || c.channelId.toLowerCase() !== p.channelId.toLowerCase()) {
     return bad(reasons.batchChannelIdMismatch, 'the channel config does not hash to the voucher\'s channel id')
   }
-  // As the contract will judge it at the claim (ECDSA.recoverCalldata: 65 bytes, low s, v 27/28), so what we accept can be claimed.
-  if (!keys.verify(p.config.payerAuthorizer, voucherDigest(p.chainId, p.channelId, p.maxClaimableAmount), p.signature)) return bad(reasons.batchVoucherSignature, "the voucher is not signed by the channel's payer authorizer")
+  if (!voucherSignedBy(p.config.payerAuthorizer, p.chainId, p.channelId, p.maxClaimableAmount, p.signature)) return bad(reasons.batchVoucherSignature, "the voucher is not signed by the channel's payer authorizer")
   if (p.maxClaimableAmount > BigInt(c.balance)) return bad(reasons.batchCumulativeExceedsBalance, `the voucher's ${p.maxClaimableAmount} exceeds the channel's balance ${c.balance}`)
   if (p.maxClaimableAmount <= BigInt(c.totalClaimed)) return bad(reasons.batchCumulativeBelowClaimed, `the voucher's ${p.maxClaimableAmount} is not above the ${c.totalClaimed} already claimed`)
   return { isValid: true }

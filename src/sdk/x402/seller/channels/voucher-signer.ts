@@ -1,0 +1,17 @@
+import type { Address, Hex } from 'viem'
+import { voucherDigest } from '../../evm/batch-settlement/voucher-digest.js'
+import { signerKeys } from './signer-keys.js'
+
+/** The payer authorizers whose vouchers this process verifies (seller and facilitator alike): ~80 KB each once tabled, so 256 of them stay under ~21 MB. */
+const payerAuthorizers = signerKeys({ max: 256 })
+
+/**
+ * Whether `signature` is `signer`'s over the voucher (`channelId`, `maxClaimableAmount`) on
+ * `chainId`, judged as the contract's ECDSA.recoverCalldata judges it at the claim (65 bytes, low
+ * s, v 27/28), so what is accepted can be claimed. An amount beyond uint128 signs nothing the
+ * contract could check.
+ */
+export function voucherSignedBy(signer: Address, chainId: number, channelId: Hex, maxClaimableAmount: bigint, signature: Hex): boolean {
+  if (maxClaimableAmount < 0n || maxClaimableAmount >= 2n ** 128n) return false
+  return payerAuthorizers.verify(signer, voucherDigest(chainId, channelId, maxClaimableAmount), signature)
+}
