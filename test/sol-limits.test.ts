@@ -51,7 +51,7 @@ describe('inventory', () => {
 
     // Once the first can no longer land, its reservation is released.
     const height = await c.connection.getBlockHeight()
-    d.services.solana.testHooks!.advanceSlots(first.body.lastValidBlockHeight - height + 1)
+    await d.services.solana.testHooks!.advanceSlots(first.body.lastValidBlockHeight - height + 1)
     expect((await d.call('/api/sol/info')).mints[TOKEN_A].available).toBe(before.available)
     const third = await swap()
     expect(third.status).toBe(200)

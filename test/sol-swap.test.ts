@@ -116,7 +116,7 @@ describe('Solana swaps with an unmodified @solana/web3.js', () => {
     expect(r.status).toBe(200)
     const before = await snapshot(user.publicKey)
     const height = await c.connection.getBlockHeight()
-    d.services.solana.testHooks!.advanceSlots(r.body.lastValidBlockHeight - height + 1)
+    await d.services.solana.testHooks!.advanceSlots(r.body.lastValidBlockHeight - height + 1)
 
     const tx = Transaction.from(Buffer.from(r.body.txB64, 'base64'))
     tx.partialSign(user)

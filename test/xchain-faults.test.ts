@@ -153,7 +153,7 @@ describe('sol-origin faults and attacks', () => {
     expect((await x.status(r.body.orderId)).body).toMatchObject({ status: 'unknown', stage: 'built' })
     expect((await reservation(r.body.orderId))?.state).toBe('held')
     const height = await x.connection.getBlockHeight('confirmed')
-    d.services.solana.testHooks!.advanceSlots(r.body.lastValidBlockHeight - height + 1)
+    await d.services.solana.testHooks!.advanceSlots(r.body.lastValidBlockHeight - height + 1)
     await waitFor(() => reservation(r.body.orderId), (v) => v?.state === 'released', 'the reservation to be released')
     const s = (await x.status(r.body.orderId)).body
     expect(s).toMatchObject({ status: 'unknown', stage: 'dropped' })

@@ -33,7 +33,7 @@ describe('cross-chain orders across a restart', () => {
       const u = Keypair.generate()
       await x.fund(u.publicKey, TOKEN_A, '1')
       const dropped = (await x.build(u, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm: x.newRecipient() })).body
-      d.services.solana.testHooks!.advanceSlots(dropped.lastValidBlockHeight - (await x.connection.getBlockHeight('confirmed')) + 1)
+      await d.services.solana.testHooks!.advanceSlots(dropped.lastValidBlockHeight - (await x.connection.getBlockHeight('confirmed')) + 1)
       await until(() => stage(x, dropped.orderId), (b) => b.stage === 'dropped', 'the dropped lock')
       orders.dropped = { orderId: dropped.orderId, recipient: dropped.recipient, amount: 0n, built: dropped }
 

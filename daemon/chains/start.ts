@@ -59,7 +59,7 @@ async function startLocal({ config, keys, deployments, progress, outbox, after, 
     return { start, spawnedOrFailed: Promise.race([spawn, start.then(() => {}, () => {})]) }
   })
   const solStart = Promise.all(evmStarts.map((e) => e.spawnedOrFailed)).then(() =>
-    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys }))
+    startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys, buildAfter: backgroundAfter }))
   const started = await Promise.allSettled([...evmStarts.map((e) => e.start), solStart])
   const stops = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop] : []))
   const stop = async () => void (await Promise.all(stops.map((s) => s())))

@@ -61,7 +61,7 @@ export async function passSolanaTime(d: TestDaemon, x: XchainClient, unixSeconds
   const { connectionReads } = await import('../../daemon/chains/solana/reads.js')
   const now = await solanaNow(connectionReads(x.connection))
   if (now > unixSeconds) return
-  d.services.solana.testHooks!.advanceSlots(Math.ceil(((unixSeconds - now + 2) * 1000) / 400))
+  await d.services.solana.testHooks!.advanceSlots(Math.ceil(((unixSeconds - now + 2) * 1000) / 400))
 }
 
 /** Builds, signs and submits a sol-origin order of `uiAmount` PUSD from a fresh funded wallet with no SOL. */

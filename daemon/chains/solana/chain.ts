@@ -21,7 +21,7 @@ export type SolanaChain = {
    * Embedded cluster only, for tests: moves its clock ahead (blockhashes issued before expire).
    * Routes never use it; they see any cluster through `connection` and `reads` alone.
    */
-  testHooks?: { advanceSlots(slots: number): number }
+  testHooks?: { advanceSlots(slots: number): Promise<number> }
 }
 
 /**

@@ -8,6 +8,7 @@ export class AccountStore {
   private readonly upsert
   private readonly remove
   private readonly selectAll
+  private readonly selectOne
 
   constructor(db: ChainDb) {
     this.upsert = db.prepare(`INSERT INTO solana_accounts (address, lamports, owner, executable, data, slot)
@@ -16,6 +17,13 @@ export class AccountStore {
         executable = excluded.executable, data = excluded.data, slot = excluded.slot`)
     this.remove = db.prepare('DELETE FROM solana_accounts WHERE address = ?')
     this.selectAll = db.prepare('SELECT address, lamports, owner, executable, data FROM solana_accounts')
+    this.selectOne = db.prepare('SELECT address, lamports, owner, executable, data FROM solana_accounts WHERE address = ?')
+  }
+
+  /** One account as saved, null when there is none. */
+  get(address: string): AccountState | null {
+    const row = this.selectOne.get(address) as Row | undefined
+    return row ? stateOf(row) : null
   }
 
   /** Writes one account; `null` (closed) deletes it. Callers batch these in one SQLite transaction. */
@@ -32,10 +40,9 @@ export class AccountStore {
 
   *all(): Generator<{ address: string; state: AccountState }> {
     for (const row of this.selectAll.iterate() as IterableIterator<Row>) {
-      yield {
-        address: row.address,
-        state: { lamports: BigInt(row.lamports), owner: row.owner, executable: row.executable === 1, data: new Uint8Array(row.data) },
-      }
+      yield { address: row.address, state: stateOf(row) }
     }
   }
 }
+
+const stateOf = (row: Row): AccountState => ({ lamports: BigInt(row.lamports), owner: row.owner, executable: row.executable === 1, data: new Uint8Array(row.data) })

@@ -27,6 +27,19 @@ export function embeddedReads(svm: LocalSvm): SolanaReads {
   }
 }
 
+/** The same reads for a cluster built on first use: the first read asks for it, later ones go straight through. */
+export function embeddedReadsOnceUp(svm: () => Promise<LocalSvm>): SolanaReads {
+  let reads: SolanaReads | undefined
+  const up = async () => (reads ??= embeddedReads(await svm()))
+  return {
+    multipleAccounts: (keys, commitment) => (reads ? reads.multipleAccounts(keys, commitment) : up().then((r) => r.multipleAccounts(keys, commitment))),
+    blockHeight: (commitment) => (reads ? reads.blockHeight(commitment) : up().then((r) => r.blockHeight(commitment))),
+    signatureStatuses: (signatures, opts) => (reads ? reads.signatureStatuses(signatures, opts) : up().then((r) => r.signatureStatuses(signatures, opts))),
+    latestBlockhash: (commitment) => (reads ? reads.latestBlockhash(commitment) : up().then((r) => r.latestBlockhash(commitment))),
+    simulate: (wire, opts) => (reads ? reads.simulate(wire, opts) : up().then((r) => r.simulate(wire, opts))),
+  }
+}
+
 // What nodes report for rent-exempt accounts since rent collection ended (u64::MAX), as web3.js parses it.
 const RENT_EPOCH = Number(18_446_744_073_709_551_615n)
 // Owners are few (the system and token programs): one PublicKey each.

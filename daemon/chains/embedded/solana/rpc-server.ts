@@ -16,7 +16,12 @@ import { attachSubscriptions } from './ws-subscriptions.js'
 const { WebSocketServer } = wsModule as unknown as { WebSocketServer: typeof WebSocket.Server }
 
 export type StartSolanaRpcParameters = {
-  svm: LocalSvm
+  /**
+   * The cluster, or how to get it when it is built on first use (a restarted daemon listens before
+   * LiteSVM is built, so its ready line never waits for it): requests and websocket clients are
+   * then held until it is up.
+   */
+  svm: LocalSvm | (() => Promise<LocalSvm>)
   /** Default 127.0.0.1. */
   host?: string
   /** HTTP port; the WebSocket listens on port + 1. 0 picks a free pair. */
@@ -78,7 +83,10 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-function httpHandler(ctx: RpcContext) {
+/** The context now, or once the cluster is up: no promise hop per request once it is. */
+type ContextOf = () => RpcContext | Promise<RpcContext>
+
+function httpHandler(contextOf: ContextOf) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('access-control-allow-origin', '*')
     if (req.method === 'OPTIONS') {
@@ -96,6 +104,7 @@ function httpHandler(ctx: RpcContext) {
       res.setHeader('connection', 'close')
       return answerError(res, 413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`)
     }
+    const ctx = await contextOf()
     const response = await handlePayload(body, rpcMethods, { ...ctx, client: req.socket.remoteAddress ?? 'unknown' })
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(response === undefined ? '' : stringifyJson(response))
@@ -107,28 +116,29 @@ const inProcessResponse = (status: number, text: string) =>
   ({ status, ok: status < 300, statusText: status < 300 ? 'OK' : 'Error', text: async () => text, json: async () => JSON.parse(text) }) as unknown as Response
 
 /** `SolanaRpcServer.fetch`: the HTTP handler's answers without the HTTP (same limits, same JSON). */
-function inProcessFetch(ctx: RpcContext, stopped: () => boolean): typeof fetch {
+function inProcessFetch(contextOf: ContextOf, onInternalError: RpcContext['onInternalError'], stopped: () => boolean): typeof fetch {
   return (async (_input: unknown, init?: { body?: unknown }) => {
     // As a stopped server's socket would: the caller sees a failed fetch, not a closed database.
     if (stopped()) throw new TypeError('fetch failed: the embedded Solana RPC has stopped')
     const body = typeof init?.body === 'string' ? init.body : ''
     if (Buffer.byteLength(body) > MAX_BODY_BYTES) return inProcessResponse(413, rpcErrorBody(413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`))
     try {
+      const ctx = await contextOf()
       const response = await handlePayload(body, rpcMethods, { ...ctx, client: 'in-process' })
       return inProcessResponse(200, response === undefined ? '' : stringifyJson(response))
     } catch (e) {
-      ctx.onInternalError?.(e)
+      onInternalError?.(e)
       return inProcessResponse(500, rpcErrorBody(500, 'Internal error'))
     }
   }) as typeof fetch
 }
 
 /** Serves requests; a failure here is our bug, answered 500 rather than taking the daemon down. */
-function safeHandler(ctx: RpcContext) {
-  const handle = httpHandler(ctx)
+function safeHandler(contextOf: ContextOf, onInternalError: RpcContext['onInternalError']) {
+  const handle = httpHandler(contextOf)
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
-      ctx.onInternalError?.(e)
+      onInternalError?.(e)
       if (!res.headersSent) answerError(res, 500, 'Internal error')
       else res.end()
     })
@@ -158,9 +168,13 @@ const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((
  */
 export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<SolanaRpcServer> {
   const host = params.host ?? '127.0.0.1'
-  const ctx: RpcContext = { svm: params.svm, genesisHash: params.genesisHash, onInternalError: params.onInternalError, airdrops: airdropRation() }
+  const contextFor = (svm: LocalSvm): RpcContext => ({ svm, genesisHash: params.genesisHash, onInternalError: params.onInternalError, airdrops: airdropRation() })
+  const svm = params.svm
+  let ctx = typeof svm === 'function' ? undefined : contextFor(svm)
+  let ctxReady: Promise<RpcContext> | undefined
+  const contextOf: ContextOf = () => ctx ?? (ctxReady ??= (svm as () => Promise<LocalSvm>)().then((s) => (ctx = contextFor(s))))
   for (let attempt = 1; ; attempt++) {
-    const http = createServer(safeHandler(ctx))
+    const http = createServer(safeHandler(contextOf, params.onInternalError))
     answerParserErrors(http, rpcErrorBody)
     const port = await listen(http, host, params.port ?? 0)
     http.on('error', (e) => params.onInternalError?.(e))
@@ -174,14 +188,14 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
       continue
     }
     wss.on('error', (e) => params.onInternalError?.(e))
-    const subscriptions = attachSubscriptions(wss, params.svm, params.onInternalError)
+    const subscriptions = ctx ? attachSubscriptions(wss, ctx.svm, params.onInternalError) : subscriptionsOnFirstClient(wss, contextOf, params.onInternalError)
     const urlHost = host.includes(':') ? `[${host}]` : host
     let stopped: Promise<void> | undefined
     return {
       rpcUrl: `http://${urlHost}:${port}`,
       wsUrl: `ws://${urlHost}:${port + 1}`,
       port,
-      fetch: inProcessFetch(ctx, () => stopped !== undefined),
+      fetch: inProcessFetch(contextOf, params.onInternalError, () => stopped !== undefined),
       stop: () => (stopped ??= (async () => {
         subscriptions.close()
         for (const client of wss.clients) client.terminate()
@@ -190,5 +204,42 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
         await new Promise((resolve) => http.close(resolve))
       })()),
     }
+  }
+}
+
+/**
+ * Pubsub for a cluster built on first use: the first client asks for it. A client that connects
+ * before it is up is paused (its socket is not read, so nothing it sends is lost) and handed over
+ * then; if the cluster failed to start, it is disconnected.
+ */
+// ws 8 stops and restarts reading a client's socket; the @types/ws in the tree (v7) predates it.
+const pausable = (ws: WebSocket) => ws as unknown as { pause(): void; resume(): void }
+
+function subscriptionsOnFirstClient(wss: WebSocket.Server, contextOf: ContextOf, onInternalError: RpcContext['onInternalError']) {
+  const early: Array<[WebSocket, IncomingMessage]> = []
+  let attached: { close(): void } | undefined
+  let closed = false
+  const hold = (ws: WebSocket, req: IncomingMessage) => {
+    pausable(ws).pause()
+    early.push([ws, req])
+    if (early.length > 1) return
+    Promise.resolve(contextOf()).then((ctx) => {
+      wss.off('connection', hold)
+      if (closed) return
+      attached = attachSubscriptions(wss, ctx.svm, onInternalError)
+      for (const [client, request] of early.splice(0)) {
+        wss.emit('connection', client, request)
+        pausable(client).resume()
+      }
+    }, () => {
+      for (const [client] of early.splice(0)) client.terminate()
+    })
+  }
+  wss.on('connection', hold)
+  return {
+    close: () => {
+      closed = true
+      attached?.close()
+    },
   }
 }

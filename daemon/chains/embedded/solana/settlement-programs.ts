@@ -49,4 +49,4 @@ async function load(p: { svm: LocalSvm; deployments: DeploymentStore; admin: Key
   return id
 }
 
-const sameAttestors = (a: PublicKey[], b: PublicKey[]) => a.length === b.length && a.every((k, i) => k.equals(b[i]!))
+export const sameAttestors = (a: PublicKey[], b: PublicKey[]) => a.length === b.length && a.every((k, i) => k.equals(b[i]!))
