@@ -1,8 +1,10 @@
+import { createPublicClient, custom, keccak256, type PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { PERMIT2_ADDRESS } from '../../../src/sdk/x402/evm/permit2.js'
 import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { HISTORY_STORAGE_ADDRESS, installCanonical, MULTICALL3 } from './evm-deploy.js'
+import { codeHashes, EMPTY_CODE_HASH, NO_ACCOUNT_HASH } from './code-hashes.js'
 
 const anvil = useAnvilChain()
 
@@ -23,5 +25,38 @@ describe('installCanonical', () => {
     for (const address of [MULTICALL3, PERMIT2_ADDRESS, ...Object.values(batchSettlementContracts)]) expect(await anvil.chain.client.getCode({ address })).toMatch(/^0x[0-9a-f]{100,}/)
     expect(await anvil.chain.client.getCode({ address: HISTORY_STORAGE_ADDRESS })).toBeUndefined()
     for (let i = 0; i < 3; i++) expect(BigInt(await historySlotOf(await mine()))).toBe(0n)
+  })
+})
+
+/** The chain's client, with every method it is asked recorded. */
+const recorded = () => {
+  const methods: string[] = []
+  const client = createPublicClient({ transport: custom({ request: (a: { method: string; params?: unknown }) => (methods.push(a.method), anvil.chain.client.request(a as never)) }) }) as PublicClient
+  return { client, methods }
+}
+
+describe('a restart finds the canonical contracts in place', () => {
+  it('rewrites only the code that differs, and the history contract only while it has code', async () => {
+    await installCanonical(anvil.chain.client)
+    const again = recorded()
+    await installCanonical(again.client)
+    expect(again.methods.filter((m) => m === 'anvil_setCode')).toEqual([])
+
+    await anvil.rpc('anvil_setCode', [PERMIT2_ADDRESS, '0x6001'])
+    await anvil.rpc('anvil_setCode', [HISTORY_STORAGE_ADDRESS, '0x6002'])
+    const mended = recorded()
+    await installCanonical(mended.client)
+    expect(mended.methods.filter((m) => m === 'anvil_setCode')).toHaveLength(2)
+    expect(await anvil.chain.client.getCode({ address: PERMIT2_ADDRESS })).toMatch(/^0x[0-9a-f]{100,}/)
+    expect(await anvil.chain.client.getCode({ address: HISTORY_STORAGE_ADDRESS })).toBeUndefined()
+  })
+
+  it('codeHashes reads each code hash in one call: a contract, an account without code, no account', async () => {
+    const withBalance = '0x00000000000000000000000000000000000b0b01'
+    await anvil.rpc('anvil_setBalance', [withBalance, '0x1'])
+    const asked = recorded()
+    const hashes = await codeHashes(asked.client, [MULTICALL3, withBalance, '0x00000000000000000000000000000000000b0b02'])
+    expect(asked.methods).toEqual(['eth_call'])
+    expect(hashes).toEqual([keccak256((await anvil.chain.client.getCode({ address: MULTICALL3 }))!), EMPTY_CODE_HASH, NO_ACCOUNT_HASH])
   })
 })

@@ -1,5 +1,5 @@
 import {
-  createWalletClient, custom, getContractAddress, maxUint256, parseEther, parseUnits,
+  createWalletClient, custom, getContractAddress, keccak256, maxUint256, parseEther, parseUnits,
   type Address, type Hex, type PublicClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -19,6 +19,7 @@ import * as X402BatchSettlement from '../../../contracts/evm/artifacts/X402Batch
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import * as X402UptoPermit2ProxyLite from '../../../contracts/evm/artifacts/X402UptoPermit2ProxyLite.js'
 import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
+import { codeHashes, hasCode } from './code-hashes.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/permit2.js'
 import { X402_UPTO_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/upto.js'
 import {
@@ -55,9 +56,17 @@ export const HISTORY_STORAGE_ADDRESS: Address = '0x0000F90827F1C53a10cb7A02335B1
  */
 export async function installCanonical(client: PublicClient): Promise<void> {
   const setCode = (address: Address, code: Hex) => client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
+  // Only what differs is written: a restart usually finds every one in place.
+  const hashes = await codeHashes(client, [...CANONICAL.map(([address]) => address), HISTORY_STORAGE_ADDRESS])
+  const expected = canonicalHashes()
+  const writes = CANONICAL.filter((_, i) => hashes[i] !== expected[i]).map(([address, code]) => setCode(address, code))
+  if (hasCode(hashes.at(-1)!)) writes.push(setCode(HISTORY_STORAGE_ADDRESS, '0x'))
   // Together: each is its own address, and the start waits for one round trip instead of eight.
-  await Promise.all([...CANONICAL.map(([address, code]) => setCode(address, code)), setCode(HISTORY_STORAGE_ADDRESS, '0x')])
+  await Promise.all(writes)
 }
+
+let expectedHashes: Hex[] | undefined
+const canonicalHashes = () => (expectedHashes ??= CANONICAL.map(([, code]) => keccak256(code)))
 
 /** How much the embedded chains start with: generous, so a newcomer never runs dry. */
 export const seed = {

@@ -7,6 +7,7 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import type { DeploymentStore } from './deployments.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
+import { codeHashes, hasCode } from './code-hashes.js'
 import { deployLocalEvm, deployMissingXchain, installCanonical } from './evm-deploy.js'
 import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 
@@ -53,8 +54,7 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
 
 /** The recorded deployment is usable only if every contract still has code (a lost state file means redeploy). */
 async function stillThere(client: EvmChain['client'], addresses: Record<string, string>): Promise<boolean> {
-  const list = Object.values(addresses)
+  const list = Object.values(addresses) as Address[]
   if (list.length === 0) return false
-  const codes = await Promise.all(list.map((address) => client.getCode({ address: address as Address })))
-  return codes.every((c) => c !== undefined && c !== '0x')
+  return (await codeHashes(client, list)).every(hasCode)
 }
