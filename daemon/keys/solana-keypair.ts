@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto'
 import { Keypair } from '@solana/web3.js'
-import { ed25519PrivateKey } from '../chains/solana/signer.js'
+import { ed25519PrivateKey } from '../../src/sdk/solana/ed25519-keys.js'
 
 /** The Ed25519 public key of a 32-byte seed, by Node's native crypto (the last 32 bytes of its SPKI DER). */
 function publicKeyOf(seed: Uint8Array): Uint8Array {

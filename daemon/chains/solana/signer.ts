@@ -1,15 +1,8 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto'
+import { sign, type KeyObject } from 'node:crypto'
 import type { Keypair } from '@solana/web3.js'
-
-// DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows it.
-const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
+import { ed25519PrivateKey } from '../../../src/sdk/solana/ed25519-keys.js'
 
 const keys = new WeakMap<Keypair, KeyObject>()
-
-/** Node's private key object of a 32-byte Ed25519 seed (the first half of a Solana secret key). */
-export function ed25519PrivateKey(seed: Uint8Array): KeyObject {
-  return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' })
-}
 
 /**
  * Ed25519 signature of `message` by `keypair` through Node's native crypto: the same signature

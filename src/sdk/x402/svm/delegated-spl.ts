@@ -1,7 +1,8 @@
 import { PublicKey, type Keypair } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { decodeBase58Of, isBase58Of } from '../../solana/encoded-size.js'
-import { createPrivateKey, createPublicKey, sign as edSign, verify as edVerify } from 'node:crypto'
+import { sign as edSign, verify as edVerify } from 'node:crypto'
+import { ed25519PrivateKey, ed25519PublicKey } from '../../solana/ed25519-keys.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
@@ -27,17 +28,14 @@ export function splMessage(a: { from: string; to: string; amount: bigint | strin
 /** Something that signs raw bytes with an ed25519 key: a Keypair, or a wallet adapter. */
 export type MessageSigner = { publicKey: PublicKey; signMessage(message: Uint8Array): Promise<Uint8Array> }
 
-const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
-const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex')
-
 export function keypairSigner(kp: Keypair): MessageSigner {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, kp.secretKey.subarray(0, 32)]), format: 'der', type: 'pkcs8' })
+  const key = ed25519PrivateKey(kp.secretKey.subarray(0, 32))
   return { publicKey: kp.publicKey, signMessage: async (m) => new Uint8Array(edSign(null, m, key)) }
 }
 
 export function verifySplSignature(message: Uint8Array, signature: Uint8Array, signer: string): boolean {
   try {
-    const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, new PublicKey(signer).toBytes()]), format: 'der', type: 'spki' })
+    const key = ed25519PublicKey(new PublicKey(signer).toBytes())
     return signature.length === 64 && edVerify(null, message, key, signature)
   } catch {
     return false

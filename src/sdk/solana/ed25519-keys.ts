@@ -1,0 +1,15 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
+
+// DER headers of Ed25519 keys: PKCS#8 (the 32-byte seed follows) and SPKI (the 32-byte public key follows).
+const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex')
+const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex')
+
+/** Node's private key object of a 32-byte Ed25519 seed (the first half of a Solana secret key). */
+export function ed25519PrivateKey(seed: Uint8Array): KeyObject {
+  return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' })
+}
+
+/** Node's public key object of a 32-byte Ed25519 public key (a Solana address's bytes). */
+export function ed25519PublicKey(bytes: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_ED25519, bytes]), format: 'der', type: 'spki' })
+}
