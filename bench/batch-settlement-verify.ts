@@ -16,8 +16,8 @@ const CHAIN = 8453
  * against verifying it with the signer's kept key and precomputed tables (signer-keys.ts), and a
  * signer's first voucher, which is still recovered. The EIP-712 digest alone: viem's hashTypedData
  * against voucher-digest.ts. CPU time of this process, so other load on the machine matters less.
- * Under tsx (how benches run) viem's recovery also pays ~0.9 ms for the `import()` it makes per
- * call (a round trip to the loader hooks' thread; ~0.05 ms in plain node): subtract it for production.
+ * Run compiled (`npm run bench`): under tsx, viem's recovery also paid ~0.9 ms for the `import()` it
+ * makes per call (a round trip to the loader hooks' thread; ~0.05 ms in plain node).
  */
 export async function benchBatchSettlementVerify(): Promise<void> {
   const buyer = privateKeyToAccount(generatePrivateKey())
