@@ -1,6 +1,7 @@
 import { Keypair } from '@solana/web3.js'
-import { keccak256, toHex } from 'viem'
-import { generatePrivateKey } from 'viem/accounts'
+import { secp256k1 } from '@noble/curves/secp256k1'
+import { keccak256, toHex, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { AttestorCheck } from '../rail.js'
 import { createAttestor, type Attestor } from './attestor.js'
@@ -66,5 +67,40 @@ describe('the attestor quorum', () => {
     const q = await collectQuorum(a, { rail: 'evm-origin', orderId, statement: digest })
     expect(q.signatures).toHaveLength(2)
     for (const s of q.signatures) expect(s.signer).toBe(a[s.attestor]!.evm)
+  })
+
+  it('evm-origin: counts only signatures the verifier contract accepts, by the attestor\'s key, over this digest, order after order', async () => {
+    const keys = [generatePrivateKey(), generatePrivateKey()]
+    const honest = keys.map((evmKey, index) => createAttestor({ index, ed25519Secret: Keypair.generate().secretKey, evmKey, checks: { 'evm-origin': { verify: async () => ({ ok: true, statement: digestOf(currentOrder), scheme: 'secp256k1-digest' }) } } }))
+    let currentOrder = 0
+    const digestOf = (i: number) => keccak256(toHex(`delivery ${i}`))
+    // Several orders: each attestor's key is learnt once, then checked against.
+    for (currentOrder = 0; currentOrder < 4; currentOrder++) {
+      const q = await collectQuorum(honest, { rail: 'evm-origin', orderId, statement: digestOf(currentOrder) })
+      expect(q.signatures.map((s) => s.attestor).sort()).toEqual([0, 1])
+    }
+    /** Attestor 1 answering with `sign` instead of its own signature. */
+    const answering = (sign: (digest: Hex) => Promise<Hex> | Hex): Attestor => ({
+      ...honest[1]!, attest: async (req) => ({ ok: true, attestor: 1, signer: honest[1]!.evm, signature: await sign(req.statement) }),
+    })
+    const statement = digestOf(currentOrder)
+    const own = await privateKeyToAccount(keys[1]!).sign({ hash: statement })
+    // The same signature with s -> n - s (and v flipped) recovers to the same key, but ECDSA.tryRecoverCalldata refuses it.
+    const s = BigInt(`0x${own.slice(66, 130)}`)
+    const highS = `${own.slice(0, 66)}${(secp256k1.CURVE.n - s).toString(16).padStart(64, '0')}${own.slice(130) === '1b' ? '1c' : '1b'}` as Hex
+    const cases: [string, Attestor][] = [
+      ['high s', answering(() => highS)],
+      ['another key', answering((d) => privateKeyToAccount(keys[0]!).sign({ hash: d }))],
+      ['another digest', answering(() => privateKeyToAccount(keys[1]!).sign({ hash: digestOf(99) }))],
+      ['v flipped', answering(() => `${own.slice(0, 130)}${own.slice(130) === '1b' ? '1c' : '1b'}` as Hex)],
+    ]
+    for (const [what, bad] of cases) {
+      const q = await collectQuorum([honest[0]!, bad], { rail: 'evm-origin', orderId, statement }, { timeoutMs: 1_000 })
+      expect(q.signatures.map((x) => x.attestor), what).toEqual([0])
+      expect(q.refusals.join(), what).toMatch(/does not verify/)
+    }
+    // And its own signature still counts.
+    const q = await collectQuorum([honest[0]!, answering(() => own)], { rail: 'evm-origin', orderId, statement })
+    expect(q.signatures.map((x) => x.attestor).sort()).toEqual([0, 1])
   })
 })
