@@ -15,10 +15,10 @@ const until = async (what: () => boolean) => {
 }
 
 describe('order wakes', () => {
-  it('wake this process at once', () => {
-    let woken = 0
-    processOrderWakes(() => woken++).publish('0x01')
-    expect(woken).toBe(1)
+  it('wake this process at once, naming the order', () => {
+    const woken: string[] = []
+    processOrderWakes((id) => woken.push(id)).publish('0x01')
+    expect(woken).toEqual(['0x01'])
   })
 
   it.runIf(testDialect() === 'postgres')('wake every replica on the store, the one that built the order included', async () => {

@@ -18,14 +18,16 @@ export type OrderWakes = {
   stop(): Promise<void>
 }
 
-export function processOrderWakes(wake: () => void): OrderWakes {
-  return { publish: () => wake(), stop: async () => {} }
+/** `wake`: the worker's (SolverWorker.wake), given the order's id so it steps that order now. */
+export function processOrderWakes(wake: (orderId: string) => void): OrderWakes {
+  return { publish: (orderId) => wake(orderId), stop: async () => {} }
 }
 
 export type PostgresOrderWakesParameters = {
   url: string
   store: Store
-  wake(): void
+  /** With the announced order's id; without one (the listener just connected) every open order is looked at. */
+  wake(orderId?: string): void
   onError?(e: Error): void
   retryMs?: number
 }
@@ -33,13 +35,13 @@ export type PostgresOrderWakesParameters = {
 export function postgresOrderWakes(p: PostgresOrderWakesParameters): OrderWakes {
   const listener = pgListener({
     url: p.url, channel: ORDER_WAKES_CHANNEL, onError: p.onError, retryMs: p.retryMs,
-    onNotify: () => p.wake(),
+    onNotify: (orderId) => p.wake(orderId || undefined),
     // Announcements made while we were not listening are lost: look at the store once.
     onListening: () => p.wake(),
   })
   return {
     publish(orderId) {
-      p.wake()
+      p.wake(orderId)
       // A lost announcement only delays the other replicas' worker to its next sweep.
       sql`SELECT pg_notify(${ORDER_WAKES_CHANNEL}, ${orderId})`.execute(p.store.db).catch((e: unknown) => p.onError?.(e as Error))
     },

@@ -27,7 +27,7 @@ const order = (orderId: `0x${string}`): NewOrder => ({
 })
 
 /** Every store call the worker makes, counted; the chain as a map of lock states (the rails' chain reads are covered by the e2e tests). */
-function setup(opts: { pollMs: number; idleSweepMs: number }) {
+function setup(opts: { pollMs: number; idleSweepMs: number }, gate?: () => Promise<void>) {
   const real = orderStore(store)
   const calls: string[] = []
   const counted = Object.fromEntries(Object.entries(real).map(([name, fn]) => [name, (...args: unknown[]) => {
@@ -39,7 +39,9 @@ function setup(opts: { pollMs: number; idleSweepMs: number }) {
   const rail = {
     readSource: async (o: { orderId: string }) => {
       reads.push(o.orderId)
-      return { state: locks.get(o.orderId) ?? 'missing', now: Math.floor(Date.now() / 1000) }
+      const state = locks.get(o.orderId) ?? 'missing'
+      await gate?.()
+      return { state, now: Math.floor(Date.now() / 1000) }
     },
   } as unknown as Rail
   const worker: SolverWorker = solverWorker({
@@ -90,5 +92,40 @@ describe('the solver worker, idle and woken', () => {
     const quiet = calls.length
     await new Promise((r) => setTimeout(r, 300))
     expect(calls.slice(quiet)).toEqual([])
+  })
+
+  it('a wake naming an order steps that order now, without a pass over every open order', async () => {
+    // Polls far apart: whatever is read after the first pass comes from the wake.
+    const { worker, orders, calls, reads } = setup({ pollMs: 600_000, idleSweepMs: 600_000 })
+    await orders.insert(order('0xc1'))
+    stopDuty = await worker.duty()
+    await until(() => reads.includes('0xc1'))
+    await new Promise((r) => setTimeout(r, 50))
+    const passes = calls.filter((c) => c === 'active').length
+    await orders.insert(order('0xc2'))
+    worker.wake('0xc2')
+    await until(() => reads.includes('0xc2'))
+    await new Promise((r) => setTimeout(r, 50))
+    // 0xc1 (still waiting for its lock) was not read again, and no pass ran.
+    expect(reads.filter((id) => id === '0xc1')).toHaveLength(1)
+    expect(calls.filter((c) => c === 'active')).toHaveLength(passes)
+  })
+
+  it('a step asked for while the same order\'s step is running runs again after it', async () => {
+    let release: () => void = () => {}
+    let held = true
+    const { worker, orders, locks } = setup({ pollMs: 600_000, idleSweepMs: 600_000 }, () => (held ? new Promise<void>((r) => { release = r }) : Promise.resolve()))
+    await orders.insert(order('0xd1'))
+    const first = worker.step('0xd1')
+    await new Promise((r) => setTimeout(r, 20))
+    // The lock landed after the running step read it as missing, and someone asks again (a relayed lock's wake).
+    locks.set('0xd1', 'claimed')
+    const second = worker.step('0xd1')
+    const third = worker.step('0xd1')
+    held = false
+    release()
+    expect((await first)?.stage).toBe('built')
+    expect((await second)?.stage).toBe('claimed')
+    expect((await third)?.stage).toBe('claimed')
   })
 })
