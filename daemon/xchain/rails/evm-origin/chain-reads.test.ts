@@ -3,7 +3,7 @@ import { setupXchain, type XchainFixture } from '../../../../contracts/evm/testi
 import type { PublicClient } from 'viem'
 import * as Multicall3 from '../../../../contracts/evm/artifacts/Multicall3.js'
 import { MULTICALL3 } from '../../../../contracts/evm/testing/chain.js'
-import { baseNow, batchedEscrowStatus, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
+import { baseNow, batchedLockReads, clockThenStatus, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
 
 let f: XchainFixture
 beforeAll(async () => {
@@ -48,30 +48,35 @@ describe('evm-origin chain reads', () => {
     })
     const order = await f.makeOrder()
     const ids = [f.orderId(order), `0x${'cd'.repeat(32)}` as const]
-    const together = await Promise.all(ids.map((id) => readLock(f.tc.client, f.escrow, id, false, order.fillDeadline, clock)))
+    const read = clockThenStatus(f.tc.client, false, clock)
+    const together = await Promise.all(ids.map((id) => readLock(f.tc.client, f.escrow, id, false, order.fillDeadline, read)))
     expect(blockReads).toBe(1)
     expect(together.map((r) => r.state)).toEqual(['missing', 'missing'])
     await f.mineAt(order.fillDeadline)
-    const after = await readLock(f.tc.client, f.escrow, ids[0]!, false, order.fillDeadline, clock)
+    const after = await readLock(f.tc.client, f.escrow, ids[0]!, false, order.fillDeadline, read)
     expect(blockReads).toBe(2)
     expect(after).toMatchObject({ state: 'missing', lockDead: true, now: order.fillDeadline })
   })
 
-  it('the statuses of orders asked at once come in one eth_call, each as escrowStatus reads it alone, and a later ask sees a lock opened since', async () => {
+  it('the statuses and Base\'s clock asked at once come in one eth_call, each as escrowStatus and baseNow read them alone; a later ask sees a lock opened since, and a block mined at fillDeadline', async () => {
     await f.tc.client.request({ method: 'anvil_setCode' as never, params: [MULTICALL3, Multicall3.deployedBytecode] as never })
     let ethCalls = 0
     const counting = { call: (a: Parameters<PublicClient['call']>[0]) => (ethCalls++, f.tc.client.call(a)) } as unknown as PublicClient
-    const status = batchedEscrowStatus(counting, MULTICALL3)
+    const lock = batchedLockReads(counting, MULTICALL3, false)
     const opened = await f.makeOrder()
     await f.openAsUser(opened)
     const waiting = await f.makeOrder()
     const ids = [f.orderId(opened), f.orderId(waiting), `0x${'ef'.repeat(32)}` as const]
-    expect(await Promise.all(ids.map((id) => status(f.escrow, id)))).toEqual(await Promise.all(ids.map((id) => escrowStatus(f.tc.client, f.escrow, id))))
-    expect(await Promise.all(ids.map((id) => status(f.escrow, id)))).toEqual([ESCROW_STATUS.deposited, ESCROW_STATUS.none, ESCROW_STATUS.none])
-    expect(ethCalls).toBe(2)
+    const alone = await Promise.all(ids.map(async (id) => ({ now: await baseNow(f.tc.client, false), status: await escrowStatus(f.tc.client, f.escrow, id) })))
+    const before = ethCalls
+    expect(await Promise.all(ids.map((id) => lock(f.escrow, id)))).toEqual(alone)
+    expect(alone.map((r) => r.status)).toEqual([ESCROW_STATUS.deposited, ESCROW_STATUS.none, ESCROW_STATUS.none])
+    expect(ethCalls - before).toBe(1)
     await f.openAsUser(waiting)
-    const read = await readLock(f.tc.client, f.escrow, ids[1]!, false, waiting.fillDeadline, undefined, status)
-    expect(read.state).toBe('open')
-    expect(ethCalls).toBe(3)
+    expect((await readLock(f.tc.client, f.escrow, ids[1]!, false, waiting.fillDeadline, lock)).state).toBe('open')
+    expect(ethCalls - before).toBe(2)
+    const late = await f.makeOrder()
+    await f.mineAt(late.fillDeadline)
+    expect(await readLock(f.tc.client, f.escrow, f.orderId(late), false, late.fillDeadline, lock)).toMatchObject({ state: 'missing', lockDead: true, now: late.fillDeadline })
   })
 })

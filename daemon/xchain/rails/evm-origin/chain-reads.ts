@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js'
-import type { Address, Hex, PublicClient } from 'viem'
+import { concatHex, decodeAbiParameters, encodeAbiParameters, type Address, type Hex, type PublicClient } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
@@ -37,33 +37,45 @@ export async function baseNow(client: PublicClient, embedded: boolean): Promise<
   return embedded ? Math.max(last, Math.floor(Date.now() / 1000)) : last
 }
 
+const orderStatusFn = fn('function orderStatus(bytes32 orderId) view returns (uint8)')
+const timestampFn = fn('function getCurrentBlockTimestamp() view returns (uint256 timestamp)')
+
+/** SourceEscrow.orderStatus(orderId), its selector hashed once (readContract hashed it on every call). */
 export async function escrowStatus(client: PublicClient, escrow: Address, orderId: Hex): Promise<number> {
-  return Number(await baseRpc(() => client.readContract({ address: escrow, abi: SourceEscrow.abi, functionName: 'orderStatus', args: [orderId] })))
+  const data = concatHex([orderStatusFn.selector, encodeAbiParameters(orderStatusFn.item.inputs, [orderId])])
+  return Number(await baseRpc(async () => decodeAbiParameters(orderStatusFn.item.outputs, (await client.call({ to: escrow, data })).data ?? '0x')[0]))
 }
 
-const orderStatusFn = fn('function orderStatus(bytes32 orderId) view returns (uint8)')
+/** A lock's status and Base's clock (`baseNow`'s), read together. */
+export type LockRead = { status: number; now: number }
 
 /**
- * `escrowStatus` for many orders in one eth_call: the statuses asked within one turn of the event
- * loop go together through Multicall3 (the worker steps its open orders at once, and each waiting
- * order read its status with a request of its own: ~20 HTTP round trips per poll with 20 orders in
- * flight, most of the daemon's CPU per order). All are read at one state, each no earlier than it
- * was asked; a failed call fails every status of it (CHAIN_UNAVAILABLE), none is guessed.
+ * `escrowStatus` and `baseNow` for many orders in one eth_call: what is asked within one turn of
+ * the event loop goes together through Multicall3, the block's timestamp first, then each status
+ * (the worker steps its open orders at once and the status route's clients poll; one request each,
+ * and the clock in a block read of its own before the statuses, cost ~25 HTTP round trips per poll
+ * with 20 orders in flight, and two in a row on each step's path). All are read at one state, each
+ * no earlier than it was asked; a failed call fails every read of it (CHAIN_UNAVAILABLE), none is
+ * guessed. The clock is the timestamp the call ran at: a block mined later is stamped no earlier,
+ * which is what `readLock` needs (on an embedded chain, also no earlier than the wall clock read
+ * before the call was sent, as `baseNow`).
  */
-export function batchedEscrowStatus(client: PublicClient, multicall3: Address): (escrow: Address, orderId: Hex) => Promise<number> {
-  let queue: { call: Call; resolve: (s: number) => void; reject: (e: unknown) => void }[] = []
+export function batchedLockReads(client: PublicClient, multicall3: Address, embedded: boolean): (escrow: Address, orderId: Hex) => Promise<LockRead> {
+  let queue: { call: Call; resolve: (r: LockRead) => void; reject: (e: unknown) => void }[] = []
   const flush = async () => {
     const batch = queue
     queue = []
     try {
-      const out = await baseRpc(() => multicall(client, multicall3, batch.map((b) => b.call)))
-      batch.forEach((b, i) => b.resolve(Number(out[i])))
+      const wall = Math.floor(Date.now() / 1000)
+      const [at, ...out] = await baseRpc(() => multicall(client, multicall3, [{ to: multicall3, fn: timestampFn }, ...batch.map((b) => b.call)]))
+      const now = embedded ? Math.max(Number(at), wall) : Number(at)
+      batch.forEach((b, i) => b.resolve({ status: Number(out[i]), now }))
     } catch (e) {
       for (const b of batch) b.reject(e)
     }
   }
   return (escrow, orderId) =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<LockRead>((resolve, reject) => {
       if (queue.length === 0) setImmediate(() => void flush())
       queue.push({ call: { to: escrow, fn: orderStatusFn, args: [orderId] }, resolve, reject })
     })
@@ -87,17 +99,27 @@ export function lockState(status: number): SourceRead['state'] {
 }
 
 /**
+ * Base's clock, then the status (two requests): a lock missing from a read made after the deadline
+ * never lands. `now$`: how the clock is read (default: a block read of its own).
+ */
+export function clockThenStatus(client: PublicClient, embedded: boolean, now$ = () => baseNow(client, embedded)) {
+  return async (escrow: Address, orderId: Hex): Promise<LockRead> => {
+    const now = await now$()
+    return { now, status: await escrowStatus(client, escrow, orderId) }
+  }
+}
+
+/**
  * The lock's state. `fillDeadline`, when known: SourceEscrow refuses to open at or after it, so a
- * lock missing from a read made after it (by Base's clock) never lands. `now$` and `status$`: how
- * Base's clock and the escrow's status are read (default: on `client`, one call each).
+ * lock missing from a read made after it (by Base's clock) never lands. `read$`: how the status
+ * and the clock are read (default: `clockThenStatus` on `client`; `batchedLockReads` where
+ * Multicall3 is deployed).
  */
 export async function readLock(
   client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null,
-  now$ = () => baseNow(client, embedded), status$ = (e: Address, id: Hex) => escrowStatus(client, e, id),
+  read$: (escrow: Address, orderId: Hex) => Promise<LockRead> = clockThenStatus(client, embedded),
 ): Promise<SourceRead> {
-  // The clock before the status: a lock missing from a read made after the deadline never lands.
-  const now = await now$()
-  const status = await status$(escrow, orderId)
+  const { now, status } = await read$(escrow, orderId)
   if (status === ESCROW_STATUS.none) {
     const lockDead = fillDeadline !== null && now >= fillDeadline
     return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }

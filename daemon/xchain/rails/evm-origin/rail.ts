@@ -8,7 +8,7 @@ import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import type { AttestorCheck, Rail } from '../../rail.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
 import { prepareEvmOrigin } from './build.js'
-import { baseNow, batchedEscrowStatus, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
+import { baseNow, batchedLockReads, clockThenStatus, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
 import { solanaFills } from './solana-fill.js'
@@ -33,19 +33,22 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
   const embedded = d.base.spec.rpc === 'embedded'
   const fills = solanaFills(d)
   const txs = escrowTxs(d)
-  const submit = evmOriginSubmit(d)
-  const clock = sharedRead(() => baseNow(d.base.client, embedded))
-  // The waiting orders' statuses in one eth_call per poll where Multicall3 is deployed.
+  // The waiting orders' statuses and Base's clock in one eth_call per turn where Multicall3 is
+  // deployed; else the clock (one block read shared by the orders asking at once), then each status.
   const multicall3 = d.base.contracts.multicall3
-  const status = multicall3 ? batchedEscrowStatus(d.base.client, multicall3) : undefined
+  const lock = multicall3
+    ? batchedLockReads(d.base.client, multicall3, embedded)
+    : clockThenStatus(d.base.client, embedded, sharedRead(() => baseNow(d.base.client, embedded)))
+  const submit = evmOriginSubmit(d, lock)
 
   return {
     name: 'evm-origin',
     prepare: (req) => prepareEvmOrigin(d, req),
     outputInventory: (o) => ({ network: d.solana.key, token: o.outSymbol }),
-    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline, clock, status),
-    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null, clock, status),
-    readLockState: async (o) => lockState(await escrowStatus(d.base.client, escrow(), o.orderId)),
+    readSource: (o) => readLock(d.base.client, escrow(), o.orderId, embedded, o.fillDeadline, lock),
+    readSourceById: (orderId) => readLock(d.base.client, escrow(), orderId, embedded, null, lock),
+    // With the worker's reads and the other waiting clients' polls of the same moment, where batched.
+    readLockState: async (o) => lockState(multicall3 ? (await lock(escrow(), o.orderId)).status : await escrowStatus(d.base.client, escrow(), o.orderId)),
     readFill: (o) => fills.read(o),
     deliver: (o) => fills.deliver(o),
     statement(o, fill) {
@@ -94,11 +97,11 @@ export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana'>
       const verifier = d.base.contracts.verifier as Address | undefined
       const program = d.solana.programs.destSettler
       if (!escrow || !verifier || !program) return { ok: false, reason: 'the evm-origin contracts are not deployed' }
-      if ((await escrowStatus(client, escrow, orderId)) !== ESCROW_STATUS.deposited) return { ok: false, reason: `order ${orderId} is not deposited in the escrow on ${d.base.key}` }
-      const order = await opened(escrow, orderId)
+      // Independent reads, at once: each one's round trip no longer waits for the one before (the claim does).
+      const [status, order, fill] = await Promise.all([escrowStatus(client, escrow, orderId), opened(escrow, orderId), readFillRecord(reads, program, orderId)])
+      if (status !== ESCROW_STATUS.deposited) return { ok: false, reason: `order ${orderId} is not deposited in the escrow on ${d.base.key}` }
       if (!order) return { ok: false, reason: `attestor ${index} finds no Opened event of ${orderId} on ${d.base.key}` }
       if (order.destChain.toLowerCase() !== destChain) return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.solana.key}` }
-      const fill = await readFillRecord(reads, program, orderId)
       if (!fill) return { ok: false, reason: `no fill of ${orderId} on ${d.solana.key}` }
       if (solParty(fill.mint.toBytes()) !== order.outputToken.toLowerCase() || solParty(fill.recipient.toBytes()) !== order.recipient.toLowerCase() || fill.amount !== order.outputAmount) {
         return { ok: false, reason: `the fill of ${orderId} on ${d.solana.key} is not the order's output (mint, recipient or amount differ)` }

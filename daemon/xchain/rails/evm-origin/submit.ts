@@ -5,7 +5,7 @@ import { BaseError, type ErrorCode } from '../../../../src/errors/index.js'
 import type { EvmOriginSubmitRequest, EvmOriginSubmitted } from '../../../../src/sdk/xchain/wire.js'
 import type { XOrder } from '../../order-store.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
-import { baseNow, ESCROW_STATUS, escrowStatus } from './chain-reads.js'
+import { clockThenStatus, ESCROW_STATUS, type LockRead } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
 
@@ -30,12 +30,12 @@ const codeOf: Record<string, { code: ErrorCode; todo: string }> = {
  * open_ref is taken by compare-and-set before anything is signed, and the signed transaction is in
  * the outbox before the node sees it. A second submit answers the state of the first.
  */
-export function evmOriginSubmit(d: EvmOriginDeps) {
+export function evmOriginSubmit(d: EvmOriginDeps, lock: (escrow: Hex, orderId: Hex) => Promise<LockRead> = clockThenStatus(d.base.client, d.base.spec.rpc === 'embedded')) {
   const txs = escrowTxs(d)
-  const client = d.base.client
+  const status = async (escrow: Hex, orderId: string) => (await lock(escrow, orderId as Hex)).status
 
   const answer = async (o: XOrder): Promise<EvmOriginSubmitted> => {
-    const status = await escrowStatus(client, d.base.contracts.escrow!, o.orderId as Hex)
+    const opened = await status(d.base.contracts.escrow!, o.orderId)
     const row = await d.orders.get(o.orderId)
     let ref = row?.openRef && !row.openRef.startsWith(RELAYING) ? (row.openRef as Hex) : null
     if (!ref && row?.openRef) {
@@ -46,7 +46,7 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
         await d.orders.swapOpenRef(o.orderId, row.openRef, signed.hash)
       }
     }
-    return { rail: 'evm-origin', orderId: o.orderId, opened: status !== ESCROW_STATUS.none, openRef: ref, status: `/api/xchain/status/${o.orderId}?rail=evm-origin` }
+    return { rail: 'evm-origin', orderId: o.orderId, opened: opened !== ESCROW_STATUS.none, openRef: ref, status: `/api/xchain/status/${o.orderId}?rail=evm-origin` }
   }
 
   /** Takes the row's relay claim; false when another relay holds it. */
@@ -70,8 +70,9 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
     // Relayed already (a hash), or past built: the state is the answer. A relay claim is for `take`.
     if (o.stage !== 'built' || (o.openRef && !o.openRef.startsWith(RELAYING))) return answer(o)
     const order = decodeEvmOrder(o.orderData)
-    if ((await escrowStatus(client, escrow, o.orderId as Hex)) !== ESCROW_STATUS.none) return answer(o)
-    if ((await baseNow(client, d.base.spec.rpc === 'embedded')) >= order.fillDeadline) {
+    const now = await lock(escrow, o.orderId as Hex)
+    if (now.status !== ESCROW_STATUS.none) return answer(o)
+    if (now.now >= order.fillDeadline) {
       throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} had to be opened before its fillDeadline ${order.fillDeadline}: build a new one`)
     }
     const permit = body.permitSignature ? splitPermit(body.permitSignature) : undefined
@@ -97,7 +98,7 @@ export function evmOriginSubmit(d: EvmOriginDeps) {
     } catch (e) {
       // Not opened by this relay: the claim goes, so a corrected submit may relay again.
       if (!(await d.orders.swapOpenRef(o.orderId, claim, null)) && ref) await d.orders.swapOpenRef(o.orderId, ref, null)
-      if ((await escrowStatus(client, escrow, o.orderId as Hex)) !== ESCROW_STATUS.none) return answer(o)
+      if ((await status(escrow, o.orderId)) !== ESCROW_STATUS.none) return answer(o)
       throw e
     }
     return answer(o)
