@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Address, type Hex } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
-import { chainRef, evmDeliveryDigest, evmOrderDelivery, solParty } from '../../../../contracts/xchain/statement.js'
+import { chainRef, evmOrderDelivery, solParty } from '../../../../contracts/xchain/statement.js'
 import { BaseError } from '../../../../src/errors/index.js'
 import type { EvmOriginBuildRequest, EvmOriginBuilt, EvmOriginSubmitRequest } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
@@ -8,6 +8,7 @@ import { attestorSolanaReads } from '../../attestors/solana-reads.js'
 import type { AttestorCheck, Rail } from '../../rail.js'
 import { escrowTxs, PURPOSE } from './base-tx.js'
 import { prepareEvmOrigin } from './build.js'
+import { deliveryDigest } from './delivery-digest.js'
 import { baseNow, batchedLockReads, clockThenStatus, ESCROW_STATUS, escrowStatus, lockState, openedIndex, readFillRecord, readLock, sharedRead } from './chain-reads.js'
 import type { EvmOriginDeps } from './deps.js'
 import { decodeEvmOrder } from './order-data.js'
@@ -53,7 +54,7 @@ export function evmOriginRail(d: EvmOriginDeps): Rail<EvmOriginBuildRequest, Evm
     deliver: (o) => fills.deliver(o),
     statement(o, fill) {
       const order = decodeEvmOrder(o.orderData)
-      return evmDeliveryDigest(evmOrderDelivery(order, o.orderId, fill.claimant), d.base.chainId, verifier())
+      return deliveryDigest(evmOrderDelivery(order, o.orderId, fill.claimant), d.base.chainId, verifier())
     },
     async claim(o, { signatures }, persist) {
       const order = decodeEvmOrder(o.orderData)
@@ -107,7 +108,7 @@ export function evmOriginAttestorCheck(d: Pick<EvmOriginDeps, 'base' | 'solana'>
         return { ok: false, reason: `the fill of ${orderId} on ${d.solana.key} is not the order's output (mint, recipient or amount differ)` }
       }
       if (fill.filledAt > BigInt(order.fillDeadline)) return { ok: false, reason: `the fill of ${orderId} landed after its fillDeadline` }
-      const statement = evmDeliveryDigest(evmOrderDelivery(order, orderId as Hex, fill.claimant), d.base.chainId, verifier)
+      const statement = deliveryDigest(evmOrderDelivery(order, orderId as Hex, fill.claimant), d.base.chainId, verifier)
       return { ok: true, statement, scheme: 'secp256k1-digest' }
     },
   }
