@@ -1,14 +1,13 @@
-import { createPublicKey, verify as edVerify } from 'node:crypto'
+import { verify as edVerify } from 'node:crypto'
 import { PublicKey } from '@solana/web3.js'
 import { hexToBytes, type Hex } from 'viem'
+import { ed25519PublicKey } from '../../../src/sdk/solana/ed25519-keys.js'
 import { signerKeys } from '../../../src/sdk/x402/seller/channels/signer-keys.js'
 import type { Signed } from '../rail.js'
 import type { AttestRequest, Attestor } from './attestor.js'
 
 /** The attestor quorum (SPEC §8): 2 of 3. */
 export const QUORUM = 2
-
-const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex')
 
 /**
  * The attestors' EVM keys, checked against rather than recovered from each signature: recovering
@@ -90,7 +89,7 @@ async function validSignature(a: Attestor, req: AttestRequest, s: Signed): Promi
   try {
     if (req.rail === 'sol-origin') {
       if (s.signer !== a.ed25519) return false
-      const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, new PublicKey(s.signer).toBuffer()]), format: 'der', type: 'spki' })
+      const key = ed25519PublicKey(new PublicKey(s.signer).toBytes())
       return edVerify(null, hexToBytes(req.statement), key, hexToBytes(s.signature))
     }
     if (s.signer.toLowerCase() !== a.evm.toLowerCase()) return false
