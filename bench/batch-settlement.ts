@@ -101,7 +101,8 @@ export async function benchBatchSettlement(): Promise<void> {
     }) as typeof fetch
     // CPU per request kind, read outside the timed span: this process (the official client and server), the daemon, its children (anvil, alto).
     const daemonPid = ours.child.pid!
-    const cpu: Record<string, { bench: number; daemon: number; children: number; n: number }> = {}
+    type CpuUse = { bench: number; daemon: number; children: number }
+    const cpu: Record<string, CpuUse & { n: number }> = {}
     const paid = async (pay: typeof fetch, path: string) => {
       current = path
       const c0 = process.cpuUsage(), d0 = cpuMs(daemonPid), a0 = childrenCpuMs(daemonPid)
@@ -115,7 +116,7 @@ export async function benchBatchSettlement(): Promise<void> {
       const header = r.headers.get('payment-response')
       return { ms, used, tx: header ? decodePaymentResponseHeader(header).transaction : '' }
     }
-    const count = (path: string, used: { bench: number; daemon: number; children: number }) => {
+    const count = (path: string, used: CpuUse) => {
       const k = (cpu[path] ??= { bench: 0, daemon: 0, children: 0, n: 0 })
       k.bench += used.bench
       k.daemon += used.daemon
@@ -159,7 +160,7 @@ export async function benchBatchSettlement(): Promise<void> {
     exactTxs.push((await paid(payExact, '/exact')).tx)
     const callsPer = { voucher: round((calls['/batch'] ?? 0) / REQUESTS), exact: round((calls['/exact'] ?? 0) / (REQUESTS + exactWarm)) }
     const rpcCallsPer = { voucher: round((calls['rpc /batch'] ?? 0) / REQUESTS), exact: round((calls['rpc /exact'] ?? 0) / (REQUESTS + exactWarm)) }
-    const cpuPer = (k?: { bench: number; daemon: number; children: number; n: number }) => (k ? { bench: round(k.bench / k.n), daemon: round(k.daemon / k.n), children: round(k.children / k.n) } : {})
+    const cpuPer = (k?: CpuUse & { n: number }) => (k ? { bench: round(k.bench / k.n), daemon: round(k.daemon / k.n), children: round(k.children / k.n) } : {})
     const cpuMsPerRequest = { voucher: cpuPer(cpu['/batch']), exact: cpuPer(cpu['/exact']) }
     const out = await manager.claimAndSettle()
     const batchGas = await gasOf([...batchTxs, ...out.claims.map((c) => c.transaction), out.settle?.transaction ?? ''])

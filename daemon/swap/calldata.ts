@@ -22,6 +22,18 @@ function encodeFn(f: Fn, args: readonly unknown[]): Hex {
 
 export type Call = { to: Address; fn: Fn; args?: readonly unknown[] }
 
+/** A call's outputs, a single output unwrapped. */
+function decodeOutputs(f: Fn, data: Hex): unknown {
+  const decoded = decodeAbiParameters(f.item.outputs, data)
+  return decoded.length === 1 ? decoded[0] : decoded
+}
+
+/** One view call (eth_call), its outputs decoded as `multicall` decodes each. */
+export async function viewCall(client: PublicClient, call: Call): Promise<unknown> {
+  const { data } = await client.call({ to: call.to, data: encodeFn(call.fn, call.args ?? []) })
+  return decodeOutputs(call.fn, data ?? '0x')
+}
+
 const aggregate3 = fn('function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)')
 
 /**
@@ -32,8 +44,5 @@ export async function multicall(client: PublicClient, multicall3: Address, calls
   const data = encodeFn(aggregate3, [calls.map((c) => ({ target: c.to, allowFailure: false, callData: encodeFn(c.fn, c.args ?? []) }))])
   const { data: out } = await client.call({ to: multicall3, data })
   const [results] = decodeAbiParameters(aggregate3.item.outputs, out!) as [readonly { success: boolean; returnData: Hex }[]]
-  return results.map((r, i) => {
-    const decoded = decodeAbiParameters(calls[i]!.fn.item.outputs, r.returnData)
-    return decoded.length === 1 ? decoded[0] : decoded
-  })
+  return results.map((r, i) => decodeOutputs(calls[i]!.fn, r.returnData))
 }

@@ -1,4 +1,4 @@
-import { PublicKey } from '@solana/web3.js'
+import { PublicKey, type Keypair } from '@solana/web3.js'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import { BaseError } from '../../../src/errors/index.js'
 import type { ServiceKeys } from '../../keys/service-keys.js'
@@ -49,15 +49,15 @@ export async function startLocalSolana(p: StartLocalSolanaParameters): Promise<L
     const mintAuthority = solanaKeypair(p.keys.solanaMintAuthority)
     const attestors = p.keys.solanaAttestors.map((k) => solanaKeypair(k).publicKey)
     const recorded = p.buildAfter ? await recordedCluster({ db, deployments: p.deployments, mintAuthority: mintAuthority.publicKey, attestors }) : undefined
-    const built = () => (building ??= build(db, p, recorded).catch((e: unknown) => {
-      process.stderr.write(`parx: the embedded Solana cluster failed to start; its requests fail until a restart: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    const built = () => (building ??= build({ db, deployments: p.deployments, keys: p.keys, mintAuthority, attestors }, recorded).catch((e: unknown) => {
+      process.stderr.write(`parx: the embedded Solana cluster failed to start; its requests fail until a restart: ${errorText(e)}\n`)
       throw e
     }))
     const now = recorded ? undefined : await built()
     const svm = async () => (await built()).svm
     const cluster = recorded ?? now!
     // A client only sees "Internal error": the cause is ours to read, on the daemon's stderr.
-    const onInternalError = (e: unknown) => process.stderr.write(`parx: the embedded Solana RPC failed a request (a bug): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    const onInternalError = (e: unknown) => process.stderr.write(`parx: the embedded Solana RPC failed a request (a bug): ${errorText(e)}\n`)
     const rpc = await startSolanaRpc({ svm: now?.svm ?? svm, host: p.host, port: p.port ?? 0, genesisHash: p.genesisHash, onInternalError })
     if (recorded) void p.buildAfter!.then(built).catch(() => {})
     const chain: SolanaChain = {
@@ -103,24 +103,23 @@ export async function startLocalSolana(p: StartLocalSolanaParameters): Promise<L
 type Built = RecordedCluster & { svm: LocalSvm; faucet: typeof import('./solana/index.js').faucet }
 
 /** LiteSVM with the saved chain, the mints, inventory and programs; a restart must find what it announced. */
-async function build(db: ChainDb, p: StartLocalSolanaParameters, announced: RecordedCluster | undefined): Promise<Built> {
+async function build(p: { db: ChainDb; deployments: DeploymentStore; keys: ServiceKeys; mintAuthority: Keypair; attestors: PublicKey[] }, announced: RecordedCluster | undefined): Promise<Built> {
   const cluster = await import('./solana/index.js')
-  const mintAuthority = solanaKeypair(p.keys.solanaMintAuthority)
-  const svm = cluster.createLocalSvm({ db })
+  const svm = cluster.createLocalSvm({ db: p.db })
   const { mints } = await cluster.ensureLocalSolana({
-    svm, deployments: p.deployments, mintAuthority,
+    svm, deployments: p.deployments, mintAuthority: p.mintAuthority,
     solver: solanaKeypair(p.keys.solanaSolver),
     facilitator: solanaKeypair(p.keys.solanaFacilitator),
   })
-  const programs = await cluster.ensureSettlementPrograms({
-    svm, deployments: p.deployments, admin: mintAuthority, attestors: p.keys.solanaAttestors.map((k) => solanaKeypair(k).publicKey),
-  })
+  const programs = await cluster.ensureSettlementPrograms({ svm, deployments: p.deployments, admin: p.mintAuthority, attestors: p.attestors })
   if (announced && !sameCluster(announced, { mints, programs })) {
     // Not expected: nothing else writes the chain between the check and the build.
     throw new BaseError('INTERNAL', 'the embedded Solana cluster came up with other mints or programs than its saved state named; restart parx serve')
   }
   return { svm, mints, programs, faucet: cluster.faucet }
 }
+
+const errorText = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e))
 
 function sameCluster(a: RecordedCluster, b: RecordedCluster): boolean {
   const keys = (c: RecordedCluster) => [...Object.entries(c.mints).map(([s, m]) => `${s}=${m.toBase58()}`).sort(), c.programs.originSettler.toBase58(), c.programs.destSettler.toBase58()].join()

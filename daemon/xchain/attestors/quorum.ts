@@ -1,7 +1,5 @@
-import { verify as edVerify } from 'node:crypto'
-import { PublicKey } from '@solana/web3.js'
 import { hexToBytes, type Hex } from 'viem'
-import { ed25519PublicKey } from '../../../src/sdk/solana/ed25519-keys.js'
+import { ed25519Verifies } from '../../../src/sdk/solana/ed25519-keys.js'
 import { signerKeys } from '../../../src/sdk/x402/seller/channels/signer-keys.js'
 import type { Signed } from '../rail.js'
 import type { AttestRequest, Attestor } from './attestor.js'
@@ -89,8 +87,7 @@ async function validSignature(a: Attestor, req: AttestRequest, s: Signed): Promi
   try {
     if (req.rail === 'sol-origin') {
       if (s.signer !== a.ed25519) return false
-      const key = ed25519PublicKey(new PublicKey(s.signer).toBytes())
-      return edVerify(null, hexToBytes(req.statement), key, hexToBytes(s.signature))
+      return ed25519Verifies(hexToBytes(req.statement), hexToBytes(s.signature), s.signer)
     }
     if (s.signer.toLowerCase() !== a.evm.toLowerCase()) return false
     return evmKeys.verify(a.evm, hexToBytes(req.statement), s.signature as Hex)

@@ -31,12 +31,14 @@ export function embeddedReads(svm: LocalSvm): SolanaReads {
 export function embeddedReadsOnceUp(svm: () => Promise<LocalSvm>): SolanaReads {
   let reads: SolanaReads | undefined
   const up = async () => (reads ??= embeddedReads(await svm()))
+  // Each read as the built cluster's, through `up` until there is one.
+  const through = <K extends keyof SolanaReads>(name: K): SolanaReads[K] => {
+    const call = (r: SolanaReads, args: unknown[]) => (r[name] as (...a: unknown[]) => Promise<unknown>)(...args)
+    return ((...args: unknown[]) => (reads ? call(reads, args) : up().then((r) => call(r, args)))) as SolanaReads[K]
+  }
   return {
-    multipleAccounts: (keys, commitment) => (reads ? reads.multipleAccounts(keys, commitment) : up().then((r) => r.multipleAccounts(keys, commitment))),
-    blockHeight: (commitment) => (reads ? reads.blockHeight(commitment) : up().then((r) => r.blockHeight(commitment))),
-    signatureStatuses: (signatures, opts) => (reads ? reads.signatureStatuses(signatures, opts) : up().then((r) => r.signatureStatuses(signatures, opts))),
-    latestBlockhash: (commitment) => (reads ? reads.latestBlockhash(commitment) : up().then((r) => r.latestBlockhash(commitment))),
-    simulate: (wire, opts) => (reads ? reads.simulate(wire, opts) : up().then((r) => r.simulate(wire, opts))),
+    multipleAccounts: through('multipleAccounts'), blockHeight: through('blockHeight'), signatureStatuses: through('signatureStatuses'),
+    latestBlockhash: through('latestBlockhash'), simulate: through('simulate'),
   }
 }
 

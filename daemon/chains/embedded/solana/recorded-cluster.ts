@@ -1,9 +1,9 @@
-import type { PublicKey } from '@solana/web3.js'
+import { PublicKey } from '@solana/web3.js'
 import { configPda, decodeConfig } from '../../../../contracts/solana/client.js'
 import type { DeploymentStore } from '../deployments.js'
 import { AccountStore } from './account-store.js'
 import type { ChainDb } from './chain-db.js'
-import { localSolanaTokens, readMint } from './local-deployments.js'
+import { LOCAL_SOLANA, localSolanaTokens } from './local-deployments.js'
 import { sameAttestors, type SettlementPrograms } from './settlement-programs.js'
 import { decodeMint } from './spl-token-state.js'
 
@@ -19,15 +19,17 @@ export type RecordedCluster = { mints: Record<string, PublicKey>; programs: Sett
  */
 export async function recordedCluster(p: { db: ChainDb; deployments: DeploymentStore; mintAuthority: PublicKey; attestors: PublicKey[] }): Promise<RecordedCluster | undefined> {
   const accounts = new AccountStore(p.db)
+  // One read of what is recorded: the mints by symbol and the programs by name.
+  const recorded = await p.deployments.read(LOCAL_SOLANA)
   const mints: Record<string, PublicKey> = {}
   for (const token of localSolanaTokens()) {
-    const mint = await readMint(p.deployments, token.symbol)
-    const state = mint && decodeMint(accounts.get(mint.toBase58()))
+    const mint = recorded[token.symbol]
+    const state = mint && decodeMint(accounts.get(mint))
     if (!mint || !state || state.decimals !== token.decimals || state.mintAuthority !== p.mintAuthority.toBase58()) return undefined
-    mints[token.symbol] = mint
+    mints[token.symbol] = new PublicKey(mint)
   }
-  const [originSettler, destSettler] = [await readMint(p.deployments, 'origin_settler'), await readMint(p.deployments, 'dest_settler')]
-  if (!originSettler || !destSettler) return undefined
+  if (!recorded.origin_settler || !recorded.dest_settler) return undefined
+  const [originSettler, destSettler] = [new PublicKey(recorded.origin_settler), new PublicKey(recorded.dest_settler)]
   const config = accounts.get(configPda(originSettler).toBase58())
   if (!config || !namesAttestors(config.data, p.attestors)) return undefined
   return { mints, programs: { originSettler, destSettler } }

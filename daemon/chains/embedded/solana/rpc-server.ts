@@ -207,14 +207,14 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
   }
 }
 
+// ws 8 stops and restarts reading a client's socket; the @types/ws in the tree (v7) predates it.
+const pausable = (ws: WebSocket) => ws as unknown as { pause(): void; resume(): void }
+
 /**
  * Pubsub for a cluster built on first use: the first client asks for it. A client that connects
  * before it is up is paused (its socket is not read, so nothing it sends is lost) and handed over
  * then; if the cluster failed to start, it is disconnected.
  */
-// ws 8 stops and restarts reading a client's socket; the @types/ws in the tree (v7) predates it.
-const pausable = (ws: WebSocket) => ws as unknown as { pause(): void; resume(): void }
-
 function subscriptionsOnFirstClient(wss: WebSocket.Server, contextOf: ContextOf, onInternalError: RpcContext['onInternalError']) {
   const early: Array<[WebSocket, IncomingMessage]> = []
   let attached: { close(): void } | undefined

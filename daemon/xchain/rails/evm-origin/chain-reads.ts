@@ -1,11 +1,11 @@
 import { PublicKey } from '@solana/web3.js'
-import { concatHex, decodeAbiParameters, encodeAbiParameters, type Address, type Hex, type PublicClient } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
 import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { BaseError } from '../../../../src/errors/index.js'
-import { fn, multicall, type Call } from '../../../swap/calldata.js'
+import { fn, multicall, viewCall, type Call } from '../../../swap/calldata.js'
 import type { SourceRead } from '../../rail.js'
 
 /**
@@ -42,8 +42,7 @@ const timestampFn = fn('function getCurrentBlockTimestamp() view returns (uint25
 
 /** SourceEscrow.orderStatus(orderId), its selector hashed once (readContract hashed it on every call). */
 export async function escrowStatus(client: PublicClient, escrow: Address, orderId: Hex): Promise<number> {
-  const data = concatHex([orderStatusFn.selector, encodeAbiParameters(orderStatusFn.item.inputs, [orderId])])
-  return Number(await baseRpc(async () => decodeAbiParameters(orderStatusFn.item.outputs, (await client.call({ to: escrow, data })).data ?? '0x')[0]))
+  return Number(await baseRpc(() => viewCall(client, { to: escrow, fn: orderStatusFn, args: [orderId] })))
 }
 
 /** A lock's status and Base's clock (`baseNow`'s), read together. */

@@ -1,8 +1,8 @@
-import { PublicKey, type Keypair } from '@solana/web3.js'
+import type { Keypair, PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { decodeBase58Of, isBase58Of } from '../../solana/encoded-size.js'
-import { sign as edSign, verify as edVerify } from 'node:crypto'
-import { ed25519PrivateKey, ed25519PublicKey } from '../../solana/ed25519-keys.js'
+import { sign as edSign } from 'node:crypto'
+import { ed25519PrivateKey, ed25519Verifies } from '../../solana/ed25519-keys.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
@@ -33,14 +33,8 @@ export function keypairSigner(kp: Keypair): MessageSigner {
   return { publicKey: kp.publicKey, signMessage: async (m) => new Uint8Array(edSign(null, m, key)) }
 }
 
-export function verifySplSignature(message: Uint8Array, signature: Uint8Array, signer: string): boolean {
-  try {
-    const key = ed25519PublicKey(new PublicKey(signer).toBytes())
-    return signature.length === 64 && edVerify(null, message, key, signature)
-  } catch {
-    return false
-  }
-}
+/** An authorization's (or a transaction's) Ed25519 signature by `signer`, a base58 address. */
+export const verifySplSignature = ed25519Verifies
 
 // Length-bounded before decoding (bs58 is quadratic): a payload field costs microseconds at most.
 const isPubkey = (v: unknown): v is string => isBase58Of(v, 32)
