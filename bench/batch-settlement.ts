@@ -25,6 +25,12 @@ import { listen } from '../test/helpers/x402-buyers.js'
 const REQUESTS = 100
 /** Buyers whose channels one claim transaction takes, for claims per transaction. */
 const CHANNELS = 20
+/**
+ * Of the REQUESTS-1 after the deposit, the first of each scheme are paid but not timed: both paths
+ * then meet a warm process (JIT-compiled hashing and curve code) and a daemon whose executor has
+ * settled, so the p50 is the steady state a seller serves in, for vouchers as for exact.
+ */
+const UNTIMED = 10
 const PRICE = '1000' // 0.001 USDC, the per-request maximum
 /** The batch buyer's one deposit: every request with a margin (the official client tops up before its balance is quite spent). */
 const DEPOSIT = BigInt(PRICE) * BigInt(REQUESTS + 10)
@@ -144,16 +150,19 @@ export async function benchBatchSettlement(): Promise<void> {
       const order = i % 2 ? ['/batch', '/exact'] : ['/exact', '/batch']
       for (const path of order) {
         const r = await paid(path === '/batch' ? payBatch : payExact, path)
+        const timed = i > UNTIMED
         if (path === '/batch') {
           if (r.tx) batchTxs.push(r.tx)
-          else {
+          else if (timed) {
             voucherMs.push(r.ms)
             count(path, r.used)
           }
         } else {
-          exactMs.push(r.ms)
           exactTxs.push(r.tx)
-          count(path, r.used)
+          if (timed) {
+            exactMs.push(r.ms)
+            count(path, r.used)
+          }
         }
       }
     }
@@ -168,8 +177,8 @@ export async function benchBatchSettlement(): Promise<void> {
     const v = summary(voucherMs), e = summary(exactMs)
     // The machine's load when the figures were taken, read rather than assumed (2 cores: the client, server and daemon share them).
     const conditions = { requests: REQUESTS, loadAverage1m: round(loadavg()[0]!), daemonSettledAfterMs: settledAfterMs }
-    report('batch-settlement voucher request p50 (official client+server, our facilitator)', v.p50, 'ms', { p99: round(v.p99), n: v.n, deposits: batchTxs.length })
-    report('exact request p50 (official client+server, our facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, warmup: exactWarm })
+    report('batch-settlement voucher request p50 (official client+server, our facilitator)', v.p50, 'ms', { p99: round(v.p99), n: v.n, untimed: UNTIMED, deposits: batchTxs.length })
+    report('exact request p50 (official client+server, our facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, untimed: UNTIMED, warmup: exactWarm })
     report('batch-settlement voucher p50 / exact p50', v.p50 / e.p50, 'x', { target: '<= 0.5', p99Ratio: round(v.p99 / e.p99), facilitatorCallsPerRequest: callsPer, rpcCallsPerRequest: rpcCallsPer, cpuMsPerRequest, ...conditions })
     report('batch-settlement deposit request', deposit.ms, 'ms')
     const perBatch = Number(batchGas) / REQUESTS, perExact = Number(exactGas) / REQUESTS
