@@ -1,15 +1,11 @@
 import { loadavg } from 'node:os'
 import { x402Client } from '@x402/core/client'
 import { decodePaymentResponseHeader } from '@x402/core/http'
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import { HTTPFacilitatorClient } from '@x402/core/server'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient, createBatchSettlementEIP3009DepositPayload, signVoucher } from '@x402/evm/batch-settlement/client'
-import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
 import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
-import { ExactEvmScheme as ExactServer } from '@x402/evm/exact/server'
-import { paymentMiddleware } from '@x402/express'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +15,7 @@ import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { channelIdOf } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { childrenCpuMs, cpuMs, daemonSettled, report, spawnServe, summary } from './lib.js'
 import { payer } from './x402-payer.js'
-import { listen } from '../test/helpers/x402-buyers.js'
+import { officialSeller } from '../test/helpers/official-seller.js'
 
 /** Paid requests per scheme; the batch-settlement gas over them is deposit + claim + settle. */
 const REQUESTS = 100
@@ -68,20 +64,10 @@ export async function benchBatchSettlement(): Promise<void> {
 
     const payTo = privateKeyToAccount(generatePrivateKey()).address
     const facilitator = new HTTPFacilitatorClient({ url: urls.facilitator })
-    const batchScheme = new BatchServer(payTo, { withdrawDelay: 900 })
-    const server = new x402ResourceServer(facilitator).register(network(chainId), new ExactServer()).register(network(chainId), batchScheme)
-    const price = { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } }
-    const app = express()
-    app.use(paymentMiddleware({
-      'GET /exact': { accepts: { scheme: 'exact', network: network(chainId), payTo, price } },
-      'GET /batch': { accepts: { scheme: 'batch-settlement', network: network(chainId), payTo, price } },
-    }, server))
-    app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
-    app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
-    const listening = await listen(app)
-    closeSeller = listening.close
-    const seller = listening.url
-    const manager = new BatchSettlementChannelManager({ scheme: batchScheme, facilitator, receiver: payTo, token: usdc.address, network: network(chainId) })
+    const official = await officialSeller({ facilitator, network: network(chainId), payTo, token: usdc, routes: { '/exact': { scheme: 'exact', amount: PRICE }, '/batch': { amount: PRICE } } })
+    closeSeller = official.close
+    const seller = official.url
+    const manager = official.manager
 
     const funded = async () => {
       const a = privateKeyToAccount(generatePrivateKey())

@@ -1,14 +1,11 @@
 import { x402Client } from '@x402/core/client'
-import { x402ResourceServer } from '@x402/core/server'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
 import { FileClientChannelStorage } from '@x402/evm/batch-settlement/client/file-storage'
-import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
+import type { BatchSettlementChannelManager } from '@x402/evm/batch-settlement/server'
 import { FileChannelStorage } from '@x402/evm/batch-settlement/server/file-storage'
-import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import { declareEip2612GasSponsoringExtension } from '@x402/extensions'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import express from 'express'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +14,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
-import { listen } from './helpers/x402-buyers.js'
+import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
 
 /**
  * The official packages unchanged against our facilitator: an @x402/express seller with the
@@ -29,7 +26,7 @@ import { listen } from './helpers/x402-buyers.js'
  */
 let d: TestDaemon
 let dir: string
-let seller: { url: string; close(): Promise<void> }
+let seller: OfficialSeller
 let manager: BatchSettlementChannelManager
 let pay: typeof fetch
 let buyer: Address
@@ -43,16 +40,8 @@ beforeAll(async () => {
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  const facilitator = sellerFacilitator(d, payTo)
-  const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
-  const server = new x402ResourceServer(facilitator).register(network, scheme)
-  const app = express()
-  app.use(paymentMiddleware({
-    'GET /report': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
-  }, server))
-  app.get('/report', (_req, res) => void res.json({ paid: 'batch-settlement' }))
-  seller = await listen(app)
-  manager = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo, token: usdc.address as Address, network })
+  seller = await officialSeller({ facilitator: sellerFacilitator(d, payTo), network, payTo, token: usdc, routes: { '/report': { amount: PRICE } } })
+  manager = seller.manager
 
   const account = await evmPayer(d, ['USDC'], '10')
   buyer = account.address
@@ -107,7 +96,7 @@ describe('official batch-settlement client and server through our facilitator', 
   })
 })
 
-let fileSeller: { url: string; close(): Promise<void> } | undefined
+let fileSeller: OfficialSeller | undefined
 
 describe('official file storages, a Permit2 deposit and usage-based charges through our facilitator', () => {
   const payTo2 = randomAddress()
@@ -126,23 +115,13 @@ describe('official file storages, a Permit2 deposit and usage-based charges thro
     const b = localBase(d)
     const usdc = b.token('USDC')
     const network = b.caip2 as `${string}:${string}`
-    const facilitator = sellerFacilitator(d, payTo2)
-    const scheme = new BatchServer(payTo2, { withdrawDelay: 900, storage: new FileChannelStorage({ directory: join(dir, 'seller') }) })
-    const server = new x402ResourceServer(facilitator).register(network, scheme)
-    const app = express()
-    app.use(paymentMiddleware({
-      'GET /usage': {
-        accepts: { scheme: 'batch-settlement', network, payTo: payTo2, price: { amount: MAX, asset: usdc.address, extra: { name: usdc.name, version: usdc.version, assetTransferMethod: 'permit2' } } },
-        extensions: { ...declareEip2612GasSponsoringExtension() },
-      },
-    }, server))
-    // Charges a quarter of the maximum the buyer authorized per request.
-    app.get('/usage', (_req, res) => {
-      setSettlementOverrides(res, { amount: String(CHARGE) })
-      res.json({ used: String(CHARGE) })
+    fileSeller = await officialSeller({
+      facilitator: sellerFacilitator(d, payTo2), network, payTo: payTo2, token: usdc,
+      storage: new FileChannelStorage({ directory: join(dir, 'seller') }),
+      // Charges a quarter of the maximum the buyer authorized per request.
+      routes: { '/usage': { amount: MAX, charge: String(CHARGE), extra: { assetTransferMethod: 'permit2' }, extensions: { ...declareEip2612GasSponsoringExtension() } } },
     })
-    fileSeller = await listen(app)
-    manager2 = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo2, token: usdc.address as Address, network })
+    manager2 = fileSeller.manager
     buyer2 = await evmPayer(d, ['USDC'], '1')
   })
 

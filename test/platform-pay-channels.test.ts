@@ -2,10 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { x402ResourceServer } from '@x402/core/server'
-import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer } from '@x402/evm/batch-settlement/server'
-import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
-import express from 'express'
+import type { BatchSettlementChannelManager } from '@x402/evm/batch-settlement/server'
 import type { Address, Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as X402BatchSettlement from '../contracts/evm/artifacts/X402BatchSettlement.js'
@@ -15,7 +12,7 @@ import { encodeHeader } from '../src/sdk/x402/wire.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
-import { listen } from './helpers/x402-buyers.js'
+import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
 
 /**
  * Issue 27 item 4, the buyer half: an agent's pay through an x402 batch-settlement channel, against
@@ -32,7 +29,7 @@ let userKey: string
 let agentId: string
 let agentKey: string
 let wallet: Address
-let seller: { url: string; close(): Promise<void> }
+let seller: OfficialSeller
 let manager: BatchSettlementChannelManager
 let bogus: Server
 let bogusUrl: string
@@ -44,22 +41,12 @@ beforeAll(async () => {
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  const facilitator = sellerFacilitator(d, payTo)
-  const scheme = new BatchServer(payTo, { withdrawDelay: 900 })
-  const server = new x402ResourceServer(facilitator).register(network, scheme)
-  const app = express()
-  app.use(paymentMiddleware({
-    'GET /report': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE.toString(), asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
-    'GET /usage': { accepts: { scheme: 'batch-settlement', network, payTo, price: { amount: PRICE.toString(), asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
-  }, server))
-  app.get('/report', (_req, res) => void res.json({ paid: 'batch-settlement' }))
-  // Usage-priced: the price is the most a request may cost; each charges a quarter of it.
-  app.get('/usage', (_req, res) => {
-    setSettlementOverrides(res, { amount: String(PRICE / 4n) })
-    res.json({ used: String(PRICE / 4n) })
+  // /usage is usage-priced: the price is the most a request may cost; each charges a quarter of it.
+  seller = await officialSeller({
+    facilitator: sellerFacilitator(d, payTo), network, payTo, token: usdc,
+    routes: { '/report': { amount: PRICE.toString() }, '/usage': { amount: PRICE.toString(), charge: String(PRICE / 4n) } },
   })
-  seller = await listen(app)
-  manager = new BatchSettlementChannelManager({ scheme, facilitator, receiver: payTo, token: usdc.address as Address, network })
+  manager = seller.manager
 
   // A seller whose batch-settlement offer names another contract as the one to deposit into.
   bogus = createServer((_req, res) => {
