@@ -7,10 +7,8 @@ import type { FlowName } from '../src/config/schema.js'
 import { storePath } from '../src/config/paths.js'
 import { createApiServer, type ApiFetch, type ApiServerOptions } from './http/api-server.js'
 import { drainable } from './http/drain.js'
-import { prepareDataDir } from './startup/data-dir.js'
 import { startupError } from './startup/failure.js'
-import { ownerOnlyUmask } from './startup/owner-only.js'
-import { assertPortFree } from './startup/ports.js'
+import { startEarly, type EarlyStart } from './startup/early-start.js'
 import { profiles } from '../src/networks/registry.js'
 import { partnerKeyStore } from './auth/partner-keys.js'
 import { authService, keysService } from './auth/service.js'
@@ -53,7 +51,6 @@ import { packageVersion } from '../src/cli/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { routes, workerRoutes } from './http/routes/index.js'
 import { servedFlows } from './http/served-flows.js'
-import { BaseError } from '../src/errors/index.js'
 import { workerDuties } from './worker/duties.js'
 import { channelClaimDuty } from './seller/claim-duty.js'
 import { recordChannelSettlement } from './platform/channel-settlements.js'
@@ -61,7 +58,6 @@ import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { paidFacilitator } from './platform/paid-facilitator.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
-import { refuseWhatCannotWork } from './startup-check.js'
 import { dashboardService } from './dashboard/service.js'
 import { sessionAuth } from './dashboard/session-auth.js'
 import { sessionStore } from './dashboard/sessions.js'
@@ -103,7 +99,11 @@ export type DaemonParts = {
 
 export type Daemon = { urls: DaemonUrls; services: DaemonParts; stop(): Promise<void> }
 
-export type StartDaemonOptions = { onProgress?: (step: string) => void }
+export type StartDaemonOptions = {
+  onProgress?: (step: string) => void
+  /** The first steps, taken already while this module loaded (daemon/entry.ts); taken here otherwise. */
+  early?: Promise<EarlyStart>
+}
 
 /**
  * The composition root: config -> store -> keys -> chains -> listen -> services -> HTTP app.
@@ -111,24 +111,19 @@ export type StartDaemonOptions = { onProgress?: (step: string) => void }
  */
 export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartDaemonOptions = {}): Promise<Daemon> {
   const progress = opts.onProgress ?? (() => {})
-  // Refused before anything is created or started.
-  if (config.role !== 'all' && !config.store.url) {
-    throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
-  }
-  await refuseWhatCannotWork(config)
-  // Before anything is created or touched: owner-only modes, then the data dir checked and locked.
-  ownerOnlyUmask()
-  const lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  // Refused before anything is created or started; then the data dir locked and the chains spawned.
+  const early = await (opts.early ?? startEarly(config))
+  const { lock } = early
   let opened
   try {
-    if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
     opened = { log: createLogger(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files }), keys: loadServiceKeys(config) }
   } catch (e) {
+    await early.abandon()
     lock.release()
     throw startupError(e, config)
   }
   const { log, keys } = opened
-  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush()]
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush(), () => early.abandon()]
   // Run first and together at a stop: the HTTP drain and the leadership hand-over (./http/drain.ts).
   const firstAtStop: Array<() => Promise<unknown>> = []
   const stop = onceAsync(async () => {
@@ -152,7 +147,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     let replayed!: () => void
     const firstReplay = new Promise<void>((resolve) => (replayed = resolve))
     const after = config.store.url ? undefined : firstReplay
-    const chains = await startChains({ config, keys, deployments: deploymentStore(store), progress, outbox, after, backgroundAfter })
+    const chains = await startChains({ config, keys, anvils: early.anvils, deployments: deploymentStore(store), progress, outbox, after, backgroundAfter })
     cleanups.push(chains.stop)
     const profile = profiles[config.profile]
     const base = chains.evm[profile.base]!
@@ -395,7 +390,3 @@ function onceAsync(fn: () => Promise<void>): () => Promise<void> {
   return () => (p ??= fn())
 }
 
-// The CLI reaches daemon/ through this one module: `parx chains` and `parx deploy` too.
-export { startStandaloneChains } from './chains/standalone.js'
-export { deployNetwork } from './chains/deploy-network.js'
-export { startAttestorProcess } from './xchain/attestors/process.js'

@@ -81,6 +81,18 @@ describe('the compiled parx', () => {
     expect(staticClosure(meta, daemon).inputs.filter((i) => i.includes('@scure/bip39/esm/wordlists/'))).toEqual([])
   })
 
+  it("serve's entry loads no package: the data dir is locked and the chains spawned while the composition root still loads", () => {
+    const entry = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('daemon/entry.ts'))![0]
+    const closure = staticClosure(meta, entry)
+    expect(packagesOf(closure)).toEqual([])
+    expect(closure.inputs).toContain('daemon/startup/early-start.ts')
+    expect(closure.inputs).not.toContain('daemon/main.ts')
+    // The other commands that reach the daemon go through the same entry.
+    for (const command of ['serve', 'chains', 'deploy', 'attestor']) {
+      expect(readFileSync(join(root, 'src', 'cli', 'commands', `${command}.ts`), 'utf8')).toContain("import('../../../daemon/entry.js')")
+    }
+  })
+
   it("derives an account's public key natively in the build, the same as viem's (scripts/build.js)", async () => {
     const chunk = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).some((i) => i.endsWith('viem/_esm/accounts/privateKeyToAccount.js')))![0]
     expect(readFileSync(join(root, chunk), 'utf8')).toContain("__parxEcdh('secp256k1')".replaceAll("'", '"'))

@@ -9,7 +9,7 @@ import type { Outbox } from './evm/outbox.js'
 import { storePath } from '../../src/config/paths.js'
 import type { DeploymentStore } from './embedded/deployments.js'
 import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
-import { prepareEmbeddedStates } from './embedded/state-check.js'
+import { spawnLocalAnvils, type LocalAnvils } from './embedded/local-anvils.js'
 import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
 import { evmChain, type EvmChain } from './evm/chain.js'
 import { solanaChain, type SolanaChain } from './solana/chain.js'
@@ -27,6 +27,8 @@ export type Chains = {
 export type StartChainsParameters = {
   config: Readonly<ResolvedConfig>
   keys: ServiceKeys
+  /** The local profile's anvils, spawned already (daemon/startup/early-start.ts); spawned here if not. */
+  anvils?: LocalAnvils
   /** Where the embedded chains record (and find again) what they deployed. */
   deployments: DeploymentStore
   progress: (step: string) => void
@@ -42,20 +44,21 @@ export function startChains(p: StartChainsParameters): Promise<Chains> {
   return p.config.profile === 'local' ? startLocal(p) : connectRemote(p)
 }
 
-async function startLocal({ config, keys, deployments, progress, outbox, after, backgroundAfter }: StartChainsParameters): Promise<Chains> {
+async function startLocal({ config, keys, anvils, deployments, progress, outbox, after, backgroundAfter }: StartChainsParameters): Promise<Chains> {
   const profile = profiles.local
   // A fixed daemon port gets fixed chain ports beside it, so RPC URLs survive restarts
-  // (Solana takes two: JSON-RPC on +3 and its websocket on +4, as a validator does).
+  // (the EVM chains take +1 and +2, ./embedded/local-anvils.ts; Solana two: JSON-RPC on +3 and its
+  // websocket on +4, as a validator does).
   const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
-  // Refused here, before any chain starts or writes, when a state file cannot be read.
-  prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: (m) => process.stderr.write(`parx: ${m}\n`) })
+  // State files checked (refused before any chain starts or writes) and the anvils spawned, unless the start did both already.
+  const spawned = anvils ?? spawnLocalAnvils(config)
   progress('starting embedded chains')
   // LiteSVM's set-up holds the event loop for a few hundred ms of CPU: the anvil processes are
   // spawned first, so they boot and load their state on another core meanwhile.
-  const evmStarts = ([[profile.base, 1], [profile.radius, 2]] as const).map(([key, offset]) => {
-    let spawned!: () => void
-    const spawn = new Promise<void>((resolve) => (spawned = resolve))
-    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, port: portFor(offset), deployments, keys, onSpawned: spawned, dumpsAfter: backgroundAfter })
+  const evmStarts = ([profile.base, profile.radius] as const).map((key) => {
+    let spawnedNow!: () => void
+    const spawn = new Promise<void>((resolve) => (spawnedNow = resolve))
+    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, deployments, keys, spawned: spawned[key], onSpawned: spawnedNow, dumpsAfter: backgroundAfter })
     return { start, spawnedOrFailed: Promise.race([spawn, start.then(() => {}, () => {})]) }
   })
   const solStart = Promise.all(evmStarts.map((e) => e.spawnedOrFailed)).then(() =>

@@ -5,11 +5,10 @@ import { contractsEnv, rpcEnv } from './env-names.js'
 import { publicOriginProblems } from './public-origin.js'
 import type { FlowName } from './schema.js'
 import type { ResolvedConfig } from './load.js'
-
-/** One thing that stops a real-network daemon from serving, and the setting that fixes it. */
-export type ConfigProblem = { setting: string; problem: string; fix: string }
+import type { ConfigProblem } from './problem.js'
 
 export { contractsEnv, rpcEnv }
+export { describeProblems, type ConfigProblem } from './problem.js'
 
 const hex32 = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s)
 const solanaSecret = (s: string) => {
@@ -109,9 +108,4 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
   rail('xchain.evm-origin', ['escrow', 'verifier'], 'destSettler')
   rail('xchain.sol-origin', ['outputSettler'], 'originSettler')
   return out
-}
-
-/** The one message listing every problem, each with its fix. */
-export function describeProblems(problems: ConfigProblem[]): string {
-  return problems.map((p) => `  - ${p.setting}: ${p.problem}; ${p.fix}`).join('\n')
 }

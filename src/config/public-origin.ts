@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from './load.js'
-import type { ConfigProblem } from './problems.js'
+import type { ConfigProblem } from './problem.js'
 
 /** The deployment's public origin, as sign-in and cookies use it. */
 export type PublicOrigin = {

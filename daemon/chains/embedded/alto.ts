@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { freePort } from './free-port.js'
 import { altoScript } from './aa-packages.js'
+import { stopChild } from './stop-child.js'
 
 export type AltoOptions = {
   /** The chain's JSON-RPC URL (127.0.0.1). */
@@ -60,11 +61,11 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
   try {
     await waitReady(url, child, o.readyTimeoutMs ?? 30_000, () => output)
   } catch (e) {
-    await stopChild(child)
+    await stopChild(child, 3_000)
     throw e
   }
   let stopping: Promise<void> | undefined
-  return { url, port, pid: child.pid!, stop: () => (stopping ??= stopChild(child)) }
+  return { url, port, pid: child.pid!, stop: () => (stopping ??= stopChild(child, 3_000)) }
 }
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
@@ -87,17 +88,4 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
     await new Promise((r) => setTimeout(r, 50))
   }
   throw new BaseError('BUNDLER_UNAVAILABLE', `alto did not answer at ${url} within ${timeoutMs} ms: ${output().trim().slice(-1500)}`)
-}
-
-/** SIGTERM, then SIGKILL if alto has not exited within 3 s. */
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    child.kill('SIGTERM')
-  })
 }

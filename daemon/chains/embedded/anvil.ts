@@ -1,29 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { request } from 'node:http'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { BaseError } from '../../../src/errors/index.js'
-import { assertPortFree } from '../../startup/ports.js'
-import { freePort } from './free-port.js'
 import { requestsSentTo } from '../evm/lean-transport.js'
+import { spawnAnvil, type AnvilOptions, type SpawnedAnvil } from './anvil-spawn.js'
 import { keepStateDumped, type StateDumper } from './state-dumper.js'
-import { adoptExitDump, exitDumpOf, prepareStateFile, unreadableStateError } from './state-file.js'
-import { ownProcessGroup, tiedToParent } from './tied-to-parent.js'
+import { stopChild } from './stop-child.js'
+import { adoptExitDump, unreadableStateError } from './state-file.js'
 
-export type AnvilOptions = {
-  chainId: number
-  /** 0 or undefined: a free port. */
-  port?: number
-  host?: string
-  /** The chain starts from this file and it is kept current (./state-dumper.ts), so state survives restarts. */
-  statePath?: string
-  /** Names the chain in errors (e.g. a taken port) and in `--reset-chain`. */
-  name?: string
-  /** Start the chain over: its state file is moved aside (`parx serve --reset-chain <name>`). */
-  reset?: boolean
-  /** Told when an exit dump was dropped or the chain was started over (default: stderr). */
-  warn?: (message: string) => void
+export { anvilBinary, type AnvilOptions } from './anvil-spawn.js'
+
+export type StartAnvilOptions = AnvilOptions & {
+  /** Spawned already, with these options (daemon/startup/early-start.ts): waited for and run from here. */
+  spawned?: Promise<SpawnedAnvil>
   /** Told once the process is spawned, before it answers: the daemon then starts its CPU-bound set-up (daemon/chains/start.ts). */
   onSpawned?: () => void
   /**
@@ -36,48 +25,15 @@ export type AnvilOptions = {
 
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
 
-/** The anvil binary from the npm platform package (one process, no shell, no download). */
-export function anvilBinary(): string {
-  const require = createRequire(import.meta.url)
-  const pkg = require.resolve('@foundry-rs/anvil-linux-amd64/package.json')
-  return join(dirname(pkg), 'bin', 'anvil')
-}
-
-export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
-  const host = opts.host ?? '127.0.0.1'
-  const port = opts.port || (await freePort(host))
-  // No block states written to disk: by default anvil keeps the last 500 in memory and writes each
-  // older one, the whole state as JSON, to ~/.foundry/anvil/tmp, in a directory it leaves behind
-  // when stopped (225 MB after 1,500 blocks; this machine had gathered 72 GB). State at blocks
-  // older than the last 500 is then unavailable; nothing in parx reads that far back.
-  const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent', '--max-persisted-states', '0']
-  const statePath = opts.statePath
+export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
+  const spawned = await (opts.spawned ?? spawnAnvil(opts))
+  spawned.adopted = true
+  const { child, host, port, name, statePath, pidFile } = spawned
   const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
-  const pidFile = statePath ? `${statePath}.pid` : undefined
-  if (pidFile) await reapOrphan(pidFile)
-  const name = opts.name ?? `chain ${opts.chainId}`
-  if (statePath) {
-    prepareStateFile(statePath, { name, reset: opts.reset, warn })
-    if (existsSync(statePath)) args.push('--load-state', statePath)
-    // anvil writes only on its way out (parx writes the state file while it runs); its periodic
-    // dump cannot be turned off, so it is put a day apart.
-    args.push('--dump-state', exitDumpOf(statePath), '--state-interval', '86400')
-  }
-  if (opts.port) await assertPortFree(host, port, `the ${opts.name ?? `chain ${opts.chainId}`} chain`)
-  // Tied to the daemon's life (it dies with it, even on a SIGKILL), and in its own process group
-  // (in the daemon's session, see ownProcessGroup): Ctrl-C in the terminal of `parx serve` signals
-  // the daemon, which stops anvil itself (SIGTERM, exit dump written) after the work that still needs
-  // the chain has finished.
-  const group = ownProcessGroup([anvilBinary(), ...args])
-  const [cmd, ...cmdArgs] = tiedToParent(group.argv)
-  const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: group.detached })
-  if (pidFile) writeFileSync(pidFile, String(child.pid))
   opts.onSpawned?.()
-  let stderr = ''
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
   const rpcUrl = `http://${host}:${port}`
   try {
-    await waitReady(rpcUrl, child, () => stderr, (reason) => unreadableStateError(statePath!, name, reason))
+    await waitReady(rpcUrl, child, spawned.stderr, (reason) => unreadableStateError(statePath!, name, reason))
   } catch (e) {
     child.kill('SIGKILL')
     throw e
@@ -96,29 +52,11 @@ export async function startAnvil(opts: AnvilOptions): Promise<Anvil> {
   const stop = once(async () => {
     stopping = true
     await dumper?.stop()
-    await stopChild(child)
+    await stopChild(child, 5_000)
     if (statePath) adoptExitDump(statePath, warn)
     if (pidFile) rmSync(pidFile, { force: true })
   })
   return { rpcUrl, port, pid: child.pid!, stop }
-}
-
-/**
- * A daemon killed with SIGKILL leaves its anvil running, holding the port and the state file.
- * The pid file lets the next start stop that orphan (only if it still is an anvil).
- */
-async function reapOrphan(pidFile: string): Promise<void> {
-  if (!existsSync(pidFile)) return
-  const pid = Number(readFileSync(pidFile, 'utf8'))
-  let cmdline = ''
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-  } catch {
-    return
-  }
-  if (!cmdline.includes('anvil')) return
-  process.kill(pid, 'SIGTERM')
-  for (let i = 0; i < 200 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 25))
 }
 
 async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string, unreadable: (reason: string) => BaseError): Promise<void> {
@@ -154,19 +92,6 @@ function answers(rpcUrl: string): Promise<boolean> {
     // Not listening yet.
     req.once('error', () => resolve(false))
     req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }))
-  })
-}
-
-/** SIGTERM lets anvil write its exit dump; SIGKILL only if it does not exit in time. */
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    child.kill('SIGTERM')
   })
 }
 

@@ -4,10 +4,10 @@ import { CliError, usageError } from '../errors.js'
 
 export type AttestorOptions = { index: string; host: string; port: string; dataDir?: string }
 
-type DaemonModule = typeof import('../../../daemon/main.js')
+type DaemonModule = typeof import('../../../daemon/entry.js')
 
 /** The daemon side is reached through the one module `parx serve` loads, lazily, as serve does. */
-const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js')
+const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/entry.js')
 
 /** What the daemon's GET /api/config tells an attestor: public addresses and where the chains are. */
 type PublicConfig = {

@@ -4,10 +4,10 @@ import { label, type CliContext } from '../context.js'
 
 export type ChainsOptions = { as?: 'local' | 'testnet'; port?: string; host?: string; dataDir?: string; fresh?: boolean }
 
-type DaemonModule = typeof import('../../../daemon/main.js')
+type DaemonModule = typeof import('../../../daemon/entry.js')
 
 /** The daemon side is reached through the one module `parx serve` loads, lazily, as serve does. */
-const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js')
+const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/entry.js')
 
 /**
  * Runs only the embedded chains as standalone RPC endpoints and prints how to point a daemon at

@@ -4,10 +4,10 @@ import { label, type CliContext } from '../context.js'
 
 export type DeployOptions = { network: string; write?: boolean }
 
-type DaemonModule = typeof import('../../../daemon/main.js')
+type DaemonModule = typeof import('../../../daemon/entry.js')
 
 /** The daemon side is reached through the one module `parx serve` loads, lazily, as serve does. */
-const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js')
+const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/entry.js')
 
 /**
  * Deploys what a real network is missing with the configured keys (PARX_SOLVER_KEY deploys and

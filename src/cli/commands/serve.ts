@@ -8,10 +8,14 @@ import { parsePortFlag } from '../../config/port.js'
 
 export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; resetChain?: string[]; profile?: string; logLevel?: string; role?: string; metricsPort?: string }
 
-type DaemonModule = typeof import('../../../daemon/main.js')
+type DaemonModule = typeof import('../../../daemon/entry.js')
 
-/** The one place the CLI loads the daemon: lazily, so client commands never pay for it. */
-const loadDaemon = (): Promise<DaemonModule> => import('../../../daemon/main.js')
+/** The one place the CLI loads the daemon: lazily, so client commands never pay for it; its composition root starts loading at once. */
+const loadDaemon = async (): Promise<DaemonModule> => {
+  const daemon = await import('../../../daemon/entry.js')
+  void daemon.loadRoot()
+  return daemon
+}
 
 /**
  * Starts the daemon, records where it runs in the per-user runtime file (so other commands find it
