@@ -59,4 +59,13 @@ describe('a restart finds the canonical contracts in place', () => {
     expect(asked.methods).toEqual(['eth_call'])
     expect(hashes).toEqual([keccak256((await anvil.chain.client.getCode({ address: MULTICALL3 }))!), EMPTY_CODE_HASH, NO_ACCOUNT_HASH])
   })
+
+  it('codeHashes reads a first hash that starts with 0xEF (init code may not return code starting with that byte, EIP-3541)', async () => {
+    // Code whose hash starts with 0xef: 1 in 256, found by counting.
+    let code: `0x${string}` = '0x00'
+    for (let i = 0; !keccak256(code).startsWith('0xef'); i++) code = `0x60${(i & 0xff).toString(16).padStart(2, '0')}60${(i >> 8).toString(16).padStart(2, '0')}00`
+    const address = '0x00000000000000000000000000000000000b0b03'
+    await anvil.rpc('anvil_setCode', [address, code])
+    expect(await codeHashes(anvil.chain.client, [address, MULTICALL3])).toEqual([keccak256(code), keccak256((await anvil.chain.client.getCode({ address: MULTICALL3 }))!)])
+  })
 })
