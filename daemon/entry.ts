@@ -33,10 +33,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: Omit<S
     main = await loading
   } catch (e) {
     // Nothing will take over what the first steps took.
-    await early.then(async (taken) => {
-      await taken.abandon()
-      taken.lock.release()
-    }, () => {})
+    await early.then((taken) => taken.release(), () => {})
     throw e
   }
   return main.startDaemon(config, { ...opts, early })

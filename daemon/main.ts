@@ -113,17 +113,15 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   const progress = opts.onProgress ?? (() => {})
   // Refused before anything is created or started; then the data dir locked and the chains spawned.
   const early = await (opts.early ?? startEarly(config))
-  const { lock } = early
   let opened
   try {
     opened = { log: createLogger(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files }), keys: loadServiceKeys(config) }
   } catch (e) {
-    await early.abandon()
-    lock.release()
+    await early.release()
     throw startupError(e, config)
   }
   const { log, keys } = opened
-  const cleanups: Array<() => Promise<void> | void> = [() => lock.release(), () => log.flush(), () => early.abandon()]
+  const cleanups: Array<() => Promise<void> | void> = [() => early.release(), () => log.flush()]
   // Run first and together at a stop: the HTTP drain and the leadership hand-over (./http/drain.ts).
   const firstAtStop: Array<() => Promise<unknown>> = []
   const stop = onceAsync(async () => {
@@ -351,7 +349,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       urls.metrics = `${httpOrigin(config.host, port)}/metrics`
     }
     app = createApp({ metrics: metrics.http, surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
-    lock.setUrl(api)
+    early.lock.setUrl(api)
     log.info({ urls, profile: config.profile }, 'parx daemon ready')
     // After the ready line, never before it: the first send then finds alto up (a failure is
     // logged by the runtime and retried on that send).

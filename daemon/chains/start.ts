@@ -9,7 +9,7 @@ import type { Outbox } from './evm/outbox.js'
 import { storePath } from '../../src/config/paths.js'
 import type { DeploymentStore } from './embedded/deployments.js'
 import { startLocalEvm, type LocalEvm } from './embedded/local-evm.js'
-import { spawnLocalAnvils, type LocalAnvils } from './embedded/local-anvils.js'
+import type { LocalAnvils } from './embedded/local-anvils.js'
 import { startLocalSolana, type LocalSolana } from './embedded/local-solana.js'
 import { evmChain, type EvmChain } from './evm/chain.js'
 import { solanaChain, type SolanaChain } from './solana/chain.js'
@@ -27,8 +27,8 @@ export type Chains = {
 export type StartChainsParameters = {
   config: Readonly<ResolvedConfig>
   keys: ServiceKeys
-  /** The local profile's anvils, spawned already (daemon/startup/early-start.ts); spawned here if not. */
-  anvils?: LocalAnvils
+  /** The local profile's anvils, spawned by the start's first steps (daemon/startup/early-start.ts). */
+  anvils: LocalAnvils | undefined
   /** Where the embedded chains record (and find again) what they deployed. */
   deployments: DeploymentStore
   progress: (step: string) => void
@@ -50,20 +50,15 @@ async function startLocal({ config, keys, anvils, deployments, progress, outbox,
   // (the EVM chains take +1 and +2, ./embedded/local-anvils.ts; Solana two: JSON-RPC on +3 and its
   // websocket on +4, as a validator does).
   const portFor = (offset: number) => (config.port ? config.port + offset : undefined)
-  // State files checked (refused before any chain starts or writes) and the anvils spawned, unless the start did both already.
-  const spawned = anvils ?? spawnLocalAnvils(config)
+  if (!anvils) throw new BaseError('INTERNAL', 'the local profile started without its anvils spawned')
   progress('starting embedded chains')
+  const evmStarts = ([profile.base, profile.radius] as const).map((key) =>
+    startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, deployments, keys, spawned: anvils[key], dumpsAfter: backgroundAfter }))
   // LiteSVM's set-up holds the event loop for a few hundred ms of CPU: the anvil processes are
   // spawned first, so they boot and load their state on another core meanwhile.
-  const evmStarts = ([profile.base, profile.radius] as const).map((key) => {
-    let spawnedNow!: () => void
-    const spawn = new Promise<void>((resolve) => (spawnedNow = resolve))
-    const start = startLocalEvm({ spec: networks[key]!, dataDir: config.dataDir, deployments, keys, spawned: spawned[key], onSpawned: spawnedNow, dumpsAfter: backgroundAfter })
-    return { start, spawnedOrFailed: Promise.race([spawn, start.then(() => {}, () => {})]) }
-  })
-  const solStart = Promise.all(evmStarts.map((e) => e.spawnedOrFailed)).then(() =>
+  const solStart = Promise.all(Object.values(anvils).map((a) => a.catch(() => {}))).then(() =>
     startLocalSolana({ spec: networks[profile.solana]!, host: config.host, port: portFor(3), chainDbFile: storePath(config.dataDir), deployments, keys, buildAfter: backgroundAfter }))
-  const started = await Promise.allSettled([...evmStarts.map((e) => e.start), solStart])
+  const started = await Promise.allSettled([...evmStarts, solStart])
   const stops = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop] : []))
   const stop = async () => void (await Promise.all(stops.map((s) => s())))
   const failed = started.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined

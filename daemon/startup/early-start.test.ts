@@ -35,7 +35,7 @@ async function answering(url: string): Promise<string> {
 }
 
 describe('startEarly (what `parx serve` does while the daemon loads)', () => {
-  it('locks the data dir and spawns both local anvils; abandoning kills the ones nothing took over', async () => {
+  it('locks the data dir and spawns both local anvils; releasing kills the ones nothing took over', async () => {
     const dataDir = join(tmp, 'local')
     const early = await startEarly(config(dataDir))
     try {
@@ -47,9 +47,9 @@ describe('startEarly (what `parx serve` does while the daemon loads)', () => {
         expect(await answering(`http://${a.host}:${a.port}`)).toMatch(/^0x/)
         expect(readFileSync(a.pidFile!, 'utf8')).toBe(String(a.child.pid))
       }
-      // One taken over (as startAnvil does): abandon leaves it running and stops the other.
+      // One taken over (as startAnvil does): release leaves it running and stops the other.
       spawned[0]!.adopted = true
-      await early.abandon()
+      await early.release()
       expect(spawned[1]!.child.exitCode !== null || spawned[1]!.child.signalCode !== null).toBe(true)
       expect(existsSync(spawned[1]!.pidFile!)).toBe(false)
       expect(await chainIdAt(`http://${spawned[1]!.host}:${spawned[1]!.port}`)).toBeUndefined()
@@ -61,8 +61,7 @@ describe('startEarly (what `parx serve` does while the daemon loads)', () => {
     // Released: the next start locks it.
     const again = await startEarly(config(dataDir))
     await Promise.all(Object.values(again.anvils!))
-    await again.abandon()
-    again.lock.release()
+    await again.release()
   })
 
   it('refuses a config that cannot work before it creates the data dir or spawns a chain', async () => {
@@ -75,15 +74,13 @@ describe('startEarly (what `parx serve` does while the daemon loads)', () => {
     const dataDir = join(tmp, 'unreadable')
     const first = await startEarly(config(dataDir))
     await Promise.all(Object.values(first.anvils!))
-    await first.abandon()
-    first.lock.release()
+    await first.release()
     const { writeFileSync } = await import('node:fs')
     writeFileSync(statePathOf(dataDir, 'local-base'), '{"block": ')
     await expect(startEarly(config(dataDir))).rejects.toMatchObject({ code: 'CHAIN_STATE_UNREADABLE' })
     // Nothing holds the data dir: a start with the chain reset gets it.
     const reset = await startEarly(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'silent', resetChain: ['local-base'] } }))
     await Promise.all(Object.values(reset.anvils!))
-    await reset.abandon()
-    reset.lock.release()
+    await reset.release()
   })
 })

@@ -12,8 +12,8 @@ export type EarlyStart = {
   lock: DataDirLock
   /** The local profile's EVM chains, spawned (the composition root waits for them and runs them). */
   anvils?: LocalAnvils
-  /** Releases what was taken here and not handed over since (a start that fails before its chains run). */
-  abandon(): Promise<void>
+  /** Gives back what was taken here: the anvils nothing took over since (a start that failed before its chains ran), then the lock. */
+  release(): Promise<void>
 }
 
 /**
@@ -33,7 +33,11 @@ export async function startEarly(config: Readonly<ResolvedConfig>): Promise<Earl
   try {
     if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
     const anvils = config.profile === 'local' ? spawnLocalAnvils(config) : undefined
-    return { lock, anvils, abandon: async () => void (anvils && (await abandonAnvils(anvils))) }
+    const release = async () => {
+      if (anvils) await abandonAnvils(anvils)
+      lock.release()
+    }
+    return { lock, anvils, release }
   } catch (e) {
     lock.release()
     throw startupError(e, config)

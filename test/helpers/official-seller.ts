@@ -18,7 +18,7 @@ export type OfficialRoute = {
   extensions?: Record<string, unknown>
 }
 
-export type OfficialSeller = { url: string; scheme: BatchServer; manager: BatchSettlementChannelManager; close(): Promise<void> }
+export type OfficialSeller = { url: string; manager: BatchSettlementChannelManager; close(): Promise<void> }
 
 /**
  * A stock x402 seller as an integrator writes it from the official packages unchanged: express with
@@ -54,5 +54,5 @@ export async function officialSeller(o: {
   }
   const listening = await listen(app)
   const manager = new BatchSettlementChannelManager({ scheme, facilitator: o.facilitator, receiver: o.payTo, token: o.token.address as Address, network: o.network })
-  return { ...listening, scheme, manager }
+  return { ...listening, manager }
 }

@@ -10,11 +10,8 @@ import { adoptExitDump, unreadableStateError } from './state-file.js'
 
 export { anvilBinary, type AnvilOptions } from './anvil-spawn.js'
 
-export type StartAnvilOptions = AnvilOptions & {
-  /** Spawned already, with these options (daemon/startup/early-start.ts): waited for and run from here. */
-  spawned?: Promise<SpawnedAnvil>
-  /** Told once the process is spawned, before it answers: the daemon then starts its CPU-bound set-up (daemon/chains/start.ts). */
-  onSpawned?: () => void
+/** How to spawn it, or the anvil spawned already (./local-anvils.ts), which is waited for and run from here. */
+export type StartAnvilOptions = (AnvilOptions | { spawned: Promise<SpawnedAnvil>; warn?: AnvilOptions['warn'] }) & {
   /**
    * The state file's writer (a worker thread, ~0.2 s of CPU to start) starts once this resolves:
    * the daemon passes its ready line, so its start does not wait for that CPU. Until then the
@@ -26,11 +23,10 @@ export type StartAnvilOptions = AnvilOptions & {
 export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise<void> }
 
 export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
-  const spawned = await (opts.spawned ?? spawnAnvil(opts))
+  const spawned = await ('spawned' in opts ? opts.spawned : spawnAnvil(opts))
   spawned.adopted = true
   const { child, host, port, name, statePath, pidFile } = spawned
   const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
-  opts.onSpawned?.()
   const rpcUrl = `http://${host}:${port}`
   try {
     await waitReady(rpcUrl, child, spawned.stderr, (reason) => unreadableStateError(statePath!, name, reason))

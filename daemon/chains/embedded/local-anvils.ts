@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ResolvedConfig } from '../../../src/config/load.js'
-import { networks } from '../../../src/networks/registry.js'
+import { networks, type NetworkSpec } from '../../../src/networks/registry.js'
 import { spawnAnvil, type SpawnedAnvil } from './anvil-spawn.js'
 import { prepareEmbeddedStates, stateFileChains, statePathOf } from './state-check.js'
 
@@ -19,14 +19,19 @@ export function spawnLocalAnvils(config: Pick<ResolvedConfig, 'dataDir' | 'port'
   prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: (m) => process.stderr.write(`parx: ${m}\n`) })
   const anvils: LocalAnvils = {}
   stateFileChains.forEach((key, i) => {
-    const statePath = statePathOf(config.dataDir, key)
-    mkdirSync(dirname(statePath), { recursive: true })
-    const spawned = spawnAnvil({ name: key, chainId: networks[key]!.chainId!, port: config.port ? config.port + i + 1 : undefined, statePath })
+    const spawned = spawnChainAnvil(config.dataDir, networks[key]!, config.port ? config.port + i + 1 : undefined)
     // Awaited where the chain is started, or stopped by abandonAnvils: a failed spawn is reported there.
     spawned.catch(() => {})
     anvils[key] = spawned
   })
   return anvils
+}
+
+/** One embedded chain's anvil, on its state file in the data dir (created, with the directory, on its first start). */
+export function spawnChainAnvil(dataDir: string, spec: NetworkSpec, port: number | undefined): Promise<SpawnedAnvil> {
+  const statePath = statePathOf(dataDir, spec.key)
+  mkdirSync(dirname(statePath), { recursive: true })
+  return spawnAnvil({ name: spec.key, chainId: spec.chainId!, port, statePath })
 }
 
 /** Stops what spawnLocalAnvils started and nothing then took over (a start refused before its chains ran). */

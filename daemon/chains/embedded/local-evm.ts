@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import type { Address, Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
@@ -8,7 +6,7 @@ import type { DeploymentStore } from './deployments.js'
 import { evmChain, evmClient, type EvmChain } from '../evm/chain.js'
 import { startAnvil } from './anvil.js'
 import type { SpawnedAnvil } from './anvil-spawn.js'
-import { statePathOf } from './state-check.js'
+import { spawnChainAnvil } from './local-anvils.js'
 import { codeHashes, hasCode } from './code-hashes.js'
 import { deployLocalEvm, deployMissingXchain, installCanonical } from './evm-deploy.js'
 import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
@@ -21,10 +19,8 @@ export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<voi
  * and reuses both; the contracts at canonical addresses (Multicall3, Permit2, the x402 Permit2
  * proxy) are placed again at every start, so a chain made before one of them joined gets it.
  */
-export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys; spawned?: Promise<SpawnedAnvil>; onSpawned?: () => void; dumpsAfter?: Promise<unknown> }): Promise<LocalEvm> {
-  const statePath = statePathOf(p.dataDir, p.spec.key)
-  mkdirSync(dirname(statePath), { recursive: true })
-  const anvil = await startAnvil({ name: p.spec.key, chainId: p.spec.chainId!, port: p.port, statePath, spawned: p.spawned, onSpawned: p.onSpawned, dumpsAfter: p.dumpsAfter })
+export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; port?: number; deployments: DeploymentStore; keys: ServiceKeys; spawned?: Promise<SpawnedAnvil>; dumpsAfter?: Promise<unknown> }): Promise<LocalEvm> {
+  const anvil = await startAnvil({ spawned: p.spawned ?? spawnChainAnvil(p.dataDir, p.spec, p.port), dumpsAfter: p.dumpsAfter })
   try {
     const client = evmClient(p.spec, anvil.rpcUrl)
     let addresses = await p.deployments.read(p.spec.key)
