@@ -1,9 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { voucherDigest } from '../../evm/batch-settlement/voucher-digest.js'
-import { signerKeys } from './signer-keys.js'
-
-/** The payer authorizers whose vouchers this process verifies (seller and facilitator alike): ~80 KB each once tabled, so 256 of them stay under ~21 MB. */
-const payerAuthorizers = signerKeys({ max: 256 })
+import { isSignedBy } from '../../../evm-signer.js'
 
 /**
  * Whether `signature` is `signer`'s over the voucher (`channelId`, `maxClaimableAmount`) on
@@ -13,5 +10,5 @@ const payerAuthorizers = signerKeys({ max: 256 })
  */
 export function voucherSignedBy(signer: Address, chainId: number, channelId: Hex, maxClaimableAmount: bigint, signature: Hex): boolean {
   if (maxClaimableAmount < 0n || maxClaimableAmount >= 2n ** 128n) return false
-  return payerAuthorizers.verify(signer, voucherDigest(chainId, channelId, maxClaimableAmount), signature)
+  return isSignedBy(signer, voucherDigest(chainId, channelId, maxClaimableAmount), signature)
 }
