@@ -1,4 +1,5 @@
 import { x402Client } from '@x402/core/client'
+import { decodePaymentResponseHeader } from '@x402/core/http'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
 import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
@@ -15,8 +16,10 @@ import { daemonSettled, report, spawnServe, summary } from './lib.js'
 import { listen } from '../test/helpers/x402-buyers.js'
 
 const ROUNDS = 100
+/** The first rounds are paid but not timed, as in bench/batch-settlement.ts: both schemes are then timed in a warm process. */
+const UNTIMED = 10
 const PRICE = '1000' // 0.001 USDC
-const DEPOSIT = BigInt(PRICE) * BigInt(ROUNDS + 10)
+const DEPOSIT = BigInt(PRICE) * BigInt(ROUNDS + UNTIMED + 10)
 
 /**
  * A voucher-paid request through OUR seller middleware (paymentGate, channel state in memory,
@@ -73,7 +76,9 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     const signer = toClientEvmSigner(account, client as never)
     const batch = wrapFetchWithPayment(fetch, x402Client.fromConfig({
       schemes: [{ network: 'eip155:*', client: new BatchClient(signer, { depositStrategy: () => String(DEPOSIT) }) }],
-      spendControls: { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: String(DEPOSIT / 10n) }] },
+      // The client deposits at most 5x this cap (its default depositMultiplier): DEPOSIT / 10 made it deposit half of
+      // DEPOSIT and top up mid-run, a transaction timed as a voucher. `deposits` below counts them.
+      spendControls: { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: String(DEPOSIT / 5n) }] },
     }))
     const exact = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(signer) }], spendControls: false }))
     // This process's CPU per request too: the official buyer's and our seller's together (the daemon's is not in it).
@@ -86,21 +91,29 @@ export async function benchBatchSettlementSeller(): Promise<void> {
       await res.arrayBuffer()
       const used = process.cpuUsage(c)
       ;(cpuOf[new URL(url).pathname] ??= []).push((used.user + used.system) / 1000)
-      return ms
+      const settled = res.headers.get('payment-response')
+      return { ms, onChain: Boolean(settled && decodePaymentResponseHeader(settled).transaction) }
     }
-    const depositMs = await timed(batch, `${seller}/batch`)
+    const depositMs = (await timed(batch, `${seller}/batch`)).ms
     const settledAfterMs = await daemonSettled(ours.child.pid!)
     const vouchers: number[] = []
     const exacts: number[] = []
-    for (let i = 0; i < ROUNDS; i++) {
-      vouchers.push(await timed(batch, `${seller}/batch`))
-      exacts.push(await timed(exact, `${seller}/exact`))
+    let topUps = 0
+    for (let i = 0; i < UNTIMED + ROUNDS; i++) {
+      const paid = await timed(batch, `${seller}/batch`)
+      const exactMs = (await timed(exact, `${seller}/exact`)).ms
+      if (paid.onChain) topUps++ // a deposit, not a voucher: not timed as one
+      if (i < UNTIMED || paid.onChain) continue
+      vouchers.push(paid.ms)
+      exacts.push(exactMs)
     }
-    const v = summary(vouchers), e = summary(exacts), g = summary(gateMs.slice(1)), gc = summary(gateCpuMs.slice(1))
+    // The gate's figures over the timed rounds only (after the deposit's and the untimed vouchers').
+    const g = summary(gateMs.slice(1 + UNTIMED)), gc = summary(gateCpuMs.slice(1 + UNTIMED))
+    const v = summary(vouchers), e = summary(exacts)
     report('batch_seller.deposit_request', depositMs, 'ms')
-    report('batch_seller.voucher_p50', v.p50, 'ms', { p99: v.p99, n: v.n, target: '<= 5 ms' })
+    report('batch_seller.voucher_p50', v.p50, 'ms', { p99: v.p99, n: v.n, untimed: UNTIMED, topUps, target: '<= 5 ms' })
     report('batch_seller.voucher_p99', v.p99, 'ms')
-    report('batch_seller.voucher_request_cpu_p50', summary(cpuOf['/batch']!.slice(1)).p50, 'ms', { note: 'this process: the official buyer (402 read, voucher signed, answer checked) and our seller', exactRequestCpuP50: summary(cpuOf['/exact']!).p50, daemonSettledAfterMs: settledAfterMs })
+    report('batch_seller.voucher_request_cpu_p50', summary(cpuOf['/batch']!.slice(1 + UNTIMED)).p50, 'ms', { note: 'this process: the official buyer (402 read, voucher signed, answer checked) and our seller', exactRequestCpuP50: summary(cpuOf['/exact']!.slice(UNTIMED)).p50, daemonSettledAfterMs: settledAfterMs })
     report('batch_seller.gate_voucher_p50', g.p50, 'ms', { p99: g.p99, n: g.n, note: 'inside the seller process: the paid request from its headers to its answer' })
     report('batch_seller.gate_voucher_cpu_p50', gc.p50, 'ms', { p99: gc.p99, n: gc.n, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 })
     report('batch_seller.exact_p50', e.p50, 'ms', { p99: e.p99, n: e.n })
