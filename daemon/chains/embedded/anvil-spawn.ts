@@ -28,6 +28,9 @@ export type AnvilOptions = {
   warn?: (message: string) => void
 }
 
+/** Warnings of a chain's start and stop when no one else hears them: `parx serve`'s stderr. */
+export const warnOnStderr = (message: string): void => void process.stderr.write(`parx: ${message}\n`)
+
 /** An anvil process that may not answer yet. */
 export type SpawnedAnvil = {
   child: ChildProcess
@@ -36,6 +39,8 @@ export type SpawnedAnvil = {
   name: string
   statePath?: string
   pidFile?: string
+  /** Where its start and stop warn (AnvilOptions.warn). */
+  warn: (message: string) => void
   /** The end of what it wrote to stderr, for the error when it does not start. */
   stderr(): string
   /** Set once ./anvil.ts runs it; until then nothing else stops it. */
@@ -58,7 +63,7 @@ export async function spawnAnvil(opts: AnvilOptions): Promise<SpawnedAnvil> {
   // older than the last 500 is then unavailable; nothing in parx reads that far back.
   const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent', '--max-persisted-states', '0']
   const statePath = opts.statePath
-  const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
+  const warn = opts.warn ?? warnOnStderr
   const pidFile = statePath ? `${statePath}.pid` : undefined
   if (pidFile) await reapOrphan(pidFile)
   const name = opts.name ?? `chain ${opts.chainId}`
@@ -80,7 +85,7 @@ export async function spawnAnvil(opts: AnvilOptions): Promise<SpawnedAnvil> {
   if (pidFile) writeFileSync(pidFile, String(child.pid))
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
-  return { child, host, port, name, statePath, pidFile, stderr: () => stderr, adopted: false }
+  return { child, host, port, name, statePath, pidFile, warn, stderr: () => stderr, adopted: false }
 }
 
 /**

@@ -11,7 +11,7 @@ import { adoptExitDump, unreadableStateError } from './state-file.js'
 export { anvilBinary, type AnvilOptions } from './anvil-spawn.js'
 
 /** How to spawn it, or the anvil spawned already (./local-anvils.ts), which is waited for and run from here. */
-export type StartAnvilOptions = (AnvilOptions | { spawned: Promise<SpawnedAnvil>; warn?: AnvilOptions['warn'] }) & {
+export type StartAnvilOptions = (AnvilOptions | { spawned: Promise<SpawnedAnvil> }) & {
   /**
    * The state file's writer (a worker thread, ~0.2 s of CPU to start) starts once this resolves:
    * the daemon passes its ready line, so its start does not wait for that CPU. Until then the
@@ -25,8 +25,7 @@ export type Anvil = { rpcUrl: string; port: number; pid: number; stop(): Promise
 export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
   const spawned = await ('spawned' in opts ? opts.spawned : spawnAnvil(opts))
   spawned.adopted = true
-  const { child, host, port, name, statePath, pidFile } = spawned
-  const warn = opts.warn ?? ((m: string) => process.stderr.write(`parx: ${m}\n`))
+  const { child, host, port, name, statePath, pidFile, warn } = spawned
   const rpcUrl = `http://${host}:${port}`
   try {
     await waitReady(rpcUrl, child, spawned.stderr, (reason) => unreadableStateError(statePath!, name, reason))

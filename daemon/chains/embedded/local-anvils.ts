@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ResolvedConfig } from '../../../src/config/load.js'
 import { networks, type NetworkSpec } from '../../../src/networks/registry.js'
-import { spawnAnvil, type SpawnedAnvil } from './anvil-spawn.js'
+import { spawnAnvil, warnOnStderr, type SpawnedAnvil } from './anvil-spawn.js'
 import { prepareEmbeddedStates, stateFileChains, statePathOf } from './state-check.js'
 
 /** The local profile's anvils by network, spawned and maybe not answering yet. */
@@ -16,7 +16,7 @@ export type LocalAnvils = Record<string, Promise<SpawnedAnvil>>
  * (daemon/startup/early-start.ts), so the chains boot on the other core meanwhile.
  */
 export function spawnLocalAnvils(config: Pick<ResolvedConfig, 'dataDir' | 'port' | 'resetChain'>): LocalAnvils {
-  prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: (m) => process.stderr.write(`parx: ${m}\n`) })
+  prepareEmbeddedStates({ dataDir: config.dataDir, reset: config.resetChain ?? [], warn: warnOnStderr })
   const anvils: LocalAnvils = {}
   stateFileChains.forEach((key, i) => {
     const spawned = spawnChainAnvil(config.dataDir, networks[key]!, config.port ? config.port + i + 1 : undefined)
