@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, defineChain, http, type Address, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { wrapFetchWithPayment as parxFetch } from '../src/sdk/x402/client/fetch.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { daemonSettled, report, spawnServe, summary } from './lib.js'
@@ -24,10 +25,12 @@ const DEPOSIT = BigInt(PRICE) * BigInt(ROUNDS + UNTIMED + 10)
 /**
  * A voucher-paid request through OUR seller middleware (paymentGate, channel state in memory,
  * vouchers checked locally) against one `exact` payment through the same gate, both paid by the
- * official @x402/fetch buyer (batch-settlement client, ExactEvmScheme), interleaved round by round
- * so both meet the same chain and load. The round trip includes the official client's unpaid
- * first request (its fetch wrapper asks, reads the 402, then pays); `gate_voucher_*` is the gate's
- * own share, timed inside the seller. Target (issue 27): voucher p50 at most 5 ms.
+ * official @x402/fetch buyer (batch-settlement client, ExactEvmScheme), and a voucher paid by
+ * parx's own buyer (src/sdk/x402/client/fetch.ts with `channels`), interleaved round by round so
+ * all meet the same chain and load. The official client's round trip includes its unpaid first
+ * request (its fetch wrapper asks, reads the 402, then pays); parx's buyer sends the voucher with
+ * the request once it paid the path. `gate_*` is the gate's own share, timed inside the seller.
+ * Target (issue 27): voucher p50 at most 5 ms.
  */
 export async function benchBatchSettlementSeller(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-batch-seller-'))
@@ -49,12 +52,15 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     const app = express()
     // The gate's own time for a paid /batch request (header in, answer written): the middleware's share of the round trip.
     // And its CPU: this process's, which during that span is the seller's alone (the buyer awaits the answer).
-    const gateMs: number[] = [], gateCpuMs: number[] = []
+    // By path: /batch is the official buyer's, /channel parx's.
+    const gateMs: Record<string, number[]> = { '/batch': [], '/channel': [] }, gateCpuMs: number[] = []
     app.use((req, res, next) => {
-      if (req.path !== '/batch' || !req.headers['payment-signature']) return next()
+      const times = gateMs[req.path]
+      if (!times || !req.headers['payment-signature']) return next()
       const c = process.cpuUsage(), t = performance.now()
       res.on('finish', () => {
-        gateMs.push(performance.now() - t)
+        times.push(performance.now() - t)
+        if (req.path !== '/batch') return
         const used = process.cpuUsage(c)
         gateCpuMs.push((used.user + used.system) / 1000)
       })
@@ -62,17 +68,22 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     })
     app.use(paymentGate({
       facilitator: { url: urls.facilitator },
-      routes: { 'GET /exact': { prices: [{ ...price, method: 'eip3009' }] }, 'GET /batch': { prices: [{ ...price, scheme: 'batch-settlement' }] } },
+      routes: { 'GET /exact': { prices: [{ ...price, method: 'eip3009' }] }, 'GET /batch': { prices: [{ ...price, scheme: 'batch-settlement' }] }, 'GET /channel': { prices: [{ ...price, scheme: 'batch-settlement' }] } },
     }))
     app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
     app.get('/batch', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+    app.get('/channel', (_req, res) => void res.json({ paid: 'batch-settlement' }))
     const listening = await listen(app)
     closeSeller = listening.close
     const seller = listening.url
 
-    const account = privateKeyToAccount(generatePrivateKey())
-    const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: account.address, token: 'USDC', amount: '10' }) })
-    if (!r.ok) throw new Error(`faucet answered ${r.status}`)
+    const funded = async () => {
+      const account = privateKeyToAccount(generatePrivateKey())
+      const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: account.address, token: 'USDC', amount: '10' }) })
+      if (!r.ok) throw new Error(`faucet answered ${r.status}`)
+      return account
+    }
+    const account = await funded()
     const signer = toClientEvmSigner(account, client as never)
     const batch = wrapFetchWithPayment(fetch, x402Client.fromConfig({
       schemes: [{ network: 'eip155:*', client: new BatchClient(signer, { depositStrategy: () => String(DEPOSIT) }) }],
@@ -81,6 +92,8 @@ export async function benchBatchSettlementSeller(): Promise<void> {
       spendControls: { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: String(DEPOSIT / 5n) }] },
     }))
     const exact = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(signer) }], spendControls: false }))
+    // Another payer, so another channel: its deposit covers the run, as the official buyer's does.
+    const parx = parxFetch(fetch, { evm: { signer: await funded(), clients: [client] }, channels: { depositMultiplier: Number(DEPOSIT / BigInt(PRICE)) } })
     // This process's CPU per request too: the official buyer's and our seller's together (the daemon's is not in it).
     const cpuOf: Record<string, number[]> = {}
     const timed = async (f: typeof fetch, url: string) => {
@@ -95,24 +108,33 @@ export async function benchBatchSettlementSeller(): Promise<void> {
       return { ms, onChain: Boolean(settled && decodePaymentResponseHeader(settled).transaction) }
     }
     const depositMs = (await timed(batch, `${seller}/batch`)).ms
+    const parxDepositMs = (await timed(parx, `${seller}/channel`)).ms
     const settledAfterMs = await daemonSettled(ours.child.pid!)
     const vouchers: number[] = []
     const exacts: number[] = []
+    const parxVouchers: number[] = []
     let topUps = 0
     for (let i = 0; i < UNTIMED + ROUNDS; i++) {
       const paid = await timed(batch, `${seller}/batch`)
       const exactMs = (await timed(exact, `${seller}/exact`)).ms
-      if (paid.onChain) topUps++ // a deposit, not a voucher: not timed as one
-      if (i < UNTIMED || paid.onChain) continue
-      vouchers.push(paid.ms)
+      const parxPaid = await timed(parx, `${seller}/channel`)
+      // A deposit, not a voucher: not timed as one.
+      topUps += Number(paid.onChain) + Number(parxPaid.onChain)
+      if (i < UNTIMED) continue
+      if (!paid.onChain) vouchers.push(paid.ms)
+      if (!parxPaid.onChain) parxVouchers.push(parxPaid.ms)
       exacts.push(exactMs)
     }
     // The gate's figures over the timed rounds only (after the deposit's and the untimed vouchers').
-    const g = summary(gateMs.slice(1 + UNTIMED)), gc = summary(gateCpuMs.slice(1 + UNTIMED))
-    const v = summary(vouchers), e = summary(exacts)
+    const g = summary(gateMs['/batch']!.slice(1 + UNTIMED)), gc = summary(gateCpuMs.slice(1 + UNTIMED))
+    const v = summary(vouchers), e = summary(exacts), pv = summary(parxVouchers), pg = summary(gateMs['/channel']!.slice(1 + UNTIMED))
     report('batch_seller.deposit_request', depositMs, 'ms')
     report('batch_seller.voucher_p50', v.p50, 'ms', { p99: v.p99, n: v.n, untimed: UNTIMED, topUps, target: '<= 5 ms' })
     report('batch_seller.voucher_p99', v.p99, 'ms')
+    report('batch_seller.parx_buyer_voucher_p50', pv.p50, 'ms', {
+      p99: pv.p99, n: pv.n, depositMs: parxDepositMs, gateP50: pg.p50, target: '<= 5 ms',
+      note: "parx's buyer: the voucher sent with the request (one round trip, no 402)",
+    })
     report('batch_seller.voucher_request_cpu_p50', summary(cpuOf['/batch']!.slice(1 + UNTIMED)).p50, 'ms', { note: 'this process: the official buyer (402 read, voucher signed, answer checked) and our seller', exactRequestCpuP50: summary(cpuOf['/exact']!.slice(UNTIMED)).p50, daemonSettledAfterMs: settledAfterMs })
     report('batch_seller.gate_voucher_p50', g.p50, 'ms', { p99: g.p99, n: g.n, note: 'inside the seller process: the paid request from its headers to its answer' })
     report('batch_seller.gate_voucher_cpu_p50', gc.p50, 'ms', { p99: gc.p99, n: gc.n, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 })

@@ -14,7 +14,8 @@ import { isTxHash } from '../pay/quote.js'
 import { passThrough, readBounded, MAX_TERMS_BODY } from '../pay/seller-body.js'
 import type { SpendsLedger } from '../spends.js'
 import { policyOf, type AgentRow } from '../store.js'
-import { signDeposit, signVoucher } from './sign.js'
+import { chargedBy } from '../../../src/sdk/x402/client/channels.js'
+import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
 import type { ChannelRow, ChannelStore, SpendWithChannel as SpendRow } from './store.js'
 import { depositAmount, type ChannelTerms } from './terms.js'
 
@@ -115,9 +116,10 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   let payload: Record<string, unknown>
   let proof: PaymentProof | undefined
   if (deposit) {
-    const signed = await signDeposit({ signer: x.signer, chainId: chain.chainId, token: terms.token, config: terms.config, channelId: terms.channelId, amount: deposit.amount, cumulative, validSeconds: x.validSeconds })
+    const token = { address: terms.token.address, ...terms.token.permitDomain! }
+    const signed = await signDeposit({ signer: x.signer, chainId: chain.chainId, token, config: terms.config, channelId: terms.channelId, amount: deposit.amount, cumulative, validSeconds: x.validSeconds })
     payload = signed.payload
-    proof = signed.proof
+    proof = { kind: 'eip3009', token: terms.token.address, from: x.signer.address, nonce: signed.nonce, validBefore: signed.validBefore }
     // Written before the seller sees anything: from here the chain decides whether the deposit happened.
     await x.spends.signed(deposit.spend.id, proof)
   } else {
@@ -166,20 +168,6 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   const why = paid.status === 402 ? `the seller refused the channel payment (${settle?.errorReason ?? required?.error ?? (await refusal(paid))})` : `the seller answered ${paid.status} after the payment was offered`
   await paid.body?.cancel().catch(() => {})
   throw new BaseError(paid.status === 402 ? 'PAYMENT_REFUSED' : 'SELLER_FAILED', `${why}; ${d?.message ?? 'the voucher charged nothing'}`, { fields: d?.fields ?? { charged: false, transaction: null } })
-}
-
-/**
- * What this request cost: the seller's `channelState.chargedCumulativeAmount` less what was
- * charged before, else its `chargedAmount`, else the price; never more than the price (the voucher
- * allowed no more) and never below zero.
- */
-export function chargedBy(settle: SettleResponse, chargedBefore: bigint, price: bigint): bigint {
-  const extra = isRecord(settle.extra) ? settle.extra : {}
-  const state = isRecord(extra.channelState) ? extra.channelState : {}
-  let delta = price
-  if (typeof state.chargedCumulativeAmount === 'string' && /^\d+$/.test(state.chargedCumulativeAmount)) delta = BigInt(state.chargedCumulativeAmount) - chargedBefore
-  else if (typeof extra.chargedAmount === 'string' && /^\d+$/.test(extra.chargedAmount)) delta = BigInt(extra.chargedAmount)
-  return delta < 0n ? 0n : delta > price ? price : delta
 }
 
 /** A signed deposit the seller did not confirm: the chain says whether it happened; if not yet, it stays pending (and counted). */

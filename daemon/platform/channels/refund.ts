@@ -14,7 +14,7 @@ import { usdMicros } from '../limits.js'
 import type { SpendsLedger } from '../spends.js'
 import type { AgentRow } from '../store.js'
 import { CHANNEL_DEFAULTS, resync } from './pay.js'
-import { signVoucher } from './sign.js'
+import { signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
 import type { ChannelRow, ChannelStore } from './store.js'
 import { channelTerms } from './terms.js'
 

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { SettleResponse } from '../../../src/sdk/x402/types.js'
-import { chargedBy } from './pay.js'
 import { channelTerms, depositAmount } from './terms.js'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
 import { BATCH_SETTLEMENT_ADDRESS } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
@@ -20,19 +18,6 @@ describe('depositAmount', () => {
   })
   it('refuses a request that alone needs more than the cap', () => {
     expect(() => depositAmount({ ...base, needed: 6_000_000n })).toThrow(expect.objectContaining({ code: 'CHANNEL_TERMS_REFUSED' }))
-  })
-})
-
-describe('chargedBy', () => {
-  const settle = (extra?: Record<string, unknown>): SettleResponse => ({ success: true, transaction: '', network: 'eip155:1', ...(extra ? { extra } : {}) })
-  it("reads the seller's cumulative, else its chargedAmount, else the price", () => {
-    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '5400' } }), 5000n, 1000n)).toBe(400n)
-    expect(chargedBy(settle({ chargedAmount: '300' }), 5000n, 1000n)).toBe(300n)
-    expect(chargedBy(settle(), 5000n, 1000n)).toBe(1000n)
-  })
-  it('never more than the price, never below zero', () => {
-    expect(chargedBy(settle({ chargedAmount: '99999' }), 0n, 1000n)).toBe(1000n)
-    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '10' } }), 5000n, 1000n)).toBe(0n)
   })
 })
 

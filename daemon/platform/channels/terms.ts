@@ -1,16 +1,11 @@
-import { getAddress, isAddress, zeroAddress, type Address, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
-import {
-  BATCH_SETTLEMENT, BATCH_SETTLEMENT_ADDRESS, channelIdOf, MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, type ChannelConfig,
-} from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { BATCH_SETTLEMENT, BATCH_SETTLEMENT_ADDRESS, channelIdOf, type ChannelConfig } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { channelConfigFor } from '../../../src/sdk/x402/evm/batch-settlement/terms.js'
 import type { PaymentRequirements } from '../../../src/sdk/x402/types.js'
 import { isRecord } from '../../../src/sdk/x402/wire.js'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
-import { amountOf } from '../pay/x402.js'
 import { sameAddress } from '../pay/quote.js'
-
-/** Our channels are keyed by config alone: one per (agent, receiver, authorizer, token, delay) on a network. */
-export const CHANNEL_SALT: Hex = `0x${'0'.repeat(64)}`
 
 /** A seller's batch-settlement offer the platform will pay through: the requirement as sent, and our channel for it. */
 export type ChannelTerms = { requirement: PaymentRequirements; token: EvmToken; price: bigint; config: ChannelConfig; channelId: Hex; minDeposit?: bigint }
@@ -36,33 +31,17 @@ export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: A
   const refuse = (why: string): never => {
     throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${why}; nothing was paid`)
   }
-  const extra = isRecord(r.extra) ? r.extra : {}
-  for (const k of ['verifyingContract', 'contract', 'batchSettlement', 'settlementContract'] as const) {
-    const v = extra[k]
-    if (v !== undefined && (typeof v !== 'string' || !sameAddress(v, BATCH_SETTLEMENT_ADDRESS))) {
-      refuse(`names ${String(v)} as its ${k}; the scheme's contract is ${BATCH_SETTLEMENT_ADDRESS}`)
-    }
-  }
+  const terms = channelConfigFor(r, payer)
+  if ('refused' in terms) return refuse(terms.refused)
+  const { price, minDeposit } = terms
+  // The token as the registry spells it: stored with the channel and shown by `parx channels`.
+  const config = { ...terms.config, token: token.address }
   if (!(await contractPresent(chain))) refuse(`is on ${chain.key} (${chain.spec.caip2}), where the batch-settlement contract is not deployed at ${BATCH_SETTLEMENT_ADDRESS}`)
-  const method = extra.assetTransferMethod ?? 'eip3009'
-  if (method !== 'eip3009') refuse(`asks for deposits by ${String(method)}; the platform deposits by eip3009`)
+  const extra = isRecord(r.extra) ? r.extra : {}
   if (extra.name !== token.permitDomain!.name || extra.version !== token.permitDomain!.version) {
     refuse(`names the token domain ${String(extra.name)} ${String(extra.version)}, not ${token.symbol}'s own (${token.permitDomain!.name} ${token.permitDomain!.version})`)
   }
-  const authorizer = extra.receiverAuthorizer
-  if (typeof authorizer !== 'string' || !isAddress(authorizer) || sameAddress(authorizer, zeroAddress)) refuse('has no non-zero receiverAuthorizer')
-  if (typeof r.payTo !== 'string' || !isAddress(r.payTo) || sameAddress(r.payTo, zeroAddress)) refuse(`pays to ${String(r.payTo)}, which is not an address`)
-  const delay = extra.withdrawDelay ?? MIN_WITHDRAW_DELAY
-  if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < MIN_WITHDRAW_DELAY || delay > MAX_WITHDRAW_DELAY) {
-    refuse(`has a withdrawDelay of ${String(delay)}; the contract takes ${MIN_WITHDRAW_DELAY} to ${MAX_WITHDRAW_DELAY} seconds`)
-  }
-  const price = amountOf(r.amount)
-  const config: ChannelConfig = {
-    payer, payerAuthorizer: payer, receiver: getAddress(r.payTo), receiverAuthorizer: getAddress(authorizer as string),
-    token: token.address, withdrawDelay: delay as number, salt: CHANNEL_SALT,
-  }
-  const min = typeof extra.minDeposit === 'string' && /^\d+$/.test(extra.minDeposit) ? BigInt(extra.minDeposit) : undefined
-  return { requirement: r, token, price, config, channelId: channelIdOf(config, chain.chainId).toLowerCase() as Hex, ...(min ? { minDeposit: min } : {}) }
+  return { requirement: r, token, price, config, channelId: channelIdOf(config, chain.chainId).toLowerCase() as Hex, ...(minDeposit ? { minDeposit } : {}) }
 }
 
 function contractPresent(chain: EvmChain): Promise<boolean> {

@@ -2,6 +2,7 @@ import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequired
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
+import { ChannelWallet, type ChannelOptions } from './channels.js'
 import { canPay, signPayment, type PayerKeys } from './payer.js'
 
 export type PayingFetchOptions = PayerKeys & {
@@ -15,15 +16,27 @@ export type PayingFetchOptions = PayerKeys & {
    * request sent again is answered, never charged twice.
    */
   paymentId?: (() => string) | false
+  /**
+   * Pay `batch-settlement` offers (v2, EVM, eip3009 deposits) through channels, preferred where a
+   * seller offers one: a deposit once, then a voucher per request and no transaction. `true` takes
+   * the defaults (a deposit of 10x the price, no cap). Needs `evm`.
+   */
+  channels?: ChannelOptions | true
 }
+
+const MAX_REMEMBERED_OFFERS = 1000
+
+/** A seller's channel offer as it sent it: sent back as `accepted`, and paid again without asking. */
+type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequired['resource'] }
 
 /**
  * Wraps fetch so a 402 is paid and the request repeated once: v2 from the PAYMENT-REQUIRED header
  * (answered with PAYMENT-SIGNATURE), v1 from the JSON body (answered with X-PAYMENT). Methods:
  * erc2612 and eip3009 on EVM, delegated-spl on Solana (`exact`, and `upto` with its own signed
- * message for the offer's maximum). A v2 payment carries a payment-identifier,
- * one per purchase; when the paid request gets no answer, or its settlement is still pending, the
- * very same payment (same id, same signature) is sent once more: never a second one.
+ * message for the offer's maximum), and with `channels` `batch-settlement` (ChannelWallet): once
+ * a path was paid by channel, its voucher goes with the first request. A v2 payment carries a
+ * payment-identifier, one per purchase; when the paid request gets no answer, or its settlement is
+ * still pending, the very same payment (same id, same signature) is sent once more: never a second one.
  *
  * @example
  * const pay = wrapFetchWithPayment(fetch, { evm: { signer: account, clients: [publicClient] } })
@@ -31,8 +44,23 @@ export type PayingFetchOptions = PayerKeys & {
  * settlementOf(res) // { success: true, transaction: '0x…', … }
  */
 export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOptions): typeof fetch {
+  const wallet = opts.evm && opts.channels ? new ChannelWallet(opts.evm.signer, opts.channels === true ? {} : opts.channels) : undefined
+  // The channel offer last paid at a method and path: the next request there carries its voucher at
+  // once, one round trip instead of two. A seller whose terms changed answers 402, paid afresh below.
+  const offers = new Map<string, ChannelOffer>()
   return async (input, init) => {
-    const first = await fetchFn(input, init)
+    const key = wallet ? offerKey(input, init) : ''
+    const known = wallet && offers.get(key)
+    const send = (h: Headers) => fetchFn(input instanceof Request ? input.clone() : input, { ...init, headers: h })
+    const base = init?.headers ?? (input instanceof Request ? input.headers : undefined)
+    let first: Response
+    if (wallet && known) {
+      first = await payByChannel(wallet, known, send, base)
+      if (first.status !== 402) return first
+      offers.delete(key)
+    } else {
+      first = await fetchFn(input, init)
+    }
     if (first.status !== 402) return first
     const required = await paymentRequired(first, opts.version)
     if (!required) return first
@@ -40,11 +68,22 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     const all: PaymentRequirements[] = v1
       ? (required as PaymentRequiredV1).accepts.map((r) => ({ ...r, amount: r.maxAmountRequired }))
       : (required as PaymentRequired).accepts
-    const payable = all.filter((r) => canPay(opts, r))
+    const byChannel = (r: PaymentRequirements) => !v1 && !!wallet?.pays(r)
+    const payable = all.filter((r) => canPay(opts, r) || byChannel(r))
     if (payable.length === 0) throw new Error(`none of the ${all.length} payment options can be paid with the configured keys`)
-    const chosen = (opts.select ?? ((p) => p[0]!))(payable)
-    const payload = await signPayment(opts, chosen)
+    const chosen = (opts.select ?? ((p) => p.find(byChannel) ?? p[0]!))(payable)
     const index = all.indexOf(chosen)
+    if (wallet && byChannel(chosen)) {
+      const offer = { requirement: (required as PaymentRequired).accepts[index]!, resource: (required as PaymentRequired).resource }
+      const res = await payByChannel(wallet, offer, send, base)
+      if (res.status < 400) {
+        // Bounded: the oldest path is forgotten first (its next request asks for a 402 again).
+        if (offers.size >= MAX_REMEMBERED_OFFERS && !offers.has(key)) offers.delete(offers.keys().next().value!)
+        offers.set(key, offer)
+      }
+      return res
+    }
+    const payload = await signPayment(opts, chosen)
     // Only the payment-identifier is echoed: other declarations (gas sponsoring) carry what this client does not sign.
     const declared = v1 ? undefined : (required as PaymentRequired).extensions?.[PAYMENT_IDENTIFIER]
     // Sent only where the seller declares the extension, as the reference client does: a stock
@@ -55,9 +94,9 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
       ? { x402Version: 1, scheme: chosen.scheme, network: chosen.network, payload }
       // `accepted` must be the server's requirement exactly as sent: sellers compare it field by field.
       : { x402Version: 2, accepted: (required as PaymentRequired).accepts[index]!, payload, resource: (required as PaymentRequired).resource, ...(extensions ? { extensions } : {}) }
-    const h = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
+    const h = new Headers(base)
     h.set(v1 ? headers.v1Payment : headers.signature, encodeHeader(message))
-    const paid = () => fetchFn(input instanceof Request ? input.clone() : input, { ...init, headers: h })
+    const paid = () => send(h)
     // Without an id a repeat would only meet duplicate_settlement: retry only what is idempotent.
     if (!id) return paid()
     let res: Response
@@ -72,6 +111,31 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     }
     return res
   }
+}
+
+/** Where a channel offer is remembered: the method and the URL without its query (a seller prices a path). */
+function offerKey(input: RequestInfo | URL, init?: RequestInit): string {
+  const url = new URL(input instanceof Request ? input.url : String(input))
+  return `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ${url.origin}${url.pathname}`
+}
+
+/**
+ * One request paid through the offer's channel, one at a time per channel; a corrective 402 (our
+ * total is not the seller's) is resynced from and paid once more.
+ */
+async function payByChannel(wallet: ChannelWallet, offer: ChannelOffer, send: (h: Headers) => Promise<Response>, base: HeadersInit | undefined): Promise<Response> {
+  const ch = wallet.channelFor(offer.requirement)
+  return wallet.exclusive(ch, async () => {
+    for (let attempt = 0; ; attempt++) {
+      const { payload, deposit } = await wallet.payload(ch, offer.requirement)
+      const h = new Headers(base)
+      h.set(headers.signature, encodeHeader({ x402Version: 2, accepted: offer.requirement, payload, resource: offer.resource } satisfies PaymentPayload))
+      const res = await send(h)
+      if (wallet.settled(ch, offer.requirement, settlementOf(res), res.status, deposit)) return res
+      if (attempt > 0 || res.status !== 402 || !wallet.resync(ch, decodeHeader<PaymentRequired>(res.headers.get(headers.required)))) return res
+      await res.body?.cancel().catch(() => {})
+    }
+  })
 }
 
 async function paymentRequired(res: Response, version?: 1 | 2): Promise<PaymentRequired | PaymentRequiredV1 | undefined> {

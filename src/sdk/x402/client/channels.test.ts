@@ -1,0 +1,124 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { BATCH_SETTLEMENT_ADDRESS } from '../evm/batch-settlement/contracts.js'
+import { signVoucher } from '../evm/batch-settlement/sign.js'
+import { reasons } from '../reasons.js'
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from '../types.js'
+import { ChannelWallet, chargedBy } from './channels.js'
+
+const buyer = privateKeyToAccount(generatePrivateKey())
+const offer = (extra: Record<string, unknown> = {}, amount = '1000'): PaymentRequirements => ({
+  scheme: 'batch-settlement', network: 'eip155:8453', amount, maxTimeoutSeconds: 60,
+  asset: '0x00000000000000000000000000000000000000a1', payTo: '0x00000000000000000000000000000000000000c1',
+  extra: { name: 'USD Coin', version: '2', receiverAuthorizer: '0x00000000000000000000000000000000000000d1', withdrawDelay: 900, ...extra },
+})
+const settle = (extra?: Record<string, unknown>): SettleResponse => ({ success: true, transaction: '', network: 'eip155:8453', ...(extra ? { extra } : {}) })
+
+describe('chargedBy', () => {
+  it("reads the seller's cumulative, else its chargedAmount, else the price", () => {
+    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '5400' } }), 5000n, 1000n)).toBe(400n)
+    expect(chargedBy(settle({ chargedAmount: '300' }), 5000n, 1000n)).toBe(300n)
+    expect(chargedBy(settle(), 5000n, 1000n)).toBe(1000n)
+  })
+  it('never more than the price, never below zero', () => {
+    expect(chargedBy(settle({ chargedAmount: '99999' }), 0n, 1000n)).toBe(1000n)
+    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '10' } }), 5000n, 1000n)).toBe(0n)
+  })
+})
+
+describe('ChannelWallet', () => {
+  it('pays only offers whose deposit cannot go elsewhere: the canonical contract, eip3009, a non-zero authorizer, a delay in bounds', () => {
+    const w = new ChannelWallet(buyer)
+    expect(w.pays(offer())).toBe(true)
+    expect(w.pays(offer({ verifyingContract: BATCH_SETTLEMENT_ADDRESS }))).toBe(true)
+    expect(w.pays(offer({ verifyingContract: '0x00000000000000000000000000000000000000e1' }))).toBe(false)
+    expect(w.pays(offer({ assetTransferMethod: 'permit2' }))).toBe(false)
+    expect(w.pays(offer({ receiverAuthorizer: '0x0000000000000000000000000000000000000000' }))).toBe(false)
+    expect(w.pays(offer({ withdrawDelay: 60 }))).toBe(false)
+    expect(w.pays({ ...offer(), scheme: 'exact' })).toBe(false)
+    expect(w.pays({ ...offer(), network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).toBe(false)
+    expect(() => w.channelFor(offer({ withdrawDelay: 60 }))).toThrow(/withdrawDelay of 60.*nothing was paid/)
+  })
+
+  it('deposits multiplier x the price (at least minDeposit and what is needed, at most maxDeposit), then signs vouchers while the balance covers', async () => {
+    const w = new ChannelWallet(buyer, { depositMultiplier: 3, maxDeposit: 5000n })
+    const ch = w.channelFor(offer())
+    const first = await w.payload(ch, offer())
+    expect(first.deposit).toBe(3000n)
+    expect(first.payload).toMatchObject({ type: 'deposit', voucher: { channelId: ch.id, maxClaimableAmount: '1000' }, deposit: { amount: '3000' } })
+    expect(w.settled(ch, offer(), settle({ channelState: { chargedCumulativeAmount: '1000' } }), 200, first.deposit)).toBe(true)
+    expect(ch).toMatchObject({ charged: 1000n, balance: 3000n })
+    expect((await w.payload(ch, offer())).payload).toMatchObject({ type: 'voucher', voucher: { maxClaimableAmount: '2000' } })
+    // minDeposit above 3x, capped at maxDeposit.
+    const ch2 = new ChannelWallet(buyer, { depositMultiplier: 3, maxDeposit: 5000n }).channelFor(offer())
+    expect((await new ChannelWallet(buyer, { maxDeposit: 5000n }).payload(ch2, offer({ minDeposit: '9000' }))).deposit).toBe(5000n)
+    await expect(new ChannelWallet(buyer, { maxDeposit: 999n }).payload(ch2, offer())).rejects.toThrow(/needs a deposit of 1000 base units, above this buyer's maxDeposit of 999/)
+  })
+
+  it('a refused payment changes nothing it knows', () => {
+    const w = new ChannelWallet(buyer)
+    const ch = w.channelFor(offer())
+    expect(w.settled(ch, offer(), { success: false, transaction: '', network: 'eip155:8453', errorReason: 'x' }, 402, 10_000n)).toBe(false)
+    expect(w.settled(ch, offer(), settle(), 500, 10_000n)).toBe(false)
+    expect(ch).toMatchObject({ charged: 0n, balance: 0n })
+  })
+
+  describe('resync from a corrective 402', () => {
+    const corrective = (state: Record<string, unknown>, voucherState?: Record<string, unknown>, error: string = reasons.batchCumulativeAmountMismatch): PaymentRequired => ({
+      x402Version: 2, error, resource: { url: 'http://127.0.0.1/x' },
+      accepts: [offer({ channelState: state, ...(voucherState ? { voucherState } : {}) })],
+    })
+    const setUp = () => {
+      const w = new ChannelWallet(buyer)
+      const ch = w.channelFor(offer())
+      ch.charged = 2000n
+      ch.balance = 10_000n
+      return { w, ch }
+    }
+
+    it('takes a higher total only with our own voucher for at least that much', async () => {
+      const { w, ch } = setUp()
+      const ours = await signVoucher(buyer, ch.chainId, ch.id, 5000n)
+      expect(w.resync(ch, corrective({ channelId: ch.id, chargedCumulativeAmount: '5000', balance: '10000' }, { signedMaxClaimable: '5000', signature: ours.signature }))).toBe(true)
+      expect(ch).toMatchObject({ charged: 5000n, balance: 10_000n })
+    })
+
+    it('refuses a higher total with no voucher, another key’s, one for less, or one for another channel', async () => {
+      const { w, ch } = setUp()
+      const state = { channelId: ch.id, chargedCumulativeAmount: '5000', balance: '10000' }
+      const stranger = privateKeyToAccount(generatePrivateKey())
+      expect(w.resync(ch, corrective(state))).toBe(false)
+      expect(w.resync(ch, corrective(state, { signedMaxClaimable: '5000', signature: (await signVoucher(stranger, ch.chainId, ch.id, 5000n)).signature }))).toBe(false)
+      expect(w.resync(ch, corrective(state, { signedMaxClaimable: '4000', signature: (await signVoucher(buyer, ch.chainId, ch.id, 4000n)).signature }))).toBe(false)
+      const otherChannel = `0x${'ab'.repeat(32)}` as const
+      expect(w.resync(ch, corrective(state, { signedMaxClaimable: '5000', signature: (await signVoucher(buyer, ch.chainId, otherChannel, 5000n)).signature }))).toBe(false)
+      expect(ch).toMatchObject({ charged: 2000n, balance: 10_000n })
+    })
+
+    it('takes a lower total as is, and ignores a 402 that is not corrective or names another channel', () => {
+      const { w, ch } = setUp()
+      expect(w.resync(ch, corrective({ channelId: ch.id, chargedCumulativeAmount: '1000', balance: '10000' }, undefined, 'invalid_batch_settlement_evm_signature'))).toBe(false)
+      expect(w.resync(ch, corrective({ channelId: `0x${'ab'.repeat(32)}`, chargedCumulativeAmount: '1000', balance: '10000' }))).toBe(false)
+      expect(w.resync(ch, corrective({ channelId: ch.id, chargedCumulativeAmount: '1000', balance: '10000' }))).toBe(true)
+      expect(ch.charged).toBe(1000n)
+    })
+  })
+
+  it('runs the requests of one channel one at a time', async () => {
+    const w = new ChannelWallet(buyer)
+    const ch = w.channelFor(offer())
+    const order: string[] = []
+    const slow = w.exclusive(ch, async () => {
+      await new Promise((r) => setTimeout(r, 20))
+      order.push('first')
+    })
+    const failing = w.exclusive(ch, async () => {
+      order.push('second')
+      throw new Error('refused')
+    })
+    const third = w.exclusive(ch, async () => void order.push('third'))
+    await Promise.allSettled([slow, failing, third])
+    await expect(failing).rejects.toThrow('refused')
+    expect(order).toEqual(['first', 'second', 'third'])
+  })
+})

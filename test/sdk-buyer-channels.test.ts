@@ -1,0 +1,157 @@
+import express from 'express'
+import type { Address } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wrapFetchWithPayment, settlementOf, type PayingFetchOptions } from '../src/sdk/x402/client/fetch.js'
+import { memoryChannelStore } from '../src/sdk/x402/seller/channels/store.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
+import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
+import { listen } from './helpers/x402-buyers.js'
+
+/**
+ * parx's paying fetch (src/sdk/x402/client/fetch.ts) with `channels`: it pays batch-settlement
+ * offers by a deposit and then vouchers, and sends a path's voucher with the first request once
+ * it paid there (one round trip, no 402). Against our seller middleware, and against the official
+ * @x402/express seller with @x402/evm's batch-settlement server scheme (interop), both through our
+ * facilitator; the buyer holds USDC and no ETH.
+ */
+let d: TestDaemon
+let seller: { url: string; close(): Promise<void> }
+let official: OfficialSeller
+let account: PrivateKeyAccount
+const payTo = randomAddress()
+const officialPayTo = randomAddress()
+const PRICE = 1000n
+/** Requests the seller's handlers saw, and every request the buyer sent (paid or not). */
+let handled = 0
+let sent = 0
+let pricedAt: '1000' | '2000' = '1000'
+
+function buyer(channels: PayingFetchOptions['channels'] = true): typeof fetch {
+  const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
+  return wrapFetchWithPayment(counted, { evm: { signer: account, clients: [localBase(d).chain.client] }, channels })
+}
+const receipt = (r: Response) => settlementOf(r) as unknown as { success: boolean; transaction: string; extra: { chargedAmount: string; channelState: { chargedCumulativeAmount: string; balance: string } } }
+
+beforeAll(async () => {
+  d = await startTestDaemon()
+  const b = localBase(d)
+  const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo, scheme: 'batch-settlement' as const }
+  const app = express()
+  app.use(paymentGate({
+    facilitator: { url: d.urls.facilitator },
+    // exact first: a buyer with channels still picks the channel offer.
+    routes: { 'GET /report': { prices: [{ ...price, scheme: 'exact', method: 'eip3009' }, price] }, 'GET /broken': { prices: [price] } },
+  }))
+  // /priced: a route whose price the test changes (two gates on one channel store), as a seller re-pricing would.
+  const store = memoryChannelStore()
+  const gateAt = (amount: string) => paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /priced': { prices: [{ ...price, amount }] } }, channels: { store } })
+  const priced = { '1000': gateAt('1000'), '2000': gateAt('2000') }
+  app.use((req, res, next) => (req.path === '/priced' ? priced[pricedAt](req, res, next) : next()))
+  app.get('/priced', (_req, res) => void res.json({ paid: pricedAt }))
+  app.get('/report', (_req, res) => void (handled++, res.json({ paid: 'batch-settlement' })))
+  app.get('/broken', (_req, res) => void (handled++, res.status(500).json({ error: 'the handler failed' })))
+  seller = await listen(app)
+  const usdc = b.token('USDC')
+  official = await officialSeller({ facilitator: sellerFacilitator(d, officialPayTo), network: b.caip2 as `${string}:${string}`, payTo: officialPayTo, token: usdc, routes: { '/report': { amount: String(PRICE) } } })
+  account = await evmPayer(d, ['USDC'], '10')
+})
+afterAll(async () => {
+  await seller?.close()
+  await official?.close()
+  await d?.stop()
+})
+
+describe("parx's paying fetch with channels, against our seller middleware", () => {
+  let pay: typeof fetch
+  it('deposits once (10x the price), then pays each request by voucher sent with the request itself: no 402, no transaction', async () => {
+    const b = localBase(d)
+    pay = buyer()
+    const first = await pay(`${seller.url}/report`)
+    expect(first.status).toBe(200)
+    expect(sent).toBe(2) // the 402, then the deposit
+    expect(receipt(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: '1000', balance: '10000' } } })
+    expect(await b.balance('USDC', account.address)).toBe(10_000_000n - 10n * PRICE)
+    const block = await b.chain.client.getBlockNumber()
+    sent = 0
+    for (let i = 2; i <= 6; i++) {
+      const r = await pay(`${seller.url}/report${i % 2 ? '?page=2' : ''}`)
+      expect(r.status, `request ${i}`).toBe(200)
+      expect(receipt(r)).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: '1000', channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } } })
+    }
+    expect(sent).toBe(5)
+    expect(await b.chain.client.getBlockNumber()).toBe(block)
+    expect(await b.chain.client.getBalance({ address: account.address })).toBe(0n)
+  })
+
+  it('a failed handler is not charged, and the next voucher is signed from the same total', async () => {
+    handled = 0
+    const r = await pay(`${seller.url}/broken`)
+    expect(r.status).toBe(500)
+    expect(handled).toBe(1)
+    const next = await pay(`${seller.url}/report`)
+    expect(receipt(next).extra.channelState.chargedCumulativeAmount).toBe(String(7n * PRICE))
+  })
+
+  it('a new buyer of the same key resumes from the corrective 402 without a second deposit', async () => {
+    const b = localBase(d)
+    const before = await b.balance('USDC', account.address)
+    sent = 0
+    const r = await buyer()(`${seller.url}/report`)
+    expect(r.status).toBe(200)
+    // Its 402, its deposit refused as off our total (corrective), its voucher from the seller's total.
+    expect(sent).toBe(3)
+    expect(receipt(r)).toMatchObject({ transaction: '', extra: { channelState: { chargedCumulativeAmount: String(8n * PRICE) } } })
+    expect(await b.balance('USDC', account.address)).toBe(before)
+  })
+
+  it('tops up when the channel runs short, and refuses a deposit above maxDeposit before anything is signed', async () => {
+    const b = localBase(d)
+    const before = await b.balance('USDC', account.address)
+    // 8 of 10 spent by this channel: the wallet above holds 8, so two vouchers, then a top-up of 10x.
+    for (let i = 0; i < 2; i++) expect(receipt(await pay(`${seller.url}/report`)).transaction).toBe('')
+    const topUp = await pay(`${seller.url}/report`)
+    expect(receipt(topUp)).toMatchObject({ transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE), balance: '20000' } } })
+    expect(await b.balance('USDC', account.address)).toBe(before - 10n * PRICE)
+    const other = await evmPayer(d, ['USDC'], '1')
+    const capped = wrapFetchWithPayment(fetch, { evm: { signer: other, clients: [b.chain.client] }, channels: { maxDeposit: PRICE - 1n } })
+    await expect(capped(`${seller.url}/report`)).rejects.toThrow(/above this buyer's maxDeposit of 999; nothing was paid/)
+    expect(await b.balance('USDC', other.address)).toBe(1_000_000n)
+  })
+
+  it('a path whose price changed refuses the remembered voucher with a 402, and is paid afresh at the new price', async () => {
+    const other = await evmPayer(d, ['USDC'], '1')
+    const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
+    const pay = wrapFetchWithPayment(counted, { evm: { signer: other, clients: [localBase(d).chain.client] }, channels: true })
+    for (let i = 0; i < 2; i++) expect((await pay(`${seller.url}/priced`)).status).toBe(200)
+    pricedAt = '2000'
+    sent = 0
+    const r = await pay(`${seller.url}/priced`)
+    expect(await r.json()).toEqual({ paid: '2000' })
+    // The remembered voucher (refused: the seller offers other terms now), then the voucher for the new price.
+    expect(sent).toBe(2)
+    expect(receipt(r)).toMatchObject({ transaction: '', extra: { chargedAmount: '2000', channelState: { chargedCumulativeAmount: '4000' } } })
+    sent = 0
+    expect(receipt(await pay(`${seller.url}/priced`)).extra.channelState.chargedCumulativeAmount).toBe('6000')
+    expect(sent).toBe(1)
+  })
+})
+
+describe("parx's paying fetch with channels, against the official batch-settlement seller", () => {
+  it('deposits, pays 5 vouchers with no 402, and the official channel manager claims and settles exactly what was charged', async () => {
+    const b = localBase(d)
+    const payer = await evmPayer(d, ['USDC'], '1')
+    const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
+    const pay = wrapFetchWithPayment(counted, { evm: { signer: payer, clients: [b.chain.client] }, channels: { depositMultiplier: 20 } })
+    expect((await pay(`${official.url}/report`)).status).toBe(200)
+    sent = 0
+    for (let i = 0; i < 5; i++) expect((await pay(`${official.url}/report`)).status).toBe(200)
+    expect(sent).toBe(5)
+    await official.manager.claimAndSettle()
+    expect(await b.balance('USDC', officialPayTo)).toBe(6n * PRICE)
+    expect(await b.balance('USDC', payer.address as Address)).toBe(1_000_000n - 20n * PRICE)
+    expect(await b.chain.client.getBalance({ address: payer.address })).toBe(0n)
+  })
+})
