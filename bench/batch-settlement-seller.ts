@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { wrapFetchWithPayment as parxFetch } from '../src/sdk/x402/client/fetch.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
-import { daemonSettled, report, spawnServe, summary } from './lib.js'
+import { daemonSettled, fundedAccount, report, spawnServe, summary } from './lib.js'
 import { listen } from '../test/helpers/x402-buyers.js'
 
 const ROUNDS = 100
@@ -84,13 +84,7 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     closeSeller = listening.close
     const seller = listening.url
 
-    const funded = async () => {
-      const account = privateKeyToAccount(generatePrivateKey())
-      const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: account.address, token: 'USDC', amount: '10' }) })
-      if (!r.ok) throw new Error(`faucet answered ${r.status}`)
-      return account
-    }
-    const account = await funded()
+    const account = await fundedAccount(urls.api)
     const signer = toClientEvmSigner(account, client as never)
     const batch = wrapFetchWithPayment(fetch, x402Client.fromConfig({
       schemes: [{ network: 'eip155:*', client: new BatchClient(signer, { depositStrategy: () => String(DEPOSIT) }) }],
@@ -100,7 +94,7 @@ export async function benchBatchSettlementSeller(): Promise<void> {
     }))
     const exact = wrapFetchWithPayment(fetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(signer) }], spendControls: false }))
     // Another payer, so another channel: its deposit covers the run, as the official buyer's does.
-    const parx = parxFetch(fetch, { evm: { signer: await funded(), clients: [client] }, channels: { depositMultiplier: Number(DEPOSIT / BigInt(PRICE)) } })
+    const parx = parxFetch(fetch, { evm: { signer: await fundedAccount(urls.api), clients: [client] }, channels: { depositMultiplier: Number(DEPOSIT / BigInt(PRICE)) } })
     // This process's CPU per request too: the official buyer's and our seller's together (the daemon's is not in it).
     const cpuOf: Record<string, number[]> = {}
     const timed = async (f: typeof fetch, url: string) => {

@@ -13,7 +13,7 @@ import { createPublicClient, defineChain, http, type Address, type Hex, type Pub
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { channelIdOf } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { childrenCpuMs, cpuMs, daemonSettled, report, spawnServe, summary } from './lib.js'
+import { childrenCpuMs, cpuMs, daemonSettled, faucetUsdc, fundedAccount, report, spawnServe, summary } from './lib.js'
 import { payer } from './x402-payer.js'
 import { officialSeller } from '../test/helpers/official-seller.js'
 
@@ -73,17 +73,13 @@ export async function benchBatchSettlement(): Promise<void> {
 
     const payTo = privateKeyToAccount(generatePrivateKey()).address
     const facilitator = new HTTPFacilitatorClient({ url: urls.facilitator })
-    const official = await officialSeller({ facilitator, network: network(chainId), payTo, token: usdc, routes: { '/exact': { scheme: 'exact', amount: PRICE }, '/batch': { amount: PRICE } } })
+    const routes = { '/exact': { scheme: 'exact' as const, amount: PRICE }, '/batch': { amount: PRICE } }
+    const official = await officialSeller({ facilitator, network: network(chainId), payTo, token: usdc, routes })
     closeSeller = official.close
     const seller = official.url
     const manager = official.manager
 
-    const funded = async () => {
-      const a = privateKeyToAccount(generatePrivateKey())
-      const r = await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: a.address, token: 'USDC', amount: '10' }) })
-      if (!r.ok) throw new Error(`faucet answered ${r.status}`)
-      return a
-    }
+    const funded = () => fundedAccount(urls.api)
     // The official buyer deposits at most depositMultiplier (default 5) x its per-payment cap: this cap lets one deposit cover every request.
     const spendControls = { allowedAssets: [{ network: network(chainId), asset: usdc.address, maxAmountPerPayment: String(DEPOSIT / 5n) }] }
     const batchBuyer = (a: PrivateKeyAccount, deposit: string) =>
@@ -137,7 +133,7 @@ export async function benchBatchSettlement(): Promise<void> {
     // The warm-up (WARMUP): its own seller, so the channel manager below never sees its channel.
     {
       const warmPayTo = privateKeyToAccount(generatePrivateKey()).address
-      const warm = await officialSeller({ facilitator, network: network(chainId), payTo: warmPayTo, token: usdc, routes: { '/exact': { scheme: 'exact', amount: PRICE }, '/batch': { amount: PRICE } } })
+      const warm = await officialSeller({ facilitator, network: network(chainId), payTo: warmPayTo, token: usdc, routes })
       const close = closeSeller
       closeSeller = async () => void (await Promise.all([close(), warm.close()]))
       const warmBatch = batchBuyer(await funded(), String(DEPOSIT)), warmExact = exactBuyer(await funded())
@@ -213,7 +209,7 @@ export async function benchBatchSettlement(): Promise<void> {
     const dep = await createBatchSettlementEIP3009DepositPayload(signer, 2, r as never, config, String(DEPOSIT), PRICE)
     await realFetch(`${urls.facilitator}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: dep.payload }, paymentRequirements: r }) })
     const exactPayer = payer({ network: network(chainId), asset: usdc.address, name: usdc.name, version: usdc.version, chainId }, payTo, BigInt(PRICE))
-    await fetch(`${urls.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: exactPayer.address, token: 'USDC', amount: '10' }) })
+    await faucetUsdc(urls.api, exactPayer.address)
     const channelId = channelIdOf(config, chainId)
     const voucherVerify: number[] = [], exactVerify: number[] = []
     for (let i = 1; i <= REQUESTS; i++) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 
 /** One figure per JSON line, so runs can be compared by machines as well as people. */
 export function report(name: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
@@ -102,4 +103,17 @@ export async function daemonSettled(pid: number): Promise<number> {
     if (cpuMs(pid) + childrenCpuMs(pid) - a < 80) break
   }
   return Math.round(performance.now() - t0)
+}
+
+/** Gives `to` 10 USDC from the local profile's faucet (`api`: the daemon's API URL). */
+export async function faucetUsdc(api: string, to: string): Promise<void> {
+  const r = await fetch(`${api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, token: 'USDC', amount: '10' }) })
+  if (!r.ok) throw new Error(`faucet answered ${r.status}`)
+}
+
+/** A new EVM account holding 10 USDC and no ETH. */
+export async function fundedAccount(api: string): Promise<PrivateKeyAccount> {
+  const account = privateKeyToAccount(generatePrivateKey())
+  await faucetUsdc(api, account.address)
+  return account
 }

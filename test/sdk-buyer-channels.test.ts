@@ -29,9 +29,10 @@ let handled = 0
 let sent = 0
 let pricedAt: '1000' | '2000' = '1000'
 
-function buyer(channels: PayingFetchOptions['channels'] = true): typeof fetch {
+/** parx's paying fetch with channels, counting in `sent` every request it makes. */
+function buyer(channels: PayingFetchOptions['channels'] = true, signer: PrivateKeyAccount = account): typeof fetch {
   const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
-  return wrapFetchWithPayment(counted, { evm: { signer: account, clients: [localBase(d).chain.client] }, channels })
+  return wrapFetchWithPayment(counted, { evm: { signer, clients: [localBase(d).chain.client] }, channels })
 }
 const receipt = (r: Response) => settlementOf(r) as unknown as { success: boolean; transaction: string; extra: { chargedAmount: string; channelState: { chargedCumulativeAmount: string; balance: string } } }
 
@@ -116,15 +117,14 @@ describe("parx's paying fetch with channels, against our seller middleware", () 
     expect(receipt(topUp)).toMatchObject({ transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE), balance: '20000' } } })
     expect(await b.balance('USDC', account.address)).toBe(before - 10n * PRICE)
     const other = await evmPayer(d, ['USDC'], '1')
-    const capped = wrapFetchWithPayment(fetch, { evm: { signer: other, clients: [b.chain.client] }, channels: { maxDeposit: PRICE - 1n } })
+    const capped = buyer({ maxDeposit: PRICE - 1n }, other)
     await expect(capped(`${seller.url}/report`)).rejects.toThrow(/above this buyer's maxDeposit of 999; nothing was paid/)
     expect(await b.balance('USDC', other.address)).toBe(1_000_000n)
   })
 
   it('a path whose price changed refuses the remembered voucher with a 402, and is paid afresh at the new price', async () => {
     const other = await evmPayer(d, ['USDC'], '1')
-    const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
-    const pay = wrapFetchWithPayment(counted, { evm: { signer: other, clients: [localBase(d).chain.client] }, channels: true })
+    const pay = buyer(true, other)
     for (let i = 0; i < 2; i++) expect((await pay(`${seller.url}/priced`)).status).toBe(200)
     pricedAt = '2000'
     sent = 0
@@ -143,8 +143,7 @@ describe("parx's paying fetch with channels, against the official batch-settleme
   it('deposits, pays 5 vouchers with no 402, and the official channel manager claims and settles exactly what was charged', async () => {
     const b = localBase(d)
     const payer = await evmPayer(d, ['USDC'], '1')
-    const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
-    const pay = wrapFetchWithPayment(counted, { evm: { signer: payer, clients: [b.chain.client] }, channels: { depositMultiplier: 20 } })
+    const pay = buyer({ depositMultiplier: 20 }, payer)
     expect((await pay(`${official.url}/report`)).status).toBe(200)
     sent = 0
     for (let i = 0; i < 5; i++) expect((await pay(`${official.url}/report`)).status).toBe(200)

@@ -2,8 +2,8 @@ import { isAddressEqual, zeroAddress, type Hex } from 'viem'
 import {
   MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, voucherTypedData, type ChannelConfig,
 } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { channelIdMemo } from '../../../../src/sdk/x402/seller/channels/channel-id.js'
-import { voucherSignedBy } from '../../../../src/sdk/x402/seller/channels/voucher-signer.js'
+import { channelIdMemo } from '../../../../src/sdk/x402/evm/batch-settlement/channel-id.js'
+import { voucherSignedBy } from '../../../../src/sdk/x402/evm/batch-settlement/voucher-signer.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Failure, Resolved } from '../../method.js'
 import { executeGroup } from '../execute.js'

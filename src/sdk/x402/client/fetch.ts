@@ -2,7 +2,7 @@ import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequired
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
-import { ChannelWallet, type ChannelOptions } from './channels.js'
+import { ChannelWallet, type Channel, type ChannelOptions } from './channels.js'
 import { canPay, signPayment, type PayerKeys } from './payer.js'
 
 export type PayingFetchOptions = PayerKeys & {
@@ -26,8 +26,8 @@ export type PayingFetchOptions = PayerKeys & {
 
 const MAX_REMEMBERED_OFFERS = 1000
 
-/** A seller's channel offer as it sent it: sent back as `accepted`, and paid again without asking. */
-type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequired['resource'] }
+/** A seller's channel offer as it sent it (sent back as `accepted`, and paid again without asking), and our channel for it. */
+type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequired['resource']; channel: Channel }
 
 /**
  * Wraps fetch so a 402 is paid and the request repeated once: v2 from the PAYMENT-REQUIRED header
@@ -68,13 +68,13 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     const all: PaymentRequirements[] = v1
       ? (required as PaymentRequiredV1).accepts.map((r) => ({ ...r, amount: r.maxAmountRequired }))
       : (required as PaymentRequired).accepts
-    const byChannel = (r: PaymentRequirements) => !v1 && !!wallet?.pays(r)
-    const payable = all.filter((r) => canPay(opts, r) || byChannel(r))
+    const byChannel = new Set(wallet && !v1 ? all.filter((r) => wallet.pays(r)) : [])
+    const payable = all.filter((r) => canPay(opts, r) || byChannel.has(r))
     if (payable.length === 0) throw new Error(`none of the ${all.length} payment options can be paid with the configured keys`)
-    const chosen = (opts.select ?? ((p) => p.find(byChannel) ?? p[0]!))(payable)
+    const chosen = (opts.select ?? ((p) => p.find((r) => byChannel.has(r)) ?? p[0]!))(payable)
     const index = all.indexOf(chosen)
-    if (wallet && byChannel(chosen)) {
-      const offer = { requirement: (required as PaymentRequired).accepts[index]!, resource: (required as PaymentRequired).resource }
+    if (wallet && byChannel.has(chosen)) {
+      const offer = { requirement: chosen, resource: (required as PaymentRequired).resource, channel: wallet.channelFor(chosen) }
       const res = await payByChannel(wallet, offer, send, base)
       if (res.status < 400) {
         // Bounded: the oldest path is forgotten first (its next request asks for a 402 again).
@@ -124,7 +124,7 @@ function offerKey(input: RequestInfo | URL, init?: RequestInit): string {
  * total is not the seller's) is resynced from and paid once more.
  */
 async function payByChannel(wallet: ChannelWallet, offer: ChannelOffer, send: (h: Headers) => Promise<Response>, base: HeadersInit | undefined): Promise<Response> {
-  const ch = wallet.channelFor(offer.requirement)
+  const ch = offer.channel
   return wallet.exclusive(ch, async () => {
     for (let attempt = 0; ; attempt++) {
       const { payload, deposit } = await wallet.payload(ch, offer.requirement)

@@ -1,6 +1,6 @@
 import { getAddress, isAddress, isAddressEqual, isHex, type Address, type Hex } from 'viem'
 import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
-import { channelIdMemo } from './channel-id.js'
+import { channelIdMemo } from '../../evm/batch-settlement/channel-id.js'
 import { reasons } from '../../reasons.js'
 import type { PaymentRequirements } from '../../types.js'
 import { isRecord } from '../../wire.js'

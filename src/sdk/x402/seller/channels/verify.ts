@@ -1,8 +1,8 @@
 import { isAddressEqual, zeroAddress, type Hex } from 'viem'
 import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
-import { channelIdMemo } from './channel-id.js'
+import { channelIdMemo } from '../../evm/batch-settlement/channel-id.js'
 import { reasons } from '../../reasons.js'
-import { voucherSignedBy } from './voucher-signer.js'
+import { voucherSignedBy } from '../../evm/batch-settlement/voucher-signer.js'
 import type { ChannelRecord } from './store.js'
 
 export type LocalVerdict = { isValid: true } | { isValid: false; invalidReason: string; invalidMessage: string }

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { voucherDigest } from '../../evm/batch-settlement/voucher-digest.js'
+import { voucherDigest } from './voucher-digest.js'
 import { isSignedBy } from '../../../evm-signer.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { channelIdOf, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { channelIdOf, type ChannelConfig } from './contracts.js'
 
 const MAX = 10_000
 const ids = new Map<string, Hex>()
