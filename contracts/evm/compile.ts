@@ -16,6 +16,10 @@ export const artifactsDir = join(evmDir, 'artifacts')
 const WITH_DEPLOYED_BYTECODE = new Set([
   'Multicall3', 'Permit2Lite', 'X402Permit2ProxyLite', 'X402UptoPermit2ProxyLite',
   'X402BatchSettlement', 'ERC3009DepositCollector', 'Permit2DepositCollector',
+  ...['V1_0', 'V1_1'].flatMap((v) => [
+    `AuthCaptureEscrow${v}`, `AuthCaptureTokenStore${v}`, `AuthCaptureERC3009Collector${v}`,
+    `AuthCapturePermit2Collector${v}`, `AuthCaptureOperatorRefundCollector${v}`,
+  ]),
 ])
 /** Prebuilt Uniswap v2 contracts (solc 0.5.16): taken from the npm build, not recompiled. */
 const UNISWAP_V2 = ['UniswapV2Factory', 'UniswapV2Pair'] as const

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { PERMIT2_ADDRESS } from '../../../src/sdk/x402/evm/permit2.js'
 import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { AUTH_CAPTURE_V1_0, AUTH_CAPTURE_V1_1, authCaptureContracts } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { HISTORY_STORAGE_ADDRESS, installCanonical, MULTICALL3 } from './evm-deploy.js'
 import { codeHashes, EMPTY_CODE_HASH, NO_ACCOUNT_HASH } from './code-hashes.js'
 
@@ -23,6 +24,10 @@ describe('installCanonical', () => {
 
     await installCanonical(anvil.chain.client)
     for (const address of [MULTICALL3, PERMIT2_ADDRESS, ...Object.values(batchSettlementContracts)]) expect(await anvil.chain.client.getCode({ address })).toMatch(/^0x[0-9a-f]{100,}/)
+    // x402 auth-capture, both sets, with the token store implementations their escrows clone.
+    for (const address of [...Object.values(authCaptureContracts), AUTH_CAPTURE_V1_1.tokenStore, AUTH_CAPTURE_V1_0.tokenStore]) {
+      expect(await anvil.chain.client.getCode({ address }), address).toMatch(/^0x[0-9a-f]{100,}/)
+    }
     expect(await anvil.chain.client.getCode({ address: HISTORY_STORAGE_ADDRESS })).toBeUndefined()
     for (let i = 0; i < 3; i++) expect(BigInt(await historySlotOf(await mine()))).toBe(0n)
   })

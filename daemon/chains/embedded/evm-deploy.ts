@@ -25,6 +25,7 @@ import { X402_UPTO_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/upto.js'
 import {
   BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
 } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { authCaptureRuntimeCode } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
@@ -32,7 +33,7 @@ export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
  * Contracts that live at fixed addresses on public chains and that clients expect there: placed
  * with anvil_setCode (code only; storage such as Permit2's used nonces survives a re-install).
  */
-const CANONICAL: Array<[Address, Hex]> = [
+const CANONICAL: ReadonlyArray<readonly [Address, Hex]> = [
   [MULTICALL3, Multicall3.deployedBytecode],
   [PERMIT2_ADDRESS, Permit2Lite.deployedBytecode],
   [X402_EXACT_PERMIT2_PROXY, X402Permit2ProxyLite.deployedBytecode],
@@ -41,6 +42,9 @@ const CANONICAL: Array<[Address, Hex]> = [
   [BATCH_SETTLEMENT_ADDRESS, X402BatchSettlement.deployedBytecode],
   [ERC3009_DEPOSIT_COLLECTOR_ADDRESS, ERC3009DepositCollector.deployedBytecode],
   [PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, Permit2DepositCollector.deployedBytecode],
+  // x402 auth-capture, v1.1 and v1.0: escrows, token store implementations and collectors. Code
+  // only, so holds, payment states and the operators' token stores (clones) survive a restart.
+  ...authCaptureRuntimeCode,
 ]
 
 /** EIP-2935's block-hash history contract, which Prague chains call at every block. */
