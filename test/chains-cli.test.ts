@@ -38,14 +38,21 @@ describe('parx chains --as testnet', () => {
     expect(Object.keys(ready.rpc).sort()).toEqual(['base-sepolia', 'radius-testnet', 'solana-devnet'])
     expect(ready.serve).toEqual({ profile: 'testnet', rpc: ready.rpc, contracts: ready.contracts })
     expect(Object.keys(ready.contracts['base-sepolia'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'XUSD', 'router', 'escrow', 'verifier', 'outputSettler', 'pair:PUSD/USDC']))
-    // x402 batch-settlement at the canonical addresses the official client signs for, on both EVM chains.
+    // x402 batch-settlement and auth-capture at the canonical addresses the official clients sign for, on both EVM chains.
     for (const net of ['base-sepolia', 'radius-testnet']) {
       expect(ready.contracts[net]).toMatchObject({
         batchSettlement: '0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003', erc3009DepositCollector: '0x4020806089470a89826cB9fB1f4059150b550004',
         permit2DepositCollector: '0x4020425FAf3B746C082C2f942b4E5159887B0005',
+        // x402 auth-capture: v1.1 (the official client's default) and v1.0.
+        authCaptureEscrow: '0xf96815976523E00e65Be8f34cA5e64b4f41EB19c', authCaptureErc3009Collector: '0x8612dfdc421f80336cd14E8EF9cb1E765dB5ab88',
+        authCapturePermit2Collector: '0xD69831Aed5bfe262067ec4c751f4F830EcdD446e', authCaptureOperatorRefundCollector: '0x7a03443724d14798c4AB4622F1DAAcA761Fea486',
+        authCaptureEscrowV1_0: '0xBdEA0D1bcC5966192B070Fdf62aB4EF5b4420cff', authCaptureErc3009CollectorV1_0: '0x0E3dF9510de65469C4518D7843919c0b8C7A7757',
+        authCapturePermit2CollectorV1_0: '0x992476B9Ee81d52a5BdA0622C333938D0Af0aB26', authCaptureOperatorRefundCollectorV1_0: '0x934907bffd0901b6A21e398B9C53A4A38F02fa5d',
       })
-      const code = await fetch(ready.rpc[net], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [ready.contracts[net].batchSettlement, 'latest'] }) })
-      expect(((await code.json()) as { result: string }).result.length).toBeGreaterThan(1000)
+      for (const name of ['batchSettlement', 'authCaptureEscrow', 'authCaptureEscrowV1_0', 'authCaptureErc3009Collector']) {
+        const code = await fetch(ready.rpc[net], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [ready.contracts[net][name], 'latest'] }) })
+        expect(((await code.json()) as { result: string }).result.length, name).toBeGreaterThan(1000)
+      }
     }
     expect(Object.keys(ready.contracts['solana-devnet'])).toEqual(expect.arrayContaining(['USDC', 'PUSD', 'originSettler', 'destSettler']))
     expect(ready.env).toMatchObject({ PARX_PROFILE: 'testnet', PARX_RPC_BASE_SEPOLIA: ready.rpc['base-sepolia'], PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(ready.contracts['base-sepolia']) })

@@ -12,6 +12,7 @@ import * as X402BatchSettlement from '../contracts/evm/artifacts/X402BatchSettle
 import {
   BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
 } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { authCaptureContractSets, authCaptureRuntimeCode } from '../src/sdk/x402/evm/auth-capture/contracts.js'
 
 /** `parx deploy` on a bare chain with base-sepolia's chain id: what an operator runs once per real network. */
 let anvil: Anvil
@@ -84,6 +85,26 @@ describe('parx deploy --network base-sepolia', () => {
       batchSettlement: BATCH_SETTLEMENT_ADDRESS, erc3009DepositCollector: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, permit2DepositCollector: PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
     })
     expect(r.notes.join('\n')).not.toContain('batch-settlement')
+  })
+
+  it('reports each x402 auth-capture set as the chain\'s own once all of it is there', async () => {
+    const notes = async () => {
+      const { code, out } = await parx(['deploy', '--network', 'base-sepolia', '--output', 'json'], env())
+      expect(code).toBe(0)
+      return JSON.parse(out.at(-1)!) as { contracts: Record<string, string>; deployed: string[]; notes: string[] }
+    }
+    const before = await notes()
+    expect(before.notes.join('\n')).toContain("auth-capture scheme's v1.1 escrow is unavailable")
+    expect(before.notes.join('\n')).toContain("auth-capture scheme's v1.0 escrow is unavailable")
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) })
+    // The v1.1 set only (its escrow, token store implementation and collectors): v1.0 stays missing.
+    for (const [address, bytecode] of authCaptureRuntimeCode.slice(0, 5)) await client.request({ method: 'anvil_setCode' as never, params: [address, bytecode] as never })
+    const r = await notes()
+    expect(r.deployed).toEqual([])
+    expect(r.contracts).toMatchObject(authCaptureContractSets['v1.1'])
+    for (const name of Object.keys(authCaptureContractSets['v1.0'])) expect(r.contracts[name]).toBeUndefined()
+    expect(r.notes.join('\n')).not.toContain("auth-capture scheme's v1.1")
+    expect(r.notes.join('\n')).toContain(`no authCaptureEscrowV1_0 ${authCaptureContractSets['v1.0'].authCaptureEscrowV1_0}`)
   })
 
   it('refuses an RPC of another chain and lists what is missing', async () => {

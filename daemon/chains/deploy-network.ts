@@ -15,6 +15,7 @@ import { networks, USDC } from '../../src/networks/registry.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../src/sdk/x402/evm/permit2.js'
 import { X402_UPTO_PERMIT2_PROXY } from '../../src/sdk/x402/evm/upto.js'
 import { batchSettlementContracts } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { authCaptureContractSets } from '../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { EXECUTOR_ADDRESS } from '../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../src/sdk/x402/evm/executor-setup.js'
 import { evmClient } from './evm/chain.js'
@@ -141,12 +142,19 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
   if (!(await hasCode(PERMIT2_ADDRESS))) notes.push(`no Permit2 at ${PERMIT2_ADDRESS} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_EXACT_PERMIT2_PROXY))) notes.push(`no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_UPTO_PERMIT2_PROXY))) notes.push(`no x402 upto Permit2 proxy at ${X402_UPTO_PERMIT2_PROXY} on ${spec.key}: the x402 upto scheme is unavailable there`)
-  // batch-settlement's three contracts are the chain's (CREATE2 at the same address everywhere): reported when all are there.
-  const batch = Object.entries(batchSettlementContracts)
-  const batchMissing = []
-  for (const [name, address] of batch) if (!(await hasCode(address))) batchMissing.push(`${name} ${address}`)
-  if (batchMissing.length === 0) for (const [name, address] of batch) have[name] ??= address
-  else notes.push(`no ${batchMissing.join(', ')} on ${spec.key}: the x402 batch-settlement scheme is unavailable there`)
+  // batch-settlement's and auth-capture's contracts are the chain's (CREATE2 at the same address
+  // everywhere): each set is reported when all of it is there.
+  const sets: Array<[Record<string, string>, string]> = [
+    [batchSettlementContracts, 'the x402 batch-settlement scheme is unavailable there'],
+    ...Object.entries(authCaptureContractSets).map(([version, set]): [Record<string, string>, string] =>
+      [set, `the x402 auth-capture scheme's ${version} escrow is unavailable there`]),
+  ]
+  for (const [set, consequence] of sets) {
+    const missing = []
+    for (const [name, address] of Object.entries(set)) if (!(await hasCode(address))) missing.push(`${name} ${address}`)
+    if (missing.length === 0) for (const [name, address] of Object.entries(set)) have[name] ??= address
+    else notes.push(`no ${missing.join(', ')} on ${spec.key}: ${consequence}`)
+  }
   if (config.keys.facilitator && /^0x[0-9a-fA-F]{64}$/.test(config.keys.facilitator)) {
     progress('making the facilitator key an x402 executor account')
     try {

@@ -10,6 +10,7 @@ import { spawnChainAnvil } from './local-anvils.js'
 import { codeHashes, hasCode } from './code-hashes.js'
 import { deployLocalEvm, deployMissingXchain, installCanonical } from './evm-deploy.js'
 import { batchSettlementContracts } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { authCaptureContracts } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 
 export type LocalEvm = { chain: EvmChain; deployed: boolean; stop(): Promise<void> }
 
@@ -44,7 +45,7 @@ export async function startLocalEvm(p: { spec: NetworkSpec; dataDir: string; por
       }
     }
     // The canonical contracts are placed at every start, so they are listed by name without being recorded.
-    return { chain: evmChain(p.spec, anvil.rpcUrl, { ...addresses, ...batchSettlementContracts }), deployed, stop: anvil.stop }
+    return { chain: evmChain(p.spec, anvil.rpcUrl, { ...addresses, ...batchSettlementContracts, ...authCaptureContracts }), deployed, stop: anvil.stop }
   } catch (e) {
     await anvil.stop()
     throw e
