@@ -1,7 +1,7 @@
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client'
 import { toClientEvmSigner } from '@x402/evm'
 import {
-  decodeErrorResult, encodeFunctionData, getContractAddress, keccak256, maxUint256, parseEventLogs, toFunctionSelector, toHex, zeroAddress,
+  decodeErrorResult, encodeFunctionData, serializeErc6492Signature, getContractAddress, keccak256, maxUint256, parseEventLogs, toFunctionSelector, toHex, zeroAddress,
   type Abi, type Address, type Hex, type TransactionReceipt,
 } from 'viem'
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
@@ -21,6 +21,7 @@ import {
 import { boundSalt, paymentInfoHash, signatureNonce, type PaymentInfo } from '../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import { MULTICALL3, startTestChain, type Call, type TestChain } from './testing/chain.js'
 import { hostileAuthCaptureTokenAbi, hostileAuthCaptureTokenBytecode } from './testing/auth-capture-hostile.js'
+import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from './testing/owned-wallet.js'
 import { balanceOf, deployToken, mint, type DeployedToken } from './testing/tokens.js'
 
 // Reverts inside the collectors, the token store, Permit2 and the token decode by name too.
@@ -319,6 +320,21 @@ describe.each([AUTH_CAPTURE_V1_1, AUTH_CAPTURE_V1_0])('AuthCaptureEscrow $versio
     await tc.send(operator, capture(free, 10_000n, 0, zeroAddress))
     expect(await balanceOf(tc, usdc, receiver.address)).toBe(r0 + 10_000n)
     await tc.expectRevert(operator, await charge(info({ feeReceiver: zeroAddress, minFeeBps: 0, maxFeeBps: 0 }), 1_000n, 1, stranger.address, d.version === 'v1.1' ? 1n : 1), d.version === 'v1.1' ? 'FeeAmountOutOfRange' : 'FeeBpsOutOfRange')
+  })
+
+  it('collects from a smart wallet that does not exist yet: the collector deploys it from the ERC-6492 envelope, through Multicall3', async () => {
+    const factory = ownedWalletFactory(`auth-capture ${d.version}`)
+    const deployed = await tc.client.waitForTransactionReceipt({ hash: await tc.wallet(stranger).sendTransaction({ ...factory.deployTx, gas: 3_000_000n }) })
+    expect(deployed.status).toBe('success')
+    const wallet = await tc.client.readContract({ address: factory.address, abi: ownedWalletFactoryAbi, functionName: 'getAddress', args: [payer.address, 1n] })
+    await mint(tc, usdc, wallet, 10_000n)
+    expect(await tc.client.getCode({ address: wallet })).toBeUndefined()
+    const p = info({ payer: wallet })
+    const signature = serializeErc6492Signature({ address: factory.address, data: createAccountData(payer.address, 1n), signature: await sign3009(p) })
+    await tc.send(operator, await authorize(p, 10_000n, { data: signature }))
+    expect(await tc.client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]{100,}/)
+    expect(await balanceOf(tc, usdc, wallet)).toBe(0n)
+    expect(await state(p)).toMatchObject({ capturableAmount: 10_000n })
   })
 
   it('creates the operator\'s token store at its first payout; each operator\'s funds stay apart', async () => {
