@@ -8,6 +8,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as AuthCaptureERC3009CollectorV1_1 from './artifacts/AuthCaptureERC3009CollectorV1_1.js'
 import * as AuthCaptureOperatorRefundCollectorV1_1 from './artifacts/AuthCaptureOperatorRefundCollectorV1_1.js'
+import * as AuthCapturePermit2CollectorV1_1 from './artifacts/AuthCapturePermit2CollectorV1_1.js'
 import * as AuthCaptureTokenStoreV1_1 from './artifacts/AuthCaptureTokenStoreV1_1.js'
 import * as Multicall3 from './artifacts/Multicall3.js'
 import * as Permit2Lite from './artifacts/Permit2Lite.js'
@@ -136,6 +137,9 @@ describe.each([AUTH_CAPTURE_V1_1, AUTH_CAPTURE_V1_0])('AuthCaptureEscrow $versio
       expect(await tc.client.readContract({ address: c, abi: collectorAbi, functionName: 'authCaptureEscrow' })).toBe(d.escrow)
     }
     expect(await tc.client.readContract({ address: d.operatorRefundCollector, abi: AuthCaptureOperatorRefundCollectorV1_1.abi, functionName: 'collectorType' })).toBe(1)
+    expect(await tc.client.readContract({ address: d.eip3009Collector, abi: collectorAbi, functionName: 'collectorType' })).toBe(0)
+    expect(await tc.client.readContract({ address: d.eip3009Collector, abi: collectorAbi, functionName: 'multicall3' })).toBe(MULTICALL3)
+    expect(await tc.client.readContract({ address: d.permit2Collector, abi: AuthCapturePermit2CollectorV1_1.abi, functionName: 'permit2' })).toBe(PERMIT2_ADDRESS)
     const tuple = '(address,address,address,address,uint120,uint48,uint48,uint48,uint16,uint16,address,uint256)'
     const fee = d.version === 'v1.1' ? 'uint256' : 'uint16'
     const selectors = new Set((escrow.abi as Abi).filter((e) => e.type === 'function').map((e) => toFunctionSelector(e as never)))

@@ -45,6 +45,11 @@ abstract contract AuthCaptureTokenCollector {
         bytes calldata collectorData
     ) internal virtual;
 
+    /// @notice The neutral sender ERC-6492 wallet deployments go through (see `_unwrapERC6492`).
+    function multicall3() external pure returns (address) {
+        return AUTH_CAPTURE_MULTICALL3;
+    }
+
     function _payerAgnosticHash(AuthCaptureEscrow.PaymentInfo calldata paymentInfo) internal view returns (bytes32) {
         AuthCaptureEscrow.PaymentInfo memory agnostic = paymentInfo;
         agnostic.payer = address(0);
