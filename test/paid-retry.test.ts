@@ -3,6 +3,8 @@ import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
 import express from 'express'
+import { Challenge } from 'mppx'
+import { evm } from 'mppx/client'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
@@ -144,5 +146,27 @@ describe('a retried payment at a platform /paid endpoint (answers in the store)'
     expect(settlementOf(again)).toMatchObject({ success: true, transaction: settlementOf(first)!.transaction })
     expect(calls.platform).toBe(1)
     expect(await paid()).toBe(BigInt(PRICE))
+  })
+
+  it('MPP: the same credential twice gets the same body twice, the upstream called once, paid once', async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    const { userKey } = await op.createUser({ body: { name: 'mpp-seller' } })
+    const user = createPlatformClient({ url: d.urls.platform, userKey })
+    const payee = randomAddress()
+    const e = await user.createEndpoint({ body: { upstreamUrl: `${upstream.url}/order`, price: '0.01', network: 'local-base', token: 'USDC', payTo: payee } })
+    const [challenge] = Challenge.fromResponseList(await fetch(e.url, { method: 'POST' }))
+    const credential = await evm.charge({ account: payer, authorization: d.services.base.tokens.USDC!.permitDomain! }).createCredential({ challenge: challenge as never, context: {} })
+    const before = calls.platform
+    const send = () => fetch(e.url, { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json' }, body: '{"item":3}' })
+    const first = await send()
+    expect(first.status).toBe(200)
+    const body = await first.json()
+    expect(body).toEqual({ platformOrder: before + 1 })
+    const again = await send()
+    expect(again.status).toBe(200)
+    expect(await again.json()).toEqual(body)
+    expect(again.headers.get('payment-receipt')).toBe(first.headers.get('payment-receipt'))
+    expect(calls.platform).toBe(before + 1)
+    expect(await localBase(d).balance('USDC', payee)).toBe(BigInt(PRICE))
   })
 })

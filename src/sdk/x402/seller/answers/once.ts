@@ -54,9 +54,12 @@ export function replay(res: ServerResponse, a: KeptAnswer): void {
   res.end(Buffer.from(a.body, 'base64'))
 }
 
-/** An answer to keep, from what was sent: per-connection headers left out (a replay goes out on another connection). */
+/**
+ * An answer to keep, from what was sent: per-connection headers left out (a replay goes out on
+ * another connection), and the request's own id and date, which the repeat has its own of.
+ */
 export function keptAnswer(a: { status: number; headers: Record<string, string | string[]>; body: Buffer }): KeptAnswer {
-  const { connection: _c, 'keep-alive': _k, 'content-length': _l, 'transfer-encoding': _t, ...headers } = a.headers
+  const { connection: _c, 'keep-alive': _k, 'content-length': _l, 'transfer-encoding': _t, 'x-request-id': _r, date: _d, ...headers } = a.headers
   return { status: a.status, headers, body: a.body.toString('base64') }
 }
 
