@@ -29,7 +29,8 @@ export type Drainable = {
   inFlight(): number
   /**
    * Stops accepting connections, answers every request in flight and every one that arrives on an
-   * open connection (each with `Connection: close`), and closes each connection once it is idle;
+   * open connection (each with `Connection: close`), and closes each connection once it is idle
+   * (a request read on one after that is dropped with it, never processed unanswered);
    * after `boundMs` whatever is still open is cut. Once only: a second call gets the first's result.
    */
   drain(boundMs: number): Promise<DrainResult>
