@@ -44,6 +44,7 @@ const storeSensitive = [
   'daemon/ports/store-lock.test.ts',
   'test/hosted-race.test.ts',
   'test/hosted-replicas.test.ts',
+  'test/paid-retry.test.ts',
   'test/rolling-restart.test.ts',
   'test/hosted-leadership.test.ts',
   'daemon/dashboard/**/*.test.ts',

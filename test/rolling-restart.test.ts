@@ -63,6 +63,10 @@ function forward(port: number, method: string, path: string, headers: IncomingHt
 function front(names: string[]) {
   const up = new Map(names.map((n) => [n, true]))
   const stats = { retriedRefused: 0, broken: 0, markedDown: 0 }
+  // Requests being forwarded to each replica now; those still open when it was sent SIGTERM are
+  // marked, and their outcomes (a status, or 'broken') kept: the proof the restart met load.
+  const active = new Map<string, Set<{ atStop: boolean }>>(names.map((n) => [n, new Set()]))
+  const acrossStop = new Map<string, Array<number | 'broken'>>(names.map((n) => [n, []]))
   let next = 0
   const check = setInterval(() => {
     for (const n of names) {
@@ -86,8 +90,11 @@ function front(names: string[]) {
         continue
       }
       const n = ready[next++ % ready.length]!
+      const mark = { atStop: false }
+      active.get(n)!.add(mark)
       try {
-        const a = await forward(replicas.get(n)!.port, req.method!, req.url!, req.headers, body)
+        const a = await forward(replicas.get(n)!.port, req.method!, req.url!, req.headers, body).finally(() => active.get(n)!.delete(mark))
+        if (mark.atStop) acrossStop.get(n)!.push(a.status)
         res.writeHead(a.status, { 'content-type': a.headers['content-type'] ?? 'application/json' })
         return void res.end(a.body)
       } catch (e) {
@@ -99,6 +106,7 @@ function front(names: string[]) {
           continue
         }
         stats.broken++
+        if (mark.atStop) acrossStop.get(n)!.push('broken')
         res.writeHead(502, { 'content-type': 'application/json' })
         return void res.end(JSON.stringify({ error: `the replica broke the connection: ${(e as Error).message}`, code: 'FRONT_BROKEN' }))
       }
@@ -108,6 +116,12 @@ function front(names: string[]) {
   })
   return {
     stats,
+    /** Requests being forwarded to `name` now. */
+    inFlight: (name: string) => active.get(name)!.size,
+    /** Called as `name` is sent SIGTERM: the requests open on it now are the ones the stop must answer. */
+    stopping: (name: string) => active.get(name)!.forEach((m) => (m.atStop = true)),
+    /** What the requests open on `name` at its SIGTERM were answered (they finished after it). */
+    acrossStop: (name: string) => acrossStop.get(name)!,
     listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
     close: () => {
       clearInterval(check)
@@ -176,7 +190,10 @@ describe('rolling restart of two api replicas under load', () => {
       await new Promise((r) => setTimeout(r, 3_000))
       for (const name of ['api-a', 'api-b']) {
         const r = replicas.get(name)!
+        // SIGTERM lands while the replica answers requests (bounded: without load it is sent anyway, and the check below fails).
+        for (let i = 0; lb.inFlight(name) === 0 && i < 2_000; i++) await new Promise((res) => setTimeout(res, 5))
         const t0 = Date.now()
+        lb.stopping(name)
         r.child.kill('SIGTERM')
         await r.exited
         const exitMs = Date.now() - t0
@@ -198,10 +215,16 @@ describe('rolling restart of two api replicas under load', () => {
     }
 
     const failed = answers.filter((a) => a.status !== 200 || !a.success)
-    console.log(`[rolling-restart] ${answers.length} settles through the front, ${failed.length} failed; refused connects retried ${lb.stats.retriedRefused}, broken ${lb.stats.broken}; restarts ${JSON.stringify(restarts)}`)
+    console.log(`[rolling-restart] ${answers.length} settles through the front, ${failed.length} failed; refused connects retried ${lb.stats.retriedRefused}, broken ${lb.stats.broken}; open at each SIGTERM ${JSON.stringify({ a: lb.acrossStop('api-a'), b: lb.acrossStop('api-b') })}; restarts ${JSON.stringify(restarts)}`)
     expect(failed, JSON.stringify(failed.slice(0, 3))).toEqual([])
     expect(lb.stats.broken).toBe(0)
     expect(answers.length).toBeGreaterThan(20)
+    // Each restart met load: requests sent to the replica before its SIGTERM finished after it, all answered 200.
+    for (const name of ['api-a', 'api-b']) {
+      const across = lb.acrossStop(name)
+      expect(across.length, `requests open on ${name} at its SIGTERM`).toBeGreaterThan(0)
+      expect(across.every((x) => x === 200), JSON.stringify(across)).toBe(true)
+    }
 
     // Every acknowledged settlement is on chain, once: the seller got exactly one price per answer,
     // and each payer lost exactly that much (a settlement replayed twice could not pass the same

@@ -119,3 +119,33 @@ describe('drainable', () => {
     expect((await stuck).error).toBeDefined()
   })
 })
+
+describe('drainable, a request on a connection being closed as idle', () => {
+  it('is answered or never processed: a paid request the client never hears of is never served', async () => {
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '')
+      res.end('ok')
+    })
+    const port = await listen(server)
+    cleanup.push(() => server.closeAllConnections())
+    const d = drainable(server)
+    // A keep-alive connection that served one request and sits idle, as a client's pool holds it.
+    const socket = connect(port, '127.0.0.1')
+    await new Promise((r) => socket.once('connect', r))
+    let answer = ''
+    socket.on('data', (b) => (answer += b.toString()))
+    socket.on('error', () => {})
+    socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n')
+    await until(() => answer.includes('ok'))
+    answer = ''
+    // The stop closes it as idle while the client, not yet told, sends its next request on it.
+    const drained = d.drain(10_000)
+    socket.write('POST /pay HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n')
+    await new Promise((r) => socket.once('close', r))
+    await drained
+    const answered = /^HTTP\/1.1 200/.test(answer)
+    expect(answered || !seen.includes('/pay'), `processed ${JSON.stringify(seen)} and answered ${JSON.stringify(answer)}`).toBe(true)
+    expect(seen).toContain('/first')
+  })
+})

@@ -29,7 +29,8 @@ export type Drainable = {
   inFlight(): number
   /**
    * Stops accepting connections, answers every request in flight and every one that arrives on an
-   * open connection (each with `Connection: close`), and closes each connection once it is idle;
+   * open connection (each with `Connection: close`), and closes each connection once it is idle
+   * (a request read on one after that is dropped with it, never processed unanswered);
    * after `boundMs` whatever is still open is cut. Once only: a second call gets the first's result.
    */
   drain(boundMs: number): Promise<DrainResult>
@@ -60,8 +61,15 @@ export function drainable(server: Server, opts: { quietMs?: number } = {}): Drai
       wake?.()
     })
   })
-  // Before the app's listener: a synchronous answer would otherwise be sent before this sees it.
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+  // Connections this drain closed as idle: a request still read on one was sent before the client
+  // saw the close, and it will never read an answer, so it is not processed at all (dropped with
+  // its connection; the client sees a reset before any answer, which is safe to retry).
+  const closing = new WeakSet<Socket>()
+  // The app's listeners are called from here, so a request on such a connection never reaches them.
+  const handlers = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>
+  server.removeAllListeners('request')
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (closing.has(req.socket)) return void req.socket.destroy()
     const s = open.get(req.socket)
     if (s) s.requests++
     answering.add(res)
@@ -74,11 +82,13 @@ export function drainable(server: Server, opts: { quietMs?: number } = {}): Drai
       if (draining && !res.req.socket.destroyed) closeIfIdle(res.req.socket)
       wake?.()
     })
+    for (const h of handlers) h.call(server, req, res)
   })
 
   const closeIfIdle = (socket: Socket) => {
     for (const res of answering) if (res.req.socket === socket) return
     // `Connection: close` answers end their socket themselves; a keep-alive one left before the drain is ended here.
+    closing.add(socket)
     socket.end()
   }
 

@@ -12,6 +12,9 @@ import { currentRequestId } from '../http/request-id.js'
 import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
+import { digest, keptAnswer, onceById, replay } from '../../src/sdk/x402/seller/answers/once.js'
+import type { AnswerStore, KeptAnswer } from '../../src/sdk/x402/seller/answers/store.js'
+import { STORE_ANSWER_BOUNDS } from '../seller/answer-store.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -30,6 +33,8 @@ type Paid = {
   onHookError?: (err: unknown) => void
   /** Batch-settlement channels of the platform's endpoints (the store's x402_seller_channels), shared by replicas. */
   channels?: ChannelStore
+  /** Answers by payment id (x402 payment-identifier, or the MPP credential), shared by replicas: a repeated payment gets the first answer. */
+  answers?: AnswerStore
   /**
    * The daemon's facilitator in process, acting for this endpoint's payTo (./paid-facilitator.ts):
    * what lets a buyer's cooperative refund be signed by our receiver authorizer. Absent: HTTP to facilitatorUrl.
@@ -62,6 +67,7 @@ export async function servePaid(p: Paid): Promise<void> {
     hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
     onHookError: p.onHookError,
     channels: p.channels ? { store: p.channels, tag: e.id } : undefined,
+    answers: p.answers ? { store: p.answers, tag: e.id, bounds: STORE_ANSWER_BOUNDS } : undefined,
   })
   let failure: unknown
   await gate(p.req, p.res, async (err?: unknown) => {
@@ -95,8 +101,28 @@ async function challengeOn402(p: Paid, mpp: MppGate): Promise<void> {
   } as typeof res.end
 }
 
-/** An MPP credential: validate (no money moves), forward, settle only after a successful upstream. */
+/**
+ * An MPP credential. The same credential sent again (a buyer whose connection broke) is answered
+ * what it was the first time, and waits while the first is still being served: never refused
+ * because its authorization is spent, and the upstream is not called again.
+ */
 async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void> {
+  if (!p.answers) return serveMppOnce(p, mpp, credential)
+  const once = await onceById(p.answers, { key: digest('mpp', p.endpoint.id, credential), fingerprint: digest(p.req.method ?? '', credential), bounds: STORE_ANSWER_BOUNDS })
+  if (once.kind === 'answer') return replay(p.res, once.answer)
+  if (once.kind === 'mismatch') return refuse(p, mpp, 'this credential already paid for a request with another method; a new request needs a new credential')
+  let kept = false
+  try {
+    await serveMppOnce(p, mpp, credential, async (a) => {
+      kept = await once.keep(a).then(() => true, (err) => (p.onHookError?.(err), false))
+    })
+  } finally {
+    if (!kept) await once.release()
+  }
+}
+
+/** Validate (no money moves), forward, settle only after a successful upstream; `keep` is given the paid answer before it is sent. */
+async function serveMppOnce(p: Paid, mpp: MppGate, credential: string, keep?: (a: KeptAnswer) => Promise<void>): Promise<void> {
   const valid = await mpp.validate(credential)
   if (!valid.ok) return refuse(p, mpp, `the MPP credential was refused: ${valid.reason}`)
   const up = await forward(p)
@@ -117,8 +143,12 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
   p.res.setHeader('Payment-Receipt', settled.receipt)
   // MPP requires it as x402 does: a paid answer is for the payer only, never a shared cache.
   p.res.setHeader('Cache-Control', 'private')
+  await keep?.(keptAnswer({ status: up.status, headers: headersOf(p.res), body: up.body }))
   p.res.end(up.body)
 }
+
+const headersOf = (res: ServerResponse): Record<string, string | string[]> =>
+  Object.fromEntries(Object.entries(res.getHeaders()).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v : String(v)]])))
 
 /** 402 with a fresh challenge and an RFC 9457 problem document, as MPP answers a refused credential. */
 async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {

@@ -29,6 +29,8 @@ import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.
 import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
 import type { LimitPolicy } from './limits.js'
 import { sellerChannelStore } from '../seller/channel-store.js'
+import { sellerAnswerStore } from '../seller/answer-store.js'
+import type { AnswerStore } from '../../src/sdk/x402/seller/answers/store.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 import { egressGuard, egressRefusal, type Egress } from './egress/guard.js'
 import { CHANNEL_DEFAULTS, type ChannelSettings } from './channels/pay.js'
@@ -81,6 +83,8 @@ export type PlatformService = {
   endpoints: EndpointStore
   /** Batch-settlement channels paying the endpoints, shared by replicas (daemon/seller/channel-store.ts). */
   sellerChannels: ChannelStore
+  /** Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas (daemon/seller/answer-store.ts). */
+  sellerAnswers: AnswerStore
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
   aa: Record<string, AaRuntime>
   /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
@@ -203,6 +207,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
     endpoints,
     sellerChannels: sellerChannelStore(p.store),
+    sellerAnswers: sellerAnswerStore(p.store),
     webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch }),
     egress,
     async reseal() {

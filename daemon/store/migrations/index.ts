@@ -8,6 +8,7 @@ import { m100_swap_claims } from './100_swap_claims.js'
 import { m200_x402_settlements } from './200_x402_settlements.js'
 import { m210_x402_payment_ids } from './210_x402_payment_ids.js'
 import { m220_x402_seller_channels } from './220_x402_seller_channels.js'
+import { m230_x402_seller_answers } from './230_x402_seller_answers.js'
 import { m301_sol_swaps } from './301_sol_swaps.js'
 import { m400_xchain } from './400_xchain.js'
 import { m401_xchain_raw_txs } from './401_xchain_raw_txs.js'
@@ -39,6 +40,7 @@ export const migrations: Record<string, StoreMigration> = {
   '200_x402_settlements': m200_x402_settlements,
   '210_x402_payment_ids': m210_x402_payment_ids,
   '220_x402_seller_channels': m220_x402_seller_channels,
+  '230_x402_seller_answers': m230_x402_seller_answers,
   '301_sol_swaps': m301_sol_swaps,
   '400_xchain': m400_xchain,
   '401_xchain_raw_txs': m401_xchain_raw_txs,

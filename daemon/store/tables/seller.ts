@@ -27,6 +27,24 @@ export interface X402SellerChannelsTable {
   tag: string | null
 }
 
+/** Paid answers by payment id (230): src/sdk/x402/seller/answers/, daemon/seller/answer-store.ts. */
+export interface X402SellerAnswersTable {
+  key: string
+  fingerprint: string
+  owner: string
+  lease_until: number
+  expires_at: number
+  /** null while the request holding the id is being served */
+  status: number | null
+  /** JSON */
+  headers: string | null
+  /** base64 */
+  body: string | null
+  bytes: number
+  kept_at: number | null
+}
+
 export interface SellerTables {
   x402_seller_channels: X402SellerChannelsTable
+  x402_seller_answers: X402SellerAnswersTable
 }

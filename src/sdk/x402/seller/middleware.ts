@@ -7,7 +7,9 @@ import { bazaarExtension, v1OutputSchema } from './bazaar.js'
 import { facilitatorClient, type FacilitatorClientOptions, type SellerFacilitator } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
-import { declarePaymentIdentifier, PAYMENT_IDENTIFIER } from '../payment-identifier.js'
+import { declarePaymentIdentifier, PAYMENT_IDENTIFIER, paymentIdOf } from '../payment-identifier.js'
+import { canonical, digest, keptAnswer, onceById, replay, type Once } from './answers/once.js'
+import { memoryAnswerStore, type AnswerBounds, type AnswerStore } from './answers/store.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 import { takeSettlementAmount } from './usage.js'
@@ -46,6 +48,15 @@ export type PaymentGateOptions = {
    * channel state lets vouchers be checked here without the facilitator (default 60 s).
    */
   channels?: { store?: ChannelStore; stateTtlMs?: number; tag?: string }
+  /**
+   * A payment sent again with the same payment id and payload (a buyer whose connection broke, a
+   * retry) is answered what it was answered the first time, kept for `bounds.windowMs` (default 10
+   * minutes; at most `maxEntries` answers, `maxBytes` in all, none over `maxAnswerBytes`): never a
+   * refusal, and the handler is not run again, so a POST is one order. A repeat while the first is
+   * still being served waits for its answer. Default: this process's memory; replicas pass a store
+   * they share (the daemon's SQLite / PostgreSQL one). `tag` scopes ids when one store serves several gates.
+   */
+  answers?: { store?: AnswerStore; tag?: string; bounds?: Partial<AnswerBounds> }
 }
 
 type Next = (err?: unknown) => unknown
@@ -84,6 +95,7 @@ export function paymentGate(o: PaymentGateOptions) {
   const hooks = hookLists(o.hooks)
   const onHookError = o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
   const channels = o.channels?.store ?? memoryChannelStore()
+  const answers = o.answers?.store ?? memoryAnswerStore(o.answers?.bounds)
 
   return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
@@ -125,57 +137,80 @@ export function paymentGate(o: PaymentGateOptions) {
         next: async () => next(),
       })
     }
-    let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
-    let lastReason = 'payment invalid'
-    const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })
-    for (const requirements of candidates) {
-      const ctx = ctxOf(requirements)
-      const before = await runGuards(hooks.beforeVerify, ctx, reasons.unexpectedVerifyError)
-      if (before) return paymentRequired(res, offers, resource, before.reason)
-      const v = await facilitator.verify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
-      if (v.isValid) {
-        const after = await runGuards(hooks.afterVerify, { ...ctx, result: v }, reasons.unexpectedVerifyError)
-        if (after) return paymentRequired(res, offers, resource, after.reason)
-        accepted = requirements
-        break
-      }
-      lastReason = v.invalidReason ?? lastReason
+    // A payment id (v2): a repeat of a payment served already is answered what it was; one in progress is waited for.
+    const id = payment.x402Version === 2 ? paymentIdOf(isRecord(payment.extensions) ? payment.extensions : undefined) : undefined
+    let once: Once | undefined
+    if (typeof id === 'string' && 'payTo' in first) {
+      once = await onceById(answers, {
+        key: digest(o.answers?.tag ?? '', first.payTo.toLowerCase(), id),
+        fingerprint: digest(req.method ?? '', path, canonical(payment)),
+        bounds: o.answers?.bounds,
+      })
+      if (once.kind === 'answer') return replay(res, once.answer)
+      if (once.kind === 'mismatch') return paymentRequired(res, offers, resource, reasons.paymentIdentifierMismatch)
     }
-    if (!accepted) return paymentRequired(res, offers, resource, lastReason)
-
-    const held = bufferResponse(res)
+    let kept = false
     try {
-      await next()
-    } catch (e) {
-      held.release()
-      throw e
-    }
-    const status = await held.ended
-    // upto: the handler said what it used (./usage.ts); that, not the signed maximum, is settled.
-    const used = takeSettlementAmount(res, 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired, offers.find((o) => o.v2 === accepted)?.decimals)
-    if (status >= 400) return held.release()
-    if (typeof used !== 'string') {
-      held.discard()
-      return paymentRequired(res, offers, resource, `invalid_settlement_amount: ${used.invalid}`)
-    }
-    const ctx = ctxOf(accepted)
-    const refused = await runGuards(hooks.beforeSettle, ctx, reasons.unexpectedSettleError)
-    if (refused) {
-      held.discard()
-      return paymentRequired(res, offers, resource, refused.reason)
-    }
-    const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
-    const settled = await settleWithPendingRetry(facilitator, { x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
-    await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
-    if (!settled.success) {
-      held.discard()
+      let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
+      let lastReason = 'payment invalid'
+      const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })
+      for (const requirements of candidates) {
+        const ctx = ctxOf(requirements)
+        const before = await runGuards(hooks.beforeVerify, ctx, reasons.unexpectedVerifyError)
+        if (before) return paymentRequired(res, offers, resource, before.reason)
+        const v = await facilitator.verify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
+        if (v.isValid) {
+          const after = await runGuards(hooks.afterVerify, { ...ctx, result: v }, reasons.unexpectedVerifyError)
+          if (after) return paymentRequired(res, offers, resource, after.reason)
+          accepted = requirements
+          break
+        }
+        lastReason = v.invalidReason ?? lastReason
+      }
+      if (!accepted) return paymentRequired(res, offers, resource, lastReason)
+
+      const held = bufferResponse(res)
+      try {
+        await next()
+      } catch (e) {
+        held.release()
+        throw e
+      }
+      const status = await held.ended
+      // upto: the handler said what it used (./usage.ts); that, not the signed maximum, is settled.
+      const used = takeSettlementAmount(res, 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired, offers.find((o) => o.v2 === accepted)?.decimals)
+      if (status >= 400) return held.release()
+      if (typeof used !== 'string') {
+        held.discard()
+        return paymentRequired(res, offers, resource, `invalid_settlement_amount: ${used.invalid}`)
+      }
+      const ctx = ctxOf(accepted)
+      const refused = await runGuards(hooks.beforeSettle, ctx, reasons.unexpectedSettleError)
+      if (refused) {
+        held.discard()
+        return paymentRequired(res, offers, resource, refused.reason)
+      }
+      const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
+      const settled = await settleWithPendingRetry(facilitator, { x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
+      await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
+      if (!settled.success) {
+        held.discard()
+        res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
+        return paymentRequired(res, offers, resource, settled.errorReason ?? 'settlement failed')
+      }
       res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
-      return paymentRequired(res, offers, resource, settled.errorReason ?? 'settlement failed')
+      // A paid answer belongs to the one who paid: no shared cache may hand it to another (x402 PR #2990).
+      res.setHeader('Cache-Control', 'private')
+      if (once?.kind === 'run') {
+        // Kept before the buyer sees it: a repeat that arrives while it is on the wire is answered the same.
+        // A store that cannot keep it does not cost the buyer the answer it paid for; the id is freed instead.
+        kept = await once.keep(keptAnswer(held.recorded())).then(() => true, (err) => (onHookError(err), false))
+      }
+      held.release()
+    } finally {
+      // Not answered 2xx (refused, failed, thrown): nothing was charged, and a retry is served anew.
+      if (once?.kind === 'run' && !kept) await once.release()
     }
-    res.setHeader(payment.x402Version === 1 ? headers.v1Response : headers.response, encodeHeader(settled))
-    // A paid answer belongs to the one who paid: no shared cache may hand it to another (x402 PR #2990).
-    res.setHeader('Cache-Control', 'private')
-    held.release()
   }
 }
 
