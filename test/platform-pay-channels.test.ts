@@ -195,6 +195,15 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
       expect(r.body.receipt).toMatchObject({ transaction: null, channel: { id: first.body.receipt.channel.id, cumulative: `0.00${i}` } })
     }
     expect(await d.services.base.client.getBlockNumber()).toBe(block)
+    // Our record loses the deposit (as a lost write would): the chain, read before depositing, still holds it, so no second deposit.
+    const id = first.body.receipt.channel.id as string
+    await d.services.store.db.updateTable('platform_pay_channels').set({ deposited: '0' }).where('id', '=', id).execute()
+    const fourth = await pay(e.url)
+    expect(fourth.status, JSON.stringify(fourth.body)).toBe(200)
+    expect(fourth.body.receipt).toMatchObject({ transaction: null, channel: { id, cumulative: '0.004' } })
+    expect(fourth.body.receipt.channel.deposited).toBeUndefined()
+    expect((await user.listChannels({ params: { id: agentId } })).channels.find((c) => c.id === id)).toMatchObject({ deposited: '0.01' })
+    expect(await d.services.base.client.getBlockNumber()).toBe(block)
     expect(await usdc()).toBe(before - 10n * PRICE)
     // The deposit counts; the vouchers drawn on it do not count again.
     expect(await micros()).toBe(spentBefore + 10_000)
