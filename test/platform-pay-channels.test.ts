@@ -323,6 +323,9 @@ describe('pay against a hostile batch-settlement seller (issue 39 item 3): an ag
       // The escrow (not made yet, its authorization still valid) counts, within the daily limit of 1.
       expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
       expect(await localBase(d).balance('USDC', a.wallet as Address)).toBe(5_000_000n)
+      // Two days on (its rows dated back), the escrow still counts: it is not back in the wallet.
+      await d.services.store.db.updateTable('platform_spends').set({ created_at: Date.now() - 2 * 86_400_000 }).where('agent_id', '=', a.id).execute()
+      expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
     } finally {
       await s.close()
     }
