@@ -13,6 +13,7 @@ import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
+import { hostileChannelSeller } from './helpers/hostile-channel-seller.js'
 
 /**
  * Issue 27 item 4, the buyer half: an agent's pay through an x402 batch-settlement channel, against
@@ -194,6 +195,15 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
       expect(r.body.receipt).toMatchObject({ transaction: null, channel: { id: first.body.receipt.channel.id, cumulative: `0.00${i}` } })
     }
     expect(await d.services.base.client.getBlockNumber()).toBe(block)
+    // Our record loses the deposit (as a lost write would): the chain, read before depositing, still holds it, so no second deposit.
+    const id = first.body.receipt.channel.id as string
+    await d.services.store.db.updateTable('platform_pay_channels').set({ deposited: '0' }).where('id', '=', id).execute()
+    const fourth = await pay(e.url)
+    expect(fourth.status, JSON.stringify(fourth.body)).toBe(200)
+    expect(fourth.body.receipt).toMatchObject({ transaction: null, channel: { id, cumulative: '0.004' } })
+    expect(fourth.body.receipt.channel.deposited).toBeUndefined()
+    expect((await user.listChannels({ params: { id: agentId } })).channels.find((c) => c.id === id)).toMatchObject({ deposited: '0.01' })
+    expect(await d.services.base.client.getBlockNumber()).toBe(block)
     expect(await usdc()).toBe(before - 10n * PRICE)
     // The deposit counts; the vouchers drawn on it do not count again.
     expect(await micros()).toBe(spentBefore + 10_000)
@@ -256,5 +266,68 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     // lost write simulated above recorded one 0.001 charge twice, so they held 0.00675, not 0.00775).
     expect(await escrow()).toBe(0)
     expect(Math.round(Number(await spent()) * 1e6)).toBe(spentBefore - escrowBefore)
+  })
+})
+
+describe('pay against a hostile batch-settlement seller (issue 39 item 3): an agent with a 0.01 per-payment limit', () => {
+  const CENT = 10_000n
+  const hostile = (delays: number[], minDeposit?: bigint) => {
+    const b = localBase(d)
+    return hostileChannelSeller({ network: b.caip2, token: b.token('USDC'), payTo: randomAddress(), receiverAuthorizer: randomAddress(), price: CENT, delays, ...(minDeposit !== undefined ? { minDeposit } : {}) })
+  }
+  const payAs = (id: string, url: string) => d.raw(`/api/agents/${id}/pay`, {
+    method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url }),
+  })
+  const newAgent = async () => {
+    const a = await user.createAgent({ body: { name: 'hostile-buyer', network: 'local-base' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.01', dailyUsd: '1' } })
+    return a
+  }
+
+  it('a minDeposit of 250 USDC valid a year is refused before anything is signed, whatever the withdraw delay', async () => {
+    const s = await hostile([900, 901, 902], 250_000_000n)
+    try {
+      const a = await newAgent()
+      for (let i = 0; i < 3; i++) {
+        const r = await payAs(a.id, `${s.url}/report`)
+        expect(r.status).toBe(502)
+        expect(r.body).toMatchObject({ code: 'CHANNEL_TERMS_REFUSED', error: expect.stringContaining('minDeposit of 250 USDC, above the platform') })
+      }
+      expect(s.kept).toEqual([])
+      expect((await user.listChannels({ params: { id: a.id } })).channels).toEqual([])
+      expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('a withdraw delay rotating on every 402 gets one channel and one deposit within the limits: then CHANNEL_TERMS_CHANGED, and a delay above a day is refused', async () => {
+    const s = await hostile([900, 901, 902, 30 * 86_400])
+    try {
+      const a = await newAgent()
+      const answers = []
+      for (let i = 0; i < 4; i++) answers.push(await payAs(a.id, `${s.url}/report`))
+      expect(answers.map((r) => r.body.code)).toEqual(['PAYMENT_REFUSED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_REFUSED'])
+      expect(answers[1]!.status).toBe(409)
+      expect(answers[1]!.body).toMatchObject({ charged: false, transaction: null, channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+      expect(answers[3]!.body.error).toContain('withdrawDelay of 2592000 s, above the platform')
+      // One deposit signed: 10x the price, valid pay.validitySeconds (300 s) at most though the seller asked a year, on the first delay.
+      expect(s.kept).toHaveLength(1)
+      const k = s.kept[0]!
+      expect(k.payload.payload).toMatchObject({ type: 'deposit', deposit: { amount: '100000' }, channelConfig: { withdrawDelay: 900 } })
+      expect(Number(k.payload.payload.deposit.authorization.erc3009Authorization.validBefore) - k.at).toBeLessThanOrEqual(301)
+      const channels = (await user.listChannels({ params: { id: a.id } })).channels
+      expect(channels).toHaveLength(1)
+      expect(channels[0]).toMatchObject({ id: answers[1]!.body.channelId, pendingDeposit: '0.1' })
+      // The escrow (not made yet, its authorization still valid) counts, within the daily limit of 1.
+      expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+      expect(await localBase(d).balance('USDC', a.wallet as Address)).toBe(5_000_000n)
+      // Two days on (its rows dated back), the escrow still counts: it is not back in the wallet.
+      await d.services.store.db.updateTable('platform_spends').set({ created_at: Date.now() - 2 * 86_400_000 }).where('agent_id', '=', a.id).execute()
+      expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+    } finally {
+      await s.close()
+    }
   })
 })

@@ -9,6 +9,8 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
 import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
+import { hostileChannelSeller } from './helpers/hostile-channel-seller.js'
+import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 
 /**
  * parx's paying fetch (src/sdk/x402/client/fetch.ts) with `channels`: it pays batch-settlement
@@ -28,6 +30,8 @@ const PRICE = 1000n
 let handled = 0
 let sent = 0
 let pricedAt: '1000' | '2000' = '1000'
+/** What /lying reports as the channel's balance in its PAYMENT-RESPONSE, whatever the chain holds. */
+let lie = '0'
 
 /** parx's paying fetch with channels, counting in `sent` every request it makes. */
 function buyer(channels: PayingFetchOptions['channels'] = true, signer: PrivateKeyAccount = account): typeof fetch {
@@ -41,10 +45,21 @@ beforeAll(async () => {
   const b = localBase(d)
   const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo, scheme: 'batch-settlement' as const }
   const app = express()
+  // /lying: our gate, but its settlement reports the channel's balance as `lie`.
+  app.use((req, res, next) => {
+    if (req.path !== '/lying') return next()
+    const set = res.setHeader.bind(res)
+    res.setHeader = (name, value) => {
+      const settle = String(name).toLowerCase() === 'payment-response' ? decodeHeader<{ extra?: { channelState?: { balance?: string } } }>(String(value)) : undefined
+      if (settle?.extra?.channelState) settle.extra.channelState.balance = lie
+      return set(name, settle ? encodeHeader(settle) : value)
+    }
+    next()
+  })
   app.use(paymentGate({
     facilitator: { url: d.urls.facilitator },
     // exact first: a buyer with channels still picks the channel offer.
-    routes: { 'GET /report': { prices: [{ ...price, scheme: 'exact', method: 'eip3009' }, price] }, 'GET /broken': { prices: [price] } },
+    routes: { 'GET /report': { prices: [{ ...price, scheme: 'exact', method: 'eip3009' }, price] }, 'GET /broken': { prices: [price] }, 'GET /lying': { prices: [price] } },
   }))
   // /priced: a route whose price the test changes (two gates on one channel store), as a seller re-pricing would.
   const store = memoryChannelStore()
@@ -52,6 +67,7 @@ beforeAll(async () => {
   const priced = { '1000': gateAt('1000'), '2000': gateAt('2000') }
   app.use((req, res, next) => (req.path === '/priced' ? priced[pricedAt](req, res, next) : next()))
   app.get('/priced', (_req, res) => void res.json({ paid: pricedAt }))
+  app.get('/lying', (_req, res) => void res.json({ paid: 'lying' }))
   app.get('/report', (_req, res) => void (handled++, res.json({ paid: 'batch-settlement' })))
   app.get('/broken', (_req, res) => void (handled++, res.status(500).json({ error: 'the handler failed' })))
   seller = await listen(app)
@@ -152,5 +168,70 @@ describe("parx's paying fetch with channels, against the official batch-settleme
     expect(await b.balance('USDC', officialPayTo)).toBe(6n * PRICE)
     expect(await b.balance('USDC', payer.address as Address)).toBe(1_000_000n - 20n * PRICE)
     expect(await b.chain.client.getBalance({ address: payer.address })).toBe(0n)
+  })
+})
+
+describe("parx's paying fetch with channels, against hostile sellers", () => {
+  const hostile = async (delays: number[], minDeposit?: bigint) => {
+    const b = localBase(d)
+    return hostileChannelSeller({ network: b.caip2, token: b.token('USDC'), payTo: randomAddress(), receiverAuthorizer: randomAddress(), price: PRICE, delays, ...(minDeposit !== undefined ? { minDeposit } : {}) })
+  }
+
+  it('a seller asking a minDeposit of 250 USDC valid a year, its withdraw delay rotating up to 30 days: refused, nothing signed', async () => {
+    const s = await hostile([900, 901, 30 * 86_400], 250_000_000n)
+    try {
+      const payer = await evmPayer(d, ['USDC'], '1')
+      const pay = buyer(true, payer)
+      for (let i = 0; i < 3; i++) {
+        await expect(pay(`${s.url}/report`)).rejects.toMatchObject({ code: 'CHANNEL_TERMS_REFUSED', message: expect.stringMatching(/(minDeposit of 250000000 base units, above this buyer's maxDeposit of 5000000|withdrawDelay of 2592000 s, above this buyer's maxWithdrawDelay of 86400 s)/) })
+      }
+      expect(s.offers).toBe(3)
+      expect(s.kept).toEqual([])
+      expect(await localBase(d).balance('USDC', payer.address)).toBe(1_000_000n)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('a withdraw delay rotating on every 402: each deposit signed stays within the defaults (10x the price, 300 s, a day), one longer is refused', async () => {
+    const s = await hostile([900, 86_400, 2 * 86_400, 1800], 500_000n)
+    try {
+      const payer = await evmPayer(d, ['USDC'], '1')
+      const pay = buyer(true, payer)
+      const statuses = []
+      for (let i = 0; i < 4; i++) statuses.push(await pay(`${s.url}/report`).then((r) => r.status, (e: { code: string }) => e.code))
+      expect(statuses).toEqual([402, 402, 'CHANNEL_TERMS_REFUSED', 402])
+      expect(s.kept).toHaveLength(3)
+      for (const k of s.kept) {
+        const p = k.payload.payload
+        expect(p.type).toBe('deposit')
+        // The seller's minDeposit (above 10x the price), far below maxDeposit.
+        expect(p.deposit.amount).toBe('500000')
+        expect(Number(p.deposit.authorization.erc3009Authorization.validBefore) - k.at).toBeLessThanOrEqual(301)
+        expect(p.channelConfig.withdrawDelay).toBeLessThanOrEqual(86_400)
+      }
+      expect(s.kept.map((k) => k.payload.payload.channelConfig.withdrawDelay)).toEqual([900, 86_400, 1800])
+      expect(await localBase(d).balance('USDC', payer.address)).toBe(1_000_000n)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it("a seller reporting a false channel balance: no second deposit when it says 0, a top-up when it says plenty but the chain is spent", async () => {
+    const b = localBase(d)
+    const payer = await evmPayer(d, ['USDC'], '1')
+    const pay = buyer(true, payer)
+    lie = '0'
+    const first = await pay(`${seller.url}/lying`)
+    expect(receipt(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x/), extra: { channelState: { balance: '0' } } })
+    for (let i = 2; i <= 5; i++) expect(receipt(await pay(`${seller.url}/lying`)).transaction, `request ${i}`).toBe('')
+    expect(await b.balance('USDC', payer.address)).toBe(1_000_000n - 10n * PRICE)
+    // Now it claims a fortune: the tenth voucher spends the deposit, the eleventh tops up from what the chain says.
+    lie = '999000000000'
+    for (let i = 6; i <= 10; i++) expect(receipt(await pay(`${seller.url}/lying`)).transaction, `request ${i}`).toBe('')
+    const topUp = await pay(`${seller.url}/lying`)
+    expect(topUp.status).toBe(200)
+    expect(receipt(topUp)).toMatchObject({ transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE) } } })
+    expect(await b.balance('USDC', payer.address)).toBe(1_000_000n - 20n * PRICE)
   })
 })

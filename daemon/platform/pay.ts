@@ -147,7 +147,7 @@ async function viaChannel(
 ): Promise<PayAnswer | undefined> {
   const required = decodeHeader<PaymentRequired>(first.headers.get(x402Headers.required))
   if (!required || required.x402Version !== 2 || !Array.isArray(required.accepts)) return undefined
-  const terms = await channelTerms(ctx.chain, ctx.tokens, ctx.signer.address, required.accepts.filter((r) => r && typeof r === 'object' && typeof r.amount === 'string'))
+  const terms = await channelTerms(ctx.chain, ctx.tokens, ctx.signer.address, required.accepts.filter((r) => r && typeof r === 'object' && typeof r.amount === 'string'), channels.settings)
   if (!terms) return undefined
   await first.body?.cancel().catch(() => {})
   const amount = fromBaseUnits(terms.price, terms.token.decimals)

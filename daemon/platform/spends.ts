@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import type { PlatformSpendsTable } from '../store/tables/platform.js'
@@ -95,8 +95,22 @@ export function spendsLedger(store: Store): SpendsLedger {
 }
 
 async function sumSince(db: Store['db'], agentId: string, since: number): Promise<bigint> {
-  const rows = await db.selectFrom('platform_spends').select('amount_micros')
-    .where('agent_id', '=', agentId).where('state', '!=', 'released').where('created_at', '>', since).execute()
+  const rows = await countedRows(db, agentId, since)
   // Summed here rather than with SUM(): bigint columns come back as strings on PostgreSQL and numbers on SQLite.
   return rows.reduce((acc, r) => acc + BigInt(r.amount_micros), 0n)
+}
+
+/**
+ * The spends that count against an agent's daily limit: those of the rolling day (reserved and
+ * confirmed), and a channel's escrow whatever its age. A deposit is locked in the channel for up
+ * to its withdraw delay, and its row's amount is what is still in escrow (daemon/platform/
+ * channels/store.ts): it counts until it is back in the wallet (refunded, withdrawn) or charged
+ * by vouchers (which count on their own day), never only for the day it was made. The channel
+ * columns are read here, in the one place the limits are summed, so that every check agrees.
+ */
+export function countedRows(db: Store['db'], agentId: string, since: number): Promise<{ amount_micros: string | number | bigint; channel_id: string | null; channel_role: string | null }[]> {
+  return db.selectFrom('platform_spends').select(['amount_micros', sql<string | null>`channel_id`.as('channel_id'), sql<string | null>`channel_role`.as('channel_role')])
+    .where('agent_id', '=', agentId).where('state', '!=', 'released')
+    .where((eb) => eb.or([eb('created_at', '>', since), eb(sql.ref('channel_role'), '=', 'deposit')]))
+    .execute()
 }

@@ -28,6 +28,7 @@ export const envPaths: Record<string, string> = {
   PARX_PAY_VALIDITY_SECONDS: 'pay.validitySeconds',
   PARX_PAY_CHANNEL_DEPOSIT_MULTIPLIER: 'pay.channels.depositMultiplier',
   PARX_PAY_CHANNEL_DEPOSIT_CAP: 'pay.channels.depositCap',
+  PARX_PAY_CHANNEL_MAX_WITHDRAW_DELAY: 'pay.channels.maxWithdrawDelay',
   PARX_SOLVER_KEY: 'keys.solver',
   PARX_FACILITATOR_KEY: 'keys.facilitator',
   PARX_SOLANA_SOLVER_KEY: 'keys.solanaSolver',

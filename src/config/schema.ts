@@ -211,10 +211,14 @@ export const configSchema = z.object({
      * x402 batch-settlement channels (daemon/platform/channels/): the deposit made when an agent
      * first pays a seller through one is `depositMultiplier` x the price (or the seller's larger
      * minDeposit), at most `depositCap` token units open in one channel and never more than the
-     * daily limit still allows. It counts against the daily limit until refunded.
+     * daily limit still allows; a seller whose minDeposit is above the cap is refused. It counts
+     * against the daily limit until it is back in the wallet (refunded or withdrawn) or charged.
+     * A seller asking a withdraw delay above `maxWithdrawDelay` seconds (how long a deposit stays
+     * locked when taken back without the seller) is refused.
      */
     channels: z.object({
       depositMultiplier: z.coerce.number().int().min(1).max(1000).default(10),
+      maxWithdrawDelay: z.coerce.number().int().min(900).max(30 * 86_400).default(86_400),
       depositCap: z.union([z.string(), z.number().transform(String)]).pipe(z.string().regex(/^\d+(\.\d{1,18})?$/, 'a token amount such as 5 or 0.5')).default('5'),
     }).default({}),
   }).default({}),

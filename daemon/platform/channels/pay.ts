@@ -1,9 +1,8 @@
 import { recoverTypedDataAddress, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import * as X402BatchSettlement from '../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import { BaseError } from '../../../src/errors/index.js'
 import type { PayAnswer, Price } from '../../../src/sdk/platform/pay.js'
-import { BATCH_SETTLEMENT, BATCH_SETTLEMENT_ADDRESS, voucherTypedData } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { BATCH_SETTLEMENT, voucherTypedData } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { PaymentRequired, SettleResponse } from '../../../src/sdk/x402/types.js'
 import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
 import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
@@ -16,12 +15,16 @@ import type { SpendsLedger } from '../spends.js'
 import { policyOf, type AgentRow } from '../store.js'
 import { chargedBy } from '../../../src/sdk/x402/client/channels.js'
 import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
+import { readChannelState } from '../../../src/sdk/x402/evm/batch-settlement/channel-state.js'
 import type { ChannelRow, ChannelStore, SpendWithChannel as SpendRow } from './store.js'
 import { depositAmount, type ChannelTerms } from './terms.js'
 
-/** Channel deposits (config `pay.channels`): `multiplier` x the price, at most `cap` token units open in one channel. */
-export type ChannelSettings = { depositMultiplier: number; depositCap: string }
-export const CHANNEL_DEFAULTS: ChannelSettings = { depositMultiplier: 10, depositCap: '5' }
+/**
+ * Channel deposits (config `pay.channels`): `multiplier` x the price, at most `cap` token units open
+ * in one channel; a seller asking a withdraw delay above `maxWithdrawDelay` seconds is refused.
+ */
+export type ChannelSettings = { depositMultiplier: number; depositCap: string; maxWithdrawDelay: number }
+export const CHANNEL_DEFAULTS: ChannelSettings = { depositMultiplier: 10, depositCap: '5', maxWithdrawDelay: 86_400 }
 
 /** The seller's answers that say our cumulative drifted from its record (the official client resyncs on them). */
 const CORRECTIVE = new Set(['invalid_batch_settlement_evm_cumulative_amount_mismatch', 'invalid_batch_settlement_evm_cumulative_below_claimed'])
@@ -90,11 +93,20 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   const { terms, channels, chain } = x
   const dec = terms.token.decimals
   const charged = n(row.charged)
-  const balance = n(row.deposited) - n(row.refunded)
+  let balance = n(row.deposited) - n(row.refunded) - n(row.withdrawn)
   const cumulative = charged + terms.price
   const price: Price = { protocol: 'x402-v2', amount: fromBaseUnits(terms.price, dec), token: terms.token.symbol, network: x.agent.network, payTo: terms.config.receiver }
   const spend = { agentId: x.agent.id, channelId: terms.channelId, token: terms.token.symbol, recipient: terms.config.receiver, host: x.host }
 
+  // Short by our own record: the chain says what the channel holds before anything more goes in
+  // (a deposit we did not record, a refund the seller made), never the seller's report of it.
+  if (cumulative > balance) {
+    const onChain = await channelOnChain(x, row.id)
+    if (onChain.balance > balance) {
+      await channels.update(row.id, { deposited: (onChain.balance + n(row.refunded) + n(row.withdrawn)).toString() })
+    }
+    balance = onChain.balance
+  }
   let deposit: { amount: bigint; spend: SpendRow } | undefined
   if (cumulative > balance) {
     const open = balance > charged ? balance - charged : 0n
@@ -230,13 +242,7 @@ export async function resync(x: ChannelPayContext, row: ChannelRow, required: Pa
   const extra = isRecord(accept?.extra) ? accept!.extra : {}
   const cs = isRecord(extra.channelState) ? extra.channelState : {}
   const vs = isRecord(extra.voucherState) ? extra.voucherState : {}
-  let onChain: readonly [bigint, bigint]
-  try {
-    onChain = await x.chain.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: X402BatchSettlement.abi, functionName: 'channels', args: [x.terms.channelId] }) as readonly [bigint, bigint]
-  } catch (e) {
-    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer while resyncing channel ${row.id}; nothing more was paid`, { cause: e })
-  }
-  const [balance, totalClaimed] = onChain
+  const { balance, totalClaimed } = await channelOnChain(x, row.id)
   let charged = totalClaimed
   const digits = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined)
   const sellerCharged = digits(cs.chargedCumulativeAmount)
@@ -256,6 +262,15 @@ export async function resync(x: ChannelPayContext, row: ChannelRow, required: Pa
   const deposited = balance + n(row.refunded) > n(row.deposited) ? balance + n(row.refunded) : n(row.deposited)
   await x.channels.update(row.id, { charged: charged.toString(), deposited: deposited.toString() })
   return (await x.channels.get(row.id))!
+}
+
+/** The channel's balance and claimed total on chain (CHAIN_UNAVAILABLE when the chain does not answer). */
+async function channelOnChain(x: ChannelPayContext, id: string): Promise<{ balance: bigint; totalClaimed: bigint }> {
+  try {
+    return await readChannelState(x.chain.client, id as Hex)
+  } catch (e) {
+    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer for channel ${id}; nothing more was paid`, { cause: e })
+  }
 }
 
 async function refusal(res: Response): Promise<string> {

@@ -4,7 +4,7 @@ import { openTestStore } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
 import { spendingByDay } from '../../dashboard/spending.js'
 import { paymentsPage, spendReport } from '../payments.js'
-import { spendsLedger } from '../spends.js'
+import { DAY_MS, spendsLedger } from '../spends.js'
 import { channelStore, type ChannelStore } from './store.js'
 
 /**
@@ -56,11 +56,43 @@ describe('channel accounting', () => {
   it('a voucher is refused by the per-payment limit, and by the daily limit on what vouchers charged (not the escrow they draw on)', async () => {
     await channels.reserveDeposit(spend(4000n, '0.004'))
     await expect(channels.reserveVoucher(spend(3000n, '0.003'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'perPayment' } })
-    // Another channel's 0.045 and this one's 0.004 escrow: two 0.002 vouchers fit (the escrow they draw on is left out), a third no more.
-    await channels.reserveDeposit({ ...spend(45_000n, '0.045'), channelId: `0x${'cd'.repeat(32)}` })
+    // Another seller's channel's 0.045 and this one's 0.004 escrow: two 0.002 vouchers fit (the escrow they draw on is left out), a third no more.
+    await channels.reserveDeposit({ ...spend(45_000n, '0.045'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })
     await channels.reserveVoucher(spend(2000n, '0.002'))
     await channels.reserveVoucher(spend(2000n, '0.002'))
     await expect(channels.reserveVoucher(spend(2000n, '0.002'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+  })
+
+  it('escrow counts against the day until it is back in the wallet, not for 24 hours: a two-day-old deposit still refuses what it leaves no room for', async () => {
+    const deposit = await channels.reserveDeposit(spend(30_000n, '0.03'))
+    const v = await channels.reserveVoucher(spend(1000n, '0.001'))
+    await channels.settleVoucher(v, 1000n, '0.001')
+    // Two days pass (the rows dated back, as the clock would move them).
+    const twoDaysAgo = Date.now() - 2 * DAY_MS
+    await store.db.updateTable('platform_spends').set({ created_at: twoDaysAgo }).where('agent_id', '=', agentId).execute()
+    // The voucher's charge left the day; the 0.029 still in escrow did not.
+    expect(await spentToday()).toBe(29_000n)
+    expect(await spendsLedger(store).spentToday(agentId, Date.now() + 30 * DAY_MS)).toBe(29_000n)
+    // The daily limit of 0.05 leaves 0.021: a payment or a deposit above it is refused (no per-payment limit here).
+    await store.db.updateTable('platform_agents').set({ per_payment_usd: null }).where('id', '=', agentId).execute()
+    await expect(spendsLedger(store).reserve({ agentId, kind: 'pay', amountMicros: 22_000n, token: 'USDC', amount: '0.022', host: 'seller.test' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+    await expect(channels.reserveDeposit({ ...spend(22_000n, '0.022'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+    // Refunded: back in the wallet, it stops counting.
+    await channels.refundEscrow(CH, 29_000n, '0.029', 'refunded')
+    expect(await spentToday()).toBe(0n)
+    expect((await store.db.selectFrom('platform_spends').select('amount_micros').where('id', '=', deposit.id).executeTakeFirstOrThrow()).amount_micros.toString()).toBe('0')
+  })
+
+  it('one channel per seller and token: a second channel to the same seller takes no deposit while the first holds one', async () => {
+    await channels.reserveDeposit(spend(10_000n, '0.01'))
+    const other = `0x${'cd'.repeat(32)}`
+    await expect(channels.reserveDeposit({ ...spend(10_000n, '0.01'), channelId: other })).rejects.toMatchObject({ code: 'CHANNEL_TERMS_CHANGED', status: 409, fields: { channelId: CH, charged: false } })
+    // Another seller, or another token, is another channel.
+    await channels.reserveDeposit({ ...spend(1000n, '0.001'), channelId: other, recipient: '0x00000000000000000000000000000000000000ee' })
+    await channels.reserveDeposit({ ...spend(1000n, '0.001'), channelId: `0x${'ef'.repeat(32)}`, token: 'PUSD' })
+    // The first channel's deposit back in the wallet: the seller's new terms may have their channel.
+    await channels.refundEscrow(CH, 10_000n, '0.01', 'refunded')
+    await channels.reserveDeposit({ ...spend(1000n, '0.001'), channelId: `0x${'12'.repeat(32)}` })
   })
 
   it('a deposit is checked against the day and the hosts, not the per-payment limit', async () => {

@@ -8,7 +8,7 @@ import type { PlatformSpendsTable } from '../../store/tables/platform.js'
 import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import { checkSpend } from '../limits.js'
 import { addDecimals } from '../report.js'
-import { DAY_MS } from '../spends.js'
+import { countedRows, DAY_MS } from '../spends.js'
 import { policyOf } from '../store.js'
 
 export type ChannelRow = Selectable<PlatformPayChannelsTable>
@@ -109,6 +109,18 @@ export function channelStore(store: Store): ChannelStore {
       }
     },
     reserveDeposit: (s) => locked(s.agentId, async (tx, agent) => {
+      // One channel per seller, network (the agent's) and token: a seller that changes its terms
+      // (withdraw delay, authorizer) names another channel, which must not take a second deposit
+      // while the first still holds one. Checked here, under the agent's lock, so replicas agree.
+      const held = await tx.selectFrom('platform_spends').select(['channel_id', 'amount_micros', 'amount'])
+        .where('agent_id', '=', s.agentId).where('channel_role', '=', 'deposit').where('state', '!=', 'released')
+        .where('recipient', '=', s.recipient).where('token', '=', s.token).where('channel_id', '!=', s.channelId).execute()
+      const other = held.find((r) => BigInt(r.amount_micros) > 0n)
+      if (other) {
+        throw new BaseError('CHANNEL_TERMS_CHANGED', `the seller ${s.recipient} offers a batch-settlement channel on other terms than channel ${other.channel_id}, which still holds this agent's deposit; nothing was paid: refund or withdraw that channel (parx channels refund|withdraw ${other.channel_id}) before paying this seller on its new terms`, {
+          fields: { charged: false, transaction: null, channelId: other.channel_id },
+        })
+      }
       // The per-payment limit bounds what the seller may charge, i.e. each voucher; the deposit is
       // escrow the agent gets back unless vouchers draw on it, so it counts against the day only.
       checkSpend({ ...policyOf(agent), perPaymentUsd: null }, { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId), host: s.host })
@@ -147,12 +159,11 @@ export function channelStore(store: Store): ChannelStore {
 }
 
 /**
- * The rolling day's spends of an agent (reserved and confirmed), leaving out the escrow of
- * `drawingOn`: the channel a voucher is being paid from.
+ * What counts against an agent's daily limit (spends.ts countedRows: the rolling day, and escrow
+ * whatever its age), leaving out the escrow of `drawingOn`: the channel a voucher is being paid from.
  */
 async function spentSince(tx: Transaction<Db>, agentId: string, drawingOn?: string): Promise<bigint> {
-  const rows = await tx.selectFrom('platform_spends').select(['amount_micros', 'channel_id', 'channel_role'])
-    .where('agent_id', '=', agentId).where('state', '!=', 'released').where('created_at', '>', Date.now() - DAY_MS).execute()
+  const rows = await countedRows(tx as unknown as Store['db'], agentId, Date.now() - DAY_MS)
   return rows.reduce((acc, r) => (drawingOn && r.channel_id === drawingOn && r.channel_role === 'deposit' ? acc : acc + BigInt(r.amount_micros)), 0n)
 }
 

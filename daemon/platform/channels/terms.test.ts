@@ -49,4 +49,11 @@ describe('channelTerms', () => {
     await refused(channelTerms(chain('0x60'), [usdc], payer, [offer({ withdrawDelay: 60 })]), 'withdrawDelay')
     await refused(channelTerms(chain('0x60'), [usdc], payer, [offer({ assetTransferMethod: 'permit2' })]), 'permit2')
   })
+  it("with the platform's bounds (a new pay), refuses a withdraw delay or a minDeposit above them; a refund takes the channel as it is", async () => {
+    const bounds = { maxWithdrawDelay: 86_400, depositCap: '5' }
+    expect(await channelTerms(chain('0x60'), [usdc], payer, [offer({ withdrawDelay: 86_400, minDeposit: '5000000' })], bounds)).toBeDefined()
+    await refused(channelTerms(chain('0x60'), [usdc], payer, [offer({ withdrawDelay: 86_401 })], bounds), 'withdrawDelay of 86401 s, above the platform')
+    await refused(channelTerms(chain('0x60'), [usdc], payer, [offer({ minDeposit: '250000000' })], bounds), 'minDeposit of 250 USDC, above the platform')
+    expect(await channelTerms(chain('0x60'), [usdc], payer, [offer({ withdrawDelay: 30 * 86_400, minDeposit: '250000000' })])).toBeDefined()
+  })
 })

@@ -6,9 +6,13 @@ import type { PaymentRequirements } from '../../../src/sdk/x402/types.js'
 import { isRecord } from '../../../src/sdk/x402/wire.js'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
 import { sameAddress } from '../pay/quote.js'
+import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 
 /** A seller's batch-settlement offer the platform will pay through: the requirement as sent, and our channel for it. */
 export type ChannelTerms = { requirement: PaymentRequirements; token: EvmToken; price: bigint; config: ChannelConfig; channelId: Hex; minDeposit?: bigint }
+
+/** The platform's own bounds on a seller's channel terms (config `pay.channels`). */
+export type DepositBounds = { maxWithdrawDelay: number; depositCap: string }
 
 /** Where the settlement contract is present, by chain: a network without it is not one the scheme's canonical contract serves. */
 const hasContract = new WeakMap<EvmChain, Promise<boolean>>()
@@ -21,8 +25,11 @@ const hasContract = new WeakMap<EvmChain, Promise<boolean>>()
  * the canonical one, a network where that contract does not live, a token domain other than the
  * token's own (the deposit authorization would be signed for another contract), no or a zero
  * receiver authorizer, a withdraw delay outside the contract's bounds, a transfer method we do not sign.
+ * With `bounds` (a new pay; a refund of an existing channel takes it as it is), also a withdraw
+ * delay or a minDeposit above the platform's own (config `pay.channels`): a hostile seller must not
+ * lock more of the agent's money, or for longer, than the operator allows.
  */
-export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: Address, accepts: PaymentRequirements[]): Promise<ChannelTerms | undefined> {
+export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: Address, accepts: PaymentRequirements[], bounds?: DepositBounds): Promise<ChannelTerms | undefined> {
   // Only tokens the platform deposits by ERC-3009 (USDC); an offer in another token is left for the seller's other offers.
   const payable = tokens.filter((t) => t.eip3009 && t.permitDomain)
   const r = accepts.find((a) => a.scheme === BATCH_SETTLEMENT && a.network === chain.spec.caip2 && payable.some((t) => sameAddress(t.address, a.asset)))
@@ -40,6 +47,12 @@ export async function channelTerms(chain: EvmChain, tokens: EvmToken[], payer: A
   const extra = isRecord(r.extra) ? r.extra : {}
   if (extra.name !== token.permitDomain!.name || extra.version !== token.permitDomain!.version) {
     refuse(`names the token domain ${String(extra.name)} ${String(extra.version)}, not ${token.symbol}'s own (${token.permitDomain!.name} ${token.permitDomain!.version})`)
+  }
+  if (bounds && config.withdrawDelay > bounds.maxWithdrawDelay) {
+    refuse(`has a withdrawDelay of ${config.withdrawDelay} s, above the platform's ${bounds.maxWithdrawDelay} s (pay.channels.maxWithdrawDelay)`)
+  }
+  if (bounds && minDeposit !== undefined && minDeposit > toBaseUnits(bounds.depositCap, token.decimals)) {
+    refuse(`asks a minDeposit of ${fromBaseUnits(minDeposit, token.decimals)} ${token.symbol}, above the platform's channel deposit cap of ${bounds.depositCap} (pay.channels.depositCap)`)
   }
   return { requirement: r, token, price, config, channelId: channelIdOf(config, chain.chainId).toLowerCase() as Hex, ...(minDeposit ? { minDeposit } : {}) }
 }

@@ -104,7 +104,7 @@ export const platformRoutes = {
   pay: {
     method: 'POST', path: '/api/agents/:id/pay', auth: 'owner', summary: "fetch a 402-gated URL, pay the seller's price, return its answer and a receipt",
     params: A.agentParams, body: payBody, response: payAnswer,
-    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED', 'CHANNEL_TERMS_REFUSED', 'CHANNEL_WITHDRAW_PENDING'],
+    errors: [...SPENDS, 'PRICE_ABOVE_MAX', 'SELLER_TERMS_MALFORMED', 'SELLER_METHOD_UNSUPPORTED', 'PAYMENT_REFUSED', 'SELLER_FAILED', 'QUOTA_EXCEEDED', 'CHANNEL_TERMS_REFUSED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_WITHDRAW_PENDING'],
   },
   listPayments: {
     method: 'GET', path: '/api/agents/:id/payments', auth: 'owner',

@@ -1,4 +1,6 @@
-import type { Hex } from 'viem'
+import type { Hex, PublicClient } from 'viem'
+import { BaseError } from '../../../errors/index.js'
+import { readChannelState } from '../evm/batch-settlement/channel-state.js'
 import { BATCH_SETTLEMENT, type ChannelConfig } from '../evm/batch-settlement/contracts.js'
 import { signDeposit, signVoucher } from '../evm/batch-settlement/sign.js'
 import { channelConfigFor } from '../evm/batch-settlement/terms.js'
@@ -10,15 +12,31 @@ import { voucherSignedBy } from '../evm/batch-settlement/voucher-signer.js'
 import type { PaymentRequirements, PaymentRequired, SettleResponse } from '../types.js'
 import { isRecord } from '../wire.js'
 
-/** How a buyer funds its channels (`channels` of wrapFetchWithPayment). */
+/**
+ * How a buyer funds its channels (`channels` of wrapFetchWithPayment). A seller's offer names the
+ * deposit, how long its authorization is valid and how long a withdrawal takes, so each has a
+ * bound of the buyer's own (CHANNEL_DEFAULTS) that a hostile offer cannot lift.
+ */
 export type ChannelOptions = {
   /** A deposit is this many times the price (default 10), at least the seller's `minDeposit` and what the request needs. */
   depositMultiplier?: number
-  /** The most one deposit may be, in the token's base units; an offer that needs more is not paid by channel. */
+  /**
+   * The most one deposit may be, in the token's base units (default 5,000,000: 5 USDC, a token of
+   * 6 decimals). An offer whose request or `minDeposit` needs more is refused, nothing signed.
+   */
   maxDeposit?: bigint
+  /** How long a deposit authorization stays valid, in seconds (default 300): the offer's `maxTimeoutSeconds` only when shorter. */
+  validitySeconds?: number
+  /** The longest withdraw delay accepted, in seconds (default 86,400: a day); an offer asking longer is not paid by channel. */
+  maxWithdrawDelay?: number
 }
 
-/** One channel as this buyer knows it: what the seller says it charged so far, and what was deposited. */
+/** What a wallet reads a channel with: a public client of its chain. */
+export type ChannelReader = Pick<PublicClient, 'chain' | 'readContract'>
+
+export const CHANNEL_DEFAULTS = { depositMultiplier: 10, maxDeposit: 5_000_000n, validitySeconds: 300, maxWithdrawDelay: 86_400 } as const
+
+/** One channel as this buyer knows it: what the seller says it charged so far, and what the chain (or our own deposit) says it holds. */
 export type Channel = { id: Hex; chainId: number; config: ChannelConfig; charged: bigint; balance: bigint; busy: Promise<unknown> }
 
 /** The seller's answers that say our cumulative drifted from its record. */
@@ -51,19 +69,42 @@ export function chargedBy(settle: SettleResponse, chargedBefore: bigint, price: 
  */
 export class ChannelWallet {
   private readonly channels = new Map<string, Channel>()
+  private readonly options: Required<ChannelOptions>
 
-  constructor(private readonly signer: TypedDataSigner, private readonly options: ChannelOptions = {}) {}
-
-  /** Whether this requirement is a channel offer this wallet pays (checked as channelConfigFor checks it). */
-  pays(r: PaymentRequirements): boolean {
-    return r.scheme === BATCH_SETTLEMENT && evmChainId(r.network) !== undefined && !('refused' in channelConfigFor(r, this.signer.address))
+  /** `clients`: a public client per chain paid on, from which each channel's balance is read before a deposit. */
+  constructor(private readonly signer: TypedDataSigner, options: ChannelOptions = {}, private readonly clients: ChannelReader[] = []) {
+    this.options = { ...CHANNEL_DEFAULTS, ...options }
   }
 
-  /** The channel for this offer (an error naming why, for an offer `pays` refuses). */
+  /** Whether this requirement is a channel offer this wallet pays (checked as channelConfigFor checks it, and within this buyer's bounds). */
+  pays(r: PaymentRequirements): boolean {
+    return r.scheme === BATCH_SETTLEMENT && this.refusal(r) === undefined
+  }
+
+  /** Why this wallet does not pay this offer (completes "the seller's batch-settlement offer …"), or undefined. */
+  private refusal(r: PaymentRequirements): string | undefined {
+    const chainId = evmChainId(r.network)
+    if (chainId === undefined) return `is on ${r.network}, not an EVM network`
+    const terms = channelConfigFor(r, this.signer.address)
+    if ('refused' in terms) return terms.refused
+    const max = this.options.maxWithdrawDelay
+    // A delay is how long a deposit stays locked once the buyer asks for it back without the seller.
+    if (terms.config.withdrawDelay > max) return `has a withdrawDelay of ${terms.config.withdrawDelay} s, above this buyer's maxWithdrawDelay of ${max} s`
+    if (terms.minDeposit !== undefined && terms.minDeposit > this.options.maxDeposit) return `asks a minDeposit of ${terms.minDeposit} base units, above this buyer's maxDeposit of ${this.options.maxDeposit}`
+    if (!this.clientFor(chainId)) return `is on chain ${chainId}, for which this buyer has no public client to read the channel's balance from`
+    return undefined
+  }
+
+  private clientFor(chainId: number) {
+    return this.clients.find((c) => c.chain?.id === chainId)
+  }
+
+  /** The channel for this offer (CHANNEL_TERMS_REFUSED naming why, for an offer `pays` refuses). */
   channelFor(r: PaymentRequirements): Channel {
+    const refused = this.refusal(r)
     const terms = channelConfigFor(r, this.signer.address)
     const chainId = evmChainId(r.network)
-    if ('refused' in terms || chainId === undefined) throw new Error(`the seller's batch-settlement offer ${'refused' in terms ? terms.refused : `is on ${r.network}, not an EVM network`}; nothing was paid`)
+    if (refused !== undefined || 'refused' in terms || chainId === undefined) throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${refused}; nothing was paid`)
     const id = channelIdMemo(terms.config, chainId).toLowerCase() as Hex
     let ch = this.channels.get(id)
     if (!ch) this.channels.set(id, (ch = { id, chainId, config: terms.config, charged: 0n, balance: 0n, busy: Promise.resolve() }))
@@ -77,27 +118,44 @@ export class ChannelWallet {
     return run
   }
 
-  /** The payload for one request at this offer's price: a voucher for the new total, with a deposit first when the channel lacks it. */
+  /**
+   * The payload for one request at this offer's price: a voucher for the new total, with a deposit
+   * first when the channel lacks it. Before a deposit the channel's balance and claimed total are
+   * read on chain, so a seller under-reporting the balance gets no second deposit, and one
+   * over-reporting it no voucher beyond what the chain holds.
+   */
   async payload(ch: Channel, r: PaymentRequirements): Promise<{ payload: Record<string, unknown>; deposit?: bigint }> {
     const price = BigInt(r.amount)
-    const cumulative = ch.charged + price
+    let cumulative = ch.charged + price
+    if (cumulative > ch.balance) {
+      const client = this.clientFor(ch.chainId)
+      if (!client) throw new BaseError('CHANNEL_TERMS_REFUSED', `no public client for chain ${ch.chainId} to read channel ${ch.id} from; nothing was paid`)
+      const onChain = await readChannelState(client, ch.id).catch((e: unknown) => {
+        throw new BaseError('CHAIN_UNAVAILABLE', `chain ${ch.chainId} did not answer for channel ${ch.id}; nothing was paid`, { cause: e })
+      })
+      ch.balance = onChain.balance
+      // What the receiver claimed was charged, whatever this process remembers.
+      if (onChain.totalClaimed > ch.charged) ch.charged = onChain.totalClaimed
+      cumulative = ch.charged + price
+    }
     if (cumulative <= ch.balance) {
       return { payload: { type: 'voucher', channelConfig: ch.config, voucher: await signVoucher(this.signer, ch.chainId, ch.id, cumulative) } }
     }
     const extra = isRecord(r.extra) ? r.extra : {}
-    if (typeof extra.name !== 'string' || typeof extra.version !== 'string') throw new Error(`the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); nothing was paid`)
+    if (typeof extra.name !== 'string' || typeof extra.version !== 'string') throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); nothing was paid`)
     const needed = cumulative - ch.balance
     const min = digits(extra.minDeposit) ?? 0n
-    let amount = price * BigInt(this.options.depositMultiplier ?? 10)
+    const cap = this.options.maxDeposit
+    if (needed > cap || min > cap) throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} base units, above this buyer's maxDeposit of ${cap}; nothing was paid`)
+    let amount = price * BigInt(this.options.depositMultiplier)
     if (amount < min) amount = min
     if (amount < needed) amount = needed
-    const cap = this.options.maxDeposit
-    if (cap !== undefined && amount > cap) {
-      if (needed > cap) throw new Error(`the seller's batch-settlement offer needs a deposit of ${needed} base units, above this buyer's maxDeposit of ${cap}; nothing was paid`)
-      amount = cap
-    }
+    if (amount > cap) amount = cap
     const token = { address: ch.config.token, name: extra.name, version: extra.version }
-    const signed = await signDeposit({ signer: this.signer, chainId: ch.chainId, token, config: ch.config, channelId: ch.id, amount, cumulative, validSeconds: r.maxTimeoutSeconds || 60 })
+    // Clamped like every signature: a seller asking a year gets this buyer's validity.
+    const offered = r.maxTimeoutSeconds > 0 ? r.maxTimeoutSeconds : 60
+    const validSeconds = Math.min(offered, this.options.validitySeconds)
+    const signed = await signDeposit({ signer: this.signer, chainId: ch.chainId, token, config: ch.config, channelId: ch.id, amount, cumulative, validSeconds })
     return { payload: signed.payload, deposit: amount }
   }
 
@@ -108,10 +166,8 @@ export class ChannelWallet {
   settled(ch: Channel, r: PaymentRequirements, settle: SettleResponse | undefined, status: number, deposit?: bigint): boolean {
     if (!settle?.success || status >= 400) return false
     ch.charged += chargedBy(settle, ch.charged, BigInt(r.amount))
-    const state = isRecord(settle.extra) && isRecord(settle.extra.channelState) ? settle.extra.channelState : {}
-    const balance = digits(state.balance)
-    if (balance !== undefined) ch.balance = balance
-    else if (deposit) ch.balance += deposit
+    // Our own deposit, never the seller's reported balance: the chain is read again before the next one.
+    if (deposit) ch.balance += deposit
     return true
   }
 
@@ -134,8 +190,8 @@ export class ChannelWallet {
         if (signed === undefined || signed < charged || typeof v.signature !== 'string') return false
         if (!voucherSignedBy(this.signer.address, ch.chainId, ch.id, signed, v.signature as Hex)) return false
       }
+      // The seller's balance is not taken: a deposit is decided from the chain (payload).
       ch.charged = charged
-      ch.balance = digits(state.balance) ?? ch.balance
       return true
     }
     return false

@@ -2,6 +2,7 @@ import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequired
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
+import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
 import { ChannelWallet, type Channel, type ChannelOptions } from './channels.js'
 import { canPay, signPayment, type PayerKeys } from './payer.js'
 
@@ -19,7 +20,9 @@ export type PayingFetchOptions = PayerKeys & {
   /**
    * Pay `batch-settlement` offers (v2, EVM, eip3009 deposits) through channels, preferred where a
    * seller offers one: a deposit once, then a voucher per request and no transaction. `true` takes
-   * the defaults (a deposit of 10x the price, no cap). Needs `evm`.
+   * the defaults (CHANNEL_DEFAULTS: a deposit of 10x the price and at most 5 USDC, its authorization
+   * valid 300 s at most, a withdraw delay of a day at most). Needs `evm`, with a public client for
+   * each chain paid on: a channel's balance is read there before any deposit.
    */
   channels?: ChannelOptions | true
 }
@@ -44,7 +47,7 @@ type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequire
  * settlementOf(res) // { success: true, transaction: '0x…', … }
  */
 export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOptions): typeof fetch {
-  const wallet = opts.evm && opts.channels ? new ChannelWallet(opts.evm.signer, opts.channels === true ? {} : opts.channels) : undefined
+  const wallet = opts.evm && opts.channels ? new ChannelWallet(opts.evm.signer, opts.channels === true ? {} : opts.channels, opts.evm.clients) : undefined
   // The channel offer last paid at a method and path: the next request there carries its voucher at
   // once, one round trip instead of two. A seller whose terms changed answers 402, paid afresh below.
   const offers = new Map<string, ChannelOffer>()
@@ -70,6 +73,9 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
       : (required as PaymentRequired).accepts
     const byChannel = new Set(wallet && !v1 ? all.filter((r) => wallet.pays(r)) : [])
     const payable = all.filter((r) => canPay(opts, r) || byChannel.has(r))
+    // A channel offer alone, refused by this buyer's bounds: the refusal says which (CHANNEL_TERMS_REFUSED).
+    const offeredChannel = wallet && !v1 && payable.length === 0 ? all.find((r) => r.scheme === BATCH_SETTLEMENT) : undefined
+    if (offeredChannel) wallet!.channelFor(offeredChannel)
     if (payable.length === 0) throw new Error(`none of the ${all.length} payment options can be paid with the configured keys`)
     const chosen = (opts.select ?? ((p) => p.find((r) => byChannel.has(r)) ?? p[0]!))(payable)
     const index = all.indexOf(chosen)
