@@ -1,8 +1,12 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
 import { erc20Abi, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { recheckPendingSpends } from '../daemon/platform/pending-spends.js'
 
 /**
  * balance and send over HTTP against a real daemon: a direct transfer on local-radius, a sponsored
@@ -110,6 +114,57 @@ describe('a bundler that is down', () => {
     // started again on next use
     await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
     expect(await tokenBalance('local-base', to)).toBe(2n * 10n ** 18n)
+  }, 120_000)
+})
+
+describe('a bundler that takes the operation and never answers', () => {
+  it('keeps the reservation (SEND_PENDING, 504) until the chain decides: then confirmed with its transaction', async () => {
+    const { a, agentKey, client } = await agentOn('local-base', '5')
+    const to = fresh()
+    const stack = await d.services.platform.aa['local-base']!.stack()
+    const alto = stack.bundlerUrl
+    // In front of alto: every call relayed, but pimlico_sendUserOperationNow's answer is dropped
+    // with the connection once alto answered, i.e. after the operation was bundled.
+    let taken = 0
+    const proxy = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => (body += c))
+      req.on('end', async () => {
+        const up = await fetch(alto, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        const answer = await up.text()
+        if (JSON.parse(body).method === 'pimlico_sendUserOperationNow') {
+          taken++
+          return void req.socket.destroy()
+        }
+        res.writeHead(up.status, { 'content-type': 'application/json' })
+        res.end(answer)
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    stack.bundlerUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    try {
+      const r = await post(`/api/agents/${a.id}/send`, { to, amount: '1' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([504, 'SEND_PENDING'])
+      expect(taken).toBe(1)
+      // alto bundled it: the tokens moved, and the reservation still counts against the limits.
+      expect(await tokenBalance('local-base', to)).toBe(10n ** 18n)
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+      const spend = () => d.services.store.db.selectFrom('platform_spends').selectAll().where('agent_id', '=', a.id).executeTakeFirstOrThrow()
+      const held = await spend()
+      expect(held).toMatchObject({ state: 'reserved', tx: null })
+      // The worker's recheck once the operation can no longer be included (its sponsor signature expired).
+      const later = (Number(held.valid_before) + 120) * 1000
+      await recheckPendingSpends({ spends: d.services.platform.spends, evm: d.services.evm, log: pino({ level: 'silent' }), now: () => later })
+      const decided = await spend()
+      expect(decided.state).toBe('confirmed')
+      expect(decided.tx).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(decided.user_op).toMatch(/^0x[0-9a-f]{64}$/)
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+    } finally {
+      stack.bundlerUrl = alto
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
   }, 120_000)
 })
 
