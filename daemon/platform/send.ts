@@ -44,7 +44,10 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [body.to, raw] })
     const { transaction, userOperation } = await callFromAgent(d, agent, { to: token.address, data }, async (op) => {
       // Kept before the bundler sees it: a send whose answer is lost is then decided from the chain (pending-spends.ts).
-      if (op) await d.spends.signed(spend.id, { kind: 'userOp', ...op, fromBlock: await d.chain.client.getBlockNumber({ cacheTime: 0 }), validBefore: op.validUntil })
+      if (op) {
+        const { entryPoint, sender, hash, validUntil } = op
+        await d.spends.signed(spend.id, { kind: 'userOp', entryPoint, sender, hash, fromBlock: await d.chain.client.getBlockNumber({ cacheTime: 0 }), validBefore: validUntil })
+      }
       submitted = true
     }, 'the tokens did not move')
     await d.spends.confirm(spend.id, { tx: transaction, userOp: userOperation })
