@@ -33,7 +33,7 @@ import { webhookQueue } from './platform/webhooks/queue.js'
 import { webhookRetention } from './platform/webhooks/retention.js'
 import { createApp } from './http/app.js'
 import { egressGuard } from './platform/egress/guard.js'
-import { rateLimiter } from './http/middleware/rate-limit.js'
+import { loginLimiter } from './dashboard/login-limiter.js'
 import { apiLimiter } from './http/middleware/api-limiter.js'
 import { forwardedHeadersTrusted, trustedProxies } from './http/client-address.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
@@ -268,9 +268,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       dashboard: dashboardService({
         store, sessions, partnerKeys, keys: keyService, platform, userKeys: userKeys(store), replicas: Boolean(config.store.url),
         siwe: siwe({ store, chainIds: [base.chainId], verifyContractSignature: (m) => base.client.verifyMessage(m) }),
-        // Sign-in messages per client address: a burst of 30, then one every 2 s. Not exempt on
-        // loopback: sign-in is what a script would hammer.
-        loginLimiter: rateLimiter({ perSecond: 0.5, burst: 30, exemptLoopback: false }),
+        // Sign-in per client network, shared by replicas on PostgreSQL (daemon/dashboard/login-limiter.ts).
+        loginLimiter: loginLimiter(store, log),
         origin,
       }),
       xchain: xchain.service,

@@ -1,4 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { dashboardPaths } from '../src/sdk/dashboard/routes.js'
+import { LOGIN_RATE } from '../daemon/dashboard/login-limiter.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dashboardClient } from './helpers/dashboard.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -10,8 +12,10 @@ let a: TestDaemon
 let b: TestDaemon
 beforeAll(async () => {
   const url = await (await testPostgres()).createDatabase()
-  a = await startTestDaemon({ flags: { store: { url } } })
-  b = await startTestDaemon({ flags: { store: { url } } })
+  // Behind a proxy on loopback (as a balancer would be): the sign-in limiter sees X-Forwarded-For's client.
+  const flags = { store: { url }, http: { trustedProxies: ['127.0.0.1'] } }
+  a = await startTestDaemon({ flags })
+  b = await startTestDaemon({ flags })
 }, 180_000)
 afterAll(async () => void (await Promise.all([a?.close(), b?.close()])))
 
@@ -33,5 +37,26 @@ describe('partner key changes across replicas (SPEC §3.2, §5.5)', () => {
     const list = await onB.call('GET', '/partner-keys')
     expect(list.status).toBe(200)
     expect(list.body.keys.map((k: any) => [k.id, k.state])).toEqual([[created.key.id, 'deactivated']])
+  })
+})
+
+describe('the sign-in limiter across replicas', () => {
+  /** A sign-in message asked of `d` for a client at `ip` (the proxy's X-Forwarded-For). */
+  const ask = (d: TestDaemon, ip: string) => d.raw(dashboardPaths.siweMessage, {
+    method: 'POST', headers: { 'content-type': 'application/json', origin: d.urls.api, 'x-forwarded-for': ip },
+    body: JSON.stringify({ address: privateKeyToAccount(generatePrivateKey()).address, chainId: d.services.base.chainId }),
+  })
+
+  it('is one budget for both replicas, and addresses of one IPv6 /64 draw from one bucket', async () => {
+    // A new address of the same /64 each time, on one replica then the other: N replicas or 2^64 addresses never multiply the budget.
+    const statuses = []
+    for (let i = 1; i <= LOGIN_RATE.burst + 1; i++) statuses.push((await ask(i % 2 ? a : b, `2001:db8:39:7::${i.toString(16)}`)).status)
+    expect(statuses.slice(0, LOGIN_RATE.burst)).toEqual(Array(LOGIN_RATE.burst).fill(200))
+    const refused = await ask(a, '2001:db8:39:7:ffff:ffff:ffff:ffff')
+    expect(refused.status).toBe(429)
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' })
+    expect((await ask(b, '2001:db8:39:7::1')).status).toBe(429)
+    // Another /64 has a bucket of its own.
+    expect((await ask(b, '2001:db8:39:8::1')).status).toBe(200)
   })
 })

@@ -1,8 +1,12 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
 import { erc20Abi, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { recheckPendingSpends } from '../daemon/platform/pending-spends.js'
 
 /**
  * balance and send over HTTP against a real daemon: a direct transfer on local-radius, a sponsored
@@ -112,6 +116,92 @@ describe('a bundler that is down', () => {
     expect(await tokenBalance('local-base', to)).toBe(2n * 10n ** 18n)
   }, 120_000)
 })
+
+describe('a bundler that takes the operation and never answers', () => {
+  it('keeps the reservation (SEND_PENDING, 504) until the chain decides: then confirmed with its transaction', async () => {
+    const { a, agentKey, client } = await agentOn('local-base', '5')
+    const to = fresh()
+    // alto bundles it, and its answer is lost with the connection.
+    const front = await frontAlto(true)
+    try {
+      const r = await post(`/api/agents/${a.id}/send`, { to, amount: '1' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([504, 'SEND_PENDING'])
+      expect(front.taken).toBe(1)
+      // alto bundled it: the tokens moved, and the reservation still counts against the limits.
+      expect(await tokenBalance('local-base', to)).toBe(10n ** 18n)
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+      const spend = () => d.services.store.db.selectFrom('platform_spends').selectAll().where('agent_id', '=', a.id).executeTakeFirstOrThrow()
+      const held = await spend()
+      expect(held).toMatchObject({ state: 'reserved', tx: null })
+      // The worker's recheck once the operation can no longer be included (its sponsor signature expired).
+      const later = (Number(held.valid_before) + 120) * 1000
+      await recheckPendingSpends({ spends: d.services.platform.spends, evm: d.services.evm, log: pino({ level: 'silent' }), now: () => later })
+      const decided = await spend()
+      expect(decided.state).toBe('confirmed')
+      expect(decided.tx).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(decided.user_op).toMatch(/^0x[0-9a-f]{64}$/)
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+    } finally {
+      await front.close()
+    }
+  }, 120_000)
+
+  it('released once the operation can no longer be included and the chain shows it never was', async () => {
+    const { a, agentKey, client } = await agentOn('local-base', '5')
+    // The connection is cut after the operation was sent, before alto had it.
+    const front = await frontAlto(false)
+    try {
+      const r = await post(`/api/agents/${a.id}/send`, { to: fresh(), amount: '1' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([504, 'SEND_PENDING'])
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('1')
+      const spend = () => d.services.store.db.selectFrom('platform_spends').selectAll().where('agent_id', '=', a.id).executeTakeFirstOrThrow()
+      const later = (Number((await spend()).valid_before) + 120) * 1000
+      await recheckPendingSpends({ spends: d.services.platform.spends, evm: d.services.evm, log: pino({ level: 'silent' }), now: () => later })
+      expect(await spend()).toMatchObject({ state: 'released', tx: null })
+      expect((await client.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+      expect(await tokenBalance('local-base', a.wallet)).toBe(5n * 10n ** 18n)
+    } finally {
+      await front.close()
+    }
+  }, 120_000)
+})
+
+/**
+ * A proxy put in front of local-base's alto: every call relayed, except that
+ * pimlico_sendUserOperationNow's connection is cut without an answer, after alto bundled the
+ * operation (`relaySend`) or without ever handing it to alto.
+ */
+async function frontAlto(relaySend: boolean) {
+  const stack = await d.services.platform.aa['local-base']!.stack()
+  const alto = stack.bundlerUrl
+  const state = { taken: 0 }
+  const proxy = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', async () => {
+      const send = JSON.parse(body).method === 'pimlico_sendUserOperationNow'
+      if (send) state.taken++
+      if (send && !relaySend) return void req.socket.destroy()
+      const up = await fetch(alto, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const answer = await up.text()
+      if (send) return void req.socket.destroy()
+      res.writeHead(up.status, { 'content-type': 'application/json' })
+      res.end(answer)
+    })
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  stack.bundlerUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+  return {
+    get taken() {
+      return state.taken
+    },
+    async close() {
+      stack.bundlerUrl = alto
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    },
+  }
+}
 
 describe('limits on send', () => {
   it('over the per-payment limit: LIMIT_EXCEEDED with the figures, nothing moved', async () => {

@@ -1,5 +1,7 @@
 import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { DRAIN_BYTES, DRAIN_MS } from './body.js'
 import type { ErrorCode } from '../../src/errors/index.js'
 import { answerParserErrors } from './node-errors.js'
 import { newRequestId } from './request-id.js'
@@ -43,12 +45,41 @@ export type ApiServerOptions = {
  * is still arriving (a refusal before the body was read, a body over its cap): the unread rest
  * would otherwise be parsed as the next request, or the socket cut under a keep-alive client's
  * next request. `Connection: close` tells the client not to reuse the socket (docs/hosting.md "Hosting
- * safely": body caps).
+ * safely": body caps). The close lingers while the body still arrives (`lingerOnClose`).
  */
 class ClosingResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
   override writeHead(statusCode: number, ...rest: unknown[]): this {
-    if (statusCode === 413 || bodyStillArriving(this.req)) this.setHeader('connection', 'close')
+    const arriving = bodyStillArriving(this.req)
+    if (statusCode === 413 || arriving) this.setHeader('connection', 'close')
+    if (arriving && this.req?.socket) lingerOnClose(this.req.socket)
     return (super.writeHead as (s: number, ...r: unknown[]) => this)(statusCode, ...rest)
+  }
+}
+
+/**
+ * A lingering close (as Apache and nginx do): once the answer is sent, Node would close the socket
+ * with the client's body still in its receive buffer, and the kernel answers unread data with a
+ * reset that can destroy the answer before the client reads it (it sees EPIPE or ECONNRESET
+ * instead of the 413 or 400). So the answer is followed by our FIN only, the rest of the body is
+ * read and dropped, and the socket is destroyed when the client closes its side, after
+ * DRAIN_BYTES more bytes, or after DRAIN_MS, whichever comes first: a client that never stops
+ * writing costs a bounded time and bandwidth.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    let dropped = 0
+    const close = () => this.destroy()
+    const timer = setTimeout(close, DRAIN_MS)
+    timer.unref()
+    this.once('close', () => clearTimeout(timer))
+    this.once('end', close)
+    this.on('data', (chunk: Buffer) => {
+      dropped += chunk.byteLength
+      if (dropped > DRAIN_BYTES) close()
+    })
+    // HTTP sockets are half-open capable: end() sends the FIN after the answer and still reads.
+    if (this.writable) this.end()
+    this.resume()
   }
 }
 

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process'
 import http from 'node:http'
+import { promisify } from 'node:util'
 import { streamedUpload } from '../../test/helpers/streamed-upload.js'
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
@@ -55,6 +57,35 @@ afterAll(async () => {
 /** `total` bytes streamed to the test server (test/helpers/streamed-upload.ts). */
 const post = (agent: http.Agent, path: string, total: number, opts: { declare?: boolean; holdBody?: boolean } = {}) =>
   streamedUpload(agent, { port, path }, total, { ...opts, contentType: 'application/json', chunkBytes: 16 * 1024 })
+
+const run = promisify(execFile)
+
+/** 20 clients, one after the other, each writing its whole body (GET, chunked) before it reads; prints each status or error code. */
+const WRITE_WHOLE_BODY = `
+import http from 'node:http'
+const [port, path, count, size] = process.argv.slice(1)
+const out = []
+for (let i = 0; i < Number(count); i++) {
+  out.push(await new Promise((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port: Number(port), path, method: 'GET', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode))
+    })
+    req.on('error', (e) => resolve(e.code ?? e.message))
+    const chunk = Buffer.alloc(16384, 0x20)
+    let sent = 0
+    const pump = () => {
+      while (sent < Number(size)) {
+        sent += chunk.length
+        if (!req.write(chunk)) return void req.once('drain', pump)
+      }
+      req.end()
+    }
+    pump()
+  }))
+}
+console.log(JSON.stringify(out))
+`
 
 const get = (agent: http.Agent, p = port) => new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
   http.get({ host: '127.0.0.1', port: p, path: '/ok', agent }, (res) => {
@@ -124,6 +155,13 @@ describe('request bodies are capped while they stream', () => {
     const r = await app.request('/raw', { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
     expect(r.status).toBe(413)
     expect(await r.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
+  })
+
+  it('a body the request never had read (1 MiB streamed with a GET) does not cut the answer: 20 of 20 clients in another process read it (lingering close)', async () => {
+    // In another process: in this one the client's reads and the server's close take turns on one
+    // event loop, and the reset that cuts the answer (the client's body left unread at the close) never wins.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', WRITE_WHOLE_BODY, String(port), '/ok', '20', String(2 ** 20)])
+    expect(JSON.parse(stdout)).toEqual(Array(20).fill(200))
   })
 
   it('with an https public origin every answer carries Strict-Transport-Security; without, none', async () => {

@@ -25,7 +25,8 @@ export function declaredLength(headers: IncomingMessage['headers'] | { get(name:
  * says or however long a chunked body runs). Over the cap: PAYLOAD_TOO_LARGE (413), after the
  * bounded drain above. The request stream is never destroyed here (that would reset the socket
  * before the 413 is written); the API server answers every 413, and every answer sent while the
- * body is still arriving, with `Connection: close` (daemon/http/api-server.ts).
+ * body is still arriving, with `Connection: close` and a lingering close bounded by the same
+ * DRAIN_BYTES and DRAIN_MS (daemon/http/api-server.ts).
  */
 export function readBody(incoming: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = declaredLength(incoming.headers)

@@ -12,7 +12,24 @@ export type MppGate = {
   settle(credential: string): Promise<{ ok: true; receipt: string; transaction: string } | { ok: false; reason: string }>
 }
 
-const gates = new Map<string, MppGate>()
+/**
+ * The most endpoints whose gate is kept. Each holds two stock mppx servers once used (tens of KB
+ * to a few hundred each: 200 endpoints paid once and deleted grew the daemon by 55-96 MB when
+ * nothing was ever dropped); past the bound the least recently used goes and is rebuilt on its
+ * next request, which costs one mppx.create.
+ */
+export const MAX_MPP_GATES = 500
+
+// A Map iterates in insertion order: re-inserted on every use, the least recently used is first.
+const gates = new Map<string, { terms: string; gate: MppGate }>()
+
+/** Drops an endpoint's gates (every platform key): called when it is deleted, so nothing of it stays. */
+export function forgetMppGates(endpointId: string): void {
+  for (const key of gates.keys()) if (key.startsWith(`${endpointId} `)) gates.delete(key)
+}
+
+/** How many gates are kept now (tests of the bound). */
+export const mppGatesKept = (): number => gates.size
 
 /**
  * mppx, with its own zod and ox (about 1 MB of modules, 0.7 s to load), is loaded when a paid
@@ -60,14 +77,20 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   const e = p.endpoint
   const token = p.chain.tokens[e.token]
   if (!token?.eip3009 || !token.permitDomain) return undefined
-  // By secret too: one process may hold daemons of different platform keys (tests do).
-  const cacheKey = `${e.id} ${p.secret}`
-  const cached = gates.get(cacheKey)
-  if (cached) return cached
   const realm = `parx-paid-${e.id}`
   const terms: ChargeTerms = {
     realm, currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
     recipient: e.pay_to as `0x${string}`, facilitatorUrl: p.facilitatorUrl,
+  }
+  // By secret too: one process may hold daemons of different platform keys (tests do).
+  const cacheKey = `${e.id} ${p.secret}`
+  // A gate is reused only for the terms it was built with: a changed row (price, payTo, token, name) gets a new one in its place.
+  const termsKey = JSON.stringify([terms, e.price, e.name ?? null])
+  const cached = gates.get(cacheKey)
+  if (cached) gates.delete(cacheKey)
+  if (cached?.terms === termsKey) {
+    gates.set(cacheKey, cached)
+    return cached.gate
   }
   // Built on first use, once mppx is loaded; the older keys as they are then.
   let servers: ReturnType<typeof mppxServers> | undefined
@@ -120,6 +143,7 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
       }
     },
   }
-  gates.set(cacheKey, gate)
+  gates.set(cacheKey, { terms: termsKey, gate })
+  if (gates.size > MAX_MPP_GATES) gates.delete(gates.keys().next().value!)
   return gate
 }

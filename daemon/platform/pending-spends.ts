@@ -14,8 +14,10 @@ export type PendingSpendsResult = { confirmed: number; released: number; kept: n
 
 /**
  * The worker leader's recheck of pay spends held after the seller did not settle
- * (daemon/platform/pay.ts `decide`), and of any signed pay spend a crash left reserved: once the
- * signed payment's validBefore has passed, it is decided from the chain alone. Expired first (the
+ * (daemon/platform/pay.ts `decide`), of sends whose user operation the bundler took without
+ * answering (daemon/platform/send.ts, SEND_PENDING), and of any signed spend a crash left
+ * reserved: once the signed payment's validBefore (the operation's validUntil) has passed, it is
+ * decided from the chain alone. Expired first (the
  * chain's head past it), then used or not, in that order, so "unused" is final: used means charged
  * (confirmed, with the transaction when found); unused means nothing can move any more (released).
  * Any chain question left unanswered keeps the spend reserved for the next round: never released
@@ -35,10 +37,11 @@ export async function recheckPendingSpends(p: PendingSpendsParameters): Promise<
     const expired = await hasExpired(chain, proof, BigInt(nowSeconds))
     const used = expired === undefined ? undefined : await wasUsed(chain, proof)
     if (used === true) {
-      await p.spends.confirm(row.id, { tx: await usedIn(chain, proof) })
+      await p.spends.confirm(row.id, { tx: await usedIn(chain, proof), ...(proof.kind === 'userOp' ? { userOp: proof.hash } : {}) })
       result.confirmed++
     } else if (expired === true && used === false) {
-      await p.spends.release(row.id, `the signed payment expired at ${new Date(Number(proof.validBefore) * 1000).toISOString()} unused`)
+      const what = proof.kind === 'userOp' ? `the user operation ${proof.hash} expired` : 'the signed payment expired'
+      await p.spends.release(row.id, `${what} at ${new Date(Number(proof.validBefore) * 1000).toISOString()} unused`)
       result.released++
     } else {
       // Not past on chain yet (an idle chain within the margin), or the chain did not answer.

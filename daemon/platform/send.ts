@@ -7,6 +7,7 @@ import type { SendResult } from '../../src/sdk/platform/wallet.js'
 import { sendMethodOf } from '../../src/sdk/platform/networks.js'
 import { toBaseUnits } from '../../src/sdk/units.js'
 import type { EvmChain } from '../chains/evm/chain.js'
+import type { PreparedUserOp } from './aa/agent-account.js'
 import type { AaRuntime } from './aa/runtime.js'
 import { usdMicros } from './limits.js'
 import type { SpendsLedger } from './spends.js'
@@ -41,13 +42,26 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
     const held = await d.chain.client.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [from] })
     if (held < raw) throw new BaseError('INSUFFICIENT_BALANCE', `${from} holds less than ${body.amount} ${token.symbol} on ${agent.network}; nothing was spent`)
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [body.to, raw] })
-    const { transaction, userOperation } = await callFromAgent(d, agent, { to: token.address, data }, () => { submitted = true }, 'the tokens did not move')
+    const { transaction, userOperation } = await callFromAgent(d, agent, { to: token.address, data }, async (op) => {
+      // Kept before the bundler sees it: a send whose answer is lost is then decided from the chain (pending-spends.ts).
+      if (op) {
+        const { entryPoint, sender, hash, validUntil } = op
+        await d.spends.signed(spend.id, { kind: 'userOp', entryPoint, sender, hash, fromBlock: await d.chain.client.getBlockNumber({ cacheTime: 0 }), validBefore: validUntil })
+      }
+      submitted = true
+    }, 'the tokens did not move')
     await d.spends.confirm(spend.id, { tx: transaction, userOp: userOperation })
     return {
       id: spend.id, agentId: agent.id, network: agent.network, method, token: token.symbol, amount: body.amount, from, to: body.to,
       transaction, userOperation, status: 'confirmed', createdAt: new Date(Number(spend.created_at)).toISOString(),
     }
   } catch (e) {
+    // The bundler took the operation and never answered: alto may still bundle it, so the amount
+    // stays reserved until the worker reads the outcome from the chain (recheckPendingSpends).
+    if (e instanceof BaseError && e.code === 'SEND_PENDING') {
+      await d.spends.hold(spend.id, e.message)
+      throw e
+    }
     // A failure before submission, or a revert, moved nothing: the reservation stops counting.
     // One after submission without an answer keeps it (the tokens may have moved).
     const movedNothing = !submitted || (e instanceof BaseError && (e.code === 'RELAY_FAILED' || e.code === 'BUNDLER_UNAVAILABLE'))
@@ -64,15 +78,17 @@ export type AgentCall = { transaction: Hex; userOperation: Hex | null; logs: Log
 /**
  * One contract call from the agent's own address, the way a send goes out: a sponsored user
  * operation of its EIP-7702 account on AA networks, else a transaction it signs (fees topped up on
- * the local profile). The key never leaves the service. `submitted` runs once the call is out (a
- * failure after it may have moved something); a revert is RELAY_FAILED saying `nothingMoved`.
+ * the local profile). The key never leaves the service. `submitted` runs just before the call goes
+ * out, with the user operation's identity on AA networks (a failure after it may have moved
+ * something; SEND_PENDING when the bundler took it without answering); a revert is RELAY_FAILED
+ * saying `nothingMoved`.
  */
-export async function callFromAgent(d: Pick<SendDeps, 'chain' | 'walletKey' | 'aa' | 'topUpFees'>, agent: AgentRow, call: { to: Address; data: Hex }, submitted: () => void, nothingMoved: string): Promise<AgentCall> {
+export async function callFromAgent(d: Pick<SendDeps, 'chain' | 'walletKey' | 'aa' | 'topUpFees'>, agent: AgentRow, call: { to: Address; data: Hex }, submitted: (op?: PreparedUserOp) => void | Promise<void>, nothingMoved: string): Promise<AgentCall> {
   if (sendMethodOf(networks[agent.network]!) === 'userOperation') {
     if (!d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was sent`)
     const account = await d.aa.account(d.walletKey(agent))
     const op = await account.prepare([call])
-    submitted()
+    await submitted(account.identify(op))
     const receipt = await account.submit(op)
     if (!receipt.success) throw new BaseError('RELAY_FAILED', `the user operation ${receipt.userOpHash} reverted; ${nothingMoved}`)
     return { transaction: receipt.receipt.transactionHash, userOperation: receipt.userOpHash, logs: receipt.logs as Log[] }

@@ -51,6 +51,7 @@ export const errorCodes = {
   PAYMENT_REFUSED: { status: 502, meaning: 'the seller refused the signed payment; the body says whether anything was charged' },
   SELLER_FAILED: { status: 502, meaning: 'the seller failed or timed out; the body says whether anything was charged' },
   BUNDLER_UNAVAILABLE: { status: 503, meaning: 'the ERC-4337 bundler did not answer; nothing was spent, retry shortly' },
+  SEND_PENDING: { status: 504, meaning: 'the bundler took the user operation and did not answer; it may still be included, and the amount stays reserved until the chain decides (the send then shows in payments as confirmed or released)' },
   EGRESS_REFUSED: { status: 403, meaning: 'the URL resolves to an address the platform does not fetch for users (loopback, private, link-local...); nothing was sent or paid' },
   QUOTA_EXCEEDED: { status: 403, meaning: 'a per-user quota (agents, endpoints, webhooks, keys, pay calls in flight) is reached; the body has quota, limit and used' },
   CHANNEL_TERMS_REFUSED: { status: 502, meaning: "the seller's batch-settlement offer names a contract, network, token domain, authorizer or deposit the platform does not pay into; nothing was paid" },

@@ -3,6 +3,9 @@ import type { Store } from '../../store/store.js'
 import { isLoopback } from '../client-address.js'
 import { rateLimited, rateLimiter, type RateLimiter, type RateLimitParameters } from './rate-limit.js'
 
+/** The tables of token buckets: the API's (005) and the dashboard sign-in's (610). */
+export type BucketTable = 'rate_limit_buckets' | 'dashboard_login_buckets'
+
 /** How often a process deletes buckets idle long enough to be full again (they mean the same as no row). */
 const SWEEP_EVERY_MS = 60_000
 
@@ -14,8 +17,10 @@ const SWEEP_EVERY_MS = 60_000
  * differ still agree. Rows idle for burst/perSecond seconds are full and are swept. When the store
  * does not answer, this process's own buckets decide meanwhile (a warning is logged once per outage).
  */
-export function storeRateLimiter(p: Omit<RateLimitParameters, 'now' | 'maxBuckets'> & { store: Store; warn?: (err: Error) => void }): RateLimiter {
+export function storeRateLimiter(p: Omit<RateLimitParameters, 'now' | 'maxBuckets'> & { store: Store; warn?: (err: Error) => void; table?: BucketTable }): RateLimiter {
   const { db } = p.store
+  // One table per limiter whose rates differ: each sweeps rows by its own refill time.
+  const table = sql.table(p.table ?? 'rate_limit_buckets')
   const fallback = rateLimiter({ ...p, exemptLoopback: false })
   const fullAfterMs = (p.burst / p.perSecond) * 1000
   let lastSweep = 0
@@ -24,7 +29,7 @@ export function storeRateLimiter(p: Omit<RateLimitParameters, 'now' | 'maxBucket
   const refilled = sql<number>`least(${p.burst}::double precision, b.tokens + greatest(0, ${now} - b.at) / 1000.0 * ${p.perSecond}::double precision)`
   const sweep = () => {
     lastSweep = Date.now()
-    sql`delete from rate_limit_buckets where at < ${now} - ${fullAfterMs}::double precision`.execute(db).catch(() => {})
+    sql`delete from ${table} where at < ${now} - ${fullAfterMs}::double precision`.execute(db).catch(() => {})
   }
   return {
     async check(address, identity) {
@@ -33,7 +38,7 @@ export function storeRateLimiter(p: Omit<RateLimitParameters, 'now' | 'maxBucket
       let allowed: boolean
       try {
         const r = await sql<{ allowed: number }>`
-          insert into rate_limit_buckets as b (key, tokens, at, allowed) values (${key}, ${p.burst - 1}::double precision, ${now}, 1)
+          insert into ${table} as b (key, tokens, at, allowed) values (${key}, ${p.burst - 1}::double precision, ${now}, 1)
           on conflict (key) do update set
             tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
             allowed = case when ${refilled} >= 1 then 1 else 0 end,

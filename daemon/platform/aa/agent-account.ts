@@ -1,9 +1,9 @@
 import { to7702SimpleSmartAccount } from 'permissionless/accounts'
 import { createSmartAccountClient } from 'permissionless'
 import { prepareAuthorization } from 'viem/actions'
-import { http, type Address, type Chain, type Hex, type LocalAccount, type PublicClient } from 'viem'
+import { http, RpcError, RpcRequestError, type Address, type Chain, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import {
-  formatUserOperationReceipt, formatUserOperationRequest, type RpcUserOperation, type RpcUserOperationReceipt, type UserOperationReceipt,
+  formatUserOperationReceipt, formatUserOperationRequest, getUserOperationHash, type RpcUserOperation, type RpcUserOperationReceipt, type UserOperationReceipt,
 } from 'viem/account-abstraction'
 import { BaseError } from '../../../src/errors/index.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from './canonical.js'
@@ -20,6 +20,13 @@ export type AgentAccountParameters = {
 }
 
 export type Call = { to: Address; data?: Hex; value?: bigint }
+
+/**
+ * What names a prepared operation on chain (the EntryPoint's UserOperationEvent carries its hash)
+ * and the last second it can be included: its sponsor signature's validUntil (./sponsor.ts), after
+ * which the EntryPoint refuses it, so an operation not included by then never will be.
+ */
+export type PreparedUserOp = { entryPoint: Address; sender: Address; hash: Hex; validUntil: bigint }
 
 /**
  * An agent wallet that sends without holding gas: its EOA delegates to EntryPoint v0.8's
@@ -55,22 +62,41 @@ export async function createAgentAccount(p: AgentAccountParameters) {
     return p.owner.signAuthorization!(unsigned)
   }
 
+  // Kept beside each operation prepare() returns (the RPC form loses the delegation the hash covers).
+  const identities = new WeakMap<RpcUserOperation<'0.8'>, PreparedUserOp>()
+
   /** Prepares and signs the calls as one sponsored user operation (estimation and sponsor signature included). */
   async function prepare(calls: readonly Call[]): Promise<RpcUserOperation<'0.8'>> {
     return guard(async () => {
       const authorization = await delegation()
       const prepared = await bundler.prepareUserOperation({ calls, ...(authorization ? { authorization } : {}) })
       const signature = await account.signUserOperation(prepared)
-      return formatUserOperationRequest({ ...prepared, signature }) as RpcUserOperation<'0.8'>
+      const op = formatUserOperationRequest({ ...prepared, signature }) as RpcUserOperation<'0.8'>
+      const hash = getUserOperationHash({ chainId: p.chain.id, entryPointAddress: ENTRY_POINT_08, entryPointVersion: '0.8', userOperation: { ...prepared, signature } as never })
+      identities.set(op, { entryPoint: ENTRY_POINT_08, sender: account.address, hash, validUntil: BigInt(`0x${(op.paymasterData ?? '0x').slice(2, 14) || '0'}`) })
+      return op
     })
   }
 
-  /** Bundles a signed operation at once; resolves with its receipt (alto waits for inclusion). */
+  /** The identity of an operation this account prepared (undefined for one it did not). */
+  const identify = (op: RpcUserOperation<'0.8'>): PreparedUserOp | undefined => identities.get(op)
+
+  /**
+   * Bundles a signed operation at once; resolves with its receipt (alto waits for inclusion). Once
+   * the operation is sent, only two failures say nothing moved: the bundler refused the connection
+   * (BUNDLER_UNAVAILABLE) or answered with a JSON-RPC error (RELAY_FAILED). Anything else (a
+   * timeout, a connection cut before the answer) is SEND_PENDING: alto may still bundle it.
+   */
   async function submit(op: RpcUserOperation<'0.8'>): Promise<UserOperationReceipt> {
-    return guard(async () => {
+    try {
       const rpc = await bundler.request({ method: 'pimlico_sendUserOperationNow' as never, params: [op, ENTRY_POINT_08] as never })
       return formatUserOperationReceipt(rpc as unknown as RpcUserOperationReceipt)
-    })
+    } catch (e) {
+      if (e instanceof BaseError || refusedConnection(e) || bundlerAnswered(e)) return guard(() => Promise.reject(e))
+      const id = identify(op)
+      const until = id ? ` until ${new Date(Number(id.validUntil) * 1000).toISOString()}` : ''
+      throw new BaseError('SEND_PENDING', `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer (${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved until the chain decides`, { cause: e })
+    }
   }
 
   async function guard<T>(run: () => Promise<T>): Promise<T> {
@@ -85,7 +111,7 @@ export async function createAgentAccount(p: AgentAccountParameters) {
     }
   }
 
-  return { address: account.address, account, prepare, submit, sendNow: async (calls: readonly Call[]) => submit(await prepare(calls)) }
+  return { address: account.address, account, prepare, identify, submit, sendNow: async (calls: readonly Call[]) => submit(await prepare(calls)) }
 }
 
 async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
@@ -97,6 +123,18 @@ async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; max
   const body = (await res.json()) as { result?: { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }; error?: { message: string } }
   if (!body.result) throw new Error(`pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}`)
   return { maxFeePerGas: BigInt(body.result.fast.maxFeePerGas), maxPriorityFeePerGas: BigInt(body.result.fast.maxPriorityFeePerGas) }
+}
+
+/** A refused connection: the request never reached the bundler. */
+function refusedConnection(e: unknown): boolean {
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) if ((c as { code?: string }).code === 'ECONNREFUSED') return true
+  return false
+}
+
+/** The bundler answered, with a JSON-RPC error: it refused the operation, which then never moves anything. */
+function bundlerAnswered(e: unknown): boolean {
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) if (c instanceof RpcError || c instanceof RpcRequestError) return true
+  return false
 }
 
 /** A refused connection anywhere in the cause chain: the bundler is down, not the operation bad. */

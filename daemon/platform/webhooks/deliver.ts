@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/index.js'
 import type { Logger } from 'pino'
 import type { EndpointRow } from '../endpoints.js'
 import { readBounded } from '../pay/seller-body.js'
@@ -77,7 +78,7 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
       if (res.status >= 200 && res.status < 300) return void (await d.queue.delivered(row.id))
       await retry(row, attempts, `the receiver answered ${res.status}`)
     } catch (err) {
-      await retry(row, attempts, (err as Error).name === 'TimeoutError' ? `no answer within ${ATTEMPT_TIMEOUT_MS} ms` : (err as Error).message)
+      await retry(row, attempts, (err as Error).name === 'TimeoutError' ? `no answer within ${ATTEMPT_TIMEOUT_MS} ms` : refusal(err) ?? (err as Error).message)
     }
   }
   async function retry(row: DeliveryRow, attempts: number, why: string) {
@@ -117,3 +118,9 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
 }
 
 export type WebhookDelivery = ReturnType<typeof webhookDelivery>
+
+/** The egress guard's refusal behind fetch's bare "fetch failed", so the delivery's last error says why. */
+function refusal(err: unknown): string | undefined {
+  const cause = (err as { cause?: unknown }).cause
+  return cause instanceof BaseError && cause.code === 'EGRESS_REFUSED' ? `EGRESS_REFUSED: ${cause.message}` : undefined
+}

@@ -21,6 +21,7 @@ import { m545_platform_pay_channels } from './545_platform_pay_channels.js'
 import { m546_platform_pay_channel_withdrawals } from './546_platform_pay_channel_withdrawals.js'
 import { m550_endpoint_batch_settlement } from './550_endpoint_batch_settlement.js'
 import { m601_dashboard } from './601_dashboard.js'
+import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -53,4 +54,5 @@ export const migrations: Record<string, StoreMigration> = {
   '546_platform_pay_channel_withdrawals': m546_platform_pay_channel_withdrawals,
   '550_endpoint_batch_settlement': m550_endpoint_batch_settlement,
   '601_dashboard': m601_dashboard,
+  '610_dashboard_login_buckets': m610_dashboard_login_buckets,
 }

@@ -1,3 +1,5 @@
+import type { RateLimitBucketsTable } from './foundation.js'
+
 /** A SIWE nonce the daemon issued (601): deleted when used, so a message signs in once. */
 export interface DashboardNoncesTable {
   nonce: string
@@ -19,4 +21,6 @@ export interface DashboardSessionsTable {
 export interface DashboardTables {
   dashboard_nonces: DashboardNoncesTable
   dashboard_sessions: DashboardSessionsTable
+  /** Sign-in attempts per client network (610), shared by replicas: the API's bucket shape (rate_limit_buckets). */
+  dashboard_login_buckets: RateLimitBucketsTable
 }

@@ -6,8 +6,10 @@ export type BoundedGet = { status: number; contentType: string; text: string }
 /**
  * One GET whose answer is read up to `maxBytes` and within `timeoutMs`, for a server the user
  * named (a facilitator's discovery listing): a listing that never ends, or is larger than any
- * listing page should be, is cut off rather than read into memory. node:http, not undici or
- * fetch, for the CLI's start-up time. Rejects with a plain Error saying what went wrong.
+ * listing page should be, is cut off rather than read into memory. A redirect is refused, never
+ * followed: the server named is the one read, and a listing cannot send the CLI on to another host
+ * (an internal address, a scheme downgrade). node:http, not undici or fetch, for the CLI's
+ * start-up time. Rejects with a plain Error saying what went wrong.
  */
 export function getBounded(url: URL, opts: { maxBytes: number; timeoutMs: number; headers?: Record<string, string> }): Promise<BoundedGet> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest
@@ -17,6 +19,12 @@ export function getBounded(url: URL, opts: { maxBytes: number; timeoutMs: number
     const resolve = (v: BoundedGet) => (clearTimeout(timer), resolvePromise(v))
     const reject = (e: Error) => (clearTimeout(timer), rejectPromise(e))
     const req = request(url, { method: 'GET', headers: { accept: 'application/json', ...opts.headers } }, (res) => {
+      const status = res.statusCode ?? 0
+      if (status >= 300 && status < 400) {
+        req.destroy()
+        const to = res.headers.location
+        return reject(new Error(`a redirect (HTTP ${status}${to ? ` to ${to}` : ''}); redirects are not followed: give the listing's own URL`))
+      }
       const declared = Number(res.headers['content-length'] ?? NaN)
       if (declared > opts.maxBytes) {
         req.destroy()

@@ -1,17 +1,18 @@
 import { getAddress } from 'viem'
 import { dashboardPaths, siweLoginBody, siweMessageBody } from '../../../../src/sdk/dashboard/index.js'
 import { clearSessionCookie, sessionCookie, setSessionCookie } from '../../../dashboard/cookie.js'
+import { addressBucket } from '../../address-bucket.js'
 import { clientOf } from '../../client-address.js'
 import { route } from '../../route.js'
 
 /**
  * A fresh EIP-4361 message with a single-use nonce, for the wallet to sign, naming the deployment's
- * public origin (daemon/dashboard/origin.ts). Rate limited per client address (loopback too).
+ * public origin (daemon/dashboard/origin.ts). Rate limited per client address, IPv6 per /64 (loopback too).
  */
 export const siweMessage = route({
   method: 'POST', path: dashboardPaths.siweMessage, auth: 'open', surface: 'dashboard', body: siweMessageBody, maxBody: 1024,
   handler: async (c, s, { body }) => {
-    await s.loginLimiter.check(clientOf(c).address)
+    await s.loginLimiter.check(addressBucket(clientOf(c).address))
     return c.json(await s.siwe.message(s.origin.siwe(c), body))
   },
 })
@@ -25,8 +26,7 @@ export const siweMessage = route({
 export const siweLogin = route({
   method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', surface: 'dashboard', body: siweLoginBody, maxBody: 8192, noStore: true,
   handler: async (c, s, { body }) => {
-    const address = clientOf(c).address
-    await s.loginLimiter.check(`login:${address ?? 'unknown'}`)
+    await s.loginLimiter.check(`login:${addressBucket(clientOf(c).address)}`)
     const wallet = await s.siwe.verify(s.origin.siwe(c), body)
     const previous = sessionCookie(c)
     if (previous) await s.sessions.destroy(previous)
