@@ -47,6 +47,7 @@ const storeSensitive = [
   'test/paid-retry.test.ts',
   'test/rolling-restart.test.ts',
   'test/hosted-leadership.test.ts',
+  'test/hosted-claims.test.ts',
   'daemon/dashboard/**/*.test.ts',
   'test/dashboard-routes.test.ts',
   'test/dashboard-replicas.test.ts',
@@ -79,7 +80,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/dashboard-replicas.test.ts', 'test/hosted-limits.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/hosted-limits.test.ts'],
         },
       },
       {

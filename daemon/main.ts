@@ -25,6 +25,7 @@ import type { SolanaChain } from './chains/solana/chain.js'
 import { startChains } from './chains/start.js'
 import { discoveryService } from './discovery/service.js'
 import { createFacilitator } from './facilitator/service.js'
+import { receiverAuthorizer } from './facilitator/evm/batch-settlement/authorizer.js'
 import { withHooks, type HookedFacilitator } from './facilitator/hooks.js'
 import { bazaarService } from './bazaar/service.js'
 import { BAZAAR } from '../src/sdk/x402/bazaar.js'
@@ -54,7 +55,6 @@ import { servedFlows } from './http/served-flows.js'
 import { workerDuties } from './worker/duties.js'
 import { channelClaimDuty } from './seller/claim-duty.js'
 import { recordChannelSettlement } from './platform/channel-settlements.js'
-import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { paidFacilitator } from './platform/paid-facilitator.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
@@ -230,11 +230,14 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile (docs/hosting.md "Hosting safely").
     const egress = egressGuard({ strict: config.profile !== 'local' || config.egress.strict, allow: config.egress.allow })
     cleanups.push(() => egress.close())
+    // The facilitator's own calls in process, for a caller acting as `receiver`: paid endpoints and the claim duty.
+    const inProcessFacilitator = paidFacilitator(facilitator)
     const platform = platformService({
       egress,
       profile: config.profile, version: packageVersion(), facilitatorUrl: urls.facilitator, platformUrl: urls.platform, store, evm: chains.evm, walletKey: keys.platformWallet,
       // Paid endpoints call the facilitator in process, as their payTo where the platform holds it (a delegated refund needs the receiver).
-      paidFacilitator: paidFacilitator(facilitator),
+      paidFacilitator: inProcessFacilitator,
+      batchReceiverAuthorizer: receiverAuthorizer({ profile: config.profile, keys: { facilitator: keys.facilitator, batchReceiverAuthorizer: config.keys.batchReceiverAuthorizer as `0x${string}` | undefined } })?.address,
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
@@ -307,7 +310,11 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         // Batch-settlement channels paying the platform's endpoints: claimed and swept on a schedule (docs/platform-api.md "Batch settlement").
         const sc = config.sellerChannels
         const stopClaims = await channelClaimDuty({
-          channels: platform.sellerChannels, facilitator: facilitatorClient({ url: urls.facilitator }), log, everyMs: sc.claimEverySeconds * 1000,
+          // In process, as the paid endpoints call it: a worker serves no /facilitator route, and off the
+          // local profile that route wants a partner key. Claims and sweeps ask nothing of the caller
+          // (our authorizer signs the claim, a sweep is permissionless), so no receiver is named.
+          channels: platform.sellerChannels, facilitator: inProcessFacilitator(undefined), log, everyMs: sc.claimEverySeconds * 1000,
+          metrics: metrics.channelClaims,
           policy: { minUnclaimed: BigInt(sc.claimMinUnclaimed), maxAgeMs: sc.claimMaxAgeSeconds * 1000 },
           onSettled: (s) => recordChannelSettlement({ endpoints: platform.endpoints, webhooks: platform.webhooks, evm: chains.evm, platformUrl: urls.platform }, s),
         })()

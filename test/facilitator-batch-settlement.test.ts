@@ -114,6 +114,22 @@ describe('batch-settlement through our facilitator', () => {
     expect(await reason({ type: 'bogus' })).toBe('invalid_batch_settlement_evm_payload_type')
   })
 
+  it('refuses a self-authorized buyer at /verify and /settle, whether the requirements name our authorizer or none; nothing moves', async () => {
+    // The buyer names itself as receiver authorizer: served, it could refund to itself what it spent.
+    const self = { ...config(11), receiverAuthorizer: buyer.address }
+    const before = await localBase(d).balance('USDC', buyer.address)
+    const { receiverAuthorizer: _, ...unnamed } = req().extra
+    for (const [r, why] of [[req(), 'invalid_batch_settlement_evm_receiver_authorizer_mismatch'], [{ ...req(), extra: unnamed }, 'invalid_payment_requirements']] as const) {
+      const dep = body((await createBatchSettlementEIP3009DepositPayload(client(), 2, r as never, self, '5000', '1000')).payload as Record<string, unknown>, r)
+      expect(await verify(d, dep)).toMatchObject({ isValid: false, invalidReason: why })
+      expect((await settle(d, dep)).body).toMatchObject({ success: false, errorReason: why })
+    }
+    // Nor a voucher on a self-authorized channel, against requirements naming no authorizer.
+    expect((await verify(d, body({ type: 'voucher', channelConfig: self, voucher: await voucher(self, '1000') }, { ...req(), extra: unnamed }))).invalidReason).toBe('invalid_payment_requirements')
+    expect(await onChain(self)).toEqual({ balance: 0n, totalClaimed: 0n })
+    expect(await localBase(d).balance('USDC', buyer.address)).toBe(before)
+  })
+
   it('claims two channels in one transaction, then settles the receiver once', async () => {
     const row = async (c: ChannelConfig, max: string) => ({ voucher: { channel: c, maxClaimableAmount: max }, signature: (await voucher(c, max)).signature, totalClaimed: max })
     const claimReq = { ...req(), amount: '0', extra: {} }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -133,8 +134,28 @@ describe('X-Request-Id', () => {
       lines = logLines().filter((l) => l.requestId === 'my-payment-failed-42')
     }
     expect(lines).toEqual([expect.objectContaining({ msg: 'request refused', code: 'BAD_REQUEST', path: '/api/operator/keys', requestId: 'my-payment-failed-42' })])
-    // Lines of other requests never carry it.
-    expect(logLines().filter((l) => l.requestId && l.requestId !== 'my-payment-failed-42').every((l) => l.requestId !== 'my-payment-failed-42')).toBe(true)
+  })
+
+  it('names each line by the request it belongs to, with two requests in flight at once', async () => {
+    // A's body is held back while B is served whole, so A's line is written after B's: a request id
+    // kept anywhere but in A's own async context (a module variable, the last request seen) names B.
+    const url = new URL(`${d.urls.api}/api/operator/keys`)
+    const a = request(url, { method: 'POST', headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'held-back-a', 'content-length': '2' } })
+    const answered = new Promise<number>((resolve, reject) => (a.on('response', (res) => (res.resume(), resolve(res.statusCode!))), a.on('error', reject)))
+    a.flushHeaders()
+    const refusal = (id: string) => logLines().filter((l) => l.msg === 'request refused' && l.path === '/api/operator/keys' && l.requestId === id)
+    // A's headers are on the wire; the daemon starts serving it (and waits for its body) meanwhile.
+    await new Promise((resolve) => a.once('socket', (sock) => sock.once('connect', resolve)))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const b = await d.raw('/api/operator/keys', { method: 'POST', headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'served-first-b' }, body: '{}' })
+    expect(b.status).toBe(400)
+    await until(async () => refusal('served-first-b'), (l) => l.length === 1, "B's line", 20_000)
+    a.end('{}')
+    expect(await answered).toBe(400)
+    await until(async () => refusal('held-back-a'), (l) => l.length === 1, "A's line, with A's id", 20_000)
+    // Each request's id is on its own line only.
+    expect(logLines().filter((l) => l.requestId === 'served-first-b')).toHaveLength(1)
+    expect(logLines().filter((l) => l.requestId === 'held-back-a')).toHaveLength(1)
   })
 
   it('replaces an id that is not sane with a new one', async () => {

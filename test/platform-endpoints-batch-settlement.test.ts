@@ -79,6 +79,13 @@ describe('platform endpoint offering batch-settlement', () => {
       type: 'settlement.succeeded',
       data: { endpointId: e.id, protocol: 'x402', scheme: 'batch-settlement', amount: '0.005', channels: 1, token: 'USDC', success: true, transaction: expect.stringMatching(/^0x/), claimTransaction: expect.stringMatching(/^0x/) },
     })
+    // A duplicate would come from a later round (claiming or sweeping the same channel again):
+    // let three more rounds run, and every webhook they queued be delivered, then count.
+    const scrape = async () => (await d.raw('/metrics', { headers: d.operatorHeaders() })).body as string
+    const rounds = (m: string) => [...m.matchAll(/^parx_channel_claim_rounds_total\{outcome="\w+"\} (\d+)$/gm)].reduce((n, x) => n + Number(x[1]), 0)
+    const roundsAtWebhook = rounds(await scrape())
+    const m = await until(scrape, (m) => rounds(m) >= roundsAtWebhook + 3 && /^parx_webhook_queue_depth 0$/m.test(m), 'three more claim rounds, their webhooks delivered', 20_000)
     expect(hook.got).toHaveLength(1)
+    expect(m).toMatch(/^parx_channel_claims_total\{outcome="claimed"\} 1$/m)
   })
 })

@@ -1,9 +1,10 @@
 import { x402Client } from '@x402/core/client'
 import { toClientEvmSigner } from '@x402/evm'
-import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { BatchSettlementEvmScheme as BatchClient, createBatchSettlementEIP3009DepositPayload } from '@x402/evm/batch-settlement/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
-import type { Address } from 'viem'
+import { toHex, type Address } from 'viem'
+import type { PaymentRequirements } from '../src/sdk/x402/types.js'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sellerChannelStore } from '../daemon/seller/channel-store.js'
@@ -13,7 +14,7 @@ import type { ChannelStore } from '../src/sdk/x402/seller/channels/store.js'
 import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { settleAmount } from '../src/sdk/x402/seller/usage.js'
-import { decodeHeader } from '../src/sdk/x402/wire.js'
+import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { openTestStore } from './helpers/store.js'
 import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
@@ -39,6 +40,8 @@ const PRICE = 1000n
 const DEPOSIT = 30_000n
 /** Every call the middleware makes to the facilitator, by path. */
 const calls: string[] = []
+/** Requests /report's handler served. */
+let served = 0
 
 function officialBatchBuyer(): { client: BatchClient; pay: typeof fetch } {
   const b = localBase(d)
@@ -64,7 +67,7 @@ beforeAll(async () => {
     routes: { 'GET /report': { prices: [price] }, 'GET /metered': { prices: [price] }, 'GET /broken': { prices: [price] } },
     channels: { store: channels },
   }))
-  app.get('/report', (_req, res) => void res.json({ paid: 'batch-settlement' }))
+  app.get('/report', (_req, res) => (served++, void res.json({ paid: 'batch-settlement' })))
   app.get('/metered', (_req, res) => {
     settleAmount(res, '400')
     res.json({ used: 400 })
@@ -123,6 +126,18 @@ describe('our seller middleware: batch-settlement with the official client', () 
     expect(await chargedOf()).toBe(String(22n * PRICE + 400n))
     expect((await pay(`${seller.url}/report`)).status).toBe(200)
     expect(await chargedOf()).toBe(String(23n * PRICE + 400n))
+  })
+
+  it('a self-authorized buyer (its channel names itself as receiver authorizer) is refused before anything is served or sent', async () => {
+    const unpaid = await fetch(`${seller.url}/report`)
+    const offer = (decodeHeader(unpaid.headers.get('payment-required')) as { accepts: PaymentRequirements[] }).accepts[0]!
+    const self = { payer: buyer, payerAuthorizer: buyer, receiver: payTo, receiverAuthorizer: buyer, token: offer.asset as Address, withdrawDelay: 900, salt: toHex(77, { size: 32 }) }
+    const dep = await createBatchSettlementEIP3009DepositPayload(toClientEvmSigner(account, localBase(d).chain.client as never), 2, offer as never, self, '5000', String(PRICE))
+    const before = { served, calls: calls.length, buyer: await localBase(d).balance('USDC', buyer) }
+    const res = await fetch(`${seller.url}/report`, { headers: { 'payment-signature': encodeHeader({ x402Version: 2, accepted: offer, payload: dep.payload }) } })
+    expect(res.status).toBe(402)
+    expect(decodeHeader(res.headers.get('payment-required'))).toMatchObject({ error: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch' })
+    expect({ served, calls: calls.length, buyer: await localBase(d).balance('USDC', buyer) }).toEqual(before)
   })
 
   it('a buyer whose total drifted gets the corrective 402 and the official client resumes from it', async () => {

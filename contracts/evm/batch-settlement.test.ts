@@ -60,10 +60,13 @@ afterAll(async () => {
 let counter = 0
 const fresh = (label: string): Hex => keccak256(toHex(`batch-settlement test ${label} ${counter++}`))
 
-const channel = (o: Partial<ChannelConfig> = {}): ChannelConfig => ({
-  payer: payer.address, payerAuthorizer: payer.address, receiver: receiver.address, receiverAuthorizer: authorizer.address,
-  token: usdc.address, withdrawDelay: 900, salt: fresh('salt'), ...o,
-})
+/** Every channel config the tests made: what the contract may hold money for. */
+const made: ChannelConfig[] = []
+const channel = (o: Partial<ChannelConfig> = {}): ChannelConfig => {
+  const c = { payer: payer.address, payerAuthorizer: payer.address, receiver: receiver.address, receiverAuthorizer: authorizer.address, token: usdc.address, withdrawDelay: 900, salt: fresh('salt'), ...o }
+  made.push(c)
+  return c
+}
 const idOf = (c: ChannelConfig) => channelIdOf(c, chainId)
 
 async function state(c: ChannelConfig) {
@@ -333,10 +336,30 @@ describe('X402BatchSettlement placed at the canonical address', () => {
   })
 
   it('the contract always holds what it owes', async () => {
-    // Every channel balance plus every unsettled claim is backed: after all the above, settle everything and nothing is short.
+    // After all the above (deposits, claims, refunds, closes), its USDC is exactly every channel's
+    // unclaimed escrow plus every receiver's claimed-but-unsettled total: not a unit short, not a unit stranded.
+    const owed = async () => {
+      const usdcChannels = made.filter((c) => c.token === usdc.address)
+      let sum = 0n
+      for (const c of usdcChannels) {
+        const s = await state(c)
+        sum += s.balance - s.totalClaimed
+      }
+      for (const who of new Set(usdcChannels.map((c) => c.receiver))) {
+        const t = await receiverTotals(who, usdc.address)
+        sum += t.totalClaimed - t.totalSettled
+      }
+      return sum
+    }
+    const held = () => balanceOf(tc, usdc, BATCH_SETTLEMENT_ADDRESS)
+    expect((await receiverTotals(receiver.address, usdc.address)).totalClaimed).toBeGreaterThan((await receiverTotals(receiver.address, usdc.address)).totalSettled)
+    expect(await held()).toBe(await owed())
+    // Settling pays the claims out of what it holds, and the rest still backs the escrow.
     await tc.send(relayer, { ...bs, functionName: 'settle', args: [receiver.address, usdc.address] })
     const totals = await receiverTotals(receiver.address, usdc.address)
     expect(totals.totalClaimed).toBe(totals.totalSettled)
+    expect(await owed()).toBeGreaterThan(0n)
+    expect(await held()).toBe(await owed())
   })
 })
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import { chainGauges, type HeadProbe } from './chain-gauges.js'
+import { channelClaimMetrics, type ChannelClaimRecorder } from './channel-claims.js'
 import { facilitatorMetrics, type FacilitatorRecorder } from './facilitator.js'
 import { httpMetrics, type HttpRecorder } from './http.js'
 import { platformMetrics, swapMetrics, type PlatformRecorder, type SwapRecorder } from './operations.js'
@@ -34,6 +35,7 @@ export type DaemonMetrics = MetricsSurface & {
   facilitator?: FacilitatorRecorder
   swap?: SwapRecorder
   platform?: PlatformRecorder
+  channelClaims?: ChannelClaimRecorder
   /** Registers the gauges read at scrape time. */
   observe(sources: ScrapeSources): void
 }
@@ -58,6 +60,7 @@ export function createMetrics(opts: { enabled: boolean }): DaemonMetrics {
     facilitator: facilitatorMetrics(registry),
     swap: swapMetrics(registry),
     platform: platformMetrics(registry),
+    channelClaims: channelClaimMetrics(registry),
     observe(s) {
       storeGauges(registry, s.store, s.log)
       storePoolGauge(registry, s.store)

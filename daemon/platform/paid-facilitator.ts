@@ -11,7 +11,8 @@ export type PaidFacilitatorService = Pick<Facilitator, 'supported' | 'verify' | 
 const SUPPORTED_TTL_MS = 60_000
 
 /**
- * The platform's own facilitator, called in process by its paid endpoints (daemon/platform/paid.ts).
+ * The platform's own facilitator, called in process by its paid endpoints (daemon/platform/paid.ts)
+ * and by the leader's claim duty (../seller/claim-duty.ts: a worker serves no /facilitator route).
  * `receiver` is who asks, as a partner key bound to it proves on POST /facilitator/settle: a
  * refund our receiver authorizer signs (batch-settlement, ../facilitator/evm/batch-settlement/refund.ts)
  * is given only to the channel's receiver. The caller (the paid route) names it from the endpoint

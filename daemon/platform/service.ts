@@ -51,6 +51,8 @@ export type PlatformService = {
   facilitatorUrl: string
   /** The facilitator in process for a paid endpoint, acting for its payTo (./paid-facilitator.ts); absent: HTTP to facilitatorUrl. */
   paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
+  /** The facilitator's batch-settlement receiver authorizer (../facilitator/evm/batch-settlement/authorizer.ts); none: no batch-settlement endpoint is created. */
+  batchReceiverAuthorizer?: Address
   /** HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still accepted). */
   mppSecret: string
   store: PlatformStore
@@ -109,6 +111,7 @@ export type PlatformServiceParameters = {
   version: string
   facilitatorUrl: string
   paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
+  batchReceiverAuthorizer?: Address
   store: Store
   evm: Record<string, EvmChain>
   /** The platform wallet key (hex, 32 bytes); without it agents cannot be created. */
@@ -160,6 +163,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     version: p.version,
     facilitatorUrl: p.facilitatorUrl,
     paidFacilitator: p.paidFacilitator,
+    batchReceiverAuthorizer: p.batchReceiverAuthorizer,
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,

@@ -1,16 +1,19 @@
 import type { Logger } from 'pino'
-import { claimAndSettle, type ChannelSettlement, type ClaimPolicy } from '../../src/sdk/x402/seller/channels/claim.js'
+import { claimAndSettle, type ChannelSettlement, type ClaimFacilitator, type ClaimPolicy, type ClaimReport } from '../../src/sdk/x402/seller/channels/claim.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
-import type { FacilitatorClient } from '../../src/sdk/x402/seller/facilitator-client.js'
+import type { ChannelClaimRecorder } from '../metrics/channel-claims.js'
 
 export type ChannelClaimDutyParameters = {
   channels: ChannelStore
-  facilitator: FacilitatorClient
+  /** The daemon's own facilitator, in process (../platform/paid-facilitator.ts): a worker serves no /facilitator route, and off the local profile that route wants a partner key. */
+  facilitator: ClaimFacilitator
   policy: ClaimPolicy
   everyMs: number
   log: Logger
   /** Told each receiver's sweep (success or not), once per round it happened in: the sellers' webhooks. */
   onSettled?: (s: ChannelSettlement) => Promise<void>
+  /** Each round's outcome (daemon/metrics/channel-claims.ts). */
+  metrics?: ChannelClaimRecorder
 }
 
 /**
@@ -24,7 +27,12 @@ export function channelClaimDuty(p: ChannelClaimDutyParameters): () => Promise<(
   return async () => {
     let stopped = false
     const round = async () => {
-      const report = await claimAndSettle({ store: p.channels, facilitator: p.facilitator, policy: p.policy })
+      let report: ClaimReport | undefined
+      try {
+        report = await claimAndSettle({ store: p.channels, facilitator: p.facilitator, policy: p.policy })
+      } finally {
+        p.metrics?.round(report)
+      }
       for (const e of report.errors) p.log.warn({ error: e }, 'batch-settlement claim-and-settle: a step failed; the next round retries')
       for (const s of report.settlements) await p.onSettled?.(s).catch((err) => p.log.warn({ err }, 'batch-settlement: the settlement webhook could not be queued'))
     }

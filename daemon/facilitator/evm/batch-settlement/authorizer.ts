@@ -23,8 +23,9 @@ export const derivedAuthorizerKey = (facilitatorKey: Hex): Hex =>
  * Configured (`keys.batchReceiverAuthorizer`, PARX_BATCH_RECEIVER_AUTHORIZER_KEY): that key, the
  * same on every replica. Not configured: derived from the facilitator key on the local profile;
  * none on testnet and mainnet, where /supported then names no receiverAuthorizer (as the
- * reference facilitator without an authorizer signer) and sellers sign their own claims and
- * refunds. Offering one is an operator's decision: whoever holds the key can refund any
+ * reference facilitator without an authorizer signer), sellers who name their own sign their
+ * claims and refunds, and the platform creates no batch-settlement endpoint
+ * (BATCH_AUTHORIZER_NOT_CONFIGURED): its channels must name an authorizer parx holds. Offering one is an operator's decision: whoever holds the key can refund any
  * delegating seller's unclaimed escrow, so it is not conjured from another secret there.
  */
 export function receiverAuthorizer(s: { profile: ParxConfig['profile']; keys: { facilitator: Hex; batchReceiverAuthorizer?: Hex } }): PrivateKeyAccount | undefined {

@@ -1,4 +1,4 @@
-import { isAddressEqual, zeroAddress, type Hex } from 'viem'
+import { isAddress, isAddressEqual, zeroAddress, type Hex } from 'viem'
 import {
   MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, voucherTypedData, type ChannelConfig,
 } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
@@ -16,10 +16,12 @@ import type { SignedVoucher } from './parse.js'
 /**
  * The spec's verification rules 1-5 for a payload naming a channel: the config hashes to the
  * claimed id, and its token, receiver, receiver authorizer and withdraw delay are the seller's
- * terms (the last two only where the requirements state them: a channel manager's claim and
- * refund requirements carry an empty `extra`).
+ * terms. A deposit or voucher (a buyer paying) must come with requirements naming the receiver
+ * authorizer, or a buyer could name itself and refund to itself what it spent; a refund (the
+ * seller returning escrow: a channel manager's refund requirements carry an empty `extra`) is
+ * held to it only where stated.
  */
-export function channelTerms(p: Resolved, config: ChannelConfig, voucher: SignedVoucher): Failure | undefined {
+export function channelTerms(p: Resolved, config: ChannelConfig, voucher: SignedVoucher, o: { refund?: boolean } = {}): Failure | undefined {
   const payer = config.payer
   const id = channelIdMemo(config, p.spec.chainId!)
   if (id.toLowerCase() !== voucher.channelId) return { reason: reasons.batchChannelIdMismatch, message: `the channel config hashes to ${id}, not ${voucher.channelId}`, payer }
@@ -27,6 +29,9 @@ export function channelTerms(p: Resolved, config: ChannelConfig, voucher: Signed
   if (!isAddressEqual(config.token, r.asset as Hex)) return { reason: reasons.batchTokenMismatch, message: `the channel's token ${config.token} is not the asset ${r.asset}`, payer }
   if (!isAddressEqual(config.receiver, r.payTo as Hex)) return { reason: reasons.batchReceiverMismatch, message: `the channel's receiver ${config.receiver} is not payTo ${r.payTo}`, payer }
   const ra = r.extra.receiverAuthorizer
+  if (!o.refund && (typeof ra !== 'string' || !isAddress(ra, { strict: false }))) {
+    return { reason: reasons.invalidPaymentRequirements, message: 'batch-settlement requirements must name extra.receiverAuthorizer', payer }
+  }
   if (typeof ra === 'string' && !isAddressEqual(config.receiverAuthorizer, ra as Hex)) {
     return { reason: reasons.batchReceiverAuthorizerMismatch, message: `the channel's receiver authorizer ${config.receiverAuthorizer} is not ${ra}`, payer }
   }

@@ -15,7 +15,7 @@ export async function checkVoucher(rt: EvmRuntime, p: Resolved, o: { refund?: bo
   const voucher = parseVoucher(p.payload.voucher)
   if (!config || !voucher) return { ok: false, reason: o.refund ? reasons.batchRefundPayload : reasons.batchVoucherPayload, message: 'the payload needs channelConfig and voucher {channelId, maxClaimableAmount, signature}' }
   const payer = config.payer
-  const terms = channelTerms(p, config, voucher)
+  const terms = channelTerms(p, config, voucher, o)
   if (terms) return { ok: false, ...terms }
   if (!(await voucherSigned(rt, p.spec.chainId!, config, voucher))) {
     return { ok: false, payer, reason: reasons.batchVoucherSignature, message: "the voucher is not signed by the channel's payer authorizer" }

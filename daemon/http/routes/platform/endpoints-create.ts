@@ -18,6 +18,11 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (body.batchSettlement && chain.tokens[body.token]!.eip3009 !== true) {
     throw new BaseError('BAD_REQUEST', `invalid field 'batchSettlement': ${body.token} on ${body.network} has no EIP-3009, which a batch-settlement deposit needs (use USDC)`)
   }
+  // Off the local profile a buyer would otherwise name its own receiver authorizer and refund to
+  // itself what it spent: the channels' authorizer is always ours, so without one, no channels.
+  if (body.batchSettlement && !s.batchReceiverAuthorizer) {
+    throw new BaseError('BATCH_AUTHORIZER_NOT_CONFIGURED', `invalid field 'batchSettlement': this deployment holds no batch-settlement receiver authorizer to sign the endpoint's claims and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer), or create the endpoint without batchSettlement`)
+  }
   // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.
   await s.egress.check(body.upstreamUrl, 'upstreamUrl')
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')

@@ -1,3 +1,5 @@
+import { isAddress, isAddressEqual, zeroAddress } from 'viem'
+import { BaseError } from '../../../errors/index.js'
 import { networks } from '../../../networks/registry.js'
 import { EXACT, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedKind, type SupportedResponse } from '../types.js'
 import { toV1Requirements } from '../wire.js'
@@ -72,9 +74,14 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
 
 /**
  * A batch-settlement offer: the channel's receiver authorizer is the facilitator's (it signs the
- * seller's claims and refunds), and the token's EIP-712 name and version sign the deposit.
+ * seller's claims and refunds), and the token's EIP-712 name and version sign the deposit. Never
+ * one without it: a buyer would name its own authorizer and refund to itself what it spent.
  */
 function batchOffer(p: Price, network: string, x: Record<string, unknown>): Offer {
+  const ra = x.receiverAuthorizer
+  if (typeof ra !== 'string' || !isAddress(ra, { strict: false }) || isAddressEqual(ra, zeroAddress)) {
+    throw new BaseError('BATCH_AUTHORIZER_NOT_CONFIGURED', `the facilitator names no receiver authorizer for batch-settlement on ${p.network}, so no channel can be offered (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`)
+  }
   const extra: Record<string, unknown> = { name: x.name, version: x.version, receiverAuthorizer: x.receiverAuthorizer, withdrawDelay: p.withdrawDelay ?? MIN_WITHDRAW_DELAY }
   return {
     v2: { scheme: BATCH_SETTLEMENT, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo, maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120, extra },

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { BATCH_SETTLEMENT } from '../../evm/batch-settlement/contracts.js'
 import type { SettleResponse } from '../../types.js'
-import type { FacilitatorClient } from '../facilitator-client.js'
+import type { SellerFacilitator } from '../facilitator-client.js'
 import type { ChannelRecord, ChannelStore } from './store.js'
 
 /**
@@ -27,7 +27,14 @@ export type ChannelSettlement = {
   channels: { channelId: Hex; tag: string | null; claimed: string }[]
 }
 
-export type ClaimReport = { claims: { network: string; token: string; channels: number; transaction: string }[]; settlements: ChannelSettlement[]; errors: string[] }
+/**
+ * One round's outcome: the claims sent, the sweeps, and what failed (`failedChannels`: channels
+ * whose claim was refused or threw, left for the next round; `errors`: one line per failed step).
+ */
+export type ClaimReport = { claims: { network: string; token: string; channels: number; transaction: string }[]; settlements: ChannelSettlement[]; errors: string[]; failedChannels: number }
+
+/** What the duty asks of a facilitator: `/settle` of claim and settle payloads, over HTTP or in process. */
+export type ClaimFacilitator = Pick<SellerFacilitator, 'settle'>
 
 const requirementsFor = (network: string, token: string, payTo: string) =>
   ({ scheme: BATCH_SETTLEMENT, network, asset: token, amount: '0', payTo, maxTimeoutSeconds: 0, extra: {} })
@@ -41,10 +48,10 @@ const requirementsFor = (network: string, token: string, payTo: string) =>
  * @example
  * const report = await claimAndSettle({ store, facilitator: facilitatorClient({ url }) })
  */
-export async function claimAndSettle(o: { store: ChannelStore; facilitator: FacilitatorClient; policy?: ClaimPolicy; force?: boolean; now?: number }): Promise<ClaimReport> {
+export async function claimAndSettle(o: { store: ChannelStore; facilitator: ClaimFacilitator; policy?: ClaimPolicy; force?: boolean; now?: number }): Promise<ClaimReport> {
   const policy = { ...DEFAULT_CLAIM_POLICY, ...o.policy }
   const now = o.now ?? Date.now()
-  const report: ClaimReport = { claims: [], settlements: [], errors: [] }
+  const report: ClaimReport = { claims: [], settlements: [], errors: [], failedChannels: 0 }
   const groups = new Map<string, ChannelRecord[]>()
   for (const c of await o.store.claimable()) {
     const k = [c.network, c.config.token, c.config.receiverAuthorizer].join('|').toLowerCase()
@@ -65,6 +72,7 @@ export async function claimAndSettle(o: { store: ChannelStore; facilitator: Faci
         .catch((e: Error): SettleResponse => ({ success: false, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network }))
       if (!out.success) {
         report.errors.push(`claim of ${batch.length} channel(s) on ${network}: ${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim())
+        report.failedChannels += batch.length
         continue
       }
       report.claims.push({ network, token: config.token, channels: batch.length, transaction: out.transaction })

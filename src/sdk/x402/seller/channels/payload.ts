@@ -41,8 +41,10 @@ export function readChannelPayment(payload: unknown, r: PaymentRequirements): Ch
   if (channelIdMemo(cfg, chainId).toLowerCase() !== id) return { reason: reasons.batchChannelIdMismatch, message: 'the channel config does not hash to the voucher\'s channel id' }
   if (!isAddressEqual(cfg.receiver, r.payTo as Address)) return { reason: reasons.batchReceiverMismatch, message: `the channel's receiver ${cfg.receiver} is not payTo ${r.payTo}` }
   if (!isAddressEqual(cfg.token, r.asset as Address)) return { reason: reasons.batchTokenMismatch, message: `the channel's token ${cfg.token} is not the asset ${r.asset}` }
+  // Always: an offer naming no authorizer would let the buyer name itself and refund what it spent.
   const ra = r.extra.receiverAuthorizer
-  if (typeof ra === 'string' && !isAddressEqual(cfg.receiverAuthorizer, ra as Address)) return { reason: reasons.batchReceiverAuthorizerMismatch, message: `the channel's receiver authorizer is not ${ra}` }
+  if (typeof ra !== 'string' || !isAddress(ra, { strict: false })) return { reason: reasons.invalidPaymentRequirements, message: 'a batch-settlement offer must name extra.receiverAuthorizer' }
+  if (!isAddressEqual(cfg.receiverAuthorizer, ra as Address)) return { reason: reasons.batchReceiverAuthorizerMismatch, message: `the channel's receiver authorizer is not ${ra}` }
   if (r.extra.withdrawDelay !== undefined && Number(r.extra.withdrawDelay) !== cfg.withdrawDelay) return { reason: reasons.batchWithdrawDelayMismatch, message: `the channel's withdraw delay is not the ${String(r.extra.withdrawDelay)} s asked` }
   return { type: payload.type as ChannelPayment['type'], config: cfg, channelId: id, maxClaimableAmount: max, signature: sig, chainId, raw: payload }
 }
