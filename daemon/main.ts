@@ -64,6 +64,7 @@ import { sessionStore } from './dashboard/sessions.js'
 import { siwe } from './dashboard/siwe.js'
 import { dashboardOrigin } from './dashboard/origin.js'
 import { configuredOrigin } from '../src/config/public-origin.js'
+import { rpcOrigins } from '../src/config/rpc-origin.js'
 import { userKeys } from './platform/user-keys.js'
 import { createXchain, type XchainParts } from './xchain/compose.js'
 import { createMetrics } from './metrics/registry.js'
@@ -350,13 +351,13 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     })
     if (config.metrics.enabled && config.metrics.port !== undefined) {
       const ms = metricsServer(metrics)
-      const port = await listenMetrics(ms, config.host, config.metrics.port)
+      const port = await listenMetrics(ms, config.metrics.host, config.metrics.port)
       cleanups.push(() => closeServer(ms))
-      urls.metrics = `${httpOrigin(config.host, port)}/metrics`
+      urls.metrics = `${httpOrigin(config.metrics.host, port)}/metrics`
     }
     app = createApp({ metrics: metrics.http, surfaces, auth, log, limiter: apiLimiter(config, store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled, callers: surfaces.platform, sessions: sessionAuth(sessions, origin), routes: config.role === 'worker' ? workerRoutes : undefined })
     early.lock.setUrl(api)
-    log.info({ urls, profile: config.profile }, 'parx daemon ready')
+    log.info({ urls: { ...urls, rpc: rpcOrigins(urls.rpc) }, profile: config.profile }, 'parx daemon ready')
     // After the ready line, never before it: the first send then finds alto up (a failure is
     // logged by the runtime and retried on that send).
     if (config.bundler.prestart && config.role !== 'worker') for (const rt of Object.values(platformAa)) rt.stack().catch(() => {})

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { EventEmitter } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -6,6 +7,9 @@ import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { run as serve } from '../src/cli/commands/serve.js'
+import { createContext } from '../src/cli/context.js'
+import { until } from './helpers/api-calls.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { eip3009Body, post, randomAddress, requirements } from './helpers/x402.js'
 
@@ -150,4 +154,48 @@ describe('RPC URLs with credentials in their userinfo (user:pass@host)', () => {
       p.failing = false
     }
   })
+})
+
+/**
+ * Issue 39 item 6: what `parx serve` prints and logs. The ready line, its `--output json` form and
+ * the `parx daemon ready` line of parx.log show each RPC URL by its origin alone: terminals, CI
+ * logs and log shippers see them, and the provider's key is in the path, query or userinfo.
+ */
+describe('the ready line, --output json and parx.log', () => {
+  let p: Provider
+  beforeAll(async () => {
+    p = await provider(true)
+  })
+  afterAll(async () => p?.close())
+
+  for (const output of ['text', 'json'] as const) {
+    it(`${output}: each RPC URL by its origin, no key; parx.log neither`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'parx-ready-line-'))
+      try {
+        const lines: string[] = []
+        const signals = new EventEmitter()
+        const env = { ...rpcEnv(p, true), PARX_RUNTIME_DIR: join(dir, 'run'), PARX_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' }
+        const ctx = createContext({ env, stdout: (l) => lines.push(l), stderr: () => {} }, { output })
+        const loadDaemon = async () => {
+          const m = await import('../daemon/entry.js')
+          void m.loadRoot()
+          return m
+        }
+        const serving = serve({ port: '0', dataDir: join(dir, 'data'), logLevel: 'info' }, ctx, { loadDaemon, signals: signals as unknown as NodeJS.Process })
+        await until(async () => lines.length, (n) => n >= (output === 'json' ? 1 : 8), 'the ready line')
+        signals.emit('SIGTERM')
+        expect(await serving).toBe(0)
+        const printed = lines.join('\n')
+        expect(leaks(printed), printed).toEqual([])
+        const origin = new URL(p.url('base-sepolia')).origin
+        const shown = output === 'json' ? JSON.parse(lines[0]!).urls.rpc : Object.fromEntries(lines.map((l) => l.split(/\s+/)).filter(([k]) => k!.includes('-')).map(([k, v]) => [k, v]))
+        expect(shown).toEqual({ 'base-sepolia': origin, 'radius-testnet': origin, 'solana-devnet': origin })
+        const log = readFileSync(join(dir, 'data', 'parx.log'), 'utf8')
+        expect(log).toContain('parx daemon ready')
+        expect(leaks(log), log.slice(0, 2000)).toEqual([])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  }
 })

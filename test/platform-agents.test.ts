@@ -185,7 +185,7 @@ describe('limits', () => {
       expect(r.body.code).toBe('BAD_REQUEST')
       if (field) expect(r.body.error).toContain(`'${field}'`)
     }
-    const malformed = await d.raw(`/api/agents/${a.id}/limits`, { method: 'POST', headers: h, body: '{' })
+    const malformed = await d.raw(`/api/agents/${a.id}/limits`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{' })
     expect(malformed.body.code).toBe('MALFORMED_JSON')
   })
 })

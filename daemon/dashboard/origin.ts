@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import { isLoopbackHost, type PublicOrigin } from '../../src/config/public-origin.js'
 import { BaseError } from '../../src/errors/index.js'
 import { DASHBOARD_PATH } from '../../src/sdk/dashboard/index.js'
+import { refuseCrossSite } from './cross-site.js'
 import type { SiweOrigin } from './siwe.js'
 
 /** Where the dashboard is, as sign-in and the session cookie see it. */
@@ -11,6 +12,11 @@ export type DashboardOrigin = {
   siwe(c: Context): SiweOrigin
   /** Whether the session cookie set on this request is Secure. */
   secure(c: Context): boolean
+  /**
+   * Throws ORIGIN_REJECTED when a browser sent this request from another site than the dashboard's
+   * (daemon/dashboard/cross-site.ts): run on sign-in and on every change a session cookie authorizes.
+   */
+  refuseCrossSite(c: Context): void
 }
 
 /**
@@ -28,7 +34,7 @@ export type DashboardOrigin = {
 export function dashboardOrigin(configured: PublicOrigin | undefined, forwardedTrusted: (c: Context) => boolean = () => false): DashboardOrigin {
   if (configured) {
     const fixed: SiweOrigin = { domain: configured.host, uri: `${configured.origin}${DASHBOARD_PATH}` }
-    return { siwe: () => fixed, secure: () => configured.https }
+    return { siwe: () => fixed, secure: () => configured.https, refuseCrossSite: (c) => refuseCrossSite(siteOf(c), configured.origin) }
   }
   const overTls = (c: Context) => new URL(c.req.url).protocol === 'https:' || (forwardedTrusted(c) && c.req.header('x-forwarded-proto') === 'https')
   return {
@@ -40,8 +46,16 @@ export function dashboardOrigin(configured: PublicOrigin | undefined, forwardedT
       return { domain: host, uri: `${overTls(c) ? 'https' : 'http'}://${host}${DASHBOARD_PATH}` }
     },
     secure: overTls,
+    // The daemon's own origin as the browser addressed it, under the same rule as sign-in: a DNS
+    // name (a rebinding page's own) is no origin of ours, so any Origin is refused there.
+    refuseCrossSite(c) {
+      const host = c.req.header('host') ?? new URL(c.req.url).host
+      refuseCrossSite(siteOf(c), addressedDirectly(host) ? `${overTls(c) ? 'https' : 'http'}://${host}` : undefined)
+    },
   }
 }
+
+const siteOf = (c: Context) => ({ origin: c.req.header('origin'), fetchSite: c.req.header('sec-fetch-site') })
 
 /** A Host of a loopback name or an IP literal (with its port): no DNS name another party controls. */
 function addressedDirectly(host: string): boolean {

@@ -166,6 +166,22 @@ describe('routes as data: the app enforces what a route declares', () => {
     expect(seen).toEqual([{ body: { amount: '7' }, query: { n: 3 }, params: { id: ID }, caller }])
   })
 
+  it('parses a body only under a JSON Content-Type: anything else (what a page elsewhere can post without asking) is 415, unread by the handler', async () => {
+    const a = await app()
+    seen.length = 0
+    const send = (headers: Record<string, string>, body = '{"amount":"7"}') => json(a.request(`/test/echo/${ID}?n=3`, { method: 'POST', body, headers: { 'x-user-key': 'good', ...headers } }))
+    // fetch gives a string body text/plain when no type is set; a Blob without a type sends none at all.
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json']) {
+      expect(await send({ 'content-type': type }), type).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } })
+    }
+    expect(await json(a.request(`/test/echo/${ID}?n=3`, { method: 'POST', body: new Blob(['{"amount":"7"}']), headers: { 'x-user-key': 'good' } }))).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } })
+    expect(seen).toEqual([])
+    for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/merge-patch+json']) {
+      expect(await send({ 'content-type': type }), type).toMatchObject({ status: 200 })
+    }
+    expect(seen).toHaveLength(3)
+  })
+
   it('refuses to build an app whose key-taking routes have no caller resolver', async () => {
     const store = await openStore({ file: ':memory:' })
     stores.push(store)

@@ -56,11 +56,13 @@ export function createApp(d: AppDeps): Hono {
     if (isCallerAuth(def.auth) && !callers) throw new Error(`route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
     const sessions = def.auth === 'session' ? d.sessions : undefined
     if (def.auth === 'session' && !sessions) throw new Error(`route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
+    if (def.sameOrigin && !d.sessions) throw new Error(`route ${def.method} ${def.path} is taken from the dashboard's origin only, and createApp was given no sessions resolver`)
     const matched = { path: def.path, surface: def.surface }
     app.on(def.method, def.path, async (c) => {
       markRoute(c, matched)
       // A declared body over the route's cap is refused before anything else is spent on it.
       await refuseDeclaredOversize(c, def.maxBody ?? DEFAULT_MAX_BODY)
+      if (def.sameOrigin) d.sessions!.refuseCrossSite(c)
       // Credentials first, then the caller's own bucket (docs/hosting.md "Hosting safely": how limits are keyed).
       const { session, caller } = await limitedResolve(c, { limiter: d.limiter, address: proxies.client(c).address, auth: def.auth, authService: d.auth }, async () => {
         const session = sessions ? await sessions.session(c) : undefined

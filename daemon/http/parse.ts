@@ -21,16 +21,33 @@ export async function readInput(c: Context, def: AnyRoute): Promise<{ body: unkn
   return { body, query, params }
 }
 
-/** A JSON body within a size limit: refused by its declared length before it is read, and never held past the limit (daemon/http/body.ts). */
+/**
+ * A JSON body within a size limit: refused by its declared length before it is read, and never
+ * held past the limit (daemon/http/body.ts). A body is parsed only under a JSON Content-Type: a
+ * browser sends text/plain, a form type or none across sites without asking (no CORS preflight),
+ * so a page elsewhere could otherwise post JSON here with the visitor's cookies, e.g. sign the
+ * visitor in as the attacker (docs/hosting.md "Hosting safely"). The body is read first (within
+ * the cap), so the client gets to read the 415.
+ */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
   const buf = await readRawBody(c, maxBytes)
   const text = buf.toString('utf8').trim()
   if (!text) return {}
+  const type = c.req.header('content-type')
+  if (!isJsonType(type)) {
+    throw new BaseError('UNSUPPORTED_MEDIA_TYPE', `this route reads a JSON body; send it with Content-Type: application/json${type ? `, not ${type.slice(0, 80)}` : ''}`)
+  }
   try {
     return JSON.parse(text)
   } catch {
     throw new BaseError('MALFORMED_JSON', 'the request body is not valid JSON; send a JSON object with Content-Type: application/json')
   }
+}
+
+/** application/json or a +json type (application/problem+json...), whatever its parameters. */
+export function isJsonType(header: string | undefined): boolean {
+  const essence = header?.split(';', 1)[0]!.trim().toLowerCase()
+  return essence === 'application/json' || (!!essence && /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence))
 }
 
 /**

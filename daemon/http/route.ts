@@ -11,7 +11,7 @@ import type { SurfaceName, Surfaces } from '../services.js'
  * operator: the operator bearer token. user: a platform user key (x-user-key). agent: an agent key
  * (x-agent-key). owner: either, for routes an agent may call on itself and its user on any of its
  * agents (docs/platform-api.md). session: a signed-in dashboard session cookie, and on POST and
- * DELETE its CSRF token (daemon/dashboard/session-auth.ts).
+ * DELETE the dashboard's own Origin and the session's CSRF token (daemon/dashboard/session-auth.ts).
  */
 export type RouteAuth = 'open' | 'partner' | 'operator' | 'user' | 'agent' | 'owner' | 'session'
 export type CallerAuth = Extract<RouteAuth, 'user' | 'agent' | 'owner'>
@@ -51,6 +51,13 @@ export type RouteDef<
   flow?: FlowName
   /** Largest accepted body in bytes (default 64 KiB). */
   maxBody?: number
+  /**
+   * Refused when a browser sends it from another site than the dashboard's (ORIGIN_REJECTED,
+   * daemon/dashboard/cross-site.ts), before anything else is read: for the open routes that start
+   * a session, which a page elsewhere could otherwise post to with the visitor's browser. Session
+   * routes' changes are checked so without it.
+   */
+  sameOrigin?: true
   /** `Cache-Control: no-store` on an open route's answers (authenticated routes always have it: daemon/http/no-store.ts). */
   noStore?: boolean
   body?: B

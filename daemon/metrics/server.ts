@@ -4,9 +4,10 @@ import type { MetricsSurface } from './registry.js'
 
 /**
  * The `--metrics-port` listener (config `metrics.port`, PARX_METRICS_PORT): GET /metrics without
- * a token, on the daemon's host, for a Prometheus that reaches this port and nothing else (a
- * private interface, a sidecar). Everything else answers 404. It is not started unless an
- * operator sets the port: hosted, the default is the API port behind the operator token.
+ * a token, on `metrics.host` (127.0.0.1 unless set, not the API's host), for a Prometheus that
+ * reaches this port and nothing else (a private interface, a sidecar). Everything else answers
+ * 404. It is not started unless an operator sets the port: hosted, the default is the API port
+ * behind the operator token.
  */
 export function metricsServer(metrics: MetricsSurface): Server {
   return createServer((req, res) => {

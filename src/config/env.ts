@@ -49,6 +49,7 @@ export const envPaths: Record<string, string> = {
   PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'rateLimit.exemptLoopback',
   PARX_METRICS_ENABLED: 'metrics.enabled',
   PARX_METRICS_PORT: 'metrics.port',
+  PARX_METRICS_HOST: 'metrics.host',
   PARX_EGRESS_ALLOW: 'egress.allow',
   PARX_EGRESS_STRICT: 'egress.strict',
   PARX_BUNDLER_PRESTART: 'bundler.prestart',

@@ -28,11 +28,14 @@ describe('loadConfig', () => {
     expect(c.limits.maxUsd).toBe(50)
   })
 
-  it('metrics: on, no port of their own by default; PARX_METRICS_* and the --metrics-port flag (serve passes it as metrics.port)', () => {
-    expect(loadConfig({ env: {}, file: {} }).metrics).toEqual({ enabled: true })
-    expect(loadConfig({ env: { PARX_METRICS_ENABLED: 'false', PARX_METRICS_PORT: '9464' }, file: {} }).metrics).toEqual({ enabled: false, port: 9464 })
-    expect(loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics).toEqual({ enabled: true, port: 0 })
+  it('metrics: on, no port of their own by default, on 127.0.0.1 whatever the API host; PARX_METRICS_* and the --metrics-port flag (serve passes it as metrics.port)', () => {
+    expect(loadConfig({ env: {}, file: {} }).metrics).toEqual({ enabled: true, host: '127.0.0.1' })
+    expect(loadConfig({ env: { PARX_METRICS_ENABLED: 'false', PARX_METRICS_PORT: '9464' }, file: {} }).metrics).toEqual({ enabled: false, port: 9464, host: '127.0.0.1' })
+    expect(loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics).toEqual({ enabled: true, port: 0, host: '127.0.0.1' })
     expect(() => loadConfig({ env: { PARX_METRICS_PORT: '70000' }, file: {} })).toThrow(/metrics\.port/)
+    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_PORT: '9464' }, file: {} }).metrics.host).toBe('127.0.0.1')
+    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_HOST: '10.0.0.5' }, file: {} }).metrics.host).toBe('10.0.0.5')
+    expect(loadConfig({ env: {}, file: { metrics: { host: '10.0.0.6' } } }).metrics.host).toBe('10.0.0.6')
   })
 
   it('is read-only once loaded', () => {

@@ -235,11 +235,17 @@ export const configSchema = z.object({
     /** Off: nothing is recorded and GET /metrics answers NOT_FOUND (the benchmark compares the two). Env PARX_METRICS_ENABLED. */
     enabled: bool.default(true),
     /**
-     * A listener of its own serving GET /metrics without a token, on the daemon's host (`--metrics-port`,
+     * A listener of its own serving GET /metrics without a token, on `host` (`--metrics-port`,
      * env PARX_METRICS_PORT; 0 picks a free one). Absent (default): only GET /metrics on the API port,
      * behind the operator token.
      */
     port: port.optional(),
+    /**
+     * The address that listener binds (env PARX_METRICS_HOST), 127.0.0.1 by default whatever the
+     * API's `host` is: it has no token and each scrape reads every chain's head, so it is opened
+     * wider (a private interface Prometheus reaches) only on purpose, never with the API's 0.0.0.0.
+     */
+    host: z.string().min(1).default('127.0.0.1'),
   }).default({}),
   /** RPC URLs of real networks, by network key. Unused on the local profile. */
   rpc: z.record(z.string(), z.string().url()).default({}),

@@ -12,6 +12,7 @@ export const errorCodes = {
   EXPECTATION_FAILED: { status: 417, meaning: 'the Expect header asks for something other than 100-continue' },
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request line or headers are larger than the server accepts' },
   REQUEST_TIMEOUT: { status: 408, meaning: 'the request was not received in time' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the route reads a JSON body and the Content-Type is not application/json (or another +json type)' },
   // auth
   UNAUTHORIZED: { status: 401, meaning: 'partner key or operator token missing or invalid' },
   // swaps
@@ -63,6 +64,7 @@ export const errorCodes = {
   // dashboard (SIWE sign-in, SPEC §5.9)
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },
+  ORIGIN_REJECTED: { status: 403, meaning: "a sign-in or dashboard change sent from another site (its Origin, or Sec-Fetch-Site, is not the dashboard's origin)" },
   // start-up (reported by `parx serve`, never answered over HTTP)
   DATA_DIR_UNUSABLE: { status: 400, meaning: 'the data dir is a file, not writable, or not a parx data dir' },
   DATA_DIR_IN_USE: { status: 409, meaning: 'another parx serve holds the data dir (its pid and URL are named)' },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +7,7 @@ import { ENTRY_POINT_08 } from '../../platform/aa/canonical.js'
 import { startAlto } from './alto.js'
 import { freePort } from './free-port.js'
 import { deployAa } from '../../platform/aa/deploy.js'
+import { listeningAddresses } from '../../../test/helpers/listening.js'
 
 const key = (label: string) => keccak256(toHex(`parx alto test ${label}`))
 const alive = (pid: number) => {
@@ -30,6 +32,12 @@ describe('alto process', () => {
   it('starts on a free port, answers JSON-RPC on 127.0.0.1, and stops for good', async () => {
     const alto = await startAlto({ rpcUrl: tc.anvil.rpcUrl, entryPoints: [ENTRY_POINT_08], executorKeys: [key('executor')], utilityKey: key('utility') })
     expect(alto.url).toBe(`http://127.0.0.1:${alto.port}/rpc`)
+    // Issue 39 item 6: reachable on loopback only (alto asks for 0.0.0.0), as the kernel's socket table says.
+    expect(listeningAddresses(alto.port)).toEqual(['127.0.0.1'])
+    // Its keys are on no command line, which every local user can read.
+    const cmdline = readFileSync(`/proc/${alto.pid}/cmdline`, 'utf8')
+    expect(cmdline).toContain('alto')
+    for (const k of [key('executor'), key('utility')]) expect(cmdline.toLowerCase()).not.toContain(k.slice(2).toLowerCase())
     const res = await fetch(alto.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })
     expect(((await res.json()) as { result: string }).result).toBe(toHex(tc.chain.id))
     await alto.stop()

@@ -3,6 +3,7 @@ import type { Address, Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { freePort } from './free-port.js'
 import { altoScript } from './aa-packages.js'
+import { loopbackOnlyFlags } from './loopback-only.js'
 import { stopChild } from './stop-child.js'
 
 export type AltoOptions = {
@@ -25,8 +26,11 @@ export type Alto = { url: string; port: number; pid: number; stop(): Promise<voi
  * Starts the alto ERC-4337 bundler as a child process against a local chain, and resolves once it
  * answers JSON-RPC. Safe mode is off (it needs debug_traceCall JS tracers that anvil lacks) and the
  * instant-bundling endpoint is on, so `pimlico_sendUserOperationNow` bundles at once and answers with
- * the receipt. Alto binds 0.0.0.0 whatever it is told; callers only ever use the 127.0.0.1 URL
- * returned. The process is killed if it does not become ready, and `stop` is idempotent.
+ * the receipt. Alto listens on 127.0.0.1 only (it asks for 0.0.0.0 whatever it is told:
+ * loopback-only.ts), and its keys reach it through its environment (`ALTO_*`, which alto reads
+ * like its flags; /proc/<pid>/environ is its owner's alone), never its command line, which every
+ * local user can read in /proc/<pid>/cmdline. The process is killed if it does not become ready,
+ * and `stop` is idempotent.
  *
  * @example
  * const alto = await startAlto({ rpcUrl, entryPoints: [ENTRY_POINT_08], executorKeys: [k1], utilityKey: k2 })
@@ -37,10 +41,9 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
   const port = o.port || (await freePort('127.0.0.1'))
   // Each flag exactly once: alto turns a repeated flag into an array and exits.
   const args = [
+    ...loopbackOnlyFlags(),
     script,
     '--entrypoints', o.entryPoints.join(','),
-    '--executor-private-keys', o.executorKeys.join(','),
-    '--utility-private-key', o.utilityKey,
     '--rpc-url', o.rpcUrl,
     '--port', String(port),
     '--safe-mode', 'false',
@@ -48,7 +51,8 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
     '--log-level', 'warn',
   ]
   // NODE_OPTIONS cleared: a parent run through tsx or vitest passes loaders alto does not need (and starts slower with).
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } })
+  const env = { ...process.env, NODE_OPTIONS: '', ALTO_EXECUTOR_PRIVATE_KEYS: o.executorKeys.join(','), ALTO_UTILITY_PRIVATE_KEY: o.utilityKey }
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
   // Never outlive the process that started it, even when that process exits without calling stop.
   const reap = () => child.kill('SIGKILL')
   process.once('exit', reap)

@@ -119,11 +119,12 @@ function objectOrUndefined(s: z.ZodTypeAny | undefined): z.AnyZodObject | undefi
 function errorResponses(def: AnyRoute, ref: z.ZodTypeAny): Record<string, ResponseConfig> {
   const codes: ErrorCode[] = [...(def.errors ?? []), ...ANY_ROUTE]
   if (def.body || def.query || def.params) codes.push('BAD_REQUEST')
-  if (def.body) codes.push('MALFORMED_JSON')
+  if (def.body) codes.push('MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE')
   if (def.body || def.rawBody) codes.push('PAYLOAD_TOO_LARGE')
   if (def.auth !== 'open') codes.push('UNAUTHORIZED')
   if (def.auth === 'user' || def.auth === 'agent' || def.auth === 'owner') codes.push('FORBIDDEN')
-  if (def.auth === 'session' && def.method !== 'GET') codes.push('CSRF_REJECTED')
+  if (def.auth === 'session' && def.method !== 'GET') codes.push('CSRF_REJECTED', 'ORIGIN_REJECTED')
+  if (def.sameOrigin) codes.push('ORIGIN_REJECTED')
   if (def.flow) codes.push('FLOW_DISABLED')
   if (pathParamNames(def.path).length) codes.push('NOT_FOUND')
   const out: Record<string, ResponseConfig> = {}

@@ -5,6 +5,7 @@ import { exitCodes } from '../exit-codes.js'
 import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
 import { logLevels, profiles } from '../values.js'
 import { parsePortFlag } from '../../config/port.js'
+import { rpcOrigins } from '../../config/rpc-origin.js'
 
 export type ServeOptions = { port?: string; host?: string; dataDir?: string; fresh?: boolean; resetChain?: string[]; profile?: string; logLevel?: string; role?: string; metricsPort?: string }
 
@@ -45,7 +46,9 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
   spinner.stop()
   const readyMs = Math.round(performance.now() - t0)
   const runtimeFile = writeRuntimeFile(ctx.env, { apiUrl: daemon.urls.api, dataDir: config.dataDir, pid: process.pid, profile: config.profile, startedAt: Date.now() })
-  const ready = { ready: true, profile: config.profile, pid: process.pid, readyMs, dataDir: config.dataDir, runtimeFile, urls: daemon.urls }
+  // RPC URLs by their origin only: a provider's key in the path, query or userinfo stays off the screen.
+  const urls = { ...daemon.urls, rpc: rpcOrigins(daemon.urls.rpc) }
+  const ready = { ready: true, profile: config.profile, pid: process.pid, readyMs, dataDir: config.dataDir, runtimeFile, urls }
   if (ctx.output === 'json') ctx.stdout(JSON.stringify(ready))
   else {
     ctx.stdout(`${ctx.color.green('✔')} parx is ready (${config.profile} profile, ${readyMs} ms)`)
@@ -54,7 +57,7 @@ export async function run(opts: ServeOptions, ctx: CliContext, deps = { loadDaem
     ctx.stdout(`${label(ctx, 'platform')}${daemon.urls.platform}`)
     ctx.stdout(`${label(ctx, 'dashboard')}${daemon.urls.dashboard}`)
     if (daemon.urls.metrics) ctx.stdout(`${label(ctx, 'metrics')}${daemon.urls.metrics}`)
-    for (const [net, url] of Object.entries(daemon.urls.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
+    for (const [net, url] of Object.entries(urls.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
     ctx.stdout(`${label(ctx, 'data')}${config.dataDir}`)
     ctx.stderr('Press Ctrl-C to stop.')
   }
@@ -80,7 +83,7 @@ export function define(ctx: () => CliContext): Command {
     .description('start the parx daemon (embedded chains on the local profile)')
     .addOption(new Option('--profile <profile>', 'network profile').choices(profiles))
     .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)', parsePortFlag)
-    .option('--metrics-port <port>', 'serve GET /metrics without a token on this port of --host (0 picks a free one; default: only on the API port, behind the operator token)', parsePortFlag)
+    .option('--metrics-port <port>', 'serve GET /metrics without a token on this port of 127.0.0.1, or of PARX_METRICS_HOST (0 picks a free one; default: only on the API port, behind the operator token)', parsePortFlag)
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'where the store, keys and chain state live')
     .option('--fresh', 'delete the data dir first and start over')

@@ -32,8 +32,8 @@ export type PlatformRoute = {
   errors: readonly ErrorCode[]
 }
 
-/** Any route may answer these: bad JSON or fields, a bad key, rate limiting, a bug. */
-export const COMMON_ERRORS = ['BAD_REQUEST', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL'] as const
+/** Any route may answer these: bad JSON, a body not sent as JSON, bad fields, a bad key, rate limiting, a bug. */
+export const COMMON_ERRORS = ['BAD_REQUEST', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL'] as const
 
 /** Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of key is FORBIDDEN. */
 const TENANT = ['NOT_FOUND', 'FORBIDDEN'] as const
