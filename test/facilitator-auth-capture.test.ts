@@ -1,9 +1,11 @@
 import { toClientEvmSigner } from '@x402/evm'
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client'
-import { keccak256, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { createWalletClient, erc20Abi, http, keccak256, maxUint256, parseEther, toHex, zeroAddress, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_CAPTURE_V1_1 } from '../src/sdk/x402/evm/auth-capture/contracts.js'
+import { authorizerTypedData } from '../src/sdk/x402/evm/auth-capture/authorizer.js'
+import { PERMIT2_ADDRESS } from '../src/sdk/x402/evm/permit2.js'
 import { receiveWithAuthorizationTypes } from '../src/sdk/eip712.js'
 import type { PaymentRequirements, SettleResponse } from '../src/sdk/x402/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -133,6 +135,65 @@ describe('auth-capture through our facilitator', () => {
     expect(await balance(buyer.address)).toBe(b0 + 300n)
     expect(await balance(payTo)).toBe(s0 - 300n)
     expect(await balance(operator)).toBe(o0)
+  })
+
+  it('holds through Permit2 for a payer that approved it, and voids', async () => {
+    const payer = await evmPayer(d, ['USDC'], '1')
+    const chain = localBase(d).chain
+    // The reference Permit2 flow's one-time setup: the payer's own approve (so it needs ETH, once).
+    await chain.client.request({ method: 'anvil_setBalance' as never, params: [payer.address, `0x${parseEther('1').toString(16)}`] as never })
+    const wallet = createWalletClient({ account: payer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
+    await chain.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: usdc().address as Address, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256], chain: chain.client.chain }), pollingInterval: 20 })
+    const r = req({ assetTransferMethod: 'permit2' })
+    const payload = await pay(r, payer)
+    expect(payload.permit2Authorization).toBeDefined()
+    const b0 = await balance(payer.address)
+    const s = (await settle(d, body(r, payload))).body as SettleResponse & { extra?: Record<string, unknown> }
+    expect(s, JSON.stringify(s)).toMatchObject({ success: true, payer: payer.address, amount: '1000' })
+    expect(await balance(payer.address)).toBe(b0 - 1000n)
+    // An EIP-3009 requirement does not take a Permit2 payload.
+    expect((await verify(d, body(req(), payload))).invalidReason).toBe('invalid_auth_capture_evm_payload_method_mismatch')
+    const v = await asSeller(body(r, { type: 'void', paymentInfo: s.extra!.paymentInfo, saltNonce: payload.saltNonce }))
+    expect(v).toMatchObject({ success: true, extra: { voided: '1000' } })
+    expect(await balance(payer.address)).toBe(b0)
+  })
+
+  it('charges a chosen amount at most the maximum, terminally (paymentFlow authorization)', async () => {
+    const r = req({ paymentFlow: 'authorization', captureMode: undefined })
+    const payload = await pay(r)
+    // /verify takes the raw client form; /settle needs the seller's completion.
+    expect((await verify(d, body(r, payload))).isValid).toBe(true)
+    expect((await asSeller(body(r, payload)))).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_payload_format' })
+    const [b0, s0] = await Promise.all([balance(buyer.address), balance(payTo)])
+    const completed = { ...payload, amount: '700', feeAmount: '0', feeReceiver: zeroAddress }
+    expect((await settle(d, body(r, completed))).body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unauthenticated_authorizer_request' })
+    const c = await asSeller(body(r, completed))
+    expect(c, JSON.stringify(c)).toMatchObject({ success: true, amount: '700', extra: { operation: 'charge' } })
+    expect(await balance(buyer.address)).toBe(b0 - 700n)
+    expect(await balance(payTo)).toBe(s0 + 700n)
+    expect((await asSeller(body(r, { type: 'capture', paymentInfo: c.extra!.paymentInfo, saltNonce: payload.saltNonce, amount: '1', expectedCapturableAmount: '0', expectedRefundableAmount: '700' })))).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_payload_type' })
+  })
+
+  it('takes a seller-held authorizer\'s signatures, each once: the escrow balances they bind cannot recur', async () => {
+    const own = privateKeyToAccount(generatePrivateKey())
+    const r = req({ receiverAuthorizer: own.address })
+    const payload = await pay(r)
+    const s = (await settle(d, body(r, payload))).body as SettleResponse & { extra?: Record<string, unknown> }
+    expect(s).toMatchObject({ success: true })
+    const hash = s.extra!.paymentInfoHash as Hex
+    const sign = (amount: bigint, capturable: bigint, refundable: bigint, by = own) =>
+      by.signTypedData(authorizerTypedData(localBase(d).chain.chainId, operator, { type: 'capture', version: 'v1.1', paymentInfoHash: hash, amount, fee: 0n, feeReceiver: zeroAddress, expectedCapturableAmount: capturable, expectedRefundableAmount: refundable }) as never)
+    const capture = (amount: string, capturable: string, refundable: string, authorizerSignature: Hex, idempotencyKey?: string) =>
+      body(r, { type: 'capture', paymentInfo: s.extra!.paymentInfo, saltNonce: payload.saltNonce, amount, feeAmount: '0', feeReceiver: zeroAddress, expectedCapturableAmount: capturable, expectedRefundableAmount: refundable, authorizerSignature, ...(idempotencyKey ? { idempotencyKey } : {}) })
+    // No partner key: the seller's own signature is its consent.
+    expect((await settle(d, capture('400', '1000', '0', await sign(400n, 1000n, 0n, buyer)))).body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_authorizer_signature' })
+    const s0 = await balance(payTo)
+    const first = await sign(400n, 1000n, 0n)
+    expect((await settle(d, capture('400', '1000', '0', first, 'a'))).body).toMatchObject({ success: true, amount: '400' })
+    // The same signature under another key: the escrow moved, so it is spent.
+    expect((await settle(d, capture('400', '1000', '0', first, 'b'))).body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unexpected_payment_state' })
+    expect((await settle(d, capture('600', '600', '400', await sign(600n, 600n, 400n)))).body).toMatchObject({ success: true, amount: '600' })
+    expect(await balance(payTo)).toBe(s0 + 1000n)
   })
 
   it('refuses what the spec refuses', async () => {
