@@ -1,8 +1,9 @@
 import { toClientEvmSigner } from '@x402/evm'
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client'
-import { createWalletClient, erc20Abi, http, keccak256, maxUint256, parseEther, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { createWalletClient, erc20Abi, http, keccak256, maxUint256, parseEther, serializeErc6492Signature, toHex, zeroAddress, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from '../contracts/evm/testing/owned-wallet.js'
 import { AUTH_CAPTURE_V1_1 } from '../src/sdk/x402/evm/auth-capture/contracts.js'
 import { authorizerTypedData } from '../src/sdk/x402/evm/auth-capture/authorizer.js'
 import { PERMIT2_ADDRESS } from '../src/sdk/x402/evm/permit2.js'
@@ -25,9 +26,18 @@ let authorizer: Address
 let sellerKey: string
 const seller = privateKeyToAccount(generatePrivateKey())
 const payTo = seller.address
+const allowed = ownedWalletFactory('parx test wallet factory (auth-capture, allow-listed)')
+const stranger = ownedWalletFactory('parx test wallet factory (auth-capture, not allow-listed)')
 
 beforeAll(async () => {
-  d = await startTestDaemon()
+  d = await startTestDaemon({ file: { facilitator: { eip6492Factories: [allowed.address] } } })
+  const chain = localBase(d).chain
+  const deployer = privateKeyToAccount(generatePrivateKey())
+  await chain.client.request({ method: 'anvil_setBalance' as never, params: [deployer.address, `0x${parseEther('1').toString(16)}`] as never })
+  const wallet = createWalletClient({ account: deployer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
+  for (const f of [allowed, stranger]) {
+    await chain.client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ ...f.deployTx, chain: chain.client.chain, gas: 3_000_000n }), pollingInterval: 20 })
+  }
   buyer = await evmPayer(d, ['USDC'], '10')
   // The seller's own USDC funds its refunds (it pays no gas: it only signs).
   await d.call('/api/local/faucet', { body: { to: payTo, token: 'USDC', amount: '1' } })
@@ -194,6 +204,27 @@ describe('auth-capture through our facilitator', () => {
     expect((await settle(d, capture('400', '1000', '0', first, 'b'))).body).toMatchObject({ success: false, errorReason: 'invalid_auth_capture_evm_unexpected_payment_state' })
     expect((await settle(d, capture('600', '600', '400', await sign(600n, 600n, 400n)))).body).toMatchObject({ success: true, amount: '600' })
     expect(await balance(payTo)).toBe(s0 + 1000n)
+  })
+
+  it('holds from a smart wallet that does not exist yet (ERC-6492, allow-listed factory); another factory is refused', async () => {
+    const chain = localBase(d).chain
+    const owner = privateKeyToAccount(generatePrivateKey())
+    // The official client signs through a signer whose address is the wallet; the envelope carries its deployment.
+    const counterfactual = async (f: typeof allowed) => {
+      const address = await chain.client.readContract({ address: f.address, abi: ownedWalletFactoryAbi, functionName: 'getAddress', args: [owner.address, 1n] })
+      await d.call('/api/local/faucet', { body: { to: address, token: 'USDC', amount: '1' } })
+      const signer = { address, signTypedData: async (td: never) => serializeErc6492Signature({ address: f.address, data: createAccountData(owner.address, 1n), signature: await owner.signTypedData(td) }) }
+      const client = new AuthCaptureEvmScheme(signer as never)
+      return { address, payload: (await client.createPaymentPayload(2, req() as never)).payload as Record<string, unknown> }
+    }
+    const bad = await counterfactual(stranger)
+    expect((await verify(d, body(req(), bad.payload))).invalidReason).toBe('invalid_auth_capture_evm_erc6492_factory_not_allowed')
+    const good = await counterfactual(allowed)
+    expect(await chain.client.getCode({ address: good.address })).toBeUndefined()
+    const s = (await settle(d, body(req(), good.payload))).body
+    expect(s, JSON.stringify(s)).toMatchObject({ success: true, payer: good.address, amount: '1000' })
+    expect(await chain.client.getCode({ address: good.address })).toMatch(/^0x[0-9a-f]{100,}/)
+    expect(await balance(good.address)).toBe(1_000_000n - 1000n)
   })
 
   it('refuses what the spec refuses', async () => {

@@ -95,7 +95,9 @@ export async function checkCollect(rt: EvmRuntime, p: Resolved, purpose: Purpose
   const collectorData = c.signature
   let call
   let amount = info.maxAmount
-  if (t.flow === 'escrow') call = escrowCall(t.deployment, 'authorize', [info, info.maxAmount, collector, collectorData], COLLECT_GAS)
+  // A counterfactual payer's wallet is deployed by the collector (through Multicall3) in the same call.
+  const gas = COLLECT_GAS + (verdict.deploy?.gas ?? 0n)
+  if (t.flow === 'escrow') call = escrowCall(t.deployment, 'authorize', [info, info.maxAmount, collector, collectorData], gas)
   else {
     amount = completion.given ? completion.amount : info.maxAmount
     const fee = completion.given ? completion.fee : (amount * BigInt(t.minFeeBps)) / 10_000n
@@ -107,7 +109,7 @@ export async function checkCollect(rt: EvmRuntime, p: Resolved, purpose: Purpose
       if (refused) return fail(refused)
     }
     const feeArg = t.deployment.version === 'v1.0' ? Number(fee) : fee
-    call = escrowCall(t.deployment, 'charge', [info, amount, collector, collectorData, feeArg, feeReceiver], COLLECT_GAS)
+    call = escrowCall(t.deployment, 'charge', [info, amount, collector, collectorData, feeArg, feeReceiver], gas)
   }
   const held = await rt.chain.client.readContract({ address: info.token, abi: erc20Abi, functionName: 'balanceOf', args: [payer] })
   if (held < info.maxAmount) return fail({ reason: reasons.acInsufficientBalance, message: `the payer holds ${held}, less than the ${info.maxAmount} signed` })
