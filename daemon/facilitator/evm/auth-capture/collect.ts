@@ -58,6 +58,8 @@ export async function checkCollect(rt: EvmRuntime, p: Resolved, purpose: Purpose
   const bound = relaysLifecycle(t)
   if (bound !== (c.saltNonce !== undefined)) return fail({ reason: reasons.acPayloadFormat, message: bound ? 'the receiver authorizer binds the salt: saltNonce is required' : 'saltNonce is carried only when the salt is bound' })
   if (c.auth.kind !== t.method) return fail({ reason: reasons.acPayloadMethodMismatch, message: `the payload is ${c.auth.kind}, the requirements ask ${t.method}` })
+  const wrongFee = t.deployment.version === 'v1.0' ? 'feeAmount' : 'feeBps'
+  if (p.payload[wrongFee] !== undefined) return fail({ reason: reasons.acPayloadFormat, message: `${wrongFee} is not the ${t.deployment.version} escrow's fee field` })
   const completion = chargeCompletion(p.payload)
   if ('reason' in completion) return fail(completion)
   if (t.flow === 'escrow' && completion.given) return fail({ reason: reasons.acPayloadFormat, message: 'an authorize carries no amount, fee, feeReceiver or authorizerSignature' })
