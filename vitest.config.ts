@@ -26,6 +26,7 @@ const storeSensitive = [
   'test/facilitator-pending.test.ts',
   'test/facilitator-restart.test.ts',
   'test/facilitator-upto.test.ts',
+  'test/facilitator-auth-capture.test.ts',
   'test/sol-swap.test.ts',
   'test/sol-restart.test.ts',
   'test/swap-flows.test.ts',

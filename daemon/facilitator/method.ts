@@ -42,4 +42,11 @@ export type PaymentMethod = {
    * same payment passed `verify` moments ago, so only what needs no chain is checked again.
    */
   check(p: Resolved, purpose: Purpose): Promise<Checked>
+  /** What the ledger records as this settle's amount, answered again on a replay; default the requirements' amount. */
+  ledgerAmount?(p: Resolved): string
+  /**
+   * Whether a settle whose key already settled is answered that first outcome (success, its
+   * transaction and amount) instead of `duplicate_settlement`: auth-capture's idempotent lifecycle operations.
+   */
+  replays?(p: Resolved): boolean
 }

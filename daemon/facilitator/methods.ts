@@ -5,6 +5,7 @@ import { permit2Method } from './evm/permit2.js'
 import { signedAuthorizationMethod } from './evm/signed-authorization.js'
 import { uptoMethod } from './evm/upto.js'
 import { batchSettlementMethod } from './evm/batch-settlement/index.js'
+import { authCaptureMethod } from './evm/auth-capture/index.js'
 import type { EvmRuntime } from './evm/runtime.js'
 import type { PaymentMethod } from './method.js'
 import type { SettlementStore } from './settlements.js'
@@ -19,7 +20,7 @@ export type MethodDeps = {
   store: SettlementStore
   /** ERC-6492 factories a counterfactual payer's wallet may be deployed with (config). */
   eip6492Factories(): readonly Address[]
-  /** batch-settlement's receiver authorizer for delegating sellers, when this facilitator offers one. */
+  /** batch-settlement's (and auth-capture's) receiver authorizer for delegating sellers, when this facilitator offers one. */
   receiverAuthorizer(): PrivateKeyAccount | undefined
 }
 
@@ -34,6 +35,7 @@ export function paymentMethods(d: MethodDeps): PaymentMethod[] {
     permit2Method(d.evm, d.eip6492Factories),
     uptoMethod(d.evm, d.eip6492Factories),
     batchSettlementMethod(d.evm, d.receiverAuthorizer),
+    authCaptureMethod(d.evm, d.receiverAuthorizer, d.eip6492Factories),
     delegatedSplMethod(d.svm, d.store),
     exactTransactionMethod(d.svm),
     splUptoMethod(d.svm, d.store),

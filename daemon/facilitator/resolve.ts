@@ -3,6 +3,7 @@ import { reasons } from '../../src/sdk/x402/reasons.js'
 import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { EXACT } from '../../src/sdk/x402/types.js'
 import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { AUTH_CAPTURE } from '../../src/sdk/x402/evm/auth-capture/contracts.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { FacilitatorDeps } from './deps.js'
 import type { Failure, Resolved } from './method.js'
@@ -30,8 +31,8 @@ export function tokensOf(s: FacilitatorDeps, spec: NetworkSpec): Resolved['token
  */
 export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failure {
   if (p.version !== 1 && p.version !== 2) return { reason: reasons.invalidX402Version, message: `x402Version ${p.version} is not supported; use 1 or 2` }
-  if (p.scheme !== EXACT && p.scheme !== UPTO && p.scheme !== BATCH_SETTLEMENT) {
-    return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}' and '${BATCH_SETTLEMENT}' (EVM)` }
+  if (p.scheme !== EXACT && p.scheme !== UPTO && p.scheme !== BATCH_SETTLEMENT && p.scheme !== AUTH_CAPTURE) {
+    return { reason: reasons.unsupportedScheme, message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}', '${BATCH_SETTLEMENT}' and '${AUTH_CAPTURE}' (EVM)` }
   }
   if (p.requirements.scheme !== p.scheme) return { reason: reasons.invalidScheme, message: `the payload's scheme '${p.scheme}' differs from the requirements' '${p.requirements.scheme}'` }
   const spec = networkByName(p.network)

@@ -123,12 +123,16 @@ function facilitator(s: FacilitatorDeps): Facilitator {
     if (typeof key !== 'string') return failed(network, key)
     let claim: { id: number }
     for (;;) {
-      const c = await store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: r.requirements.amount })
+      const c = await store.claim(key, { network, method: m.name, payTo: r.requirements.payTo, asset: r.token.address, amount: m.ledgerAmount?.(r) ?? r.requirements.amount })
       if (!('existing' in c)) {
         claim = c
         break
       }
       const answer = await duplicate(network, key, c.existing)
+      // An idempotent operation settled before: its first outcome again, not a refusal.
+      if (answer && m.replays?.(r) && answer.errorReason === reasons.duplicateSettlement && answer.transaction) {
+        return { success: true, payer: answer.payer, transaction: answer.transaction, network, amount: c.existing.amount, extra: { replayed: true } }
+      }
       if (answer) return answer
     }
     await onClaim?.(claim.id)

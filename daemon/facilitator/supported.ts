@@ -1,5 +1,6 @@
 import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { AUTH_CAPTURE, AUTH_CAPTURE_V1_1 } from '../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import type { NetworkSpec } from '../../src/networks/registry.js'
 import { PAYMENT_IDENTIFIER } from '../../src/sdk/x402/payment-identifier.js'
@@ -42,6 +43,18 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
           kinds.push({
             x402Version: 2, scheme: BATCH_SETTLEMENT, network: spec.caip2,
             extra: { ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}), assetTransferMethods: [methods.eip3009, methods.permit2], name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+          })
+        }
+        // Refundable payments (./evm/auth-capture): this facilitator is a `delegated` operator, its
+        // executor account the escrow's operator; no fee terms, so servers publish zero fee bounds.
+        if (s.evm[spec.key]?.contracts.authCaptureEscrow && s.evm[spec.key]!.tokens[token.symbol]?.eip3009) {
+          kinds.push({
+            x402Version: 2, scheme: AUTH_CAPTURE, network: spec.caip2,
+            extra: {
+              captureAuthorizer: s.accounts.facilitator, operatorType: 'delegated', ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}),
+              authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow, assetTransferMethods: [methods.eip3009, methods.permit2],
+              name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals,
+            },
           })
         }
       } else {
