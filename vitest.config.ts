@@ -8,6 +8,7 @@ const storeSensitive = [
   'daemon/store/store.test.ts',
   'daemon/platform/reseal.test.ts',
   'daemon/platform/spends.test.ts',
+  'daemon/platform/freeze.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',
