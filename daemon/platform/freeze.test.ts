@@ -74,6 +74,19 @@ describe(`agent freeze in the spends ledger (${testDialect()})`, () => {
     expect((e as BaseError).fields?.frozenAt).toBe(new Date(Number(first!.frozen_at)).toISOString())
   })
 
+  it('what was reserved before the freeze follows its course: signed, confirmed, a voucher settled, a charge recorded', async () => {
+    const pay = await kinds.pay()
+    const voucher = await kinds.voucher()
+    await platform.setFrozen({ agentId }, true)
+    await spends.signed(pay.id, { kind: 'eip3009', token: PAYEE, from: PAYEE, nonce: `0x${'11'.repeat(32)}`, validBefore: 2_000_000_000n })
+    await spends.confirm(pay.id, { tx: `0x${'22'.repeat(32)}` })
+    await channels.settleVoucher(voucher, 10_000n, '0.01')
+    await channels.recordCharge({ agentId, channelId: CH, amountMicros: 1_000n, token: 'USDC', amount: '0.001', recipient: PAYEE, host: 'seller.test' }, 'seller proved it')
+    const states = await store.db.selectFrom('platform_spends').select(['id', 'state']).where('agent_id', '=', agentId).execute()
+    expect(states.find((r) => r.id === pay.id)!.state).toBe('confirmed')
+    expect(states.filter((r) => r.state === 'confirmed')).toHaveLength(3)
+  })
+
   it("freezes and unfreezes all of a user's agents in one step, and only that user's", async () => {
     const strangerUser = randomUUID()
     const stranger = randomUUID()
