@@ -8,6 +8,7 @@ const storeSensitive = [
   'daemon/store/store.test.ts',
   'daemon/platform/reseal.test.ts',
   'daemon/platform/spends.test.ts',
+  'daemon/platform/freeze.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',
@@ -53,6 +54,8 @@ const storeSensitive = [
   'test/dashboard-routes.test.ts',
   'test/dashboard-replicas.test.ts',
   'test/hosted-limits.test.ts',
+  'test/hosted-freeze.test.ts',
+  'test/platform-freeze.test.ts',
   'daemon/xchain/reservations.test.ts',
   'daemon/xchain/worker.test.ts',
   'daemon/xchain/order-wakes.test.ts',
@@ -81,7 +84,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/hosted-limits.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts'],
         },
       },
       {

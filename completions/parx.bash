@@ -45,6 +45,8 @@ _parx() {
       "agent create") path="agent create" ;;
       "agent show") path="agent show" ;;
       "agent limits") path="agent limits" ;;
+      "agent freeze") path="agent freeze" ;;
+      "agent unfreeze") path="agent unfreeze" ;;
       "agent key") path="agent key" ;;
       "agent key create") path="agent key create" ;;
       "agent key revoke") path="agent key revoke" ;;
@@ -119,12 +121,14 @@ _parx() {
     "user") words="whoami create --version -V --output -o --api-url --no-color --help" ;;
     "user whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "user create") words="--name --wallet --operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
-    "agent") words="login list create show limits key --version -V --output -o --api-url --no-color --help" ;;
+    "agent") words="login list create show limits freeze unfreeze key --version -V --output -o --api-url --no-color --help" ;;
     "agent login") words="--agent-key --agent-id --version -V --output -o --api-url --no-color --help" ;;
     "agent list") words="--version -V --output -o --api-url --no-color --help" ;;
     "agent create") words="--name --network --version -V --output -o --api-url --no-color --help" ;;
     "agent show") words="--version -V --output -o --api-url --no-color --help" ;;
     "agent limits") words="--agent --per-payment --daily --allowed-hosts --version -V --output -o --api-url --no-color --help" ;;
+    "agent freeze") words="--all --version -V --output -o --api-url --no-color --help" ;;
+    "agent unfreeze") words="--all --version -V --output -o --api-url --no-color --help" ;;
     "agent key") words="create revoke --version -V --output -o --api-url --no-color --help" ;;
     "agent key create") words="--agent --label --version -V --output -o --api-url --no-color --help" ;;
     "agent key revoke") words="--agent --version -V --output -o --api-url --no-color --help" ;;

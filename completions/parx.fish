@@ -125,6 +125,8 @@ complete -c parx -f -n '__fish_seen_subcommand_from agent' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from agent' -a create
 complete -c parx -f -n '__fish_seen_subcommand_from agent' -a show
 complete -c parx -f -n '__fish_seen_subcommand_from agent' -a limits
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a freeze
+complete -c parx -f -n '__fish_seen_subcommand_from agent' -a unfreeze
 complete -c parx -f -n '__fish_seen_subcommand_from agent' -a key
 complete -c parx -n '__fish_seen_subcommand_from login' -l agent-key -r
 complete -c parx -n '__fish_seen_subcommand_from login' -l agent-id -r
@@ -134,6 +136,8 @@ complete -c parx -n '__fish_seen_subcommand_from limits' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l per-payment -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l daily -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l allowed-hosts -r
+complete -c parx -n '__fish_seen_subcommand_from freeze' -l all -f
+complete -c parx -n '__fish_seen_subcommand_from unfreeze' -l all -f
 complete -c parx -f -n '__fish_seen_subcommand_from key' -a create
 complete -c parx -f -n '__fish_seen_subcommand_from key' -a revoke
 complete -c parx -n '__fish_seen_subcommand_from create' -l agent -r

@@ -242,6 +242,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
+      unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
       channelSettings: config.pay.channels,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).

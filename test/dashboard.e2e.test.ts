@@ -154,6 +154,19 @@ describe('dashboard in Chromium', () => {
     const limits = await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })
     expect(limits).toMatchObject({ dailyUsd: '50', perPaymentUsd: null, allowedHosts: ['api.example.com', '*.shop.example'] })
 
+    // Freeze from the page: the agent's send is refused at once; Unfreeze lets it spend again (issue 41 item 4).
+    await page.click('#agent-freeze')
+    await page.locator('#agent-unfreeze').waitFor()
+    expect(await text('#freeze-state')).toMatch(/Frozen since/)
+    const frozenSend = await d.raw(`/api/agents/${agentId}/send`, {
+      method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ to: wallet, amount: '1' }),
+    })
+    expect(frozenSend.status).toBe(423)
+    expect(frozenSend.body.code).toBe('AGENT_FROZEN')
+    await page.click('#agent-unfreeze')
+    await page.locator('#agent-freeze').waitFor()
+    expect((await d.call(`/api/agents/${agentId}`, { headers: { 'x-agent-key': agentKey } })).frozen).toBe(false)
+
     // A payment made by the agent with its key shows on its page.
     await d.call('/api/local/faucet', { body: { network: 'local-radius', to: wallet, token: 'PUSD', amount: '5' } })
     const to = privateKeyToAccount(generatePrivateKey()).address

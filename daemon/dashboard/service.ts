@@ -137,6 +137,13 @@ export function dashboardService(p: DashboardParameters) {
       const updated = await p.platform.store.setLimits(agent.id, body)
       return limitsView(updated, await p.platform.spends.spentToday(agent.id))
     },
+    /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
+    async setFrozen(wallet: string, id: string, frozen: boolean) {
+      const agent = await ownedAgent(wallet, id)
+      const [row] = await p.platform.store.setFrozen({ agentId: agent.id }, frozen)
+      p.platform.log.info({ agent: agent.id, wallet }, frozen ? 'agent frozen (dashboard)' : 'agent unfrozen (dashboard)')
+      return agentView(row!, await p.platform.spends.spentToday(agent.id), p.platform.tokenAddress)
+    },
     async createAgentKey(wallet: string, id: string, label?: string) {
       const agent = await ownedAgent(wallet, id)
       await p.platform.quotas.agentKey(agent.id)

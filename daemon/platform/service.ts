@@ -99,6 +99,8 @@ export type PlatformService = {
   egress: Egress
   /** Per-user bounds on what a user creates and on its pay calls in flight (daemon/platform/quotas.ts). */
   quotas: UserQuotas
+  /** Unfreezing takes a dashboard sign-in: the user-key routes refuse it (config `platform.unfreezeRequiresDashboard`). */
+  unfreezeRequiresDashboard: boolean
   /** The limits a new agent starts with (none on the local profile unless configured). */
   newAgentLimits: Pick<LimitPolicy, 'perPaymentUsd' | 'dailyUsd'>
   /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
@@ -133,6 +135,8 @@ export type PlatformServiceParameters = {
   payValiditySeconds?: number
   /** Channel deposits of pay through x402 batch-settlement (config `pay.channels`). */
   channelSettings?: ChannelSettings
+  /** Config `platform.unfreezeRequiresDashboard` (default false). */
+  unfreezeRequiresDashboard?: boolean
   log: Logger
 }
 
@@ -208,6 +212,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       }, channelId),
     },
     quotas,
+    unfreezeRequiresDashboard: p.unfreezeRequiresDashboard ?? false,
     newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
     endpoints,
     sellerChannels: sellerChannelStore(p.store),

@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import type { PlatformSpendsTable } from '../store/tables/platform.js'
+import { refuseFrozen } from './freeze.js'
 import { checkSpend } from './limits.js'
 import { encodeProof, type PaymentProof } from './pay/proof.js'
 import { policyOf } from './store.js'
@@ -32,7 +33,7 @@ export type SpendRequest = {
  * involved, so replicas sharing a PostgreSQL store are held to the same limits.
  */
 export type SpendsLedger = {
-  /** Throws LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
+  /** Throws AGENT_FROZEN or LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
   reserve(r: SpendRequest): Promise<SpendRow>
   /** `tx` null: the chain shows the payment used but its transaction was not found. */
   confirm(id: string, p: { tx: string | null; userOp?: string | null }): Promise<void>
@@ -61,6 +62,7 @@ export function spendsLedger(store: Store): SpendsLedger {
         if (store.dialect === 'postgres') q = q.forUpdate()
         const agent = await q.executeTakeFirst()
         if (!agent) throw new BaseError('NOT_FOUND', `no agent ${r.agentId}`)
+        refuseFrozen(agent)
         const now = Date.now()
         const spent = await sumSince(tx, r.agentId, now - DAY_MS)
         checkSpend(policyOf(agent), { amountMicros: r.amountMicros, spentTodayMicros: spent, host: r.host })

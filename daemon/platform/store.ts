@@ -35,6 +35,12 @@ export type PlatformStore = {
   /** The agent's wallet key, opened for signing. Never returned by a route or logged. */
   walletKey(agent: AgentRow): Hex
   setLimits(agentId: string, patch: Partial<LimitPolicy>): Promise<AgentRow>
+  /**
+   * Freezes (keeping the first freeze's time when already frozen) or unfreezes agents: one agent,
+   * or every agent of a user in one statement. On PostgreSQL the update waits for the row lock a
+   * reservation holds (daemon/platform/freeze.ts). Returns the agents as they now are.
+   */
+  setFrozen(target: { agentId: string } | { userId: string }, frozen: boolean): Promise<AgentRow[]>
   createAgentKey(agentId: string, label?: string): Promise<{ key: AgentKeyRow; agentKey: string }>
   agentKeys(agentId: string): Promise<AgentKeyRow[]>
   agentKey(agentId: string, keyId: string): Promise<AgentKeyRow | undefined>
@@ -96,7 +102,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const pk = generatePrivateKey()
       const row: AgentRow = {
         id, user_id: p.userId, name: p.name, network: p.network, address: privateKeyToAccount(pk).address,
-        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(),
+        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(), frozen_at: null,
       }
       await db.insertInto('platform_agents').values(row).execute()
       return row
@@ -112,6 +118,14 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       if (patch.allowedHosts !== undefined) set.allowed_hosts = patch.allowedHosts === null ? null : JSON.stringify(patch.allowedHosts)
       if (Object.keys(set).length) await db.updateTable('platform_agents').set(set).where('id', '=', agentId).execute()
       return (await agent(agentId))!
+    },
+    async setFrozen(target, frozen) {
+      let q = db.updateTable('platform_agents').set({ frozen_at: frozen ? Date.now() : null })
+      q = 'agentId' in target ? q.where('id', '=', target.agentId) : q.where('user_id', '=', target.userId)
+      await (frozen ? q.where('frozen_at', 'is', null) : q).execute()
+      let r = db.selectFrom('platform_agents').selectAll()
+      r = 'agentId' in target ? r.where('id', '=', target.agentId) : r.where('user_id', '=', target.userId)
+      return r.orderBy('created_at').orderBy('id').execute()
     },
     async createAgentKey(agentId, label) {
       const agentKey = newPlatformKey('agent')

@@ -3,6 +3,7 @@ import type { Agent, AgentKeyInfo } from '../../src/sdk/platform/agents.js'
 import type { Limits } from '../../src/sdk/platform/limits.js'
 import { sendableTokens, sendMethodOf } from '../../src/sdk/platform/networks.js'
 import type { User } from '../../src/sdk/platform/users.js'
+import { freezeView } from './freeze.js'
 import { microsToUsd, remainingMicros } from './limits.js'
 import { policyOf, type AgentKeyRow, type AgentRow, type UserRow } from './store.js'
 
@@ -31,6 +32,7 @@ export function agentView(a: AgentRow, spentTodayMicros: bigint, tokenAddress: (
     tokens: sendableTokens(n).map((t) => ({ symbol: t.symbol, decimals: t.decimals, address: tokenAddress(a.network, t.symbol) as Agent['wallet'] | null })),
     createdAt: iso(a.created_at),
     limits: limitsView(a, spentTodayMicros),
+    ...freezeView(a),
   }
 }
 

@@ -46,6 +46,7 @@ export function describeError(e: unknown): DescribedError {
 
 export function exitForService(status: number, code: string): ExitCode {
   if (status === 401 || authCodes.has(code)) return exitCodes.auth
+  if (code === 'AGENT_FROZEN') return exitCodes.agentFrozen
   if (limitCodes.test(code)) return exitCodes.limitExceeded
   if (paymentRefusedCodes.test(code)) return exitCodes.paymentRefused
   if (status === 404 && code === 'NOT_FOUND') return exitCodes.notFound

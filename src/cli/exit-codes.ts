@@ -20,6 +20,8 @@ export const exitCodes = {
   limitExceeded: 7,
   /** The payment was refused (by the seller, the facilitator or on chain); nothing was paid. */
   paymentRefused: 8,
+  /** The agent is frozen by its owner (AGENT_FROZEN): nothing was signed; only the owner can unfreeze it. */
+  agentFrozen: 9,
   /** The user cancelled (Ctrl-C at a prompt, or on `parx serve`). */
   cancelled: 130,
 } as const
@@ -37,5 +39,6 @@ export const exitCodeMeanings: Record<ExitCode, string> = {
   6: 'not found',
   7: 'limit exceeded (spending or size limit)',
   8: 'payment refused; nothing was paid',
+  9: 'agent frozen by its owner; nothing was signed',
   130: 'cancelled (Ctrl-C)',
 }

@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander'
 import * as agentCreate from './commands/agent/create.js'
+import * as agentFreeze from './commands/agent/freeze.js'
+import * as agentUnfreeze from './commands/agent/unfreeze.js'
 import * as agentKeyCreate from './commands/agent/key-create.js'
 import * as agentKeyRevoke from './commands/agent/key-revoke.js'
 import * as agentLimits from './commands/agent/limits.js'
@@ -130,6 +132,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(agentCreate.define(ctx))
       .addCommand(agentShow.define(ctx))
       .addCommand(agentLimits.define(ctx))
+      .addCommand(agentFreeze.define(ctx))
+      .addCommand(agentUnfreeze.define(ctx))
       .addCommand(new Command('key').description('agent API keys').addCommand(agentKeyCreate.define(ctx)).addCommand(agentKeyRevoke.define(ctx))),
   )
   program.addCommand(whoami.define(ctx))

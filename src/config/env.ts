@@ -53,6 +53,7 @@ export const envPaths: Record<string, string> = {
   PARX_EGRESS_ALLOW: 'egress.allow',
   PARX_EGRESS_STRICT: 'egress.strict',
   PARX_BUNDLER_PRESTART: 'bundler.prestart',
+  PARX_UNFREEZE_REQUIRES_DASHBOARD: 'platform.unfreezeRequiresDashboard',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

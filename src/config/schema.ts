@@ -199,6 +199,14 @@ export const configSchema = z.object({
      */
     receiptTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(30_000),
   }).default({}),
+  /** The agent payments platform's own rules (docs/hosting.md "Hosting safely"). */
+  platform: z.object({
+    /**
+     * Unfreezing an agent (or all of a user's) takes a dashboard sign-in (SIWE with the user's
+     * wallet); a user key alone is FORBIDDEN, so a stolen user key can freeze but never undo it.
+     */
+    unfreezeRequiresDashboard: bool.default(false),
+  }).default({}),
   /** Agents' payments (docs/hosting.md "Hosting safely"). */
   pay: z.object({
     /**

@@ -61,6 +61,7 @@ export const errorCodes = {
   CHANNEL_WITHDRAW_PENDING: { status: 409, meaning: "a withdrawal of the channel is under way: it can be finalized only from the time the error names, and no voucher is signed on the channel meanwhile" },
   NOTHING_TO_WITHDRAW: { status: 409, meaning: 'the channel holds nothing unclaimed to withdraw; nothing was sent' },
   BATCH_AUTHORIZER_NOT_CONFIGURED: { status: 409, meaning: 'a batch-settlement endpoint needs a receiver authorizer parx holds, and this deployment has none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer) on every replica' },
+  AGENT_FROZEN: { status: 423, meaning: "the agent's owner froze it: no pay, send, swap or channel deposit is signed until it is unfrozen; what was signed before follows its course" },
   // dashboard (SIWE sign-in, SPEC §5.9)
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },

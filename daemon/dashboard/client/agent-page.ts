@@ -14,7 +14,7 @@ export function agentPage(id: string): void {
   app.append(h('p', null, h('a', { href: '#/agents', text: '← All agents' })), body)
   api<AgentDetail>('GET', at(dashboardPaths.agent, { id })).then((d) => {
     app.querySelector('h1')!.textContent = `Agent ${d.agent.name}`
-    body.replaceChildren(walletSection(d), limitsSection(id, d), spendingSection(id), keysSection(id, d),
+    body.replaceChildren(walletSection(d), freezeSection(id, d), limitsSection(id, d), spendingSection(id), keysSection(id, d),
       h('section', null, h('h2', { text: 'Payments' }), paymentsList(id)))
   }).catch((e: unknown) => body.replaceChildren(failed(e)))
 }
@@ -30,6 +30,21 @@ function walletSection(d: AgentDetail): HTMLElement {
       h('dt', { text: 'Network' }), h('dd', { text: `${a.network} (chain ${a.chainId})` }),
       h('dt', { text: 'Sends by' }), h('dd', { text: a.sendMethod === 'userOperation' ? 'sponsored user operation (no gas needed)' : 'plain transfer' })),
     h('h2', { text: 'Balances' }), bal)
+}
+
+/** The owner's stop switch: a frozen agent signs nothing new until unfrozen (here, or with the user key unless the deployment requires the dashboard). */
+function freezeSection(id: string, d: AgentDetail): HTMLElement {
+  const box = errorBox()
+  const frozen = d.agent.frozen
+  const button = h('button', { type: 'button', id: frozen ? 'agent-unfreeze' : 'agent-freeze', text: frozen ? 'Unfreeze' : 'Freeze now' })
+  button.addEventListener('click', act(button, box, async () => {
+    await api('POST', at(frozen ? dashboardPaths.agentUnfreeze : dashboardPaths.agentFreeze, { id }))
+    agentPage(id)
+  }))
+  const text = frozen
+    ? `Frozen since ${d.agent.frozenAt}: its pays, sends, swaps and channel deposits are refused (AGENT_FROZEN). Payments signed before still complete.`
+    : 'Freezing refuses every new pay, send, swap and channel deposit at once, on every server.'
+  return h('section', null, h('h2', { text: 'Freeze' }), h('p', { id: 'freeze-state', class: frozen ? 'error' : 'muted', text }), button, box)
 }
 
 function limitsSection(id: string, d: AgentDetail): HTMLElement {

@@ -9,6 +9,7 @@ import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import { checkSpend } from '../limits.js'
 import { addDecimals } from '../report.js'
 import { countedRows, DAY_MS } from '../spends.js'
+import { refuseFrozen } from '../freeze.js'
 import { policyOf } from '../store.js'
 
 export type ChannelRow = Selectable<PlatformPayChannelsTable>
@@ -109,6 +110,7 @@ export function channelStore(store: Store): ChannelStore {
       }
     },
     reserveDeposit: (s) => locked(s.agentId, async (tx, agent) => {
+      refuseFrozen(agent)
       // One channel per seller, network (the agent's) and token: a seller that changes its terms
       // (withdraw delay, authorizer) names another channel, which must not take a second deposit
       // while the first still holds one. Checked here, under the agent's lock, so replicas agree.
@@ -127,6 +129,7 @@ export function channelStore(store: Store): ChannelStore {
       return insert(tx, s, 'deposit', 'reserved', `deposit of ${s.amount} ${s.token} into channel ${s.channelId}`)
     }),
     reserveVoucher: (s) => locked(s.agentId, async (tx, agent) => {
+      refuseFrozen(agent)
       checkSpend(policyOf(agent), { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId, s.channelId), host: s.host })
       const row = await insert(tx, s, 'voucher', 'reserved', `voucher on channel ${s.channelId}`)
       await moveEscrow(tx, s.channelId, s.amountMicros, s.amount, 'out')

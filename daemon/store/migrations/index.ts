@@ -22,6 +22,7 @@ import { m546_platform_pay_channel_withdrawals } from './546_platform_pay_channe
 import { m550_endpoint_batch_settlement } from './550_endpoint_batch_settlement.js'
 import { m601_dashboard } from './601_dashboard.js'
 import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
+import { m620_agent_freeze } from './620_agent_freeze.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -55,4 +56,5 @@ export const migrations: Record<string, StoreMigration> = {
   '550_endpoint_batch_settlement': m550_endpoint_batch_settlement,
   '601_dashboard': m601_dashboard,
   '610_dashboard_login_buckets': m610_dashboard_login_buckets,
+  '620_agent_freeze': m620_agent_freeze,
 }

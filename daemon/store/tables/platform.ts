@@ -37,6 +37,8 @@ export interface PlatformAgentsTable {
   /** JSON array of host names, or null for any host */
   allowed_hosts: string | null
   created_at: number
+  /** when the owner froze the agent (unix ms; 620), null while it may spend */
+  frozen_at: number | null
 }
 
 /** Agent keys (500): only the SHA-256 of `parx-a-...` is kept. */

@@ -20,7 +20,7 @@ export const SELLER_URL = 'http://127.0.0.1:9/paid/weather'
 const NOW = '2026-11-23T20:00:00.000Z'
 const TX = `0x${'ab'.repeat(32)}`
 
-export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[]; payBodies: unknown[] }
+export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[]; payBodies: unknown[]; frozenAt?: string | null }
 
 export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeState): PlatformApi {
   const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'unknown or revoked key')
@@ -40,9 +40,10 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   const agent = (): Agent => ({
     id: AGENT_ID, name: 'buyer', network: 'local-base', chainId: 31337, wallet: '0x1111111111111111111111111111111111111111',
     sendMethod: 'userOperation', tokens: [{ symbol: 'PUSD', decimals: 6, address: '0x2222222222222222222222222222222222222222' }],
-    createdAt: NOW, limits: state.limits,
+    createdAt: NOW, limits: state.limits, frozen: !!state.frozenAt, frozenAt: state.frozenAt ?? null,
   })
   const spend = (usd: string) => {
+    if (state.frozenAt) throw new ApiError(423, 'AGENT_FROZEN', `agent ${AGENT_ID} is frozen by its owner since ${state.frozenAt}; nothing was signed or spent`, { frozenAt: state.frozenAt })
     const per = state.limits.perPaymentUsd
     if (per !== null && Number(usd) > Number(per)) {
       throw new ApiError(403, 'LIMIT_EXCEEDED', `${usd} USD is over the per-payment limit of ${per} USD`, { limit: 'perPayment', limitUsd: per, amountUsd: usd, remainingUsd: null })
@@ -66,6 +67,20 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       state.limits = { ...state.limits, ...body }
       return state.limits
     },
+    freezeAgent: async ({ params }: { params: { id: string } }) => {
+      asUser()
+      asOwner(params.id)
+      state.frozenAt ??= NOW
+      return agent()
+    },
+    unfreezeAgent: async ({ params }: { params: { id: string } }) => {
+      asUser()
+      asOwner(params.id)
+      state.frozenAt = null
+      return agent()
+    },
+    freezeAllAgents: async () => (asUser(), (state.frozenAt ??= NOW), { agents: [agent()] }),
+    unfreezeAllAgents: async () => (asUser(), (state.frozenAt = null), { agents: [agent()] }),
     balance: async ({ params }: { params: { id: string } }) => {
       asOwner(params.id)
       return { agentId: AGENT_ID, network: 'local-base', wallet: agent().wallet, tokens: [{ symbol: 'PUSD', decimals: 6, amount: '12.5', raw: '12500000' }], native: { symbol: 'ETH', amount: '0', raw: '0' } }

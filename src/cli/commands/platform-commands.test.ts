@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { emit } from '../context.js'
 import { describeError } from '../describe-error.js'
 import * as agentCreate from './agent/create.js'
+import * as agentFreeze from './agent/freeze.js'
+import * as agentUnfreeze from './agent/unfreeze.js'
 import * as agentKeyCreate from './agent/key-create.js'
 import * as agentKeyRevoke from './agent/key-revoke.js'
 import * as agentLimits from './agent/limits.js'
@@ -215,6 +217,24 @@ describe('user commands', () => {
     expect(c.out[0]).toMatch(/agent key\s+parx-a-2{64}/)
     expect((await cli(agentKeyRevoke, { agent: AGENT_ID, keyId: '5a5a5a5a-1111-4222-8333-944455556666' }, fakeDeps(user))).data).toMatchObject({ revokedAt: expect.any(String) })
     expect(await cli(agentKeyRevoke, { agent: AGENT_ID, keyId: 'k1' }, fakeDeps(user))).toMatchObject({ exit: 2 })
+  })
+
+  it('agent freeze / unfreeze: one agent or --all, user key only; a frozen agent\'s send and pay exit 9 with AGENT_FROZEN', async () => {
+    const d = fakeDeps(user, { output: 'text' })
+    const f = await cli(agentFreeze, { id: AGENT_ID }, d)
+    expect(f).toMatchObject({ exit: 0, data: { agents: [{ id: AGENT_ID, frozen: true, frozenAt: expect.any(String) }] } })
+    expect(f.out[0]).toMatch(/is frozen since/)
+    const spendAs = fakeDeps(agent, { state: d.state })
+    expect(await cli(send, { to: TO, amount: '1' }, spendAs)).toMatchObject({ exit: 9, error: { code: 'AGENT_FROZEN' } })
+    expect(await cli(pay, { url: SELLER_URL, yes: true }, fakeDeps(agent, { state: d.state }))).toMatchObject({ exit: 9, error: { code: 'AGENT_FROZEN' } })
+    expect(d.state).toMatchObject({ sent: 0, paid: 0 })
+    expect((await cli(agentUnfreeze, { id: AGENT_ID }, d)).data).toMatchObject({ agents: [{ frozen: false, frozenAt: null }] })
+    expect((await cli(send, { to: TO, amount: '1' }, fakeDeps(agent, { state: d.state }))).exit).toBe(0)
+    expect((await cli(agentFreeze, { all: true }, d)).data).toMatchObject({ agents: [{ frozen: true }] })
+    expect(d.state.calls.filter((c) => /reeze/.test(c))).toEqual(['freezeAgent', 'unfreezeAgent', 'freezeAllAgents'])
+    expect(await cli(agentFreeze, { id: AGENT_ID, all: true }, fakeDeps(user))).toMatchObject({ exit: 2 })
+    // The agent's own key cannot freeze or unfreeze it.
+    expect((await cli(agentUnfreeze, { id: AGENT_ID }, fakeDeps(agent))).error?.code).toBe('NO_CREDENTIALS')
   })
 
   it('endpoint create, list, delete; malformed flags are usage errors', async () => {

@@ -16,6 +16,7 @@ export function human(a: Agent, ctx: CliContext): string[] {
     `${label(ctx, 'wallet')}${a.wallet}`,
     `${label(ctx, 'tokens')}${a.tokens.map((t) => t.symbol).join(', ')}`,
     `${label(ctx, 'limits')}${limitsLine(a.limits)}`,
+    ...(a.frozen ? [`${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused (AGENT_FROZEN)`] : []),
   ]
 }
 

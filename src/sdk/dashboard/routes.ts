@@ -24,6 +24,8 @@ export const dashboardPaths = {
   agents: `${DASHBOARD_PATH}/api/agents`,
   agent: `${DASHBOARD_PATH}/api/agents/:id`,
   agentLimits: `${DASHBOARD_PATH}/api/agents/:id/limits`,
+  agentFreeze: `${DASHBOARD_PATH}/api/agents/:id/freeze`,
+  agentUnfreeze: `${DASHBOARD_PATH}/api/agents/:id/unfreeze`,
   agentKeys: `${DASHBOARD_PATH}/api/agents/:id/keys`,
   agentKey: `${DASHBOARD_PATH}/api/agents/:id/keys/:keyId`,
   agentSpending: `${DASHBOARD_PATH}/api/agents/:id/spending`,

@@ -25,6 +25,11 @@ export const agent = z.object({
   tokens: z.array(tokenInfo),
   createdAt: isoTime,
   limits,
+  /** Frozen by its owner: no pay, send, swap or channel deposit is signed (AGENT_FROZEN); what was signed before follows its course. */
+  // Defaults: a daemon from before freezing (620) does not send them, and its agents cannot be frozen.
+  frozen: z.boolean().default(false),
+  /** When it was frozen; null while it may spend. */
+  frozenAt: isoTime.nullable().default(null),
 })
 export type Agent = z.infer<typeof agent>
 

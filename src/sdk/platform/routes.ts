@@ -38,7 +38,7 @@ export const COMMON_ERRORS = ['BAD_REQUEST', 'MALFORMED_JSON', 'UNSUPPORTED_MEDI
 /** Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of key is FORBIDDEN. */
 const TENANT = ['NOT_FOUND', 'FORBIDDEN'] as const
 /** Routes that move funds. */
-const SPENDS = [...TENANT, 'LIMIT_EXCEEDED', 'UNKNOWN_TOKEN', 'INSUFFICIENT_BALANCE', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED'] as const
+const SPENDS = [...TENANT, 'AGENT_FROZEN', 'LIMIT_EXCEEDED', 'UNKNOWN_TOKEN', 'INSUFFICIENT_BALANCE', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED'] as const
 
 /**
  * The platform's HTTP contract, as data. The daemon's routes and the typed client both read it, so
@@ -86,6 +86,24 @@ export const platformRoutes = {
   revokeAgentKey: {
     method: 'DELETE', path: '/api/agents/:id/keys/:keyId', auth: 'user', summary: 'revoke an agent key at once (idempotent)',
     params: A.agentKeyParams, response: A.agentKeyInfo, errors: TENANT,
+  },
+  freezeAgent: {
+    method: 'POST', path: '/api/agents/:id/freeze', auth: 'user',
+    summary: 'freeze the agent at once on every replica: its pays, sends, swaps and channel deposits are refused (AGENT_FROZEN) until unfrozen',
+    params: A.agentParams, response: A.agent, errors: TENANT,
+  },
+  unfreezeAgent: {
+    method: 'POST', path: '/api/agents/:id/unfreeze', auth: 'user',
+    summary: 'let a frozen agent spend again (FORBIDDEN for a user key where the deployment requires a dashboard sign-in)',
+    params: A.agentParams, response: A.agent, errors: TENANT,
+  },
+  freezeAllAgents: {
+    method: 'POST', path: '/api/users/me/freeze', auth: 'user', summary: "freeze every agent of the user in one step (agents created later are not frozen)",
+    response: A.agentList, errors: ['FORBIDDEN'],
+  },
+  unfreezeAllAgents: {
+    method: 'POST', path: '/api/users/me/unfreeze', auth: 'user', summary: 'unfreeze every agent of the user (same rule as unfreeze)',
+    response: A.agentList, errors: ['FORBIDDEN'],
   },
   balance: {
     method: 'GET', path: '/api/agents/:id/balance', auth: 'owner', summary: "the agent wallet's token balances",

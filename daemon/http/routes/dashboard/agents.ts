@@ -33,3 +33,14 @@ export const agentKeysRevoke = route({
   method: 'DELETE', path: dashboardPaths.agentKey, auth: 'session', surface: 'dashboard', params: agentKeyParams,
   handler: async (c, s, { session, params }) => c.json(await s.revokeAgentKey(session.wallet, params.id, params.keyId)),
 })
+
+/** Freeze and unfreeze (session, origin and CSRF checked): unfreezing here works whatever `platform.unfreezeRequiresDashboard` says. */
+export const agentFreeze = route({
+  method: 'POST', path: dashboardPaths.agentFreeze, auth: 'session', surface: 'dashboard', params: idParams,
+  handler: async (c, s, { session, params }) => c.json(await s.setFrozen(session.wallet, params.id, true)),
+})
+
+export const agentUnfreeze = route({
+  method: 'POST', path: dashboardPaths.agentUnfreeze, auth: 'session', surface: 'dashboard', params: idParams,
+  handler: async (c, s, { session, params }) => c.json(await s.setFrozen(session.wallet, params.id, false)),
+})

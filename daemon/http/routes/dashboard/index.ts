@@ -1,5 +1,5 @@
 import type { AnyRoute } from '../../route.js'
-import { agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate, agentsList } from './agents.js'
+import { agentFreeze, agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate, agentsList, agentUnfreeze } from './agents.js'
 import { dashboardPage, dashboardScript, dashboardSlash, dashboardStyle } from './page.js'
 import { partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete, partnerKeysList } from './partner-keys.js'
 import { logout, sessionShow, siweLogin, siweMessage } from './siwe.js'
@@ -12,5 +12,5 @@ export const dashboardRoutes: AnyRoute[] = [
   siweMessage, siweLogin, sessionShow, logout,
   partnerKeysList, partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete,
   userKeysList, userKeysCreate, userKeysRevoke,
-  agentsList, agentsCreate, agentShow, agentLimits, agentKeysCreate, agentKeysRevoke, agentSpending, agentPayments,
+  agentsList, agentsCreate, agentShow, agentLimits, agentFreeze, agentUnfreeze, agentKeysCreate, agentKeysRevoke, agentSpending, agentPayments,
 ] as AnyRoute[]
