@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { captureHold, refundHold } from '../src/sdk/x402/seller/auth-capture/lifecycle.js'
 import { memoryHoldStore, type HoldStore } from '../src/sdk/x402/seller/auth-capture/store.js'
+import { HOLD_SWEEP_DEFAULTS, sweepHolds } from '../src/sdk/x402/seller/auth-capture/sweep.js'
 import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { settleAmount } from '../src/sdk/x402/seller/usage.js'
@@ -182,5 +183,19 @@ describe('our seller gate: auth-capture with the official client', () => {
     expect(await holds.get(id)).toMatchObject({ status: 'captured', captured: '500', voided: '500' })
     expect(await balances()).toEqual({ buyer: b0.buyer - 500n, seller: b0.seller + 500n, operator: b0.operator })
     await expect(captureHold(c, id, { amount: '1' })).rejects.toMatchObject({ code: 'HOLD_AMOUNT_INVALID' })
+  })
+
+  it('a deferred hold left uncaptured is voided by the sweep before its capture deadline, not before', async () => {
+    const b0 = await balances()
+    const r = await pay(`${seller.url}/deferred`)
+    const id = receipt(r)!.extra.paymentInfoHash as Hex
+    const hold = (await holds.get(id))!
+    const sweep = (now: number) => sweepHolds({ store: holds, facilitatorFor: () => facilitator(), now })
+    expect(await sweep(Date.now() + HOLD_SWEEP_DEFAULTS.staleMs)).toEqual([])
+    expect(await balances()).toEqual({ buyer: b0.buyer - PRICE, seller: b0.seller, operator: b0.operator })
+    const swept = await sweep((hold.captureDeadline - HOLD_SWEEP_DEFAULTS.marginSeconds) * 1000)
+    expect(swept.map((x) => [x.hold.id, x.result.success])).toEqual([[id, true]])
+    expect(await holds.get(id)).toMatchObject({ status: 'voided', voided: '1000' })
+    expect(await balances()).toEqual(b0)
   })
 })
