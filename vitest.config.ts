@@ -15,6 +15,7 @@ const storeSensitive = [
   'daemon/seller/**/*.test.ts',
   'test/seller-batch-settlement.test.ts',
   'test/platform-endpoints-batch-settlement.test.ts',
+  'test/platform-endpoints-auth-capture.test.ts',
   'test/platform-pay-channels.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',

@@ -68,6 +68,7 @@ _parx() {
       "endpoint create") path="endpoint create" ;;
       "endpoint update") path="endpoint update" ;;
       "endpoint delete") path="endpoint delete" ;;
+      "endpoint refund") path="endpoint refund" ;;
       "mcp") path="mcp" ;;
       "skill") path="skill" ;;
       "logout") path="logout" ;;
@@ -145,11 +146,12 @@ _parx() {
     "channels withdraw") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "discover") words="--facilitator --network --token --max-price --agent --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
-    "endpoint") words="list create update delete --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint") words="list create update delete refund --version -V --output -o --api-url --no-color --help" ;;
     "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;
-    "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --batch-settlement --version -V --output -o --api-url --no-color --help" ;;
+    "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --batch-settlement --auth-capture --version -V --output -o --api-url --no-color --help" ;;
     "endpoint update") words="--discoverable --description --webhook-url --rotate-webhook-secret --version -V --output -o --api-url --no-color --help" ;;
     "endpoint delete") words="--version -V --output -o --api-url --no-color --help" ;;
+    "endpoint refund") words="--amount --version -V --output -o --api-url --no-color --help" ;;
     "mcp") words="--version -V --output -o --api-url --no-color --help" ;;
     "skill") words="--path --version -V --output -o --api-url --no-color --help" ;;
     "logout") words="--agent --user --version -V --output -o --api-url --no-color --help" ;;

@@ -187,6 +187,7 @@ complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a create
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a update
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a delete
+complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a refund
 complete -c parx -n '__fish_seen_subcommand_from create' -l upstream -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l price -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l network -r
@@ -197,10 +198,12 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l discoverable -f
 complete -c parx -n '__fish_seen_subcommand_from create' -l description -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l webhook-url -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l batch-settlement -f
+complete -c parx -n '__fish_seen_subcommand_from create' -l auth-capture -f
 complete -c parx -n '__fish_seen_subcommand_from update' -l discoverable -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l description -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l webhook-url -r
 complete -c parx -n '__fish_seen_subcommand_from update' -l rotate-webhook-secret -f
+complete -c parx -n '__fish_seen_subcommand_from refund' -l amount -r
 complete -c parx -n '__fish_seen_subcommand_from skill' -l path -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l agent -f
 complete -c parx -n '__fish_seen_subcommand_from logout' -l user -f

@@ -54,6 +54,7 @@ import { routes, workerRoutes } from './http/routes/index.js'
 import { servedFlows } from './http/served-flows.js'
 import { workerDuties } from './worker/duties.js'
 import { channelClaimDuty } from './seller/claim-duty.js'
+import { holdSweepDuty } from './seller/hold-duty.js'
 import { recordChannelSettlement } from './platform/channel-settlements.js'
 import { paidFacilitator } from './platform/paid-facilitator.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
@@ -320,7 +321,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
           policy: { minUnclaimed: BigInt(sc.claimMinUnclaimed), maxAgeMs: sc.claimMaxAgeSeconds * 1000 },
           onSettled: (s) => recordChannelSettlement({ endpoints: platform.endpoints, webhooks: platform.webhooks, evm: chains.evm, platformUrl: urls.platform }, s),
         })()
+        // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline (docs/platform-api.md "Auth-capture").
+        const stopHoldSweep = await holdSweepDuty({ holds: platform.sellerHolds, facilitatorFor: (payTo) => inProcessFacilitator(payTo), log })()
         return async () => {
+          await stopHoldSweep()
           await stopClaims()
           await stopPruning()
           await stopSolver()

@@ -24,8 +24,8 @@ export function endpointStore(store: Store) {
   }
   return {
     /** `id` is chosen by the caller when something (the webhook secret's seal) is bound to it first. */
-    async create(p: Omit<EndpointRow, 'id' | 'created_at' | 'deleted_at' | 'updated_at' | 'batch_settlement'> & { id?: string; batch_settlement?: number }): Promise<EndpointRow> {
-      const row: EndpointRow = { ...p, id: p.id ?? randomUUID(), created_at: Date.now(), deleted_at: null, updated_at: null, batch_settlement: p.batch_settlement ?? 0 }
+    async create(p: Omit<EndpointRow, 'id' | 'created_at' | 'deleted_at' | 'updated_at' | 'batch_settlement' | 'auth_capture'> & { id?: string; batch_settlement?: number; auth_capture?: number }): Promise<EndpointRow> {
+      const row: EndpointRow = { ...p, id: p.id ?? randomUUID(), created_at: Date.now(), deleted_at: null, updated_at: null, batch_settlement: p.batch_settlement ?? 0, auth_capture: p.auth_capture ?? 0 }
       await db.insertInto('platform_endpoints').values(row).execute()
       return row
     },
@@ -66,6 +66,7 @@ export function endpointView(e: EndpointRow, platformUrl: string): Endpoint {
     payTo: e.pay_to as Endpoint['payTo'], payToAgentId: e.pay_to_agent_id, createdAt: new Date(Number(e.created_at)).toISOString(),
     discoverable: Number(e.discoverable) === 1, description: e.description ?? null, webhookUrl: e.webhook_url ?? null,
     batchSettlement: Number(e.batch_settlement ?? 0) === 1,
+    authCapture: Number(e.auth_capture ?? 0) === 1,
   }
 }
 

@@ -15,6 +15,7 @@ import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-cl
 import { digest, keptAnswer, onceById, replay } from '../../src/sdk/x402/seller/answers/once.js'
 import type { AnswerStore, KeptAnswer } from '../../src/sdk/x402/seller/answers/store.js'
 import { STORE_ANSWER_BOUNDS } from '../seller/answer-store.js'
+import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -40,6 +41,8 @@ type Paid = {
    * what lets a buyer's cooperative refund be signed by our receiver authorizer. Absent: HTTP to facilitatorUrl.
    */
   facilitator?: SellerFacilitator
+  /** auth-capture holds of the platform's endpoints (the store's x402_seller_holds), shared by replicas. */
+  holds?: HoldStore
 }
 
 /** One settle outcome of a paid call: the payment as sent (its identity) and the facilitator's answer. */
@@ -68,6 +71,7 @@ export async function servePaid(p: Paid): Promise<void> {
     onHookError: p.onHookError,
     channels: p.channels ? { store: p.channels, tag: e.id } : undefined,
     answers: p.answers ? { store: p.answers, tag: e.id, bounds: STORE_ANSWER_BOUNDS } : undefined,
+    holds: p.holds ? { store: p.holds, tag: e.id } : undefined,
   })
   let failure: unknown
   await gate(p.req, p.res, async (err?: unknown) => {

@@ -19,5 +19,7 @@ export function endpointPrices(e: EndpointRow, chain: EvmChain): Price[] {
   const prices: Price[] = REFERENCE_FIRST(token.eip3009 === true).map((method) => ({ ...price, method }))
   // Channels after the per-call offers: a client without the scheme still takes the first it knows.
   if (Number(e.batch_settlement ?? 0) === 1 && token.eip3009 === true) prices.push({ ...price, scheme: 'batch-settlement' })
+  // Refundable payments: the hold is captured after the upstream answered (src/sdk/x402/seller/auth-capture/).
+  if (Number(e.auth_capture ?? 0) === 1 && token.eip3009 === true) prices.push({ ...price, scheme: 'auth-capture' })
   return prices
 }

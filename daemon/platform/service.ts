@@ -7,7 +7,7 @@ import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.j
 import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
 import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
-import { endpointStore, type EndpointStore } from './endpoints.js'
+import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
@@ -39,7 +39,11 @@ import { withdrawChannel } from './channels/withdraw.js'
 import { channelStore } from './channels/store.js'
 import type { ChannelList, ChannelRefund, ChannelWithdraw } from '../../src/sdk/platform/channels.js'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
+import { facilitatorClient, type SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
+import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
+import type { RefundAnswer } from '../../src/sdk/platform/refunds.js'
+import { sellerHoldStore } from '../seller/hold-store.js'
+import { refundEndpointPayment } from './endpoint-refund.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -87,6 +91,10 @@ export type PlatformService = {
   sellerChannels: ChannelStore
   /** Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas (daemon/seller/answer-store.ts). */
   sellerAnswers: AnswerStore
+  /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (daemon/seller/hold-store.ts). */
+  sellerHolds: HoldStore
+  /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
+  refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
   aa: Record<string, AaRuntime>
   /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
@@ -155,6 +163,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
   const spends = spendsLedger(p.store)
+  const sellerHolds = sellerHoldStore(p.store)
+  const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
   const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
   const chainOf = (agent: AgentRow) => {
@@ -217,7 +227,14 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     endpoints,
     sellerChannels: sellerChannelStore(p.store),
     sellerAnswers: sellerAnswerStore(p.store),
-    webhooks: settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch }),
+    sellerHolds,
+    refundPayment: (userId, body) => refundEndpointPayment({
+      endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => store.agent(id), walletKey: (a) => store.walletKey(a),
+      facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
+      // The refund's webhook (payment.refunded), queued before the seller hears back.
+      onRefunded: ({ endpoint, hold, result }) => webhooks.record({ endpoint, paidUrl: paidUrl(p.platformUrl, endpoint.id), payment: { paymentId: hold.id, refunded: hold.refunded }, protocol: 'x402', result }),
+    }, userId, body),
+    webhooks,
     egress,
     async reseal() {
       if (!seal) throw new BaseError('FLOW_DISABLED', 'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)')

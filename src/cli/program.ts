@@ -22,6 +22,7 @@ import * as endpointCreate from './commands/endpoint/create.js'
 import * as endpointDelete from './commands/endpoint/delete.js'
 import * as endpointList from './commands/endpoint/list.js'
 import * as endpointUpdate from './commands/endpoint/update.js'
+import * as endpointRefund from './commands/endpoint/refund.js'
 import * as faucet from './commands/faucet.js'
 import * as keysCreate from './commands/keys/create.js'
 import * as keysDeactivate from './commands/keys/deactivate.js'
@@ -158,7 +159,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(endpointList.define(ctx))
       .addCommand(endpointCreate.define(ctx))
       .addCommand(endpointUpdate.define(ctx))
-      .addCommand(endpointDelete.define(ctx)),
+      .addCommand(endpointDelete.define(ctx))
+      .addCommand(endpointRefund.define(ctx)),
   )
   program.addCommand(mcp.define(ctx))
   program.addCommand(skill.define(ctx))

@@ -62,6 +62,11 @@ export const errorCodes = {
   NOTHING_TO_WITHDRAW: { status: 409, meaning: 'the channel holds nothing unclaimed to withdraw; nothing was sent' },
   BATCH_AUTHORIZER_NOT_CONFIGURED: { status: 409, meaning: 'a batch-settlement endpoint needs a receiver authorizer parx holds, and this deployment has none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer) on every replica' },
   AGENT_FROZEN: { status: 423, meaning: "the agent's owner froze it: no pay, send, swap or channel deposit is signed until it is unfrozen; what was signed before follows its course" },
+  AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED: { status: 409, meaning: "an auth-capture offer needs the facilitator's receiver authorizer (it consents to the seller's capture, void and refund), and this facilitator advertises none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer)" },
+  HOLD_NOT_FOUND: { status: 404, meaning: 'no auth-capture payment with this id was held for this seller' },
+  HOLD_AMOUNT_INVALID: { status: 409, meaning: 'a capture takes more than 0 and at most what the payment still holds; a refund returns more than 0 and at most what was captured and not refunded; nothing moved' },
+  REFUND_DEADLINE_PASSED: { status: 409, meaning: "the payment's refund deadline has passed: the escrow refunds nothing after it; nothing moved" },
+  REFUND_REFUSED: { status: 502, meaning: 'the facilitator refused the refund (the body has its reason); nothing moved' },
   // dashboard (SIWE sign-in, SPEC §5.9)
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },

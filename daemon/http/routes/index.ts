@@ -27,6 +27,7 @@ import agentSend from './platform/send.js'
 import agentSwap from './platform/swap.js'
 import agentPay from './platform/pay.js'
 import endpointsCreate from './platform/endpoints-create.js'
+import refundsCreate from './platform/refunds-create.js'
 import endpointsDelete from './platform/endpoints-delete.js'
 import endpointsList from './platform/endpoints-list.js'
 import endpointsShow from './platform/endpoints-show.js'
@@ -99,7 +100,7 @@ export const routes: AnyRoute[] = [
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, channelsList, channelsRefund, channelsWithdraw,
-  endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, paidGet, paidPost, manifest,
+  endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,
 ]

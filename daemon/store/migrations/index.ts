@@ -20,6 +20,7 @@ import { m530_platform_spend_host } from './530_platform_spend_host.js'
 import { m545_platform_pay_channels } from './545_platform_pay_channels.js'
 import { m546_platform_pay_channel_withdrawals } from './546_platform_pay_channel_withdrawals.js'
 import { m550_endpoint_batch_settlement } from './550_endpoint_batch_settlement.js'
+import { m560_endpoint_auth_capture } from './560_endpoint_auth_capture.js'
 import { m601_dashboard } from './601_dashboard.js'
 import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 import { m620_agent_freeze } from './620_agent_freeze.js'
@@ -54,6 +55,7 @@ export const migrations: Record<string, StoreMigration> = {
   '545_platform_pay_channels': m545_platform_pay_channels,
   '546_platform_pay_channel_withdrawals': m546_platform_pay_channel_withdrawals,
   '550_endpoint_batch_settlement': m550_endpoint_batch_settlement,
+  '560_endpoint_auth_capture': m560_endpoint_auth_capture,
   '601_dashboard': m601_dashboard,
   '610_dashboard_login_buckets': m610_dashboard_login_buckets,
   '620_agent_freeze': m620_agent_freeze,

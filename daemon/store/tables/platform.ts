@@ -110,6 +110,8 @@ export interface PlatformEndpointsTable {
   updated_at: number | null
   /** 550: 1 when its 402 also offers x402 batch-settlement (payment channels). */
   batch_settlement: ColumnType<number, number | undefined, number>
+  /** 560: 1 when its 402 also offers x402 auth-capture (held, captured after the upstream answered, refundable). */
+  auth_capture: ColumnType<number, number | undefined, number>
 }
 
 /** Webhook deliveries (510): a persisted queue; a row is delivered at least once, or given up after the last attempt. */

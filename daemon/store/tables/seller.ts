@@ -44,7 +44,40 @@ export interface X402SellerAnswersTable {
   kept_at: number | null
 }
 
+/**
+ * auth-capture holds as a seller keeps them (560): the escrow's paymentInfo and the client's
+ * saltNonce (what a later capture, void or refund needs) and what was captured, voided and
+ * refunded. The seller middleware's HoldRecord is this row (src/sdk/x402/seller/auth-capture/store.ts,
+ * daemon/seller/hold-store.ts); `version` makes every change a compare-and-set.
+ */
+export interface X402SellerHoldsTable {
+  /** lowercased paymentInfoHash */
+  id: string
+  network: string
+  /** the PaymentRequirements held under, JSON */
+  requirements: string
+  /** the PaymentInfo as the wire spells it, JSON */
+  payment_info: string
+  salt_nonce: string
+  payer: string
+  pay_to: string
+  max_amount: string
+  status: string
+  captured: string
+  voided: string
+  refunded: string
+  capture_deadline: number
+  refund_deadline: number
+  authorize_tx: string
+  capture_tx: string
+  tag: string | null
+  created_at: number
+  updated_at: number
+  version: number
+}
+
 export interface SellerTables {
   x402_seller_channels: X402SellerChannelsTable
   x402_seller_answers: X402SellerAnswersTable
+  x402_seller_holds: X402SellerHoldsTable
 }

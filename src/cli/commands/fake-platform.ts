@@ -52,7 +52,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   const endpoint: Endpoint = {
     id: '0e7c9a1b-1111-4222-8333-944455556666', name: null, url: SELLER_URL, upstreamUrl: 'http://127.0.0.1:9/weather', price: '0.25',
     network: 'local-base', token: 'PUSD', payTo: '0x3333333333333333333333333333333333333333', payToAgentId: null, createdAt: NOW,
-    discoverable: false, description: null, webhookUrl: null, batchSettlement: false,
+    discoverable: false, description: null, webhookUrl: null, batchSettlement: false, authCapture: false,
   }
   const api: Partial<Record<keyof PlatformApi, (input: never) => Promise<unknown>>> = {
     whoamiUser: async () => (asUser(), { id: USER_ID, wallet: null, name: 'dev', createdAt: NOW, agents: 1, endpoints: 1 }),
@@ -115,12 +115,18 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       routes: [{ method: 'GET', path: '/api/agents/me', summary: 'the agent' }],
     }),
     listEndpoints: async () => (asUser(), { endpoints: [endpoint] }),
-    createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string; batchSettlement?: boolean } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price, batchSettlement: body.batchSettlement ?? false }),
+    createEndpoint: async ({ body }: { body: { upstreamUrl: string; price: string; batchSettlement?: boolean; authCapture?: boolean } }) => (asUser(), { ...endpoint, upstreamUrl: body.upstreamUrl, price: body.price, batchSettlement: body.batchSettlement ?? false, authCapture: body.authCapture ?? false }),
     updateEndpoint: async ({ params, body }: { params: { id: string }; body: { discoverable?: boolean; webhookUrl?: string | null } }) => (asUser(), {
       ...endpoint, id: params.id, discoverable: body.discoverable ?? endpoint.discoverable, webhookUrl: body.webhookUrl ?? null,
       ...(body.webhookUrl ? { webhookSecret: `whsec_${'A'.repeat(43)}=` } : {}),
     }),
     deleteEndpoint: async ({ params }: { params: { id: string } }) => (asUser(), { id: params.id, deleted: true }),
+    refundPayment: async ({ body }: { body: { paymentId: string; amount?: string } }) => {
+      asUser()
+      if (body.paymentId !== `0x${'cd'.repeat(32)}`) throw new ApiError(404, 'HOLD_NOT_FOUND', 'no auth-capture payment of your endpoints')
+      const amount = body.amount ?? '0.01'
+      return { paymentId: body.paymentId, endpointId: AGENT_ID, network: 'local-base', token: 'USDC', amount, amountRaw: String(Math.round(Number(amount) * 1e6)), captured: '0.01', refunded: amount, transaction: TX, refundDeadline: NOW }
+    },
     createAgentKey: async ({ params }: { params: { id: string } }) => {
       asUser()
       asOwner(params.id)

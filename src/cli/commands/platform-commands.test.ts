@@ -13,6 +13,7 @@ import * as balance from './balance.js'
 import * as endpointCreate from './endpoint/create.js'
 import * as endpointDelete from './endpoint/delete.js'
 import * as endpointList from './endpoint/list.js'
+import * as endpointRefund from './endpoint/refund.js'
 import * as endpointUpdate from './endpoint/update.js'
 import { AGENT_ID, AGENT_KEY, fakeDeps, REVOKED_AGENT_KEY, SELLER_URL, USER_KEY } from './fake-platform.js'
 import * as manifest from './manifest.js'
@@ -249,6 +250,18 @@ describe('user commands', () => {
     ]) expect((await cli(endpointCreate, bad, fakeDeps(user))).exit).toBe(2)
     expect((await cli(endpointList, {}, fakeDeps(user))).data).toMatchObject({ endpoints: [{ price: '0.25' }] })
     expect((await cli(endpointDelete, { id: AGENT_ID }, fakeDeps(user))).data).toEqual({ id: AGENT_ID, deleted: true })
+  })
+
+  it('endpoint refund: sends the payment id and the amount, prints what came back; a bad id or amount is a usage error', async () => {
+    const id = `0x${'cd'.repeat(32)}`
+    const r = await cli(endpointRefund, { paymentId: id, amount: '0.004' }, fakeDeps(user, { output: 'text' }))
+    expect(r.exit).toBe(0)
+    expect(r.out.join('\n')).toMatch(/Refunded 0\.004 USDC on local-base/)
+    expect((await cli(endpointRefund, { paymentId: id }, fakeDeps(user))).data).toMatchObject({ amount: '0.01', refunded: '0.01' })
+    expect((await cli(endpointRefund, { paymentId: `0x${'ee'.repeat(32)}` }, fakeDeps(user))).exit).not.toBe(0)
+    for (const bad of [{ paymentId: '0x12' }, { paymentId: id, amount: '-1' }]) expect((await cli(endpointRefund, bad, fakeDeps(user))).exit).toBe(2)
+    const withAuthCapture = await cli(endpointCreate, { upstream: 'http://127.0.0.1:9/w', price: '0.01', network: 'local-base', token: 'usdc', payTo: AGENT_ID, authCapture: true }, fakeDeps(user))
+    expect(withAuthCapture.data).toMatchObject({ authCapture: true })
   })
 
   it('endpoint update: bazaar opt-in and a webhook whose secret is printed once; bad flags are usage errors', async () => {

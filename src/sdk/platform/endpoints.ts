@@ -27,6 +27,8 @@ export const endpoint = z.object({
   webhookUrl: z.string().url().nullable(),
   /** Its 402 also offers x402 batch-settlement: a buyer deposits once and pays later calls with vouchers (docs/platform-api.md "Batch settlement"). */
   batchSettlement: z.boolean(),
+  /** Its 402 also offers x402 auth-capture: held before the upstream runs, captured after it answered, voided when it failed, refundable (docs/platform-api.md "Auth-capture"). */
+  authCapture: z.boolean(),
 })
 export type Endpoint = z.infer<typeof endpoint>
 
@@ -68,6 +70,8 @@ export const createEndpointBody = z
     webhookUrl: httpUrl.optional(),
     /** Also offer x402 batch-settlement (payment channels; tokens with EIP-3009 such as USDC). */
     batchSettlement: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+    /** Also offer x402 auth-capture (refundable: held, captured after the upstream answered; EIP-3009 tokens, payTo one of your agents). */
+    authCapture: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
   })
   .strict()
   .superRefine((b, ctx) => {

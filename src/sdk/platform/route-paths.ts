@@ -35,6 +35,7 @@ export const platformRoutePaths = {
   showEndpoint: { method: 'GET', path: '/api/endpoints/:id', auth: 'user' },
   updateEndpoint: { method: 'POST', path: '/api/endpoints/:id', auth: 'user' },
   deleteEndpoint: { method: 'DELETE', path: '/api/endpoints/:id', auth: 'user' },
+  refundPayment: { method: 'POST', path: '/api/refunds', auth: 'user' },
   manifest: { method: 'GET', path: '/api/manifest', auth: 'open' },
 } as const satisfies Record<PlatformRouteName, { method: 'GET' | 'POST' | 'DELETE'; path: string; auth: PlatformAuth }>
 

@@ -7,6 +7,7 @@ import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
 import { limits, setLimitsBody } from './limits.js'
 import { manifest } from './manifest.js'
 import { payAnswer, payBody } from './pay.js'
+import { refundAnswer, refundBody } from './refunds.js'
 import { createdUser, createUserBody, user } from './users.js'
 import { balance, sendBody, sendResult, swapBody, swapResult } from './wallet.js'
 
@@ -166,6 +167,11 @@ export const platformRoutes = {
   deleteEndpoint: {
     method: 'DELETE', path: '/api/endpoints/:id', auth: 'user', summary: 'stop serving an endpoint', params: E.endpointParams,
     response: E.deletedEndpoint, errors: TENANT,
+  },
+  refundPayment: {
+    method: 'POST', path: '/api/refunds', auth: 'user',
+    summary: "return a captured auth-capture payment of one of your endpoints to its buyer (all or part, before its refund deadline), funded by the endpoint's payTo wallet",
+    body: refundBody, response: refundAnswer, errors: [...TENANT, 'HOLD_NOT_FOUND', 'HOLD_AMOUNT_INVALID', 'REFUND_DEADLINE_PASSED', 'REFUND_REFUSED', 'CHAIN_UNAVAILABLE'],
   },
   manifest: {
     method: 'GET', path: '/api/manifest', auth: 'open', summary: 'what the platform offers: networks, tokens, payment methods, limits, agent routes',

@@ -23,6 +23,18 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (body.batchSettlement && !s.batchReceiverAuthorizer) {
     throw new BaseError('BATCH_AUTHORIZER_NOT_CONFIGURED', `invalid field 'batchSettlement': this deployment holds no batch-settlement receiver authorizer to sign the endpoint's claims and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer), or create the endpoint without batchSettlement`)
   }
+  // auth-capture: the hold is placed through the escrow's ERC-3009 collector, and the platform is
+  // the seller's consent to every capture, void and refund, and funds refunds from payTo's wallet:
+  // so payTo must be an agent whose wallet it holds, and the deployment needs the receiver authorizer.
+  if (body.authCapture && chain.tokens[body.token]!.eip3009 !== true) {
+    throw new BaseError('BAD_REQUEST', `invalid field 'authCapture': ${body.token} on ${body.network} has no EIP-3009, which an auth-capture hold needs (use USDC)`)
+  }
+  if (body.authCapture && body.payTo.startsWith('0x')) {
+    throw new BaseError('BAD_REQUEST', "invalid field 'authCapture': payTo must be one of your agent ids: the platform captures, voids and funds refunds from that wallet")
+  }
+  if (body.authCapture && !s.batchReceiverAuthorizer) {
+    throw new BaseError('AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED', "invalid field 'authCapture': this deployment holds no receiver authorizer to consent to the endpoint's captures, voids and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer), or create the endpoint without authCapture")
+  }
   // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.
   await s.egress.check(body.upstreamUrl, 'upstreamUrl')
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
@@ -41,7 +53,7 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   const row = await s.endpoints.create({
     id, user_id: userId, name: body.name ?? null, upstream_url: body.upstreamUrl, price: body.price, network: body.network, token: body.token, pay_to: payTo, pay_to_agent_id: payToAgentId,
     discoverable: body.discoverable ? 1 : 0, description: body.description ?? null, webhook_url: body.webhookUrl ?? null, webhook_secret: secret?.stored ?? null,
-    batch_settlement: body.batchSettlement ? 1 : 0,
+    batch_settlement: body.batchSettlement ? 1 : 0, auth_capture: body.authCapture ? 1 : 0,
   })
   return c.json({ ...endpointView(row, s.platformUrl), ...(secret ? { webhookSecret: secret.shown } : {}) })
 })

@@ -32,7 +32,7 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
   const body = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
   await servePaid({
     endpoint, chain, facilitatorUrl: s.facilitatorUrl, mppSecret: s.mppSecret, req: env.incoming, res: env.outgoing, body,
-    fetch: s.egress.fetch, channels: s.sellerChannels, answers: s.sellerAnswers,
+    fetch: s.egress.fetch, channels: s.sellerChannels, answers: s.sellerAnswers, holds: s.sellerHolds,
     // The platform asks a delegated refund as the channel's receiver only where it holds that
     // wallet (payTo one of the user's agents): a bare payTo address is unproven, and vouching for
     // it would let a buyer refund what another seller paid to that address charged and not yet claimed.

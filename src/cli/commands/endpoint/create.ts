@@ -4,7 +4,7 @@ import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
 import { addressArg, decimalArg, httpUrlArg, needUser, ok, platformAction, tokenArg, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 
-export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string; discoverable?: boolean; description?: string; webhookUrl?: string; batchSettlement?: boolean }
+export type CreateEndpointOptions = { upstream: string; price: string; network: string; token: string; payTo: string; name?: string; discoverable?: boolean; description?: string; webhookUrl?: string; batchSettlement?: boolean; authCapture?: boolean }
 
 /** Registers a paid endpoint: the platform serves a paid URL and forwards to the upstream after payment. */
 export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Promise<CommandResult<EndpointWithSecret>> {
@@ -21,7 +21,7 @@ export async function run(opts: CreateEndpointOptions, deps: PlatformDeps): Prom
     body: {
       upstreamUrl, price, network, token, payTo, ...(opts.name ? { name: opts.name } : {}), ...(opts.discoverable ? { discoverable: true } : {}),
       ...(opts.description ? { description: opts.description } : {}), ...(webhookUrl ? { webhookUrl } : {}),
-      ...(opts.batchSettlement ? { batchSettlement: true } : {}),
+      ...(opts.batchSettlement ? { batchSettlement: true } : {}), ...(opts.authCapture ? { authCapture: true } : {}),
     },
   }))
 }
@@ -41,6 +41,7 @@ export function endpointExtras(e: EndpointWithSecret, ctx: CliContext): string[]
   return [
     `${label(ctx, 'bazaar')}${e.discoverable ? 'listed' : 'not listed'}`,
     ...(e.batchSettlement ? [`${label(ctx, 'channels')}batch-settlement offered (deposit once, then vouchers)`] : []),
+    ...(e.authCapture ? [`${label(ctx, 'refundable')}auth-capture offered (held, captured after the upstream answered, refundable with parx endpoint refund)`] : []),
     ...(e.webhookUrl ? [`${label(ctx, 'webhook')}${e.webhookUrl}`] : []),
     ...(e.webhookSecret ? [`${label(ctx, 'secret')}${e.webhookSecret}`, ctx.color.dim('  shown once: keep it to verify webhook-signature (docs/platform-api.md "Settlement webhooks")')] : []),
   ]
@@ -59,5 +60,6 @@ export function define(ctx: () => CliContext): Command {
     .option('--description <text>', 'what the bazaar and the 402 say it is')
     .option('--webhook-url <url>', 'POST a signed event here for every settlement (the secret is printed once)')
     .option('--batch-settlement', 'also offer x402 batch-settlement: buyers deposit once, then pay with vouchers (USDC)')
+    .option('--auth-capture', 'also offer x402 auth-capture: held before the upstream runs, captured after it answered, refundable (USDC; --pay-to one of your agents)')
   return platformAction(cmd, ctx, run, human)
 }

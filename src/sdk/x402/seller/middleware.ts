@@ -16,6 +16,9 @@ import { takeSettlementAmount } from './usage.js'
 import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
 import { serveChannelPayment } from './channels/gate.js'
 import { memoryChannelStore, type ChannelStore } from './channels/store.js'
+import { AUTH_CAPTURE } from '../evm/auth-capture/contracts.js'
+import { serveAuthCapturePayment } from './auth-capture/gate.js'
+import { memoryHoldStore, type HoldStore } from './auth-capture/store.js'
 
 export type RouteTerms = {
   prices: Price[]
@@ -57,6 +60,13 @@ export type PaymentGateOptions = {
    * they share (the daemon's SQLite / PostgreSQL one). `tag` scopes ids when one store serves several gates.
    */
   answers?: { store?: AnswerStore; tag?: string; bounds?: Partial<AnswerBounds> }
+  /**
+   * auth-capture routes: where holds are recorded (what a deferred capture or a later refund
+   * needs: paymentInfo and saltNonce). Default: this process's memory; `tag` marks whose they are.
+   * The facilitator's `apiKey` must be a partner key bound to payTo: it is the seller's consent
+   * to every capture, void and refund the facilitator's receiver authorizer signs.
+   */
+  holds?: { store?: HoldStore; tag?: string }
 }
 
 type Next = (err?: unknown) => unknown
@@ -72,6 +82,10 @@ type Next = (err?: unknown) => unknown
  * A route priced with `scheme: 'upto'` (metered, EVM or Solana) charges what its handler reports with
  * `settleAmount(res, amount)` (./usage.ts; the reference's Settlement-Overrides header), at most
  * the price, which is then the maximum the payer signs for.
+ * A route priced with `scheme: 'auth-capture'` (refundable, EVM) holds the buyer's maximum in escrow
+ * before the handler runs, captures after it succeeded (what it reported, the rest voided) and
+ * voids when it failed (./auth-capture/gate.ts); holds are kept in `holds.store` for later
+ * captures and refunds (./auth-capture/lifecycle.ts).
  *
  * @example
  * app.use(paymentGate({
@@ -96,6 +110,7 @@ export function paymentGate(o: PaymentGateOptions) {
   const onHookError = o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
   const channels = o.channels?.store ?? memoryChannelStore()
   const answers = o.answers?.store ?? memoryAnswerStore(o.answers?.bounds)
+  const holds = o.holds?.store ?? memoryHoldStore()
 
   return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
@@ -151,6 +166,17 @@ export function paymentGate(o: PaymentGateOptions) {
     }
     let kept = false
     try {
+      if (payment.x402Version === 2 && first.scheme === AUTH_CAPTURE && 'amount' in first) {
+        const run = once?.kind === 'run' ? once : undefined
+        kept = await serveAuthCapturePayment({
+          req, res, payment, offer: first, offers, decimals: offers.find((x) => x.v2 === first)?.decimals, facilitator, store: holds,
+          tag: o.holds?.tag ?? null, hooks, onHookError, ctx: { paymentPayload: payment, requirements: first, resource, req },
+          paymentRequired: (error) => paymentRequired(res, offers, resource, error),
+          next: async () => next(),
+          keep: run ? (answer) => run.keep(keptAnswer(answer)).then(() => true, (err) => (onHookError(err), false)) : undefined,
+        })
+        return
+      }
       let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
       let lastReason = 'payment invalid'
       const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })

@@ -4,9 +4,11 @@ import { networks } from '../../../networks/registry.js'
 import { EXACT, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedKind, type SupportedResponse } from '../types.js'
 import { toV1Requirements } from '../wire.js'
 import { BATCH_SETTLEMENT, MIN_WITHDRAW_DELAY } from '../evm/batch-settlement/contracts.js'
+import { AUTH_CAPTURE } from '../evm/auth-capture/contracts.js'
+import { authCaptureRequirements, type AuthCapturePrice } from './auth-capture/terms.js'
 
 /** One way a seller accepts payment for a route. */
-export type Price = {
+export type Price = AuthCapturePrice & {
   /** CAIP-2 id (eip155:8453), v1 name (base) or parx network key (local-base). */
   network: string
   /** Token symbol as /supported names it (USDC, PUSD) or its address / mint. */
@@ -19,9 +21,12 @@ export type Price = {
    * `settleAmount` in ./usage.ts); that is charged. `batch-settlement` (EVM, tokens with EIP-3009):
    * the buyer deposits once into a channel and then signs vouchers; `amount` is the most one
    * request may cost (the handler may report less with `settleAmount`), and the seller's channel
-   * store and claim-and-settle duty do the rest (./channels/).
+   * store and claim-and-settle duty do the rest (./channels/). `auth-capture` (EVM, tokens with
+   * EIP-3009; refundable): the buyer's `amount` is held in escrow before the handler runs, captured
+   * after it succeeded (all, or what it reported with `settleAmount`, the rest voided), voided when
+   * it failed, and refundable later until the refund deadline (./auth-capture/).
    */
-  scheme?: 'exact' | 'upto' | 'batch-settlement'
+  scheme?: 'exact' | 'upto' | 'batch-settlement' | 'auth-capture'
   payTo: string
   /**
    * batch-settlement: the channel's withdraw delay in seconds (default 900, the contract's minimum);
@@ -59,6 +64,7 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
     const x = kind.extra ?? {}
     const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]))
     if (scheme === BATCH_SETTLEMENT) return batchOffer(p, network, x)
+    if (scheme === AUTH_CAPTURE) return { v2: authCaptureRequirements(p, network, x, Math.floor(Date.now() / 1000)), decimals: typeof x.decimals === 'number' ? x.decimals : undefined }
     const v2: PaymentRequirements = {
       scheme, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo,
       maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120,
