@@ -34,8 +34,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics).toEqual({ enabled: true, port: 0, host: '127.0.0.1' })
     expect(() => loadConfig({ env: { PARX_METRICS_PORT: '70000' }, file: {} })).toThrow(/metrics\.port/)
     expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_PORT: '9464' }, file: {} }).metrics.host).toBe('127.0.0.1')
-    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_HOST: '10.0.0.5' }, file: {} }).metrics.host).toBe('10.0.0.5')
-    expect(loadConfig({ env: {}, file: { metrics: { host: '10.0.0.6' } } }).metrics.host).toBe('10.0.0.6')
+    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_HOST: '127.0.0.5' }, file: {} }).metrics.host).toBe('127.0.0.5')
+    expect(loadConfig({ env: {}, file: { metrics: { host: '127.0.0.6' } } }).metrics.host).toBe('127.0.0.6')
   })
 
   it('is read-only once loaded', () => {
