@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { networks } from '../../src/networks/registry.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { Resolved } from './method.js'
-import { canonical, identify, scopeOf } from './payment-identity.js'
+import { canonical } from '../../src/sdk/x402/canonical-json.js'
+import { identify, scopeOf } from './payment-identity.js'
 
 const spec = Object.values(networks).find((n) => n.family === 'evm')!
 const payment = (o: { id?: unknown; payload?: Record<string, unknown>; amount?: string; payTo?: string; extensions?: Record<string, unknown>; scheme?: string } = {}): Resolved => {

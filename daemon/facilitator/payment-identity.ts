@@ -4,6 +4,7 @@ import { reasons } from '../../src/sdk/x402/reasons.js'
 import { UPTO } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { Failure, Resolved } from './method.js'
+import { canonical } from '../../src/sdk/x402/canonical-json.js'
 
 /** A payment's client-chosen id, the seller it is scoped to, and what makes two payloads the same payment. */
 export type PaymentIdentity = { paymentId: string; scope: string; fingerprint: string }
@@ -32,13 +33,4 @@ export function identify(p: Payment, r: Resolved): PaymentIdentity | undefined |
   const terms = { scheme: r.requirements.scheme, network: r.spec.caip2, asset: r.requirements.asset.toLowerCase(), amount, payTo: scope }
   const fingerprint = createHash('sha256').update(canonical({ terms, payload: p.payload, extensions: otherExtensions })).digest('hex')
   return { paymentId: id, scope, fingerprint }
-}
-
-/** JSON with object keys sorted at every depth: one text per value, whatever order the client wrote. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
-  }
-  return JSON.stringify(v) ?? 'null'
 }

@@ -65,12 +65,3 @@ export function keptAnswer(a: { status: number; headers: Record<string, string |
 
 /** sha256 of parts, as the store's key or a payment's fingerprint. */
 export const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex')
-
-/** JSON with object keys sorted at every depth: one text per value, whatever order the client wrote. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
-  }
-  return JSON.stringify(v) ?? 'null'
-}
