@@ -22,6 +22,9 @@ describe('walletSeal', () => {
     const sealed = walletSeal(key).seal(id, pk)
     expect(() => walletSeal(key).open(randomUUID(), sealed)).toThrow()
     expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, sealed)).toThrow(/does not hold/)
+    // A replica without the key answers a named 503 the operator can act on, never a 500.
+    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, sealed)).toThrow(expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }))
+    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, legacySeal(key, id, pk))).toThrow(expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }))
   })
 
   it('refuses a key of the wrong length', () => {

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto'
 import type { Hex } from 'viem'
+import { BaseError } from '../../src/errors/index.js'
 
 /**
  * Agent wallet keys (and webhook secrets) at rest: AES-256-GCM under a key derived from the
@@ -77,6 +78,10 @@ function gcmOpen(key: Buffer, ownerId: string, iv: string, tag: string, ct: stri
  * s.open(agent.id, agent.wallet_sealed) // sealed under either
  * s.isCurrent(agent.wallet_sealed)      // false until `parx keys reseal` re-sealed it
  */
+/** A replica missing the key a wallet was sealed under is an operator's setting to fix, not a bug: 503, named. */
+const keyUnavailable = (what: string) =>
+  new BaseError('WALLET_KEY_UNAVAILABLE', `${what}: give every replica the same keys.platformWallet / PARX_PLATFORM_WALLET_KEY (and the previous key in keys.platformWalletPrevious); nothing was signed`)
+
 export function walletSeal(keyHex: string, previous: readonly string[] = []): WalletSeal {
   const all = [keyHex, ...previous.filter((k) => k.replace(/^0x/, '').toLowerCase() !== keyHex.replace(/^0x/, '').toLowerCase())]
   const keys = all.map((k) => ({ id: platformKeyId(k), raw: platformKeyBytes(k), seal: derivedKey(k, KEY_LABELS.walletSeal) }))
@@ -95,7 +100,7 @@ export function walletSeal(keyHex: string, previous: readonly string[] = []): Wa
       if (parts[0] === 'v2' && parts.length === 5) {
         const [, id, iv, tag, ct] = parts as [string, string, string, string, string]
         const k = keys.find((x) => x.id === id)
-        if (!k) throw new Error(`sealed under platform key ${id}, which this deployment does not hold (keys.platformWallet / keys.platformWalletPrevious)`)
+        if (!k) throw keyUnavailable(`this wallet was sealed under platform key ${id}, which this replica does not hold`)
         return gcmOpen(k.seal, ownerId, iv, tag, ct)
       }
       if (parts[0] === 'v1' && parts.length === 4) {
@@ -106,9 +111,9 @@ export function walletSeal(keyHex: string, previous: readonly string[] = []): Wa
             return gcmOpen(k.raw, ownerId, iv, tag, ct)
           } catch {}
         }
-        throw new Error('no platform key this deployment holds opens this sealed value (format v1)')
+        throw keyUnavailable('no platform key this replica holds opens this wallet (sealed in format v1)')
       }
-      throw new Error('unknown sealed wallet format')
+      throw new BaseError('INTERNAL', 'a sealed wallet in the store is in no format parx knows; the store was edited by hand or is damaged')
     },
     isCurrent: (sealed) => sealed.startsWith(`v2.${current.id}.`),
   }

@@ -38,6 +38,7 @@ export const errorCodes = {
   CHAIN_UNAVAILABLE: { status: 503, meaning: 'a chain RPC did not answer; retry shortly' },
   KEY_STORE_UNAVAILABLE: { status: 503, meaning: 'the key store cannot be read and no recent verdict exists; retry shortly' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store (database) cannot be reached; retry shortly' },
+  WALLET_KEY_UNAVAILABLE: { status: 503, meaning: "a wallet was sealed under a platform key this replica does not hold: the operator gives every replica the same keys.platformWallet (and keys.platformWalletPrevious); nothing was signed" },
   RELAY_FAILED: { status: 502, meaning: 'the transaction could not be relayed; nothing was spent' },
   INTERNAL: { status: 500, meaning: 'a bug on our side; the log has the details' },
   CONFIG_INVALID: { status: 500, meaning: 'the daemon refused to start: the message lists every setting to fix' },
