@@ -185,6 +185,22 @@ describe('our seller gate: auth-capture with the official client', () => {
     await expect(captureHold(c, id, { amount: '1' })).rejects.toMatchObject({ code: 'HOLD_AMOUNT_INVALID' })
   })
 
+  it('a capture whose answer was lost is asked again with the same idempotency key and answered its first outcome: captured once', async () => {
+    const b0 = await balances()
+    const id = receipt(await pay(`${seller.url}/deferred`))!.extra.paymentInfoHash as Hex
+    // The facilitator settles, then the connection drops before the seller reads the answer.
+    const real = facilitator()
+    const lost = { ...real, settle: async (b: never) => (await real.settle(b), Promise.reject(new Error('socket hang up'))) }
+    const cut = await captureHold({ facilitator: lost as never, store: holds }, id, { amount: '600', closeOut: true })
+    expect(cut).toMatchObject({ success: false, errorReason: 'unexpected_settle_error' })
+    expect(await holds.get(id)).toMatchObject({ status: 'held', captured: '0' })
+    expect(await balances()).toEqual({ buyer: b0.buyer - 600n, seller: b0.seller + 600n, operator: b0.operator })
+    const again = await captureHold({ facilitator: real, store: holds }, id, { amount: '600', closeOut: true })
+    expect(again, JSON.stringify(again)).toMatchObject({ success: true, amount: '600', extra: { replayed: true } })
+    expect(await holds.get(id)).toMatchObject({ status: 'captured', captured: '600', voided: '400', captureTransaction: again.transaction })
+    expect(await balances()).toEqual({ buyer: b0.buyer - 600n, seller: b0.seller + 600n, operator: b0.operator })
+  })
+
   it('a deferred hold left uncaptured is voided by the sweep before its capture deadline, not before', async () => {
     const b0 = await balances()
     const r = await pay(`${seller.url}/deferred`)
