@@ -56,6 +56,7 @@ import { workerDuties } from './worker/duties.js'
 import { channelClaimDuty } from './seller/claim-duty.js'
 import { holdSweepDuty } from './seller/hold-duty.js'
 import { recordChannelSettlement } from './platform/channel-settlements.js'
+import { recordHoldVoid } from './platform/hold-voids.js'
 import { paidFacilitator } from './platform/paid-facilitator.js'
 import { postgresLeadership, soleLeadership, type Leadership } from './worker/leader.js'
 import { surfaceGaps } from '../src/config/problems.js'
@@ -322,7 +323,11 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
           onSettled: (s) => recordChannelSettlement({ endpoints: platform.endpoints, webhooks: platform.webhooks, evm: chains.evm, platformUrl: urls.platform }, s),
         })()
         // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline (docs/platform-api.md "Auth-capture").
-        const stopHoldSweep = await holdSweepDuty({ holds: platform.sellerHolds, facilitatorFor: (payTo) => inProcessFacilitator(payTo), log })()
+        const stopHoldSweep = await holdSweepDuty({
+          holds: platform.sellerHolds, facilitatorFor: (payTo) => inProcessFacilitator(payTo), log,
+          // The seller hears of the sweep's voids as of any other (payment.voided).
+          onVoided: (hold, result) => recordHoldVoid({ endpoints: platform.endpoints, webhooks: platform.webhooks, platformUrl: urls.platform }, hold, result),
+        })()
         return async () => {
           await stopHoldSweep()
           await stopClaims()
