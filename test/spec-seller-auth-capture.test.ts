@@ -15,7 +15,7 @@ import { evmPayer, localBase } from './helpers/x402.js'
  * express and parx's facilitator over HTTP, nothing else of parx) paid by the official @x402/fetch
  * with @x402/evm's auth-capture client 2.27.0 unchanged. The buyer holds USDC and no ETH until its
  * own reclaim. Held, captured in full, in part with the rest voided in one settle, voided on a
- * failing handler, a deferred hold captured twice, a lifecycle settle sent again answered with its
+ * failing handler, a capture refunded in part, a deferred hold captured twice, a lifecycle settle sent again answered with its
  * first outcome, and a hold never captured reclaimed by the payer once the capture deadline passed.
  * Every balance is read on chain to the unit.
  */
@@ -130,6 +130,17 @@ describe('a spec-following express seller, the official client, parx\'s facilita
     expect(await state(id)).toEqual([true, 0n, 500n])
     expect(await balances()).toEqual({ ...b0, buyer: b0.buyer - 500n, seller: b0.seller + 500n })
     expect(await eth(buyer.address)).toBe(0n)
+  })
+
+  it('refunds part of a capture later, funded by payTo\'s own signature (no ETH); the facilitator\'s balance never moves', async () => {
+    const r = await pay(`${seller.url}/full`)
+    const id = receipt(r).extra.paymentInfoHash as string
+    const b0 = await balances()
+    const refund = await seller.refund(id, 300n, payTo)
+    expect(refund, JSON.stringify(refund)).toMatchObject({ success: true, amount: '300', extra: { operation: 'refund' } })
+    expect(await state(id)).toEqual([true, 0n, 700n])
+    expect(await balances()).toEqual({ ...b0, buyer: b0.buyer + 300n, seller: b0.seller - 300n })
+    expect(await eth(payTo.address)).toBe(0n)
   })
 
   // Last: it moves the chain's clock past the deadline.

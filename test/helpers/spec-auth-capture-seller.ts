@@ -1,5 +1,5 @@
 import express from 'express'
-import { zeroAddress, type Address } from 'viem'
+import { keccak256, toHex, zeroAddress, type Address, type Hex } from 'viem'
 import { listen } from './x402-buyers.js'
 
 /**
@@ -12,12 +12,16 @@ export type SpecRoute = { amount: string; charge?: string; fails?: boolean; defe
 /** What a deferred server persists with each hold to author its lifecycle settles (the binding: paymentInfo and saltNonce). */
 export type SpecHold = { requirements: Record<string, unknown>; paymentInfo: Record<string, unknown>; saltNonce: string; capturable: bigint; refundable: bigint }
 
+/** payTo's key, which funds refunds by signing (any viem account). */
+export type RefundSigner = { signTypedData(td: any): Promise<Hex> }
+
 export type SpecSeller = {
   url: string
   holds: Map<string, SpecHold>
   /** The raw lifecycle settle this seller sends (so a test can send one twice). */
   lifecycle(id: string, payload: Record<string, unknown>): Promise<Record<string, any>>
   capture(id: string, amount: bigint, o?: { closeOut?: boolean; idempotencyKey?: string }): Promise<Record<string, any>>
+  refund(id: string, amount: bigint, signer: RefundSigner): Promise<Record<string, any>>
   close(): Promise<void>
 }
 
@@ -74,6 +78,7 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
       holds.set(id, { ...h, capturable: h.capturable - BigInt(s.amount) - voided, refundable: h.refundable + BigInt(s.amount) })
     }
     if (s.success && payload.type === 'void') holds.set(id, { ...h, capturable: 0n })
+    if (s.success && payload.type === 'refund') holds.set(id, { ...h, refundable: h.refundable - BigInt(s.amount) })
     return s
   }
   const capture = (id: string, amount: bigint, c: { closeOut?: boolean; idempotencyKey?: string } = {}) => {
@@ -82,6 +87,28 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
       type: 'capture', amount: amount.toString(), feeAmount: '0', feeReceiver: zeroAddress,
       expectedCapturableAmount: h.capturable.toString(), expectedRefundableAmount: h.refundable.toString(),
       ...(c.closeOut ? { closeOut: true } : {}), idempotencyKey: c.idempotencyKey ?? `${id}:capture:${h.capturable}:${h.refundable}`,
+    })
+  }
+
+  /**
+   * A refund, funded as the binding's "Refund funding" asks: payTo signs the token's
+   * ReceiveWithAuthorization of exactly the amount to the payment's operator (the capture
+   * authorizer), which the facilitator takes in and refunds in one transaction; payTo needs no ETH.
+   */
+  const refund = async (id: string, amount: bigint, signer: RefundSigner) => {
+    const h = holds.get(id)!
+    const extra = h.requirements.extra as Record<string, unknown>
+    const validBefore = BigInt(Math.floor(Date.now() / 1000) + 600)
+    const authorization = { from: o.payTo, to: h.paymentInfo.operator as Address, value: amount, validAfter: 0n, validBefore, nonce: keccak256(toHex(`${id}:${h.refundable}:${Math.random()}`)) }
+    const signature = await signer.signTypedData({
+      domain: { name: String(extra.name), version: String(extra.version), chainId: Number(o.network.split(':')[1]), verifyingContract: o.asset },
+      types: { ReceiveWithAuthorization: [{ name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' }] },
+      primaryType: 'ReceiveWithAuthorization', message: authorization,
+    })
+    return lifecycle(id, {
+      type: 'refund', amount: amount.toString(), expectedCapturableAmount: h.capturable.toString(), expectedRefundableAmount: h.refundable.toString(),
+      idempotencyKey: `${id}:refund:${h.refundable}`,
+      refundFunding: { authorization: { ...authorization, value: amount.toString(), validAfter: '0', validBefore: validBefore.toString() }, signature },
     })
   }
 
@@ -120,5 +147,5 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
     })
   }
   const listening = await listen(app)
-  return { ...listening, holds, lifecycle, capture }
+  return { ...listening, holds, lifecycle, capture, refund }
 }
