@@ -1,5 +1,6 @@
 // npm run bench [-- name...]: runs the named benchmarks (all by default); one JSON line per figure.
 import { benchAaSend } from './aa-send.js'
+import { benchAuthCapture } from './auth-capture.js'
 import { benchBatchSettlement } from './batch-settlement.js'
 import { benchBatchSettlementSeller } from './batch-settlement-seller.js'
 import { benchBatchSettlementVerify } from './batch-settlement-verify.js'
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<void>> = {
   batch: benchBatchSettlement,
   'batch-seller': benchBatchSettlementSeller,
   'batch-verify': benchBatchSettlementVerify,
+  'auth-capture': benchAuthCapture,
 }
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'))
