@@ -4,20 +4,27 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { x402Client } from '@x402/core/client'
-import { toClientEvmSigner } from '@x402/evm'
+import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier'
 import { wrapFetchWithPayment } from '@x402/fetch'
+import { Challenge } from 'mppx'
+import { evm } from 'mppx/client'
 import { erc20Abi, parseAbi, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { BATCH_SETTLEMENT_ADDRESS } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { createPlatformClient } from '../src/sdk/platform/client.js'
+import { tokenSpec } from '../src/networks/registry.js'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { settlementOf } from '../src/sdk/x402/client/fetch.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { until } from './helpers/api-calls.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { hostileChannelSeller, type HostileChannelSeller } from './helpers/hostile-channel-seller.js'
 import { testPostgres } from './helpers/postgres.js'
 import { randomAddress } from './helpers/x402.js'
+import { recordingFetch } from './helpers/x402-buyers.js'
 
 /**
  * Issue 39 items 1 and 2 on the hosted topology: one `--role api` and one `--role worker` on one
@@ -27,7 +34,13 @@ import { randomAddress } from './helpers/x402.js'
  * vouchers); then, with no request to the api replica, the worker (which serves no /facilitator
  * route) claims and sweeps: the channel's totalClaimed on chain is what was charged, payTo holds
  * it, the seller's webhook fired once, and the worker's metrics count the claim. A testnet daemon
- * without an authorizer refuses to create a batch-settlement endpoint. PostgreSQL only.
+ * without an authorizer refuses to create a batch-settlement endpoint.
+ *
+ * Items 3 and 4 on the same set-up, with a second `--role api` replica (api2) on the same store: an
+ * agent paying a hostile batch-settlement seller through both replicas in turn gets one channel and
+ * one bounded deposit (the one-channel rule holds under the agent's row lock, not per process); and
+ * a payment sent again to the other replica is answered what the first one was (the answer store
+ * is the database), the upstream called once, the payer charged once. PostgreSQL only.
  */
 const PRICE = 1000n // 0.001 USDC
 const CALLS = 5n
@@ -35,10 +48,15 @@ let chains: StandaloneChains
 let api: TestDaemon
 let worker: TestDaemon
 let bare: TestDaemon
+let api2: TestDaemon
 const chainsDir = mkdtempSync(join(tmpdir(), 'parx-chains-'))
 const servers: Server[] = []
 let upstream: { url: string; hits: number }
 let hook: { url: string; got: string[] }
+let orders: { url: string; calls: number }
+let refusing: HostileChannelSeller
+let rotating: HostileChannelSeller
+const CENT = 10_000n
 const authorizerKey = generatePrivateKey()
 const channels = parseAbi(['function channels(bytes32) view returns (uint128 balance, uint128 totalClaimed)'])
 
@@ -62,21 +80,33 @@ beforeAll(async () => {
   hook = { url: '', got: [] }
   hook.url = `${await serve((b) => (hook.got.push(b), '{}'))}/hook`
   const url = await (await testPostgres()).createDatabase()
+  orders = { url: '', calls: 0 }
+  orders.url = `${await serve(() => JSON.stringify({ order: ++orders.calls }))}/order`
   chains = await startStandaloneChains({ as: 'testnet', dataDir: chainsDir, port: 0 })
+  // Hostile batch-settlement sellers (item 3): one asks a 250 USDC minDeposit, one rotates its withdraw delay on every 402.
+  const token = { address: chains.contracts['base-sepolia']!.USDC as Address, ...tokenSpec('base-sepolia', 'USDC')!.permitDomain! }
+  const hostile = (delays: number[], minDeposit?: bigint) => hostileChannelSeller({
+    network: 'eip155:84532', token, payTo: randomAddress(), receiverAuthorizer: randomAddress(), price: CENT, delays, ...(minDeposit !== undefined ? { minDeposit } : {}),
+  })
+  refusing = await hostile([900, 901, 902], 250_000_000n)
+  rotating = await hostile([900, 901, 902, 30 * 86_400])
   const env = {
     ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey(), PARX_BATCH_RECEIVER_AUTHORIZER_KEY: authorizerKey,
-    PARX_EGRESS_ALLOW: [upstream.url, hook.url].map((u) => new URL(u).host).join(','),
+    PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url].map((u) => new URL(u).host).join(','),
   }
   // The api replica first: it migrates the store. Only the worker's claim settings matter: it alone claims.
   api = await startTestDaemon({ env, flags: { store: { url }, role: 'api' } })
   worker = await startTestDaemon({
     env, flags: { store: { url }, role: 'worker', sellerChannels: { claimEverySeconds: 0.2, claimMinUnclaimed: String(CALLS * PRICE), claimMaxAgeSeconds: 3600 } },
   })
+  // A second api replica on the same store (items 3 and 4 go through both).
+  api2 = await startTestDaemon({ env, flags: { store: { url }, role: 'api' } })
   // Another deployment on the same chains, with no receiver authorizer.
   bare = await startTestDaemon({ env: { ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey() } })
 }, 240_000)
 afterAll(async () => {
-  await Promise.all([api?.close(), worker?.close(), bare?.close()])
+  await Promise.all([api?.close(), api2?.close(), worker?.close(), bare?.close()])
+  await Promise.all([refusing?.close(), rotating?.close()])
   await chains?.stop()
   for (const s of servers) await new Promise<void>((r) => s.close(() => r()))
   rmSync(chainsDir, { recursive: true, force: true })
@@ -150,5 +180,134 @@ describe('batch-settlement channels on the hosted topology (api + worker, Postgr
     expect(m).toMatch(/^parx_channel_claim_rounds_total\{outcome="ok"\} 1$/m)
     expect(m).not.toMatch(/^parx_channel_claim_rounds_total\{outcome="(failed|error)"\}/m)
     expect(hook.got).toHaveLength(1)
+  })
+})
+
+describe('an agent paying a hostile batch-settlement seller through two api replicas (issue 39 item 3, PostgreSQL, testnet)', () => {
+  let user: PlatformClient
+  let userKey: string
+  beforeAll(async () => {
+    userKey = (await api.services.platform.store.createUser({ name: 'hostile-buyer' })).userKey
+    user = createPlatformClient({ url: api.urls.platform, userKey })
+  })
+  /** An agent on base-sepolia holding 5 USDC from the chains' faucet, limited to 0.01 a payment and 1 a day. */
+  const newAgent = async () => {
+    const a = await user.createAgent({ body: { name: 'hostile-buyer', network: 'base-sepolia' } })
+    await faucet(a.wallet, '5')
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.01', dailyUsd: '1' } })
+    return a
+  }
+  // Each pay through the next replica: whatever one replica decided, the other must honour.
+  const replicas = () => [api, api2]
+  const payAs = (i: number, id: string, url: string) => replicas()[i % 2]!.raw(`/api/agents/${id}/pay`, {
+    method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url }),
+  })
+  const usdcOf = (owner: Address) => worker.services.evm['base-sepolia']!.client.readContract({ address: chains.contracts['base-sepolia']!.USDC as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+
+  it('a minDeposit of 250 USDC valid a year is refused before anything is signed, by either replica', async () => {
+    const a = await newAgent()
+    for (let i = 0; i < 3; i++) {
+      const r = await payAs(i, a.id, `${refusing.url}/report`)
+      expect(r.status, JSON.stringify(r.body)).toBe(502)
+      expect(r.body).toMatchObject({ code: 'CHANNEL_TERMS_REFUSED', error: expect.stringContaining('minDeposit of 250 USDC, above the platform') })
+    }
+    expect(refusing.kept).toEqual([])
+    expect((await user.listChannels({ params: { id: a.id } })).channels).toEqual([])
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
+  })
+
+  it('a withdraw delay rotating on every 402, paid through api then api2 in turn: one channel, one deposit within the limits, then CHANNEL_TERMS_CHANGED; a delay above a day refused', async () => {
+    const a = await newAgent()
+    const answers = []
+    for (let i = 0; i < 4; i++) answers.push(await payAs(i, a.id, `${rotating.url}/report`))
+    expect(answers.map((r) => r.body.code), JSON.stringify(answers.map((r) => r.body))).toEqual(['PAYMENT_REFUSED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_REFUSED'])
+    expect(answers[1]!.status).toBe(409)
+    expect(answers[1]!.body).toMatchObject({ charged: false, transaction: null, channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    expect(answers[3]!.body.error).toContain('withdrawDelay of 2592000 s, above the platform')
+    // One deposit signed (through api): 10x the price, valid pay.validitySeconds (300 s) at most though the seller asked a year, on the first delay.
+    const kept = rotating.kept.filter((k) => String(k.payload.payload.channelConfig?.payer).toLowerCase() === a.wallet.toLowerCase())
+    expect(rotating.kept).toHaveLength(1)
+    expect(kept).toHaveLength(1)
+    const k = kept[0]!
+    expect(k.payload.payload).toMatchObject({ type: 'deposit', deposit: { amount: '100000' }, channelConfig: { withdrawDelay: 900 } })
+    expect(Number(k.payload.payload.deposit.authorization.erc3009Authorization.validBefore) - k.at).toBeLessThanOrEqual(301)
+    const channels = (await user.listChannels({ params: { id: a.id } })).channels
+    expect(channels).toHaveLength(1)
+    expect(channels[0]).toMatchObject({ id: answers[1]!.body.channelId, pendingDeposit: '0.1' })
+    // The escrow (not made: the seller refused; its authorization still valid) counts, within the daily limit of 1, on either replica.
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+    const onApi2 = createPlatformClient({ url: api2.urls.platform, userKey })
+    expect((await onApi2.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+    expect(await usdcOf(a.wallet as Address)).toBe(5_000_000n)
+    // Two days on (its rows dated back), the escrow still counts: it is not back in the wallet.
+    await api.services.store.db.updateTable('platform_spends').set({ created_at: Date.now() - 2 * 86_400_000 }).where('agent_id', '=', a.id).execute()
+    expect((await onApi2.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+  })
+})
+
+describe('a retried payment through the other api replica (issue 39 item 4, PostgreSQL, testnet)', () => {
+  let user: PlatformClient
+  const payer = privateKeyToAccount(generatePrivateKey())
+  const PAID = 10_000n // 0.01 USDC
+  beforeAll(async () => {
+    user = await sellerOn(api)
+    await faucet(payer.address, '1')
+  })
+  const usdcOf = (owner: Address) => worker.services.evm['base-sepolia']!.client.readContract({ address: chains.contracts['base-sepolia']!.USDC as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  /** The endpoint's paid URL on another replica: the same path, the other listener (one public origin behind a balancer). */
+  const on = (d: TestDaemon, url: string) => `${d.urls.platform}${new URL(url).pathname}`
+
+  it('x402: the same PAYMENT-SIGNATURE through api then api2 gets the same body twice, the upstream called once, charged once; another payload under the id refused', async () => {
+    const payee = randomAddress()
+    const e = await user.createEndpoint({ body: { upstreamUrl: orders.url, price: '0.01', network: 'base-sepolia', token: 'USDC', payTo: payee } })
+    const chain = worker.services.evm['base-sepolia']!
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, chain.client as never)) }], spendControls: false })
+    const id = `pay_hosted_retry_${Date.now()}`
+    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+    })
+    const rec = recordingFetch()
+    const buy = wrapFetchWithPayment(rec.f, client)
+    const before = { payer: await usdcOf(payer.address), calls: orders.calls }
+    const first = await buy(on(api, e.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":1}' })
+    expect(first.status).toBe(200)
+    const body = await first.json()
+    expect(body).toEqual({ order: before.calls + 1 })
+    expect(rec.sent).toHaveLength(1)
+    // The buyer's connection broke; it sends the same payment again and the balancer picks the other replica.
+    const again = await fetch(on(api2, e.url), { method: 'POST', headers: { 'payment-signature': rec.sent[0]!, 'content-type': 'application/json' }, body: '{"item":1}' })
+    expect(again.status).toBe(200)
+    expect(await again.json()).toEqual(body)
+    expect(settlementOf(again)).toMatchObject({ success: true, transaction: settlementOf(first)!.transaction })
+    expect(orders.calls).toBe(before.calls + 1)
+    expect(await usdcOf(payee)).toBe(PAID)
+    expect(before.payer - (await usdcOf(payer.address))).toBe(PAID)
+
+    // A new purchase signed under the same id is another payload: refused by api2, nothing run, nothing moves.
+    const other = await wrapFetchWithPayment(fetch, client)(on(api2, e.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":1}' })
+    expect(other.status).toBe(402)
+    expect(decodeHeader<{ error: string }>(other.headers.get('payment-required'))!.error).toBe('payment_identifier_mismatch')
+    expect(orders.calls).toBe(before.calls + 1)
+    expect(await usdcOf(payee)).toBe(PAID)
+  })
+
+  it('MPP: the same credential through api then api2 gets the same body twice, the upstream called once, charged once', async () => {
+    const payee = randomAddress()
+    const e = await user.createEndpoint({ body: { upstreamUrl: orders.url, price: '0.01', network: 'base-sepolia', token: 'USDC', payTo: payee } })
+    const [challenge] = Challenge.fromResponseList(await fetch(on(api, e.url), { method: 'POST' }))
+    const credential = await evm.charge({ account: payer, authorization: tokenSpec('base-sepolia', 'USDC')!.permitDomain! }).createCredential({ challenge: challenge as never, context: {} })
+    const before = { payer: await usdcOf(payer.address), calls: orders.calls }
+    const send = (d: TestDaemon) => fetch(on(d, e.url), { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json' }, body: '{"item":2}' })
+    const first = await send(api)
+    expect(first.status).toBe(200)
+    const body = await first.json()
+    expect(body).toEqual({ order: before.calls + 1 })
+    const again = await send(api2)
+    expect(again.status).toBe(200)
+    expect(await again.json()).toEqual(body)
+    expect(again.headers.get('payment-receipt')).toBe(first.headers.get('payment-receipt'))
+    expect(orders.calls).toBe(before.calls + 1)
+    expect(await usdcOf(payee)).toBe(PAID)
+    expect(before.payer - (await usdcOf(payer.address))).toBe(PAID)
   })
 })
