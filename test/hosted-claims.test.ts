@@ -57,6 +57,8 @@ let orders: { url: string; calls: number }
 let refusing: HostileChannelSeller
 let rotating: HostileChannelSeller
 const CENT = 10_000n
+/** pay.validitySeconds of the replicas: short, so a refused deposit's authorization expires within the test. */
+const VALIDITY = 10
 const authorizerKey = generatePrivateKey()
 const channels = parseAbi(['function channels(bytes32) view returns (uint128 balance, uint128 totalClaimed)'])
 
@@ -93,6 +95,7 @@ beforeAll(async () => {
   const env = {
     ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey(), PARX_BATCH_RECEIVER_AUTHORIZER_KEY: authorizerKey,
     PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url].map((u) => new URL(u).host).join(','),
+    PARX_PAY_VALIDITY_SECONDS: String(VALIDITY),
   }
   // The api replica first: it migrates the store. Only the worker's claim settings matter: it alone claims.
   api = await startTestDaemon({ env, flags: { store: { url }, role: 'api' } })
@@ -186,6 +189,7 @@ describe('batch-settlement channels on the hosted topology (api + worker, Postgr
 describe('an agent paying a hostile batch-settlement seller through two api replicas (issue 39 item 3, PostgreSQL, testnet)', () => {
   let user: PlatformClient
   let userKey: string
+  let held: { id: string; wallet: string } | undefined
   beforeAll(async () => {
     userKey = (await api.services.platform.store.createUser({ name: 'hostile-buyer' })).userKey
     user = createPlatformClient({ url: api.urls.platform, userKey })
@@ -217,20 +221,20 @@ describe('an agent paying a hostile batch-settlement seller through two api repl
   })
 
   it('a withdraw delay rotating on every 402, paid through api then api2 in turn: one channel, one deposit within the limits, then CHANNEL_TERMS_CHANGED; a delay above a day refused', async () => {
-    const a = await newAgent()
+    const a = (held = await newAgent())
     const answers = []
     for (let i = 0; i < 4; i++) answers.push(await payAs(i, a.id, `${rotating.url}/report`))
     expect(answers.map((r) => r.body.code), JSON.stringify(answers.map((r) => r.body))).toEqual(['PAYMENT_REFUSED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_CHANGED', 'CHANNEL_TERMS_REFUSED'])
     expect(answers[1]!.status).toBe(409)
     expect(answers[1]!.body).toMatchObject({ charged: false, transaction: null, channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
     expect(answers[3]!.body.error).toContain('withdrawDelay of 2592000 s, above the platform')
-    // One deposit signed (through api): 10x the price, valid pay.validitySeconds (300 s) at most though the seller asked a year, on the first delay.
+    // One deposit signed (through api): 10x the price, valid pay.validitySeconds at most though the seller asked a year, on the first delay.
     const kept = rotating.kept.filter((k) => String(k.payload.payload.channelConfig?.payer).toLowerCase() === a.wallet.toLowerCase())
     expect(rotating.kept).toHaveLength(1)
     expect(kept).toHaveLength(1)
     const k = kept[0]!
     expect(k.payload.payload).toMatchObject({ type: 'deposit', deposit: { amount: '100000' }, channelConfig: { withdrawDelay: 900 } })
-    expect(Number(k.payload.payload.deposit.authorization.erc3009Authorization.validBefore) - k.at).toBeLessThanOrEqual(301)
+    expect(Number(k.payload.payload.deposit.authorization.erc3009Authorization.validBefore) - k.at).toBeLessThanOrEqual(VALIDITY + 1)
     const channels = (await user.listChannels({ params: { id: a.id } })).channels
     expect(channels).toHaveLength(1)
     expect(channels[0]).toMatchObject({ id: answers[1]!.body.channelId, pendingDeposit: '0.1' })
@@ -242,6 +246,29 @@ describe('an agent paying a hostile batch-settlement seller through two api repl
     // Two days on (its rows dated back), the escrow still counts: it is not back in the wallet.
     await api.services.store.db.updateTable('platform_spends').set({ created_at: Date.now() - 2 * 86_400_000 }).where('agent_id', '=', a.id).execute()
     expect((await onApi2.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
+  })
+
+  it('the refused deposit expires unused: the worker releases it (no api replica runs that duty), the escrow stops counting, and the seller gets a new deposit on the same channel, not a second one', async () => {
+    const a = held!
+    const chain = worker.services.evm['base-sepolia']!
+    // "Expired" is the chain head's word: a block is mined each poll, as a live chain would have one.
+    const spent = await until(async () => {
+      await chain.client.request({ method: 'evm_mine' as never, params: [] as never })
+      return (await user.getLimits({ params: { id: a.id } })).spentTodayUsd
+    }, (v) => v === '0', "the worker's release of the expired deposit")
+    expect(spent).toBe('0')
+    const rows = await api.services.store.db.selectFrom('platform_spends').select(['state', 'reason', 'channel_role' as never]).where('agent_id', '=', a.id).where('channel_role' as never, '=', 'deposit' as never).execute()
+    expect(rows).toEqual([{ state: 'released', channel_role: 'deposit', reason: expect.stringMatching(/^the signed payment expired at .* unused$/) }])
+    expect(await usdcOf(a.wallet as Address)).toBe(5_000_000n)
+    // The seller's next 402 names the first delay again: that channel, no longer holding anything, takes one new deposit (refused again, held again).
+    const again = await payAs(1, a.id, `${rotating.url}/report`)
+    expect(again.body.code, JSON.stringify(again.body)).toBe('PAYMENT_REFUSED')
+    const kept = rotating.kept.filter((k) => String(k.payload.payload.channelConfig?.payer).toLowerCase() === a.wallet.toLowerCase())
+    expect(kept.map((k) => k.payload.payload.channelConfig.withdrawDelay)).toEqual([900, 900])
+    const channels = (await user.listChannels({ params: { id: a.id } })).channels
+    expect(channels).toHaveLength(1)
+    expect(channels[0]).toMatchObject({ pendingDeposit: '0.1', deposited: '0' })
+    expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.1')
   })
 })
 
