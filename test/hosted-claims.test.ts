@@ -49,6 +49,7 @@ let api: TestDaemon
 let worker: TestDaemon
 let bare: TestDaemon
 let api2: TestDaemon
+let api2Port: number
 const chainsDir = mkdtempSync(join(tmpdir(), 'parx-chains-'))
 const servers: Server[] = []
 let upstream: { url: string; hits: number }
@@ -61,6 +62,17 @@ const CENT = 10_000n
 const VALIDITY = 10
 const authorizerKey = generatePrivateKey()
 const channels = parseAbi(['function channels(bytes32) view returns (uint128 balance, uint128 totalClaimed)'])
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo
+      s.close(() => resolve(port))
+    })
+  })
+}
 
 async function serve(handle: (body: string) => string) {
   const server = createServer((req, res) => {
@@ -82,6 +94,7 @@ beforeAll(async () => {
   hook = { url: '', got: [] }
   hook.url = `${await serve((b) => (hook.got.push(b), '{}'))}/hook`
   const url = await (await testPostgres()).createDatabase()
+  api2Port = await freePort()
   orders = { url: '', calls: 0 }
   orders.url = `${await serve(() => JSON.stringify({ order: ++orders.calls }))}/order`
   chains = await startStandaloneChains({ as: 'testnet', dataDir: chainsDir, port: 0 })
@@ -94,7 +107,8 @@ beforeAll(async () => {
   rotating = await hostile([900, 901, 902, 30 * 86_400])
   const env = {
     ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey(), PARX_BATCH_RECEIVER_AUTHORIZER_KEY: authorizerKey,
-    PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url].map((u) => new URL(u).host).join(','),
+    // api2's own paid URLs too: an agent of this platform pays one of its endpoints through it.
+    PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url, `http://127.0.0.1:${api2Port}`].map((u) => new URL(u).host).join(','),
     PARX_PAY_VALIDITY_SECONDS: String(VALIDITY),
   }
   // The api replica first: it migrates the store. Only the worker's claim settings matter: it alone claims.
@@ -103,7 +117,7 @@ beforeAll(async () => {
     env, flags: { store: { url }, role: 'worker', sellerChannels: { claimEverySeconds: 0.2, claimMinUnclaimed: String(CALLS * PRICE), claimMaxAgeSeconds: 3600 } },
   })
   // A second api replica on the same store (items 3 and 4 go through both).
-  api2 = await startTestDaemon({ env, flags: { store: { url }, role: 'api' } })
+  api2 = await startTestDaemon({ env, flags: { store: { url }, role: 'api', port: api2Port } })
   // Another deployment on the same chains, with no receiver authorizer.
   bare = await startTestDaemon({ env: { ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey() } })
 }, 240_000)
@@ -336,5 +350,46 @@ describe('a retried payment through the other api replica (issue 39 item 4, Post
     expect(orders.calls).toBe(before.calls + 1)
     expect(await usdcOf(payee)).toBe(PAID)
     expect(before.payer - (await usdcOf(payer.address))).toBe(PAID)
+  })
+})
+
+describe("an agent paying a platform batch-settlement endpoint on the role split (issue 39 items 1 and 3, PostgreSQL, testnet)", () => {
+  it('one deposit through api, vouchers through both replicas; the worker claims and sweeps meanwhile; the refund through api2 returns the unspent deposit exactly and the escrow stops counting', async () => {
+    const { userKey } = await api.services.platform.store.createUser({ name: 'both-sides' })
+    const user = createPlatformClient({ url: api.urls.platform, userKey })
+    const onApi2 = createPlatformClient({ url: api2.urls.platform, userKey })
+    const buyer = await user.createAgent({ body: { name: 'channel-buyer', network: 'base-sepolia' } })
+    await faucet(buyer.wallet, '5')
+    await user.setLimits({ params: { id: buyer.id }, body: { perPaymentUsd: '0.01', dailyUsd: '1' } })
+    // payTo one of the user's agents: the platform holds the receiver, so it may ask our authorizer's refund.
+    const receiver = await user.createAgent({ body: { name: 'channel-seller', network: 'base-sepolia' } })
+    const e = await user.createEndpoint({ body: { upstreamUrl: orders.url, price: '0.001', network: 'base-sepolia', token: 'USDC', payTo: receiver.id, batchSettlement: true } })
+    const url = `${api2.urls.platform}${new URL(e.url).pathname}`
+    const usdcOf = (owner: string) => worker.services.evm['base-sepolia']!.client.readContract({ address: chains.contracts['base-sepolia']!.USDC as Address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] })
+    const pay = (d: TestDaemon) => d.raw(`/api/agents/${buyer.id}/pay`, { method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url }) })
+
+    let channelId = ''
+    for (let i = 1n; i <= CALLS; i++) {
+      const r = await pay(i % 2n ? api : api2)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body.receipt).toMatchObject({ amount: '0.001', channel: { cumulative: `0.00${i}` } })
+      if (i === 1n) expect(r.body.receipt.channel.deposited).toBe('0.01')
+      else expect(r.body.receipt).toMatchObject({ transaction: null, channel: { id: channelId } })
+      channelId = r.body.receipt.channel.id
+    }
+    expect(await usdcOf(buyer.wallet)).toBe(5_000_000n - 10n * PRICE)
+    expect((await onApi2.getLimits({ params: { id: buyer.id } })).spentTodayUsd).toBe('0.01')
+
+    // What was charged reaches the threshold: the worker claims and sweeps it to the receiver agent's wallet, asked by nobody.
+    await until(() => usdcOf(receiver.wallet), (v) => v === CALLS * PRICE, 'the sweep to the receiver agent')
+    const [, totalClaimed] = await worker.services.evm['base-sepolia']!.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: channels, functionName: 'channels', args: [channelId as Hex] })
+    expect(totalClaimed).toBe(CALLS * PRICE)
+
+    const refunded = await onApi2.refundChannel({ params: { id: buyer.id, channelId } })
+    expect(refunded).toMatchObject({ refunded: '0.005', token: 'USDC', channel: { unspent: '0', refunded: '0.005', charged: '0.005' } })
+    expect(await usdcOf(buyer.wallet)).toBe(5_000_000n - CALLS * PRICE)
+    expect(await usdcOf(receiver.wallet)).toBe(CALLS * PRICE)
+    // Back in the wallet, the escrow no longer counts; the vouchers (what was charged) do.
+    expect((await user.getLimits({ params: { id: buyer.id } })).spentTodayUsd).toBe('0.005')
   })
 })
