@@ -55,6 +55,8 @@ const servers: Server[] = []
 let upstream: { url: string; hits: number }
 let hook: { url: string; got: string[] }
 let orders: { url: string; calls: number }
+/** An upstream whose answers wait until the test releases them: a payment still being served. */
+let slow: { url: string; calls: number; held: Array<() => void> }
 let refusing: HostileChannelSeller
 let rotating: HostileChannelSeller
 const CENT = 10_000n
@@ -97,6 +99,14 @@ beforeAll(async () => {
   api2Port = await freePort()
   orders = { url: '', calls: 0 }
   orders.url = `${await serve(() => JSON.stringify({ order: ++orders.calls }))}/order`
+  slow = { url: '', calls: 0, held: [] }
+  const slowServer = createServer((req, res) => {
+    const n = ++slow.calls
+    req.resume().on('end', () => slow.held.push(() => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ slow: n }))))
+  })
+  await new Promise<void>((r) => slowServer.listen(0, '127.0.0.1', r))
+  servers.push(slowServer)
+  slow.url = `http://127.0.0.1:${(slowServer.address() as AddressInfo).port}/slow`
   chains = await startStandaloneChains({ as: 'testnet', dataDir: chainsDir, port: 0 })
   // Hostile batch-settlement sellers (item 3): one asks a 250 USDC minDeposit, one rotates its withdraw delay on every 402.
   const token = { address: chains.contracts['base-sepolia']!.USDC as Address, ...tokenSpec('base-sepolia', 'USDC')!.permitDomain! }
@@ -108,7 +118,7 @@ beforeAll(async () => {
   const env = {
     ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey(), PARX_BATCH_RECEIVER_AUTHORIZER_KEY: authorizerKey,
     // api2's own paid URLs too: an agent of this platform pays one of its endpoints through it.
-    PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url, `http://127.0.0.1:${api2Port}`].map((u) => new URL(u).host).join(','),
+    PARX_EGRESS_ALLOW: [upstream.url, hook.url, orders.url, refusing.url, rotating.url, slow.url, `http://127.0.0.1:${api2Port}`].map((u) => new URL(u).host).join(','),
     PARX_PAY_VALIDITY_SECONDS: String(VALIDITY),
   }
   // The api replica first: it migrates the store. Only the worker's claim settings matter: it alone claims.
@@ -122,6 +132,7 @@ beforeAll(async () => {
   bare = await startTestDaemon({ env: { ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey() } })
 }, 240_000)
 afterAll(async () => {
+  slow?.held.splice(0).forEach((f) => f())
   await Promise.all([api?.close(), api2?.close(), worker?.close(), bare?.close()])
   await Promise.all([refusing?.close(), rotating?.close()])
   await chains?.stop()
@@ -330,6 +341,35 @@ describe('a retried payment through the other api replica (issue 39 item 4, Post
     expect(decodeHeader<{ error: string }>(other.headers.get('payment-required'))!.error).toBe('payment_identifier_mismatch')
     expect(orders.calls).toBe(before.calls + 1)
     expect(await usdcOf(payee)).toBe(PAID)
+  })
+
+  it('x402: a repeat through api2 while api still serves the first waits for its answer: both get the one order, the upstream called once, charged once', async () => {
+    const payee = randomAddress()
+    const e = await user.createEndpoint({ body: { upstreamUrl: slow.url, price: '0.01', network: 'base-sepolia', token: 'USDC', payTo: payee } })
+    const chain = worker.services.evm['base-sepolia']!
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, chain.client as never)) }], spendControls: false })
+    const id = `pay_hosted_inflight_${Date.now()}`
+    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+      if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+    })
+    const rec = recordingFetch()
+    const before = { payer: await usdcOf(payer.address), calls: slow.calls }
+    const first = wrapFetchWithPayment(rec.f, client)(on(api, e.url), { method: 'POST', body: '{"item":3}' })
+    await until(async () => slow.held.length, (n) => n === 1, 'the first request at the upstream')
+    const repeat = fetch(on(api2, e.url), { method: 'POST', headers: { 'payment-signature': rec.sent[0]! }, body: '{"item":3}' })
+    // The repeat is held by api2, neither served nor refused, while api's upstream has not answered.
+    await new Promise((r) => setTimeout(r, 500))
+    expect(slow.calls).toBe(before.calls + 1)
+    slow.held.splice(0).forEach((f) => f())
+    const [a, b] = await Promise.all([first, repeat])
+    expect([a.status, b.status]).toEqual([200, 200])
+    const [ja, jb] = [await a.json(), await b.json()]
+    expect(ja).toEqual({ slow: before.calls + 1 })
+    expect(jb).toEqual(ja)
+    expect(settlementOf(b)).toMatchObject({ success: true, transaction: settlementOf(a)!.transaction })
+    expect(slow.calls).toBe(before.calls + 1)
+    expect(await usdcOf(payee)).toBe(PAID)
+    expect(before.payer - (await usdcOf(payer.address))).toBe(PAID)
   })
 
   it('MPP: the same credential through api then api2 gets the same body twice, the upstream called once, charged once', async () => {
