@@ -38,9 +38,12 @@ import { recordingFetch } from './helpers/x402-buyers.js'
  *
  * Items 3 and 4 on the same set-up, with a second `--role api` replica (api2) on the same store: an
  * agent paying a hostile batch-settlement seller through both replicas in turn gets one channel and
- * one bounded deposit (the one-channel rule holds under the agent's row lock, not per process); and
- * a payment sent again to the other replica is answered what the first one was (the answer store
- * is the database), the upstream called once, the payer charged once. PostgreSQL only.
+ * one bounded deposit (the one-channel rule holds under the agent's row lock, not per process),
+ * which the worker releases once its authorization expired unused; an agent paying a platform
+ * batch-settlement endpoint through both replicas is claimed by the worker and refunds the rest
+ * through api2, its escrow then no longer counted; and a payment sent again to the other replica,
+ * after or during the first, is answered what the first one was (the answer store is the
+ * database), the upstream called once, the payer charged once. PostgreSQL only.
  */
 const PRICE = 1000n // 0.001 USDC
 const CALLS = 5n
