@@ -40,8 +40,9 @@ import { recordingFetch } from './helpers/x402-buyers.js'
  * agent paying a hostile batch-settlement seller through both replicas in turn gets one channel and
  * one bounded deposit (the one-channel rule holds under the agent's row lock, not per process),
  * which the worker releases once its authorization expired unused; an agent paying a platform
- * batch-settlement endpoint through both replicas is claimed by the worker and refunds the rest
- * through api2, its escrow then no longer counted; and a payment sent again to the other replica,
+ * batch-settlement endpoint through both replicas is claimed by the worker, makes no second deposit
+ * when our record of the first is lost (the chain is read), and refunds the rest through api2, its
+ * escrow then no longer counted; and a payment sent again to the other replica,
  * after or during the first, is answered what the first one was (the answer store is the
  * database), the upstream called once, the payer charged once. PostgreSQL only.
  */
@@ -400,7 +401,7 @@ describe('a retried payment through the other api replica (issue 39 item 4, Post
 })
 
 describe("an agent paying a platform batch-settlement endpoint on the role split (issue 39 items 1 and 3, PostgreSQL, testnet)", () => {
-  it('one deposit through api, vouchers through both replicas; the worker claims and sweeps meanwhile; the refund through api2 returns the unspent deposit exactly and the escrow stops counting', async () => {
+  it('one deposit through api, vouchers through both replicas; the worker claims and sweeps meanwhile; a lost deposit record gets no second deposit (the chain read); the refund through api2 returns the unspent deposit exactly and the escrow stops counting', async () => {
     const { userKey } = await api.services.platform.store.createUser({ name: 'both-sides' })
     const user = createPlatformClient({ url: api.urls.platform, userKey })
     const onApi2 = createPlatformClient({ url: api2.urls.platform, userKey })
@@ -431,11 +432,18 @@ describe("an agent paying a platform batch-settlement endpoint on the role split
     const [, totalClaimed] = await worker.services.evm['base-sepolia']!.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi: channels, functionName: 'channels', args: [channelId as Hex] })
     expect(totalClaimed).toBe(CALLS * PRICE)
 
+    // Our record loses the deposit (as a lost write would): the replica reads the channel on chain before depositing, so a voucher alone pays.
+    await api.services.store.db.updateTable('platform_pay_channels').set({ deposited: '0' }).where('id', '=', channelId).execute()
+    const sixth = await pay(api2)
+    expect(sixth.status, JSON.stringify(sixth.body)).toBe(200)
+    expect(sixth.body.receipt).toMatchObject({ transaction: null, channel: { id: channelId, cumulative: '0.006' } })
+    expect(sixth.body.receipt.channel.deposited).toBeUndefined()
+    expect(await usdcOf(buyer.wallet)).toBe(5_000_000n - 10n * PRICE)
+
     const refunded = await onApi2.refundChannel({ params: { id: buyer.id, channelId } })
-    expect(refunded).toMatchObject({ refunded: '0.005', token: 'USDC', channel: { unspent: '0', refunded: '0.005', charged: '0.005' } })
-    expect(await usdcOf(buyer.wallet)).toBe(5_000_000n - CALLS * PRICE)
-    expect(await usdcOf(receiver.wallet)).toBe(CALLS * PRICE)
+    expect(refunded).toMatchObject({ refunded: '0.004', token: 'USDC', channel: { unspent: '0', refunded: '0.004', charged: '0.006', deposited: '0.01' } })
+    expect(await usdcOf(buyer.wallet)).toBe(5_000_000n - (CALLS + 1n) * PRICE)
     // Back in the wallet, the escrow no longer counts; the vouchers (what was charged) do.
-    expect((await user.getLimits({ params: { id: buyer.id } })).spentTodayUsd).toBe('0.005')
+    expect((await user.getLimits({ params: { id: buyer.id } })).spentTodayUsd).toBe('0.006')
   })
 })
