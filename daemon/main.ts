@@ -245,6 +245,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       payValiditySeconds: config.pay.validitySeconds,
       unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
       channelSettings: config.pay.channels,
+      receiptKey: keys.receipt,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).
     if (config.role !== 'worker') {

@@ -28,6 +28,12 @@ export type ServiceKeys = {
    * (without it, agents cannot be created there).
    */
   platformWallet?: Hex
+  /**
+   * Signs payment receipts (daemon/platform/receipts/), its address published in the manifest.
+   * Generated into the keys file on the local profile; `keys.receipt` / PARX_RECEIPT_KEY elsewhere
+   * (without it, pays carry no signed receipt).
+   */
+  receipt?: Hex
 }
 
 type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaAttestors' | 'solanaMintAuthority'> & {
@@ -65,6 +71,7 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
     solanaMintAuthority: new Uint8Array(64),
     operatorToken: config.auth.operatorToken,
     platformWallet: k.platformWallet as Hex | undefined,
+    receipt: k.receipt as Hex | undefined,
   }
 }
 
@@ -73,9 +80,10 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
   if (existsSync(file)) {
     const keys = readKeyFile(file)
-    // A data dir from before the platform: add its wallet key, keeping every other key as it was.
-    if (!keys.platformWallet) {
-      keys.platformWallet = generatePrivateKey()
+    // A data dir from before the platform (or its receipts): add the missing keys, keeping every other key as it was.
+    if (!keys.platformWallet || !keys.receipt) {
+      keys.platformWallet ??= generatePrivateKey()
+      keys.receipt ??= generatePrivateKey()
       writeKeyFile(file, keys)
     }
     return keys
@@ -92,6 +100,7 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
     solanaMintAuthority: sol(),
     operatorToken: `parxop_${randomBytes(24).toString('hex')}`,
     platformWallet: generatePrivateKey(),
+    receipt: generatePrivateKey(),
   }
   writeKeyFile(file, keys)
   return keys
