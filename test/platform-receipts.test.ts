@@ -11,6 +11,7 @@ import type { Manifest } from '../src/sdk/platform/manifest.js'
 import type { SignedReceipt } from '../src/sdk/platform/receipts.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { testDialect } from './helpers/store.js'
 import { randomAddress } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
@@ -175,4 +176,28 @@ describe('receipts (compiled binary, real daemon)', () => {
     // The receipt file itself was not touched by any of this.
     expect(JSON.parse(readFileSync(join(tmp, 'ok.json'), 'utf8'))).toEqual(r)
   }, 120_000)
+})
+
+/**
+ * Hosted replicas sign with one receipt key (PARX_RECEIPT_KEY on each): a second daemon on the same
+ * PostgreSQL, given the first one's key, publishes the same signer and serves the receipts the first
+ * one signed, byte for byte. (Two in-process local daemons each run their own embedded chain, so
+ * the pays themselves go through the first; the receipts are the shared store's.)
+ */
+describe.runIf(testDialect() === 'postgres')('receipts across replicas (PostgreSQL)', () => {
+  it('a replica sharing the store and the receipt key publishes the same signer and serves the same receipts', async () => {
+    const b = await startTestDaemon({ flags: { store: { url: d.services.config.store.url }, keys: { receipt: d.services.keys.receipt } } })
+    try {
+      const onA = createPlatformClient({ url: d.urls.platform, agentKey })
+      const onB = createPlatformClient({ url: b.urls.platform, agentKey })
+      expect((await onB.manifest({})).receipts.signer).toBe((await onA.manifest({})).receipts.signer)
+      const fromA = await onA.listReceipts({ params: { id: agentId } })
+      expect(fromA.receipts.length).toBeGreaterThanOrEqual(2)
+      expect(await onB.listReceipts({ params: { id: agentId } })).toEqual(fromA)
+      const [first] = fromA.receipts
+      expect(await onB.showReceipt({ params: { id: agentId, paymentId: first!.message.paymentId } })).toEqual(first)
+    } finally {
+      await b.close()
+    }
+  }, 180_000)
 })

@@ -45,7 +45,11 @@ type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaA
 
 
 export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
-  if (config.profile === 'local') return fromFile(loadOrCreateKeyFile(config.dataDir))
+  if (config.profile === 'local') {
+    const local = fromFile(loadOrCreateKeyFile(config.dataDir))
+    // A configured receipt key wins over the generated one: replicas sharing a store sign with one key.
+    return config.keys.receipt ? { ...local, receipt: config.keys.receipt as Hex } : local
+  }
   // startDaemon lists every missing setting first (src/config/problems.ts); this stays as a guard.
   const missing = (name: string, env: string) =>
     new BaseError('CONFIG_INVALID', `the ${config.profile} profile needs the ${name} key`, {
