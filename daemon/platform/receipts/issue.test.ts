@@ -69,12 +69,15 @@ describe('receipt issuer', () => {
     expect(again).toEqual(first)
   })
 
-  it('a store that fails: no receipt, logged, not thrown (the money has moved; the pay still answers)', async () => {
+  it('a store that fails or a field that cannot be signed: no receipt, logged, not thrown (the money has moved; the pay still answers)', async () => {
     const errors: unknown[] = []
     const failing = { ...receiptStore(store), put: async () => Promise.reject(new Error('disk full')) }
     const r = await receiptIssuer({ key, store: failing, log: { error: (o: unknown) => void errors.push(o) } }).issue(input())
     expect(r).toBeUndefined()
     expect(errors).toHaveLength(1)
+    // A payee that is not an address cannot be signed as one: the same, never a thrown pay.
+    expect(await receiptIssuer({ key, store: receiptStore(store), log: { error: (o: unknown) => void errors.push(o) } }).issue(input({ payTo: 'not-an-address' }))).toBeUndefined()
+    expect(errors).toHaveLength(2)
   })
 
   it("pages an agent's receipts newest first, by since/until, without repeats", async () => {

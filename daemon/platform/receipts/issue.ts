@@ -31,7 +31,7 @@ export type ReceiptIssuer = {
   signer: Address
   /**
    * Signs the receipt and stores it with the payment; resolves once it is stored, so the agent
-   * never holds one the platform lacks. Undefined (logged) when it could not be stored: the money
+   * never holds one the platform lacks. Undefined (logged) when it could not be signed or stored: the money
    * has moved by then, and a pay answered as failed would invite the agent to pay twice.
    */
   issue(input: ReceiptInput): Promise<SignedReceipt | undefined>
@@ -53,21 +53,22 @@ export function receiptIssuer(p: { key: Hex; store: ReceiptStore; log?: Pick<Log
   return {
     signer: account.address,
     async issue(x) {
-      const at = now()
-      const message: ReceiptMessage = {
-        paymentId: x.paymentId, agentId: x.agent.id, agentWallet: getAddress(x.agent.address), host: x.host, payTo: getAddress(x.payTo),
-        network: x.network, token: getAddress(x.token.address), symbol: x.token.symbol, decimals: x.token.decimals, amount: x.amount.toString(),
-        protocol: x.protocol, transaction: x.transaction, paidAt: Math.floor(at / 1000),
-      }
-      const signature = await account.signTypedData(receiptTypedData(message))
-      const signed: SignedReceipt = {
-        domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt', message, signature, signer: account.address,
-        sellerReceipt: (x.seller && sellerReceiptOf(x.seller)) ?? null,
-      }
+      // Called once the money moved: nothing here may turn the pay into an error (an unsignable field, a store down).
       try {
+        const at = now()
+        const message: ReceiptMessage = {
+          paymentId: x.paymentId, agentId: x.agent.id, agentWallet: getAddress(x.agent.address), host: x.host, payTo: getAddress(x.payTo),
+          network: x.network, token: getAddress(x.token.address), symbol: x.token.symbol, decimals: x.token.decimals, amount: x.amount.toString(),
+          protocol: x.protocol, transaction: x.transaction, paidAt: Math.floor(at / 1000),
+        }
+        const signature = await account.signTypedData(receiptTypedData(message))
+        const signed: SignedReceipt = {
+          domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt', message, signature, signer: account.address,
+          sellerReceipt: (x.seller && sellerReceiptOf(x.seller)) ?? null,
+        }
         return await p.store.put(x.agent.id, signed, at)
       } catch (err) {
-        p.log?.error({ err, paymentId: x.paymentId }, 'the receipt of a settled pay could not be stored; the pay is answered without one')
+        p.log?.error({ err, paymentId: x.paymentId }, 'the receipt of a settled pay could not be signed or stored; the pay is answered without one')
         return undefined
       }
     },

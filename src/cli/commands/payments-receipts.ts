@@ -17,6 +17,7 @@ export const MAX_EXPORT = 20_000
 export async function exportReceipts(opts: PaymentsOptions, deps: PlatformDeps): Promise<SignedReceipt[]> {
   if (deps.ctx.output === 'csv') throw usageError('--receipts prints JSON lines (or a JSON array with --output json); --output csv is for the payments table')
   if (opts.page !== undefined) throw usageError('--receipts reads every page itself; start from --cursor instead of --page')
+  if (opts.limit !== undefined) throw usageError('--receipts exports every receipt in the window; narrow it with --since/--until instead of --limit')
   const { since, until, kind, host } = historyQuery(opts)
   if (kind && kind !== 'pay') throw usageError(`--receipts: only pays have receipts (not --kind ${kind})`)
   const query: Record<string, string | undefined> = { since, until, limit: '200' }
