@@ -11,6 +11,8 @@ const storeSensitive = [
   'daemon/platform/freeze.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
+  'daemon/platform/receipts/issue.test.ts',
+  'test/platform-receipts.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/seller/**/*.test.ts',
   'test/seller-batch-settlement.test.ts',

@@ -63,6 +63,8 @@ _parx() {
       "channels withdraw") path="channels withdraw" ;;
       "discover") path="discover" ;;
       "manifest") path="manifest" ;;
+      "receipt") path="receipt" ;;
+      "receipt verify") path="receipt verify" ;;
       "endpoint") path="endpoint" ;;
       "endpoint list") path="endpoint list" ;;
       "endpoint create") path="endpoint create" ;;
@@ -88,7 +90,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report channels discover manifest endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report channels discover manifest receipt endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "openapi") words="--version -V --output -o --api-url --no-color --help" ;;
@@ -138,7 +140,7 @@ _parx() {
     "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
-    "payments") words="--agent --since --until --kind --host --limit --cursor --page --version -V --output -o --api-url --no-color --help" ;;
+    "payments") words="--agent --since --until --kind --host --limit --cursor --page --receipts --version -V --output -o --api-url --no-color --help" ;;
     "report") words="--agent --since --until --kind --host --version -V --output -o --api-url --no-color --help" ;;
     "channels") words="list refund withdraw --version -V --output -o --api-url --no-color --help" ;;
     "channels list") words="--agent --version -V --output -o --api-url --no-color --help" ;;
@@ -146,6 +148,8 @@ _parx() {
     "channels withdraw") words="--agent --version -V --output -o --api-url --no-color --help" ;;
     "discover") words="--facilitator --network --token --max-price --agent --version -V --output -o --api-url --no-color --help" ;;
     "manifest") words="--version -V --output -o --api-url --no-color --help" ;;
+    "receipt") words="verify --version -V --output -o --api-url --no-color --help" ;;
+    "receipt verify") words="--signer --version -V --output -o --api-url --no-color --help" ;;
     "endpoint") words="list create update delete refund --version -V --output -o --api-url --no-color --help" ;;
     "endpoint list") words="--version -V --output -o --api-url --no-color --help" ;;
     "endpoint create") words="--upstream --price --network --token --pay-to --name --discoverable --description --webhook-url --batch-settlement --auth-capture --version -V --output -o --api-url --no-color --help" ;;

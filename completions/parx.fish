@@ -29,6 +29,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a report
 complete -c parx -f -n '__fish_use_subcommand' -a channels
 complete -c parx -f -n '__fish_use_subcommand' -a discover
 complete -c parx -f -n '__fish_use_subcommand' -a manifest
+complete -c parx -f -n '__fish_use_subcommand' -a receipt
 complete -c parx -f -n '__fish_use_subcommand' -a endpoint
 complete -c parx -f -n '__fish_use_subcommand' -a mcp
 complete -c parx -f -n '__fish_use_subcommand' -a skill
@@ -167,6 +168,7 @@ complete -c parx -n '__fish_seen_subcommand_from payments' -l host -r
 complete -c parx -n '__fish_seen_subcommand_from payments' -l limit -r
 complete -c parx -n '__fish_seen_subcommand_from payments' -l cursor -r
 complete -c parx -n '__fish_seen_subcommand_from payments' -l page -r
+complete -c parx -n '__fish_seen_subcommand_from payments' -l receipts -f
 complete -c parx -n '__fish_seen_subcommand_from report' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l since -r
 complete -c parx -n '__fish_seen_subcommand_from report' -l until -r
@@ -183,6 +185,8 @@ complete -c parx -n '__fish_seen_subcommand_from discover' -l network -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l token -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l max-price -r
 complete -c parx -n '__fish_seen_subcommand_from discover' -l agent -r
+complete -c parx -f -n '__fish_seen_subcommand_from receipt' -a verify
+complete -c parx -n '__fish_seen_subcommand_from verify' -l signer -r
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a create
 complete -c parx -f -n '__fish_seen_subcommand_from endpoint' -a update

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { networks } from '../src/networks/registry.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import type { PaymentsPage, Report } from '../src/sdk/platform/history.js'
+import type { Manifest } from '../src/sdk/platform/manifest.js'
+import { verifyReceipt } from '../src/sdk/platform/receipt-verify.js'
+import type { SignedReceipt } from '../src/sdk/platform/receipts.js'
 import { fromBaseUnits, toBaseUnits } from '../src/sdk/units.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { randomAddress } from './helpers/x402.js'
@@ -270,6 +273,13 @@ describe('parx payments and parx report (compiled binary, real daemon)', () => {
       const next = text(await client.callTool({ name: 'history', arguments: { kind: 'pay', limit: 1, cursor: page.nextCursor } })) as PaymentsPage
       expect(next.payments).toHaveLength(1)
       expect(next.nextCursor).toBeNull()
+      // Each settled pay says it has a signed receipt; the tool hands it over by payment id, and it verifies against the manifest's signer.
+      expect(page.payments[0]!.receipt).toBe(true)
+      const signed = text(await client.callTool({ name: 'history', arguments: { receipt: page.payments[0]!.id } })) as SignedReceipt
+      expect(signed.message).toMatchObject({ paymentId: page.payments[0]!.id, agentId, symbol: 'PUSD', host: new URL(baseEndpoint.url).hostname })
+      const manifest = text(await client.callTool({ name: 'manifest', arguments: {} })) as Manifest
+      expect(await verifyReceipt(signed, { signer: manifest.receipts.signer as Address })).toMatchObject({ valid: true })
+      expect((await json<PaymentsPage>(['payments', '--kind', 'send'])).payments[0]!.receipt).toBe(false)
       const report = text(await client.callTool({ name: 'history', arguments: { report: true } })) as Report
       expect(report.byToken.map((t) => [t.token, t.amount])).toEqual([['PUSD', '0.52'], ['USDC', '0.25']])
       const found = text(await client.callTool({ name: 'discover', arguments: { query: 'weather', network: 'local-base' } })) as Discovered

@@ -104,6 +104,8 @@ describe('pay (MPP, stock mppx sellers)', () => {
     expect(r.status).toBe(200)
     expect(JSON.parse(r.body)).toEqual({ data: 'mpp report from /report' })
     expect(r.receipt).toMatchObject({ protocol: 'mpp', amount: '0.01', token: 'USDC', network: 'local-base', payer: a.wallet, payTo: payToFac })
+    // The platform's signed receipt of an MPP charge names the transfer's transaction.
+    expect(r.receipt!.signed!.message).toMatchObject({ protocol: 'mpp', transaction: r.receipt!.transaction, payTo: payToFac, symbol: 'USDC', amount: '10000', agentWallet: a.wallet })
     const tx = await d.services.base.client.getTransactionReceipt({ hash: r.receipt!.transaction as Hex })
     expect(tx.status).toBe('success')
     expect(await bal(payToFac)).toBe(PRICE)

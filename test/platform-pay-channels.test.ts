@@ -9,6 +9,8 @@ import * as X402BatchSettlement from '../contracts/evm/artifacts/X402BatchSettle
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { BATCH_SETTLEMENT_ADDRESS } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { encodeHeader } from '../src/sdk/x402/wire.js'
+import { verifyReceipt } from '../src/sdk/platform/receipt-verify.js'
+import { privateKeyToAccount } from 'viem/accounts'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
@@ -107,6 +109,10 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body.receipt).toMatchObject({ amount: '0.001', transaction: null, channel: { id: channelId, cumulative: `0.00${i}` } })
       expect(r.body.receipt.channel.deposited).toBeUndefined()
+      // The platform's signed receipt names the voucher (channel and signed cumulative, base units) in place of a transaction.
+      const signed = r.body.receipt.signed
+      expect(signed.message).toMatchObject({ transaction: `batch-settlement:${channelId.toLowerCase()}:${BigInt(i) * PRICE}`, amount: String(PRICE), payTo: r.body.receipt.payTo, symbol: 'USDC' })
+      expect(await verifyReceipt(signed, { signer: privateKeyToAccount(d.services.keys.receipt!).address })).toMatchObject({ valid: true })
     }
     expect(await d.services.base.client.getBlockNumber()).toBe(block)
     expect(await usdc()).toBe(5_000_000n - 10n * PRICE)

@@ -28,6 +28,12 @@ export type ServiceKeys = {
    * (without it, agents cannot be created there).
    */
   platformWallet?: Hex
+  /**
+   * Signs payment receipts (daemon/platform/receipts/), its address published in the manifest.
+   * Generated into the keys file on the local profile; `keys.receipt` / PARX_RECEIPT_KEY elsewhere
+   * (without it, pays carry no signed receipt).
+   */
+  receipt?: Hex
 }
 
 type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaAttestors' | 'solanaMintAuthority'> & {
@@ -39,7 +45,11 @@ type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaA
 
 
 export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
-  if (config.profile === 'local') return fromFile(loadOrCreateKeyFile(config.dataDir))
+  if (config.profile === 'local') {
+    const local = fromFile(loadOrCreateKeyFile(config.dataDir))
+    // A configured receipt key wins over the generated one: replicas sharing a store sign with one key.
+    return config.keys.receipt ? { ...local, receipt: config.keys.receipt as Hex } : local
+  }
   // startDaemon lists every missing setting first (src/config/problems.ts); this stays as a guard.
   const missing = (name: string, env: string) =>
     new BaseError('CONFIG_INVALID', `the ${config.profile} profile needs the ${name} key`, {
@@ -65,6 +75,7 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
     solanaMintAuthority: new Uint8Array(64),
     operatorToken: config.auth.operatorToken,
     platformWallet: k.platformWallet as Hex | undefined,
+    receipt: k.receipt as Hex | undefined,
   }
 }
 
@@ -73,9 +84,10 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
   const file = keyFilePath(dataDir)
   if (existsSync(file)) {
     const keys = readKeyFile(file)
-    // A data dir from before the platform: add its wallet key, keeping every other key as it was.
-    if (!keys.platformWallet) {
-      keys.platformWallet = generatePrivateKey()
+    // A data dir from before the platform (or its receipts): add the missing keys, keeping every other key as it was.
+    if (!keys.platformWallet || !keys.receipt) {
+      keys.platformWallet ??= generatePrivateKey()
+      keys.receipt ??= generatePrivateKey()
       writeKeyFile(file, keys)
     }
     return keys
@@ -92,6 +104,7 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
     solanaMintAuthority: sol(),
     operatorToken: `parxop_${randomBytes(24).toString('hex')}`,
     platformWallet: generatePrivateKey(),
+    receipt: generatePrivateKey(),
   }
   writeKeyFile(file, keys)
   return keys

@@ -16,6 +16,14 @@ describe('platform manifest', () => {
     expect(m.routes.find((r) => r.path === '/api/agents/:id/keys')).toBeUndefined()
   })
 
+  it('publishes the receipt signer and the typed data domain; null where the deployment has no receipt key', () => {
+    const signer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const m = buildManifest({ profile: 'local', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: () => null, receiptSigner: signer })
+    expect(manifest.parse(m).receipts).toEqual({ signer, domain: { name: 'parx receipt', version: '1' }, primaryType: 'Receipt' })
+    expect(buildManifest({ profile: 'mainnet', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: () => null }).receipts.signer).toBeNull()
+    expect(m.routes).toContainEqual({ method: 'GET', path: '/api/agents/:id/receipts/:paymentId', summary: expect.any(String) })
+  })
+
   it('serves the mainnet networks on mainnet; tempo only once a profile serves it', () => {
     const m = buildManifest({ profile: 'mainnet', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: (n, s) => (n === 'base' && s === 'USDC' ? '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' : null) })
     expect(m.networks.map((n) => n.key)).toEqual(['base', 'radius'])

@@ -3,6 +3,7 @@ import { KEY_HEADER } from '../../src/sdk/platform/keys.js'
 import type { Manifest } from '../../src/sdk/platform/manifest.js'
 import { agentNetworks, canSwap, sendableTokens, sendMethodOf, SWAP_PAIRS } from '../../src/sdk/platform/networks.js'
 import { agentRoutes } from '../../src/sdk/platform/routes.js'
+import { RECEIPT_DOMAIN } from '../../src/sdk/platform/receipt-typed-data.js'
 
 export type ManifestParameters = {
   profile: Profile
@@ -10,6 +11,8 @@ export type ManifestParameters = {
   facilitatorUrl: string
   /** A token's address on a network, when the deployment knows it. */
   tokenAddress: (network: string, symbol: string) => string | null
+  /** The receipt key's address (daemon/platform/receipts/); null without one. */
+  receiptSigner?: string | null
 }
 
 /**
@@ -36,6 +39,7 @@ export function buildManifest(p: ManifestParameters): Manifest {
     payments: { protocols: ['x402-v2', 'x402-v1', 'mpp'], facilitator: p.facilitatorUrl },
     limits: { currency: 'USD', kinds: ['perPayment', 'daily', 'allowedHosts'], windowSeconds: 86_400, countedBy: ['pay', 'send', 'swap'] },
     auth: { userKeyHeader: KEY_HEADER.user, agentKeyHeader: KEY_HEADER.agent },
+    receipts: { signer: p.receiptSigner ?? null, domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt' },
     routes: agentRoutes(),
   }
 }

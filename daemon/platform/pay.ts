@@ -20,6 +20,7 @@ import { channelTerms } from './channels/terms.js'
 import type { PaymentRequired } from '../../src/sdk/x402/types.js'
 import { decodeHeader } from '../../src/sdk/x402/wire.js'
 import type { SpendsLedger } from './spends.js'
+import type { ReceiptIssuer } from './receipts/issue.js'
 import { policyOf, type AgentRow } from './store.js'
 
 /** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
@@ -28,6 +29,8 @@ export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: 
   & { fetch?: SellerFetch }
   /** x402 batch-settlement channels (daemon/platform/channels/): without them, such offers are not taken. */
   & { channels?: { store: ChannelStore; settings: ChannelSettings } }
+  /** Signs and stores each settled pay's receipt (daemon/platform/receipts/); absent: pays carry no signed receipt. */
+  & { receipts?: ReceiptIssuer }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
@@ -127,13 +130,23 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     const outcome = await decide(d, spend.id, proof!, `seller answered ${paid.status} without a settlement`, price)
     if (outcome.fields.charged && paid.status < 400) {
       const transaction = outcome.fields.transaction
-      return { dryRun: false, ...(await passThrough(paid)), receipt: transaction ? { ...price, transaction, payer: ctx.signer.address } : null }
+      const signed = transaction ? await issue(d, agent, host, spend.id, chosen, transaction, paid) : undefined
+      return { dryRun: false, ...(await passThrough(paid)), receipt: transaction ? { ...price, transaction, payer: ctx.signer.address, ...signed } : null }
     }
     await paid.body?.cancel().catch(() => {})
     throw new BaseError(code, `${why}; ${outcome.message}`, { fields: outcome.fields })
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
-  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address } }
+  const signed = await issue(d, agent, host, spend.id, chosen, settlement.transaction, paid)
+  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address, ...signed } }
+}
+
+/** The settled pay's signed receipt, stored before the agent hears of the pay (nothing without a receipt key). */
+async function issue(d: PayDeps, agent: AgentRow, host: string, paymentId: string, q: Quote, transaction: string, paid: Response) {
+  const signed = await d.receipts?.issue({
+    paymentId, agent, host, payTo: q.payTo, network: d.chain.spec.caip2, token: q.token, amount: q.raw, protocol: q.protocol, transaction, seller: paid,
+  })
+  return signed ? { signed } : {}
 }
 
 /**
@@ -167,7 +180,7 @@ async function viaChannel(
   return payWithChannel({
     chain: d.chain, spends: d.spends, channels: channels.store, settings: channels.settings, agent, signer: ctx.signer, url: req.url, host, terms,
     resource: required.resource, validSeconds: validitySeconds(terms.requirement.maxTimeoutSeconds ?? 60, ctx.maxValiditySeconds),
-    timeoutMs: d.timeoutMs ?? DEFAULT_TIMEOUT_MS, send: (headers) => sellerFetch(req.url, init(headers), true),
+    timeoutMs: d.timeoutMs ?? DEFAULT_TIMEOUT_MS, send: (headers) => sellerFetch(req.url, init(headers), true), receipts: d.receipts,
   })
 }
 

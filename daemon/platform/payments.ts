@@ -19,7 +19,9 @@ const DAY_MS = 86_400_000
  */
 export async function paymentsPage(store: Store, agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage> {
   const limit = q.limit ?? PAYMENTS_PAGE.default
-  let sel = filtered(store, agentId, q).selectAll()
+  // Whether each row has a signed receipt (daemon/platform/receipts/), read in the same query.
+  let sel = filtered(store, agentId, q).selectAll('platform_spends')
+    .select((eb) => eb.exists(eb.selectFrom('platform_receipts').select('platform_receipts.payment_id').whereRef('platform_receipts.payment_id', '=', 'platform_spends.id')).as('has_receipt'))
   if (q.cursor) {
     const { createdAt, id } = q.cursor
     sel = sel.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]))
@@ -54,9 +56,11 @@ function filtered(store: Store, agentId: string, f: SpendFilter) {
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
 
 /** A ledger row as the contract shows it: never the signed payment's proof. */
-export function paymentView(r: SpendRow): Payment {
+export function paymentView(r: SpendRow & { has_receipt?: unknown }): Payment {
   return {
     id: r.id, kind: r.kind, state: r.state, amount: r.amount, token: r.token, amountUsd: microsToUsd(BigInt(r.amount_micros)),
     host: r.host ?? null, recipient: r.kind === 'swap' ? null : r.recipient, tx: r.tx, userOp: r.user_op, reason: r.reason, createdAt: iso(r.created_at),
+    // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
+    receipt: r.has_receipt === true || Number(r.has_receipt) === 1,
   }
 }

@@ -12,7 +12,7 @@ import { payForAgent, type PayRequest } from './pay.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
-import { erc20Abi, getAddress, type Address } from 'viem'
+import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
 import type { AaRuntime } from './aa/runtime.js'
 import { callFromAgent, sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
@@ -44,6 +44,8 @@ import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { RefundAnswer } from '../../src/sdk/platform/refunds.js'
 import { sellerHoldStore } from '../seller/hold-store.js'
 import { refundEndpointPayment } from './endpoint-refund.js'
+import { receiptIssuer } from './receipts/issue.js'
+import { receiptStore, type ReceiptStore } from './receipts/store.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -84,6 +86,8 @@ export type PlatformService = {
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
   /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/platform/channels/). */
   channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>; withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw> }
+  /** Signed receipts of settled pays (daemon/platform/receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
+  receipts: { signer: Address | null; store: ReceiptStore }
   /** Swaps through our own swap service (daemon/platform/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
@@ -145,6 +149,8 @@ export type PlatformServiceParameters = {
   channelSettings?: ChannelSettings
   /** Config `platform.unfreezeRequiresDashboard` (default false). */
   unfreezeRequiresDashboard?: boolean
+  /** The receipt key (config `keys.receipt` / PARX_RECEIPT_KEY; the local keys file); without it pays carry no signed receipt. */
+  receiptKey?: Hex
   log: Logger
 }
 
@@ -167,6 +173,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
   const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
+  const receipts = receiptStore(p.store)
+  const issuer = p.receiptKey ? receiptIssuer({ key: p.receiptKey, store: receipts, log: p.log }) : undefined
   const chainOf = (agent: AgentRow) => {
     const chain = p.evm[agent.network]
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
@@ -204,7 +212,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings } }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, receipts: issuer }, agent, req)),
+    receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {
         const chain = chainOf(agent)

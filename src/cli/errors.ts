@@ -16,6 +16,10 @@ export const cliErrorCodes = {
   WAIT_TIMEOUT: exitCodes.failure,
   /** `parx discover`: the facilitator's discovery listing did not answer, or not in the bazaar's shape. */
   DISCOVERY_UNREADABLE: exitCodes.failure,
+  /** `parx receipt verify`: the signature does not recover to the expected signer (a field was changed, or another key signed it). */
+  RECEIPT_INVALID: exitCodes.receiptInvalid,
+  /** `parx receipt verify`: the input is not a receipt (not JSON, or a field missing or of the wrong form). */
+  RECEIPT_MALFORMED: exitCodes.receiptInvalid,
 } as const satisfies Record<string, ExitCode>
 
 export type CliErrorCode = keyof typeof cliErrorCodes

@@ -37,6 +37,7 @@ import * as xchainBuild from './commands/xchain/build.js'
 import * as xchainStatus from './commands/xchain/status.js'
 import * as logout from './commands/logout.js'
 import * as manifest from './commands/manifest.js'
+import * as receiptVerify from './commands/receipt/verify.js'
 import * as mcp from './commands/mcp.js'
 import * as pay from './commands/pay.js'
 import * as payments from './commands/payments.js'
@@ -153,6 +154,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   )
   program.addCommand(discover.define(ctx))
   program.addCommand(manifest.define(ctx))
+  program.addCommand(new Command('receipt').description('signed payment receipts: verify one offline').addCommand(receiptVerify.define(ctx)))
   program.addCommand(
     new Command('endpoint')
       .description('seller endpoints of the payments platform')

@@ -35,6 +35,7 @@ export const envPaths: Record<string, string> = {
   PARX_SOLANA_FACILITATOR_KEY: 'keys.solanaFacilitator',
   PARX_BATCH_RECEIVER_AUTHORIZER_KEY: 'keys.batchReceiverAuthorizer',
   PARX_PLATFORM_WALLET_KEY: 'keys.platformWallet',
+  PARX_RECEIPT_KEY: 'keys.receipt',
   PARX_FACILITATOR_EIP6492_FACTORIES: 'facilitator.eip6492Factories',
   PARX_TRUSTED_PROXIES: 'http.trustedProxies',
   PARX_LOG_MAX_MEGABYTES: 'log.maxMegabytes',

@@ -38,6 +38,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {}, file: { metrics: { host: '127.0.0.6' } } }).metrics.host).toBe('127.0.0.6')
   })
 
+  it('takes the receipt key from PARX_RECEIPT_KEY (keys.receipt) and refuses one that is not a hex key', () => {
+    const key = `0x${'ab'.repeat(32)}`
+    expect(loadConfig({ env: { PARX_RECEIPT_KEY: key }, file: {}, flags: { dataDir: '/nonexistent' } }).keys.receipt).toBe(key)
+    expect(() => loadConfig({ env: { PARX_RECEIPT_KEY: '0x1234' }, file: {}, flags: { dataDir: '/nonexistent' } })).toThrow(/keys\.receipt/)
+  })
+
   it('is read-only once loaded', () => {
     const c = loadConfig({ env: {}, file: {} })
     expect(Object.isFrozen(c)).toBe(true)

@@ -273,6 +273,12 @@ export const configSchema = z.object({
     solanaAttestors: z.array(z.string()).optional(),
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
     platformWallet: z.string().optional(),
+    /**
+     * Signs the platform's payment receipts (EIP-712, daemon/platform/receipts/); its address is
+     * published in the manifest. The same on every replica. Generated into the keys file on the
+     * local profile; absent elsewhere: pays carry no signed receipt.
+     */
+    receipt: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a hex private key (0x + 64 hex)').optional(),
     /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (docs/hosting.md "Hosting safely"). */
     platformWalletPrevious: z.array(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'each previous platform wallet key is 32 bytes of hex (0x + 64 hex)')).optional(),
   }).default({}),

@@ -44,6 +44,8 @@ import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
 import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
+import receiptsList from './platform/receipts-list.js'
+import receiptsShow from './platform/receipts-show.js'
 import channelsList from './platform/channels-list.js'
 import channelsRefund from './platform/channels-refund.js'
 import channelsWithdraw from './platform/channels-withdraw.js'
@@ -99,7 +101,7 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
-  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, channelsList, channelsRefund, channelsWithdraw,
+  agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, receiptsList, receiptsShow, channelsList, channelsRefund, channelsWithdraw,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

@@ -12,6 +12,8 @@ import { decodeProof, hasExpired, usedIn, wasUsed, type PaymentProof } from '../
 import { isTxHash } from '../pay/quote.js'
 import { passThrough, readBounded, MAX_TERMS_BODY } from '../pay/seller-body.js'
 import type { SpendsLedger } from '../spends.js'
+import type { ReceiptIssuer } from '../receipts/issue.js'
+import { voucherTransaction } from '../../../src/sdk/platform/receipt-typed-data.js'
 import { policyOf, type AgentRow } from '../store.js'
 import { chargedBy } from '../../../src/sdk/x402/client/channels.js'
 import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
@@ -45,6 +47,8 @@ export type ChannelPayContext = {
   timeoutMs: number
   /** One request to the seller with these extra headers (the guarded egress fetch). */
   send(headers: Record<string, string>): Promise<Response>
+  /** Signs and stores each charged voucher's receipt (daemon/platform/receipts/). */
+  receipts?: ReceiptIssuer
 }
 
 const n = (s: string | null | undefined) => BigInt(s ?? '0')
@@ -164,9 +168,14 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     const amount = fromBaseUnits(delta, terms.token.decimals)
     await channels.settleVoucher(voucher, usdMicros(amount, terms.token.decimals), amount)
     await channels.update(terms.channelId, { charged: (charged + delta).toString() })
+    // The voucher is what pays here (a deposit only fills the escrow): the receipt names it, at what the seller charged.
+    const signed = await x.receipts?.issue({
+      paymentId: voucher.id, agent: x.agent, host: x.host, payTo: terms.config.receiver, network: chain.spec.caip2, token: terms.token, amount: delta,
+      protocol: price.protocol, transaction: voucherTransaction(terms.channelId, cumulative), seller: paid,
+    })
     return {
       dryRun: false, ...(await passThrough(paid)),
-      receipt: { ...price, amount, transaction: tx, payer: x.signer.address, channel: { id: terms.channelId, cumulative: fromBaseUnits(charged + delta, terms.token.decimals), ...(deposit ? { deposited: fromBaseUnits(deposit.amount, terms.token.decimals) } : {}) } },
+      receipt: { ...price, amount, transaction: tx, payer: x.signer.address, channel: { id: terms.channelId, cumulative: fromBaseUnits(charged + delta, terms.token.decimals), ...(deposit ? { deposited: fromBaseUnits(deposit.amount, terms.token.decimals) } : {}) }, ...(signed ? { signed } : {}) },
     }
   }
   // Not charged by the seller's word: the voucher's reservation goes back to the escrow, which still counts it.

@@ -110,6 +110,7 @@ export function human(a: PayAnswer, ctx: CliContext, out?: string): string[] {
   if (a.dryRun) return a.price ? priceLines(a, ctx) : ['The URL asked for no payment.']
   const r = a.receipt
   ctx.stderr(r ? `Paid ${r.amount} ${r.token} on ${r.network} (${r.protocol}); ${settledBy(r)}. Seller answered ${a.status}.` : `No payment was asked; the URL answered ${a.status}.`)
+  if (r?.signed) ctx.stderr(`Signed receipt for payment ${r.signed.message.paymentId} (export with \`parx payments --receipts\`).`)
   const bytes = a.bodyEncoding === 'base64' ? Buffer.from(a.body, 'base64').length : Buffer.byteLength(a.body)
   if (out !== undefined) return ctx.stderr(`Wrote the answer (${bytes} bytes) to ${out}.`), []
   if (a.bodyEncoding === 'base64') return ctx.stderr(`The answer is binary (${bytes} bytes): save it with --out FILE, or use --output json for it in base64.`), []

@@ -3,10 +3,12 @@ import type { Payment, PaymentsPage } from '../../sdk/platform/history.js'
 import type { CliContext } from '../context.js'
 import { csvLines } from '../csv.js'
 import { usageError } from '../errors.js'
+import type { SignedReceipt } from '../../sdk/platform/receipts.js'
 import { historyAgent, historyQuery, type HistoryFilterOptions } from './history-args.js'
+import { exportReceipts, receiptLines } from './payments-receipts.js'
 import { ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
-export type PaymentsOptions = HistoryFilterOptions & { limit?: string; cursor?: string; page?: string }
+export type PaymentsOptions = HistoryFilterOptions & { limit?: string; cursor?: string; page?: string; receipts?: boolean }
 
 /** The most pages `--page` walks through (each one request): beyond it, page with --cursor. */
 export const MAX_PAGE = 100
@@ -16,7 +18,8 @@ export const MAX_PAGE = 100
  * call: `--cursor` is the previous page's nextCursor; `--page N` walks N-1 pages from the newest
  * (or from --cursor), for a person who thinks in page numbers.
  */
-export async function run(opts: PaymentsOptions, deps: PlatformDeps): Promise<CommandResult<PaymentsPage>> {
+export async function run(opts: PaymentsOptions, deps: PlatformDeps): Promise<CommandResult<PaymentsPage | SignedReceipt[]>> {
+  if (opts.receipts) return ok(await exportReceipts(opts, deps))
   const query: Record<string, string | undefined> = { ...historyQuery(opts) }
   if (opts.limit !== undefined) {
     if (!/^\d{1,3}$/.test(opts.limit.trim()) || Number(opts.limit) < 1 || Number(opts.limit) > 200) throw usageError(`--limit '${opts.limit}' is not a whole number from 1 to 200`)
@@ -48,7 +51,8 @@ export function csv(p: PaymentsPage): string[] {
   return csvLines(PAYMENT_COLUMNS, p.payments.map((x) => PAYMENT_COLUMNS.map((c) => x[c])))
 }
 
-export function human(p: PaymentsPage, ctx: CliContext): string[] {
+export function human(p: PaymentsPage | SignedReceipt[], ctx: CliContext): string[] {
+  if (Array.isArray(p)) return receiptLines(p, ctx)
   if (ctx.output === 'csv') return csv(p)
   if (!p.payments.length) return ['No payments.']
   const lines = p.payments.map((x) => line(x, ctx))
@@ -74,5 +78,6 @@ export function define(ctx: () => CliContext): Command {
     .option('--limit <n>', 'payments per page, 1 to 200 (default 50)')
     .option('--cursor <cursor>', 'the page after this cursor (printed as `more: --cursor ...`, nextCursor in JSON)')
     .option('--page <n>', 'page number, from the newest (walks the pages before it)')
+    .option('--receipts', "export the signed receipts of the agent's pays instead: JSON lines (a JSON array with -o json), for `parx receipt verify`")
   return platformAction(cmd, ctx, run, human)
 }

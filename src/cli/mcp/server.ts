@@ -67,7 +67,8 @@ const tools = {
   history: {
     description:
       "The agent's pays, sends and swaps, newest first, one page at a time (pass nextCursor as cursor for the next); " +
-      'with report: true, the totals per day, host, token and kind over the window instead, with the limits and what today used.',
+      'with report: true, the totals per day, host, token and kind over the window instead, with the limits and what today used. ' +
+      "Each settled pay has receipt: true; pass its id as receipt to get the platform's signed receipt of it (EIP-712, verifiable offline with `parx receipt verify`).",
     input: {
       since: z.string().optional().describe('from this ISO date or time, or a span back from now such as 7d or 24h'),
       until: z.string().optional().describe('before this ISO date or time'),
@@ -76,6 +77,7 @@ const tools = {
       limit: z.number().int().min(1).max(200).optional().describe('payments per page (default 50)'),
       cursor: z.string().optional().describe('nextCursor of the page before'),
       report: z.boolean().optional().describe('totals instead of the list'),
+      receipt: z.string().optional().describe("a payment id (a row with receipt: true): that payment's signed receipt instead of the list"),
     },
   },
 } as const

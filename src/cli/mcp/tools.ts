@@ -9,7 +9,8 @@ import * as manifest from '../commands/manifest.js'
 import * as payments from '../commands/payments.js'
 import * as report from '../commands/report.js'
 import * as pay from '../commands/pay.js'
-import { agentIdOf, needAgent, type PlatformDeps } from '../commands/platform-shared.js'
+import { agentIdOf, needAgent, uuidArg, type PlatformDeps } from '../commands/platform-shared.js'
+import { historyAgent } from '../commands/history-args.js'
 import * as send from '../commands/send.js'
 import * as swap from '../commands/swap.js'
 import * as whoami from '../commands/whoami.js'
@@ -40,6 +41,8 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
   swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
   discover: async (a, deps) => (await discover.run({ query: str(a, 'query'), facilitator: str(a, 'facilitator'), network: str(a, 'network'), token: str(a, 'token'), maxPrice: str(a, 'maxPrice') }, deps)).data,
   history: async (a, deps) => {
+    const receipt = str(a, 'receipt')
+    if (receipt !== undefined) return receiptOf(receipt, deps)
     const filter = { since: str(a, 'since'), until: str(a, 'until'), kind: str(a, 'kind'), host: str(a, 'host') }
     if (a.report === true) return (await report.run(filter, deps)).data
     return (await payments.run({ ...filter, limit: typeof a.limit === 'number' ? String(a.limit) : undefined, cursor: str(a, 'cursor') }, deps)).data
@@ -61,6 +64,13 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
     return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true, via: 'mcp', ...request }, deps)).data
   },
+}
+
+/** One payment's signed receipt (each history row says whether it has one), for the agent to keep or show. */
+async function receiptOf(paymentId: string, deps: PlatformDeps): Promise<unknown> {
+  const id = uuidArg(paymentId, 'receipt')
+  const agent = await historyAgent({}, deps)
+  return deps.platform.showReceipt({ params: { id: agent, paymentId: id } })
 }
 
 /** Runs one tool; every failure becomes an MCP tool error carrying the CLI's `{ error, code }`. */

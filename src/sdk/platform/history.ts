@@ -82,6 +82,8 @@ export const payment = z.object({
   userOp: z.string().nullable(),
   reason: z.string().nullable(),
   createdAt: isoTime,
+  /** Whether the platform holds a signed receipt of it (settled pays): GET /api/agents/:id/receipts/:paymentId. */
+  receipt: z.boolean(),
 })
 export type Payment = z.infer<typeof payment>
 

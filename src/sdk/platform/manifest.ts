@@ -25,6 +25,16 @@ export const manifest = z.object({
     countedBy: z.array(z.enum(['pay', 'send', 'swap'])),
   }),
   auth: z.object({ userKeyHeader: z.string(), agentKeyHeader: z.string() }),
+  /**
+   * Who signs payment receipts: pin `signer` and check a receipt offline against it (`parx receipt
+   * verify --signer`, docs/platform-api.md "Receipts"). `signer` is null where the deployment has no
+   * receipt key (its pays carry no signed receipt).
+   */
+  receipts: z.object({
+    signer: z.string().nullable(),
+    domain: z.object({ name: z.string(), version: z.string() }),
+    primaryType: z.literal('Receipt'),
+  }),
   /** The routes an agent key may call. */
   routes: z.array(z.object({ method: z.string(), path: z.string(), summary: z.string() })),
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
+import { signedReceipt } from './receipts.js'
 
 /**
  * Request headers the platform sets itself or that would let the agent speak for the platform.
@@ -65,6 +66,8 @@ export const receipt = z.object({
   payTo: z.string(),
   /** Paid through the agent's batch-settlement channel: its id, the cumulative charged, and the deposit made by this request if any. */
   channel: z.object({ id: z.string(), cumulative: z.string(), deposited: z.string().optional() }).optional(),
+  /** The platform's signed receipt of this payment, as GET /api/agents/:id/receipts/:paymentId returns it (absent where the deployment has no receipt key). */
+  signed: signedReceipt.optional(),
 })
 export type Receipt = z.infer<typeof receipt>
 

@@ -27,6 +27,8 @@ export const platformRoutePaths = {
   pay: { method: 'POST', path: '/api/agents/:id/pay', auth: 'owner' },
   listPayments: { method: 'GET', path: '/api/agents/:id/payments', auth: 'owner' },
   report: { method: 'GET', path: '/api/agents/:id/report', auth: 'owner' },
+  listReceipts: { method: 'GET', path: '/api/agents/:id/receipts', auth: 'owner' },
+  showReceipt: { method: 'GET', path: '/api/agents/:id/receipts/:paymentId', auth: 'owner' },
   listChannels: { method: 'GET', path: '/api/agents/:id/channels', auth: 'owner' },
   refundChannel: { method: 'POST', path: '/api/agents/:id/channels/:channelId/refund', auth: 'owner' },
   withdrawChannel: { method: 'POST', path: '/api/agents/:id/channels/:channelId/withdraw', auth: 'owner' },

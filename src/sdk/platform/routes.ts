@@ -7,6 +7,7 @@ import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
 import { limits, setLimitsBody } from './limits.js'
 import { manifest } from './manifest.js'
 import { payAnswer, payBody } from './pay.js'
+import { receiptParams, receiptsPage, receiptsQuery, signedReceipt } from './receipts.js'
 import { refundAnswer, refundBody } from './refunds.js'
 import { createdUser, createUserBody, user } from './users.js'
 import { balance, sendBody, sendResult, swapBody, swapResult } from './wallet.js'
@@ -134,6 +135,16 @@ export const platformRoutes = {
     method: 'GET', path: '/api/agents/:id/report', auth: 'owner',
     summary: "the agent's spending totals per day, host, token and kind over a window, with its limits",
     params: A.agentParams, query: reportQuery, response: report, errors: TENANT,
+  },
+  listReceipts: {
+    method: 'GET', path: '/api/agents/:id/receipts', auth: 'owner',
+    summary: "the agent's signed payment receipts (EIP-712, signer in the manifest), newest first, filtered by since/until and paged by cursor",
+    params: A.agentParams, query: receiptsQuery, response: receiptsPage, errors: TENANT,
+  },
+  showReceipt: {
+    method: 'GET', path: '/api/agents/:id/receipts/:paymentId', auth: 'owner',
+    summary: 'the signed receipt of one settled pay, by its payment id',
+    params: receiptParams, response: signedReceipt, errors: TENANT,
   },
   listChannels: {
     method: 'GET', path: '/api/agents/:id/channels', auth: 'owner',

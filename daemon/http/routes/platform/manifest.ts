@@ -5,5 +5,5 @@ import { buildManifest } from '../../../platform/manifest.js'
 const r = platformRoutes.manifest
 
 export default platformRoute(r, (c, s) =>
-  c.json(buildManifest({ profile: s.profile, version: s.version, facilitatorUrl: s.facilitatorUrl, tokenAddress: s.tokenAddress })),
+  c.json(buildManifest({ profile: s.profile, version: s.version, facilitatorUrl: s.facilitatorUrl, tokenAddress: s.tokenAddress, receiptSigner: s.receipts.signer })),
 )
