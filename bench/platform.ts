@@ -93,6 +93,7 @@ export async function benchPlatform(): Promise<void> {
       report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
       report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
     }
+    await benchPolicyPay(user, faucet, `${x402Url}/x402`, payTo)
     if (PAY_ONLY) return
     for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
       const to = privateKeyToAccount(generatePrivateKey()).address
@@ -118,4 +119,44 @@ export async function benchPlatform(): Promise<void> {
     await daemon.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Issue 41 item 2's budget: x402 `pay` p50 of an agent under ten payee and network rules (eight lists
+ * of its own, all allowing this seller, and two deny-lists of its user) within 5% of a bare agent's,
+ * in one run. The two agents pay alternately, so load on the shared machine falls on both alike.
+ */
+async function benchPolicyPay(
+  user: ReturnType<typeof createPlatformClient>, faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>, url: string, payTo: string,
+): Promise<void> {
+  const other = () => privateKeyToAccount(generatePrivateKey()).address
+  const bare = await user.createAgent({ body: { name: 'bench-bare', network: 'local-base' } })
+  const ruled = await user.createAgent({ body: { name: 'bench-ruled', network: 'local-base' } })
+  for (const a of [bare, ruled]) await faucet('local-base', a.wallet, 'PUSD', '100')
+  await user.setAgentPolicy({
+    params: { id: ruled.id },
+    body: {
+      allowHosts: ['127.0.0.1'], denyHosts: ['*.blocked.test'], allowPayTo: [payTo], denyPayTo: [other()],
+      allowNetworks: ['local-base'], denyNetworks: ['base'], allowTokens: ['PUSD', 'USDC'], denyTokens: ['TOKEN_B'],
+    },
+  })
+  await user.setUserPolicy({ body: { denyHosts: ['bad.test'], denyPayTo: [other()] } })
+  const one = async (id: string) => {
+    const t0 = performance.now()
+    await user.pay({ params: { id }, body: { url, protocol: 'x402' } })
+    return performance.now() - t0
+  }
+  await one(bare.id)
+  await one(ruled.id)
+  const ms = { bare: [] as number[], ruled: [] as number[] }
+  for (let i = 0; i < PAYS; i++) {
+    ms.bare.push(await one(bare.id))
+    ms.ruled.push(await one(ruled.id))
+  }
+  await user.setUserPolicy({ body: { clear: true } })
+  const b = summary(ms.bare)
+  const r = summary(ms.ruled)
+  report('platform pay x402 p50, bare agent', b.p50, 'ms', { n: b.n })
+  report('platform pay x402 p50, agent under 10 payee and network rules', r.p50, 'ms', { n: r.n })
+  report('platform pay x402 p50 ratio, 10 rules / bare (budget 1.05)', r.p50 / b.p50, 'x', { n: r.n })
 }
