@@ -137,7 +137,7 @@ async function benchPolicyPay(
     params: { id: ruled.id },
     body: {
       allowHosts: ['127.0.0.1'], denyHosts: ['*.blocked.test'], allowPayTo: [payTo], denyPayTo: [other()],
-      allowNetworks: ['local-base'], denyNetworks: ['base'], allowTokens: ['PUSD', 'USDC'], denyTokens: ['TOKEN_B'],
+      allowNetworks: ['local-base'], denyNetworks: ['base'], allowTokens: ['PUSD', 'USDC'], denyTokens: ['XUSD'],
     },
   })
   await user.setUserPolicy({ body: { denyHosts: ['bad.test'], denyPayTo: [other()] } })
