@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDaemon } from '../daemon/main.js'
 import { checkSpend } from '../daemon/platform/limits.js'
 import { policyOf } from '../daemon/platform/store.js'
+import { refusalOf } from '../daemon/platform/policy/rules.js'
 import { loadConfig } from '../src/config/load.js'
 import { callJson } from '../src/sdk/http.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
@@ -163,4 +164,11 @@ async function benchPolicyPay(
   report('platform pay x402 p50, bare agent', b.p50, 'ms', { n: b.n })
   report('platform pay x402 p50, agent under 10 payee and network rules', r.p50, 'ms', { n: r.n })
   report('platform pay x402 p50 ratio, 10 rules / bare (budget 1.05)', r.p50 / b.p50, 'x', { n: r.n })
+  // The decision alone, which is all the rules add to a pay besides one indexed read of at most two rows.
+  const rules = await user.getAgentPolicy({ params: { id: ruled.id } })
+  const scoped = { agent: rules.rules, user: rules.userRules }
+  const payee = { host: '127.0.0.1', payTo, network: { key: 'local-base', caip2: 'eip155:0' }, tokens: [{ symbol: 'PUSD' }] }
+  const t0 = performance.now()
+  for (let i = 0; i < 100_000; i++) refusalOf(scoped, payee)
+  report('platform payee rules check alone (10 rules)', ((performance.now() - t0) / 100_000) * 1000, 'us')
 }
