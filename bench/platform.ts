@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startDaemon } from '../daemon/main.js'
 import { checkSpend } from '../daemon/platform/limits.js'
 import { policyOf } from '../daemon/platform/store.js'
+import { refusalOf } from '../daemon/platform/policy/rules.js'
 import { loadConfig } from '../src/config/load.js'
 import { callJson } from '../src/sdk/http.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
@@ -93,6 +94,7 @@ export async function benchPlatform(): Promise<void> {
       report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
       report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
     }
+    await benchPolicyPay(user, faucet, `${x402Url}/x402`, payTo)
     if (PAY_ONLY) return
     for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
       const to = privateKeyToAccount(generatePrivateKey()).address
@@ -118,4 +120,55 @@ export async function benchPlatform(): Promise<void> {
     await daemon.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * Issue 41 item 2's budget: x402 `pay` p50 of an agent under ten payee and network rules (ten
+ * entries over its eight lists, all letting this seller through) within 5% of a bare agent's of the
+ * same user (which has no rules), in one run. The two agents pay alternately, so load on the shared machine falls on both alike.
+ */
+async function benchPolicyPay(
+  user: ReturnType<typeof createPlatformClient>, faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>, url: string, payTo: string,
+): Promise<void> {
+  const other = () => privateKeyToAccount(generatePrivateKey()).address
+  const bare = await user.createAgent({ body: { name: 'bench-bare', network: 'local-base' } })
+  const ruled = await user.createAgent({ body: { name: 'bench-ruled', network: 'local-base' } })
+  for (const a of [bare, ruled]) await faucet('local-base', a.wallet, 'PUSD', '100')
+  await user.setAgentPolicy({
+    params: { id: ruled.id },
+    body: {
+      allowHosts: ['127.0.0.1'], denyHosts: ['*.blocked.test', 'bad.test'], allowPayTo: [payTo], denyPayTo: [other(), other()],
+      allowNetworks: ['local-base'], denyNetworks: ['base'], allowTokens: ['PUSD'], denyTokens: ['XUSD'],
+    },
+  })
+  const one = async (id: string) => {
+    const t0 = performance.now()
+    await user.pay({ params: { id }, body: { url, protocol: 'x402' } })
+    return performance.now() - t0
+  }
+  await one(bare.id)
+  await one(ruled.id)
+  const ms = { bare: [] as number[], ruled: [] as number[] }
+  // Which goes first alternates too: the second pay of a pair can wait on the first's settlement.
+  for (let i = 0; i < PAYS; i++) {
+    if (i % 2 === 0) {
+      ms.bare.push(await one(bare.id))
+      ms.ruled.push(await one(ruled.id))
+    } else {
+      ms.ruled.push(await one(ruled.id))
+      ms.bare.push(await one(bare.id))
+    }
+  }
+  const b = summary(ms.bare)
+  const r = summary(ms.ruled)
+  report('platform pay x402 p50, bare agent', b.p50, 'ms', { n: b.n })
+  report('platform pay x402 p50, agent under 10 payee and network rules', r.p50, 'ms', { n: r.n })
+  report('platform pay x402 p50 ratio, 10 rules / bare (budget 1.05)', r.p50 / b.p50, 'x', { n: r.n })
+  // The decision alone, which is all the rules add to a pay besides one indexed read of at most two rows.
+  const rules = await user.getAgentPolicy({ params: { id: ruled.id } })
+  const scoped = { agent: rules.rules, user: rules.userRules }
+  const payee = { host: '127.0.0.1', payTo, network: { key: 'local-base', caip2: 'eip155:0' }, tokens: [{ symbol: 'PUSD' }] }
+  const t0 = performance.now()
+  for (let i = 0; i < 100_000; i++) refusalOf(scoped, payee)
+  report('platform payee rules check alone (10 rules)', ((performance.now() - t0) / 100_000) * 1000, 'us')
 }

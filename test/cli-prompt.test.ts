@@ -57,7 +57,7 @@ beforeAll(async () => {
       if (req.url === `/api/agents/${AGENT_ID}/pay`) {
         const body = JSON.parse(raw) as { dryRun?: boolean; maxAmount?: string }
         payBodies.push(body)
-        if (body.dryRun) return send(200, { dryRun: true, price, withinLimits: true, remainingTodayUsd: null })
+        if (body.dryRun) return send(200, { dryRun: true, wouldPay: true, refusedBy: null, offer: { ...price, scheme: 'exact' }, remaining: { perPayment: null, day: null }, price, withinLimits: true, remainingTodayUsd: null })
         return send(200, { dryRun: false, status: 200, headers: {}, body: 'the forecast: sun', bodyEncoding: 'utf8', receipt: { ...price, transaction: `0x${'ab'.repeat(32)}`, payer: '0x1111111111111111111111111111111111111111' } })
       }
       send(404, { error: 'no route', code: 'NOT_FOUND' })

@@ -190,6 +190,46 @@ describe('limits', () => {
   })
 })
 
+describe('payee and network rules (issue 41 item 2)', () => {
+  it("a user's default policy is copied into agents created afterwards; agents created before keep theirs", async () => {
+    const { client } = await newUser()
+    const before = await client.createAgent({ body: { name: 'before', network: 'local-base' } })
+    const set = await client.setDefaultPolicy({ body: { allowTokens: ['usdc', 'pusd'], allowHosts: ['*.example.com'], perPaymentUsd: '1' } })
+    expect(set.default).toMatchObject({ perPaymentUsd: '1', dailyUsd: null, rules: { allowTokens: ['USDC', 'PUSD'], allowHosts: ['*.example.com'], denyPayTo: null } })
+    expect(set.rules.allowTokens).toBeNull()
+    const after = await client.createAgent({ body: { name: 'after', network: 'local-base' } })
+    expect(after.limits).toMatchObject({ perPaymentUsd: '1', allowedHosts: ['*.example.com'] })
+    expect((await client.getAgentPolicy({ params: { id: after.id } })).rules).toMatchObject({ allowTokens: ['USDC', 'PUSD'], allowHosts: ['*.example.com'] })
+    expect((await client.getAgentPolicy({ params: { id: before.id } })).rules).toMatchObject({ allowTokens: null, allowHosts: null })
+    expect((await client.showAgent({ params: { id: before.id } })).limits.perPaymentUsd).toBeNull()
+    // Copied, not inherited: changing the default leaves the agent as created.
+    await client.setDefaultPolicy({ body: { clear: true } })
+    expect((await client.getAgentPolicy({ params: { id: after.id } })).rules.allowTokens).toEqual(['USDC', 'PUSD'])
+    expect((await client.getUserPolicy({})).default).toEqual({ rules: expect.objectContaining({ allowTokens: null }), perPaymentUsd: null, dailyUsd: null })
+  })
+
+  it("the owning user sets an agent's rules; its agent key reads them (with the user's) but cannot set them; bad entries are 400", async () => {
+    const { userKey, client } = await newUser()
+    const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
+    await client.setUserPolicy({ body: { denyNetworks: ['eip155:8453'] } })
+    const p = await client.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: ['0x00000000000000000000000000000000000000aa'], allowNetworks: ['local-base'] } })
+    expect(p).toMatchObject({ agentId: a.id, rules: { denyPayTo: ['0x00000000000000000000000000000000000000AA'], allowNetworks: ['local-base'] }, userRules: { denyNetworks: ['eip155:8453'] } })
+    const { agentKey } = await client.createAgentKey({ params: { id: a.id }, body: {} })
+    expect(await createPlatformClient({ url, agentKey }).getAgentPolicy({ params: { id: a.id } })).toEqual(p)
+    const forbidden = await d.raw(`/api/agents/${a.id}/policy`, json({ 'x-agent-key': agentKey }, { clear: true }))
+    expect([forbidden.status, forbidden.body.code]).toEqual([403, 'FORBIDDEN'])
+    for (const [body, field] of [[{ denyPayTo: ['0x12'] }, 'denyPayTo.0'], [{ allowNetworks: ['Base Mainnet'] }, 'allowNetworks.0'], [{}, ''], [{ other: [] }, '']] as const) {
+      const r = await d.raw(`/api/agents/${a.id}/policy`, json({ 'x-user-key': userKey }, body))
+      expect([r.status, r.body.code], JSON.stringify(body)).toEqual([400, 'BAD_REQUEST'])
+      if (field) expect(r.body.error).toContain(`'${field}'`)
+    }
+    // Another tenant's agent is not found.
+    const other = await newUser('other')
+    const hidden = await d.raw(`/api/agents/${a.id}/policy`, json({ 'x-user-key': other.userKey }))
+    expect(hidden.status).toBe(404)
+  })
+})
+
 describe('manifest', () => {
   it('describes the local networks, tokens and the routes an agent may call', async () => {
     const r = await d.raw('/api/manifest')

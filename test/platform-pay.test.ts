@@ -1,7 +1,15 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
 import { erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { networks } from '../src/networks/registry.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { randomAddress } from './helpers/x402.js'
@@ -16,6 +24,10 @@ let d: TestDaemon
 let user: PlatformClient
 let seller: { url: string; close(): Promise<void> }
 const payTo = randomAddress()
+/** A second payee: /two offers PUSD to payTo and USDC to otherPayTo. */
+const otherPayTo = randomAddress()
+/** Paths a payment header was sent to: a refusal before signing leaves no trace here. */
+const paymentsSeen: string[] = []
 const PUSD_PRICE = 10n ** 16n // 0.01 PUSD (18 decimals)
 
 beforeAll(async () => {
@@ -24,6 +36,10 @@ beforeAll(async () => {
   const { userKey } = await op.createUser({ body: { name: 'buyer' } })
   user = createPlatformClient({ url: d.urls.platform, userKey })
   const app = express()
+  app.use((req, _res, next) => {
+    if (req.header('payment-signature') || req.header('x-payment')) paymentsSeen.push(req.path)
+    next()
+  })
   // A v1-only seller: the same gate with its v2 header taken out, so only the v1 JSON body names the terms.
   app.use('/v1', (_req, res, next) => {
     const set = res.setHeader.bind(res)
@@ -33,9 +49,10 @@ beforeAll(async () => {
   const price = (method?: string, asset = 'PUSD', amount = String(PUSD_PRICE)) => ({ prices: [{ network: 'local-base', asset, amount, payTo, ...(method ? { method } : {}) }] })
   app.use(paymentGate({
     facilitator: { url: d.urls.facilitator },
-    routes: { 'GET /pusd': price(), 'GET /v1/pusd': price(), 'GET /usdc': price('eip3009', 'USDC', '10000'), 'GET /broken': price() },
+    routes: { 'GET /two': { prices: [price().prices[0]!, { network: 'local-base', asset: 'USDC', amount: '10000', payTo: otherPayTo, method: 'eip3009' }] }, 'GET /pusd': price(), 'GET /v1/pusd': price(), 'GET /usdc': price('eip3009', 'USDC', '10000'), 'GET /broken': price() },
   }))
   app.get('/pusd', (_req, res) => void res.json({ data: 'pusd report' }))
+  app.get('/two', (_req, res) => void res.json({ data: 'two offers' }))
   app.get('/v1/pusd', (_req, res) => void res.json({ data: 'v1 report' }))
   app.get('/usdc', (_req, res) => void res.json({ data: 'usdc report' }))
   app.get('/broken', (_req, res) => void res.status(500).json({ error: 'the handler failed' }))
@@ -59,6 +76,9 @@ beforeAll(async () => {
   })
   seller = await listen(app)
 }, 120_000)
+const bin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
+const tmp = mkdtempSync(join(tmpdir(), 'parx-pay-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 afterAll(async () => {
   await seller?.close()
   await d?.close()
@@ -108,7 +128,13 @@ describe('pay (x402)', () => {
     expect(free).toMatchObject({ dryRun: false, status: 200, receipt: null })
     await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '0.005' } })
     const dry = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
-    expect(dry).toEqual({ dryRun: true, price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo }, withinLimits: false, remainingTodayUsd: '0.005' })
+    expect(dry).toEqual({
+      dryRun: true, wouldPay: false,
+      refusedBy: { rule: 'daily', scope: 'agent', value: '0.005', message: expect.stringContaining("above what this agent's daily limit") },
+      offer: { protocol: 'x402-v2', scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
+      remaining: { perPayment: null, day: '0.005' },
+      price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo }, withinLimits: false, remainingTodayUsd: '0.005',
+    })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
   })
 
@@ -170,6 +196,99 @@ describe('pay (x402)', () => {
     ms.sort((x, y) => x - y)
     console.log('platform pay x402 ms', { p50: ms[10]!.toFixed(1), p99: ms[19]!.toFixed(1) })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n - 20n * PUSD_PRICE)
+  }, 120_000)
+})
+
+describe('pay: payee and network rules (issue 41 item 2)', () => {
+  const rows = async (id: string) => (await user.listPayments({ params: { id } })).payments.length
+
+  it('a deny-listed payTo is refused before signing: no payment header reaches the seller, no spend row, balance unchanged', async () => {
+    const { a, agentKey } = await buyer('1')
+    const seen = paymentsSeen.length
+    await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [payTo.toLowerCase()] } })
+    const r = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
+    expect([r.status, r.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'denyPayTo', rule: 'denyPayTo', scope: 'agent', value: payTo }])
+    expect(r.body.error).toContain('nothing was signed')
+    // The user's deny-list refuses every agent of the user, even one whose own rules allow the payee.
+    await user.setAgentPolicy({ params: { id: a.id }, body: { clear: true, allowPayTo: [payTo] } })
+    await user.setUserPolicy({ body: { denyPayTo: [payTo] } })
+    const byUser = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
+    expect(byUser.body).toMatchObject({ code: 'LIMIT_EXCEEDED', rule: 'denyPayTo', scope: 'user' })
+    await user.setUserPolicy({ body: { clear: true } })
+    expect(paymentsSeen.length).toBe(seen)
+    expect(await rows(a.id)).toBe(0)
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
+  })
+
+  it('an allowed host and payee pay; an offer a rule refuses is passed over for the next one allowed', async () => {
+    const { a, client } = await buyer('1')
+    await user.setAgentPolicy({ params: { id: a.id }, body: { allowHosts: ['127.0.0.1'], allowPayTo: [payTo], allowTokens: ['PUSD', 'USDC'], allowNetworks: [networks['local-base']!.caip2] } })
+    // allowHosts is the limits' allowedHosts: one list.
+    expect((await user.getLimits({ params: { id: a.id } })).allowedHosts).toEqual(['127.0.0.1'])
+    const ok = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })
+    expect(ok).toMatchObject({ dryRun: false, status: 200, receipt: { token: 'PUSD', payTo } })
+    // /two offers PUSD to payTo first, USDC to otherPayTo second: denying PUSD takes the second.
+    await user.setAgentPolicy({ params: { id: a.id }, body: { allowPayTo: null, denyTokens: ['pusd'] } })
+    const usdcBefore = await bal(otherPayTo, 'USDC')
+    const second = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/two` } })
+    expect(second).toMatchObject({ dryRun: false, status: 200, receipt: { token: 'USDC', payTo: otherPayTo } })
+    expect(await bal(otherPayTo, 'USDC')).toBe(usdcBefore + 10_000n)
+    // Both refused: the first offer's refusal is the answer.
+    await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [otherPayTo] } })
+    await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/two` } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'denyTokens', value: 'PUSD' } })
+  }, 60_000)
+
+  it('a host on a deny-list is not contacted; dry runs answer a verdict either way', async () => {
+    const { a, client } = await buyer('1')
+    await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.5', dailyUsd: '2' } })
+    const allowed = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
+    expect(allowed).toMatchObject({
+      dryRun: true, wouldPay: true, refusedBy: null, offer: { scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
+      remaining: { perPayment: '0.5', day: '2' },
+    })
+    await user.setUserPolicy({ body: { denyHosts: ['127.0.0.1'] } })
+    try {
+      const before = paymentsSeen.length
+      const refused = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
+      expect(refused).toMatchObject({ dryRun: true, wouldPay: false, refusedBy: { rule: 'denyHosts', scope: 'user', value: '127.0.0.1' }, offer: null, remaining: { day: '2' } })
+      await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'denyHosts' } })
+      expect(paymentsSeen.length).toBe(before)
+    } finally {
+      await user.setUserPolicy({ body: { clear: true } })
+    }
+    expect(await rows(a.id)).toBe(0)
+  })
+
+  it('the compiled parx pay --dry-run and the MCP pay tool with dryRun answer the verdict with exit 0', async () => {
+    const { a, agentKey } = await buyer('1')
+    await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [payTo] } })
+    const env = { ...process.env, PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: a.id, PARX_CONFIG_DIR: join(tmp, 'conf'), PARX_RUNTIME_DIR: join(tmp, 'run'), HOME: tmp }
+    const run = (args: string[]) => new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (e, out, err) => resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out, err }))
+    })
+    const refused = await run(['pay', `${seller.url}/pusd`, '--dry-run', '--output', 'json'])
+    expect(refused.code, refused.err).toBe(0)
+    expect(JSON.parse(refused.out)).toMatchObject({ wouldPay: false, refusedBy: { rule: 'denyPayTo', scope: 'agent', value: payTo }, offer: { payTo } })
+    const text = await run(['pay', `${seller.url}/pusd`, '--dry-run'])
+    expect([text.code, text.out]).toEqual([0, expect.stringContaining("would be refused by the agent's denyPayTo")])
+    await user.setAgentPolicy({ params: { id: a.id }, body: { clear: true } })
+    const allowed = await run(['pay', `${seller.url}/pusd`, '--dry-run', '--output', 'json'])
+    expect(allowed.code, allowed.err).toBe(0)
+    expect(JSON.parse(allowed.out)).toMatchObject({ wouldPay: true, refusedBy: null, offer: { scheme: 'exact', token: 'PUSD' } })
+
+    await user.setUserPolicy({ body: { denyNetworks: ['local-base'] } })
+    const mcp = new Client({ name: 'parx-test', version: '0.0.0' })
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }))
+    try {
+      const r = await mcp.callTool({ name: 'pay', arguments: { url: `${seller.url}/pusd`, dryRun: true } })
+      expect(r.isError).toBeFalsy()
+      expect(JSON.parse((r.content as { text: string }[])[0]!.text)).toMatchObject({ wouldPay: false, refusedBy: { rule: 'denyNetworks', scope: 'user', value: 'local-base' } })
+    } finally {
+      await mcp.close()
+      await user.setUserPolicy({ body: { clear: true } })
+    }
+    expect(await rows(a.id)).toBe(0)
+    expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
   }, 120_000)
 })
 

@@ -232,6 +232,30 @@ describe('limits on send', () => {
   }, 120_000)
 })
 
+describe('payee and network rules on send (issue 41 item 2)', () => {
+  it('a denied recipient, network or token is refused before signing: nothing moved, no spend row; an allowed one sends', async () => {
+    const { a, client } = await agentOn('local-radius', '5')
+    const denied = fresh()
+    const rows = async () => (await user.listPayments({ params: { id: a.id } })).payments.length
+    await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [denied.toLowerCase()] } })
+    await expect(client.send({ params: { id: a.id }, body: { to: denied, amount: '1' } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', status: 403, body: { rule: 'denyPayTo', scope: 'agent', value: denied } })
+    await user.setUserPolicy({ body: { denyNetworks: ['local-radius'] } })
+    try {
+      await expect(client.send({ params: { id: a.id }, body: { to: fresh(), amount: '1' } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'denyNetworks', scope: 'user', value: 'local-radius' } })
+    } finally {
+      await user.setUserPolicy({ body: { clear: true } })
+    }
+    await user.setAgentPolicy({ params: { id: a.id }, body: { allowTokens: ['USDC'] } })
+    await expect(client.send({ params: { id: a.id }, body: { to: fresh(), amount: '1' } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'allowTokens', value: 'PUSD' } })
+    expect(await tokenBalance('local-radius', a.wallet)).toBe(5_000_000n)
+    expect(await rows()).toBe(0)
+    await user.setAgentPolicy({ params: { id: a.id }, body: { allowTokens: ['pusd'], allowNetworks: [d.services.evm['local-radius']!.spec.caip2] } })
+    const to = fresh()
+    await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
+    expect(await tokenBalance('local-radius', to)).toBe(1_000_000n)
+  })
+})
+
 describe('figures (printed, not asserted)', () => {
   it('send submit-to-receipt p50 on local-radius and local-base; limit check overhead', async () => {
     const out: Record<string, string> = {}

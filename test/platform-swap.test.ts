@@ -62,6 +62,22 @@ describe('swap', () => {
     expect((await user.getLimits({ params: { id: base.id } })).spentTodayUsd).toBe('0')
   }, 60_000)
 
+  it('payee and network rules (issue 41 item 2): a denied output token or network is refused before signing; allowed ones swap', async () => {
+    const a = await user.createAgent({ body: { name: 'ruled', network: 'local-base' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })
+    const { agentKey } = await user.createAgentKey({ params: { id: a.id }, body: {} })
+    const swap = () => post(`/api/agents/${a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '1' }, { 'x-agent-key': agentKey })
+    await user.setAgentPolicy({ params: { id: a.id }, body: { denyTokens: ['PUSD'] } })
+    expect((await swap()).body).toMatchObject({ code: 'LIMIT_EXCEEDED', rule: 'denyTokens', scope: 'agent', value: 'PUSD' })
+    await user.setAgentPolicy({ params: { id: a.id }, body: { clear: true, allowNetworks: ['local-radius'] } })
+    expect((await swap()).body).toMatchObject({ code: 'LIMIT_EXCEEDED', rule: 'allowNetworks', value: 'local-base' })
+    expect(await bal(a.wallet, 'USDC')).toBe(5_000_000n)
+    expect((await user.listPayments({ params: { id: a.id } })).payments).toHaveLength(0)
+    await user.setAgentPolicy({ params: { id: a.id }, body: { allowNetworks: ['local-base'], allowTokens: ['USDC', 'PUSD'] } })
+    expect((await swap()).status).toBe(200)
+    expect(await bal(a.wallet, 'USDC')).toBe(4_000_000n)
+  }, 60_000)
+
   it('an agent whose wallet already delegates to Simple7702Account (after a user-operation send) still swaps', async () => {
     const a = await user.createAgent({ body: { name: 'delegated', network: 'local-base' } })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })

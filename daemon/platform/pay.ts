@@ -3,12 +3,14 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../src/errors/index.js'
 import { networks } from '../../src/networks/registry.js'
 import { sendableTokens } from '../../src/sdk/platform/networks.js'
-import type { PayAnswer, Price } from '../../src/sdk/platform/pay.js'
+import type { ChosenOffer, PayAnswer, Price } from '../../src/sdk/platform/pay.js'
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { headers as x402Headers } from '../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import { egressRefusal } from './egress/guard.js'
-import { checkSpend, hostAllowed, microsToUsd, remainingMicros, usdMicros } from './limits.js'
+import { usdMicros } from './limits.js'
+import { NO_SCOPED_RULES, refusalError, refusalOf, type Payee, type Refusal, type ScopedRules } from './policy/rules.js'
+import { dryRunVerdict } from './policy/verdict.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
 import { VALIDITY_SECONDS, validitySeconds, type Offered, type Quote, type QuoteContext } from './pay/quote.js'
@@ -21,7 +23,7 @@ import type { PaymentRequired } from '../../src/sdk/x402/types.js'
 import { decodeHeader } from '../../src/sdk/x402/wire.js'
 import type { SpendsLedger } from './spends.js'
 import type { ReceiptIssuer } from './receipts/issue.js'
-import { policyOf, type AgentRow } from './store.js'
+import type { AgentRow } from './store.js'
 
 /** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
@@ -31,6 +33,8 @@ export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: 
   & { channels?: { store: ChannelStore; settings: ChannelSettings } }
   /** Signs and stores each settled pay's receipt (daemon/platform/receipts/); absent: pays carry no signed receipt. */
   & { receipts?: ReceiptIssuer }
+  /** The agent's and its user's payee and network rules (daemon/platform/policy/); none when left out. */
+  & { rules?: ScopedRules }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
@@ -49,12 +53,12 @@ const DEFAULT_TIMEOUT_MS = 30_000
 export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest): Promise<PayAnswer> {
   const timeout = d.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const host = new URL(req.url).hostname.toLowerCase()
-  // Before the first request, not only before paying: a host off the agent's allow-list is not contacted at all.
-  const { allowedHosts } = policyOf(agent)
-  if (!hostAllowed(allowedHosts, host)) {
-    throw new BaseError('LIMIT_EXCEEDED', `${host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was sent or paid`, {
-      fields: { limit: 'allowedHosts', limitUsd: null, amountUsd: null, remainingUsd: null },
-    })
+  const rules = d.rules ?? NO_SCOPED_RULES
+  // Before the first request, not only before paying: a host the rules refuse is not contacted at all.
+  const hostRefused = refusalOf(rules, { host })
+  if (hostRefused) {
+    if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: null, ruleRefusal: hostRefused })
+    throw refusalError(hostRefused)
   }
   // Every request to the seller goes through the deployment's egress fetch (refusals are EGRESS_REFUSED, before anything is signed).
   const sellerFetch = (url: string, i: RequestInit, afterPayment: boolean) => fetchSeller(d.fetch ?? fetch, url, i, afterPayment)
@@ -65,33 +69,45 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   if (first.status !== 402) {
     if (req.dryRun) {
       await first.body?.cancel().catch(() => {})
-      return { dryRun: true, price: null, withinLimits: true, remainingTodayUsd: await remaining(d, agent) }
+      return dryRunVerdict(d.spends, agent, { offer: null, ruleRefusal: null })
     }
     return { dryRun: false, ...(await passThrough(first)), receipt: null }
   }
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
   const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default }
+  // An offer the rules refuse is passed over for the next one the agent can pay; only when every
+  // payable offer is refused is the first refusal the answer (the offer that would have been taken).
+  const refused: { offer: ChosenOffer; refusal: Refusal }[] = []
+  const allowed = (offer: ChosenOffer, payee: Payee): boolean => {
+    const r = refusalOf(rules, payee)
+    if (r) refused.push({ offer, refusal: r })
+    return r === null
+  }
+  const payeeOf = (payTo: string, token: { symbol: string; address: string }): Payee =>
+    ({ payTo, network: { key: network.key, caip2: network.caip2 }, tokens: [{ symbol: token.symbol, address: token.address }] })
   if (d.channels && req.protocol !== 'mpp') {
-    const paid = await viaChannel(d, d.channels, agent, req, ctx, first, host, init, sellerFetch)
+    const paid = await viaChannel(d, d.channels, agent, req, ctx, first, host, init, sellerFetch, allowed, payeeOf)
     if (paid) return paid
   }
-  const chosen = await chooseQuote(ctx, first, req.protocol)
+  const offerOf = (q: Quote): ChosenOffer =>
+    ({ protocol: q.protocol, scheme: q.scheme ?? (q.protocol === 'mpp' ? 'charge' : 'exact'), amount: fromBaseUnits(q.raw, q.token.decimals), token: q.token.symbol, network: network.key, payTo: q.payTo })
+  let chosen: Quote
+  try {
+    chosen = await chooseQuote(ctx, first, req.protocol, (q) => allowed(offerOf(q), payeeOf(q.payTo, q.token)))
+  } catch (e) {
+    const r = refused[0]
+    if (!r || !(e instanceof BaseError) || e.code !== 'SELLER_METHOD_UNSUPPORTED') throw e
+    if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: r.offer, ruleRefusal: r.refusal })
+    throw refusalError(r.refusal, r.offer.amount)
+  }
   const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
   const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
   if (req.maxAmount !== undefined && chosen.raw > toBaseUnits(req.maxAmount, chosen.token.decimals)) {
     throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${chosen.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
   }
   const amountMicros = usdMicros(amount, chosen.token.decimals)
-  if (req.dryRun) {
-    let withinLimits = true
-    try {
-      checkSpend(policyOf(agent), { amountMicros, spentTodayMicros: await d.spends.spentToday(agent.id), host })
-    } catch {
-      withinLimits = false
-    }
-    return { dryRun: true, price, withinLimits, remainingTodayUsd: await remaining(d, agent) }
-  }
+  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: offerOf(chosen), ruleRefusal: null, amountMicros, host })
 
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: chosen.token.symbol, amount, recipient: chosen.payTo, host })
   let proof: PaymentProof | undefined
@@ -157,26 +173,21 @@ async function issue(d: PayDeps, agent: AgentRow, host: string, paymentId: strin
 async function viaChannel(
   d: PayDeps, channels: NonNullable<PayDeps['channels']>, agent: AgentRow, req: PayRequest, ctx: QuoteContext, first: Response, host: string,
   init: (extra?: Record<string, string>) => RequestInit, sellerFetch: (url: string, i: RequestInit, afterPayment: boolean) => Promise<Response>,
+  allowed: (offer: ChosenOffer, payee: Payee) => boolean, payeeOf: (payTo: string, token: { symbol: string; address: string }) => Payee,
 ): Promise<PayAnswer | undefined> {
   const required = decodeHeader<PaymentRequired>(first.headers.get(x402Headers.required))
   if (!required || required.x402Version !== 2 || !Array.isArray(required.accepts)) return undefined
   const terms = await channelTerms(ctx.chain, ctx.tokens, ctx.signer.address, required.accepts.filter((r) => r && typeof r === 'object' && typeof r.amount === 'string'), channels.settings)
   if (!terms) return undefined
-  await first.body?.cancel().catch(() => {})
   const amount = fromBaseUnits(terms.price, terms.token.decimals)
   const price: Price = { protocol: 'x402-v2', amount, token: terms.token.symbol, network: agent.network, payTo: terms.config.receiver }
+  // Refused by a rule: the seller's other offers are read as if it offered no channel.
+  if (!allowed({ ...price, scheme: 'batch-settlement' }, payeeOf(terms.config.receiver, terms.token))) return undefined
+  await first.body?.cancel().catch(() => {})
   if (req.maxAmount !== undefined && terms.price > toBaseUnits(req.maxAmount, terms.token.decimals)) {
     throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${terms.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
   }
-  if (req.dryRun) {
-    let withinLimits = true
-    try {
-      checkSpend(policyOf(agent), { amountMicros: usdMicros(amount, terms.token.decimals), spentTodayMicros: await d.spends.spentToday(agent.id), host })
-    } catch {
-      withinLimits = false
-    }
-    return { dryRun: true, price, withinLimits, remainingTodayUsd: await remaining(d, agent) }
-  }
+  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: { ...price, scheme: 'batch-settlement' }, ruleRefusal: null, amountMicros: usdMicros(amount, terms.token.decimals), host })
   return payWithChannel({
     chain: d.chain, spends: d.spends, channels: channels.store, settings: channels.settings, agent, signer: ctx.signer, url: req.url, host, terms,
     resource: required.resource, validSeconds: validitySeconds(terms.requirement.maxTimeoutSeconds ?? 60, ctx.maxValiditySeconds),
@@ -207,7 +218,7 @@ async function decide(d: PayDeps, spendId: string, proof: PaymentProof, reason: 
 }
 
 /** The first payable offer (x402 before MPP, or only the protocol asked for); the errors say what was offered and why none fits. */
-async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mpp'): Promise<Quote> {
+async function chooseQuote(ctx: QuoteContext, res: Response, only: 'x402' | 'mpp' | undefined, allowed: (q: Quote) => boolean): Promise<Quote> {
   const www = res.headers.get('www-authenticate')
   const header = res.headers.get(x402Headers.required)
   let body: unknown
@@ -231,7 +242,8 @@ async function chooseQuote(ctx: QuoteContext, res: Response, only?: 'x402' | 'mp
       const o = await r()
       if (!o) continue
       any = true
-      if (o.quotes[0]) return o.quotes[0]
+      const q = o.quotes.find(allowed)
+      if (q) return q
       offered.push(...o.offered)
     } catch (e) {
       malformed ??= e
@@ -281,9 +293,4 @@ async function refusal(res: Response): Promise<string> {
     if (typeof why === 'string') return why
   } catch {}
   return `status ${res.status}`
-}
-
-async function remaining(d: PayDeps, agent: AgentRow): Promise<string | null> {
-  const r = remainingMicros(policyOf(agent), await d.spends.spentToday(agent.id))
-  return r === null ? null : microsToUsd(r)
 }

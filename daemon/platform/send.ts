@@ -10,6 +10,7 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import type { PreparedUserOp } from './aa/agent-account.js'
 import type { AaRuntime } from './aa/runtime.js'
 import { usdMicros } from './limits.js'
+import { enforce, NO_SCOPED_RULES, type ScopedRules } from './policy/rules.js'
 import type { SpendsLedger } from './spends.js'
 import type { AgentRow } from './store.js'
 
@@ -21,10 +22,12 @@ export type SendDeps = {
   aa?: AaRuntime
   /** Direct networks on the local profile: keeps the agent's wallet supplied with the native coin that stands in for the fee token. */
   topUpFees?: (address: Address) => Promise<void>
+  /** The agent's and its user's payee and network rules (recipient, network, token); none when left out. */
+  rules?: ScopedRules
 }
 
 /**
- * One send from an agent's wallet. Order matters for money: the limits are checked and the amount
+ * One send from an agent's wallet. Order matters for money: the payee and network rules, then the limits are checked and the amount
  * reserved in the store first (LIMIT_EXCEEDED: nothing recorded, nothing signed), then the balance,
  * then the signing and submission; a send that moves nothing releases its reservation, one that
  * lands is confirmed with its transaction before the answer.
@@ -35,6 +38,8 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
   const raw = toBaseUnits(body.amount, token.decimals)
   const method = sendMethodOf(networks[agent.network]!)
   if (method === 'userOperation' && !d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was spent`)
+  const network = networks[agent.network]!
+  enforce(d.rules ?? NO_SCOPED_RULES, { payTo: body.to, network: { key: network.key, caip2: network.caip2 }, tokens: [{ symbol: token.symbol, address: token.address }] }, body.amount)
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'send', amountMicros: usdMicros(body.amount, token.decimals), token: token.symbol, amount: body.amount, recipient: body.to })
   const from = getAddress(agent.address)
   let submitted = false

@@ -18,6 +18,7 @@ import { callFromAgent, sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { spendsLedger, type SpendsLedger } from './spends.js'
+import { policyStore, type PolicyStore } from './policy/store.js'
 import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from './payments.js'
 import type { PaymentsPage, Report } from '../../src/sdk/platform/history.js'
 import { platformStore, type AgentRow, type PlatformStore } from './store.js'
@@ -63,6 +64,8 @@ export type PlatformService = {
   mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
+  /** Payee and network rules of agents and users, and users' defaults for new agents (daemon/platform/policy/). */
+  policies: PolicyStore
   /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
   history: {
     page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
@@ -169,6 +172,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
   const spends = spendsLedger(p.store)
+  const policies = policyStore(p.store)
   const sellerHolds = sellerHoldStore(p.store)
   const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
@@ -189,6 +193,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,
+    policies,
     history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
@@ -209,10 +214,10 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (!a || !mine) throw new BaseError('NOT_FOUND', `no agent ${id} for this key`)
       return a
     },
-    send: (agent, body) => sendFromAgent({
-      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
+    send: async (agent, body) => sendFromAgent({
+      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent),
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, receipts: issuer }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, receipts: issuer, rules: await policies.scoped(agent) }, agent, req)),
     receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {
@@ -252,7 +257,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     log: p.log,
     aa: p.aa,
     platformUrl: p.platformUrl,
-    swap: (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a) }, agent, body),
+    swap: async (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) }, agent, body),
     async balance(agent) {
       const chain = chainOf(agent)
       const wallet = getAddress(agent.address)

@@ -8,10 +8,12 @@ import type { SwapDeps } from '../swap/deps.js'
 import { relaySwap } from '../swap/relay-swap.js'
 import { readNonces } from '../swap/user-state.js'
 import { usdMicros } from './limits.js'
+import { enforce, NO_SCOPED_RULES, type ScopedRules } from './policy/rules.js'
 import type { SpendsLedger } from './spends.js'
 import type { AgentRow } from './store.js'
 
-export type AgentSwapDeps = { swap: SwapDeps; spends: SpendsLedger; walletKey(agent: AgentRow): Hex }
+/** `rules`: the agent's and its user's payee and network rules (network, both tokens); none when left out. */
+export type AgentSwapDeps = { swap: SwapDeps; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; rules?: ScopedRules }
 
 /** How long the signed order stays valid, in chain seconds. */
 const ORDER_TTL_S = 600
@@ -31,6 +33,7 @@ export async function swapForAgent(d: AgentSwapDeps, agent: AgentRow, body: { fr
   if (!input || !output) throw new BaseError('UNKNOWN_TOKEN', `${!input ? body.from : body.to} has no address on ${chain.key} in this deployment`)
   const router = chain.contracts.router
   if (!router) throw new BaseError('CHAIN_UNAVAILABLE', `no swap router is deployed on ${chain.key}`)
+  enforce(d.rules ?? NO_SCOPED_RULES, { network: { key: chain.key, caip2: chain.spec.caip2 }, tokens: [{ symbol: input.symbol, address: input.address }, { symbol: output.symbol, address: output.address }] }, body.amount)
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'swap', amountMicros: usdMicros(body.amount, input.decimals), token: input.symbol, amount: body.amount })
   let relayed = false
   try {

@@ -4,6 +4,7 @@ import type { FacilitatorTables } from './tables/facilitator.js'
 import type { FoundationTables } from './tables/foundation.js'
 import type { PlatformTables } from './tables/platform.js'
 import type { ReceiptTables } from './tables/receipts.js'
+import type { PolicyTables } from './tables/policy.js'
 import type { SellerTables } from './tables/seller.js'
 import type { SolanaTables } from './tables/solana.js'
 import type { SwapTables } from './tables/swap.js'
@@ -14,4 +15,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables {}

@@ -5,6 +5,7 @@ import * as agentUnfreeze from './commands/agent/unfreeze.js'
 import * as agentKeyCreate from './commands/agent/key-create.js'
 import * as agentKeyRevoke from './commands/agent/key-revoke.js'
 import * as agentLimits from './commands/agent/limits.js'
+import * as agentPolicy from './commands/agent/policy.js'
 import * as agentList from './commands/agent/list.js'
 import * as agentLogin from './commands/agent/login.js'
 import * as agentShow from './commands/agent/show.js'
@@ -56,6 +57,7 @@ import * as send from './commands/send.js'
 import * as skill from './commands/skill.js'
 import * as userCreate from './commands/user/create.js'
 import * as userWhoami from './commands/user/whoami.js'
+import * as userPolicy from './commands/user/policy.js'
 import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
 import { CliError } from './errors.js'
@@ -124,7 +126,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
     new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
   )
   program.addCommand(
-    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)),
+    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)).addCommand(userPolicy.define(ctx)),
   )
   program.addCommand(
     new Command('agent')
@@ -134,6 +136,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(agentCreate.define(ctx))
       .addCommand(agentShow.define(ctx))
       .addCommand(agentLimits.define(ctx))
+      .addCommand(agentPolicy.define(ctx))
       .addCommand(agentFreeze.define(ctx))
       .addCommand(agentUnfreeze.define(ctx))
       .addCommand(new Command('key').description('agent API keys').addCommand(agentKeyCreate.define(ctx)).addCommand(agentKeyRevoke.define(ctx))),

@@ -42,6 +42,8 @@ import agentKeysRevoke from './platform/keys-revoke.js'
 import limitsGet from './platform/limits-get.js'
 import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
+import { getAgentPolicy, setAgentPolicy } from './platform/agents-policy.js'
+import { getUserPolicy, setDefaultPolicy, setUserPolicy } from './platform/users-policy.js'
 import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
 import receiptsList from './platform/receipts-list.js'
@@ -101,6 +103,7 @@ export const routes: AnyRoute[] = [
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
+  getAgentPolicy, setAgentPolicy, getUserPolicy, setUserPolicy, setDefaultPolicy,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, receiptsList, receiptsShow, channelsList, channelsRefund, channelsWithdraw,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)

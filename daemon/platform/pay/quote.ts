@@ -36,6 +36,8 @@ export type Quote = {
   /** Base units of `token`. */
   raw: bigint
   payTo: string
+  /** x402's scheme (`exact`, …) or MPP's intent (`charge`): what a dry run names as the offer. */
+  scheme?: string
   /** `idempotent`: the signed request carries a payment-identifier, so sending it twice pays once. */
   sign(): Promise<{ headers: Record<string, string>; proof: PaymentProof; idempotent?: boolean }>
   settlement(res: Response): { transaction: Hex | null; reason?: string }

@@ -56,7 +56,7 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
     const token = c.tokens.find((t) => sameAddress(t.address, r.asset))
     if (r.network !== c.chain.spec.caip2 || !token || !canPay(keys, r)) continue
     quotes.push({
-      protocol, token, raw: amountOf(r.amount), payTo: r.payTo,
+      protocol, scheme: r.scheme, token, raw: amountOf(r.amount), payTo: r.payTo,
       async sign() {
         // Signed for at most the cap (x402's default of 60 s when the seller names none); the
         // message still carries the seller's own terms as `accepted`, which sellers compare as is.

@@ -25,6 +25,7 @@ import { m601_dashboard } from './601_dashboard.js'
 import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 import { m620_agent_freeze } from './620_agent_freeze.js'
 import { m650_payment_receipts } from './650_payment_receipts.js'
+import { m640_payee_rules } from './640_payee_rules.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -61,4 +62,5 @@ export const migrations: Record<string, StoreMigration> = {
   '610_dashboard_login_buckets': m610_dashboard_login_buckets,
   '620_agent_freeze': m620_agent_freeze,
   '650_payment_receipts': m650_payment_receipts,
+  '640_payee_rules': m640_payee_rules,
 }

@@ -100,7 +100,14 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       asOwner(params.id)
       state.payBodies.push(body)
       const price = { protocol: 'x402-v2', amount: '0.25', token: 'PUSD', network: 'local-base', payTo: endpoint.payTo }
-      if (body.dryRun) return { dryRun: true, price, withinLimits: state.limits.perPaymentUsd === null || Number(state.limits.perPaymentUsd) >= 0.25, remainingTodayUsd: state.limits.remainingTodayUsd }
+      if (body.dryRun) {
+        const within = state.limits.perPaymentUsd === null || Number(state.limits.perPaymentUsd) >= 0.25
+        const refusedBy = within ? null : { rule: 'perPayment', scope: 'agent', value: state.limits.perPaymentUsd, message: `0.25 USD is above this agent's per-payment limit of ${state.limits.perPaymentUsd} USD; nothing was spent` }
+        return {
+          dryRun: true, wouldPay: within, refusedBy, offer: { ...price, scheme: 'exact' }, remaining: { perPayment: state.limits.perPaymentUsd, day: state.limits.remainingTodayUsd },
+          price, withinLimits: within, remainingTodayUsd: state.limits.remainingTodayUsd,
+        }
+      }
       if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) throw new ApiError(409, 'PRICE_ABOVE_MAX', `the seller asks 0.25 PUSD, above maxAmount ${body.maxAmount}; nothing was paid`)
       spend('0.25')
       state.paid++

@@ -96,10 +96,18 @@ function priceLines(q: PayDryRun, ctx: CliContext): string[] {
   const p = q.price as Price
   return [
     `${label(ctx, 'price')}${p.amount} ${p.token}`,
-    `${label(ctx, 'network')}${p.network} (${p.protocol})`,
+    `${label(ctx, 'network')}${p.network} (${p.protocol}${q.offer ? ` ${q.offer.scheme}` : ''})`,
     `${label(ctx, 'payee')}${p.payTo}`,
-    `${label(ctx, 'limits')}${q.withinLimits ? 'within the agent\'s limits' : ctx.color.red('over the agent\'s limits: the platform will refuse it')}${q.remainingTodayUsd !== null ? ` (${q.remainingTodayUsd} USD left today)` : ''}`,
+    verdictLine(q, ctx),
   ]
+}
+
+/** Would pay, or which rule refuses and what to do; and what each window still allows. */
+function verdictLine(q: PayDryRun, ctx: CliContext): string {
+  const left = Object.entries(q.remaining ?? {}).filter(([, v]) => v !== null).map(([w, v]) => `${v} USD ${w === 'perPayment' ? 'per payment' : `left this ${w}`}`)
+  const r = q.refusedBy
+  const verdict = r ? ctx.color.red(`would be refused by the ${r.scope}'s ${r.rule}${r.value !== null ? ` (${r.value})` : ''}: ${r.message}`) : 'would pay (within the rules and limits)'
+  return `${label(ctx, 'verdict')}${verdict}${left.length ? ` [${left.join(', ')}]` : ''}`
 }
 
 /**
@@ -107,7 +115,8 @@ function priceLines(q: PayDryRun, ctx: CliContext): string[] {
  * with the messages.
  */
 export function human(a: PayAnswer, ctx: CliContext, out?: string): string[] {
-  if (a.dryRun) return a.price ? priceLines(a, ctx) : ['The URL asked for no payment.']
+  // A dry run exits 0 either way: a refusal is the verdict, not an error.
+  if (a.dryRun) return a.price ? priceLines(a, ctx) : a.refusedBy ? [verdictLine(a, ctx)] : ['The URL asked for no payment.']
   const r = a.receipt
   ctx.stderr(r ? `Paid ${r.amount} ${r.token} on ${r.network} (${r.protocol}); ${settledBy(r)}. Seller answered ${a.status}.` : `No payment was asked; the URL answered ${a.status}.`)
   if (r?.signed) ctx.stderr(`Signed receipt for payment ${r.signed.message.paymentId} (export with \`parx payments --receipts\`).`)

@@ -16,7 +16,7 @@ const tools = {
   pay: {
     description:
       "Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
-      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun only reports the price.',
+      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, the offer it would take, and what each budget window still allows.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
       method: z.enum(PAY_METHODS).optional().describe('the HTTP method; default GET, or POST when a body is given'),
@@ -24,7 +24,7 @@ const tools = {
       body: z.string().optional().describe('the request body, as text (set its content-type in headers); not allowed with GET'),
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
       protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
-      dryRun: z.boolean().optional().describe('only report the price and whether the limits allow it'),
+      dryRun: z.boolean().optional().describe('pay nothing: answer whether this agent would pay now (wouldPay), which rule would refuse (refusedBy), the offer and the remaining budget per window'),
     },
   },
   send: {

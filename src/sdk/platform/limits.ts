@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { hostName, usdAmount } from './fields.js'
+import { RULE_NAMES } from './policy.js'
 
 /**
  * Spending limits of one agent, in USD (every platform token is a dollar stable and counts 1:1).
@@ -32,9 +33,14 @@ export type SetLimitsBody = z.input<typeof setLimitsBody>
 export const limitExceeded = z.object({
   error: z.string(),
   code: z.literal('LIMIT_EXCEEDED'),
-  limit: z.enum(['perPayment', 'daily', 'allowedHosts']),
+  /** A limit, or a payee and network rule (src/sdk/platform/policy.ts; the agent's host allow-list stays `allowedHosts`). */
+  limit: z.enum(['perPayment', 'daily', 'allowedHosts', ...RULE_NAMES] as [string, ...string[]]),
   limitUsd: z.string().nullable(),
-  amountUsd: z.string(),
+  amountUsd: z.string().nullable(),
   remainingUsd: z.string().nullable(),
+  /** A rule's refusal: the list, whose it is, and the host, payTo, network or token refused. */
+  rule: z.string().optional(),
+  scope: z.enum(['agent', 'user']).optional(),
+  value: z.string().nullable().optional(),
 })
 export type LimitExceeded = z.infer<typeof limitExceeded>

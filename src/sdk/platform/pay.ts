@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
 import { signedReceipt } from './receipts.js'
+import { refusedBy } from './policy.js'
 
 /**
  * Request headers the platform sets itself or that would let the agent speak for the platform.
@@ -85,11 +86,25 @@ export const payResult = z.object({
 })
 export type PayResult = z.infer<typeof payResult>
 
+/** The offer pay would take: its scheme (x402 `exact`, `batch-settlement`; MPP `charge`) besides the price. */
+export const chosenOffer = price.extend({ scheme: z.string() })
+export type ChosenOffer = z.infer<typeof chosenOffer>
+
+/**
+ * A dry run's verdict: whether the agent would pay now, and if not which rule refuses (a payee or
+ * network rule, or a limit); the offer it would take; what each budget window still allows (USD;
+ * null: no limit of that kind). Answered with 200 either way: a refusal is the verdict, not an error.
+ */
 export const payDryRun = z.object({
   dryRun: z.literal(true),
-  /** null when the URL did not answer 402: nothing to pay. */
+  wouldPay: z.boolean(),
+  refusedBy: refusedBy.nullable(),
+  /** null when the URL did not answer 402 (nothing to pay) or a host rule refused before the seller was asked. */
+  offer: chosenOffer.nullable(),
+  remaining: z.record(z.string().nullable()),
+  /** The offer's price (as before the verdict; same as `offer` without `scheme`). */
   price: price.nullable(),
-  /** Whether the agent's limits would allow this price now. */
+  /** Same as `wouldPay` (kept for clients from before the verdict). */
   withinLimits: z.boolean(),
   remainingTodayUsd: z.string().nullable(),
 })

@@ -8,6 +8,7 @@ import { limits, setLimitsBody } from './limits.js'
 import { manifest } from './manifest.js'
 import { payAnswer, payBody } from './pay.js'
 import { receiptParams, receiptsPage, receiptsQuery, signedReceipt } from './receipts.js'
+import { agentPolicy, setDefaultPolicyBody, setPayeeRulesBody, userPolicy } from './policy.js'
 import { refundAnswer, refundBody } from './refunds.js'
 import { createdUser, createUserBody, user } from './users.js'
 import { balance, sendBody, sendResult, swapBody, swapResult } from './wallet.js'
@@ -88,6 +89,30 @@ export const platformRoutes = {
   revokeAgentKey: {
     method: 'DELETE', path: '/api/agents/:id/keys/:keyId', auth: 'user', summary: 'revoke an agent key at once (idempotent)',
     params: A.agentKeyParams, response: A.agentKeyInfo, errors: TENANT,
+  },
+  getAgentPolicy: {
+    method: 'GET', path: '/api/agents/:id/policy', auth: 'owner',
+    summary: "the agent's payee and network rules (hosts, payTo, networks, tokens) and its user's, which apply too",
+    params: A.agentParams, response: agentPolicy, errors: TENANT,
+  },
+  setAgentPolicy: {
+    method: 'POST', path: '/api/agents/:id/policy', auth: 'user',
+    summary: "set or clear the agent's payee and network rules (a list left out stays; null clears it; clear: true clears all first)",
+    params: A.agentParams, body: setPayeeRulesBody, response: agentPolicy, errors: TENANT,
+  },
+  getUserPolicy: {
+    method: 'GET', path: '/api/users/me/policy', auth: 'user',
+    summary: "the user's rules for all its agents and its default policy for agents created later", response: userPolicy, errors: ['FORBIDDEN'],
+  },
+  setUserPolicy: {
+    method: 'POST', path: '/api/users/me/policy', auth: 'user',
+    summary: "set or clear the user's payee and network rules, which apply to every agent of the user at once",
+    body: setPayeeRulesBody, response: userPolicy, errors: ['FORBIDDEN'],
+  },
+  setDefaultPolicy: {
+    method: 'POST', path: '/api/users/me/policy/default', auth: 'user',
+    summary: 'set the default policy (rules and limits) copied into each agent the user creates afterwards',
+    body: setDefaultPolicyBody, response: userPolicy, errors: ['FORBIDDEN'],
   },
   freezeAgent: {
     method: 'POST', path: '/api/agents/:id/freeze', auth: 'user',
