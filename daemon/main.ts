@@ -243,6 +243,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
+      preferAuthCapture: config.pay.preferAuthCapture,
       unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
       channelSettings: config.pay.channels,
     })

@@ -20,15 +20,19 @@ import { channelTerms } from './channels/terms.js'
 import type { PaymentRequired } from '../../src/sdk/x402/types.js'
 import { decodeHeader } from '../../src/sdk/x402/wire.js'
 import type { SpendsLedger } from './spends.js'
+import type { AgentHoldStore } from './holds/store.js'
+import { holdReceipt, recordHold } from './holds/pay.js'
 import { policyOf, type AgentRow } from './store.js'
 
 /** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
+  /** x402 auth-capture (./pay/auth-capture.ts): preferred over exact unless false (config `pay.preferAuthCapture`); its holds recorded in `holds`. */
+  & { preferAuthCapture?: boolean; holds?: AgentHoldStore }
   /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/platform/egress/), plain fetch by default. */
   & { fetch?: SellerFetch }
   /** x402 batch-settlement channels (daemon/platform/channels/): without them, such offers are not taken. */
   & { channels?: { store: ChannelStore; settings: ChannelSettings } }
-export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
+export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; scheme?: 'exact' | 'auth-capture'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -58,6 +62,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   const init = (extra: Record<string, string> = {}): RequestInit => ({
     method: req.method, headers: { ...req.headers, ...extra }, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(timeout),
   })
+  if (req.scheme && req.protocol === 'mpp') throw new BaseError('BAD_REQUEST', `scheme ${req.scheme} is an x402 scheme; it cannot be paid with protocol mpp`)
   const first = await sellerFetch(req.url, init(), false)
   if (first.status !== 402) {
     if (req.dryRun) {
@@ -68,12 +73,16 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
-  const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default }
-  if (d.channels && req.protocol !== 'mpp') {
+  const ctx: QuoteContext = {
+    chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default,
+    scheme: { only: req.scheme, preferAuthCapture: d.preferAuthCapture ?? true },
+  }
+  // A scheme asked for by name is paid per request: no channel.
+  if (d.channels && req.protocol !== 'mpp' && !req.scheme) {
     const paid = await viaChannel(d, d.channels, agent, req, ctx, first, host, init, sellerFetch)
     if (paid) return paid
   }
-  const chosen = await chooseQuote(ctx, first, req.protocol)
+  const chosen = await chooseQuote(ctx, first, req.scheme ? 'x402' : req.protocol)
   const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
   const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
   if (req.maxAmount !== undefined && chosen.raw > toBaseUnits(req.maxAmount, chosen.token.decimals)) {
@@ -98,6 +107,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     // Persisted before the seller sees the signature: from then on only the chain releases the spend.
     await d.spends.signed(spend.id, signed.proof)
     proof = signed.proof
+    // A hold is recorded before the seller can place it: from then on the leader follows it on chain.
+    if (chosen.hold && d.holds) await recordHold(d.holds, d.chain, { agent, spendId: spend.id, token: chosen.token, hold: chosen.hold })
     paid = await sellerFetch(req.url, init(signed.headers), true)
       // The same payment (same payment-identifier) once more: no answer may have been lost, and a
       // settlement still pending is answered from the facilitator's ledger; never a second charge.
@@ -133,7 +144,9 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     throw new BaseError(code, `${why}; ${outcome.message}`, { fields: outcome.fields })
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
-  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address } }
+  // What the seller says became of a hold (captured, the rest voided) comes back to the limits now; the chain has the last word (./holds/refresh.ts).
+  const hold = chosen.hold && d.holds ? await holdReceipt(d.holds, chosen.hold, chosen.token, settlement.outcome, settlement.transaction) : undefined
+  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address, ...(hold ? { hold } : {}) } }
 }
 
 /**

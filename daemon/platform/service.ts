@@ -9,6 +9,7 @@ import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
 import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
+import { agentHoldStore } from './holds/store.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
@@ -141,6 +142,8 @@ export type PlatformServiceParameters = {
   egress?: Egress
   /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
   payValiditySeconds?: number
+  /** Config `pay.preferAuthCapture` (default true): an auth-capture offer before exact. */
+  preferAuthCapture?: boolean
   /** Channel deposits of pay through x402 batch-settlement (config `pay.channels`). */
   channelSettings?: ChannelSettings
   /** Config `platform.unfreezeRequiresDashboard` (default false). */
@@ -163,6 +166,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
   const spends = spendsLedger(p.store)
+  const agentHolds = agentHoldStore(p.store)
   const sellerHolds = sellerHoldStore(p.store)
   const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
@@ -204,7 +208,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings } }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings } }, agent, req)),
     channels: {
       async list(agent) {
         const chain = chainOf(agent)
