@@ -16,6 +16,7 @@ const storeSensitive = [
   'test/seller-batch-settlement.test.ts',
   'test/platform-endpoints-batch-settlement.test.ts',
   'test/platform-endpoints-auth-capture.test.ts',
+  'test/platform-pay-auth-capture.test.ts',
   'test/platform-pay-channels.test.ts',
   'daemon/chains/evm/nonce-source.test.ts',
   'test/swap-relayer.test.ts',

@@ -45,6 +45,7 @@ import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
 import { platformService, type PlatformService } from './platform/service.js'
 import { recheckPendingSpends } from './platform/pending-spends.js'
+import { agentHoldDuty } from './platform/holds/refresh.js'
 import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
 import { anvilFeeTopUp } from './platform/send.js'
 import { platformStore } from './platform/store.js'
@@ -324,7 +325,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         })()
         // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline (docs/platform-api.md "Auth-capture").
         const stopHoldSweep = await holdSweepDuty({ holds: platform.sellerHolds, facilitatorFor: (payTo) => inProcessFacilitator(payTo), log })()
+        // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
+        const stopAgentHolds = await agentHoldDuty({ holds: platform.agentHolds, evm: chains.evm, log })()
         return async () => {
+          await stopAgentHolds()
           await stopHoldSweep()
           await stopClaims()
           await stopPruning()

@@ -9,7 +9,7 @@ import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
 import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
-import { agentHoldStore } from './holds/store.js'
+import { agentHoldStore, type AgentHoldStore } from './holds/store.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
@@ -94,6 +94,8 @@ export type PlatformService = {
   sellerAnswers: AnswerStore
   /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (daemon/seller/hold-store.ts). */
   sellerHolds: HoldStore
+  /** Agents' own auth-capture holds (daemon/platform/holds/), refreshed from the chain by the leader. */
+  agentHolds: AgentHoldStore
   /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
   refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
@@ -232,6 +234,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     sellerChannels: sellerChannelStore(p.store),
     sellerAnswers: sellerAnswerStore(p.store),
     sellerHolds,
+    agentHolds,
     refundPayment: (userId, body) => refundEndpointPayment({
       endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => store.agent(id), walletKey: (a) => store.walletKey(a),
       facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
