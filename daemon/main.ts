@@ -326,7 +326,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
         // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline (docs/platform-api.md "Auth-capture").
         const stopHoldSweep = await holdSweepDuty({ holds: platform.sellerHolds, facilitatorFor: (payTo) => inProcessFacilitator(payTo), log })()
         // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
-        const stopAgentHolds = await agentHoldDuty({ holds: platform.agentHolds, evm: chains.evm, log })()
+        const stopAgentHolds = await agentHoldDuty({ holds: platform.agentHolds, evm: chains.evm, log, reclaim: (h) => platform.reclaimHold(h) })()
         return async () => {
           await stopAgentHolds()
           await stopHoldSweep()

@@ -68,7 +68,11 @@ beforeAll(async () => {
   const app = express()
   app.use(paymentGate({
     facilitator: { url: d.urls.facilitator, apiKey },
-    routes: { 'GET /metered': { prices: [price, { ...price, scheme: 'auth-capture' as const }] } },
+    routes: {
+      'GET /metered': { prices: [price, { ...price, scheme: 'auth-capture' as const }] },
+      // A seller that holds and never captures: deferred, with the shortest capture deadline the gate allows (30 + 60 s).
+      'GET /vanishes': { prices: [{ ...price, scheme: 'auth-capture' as const, captureMode: 'deferred' as const, maxTimeoutSeconds: 30, captureDeadlineSeconds: 90 }] },
+    },
     holds: { store: memoryHoldStore() },
   }))
   app.get('/metered', async (_req, res) => {
@@ -77,6 +81,7 @@ beforeAll(async () => {
     settleAmount(res, '400')
     res.json({ used: 400 })
   })
+  app.get('/vanishes', (_req, res) => void res.json({ held: true }))
   outside = await listen(app)
   await buyer.setLimits({ params: { id: buyerId }, body: { dailyUsd: '1' } })
 }, 120_000)
@@ -185,4 +190,25 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const back = await until(spent, (s) => Number(s) < Number(afterPay), 'the refund back in the limits')
     expect(Number(afterPay) - Number(back)).toBeCloseTo(0.0007, 9)
   })
+
+  it('a hold its seller never captures is reclaimed by the leader from the agent account after the capture deadline, and the limits released', async () => {
+    const b0 = await usdc(buyerWallet)
+    const before = Number(await spent())
+    const r = await parx(['pay', `${outside.url}/vanishes`, '--output', 'json'])
+    expect(r.code, r.stderr + r.stdout).toBe(0)
+    const hold = JSON.parse(r.stdout).receipt.hold
+    expect(hold).toMatchObject({ held: '0.001', captured: '0', voided: '0' })
+    expect(await usdc(buyerWallet)).toBe(b0 - PRICE)
+    expect(Number(await spent())).toBeCloseTo(before + 0.001, 9)
+    // Past the capture deadline on chain (anvil's clock moved, nothing slept): the leader reclaims.
+    const client = d.services.base.client
+    await client.request({ method: 'evm_increaseTime' as never, params: [120] as never })
+    await client.request({ method: 'evm_mine' as never, params: [] as never })
+    await until(() => usdc(buyerWallet), (b) => b === b0, 'the reclaim on chain', 120_000)
+    const back = await until(spent, (s) => Number(s) <= before + 1e-9, 'the reclaimed hold out of the limits')
+    expect(Number(back)).toBeCloseTo(before, 9)
+    expect(await usdc(outsidePayTo)).toBe(800n)
+    // Gasless: the agent account's user operation was sponsored.
+    expect(await client.getBalance({ address: buyerWallet })).toBe(0n)
+  }, 180_000)
 })

@@ -9,11 +9,12 @@ import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
 import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
-import { agentHoldStore, type AgentHoldStore } from './holds/store.js'
+import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from './holds/store.js'
+import { reclaimHold } from './holds/reclaim.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
-import { erc20Abi, getAddress, type Address } from 'viem'
+import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
 import type { AaRuntime } from './aa/runtime.js'
 import { callFromAgent, sendFromAgent } from './send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
@@ -96,6 +97,8 @@ export type PlatformService = {
   sellerHolds: HoldStore
   /** Agents' own auth-capture holds (daemon/platform/holds/), refreshed from the chain by the leader. */
   agentHolds: AgentHoldStore
+  /** Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account (./holds/reclaim.ts); null when nothing is reclaimable. */
+  reclaimHold(h: AgentHoldRow): Promise<Hex | null>
   /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
   refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
@@ -235,6 +238,15 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     sellerAnswers: sellerAnswerStore(p.store),
     sellerHolds,
     agentHolds,
+    async reclaimHold(h) {
+      const agent = await store.agent(h.agent_id)
+      if (!agent) return null
+      const chain = chainOf(agent)
+      return reclaimHold({
+        chain, hold: h, payer: getAddress(agent.address),
+        call: (to, data) => callFromAgent({ chain, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing was reclaimed'),
+      })
+    },
     refundPayment: (userId, body) => refundEndpointPayment({
       endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => store.agent(id), walletKey: (a) => store.walletKey(a),
       facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
