@@ -189,6 +189,23 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     expect(await usdc(payee.wallet)).toBe(2n * PRICE + 300n)
     const back = await until(spent, (s) => Number(s) < Number(afterPay), 'the refund back in the limits')
     expect(Number(afterPay) - Number(back)).toBeCloseTo(0.0007, 9)
+
+    // parx payments: per payment the hold, what was captured, voided and refunded.
+    const listed = await parx(['payments', '--kind', 'pay', '--output', 'json'])
+    expect(listed.code, listed.stderr).toBe(0)
+    const rows = JSON.parse(listed.stdout).payments as { amount: string; amountUsd: string; state: string; hold?: Record<string, string> }[]
+    expect(rows.find((x) => x.hold?.id === receipt.hold.id)).toMatchObject({
+      state: 'confirmed', amount: '0.0003', amountUsd: '0.0003', hold: { status: 'settled', held: '0.001', holding: '0', captured: '0.001', voided: '0', refunded: '0.0007', reclaimed: '0' },
+    })
+    expect(rows.filter((x) => x.hold?.captured === '0.0004')).toEqual([
+      expect.objectContaining({ amount: '0.0004', hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }) }),
+      expect.objectContaining({ amount: '0.0004', hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }) }),
+    ])
+    expect(rows.find((x) => x.hold?.voided === '0.001')).toMatchObject({ state: 'released', hold: { captured: '0', voided: '0.001' } })
+    expect(rows.filter((x) => !x.hold)).toHaveLength(1) // the exact one
+    const text = await parx(['payments', '--kind', 'pay'])
+    expect(text.stdout).toContain('hold 0.001 USDC: captured 0.001, refunded 0.0007')
+    expect(text.stdout).toContain('hold 0.001 USDC: captured 0, voided 0.001')
   })
 
   it('a hold its seller never captures is reclaimed by the leader from the agent account after the capture deadline, and the limits released', async () => {
@@ -207,6 +224,8 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     await until(() => usdc(buyerWallet), (b) => b === b0, 'the reclaim on chain', 120_000)
     const back = await until(spent, (s) => Number(s) <= before + 1e-9, 'the reclaimed hold out of the limits')
     expect(Number(back)).toBeCloseTo(before, 9)
+    const listed = JSON.parse((await parx(['payments', '--kind', 'pay', '--limit', '1', '--output', 'json'])).stdout).payments
+    expect(listed[0]).toMatchObject({ state: 'released', hold: { id: hold.id, held: '0.001', holding: '0', captured: '0', reclaimed: '0.001' } })
     expect(await usdc(outsidePayTo)).toBe(800n)
     // Gasless: the agent account's user operation was sponsored.
     expect(await client.getBalance({ address: buyerWallet })).toBe(0n)

@@ -75,7 +75,8 @@ export function agentHoldStore(store: Store): AgentHoldStore {
         await tx.updateTable('platform_spends').set({ state: 'released', amount_micros: '0', reason: 'auth-capture hold: everything came back to the agent (voided, refunded or reclaimed)', updated_at: now })
           .where('id', '=', h.spend_id).where('state', '!=', 'released').execute()
       } else {
-        await tx.updateTable('platform_spends').set({ amount_micros: usdMicros(amount, h.decimals).toString(), updated_at: now, ...(p.tx ? { tx: p.tx } : {}) })
+        // The amount too, so history and the report (token totals) show what the agent parted with; the hold keeps the maximum.
+        await tx.updateTable('platform_spends').set({ amount, amount_micros: usdMicros(amount, h.decimals).toString(), updated_at: now, ...(p.tx ? { tx: p.tx } : {}) })
           .where('id', '=', h.spend_id).execute()
       }
       return row
