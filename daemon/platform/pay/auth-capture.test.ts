@@ -3,6 +3,7 @@ import type { Hex } from 'viem'
 import { zeroAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { loadConfig } from '../../../src/config/load.js'
 import { AUTH_CAPTURE_V1_1 } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { encodeHeader, headers } from '../../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
@@ -68,6 +69,12 @@ describe('scheme preference', () => {
     expect(first(ctx({ scheme: { preferAuthCapture: false } }))).toEqual(['exact', 'auth-capture'])
     expect(first(ctx({ scheme: { preferAuthCapture: false, only: 'auth-capture' } }))).toEqual(['auth-capture'])
     expect(first(ctx({ scheme: { preferAuthCapture: true, only: 'exact' } }))).toEqual(['exact'])
+  })
+
+  it('pay.preferAuthCapture: on by default, off by PARX_PAY_PREFER_AUTH_CAPTURE or the file', () => {
+    expect(loadConfig({ env: {}, file: {} }).pay.preferAuthCapture).toBe(true)
+    expect(loadConfig({ env: { PARX_PAY_PREFER_AUTH_CAPTURE: 'false' }, file: {} }).pay.preferAuthCapture).toBe(false)
+    expect(loadConfig({ env: {}, file: { pay: { preferAuthCapture: false } } }).pay.preferAuthCapture).toBe(false)
   })
 
   it('a hold asking too much is refused when nothing else asked for is payable, else the other offer is taken', () => {
