@@ -11,6 +11,7 @@ const storeSensitive = [
   'daemon/platform/freeze.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
+  'daemon/platform/holds/store.test.ts',
   'daemon/worker/**/*.test.ts',
   'daemon/seller/**/*.test.ts',
   'test/seller-batch-settlement.test.ts',
