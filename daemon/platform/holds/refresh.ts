@@ -54,7 +54,7 @@ export async function refreshHolds(p: {
       const now = v.head.timestamp
       if (!v.collected) {
         const info = JSON.parse(h.payment_info) as { preApprovalExpiry: number }
-        if (now > BigInt(info.preApprovalExpiry)) await p.holds.observe(h.id, v.amounts, { status: 'done' })
+        if (now > BigInt(info.preApprovalExpiry)) await p.holds.observe(h.id, v.amounts, { status: 'done', fromChain: true })
         continue
       }
       let reclaimTx: Hex | null = null
@@ -67,7 +67,7 @@ export async function refreshHolds(p: {
         }
       }
       const status = v.capturable > 0n ? 'held' : now >= BigInt(h.refund_deadline) ? 'done' : 'settled'
-      await p.holds.observe(h.id, v.amounts, { status, tx: reclaimTx ? null : v.lastTx, reclaimTx })
+      await p.holds.observe(h.id, v.amounts, { status, tx: reclaimTx ? null : v.lastTx, reclaimTx, fromChain: true })
     } catch (err) {
       p.log.warn({ err, hold: h.id }, 'agent auth-capture hold: the chain read failed; the next round retries')
     }

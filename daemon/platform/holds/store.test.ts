@@ -61,8 +61,17 @@ describe('agent holds in the spends ledger', () => {
     await holds.observe(`0x${'02'.repeat(32)}`, { captured: 250_000n, voided: 0n, refunded: 0n, reclaimed: 0n }, { status: 'settled' })
     expect(await spends.spentToday(agentId)).toBe(200_000n)
     const whole = await held(`0x${'03'.repeat(32)}`)
-    await holds.observe(`0x${'03'.repeat(32)}`, { captured: 0n, voided: 0n, refunded: 0n, reclaimed: 400_000n }, { status: 'settled' })
+    await holds.observe(`0x${'03'.repeat(32)}`, { captured: 0n, voided: 0n, refunded: 0n, reclaimed: 400_000n }, { status: 'settled', fromChain: true })
     expect((await store.db.selectFrom('platform_spends').select('state').where('id', '=', whole.id).executeTakeFirstOrThrow()).state).toBe('released')
     expect(await spends.spentToday(agentId)).toBe(200_000n)
+  })
+
+  it("a seller's claimed void frees the limits only until the escrow is read: the chain's amounts replace it", async () => {
+    const spend = await held(`0x${'04'.repeat(32)}`)
+    await holds.observe(`0x${'04'.repeat(32)}`, { captured: 0n, voided: 400_000n, refunded: 0n, reclaimed: 0n }, { status: 'settled' })
+    expect(await spends.spentToday(agentId)).toBe(0n)
+    await holds.observe(`0x${'04'.repeat(32)}`, { captured: 400_000n, voided: 0n, refunded: 0n, reclaimed: 0n }, { status: 'settled', fromChain: true })
+    expect(await spends.spentToday(agentId)).toBe(400_000n)
+    expect((await store.db.selectFrom('platform_spends').select('state').where('id', '=', spend.id).executeTakeFirstOrThrow()).state).toBe('confirmed')
   })
 })

@@ -20,15 +20,19 @@ export type NewAgentHold = {
  * maximum; every outcome learned (the seller's PAYMENT-RESPONSE, the leader's read of the escrow:
  * ./refresh.ts) rewrites, in the same transaction, what the spend counts against the limits: what
  * the agent parted with or still has in escrow, `max - voided - refunded - reclaimed`. A hold
- * that gave everything back releases its spend. While `held`, the spend counts whatever its age
+ * the escrow shows given back whole releases its spend. While `held`, the spend counts whatever its age
  * (daemon/platform/spends.ts countedRows), since the money may be captured until the deadline.
  */
 export type AgentHoldStore = {
   /** Recorded right after signing, before the seller sees the signature. */
   insert(h: NewAgentHold): Promise<void>
   get(id: string): Promise<AgentHoldRow | undefined>
-  /** Amounts that only grow (a stale read never takes back what a later one saw); `status` and `tx` as learned. */
-  observe(id: string, a: HoldAmounts, p: { status: 'held' | 'settled' | 'done'; tx?: string | null; reclaimTx?: string | null }): Promise<AgentHoldRow | undefined>
+  /**
+   * What became of the hold. The seller's word (its PAYMENT-RESPONSE) only adds to what is known;
+   * the escrow's (`fromChain`, the leader's read) replaces it, so a seller claiming a void it did
+   * not make frees the limits only until the next read.
+   */
+  observe(id: string, a: HoldAmounts, p: { status: 'held' | 'settled' | 'done'; tx?: string | null; reclaimTx?: string | null; fromChain?: boolean }): Promise<AgentHoldRow | undefined>
   /** Holds the leader still watches (held, or settled before the refund deadline), oldest first. */
   open(limit?: number): Promise<AgentHoldRow[]>
   /** The holds of these spends, for history. */
@@ -57,7 +61,7 @@ export function agentHoldStore(store: Store): AgentHoldStore {
       if (store.dialect === 'postgres') q = q.forUpdate()
       const h = await q.executeTakeFirst()
       if (!h) return undefined
-      const next = {
+      const next = p.fromChain ? a : {
         captured: max(big(h.captured), a.captured), voided: max(big(h.voided), a.voided),
         refunded: max(big(h.refunded), a.refunded), reclaimed: max(big(h.reclaimed), a.reclaimed),
       }
@@ -70,8 +74,8 @@ export function agentHoldStore(store: Store): AgentHoldStore {
       }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
       const counted = max(big(h.max_amount) - next.voided - next.refunded - next.reclaimed, 0n)
       const amount = fromBaseUnits(counted, h.decimals)
-      if (counted === 0n && status !== 'held') {
-        // Everything came back: the spend stops counting (kept in history with its hold).
+      if (counted === 0n && status !== 'held' && p.fromChain) {
+        // Everything came back, as the escrow shows: the spend stops counting (kept in history with its hold).
         await tx.updateTable('platform_spends').set({ state: 'released', amount_micros: '0', reason: 'auth-capture hold: everything came back to the agent (voided, refunded or reclaimed)', updated_at: now })
           .where('id', '=', h.spend_id).where('state', '!=', 'released').execute()
       } else {
