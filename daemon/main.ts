@@ -45,6 +45,7 @@ import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
 import { platformService, type PlatformService } from './platform/service.js'
 import { recheckPendingSpends } from './platform/pending-spends.js'
+import { agentHoldDuty } from './platform/holds/refresh.js'
 import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
 import { anvilFeeTopUp } from './platform/send.js'
 import { platformStore } from './platform/store.js'
@@ -244,6 +245,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       previousWalletKeys: config.keys.platformWalletPrevious,
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
+      preferAuthCapture: config.pay.preferAuthCapture,
       unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
       channelSettings: config.pay.channels,
       receiptKey: keys.receipt,
@@ -331,7 +333,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
           // The seller hears of the sweep's voids as of any other (payment.voided).
           onVoided: (hold, result) => recordHoldVoid({ endpoints: platform.endpoints, webhooks: platform.webhooks, platformUrl: urls.platform }, hold, result),
         })()
+        // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
+        const stopAgentHolds = await agentHoldDuty({ holds: platform.agentHolds, evm: chains.evm, log, reclaim: (h) => platform.reclaimHold(h) })()
         return async () => {
+          await stopAgentHolds()
           await stopHoldSweep()
           await stopClaims()
           await stopPruning()

@@ -24,9 +24,13 @@ import { decodeHeader } from '../../src/sdk/x402/wire.js'
 import type { SpendsLedger } from './spends.js'
 import type { ReceiptIssuer } from './receipts/issue.js'
 import type { AgentRow } from './store.js'
+import type { AgentHoldStore } from './holds/store.js'
+import { holdReceipt, recordHold } from './holds/pay.js'
 
 /** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
 export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: AgentRow): Hex; timeoutMs?: number; maxValiditySeconds?: number }
+  /** x402 auth-capture (./pay/auth-capture.ts): preferred over exact unless false (config `pay.preferAuthCapture`); its holds recorded in `holds`. */
+  & { preferAuthCapture?: boolean; holds?: AgentHoldStore }
   /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/platform/egress/), plain fetch by default. */
   & { fetch?: SellerFetch }
   /** x402 batch-settlement channels (daemon/platform/channels/): without them, such offers are not taken. */
@@ -35,7 +39,7 @@ export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: 
   & { receipts?: ReceiptIssuer }
   /** The agent's and its user's payee and network rules (daemon/platform/policy/); none when left out. */
   & { rules?: ScopedRules }
-export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; dryRun: boolean }
+export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; scheme?: 'exact' | 'auth-capture'; dryRun: boolean }
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -65,6 +69,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   const init = (extra: Record<string, string> = {}): RequestInit => ({
     method: req.method, headers: { ...req.headers, ...extra }, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(timeout),
   })
+  if (req.scheme && req.protocol === 'mpp') throw new BaseError('BAD_REQUEST', `scheme ${req.scheme} is an x402 scheme; it cannot be paid with protocol mpp`)
   const first = await sellerFetch(req.url, init(), false)
   if (first.status !== 402) {
     if (req.dryRun) {
@@ -75,7 +80,10 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const network = networks[agent.network]!
   const tokens = sendableTokens(network).flatMap((t) => (d.chain.tokens[t.symbol] ? [d.chain.tokens[t.symbol]!] : []))
-  const ctx: QuoteContext = { chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default }
+  const ctx: QuoteContext = {
+    chain: d.chain, tokens, signer: privateKeyToAccount(d.walletKey(agent)), url: req.url, maxValiditySeconds: d.maxValiditySeconds ?? VALIDITY_SECONDS.default,
+    scheme: { only: req.scheme, preferAuthCapture: d.preferAuthCapture ?? true },
+  }
   // An offer the rules refuse is passed over for the next one the agent can pay; only when every
   // payable offer is refused is the first refusal the answer (the offer that would have been taken).
   const refused: { offer: ChosenOffer; refusal: Refusal }[] = []
@@ -86,7 +94,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const payeeOf = (payTo: string, token: { symbol: string; address: string }): Payee =>
     ({ payTo, network: { key: network.key, caip2: network.caip2 }, tokens: [{ symbol: token.symbol, address: token.address }] })
-  if (d.channels && req.protocol !== 'mpp') {
+  // A scheme asked for by name is paid per request: no channel.
+  if (d.channels && req.protocol !== 'mpp' && !req.scheme) {
     const paid = await viaChannel(d, d.channels, agent, req, ctx, first, host, init, sellerFetch, allowed, payeeOf)
     if (paid) return paid
   }
@@ -94,7 +103,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     ({ protocol: q.protocol, scheme: q.scheme ?? (q.protocol === 'mpp' ? 'charge' : 'exact'), amount: fromBaseUnits(q.raw, q.token.decimals), token: q.token.symbol, network: network.key, payTo: q.payTo })
   let chosen: Quote
   try {
-    chosen = await chooseQuote(ctx, first, req.protocol, (q) => allowed(offerOf(q), payeeOf(q.payTo, q.token)))
+    chosen = await chooseQuote(ctx, first, req.scheme ? 'x402' : req.protocol, (q) => allowed(offerOf(q), payeeOf(q.payTo, q.token)))
   } catch (e) {
     const r = refused[0]
     if (!r || !(e instanceof BaseError) || e.code !== 'SELLER_METHOD_UNSUPPORTED') throw e
@@ -117,6 +126,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     // Persisted before the seller sees the signature: from then on only the chain releases the spend.
     await d.spends.signed(spend.id, signed.proof)
     proof = signed.proof
+    // A hold is recorded before the seller can place it: from then on the leader follows it on chain.
+    if (chosen.hold && d.holds) await recordHold(d.holds, d.chain, { agent, spendId: spend.id, token: chosen.token, hold: chosen.hold })
     paid = await sellerFetch(req.url, init(signed.headers), true)
       // The same payment (same payment-identifier) once more: no answer may have been lost, and a
       // settlement still pending is answered from the facilitator's ledger; never a second charge.
@@ -153,8 +164,10 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     throw new BaseError(code, `${why}; ${outcome.message}`, { fields: outcome.fields })
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
+  // What the seller says became of a hold (captured, the rest voided) comes back to the limits now; the chain has the last word (./holds/refresh.ts).
+  const hold = chosen.hold && d.holds ? await holdReceipt(d.holds, chosen.hold, chosen.token, settlement.outcome, settlement.transaction) : undefined
   const signed = await issue(d, agent, host, spend.id, chosen, settlement.transaction, paid)
-  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address, ...signed } }
+  return { dryRun: false, ...(await passThrough(paid)), receipt: { ...price, transaction: settlement.transaction, payer: ctx.signer.address, ...(hold ? { hold } : {}), ...signed } }
 }
 
 /** The settled pay's signed receipt, stored before the agent hears of the pay (nothing without a receipt key). */

@@ -4,6 +4,8 @@ import type { Store } from '../store/store.js'
 import { microsToUsd } from './limits.js'
 import { aggregateSpends } from './report.js'
 import type { SpendRow } from './spends.js'
+import { fromBaseUnits } from '../../src/sdk/units.js'
+import type { AgentHoldRow } from './holds/store.js'
 
 /** Filters of the history and the report, parsed (times in epoch ms). */
 export type SpendFilter = { since?: number; until?: number; kind?: PaymentKind; host?: string }
@@ -29,7 +31,9 @@ export async function paymentsPage(store: Store, agentId: string, q: PaymentsQue
   const rows = await sel.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute()
   const page = rows.slice(0, limit)
   const last = page[page.length - 1]
-  return { payments: page.map(paymentView), nextCursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.id) : null }
+  const ids = page.filter((r) => r.kind === 'pay').map((r) => r.id)
+  const holds = new Map((ids.length ? await store.db.selectFrom('platform_agent_holds').selectAll().where('spend_id', 'in', ids).execute() : []).map((h) => [h.spend_id, h]))
+  return { payments: page.map((r) => paymentView(r, holds.get(r.id))), nextCursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.id) : null }
 }
 
 /** The report's totals over [since, until): default the 30 days up to now; longer than REPORT_MAX_DAYS is refused. */
@@ -56,11 +60,23 @@ function filtered(store: Store, agentId: string, f: SpendFilter) {
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
 
 /** A ledger row as the contract shows it: never the signed payment's proof. */
-export function paymentView(r: SpendRow & { has_receipt?: unknown }): Payment {
+export function paymentView(r: SpendRow & { has_receipt?: unknown }, hold?: AgentHoldRow): Payment {
   return {
     id: r.id, kind: r.kind, state: r.state, amount: r.amount, token: r.token, amountUsd: microsToUsd(BigInt(r.amount_micros)),
     host: r.host ?? null, recipient: r.kind === 'swap' ? null : r.recipient, tx: r.tx, userOp: r.user_op, reason: r.reason, createdAt: iso(r.created_at),
     // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
     receipt: r.has_receipt === true || Number(r.has_receipt) === 1,
+    ...(hold ? { hold: holdView(hold) } : {}),
+  }
+}
+
+/** An agent's auth-capture hold as history shows it (token units). */
+export function holdView(h: AgentHoldRow): NonNullable<Payment['hold']> {
+  const u = (v: string | bigint) => fromBaseUnits(BigInt(v), h.decimals)
+  const holding = h.status === 'held' ? BigInt(h.max_amount) - BigInt(h.captured) - BigInt(h.voided) - BigInt(h.reclaimed) : 0n
+  return {
+    id: h.id, status: h.status as 'held' | 'settled' | 'done', held: u(h.max_amount), holding: u(holding > 0n ? holding : 0n), captured: u(h.captured),
+    voided: u(h.voided), refunded: u(h.refunded), reclaimed: u(h.reclaimed),
+    captureDeadline: iso(Number(h.capture_deadline) * 1000), refundDeadline: iso(Number(h.refund_deadline) * 1000),
   }
 }

@@ -9,6 +9,8 @@ import type { SwapDeps } from '../swap/deps.js'
 import { swapForAgent } from './swap.js'
 import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
 import { payForAgent, type PayRequest } from './pay.js'
+import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from './holds/store.js'
+import { reclaimHold } from './holds/reclaim.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
@@ -100,6 +102,10 @@ export type PlatformService = {
   sellerAnswers: AnswerStore
   /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (daemon/seller/hold-store.ts). */
   sellerHolds: HoldStore
+  /** Agents' own auth-capture holds (daemon/platform/holds/), refreshed from the chain by the leader. */
+  agentHolds: AgentHoldStore
+  /** Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account (./holds/reclaim.ts); null when nothing is reclaimable. */
+  reclaimHold(h: AgentHoldRow): Promise<Hex | null>
   /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
   refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
@@ -148,6 +154,8 @@ export type PlatformServiceParameters = {
   egress?: Egress
   /** The longest a payment an agent signs stays valid, seconds (config `pay.validitySeconds`; default 300). */
   payValiditySeconds?: number
+  /** Config `pay.preferAuthCapture` (default true): an auth-capture offer before exact. */
+  preferAuthCapture?: boolean
   /** Channel deposits of pay through x402 batch-settlement (config `pay.channels`). */
   channelSettings?: ChannelSettings
   /** Config `platform.unfreezeRequiresDashboard` (default false). */
@@ -173,6 +181,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   }
   const spends = spendsLedger(p.store)
   const policies = policyStore(p.store)
+  const agentHolds = agentHoldStore(p.store)
   const sellerHolds = sellerHoldStore(p.store)
   const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
@@ -217,7 +226,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     send: async (agent, body) => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent),
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, receipts: issuer, rules: await policies.scoped(agent) }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent) }, agent, req)),
     receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {
@@ -242,6 +251,16 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     sellerChannels: sellerChannelStore(p.store),
     sellerAnswers: sellerAnswerStore(p.store),
     sellerHolds,
+    agentHolds,
+    async reclaimHold(h) {
+      const agent = await store.agent(h.agent_id)
+      if (!agent) return null
+      const chain = chainOf(agent)
+      return reclaimHold({
+        chain, hold: h, payer: getAddress(agent.address),
+        call: (to, data) => callFromAgent({ chain, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing was reclaimed'),
+      })
+    },
     refundPayment: (userId, body) => refundEndpointPayment({
       endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => store.agent(id), walletKey: (a) => store.walletKey(a),
       facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),

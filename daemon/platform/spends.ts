@@ -107,12 +107,17 @@ async function sumSince(db: Store['db'], agentId: string, since: number): Promis
  * confirmed), and a channel's escrow whatever its age. A deposit is locked in the channel for up
  * to its withdraw delay, and its row's amount is what is still in escrow (daemon/platform/
  * channels/store.ts): it counts until it is back in the wallet (refunded, withdrawn) or charged
- * by vouchers (which count on their own day), never only for the day it was made. The channel
- * columns are read here, in the one place the limits are summed, so that every check agrees.
+ * by vouchers (which count on their own day), never only for the day it was made. Likewise an
+ * x402 auth-capture hold still `held` (daemon/platform/holds/): the seller may capture it until its
+ * deadline, up to a week. The channel and hold columns are read here, in the one place the limits
+ * are summed, so that every check agrees.
  */
 export function countedRows(db: Store['db'], agentId: string, since: number): Promise<{ amount_micros: string | number | bigint; channel_id: string | null; channel_role: string | null }[]> {
   return db.selectFrom('platform_spends').select(['amount_micros', sql<string | null>`channel_id`.as('channel_id'), sql<string | null>`channel_role`.as('channel_role')])
     .where('agent_id', '=', agentId).where('state', '!=', 'released')
-    .where((eb) => eb.or([eb('created_at', '>', since), eb(sql.ref('channel_role'), '=', 'deposit')]))
+    .where((eb) => eb.or([
+      eb('created_at', '>', since), eb(sql.ref('channel_role'), '=', 'deposit'),
+      eb('id', 'in', eb.selectFrom('platform_agent_holds').select('spend_id').where('agent_id', '=', agentId).where('status', '=', 'held')),
+    ]))
     .execute()
 }

@@ -1,3 +1,4 @@
+import type { AgentHoldTables } from './tables/agent-holds.js'
 import type { ChannelTables } from './tables/channels.js'
 import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
@@ -15,4 +16,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables, AgentHoldTables {}

@@ -216,6 +216,11 @@ export const configSchema = z.object({
      */
     validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
     /**
+     * x402 `auth-capture` (a refundable hold the seller captures for what it served) before
+     * `exact` when a seller offers both; off: `exact` first. A pay request's `scheme` overrides it.
+     */
+    preferAuthCapture: bool.default(true),
+    /**
      * x402 batch-settlement channels (daemon/platform/channels/): the deposit made when an agent
      * first pays a seller through one is `depositMultiplier` x the price (or the seller's larger
      * minDeposit), at most `depositCap` token units open in one channel and never more than the

@@ -58,6 +58,7 @@ export const errorCodes = {
   QUOTA_EXCEEDED: { status: 403, meaning: 'a per-user quota (agents, endpoints, webhooks, keys, pay calls in flight) is reached; the body has quota, limit and used' },
   CHANNEL_TERMS_REFUSED: { status: 502, meaning: "the seller's batch-settlement offer names a contract, network, token domain, authorizer or deposit the platform does not pay into; nothing was paid" },
   CHANNEL_TERMS_CHANGED: { status: 409, meaning: "the seller's batch-settlement terms (withdraw delay, receiver authorizer...) changed while the agent's channel to it still holds a deposit: one channel per seller, network and token, so nothing was paid; refund or withdraw that channel first" },
+  AUTH_CAPTURE_TERMS_REFUSED: { status: 502, meaning: "the seller's auth-capture offer asks a hold the platform does not sign (a capture deadline beyond 7 days, a refund deadline beyond 30 days, deadlines out of order, fee bounds that are not basis points) and nothing else offered was payable; nothing was signed or paid" },
   CHANNEL_REFUND_REFUSED: { status: 502, meaning: "the seller did not refund the channel's unspent deposit; nothing moved (withdraw after the channel's delay instead)" },
   CHANNEL_WITHDRAW_PENDING: { status: 409, meaning: "a withdrawal of the channel is under way: it can be finalized only from the time the error names, and no voucher is signed on the channel meanwhile" },
   NOTHING_TO_WITHDRAW: { status: 409, meaning: 'the channel holds nothing unclaimed to withdraw; nothing was sent' },

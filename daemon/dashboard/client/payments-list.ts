@@ -70,9 +70,15 @@ function paymentsTable(r: PaymentsPage): HTMLTableElement {
   return table({ id: 'payments' }, ['When', 'Kind', 'Amount', 'Seller host', 'To', 'State', 'Transaction'], r.payments.map((p) => h('tr', { 'data-payment-id': p.id, 'data-kind': p.kind },
     h('td', { 'data-label': 'When', text: when(p.createdAt) }),
     h('td', { 'data-label': 'Kind', text: p.kind }),
-    h('td', { 'data-label': 'Amount', text: `${p.amount} ${p.token}` }),
+    h('td', { 'data-label': 'Amount', text: `${p.amount} ${p.token}` }, p.hold ? h('div', { class: 'muted hold', text: holdText(p.hold) }) : null),
     h('td', { 'data-label': 'Seller host', class: 'mono', text: p.host ?? '' }),
     h('td', { 'data-label': 'To', class: 'mono', text: p.recipient ?? '' }),
     h('td', { 'data-label': 'State', text: p.state, title: p.reason ?? undefined }),
     h('td', { 'data-label': 'Transaction', class: 'mono', text: p.tx ?? '' }))))
+}
+
+/** An auth-capture payment's hold (docs/platform-api.md "Paying with auth-capture"): held, captured, and what came back. */
+function holdText(x: NonNullable<PaymentsPage['payments'][number]['hold']>): string {
+  const back = ([['voided', x.voided], ['refunded', x.refunded], ['reclaimed', x.reclaimed]] as const).filter(([, v]) => v !== '0').map(([k, v]) => `${k} ${v}`)
+  return `hold ${x.held}: captured ${x.captured}${back.length ? `, ${back.join(', ')}` : ''}${x.holding !== '0' ? `, still held ${x.holding}` : ''}`
 }

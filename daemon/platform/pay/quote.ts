@@ -1,13 +1,21 @@
 import type { Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
+import type { HoldOutcome, HoldTerms } from './auth-capture.js'
 import type { PaymentProof } from './proof.js'
 
 /**
  * What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer, and
  * the longest a signed payment may stay valid (seconds): the seller's wish is clamped to it.
  */
-export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string; maxValiditySeconds: number }
+export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string; maxValiditySeconds: number; scheme?: PayScheme }
+
+/**
+ * Which x402 scheme an agent pays with when a seller offers more than one: `auth-capture` (a
+ * refundable hold, captured for what was served) before `exact` by default (config
+ * `pay.preferAuthCapture`), or only the one a pay request names (`scheme`).
+ */
+export type PayScheme = { only?: 'exact' | 'auth-capture'; preferAuthCapture: boolean }
 
 /** Bounds and default of the validity cap (config `pay.validitySeconds`, docs/hosting.md "Hosting safely"). */
 export const VALIDITY_SECONDS = { min: 10, max: 3600, default: 300 } as const
@@ -38,9 +46,11 @@ export type Quote = {
   payTo: string
   /** x402's scheme (`exact`, …) or MPP's intent (`charge`): what a dry run names as the offer. */
   scheme?: string
+  /** x402 `auth-capture`: the hold signed (its escrow id and PaymentInfo), fixed when the offer was read. */
+  hold?: HoldTerms
   /** `idempotent`: the signed request carries a payment-identifier, so sending it twice pays once. */
   sign(): Promise<{ headers: Record<string, string>; proof: PaymentProof; idempotent?: boolean }>
-  settlement(res: Response): { transaction: Hex | null; reason?: string }
+  settlement(res: Response): { transaction: Hex | null; reason?: string; outcome?: HoldOutcome }
 }
 
 /** What a seller offered, for the error that says none of it is payable. */

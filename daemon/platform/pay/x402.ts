@@ -1,10 +1,12 @@
-import { getAddress, type Hex } from 'viem'
+import { getAddress, toHex, type Hex } from 'viem'
+import { randomBytes } from 'node:crypto'
 import { BaseError } from '../../../src/errors/index.js'
 import { networks } from '../../../src/networks/registry.js'
 import { canPay, methodOf, signPayment } from '../../../src/sdk/x402/client/payer.js'
 import { methods, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type SettleResponse } from '../../../src/sdk/x402/types.js'
 import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../../../src/sdk/x402/payment-identifier.js'
+import { holdable, holdSettlement, holdTerms, signHold } from './auth-capture.js'
 import type { PaymentProof } from './proof.js'
 import { isTxHash, sameAddress, validitySeconds, type Offered, type Quote, type QuoteContext } from './quote.js'
 
@@ -51,9 +53,20 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
     return undefined
   }
   const keys = { evm: { signer: c.signer, clients: [c.chain.client] } }
+  const declared = isRecord(extensions) ? extensions[PAYMENT_IDENTIFIER] : undefined
   const quotes: Quote[] = []
+  const holds: Quote[] = []
+  let refused: unknown
   for (const r of accepts) {
     const token = c.tokens.find((t) => sameAddress(t.address, r.asset))
+    if (protocol === 'x402-v2' && token && holdable(c, r)) {
+      try {
+        holds.push(holdQuote(c, r, token, resource, declared))
+      } catch (e) {
+        refused ??= e
+      }
+      continue
+    }
     if (r.network !== c.chain.spec.caip2 || !token || !canPay(keys, r)) continue
     quotes.push({
       protocol, scheme: r.scheme, token, raw: amountOf(r.amount), payTo: r.payTo,
@@ -64,7 +77,6 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
         // One payment-identifier per purchase where the seller declares the extension (as the reference
         // client does; a stock seller that does not know it may refuse it): the same paid request sent
         // again is then answered by the facilitator, never charged twice.
-        const declared = isRecord(extensions) ? extensions[PAYMENT_IDENTIFIER] : undefined
         const message = protocol === 'x402-v1'
           ? { x402Version: 1, scheme: r.scheme, network: v1Network.get(r)!, payload }
           : { x402Version: 2, accepted: r, payload, resource, ...(declared ? { extensions: withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, newPaymentId()) } : {}) }
@@ -83,7 +95,35 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
       },
     })
   }
-  return { quotes, offered: accepts.map((r) => `x402 ${r.scheme} ${String(r.extra?.assetTransferMethod ?? '')} on ${r.network} in ${r.asset}`.replace('  ', ' ')) }
+  const offered = accepts.map((r) => `x402 ${r.scheme} ${String(r.extra?.assetTransferMethod ?? '')} on ${r.network} in ${r.asset}`.replace('  ', ' '))
+  const pref = c.scheme ?? { preferAuthCapture: true }
+  const ordered = pref.only === 'exact' ? quotes : pref.only === 'auth-capture' ? holds : pref.preferAuthCapture ? [...holds, ...quotes] : [...quotes, ...holds]
+  // A hold the platform does not sign (deadlines beyond its maxima...) is refused when nothing else asked for is payable.
+  if (ordered.length === 0 && refused && pref.only !== 'exact') throw refused
+  return { quotes: ordered, offered }
+}
+
+/**
+ * An x402 `auth-capture` offer as a quote: the maximum is what is reserved against the limits
+ * (held until the seller captures, voids or the agent reclaims), the terms are fixed and checked
+ * now (./auth-capture.ts, refusing deadlines beyond the platform's maxima), the signature is the
+ * official client's collect payload.
+ */
+function holdQuote(c: QuoteContext, r: PaymentRequirements, token: QuoteContext['tokens'][number], resource: unknown, declared: unknown): Quote {
+  const raw = amountOf(r.amount)
+  const saltNonce = toHex(randomBytes(32))
+  const { terms, bound } = holdTerms(c, r, Math.floor(Date.now() / 1000), saltNonce)
+  return {
+    protocol: 'x402-v2', scheme: r.scheme, token, raw, payTo: r.payTo, hold: terms,
+    async sign() {
+      const { payload, nonce } = await signHold(c, r, terms, bound, saltNonce)
+      const message = { x402Version: 2, accepted: r, payload, resource, ...(declared ? { extensions: withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, newPaymentId()) } : {}) }
+      // The collector's receiveWithAuthorization uses the nonce: used on chain means the hold was placed.
+      const proof: PaymentProof = { kind: 'eip3009', token: token.address, from: c.signer.address, nonce, validBefore: BigInt(terms.info.preApprovalExpiry) }
+      return { headers: { [x402Headers.signature]: encodeHeader(message) }, proof, idempotent: declared !== undefined }
+    },
+    settlement: (res) => holdSettlement(res, raw),
+  }
 }
 
 /** A seller's amount as base units; SELLER_TERMS_MALFORMED unless a positive integer. */

@@ -26,6 +26,7 @@ import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 import { m620_agent_freeze } from './620_agent_freeze.js'
 import { m650_payment_receipts } from './650_payment_receipts.js'
 import { m640_payee_rules } from './640_payee_rules.js'
+import { m660_agent_holds } from './660_agent_holds.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -63,4 +64,5 @@ export const migrations: Record<string, StoreMigration> = {
   '620_agent_freeze': m620_agent_freeze,
   '650_payment_receipts': m650_payment_receipts,
   '640_payee_rules': m640_payee_rules,
+  '660_agent_holds': m660_agent_holds,
 }

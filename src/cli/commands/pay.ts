@@ -11,6 +11,8 @@ export type PayOptions = {
   url?: string
   max?: string
   protocol?: string
+  /** x402 only with this scheme (exact, auth-capture); default: the platform's preference. */
+  scheme?: string
   dryRun?: boolean
   yes?: boolean
   /** Write the seller's answer body to this file (binary safe). */
@@ -34,6 +36,8 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   let maxAmount = opts.max === undefined ? undefined : decimalArg(opts.max, maxFlag)
   if (opts.protocol !== undefined && opts.protocol !== 'x402' && opts.protocol !== 'mpp') throw usageError(`${mcp ? 'protocol' : '--protocol'} '${opts.protocol}' is not x402 or mpp`)
   const protocol = opts.protocol as 'x402' | 'mpp' | undefined
+  if (opts.scheme !== undefined && opts.scheme !== 'exact' && opts.scheme !== 'auth-capture') throw usageError(`${mcp ? 'scheme' : '--scheme'} '${opts.scheme}' is not exact or auth-capture`)
+  const scheme = opts.scheme as 'exact' | 'auth-capture' | undefined
   const { sellerRequest, cliNames, mcpNames } = await import('./pay-request.js')
   const request = await sellerRequest(url, opts, { names: mcp ? mcpNames : cliNames, stdin: deps.stdin })
   // Only what differs from a plain GET goes on the wire.
@@ -42,7 +46,7 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   needAgent(deps, 'pay')
   const id = await agentIdOf(deps)
   const pay = (body: { dryRun: boolean; maxAmount?: string }, what: string) =>
-    spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...sent, ...(protocol ? { protocol } : {}), ...body } }))
+    spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...sent, ...(protocol ? { protocol } : {}), ...(scheme ? { scheme } : {}), ...body } }))
   if (opts.dryRun) return ok(await pay({ dryRun: true, maxAmount }, `asking ${url} for its price`))
 
   let capped = false
@@ -140,6 +144,7 @@ export function define(ctx: () => CliContext): Command {
     .option('--out <file>', "write the seller's answer body to this file (binary safe) instead of stdout")
     .option('--max <amount>', 'refuse when the seller asks more than this (in its token)')
     .option('--protocol <x402|mpp>', 'pay only with this protocol (default: x402 when offered, else MPP)')
+    .option('--scheme <exact|auth-capture>', 'x402 only with this scheme (default: auth-capture, a refundable hold, when the seller offers it; config pay.preferAuthCapture)')
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
   return platformAction(cmd, ctx, run, (a, c) => human(a, c, cmd.opts<PayOptions>().out))
@@ -147,6 +152,10 @@ export function define(ctx: () => CliContext): Command {
 
 /** Where a payment shows: its transaction, or the channel a voucher drew on (no transaction of its own). */
 function settledBy(r: NonNullable<PayResult['receipt']>): string {
+  if (r.hold) {
+    const h = r.hold
+    return `held ${h.held} ${r.token} (auth-capture ${h.id}), captured ${h.captured}, voided ${h.voided} (transaction ${r.transaction}; the seller may capture until ${h.captureDeadline}, refund until ${h.refundDeadline})`
+  }
   if (!r.channel) return `transaction ${r.transaction}`
   const deposit = r.channel.deposited ? `deposited ${r.channel.deposited} ${r.token} (transaction ${r.transaction}); ` : ''
   return `${deposit}voucher on channel ${r.channel.id}, ${r.channel.cumulative} ${r.token} charged in total`

@@ -64,7 +64,15 @@ function line(x: Payment, ctx: CliContext): string {
   const plain = (x.state === 'reserved' ? 'pending' : x.state).padEnd(9)
   const state = x.state === 'reserved' ? ctx.color.yellow(plain) : x.state === 'released' ? ctx.color.dim(plain) : plain
   const who = x.kind === 'pay' ? (x.host ?? x.recipient ?? '') : x.kind === 'send' ? `to ${x.recipient}` : ''
-  return [x.createdAt.replace('T', ' ').slice(0, 19), x.kind.padEnd(4), state, `${x.amount} ${x.token}`.padEnd(16), who, x.tx ? ctx.color.dim(x.tx) : ''].join('  ').trimEnd()
+  const line = [x.createdAt.replace('T', ' ').slice(0, 19), x.kind.padEnd(4), state, `${x.amount} ${x.token}`.padEnd(16), who, x.tx ? ctx.color.dim(x.tx) : ''].join('  ').trimEnd()
+  return x.hold ? `${line}\n${' '.repeat(21)}${holdLine(x.hold, x.token)}` : line
+}
+
+/** An auth-capture payment's hold under its line: what was held, captured, and what came back. */
+export function holdLine(h: NonNullable<Payment['hold']>, token: string): string {
+  const back = [['voided', h.voided], ['refunded', h.refunded], ['reclaimed', h.reclaimed]].filter(([, v]) => v !== '0').map(([k, v]) => `${k} ${v}`)
+  const still = h.holding !== '0' ? `, still held ${h.holding} until ${h.captureDeadline}` : ''
+  return `hold ${h.held} ${token}: captured ${h.captured}${back.length ? `, ${back.join(', ')}` : ''}${still}`
 }
 
 export function define(ctx: () => CliContext): Command {

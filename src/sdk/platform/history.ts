@@ -84,6 +84,18 @@ export const payment = z.object({
   createdAt: isoTime,
   /** Whether the platform holds a signed receipt of it (settled pays): GET /api/agents/:id/receipts/:paymentId. */
   receipt: z.boolean(),
+  /**
+   * pay with x402 auth-capture: the hold (the escrow's payment id) and what became of its maximum,
+   * in token units: `held` the maximum signed, `holding` what is still held (the seller may capture
+   * it until `captureDeadline`; after it the platform reclaims it), `captured` what the seller took,
+   * `voided` / `refunded` / `reclaimed` what came back. The payment's amount and amountUsd are what
+   * the agent parted with or still holds (held - voided - refunded - reclaimed), as its limits count.
+   * Absent for every other payment.
+   */
+  hold: z.object({
+    id: z.string(), status: z.enum(['held', 'settled', 'done']), held: z.string(), holding: z.string(), captured: z.string(),
+    voided: z.string(), refunded: z.string(), reclaimed: z.string(), captureDeadline: isoTime, refundDeadline: isoTime,
+  }).optional(),
 })
 export type Payment = z.infer<typeof payment>
 

@@ -33,6 +33,11 @@ export const payBody = z
     maxAmount: decimalAmount.optional(),
     /** Pay only with this protocol; default: x402 when the seller offers it, else MPP. */
     protocol: z.enum(['x402', 'mpp']).optional(),
+    /**
+     * x402 only with this scheme: `auth-capture` (a refundable hold) or `exact`. Default: the
+     * platform's preference (config `pay.preferAuthCapture`, auth-capture first) among those offered.
+     */
+    scheme: z.enum(['exact', 'auth-capture']).optional(),
     /** Fetch the terms and report the price without paying or counting toward limits. */
     dryRun: z.boolean().default(false),
   })
@@ -69,6 +74,12 @@ export const receipt = z.object({
   channel: z.object({ id: z.string(), cumulative: z.string(), deposited: z.string().optional() }).optional(),
   /** The platform's signed receipt of this payment, as GET /api/agents/:id/receipts/:paymentId returns it (absent where the deployment has no receipt key). */
   signed: signedReceipt.optional(),
+  /**
+   * Paid with x402 auth-capture: the escrow's payment id (paymentInfoHash), the maximum held, what
+   * the seller captured and voided as its answer says (token units), and until when the seller may
+   * capture (after it the platform reclaims what is still held) and refund (ISO times).
+   */
+  hold: z.object({ id: z.string(), held: z.string(), captured: z.string(), voided: z.string(), captureDeadline: z.string(), refundDeadline: z.string() }).optional(),
 })
 export type Receipt = z.infer<typeof receipt>
 
