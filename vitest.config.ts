@@ -9,6 +9,7 @@ const storeSensitive = [
   'daemon/platform/reseal.test.ts',
   'daemon/platform/spends.test.ts',
   'daemon/platform/freeze.test.ts',
+  'daemon/platform/budget-store.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',

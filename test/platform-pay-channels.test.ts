@@ -122,7 +122,7 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: null, dailyUsd: '0.0065' } })
     const daily = await pay()
     expect(daily.status).toBe(403)
-    expect(daily.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily' })
+    expect(daily.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'day' })
     await user.setLimits({ params: { id: agentId }, body: { dailyUsd: '1' } })
     const list = await user.listChannels({ params: { id: agentId } })
     expect(list.channels[0]).toMatchObject({ charged: '0.006', signed: '0.006' })

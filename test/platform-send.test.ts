@@ -224,7 +224,7 @@ describe('limits on send', () => {
       const refused = results.filter((r) => r.status === 403)
       expect(ok, network).toHaveLength(1)
       expect(refused, network).toHaveLength(2)
-      for (const r of refused) expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily', limitUsd: '3', amountUsd: '2', remainingUsd: '1' })
+      for (const r of refused) expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'day', limitUsd: '3', amountUsd: '2', remainingUsd: '1' })
       const decimals = network === 'local-base' ? 18 : 6
       expect(await tokenBalance(network, to)).toBe(2n * 10n ** BigInt(decimals))
       expect(await user.getLimits({ params: { id: a.id } })).toMatchObject({ spentTodayUsd: '2', remainingTodayUsd: '1' })

@@ -8,7 +8,8 @@ import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { headers as x402Headers } from '../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import { egressRefusal } from './egress/guard.js'
-import { checkSpend, hostAllowed, microsToUsd, remainingMicros, usdMicros } from './limits.js'
+import { remainingByWindow } from './budgets.js'
+import { checkSpend, hostAllowed, microsToUsd, usdMicros } from './limits.js'
 import { mppQuotes } from './pay/mpp.js'
 import { usedIn, wasUsed, type PaymentProof } from './pay/proof.js'
 import { VALIDITY_SECONDS, validitySeconds, type Offered, type Quote, type QuoteContext } from './pay/quote.js'
@@ -50,7 +51,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   const { allowedHosts } = policyOf(agent)
   if (!hostAllowed(allowedHosts, host)) {
     throw new BaseError('LIMIT_EXCEEDED', `${host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was sent or paid`, {
-      fields: { limit: 'allowedHosts', limitUsd: null, amountUsd: null, remainingUsd: null },
+      fields: { limit: 'allowedHosts', scope: 'agent', limitUsd: null, amountUsd: null, remainingUsd: null },
     })
   }
   // Every request to the seller goes through the deployment's egress fetch (refusals are EGRESS_REFUSED, before anything is signed).
@@ -83,7 +84,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   if (req.dryRun) {
     let withinLimits = true
     try {
-      checkSpend(policyOf(agent), { amountMicros, spentTodayMicros: await d.spends.spentToday(agent.id), host })
+      checkSpend(await d.spends.budget(agent.id), policyOf(agent).allowedHosts, { amountMicros, host })
     } catch {
       withinLimits = false
     }
@@ -158,7 +159,7 @@ async function viaChannel(
   if (req.dryRun) {
     let withinLimits = true
     try {
-      checkSpend(policyOf(agent), { amountMicros: usdMicros(amount, terms.token.decimals), spentTodayMicros: await d.spends.spentToday(agent.id), host })
+      checkSpend(await d.spends.budget(agent.id), policyOf(agent).allowedHosts, { amountMicros: usdMicros(amount, terms.token.decimals), host })
     } catch {
       withinLimits = false
     }
@@ -270,7 +271,8 @@ async function refusal(res: Response): Promise<string> {
   return `status ${res.status}`
 }
 
+/** What the agent's own day window still allows (the dry run's `remainingTodayUsd`). */
 async function remaining(d: PayDeps, agent: AgentRow): Promise<string | null> {
-  const r = remainingMicros(policyOf(agent), await d.spends.spentToday(agent.id))
+  const r = remainingByWindow(await d.spends.budget(agent.id)).agent.day
   return r === null ? null : microsToUsd(r)
 }

@@ -148,7 +148,12 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   }) as unknown as PlatformApi
 }
 
-export const noLimits = (): Limits => ({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null })
+const openWindow = () => ({ limitUsd: null, spentUsd: '0', remainingUsd: null })
+const openWindows = () => ({ hour: openWindow(), day: openWindow(), week: openWindow(), month: openWindow() })
+export const noLimits = (): Limits => ({
+  perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+  windows: openWindows(), user: { perPaymentUsd: null, windows: openWindows() }, mayStillSpendUsd: null,
+})
 
 /** Deps as platformDeps builds them, over the fake; output lines are collected. */
 export function fakeDeps(

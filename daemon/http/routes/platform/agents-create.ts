@@ -16,5 +16,5 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   }
   await s.quotas.agent(userId)
   const agent = await s.store.createAgent({ userId, name: body.name, network: body.network, limits: s.newAgentLimits })
-  return c.json(agentView(agent, 0n, s.tokenAddress))
+  return c.json(agentView(agent, await s.spends.budget(agent.id), s.tokenAddress))
 })
