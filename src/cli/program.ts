@@ -55,6 +55,7 @@ import * as send from './commands/send.js'
 import * as skill from './commands/skill.js'
 import * as userCreate from './commands/user/create.js'
 import * as userWhoami from './commands/user/whoami.js'
+import * as userLimits from './commands/user/limits.js'
 import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
 import { CliError } from './errors.js'
@@ -123,7 +124,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
     new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
   )
   program.addCommand(
-    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)),
+    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)).addCommand(userLimits.define(ctx)),
   )
   program.addCommand(
     new Command('agent')
