@@ -10,6 +10,7 @@ const storeSensitive = [
   'daemon/platform/spends.test.ts',
   'daemon/platform/freeze.test.ts',
   'daemon/platform/policy/store.test.ts',
+  'daemon/platform/budget-store.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/platform/receipts/issue.test.ts',

@@ -14,7 +14,14 @@ const NOW = '2026-11-23T20:00:00.000Z'
 const agent = {
   id: AGENT_ID, name: 'buyer', network: 'local-base', chainId: 31337, wallet: '0x1111111111111111111111111111111111111111', sendMethod: 'userOperation',
   tokens: [{ symbol: 'PUSD', decimals: 6, address: null }], createdAt: NOW,
-  limits: { perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null },
+  limits: {
+    perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+    windows: windows(), user: { perPaymentUsd: null, windows: windows() }, mayStillSpendUsd: null,
+  },
+}
+function windows() {
+  const open = () => ({ limitUsd: null, spentUsd: '0', remainingUsd: null })
+  return { hour: open(), day: open(), week: open(), month: open() }
 }
 
 /**
@@ -61,7 +68,7 @@ describe('parx mcp', () => {
     const client = await connect({})
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'channels', 'discover', 'history', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami', 'withdraw_channel'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'channels', 'discover', 'history', 'limits', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami', 'withdraw_channel'])
       expect(tools.find((t) => t.name === 'withdraw_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       expect(tools.find((t) => t.name === 'refund_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       const pay = tools.find((t) => t.name === 'pay')!
@@ -97,6 +104,10 @@ describe('parx mcp', () => {
       expect(p.isError).toBe(true)
       expect(json(p)).toMatchObject({ code: 'USAGE', error: expect.stringMatching(/needs maxAmount/) })
       expect(seen.some((s) => s.url.endsWith('/pay'))).toBe(false)
+      // What may I spend: the agent's own limits route, with its key.
+      const l = await good.callTool({ name: 'limits', arguments: {} })
+      expect(json(l)).toEqual(agent.limits)
+      expect(seen.at(-1)).toEqual({ method: 'GET', url: `/api/agents/${AGENT_ID}/limits`, agentKey: AGENT_KEY })
       const bad = await good.callTool({ name: 'send', arguments: { to: '0x12', amount: '1' } })
       expect(json(bad)).toMatchObject({ code: 'USAGE', error: expect.stringContaining('--to') })
     } finally {

@@ -148,11 +148,15 @@ describe('dashboard in Chromium', () => {
 
     // Limits edited on the page hold on the platform.
     await page.fill('#limit-daily', '50')
+    await page.fill('#limit-weekly', '70')
     await page.fill('#limit-hosts', 'api.example.com, *.shop.example')
     await page.click('#limits-save')
     await expect.poll(() => page.locator('#limit-daily').inputValue()).toBe('50')
     const limits = await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })
-    expect(limits).toMatchObject({ dailyUsd: '50', perPaymentUsd: null, allowedHosts: ['api.example.com', '*.shop.example'] })
+    expect(limits).toMatchObject({ dailyUsd: '50', weeklyUsd: '70', hourlyUsd: null, perPaymentUsd: null, allowedHosts: ['api.example.com', '*.shop.example'] })
+    // The page shows every window, the agent's and the user's (issue 41 item 1).
+    expect(await text('[data-window="agent-week"]')).toMatch(/70\s*0\s*70/)
+    expect(await text('[data-window="user-month"]')).toMatch(/none/)
 
     // Freeze from the page: the agent's send is refused at once; Unfreeze lets it spend again (issue 41 item 4).
     await page.click('#agent-freeze')

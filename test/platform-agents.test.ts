@@ -63,7 +63,12 @@ describe('agents', () => {
     expect(base).toMatchObject({ name: 'buyer', network: 'local-base', chainId: d.services.base.chainId, sendMethod: 'userOperation' })
     expect(base.tokens.map((t) => t.symbol).sort()).toEqual(Object.keys(d.services.base.tokens).sort())
     for (const t of base.tokens) expect(t.address).toBe(d.services.base.tokens[t.symbol]!.address)
-    expect(base.limits).toEqual({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null })
+    const open = { limitUsd: null, spentUsd: '0', remainingUsd: null }
+    const windows = { hour: open, day: open, week: open, month: open }
+    expect(base.limits).toEqual({
+      perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+      windows, user: { perPaymentUsd: null, windows }, mayStillSpendUsd: null,
+    })
     const radius = await client.createAgent({ body: { name: 'payer', network: 'LOCAL-RADIUS' } })
     expect(radius).toMatchObject({ network: 'local-radius', sendMethod: 'transfer', tokens: [{ symbol: 'PUSD', decimals: 6 }] })
     expect(radius.wallet).not.toBe(base.wallet)
@@ -162,7 +167,8 @@ describe('limits', () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
     const set = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['API.example.com', '*.example.org'] } })
-    expect(set).toEqual({ perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'], spentTodayUsd: '0', remainingTodayUsd: '50' })
+    expect(set).toMatchObject({ perPaymentUsd: '5', hourlyUsd: null, dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'], spentTodayUsd: '0', remainingTodayUsd: '50', mayStillSpendUsd: '5' })
+    expect(set.windows.day).toEqual({ limitUsd: '50', spentUsd: '0', remainingUsd: '50' })
     // a field left out stays; null removes
     const changed = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })
     expect(changed).toMatchObject({ perPaymentUsd: null, dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'] })

@@ -205,7 +205,7 @@ describe('issue 9: done when', () => {
     const before = [await bal(base.wallet, 'USDC'), await bal(payee.wallet, 'PUSD')]
     const endpoints = (await sellerUser.listEndpoints({})).endpoints
     const over = await d.raw(`/api/agents/${base.id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: endpoints[0]!.url }) })
-    expect([over.status, over.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'daily', amountUsd: '0.01', remainingUsd: '0.005' }])
+    expect([over.status, over.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'day', amountUsd: '0.01', remainingUsd: '0.005' }])
     expect([await bal(base.wallet, 'USDC'), await bal(payee.wallet, 'PUSD')]).toEqual(before)
     expect(await eth(base.wallet)).toBe(0n)
   })

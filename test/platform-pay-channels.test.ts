@@ -128,11 +128,31 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: null, dailyUsd: '0.0065' } })
     const daily = await pay()
     expect(daily.status).toBe(403)
-    expect(daily.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily' })
+    expect(daily.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'day' })
     await user.setLimits({ params: { id: agentId }, body: { dailyUsd: '1' } })
     const list = await user.listChannels({ params: { id: agentId } })
     expect(list.channels[0]).toMatchObject({ charged: '0.006', signed: '0.006' })
   })
+
+  it('budgets per window (issue 41 item 1): a deposit is sized to fill the window exactly, and refused by a window below the price', async () => {
+    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+      const a = await user.createAgent({ body: { name: `window-${w}`, network: 'local-base' } })
+      await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '1' } })
+      const payAs = () => d.raw(`/api/agents/${a.id}/pay`, { method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${seller.url}/report` }) })
+      // Below the price: the deposit the seller needs does not fit; refused before anything is signed.
+      await user.setLimits({ params: { id: a.id }, body: { [field]: '0.0009' } })
+      const refused = await payAs()
+      expect([refused.status, refused.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '0.0009', amountUsd: '0.001', remainingUsd: '0.0009' }])
+      expect(await localBase(d).balance('USDC', a.wallet as Address), w).toBe(1_000_000n)
+      // Four prices of room: the deposit is those four (not ten), and the window is then exactly full.
+      await user.setLimits({ params: { id: a.id }, body: { [field]: '0.004' } })
+      const ok = await payAs()
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      expect(ok.body.receipt.channel.deposited, w).toBe('0.004')
+      const l = await user.getLimits({ params: { id: a.id } })
+      expect(l.windows[w], w).toEqual({ limitUsd: '0.004', spentUsd: '0.004', remainingUsd: '0' })
+    }
+  }, 120_000)
 
   it('parx channels list shows the channel; parx channels refund returns the unspent deposit on chain', async () => {
     const listed = await parx(['channels', 'list'])

@@ -5,6 +5,7 @@ import { erc20Abi, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { recheckPendingSpends } from '../daemon/platform/pending-spends.js'
 
@@ -209,7 +210,7 @@ describe('limits on send', () => {
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '1', dailyUsd: '4' } })
     const r = await post(`/api/agents/${a.id}/send`, { to: fresh(), amount: '1.25' }, { 'x-agent-key': agentKey })
     expect(r.status).toBe(403)
-    expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '1', amountUsd: '1.25', remainingUsd: '4' })
+    expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment', scope: 'agent', limitUsd: '1', amountUsd: '1.25', remainingUsd: null })
     expect(await tokenBalance('local-radius', a.wallet)).toBe(5_000_000n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
   })
@@ -224,7 +225,7 @@ describe('limits on send', () => {
       const refused = results.filter((r) => r.status === 403)
       expect(ok, network).toHaveLength(1)
       expect(refused, network).toHaveLength(2)
-      for (const r of refused) expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'daily', limitUsd: '3', amountUsd: '2', remainingUsd: '1' })
+      for (const r of refused) expect(r.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'day', limitUsd: '3', amountUsd: '2', remainingUsd: '1' })
       const decimals = network === 'local-base' ? 18 : 6
       expect(await tokenBalance(network, to)).toBe(2n * 10n ** BigInt(decimals))
       expect(await user.getLimits({ params: { id: a.id } })).toMatchObject({ spentTodayUsd: '2', remainingTodayUsd: '1' })
@@ -254,6 +255,53 @@ describe('payee and network rules on send (issue 41 item 2)', () => {
     await client.send({ params: { id: a.id }, body: { to, amount: '1' } })
     expect(await tokenBalance('local-radius', to)).toBe(1_000_000n)
   })
+})
+
+describe('budgets per window on send (issue 41 item 1)', () => {
+  const windows = [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const
+  it('each agent window: exactly the budget is sent, one micro-dollar more is refused naming the window; nothing moved', async () => {
+    for (const [w, field] of windows) {
+      const { a, agentKey } = await agentOn('local-radius', '5')
+      await user.setLimits({ params: { id: a.id }, body: { [field]: '3' } })
+      expect((await post(`/api/agents/${a.id}/send`, { to: fresh(), amount: '3' }, { 'x-agent-key': agentKey })).status, w).toBe(200)
+      const r = await post(`/api/agents/${a.id}/send`, { to: fresh(), amount: '0.000001' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '3', amountUsd: '0.000001', remainingUsd: '0' }])
+      expect(await tokenBalance('local-radius', a.wallet), w).toBe(2_000_000n)
+      const l = await user.getLimits({ params: { id: a.id } })
+      expect(l.windows[w], w).toEqual({ limitUsd: '3', spentUsd: '3', remainingUsd: '0' })
+      expect(l.mayStillSpendUsd, w).toBe('0')
+    }
+  }, 120_000)
+
+  it("the user's budget holds across its agents; the CLI shows and sets it", async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    const { userKey: key } = await op.createUser({ body: { name: 'budgets' } })
+    const owner = createPlatformClient({ url: d.urls.platform, userKey: key })
+    const set = await runParx(d.urls.platform, ['user', 'limits', '--monthly', '3', '-o', 'json'], { PARX_USER_KEY: key })
+    expect([set.code, JSON.parse(set.out)]).toMatchObject([0, { monthlyUsd: '3', windows: { month: { limitUsd: '3', spentUsd: '0', remainingUsd: '3' } } }])
+    const agents = await Promise.all(['one', 'two'].map(async (name) => {
+      const a = await owner.createAgent({ body: { name, network: 'local-radius' } })
+      await faucet('local-radius', a.wallet, '5')
+      return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
+    }))
+    const [one, two] = agents as [typeof agents[0], typeof agents[0]]
+    expect((await post(`/api/agents/${one.a.id}/send`, { to: fresh(), amount: '2' }, { 'x-agent-key': one.agentKey })).status).toBe(200)
+    expect((await post(`/api/agents/${two.a.id}/send`, { to: fresh(), amount: '1' }, { 'x-agent-key': two.agentKey })).status).toBe(200)
+    const r = await post(`/api/agents/${two.a.id}/send`, { to: fresh(), amount: '0.000001' }, { 'x-agent-key': two.agentKey })
+    expect([r.status, r.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'month', scope: 'user', limitUsd: '3', remainingUsd: '0' }])
+    expect(r.body.error).toMatch(/parx user limits --monthly/)
+    // The agent reads what it may still spend: its own windows (none) and its user's.
+    const shown = await runParx(d.urls.platform, ['agent', 'limits', '-o', 'json'], { PARX_AGENT_KEY: two.agentKey, PARX_AGENT_ID: two.a.id })
+    expect([shown.code, JSON.parse(shown.out)]).toMatchObject([0, { windows: { month: { limitUsd: null, spentUsd: '1' } }, user: { windows: { month: { spentUsd: '3', remainingUsd: '0' } } }, mayStillSpendUsd: '0' }])
+    const cli = await runParx(d.urls.platform, ['send', '--to', fresh(), '--amount', '0.5', '-o', 'json'], { PARX_AGENT_KEY: one.agentKey, PARX_AGENT_ID: one.a.id })
+    expect(cli.code).toBe(7)
+    expect(JSON.parse(cli.err || cli.out)).toMatchObject({ code: 'LIMIT_EXCEEDED', error: expect.stringMatching(/this user's \(all its agents together\) month budget of 3 USD/) })
+    const agentCannot = await post('/api/users/me/limits', { monthlyUsd: '1000' }, { 'x-agent-key': one.agentKey })
+    expect(agentCannot.status).toBe(403)
+    const raised = await runParx(d.urls.platform, ['user', 'limits', '--monthly', 'none', '-o', 'json'], { PARX_USER_KEY: key })
+    expect(JSON.parse(raised.out)).toMatchObject({ monthlyUsd: null })
+    expect((await post(`/api/agents/${two.a.id}/send`, { to: fresh(), amount: '0.5' }, { 'x-agent-key': two.agentKey })).status).toBe(200)
+  }, 120_000)
 })
 
 describe('figures (printed, not asserted)', () => {

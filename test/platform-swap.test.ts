@@ -78,6 +78,32 @@ describe('swap', () => {
     expect(await bal(a.wallet, 'USDC')).toBe(4_000_000n)
   }, 60_000)
 
+  it('budgets per window (issue 41 item 1): a swap fills a window exactly; the next is refused by that window, agent or user', async () => {
+    const a = await user.createAgent({ body: { name: 'windows', network: 'local-base' } })
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })
+    const { agentKey } = await user.createAgentKey({ params: { id: a.id }, body: {} })
+    await user.setLimits({ params: { id: a.id }, body: { hourlyUsd: '1' } })
+    expect((await post(`/api/agents/${a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '1' }, { 'x-agent-key': agentKey })).status).toBe(200)
+    // The one swap counts in every window: each, set to exactly what was spent, refuses one micro-dollar more.
+    let previous: string = 'hourlyUsd'
+    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+      await user.setLimits({ params: { id: a.id }, body: { [previous]: null, [field]: '1' } })
+      previous = field
+      const r = await post(`/api/agents/${a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '0.000001' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '1', amountUsd: '0.000001', remainingUsd: '0' }])
+    }
+    await user.setLimits({ params: { id: a.id }, body: { monthlyUsd: null } })
+    const all = await user.getLimits({ params: { id: a.id } })
+    await user.setUserLimits({ body: { dailyUsd: all.user.windows.day.spentUsd } })
+    try {
+      const r = await post(`/api/agents/${a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '0.000001' }, { 'x-agent-key': agentKey })
+      expect([r.status, r.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'day', scope: 'user', remainingUsd: '0' }])
+    } finally {
+      await user.setUserLimits({ body: { dailyUsd: null } })
+    }
+    expect(await bal(a.wallet, 'USDC')).toBe(4_000_000n)
+  }, 120_000)
+
   it('an agent whose wallet already delegates to Simple7702Account (after a user-operation send) still swaps', async () => {
     const a = await user.createAgent({ body: { name: 'delegated', network: 'local-base' } })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })

@@ -95,7 +95,7 @@ export function dashboardService(p: DashboardParameters) {
     async listAgents(wallet: string) {
       const user = await userOf(wallet)
       const agents = await p.platform.store.agents(user.id)
-      const views = await Promise.all(agents.map(async (a) => agentView(a, await p.platform.spends.spentToday(a.id), p.platform.tokenAddress)))
+      const views = await Promise.all(agents.map(async (a) => agentView(a, await p.platform.spends.budget(a.id), p.platform.tokenAddress)))
       const networks = Object.keys(p.platform.evm).filter((k) => p.platform.agentNetworks.includes(k))
       return { agents: views, networks, canCreate: p.platform.canCreateAgents }
     },
@@ -105,11 +105,11 @@ export function dashboardService(p: DashboardParameters) {
       if (!p.platform.canCreateAgents) throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured')
       await p.platform.quotas.agent(user.id)
       const agent = await p.platform.store.createAgent({ userId: user.id, name: body.name, network: body.network, limits: p.platform.newAgentLimits })
-      return agentView(agent, 0n, p.platform.tokenAddress)
+      return agentView(agent, await p.platform.spends.budget(agent.id), p.platform.tokenAddress)
     },
     async agentDetail(wallet: string, id: string) {
       const agent = await ownedAgent(wallet, id)
-      const spent = await p.platform.spends.spentToday(agent.id)
+      const spent = await p.platform.spends.budget(agent.id)
       const [balance, keys] = await Promise.all([
         p.platform.balance(agent).then((b) => ({ balance: b, error: null }), (e: Error) => ({ balance: null, error: e.message })),
         p.platform.store.agentKeys(agent.id),
@@ -135,14 +135,14 @@ export function dashboardService(p: DashboardParameters) {
     async setLimits(wallet: string, id: string, body: Partial<LimitPolicy>) {
       const agent = await ownedAgent(wallet, id)
       const updated = await p.platform.store.setLimits(agent.id, body)
-      return limitsView(updated, await p.platform.spends.spentToday(agent.id))
+      return limitsView(updated, await p.platform.spends.budget(agent.id))
     },
     /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
     async setFrozen(wallet: string, id: string, frozen: boolean) {
       const agent = await ownedAgent(wallet, id)
       const [row] = await p.platform.store.setFrozen({ agentId: agent.id }, frozen)
       p.platform.log.info({ agent: agent.id, wallet }, frozen ? 'agent frozen (dashboard)' : 'agent unfrozen (dashboard)')
-      return agentView(row!, await p.platform.spends.spentToday(agent.id), p.platform.tokenAddress)
+      return agentView(row!, await p.platform.spends.budget(agent.id), p.platform.tokenAddress)
     },
     async createAgentKey(wallet: string, id: string, label?: string) {
       const agent = await ownedAgent(wallet, id)

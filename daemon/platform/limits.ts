@@ -1,15 +1,17 @@
 import { BaseError } from '../../src/errors/index.js'
-import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
+import { toBaseUnits } from '../../src/sdk/units.js'
+import { checkBudgets, microsToUsd, USD_DECIMALS, type Budget, type BudgetState } from './budgets.js'
+
+export { microsToUsd, USD_DECIMALS } from './budgets.js'
 
 /**
  * The decision half of spending limits, pure so it is tested alone; the store makes the check and
  * the reservation one atomic step around it. Amounts are USD micro-units (6 decimals) as bigint:
  * every platform token is a dollar stable counted 1:1, and a token with more decimals is rounded
- * UP to the micro-dollar, so rounding can never let a payment slip under a limit.
+ * UP to the micro-dollar, so rounding can never let a payment slip under a limit. The budgets per
+ * window and per user are daemon/platform/budgets.ts; this adds the agent's host allow-list.
  */
-export type LimitPolicy = { perPaymentUsd: string | null; dailyUsd: string | null; allowedHosts: string[] | null }
-
-export const USD_DECIMALS = 6
+export type LimitPolicy = Budget & { allowedHosts: string[] | null }
 
 /** A token amount (decimal string at `decimals`) in USD micro-units, rounded up. */
 export function usdMicros(amount: string, decimals: number): bigint {
@@ -19,8 +21,6 @@ export function usdMicros(amount: string, decimals: number): bigint {
   return (raw + unit - 1n) / unit
 }
 
-export const microsToUsd = (micros: bigint): string => fromBaseUnits(micros, USD_DECIMALS)
-
 /** `*.example.com` matches sub-domains of example.com (not example.com itself); anything else matches exactly. */
 export function hostAllowed(allowed: readonly string[] | null, host: string): boolean {
   if (allowed === null) return true
@@ -28,35 +28,16 @@ export function hostAllowed(allowed: readonly string[] | null, host: string): bo
   return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) : h === a))
 }
 
-/** What the rolling day still allows, or null when there is no daily limit. */
-export function remainingMicros(policy: LimitPolicy, spentTodayMicros: bigint): bigint | null {
-  if (policy.dailyUsd === null) return null
-  const left = usdMicros(policy.dailyUsd, USD_DECIMALS) - spentTodayMicros
-  return left > 0n ? left : 0n
-}
-
 /**
- * Throws LIMIT_EXCEEDED (with limit, limitUsd, amountUsd, remainingUsd) when the spend does not
- * fit; returns nothing when it does. `host` is given for pay only.
+ * Throws LIMIT_EXCEEDED (with limit, scope, limitUsd, amountUsd, remainingUsd) when the spend does
+ * not fit the agent's host allow-list or a budget of the agent or its user; returns nothing when it
+ * does. `host` is given for pay only; `perPayment: false` for escrow (channel deposits).
  */
-export function checkSpend(policy: LimitPolicy, x: { amountMicros: bigint; spentTodayMicros: bigint; host?: string }): void {
-  const remaining = remainingMicros(policy, x.spentTodayMicros)
-  const fields = (limit: 'perPayment' | 'daily' | 'allowedHosts', limitUsd: string | null) => ({
-    limit, limitUsd, amountUsd: microsToUsd(x.amountMicros), remainingUsd: remaining === null ? null : microsToUsd(remaining),
-  })
-  if (x.host !== undefined && !hostAllowed(policy.allowedHosts, x.host)) {
-    throw new BaseError('LIMIT_EXCEEDED', `${x.host} is not in this agent's allowed hosts (${policy.allowedHosts!.join(', ')}); nothing was paid`, {
-      fields: fields('allowedHosts', null),
+export function checkSpend(state: BudgetState, allowedHosts: string[] | null, x: { amountMicros: bigint; host?: string; perPayment?: boolean }): void {
+  if (x.host !== undefined && !hostAllowed(allowedHosts, x.host)) {
+    throw new BaseError('LIMIT_EXCEEDED', `${x.host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was paid`, {
+      fields: { limit: 'allowedHosts', scope: 'agent', limitUsd: null, amountUsd: microsToUsd(x.amountMicros), remainingUsd: null },
     })
   }
-  if (policy.perPaymentUsd !== null && x.amountMicros > usdMicros(policy.perPaymentUsd, USD_DECIMALS)) {
-    throw new BaseError('LIMIT_EXCEEDED', `${microsToUsd(x.amountMicros)} USD is above this agent's per-payment limit of ${policy.perPaymentUsd} USD; nothing was spent`, {
-      fields: fields('perPayment', policy.perPaymentUsd),
-    })
-  }
-  if (remaining !== null && x.amountMicros > remaining) {
-    throw new BaseError('LIMIT_EXCEEDED', `${microsToUsd(x.amountMicros)} USD is above what this agent's daily limit of ${policy.dailyUsd} USD still allows (${microsToUsd(remaining)} USD); nothing was spent`, {
-      fields: fields('daily', policy.dailyUsd),
-    })
-  }
+  checkBudgets(state, x.amountMicros, { perPayment: x.perPayment })
 }

@@ -4,6 +4,7 @@ import type { Manifest } from '../../src/sdk/platform/manifest.js'
 import { agentNetworks, canSwap, sendableTokens, sendMethodOf, SWAP_PAIRS } from '../../src/sdk/platform/networks.js'
 import { agentRoutes } from '../../src/sdk/platform/routes.js'
 import { RECEIPT_DOMAIN } from '../../src/sdk/platform/receipt-typed-data.js'
+import { WINDOW_MS, WINDOWS } from './budgets.js'
 
 export type ManifestParameters = {
   profile: Profile
@@ -37,7 +38,11 @@ export function buildManifest(p: ManifestParameters): Manifest {
         swapPairs: canSwap(n) ? SWAP_PAIRS.map(([a, b]) => [a, b] as [string, string]) : [],
       })),
     payments: { protocols: ['x402-v2', 'x402-v1', 'mpp'], facilitator: p.facilitatorUrl },
-    limits: { currency: 'USD', kinds: ['perPayment', 'daily', 'allowedHosts'], windowSeconds: 86_400, countedBy: ['pay', 'send', 'swap'] },
+    limits: {
+      currency: 'USD', kinds: ['perPayment', ...WINDOWS, 'allowedHosts'], windowSeconds: WINDOW_MS.day / 1000,
+      windows: { hour: WINDOW_MS.hour / 1000, day: WINDOW_MS.day / 1000, week: WINDOW_MS.week / 1000, month: WINDOW_MS.month / 1000 },
+      scopes: ['agent', 'user'], countedBy: ['pay', 'send', 'swap'],
+    },
     auth: { userKeyHeader: KEY_HEADER.user, agentKeyHeader: KEY_HEADER.agent },
     receipts: { signer: p.receiptSigner ?? null, domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt' },
     routes: agentRoutes(),

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { sql, type Selectable } from 'kysely'
+import type { Selectable } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import type { PlatformSpendsTable } from '../store/tables/platform.js'
 import { refuseFrozen } from './freeze.js'
+import { budgetState, lockForSpend, spentByWindow } from './budget-store.js'
+import { WINDOW_MS, type BudgetState, type WindowSpent } from './budgets.js'
 import { checkSpend } from './limits.js'
 import { encodeProof, type PaymentProof } from './pay/proof.js'
 import { policyOf } from './store.js'
@@ -11,7 +13,7 @@ import { policyOf } from './store.js'
 export type SpendRow = Selectable<PlatformSpendsTable>
 
 /** The rolling window of the daily limit. */
-export const DAY_MS = 86_400_000
+export const DAY_MS = WINDOW_MS.day
 
 export type SpendRequest = {
   agentId: string
@@ -25,12 +27,13 @@ export type SpendRequest = {
 }
 
 /**
- * The spends ledger and the limit check. `reserve` reads the agent's limits and what it spent in
- * the rolling day, checks the new spend (daemon/platform/limits.ts) and inserts it as `reserved`,
- * all in one transaction that holds the agent's row: on PostgreSQL a `SELECT ... FOR UPDATE`
- * lock, on SQLite the store's single writer. Two concurrent spends on one agent are therefore
- * decided one after the other, and never both pass a limit only one fits. No process memory is
- * involved, so replicas sharing a PostgreSQL store are held to the same limits.
+ * The spends ledger and the limit check. `reserve` reads the agent's and its user's budgets and
+ * what counts in each window (daemon/platform/budget-store.ts), checks the new spend
+ * (daemon/platform/limits.ts, budgets.ts) and inserts it as `reserved`, all in one transaction
+ * that holds the user's row and then the agent's: on PostgreSQL `SELECT ... FOR UPDATE` locks, on
+ * SQLite the store's single writer. Two concurrent spends on one agent, or on two agents of one
+ * user, are therefore decided one after the other, and never both pass a limit only one fits. No
+ * process memory is involved, so replicas sharing a PostgreSQL store are held to the same limits.
  */
 export type SpendsLedger = {
   /** Throws AGENT_FROZEN or LIMIT_EXCEEDED (nothing recorded) or returns the reserved row. */
@@ -51,6 +54,10 @@ export type SpendsLedger = {
   expired(nowSeconds: number, limit?: number): Promise<(SpendRow & { network: string })[]>
   /** Reserved (held ones included: a refused payment still valid on chain) plus confirmed spends of the rolling day, in USD micro-units. */
   spentToday(agentId: string, now?: number): Promise<bigint>
+  /** The agent's and its user's limits and what counts in each window now (a read: the check that decides is inside `reserve`). */
+  budget(agentId: string, now?: number): Promise<BudgetState>
+  /** What counts in each window across all of a user's agents. */
+  userSpent(userId: string, now?: number): Promise<WindowSpent>
 }
 
 export function spendsLedger(store: Store): SpendsLedger {
@@ -58,14 +65,10 @@ export function spendsLedger(store: Store): SpendsLedger {
   return {
     async reserve(r) {
       return db.transaction().execute(async (tx) => {
-        let q = tx.selectFrom('platform_agents').selectAll().where('id', '=', r.agentId)
-        if (store.dialect === 'postgres') q = q.forUpdate()
-        const agent = await q.executeTakeFirst()
-        if (!agent) throw new BaseError('NOT_FOUND', `no agent ${r.agentId}`)
+        const { agent, user } = await lockForSpend(tx, store.dialect, r.agentId)
         refuseFrozen(agent)
         const now = Date.now()
-        const spent = await sumSince(tx, r.agentId, now - DAY_MS)
-        checkSpend(policyOf(agent), { amountMicros: r.amountMicros, spentTodayMicros: spent, host: r.host })
+        checkSpend(await budgetState(tx, agent, user, now), policyOf(agent).allowedHosts, { amountMicros: r.amountMicros, host: r.host })
         const row = await tx.insertInto('platform_spends').values({
           id: randomUUID(), agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
           recipient: r.recipient ?? null, host: r.host ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
@@ -92,32 +95,13 @@ export function spendsLedger(store: Store): SpendsLedger {
       .where('platform_spends.state', '=', 'reserved').where('platform_spends.valid_before', 'is not', null)
       .where('platform_spends.valid_before', '<=', nowSeconds)
       .orderBy('platform_spends.valid_before').limit(limit).execute(),
-    spentToday: (agentId, now = Date.now()) => sumSince(db, agentId, now - DAY_MS),
+    spentToday: async (agentId, now = Date.now()) => (await spentByWindow(db, { agentId }, now)).day,
+    async budget(agentId, now = Date.now()) {
+      const agent = await db.selectFrom('platform_agents').selectAll().where('id', '=', agentId).executeTakeFirst()
+      const user = agent && await db.selectFrom('platform_users').selectAll().where('id', '=', agent.user_id).executeTakeFirst()
+      if (!agent || !user) throw new BaseError('NOT_FOUND', `no agent ${agentId}`)
+      return budgetState(db, agent, user, now)
+    },
+    userSpent: (userId, now = Date.now()) => spentByWindow(db, { userId }, now),
   }
-}
-
-async function sumSince(db: Store['db'], agentId: string, since: number): Promise<bigint> {
-  const rows = await countedRows(db, agentId, since)
-  // Summed here rather than with SUM(): bigint columns come back as strings on PostgreSQL and numbers on SQLite.
-  return rows.reduce((acc, r) => acc + BigInt(r.amount_micros), 0n)
-}
-
-/**
- * The spends that count against an agent's daily limit: those of the rolling day (reserved and
- * confirmed), and a channel's escrow whatever its age. A deposit is locked in the channel for up
- * to its withdraw delay, and its row's amount is what is still in escrow (daemon/platform/
- * channels/store.ts): it counts until it is back in the wallet (refunded, withdrawn) or charged
- * by vouchers (which count on their own day), never only for the day it was made. Likewise an
- * x402 auth-capture hold still `held` (daemon/platform/holds/): the seller may capture it until its
- * deadline, up to a week. The channel and hold columns are read here, in the one place the limits
- * are summed, so that every check agrees.
- */
-export function countedRows(db: Store['db'], agentId: string, since: number): Promise<{ amount_micros: string | number | bigint; channel_id: string | null; channel_role: string | null }[]> {
-  return db.selectFrom('platform_spends').select(['amount_micros', sql<string | null>`channel_id`.as('channel_id'), sql<string | null>`channel_role`.as('channel_role')])
-    .where('agent_id', '=', agentId).where('state', '!=', 'released')
-    .where((eb) => eb.or([
-      eb('created_at', '>', since), eb(sql.ref('channel_role'), '=', 'deposit'),
-      eb('id', 'in', eb.selectFrom('platform_agent_holds').select('spend_id').where('agent_id', '=', agentId).where('status', '=', 'held')),
-    ]))
-    .execute()
 }

@@ -5,6 +5,8 @@ import { getAddress, type Address, type Hex } from 'viem'
 import { hashPlatformKey, maskPlatformKey, newPlatformKey } from '../../src/sdk/platform/keys.js'
 import type { Store } from '../store/store.js'
 import type { PlatformAgentKeysTable, PlatformAgentsTable, PlatformUsersTable } from '../store/tables/platform.js'
+import { agentBudget } from './budget-store.js'
+import type { Budget } from './budgets.js'
 import type { LimitPolicy } from './limits.js'
 import type { WalletSeal } from './wallet-seal.js'
 
@@ -35,6 +37,8 @@ export type PlatformStore = {
   /** The agent's wallet key, opened for signing. Never returned by a route or logged. */
   walletKey(agent: AgentRow): Hex
   setLimits(agentId: string, patch: Partial<LimitPolicy>): Promise<AgentRow>
+  /** The user's budgets across all its agents (same rule: left out stays, null clears). */
+  setUserLimits(userId: string, patch: Partial<Budget>): Promise<UserRow>
   /**
    * Freezes (keeping the first freeze's time when already frozen) or unfreezes agents: one agent,
    * or every agent of a user in one statement. On PostgreSQL the update waits for the row lock a
@@ -49,7 +53,18 @@ export type PlatformStore = {
 }
 
 export function policyOf(a: AgentRow): LimitPolicy {
-  return { perPaymentUsd: a.per_payment_usd, dailyUsd: a.daily_usd, allowedHosts: a.allowed_hosts === null ? null : (JSON.parse(a.allowed_hosts) as string[]) }
+  return { ...agentBudget(a), allowedHosts: a.allowed_hosts === null ? null : (JSON.parse(a.allowed_hosts) as string[]) }
+}
+
+/** A limits patch as columns: a field left out stays as it is, null clears it. */
+function budgetColumns(patch: Partial<Budget>): Partial<Record<'per_payment_usd' | 'hourly_usd' | 'daily_usd' | 'weekly_usd' | 'monthly_usd', string | null>> {
+  const set: ReturnType<typeof budgetColumns> = {}
+  if (patch.perPaymentUsd !== undefined) set.per_payment_usd = patch.perPaymentUsd
+  if (patch.hourlyUsd !== undefined) set.hourly_usd = patch.hourlyUsd
+  if (patch.dailyUsd !== undefined) set.daily_usd = patch.dailyUsd
+  if (patch.weeklyUsd !== undefined) set.weekly_usd = patch.weeklyUsd
+  if (patch.monthlyUsd !== undefined) set.monthly_usd = patch.monthlyUsd
+  return set
 }
 
 /** Agent keys in use are marked at most once a minute: a write per request would serialise the store. */
@@ -66,7 +81,10 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
   }
   return {
     async createUser(p) {
-      const user: UserRow = { id: randomUUID(), wallet: p.wallet ?? null, name: p.name ?? null, created_at: Date.now() }
+      const user: UserRow = {
+        id: randomUUID(), wallet: p.wallet ?? null, name: p.name ?? null, created_at: Date.now(),
+        per_payment_usd: null, hourly_usd: null, daily_usd: null, weekly_usd: null, monthly_usd: null,
+      }
       const userKey = newPlatformKey('user')
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('platform_users').values(user).execute()
@@ -102,7 +120,8 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const pk = generatePrivateKey()
       const row: AgentRow = {
         id, user_id: p.userId, name: p.name, network: p.network, address: privateKeyToAccount(pk).address,
-        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(), frozen_at: null,
+        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null,
+        hourly_usd: null, weekly_usd: null, monthly_usd: null, allowed_hosts: null, created_at: Date.now(), frozen_at: null,
       }
       await db.insertInto('platform_agents').values(row).execute()
       return row
@@ -112,12 +131,15 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
     agents: (userId) => db.selectFrom('platform_agents').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
     walletKey: (a) => needSeal().open(a.id, a.wallet_sealed),
     async setLimits(agentId, patch) {
-      const set: Partial<AgentRow> = {}
-      if (patch.perPaymentUsd !== undefined) set.per_payment_usd = patch.perPaymentUsd
-      if (patch.dailyUsd !== undefined) set.daily_usd = patch.dailyUsd
+      const set: Partial<AgentRow> = budgetColumns(patch)
       if (patch.allowedHosts !== undefined) set.allowed_hosts = patch.allowedHosts === null ? null : JSON.stringify(patch.allowedHosts)
       if (Object.keys(set).length) await db.updateTable('platform_agents').set(set).where('id', '=', agentId).execute()
       return (await agent(agentId))!
+    },
+    async setUserLimits(userId, patch) {
+      const set = budgetColumns(patch)
+      if (Object.keys(set).length) await db.updateTable('platform_users').set(set).where('id', '=', userId).execute()
+      return (await db.selectFrom('platform_users').selectAll().where('id', '=', userId).executeTakeFirst())!
     },
     async setFrozen(target, frozen) {
       let q = db.updateTable('platform_agents').set({ frozen_at: frozen ? Date.now() : null })

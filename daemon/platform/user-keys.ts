@@ -32,7 +32,7 @@ export function userKeys(store: Store): UserKeys {
     async userForWallet(wallet) {
       const found = await byWallet(wallet)
       if (found) return found
-      const row: UserRow = { id: randomUUID(), wallet, name: null, created_at: Date.now() }
+      const row: UserRow = { id: randomUUID(), wallet, name: null, created_at: Date.now(), per_payment_usd: null, hourly_usd: null, daily_usd: null, weekly_usd: null, monthly_usd: null }
       try {
         await db.insertInto('platform_users').values(row).execute()
       } catch (e) {

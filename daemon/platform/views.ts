@@ -1,10 +1,11 @@
 import { networks } from '../../src/networks/registry.js'
 import type { Agent, AgentKeyInfo } from '../../src/sdk/platform/agents.js'
-import type { Limits } from '../../src/sdk/platform/limits.js'
+import type { Limits, UserLimits, WindowsView } from '../../src/sdk/platform/limits.js'
 import { sendableTokens, sendMethodOf } from '../../src/sdk/platform/networks.js'
 import type { User } from '../../src/sdk/platform/users.js'
 import { freezeView } from './freeze.js'
-import { microsToUsd, remainingMicros } from './limits.js'
+import { userBudget } from './budget-store.js'
+import { microsToUsd, perPaymentMicros, remainingIn, roomMicros, WINDOW_FIELD, WINDOWS, type Budget, type BudgetState, type WindowSpent } from './budgets.js'
 import { policyOf, type AgentKeyRow, type AgentRow, type UserRow } from './store.js'
 
 /** Rows as the contract (src/sdk/platform) shows them: never a key, a hash or a sealed wallet. */
@@ -14,24 +15,46 @@ export function userView(u: UserRow, counts: { agents: number; endpoints: number
   return { id: u.id, wallet: (u.wallet as User['wallet']) ?? null, name: u.name, createdAt: iso(u.created_at), ...counts }
 }
 
-export function limitsView(a: AgentRow, spentTodayMicros: bigint): Limits {
+const usd = (m: bigint | null) => (m === null ? null : microsToUsd(m))
+
+function windowsView(budget: Budget, spent: WindowSpent): WindowsView {
+  const left = remainingIn(budget, spent)
+  const view = {} as WindowsView
+  for (const w of WINDOWS) view[w] = { limitUsd: budget[WINDOW_FIELD[w]], spentUsd: microsToUsd(spent[w]), remainingUsd: usd(left[w]) }
+  return view
+}
+
+/** The agent's limits, taken from its row (as just updated), with what counts now (`state`, from spends.budget). */
+export function limitsView(a: AgentRow, state: BudgetState): Limits {
   const policy = policyOf(a)
-  const remaining = remainingMicros(policy, spentTodayMicros)
+  const windows = windowsView(policy, state.agent.spent)
+  const room = roomMicros({ ...state, agent: { ...state.agent, budget: policy } })
+  const perPayment = perPaymentMicros({ ...state, agent: { ...state.agent, budget: policy } })
+  const may = room === null ? perPayment : perPayment === null || room < perPayment ? room : perPayment
   return {
     ...policy,
-    spentTodayUsd: microsToUsd(spentTodayMicros),
-    remainingTodayUsd: remaining === null ? null : microsToUsd(remaining),
+    spentTodayUsd: windows.day.spentUsd,
+    remainingTodayUsd: windows.day.remainingUsd,
+    windows,
+    user: { perPaymentUsd: state.user.budget.perPaymentUsd, windows: windowsView(state.user.budget, state.user.spent) },
+    mayStillSpendUsd: usd(may),
   }
 }
 
-export function agentView(a: AgentRow, spentTodayMicros: bigint, tokenAddress: (network: string, symbol: string) => string | null): Agent {
+/** The user's budgets (from its row, as just updated) with what counts now across its agents. */
+export function userLimitsView(u: UserRow, spent: WindowSpent): UserLimits {
+  const budget = userBudget(u)
+  return { ...budget, windows: windowsView(budget, spent) }
+}
+
+export function agentView(a: AgentRow, state: BudgetState, tokenAddress: (network: string, symbol: string) => string | null): Agent {
   const n = networks[a.network]!
   return {
     id: a.id, name: a.name, network: a.network, chainId: n.chainId!, wallet: a.address as Agent['wallet'],
     sendMethod: sendMethodOf(n),
     tokens: sendableTokens(n).map((t) => ({ symbol: t.symbol, decimals: t.decimals, address: tokenAddress(a.network, t.symbol) as Agent['wallet'] | null })),
     createdAt: iso(a.created_at),
-    limits: limitsView(a, spentTodayMicros),
+    limits: limitsView(a, state),
     ...freezeView(a),
   }
 }

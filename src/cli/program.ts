@@ -58,6 +58,7 @@ import * as skill from './commands/skill.js'
 import * as userCreate from './commands/user/create.js'
 import * as userWhoami from './commands/user/whoami.js'
 import * as userPolicy from './commands/user/policy.js'
+import * as userLimits from './commands/user/limits.js'
 import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
 import { CliError } from './errors.js'
@@ -126,7 +127,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
     new Command('auth').description('log in to the agent payments platform').addCommand(new Command('user').description('the user account').addCommand(userLogin.define(ctx))),
   )
   program.addCommand(
-    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)).addCommand(userPolicy.define(ctx)),
+    new Command('user').description('the user account of the payments platform').addCommand(userWhoami.define(ctx)).addCommand(userCreate.define(ctx)).addCommand(userLimits.define(ctx)).addCommand(userPolicy.define(ctx)),
   )
   program.addCommand(
     new Command('agent')

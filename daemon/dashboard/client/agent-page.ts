@@ -53,7 +53,10 @@ function limitsSection(id: string, d: AgentDetail): HTMLElement {
   const save = h('button', { type: 'submit', id: 'limits-save', text: 'Save limits' })
   const form = h('form', { 'aria-label': 'Spending limits' },
     field('limit-per-payment', 'Per payment (USD)', d.limits.perPaymentUsd, 'no limit'),
+    field('limit-hourly', 'Per rolling hour (USD)', d.limits.hourlyUsd, 'no limit'),
     field('limit-daily', 'Per rolling day (USD)', d.limits.dailyUsd, 'no limit'),
+    field('limit-weekly', 'Per rolling 7 days (USD)', d.limits.weeklyUsd, 'no limit'),
+    field('limit-monthly', 'Per rolling 30 days (USD)', d.limits.monthlyUsd, 'no limit'),
     field('limit-hosts', 'Hosts pay may pay (comma separated)', (d.limits.allowedHosts ?? []).join(', '), 'any host'), save)
   form.addEventListener('submit', act(save, box, async () => {
     const v = (x: string) => {
@@ -62,13 +65,28 @@ function limitsSection(id: string, d: AgentDetail): HTMLElement {
     }
     const hosts = v('limit-hosts')
     await api('POST', at(dashboardPaths.agentLimits, { id }), {
-      perPaymentUsd: v('limit-per-payment'), dailyUsd: v('limit-daily'),
+      perPaymentUsd: v('limit-per-payment'), hourlyUsd: v('limit-hourly'), dailyUsd: v('limit-daily'), weeklyUsd: v('limit-weekly'), monthlyUsd: v('limit-monthly'),
       allowedHosts: hosts === null ? null : hosts.split(',').map((x) => x.trim()).filter(Boolean),
     })
     agentPage(id)
   }))
-  const spent = `Spent in the last 24 hours: ${d.limits.spentTodayUsd} USD${d.limits.remainingTodayUsd === null ? '' : `; still allowed: ${d.limits.remainingTodayUsd} USD`}. Leave a field empty for no limit.`
-  return h('section', null, h('h2', { text: 'Spending limits' }), h('p', { class: 'muted', text: spent }), form, box)
+  const may = d.limits.mayStillSpendUsd === null ? 'no limit' : `${d.limits.mayStillSpendUsd} USD`
+  const spent = `What one payment may be now (this agent's limits and your budgets across all your agents): ${may}. Leave a field empty for no limit.`
+  return h('section', null, h('h2', { text: 'Spending limits' }), windowsTable(d), h('p', { class: 'muted', text: spent }), form, box)
+}
+
+/** Each rolling window, the agent's own and the user's over all its agents: limit, what counts, what is left. */
+function windowsTable(d: AgentDetail): HTMLElement {
+  const rows = (['agent', 'user'] as const).flatMap((scope) => {
+    const w = scope === 'agent' ? d.limits.windows : d.limits.user.windows
+    return (['hour', 'day', 'week', 'month'] as const).map((k) => {
+      const cell = (label: string, text: string) => h('td', { 'data-label': label, text })
+      return h('tr', { 'data-window': `${scope}-${k}` },
+        cell('Scope', scope === 'agent' ? 'this agent' : 'all your agents'), cell('Window', k === 'month' ? 'month (30 days)' : k),
+        cell('Limit', w[k].limitUsd ?? 'none'), cell('Spent', w[k].spentUsd), cell('Left', w[k].remainingUsd ?? '—'))
+    })
+  })
+  return table({ id: 'limit-windows' }, ['Scope', 'Window', 'Limit (USD)', 'Spent (USD)', 'Left (USD)'], rows)
 }
 
 function spendingSection(id: string): HTMLElement {

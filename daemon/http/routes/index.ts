@@ -40,6 +40,7 @@ import agentKeysCreate from './platform/keys-create.js'
 import agentKeysList from './platform/keys-list.js'
 import agentKeysRevoke from './platform/keys-revoke.js'
 import limitsGet from './platform/limits-get.js'
+import { getUserLimits, setUserLimits } from './platform/user-limits.js'
 import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
 import { getAgentPolicy, setAgentPolicy } from './platform/agents-policy.js'
@@ -102,7 +103,7 @@ export const routes: AnyRoute[] = [
   // local profile
   faucet,
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
-  usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
+  usersCreate, usersMe, getUserLimits, setUserLimits, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
   getAgentPolicy, setAgentPolicy, getUserPolicy, setUserPolicy, setDefaultPolicy,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, receiptsList, receiptsShow, channelsList, channelsRefund, channelsWithdraw,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,

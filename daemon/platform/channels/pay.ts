@@ -7,7 +7,8 @@ import type { PaymentRequired, SettleResponse } from '../../../src/sdk/x402/type
 import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
 import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
-import { remainingMicros, usdMicros, USD_DECIMALS } from '../limits.js'
+import { roomMicros } from '../budgets.js'
+import { usdMicros, USD_DECIMALS } from '../limits.js'
 import { decodeProof, hasExpired, usedIn, wasUsed, type PaymentProof } from '../pay/proof.js'
 import { isTxHash } from '../pay/quote.js'
 import { passThrough, readBounded, MAX_TERMS_BODY } from '../pay/seller-body.js'
@@ -115,7 +116,8 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   if (cumulative > balance) {
     const open = balance > charged ? balance - charged : 0n
     const cap = toBaseUnits(x.settings.depositCap, dec) - open
-    const left = remainingMicros(policyOf(x.agent), await x.spends.spentToday(x.agent.id))
+    // The least any window (agent or user) still allows: a deposit counts in all of them.
+    const left = roomMicros(await x.spends.budget(x.agent.id))
     const room = left === null ? null : dec >= USD_DECIMALS ? left * 10n ** BigInt(dec - USD_DECIMALS) : left / 10n ** BigInt(USD_DECIMALS - dec)
     const amount = depositAmount({ needed: cumulative - balance, price: terms.price, multiplier: x.settings.depositMultiplier, cap: cap > 0n ? cap : 0n, minDeposit: terms.minDeposit, room })
     const a = fromBaseUnits(amount, dec)

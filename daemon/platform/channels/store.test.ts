@@ -60,7 +60,7 @@ describe('channel accounting', () => {
     await channels.reserveDeposit({ ...spend(45_000n, '0.045'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })
     await channels.reserveVoucher(spend(2000n, '0.002'))
     await channels.reserveVoucher(spend(2000n, '0.002'))
-    await expect(channels.reserveVoucher(spend(2000n, '0.002'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+    await expect(channels.reserveVoucher(spend(2000n, '0.002'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
   })
 
   it('escrow counts against the day until it is back in the wallet, not for 24 hours: a two-day-old deposit still refuses what it leaves no room for', async () => {
@@ -75,8 +75,8 @@ describe('channel accounting', () => {
     expect(await spendsLedger(store).spentToday(agentId, Date.now() + 30 * DAY_MS)).toBe(29_000n)
     // The daily limit of 0.05 leaves 0.021: a payment or a deposit above it is refused (no per-payment limit here).
     await store.db.updateTable('platform_agents').set({ per_payment_usd: null }).where('id', '=', agentId).execute()
-    await expect(spendsLedger(store).reserve({ agentId, kind: 'pay', amountMicros: 22_000n, token: 'USDC', amount: '0.022', host: 'seller.test' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
-    await expect(channels.reserveDeposit({ ...spend(22_000n, '0.022'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+    await expect(spendsLedger(store).reserve({ agentId, kind: 'pay', amountMicros: 22_000n, token: 'USDC', amount: '0.022', host: 'seller.test' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
+    await expect(channels.reserveDeposit({ ...spend(22_000n, '0.022'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
     // Refunded: back in the wallet, it stops counting.
     await channels.refundEscrow(CH, 29_000n, '0.029', 'refunded')
     expect(await spentToday()).toBe(0n)
@@ -97,7 +97,7 @@ describe('channel accounting', () => {
 
   it('a deposit is checked against the day and the hosts, not the per-payment limit', async () => {
     await channels.reserveDeposit(spend(10_000n, '0.01'))
-    await expect(channels.reserveDeposit(spend(41_000n, '0.041'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'daily' } })
+    await expect(channels.reserveDeposit(spend(41_000n, '0.041'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
   })
 
   it('the report, the history and the dashboard count a channel once: vouchers at what was charged, the deposit at what is still in escrow', async () => {

@@ -6,11 +6,11 @@ import type { Store } from '../../store/store.js'
 import type { ChannelSpendColumns, PlatformPayChannelsTable } from '../../store/tables/channels.js'
 import type { PlatformSpendsTable } from '../../store/tables/platform.js'
 import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
+import { budgetState, lockForSpend } from '../budget-store.js'
 import { checkSpend } from '../limits.js'
 import { addDecimals } from '../report.js'
-import { countedRows, DAY_MS } from '../spends.js'
 import { refuseFrozen } from '../freeze.js'
-import { policyOf } from '../store.js'
+import { policyOf, type AgentRow, type UserRow } from '../store.js'
 
 export type ChannelRow = Selectable<PlatformPayChannelsTable>
 /** The store as this module sees it: the spends ledger with its channel columns (545), which only channels read or write. */
@@ -58,14 +58,15 @@ export type ChannelStore = {
 
 export function channelStore(store: Store): ChannelStore {
   const db = store.db as unknown as Kysely<Db>
-  const locked = async <T>(agentId: string, f: (tx: Transaction<Db>, agent: Selectable<Db['platform_agents']>) => Promise<T>) =>
+  // The user's row, then the agent's, like spends.reserve (budget-store.ts): one lock order, no deadlock.
+  const locked = async <T>(agentId: string, f: (tx: Transaction<Db>, agent: AgentRow, user: UserRow) => Promise<T>) =>
     db.transaction().execute(async (tx) => {
-      let q = tx.selectFrom('platform_agents').selectAll().where('id', '=', agentId)
-      if (store.dialect === 'postgres') q = q.forUpdate()
-      const agent = await q.executeTakeFirst()
-      if (!agent) throw new BaseError('NOT_FOUND', `no agent ${agentId}`)
-      return f(tx, agent)
+      const { agent, user } = await lockForSpend(tx as unknown as Store['db'], store.dialect, agentId)
+      return f(tx, agent, user)
     })
+  /** What counts in each window, leaving out the escrow of `drawingOn`: the channel a voucher is being paid from. */
+  const state = (tx: Transaction<Db>, agent: AgentRow, user: UserRow, drawingOn?: string) =>
+    budgetState(tx as unknown as Store['db'], agent, user, Date.now(), drawingOn)
   const insert = (tx: Transaction<Db>, s: ChannelSpend, role: 'deposit' | 'voucher', state: SpendWithChannel['state'], reason: string | null) => {
     const now = Date.now()
     return tx.insertInto('platform_spends').values({
@@ -109,7 +110,7 @@ export function channelStore(store: Store): ChannelStore {
         },
       }
     },
-    reserveDeposit: (s) => locked(s.agentId, async (tx, agent) => {
+    reserveDeposit: (s) => locked(s.agentId, async (tx, agent, user) => {
       refuseFrozen(agent)
       // One channel per seller, network (the agent's) and token: a seller that changes its terms
       // (withdraw delay, authorizer) names another channel, which must not take a second deposit
@@ -124,13 +125,14 @@ export function channelStore(store: Store): ChannelStore {
         })
       }
       // The per-payment limit bounds what the seller may charge, i.e. each voucher; the deposit is
-      // escrow the agent gets back unless vouchers draw on it, so it counts against the day only.
-      checkSpend({ ...policyOf(agent), perPaymentUsd: null }, { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId), host: s.host })
+      // escrow the agent gets back unless vouchers draw on it, so it counts against the windows only
+      // (every window, agent and user, for as long as it is in escrow).
+      checkSpend(await state(tx, agent, user), policyOf(agent).allowedHosts, { amountMicros: s.amountMicros, host: s.host, perPayment: false })
       return insert(tx, s, 'deposit', 'reserved', `deposit of ${s.amount} ${s.token} into channel ${s.channelId}`)
     }),
-    reserveVoucher: (s) => locked(s.agentId, async (tx, agent) => {
+    reserveVoucher: (s) => locked(s.agentId, async (tx, agent, user) => {
       refuseFrozen(agent)
-      checkSpend(policyOf(agent), { amountMicros: s.amountMicros, spentTodayMicros: await spentSince(tx, s.agentId, s.channelId), host: s.host })
+      checkSpend(await state(tx, agent, user, s.channelId), policyOf(agent).allowedHosts, { amountMicros: s.amountMicros, host: s.host })
       const row = await insert(tx, s, 'voucher', 'reserved', `voucher on channel ${s.channelId}`)
       await moveEscrow(tx, s.channelId, s.amountMicros, s.amount, 'out')
       return row
@@ -159,15 +161,6 @@ export function channelStore(store: Store): ChannelStore {
       })
     },
   }
-}
-
-/**
- * What counts against an agent's daily limit (spends.ts countedRows: the rolling day, and escrow
- * whatever its age), leaving out the escrow of `drawingOn`: the channel a voucher is being paid from.
- */
-async function spentSince(tx: Transaction<Db>, agentId: string, drawingOn?: string): Promise<bigint> {
-  const rows = await countedRows(tx as unknown as Store['db'], agentId, Date.now() - DAY_MS)
-  return rows.reduce((acc, r) => (drawingOn && r.channel_id === drawingOn && r.channel_role === 'deposit' ? acc : acc + BigInt(r.amount_micros)), 0n)
 }
 
 /**

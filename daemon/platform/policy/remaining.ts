@@ -1,15 +1,17 @@
-import { microsToUsd, remainingMicros } from '../limits.js'
-import type { SpendsLedger } from '../spends.js'
-import { policyOf, type AgentRow } from '../store.js'
+import { microsToUsd, perPaymentMicros, remainingByWindow as byScope, WINDOWS, type BudgetState } from '../budgets.js'
 
 /**
- * What each budget window still allows the agent, in USD (null: no limit of that kind), for a
- * dry-run verdict. The one place that knows the windows: today the per-payment limit and the
- * rolling day; when hour/week/month windows and user budgets land in limits.ts/spends.ts, only this
- * body changes (keys are window names: perPayment, hour, day, week, month).
+ * What the agent may still spend, in USD, for a dry-run verdict: per-payment (the tighter of the
+ * agent's and its user's) and each rolling window, the least of what the agent's own window and
+ * its user's (all its agents together) still allow; null where neither scope has that limit.
  */
-export async function remainingByWindow(spends: Pick<SpendsLedger, 'spentToday'>, agent: AgentRow): Promise<Record<string, string | null>> {
-  const policy = policyOf(agent)
-  const day = remainingMicros(policy, await spends.spentToday(agent.id))
-  return { perPayment: policy.perPaymentUsd, day: day === null ? null : microsToUsd(day) }
+export function remainingUsd(state: BudgetState): Record<string, string | null> {
+  const r = byScope(state)
+  const usd = (m: bigint | null) => (m === null ? null : microsToUsd(m))
+  const out: Record<string, string | null> = { perPayment: usd(perPaymentMicros(state)) }
+  for (const w of WINDOWS) {
+    const both = [r.agent[w], r.user[w]].filter((x): x is bigint => x !== null)
+    out[w] = usd(both.length ? both.reduce((m, x) => (x < m ? x : m)) : null)
+  }
+  return out
 }

@@ -4,7 +4,7 @@ import type { RefusedBy } from '../../../src/sdk/platform/policy.js'
 import { checkSpend } from '../limits.js'
 import type { SpendsLedger } from '../spends.js'
 import { policyOf, type AgentRow } from '../store.js'
-import { remainingByWindow } from './remaining.js'
+import { remainingUsd } from './remaining.js'
 import type { Refusal } from './rules.js'
 
 /**
@@ -13,20 +13,21 @@ import type { Refusal } from './rules.js'
  * the same way reserve would (without reserving), and a limit that refuses is named as the rule.
  */
 export async function dryRunVerdict(
-  spends: Pick<SpendsLedger, 'spentToday'>, agent: AgentRow,
+  spends: Pick<SpendsLedger, 'budget'>, agent: AgentRow,
   x: { offer: ChosenOffer | null; ruleRefusal: Refusal | null; amountMicros?: bigint; host?: string },
 ): Promise<PayDryRun> {
   let refusedBy: RefusedBy | null = x.ruleRefusal
+  const state = await spends.budget(agent.id)
   if (!refusedBy && x.amountMicros !== undefined) {
     try {
-      checkSpend(policyOf(agent), { amountMicros: x.amountMicros, spentTodayMicros: await spends.spentToday(agent.id), host: x.host })
+      checkSpend(state, policyOf(agent).allowedHosts, { amountMicros: x.amountMicros, host: x.host })
     } catch (e) {
       if (!(e instanceof BaseError) || e.code !== 'LIMIT_EXCEEDED') throw e
-      const f = (e.fields ?? {}) as { limit?: string; limitUsd?: string | null }
-      refusedBy = { rule: f.limit ?? 'limit', scope: 'agent', value: f.limitUsd ?? null, message: e.message }
+      const f = (e.fields ?? {}) as { limit?: string; scope?: 'agent' | 'user'; limitUsd?: string | null }
+      refusedBy = { rule: f.limit ?? 'limit', scope: f.scope ?? 'agent', value: f.limitUsd ?? null, message: e.message }
     }
   }
-  const remaining = await remainingByWindow(spends, agent)
+  const remaining = remainingUsd(state)
   const { scheme: _scheme, ...price } = x.offer ?? { scheme: '' }
   return {
     dryRun: true, wouldPay: refusedBy === null, refusedBy: refusedBy && { rule: refusedBy.rule, scope: refusedBy.scope, value: refusedBy.value, message: refusedBy.message },

@@ -24,8 +24,9 @@ import { m560_endpoint_auth_capture } from './560_endpoint_auth_capture.js'
 import { m601_dashboard } from './601_dashboard.js'
 import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 import { m620_agent_freeze } from './620_agent_freeze.js'
-import { m650_payment_receipts } from './650_payment_receipts.js'
+import { m630_budget_windows } from './630_budget_windows.js'
 import { m640_payee_rules } from './640_payee_rules.js'
+import { m650_payment_receipts } from './650_payment_receipts.js'
 import { m660_agent_holds } from './660_agent_holds.js'
 
 /**
@@ -62,7 +63,8 @@ export const migrations: Record<string, StoreMigration> = {
   '601_dashboard': m601_dashboard,
   '610_dashboard_login_buckets': m610_dashboard_login_buckets,
   '620_agent_freeze': m620_agent_freeze,
-  '650_payment_receipts': m650_payment_receipts,
+  '630_budget_windows': m630_budget_windows,
   '640_payee_rules': m640_payee_rules,
+  '650_payment_receipts': m650_payment_receipts,
   '660_agent_holds': m660_agent_holds,
 }

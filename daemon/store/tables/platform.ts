@@ -8,7 +8,16 @@ export interface PlatformUsersTable {
   name: string | null
   /** epoch milliseconds */
   created_at: number
+  /** budgets across all the user's agents (630), USD decimal strings; null = no limit of that kind */
+  per_payment_usd: BudgetColumn
+  hourly_usd: BudgetColumn
+  daily_usd: BudgetColumn
+  weekly_usd: BudgetColumn
+  monthly_usd: BudgetColumn
 }
+
+/** A budget column added later (630): optional on insert, null meaning no limit. */
+type BudgetColumn = ColumnType<string | null, string | null | undefined, string | null>
 
 /** User keys (500): only the SHA-256 of `parx-u-...` is kept. */
 export interface PlatformUserKeysTable {
@@ -34,6 +43,10 @@ export interface PlatformAgentsTable {
   /** spending limits in USD as decimal strings; null = no limit of that kind */
   per_payment_usd: string | null
   daily_usd: string | null
+  /** the other rolling windows (630) */
+  hourly_usd: BudgetColumn
+  weekly_usd: BudgetColumn
+  monthly_usd: BudgetColumn
   /** JSON array of host names, or null for any host */
   allowed_hosts: string | null
   created_at: number

@@ -1,7 +1,7 @@
 import { ApiError } from '../../sdk/http-errors.js'
 import type { Agent } from '../../sdk/platform/agents.js'
 import type { Endpoint } from '../../sdk/platform/endpoints.js'
-import type { Limits } from '../../sdk/platform/limits.js'
+import type { Limits, UserLimits } from '../../sdk/platform/limits.js'
 import { createContext, type CliContext, type OutputFormat } from '../context.js'
 import type { PlatformApi, PlatformConnection } from '../platform-client.js'
 import type { PlatformDeps } from './platform-shared.js'
@@ -20,7 +20,7 @@ export const SELLER_URL = 'http://127.0.0.1:9/paid/weather'
 const NOW = '2026-11-23T20:00:00.000Z'
 const TX = `0x${'ab'.repeat(32)}`
 
-export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[]; payBodies: unknown[]; frozenAt?: string | null }
+export type FakeState = { limits: Limits; paid: number; sent: number; calls: string[]; payBodies: unknown[]; frozenAt?: string | null; userLimits?: UserLimits }
 
 export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeState): PlatformApi {
   const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'unknown or revoked key')
@@ -66,6 +66,12 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       asOwner(params.id)
       state.limits = { ...state.limits, ...body }
       return state.limits
+    },
+    getUserLimits: async () => (asUser(), state.userLimits ?? noUserLimits()),
+    setUserLimits: async ({ body }: { body: Partial<UserLimits> }) => {
+      asUser()
+      state.userLimits = { ...(state.userLimits ?? noUserLimits()), ...body }
+      return state.userLimits
     },
     freezeAgent: async ({ params }: { params: { id: string } }) => {
       asUser()
@@ -117,7 +123,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
       name: 'parx', version: '0.1.0', profile: 'local',
       networks: [{ key: 'local-base', chainId: 31337, caip2: 'eip155:31337', sendMethod: 'userOperation', tokens: [{ symbol: 'PUSD', decimals: 6, address: null }], swapPairs: [['USDC', 'PUSD']] }],
       payments: { protocols: ['x402-v2', 'x402-v1', 'mpp'], facilitator: 'http://127.0.0.1:8420/facilitator' },
-      limits: { currency: 'USD', kinds: ['perPayment', 'daily', 'allowedHosts'], windowSeconds: 86400, countedBy: ['pay', 'send', 'swap'] },
+      limits: { currency: 'USD', kinds: ['perPayment', 'hour', 'day', 'week', 'month', 'allowedHosts'], windowSeconds: 86400, windows: { hour: 3600, day: 86400, week: 604800, month: 2592000 }, scopes: ['agent', 'user'], countedBy: ['pay', 'send', 'swap'] },
       auth: { userKeyHeader: 'x-user-key', agentKeyHeader: 'x-agent-key' },
       routes: [{ method: 'GET', path: '/api/agents/me', summary: 'the agent' }],
     }),
@@ -155,7 +161,13 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   }) as unknown as PlatformApi
 }
 
-export const noLimits = (): Limits => ({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null })
+const openWindow = () => ({ limitUsd: null, spentUsd: '0', remainingUsd: null })
+const openWindows = () => ({ hour: openWindow(), day: openWindow(), week: openWindow(), month: openWindow() })
+export const noUserLimits = (): UserLimits => ({ perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, windows: openWindows() })
+export const noLimits = (): Limits => ({
+  perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+  windows: openWindows(), user: { perPaymentUsd: null, windows: openWindows() }, mayStillSpendUsd: null,
+})
 
 /** Deps as platformDeps builds them, over the fake; output lines are collected. */
 export function fakeDeps(

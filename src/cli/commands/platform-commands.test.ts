@@ -23,6 +23,7 @@ import * as send from './send.js'
 import * as swap from './swap.js'
 import * as userCreate from './user/create.js'
 import * as userWhoami from './user/whoami.js'
+import * as userLimits from './user/limits.js'
 import * as whoami from './whoami.js'
 
 const agent = { agentKey: AGENT_KEY }
@@ -211,6 +212,21 @@ describe('user commands', () => {
     // An agent may read its own limits but not set them.
     expect((await cli(agentLimits, {}, fakeDeps({ ...agent, agentId: AGENT_ID }))).exit).toBe(0)
     expect((await cli(agentLimits, { perPayment: '1' }, fakeDeps({ ...agent, agentId: AGENT_ID }))).error?.code).toBe('NO_CREDENTIALS')
+  })
+
+  it('agent limits sets every window; user limits sets the budgets across all agents (user key only)', async () => {
+    const d = fakeDeps(user)
+    const set = await cli(agentLimits, { agent: AGENT_ID, hourly: '1', weekly: '7.5', monthly: 'none' }, d)
+    expect(set.data).toMatchObject({ hourlyUsd: '1', weeklyUsd: '7.5', monthlyUsd: null })
+    expect(d.state.calls).toEqual(['setLimits'])
+    expect(await cli(agentLimits, { agent: AGENT_ID, weekly: '0.0000001' }, fakeDeps(user))).toMatchObject({ exit: 2 })
+    const text = await cli(agentLimits, { agent: AGENT_ID }, fakeDeps(user, { output: 'text' }))
+    expect(text.out.join('\n')).toMatch(/hour\s+no limit \(0 USD spent\)[\s\S]*user month/)
+    const u = fakeDeps(user)
+    expect((await cli(userLimits, { monthly: '200', perPayment: '5' }, u)).data).toMatchObject({ monthlyUsd: '200', perPaymentUsd: '5', hourlyUsd: null })
+    expect(u.state.calls).toEqual(['setUserLimits'])
+    expect((await cli(userLimits, {}, u)).data).toMatchObject({ monthlyUsd: '200' })
+    expect((await cli(userLimits, {}, fakeDeps(agent))).error?.code).toBe('NO_CREDENTIALS')
   })
 
   it('agent key create prints the key once; revoke takes the key id', async () => {

@@ -12,11 +12,17 @@ const amount = z.string().describe('a decimal amount as a string, e.g. "1.5"')
 const tools = {
   whoami: { description: 'The agent this key belongs to: id, network, wallet, tokens and spending limits.', input: {} },
   balance: { description: "The agent wallet's token balances.", input: {} },
+  limits: {
+    description:
+      'What this agent may still spend: its per-payment limit and, per rolling window (hour, day, week, 30-day month), the limit, what counts and what is left, ' +
+      "for the agent and for its user across all the user's agents; mayStillSpendUsd is the most one payment may be now.",
+    input: {},
+  },
   manifest: { description: 'What the platform offers: networks, tokens, payment protocols, limits, agent routes.', input: {} },
   pay: {
     description:
       "Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
-      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, the offer it would take, and what each budget window still allows.',
+      'maxAmount caps the price; it is required unless the agent or its user has a per-payment limit or a budget. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, the offer it would take, and what each budget window still allows.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
       method: z.enum(PAY_METHODS).optional().describe('the HTTP method; default GET, or POST when a body is given'),

@@ -1,5 +1,6 @@
 import { describeError } from '../describe-error.js'
 import { CliError } from '../errors.js'
+import * as agentLimits from '../commands/agent/limits.js'
 import * as balance from '../commands/balance.js'
 import * as channelsList from '../commands/channels/list.js'
 import * as channelsRefund from '../commands/channels/refund.js'
@@ -36,6 +37,10 @@ function stringRecord(v: unknown, field: string): Record<string, string> | undef
 export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Promise<unknown>> = {
   whoami: async (_a, deps) => (await whoami.run({}, deps)).data,
   balance: async (_a, deps) => (await balance.run({}, deps)).data,
+  limits: async (_a, deps) => {
+    needAgent(deps, 'limits')
+    return (await agentLimits.run({ agent: await agentIdOf(deps) }, deps)).data
+  },
   manifest: async (_a, deps) => (await manifest.run({}, deps)).data,
   send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token') }, deps)).data,
   swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
@@ -57,8 +62,9 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       // No person confirms here: without a cap of its own, the agent's limits must be the cap.
       needAgent(deps, 'pay')
       const limits = await deps.platform.getLimits({ params: { id: await agentIdOf(deps) } })
-      if (limits.perPaymentUsd === null && limits.dailyUsd === null) {
-        throw new CliError('USAGE', 'pay needs maxAmount: this agent has no per-payment or daily limit to cap what a payment may cost (set one with `parx agent limits`, or pass maxAmount)')
+      // Any per-payment limit or window, the agent's or its user's, caps it; none at all is what mayStillSpendUsd null says.
+      if (limits.mayStillSpendUsd === null) {
+        throw new CliError('USAGE', 'pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)')
       }
     }
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }

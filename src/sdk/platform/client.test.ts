@@ -14,7 +14,12 @@ const NOW = '2026-11-23T20:00:00.000Z'
 const userKey = newPlatformKey('user')
 const agentKey = newPlatformKey('agent')
 
-const limits = { perPaymentUsd: '5', dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null }
+const openWindow = { limitUsd: null, spentUsd: '0', remainingUsd: null }
+const windows = { hour: openWindow, day: openWindow, week: openWindow, month: openWindow }
+const limits = {
+  perPaymentUsd: '5', hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+  windows, user: { perPaymentUsd: null, windows }, mayStillSpendUsd: '5',
+}
 const agent = {
   id: AGENT_ID, name: 'buyer', network: 'local-base', chainId: 84530017, wallet: WALLET, sendMethod: 'userOperation',
   tokens: [{ symbol: 'PUSD', decimals: 18, address: null }], createdAt: NOW, limits,

@@ -19,9 +19,14 @@ export const manifest = z.object({
   payments: z.object({ protocols: z.array(z.enum(['x402-v2', 'x402-v1', 'mpp'])), facilitator: z.string() }),
   limits: z.object({
     currency: z.literal('USD'),
-    kinds: z.array(z.enum(['perPayment', 'daily', 'allowedHosts'])),
-    /** Seconds of the rolling daily window. */
+    /** The rules a LIMIT_EXCEEDED names in its `limit` field. */
+    kinds: z.array(z.enum(['perPayment', 'hour', 'day', 'week', 'month', 'allowedHosts'])),
+    /** Seconds of the rolling day window (`dailyUsd`). */
     windowSeconds: z.number().int(),
+    /** Seconds of each rolling window (a month is 30 days). */
+    windows: z.object({ hour: z.number().int(), day: z.number().int(), week: z.number().int(), month: z.number().int() }),
+    /** Whose budgets apply: the agent's own, and its user's across all its agents. */
+    scopes: z.array(z.enum(['agent', 'user'])),
     countedBy: z.array(z.enum(['pay', 'send', 'swap'])),
   }),
   auth: z.object({ userKeyHeader: z.string(), agentKeyHeader: z.string() }),

@@ -8,6 +8,8 @@ import type { PlatformAuth, PlatformRouteName } from './routes.js'
 export const platformRoutePaths = {
   createUser: { method: 'POST', path: '/api/operator/users', auth: 'operator' },
   whoamiUser: { method: 'GET', path: '/api/users/me', auth: 'user' },
+  getUserLimits: { method: 'GET', path: '/api/users/me/limits', auth: 'user' },
+  setUserLimits: { method: 'POST', path: '/api/users/me/limits', auth: 'user' },
   createAgent: { method: 'POST', path: '/api/agents', auth: 'user' },
   listAgents: { method: 'GET', path: '/api/agents', auth: 'user' },
   whoamiAgent: { method: 'GET', path: '/api/agents/me', auth: 'agent' },

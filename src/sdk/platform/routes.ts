@@ -4,7 +4,7 @@ import * as A from './agents.js'
 import { channelList, channelParams, channelRefund, channelWithdraw } from './channels.js'
 import * as E from './endpoints.js'
 import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
-import { limits, setLimitsBody } from './limits.js'
+import { limits, setLimitsBody, setUserLimitsBody, userLimits } from './limits.js'
 import { manifest } from './manifest.js'
 import { payAnswer, payBody } from './pay.js'
 import { receiptParams, receiptsPage, receiptsQuery, signedReceipt } from './receipts.js'
@@ -56,6 +56,15 @@ export const platformRoutes = {
   whoamiUser: {
     method: 'GET', path: '/api/users/me', auth: 'user', summary: 'the user the key belongs to', response: user, errors: ['FORBIDDEN'],
   },
+  getUserLimits: {
+    method: 'GET', path: '/api/users/me/limits', auth: 'user',
+    summary: "the user's budgets across all its agents (per payment; rolling hour, day, week, month) and what each window has left",
+    response: userLimits, errors: ['FORBIDDEN'],
+  },
+  setUserLimits: {
+    method: 'POST', path: '/api/users/me/limits', auth: 'user', summary: "set or clear the user's budgets across all its agents",
+    body: setUserLimitsBody, response: userLimits, errors: ['FORBIDDEN'],
+  },
   createAgent: {
     method: 'POST', path: '/api/agents', auth: 'user', summary: 'create an agent with a new wallet on a network',
     body: A.createAgentBody, response: A.agent, errors: ['FORBIDDEN', 'NETWORK_UNSUPPORTED', 'CHAIN_UNAVAILABLE', 'QUOTA_EXCEEDED'],
@@ -71,7 +80,7 @@ export const platformRoutes = {
     method: 'GET', path: '/api/agents/:id', auth: 'owner', summary: 'one agent', params: A.agentParams, response: A.agent, errors: TENANT,
   },
   getLimits: {
-    method: 'GET', path: '/api/agents/:id/limits', auth: 'owner', summary: "the agent's spending limits and what today's window has left",
+    method: 'GET', path: '/api/agents/:id/limits', auth: 'owner', summary: "the agent's spending limits and what each window (agent and user) has left: what it may still spend",
     params: A.agentParams, response: limits, errors: TENANT,
   },
   setLimits: {

@@ -18,9 +18,9 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   // The user's default policy is copied in at creation (a later change of the default leaves this
   // agent as it is); its limits, where set, take the place of the deployment's new-agent limits.
   const d = await s.policies.defaultPolicy(userId)
-  const limits = { perPaymentUsd: d.perPaymentUsd ?? s.newAgentLimits.perPaymentUsd ?? null, dailyUsd: d.dailyUsd ?? s.newAgentLimits.dailyUsd ?? null }
+  const limits = { ...s.newAgentLimits, perPaymentUsd: d.perPaymentUsd ?? s.newAgentLimits.perPaymentUsd ?? null, dailyUsd: d.dailyUsd ?? s.newAgentLimits.dailyUsd ?? null }
   const created = await s.store.createAgent({ userId, name: body.name, network: body.network, limits })
   await s.policies.copyDefault(created.id, d)
   const agent = (await s.store.agent(created.id))!
-  return c.json(agentView(agent, 0n, s.tokenAddress))
+  return c.json(agentView(agent, await s.spends.budget(agent.id), s.tokenAddress))
 })

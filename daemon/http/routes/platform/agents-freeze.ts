@@ -19,7 +19,7 @@ export function refuseUserKeyUnfreeze(s: PlatformService): void {
 }
 
 const views = (s: PlatformService, rows: Parameters<typeof agentView>[0][]) =>
-  Promise.all(rows.map(async (a) => agentView(a, await s.spends.spentToday(a.id), s.tokenAddress)))
+  Promise.all(rows.map(async (a) => agentView(a, await s.spends.budget(a.id), s.tokenAddress)))
 
 export const freezeAgent = platformRoute(platformRoutes.freezeAgent, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)

@@ -6,5 +6,5 @@ const r = platformRoutes.showAgent
 
 export default platformRoute(r, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  return c.json(agentView(agent, await s.spends.spentToday(agent.id), s.tokenAddress))
+  return c.json(agentView(agent, await s.spends.budget(agent.id), s.tokenAddress))
 })

@@ -6,5 +6,5 @@ const r = platformRoutes.getLimits
 
 export default platformRoute(r, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  return c.json(limitsView(agent, await s.spends.spentToday(agent.id)))
+  return c.json(limitsView(agent, await s.spends.budget(agent.id)))
 })

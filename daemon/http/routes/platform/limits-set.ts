@@ -9,5 +9,5 @@ export default platformRoute(r, async (c, s, { body, params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
   s.userOf(caller)
   const updated = await s.store.setLimits(agent.id, body)
-  return c.json(limitsView(updated, await s.spends.spentToday(agent.id)))
+  return c.json(limitsView(updated, await s.spends.budget(agent.id)))
 })

@@ -1,0 +1,49 @@
+import type { Command } from 'commander'
+import type { WindowsView } from '../../sdk/platform/limits.js'
+import { label, type CliContext } from '../context.js'
+import { usageError } from '../errors.js'
+import { decimalArg } from './platform-shared.js'
+
+/**
+ * The budget flags `parx agent limits` and `parx user limits` share: per payment and one per
+ * rolling window. Each takes USD, or `none` to clear that limit.
+ */
+export type BudgetOptions = { perPayment?: string; hourly?: string; daily?: string; weekly?: string; monthly?: string }
+export type BudgetBody = { perPaymentUsd?: string | null; hourlyUsd?: string | null; dailyUsd?: string | null; weeklyUsd?: string | null; monthlyUsd?: string | null }
+
+const FLAGS = [
+  ['perPayment', 'perPaymentUsd', '--per-payment', 'most one pay, send or swap may spend'],
+  ['hourly', 'hourlyUsd', '--hourly', 'most spent in a rolling hour'],
+  ['daily', 'dailyUsd', '--daily', 'most spent in a rolling 24 hours'],
+  ['weekly', 'weeklyUsd', '--weekly', 'most spent in a rolling 7 days'],
+  ['monthly', 'monthlyUsd', '--monthly', 'most spent in a rolling 30 days'],
+] as const
+
+export function budgetBody(opts: BudgetOptions): BudgetBody {
+  const body: BudgetBody = {}
+  for (const [opt, field, flag] of FLAGS) {
+    const v = opts[opt]
+    if (v === undefined) continue
+    if (v === 'none') {
+      body[field] = null
+      continue
+    }
+    const d = decimalArg(v, flag)
+    if ((d.split('.')[1] ?? '').length > 6) throw usageError(`${flag} '${v}' has more than 6 decimal places`)
+    body[field] = d
+  }
+  return body
+}
+
+export function budgetOptions(cmd: Command, whose: string): Command {
+  for (const [, , flag, what] of FLAGS) cmd.option(`${flag} <usd>`, `${what}${whose}, or none`)
+  return cmd
+}
+
+/** One line per window: its limit, what counts in it, what is left. */
+export function windowLines(w: WindowsView, ctx: CliContext, prefix = ''): string[] {
+  return (['hour', 'day', 'week', 'month'] as const).map((k) => {
+    const x = w[k]
+    return `${label(ctx, `${prefix}${k}`)}${x.limitUsd === null ? `no limit (${x.spentUsd} USD spent)` : `${x.limitUsd} USD, ${x.spentUsd} spent, ${x.remainingUsd} left`}`
+  })
+}
