@@ -9,6 +9,8 @@ const storeSensitive = [
   'daemon/platform/reseal.test.ts',
   'daemon/platform/spends.test.ts',
   'daemon/platform/freeze.test.ts',
+  'daemon/platform/approvals/store.test.ts',
+  'test/platform-approvals.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/worker/**/*.test.ts',

@@ -245,6 +245,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       aa: platformAa, swap: swapDeps, topUpFees: config.profile === 'local' ? { [radius.key]: anvilFeeTopUp(radius) } : {}, quotas: config.quotas, log,
       payValiditySeconds: config.pay.validitySeconds,
       unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
+      approvalTtlSeconds: config.platform.approvalTtlSeconds,
       channelSettings: config.pay.channels,
     })
     // Settlement webhooks are drained by every serving process (a row is leased before it is sent).

@@ -9,6 +9,7 @@ import { toBaseUnits } from '../../src/sdk/units.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { PreparedUserOp } from './aa/agent-account.js'
 import type { AaRuntime } from './aa/runtime.js'
+import { gateApproval, type ApprovalGateDeps } from './approvals/gate.js'
 import { usdMicros } from './limits.js'
 import type { SpendsLedger } from './spends.js'
 import type { AgentRow } from './store.js'
@@ -21,6 +22,8 @@ export type SendDeps = {
   aa?: AaRuntime
   /** Direct networks on the local profile: keeps the agent's wallet supplied with the native coin that stands in for the fee token. */
   topUpFees?: (address: Address) => Promise<void>
+  /** Approval above the agent's threshold (daemon/platform/approvals/). */
+  approvals?: ApprovalGateDeps
 }
 
 /**
@@ -29,12 +32,16 @@ export type SendDeps = {
  * then the signing and submission; a send that moves nothing releases its reservation, one that
  * lands is confirmed with its transaction before the answer.
  */
-export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult> {
+export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult> {
   const token = d.chain.tokens[body.token]
   if (!token) throw new BaseError('UNKNOWN_TOKEN', `${body.token} has no address on ${agent.network} in this deployment`)
   const raw = toBaseUnits(body.amount, token.decimals)
   const method = sendMethodOf(networks[agent.network]!)
   if (method === 'userOperation' && !d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was spent`)
+  if (d.approvals) {
+    const request = { to: getAddress(body.to), amount: body.amount, token: token.symbol }
+    await gateApproval(d.approvals, agent, { kind: 'send', request, target: request.to, method: null, amount: body.amount, token: token.symbol, amountMicros: usdMicros(body.amount, token.decimals), approvalId: body.approvalId })
+  }
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'send', amountMicros: usdMicros(body.amount, token.decimals), token: token.symbol, amount: body.amount, recipient: body.to })
   const from = getAddress(agent.address)
   let submitted = false

@@ -44,6 +44,9 @@ import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { RefundAnswer } from '../../src/sdk/platform/refunds.js'
 import { sellerHoldStore } from '../seller/hold-store.js'
 import { refundEndpointPayment } from './endpoint-refund.js'
+import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
+import { approvalStore, type ApprovalStore } from './approvals/store.js'
+import { approvalRequestedEvents } from './approvals/webhook.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -61,6 +64,8 @@ export type PlatformService = {
   mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
+  /** Pays and sends above an agent's approveAboveUsd, held for the owner (./approvals/). */
+  approvals: ApprovalStore
   /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
   history: {
     page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
@@ -78,7 +83,7 @@ export type PlatformService = {
   /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
   ownedAgent(caller: Caller, id: string): Promise<AgentRow>
   /** Sends from the agent's wallet (daemon/platform/send.ts). */
-  send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
+  send(agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult>
   balance(agent: AgentRow): Promise<Balance>
   /** Pays a 402-gated URL (daemon/platform/pay.ts). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
@@ -145,6 +150,8 @@ export type PlatformServiceParameters = {
   channelSettings?: ChannelSettings
   /** Config `platform.unfreezeRequiresDashboard` (default false). */
   unfreezeRequiresDashboard?: boolean
+  /** Config `platform.approvalTtlSeconds`: how long an approval may wait and be used (default 900). */
+  approvalTtlSeconds?: number
   log: Logger
 }
 
@@ -167,6 +174,16 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
   const channels = channelStore(p.store)
   const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
+  const approvals = approvalStore(p.store)
+  const approvalGate: ApprovalGateDeps = {
+    approvals, ttlSeconds: p.approvalTtlSeconds ?? APPROVAL_TTL_SECONDS,
+    // Queued in the store before the agent hears APPROVAL_REQUIRED; delivered like settlement webhooks.
+    async onRequested(row) {
+      const events = approvalRequestedEvents(row, await endpoints.list(row.user_id))
+      for (const e of events) await webhooks.queue.enqueue(e)
+      if (events.length) void webhooks.delivery.poke()
+    },
+  }
   const chainOf = (agent: AgentRow) => {
     const chain = p.evm[agent.network]
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
@@ -181,6 +198,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
     spends,
+    approvals,
     history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
@@ -202,9 +220,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       return a
     },
     send: (agent, body) => sendFromAgent({
-      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network],
+      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], approvals: approvalGate,
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings } }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, approvals: approvalGate }, agent, req)),
     channels: {
       async list(agent) {
         const chain = chainOf(agent)

@@ -34,7 +34,7 @@ export type PlatformStore = {
   agents(userId: string): Promise<AgentRow[]>
   /** The agent's wallet key, opened for signing. Never returned by a route or logged. */
   walletKey(agent: AgentRow): Hex
-  setLimits(agentId: string, patch: Partial<LimitPolicy>): Promise<AgentRow>
+  setLimits(agentId: string, patch: Partial<LimitPolicy> & { approveAboveUsd?: string | null }): Promise<AgentRow>
   /**
    * Freezes (keeping the first freeze's time when already frozen) or unfreezes agents: one agent,
    * or every agent of a user in one statement. On PostgreSQL the update waits for the row lock a
@@ -102,7 +102,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const pk = generatePrivateKey()
       const row: AgentRow = {
         id, user_id: p.userId, name: p.name, network: p.network, address: privateKeyToAccount(pk).address,
-        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(), frozen_at: null,
+        wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null, allowed_hosts: null, created_at: Date.now(), frozen_at: null, approve_above_usd: null,
       }
       await db.insertInto('platform_agents').values(row).execute()
       return row
@@ -115,6 +115,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const set: Partial<AgentRow> = {}
       if (patch.perPaymentUsd !== undefined) set.per_payment_usd = patch.perPaymentUsd
       if (patch.dailyUsd !== undefined) set.daily_usd = patch.dailyUsd
+      if (patch.approveAboveUsd !== undefined) set.approve_above_usd = patch.approveAboveUsd
       if (patch.allowedHosts !== undefined) set.allowed_hosts = patch.allowedHosts === null ? null : JSON.stringify(patch.allowedHosts)
       if (Object.keys(set).length) await db.updateTable('platform_agents').set(set).where('id', '=', agentId).execute()
       return (await agent(agentId))!

@@ -19,6 +19,7 @@ export function limitsView(a: AgentRow, spentTodayMicros: bigint): Limits {
   const remaining = remainingMicros(policy, spentTodayMicros)
   return {
     ...policy,
+    approveAboveUsd: a.approve_above_usd ?? null,
     spentTodayUsd: microsToUsd(spentTodayMicros),
     remainingTodayUsd: remaining === null ? null : microsToUsd(remaining),
   }

@@ -1,3 +1,4 @@
+import type { ApprovalTables } from './tables/approvals.js'
 import type { ChannelTables } from './tables/channels.js'
 import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
@@ -13,4 +14,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ApprovalTables {}

@@ -42,6 +42,7 @@ import agentKeysRevoke from './platform/keys-revoke.js'
 import limitsGet from './platform/limits-get.js'
 import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
+import { approveApproval, denyApproval, listAgentApprovals, listApprovals, showApproval } from './platform/approvals.js'
 import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
 import channelsList from './platform/channels-list.js'
@@ -100,6 +101,7 @@ export const routes: AnyRoute[] = [
   // the agent payments platform (docs/platform-api.md); /api/agents/me before /api/agents/:id
   usersCreate, usersMe, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, channelsList, channelsRefund, channelsWithdraw,
+  listApprovals, showApproval, approveApproval, denyApproval, listAgentApprovals,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

@@ -24,6 +24,7 @@ import { m560_endpoint_auth_capture } from './560_endpoint_auth_capture.js'
 import { m601_dashboard } from './601_dashboard.js'
 import { m610_dashboard_login_buckets } from './610_dashboard_login_buckets.js'
 import { m620_agent_freeze } from './620_agent_freeze.js'
+import { m670_approvals } from './670_approvals.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -59,4 +60,5 @@ export const migrations: Record<string, StoreMigration> = {
   '601_dashboard': m601_dashboard,
   '610_dashboard_login_buckets': m610_dashboard_login_buckets,
   '620_agent_freeze': m620_agent_freeze,
+  '670_approvals': m670_approvals,
 }

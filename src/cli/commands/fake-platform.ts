@@ -148,7 +148,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
   }) as unknown as PlatformApi
 }
 
-export const noLimits = (): Limits => ({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null })
+export const noLimits = (): Limits => ({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: null })
 
 /** Deps as platformDeps builds them, over the fake; output lines are collected. */
 export function fakeDeps(

@@ -11,6 +11,8 @@ export const limits = z.object({
   dailyUsd: z.string().nullable(),
   /** pay only: hosts the agent may pay; `*.example.com` matches sub-domains. null: any host. */
   allowedHosts: z.array(z.string()).nullable(),
+  /** pay and send above this USD amount wait for the owning user's approval (APPROVAL_REQUIRED); null: never asked. */
+  approveAboveUsd: z.string().nullable(),
   /** What pay/send/swap spent in the rolling 24 hours, and what the daily limit still allows (null: no daily limit). */
   spentTodayUsd: z.string(),
   remainingTodayUsd: z.string().nullable(),
@@ -23,9 +25,10 @@ export const setLimitsBody = z
     perPaymentUsd: usdAmount.nullable().optional(),
     dailyUsd: usdAmount.nullable().optional(),
     allowedHosts: z.array(hostName).max(100, 'at most 100 hosts').nullable().optional(),
+    approveAboveUsd: usdAmount.nullable().optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, dailyUsd, allowedHosts')
+  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, dailyUsd, allowedHosts, approveAboveUsd')
 export type SetLimitsBody = z.input<typeof setLimitsBody>
 
 /** The extra fields of a LIMIT_EXCEEDED error body, beside `error` and `code`. */

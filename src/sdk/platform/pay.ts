@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
+import { decimalAmount, evmAddress, httpUrl, txHash, uuid } from './fields.js'
 
 /**
  * Request headers the platform sets itself or that would let the agent speak for the platform.
@@ -33,6 +33,8 @@ export const payBody = z
     protocol: z.enum(['x402', 'mpp']).optional(),
     /** Fetch the terms and report the price without paying or counting toward limits. */
     dryRun: z.boolean().default(false),
+    /** The approval an earlier APPROVAL_REQUIRED named, once approved: used once, for this same request only. */
+    approvalId: uuid.optional(),
   })
   .strict()
   .refine((b) => b.body === undefined || b.method !== 'GET', { message: 'a GET has no body; use method POST', path: ['body'] })
