@@ -19,6 +19,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
 complete -c parx -f -n '__fish_use_subcommand' -a user
 complete -c parx -f -n '__fish_use_subcommand' -a agent
+complete -c parx -f -n '__fish_use_subcommand' -a approvals
 complete -c parx -f -n '__fish_use_subcommand' -a whoami
 complete -c parx -f -n '__fish_use_subcommand' -a balance
 complete -c parx -f -n '__fish_use_subcommand' -a pay
@@ -136,6 +137,7 @@ complete -c parx -n '__fish_seen_subcommand_from limits' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l per-payment -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l daily -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l allowed-hosts -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l approve-above -r
 complete -c parx -n '__fish_seen_subcommand_from freeze' -l all -f
 complete -c parx -n '__fish_seen_subcommand_from unfreeze' -l all -f
 complete -c parx -f -n '__fish_seen_subcommand_from key' -a create
@@ -143,6 +145,10 @@ complete -c parx -f -n '__fish_seen_subcommand_from key' -a revoke
 complete -c parx -n '__fish_seen_subcommand_from create' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l label -r
 complete -c parx -n '__fish_seen_subcommand_from revoke' -l agent -r
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a approve
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a deny
+complete -c parx -n '__fish_seen_subcommand_from list' -l all -f
 complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s X -l method -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s H -l header -r
@@ -153,6 +159,8 @@ complete -c parx -n '__fish_seen_subcommand_from pay' -l max -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l protocol -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l dry-run -f
 complete -c parx -n '__fish_seen_subcommand_from pay' -s y -l yes -f
+complete -c parx -n '__fish_seen_subcommand_from pay' -l wait-approval -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l approval-id -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l amount -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l token -r

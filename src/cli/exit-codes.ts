@@ -22,6 +22,8 @@ export const exitCodes = {
   paymentRefused: 8,
   /** The agent is frozen by its owner (AGENT_FROZEN): nothing was signed; only the owner can unfreeze it. */
   agentFrozen: 9,
+  /** The amount is above the agent's approval threshold (APPROVAL_REQUIRED): held, nothing signed; the owner approves, then pay again with the approval id. */
+  approvalRequired: 10,
   /** The user cancelled (Ctrl-C at a prompt, or on `parx serve`). */
   cancelled: 130,
 } as const
@@ -40,5 +42,6 @@ export const exitCodeMeanings: Record<ExitCode, string> = {
   7: 'limit exceeded (spending or size limit)',
   8: 'payment refused; nothing was paid',
   9: 'agent frozen by its owner; nothing was signed',
+  10: 'approval required: held for the owner (approvalId); nothing was signed',
   130: 'cancelled (Ctrl-C)',
 }
