@@ -1,3 +1,10 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
 import { erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +20,9 @@ import { listen } from './helpers/x402-buyers.js'
  * an agent's pay above its `approveAboveUsd` answers APPROVAL_REQUIRED (exit 10) with nothing
  * signed (the seller saw no payment header, no spend row, no token moved); `parx approvals` lists
  * it, `parx approvals approve` lets the agent's `parx pay --wait-approval` complete it, once; a
- * denied and an expired approval are never signed; a send is held the same way.
+ * denied and an expired approval are never signed; a send is held the same way. The compiled
+ * `parx mcp` (bin/parx.js, over stdio) answers APPROVAL_REQUIRED with the id, lists the agent's
+ * pending approvals, and pays with the approval once approved.
  */
 let d: TestDaemon
 let user: PlatformClient
@@ -159,5 +168,72 @@ describe('approval above a threshold', () => {
     expect(await bal(to)).toBe(before + 10n ** 18n)
     // At or under the threshold: no approval asked.
     expect((await send({ to, amount: '0.5', token: 'PUSD' })).status).toBe(200)
+  }, 120_000)
+})
+
+describe('approval.requested webhook', () => {
+  it("is posted, signed, to the user's endpoint webhook once per approval, before the agent hears APPROVAL_REQUIRED", async () => {
+    const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = []
+    const hooks = express()
+    hooks.post('/hook', express.text({ type: '*/*' }), (req, res) => void (got.push({ headers: req.headers, body: req.body as string }), res.status(200).end()))
+    const receiver = await listen(hooks)
+    try {
+      const e = await user.createEndpoint({ body: { upstreamUrl: `${seller.url}/free`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: agentId, webhookUrl: `${receiver.url}/hook` } })
+      await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
+      const held = errorOf(await asAgent(['pay', payUrl(), '--yes']))
+      expect(held.code).toBe('APPROVAL_REQUIRED')
+      let delivery: (typeof got)[number] | undefined
+      for (let i = 0; i < 300 && !delivery; i++) {
+        delivery = got.find((g) => JSON.parse(g.body).type === 'approval.requested')
+        if (!delivery) await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(delivery).toBeDefined()
+      const event = JSON.parse(delivery!.body)
+      expect(event).toMatchObject({ type: 'approval.requested', data: { id: held.approvalId, agentId, kind: 'pay', target: payUrl(), amount: '0.01', token: 'PUSD', state: 'pending' } })
+      // The verification recipe of docs/platform-api.md "Settlement webhooks".
+      const [id, ts] = [String(delivery!.headers['webhook-id']), String(delivery!.headers['webhook-timestamp'])]
+      const expected = createHmac('sha256', Buffer.from(e.webhookSecret!.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${delivery!.body}`).digest()
+      const sig = Buffer.from(String(delivery!.headers['webhook-signature']).split(',')[1] ?? '', 'base64')
+      expect(sig.length === expected.length && timingSafeEqual(sig, expected)).toBe(true)
+      await user.denyApproval({ params: { approvalId: held.approvalId! } })
+    } finally {
+      await receiver.close()
+    }
+  }, 120_000)
+})
+
+describe('approval through the compiled parx mcp', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'parx-approvals-mcp-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const text = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
+
+  it('pay answers APPROVAL_REQUIRED with the id (nothing signed); the approvals tool lists it; pay with approvalId pays once approved', async () => {
+    await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../bin/parx.js', import.meta.url)), 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: dir, PARX_CONFIG_DIR: join(dir, 'conf'), PARX_RUNTIME_DIR: join(dir, 'run'), PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId },
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'parx-test', version: '0.0.0' })
+    await client.connect(transport)
+    try {
+      const seen = paymentsSeen.length
+      const held = await client.callTool({ name: 'pay', arguments: { url: payUrl(), maxAmount: '0.01' } })
+      expect(held.isError).toBe(true)
+      const body = text(held)
+      expect(body).toMatchObject({ code: 'APPROVAL_REQUIRED', approvalId: expect.any(String), state: 'pending', amount: '0.01', token: 'PUSD' })
+      expect(paymentsSeen.length).toBe(seen)
+      const listed = text(await client.callTool({ name: 'approvals', arguments: {} }))
+      expect(listed.approvals.map((a: { id: string }) => a.id)).toEqual([body.approvalId])
+      await user.approveApproval({ params: { approvalId: body.approvalId } })
+      const paid = await client.callTool({ name: 'pay', arguments: { url: payUrl(), maxAmount: '0.01', approvalId: body.approvalId } })
+      expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy()
+      expect(text(paid)).toMatchObject({ dryRun: false, status: 200, receipt: { amount: '0.01', token: 'PUSD' } })
+      expect(paymentsSeen.length).toBe(seen + 1)
+      expect(text(await client.callTool({ name: 'approvals', arguments: {} })).approvals).toEqual([])
+    } finally {
+      await client.close()
+    }
   }, 120_000)
 })

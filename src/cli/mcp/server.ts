@@ -16,7 +16,8 @@ const tools = {
   pay: {
     description:
       "Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
-      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun only reports the price.',
+      'maxAmount caps the price; it is required unless the agent has a per-payment or daily limit. dryRun only reports the price. ' +
+      'Above the agent\'s approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs nothing: tell the user, and once approved call pay again with the same arguments plus approvalId.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
       method: z.enum(PAY_METHODS).optional().describe('the HTTP method; default GET, or POST when a body is given'),
@@ -25,7 +26,12 @@ const tools = {
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
       protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
       dryRun: z.boolean().optional().describe('only report the price and whether the limits allow it'),
+      approvalId: z.string().optional().describe('the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; the other arguments must be the same'),
     },
+  },
+  approvals: {
+    description: "This agent's pays and sends waiting for the user's approval (above its approval threshold), with their approvalId, amount and expiry.",
+    input: {},
   },
   send: {
     description: 'Send tokens from the agent wallet (gasless on Base; direct on Radius and Tempo). Counts toward the limits.',
