@@ -11,8 +11,11 @@ export const limits = z.object({
   dailyUsd: z.string().nullable(),
   /** pay only: hosts the agent may pay; `*.example.com` matches sub-domains. null: any host. */
   allowedHosts: z.array(z.string()).nullable(),
-  /** pay and send above this USD amount wait for the owning user's approval (APPROVAL_REQUIRED); null: never asked. */
-  approveAboveUsd: z.string().nullable(),
+  /**
+   * pay and send above this USD amount wait for the owning user's approval (APPROVAL_REQUIRED);
+   * null: never asked. Defaults to null so this client still reads a daemon from before approvals.
+   */
+  approveAboveUsd: z.string().nullable().default(null),
   /** What pay/send/swap spent in the rolling 24 hours, and what the daily limit still allows (null: no daily limit). */
   spentTodayUsd: z.string(),
   remainingTodayUsd: z.string().nullable(),
