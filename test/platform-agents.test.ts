@@ -63,7 +63,7 @@ describe('agents', () => {
     expect(base).toMatchObject({ name: 'buyer', network: 'local-base', chainId: d.services.base.chainId, sendMethod: 'userOperation' })
     expect(base.tokens.map((t) => t.symbol).sort()).toEqual(Object.keys(d.services.base.tokens).sort())
     for (const t of base.tokens) expect(t.address).toBe(d.services.base.tokens[t.symbol]!.address)
-    expect(base.limits).toEqual({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null })
+    expect(base.limits).toEqual({ perPaymentUsd: null, dailyUsd: null, allowedHosts: null, approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: null })
     const radius = await client.createAgent({ body: { name: 'payer', network: 'LOCAL-RADIUS' } })
     expect(radius).toMatchObject({ network: 'local-radius', sendMethod: 'transfer', tokens: [{ symbol: 'PUSD', decimals: 6 }] })
     expect(radius.wallet).not.toBe(base.wallet)
@@ -162,7 +162,7 @@ describe('limits', () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
     const set = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['API.example.com', '*.example.org'] } })
-    expect(set).toEqual({ perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'], spentTodayUsd: '0', remainingTodayUsd: '50' })
+    expect(set).toEqual({ perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'], approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: '50' })
     // a field left out stays; null removes
     const changed = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })
     expect(changed).toMatchObject({ perPaymentUsd: null, dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'] })
