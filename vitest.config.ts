@@ -11,6 +11,8 @@ const storeSensitive = [
   'daemon/platform/freeze.test.ts',
   'daemon/platform/policy/store.test.ts',
   'daemon/platform/budget-store.test.ts',
+  'daemon/platform/approvals/store.test.ts',
+  'test/platform-approvals.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/platform/receipts/issue.test.ts',

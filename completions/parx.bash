@@ -39,6 +39,7 @@ _parx() {
       "user") path="user" ;;
       "user whoami") path="user whoami" ;;
       "user create") path="user create" ;;
+      "user limits") path="user limits" ;;
       "user policy") path="user policy" ;;
       "agent") path="agent" ;;
       "agent login") path="agent login" ;;
@@ -52,6 +53,10 @@ _parx() {
       "agent key") path="agent key" ;;
       "agent key create") path="agent key create" ;;
       "agent key revoke") path="agent key revoke" ;;
+      "approvals") path="approvals" ;;
+      "approvals list") path="approvals list" ;;
+      "approvals approve") path="approvals approve" ;;
+      "approvals deny") path="approvals deny" ;;
       "whoami") path="whoami" ;;
       "balance") path="balance" ;;
       "pay") path="pay" ;;
@@ -92,7 +97,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent whoami balance pay send swap payments report channels discover manifest receipt endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent approvals whoami balance pay send swap payments report channels discover manifest receipt endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "openapi") words="--version -V --output -o --api-url --no-color --help" ;;
@@ -123,25 +128,30 @@ _parx() {
     "auth") words="user --version -V --output -o --api-url --no-color --help" ;;
     "auth user") words="login --version -V --output -o --api-url --no-color --help" ;;
     "auth user login") words="--user-key --version -V --output -o --api-url --no-color --help" ;;
-    "user") words="whoami create policy --version -V --output -o --api-url --no-color --help" ;;
+    "user") words="whoami create limits policy --version -V --output -o --api-url --no-color --help" ;;
     "user whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "user create") words="--name --wallet --operator-token --data-dir --version -V --output -o --api-url --no-color --help" ;;
+    "user limits") words="--per-payment --hourly --daily --weekly --monthly --version -V --output -o --api-url --no-color --help" ;;
     "user policy") words="--default --per-payment --daily --allow-host --deny-host --allow-payto --deny-payto --allow-network --deny-network --allow-token --deny-token --clear --version -V --output -o --api-url --no-color --help" ;;
     "agent") words="login list create show limits policy freeze unfreeze key --version -V --output -o --api-url --no-color --help" ;;
     "agent login") words="--agent-key --agent-id --version -V --output -o --api-url --no-color --help" ;;
     "agent list") words="--version -V --output -o --api-url --no-color --help" ;;
     "agent create") words="--name --network --version -V --output -o --api-url --no-color --help" ;;
     "agent show") words="--version -V --output -o --api-url --no-color --help" ;;
-    "agent limits") words="--agent --per-payment --daily --allowed-hosts --version -V --output -o --api-url --no-color --help" ;;
+    "agent limits") words="--agent --per-payment --hourly --daily --weekly --monthly --allowed-hosts --approve-above --version -V --output -o --api-url --no-color --help" ;;
     "agent policy") words="--allow-host --deny-host --allow-payto --deny-payto --allow-network --deny-network --allow-token --deny-token --clear --version -V --output -o --api-url --no-color --help" ;;
     "agent freeze") words="--all --version -V --output -o --api-url --no-color --help" ;;
     "agent unfreeze") words="--all --version -V --output -o --api-url --no-color --help" ;;
     "agent key") words="create revoke --version -V --output -o --api-url --no-color --help" ;;
     "agent key create") words="--agent --label --version -V --output -o --api-url --no-color --help" ;;
     "agent key revoke") words="--agent --version -V --output -o --api-url --no-color --help" ;;
+    "approvals") words="list approve deny --version -V --output -o --api-url --no-color --help" ;;
+    "approvals list") words="--all --version -V --output -o --api-url --no-color --help" ;;
+    "approvals approve") words="--version -V --output -o --api-url --no-color --help" ;;
+    "approvals deny") words="--version -V --output -o --api-url --no-color --help" ;;
     "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "balance") words="--version -V --output -o --api-url --no-color --help" ;;
-    "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --dry-run --yes -y --version -V --output -o --api-url --no-color --help" ;;
+    "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --scheme --dry-run --yes -y --wait-approval --approval-id --version -V --output -o --api-url --no-color --help" ;;
     "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "payments") words="--agent --since --until --kind --host --limit --cursor --page --receipts --version -V --output -o --api-url --no-color --help" ;;

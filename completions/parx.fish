@@ -19,6 +19,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a config
 complete -c parx -f -n '__fish_use_subcommand' -a auth
 complete -c parx -f -n '__fish_use_subcommand' -a user
 complete -c parx -f -n '__fish_use_subcommand' -a agent
+complete -c parx -f -n '__fish_use_subcommand' -a approvals
 complete -c parx -f -n '__fish_use_subcommand' -a whoami
 complete -c parx -f -n '__fish_use_subcommand' -a balance
 complete -c parx -f -n '__fish_use_subcommand' -a pay
@@ -117,11 +118,17 @@ complete -c parx -f -n '__fish_seen_subcommand_from user' -a login
 complete -c parx -n '__fish_seen_subcommand_from login' -l user-key -r
 complete -c parx -f -n '__fish_seen_subcommand_from user' -a whoami
 complete -c parx -f -n '__fish_seen_subcommand_from user' -a create
+complete -c parx -f -n '__fish_seen_subcommand_from user' -a limits
 complete -c parx -f -n '__fish_seen_subcommand_from user' -a policy
 complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l wallet -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l operator-token -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l data-dir -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l per-payment -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l hourly -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l daily -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l weekly -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l monthly -r
 complete -c parx -n '__fish_seen_subcommand_from policy' -l default -f
 complete -c parx -n '__fish_seen_subcommand_from policy' -l per-payment -r
 complete -c parx -n '__fish_seen_subcommand_from policy' -l daily -r
@@ -149,8 +156,12 @@ complete -c parx -n '__fish_seen_subcommand_from create' -l name -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l network -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l per-payment -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l hourly -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l daily -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l weekly -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l monthly -r
 complete -c parx -n '__fish_seen_subcommand_from limits' -l allowed-hosts -r
+complete -c parx -n '__fish_seen_subcommand_from limits' -l approve-above -r
 complete -c parx -n '__fish_seen_subcommand_from policy' -l allow-host -r
 complete -c parx -n '__fish_seen_subcommand_from policy' -l deny-host -r
 complete -c parx -n '__fish_seen_subcommand_from policy' -l allow-payto -r
@@ -167,6 +178,10 @@ complete -c parx -f -n '__fish_seen_subcommand_from key' -a revoke
 complete -c parx -n '__fish_seen_subcommand_from create' -l agent -r
 complete -c parx -n '__fish_seen_subcommand_from create' -l label -r
 complete -c parx -n '__fish_seen_subcommand_from revoke' -l agent -r
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a approve
+complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a deny
+complete -c parx -n '__fish_seen_subcommand_from list' -l all -f
 complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s X -l method -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s H -l header -r
@@ -175,8 +190,11 @@ complete -c parx -n '__fish_seen_subcommand_from pay' -l json -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l out -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l max -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l protocol -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l scheme -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l dry-run -f
 complete -c parx -n '__fish_seen_subcommand_from pay' -s y -l yes -f
+complete -c parx -n '__fish_seen_subcommand_from pay' -l wait-approval -r
+complete -c parx -n '__fish_seen_subcommand_from pay' -l approval-id -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l amount -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l token -r

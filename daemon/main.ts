@@ -247,6 +247,7 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
       payValiditySeconds: config.pay.validitySeconds,
       preferAuthCapture: config.pay.preferAuthCapture,
       unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
+      approvalTtlSeconds: config.platform.approvalTtlSeconds,
       channelSettings: config.pay.channels,
       receiptKey: keys.receipt,
     })

@@ -68,7 +68,7 @@ describe('parx mcp', () => {
     const client = await connect({})
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['balance', 'channels', 'discover', 'history', 'limits', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami', 'withdraw_channel'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['approvals', 'balance', 'channels', 'discover', 'history', 'limits', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami', 'withdraw_channel'])
       expect(tools.find((t) => t.name === 'withdraw_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       expect(tools.find((t) => t.name === 'refund_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       const pay = tools.find((t) => t.name === 'pay')!

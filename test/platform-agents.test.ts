@@ -66,7 +66,7 @@ describe('agents', () => {
     const open = { limitUsd: null, spentUsd: '0', remainingUsd: null }
     const windows = { hour: open, day: open, week: open, month: open }
     expect(base.limits).toEqual({
-      perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+      perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: null,
       windows, user: { perPaymentUsd: null, windows }, mayStillSpendUsd: null,
     })
     const radius = await client.createAgent({ body: { name: 'payer', network: 'LOCAL-RADIUS' } })

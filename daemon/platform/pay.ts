@@ -7,6 +7,7 @@ import type { ChosenOffer, PayAnswer, Price } from '../../src/sdk/platform/pay.j
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { headers as x402Headers } from '../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../chains/evm/chain.js'
+import { gateApproval, type ApprovalGateDeps } from './approvals/gate.js'
 import { egressRefusal } from './egress/guard.js'
 import { usdMicros } from './limits.js'
 import { NO_SCOPED_RULES, refusalError, refusalOf, type Payee, type Refusal, type ScopedRules } from './policy/rules.js'
@@ -39,7 +40,18 @@ export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: 
   & { receipts?: ReceiptIssuer }
   /** The agent's and its user's payee and network rules (daemon/platform/policy/); none when left out. */
   & { rules?: ScopedRules }
-export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; scheme?: 'exact' | 'auth-capture'; dryRun: boolean }
+  /** Approval above the agent's threshold (daemon/platform/approvals/): without it, no approval is ever asked. */
+  & { approvals?: ApprovalGateDeps }
+export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; scheme?: 'exact' | 'auth-capture'; dryRun: boolean; approvalId?: string }
+
+/** Above the agent's approval threshold: held (APPROVAL_REQUIRED) or the approval consumed, before anything is reserved or signed. */
+async function approvalGate(d: PayDeps, agent: AgentRow, req: PayRequest, amount: string, token: string, amountMicros: bigint): Promise<void> {
+  if (!d.approvals) return
+  // What binds the approval: the same URL, method, headers, body, cap and protocol (headers in name order).
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v] as const).sort(([a], [b]) => (a < b ? -1 : 1)))
+  const request = { url: req.url, method: req.method, headers, body: req.body ?? null, maxAmount: req.maxAmount ?? null, protocol: req.protocol ?? null, scheme: req.scheme ?? null }
+  await gateApproval(d.approvals, agent, { kind: 'pay', request, target: req.url, method: req.method, amount, token, amountMicros, approvalId: req.approvalId })
+}
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -117,7 +129,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const amountMicros = usdMicros(amount, chosen.token.decimals)
   if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: offerOf(chosen), ruleRefusal: null, amountMicros, host })
-
+  await approvalGate(d, agent, req, amount, chosen.token.symbol, amountMicros)
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: chosen.token.symbol, amount, recipient: chosen.payTo, host })
   let proof: PaymentProof | undefined
   let paid: Response
@@ -201,6 +213,7 @@ async function viaChannel(
     throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${terms.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
   }
   if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: { ...price, scheme: 'batch-settlement' }, ruleRefusal: null, amountMicros: usdMicros(amount, terms.token.decimals), host })
+  await approvalGate(d, agent, req, amount, terms.token.symbol, usdMicros(amount, terms.token.decimals))
   return payWithChannel({
     chain: d.chain, spends: d.spends, channels: channels.store, settings: channels.settings, agent, signer: ctx.signer, url: req.url, host, terms,
     resource: required.resource, validSeconds: validitySeconds(terms.requirement.maxTimeoutSeconds ?? 60, ctx.maxValiditySeconds),

@@ -9,6 +9,7 @@ import { toBaseUnits } from '../../src/sdk/units.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { PreparedUserOp } from './aa/agent-account.js'
 import type { AaRuntime } from './aa/runtime.js'
+import { gateApproval, type ApprovalGateDeps } from './approvals/gate.js'
 import { usdMicros } from './limits.js'
 import { enforce, NO_SCOPED_RULES, type ScopedRules } from './policy/rules.js'
 import type { SpendsLedger } from './spends.js'
@@ -24,6 +25,8 @@ export type SendDeps = {
   topUpFees?: (address: Address) => Promise<void>
   /** The agent's and its user's payee and network rules (recipient, network, token); none when left out. */
   rules?: ScopedRules
+  /** Approval above the agent's threshold (daemon/platform/approvals/). */
+  approvals?: ApprovalGateDeps
 }
 
 /**
@@ -32,7 +35,7 @@ export type SendDeps = {
  * then the signing and submission; a send that moves nothing releases its reservation, one that
  * lands is confirmed with its transaction before the answer.
  */
-export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult> {
+export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult> {
   const token = d.chain.tokens[body.token]
   if (!token) throw new BaseError('UNKNOWN_TOKEN', `${body.token} has no address on ${agent.network} in this deployment`)
   const raw = toBaseUnits(body.amount, token.decimals)
@@ -40,6 +43,10 @@ export async function sendFromAgent(d: SendDeps, agent: AgentRow, body: { to: Ad
   if (method === 'userOperation' && !d.aa) throw new BaseError('BUNDLER_UNAVAILABLE', `no ERC-4337 bundler is configured for ${agent.network}; nothing was spent`)
   const network = networks[agent.network]!
   enforce(d.rules ?? NO_SCOPED_RULES, { payTo: body.to, network: { key: network.key, caip2: network.caip2 }, tokens: [{ symbol: token.symbol, address: token.address }] }, body.amount)
+  if (d.approvals) {
+    const request = { to: getAddress(body.to), amount: body.amount, token: token.symbol }
+    await gateApproval(d.approvals, agent, { kind: 'send', request, target: request.to, method: null, amount: body.amount, token: token.symbol, amountMicros: usdMicros(body.amount, token.decimals), approvalId: body.approvalId })
+  }
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'send', amountMicros: usdMicros(body.amount, token.decimals), token: token.symbol, amount: body.amount, recipient: body.to })
   const from = getAddress(agent.address)
   let submitted = false

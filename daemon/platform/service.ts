@@ -49,6 +49,9 @@ import { sellerHoldStore } from '../seller/hold-store.js'
 import { refundEndpointPayment } from './endpoint-refund.js'
 import { receiptIssuer } from './receipts/issue.js'
 import { receiptStore, type ReceiptStore } from './receipts/store.js'
+import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
+import { approvalStore, type ApprovalStore } from './approvals/store.js'
+import { approvalRequestedEvents } from './approvals/webhook.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -68,6 +71,8 @@ export type PlatformService = {
   spends: SpendsLedger
   /** Payee and network rules of agents and users, and users' defaults for new agents (daemon/platform/policy/). */
   policies: PolicyStore
+  /** Pays and sends above an agent's approveAboveUsd, held for the owner (./approvals/). */
+  approvals: ApprovalStore
   /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
   history: {
     page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
@@ -85,7 +90,7 @@ export type PlatformService = {
   /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
   ownedAgent(caller: Caller, id: string): Promise<AgentRow>
   /** Sends from the agent's wallet (daemon/platform/send.ts). */
-  send(agent: AgentRow, body: { to: Address; amount: string; token: string }): Promise<SendResult>
+  send(agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult>
   balance(agent: AgentRow): Promise<Balance>
   /** Pays a 402-gated URL (daemon/platform/pay.ts). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
@@ -162,6 +167,8 @@ export type PlatformServiceParameters = {
   unfreezeRequiresDashboard?: boolean
   /** The receipt key (config `keys.receipt` / PARX_RECEIPT_KEY; the local keys file); without it pays carry no signed receipt. */
   receiptKey?: Hex
+  /** Config `platform.approvalTtlSeconds`: how long an approval may wait and be used (default 900). */
+  approvalTtlSeconds?: number
   log: Logger
 }
 
@@ -188,6 +195,16 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
   const receipts = receiptStore(p.store)
   const issuer = p.receiptKey ? receiptIssuer({ key: p.receiptKey, store: receipts, log: p.log }) : undefined
+  const approvals = approvalStore(p.store)
+  const approvalGate: ApprovalGateDeps = {
+    approvals, ttlSeconds: p.approvalTtlSeconds ?? APPROVAL_TTL_SECONDS,
+    // Queued in the store before the agent hears APPROVAL_REQUIRED; delivered like settlement webhooks.
+    async onRequested(row) {
+      const events = approvalRequestedEvents(row, await endpoints.list(row.user_id))
+      for (const e of events) await webhooks.queue.enqueue(e)
+      if (events.length) void webhooks.delivery.poke()
+    },
+  }
   const chainOf = (agent: AgentRow) => {
     const chain = p.evm[agent.network]
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
@@ -203,6 +220,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     store,
     spends,
     policies,
+    approvals,
     history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
@@ -224,9 +242,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       return a
     },
     send: async (agent, body) => sendFromAgent({
-      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent),
+      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent), approvals: approvalGate,
     }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent) }, agent, req)),
+    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent), approvals: approvalGate }, agent, req)),
     receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {

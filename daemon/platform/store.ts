@@ -36,7 +36,7 @@ export type PlatformStore = {
   agents(userId: string): Promise<AgentRow[]>
   /** The agent's wallet key, opened for signing. Never returned by a route or logged. */
   walletKey(agent: AgentRow): Hex
-  setLimits(agentId: string, patch: Partial<LimitPolicy>): Promise<AgentRow>
+  setLimits(agentId: string, patch: Partial<LimitPolicy> & { approveAboveUsd?: string | null }): Promise<AgentRow>
   /** The user's budgets across all its agents (same rule: left out stays, null clears). */
   setUserLimits(userId: string, patch: Partial<Budget>): Promise<UserRow>
   /**
@@ -121,7 +121,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
       const row: AgentRow = {
         id, user_id: p.userId, name: p.name, network: p.network, address: privateKeyToAccount(pk).address,
         wallet_sealed: s.seal(id, pk), per_payment_usd: p.limits?.perPaymentUsd ?? null, daily_usd: p.limits?.dailyUsd ?? null,
-        hourly_usd: null, weekly_usd: null, monthly_usd: null, allowed_hosts: null, created_at: Date.now(), frozen_at: null,
+        hourly_usd: null, weekly_usd: null, monthly_usd: null, allowed_hosts: null, created_at: Date.now(), frozen_at: null, approve_above_usd: null,
       }
       await db.insertInto('platform_agents').values(row).execute()
       return row
@@ -132,6 +132,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
     walletKey: (a) => needSeal().open(a.id, a.wallet_sealed),
     async setLimits(agentId, patch) {
       const set: Partial<AgentRow> = budgetColumns(patch)
+      if (patch.approveAboveUsd !== undefined) set.approve_above_usd = patch.approveAboveUsd
       if (patch.allowedHosts !== undefined) set.allowed_hosts = patch.allowedHosts === null ? null : JSON.stringify(patch.allowedHosts)
       if (Object.keys(set).length) await db.updateTable('platform_agents').set(set).where('id', '=', agentId).execute()
       return (await agent(agentId))!

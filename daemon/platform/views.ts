@@ -33,6 +33,7 @@ export function limitsView(a: AgentRow, state: BudgetState): Limits {
   const may = room === null ? perPayment : perPayment === null || room < perPayment ? room : perPayment
   return {
     ...policy,
+    approveAboveUsd: a.approve_above_usd ?? null,
     spentTodayUsd: windows.day.spentUsd,
     remainingTodayUsd: windows.day.remainingUsd,
     windows,

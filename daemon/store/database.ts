@@ -1,4 +1,5 @@
 import type { AgentHoldTables } from './tables/agent-holds.js'
+import type { ApprovalTables } from './tables/approvals.js'
 import type { ChannelTables } from './tables/channels.js'
 import type { DashboardTables } from './tables/dashboard.js'
 import type { FacilitatorTables } from './tables/facilitator.js'
@@ -16,4 +17,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables, AgentHoldTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables, AgentHoldTables, ApprovalTables {}

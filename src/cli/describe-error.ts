@@ -5,8 +5,9 @@ import { ApiError, UnreachableError } from '../sdk/http-errors.js'
 import { CliError } from './errors.js'
 import { exitCodes, type ExitCode } from './exit-codes.js'
 
-/** `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so a user can quote it. */
-export type DescribedError = { code: string; message: string; exit: ExitCode; requestId?: string }
+/** `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so a user can quote it.
+ * `fields`: the service error body's own fields beside error and code, printed in the --output json error document. */
+export type DescribedError = { code: string; message: string; exit: ExitCode; requestId?: string; fields?: Record<string, unknown> }
 
 /**
  * Service codes with an exit code of their own, beyond what their HTTP status says. Named here
@@ -33,7 +34,11 @@ export function describeError(e: unknown): DescribedError {
       exit: exitCodes.unreachable,
     }
   }
-  if (e instanceof ApiError) return { code: e.code, message: e.message, exit: exitForService(e.status, e.code), ...(e.requestId ? { requestId: e.requestId } : {}) }
+  if (e instanceof ApiError) {
+    // The body's own fields (APPROVAL_REQUIRED's approvalId, LIMIT_EXCEEDED's remainingUsd...) stay in the JSON document: an agent branches on them.
+    const { error: _e, code: _c, requestId: _r, ...fields } = (e.body && typeof e.body === 'object' ? e.body : {}) as Record<string, unknown>
+    return { code: e.code, message: e.message, exit: exitForService(e.status, e.code), ...(e.requestId ? { requestId: e.requestId } : {}), ...(Object.keys(fields).length ? { fields } : {}) }
+  }
   if (e instanceof BaseError) {
     // A UsageError is input the user can fix (a flag, a path, a data dir): the usage code, whatever its code.
     const exit = e instanceof UsageError || e.code === 'BAD_REQUEST' ? exitCodes.usage : e.code === 'UNAUTHORIZED' ? exitCodes.auth : exitCodes.failure
@@ -47,6 +52,7 @@ export function describeError(e: unknown): DescribedError {
 export function exitForService(status: number, code: string): ExitCode {
   if (status === 401 || authCodes.has(code)) return exitCodes.auth
   if (code === 'AGENT_FROZEN') return exitCodes.agentFrozen
+  if (code === 'APPROVAL_REQUIRED') return exitCodes.approvalRequired
   if (limitCodes.test(code)) return exitCodes.limitExceeded
   if (paymentRefusedCodes.test(code)) return exitCodes.paymentRefused
   if (status === 404 && code === 'NOT_FOUND') return exitCodes.notFound

@@ -24,6 +24,8 @@ export const exitCodes = {
   agentFrozen: 9,
   /** `parx receipt verify`: a receipt is not one the expected key signed as it reads (a field was changed, or another key signed it), or not a receipt at all. */
   receiptInvalid: 10,
+  /** The amount is above the agent's approval threshold (APPROVAL_REQUIRED): held, nothing signed; the owner approves, then pay again with the approval id. */
+  approvalRequired: 11,
   /** The user cancelled (Ctrl-C at a prompt, or on `parx serve`). */
   cancelled: 130,
 } as const
@@ -43,5 +45,6 @@ export const exitCodeMeanings: Record<ExitCode, string> = {
   8: 'payment refused; nothing was paid',
   9: 'agent frozen by its owner; nothing was signed',
   10: 'receipt invalid: changed, signed by another key, or not a receipt (`parx receipt verify`)',
+  11: 'approval required: held for the owner (approvalId); nothing was signed',
   130: 'cancelled (Ctrl-C)',
 }

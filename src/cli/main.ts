@@ -21,10 +21,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     await program.parseAsync(argv)
     return Number(process.exitCode ?? 0)
   } catch (e) {
-    const { code, message, exit, requestId } = describeError(e)
+    const { code, message, exit, requestId, fields } = describeError(e)
     if (e instanceof CommanderError && e.code === 'commander.version' && json) io.stdout(JSON.stringify({ version }))
     if (exit === exitCodes.ok) return exit
-    if (json) io.stdout(JSON.stringify({ error: message, code, ...(requestId ? { requestId } : {}) }))
+    if (json) io.stdout(JSON.stringify({ ...fields, error: message, code, ...(requestId ? { requestId } : {}) }))
     // Commander has already printed its own usage message on stderr.
     else if (!(e instanceof CommanderError)) io.stderr(`error ${message}${requestId ? `\n(request id ${requestId}: quote it when reporting this)` : ''}`)
     return exit

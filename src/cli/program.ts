@@ -1,5 +1,8 @@
 import { Command, Option } from 'commander'
 import * as agentCreate from './commands/agent/create.js'
+import * as approvalsApprove from './commands/approvals/approve.js'
+import * as approvalsDeny from './commands/approvals/deny.js'
+import * as approvalsList from './commands/approvals/list.js'
 import * as agentFreeze from './commands/agent/freeze.js'
 import * as agentUnfreeze from './commands/agent/unfreeze.js'
 import * as agentKeyCreate from './commands/agent/key-create.js'
@@ -141,6 +144,13 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(agentFreeze.define(ctx))
       .addCommand(agentUnfreeze.define(ctx))
       .addCommand(new Command('key').description('agent API keys').addCommand(agentKeyCreate.define(ctx)).addCommand(agentKeyRevoke.define(ctx))),
+  )
+  program.addCommand(
+    new Command('approvals')
+      .description("pays and sends of your agents above their approval threshold, held until you approve or deny them")
+      .addCommand(approvalsList.define(ctx), { isDefault: true })
+      .addCommand(approvalsApprove.define(ctx))
+      .addCommand(approvalsDeny.define(ctx)),
   )
   program.addCommand(whoami.define(ctx))
   program.addCommand(balance.define(ctx))

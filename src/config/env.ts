@@ -56,6 +56,7 @@ export const envPaths: Record<string, string> = {
   PARX_EGRESS_STRICT: 'egress.strict',
   PARX_BUNDLER_PRESTART: 'bundler.prestart',
   PARX_UNFREEZE_REQUIRES_DASHBOARD: 'platform.unfreezeRequiresDashboard',
+  PARX_APPROVAL_TTL_SECONDS: 'platform.approvalTtlSeconds',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

@@ -206,6 +206,11 @@ export const configSchema = z.object({
      * wallet); a user key alone is FORBIDDEN, so a stolen user key can freeze but never undo it.
      */
     unfreezeRequiresDashboard: bool.default(false),
+    /**
+     * How long a pay or send held for approval (above an agent's approveAboveUsd) waits for the
+     * owner and, once approved, for the agent to use it; expired, it is never signed.
+     */
+    approvalTtlSeconds: z.coerce.number().int().min(10).max(7 * 86_400).default(900),
   }).default({}),
   /** Agents' payments (docs/hosting.md "Hosting safely"). */
   pay: z.object({

@@ -45,6 +45,7 @@ import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
 import { getAgentPolicy, setAgentPolicy } from './platform/agents-policy.js'
 import { getUserPolicy, setDefaultPolicy, setUserPolicy } from './platform/users-policy.js'
+import { approveApproval, denyApproval, listAgentApprovals, listApprovals, showApproval } from './platform/approvals.js'
 import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
 import receiptsList from './platform/receipts-list.js'
@@ -106,6 +107,7 @@ export const routes: AnyRoute[] = [
   usersCreate, usersMe, getUserLimits, setUserLimits, agentsMe, agentsCreate, agentsList, agentsShow, limitsGet, limitsSet, freezeAgent, unfreezeAgent, freezeAllAgents, unfreezeAllAgents,
   getAgentPolicy, setAgentPolicy, getUserPolicy, setUserPolicy, setDefaultPolicy,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, receiptsList, receiptsShow, channelsList, channelsRefund, channelsWithdraw,
+  listApprovals, showApproval, approveApproval, denyApproval, listAgentApprovals,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

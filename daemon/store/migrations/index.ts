@@ -28,6 +28,7 @@ import { m630_budget_windows } from './630_budget_windows.js'
 import { m640_payee_rules } from './640_payee_rules.js'
 import { m650_payment_receipts } from './650_payment_receipts.js'
 import { m660_agent_holds } from './660_agent_holds.js'
+import { m670_approvals } from './670_approvals.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -67,4 +68,5 @@ export const migrations: Record<string, StoreMigration> = {
   '640_payee_rules': m640_payee_rules,
   '650_payment_receipts': m650_payment_receipts,
   '660_agent_holds': m660_agent_holds,
+  '670_approvals': m670_approvals,
 }

@@ -52,6 +52,8 @@ export interface PlatformAgentsTable {
   created_at: number
   /** when the owner froze the agent (unix ms; 620), null while it may spend */
   frozen_at: number | null
+  /** 670: above this USD amount a pay or send waits for the owner's approval; null: never asks */
+  approve_above_usd: string | null
 }
 
 /** Agent keys (500): only the SHA-256 of `parx-a-...` is kept. */

@@ -165,7 +165,7 @@ const openWindow = () => ({ limitUsd: null, spentUsd: '0', remainingUsd: null })
 const openWindows = () => ({ hour: openWindow(), day: openWindow(), week: openWindow(), month: openWindow() })
 export const noUserLimits = (): UserLimits => ({ perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, windows: openWindows() })
 export const noLimits = (): Limits => ({
-  perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
+  perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: null,
   windows: openWindows(), user: { perPaymentUsd: null, windows: openWindows() }, mayStillSpendUsd: null,
 })
 

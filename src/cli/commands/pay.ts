@@ -4,7 +4,8 @@ import { label, type CliContext } from '../context.js'
 import { CliError, usageError } from '../errors.js'
 import { confirm } from '../prompt.js'
 import type { RequestInput } from './pay-request.js'
-import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { ApiError } from '../../sdk/http-errors.js'
+import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, spinning, uuidArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
 export type PayOptions = {
   /** The seller URL: the positional argument or --url. */
@@ -19,7 +20,16 @@ export type PayOptions = {
   out?: string
   /** `mcp` when the MCP tool calls: messages name its fields (maxAmount, method...) instead of flags. */
   via?: 'cli' | 'mcp'
+  /** Above the approval threshold: wait this long (seconds; true: the default) for the owner, then pay with the approval. */
+  waitApproval?: string | boolean
+  /** An approval an earlier APPROVAL_REQUIRED named: pay with it (the same request). */
+  approvalId?: string
 } & RequestInput
+
+/** `--wait-approval` without seconds, and the most it takes: bounded, and the platform expires approvals anyway. */
+export const WAIT_APPROVAL_DEFAULT_SECONDS = 300
+const WAIT_APPROVAL_MAX_SECONDS = 3600
+const POLL_MS = 1000
 
 /**
  * Pays a 402-gated URL: the platform fetches it (with the method, headers and body given, as curl
@@ -42,10 +52,12 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   const request = await sellerRequest(url, opts, { names: mcp ? mcpNames : cliNames, stdin: deps.stdin })
   // Only what differs from a plain GET goes on the wire.
   const sent = { ...(request.method !== 'GET' ? { method: request.method } : {}), ...(Object.keys(request.headers).length ? { headers: request.headers } : {}), ...(request.body !== undefined ? { body: request.body } : {}) }
+  const wait = waitSeconds(opts.waitApproval, mcp ? 'waitApproval' : '--wait-approval')
+  let approvalId = opts.approvalId === undefined ? undefined : uuidArg(opts.approvalId, mcp ? 'approvalId' : '--approval-id')
   if (opts.out !== undefined) await outWritable(opts.out)
   needAgent(deps, 'pay')
   const id = await agentIdOf(deps)
-  const pay = (body: { dryRun: boolean; maxAmount?: string }, what: string) =>
+  const pay = (body: { dryRun: boolean; maxAmount?: string; approvalId?: string }, what: string) =>
     spinning(deps, what, () => deps.platform.pay({ params: { id }, body: { url, ...sent, ...(protocol ? { protocol } : {}), ...(scheme ? { scheme } : {}), ...body } }))
   if (opts.dryRun) return ok(await pay({ dryRun: true, maxAmount }, `asking ${url} for its price`))
 
@@ -65,7 +77,20 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   }
   let answer: PayAnswer
   try {
-    answer = await pay({ dryRun: false, maxAmount }, `paying ${url}`)
+    try {
+      answer = await pay({ dryRun: false, maxAmount, ...(approvalId ? { approvalId } : {}) }, `paying ${url}`)
+    } catch (e) {
+      // Held for the owner: wait for the decision, then the same request with the approval, once.
+      if (wait === undefined || !(e instanceof ApiError) || e.code !== 'APPROVAL_REQUIRED') throw e
+      approvalId = (e.body as { approvalId: string }).approvalId
+      deps.ctx.stderr(`Approval ${approvalId} is waiting for the agent's owner (parx approvals approve ${approvalId}); waiting up to ${wait} s.`)
+      if (!(await decided(deps, approvalId, wait))) {
+        e.message = `${e.message} (still pending after ${wait} s: pay again with --approval-id ${approvalId} once it is approved)`
+        throw e
+      }
+      // Approved, denied or expired: the platform says which when the approval is used.
+      answer = await pay({ dryRun: false, maxAmount, approvalId }, `paying ${url} with approval ${approvalId}`)
+    }
   } catch (e) {
     // The platform names its field (maxAmount); say what the user set: the flag, or the price accepted at the prompt.
     if ((e as { code?: string }).code === 'PRICE_ABOVE_MAX' && e instanceof Error) {
@@ -75,6 +100,25 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   }
   if (opts.out !== undefined && !answer.dryRun) await writeAnswer(opts.out, answer)
   return ok(answer)
+}
+
+function waitSeconds(v: string | boolean | undefined, flag: string): number | undefined {
+  if (v === undefined || v === false) return undefined
+  if (v === true) return WAIT_APPROVAL_DEFAULT_SECONDS
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1 || n > WAIT_APPROVAL_MAX_SECONDS) throw usageError(`${flag} '${v}' is not a whole number of seconds from 1 to ${WAIT_APPROVAL_MAX_SECONDS}`)
+  return n
+}
+
+/** Polls the approval until it is no longer pending (true) or `seconds` have passed (false). */
+async function decided(deps: PlatformDeps, approvalId: string, seconds: number): Promise<boolean> {
+  const until = Date.now() + seconds * 1000
+  for (;;) {
+    const a = await deps.platform.showApproval({ params: { approvalId } })
+    if (a.state !== 'pending') return true
+    if (Date.now() >= until) return false
+    await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, until - Date.now()))))
+  }
 }
 
 /** Before paying: an answer that cannot be saved must not be bought. */
@@ -147,6 +191,8 @@ export function define(ctx: () => CliContext): Command {
     .option('--scheme <exact|auth-capture>', 'x402 only with this scheme (default: auth-capture, a refundable hold, when the seller offers it; config pay.preferAuthCapture)')
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .option('--wait-approval [seconds]', `above the agent's approval threshold, wait for the owner's decision (default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then pay once approved`)
+    .option('--approval-id <id>', 'pay with an approval an earlier APPROVAL_REQUIRED named (the same request), once the owner approved it')
   return platformAction(cmd, ctx, run, (a, c) => human(a, c, cmd.opts<PayOptions>().out))
 }
 

@@ -68,7 +68,11 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       }
     }
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
-    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true, via: 'mcp', ...request }, deps)).data
+    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true, via: 'mcp', approvalId: str(a, 'approvalId'), ...request }, deps)).data
+  },
+  approvals: async (_a, deps) => {
+    needAgent(deps, 'approvals')
+    return deps.platform.listAgentApprovals({ params: { id: await agentIdOf(deps) } })
   },
 }
 
@@ -87,7 +91,8 @@ export async function callTool(name: string, args: Args, deps: () => Promise<Pla
     const data = await tool(args, await deps())
     return { content: [{ type: 'text', text: JSON.stringify(data) }] }
   } catch (e) {
-    const { code, message } = describeError(e)
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: message, code }) }] }
+    // The service's fields stay (APPROVAL_REQUIRED's approvalId): the agent branches on them.
+    const { code, message, fields } = describeError(e)
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ ...fields, error: message, code }) }] }
   }
 }

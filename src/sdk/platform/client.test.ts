@@ -63,7 +63,8 @@ describe('platform client', () => {
   it('fills path params from the route table and sends the agent key in x-agent-key', async () => {
     answers.set(`GET /api/agents/${AGENT_ID}/limits`, { status: 200, body: limits })
     const c = createPlatformClient({ url, agentKey, userKey })
-    expect(await c.getLimits({ params: { id: AGENT_ID } })).toEqual(limits)
+    // A daemon from before approvals sends no approveAboveUsd: the client reads it as null (never asked).
+    expect(await c.getLimits({ params: { id: AGENT_ID } })).toEqual({ ...limits, approveAboveUsd: null })
     const req = seen.at(-1)!
     expect(req.headers['x-agent-key']).toBe(agentKey)
     expect(req.headers['x-user-key']).toBeUndefined()

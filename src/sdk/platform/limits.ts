@@ -37,6 +37,11 @@ export const limits = z.object({
   ...budgetFields,
   /** pay only: hosts the agent may pay; `*.example.com` matches sub-domains. null: any host. */
   allowedHosts: z.array(z.string()).nullable(),
+  /**
+   * pay and send above this USD amount wait for the owning user's approval (APPROVAL_REQUIRED);
+   * null: never asked. Defaults to null so this client still reads a daemon from before approvals.
+   */
+  approveAboveUsd: z.string().nullable().default(null),
   /** What counted in the rolling 24 hours, and what the agent's daily limit still allows (null: no daily limit); `windows.day` repeats them. */
   spentTodayUsd: z.string(),
   remainingTodayUsd: z.string().nullable(),
@@ -59,9 +64,9 @@ const setBudgetFields = {
 
 /** POST /api/agents/:id/limits: a field left out stays as it is; `null` removes that limit. */
 export const setLimitsBody = z
-  .object({ ...setBudgetFields, allowedHosts: z.array(hostName).max(100, 'at most 100 hosts').nullable().optional() })
+  .object({ ...setBudgetFields, allowedHosts: z.array(hostName).max(100, 'at most 100 hosts').nullable().optional(), approveAboveUsd: usdAmount.nullable().optional() })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd, allowedHosts')
+  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd, allowedHosts, approveAboveUsd')
 export type SetLimitsBody = z.input<typeof setLimitsBody>
 
 /** POST /api/users/me/limits: same rule. */

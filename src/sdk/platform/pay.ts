@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { decimalAmount, evmAddress, httpUrl, txHash } from './fields.js'
+import { decimalAmount, evmAddress, httpUrl, txHash, uuid } from './fields.js'
 import { signedReceipt } from './receipts.js'
 import { refusedBy } from './policy.js'
 
@@ -40,6 +40,8 @@ export const payBody = z
     scheme: z.enum(['exact', 'auth-capture']).optional(),
     /** Fetch the terms and report the price without paying or counting toward limits. */
     dryRun: z.boolean().default(false),
+    /** The approval an earlier APPROVAL_REQUIRED named, once approved: used once, for this same request only. */
+    approvalId: uuid.optional(),
   })
   .strict()
   .refine((b) => b.body === undefined || b.method !== 'GET', { message: 'a GET has no body; use method POST', path: ['body'] })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
+import * as AP from './approvals.js'
 import { channelList, channelParams, channelRefund, channelWithdraw } from './channels.js'
 import * as E from './endpoints.js'
 import { paymentsPage, paymentsQuery, report, reportQuery } from './history.js'
@@ -41,7 +42,7 @@ export const COMMON_ERRORS = ['BAD_REQUEST', 'MALFORMED_JSON', 'UNSUPPORTED_MEDI
 /** Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of key is FORBIDDEN. */
 const TENANT = ['NOT_FOUND', 'FORBIDDEN'] as const
 /** Routes that move funds. */
-const SPENDS = [...TENANT, 'AGENT_FROZEN', 'LIMIT_EXCEEDED', 'UNKNOWN_TOKEN', 'INSUFFICIENT_BALANCE', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED'] as const
+const SPENDS = [...TENANT, 'AGENT_FROZEN', 'APPROVAL_REQUIRED', 'APPROVAL_NOT_USABLE', 'LIMIT_EXCEEDED', 'UNKNOWN_TOKEN', 'INSUFFICIENT_BALANCE', 'CHAIN_UNAVAILABLE', 'RELAY_FAILED'] as const
 
 /**
  * The platform's HTTP contract, as data. The daemon's routes and the typed client both read it, so
@@ -140,6 +141,31 @@ export const platformRoutes = {
   unfreezeAllAgents: {
     method: 'POST', path: '/api/users/me/unfreeze', auth: 'user', summary: 'unfreeze every agent of the user (same rule as unfreeze)',
     response: A.agentList, errors: ['FORBIDDEN'],
+  },
+  listApprovals: {
+    method: 'GET', path: '/api/approvals', auth: 'user',
+    summary: "the user's approvals: pays and sends above an agent's approveAboveUsd, held (nothing signed) until approved or denied; pending by default",
+    query: AP.approvalsQuery, response: AP.approvalList, errors: ['FORBIDDEN'],
+  },
+  showApproval: {
+    method: 'GET', path: '/api/approvals/:approvalId', auth: 'owner',
+    summary: 'one approval and its state (the owning user, or the agent it was asked for: what `pay --wait-approval` polls)',
+    params: AP.approvalParams, response: AP.approval, errors: TENANT,
+  },
+  approveApproval: {
+    method: 'POST', path: '/api/approvals/:approvalId/approve', auth: 'user',
+    summary: "approve a pending approval: the agent's same request with approvalId is then signed and paid once, within its limits at that moment",
+    params: AP.approvalParams, response: AP.approval, errors: [...TENANT, 'APPROVAL_NOT_PENDING'],
+  },
+  denyApproval: {
+    method: 'POST', path: '/api/approvals/:approvalId/deny', auth: 'user',
+    summary: 'deny a pending approval: nothing is ever signed for it',
+    params: AP.approvalParams, response: AP.approval, errors: [...TENANT, 'APPROVAL_NOT_PENDING'],
+  },
+  listAgentApprovals: {
+    method: 'GET', path: '/api/agents/:id/approvals', auth: 'owner',
+    summary: "the agent's pending approvals (what the agent waits for), newest first",
+    params: A.agentParams, response: AP.approvalList, errors: TENANT,
   },
   balance: {
     method: 'GET', path: '/api/agents/:id/balance', auth: 'owner', summary: "the agent wallet's token balances",

@@ -20,6 +20,8 @@ export const sendBody = z
     amount: decimalAmount,
     /** Default TOKEN_A (SPEC §4.5). */
     token: tokenSymbol.default(TOKEN_A),
+    /** The approval an earlier APPROVAL_REQUIRED named, once approved: used once, for this same send only. */
+    approvalId: uuid.optional(),
   })
   .strict()
 export type SendBody = z.input<typeof sendBody>

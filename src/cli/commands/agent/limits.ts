@@ -3,10 +3,10 @@ import type { Limits, SetLimitsBody } from '../../../sdk/platform/limits.js'
 import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
 import { budgetBody, budgetOptions, windowLines, type BudgetOptions } from '../budget-flags.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { decimalArg, needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
-export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: string }
+export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: string; approveAbove?: string }
 
 /**
  * An agent's spending limits and, per window, what counts and what is left (its own and its
@@ -15,13 +15,19 @@ export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: str
 export async function run(opts: LimitsOptions, deps: PlatformDeps): Promise<CommandResult<Limits>> {
   const id = agentArg(opts.agent, deps, '--agent')
   const body: SetLimitsBody = budgetBody(opts)
+  if (opts.approveAbove !== undefined) {
+    const v = opts.approveAbove
+    const d = v === 'none' ? null : decimalArg(v, '--approve-above')
+    if (d !== null && (d.split('.')[1] ?? '').length > 6) throw usageError(`--approve-above '${v}' has more than 6 decimal places`)
+    body.approveAboveUsd = d
+  }
   if (opts.allowedHosts !== undefined) {
     const hosts = opts.allowedHosts === 'none' ? null : opts.allowedHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
     if (hosts?.some((h) => !/^(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(h))) throw usageError(`--allowed-hosts takes host names such as api.example.com,*.example.com (no scheme, path or port)`)
     body.allowedHosts = hosts
   }
   if (Object.keys(body).length === 0) return ok(await deps.platform.getLimits({ params: { id } }))
-  needUser(deps, 'agent limits --per-payment/--hourly/--daily/--weekly/--monthly/--allowed-hosts')
+  needUser(deps, 'agent limits --per-payment/--hourly/--daily/--weekly/--monthly/--allowed-hosts/--approve-above')
   return ok(await deps.platform.setLimits({ params: { id }, body }))
 }
 
@@ -33,6 +39,7 @@ export function human(l: Limits, ctx: CliContext): string[] {
     `${label(ctx, 'user per payment')}${l.user.perPaymentUsd ? `${l.user.perPaymentUsd} USD` : 'no limit'}`,
     ...windowLines(l.user.windows, ctx, 'user '),
     `${label(ctx, 'may still spend')}${l.mayStillSpendUsd === null ? 'no limit' : `${l.mayStillSpendUsd} USD in one spend`}`,
+    `${label(ctx, 'approval')}${l.approveAboveUsd ? `above ${l.approveAboveUsd} USD (the owner approves it first)` : 'never asked'}`,
   ]
 }
 
@@ -42,5 +49,6 @@ export function define(ctx: () => CliContext): Command {
     .option('--agent <id>', 'agent id (default: the logged-in agent)')
   budgetOptions(cmd, '')
   cmd.option('--allowed-hosts <hosts>', 'comma-separated hosts pay may pay (*.example.com matches sub-domains), or none')
+  cmd.option('--approve-above <usd>', 'a pay or send above this waits for your approval (parx approvals), or none')
   return platformAction(cmd, ctx, run, human)
 }
