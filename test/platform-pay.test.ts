@@ -130,9 +130,9 @@ describe('pay (x402)', () => {
     const dry = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
     expect(dry).toEqual({
       dryRun: true, wouldPay: false,
-      refusedBy: { rule: 'daily', scope: 'agent', value: '0.005', message: expect.stringContaining("above what this agent's daily limit") },
+      refusedBy: { rule: 'day', scope: 'agent', value: '0.005', message: expect.stringContaining("above what this agent's day budget of 0.005 USD still allows") },
       offer: { protocol: 'x402-v2', scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
-      remaining: { perPayment: null, day: '0.005' },
+      remaining: { perPayment: null, hour: null, day: '0.005', week: null, month: null },
       price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo }, withinLimits: false, remainingTodayUsd: '0.005',
     })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
