@@ -168,6 +168,28 @@ describe('auth-capture through our facilitator', () => {
     expect(await balance(payer.address)).toBe(b0)
   })
 
+  it('advertises a token without ERC-3009 (PUSD) through Permit2 only, and holds and voids it', async () => {
+    const pusd = localBase(d).token('PUSD')
+    const s = await d.call<{ kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }>('/facilitator/supported')
+    const kind = s.kinds.find((k) => k.scheme === 'auth-capture' && k.network === network() && k.extra.asset === pusd.address)
+    expect(kind?.extra).toMatchObject({ assetTransferMethods: ['permit2'], operatorType: 'delegated', authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow })
+    const payer = await evmPayer(d, ['PUSD'], '1')
+    const chain = localBase(d).chain
+    await chain.client.request({ method: 'anvil_setBalance' as never, params: [payer.address, `0x${parseEther('1').toString(16)}`] as never })
+    const wallet = createWalletClient({ account: payer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
+    await chain.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: pusd.address as Address, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256], chain: chain.client.chain }), pollingInterval: 20 })
+    const r = { ...req({ assetTransferMethod: 'permit2', name: pusd.name, version: pusd.version }), asset: pusd.address }
+    const payload = await pay(r, payer)
+    expect(payload.permit2Authorization).toBeDefined()
+    const b0 = await localBase(d).balance('PUSD', payer.address)
+    const held = (await settle(d, body(r, payload))).body as SettleResponse & { extra?: Record<string, unknown> }
+    expect(held, JSON.stringify(held)).toMatchObject({ success: true, payer: payer.address, amount: '1000' })
+    expect(await localBase(d).balance('PUSD', payer.address)).toBe(b0 - 1000n)
+    const v = await asSeller(body(r, { type: 'void', paymentInfo: held.extra!.paymentInfo, saltNonce: payload.saltNonce }))
+    expect(v).toMatchObject({ success: true, extra: { voided: '1000' } })
+    expect(await localBase(d).balance('PUSD', payer.address)).toBe(b0)
+  })
+
   it('charges a chosen amount at most the maximum, terminally (paymentFlow authorization)', async () => {
     const r = req({ paymentFlow: 'authorization', captureMode: undefined })
     const payload = await pay(r)

@@ -47,12 +47,14 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
         }
         // Refundable payments (./evm/auth-capture): this facilitator is a `delegated` operator, its
         // executor account the escrow's operator; no fee terms, so servers publish zero fee bounds.
-        if (s.evm[spec.key]?.contracts.authCaptureEscrow && s.evm[spec.key]!.tokens[token.symbol]?.eip3009) {
+        // Every token: an ERC-3009 one is collected by either method, any other through Permit2 only.
+        const chainToken = s.evm[spec.key]?.tokens[token.symbol]
+        if (s.evm[spec.key]?.contracts.authCaptureEscrow && chainToken) {
           kinds.push({
             x402Version: 2, scheme: AUTH_CAPTURE, network: spec.caip2,
             extra: {
               captureAuthorizer: s.accounts.facilitator, operatorType: 'delegated', ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}),
-              authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow, assetTransferMethods: [methods.eip3009, methods.permit2],
+              authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow, assetTransferMethods: chainToken.eip3009 ? [methods.eip3009, methods.permit2] : [methods.permit2],
               name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals,
             },
           })
