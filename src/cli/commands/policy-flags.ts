@@ -1,12 +1,13 @@
 import type { Command } from 'commander'
-import { RULE_NAMES, setPayeeRulesBody, type PayeeRules, type SetPayeeRulesBody } from '../../sdk/platform/policy.js'
+import type { PayeeRules, SetPayeeRulesBody } from '../../sdk/platform/policy.js'
 import { label, type CliContext } from '../context.js'
 import { usageError } from '../errors.js'
 
 /**
  * The rule flags shared by `parx agent policy` and `parx user policy`: one flag per list
  * (`--allow-host`, `--deny-payto`, …), repeatable and comma-separated; `none` clears that list;
- * `--clear` clears every list first. Checked with the wire contract's schema before anything is sent.
+ * `--clear` clears every list first. Checked with the wire contract's schema before anything is sent,
+ * loaded only then: a command's definition loads no zod (test/cli-build.test.ts).
  */
 export type RuleFlags = {
   allowHost?: string[]; denyHost?: string[]; allowPayto?: string[]; denyPayto?: string[]
@@ -32,7 +33,7 @@ export function addRuleFlags(cmd: Command): Command {
 }
 
 /** The body for the set routes, or undefined when no rule flag was given (show only). */
-export function ruleBody(o: RuleFlags): SetPayeeRulesBody | undefined {
+export async function ruleBody(o: RuleFlags): Promise<SetPayeeRulesBody | undefined> {
   const body: Record<string, unknown> = {}
   for (const [opt, rule, flag] of FLAGS) {
     const v = o[opt] as string[] | undefined
@@ -42,6 +43,7 @@ export function ruleBody(o: RuleFlags): SetPayeeRulesBody | undefined {
   }
   if (o.clear) body.clear = true
   if (Object.keys(body).length === 0) return undefined
+  const { setPayeeRulesBody } = await import('../../sdk/platform/policy.js')
   const checked = setPayeeRulesBody.safeParse(body)
   if (!checked.success) {
     const i = checked.error.issues[0]!
@@ -52,5 +54,5 @@ export function ruleBody(o: RuleFlags): SetPayeeRulesBody | undefined {
 }
 
 export function ruleLines(r: PayeeRules, ctx: CliContext, prefix = ''): string[] {
-  return RULE_NAMES.filter((k) => r[k] !== null).map((k) => `${label(ctx, `${prefix}${k}`)}${r[k]!.length ? r[k]!.join(', ') : '(empty: refuses all)'}`)
+  return FLAGS.map(([, k]) => k).filter((k) => r[k] !== null).map((k) => `${label(ctx, `${prefix}${k}`)}${r[k]!.length ? r[k]!.join(', ') : '(empty: refuses all)'}`)
 }

@@ -13,7 +13,7 @@ export type PolicyOptions = { id?: string } & RuleFlags
  */
 export async function run(opts: PolicyOptions, deps: PlatformDeps): Promise<CommandResult<AgentPolicy>> {
   const params = { id: agentArg(opts.id, deps) }
-  const body = ruleBody(opts)
+  const body = await ruleBody(opts)
   if (!body) return ok(await deps.platform.getAgentPolicy({ params }))
   needUser(deps, 'agent policy --allow-…/--deny-…/--clear')
   return ok(await deps.platform.setAgentPolicy({ params, body }))

@@ -15,7 +15,7 @@ export type UserPolicyOptions = RuleFlags & { default?: boolean; perPayment?: st
  */
 export async function run(opts: UserPolicyOptions, deps: PlatformDeps): Promise<CommandResult<UserPolicy>> {
   needUser(deps, 'user policy')
-  const rules = ruleBody(opts)
+  const rules = await ruleBody(opts)
   const usd = (v: string, flag: string) => {
     if (v === 'none') return null
     const d = decimalArg(v, flag)
