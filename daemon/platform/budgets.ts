@@ -60,22 +60,27 @@ export function remainingByWindow(state: BudgetState): Record<BudgetScope, Remai
   return { agent: remainingIn(state.agent.budget, state.agent.spent), user: remainingIn(state.user.budget, state.user.spent) }
 }
 
+/** The least of null-or-bigint values; null when every one is null (no limit). */
+const least = (xs: (bigint | null)[]): bigint | null => xs.reduce<bigint | null>((m, x) => (x === null ? m : m === null || x < m ? x : m), null)
+
+/** What each window still allows across both scopes: the tighter of the agent's and its user's. */
+export function leastByWindow(state: BudgetState): Remaining {
+  const r = remainingByWindow(state)
+  const out = {} as Remaining
+  for (const w of WINDOWS) out[w] = least([r.agent[w], r.user[w]])
+  return out
+}
+
 /** The least any window of either scope still allows: the most one spend may be now. null: no window limit at all. */
 export function roomMicros(state: BudgetState): bigint | null {
-  let room: bigint | null = null
-  const r = remainingByWindow(state)
-  for (const scope of ['agent', 'user'] as const) for (const w of WINDOWS) {
-    const left = r[scope][w]
-    if (left !== null && (room === null || left < room)) room = left
-  }
-  return room
+  const l = leastByWindow(state)
+  return least(WINDOWS.map((w) => l[w]))
 }
 
 /** The tighter of the two per-payment limits, if any. */
 export function perPaymentMicros(state: BudgetState): bigint | null {
-  const a = state.agent.budget.perPaymentUsd, u = state.user.budget.perPaymentUsd
-  const all = [a, u].filter((x): x is string => x !== null).map(micros)
-  return all.length ? all.reduce((m, x) => (x < m ? x : m)) : null
+  const limit = (usd: string | null) => (usd === null ? null : micros(usd))
+  return least([limit(state.agent.budget.perPaymentUsd), limit(state.user.budget.perPaymentUsd)])
 }
 
 const whose = (scope: BudgetScope) => (scope === 'agent' ? "this agent's" : "this user's (all its agents together)")

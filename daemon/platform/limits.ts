@@ -1,5 +1,6 @@
 import { BaseError } from '../../src/errors/index.js'
 import { toBaseUnits } from '../../src/sdk/units.js'
+import { hostMatches } from './policy/rules.js'
 import { checkBudgets, microsToUsd, USD_DECIMALS, type Budget, type BudgetState } from './budgets.js'
 
 export { microsToUsd, USD_DECIMALS } from './budgets.js'
@@ -21,11 +22,9 @@ export function usdMicros(amount: string, decimals: number): bigint {
   return (raw + unit - 1n) / unit
 }
 
-/** `*.example.com` matches sub-domains of example.com (not example.com itself); anything else matches exactly. */
+/** Whether the agent's host allow-list lets `host` be paid (null: any host); patterns as the payee rules read them. */
 export function hostAllowed(allowed: readonly string[] | null, host: string): boolean {
-  if (allowed === null) return true
-  const h = host.toLowerCase()
-  return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) : h === a))
+  return allowed === null || allowed.some((a) => hostMatches(a, host))
 }
 
 /**

@@ -19,18 +19,19 @@ const FLAGS = [
   ['monthly', 'monthlyUsd', '--monthly', 'most spent in a rolling 30 days'],
 ] as const
 
+/** A USD flag's value: a decimal of at most 6 places (micro-dollars), or `none` (null) to clear that limit. */
+export function usdFlag(v: string, flag: string): string | null {
+  if (v === 'none') return null
+  const d = decimalArg(v, flag)
+  if ((d.split('.')[1] ?? '').length > 6) throw usageError(`${flag} '${v}' has more than 6 decimal places`)
+  return d
+}
+
 export function budgetBody(opts: BudgetOptions): BudgetBody {
   const body: BudgetBody = {}
   for (const [opt, field, flag] of FLAGS) {
     const v = opts[opt]
-    if (v === undefined) continue
-    if (v === 'none') {
-      body[field] = null
-      continue
-    }
-    const d = decimalArg(v, flag)
-    if ((d.split('.')[1] ?? '').length > 6) throw usageError(`${flag} '${v}' has more than 6 decimal places`)
-    body[field] = d
+    if (v !== undefined) body[field] = usdFlag(v, flag)
   }
   return body
 }

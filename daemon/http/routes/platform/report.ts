@@ -7,6 +7,6 @@ const r = platformRoutes.report
 /** The agent's spending totals per day, host, token and kind, with its limits and what today used. */
 export default platformRoute(r, async (c, s, { params, query, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  const [totals, spentToday] = await Promise.all([s.history.report(agent.id, query), s.spends.budget(agent.id)])
-  return c.json({ agentId: agent.id, ...totals, limits: limitsView(agent, spentToday) })
+  const [totals, budget] = await Promise.all([s.history.report(agent.id, query), s.spends.budget(agent.id)])
+  return c.json({ agentId: agent.id, ...totals, limits: limitsView(agent, budget) })
 })

@@ -2,8 +2,8 @@ import { Command } from 'commander'
 import type { Limits, SetLimitsBody } from '../../../sdk/platform/limits.js'
 import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { budgetBody, budgetOptions, windowLines, type BudgetOptions } from '../budget-flags.js'
-import { decimalArg, needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { budgetBody, budgetOptions, usdFlag, windowLines, type BudgetOptions } from '../budget-flags.js'
+import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
 export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: string; approveAbove?: string }
@@ -15,12 +15,7 @@ export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: str
 export async function run(opts: LimitsOptions, deps: PlatformDeps): Promise<CommandResult<Limits>> {
   const id = agentArg(opts.agent, deps, '--agent')
   const body: SetLimitsBody = budgetBody(opts)
-  if (opts.approveAbove !== undefined) {
-    const v = opts.approveAbove
-    const d = v === 'none' ? null : decimalArg(v, '--approve-above')
-    if (d !== null && (d.split('.')[1] ?? '').length > 6) throw usageError(`--approve-above '${v}' has more than 6 decimal places`)
-    body.approveAboveUsd = d
-  }
+  if (opts.approveAbove !== undefined) body.approveAboveUsd = usdFlag(opts.approveAbove, '--approve-above')
   if (opts.allowedHosts !== undefined) {
     const hosts = opts.allowedHosts === 'none' ? null : opts.allowedHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
     if (hosts?.some((h) => !/^(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(h))) throw usageError(`--allowed-hosts takes host names such as api.example.com,*.example.com (no scheme, path or port)`)

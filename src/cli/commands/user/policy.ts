@@ -2,7 +2,8 @@ import { Command } from 'commander'
 import type { SetDefaultPolicyBody, UserPolicy } from '../../../sdk/platform/policy.js'
 import { label, type CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { decimalArg, needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { usdFlag } from '../budget-flags.js'
+import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
 import { addRuleFlags, ruleBody, ruleLines, type RuleFlags } from '../policy-flags.js'
 
 export type UserPolicyOptions = RuleFlags & { default?: boolean; perPayment?: string; daily?: string }
@@ -16,19 +17,13 @@ export type UserPolicyOptions = RuleFlags & { default?: boolean; perPayment?: st
 export async function run(opts: UserPolicyOptions, deps: PlatformDeps): Promise<CommandResult<UserPolicy>> {
   needUser(deps, 'user policy')
   const rules = await ruleBody(opts)
-  const usd = (v: string, flag: string) => {
-    if (v === 'none') return null
-    const d = decimalArg(v, flag)
-    if ((d.split('.')[1] ?? '').length > 6) throw usageError(`${flag} '${v}' has more than 6 decimal places`)
-    return d
-  }
   if (!opts.default) {
     if (opts.perPayment !== undefined || opts.daily !== undefined) throw usageError('--per-payment and --daily go with --default (an existing agent\'s limits: parx agent limits)')
     return ok(rules ? await deps.platform.setUserPolicy({ body: rules }) : await deps.platform.getUserPolicy({}))
   }
   const body: SetDefaultPolicyBody = { ...rules }
-  if (opts.perPayment !== undefined) body.perPaymentUsd = usd(opts.perPayment, '--per-payment')
-  if (opts.daily !== undefined) body.dailyUsd = usd(opts.daily, '--daily')
+  if (opts.perPayment !== undefined) body.perPaymentUsd = usdFlag(opts.perPayment, '--per-payment')
+  if (opts.daily !== undefined) body.dailyUsd = usdFlag(opts.daily, '--daily')
   if (Object.keys(body).length === 0) return ok(await deps.platform.getUserPolicy({}))
   return ok(await deps.platform.setDefaultPolicy({ body }))
 }
