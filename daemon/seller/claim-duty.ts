@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { roundEvery } from '../worker/rounds.js'
 import { claimAndSettle, type ChannelSettlement, type ClaimFacilitator, type ClaimPolicy, type ClaimReport } from '../../src/sdk/x402/seller/channels/claim.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
 import type { ChannelClaimRecorder } from '../metrics/channel-claims.js'
@@ -25,7 +26,6 @@ export type ChannelClaimDutyParameters = {
  */
 export function channelClaimDuty(p: ChannelClaimDutyParameters): () => Promise<() => Promise<void>> {
   return async () => {
-    let stopped = false
     const round = async () => {
       let report: ClaimReport | undefined
       try {
@@ -36,15 +36,6 @@ export function channelClaimDuty(p: ChannelClaimDutyParameters): () => Promise<(
       for (const e of report.errors) p.log.warn({ error: e }, 'batch-settlement claim-and-settle: a step failed; the next round retries')
       for (const s of report.settlements) await p.onSettled?.(s).catch((err) => p.log.warn({ err }, 'batch-settlement: the settlement webhook could not be queued'))
     }
-    let running: Promise<void> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running.then(() => (stopped ? undefined : round())).catch((err) => p.log.warn({ err }, 'batch-settlement claim-and-settle failed; the next round retries'))
-    }, p.everyMs)
-    timer.unref()
-    return async () => {
-      stopped = true
-      clearInterval(timer)
-      await running
-    }
+    return roundEvery(round, p.everyMs, p.log, 'batch-settlement claim-and-settle')
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { roundEvery } from '../worker/rounds.js'
 import { sweepHolds } from '../../src/sdk/x402/seller/auth-capture/sweep.js'
 import type { HoldRecord, HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
@@ -16,22 +17,12 @@ export const HOLD_SWEEP_EVERY_MS = 30_000
  */
 export function holdSweepDuty(p: { holds: HoldStore; facilitatorFor: (payTo: string) => SellerFacilitator; log: Logger; everyMs?: number; onVoided?: (hold: HoldRecord, result: SettleResponse) => Promise<void> }): () => Promise<() => Promise<void>> {
   return async () => {
-    let stopped = false
     const round = async () => {
       for (const { hold, result } of await sweepHolds({ store: p.holds, facilitatorFor: (r) => p.facilitatorFor(r.payTo) })) {
         if (result.success) await p.onVoided?.(hold, result).catch((err) => p.log.warn({ err }, 'auth-capture: the void webhook could not be queued'))
         else p.log.warn({ hold: hold.id, reason: result.errorReason }, 'auth-capture: a stale hold could not be voided; the next round retries')
       }
     }
-    let running: Promise<void> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running.then(() => (stopped ? undefined : round())).catch((err) => p.log.warn({ err }, 'auth-capture hold sweep failed; the next round retries'))
-    }, p.everyMs ?? HOLD_SWEEP_EVERY_MS)
-    timer.unref()
-    return async () => {
-      stopped = true
-      clearInterval(timer)
-      await running
-    }
+    return roundEvery(round, p.everyMs ?? HOLD_SWEEP_EVERY_MS, p.log, 'auth-capture hold sweep')
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { roundEvery } from '../../worker/rounds.js'
 import type { Hex } from 'viem'
 import { authCaptureDeployment, authCaptureEscrowAbi } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
@@ -78,16 +79,6 @@ export async function refreshHolds(p: {
 /** The leader's duty: refreshHolds every `everyMs`, one round at a time. */
 export function agentHoldDuty(p: Parameters<typeof refreshHolds>[0] & { everyMs?: number }): () => Promise<() => Promise<void>> {
   return async () => {
-    let stopped = false
-    let running: Promise<unknown> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running.then(() => (stopped ? undefined : refreshHolds(p))).catch((err) => p.log.warn({ err }, 'agent auth-capture holds: refresh failed; the next round retries'))
-    }, p.everyMs ?? HOLD_REFRESH_EVERY_MS)
-    timer.unref()
-    return async () => {
-      stopped = true
-      clearInterval(timer)
-      await running
-    }
+    return roundEvery(() => refreshHolds(p), p.everyMs ?? HOLD_REFRESH_EVERY_MS, p.log, 'agent auth-capture holds: refresh')
   }
 }

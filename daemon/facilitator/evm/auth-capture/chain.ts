@@ -1,4 +1,4 @@
-import { decodeErrorResult, encodeFunctionData, type Hex } from 'viem'
+import { encodeFunctionData, type Abi, type Hex } from 'viem'
 import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
 import { authCaptureEscrowAbi, type AuthCaptureDeployment } from '../../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { paymentInfoHash, type PaymentInfo } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'
@@ -7,6 +7,7 @@ import { reasons, type Reason } from '../../../../src/sdk/x402/reasons.js'
 import type { Executed, Failure } from '../../method.js'
 import { executeGroup } from '../execute.js'
 import type { EvmRuntime } from '../runtime.js'
+import { revertNamer } from '../revert-name.js'
 
 export type PaymentState = { hasCollectedPayment: boolean; capturableAmount: bigint; refundableAmount: bigint }
 
@@ -42,16 +43,7 @@ const byError: Record<string, Reason> = {
   RefundExceedsCapture: reasons.acRefundExceedsCapture,
 }
 
-const errorsAbi = [...authCaptureEscrowAbi['v1.1'], ...authCaptureEscrowAbi['v1.0'], ...UsdcToken.abi].filter((e) => e.type === 'error')
-
-export function revertName(data: Hex | undefined): string {
-  if (!data || data === '0x') return 'no revert data'
-  try {
-    return decodeErrorResult({ abi: errorsAbi, data }).errorName
-  } catch {
-    return `revert ${data.slice(0, 10)}`
-  }
-}
+export const revertName = revertNamer([...authCaptureEscrowAbi['v1.1'], ...authCaptureEscrowAbi['v1.0'], ...UsdcToken.abi] as Abi)
 
 /** A simulated group's refusal as the binding names it, or undefined when it would go through. */
 export async function simulated(rt: EvmRuntime, group: Group, what: string): Promise<Failure | undefined> {

@@ -1,9 +1,10 @@
-import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Abi, type Hex } from 'viem'
 import * as X402BatchSettlement from '../../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
 import { BATCH_SETTLEMENT_ADDRESS } from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { ExecCall } from '../../../../src/sdk/x402/evm/executor.js'
 import type { EvmRuntime } from '../runtime.js'
+import { revertNamer } from '../revert-name.js'
 
 const abi = X402BatchSettlement.abi
 const bs = { address: BATCH_SETTLEMENT_ADDRESS, abi } as const
@@ -43,14 +44,5 @@ export function settlementCall(functionName: string, args: readonly unknown[], g
   return { target: BATCH_SETTLEMENT_ADDRESS, data: encodeFunctionData({ abi, functionName, args } as never), ...(gas ? { gas } : {}) }
 }
 
-const errorsAbi = [...abi, ...UsdcToken.abi].filter((e) => e.type === 'error')
-
 /** A revert from the settlement contract (or the token under it) by its error name. */
-export function revertName(data: Hex | undefined): string {
-  if (!data || data === '0x') return 'no revert data'
-  try {
-    return decodeErrorResult({ abi: errorsAbi, data }).errorName
-  } catch {
-    return `revert ${data.slice(0, 10)}`
-  }
-}
+export const revertName = revertNamer([...abi, ...UsdcToken.abi] as Abi)
