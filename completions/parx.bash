@@ -152,7 +152,7 @@ _parx() {
     "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "balance") words="--version -V --output -o --api-url --no-color --help" ;;
     "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --scheme --dry-run --yes -y --wait-approval --approval-id --version -V --output -o --api-url --no-color --help" ;;
-    "send") words="--to --amount --token --version -V --output -o --api-url --no-color --help" ;;
+    "send") words="--to --amount --token --wait-approval --approval-id --version -V --output -o --api-url --no-color --help" ;;
     "swap") words="--from --to --amount --version -V --output -o --api-url --no-color --help" ;;
     "payments") words="--agent --since --until --kind --host --limit --cursor --page --receipts --version -V --output -o --api-url --no-color --help" ;;
     "report") words="--agent --since --until --kind --host --version -V --output -o --api-url --no-color --help" ;;

@@ -198,6 +198,8 @@ complete -c parx -n '__fish_seen_subcommand_from pay' -l approval-id -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l amount -r
 complete -c parx -n '__fish_seen_subcommand_from send' -l token -r
+complete -c parx -n '__fish_seen_subcommand_from send' -l wait-approval -r
+complete -c parx -n '__fish_seen_subcommand_from send' -l approval-id -r
 complete -c parx -n '__fish_seen_subcommand_from swap' -l from -r
 complete -c parx -n '__fish_seen_subcommand_from swap' -l to -r
 complete -c parx -n '__fish_seen_subcommand_from swap' -l amount -r

@@ -22,7 +22,8 @@ import { listen } from './helpers/x402-buyers.js'
  * it, `parx approvals approve` lets the agent's `parx pay --wait-approval` complete it, once; a
  * denied and an expired approval are never signed; a send is held the same way. The compiled
  * `parx mcp` (bin/parx.js, over stdio) answers APPROVAL_REQUIRED with the id, lists the agent's
- * pending approvals, and pays with the approval once approved.
+ * pending approvals, and pays with the approval once approved; `parx send` and the MCP send tool
+ * are held and sent the same way, and a dry run says when an approval would be asked.
  */
 let d: TestDaemon
 let user: PlatformClient
@@ -53,7 +54,7 @@ beforeAll(async () => {
   agentId = a.id
   wallet = a.wallet as Address
   agentKey = (await user.createAgentKey({ params: { id: a.id }, body: {} })).agentKey
-  await d.call('/api/local/faucet', { body: { network: 'local-base', to: wallet, token: 'PUSD', amount: '5' } })
+  await d.call('/api/local/faucet', { body: { network: 'local-base', to: wallet, token: 'PUSD', amount: '10' } })
 }, 120_000)
 afterAll(async () => {
   await seller?.close()
@@ -171,6 +172,62 @@ describe('approval above a threshold', () => {
   }, 120_000)
 })
 
+describe('send and dry runs as pay has them (issue 41 item 7)', () => {
+  it('parx send above the threshold exits 11 with the id; --wait-approval sends once approved; --approval-id cannot be used twice', async () => {
+    await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.5' } })
+    const before = await bal(to)
+    const args = ['send', '--to', to, '--amount', '1', '--token', 'PUSD']
+    const held = await asAgent(args)
+    expect(held.code, held.err).toBe(11)
+    expect(errorOf(held)).toMatchObject({ code: 'APPROVAL_REQUIRED', approvalId: expect.any(String) })
+    expect(await bal(to)).toBe(before)
+
+    // The agent waits; the owner approves the new hold in the CLI; the send goes once.
+    const waiting = asAgent([...args, '--wait-approval', '120'])
+    let second: string | undefined
+    for (let i = 0; i < 600 && !second; i++) {
+      second = (await user.listApprovals({ query: {} })).approvals.find((a) => a.kind === 'send' && a.id !== errorOf(held).approvalId)?.id
+      if (!second) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(second).toBeDefined()
+    expect(await bal(to)).toBe(before)
+    expect((await asUser(['approvals', 'approve', second!])).code).toBe(0)
+    const sent = await waiting
+    expect(sent.code, sent.err).toBe(0)
+    expect(json(sent)).toMatchObject({ to, amount: '1', token: 'PUSD', status: 'confirmed' })
+    expect(await bal(to)).toBe(before + 10n ** 18n)
+
+    // The first hold, approved: --approval-id sends it once; the same id again is refused, nothing moves.
+    await user.approveApproval({ params: { approvalId: errorOf(held).approvalId! } })
+    const other = await asAgent(['send', '--to', to, '--amount', '0.9', '--token', 'PUSD', '--approval-id', errorOf(held).approvalId!])
+    expect(errorOf(other)).toMatchObject({ code: 'APPROVAL_NOT_USABLE' })
+    const withId = await asAgent([...args, '--approval-id', errorOf(held).approvalId!])
+    expect(withId.code, withId.err).toBe(0)
+    const again = await asAgent([...args, '--approval-id', errorOf(held).approvalId!])
+    expect([again.code, errorOf(again).code]).toEqual([3, 'APPROVAL_NOT_USABLE'])
+    expect(await bal(to)).toBe(before + 2n * 10n ** 18n)
+  }, 240_000)
+
+  it('pay --dry-run says an approval would be asked above the threshold (exit 0, nothing held or signed), and not at or under it', async () => {
+    const seen = paymentsSeen.length
+    const pendingBefore = (await user.listApprovals({ query: {} })).approvals.length
+    await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
+    const dry = await asAgent(['pay', payUrl(), '--dry-run'])
+    expect(dry.code, dry.err).toBe(0)
+    expect(json(dry)).toMatchObject({ dryRun: true, wouldPay: false, approvalRequired: true, approveAboveUsd: '0.005', refusedBy: null, withinLimits: true, offer: { amount: '0.01', token: 'PUSD' } })
+    const text = await runParx(d.urls.api, ['pay', payUrl(), '--dry-run'], { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_AGENTS_URL: d.urls.platform })
+    expect([text.code, text.out]).toEqual([0, expect.stringContaining("would ask the owner's approval first (above this agent's approval threshold of 0.005 USD")])
+    // Over the threshold and over a limit: both are said, the refusal being what the approved pay would meet.
+    await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: '0.008' } })
+    const both = json(await asAgent(['pay', payUrl(), '--dry-run']))
+    expect(both).toMatchObject({ wouldPay: false, approvalRequired: true, refusedBy: { rule: 'perPayment', scope: 'agent' } })
+    await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: null, approveAboveUsd: '0.01' } })
+    expect(json(await asAgent(['pay', payUrl(), '--dry-run']))).toMatchObject({ wouldPay: true, approvalRequired: false, approveAboveUsd: '0.01', refusedBy: null })
+    expect((await user.listApprovals({ query: {} })).approvals.length).toBe(pendingBefore)
+    expect(paymentsSeen.length).toBe(seen)
+  }, 120_000)
+})
+
 describe('approval.requested webhook', () => {
   it("is posted, signed, to the user's endpoint webhook once per approval, before the agent hears APPROVAL_REQUIRED", async () => {
     const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = []
@@ -232,6 +289,28 @@ describe('approval through the compiled parx mcp', () => {
       expect(text(paid)).toMatchObject({ dryRun: false, status: 200, receipt: { amount: '0.01', token: 'PUSD' } })
       expect(paymentsSeen.length).toBe(seen + 1)
       expect(text(await client.callTool({ name: 'approvals', arguments: {} })).approvals).toEqual([])
+
+      // A dry run says the approval would be asked, and holds nothing.
+      const dry = await client.callTool({ name: 'pay', arguments: { url: payUrl(), dryRun: true } })
+      expect(dry.isError).toBeFalsy()
+      expect(text(dry)).toMatchObject({ dryRun: true, wouldPay: false, approvalRequired: true, approveAboveUsd: '0.005', refusedBy: null })
+      expect(text(await client.callTool({ name: 'approvals', arguments: {} })).approvals).toEqual([])
+
+      // send: held with the id, and sent once with approvalId after the user approves.
+      await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.5' } })
+      const before = await bal(to)
+      const sendArgs = { to, amount: '0.75', token: 'PUSD' }
+      const heldSend = await client.callTool({ name: 'send', arguments: sendArgs })
+      expect(heldSend.isError).toBe(true)
+      const sendHold = text(heldSend)
+      expect(sendHold).toMatchObject({ code: 'APPROVAL_REQUIRED', approvalId: expect.any(String), amount: '0.75', token: 'PUSD' })
+      await user.approveApproval({ params: { approvalId: sendHold.approvalId } })
+      const sent = await client.callTool({ name: 'send', arguments: { ...sendArgs, approvalId: sendHold.approvalId } })
+      expect(sent.isError, JSON.stringify(sent.content)).toBeFalsy()
+      expect(text(sent)).toMatchObject({ to, amount: '0.75', status: 'confirmed' })
+      const twice = await client.callTool({ name: 'send', arguments: { ...sendArgs, approvalId: sendHold.approvalId } })
+      expect(text(twice)).toMatchObject({ code: 'APPROVAL_NOT_USABLE' })
+      expect(await bal(to)).toBe(before + 75n * 10n ** 16n)
     } finally {
       await client.close()
     }

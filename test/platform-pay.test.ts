@@ -129,7 +129,7 @@ describe('pay (x402)', () => {
     await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '0.005' } })
     const dry = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
     expect(dry).toEqual({
-      dryRun: true, wouldPay: false,
+      dryRun: true, wouldPay: false, approvalRequired: false, approveAboveUsd: null,
       refusedBy: { rule: 'day', scope: 'agent', value: '0.005', message: expect.stringContaining("above what this agent's day budget of 0.005 USD still allows") },
       offer: { protocol: 'x402-v2', scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
       remaining: { perPayment: null, hour: null, day: '0.005', week: null, month: null },

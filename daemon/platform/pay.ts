@@ -128,7 +128,7 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${chosen.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
   }
   const amountMicros = usdMicros(amount, chosen.token.decimals)
-  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: offerOf(chosen), ruleRefusal: null, amountMicros, host })
+  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: offerOf(chosen), ruleRefusal: null, amountMicros, host, approvals: d.approvals !== undefined })
   await approvalGate(d, agent, req, amount, chosen.token.symbol, amountMicros)
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: chosen.token.symbol, amount, recipient: chosen.payTo, host })
   let proof: PaymentProof | undefined

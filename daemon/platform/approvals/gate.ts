@@ -25,6 +25,12 @@ export type GatedSpend = {
   approvalId?: string
 }
 
+/** Whether a spend of `amountMicros` is above the agent's approval threshold (none set: never); the gate and the dry-run verdict ask this one question. */
+export function needsApproval(agent: Pick<AgentRow, 'approve_above_usd'>, amountMicros: bigint): boolean {
+  if (agent.approve_above_usd === null || agent.approve_above_usd === undefined) return false
+  return amountMicros > usdMicros(agent.approve_above_usd, USD_DECIMALS)
+}
+
 /** sha256 over the request's fields in a fixed order: the agent's retry must ask the same thing. */
 export const requestHash = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('hex')
 
@@ -39,8 +45,7 @@ export const requestHash = (request: unknown): string => createHash('sha256').up
  * second path to keep in step with it.
  */
 export async function gateApproval(d: ApprovalGateDeps, agent: AgentRow, s: GatedSpend): Promise<void> {
-  if (agent.approve_above_usd === null || agent.approve_above_usd === undefined) return
-  if (s.amountMicros <= usdMicros(agent.approve_above_usd, USD_DECIMALS)) return
+  if (!needsApproval(agent, s.amountMicros)) return
   const hash = requestHash(s.request)
   if (s.approvalId !== undefined) {
     await d.approvals.consume(s.approvalId, { agentId: agent.id, requestHash: hash, amountMicros: s.amountMicros })

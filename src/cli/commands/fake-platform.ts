@@ -110,7 +110,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
         const within = state.limits.perPaymentUsd === null || Number(state.limits.perPaymentUsd) >= 0.25
         const refusedBy = within ? null : { rule: 'perPayment', scope: 'agent', value: state.limits.perPaymentUsd, message: `0.25 USD is above this agent's per-payment limit of ${state.limits.perPaymentUsd} USD; nothing was spent` }
         return {
-          dryRun: true, wouldPay: within, refusedBy, offer: { ...price, scheme: 'exact' }, remaining: { perPayment: state.limits.perPaymentUsd, day: state.limits.remainingTodayUsd },
+          dryRun: true, wouldPay: within, approvalRequired: false, approveAboveUsd: null, refusedBy, offer: { ...price, scheme: 'exact' }, remaining: { perPayment: state.limits.perPaymentUsd, day: state.limits.remainingTodayUsd },
           price, withinLimits: within, remainingTodayUsd: state.limits.remainingTodayUsd,
         }
       }

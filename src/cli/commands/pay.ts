@@ -4,7 +4,7 @@ import { label, type CliContext } from '../context.js'
 import { CliError, usageError } from '../errors.js'
 import { confirm } from '../prompt.js'
 import type { RequestInput } from './pay-request.js'
-import { ApiError } from '../../sdk/http-errors.js'
+import { WAIT_APPROVAL_DEFAULT_SECONDS, waitSeconds, withApproval } from './approval-wait.js'
 import { agentIdOf, decimalArg, decimalLess, httpUrlArg, needAgent, ok, platformAction, spinning, uuidArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
 export type PayOptions = {
@@ -25,11 +25,6 @@ export type PayOptions = {
   /** An approval an earlier APPROVAL_REQUIRED named: pay with it (the same request). */
   approvalId?: string
 } & RequestInput
-
-/** `--wait-approval` without seconds, and the most it takes: bounded, and the platform expires approvals anyway. */
-export const WAIT_APPROVAL_DEFAULT_SECONDS = 300
-const WAIT_APPROVAL_MAX_SECONDS = 3600
-const POLL_MS = 1000
 
 /**
  * Pays a 402-gated URL: the platform fetches it (with the method, headers and body given, as curl
@@ -53,7 +48,7 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   // Only what differs from a plain GET goes on the wire.
   const sent = { ...(request.method !== 'GET' ? { method: request.method } : {}), ...(Object.keys(request.headers).length ? { headers: request.headers } : {}), ...(request.body !== undefined ? { body: request.body } : {}) }
   const wait = waitSeconds(opts.waitApproval, mcp ? 'waitApproval' : '--wait-approval')
-  let approvalId = opts.approvalId === undefined ? undefined : uuidArg(opts.approvalId, mcp ? 'approvalId' : '--approval-id')
+  const approvalId = opts.approvalId === undefined ? undefined : uuidArg(opts.approvalId, mcp ? 'approvalId' : '--approval-id')
   if (opts.out !== undefined) await outWritable(opts.out)
   needAgent(deps, 'pay')
   const id = await agentIdOf(deps)
@@ -77,20 +72,9 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   }
   let answer: PayAnswer
   try {
-    try {
-      answer = await pay({ dryRun: false, maxAmount, ...(approvalId ? { approvalId } : {}) }, `paying ${url}`)
-    } catch (e) {
-      // Held for the owner: wait for the decision, then the same request with the approval, once.
-      if (wait === undefined || !(e instanceof ApiError) || e.code !== 'APPROVAL_REQUIRED') throw e
-      approvalId = (e.body as { approvalId: string }).approvalId
-      deps.ctx.stderr(`Approval ${approvalId} is waiting for the agent's owner (parx approvals approve ${approvalId}); waiting up to ${wait} s.`)
-      if (!(await decided(deps, approvalId, wait))) {
-        e.message = `${e.message} (still pending after ${wait} s: pay again with --approval-id ${approvalId} once it is approved)`
-        throw e
-      }
-      // Approved, denied or expired: the platform says which when the approval is used.
-      answer = await pay({ dryRun: false, maxAmount, approvalId }, `paying ${url} with approval ${approvalId}`)
-    }
+    // Held for the owner: waited for (--wait-approval), then the same request with the approval, once.
+    answer = await withApproval(deps, { wait, approvalId, retry: (id) => `pay again with --approval-id ${id}` }, (approvalId) =>
+      pay({ dryRun: false, maxAmount, ...(approvalId ? { approvalId } : {}) }, approvalId ? `paying ${url} with approval ${approvalId}` : `paying ${url}`))
   } catch (e) {
     // The platform names its field (maxAmount); say what the user set: the flag, or the price accepted at the prompt.
     if ((e as { code?: string }).code === 'PRICE_ABOVE_MAX' && e instanceof Error) {
@@ -100,25 +84,6 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   }
   if (opts.out !== undefined && !answer.dryRun) await writeAnswer(opts.out, answer)
   return ok(answer)
-}
-
-function waitSeconds(v: string | boolean | undefined, flag: string): number | undefined {
-  if (v === undefined || v === false) return undefined
-  if (v === true) return WAIT_APPROVAL_DEFAULT_SECONDS
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < 1 || n > WAIT_APPROVAL_MAX_SECONDS) throw usageError(`${flag} '${v}' is not a whole number of seconds from 1 to ${WAIT_APPROVAL_MAX_SECONDS}`)
-  return n
-}
-
-/** Polls the approval until it is no longer pending (true) or `seconds` have passed (false). */
-async function decided(deps: PlatformDeps, approvalId: string, seconds: number): Promise<boolean> {
-  const until = Date.now() + seconds * 1000
-  for (;;) {
-    const a = await deps.platform.showApproval({ params: { approvalId } })
-    if (a.state !== 'pending') return true
-    if (Date.now() >= until) return false
-    await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, until - Date.now()))))
-  }
 }
 
 /** Before paying: an answer that cannot be saved must not be bought. */
@@ -154,7 +119,11 @@ function priceLines(q: PayDryRun, ctx: CliContext): string[] {
 function verdictLine(q: PayDryRun, ctx: CliContext): string {
   const left = Object.entries(q.remaining ?? {}).filter(([, v]) => v !== null).map(([w, v]) => `${v} USD ${w === 'perPayment' ? 'per payment' : `left this ${w}`}`)
   const r = q.refusedBy
-  const verdict = r ? ctx.color.red(`would be refused by the ${r.scope}'s ${r.rule}${r.value !== null ? ` (${r.value})` : ''}: ${r.message}`) : 'would pay (within the rules and limits)'
+  // Held for the owner comes first, as on the pay path: the approval gate runs before the limits are reserved.
+  const asked = q.approvalRequired ? `would ask the owner's approval first (above this agent's approval threshold of ${q.approveAboveUsd} USD; APPROVAL_REQUIRED, exit 11)` : ''
+  const verdict = r
+    ? ctx.color.red(`${asked ? `${asked}, then ` : ''}would be refused by the ${r.scope}'s ${r.rule}${r.value !== null ? ` (${r.value})` : ''}: ${r.message}`)
+    : asked ? ctx.color.yellow(`${asked}, then pay (within the rules and limits)`) : 'would pay (within the rules and limits)'
   return `${label(ctx, 'verdict')}${verdict}${left.length ? ` [${left.join(', ')}]` : ''}`
 }
 

@@ -22,7 +22,7 @@ const tools = {
   pay: {
     description:
       "Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
-      'maxAmount caps the price; it is required unless the agent or its user has a per-payment limit or a budget. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, the offer it would take, and what each budget window still allows.' +
+      'maxAmount caps the price; it is required unless the agent or its user has a per-payment limit or a budget. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, approvalRequired (above the agent\'s approval threshold: the user would be asked first), the offer it would take, and what each budget window still allows. ' +
       'Above the agent\'s approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs nothing: tell the user, and once approved call pay again with the same arguments plus approvalId.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
@@ -31,7 +31,7 @@ const tools = {
       body: z.string().optional().describe('the request body, as text (set its content-type in headers); not allowed with GET'),
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
       protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
-      dryRun: z.boolean().optional().describe('pay nothing: answer whether this agent would pay now (wouldPay), which rule would refuse (refusedBy), the offer and the remaining budget per window'),
+      dryRun: z.boolean().optional().describe('pay nothing: answer whether this agent would pay now (wouldPay), which rule would refuse (refusedBy), whether the user would be asked to approve it first (approvalRequired), the offer and the remaining budget per window'),
       approvalId: z.string().optional().describe('the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; the other arguments must be the same'),
     },
   },
@@ -40,8 +40,13 @@ const tools = {
     input: {},
   },
   send: {
-    description: 'Send tokens from the agent wallet (gasless on Base; direct on Radius and Tempo). Counts toward the limits.',
-    input: { to: z.string().describe('recipient EVM address'), amount, token: z.string().optional().describe('token symbol; default TOKEN_A') },
+    description:
+      'Send tokens from the agent wallet (gasless on Base; direct on Radius and Tempo). Counts toward the limits. ' +
+      "Above the agent's approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs nothing: tell the user, and once approved call send again with the same to, amount and token plus approvalId.",
+    input: {
+      to: z.string().describe('recipient EVM address'), amount, token: z.string().optional().describe('token symbol; default TOKEN_A'),
+      approvalId: z.string().optional().describe('the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; to, amount and token must be the same'),
+    },
   },
   swap: {
     description: 'Swap in the agent wallet on Base: USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A. Counts toward the limits.',

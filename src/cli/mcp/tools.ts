@@ -42,7 +42,7 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
     return (await agentLimits.run({ agent: await agentIdOf(deps) }, deps)).data
   },
   manifest: async (_a, deps) => (await manifest.run({}, deps)).data,
-  send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token') }, deps)).data,
+  send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token'), approvalId: str(a, 'approvalId') }, deps)).data,
   swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
   discover: async (a, deps) => (await discover.run({ query: str(a, 'query'), facilitator: str(a, 'facilitator'), network: str(a, 'network'), token: str(a, 'token'), maxPrice: str(a, 'maxPrice') }, deps)).data,
   history: async (a, deps) => {

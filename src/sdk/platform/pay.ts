@@ -110,14 +110,23 @@ export type ChosenOffer = z.infer<typeof chosenOffer>
  */
 export const payDryRun = z.object({
   dryRun: z.literal(true),
+  /** Whether this call would pay now: no rule or limit refuses, and no approval would be asked first. */
   wouldPay: z.boolean(),
+  /**
+   * The price is above the agent's `approveAboveUsd`: a pay would be held for the owner
+   * (APPROVAL_REQUIRED with an approvalId, nothing signed) and paid once approved. Absent
+   * (false) from daemons from before approvals.
+   */
+  approvalRequired: z.boolean().default(false),
+  /** The agent's approval threshold in USD; null: no approval is ever asked. */
+  approveAboveUsd: z.string().nullable().default(null),
   refusedBy: refusedBy.nullable(),
   /** null when the URL did not answer 402 (nothing to pay) or a host rule refused before the seller was asked. */
   offer: chosenOffer.nullable(),
   remaining: z.record(z.string().nullable()),
   /** The offer's price (as before the verdict; same as `offer` without `scheme`). */
   price: price.nullable(),
-  /** Same as `wouldPay` (kept for clients from before the verdict). */
+  /** No rule or limit refuses (kept for clients from before the verdict; wouldPay also says whether an approval would be asked). */
   withinLimits: z.boolean(),
   remainingTodayUsd: z.string().nullable(),
 })
