@@ -154,6 +154,29 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
     }
   }, 120_000)
 
+  it("budgets per window (issue 41 item 1): each of the user's windows sizes a deposit to fill it exactly, across its agents, and refuses the next agent's", async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+      const key = (await op.createUser({ body: { name: `channels-${w}` } })).userKey
+      const owner = createPlatformClient({ url: d.urls.platform, userKey: key })
+      await owner.setUserLimits({ body: { [field]: '0.004' } })
+      const [one, two] = await Promise.all(['one', 'two'].map(async (name) => {
+        const a = await owner.createAgent({ body: { name, network: 'local-base' } })
+        await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '1' } })
+        return a
+      }))
+      const payAs = (id: string) => d.raw(`/api/agents/${id}/pay`, { method: 'POST', headers: { 'x-user-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${seller.url}/report` }) })
+      // The user's window has four prices of room: the first agent's deposit is those four, and the window is full.
+      const ok = await payAs(one!.id)
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      expect(ok.body.receipt.channel.deposited, w).toBe('0.004')
+      const refused = await payAs(two!.id)
+      expect([refused.status, refused.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '0.004', remainingUsd: '0' }])
+      expect(await localBase(d).balance('USDC', two!.wallet as Address), w).toBe(1_000_000n)
+      expect((await owner.listChannels({ params: { id: two!.id } })).channels, w).toEqual([])
+    }
+  }, 180_000)
+
   it('parx channels list shows the channel; parx channels refund returns the unspent deposit on chain', async () => {
     const listed = await parx(['channels', 'list'])
     expect(listed.code, listed.err).toBe(0)

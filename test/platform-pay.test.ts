@@ -153,7 +153,7 @@ describe('pay (x402)', () => {
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
   })
 
-  it('budgets per window (issue 41 item 1): each window pays exactly up to its edge and refuses the next pay before signing', async () => {
+  it('budgets per window (issue 41 item 1): each agent and user window pays exactly up to its edge and refuses the next pay before signing', async () => {
     for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
       const { a, agentKey } = await buyer('1')
       await user.setLimits({ params: { id: a.id }, body: { [field]: '0.01' } })
@@ -162,19 +162,21 @@ describe('pay (x402)', () => {
       expect([next.status, next.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '0.01', amountUsd: '0.01', remainingUsd: '0' }])
       expect(await bal(a.wallet, 'PUSD'), w).toBe(10n ** 18n - PUSD_PRICE)
     }
-    // The user's budget, across its agents: a second agent of the user is refused once the first spent it.
+    // Each of the user's windows, across its agents: a second agent of the user is refused once the first filled it exactly.
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    const owner = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'budget' } })).userKey })
-    await owner.setUserLimits({ body: { weeklyUsd: '0.01' } })
-    const [first, second] = await Promise.all([0, 1].map(async () => {
-      const a = await owner.createAgent({ body: { name: 'b', network: 'local-base' } })
-      await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: '1' } })
-      return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
-    }))
-    expect((await pay(first!.a.id, first!.agentKey, { url: `${seller.url}/pusd` })).status).toBe(200)
-    const refused = await pay(second!.a.id, second!.agentKey, { url: `${seller.url}/pusd` })
-    expect([refused.status, refused.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'week', scope: 'user', remainingUsd: '0' }])
-    expect(await bal(second!.a.wallet, 'PUSD')).toBe(10n ** 18n)
+    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+      const owner = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: `budget-${w}` } })).userKey })
+      await owner.setUserLimits({ body: { [field]: '0.01' } })
+      const [first, second] = await Promise.all([0, 1].map(async () => {
+        const a = await owner.createAgent({ body: { name: 'b', network: 'local-base' } })
+        await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: '1' } })
+        return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
+      }))
+      expect((await pay(first!.a.id, first!.agentKey, { url: `${seller.url}/pusd` })).status, w).toBe(200)
+      const refused = await pay(second!.a.id, second!.agentKey, { url: `${seller.url}/pusd` })
+      expect([refused.status, refused.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '0.01', remainingUsd: '0' }])
+      expect(await bal(second!.a.wallet, 'PUSD'), w).toBe(10n ** 18n)
+    }
   }, 120_000)
 
   it('a seller that fails after payment leaves the agent uncharged; malformed terms and MPP-only are clear errors', async () => {

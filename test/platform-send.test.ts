@@ -273,6 +273,24 @@ describe('budgets per window on send (issue 41 item 1)', () => {
     }
   }, 120_000)
 
+  it("each user window: the user's agents together send exactly its budget; one micro-dollar more is refused naming the window and the user; nothing moved", async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    for (const [w, field] of windows) {
+      const owner = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: `send-${w}` } })).userKey })
+      await owner.setUserLimits({ body: { [field]: '3' } })
+      const [one, two] = await Promise.all(['one', 'two'].map(async (name) => {
+        const a = await owner.createAgent({ body: { name, network: 'local-radius' } })
+        await faucet('local-radius', a.wallet, '5')
+        return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
+      }))
+      expect((await post(`/api/agents/${one!.a.id}/send`, { to: fresh(), amount: '2' }, { 'x-agent-key': one!.agentKey })).status, w).toBe(200)
+      expect((await post(`/api/agents/${two!.a.id}/send`, { to: fresh(), amount: '1' }, { 'x-agent-key': two!.agentKey })).status, w).toBe(200)
+      const r = await post(`/api/agents/${one!.a.id}/send`, { to: fresh(), amount: '0.000001' }, { 'x-agent-key': one!.agentKey })
+      expect([r.status, r.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '3', amountUsd: '0.000001', remainingUsd: '0' }])
+      expect(await tokenBalance('local-radius', one!.a.wallet), w).toBe(3_000_000n)
+    }
+  }, 120_000)
+
   it("the user's budget holds across its agents; the CLI shows and sets it", async () => {
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
     const { userKey: key } = await op.createUser({ body: { name: 'budgets' } })

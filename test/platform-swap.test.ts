@@ -104,6 +104,24 @@ describe('swap', () => {
     expect(await bal(a.wallet, 'USDC')).toBe(4_000_000n)
   }, 120_000)
 
+  it("budgets per window (issue 41 item 1): each of the user's windows, across its agents, swaps exactly up to its edge", async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+      const owner = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: `swap-${w}` } })).userKey })
+      await owner.setUserLimits({ body: { [field]: '1.5' } })
+      const [one, two] = await Promise.all(['one', 'two'].map(async (name) => {
+        const a = await owner.createAgent({ body: { name, network: 'local-base' } })
+        await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '2' } })
+        return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
+      }))
+      expect((await post(`/api/agents/${one!.a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '1' }, { 'x-agent-key': one!.agentKey })).status, w).toBe(200)
+      expect((await post(`/api/agents/${two!.a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '0.5' }, { 'x-agent-key': two!.agentKey })).status, w).toBe(200)
+      const r = await post(`/api/agents/${two!.a.id}/swap`, { from: 'USDC', to: 'PUSD', amount: '0.000001' }, { 'x-agent-key': two!.agentKey })
+      expect([r.status, r.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '1.5', amountUsd: '0.000001', remainingUsd: '0' }])
+      expect(await bal(two!.a.wallet as Address, 'USDC'), w).toBe(1_500_000n)
+    }
+  }, 180_000)
+
   it('an agent whose wallet already delegates to Simple7702Account (after a user-operation send) still swaps', async () => {
     const a = await user.createAgent({ body: { name: 'delegated', network: 'local-base' } })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'USDC', amount: '5' } })
