@@ -61,6 +61,7 @@ const storeSensitive = [
   'test/hosted-claims.test.ts',
   'daemon/dashboard/**/*.test.ts',
   'test/dashboard-routes.test.ts',
+  'test/dashboard-approvals.e2e.test.ts',
   'test/dashboard-replicas.test.ts',
   'test/hosted-limits.test.ts',
   'test/hosted-freeze.test.ts',

@@ -1,0 +1,48 @@
+import type { DashboardApproval, DashboardApprovals } from '../../src/sdk/dashboard/approvals.js'
+import { DECIDED_SHOWN } from '../../src/sdk/dashboard/approvals.js'
+import { approvalView } from '../platform/approvals/view.js'
+import type { ApprovalRow } from '../platform/approvals/store.js'
+import type { PlatformService } from '../platform/service.js'
+
+/** A pay's seller host, as the owner decides by; a send's target is an address, with no host. */
+function hostOf(r: ApprovalRow): string | null {
+  if (r.kind !== 'pay') return null
+  try {
+    return new URL(r.target).host
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The approvals view of the dashboard (src/sdk/dashboard/approvals.ts) for the platform user of
+ * the signed-in wallet. Decisions are the platform store's one conditional transition
+ * (daemon/platform/approvals/store.ts), the same the user-key routes make: a second decision, from
+ * here or from `parx approvals`, on this replica or another, answers APPROVAL_NOT_PENDING.
+ */
+export function dashboardApprovals(platform: PlatformService, userOf: (wallet: string) => Promise<{ id: string }>) {
+  const names = async (userId: string) => new Map((await platform.store.agents(userId)).map((a) => [a.id, a.name]))
+  const view = (r: ApprovalRow, agents: Map<string, string>, now: number): DashboardApproval =>
+    ({ ...approvalView(r, now), agentName: agents.get(r.agent_id) ?? r.agent_id, host: hostOf(r) })
+  return {
+    async list(wallet: string, now = Date.now()): Promise<DashboardApprovals> {
+      const user = await userOf(wallet)
+      const [pending, latest, agents] = await Promise.all([
+        platform.approvals.listForUser(user.id, { pending: true, now }),
+        platform.approvals.listForUser(user.id, { now }),
+        names(user.id),
+      ])
+      const waiting = new Set(pending.map((r) => r.id))
+      return {
+        pending: pending.map((r) => view(r, agents, now)),
+        decided: latest.filter((r) => !waiting.has(r.id)).slice(0, DECIDED_SHOWN).map((r) => view(r, agents, now)),
+      }
+    },
+    async decide(wallet: string, approvalId: string, decision: 'approved' | 'denied'): Promise<DashboardApproval> {
+      const user = await userOf(wallet)
+      const row = await platform.approvals.decide(approvalId, user.id, decision)
+      platform.log.info({ approval: row.id, agent: row.agent_id, wallet }, `approval ${decision} (dashboard)`)
+      return view(row, await names(user.id), Date.now())
+    },
+  }
+}
