@@ -246,6 +246,16 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     expect(no.json).toMatchObject({ code: 'APPROVAL_NOT_USABLE', state: 'denied' })
     expect(paymentsSeen.length).toBe(seen + 1)
     expect({ wallet: await bal(wallet), seller: await bal(payTo), rows: await spendRows() }).toEqual(after)
+    // Readable on a narrow window: the view and the agent page (windows, rules) fit 360 px.
+    await page.setViewportSize({ width: 360, height: 800 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.screenshot({ path: join(artifacts, 'dashboard-approvals-narrow.png'), fullPage: true })
+    await page.goto(`${d.urls.dashboard}#/agents/${agentId}`)
+    await page.locator('#rules-form').waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.setViewportSize({ width: 1100, height: 900 })
+    await page.click('nav a[href="#/approvals"]')
+    await page.locator('#approvals-history').waitFor()
     expect(pageErrors).toEqual([])
   }, 240_000)
 

@@ -27,7 +27,7 @@ const shown = (list: string[] | null) => (list === null ? 'not set' : list.lengt
 export function rulesSection(id: string, d: AgentDetail, reload: () => void): HTMLElement {
   const box = errorBox()
   const save = h('button', { type: 'submit', id: 'rules-save', text: 'Save rules' })
-  const input = (r: (typeof RULES)[number]) => h('label', null, `${r.verb === 'allow' ? 'Allow' : 'Deny'}: ${r.what.toLowerCase()} (comma separated)`,
+  const input = (r: (typeof RULES)[number]) => h('label', null, `${r.verb === 'allow' ? 'Allow' : 'Deny'}: ${r.what} (comma separated)`,
     h('input', { id: `rule-${r.name}`, value: (d.policy.rules[r.name] ?? []).join(', '), placeholder: r.verb === 'allow' ? `any; e.g. ${r.hint}` : `none; e.g. ${r.hint}`, autocomplete: 'off' }))
   const form = h('form', { id: 'rules-form', 'aria-label': 'Payee and network rules' }, RULES.map(input), save)
   form.addEventListener('submit', act(save, box, async () => {
