@@ -153,7 +153,7 @@ export function dashboardService(p: DashboardParameters) {
       return { agentId: agent.id, ...(await policyOfAgent((await p.platform.store.agent(agent.id))!)) }
     },
     /** Pending and decided approvals of the wallet's user; approve and deny (./approvals.ts). */
-    approvals: dashboardApprovals(p.platform, userOf),
+    approvals: dashboardApprovals({ approvals: p.platform.approvals, agents: (userId) => p.platform.store.agents(userId), log: p.platform.log, userOf }),
     /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
     async setFrozen(wallet: string, id: string, frozen: boolean) {
       const agent = await ownedAgent(wallet, id)
