@@ -113,7 +113,7 @@ describe('contract wallets (ERC-1271) on the Base chain', () => {
 describe('sessions and CSRF', () => {
   it('needs a session for every JSON route', async () => {
     const c = dashboardClient(d.urls.api)
-    for (const [m, p] of [['GET', '/session'], ['GET', '/partner-keys'], ['GET', '/user-keys'], ['GET', '/agents'], ['POST', '/partner-keys']] as const) {
+    for (const [m, p] of [['GET', '/session'], ['GET', '/partner-keys'], ['GET', '/user-keys'], ['GET', '/agents'], ['GET', '/approvals'], ['POST', '/partner-keys']] as const) {
       const r = await c.call(m, p, m === 'POST' ? { name: 'x' } : undefined)
       expect(r.status, `${m} ${p}`).toBe(401)
       expect(r.body.code).toBe('UNAUTHORIZED')
@@ -245,6 +245,75 @@ describe('partner keys bound to the wallet', () => {
     const bad = await c.call('POST', '/partner-keys/not-a-uuid/deactivate')
     expect(bad.status).toBe(404)
     expect(bad.body.code).toBe('NOT_FOUND')
+  })
+})
+
+describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
+  it("sets the agent's payee rules, refuses a bad list with a 400 naming it, and another wallet's agent is NOT_FOUND", async () => {
+    const a = dashboardClient(d.urls.api)
+    const b = dashboardClient(d.urls.api)
+    await a.signIn(fresh(), chainId)
+    await b.signIn(fresh(), chainId)
+    const agent = (await a.call('POST', '/agents', { name: 'ruled', network: 'local-radius' })).body
+    const set = await a.call('POST', `/agents/${agent.id}/policy`, { denyHosts: ['bad.example'], allowTokens: ['pusd'] })
+    expect(set.status, JSON.stringify(set.body)).toBe(200)
+    expect(set.body).toMatchObject({ agentId: agent.id, rules: { denyHosts: ['bad.example'], allowTokens: ['PUSD'], allowHosts: null }, userRules: { denyHosts: null } })
+    const detail = (await a.call('GET', `/agents/${agent.id}`)).body
+    expect(detail.policy.rules).toEqual(set.body.rules)
+    expect(detail.policy.userRules.denyHosts).toBeNull()
+    const bad = await a.call('POST', `/agents/${agent.id}/policy`, { denyHosts: ['https://bad.example/'] })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toMatchObject({ code: 'BAD_REQUEST' })
+    expect(bad.body.error).toMatch(/denyHosts/)
+    expect((await a.call('POST', `/agents/${agent.id}/policy`, {})).status).toBe(400)
+    const other = await b.call('POST', `/agents/${agent.id}/policy`, { denyHosts: null })
+    expect(other.status).toBe(404)
+    expect(other.body.code).toBe('NOT_FOUND')
+    expect((await a.call('GET', `/agents/${agent.id}`)).body.policy.rules.denyHosts).toEqual(['bad.example'])
+  })
+
+  it('lists pending approvals with agent name and seller host; decides once (CSRF checked); another wallet sees and decides none', async () => {
+    const a = dashboardClient(d.urls.api)
+    const b = dashboardClient(d.urls.api)
+    await a.signIn(fresh(), chainId)
+    await b.signIn(fresh(), chainId)
+    const agent = (await a.call('POST', '/agents', { name: 'asker', network: 'local-radius' })).body
+    const row = (await d.services.platform.store.agent(agent.id))!
+    // Held as pay's gate holds one (daemon/platform/approvals/gate.ts): the store row, nothing signed.
+    const ask = (target: string, at: number) => d.services.platform.approvals.create({
+      agent_id: agent.id, user_id: row.user_id, kind: 'pay', request_hash: target, target, method: 'GET', amount: '6', token: 'PUSD', amountMicros: 6_000_000n,
+    }, 900_000, at)
+    const first = await ask('https://seller.example:8443/report', Date.now() - 1000)
+    const second = await ask('https://other.example/data', Date.now())
+
+    const listed = await a.call('GET', '/approvals')
+    expect(listed.status).toBe(200)
+    expect(listed.body.decided).toEqual([])
+    expect(listed.body.pending.map((x: any) => [x.id, x.agentName, x.host, x.amount, x.state])).toEqual([
+      [second.id, 'asker', 'other.example', '6', 'pending'], [first.id, 'asker', 'seller.example:8443', '6', 'pending'],
+    ])
+    expect((await b.call('GET', '/approvals')).body).toEqual({ pending: [], decided: [] })
+    for (const verb of ['approve', 'deny']) {
+      const r = await b.call('POST', `/approvals/${first.id}/${verb}`)
+      expect(r.status, verb).toBe(404)
+      expect(r.body.code).toBe('NOT_FOUND')
+    }
+    const noCsrf = await a.call('POST', `/approvals/${first.id}/approve`, undefined, { csrf: null })
+    expect(noCsrf.status).toBe(403)
+    expect(noCsrf.body.code).toBe('CSRF_REJECTED')
+    expect((await a.call('POST', '/approvals/not-a-uuid/approve')).status).toBe(404)
+
+    const approved = await a.call('POST', `/approvals/${first.id}/approve`)
+    expect(approved.status).toBe(200)
+    expect(approved.body).toMatchObject({ id: first.id, state: 'approved', agentName: 'asker', host: 'seller.example:8443' })
+    const again = await a.call('POST', `/approvals/${first.id}/deny`)
+    expect(again.status).toBe(409)
+    expect(again.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', state: 'approved' })
+    expect((await a.call('POST', `/approvals/${second.id}/deny`)).body.state).toBe('denied')
+    const after = (await a.call('GET', '/approvals')).body
+    expect(after.pending).toEqual([])
+    expect(after.decided.map((x: any) => [x.id, x.state])).toEqual([[second.id, 'denied'], [first.id, 'approved']])
+    expect((await d.services.platform.approvals.get(first.id))!.state).toBe('approved')
   })
 })
 

@@ -149,9 +149,12 @@ describe('dashboard in Chromium', () => {
     // Limits edited on the page hold on the platform.
     await page.fill('#limit-daily', '50')
     await page.fill('#limit-weekly', '70')
-    await page.fill('#limit-hosts', 'api.example.com, *.shop.example')
     await page.click('#limits-save')
     await expect.poll(() => page.locator('#limit-daily').inputValue()).toBe('50')
+    // The hosts pay may pay are the rules' allow-list (one list with the limits' allowedHosts).
+    await page.fill('#rule-allowHosts', 'api.example.com, *.shop.example')
+    await page.click('#rules-save')
+    await expect.poll(() => page.locator('#agent-rules [data-rule="allowHosts"]').innerText()).toBe('api.example.com, *.shop.example')
     const limits = await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })
     expect(limits).toMatchObject({ dailyUsd: '50', weeklyUsd: '70', hourlyUsd: null, perPaymentUsd: null, allowedHosts: ['api.example.com', '*.shop.example'] })
     // The page shows every window, the agent's and the user's (issue 41 item 1).

@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
+import type { SetPayeeRulesBody } from '../../src/sdk/platform/policy.js'
 import type { PartnerKeyView } from '../../src/sdk/dashboard/fields.js'
 import type { LimitPolicy } from '../platform/limits.js'
 import type { KeysService } from '../auth/service.js'
@@ -11,6 +12,7 @@ import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
 import { policyOf } from '../platform/store.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
 import type { Store } from '../store/store.js'
+import { dashboardApprovals } from './approvals.js'
 import type { DashboardOrigin } from './origin.js'
 import type { SessionStore } from './sessions.js'
 import type { Siwe } from './siwe.js'
@@ -48,6 +50,10 @@ export function dashboardService(p: DashboardParameters) {
   }
   const userOf = (wallet: string) => p.platform.store.userByWallet(getAddress(wallet)).then((u) => u ?? p.userKeys.userForWallet(getAddress(wallet)))
   const ownedAgent = async (wallet: string, id: string) => p.platform.ownedAgent({ kind: 'user', userId: (await userOf(wallet)).id }, id)
+  const policyOfAgent = async (agent: Parameters<typeof p.platform.policies.scoped>[0]) => {
+    const { agent: rules, user: userRules } = await p.platform.policies.scoped(agent)
+    return { rules, userRules }
+  }
   return {
     siwe: p.siwe,
     sessions: p.sessions,
@@ -110,9 +116,10 @@ export function dashboardService(p: DashboardParameters) {
     async agentDetail(wallet: string, id: string) {
       const agent = await ownedAgent(wallet, id)
       const spent = await p.platform.spends.budget(agent.id)
-      const [balance, keys] = await Promise.all([
+      const [balance, keys, policy] = await Promise.all([
         p.platform.balance(agent).then((b) => ({ balance: b, error: null }), (e: Error) => ({ balance: null, error: e.message })),
         p.platform.store.agentKeys(agent.id),
+        policyOfAgent(agent),
       ])
       return {
         agent: agentView(agent, spent, p.platform.tokenAddress),
@@ -120,6 +127,7 @@ export function dashboardService(p: DashboardParameters) {
         balanceError: balance.error,
         keys: keys.map(agentKeyView),
         limits: limitsView(agent, spent),
+        policy,
       }
     },
     /** The chart of the agent page: spending per UTC day over 30 days and the daily limit (src/sdk/dashboard/spending.ts). */
@@ -137,6 +145,15 @@ export function dashboardService(p: DashboardParameters) {
       const updated = await p.platform.store.setLimits(agent.id, body)
       return limitsView(updated, await p.platform.spends.budget(agent.id))
     },
+    /** The agent's payee and network rules, as `parx agent policy` sets them (its `allowHosts` is its limits' `allowedHosts`). */
+    async setPolicy(wallet: string, id: string, body: SetPayeeRulesBody) {
+      const agent = await ownedAgent(wallet, id)
+      await p.platform.policies.setAgentRules(agent, body)
+      p.platform.log.info({ agent: agent.id, wallet }, 'agent policy set (dashboard)')
+      return { agentId: agent.id, ...(await policyOfAgent((await p.platform.store.agent(agent.id))!)) }
+    },
+    /** Pending and decided approvals of the wallet's user; approve and deny (./approvals.ts). */
+    approvals: dashboardApprovals({ approvals: p.platform.approvals, agents: (userId) => p.platform.store.agents(userId), log: p.platform.log, userOf }),
     /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
     async setFrozen(wallet: string, id: string, frozen: boolean) {
       const agent = await ownedAgent(wallet, id)

@@ -4,17 +4,18 @@ import type { Spending } from '../../../src/sdk/dashboard/spending.js'
 import { api, at } from './api.js'
 import { act, errorBox, failed, h, secretBox, table, when } from './dom.js'
 import { paymentsList } from './payments-list.js'
+import { rulesSection } from './rules-section.js'
 import { spendChart } from './spend-chart.js'
 import { app, page, state } from './state.js'
 
-/** One agent: wallet and balances, limits, spending per day, keys, payments. */
+/** One agent: wallet and balances, freeze, limits and budget windows, payee rules, spending per day, keys, payments. */
 export function agentPage(id: string): void {
   page('Agent', null)
   const body = h('div', null, h('p', { class: 'muted', text: 'Loading agent…' }))
   app.append(h('p', null, h('a', { href: '#/agents', text: '← All agents' })), body)
   api<AgentDetail>('GET', at(dashboardPaths.agent, { id })).then((d) => {
     app.querySelector('h1')!.textContent = `Agent ${d.agent.name}`
-    body.replaceChildren(walletSection(d), freezeSection(id, d), limitsSection(id, d), spendingSection(id), keysSection(id, d),
+    body.replaceChildren(walletSection(d), freezeSection(id, d), limitsSection(id, d), rulesSection(id, d, () => agentPage(id)), spendingSection(id), keysSection(id, d),
       h('section', null, h('h2', { text: 'Payments' }), paymentsList(id)))
   }).catch((e: unknown) => body.replaceChildren(failed(e)))
 }
@@ -57,34 +58,39 @@ function limitsSection(id: string, d: AgentDetail): HTMLElement {
     field('limit-daily', 'Per rolling day (USD)', d.limits.dailyUsd, 'no limit'),
     field('limit-weekly', 'Per rolling 7 days (USD)', d.limits.weeklyUsd, 'no limit'),
     field('limit-monthly', 'Per rolling 30 days (USD)', d.limits.monthlyUsd, 'no limit'),
-    field('limit-hosts', 'Hosts pay may pay (comma separated)', (d.limits.allowedHosts ?? []).join(', '), 'any host'), save)
+    field('limit-approve-above', 'Ask me above (USD)', d.limits.approveAboveUsd, 'never ask'), save)
   form.addEventListener('submit', act(save, box, async () => {
     const v = (x: string) => {
       const t = form.querySelector<HTMLInputElement>(`#${x}`)!.value.trim()
       return t === '' ? null : t
     }
-    const hosts = v('limit-hosts')
+    // The hosts allow-list is edited with the other rules (rules-section.ts): it is one list with the policy's allowHosts.
     await api('POST', at(dashboardPaths.agentLimits, { id }), {
       perPaymentUsd: v('limit-per-payment'), hourlyUsd: v('limit-hourly'), dailyUsd: v('limit-daily'), weeklyUsd: v('limit-weekly'), monthlyUsd: v('limit-monthly'),
-      allowedHosts: hosts === null ? null : hosts.split(',').map((x) => x.trim()).filter(Boolean),
+      approveAboveUsd: v('limit-approve-above'),
     })
     agentPage(id)
   }))
   const may = d.limits.mayStillSpendUsd === null ? 'no limit' : `${d.limits.mayStillSpendUsd} USD`
-  const spent = `What one payment may be now (this agent's limits and your budgets across all your agents): ${may}. Leave a field empty for no limit.`
+  const ask = d.limits.approveAboveUsd === null ? 'No payment waits for your approval.' : `Pays and sends above ${d.limits.approveAboveUsd} USD wait for your approval (Approvals).`
+  const spent = `What one payment may be now (this agent's limits and your budgets across all your agents): ${may}. ${ask} Leave a field empty for no limit.`
   return h('section', null, h('h2', { text: 'Spending limits' }), windowsTable(d), h('p', { class: 'muted', text: spent }), form, box)
 }
 
-/** Each rolling window, the agent's own and the user's over all its agents: limit, what counts, what is left. */
+/**
+ * The per-payment limit and each rolling window, the agent's own and the user's over all its
+ * agents: limit, what counts, what is left (a per-payment limit counts nothing: it caps each one).
+ */
 function windowsTable(d: AgentDetail): HTMLElement {
+  const cell = (label: string, text: string) => h('td', { 'data-label': label, text })
   const rows = (['agent', 'user'] as const).flatMap((scope) => {
     const w = scope === 'agent' ? d.limits.windows : d.limits.user.windows
-    return (['hour', 'day', 'week', 'month'] as const).map((k) => {
-      const cell = (label: string, text: string) => h('td', { 'data-label': label, text })
-      return h('tr', { 'data-window': `${scope}-${k}` },
-        cell('Scope', scope === 'agent' ? 'this agent' : 'all your agents'), cell('Window', k === 'month' ? 'month (30 days)' : k),
-        cell('Limit', w[k].limitUsd ?? 'none'), cell('Spent', w[k].spentUsd), cell('Left', w[k].remainingUsd ?? '—'))
-    })
+    const who = scope === 'agent' ? 'this agent' : 'all your agents'
+    const perPayment = scope === 'agent' ? d.limits.perPaymentUsd : d.limits.user.perPaymentUsd
+    return [h('tr', { 'data-window': `${scope}-payment` }, cell('Scope', who), cell('Window', 'each payment'), cell('Limit', perPayment ?? 'none'), cell('Spent', '—'), cell('Left', '—')),
+      ...(['hour', 'day', 'week', 'month'] as const).map((k) => h('tr', { 'data-window': `${scope}-${k}` },
+        cell('Scope', who), cell('Window', k === 'month' ? 'month (30 days)' : k),
+        cell('Limit', w[k].limitUsd ?? 'none'), cell('Spent', w[k].spentUsd), cell('Left', w[k].remainingUsd ?? '—')))]
   })
   return table({ id: 'limit-windows' }, ['Scope', 'Window', 'Limit (USD)', 'Spent (USD)', 'Left (USD)'], rows)
 }

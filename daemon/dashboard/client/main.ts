@@ -9,6 +9,7 @@ import { dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
 import { agentPage } from './agent-page.js'
 import { agentsPage } from './agents-page.js'
 import { api } from './api.js'
+import { APPROVALS_HASH, approvalsPage } from './approvals-page.js'
 import { cliPage } from './cli-page.js'
 import { keysPage } from './keys-page.js'
 import { header, signInPage } from './sign-in.js'
@@ -22,6 +23,7 @@ function render(): void {
   if (agent) return agentPage(agent[1]!)
   if (hash === '#/cli') return cliPage()
   if (hash === '#/agents') return agentsPage()
+  if (hash === APPROVALS_HASH) return approvalsPage()
   return keysPage()
 }
 

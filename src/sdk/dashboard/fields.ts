@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { agent, agentKeyInfo, type createdAgentKey } from '../platform/agents.js'
 import { label } from '../platform/fields.js'
 import { limits } from '../platform/limits.js'
+import { payeeRules } from '../platform/policy.js'
 
 /**
  * The dashboard's wire contract (served by the daemon at {dashboard_url}, SPEC §2.1, §5.9): the
@@ -65,6 +66,8 @@ export const agentDetail = z.object({
   keys: z.array(agentKeyInfo),
   // Its payments are paged apart: GET /dashboard/api/agents/:id/payments (payments.ts).
   limits,
+  /** Its payee and network rules and its user's, which apply too (src/sdk/platform/policy.ts); set with POST /dashboard/api/agents/:id/policy. */
+  policy: z.object({ rules: payeeRules, userRules: payeeRules }),
 })
 export type AgentDetail = z.infer<typeof agentDetail>
 export const agentsPage = z.object({ agents: z.array(agent), networks: z.array(z.string()), canCreate: z.boolean() })

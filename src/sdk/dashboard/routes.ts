@@ -30,4 +30,8 @@ export const dashboardPaths = {
   agentKey: `${DASHBOARD_PATH}/api/agents/:id/keys/:keyId`,
   agentSpending: `${DASHBOARD_PATH}/api/agents/:id/spending`,
   agentPayments: `${DASHBOARD_PATH}/api/agents/:id/payments`,
+  agentPolicy: `${DASHBOARD_PATH}/api/agents/:id/policy`,
+  approvals: `${DASHBOARD_PATH}/api/approvals`,
+  approvalApprove: `${DASHBOARD_PATH}/api/approvals/:approvalId/approve`,
+  approvalDeny: `${DASHBOARD_PATH}/api/approvals/:approvalId/deny`,
 } as const
