@@ -207,7 +207,7 @@ describe('parx payments and parx report (compiled binary, real daemon)', () => {
     const p = await parx(['payments', '-o', 'csv'])
     expect(p.code, p.stderr).toBe(0)
     const rows = p.stdout.trimEnd().split('\n')
-    expect(rows[0]).toBe('createdAt,kind,state,amount,token,amountUsd,host,recipient,tx,userOp,reason,id')
+    expect(rows[0]).toBe('createdAt,kind,state,amount,token,amountUsd,host,recipient,tx,userOp,reason,id,holdId,held,holding,captured,voided,refunded,reclaimed')
     expect(rows.slice(1).map((r) => r.split(',').slice(1, 6))).toEqual([
       ['swap', 'confirmed', '0.25', 'USDC', '0.25'], ['send', 'confirmed', '0.5', 'PUSD', '0.5'],
       ['pay', 'confirmed', '0.01', 'PUSD', '0.01'], ['pay', 'confirmed', '0.01', 'PUSD', '0.01'],

@@ -24,7 +24,8 @@ import { serveReplica, type ReplicaProcess } from './helpers/replica.js'
  * Issue 40 on the hosted topology: a `--role api` replica (its own process) and a `--role worker`
  * on one PostgreSQL, `--profile testnet` on the chains of `parx chains --as testnet`, the receiver
  * authorizer configured. A platform endpoint offering auth-capture is paid through the api replica
- * by the official @x402/fetch + auth-capture client (USDC, no ETH): held and captured. A second
+ * by the official @x402/fetch + auth-capture client (USDC, no ETH): held and captured, in full, and
+ * in part where the upstream reports what it used (the rest voided in the same settle). A second
  * paid call is held and its replica killed (-9) while the upstream works, so the hold is left
  * uncaptured; with the api replica gone, the worker's sweep voids it (its row aged past the
  * sweep's 10 minutes in the store, not by waiting) and the buyer is whole on chain. The seller's
@@ -66,7 +67,12 @@ const killApi = async (r: ReplicaProcess) => {
 }
 
 beforeAll(async () => {
-  upstream.url = await serve((path, _b, res) => (path === '/slow' ? void upstream.slow.push(res) : res.end(JSON.stringify({ report: 'paid' }))))
+  upstream.url = await serve((path, _b, res) => {
+    if (path === '/slow') return void upstream.slow.push(res)
+    // /used: served for 400 of the 1000 held, as the upstream reports it (Settlement-Overrides).
+    if (path === '/used') res.setHeader('settlement-overrides', JSON.stringify({ amount: '400' }))
+    res.end(JSON.stringify({ report: 'paid' }))
+  })
   hook.url = `${await serve((_p, b, res) => (hook.got.push(JSON.parse(b)), res.end('{}')))}/hook`
   storeUrl = await (await testPostgres()).createDatabase()
   chains = await startStandaloneChains({ as: 'testnet', dataDir: chainsDir, port: 0 })
@@ -94,6 +100,7 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     const body = { upstreamUrl: `${upstream.url}/report`, price: '0.001', network: 'base-sepolia', token: 'USDC', payTo: agent.id, authCapture: true, webhookUrl: hook.url }
     const e = await seller.createEndpoint({ body })
     const slow = await seller.createEndpoint({ body: { ...body, upstreamUrl: `${upstream.url}/slow` } })
+    const used = await seller.createEndpoint({ body: { ...body, upstreamUrl: `${upstream.url}/used` } })
 
     const chain = worker.services.evm['base-sepolia']!
     const usdc = chains.contracts['base-sepolia']!.USDC as Address
@@ -113,6 +120,15 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     expect(await balance(buyer.address)).toBe(1_000_000n - PRICE)
     expect(await balance(agent.wallet)).toBe(PRICE)
 
+    // What the upstream reports it used is captured through the api replica, the rest voided in the same settle.
+    const part = await pay(used.url)
+    expect(part.status).toBe(200)
+    expect(part.headers.get('settlement-overrides')).toBeNull()
+    expect(decodeHeader(part.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, amount: '400', extra: { operation: 'capture', voided: '600' } })
+    const spent = PRICE + 400n
+    expect(await balance(buyer.address)).toBe(1_000_000n - spent)
+    expect(await balance(agent.wallet)).toBe(spent)
+
     // The second call is held, then its replica dies while the upstream works on it.
     const cut = pay(slow.url).then(() => 'answered', () => 'cut')
     await until(async () => upstream.slow.length, (n) => n === 1, 'the held call to reach the upstream')
@@ -122,7 +138,7 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     await killApi(api!)
     api = undefined
     expect(await cut).toBe('cut')
-    expect(await balance(buyer.address)).toBe(1_000_000n - 2n * PRICE)
+    expect(await balance(buyer.address)).toBe(1_000_000n - spent - PRICE)
 
     // Ten minutes untouched, as the store sees it: the worker's sweep (leader, every 30 s) voids it; no api replica runs.
     const db = new pg.Client({ connectionString: storeUrl })
@@ -131,17 +147,18 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     await db.end()
     await until(() => state(held!.id).then((s) => s.map(String)), (s) => s[1] === '0', 'the worker to void the hold', 90_000)
     expect(await state(held!.id)).toEqual([true, 0n, 0n])
-    expect(await balance(buyer.address)).toBe(1_000_000n - PRICE)
-    expect(await balance(agent.wallet)).toBe(PRICE)
+    expect(await balance(buyer.address)).toBe(1_000_000n - spent)
+    expect(await balance(agent.wallet)).toBe(spent)
     expect(await worker.services.platform.sellerHolds.get(held!.id)).toMatchObject({ status: 'voided', voided: '1000', captured: '0' })
     expect(await chain.client.getBalance({ address: buyer.address })).toBe(0n)
 
     // The next api replica delivers what was queued: each operation once.
     api = await startApi('api-b')
-    const events = await until(async () => hook.got, (got) => got.length >= 4, 'the webhooks', 60_000)
+    const events = await until(async () => hook.got, (got) => got.length >= 6, 'the webhooks', 60_000)
     const of = (id: string) => events.filter((x) => x.data.endpointId === id).map((x) => [x.type, x.data.amount]).sort()
     expect(of(e.id)).toEqual([['payment.authorized', '0.001'], ['payment.captured', '0.001']])
     expect(of(slow.id)).toEqual([['payment.authorized', '0.001'], ['payment.voided', '0.001']])
+    expect(of(used.id)).toEqual([['payment.authorized', '0.001'], ['payment.captured', '0.0004']])
     expect(events.find((x) => x.type === 'payment.voided')!.data).toMatchObject({ paymentId: held!.id, payer: buyer.address, scheme: 'auth-capture' })
   }, 240_000)
 })

@@ -12,6 +12,7 @@ import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { until } from './helpers/api-calls.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer, localBase, randomAddress } from './helpers/x402.js'
+import { officialBuyer } from './helpers/x402-buyers.js'
 
 /**
  * A platform seller endpoint created with `authCapture: true`, paid by the official @x402/fetch
@@ -24,6 +25,8 @@ let d: TestDaemon
 let buyer: PrivateKeyAccount
 let pay: typeof fetch
 let hook: { url: string; got: Array<{ type: string; data: Record<string, unknown> }>; close(): Promise<void> }
+/** A real upstream on 127.0.0.1 that reports what each call used: /used/<Settlement-Overrides amount> (`garbage`: a report that is not JSON). */
+let metered: { url: string; close(): Promise<void> }
 
 beforeAll(async () => {
   d = await startTestDaemon()
@@ -35,6 +38,13 @@ beforeAll(async () => {
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   hook = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(() => r())) }
+  const upstream = createServer((req, res) => {
+    const used = decodeURIComponent(req.url?.split('/used/')[1] ?? '')
+    const report = used === 'garbage' ? 'not json' : JSON.stringify({ amount: used })
+    res.writeHead(200, { 'content-type': 'application/json', 'settlement-overrides': report }).end(JSON.stringify({ used }))
+  })
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
+  metered = { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, close: () => new Promise((r) => upstream.close(() => r())) }
   buyer = await evmPayer(d, ['USDC'], '1')
   const b = localBase(d)
   pay = wrapFetchWithPayment(fetch, x402Client.fromConfig({
@@ -44,6 +54,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => {
   await hook?.close()
+  await metered?.close()
   await d?.close()
 })
 
@@ -102,5 +113,62 @@ describe('platform endpoint offering auth-capture', () => {
     expect(of(e.id)).toEqual(expect.arrayContaining([['payment.authorized', '0.001'], ['payment.captured', '0.001'], ['payment.refunded', '0.0004'], ['payment.refunded', '0.0006']]))
     expect(of(failing.id)).toEqual(expect.arrayContaining([['payment.authorized', '0.001'], ['payment.voided', '0.001']]))
     expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({ paymentId, scheme: 'auth-capture', voided: '0', payer: buyer.address })
+  })
+
+  it("captures what the upstream reports it used (Settlement-Overrides), never more than held, the rest voided in the same settle; exact pays its price whatever is reported", async () => {
+    const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
+    const seller = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'metered seller' } })).userKey })
+    const agent = await seller.createAgent({ body: { name: 'metered payee', network: 'local-base' } })
+    const at = (used: string) => seller.createEndpoint({ body: { upstreamUrl: `${metered.url}/used/${encodeURIComponent(used)}`, price: '0.001', network: 'local-base', token: 'USDC', payTo: agent.id, authCapture: true, webhookUrl: hook.url } })
+    const partial = await at('400')
+    const b0 = await usdc(buyer.address)
+
+    const r = await pay(partial.url)
+    expect(r.status).toBe(200)
+    expect(await r.json()).toEqual({ used: '400' })
+    // The report is the upstream's word to the platform, never the buyer's to read.
+    expect(r.headers.get('settlement-overrides')).toBeNull()
+    const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as { success: boolean; amount: string; transaction: string; extra: Record<string, unknown> }
+    // One settle: the capture of 400 closes the hold, its 600 voided in the same transaction.
+    expect(receipt).toMatchObject({ success: true, amount: '400', extra: { operation: 'capture', voided: '600' } })
+    expect(await usdc(buyer.address)).toBe(b0 - 400n)
+    expect(await usdc(agent.wallet)).toBe(400n)
+    const events = await until(async () => hook.got.filter((x) => x.data.endpointId === partial.id), (got) => got.length >= 2, 'the partial capture webhooks')
+    expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({ amount: '0.0004', voided: '0.0006', transaction: receipt.transaction })
+    expect(events.filter((x) => x.type === 'payment.voided')).toEqual([])
+
+    // A report above the held price captures what was held, never more.
+    const over = await pay((await at('5000')).url)
+    expect(over.status).toBe(200)
+    expect(decodeHeader(over.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, amount: '1000', extra: { operation: 'capture', voided: '0' } })
+    expect(await usdc(buyer.address)).toBe(b0 - 1400n)
+    expect(await usdc(agent.wallet)).toBe(1400n)
+
+    // A report of nothing used: the whole hold goes back.
+    const none = await pay((await at('0')).url)
+    expect(none.status).toBe(200)
+    expect(decodeHeader(none.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, extra: { operation: 'void', voided: '1000' } })
+    expect(await usdc(buyer.address)).toBe(b0 - 1400n)
+
+    // A report that cannot be read is refused as the gate refuses its own handler's: voided, 402, the buyer whole.
+    const garbage = await at('garbage')
+    const g = await pay(garbage.url)
+    expect(g.status).toBe(402)
+    expect(await usdc(buyer.address)).toBe(b0 - 1400n)
+    expect(await usdc(agent.wallet)).toBe(1400n)
+
+    // exact on the same endpoints: the price, whatever the upstream reports (less, or unreadable).
+    const exactBuyer = await evmPayer(d, ['USDC'], '1')
+    const payExact = officialBuyer(d, exactBuyer)
+    const e0 = await usdc(exactBuyer.address)
+    const x = await payExact(partial.url)
+    expect(x.status).toBe(200)
+    expect(x.headers.get('settlement-overrides')).toBeNull()
+    expect(decodeHeader(x.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true })
+    const y = await payExact(garbage.url)
+    expect(y.status).toBe(200)
+    expect(await usdc(exactBuyer.address)).toBe(e0 - 2n * PRICE)
+    expect(await usdc(agent.wallet)).toBe(1400n + 2n * PRICE)
+    expect(await localBase(d).chain.client.getBalance({ address: buyer.address })).toBe(0n)
   })
 })

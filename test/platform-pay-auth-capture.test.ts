@@ -4,6 +4,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -207,6 +210,53 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const text = await parx(['payments', '--kind', 'pay'])
     expect(text.stdout).toContain('hold 0.001 USDC: captured 0.001, refunded 0.0007')
     expect(text.stdout).toContain('hold 0.001 USDC: captured 0, voided 0.001')
+    // The CSV export: the hold's columns after the others, empty for the exact pay.
+    const csv = (await parx(['payments', '--kind', 'pay', '-o', 'csv'])).stdout.trimEnd().split('\n')
+    expect(csv[0]).toBe('createdAt,kind,state,amount,token,amountUsd,host,recipient,tx,userOp,reason,id,holdId,held,holding,captured,voided,refunded,reclaimed')
+    expect(csv.find((l) => l.includes(receipt.hold.id))).toMatch(new RegExp(`,${receipt.hold.id},0\\.001,0,0\\.001,0,0\\.0007,0$`))
+    expect(csv.filter((l) => l.endsWith(',,,,,,,'))).toHaveLength(1) // the exact one
+
+    // parx report: the window's holds per token (two metered, one full, one voided, one refunded).
+    const report = JSON.parse((await parx(['report', '--output', 'json'])).stdout)
+    expect(report.holds).toEqual([{ token: 'USDC', count: 5, held: '0.005', holding: '0', captured: '0.0028', voided: '0.0022', refunded: '0.0007', reclaimed: '0' }])
+    expect((await parx(['report'])).stdout).toMatch(/auth-capture holds\n\s+USDC\s+5 holds\s+held 0\.005 USDC: captured 0\.0028, voided 0\.0022, refunded 0\.0007/)
+    const reportCsv = (await parx(['report', '-o', 'csv'])).stdout
+    expect(reportCsv).toContain('hold-captured,USDC,5,,,0.0028')
+    expect(reportCsv).toContain('hold-refunded,USDC,5,,,0.0007')
+  })
+
+  it('the MCP pay tool takes scheme (exact or auth-capture), and MCP history shows each hold', async () => {
+    const e = await endpoint('/full')
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../bin/parx.js', import.meta.url)), 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: tmp, PARX_CONFIG_DIR: join(tmp, 'mcp-config'), PARX_RUNTIME_DIR: join(tmp, 'mcp-run'), PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: buyerKey, PARX_AGENT_ID: buyerId },
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'parx-test', version: '0.0.0' })
+    await client.connect(transport)
+    const text = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
+    try {
+      const b0 = await usdc(buyerWallet)
+      const exact = await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'exact' } })
+      expect(exact.isError, JSON.stringify(exact.content)).toBeFalsy()
+      expect(text(exact)).toMatchObject({ status: 200, receipt: { amount: '0.001', token: 'USDC' } })
+      expect(text(exact).receipt.hold).toBeUndefined()
+      const held = await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'auth-capture' } })
+      expect(held.isError, JSON.stringify(held.content)).toBeFalsy()
+      expect(text(held)).toMatchObject({ status: 200, receipt: { hold: { held: '0.001', captured: '0.001', voided: '0' } } })
+      expect(await usdc(buyerWallet)).toBe(b0 - 2n * PRICE)
+      expect((await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'upto' } })).isError).toBe(true)
+      expect(await usdc(buyerWallet)).toBe(b0 - 2n * PRICE)
+
+      const history = text(await client.callTool({ name: 'history', arguments: { kind: 'pay', limit: 2 } }))
+      expect(history.payments[0]).toMatchObject({ amount: '0.001', hold: { id: text(held).receipt.hold.id, held: '0.001', captured: '0.001', voided: '0', refunded: '0', reclaimed: '0' } })
+      expect(history.payments[1].hold).toBeUndefined()
+      const report = text(await client.callTool({ name: 'history', arguments: { report: true } }))
+      expect(report.holds).toEqual([expect.objectContaining({ token: 'USDC', count: 6, held: '0.006' })])
+    } finally {
+      await client.close()
+    }
   })
 
   it('a hold its seller never captures is reclaimed by the leader from the agent account after the capture deadline, and the limits released', async () => {

@@ -5,6 +5,9 @@ import type { SettleResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { EndpointRow } from './endpoints.js'
 import { PAID_ANSWER_HEADERS, toBuyer, toUpstream } from './egress/headers.js'
+import { upstreamUsage } from './egress/usage.js'
+import { SETTLEMENT_OVERRIDES_HEADER } from '../../src/sdk/x402/seller/usage.js'
+import { toBaseUnits } from '../../src/sdk/units.js'
 import { mppGate, type MppGate } from './paid-mpp.js'
 import { readBounded } from './pay/seller-body.js'
 import { endpointPrices } from './prices.js'
@@ -82,6 +85,8 @@ export async function servePaid(p: Paid): Promise<void> {
     const up = await forward(p)
     p.res.statusCode = up.status
     for (const [k, v] of Object.entries(up.headers)) p.res.setHeader(k, v)
+    // What the upstream used, for the gate to capture (auth-capture) or charge (batch-settlement); the gate takes it off.
+    if (up.usage !== undefined) p.res.setHeader(SETTLEMENT_OVERRIDES_HEADER, up.usage)
     p.res.end(up.body)
   })
   if (failure) throw failure
@@ -170,7 +175,7 @@ async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {
  * relayed as its status without its Location, never followed. An upstream the egress guard
  * refuses looks to the buyer like one that cannot be reached: nothing about the inside leaks.
  */
-async function forward(p: Paid): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+async function forward(p: Paid): Promise<{ status: number; headers: Record<string, string>; body: Buffer; usage?: string }> {
   const e = p.endpoint
   const url = p.req.url ?? ''
   const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
@@ -191,7 +196,8 @@ async function forward(p: Paid): Promise<{ status: number; headers: Record<strin
     if (truncated) return tooLarge()
     // The answer's X-Request-Id is ours (set on every answer), not the upstream's: it is the one in parx.log.
     const { 'x-request-id': _upstreamId, ...headers } = toBuyer(up.headers)
-    return { status: up.status, headers, body: buf }
+    const token = p.chain.tokens[e.token]!
+    return { status: up.status, headers, body: buf, usage: upstreamUsage(up.headers, toBaseUnits(e.price, token.decimals), token.decimals) }
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError'
     return failed(timedOut ? 504 : 502, timedOut ? 'did not answer in time' : 'could not be reached')

@@ -93,6 +93,26 @@ describe('payments history on the store', () => {
     await expect(spendReport(store, agentId, reportQuery.parse({ since: '2026-11-04', until: '2026-11-01' }))).rejects.toMatchObject({ code: 'BAD_REQUEST' })
   })
 
+  it("the report sums the window's auth-capture holds per token: held, still held, captured and what came back", async () => {
+    const hold = (spend: SpendRow, n: number, h: { status: string; max: string; captured?: string; voided?: string; refunded?: string }) => ({
+      id: `0x${String(n).padStart(64, '0')}`, spend_id: spend.id, agent_id: spend.agent_id, network: 'local-base', token: 'USDC', decimals: 6, escrow: '0x', payment_info: '{}',
+      max_amount: h.max, captured: h.captured ?? '0', voided: h.voided ?? '0', refunded: h.refunded ?? '0', reclaimed: '0', status: h.status,
+      capture_deadline: 1, refund_deadline: 2, tx: null, reclaim_tx: null, from_block: 0, created_at: T0, updated_at: T0,
+    })
+    // rows 0, 3 and 9 are this agent's pays (b.test, a.test, a.test); row 12 is the other agent's.
+    await store.db.insertInto('platform_agent_holds').values([
+      hold(rows[0]!, 1, { status: 'held', max: '1000' }),
+      hold(rows[3]!, 2, { status: 'settled', max: '1000', captured: '400', voided: '600', refunded: '100' }),
+      hold(rows[9]!, 3, { status: 'settled', max: '2000', voided: '2000' }),
+      hold(rows[12]!, 4, { status: 'held', max: '5000' }),
+    ]).execute()
+    const r = await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04' }))
+    expect(r.holds).toEqual([{ token: 'USDC', count: 3, held: '0.004', holding: '0.001', captured: '0.0004', voided: '0.0026', refunded: '0.0001', reclaimed: '0' }])
+    expect((await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', host: 'a.test' }))).holds)
+      .toEqual([{ token: 'USDC', count: 2, held: '0.003', holding: '0', captured: '0.0004', voided: '0.0026', refunded: '0.0001', reclaimed: '0' }])
+    expect((await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', kind: 'send' }))).holds).toEqual([])
+  })
+
   it('refuses a cursor it did not give out', () => {
     expect(paymentsQuery.safeParse({ cursor: 'abc' }).success).toBe(false)
     expect(paymentsQuery.safeParse({ limit: '201' }).success).toBe(false)

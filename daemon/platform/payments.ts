@@ -2,7 +2,7 @@ import { encodeCursor, PAYMENTS_PAGE, REPORT_MAX_DAYS, type Payment, type Paymen
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import { microsToUsd } from './limits.js'
-import { aggregateSpends } from './report.js'
+import { aggregateHolds, aggregateSpends, stillHeld } from './report.js'
 import type { SpendRow } from './spends.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import type { AgentHoldRow } from './holds/store.js'
@@ -45,7 +45,13 @@ export async function spendReport(store: Store, agentId: string, q: SpendFilter,
   const rows = await filtered(store, agentId, { ...q, since, until })
     .select(['kind', 'state', 'token', 'amount', 'amount_micros', 'host', 'created_at'])
     .where('state', '!=', 'released').execute()
-  return { since: iso(since), until: iso(until), ...aggregateSpends(rows) }
+  // The holds of the window's pays, released ones too: a hold voided whole moved nothing but is shown as voided.
+  const holds = await store.db.selectFrom('platform_agent_holds')
+    .select(['token', 'decimals', 'status', 'max_amount', 'captured', 'voided', 'refunded', 'reclaimed'])
+    .where('agent_id', '=', agentId)
+    .where('spend_id', 'in', filtered(store, agentId, { ...q, since, until }).select('id'))
+    .execute()
+  return { since: iso(since), until: iso(until), ...aggregateSpends(rows), holds: aggregateHolds(holds) }
 }
 
 function filtered(store: Store, agentId: string, f: SpendFilter) {
@@ -73,9 +79,8 @@ export function paymentView(r: SpendRow & { has_receipt?: unknown }, hold?: Agen
 /** An agent's auth-capture hold as history shows it (token units). */
 export function holdView(h: AgentHoldRow): NonNullable<Payment['hold']> {
   const u = (v: string | bigint) => fromBaseUnits(BigInt(v), h.decimals)
-  const holding = h.status === 'held' ? BigInt(h.max_amount) - BigInt(h.captured) - BigInt(h.voided) - BigInt(h.reclaimed) : 0n
   return {
-    id: h.id, status: h.status as 'held' | 'settled' | 'done', held: u(h.max_amount), holding: u(holding > 0n ? holding : 0n), captured: u(h.captured),
+    id: h.id, status: h.status as 'held' | 'settled' | 'done', held: u(h.max_amount), holding: u(stillHeld(h)), captured: u(h.captured),
     voided: u(h.voided), refunded: u(h.refunded), reclaimed: u(h.reclaimed),
     captureDeadline: iso(Number(h.capture_deadline) * 1000), refundDeadline: iso(Number(h.refund_deadline) * 1000),
   }

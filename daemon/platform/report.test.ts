@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addDecimals, aggregateSpends, type ReportRow } from './report.js'
+import { addDecimals, aggregateHolds, aggregateSpends, type HoldReportRow, type ReportRow } from './report.js'
 
 const at = (iso: string) => Date.parse(iso)
 const row = (r: Partial<ReportRow>): ReportRow => ({ kind: 'pay', state: 'confirmed', token: 'PUSD', amount: '0.01', amount_micros: 10_000, host: 'a.example', created_at: at('2026-11-01T10:00:00Z'), ...r })
@@ -33,6 +33,23 @@ describe('aggregateSpends', () => {
 
   it('an empty window is zero everywhere', () => {
     expect(aggregateSpends([])).toEqual({ total: { count: 0, usd: '0', pending: 0 }, byDay: [], byHost: [], byToken: [], byKind: [] })
+  })
+})
+
+describe('aggregateHolds', () => {
+  const hold = (h: Partial<HoldReportRow>): HoldReportRow => ({ token: 'USDC', decimals: 6, status: 'settled', max_amount: '1000', captured: '0', voided: '0', refunded: '0', reclaimed: '0', ...h })
+  it('sums per token in base units, by symbol; only a hold still held counts as holding', () => {
+    expect(aggregateHolds([
+      hold({ status: 'held', captured: '0' }),
+      hold({ status: 'held', max_amount: '3000', captured: '1000' }),
+      hold({ captured: '400', voided: '600', refunded: '400' }),
+      hold({ reclaimed: '1000' }),
+      hold({ token: 'PUSD', decimals: 18, max_amount: '10000000000000000', captured: '10000000000000000' }),
+    ])).toEqual([
+      { token: 'PUSD', count: 1, held: '0.01', holding: '0', captured: '0.01', voided: '0', refunded: '0', reclaimed: '0' },
+      { token: 'USDC', count: 4, held: '0.006', holding: '0.003', captured: '0.0014', voided: '0.0006', refunded: '0.0004', reclaimed: '0.001' },
+    ])
+    expect(aggregateHolds([])).toEqual([])
   })
 })
 

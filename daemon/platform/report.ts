@@ -1,6 +1,7 @@
 import type { PaymentKind, Report } from '../../src/sdk/platform/history.js'
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
 import { microsToUsd } from './limits.js'
+import type { AgentHoldRow } from './holds/store.js'
 
 /** What the report reads of a spend: the ledger's columns it totals. */
 export type ReportRow = {
@@ -55,6 +56,38 @@ export function aggregateSpends(rows: readonly ReportRow[]): Pick<Report, 'total
     byToken: [...tokens].sort(byUsd).map(([token, a]) => ({ token, amount: a.amount, ...out(a) })),
     byKind: [...kinds].sort(byUsd).map(([kind, a]) => ({ kind: kind as PaymentKind, ...out(a) })),
   }
+}
+
+/** What the report reads of an auth-capture hold. */
+export type HoldReportRow = Pick<AgentHoldRow, 'token' | 'decimals' | 'status' | 'max_amount' | 'captured' | 'voided' | 'refunded' | 'reclaimed'>
+
+/** What a hold still holds, in base units: what the seller may yet capture (0 once nothing is held any more). */
+export function stillHeld(h: HoldReportRow): bigint {
+  const left = h.status === 'held' ? BigInt(h.max_amount) - BigInt(h.captured) - BigInt(h.voided) - BigInt(h.reclaimed) : 0n
+  return left > 0n ? left : 0n
+}
+
+const HOLD_AMOUNTS = ['held', 'holding', 'captured', 'voided', 'refunded', 'reclaimed'] as const
+
+/**
+ * The window's auth-capture holds per token, summed in base units and shown in the token's units,
+ * by symbol: what the agent signed for, what is still held, captured, and what came back.
+ */
+export function aggregateHolds(rows: readonly HoldReportRow[]): Report['holds'] {
+  const tokens = new Map<string, { count: number; decimals: number } & Record<(typeof HOLD_AMOUNTS)[number], bigint>>()
+  for (const h of rows) {
+    const t = get(tokens, h.token, () => ({ count: 0, decimals: Number(h.decimals), held: 0n, holding: 0n, captured: 0n, voided: 0n, refunded: 0n, reclaimed: 0n }))
+    t.count++
+    t.held += BigInt(h.max_amount)
+    t.holding += stillHeld(h)
+    t.captured += BigInt(h.captured)
+    t.voided += BigInt(h.voided)
+    t.refunded += BigInt(h.refunded)
+    t.reclaimed += BigInt(h.reclaimed)
+  }
+  return [...tokens].sort(([a], [b]) => a.localeCompare(b)).map(([token, t]) => ({
+    token, count: t.count, ...Object.fromEntries(HOLD_AMOUNTS.map((k) => [k, fromBaseUnits(t[k], t.decimals)])) as Record<(typeof HOLD_AMOUNTS)[number], string>,
+  }))
 }
 
 function get<K, V>(m: Map<K, V>, k: K, make: () => V): V {

@@ -78,7 +78,7 @@ function paymentsTable(r: PaymentsPage): HTMLTableElement {
 }
 
 /** An auth-capture payment's hold (docs/platform-api.md "Paying with auth-capture"): held, captured, and what came back. */
-function holdText(x: NonNullable<PaymentsPage['payments'][number]['hold']>): string {
+export function holdText(x: NonNullable<PaymentsPage['payments'][number]['hold']>): string {
   const back = ([['voided', x.voided], ['refunded', x.refunded], ['reclaimed', x.reclaimed]] as const).filter(([, v]) => v !== '0').map(([k, v]) => `${k} ${v}`)
   return `hold ${x.held}: captured ${x.captured}${back.length ? `, ${back.join(', ')}` : ''}${x.holding !== '0' ? `, still held ${x.holding}` : ''}`
 }

@@ -46,9 +46,12 @@ export async function run(opts: PaymentsOptions, deps: PlatformDeps): Promise<Co
 }
 
 export const PAYMENT_COLUMNS = ['createdAt', 'kind', 'state', 'amount', 'token', 'amountUsd', 'host', 'recipient', 'tx', 'userOp', 'reason', 'id'] as const
+/** An auth-capture pay's hold, in the token's units (empty for every other payment); after the others, so a sheet reading them by position still does. */
+export const HOLD_COLUMNS = ['holdId', 'held', 'holding', 'captured', 'voided', 'refunded', 'reclaimed'] as const
 
 export function csv(p: PaymentsPage): string[] {
-  return csvLines(PAYMENT_COLUMNS, p.payments.map((x) => PAYMENT_COLUMNS.map((c) => x[c])))
+  const hold = (x: Payment) => HOLD_COLUMNS.map((c) => (x.hold ? x.hold[c === 'holdId' ? 'id' : c] : null))
+  return csvLines([...PAYMENT_COLUMNS, ...HOLD_COLUMNS], p.payments.map((x) => [...PAYMENT_COLUMNS.map((c) => x[c]), ...hold(x)]))
 }
 
 export function human(p: PaymentsPage | SignedReceipt[], ctx: CliContext): string[] {

@@ -18,11 +18,14 @@ export async function run(opts: ReportOptions, deps: PlatformDeps): Promise<Comm
 }
 
 export const REPORT_COLUMNS = ['section', 'key', 'count', 'usd', 'pending', 'amount'] as const
+/** The auth-capture sections: one row per token and amount of the window's holds. */
+const HOLD_SECTIONS = ['held', 'holding', 'captured', 'voided', 'refunded', 'reclaimed'] as const
 
 /**
  * One table a spreadsheet opens: a row per total (section total, day, host, token, kind; `amount`
- * is the token amount, for token rows) and the limits as `limit` rows whose usd is the value
- * (empty: no limit of that kind).
+ * is the token amount, for token rows), the auth-capture holds as `hold-held`, `hold-captured`,
+ * `hold-voided`, `hold-refunded`... rows per token (count: the holds; amount: the sum), and the
+ * limits as `limit` rows whose usd is the value (empty: no limit of that kind).
  */
 export function csv(r: Report): string[] {
   const t = (section: string, key: string, x: Report['total'], amount?: string) => [section, key, x.count, x.usd, x.pending, amount]
@@ -33,6 +36,7 @@ export function csv(r: Report): string[] {
     ...r.byHost.map((x) => t('host', x.host, x)),
     ...r.byToken.map((x) => t('token', x.token, x, x.amount)),
     ...r.byKind.map((x) => t('kind', x.kind, x)),
+    ...(r.holds ?? []).flatMap((h) => HOLD_SECTIONS.map((k) => [`hold-${k}`, h.token, h.count, null, null, h[k]])),
     ['limit', 'perPaymentUsd', null, l.perPaymentUsd, null, null],
     ['limit', 'dailyUsd', null, l.dailyUsd, null, null],
     ['limit', 'spentTodayUsd', null, l.spentTodayUsd, null, null],
@@ -56,7 +60,16 @@ export function human(r: Report, ctx: CliContext): string[] {
     ...rows('per host', r.byHost.map((x) => ({ key: x.host, x }))),
     ...rows('per token', r.byToken.map((x) => ({ key: x.token, x, extra: `${x.amount} ${x.token}` }))),
     ...rows('per kind', r.byKind.map((x) => ({ key: x.kind, x }))),
+    // A daemon from before holds in the report sends none.
+    ...(r.holds?.length ? [ctx.color.bold('auth-capture holds'), ...r.holds.map((h) => `  ${label(ctx, h.token)}${holdTotals(h)}`)] : []),
   ]
+}
+
+/** A token's holds in a line: what was held, captured, what came back and what is still held. */
+export function holdTotals(h: Report['holds'][number]): string {
+  const back = (['voided', 'refunded', 'reclaimed'] as const).filter((k) => h[k] !== '0').map((k) => `${k} ${h[k]}`)
+  const n = `${h.count} ${h.count === 1 ? 'hold' : 'holds'}`
+  return `${n.padEnd(13)} held ${h.held} ${h.token}: captured ${h.captured}${back.length ? `, ${back.join(', ')}` : ''}${h.holding !== '0' ? `, still held ${h.holding}` : ''}`
 }
 
 export function define(ctx: () => CliContext): Command {

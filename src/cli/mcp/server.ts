@@ -31,6 +31,9 @@ const tools = {
       body: z.string().optional().describe('the request body, as text (set its content-type in headers); not allowed with GET'),
       maxAmount: amount.optional().describe('refuse when the seller asks more than this, in its token'),
       protocol: z.enum(['x402', 'mpp']).optional().describe('pay only with this protocol; default x402 when offered, else MPP'),
+      scheme: z.enum(['exact', 'auth-capture']).optional().describe(
+        'x402 only with this scheme: auth-capture holds the price and the seller captures what it served (the rest, or all of it on a failed call, comes back; refundable), exact pays the price at once; default auth-capture when the seller offers it',
+      ),
       dryRun: z.boolean().optional().describe('pay nothing: answer whether this agent would pay now (wouldPay), which rule would refuse (refusedBy), whether the user would be asked to approve it first (approvalRequired), the offer and the remaining budget per window'),
       approvalId: z.string().optional().describe('the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; the other arguments must be the same'),
     },
@@ -84,6 +87,7 @@ const tools = {
   history: {
     description:
       "The agent's pays, sends and swaps, newest first, one page at a time (pass nextCursor as cursor for the next); " +
+      'an auth-capture pay has hold: what was held, what is still held, captured, voided, refunded and reclaimed, with its deadlines; ' +
       'with report: true, the totals per day, host, token and kind over the window instead, with the limits and what today used. ' +
       "Each settled pay has receipt: true; pass its id as receipt to get the platform's signed receipt of it (EIP-712, verifiable offline with `parx receipt verify`).",
     input: {

@@ -68,7 +68,7 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       }
     }
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
-    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), dryRun, yes: true, via: 'mcp', approvalId: str(a, 'approvalId'), ...request }, deps)).data
+    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), scheme: str(a, 'scheme'), dryRun, yes: true, via: 'mcp', approvalId: str(a, 'approvalId'), ...request }, deps)).data
   },
   approvals: async (_a, deps) => {
     needAgent(deps, 'approvals')

@@ -132,6 +132,15 @@ export const report = z.object({
   /** Token amounts summed in the token's own units, by symbol. */
   byToken: z.array(z.object({ token: z.string(), amount: z.string(), ...totals })),
   byKind: z.array(z.object({ kind: paymentKind, ...totals })),
+  /**
+   * x402 auth-capture pays in the window, per token (token units, summed exactly): `count` holds,
+   * `held` the maxima signed, `holding` what is still held, `captured` what sellers took, and
+   * `voided` / `refunded` / `reclaimed` what came back. Each payment's own are its history row's
+   * `hold`. Empty when there were none (and from a daemon older than this field).
+   */
+  holds: z.array(z.object({
+    token: z.string(), count: z.number().int(), held: z.string(), holding: z.string(), captured: z.string(), voided: z.string(), refunded: z.string(), reclaimed: z.string(),
+  })).default([]),
   /** The agent's limits now and what the rolling day has used. */
   limits,
 })

@@ -13,7 +13,7 @@ import { canonical } from '../canonical-json.js'
 import { memoryAnswerStore, type AnswerBounds, type AnswerStore } from './answers/store.js'
 import { offersFor, type Offer, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
-import { takeSettlementAmount } from './usage.js'
+import { SETTLEMENT_OVERRIDES_HEADER, takeSettlementAmount } from './usage.js'
 import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
 import { serveChannelPayment } from './channels/gate.js'
 import { memoryChannelStore, type ChannelStore } from './channels/store.js'
@@ -205,7 +205,10 @@ export function paymentGate(o: PaymentGateOptions) {
       }
       const status = await held.ended
       // upto: the handler said what it used (./usage.ts); that, not the signed maximum, is settled.
-      const used = takeSettlementAmount(res, 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired, offers.find((o) => o.v2 === accepted)?.decimals)
+      // exact charges its price whatever the handler reports (taken off unread): a report, even a
+      // malformed one, never lowers what an exact payment pays nor costs the buyer its answer.
+      const max = 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired
+      const used = accepted.scheme === UPTO ? takeSettlementAmount(res, max, offers.find((o) => o.v2 === accepted)?.decimals) : (res.removeHeader(SETTLEMENT_OVERRIDES_HEADER), max)
       if (status >= 400) return held.release()
       if (typeof used !== 'string') {
         held.discard()

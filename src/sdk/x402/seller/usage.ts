@@ -33,12 +33,20 @@ export function settleAmount(res: ServerResponse, amount: string | bigint): void
 export function takeSettlementAmount(res: ServerResponse, max: string, decimals?: number): string | { invalid: string } {
   const raw = res.getHeader(SETTLEMENT_OVERRIDES_HEADER)
   res.removeHeader(SETTLEMENT_OVERRIDES_HEADER)
-  if (raw === undefined) return max
+  return raw === undefined ? max : readSettlementAmount(String(raw), max, decimals)
+}
+
+/**
+ * A Settlement-Overrides value in base units, against the signed maximum `max` (for a
+ * percentage) and the asset's `decimals` (for dollars); `{ invalid }` when it cannot be read. Not
+ * capped at the maximum: what a larger report means is the caller's to decide.
+ */
+export function readSettlementAmount(raw: string, max: string, decimals?: number): string | { invalid: string } {
   let amount: unknown
   try {
-    amount = (JSON.parse(String(raw)) as { amount?: unknown }).amount
+    amount = (JSON.parse(raw) as { amount?: unknown }).amount
   } catch {
-    return { invalid: `${SETTLEMENT_OVERRIDES_HEADER} is not JSON: ${String(raw).slice(0, 80)}` }
+    return { invalid: `${SETTLEMENT_OVERRIDES_HEADER} is not JSON: ${raw.slice(0, 80)}` }
   }
   if (typeof amount !== 'string') return { invalid: `${SETTLEMENT_OVERRIDES_HEADER} has no string amount` }
   if (/^\d{1,78}$/.test(amount)) return BigInt(amount).toString()
