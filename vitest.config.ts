@@ -13,6 +13,8 @@ const storeSensitive = [
   'daemon/platform/budget-store.test.ts',
   'daemon/platform/approvals/store.test.ts',
   'test/platform-approvals.test.ts',
+  'daemon/platform/alerts/**/*.test.ts',
+  'test/platform-alerts.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/platform/receipts/issue.test.ts',
