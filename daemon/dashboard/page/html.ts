@@ -17,6 +17,7 @@ export const dashboardHtml = String.raw`<!doctype html>
   <a href="#/keys">Partner API keys</a>
   <a href="#/cli">Command line access</a>
   <a href="#/agents">Agents</a>
+  <a href="#/alerts">Alerts</a>
 </nav>
 <main id="app" tabindex="-1"><p>Loading…</p><noscript>The dashboard needs JavaScript.</noscript></main>
 </body>

@@ -106,6 +106,10 @@ export function alertsService(p: AlertsParameters): Alerts {
   return {
     store,
     async add(userId, s) {
+      // A user's budget and a payee new to all its agents are about every agent at once: one agent cannot narrow them.
+      if (s.agentId && 'of' in s && s.of === 'user') {
+        throw new BaseError('BAD_REQUEST', `a ${s.kind} rule with of "user" watches all your agents together; leave agentId out, or use of "agent"`)
+      }
       const row = await store.add(userId, s)
       cache.delete(userId)
       return row

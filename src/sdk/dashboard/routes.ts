@@ -30,4 +30,6 @@ export const dashboardPaths = {
   agentKey: `${DASHBOARD_PATH}/api/agents/:id/keys/:keyId`,
   agentSpending: `${DASHBOARD_PATH}/api/agents/:id/spending`,
   agentPayments: `${DASHBOARD_PATH}/api/agents/:id/payments`,
+  alerts: `${DASHBOARD_PATH}/api/alerts`,
+  alertRule: `${DASHBOARD_PATH}/api/alerts/:id`,
 } as const

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../../route.js'
+import { alertsAdd, alertsRemove, alertsView } from './alerts.js'
 import { agentFreeze, agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate, agentsList, agentUnfreeze } from './agents.js'
 import { dashboardPage, dashboardScript, dashboardSlash, dashboardStyle } from './page.js'
 import { partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete, partnerKeysList } from './partner-keys.js'
@@ -13,4 +14,5 @@ export const dashboardRoutes: AnyRoute[] = [
   partnerKeysList, partnerKeysCreate, partnerKeysDeactivate, partnerKeysDelete,
   userKeysList, userKeysCreate, userKeysRevoke,
   agentsList, agentsCreate, agentShow, agentLimits, agentFreeze, agentUnfreeze, agentKeysCreate, agentKeysRevoke, agentSpending, agentPayments,
+  alertsView, alertsAdd, alertsRemove,
 ] as AnyRoute[]

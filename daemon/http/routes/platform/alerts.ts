@@ -1,4 +1,3 @@
-import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { alertView, ruleView } from '../../../platform/alerts/store.js'
 import { platformRoute } from './contract-route.js'
@@ -12,10 +11,6 @@ export const listAlertRules = platformRoute(platformRoutes.listAlertRules, async
 export const createAlertRule = platformRoute(platformRoutes.createAlertRule, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   if (body.agentId) await s.ownedAgent(caller, body.agentId)
-  // A user's budget and a payee new to all its agents are about every agent at once: one agent cannot narrow them.
-  if (body.agentId && 'of' in body && body.of === 'user') {
-    throw new BaseError('BAD_REQUEST', `a ${body.kind} rule with of "user" watches all your agents together; leave agentId out, or use of "agent"`)
-  }
   const row = await s.alerts.add(userId, body)
   s.log.info({ rule: row.id, kind: row.kind, agent: row.agent_id }, 'alert rule added')
   return c.json(ruleView(row))
