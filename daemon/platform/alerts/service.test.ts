@@ -151,6 +151,13 @@ describe('payment above, new payee, spend rate', () => {
     expect(JSON.parse(all[0]!.figures)).toMatchObject({ period: 'day', factor: '3', spentUsd: '3.5', averageUsd: '1' })
   })
 
+  it("refuses a user-wide rule narrowed to one agent (BAD_REQUEST), and more than 50 rules (QUOTA_EXCEEDED)", async () => {
+    await expect(rule({ kind: 'budget', percent: 80, window: 'month', of: 'user', agentId: agent.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(rule({ kind: 'new_payee', of: 'user', agentId: agent.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    for (let i = 0; i < 50; i++) await rule({ kind: 'payment_above', usd: String(1000 + i) })
+    await expect(rule({ kind: 'payment_above', usd: '1' })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' })
+  })
+
   it('a rule scoped to another agent does not watch this one', async () => {
     const other = await addAgent()
     await rule({ kind: 'payment_above', usd: '1', agentId: other.id })
