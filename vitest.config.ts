@@ -13,6 +13,9 @@ const storeSensitive = [
   'daemon/platform/budget-store.test.ts',
   'daemon/platform/approvals/store.test.ts',
   'test/platform-approvals.test.ts',
+  'daemon/platform/alerts/**/*.test.ts',
+  'test/platform-alerts.test.ts',
+  'test/hosted-alerts.test.ts',
   'daemon/platform/channels/store.test.ts',
   'daemon/platform/payments.test.ts',
   'daemon/platform/receipts/issue.test.ts',
@@ -97,7 +100,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/dashboard-approvals-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts', 'test/hosted-auth-capture.test.ts', 'test/hosted-policy.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/dashboard-approvals-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts', 'test/hosted-auth-capture.test.ts', 'test/hosted-policy.test.ts', 'test/hosted-alerts.test.ts'],
         },
       },
       {

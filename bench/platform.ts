@@ -97,6 +97,7 @@ export async function benchPlatform(): Promise<void> {
       report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
     }
     await benchPolicyPay(user, faucet, `${x402Url}/x402`, payTo)
+    await benchAlertsPay(op, daemon.urls.platform, faucet, `${x402Url}/x402`)
     if (PAY_ONLY) return
     for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
       const to = privateKeyToAccount(generatePrivateKey()).address
@@ -177,4 +178,47 @@ async function benchPolicyPay(
   const t0 = performance.now()
   for (let i = 0; i < 100_000; i++) refusalOf(scoped, payee)
   report('platform payee rules check alone (10 rules)', ((performance.now() - t0) / 100_000) * 1000, 'us')
+}
+
+/**
+ * Issue 41 item 5's cost: x402 `pay` p50 of an agent whose user has one alert rule of each kind
+ * (evaluated around every pay: the reads of each rule, no alert firing after the first pays) against
+ * an agent of a user with no alert rules (no read at all: the replica's one-second rules cache), in
+ * one run, alternating as benchPolicyPay does.
+ */
+async function benchAlertsPay(
+  op: ReturnType<typeof createPlatformClient>, platformUrl: string, faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>, url: string,
+): Promise<void> {
+  const userOf = async (name: string) => createPlatformClient({ url: platformUrl, userKey: (await op.createUser({ body: { name } })).userKey })
+  const [plain, alerted] = [await userOf('bench-no-alerts'), await userOf('bench-alerts')]
+  const bare = await plain.createAgent({ body: { name: 'bench-bare', network: 'local-base' } })
+  const watched = await alerted.createAgent({ body: { name: 'bench-watched', network: 'local-base' } })
+  for (const a of [bare, watched]) await faucet('local-base', a.wallet, 'PUSD', '100')
+  await alerted.setUserLimits({ body: { monthlyUsd: '100000' } })
+  for (const body of [
+    { kind: 'budget', percent: 80, window: 'month' }, { kind: 'payment_above', usd: '1000' }, { kind: 'new_payee' },
+    { kind: 'refusals', count: 3, withinMinutes: 10 }, { kind: 'spend_rate', factor: '3', period: 'day' },
+  ] as const) await alerted.createAlertRule({ body })
+  const one = async (client: typeof plain, id: string) => {
+    const t0 = performance.now()
+    await client.pay({ params: { id }, body: { url, protocol: 'x402' } })
+    return performance.now() - t0
+  }
+  await one(plain, bare.id)
+  await one(alerted, watched.id)
+  const ms = { bare: [] as number[], watched: [] as number[] }
+  for (let i = 0; i < PAYS; i++) {
+    if (i % 2 === 0) {
+      ms.bare.push(await one(plain, bare.id))
+      ms.watched.push(await one(alerted, watched.id))
+    } else {
+      ms.watched.push(await one(alerted, watched.id))
+      ms.bare.push(await one(plain, bare.id))
+    }
+  }
+  const b = summary(ms.bare)
+  const w = summary(ms.watched)
+  report('platform pay x402 p50, user without alert rules', b.p50, 'ms', { n: b.n })
+  report('platform pay x402 p50, user with 5 alert rules (one per kind)', w.p50, 'ms', { n: w.n })
+  report('platform pay x402 p50 ratio, 5 alert rules / none', w.p50 / b.p50, 'x', { n: w.n })
 }

@@ -57,6 +57,11 @@ _parx() {
       "approvals list") path="approvals list" ;;
       "approvals approve") path="approvals approve" ;;
       "approvals deny") path="approvals deny" ;;
+      "alerts") path="alerts" ;;
+      "alerts list") path="alerts list" ;;
+      "alerts add") path="alerts add" ;;
+      "alerts remove") path="alerts remove" ;;
+      "alerts history") path="alerts history" ;;
       "whoami") path="whoami" ;;
       "balance") path="balance" ;;
       "pay") path="pay" ;;
@@ -97,7 +102,7 @@ _parx() {
     *"|--output"|*"|-o") COMPREPLY=( $(compgen -W "text json csv" -- "$cur") ); return ;;
   esac
   case "$path" in
-    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent approvals whoami balance pay send swap payments report channels discover manifest receipt endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
+    "") words="serve status openapi backup restore chains deploy faucet keys solver attestor xchain config auth user agent approvals alerts whoami balance pay send swap payments report channels discover manifest receipt endpoint mcp skill logout completion --version -V --output -o --api-url --no-color --version -V --output -o --api-url --no-color --help" ;;
     "serve") words="--profile --port --metrics-port --host --data-dir --fresh --reset-chain --role --log-level --version -V --output -o --api-url --no-color --help" ;;
     "status") words="--version -V --output -o --api-url --no-color --help" ;;
     "openapi") words="--version -V --output -o --api-url --no-color --help" ;;
@@ -149,6 +154,11 @@ _parx() {
     "approvals list") words="--all --version -V --output -o --api-url --no-color --help" ;;
     "approvals approve") words="--version -V --output -o --api-url --no-color --help" ;;
     "approvals deny") words="--version -V --output -o --api-url --no-color --help" ;;
+    "alerts") words="list add remove history --version -V --output -o --api-url --no-color --help" ;;
+    "alerts list") words="--version -V --output -o --api-url --no-color --help" ;;
+    "alerts add") words="--budget --window --of --payment-above --new-payee --refusals --within --spend-rate --period --agent --version -V --output -o --api-url --no-color --help" ;;
+    "alerts remove") words="--version -V --output -o --api-url --no-color --help" ;;
+    "alerts history") words="--agent --limit --version -V --output -o --api-url --no-color --help" ;;
     "whoami") words="--version -V --output -o --api-url --no-color --help" ;;
     "balance") words="--version -V --output -o --api-url --no-color --help" ;;
     "pay") words="--url --method -X --header -H --data -d --json --out --max --protocol --scheme --dry-run --yes -y --wait-approval --approval-id --version -V --output -o --api-url --no-color --help" ;;

@@ -20,6 +20,7 @@ complete -c parx -f -n '__fish_use_subcommand' -a auth
 complete -c parx -f -n '__fish_use_subcommand' -a user
 complete -c parx -f -n '__fish_use_subcommand' -a agent
 complete -c parx -f -n '__fish_use_subcommand' -a approvals
+complete -c parx -f -n '__fish_use_subcommand' -a alerts
 complete -c parx -f -n '__fish_use_subcommand' -a whoami
 complete -c parx -f -n '__fish_use_subcommand' -a balance
 complete -c parx -f -n '__fish_use_subcommand' -a pay
@@ -182,6 +183,22 @@ complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a list
 complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a approve
 complete -c parx -f -n '__fish_seen_subcommand_from approvals' -a deny
 complete -c parx -n '__fish_seen_subcommand_from list' -l all -f
+complete -c parx -f -n '__fish_seen_subcommand_from alerts' -a list
+complete -c parx -f -n '__fish_seen_subcommand_from alerts' -a add
+complete -c parx -f -n '__fish_seen_subcommand_from alerts' -a remove
+complete -c parx -f -n '__fish_seen_subcommand_from alerts' -a history
+complete -c parx -n '__fish_seen_subcommand_from add' -l budget -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l window -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l of -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l payment-above -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l new-payee -f
+complete -c parx -n '__fish_seen_subcommand_from add' -l refusals -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l within -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l spend-rate -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l period -r
+complete -c parx -n '__fish_seen_subcommand_from add' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from history' -l agent -r
+complete -c parx -n '__fish_seen_subcommand_from history' -l limit -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -l url -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s X -l method -r
 complete -c parx -n '__fish_seen_subcommand_from pay' -s H -l header -r

@@ -17,6 +17,7 @@ import type { DashboardOrigin } from './origin.js'
 import type { SessionStore } from './sessions.js'
 import type { Siwe } from './siwe.js'
 import { spendingByDay } from './spending.js'
+import { dashboardAlerts } from './alerts.js'
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
 
@@ -63,6 +64,8 @@ export function dashboardService(p: DashboardParameters) {
       ? 'Changes apply at once on every server: replicas are told through the shared database. If one misses the message it still catches up within 30 seconds for a new key and 5 minutes for a deactivation or deletion.'
       : 'Changes apply at once (one server, no other replica caches a verdict).',
 
+    /** The Alerts view: the user's alert rules and the alerts they fired (./alerts.ts). */
+    alerts: dashboardAlerts(p.platform, userOf),
     /** The platform user of a wallet that just signed in: created now on first sign-in. */
     signedIn: (wallet: Address) => p.userKeys.userForWallet(wallet),
 

@@ -52,6 +52,7 @@ import { receiptStore, type ReceiptStore } from './receipts/store.js'
 import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
 import { approvalStore, type ApprovalStore } from './approvals/store.js'
 import { approvalRequestedEvents } from './approvals/webhook.js'
+import { alertsService, type Alerts } from './alerts/service.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -73,6 +74,8 @@ export type PlatformService = {
   policies: PolicyStore
   /** Pays and sends above an agent's approveAboveUsd, held for the owner (./approvals/). */
   approvals: ApprovalStore
+  /** Users' alert rules, their evaluation around each pay, send and swap, and the alerts fired (./alerts/). */
+  alerts: Alerts
   /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
   history: {
     page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
@@ -205,6 +208,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (events.length) void webhooks.delivery.poke()
     },
   }
+  const alerts = alertsService({ store: p.store, endpoints, delivery: webhooks.delivery, log: p.log })
   const chainOf = (agent: AgentRow) => {
     const chain = p.evm[agent.network]
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
@@ -221,6 +225,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     spends,
     policies,
     approvals,
+    alerts,
     history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
     tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
@@ -241,10 +246,10 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (!a || !mine) throw new BaseError('NOT_FOUND', `no agent ${id} for this key`)
       return a
     },
-    send: async (agent, body) => sendFromAgent({
+    send: (agent, body) => alerts.watch(agent, async () => sendFromAgent({
       chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent), approvals: approvalGate,
-    }, agent, body),
-    pay: (agent, req) => quotas.pay(agent.user_id, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent), approvals: approvalGate }, agent, req)),
+    }, agent, body)),
+    pay: (agent, req) => quotas.pay(agent.user_id, () => alerts.watch(agent, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent), approvals: approvalGate }, agent, req))),
     receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {
@@ -294,7 +299,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     log: p.log,
     aa: p.aa,
     platformUrl: p.platformUrl,
-    swap: async (agent, body) => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) }, agent, body),
+    swap: (agent, body) => alerts.watch(agent, async () => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) }, agent, body)),
     async balance(agent) {
       const chain = chainOf(agent)
       const wallet = getAddress(agent.address)

@@ -1,3 +1,4 @@
+import type { AlertTables } from './tables/alerts.js'
 import type { AgentHoldTables } from './tables/agent-holds.js'
 import type { ApprovalTables } from './tables/approvals.js'
 import type { ChannelTables } from './tables/channels.js'
@@ -17,4 +18,4 @@ import type { XchainTables } from './tables/xchain.js'
  * interface `<Area>Tables` and adds it here; its migrations go in `migrations/` (see index.ts there).
  */
 export interface Database
-  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables, AgentHoldTables, ApprovalTables {}
+  extends FoundationTables, FacilitatorTables, SolanaTables, XchainTables, PlatformTables, SwapTables, DashboardTables, ChannelTables, SellerTables, ReceiptTables, PolicyTables, AgentHoldTables, ApprovalTables, AlertTables {}

@@ -1,5 +1,9 @@
 import { Command, Option } from 'commander'
 import * as agentCreate from './commands/agent/create.js'
+import * as alertsAdd from './commands/alerts/add.js'
+import * as alertsHistory from './commands/alerts/history.js'
+import * as alertsList from './commands/alerts/list.js'
+import * as alertsRemove from './commands/alerts/remove.js'
 import * as approvalsApprove from './commands/approvals/approve.js'
 import * as approvalsDeny from './commands/approvals/deny.js'
 import * as approvalsList from './commands/approvals/list.js'
@@ -151,6 +155,14 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
       .addCommand(approvalsList.define(ctx), { isDefault: true })
       .addCommand(approvalsApprove.define(ctx))
       .addCommand(approvalsDeny.define(ctx)),
+  )
+  program.addCommand(
+    new Command('alerts')
+      .description("rules that tell you when your agents' spending crosses a line: budget at N%, payment above X, new payee, refusals, spend rate")
+      .addCommand(alertsList.define(ctx), { isDefault: true })
+      .addCommand(alertsAdd.define(ctx))
+      .addCommand(alertsRemove.define(ctx))
+      .addCommand(alertsHistory.define(ctx)),
   )
   program.addCommand(whoami.define(ctx))
   program.addCommand(balance.define(ctx))

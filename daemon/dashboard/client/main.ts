@@ -7,6 +7,7 @@
 import type { DashboardSession } from '../../../src/sdk/dashboard/fields.js'
 import { dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
 import { agentPage } from './agent-page.js'
+import { alertsPage } from './alerts-page.js'
 import { agentsPage } from './agents-page.js'
 import { api } from './api.js'
 import { APPROVALS_HASH, approvalsPage } from './approvals-page.js'
@@ -24,6 +25,7 @@ function render(): void {
   if (hash === '#/cli') return cliPage()
   if (hash === '#/agents') return agentsPage()
   if (hash === APPROVALS_HASH) return approvalsPage()
+  if (hash === '#/alerts') return alertsPage()
   return keysPage()
 }
 

@@ -18,6 +18,7 @@ export const dashboardHtml = String.raw`<!doctype html>
   <a href="#/cli">Command line access</a>
   <a href="#/agents">Agents</a>
   <a href="#/approvals">Approvals</a>
+  <a href="#/alerts">Alerts</a>
 </nav>
 <main id="app" tabindex="-1"><p>Loading…</p><noscript>The dashboard needs JavaScript.</noscript></main>
 </body>

@@ -45,6 +45,7 @@ import limitsSet from './platform/limits-set.js'
 import { freezeAgent, freezeAllAgents, unfreezeAgent, unfreezeAllAgents } from './platform/agents-freeze.js'
 import { getAgentPolicy, setAgentPolicy } from './platform/agents-policy.js'
 import { getUserPolicy, setDefaultPolicy, setUserPolicy } from './platform/users-policy.js'
+import { createAlertRule, deleteAlertRule, listAlertHistory, listAlertRules } from './platform/alerts.js'
 import { approveApproval, denyApproval, listAgentApprovals, listApprovals, showApproval } from './platform/approvals.js'
 import agentPayments from './platform/payments-list.js'
 import agentReport from './platform/report.js'
@@ -108,6 +109,8 @@ export const routes: AnyRoute[] = [
   getAgentPolicy, setAgentPolicy, getUserPolicy, setUserPolicy, setDefaultPolicy,
   agentKeysCreate, agentKeysList, agentKeysRevoke, agentBalance, agentSend, agentSwap, agentPay, agentPayments, agentReport, receiptsList, receiptsShow, channelsList, channelsRefund, channelsWithdraw,
   listApprovals, showApproval, approveApproval, denyApproval, listAgentApprovals,
+  // /api/alerts/history is a GET; /api/alerts/:ruleId only a DELETE
+  listAlertRules, createAlertRule, deleteAlertRule, listAlertHistory,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
   // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
   ...dashboardRoutes,

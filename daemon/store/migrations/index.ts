@@ -29,6 +29,7 @@ import { m640_payee_rules } from './640_payee_rules.js'
 import { m650_payment_receipts } from './650_payment_receipts.js'
 import { m660_agent_holds } from './660_agent_holds.js'
 import { m670_approvals } from './670_approvals.js'
+import { m680_alerts } from './680_alerts.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:
@@ -69,4 +70,5 @@ export const migrations: Record<string, StoreMigration> = {
   '650_payment_receipts': m650_payment_receipts,
   '660_agent_holds': m660_agent_holds,
   '670_approvals': m670_approvals,
+  '680_alerts': m680_alerts,
 }

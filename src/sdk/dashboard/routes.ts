@@ -34,4 +34,6 @@ export const dashboardPaths = {
   approvals: `${DASHBOARD_PATH}/api/approvals`,
   approvalApprove: `${DASHBOARD_PATH}/api/approvals/:approvalId/approve`,
   approvalDeny: `${DASHBOARD_PATH}/api/approvals/:approvalId/deny`,
+  alerts: `${DASHBOARD_PATH}/api/alerts`,
+  alertRule: `${DASHBOARD_PATH}/api/alerts/:id`,
 } as const

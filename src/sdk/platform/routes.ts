@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
+import * as AL from './alerts.js'
 import * as AP from './approvals.js'
 import { channelList, channelParams, channelRefund, channelWithdraw } from './channels.js'
 import * as E from './endpoints.js'
@@ -166,6 +167,25 @@ export const platformRoutes = {
     method: 'GET', path: '/api/agents/:id/approvals', auth: 'owner',
     summary: "the agent's pending approvals (what the agent waits for), newest first",
     params: A.agentParams, response: AP.approvalList, errors: TENANT,
+  },
+  listAlertRules: {
+    method: 'GET', path: '/api/alerts', auth: 'user',
+    summary: "the user's alert rules (budget crossed at N%, payment above X, new payee host, N refusals in M minutes, spend rate over K times the 7-day average)",
+    response: AL.alertRuleList, errors: ['FORBIDDEN'],
+  },
+  createAlertRule: {
+    method: 'POST', path: '/api/alerts', auth: 'user',
+    summary: "add an alert rule, for all the user's agents or one (agentId); each fires once per crossing, to the user's endpoint webhooks and the alert history",
+    body: AL.createAlertRuleBody, response: AL.alertRule, errors: [...TENANT, 'QUOTA_EXCEEDED'],
+  },
+  deleteAlertRule: {
+    method: 'DELETE', path: '/api/alerts/:ruleId', auth: 'user', summary: 'remove an alert rule (the alerts it fired stay in the history)',
+    params: AL.alertRuleParams, response: AL.deletedAlertRule, errors: TENANT,
+  },
+  listAlertHistory: {
+    method: 'GET', path: '/api/alerts/history', auth: 'user',
+    summary: "the alerts the user's rules fired, newest first: when, which rule, which agent, the figures",
+    query: AL.alertHistoryQuery, response: AL.alertHistory, errors: ['FORBIDDEN'],
   },
   balance: {
     method: 'GET', path: '/api/agents/:id/balance', auth: 'owner', summary: "the agent wallet's token balances",

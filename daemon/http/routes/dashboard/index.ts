@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../../route.js'
+import { alertsAdd, alertsRemove, alertsView } from './alerts.js'
 import { agentFreeze, agentKeysCreate, agentKeysRevoke, agentLimits, agentShow, agentsCreate, agentsList, agentUnfreeze } from './agents.js'
 import { approvalApprove, approvalDeny, approvalsList } from './approvals.js'
 import { dashboardPage, dashboardScript, dashboardSlash, dashboardStyle } from './page.js'
@@ -16,4 +17,5 @@ export const dashboardRoutes: AnyRoute[] = [
   userKeysList, userKeysCreate, userKeysRevoke,
   agentsList, agentsCreate, agentShow, agentLimits, agentFreeze, agentUnfreeze, agentKeysCreate, agentKeysRevoke, agentSpending, agentPayments,
   agentPolicySet, approvalsList, approvalApprove, approvalDeny,
+  alertsView, alertsAdd, alertsRemove,
 ] as AnyRoute[]
