@@ -80,6 +80,7 @@ const storeSensitive = [
   'test/xchain-evm-origin.test.ts',
   'test/xchain-restart.test.ts',
   'test/xchain-evm-restart.test.ts',
+  'test/in-process-daemon.test.ts',
 ]
 
 export default defineConfig({

@@ -39,7 +39,7 @@ import { apiLimiter } from './http/middleware/api-limiter.js'
 import { forwardedHeadersTrusted, trustedProxies } from './http/client-address.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
 import { solanaKeypair } from './keys/solana-keypair.js'
-import { createLogger } from './logger.js'
+import { openLog, type DaemonLog } from './logger.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
 import { solDeps } from './sol/deps.js'
 import { openStore, type Store } from './store/store.js'
@@ -117,15 +117,19 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   const progress = opts.onProgress ?? (() => {})
   // Refused before anything is created or started; then the data dir locked and the chains spawned.
   const early = await (opts.early ?? startEarly(config))
-  let opened
+  let logFile: DaemonLog | undefined
+  let keys: ServiceKeys
   try {
-    opened = { log: createLogger(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files }), keys: loadServiceKeys(config) }
+    logFile = openLog(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files })
+    keys = loadServiceKeys(config)
   } catch (e) {
+    await logFile?.close()
     await early.release()
     throw startupError(e, config)
   }
-  const { log, keys } = opened
-  const cleanups: Array<() => Promise<void> | void> = [() => early.release(), () => log.flush()]
+  const { log, close: closeLog } = logFile
+  // Last at a stop: the log closed (its file and pino's exit hook), then the data dir and the umask given back.
+  const cleanups: Array<() => Promise<void> | void> = [() => early.release(), closeLog]
   // Run first and together at a stop: the HTTP drain and the leadership hand-over (./http/drain.ts).
   const firstAtStop: Array<() => Promise<unknown>> = []
   const stop = onceAsync(async () => {

@@ -12,7 +12,7 @@ export type EarlyStart = {
   lock: DataDirLock
   /** The local profile's EVM chains, spawned (the composition root waits for them and runs them). */
   anvils?: LocalAnvils
-  /** Gives back what was taken here: the anvils nothing took over since (a start that failed before its chains ran), then the lock. */
+  /** Gives back what was taken here: the anvils nothing took over since (a start that failed before its chains ran), the lock, then the umask. */
   release(): Promise<void>
 }
 
@@ -28,18 +28,30 @@ export async function startEarly(config: Readonly<ResolvedConfig>): Promise<Earl
     throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
   }
   await refuseWhatCannotWork(config)
-  ownerOnlyUmask()
-  const lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  // Given back last, when the daemon stops or this start fails: its embedder's umask is its own.
+  const restoreUmask = ownerOnlyUmask()
+  let lock: DataDirLock
+  try {
+    lock = prepareDataDir(config.dataDir, { fresh: Boolean(config.fresh) })
+  } catch (e) {
+    restoreUmask()
+    throw e
+  }
   try {
     if (config.port) await assertPortFree(config.host, config.port, 'the API, --port')
     const anvils = config.profile === 'local' ? spawnLocalAnvils(config) : undefined
     const release = async () => {
-      if (anvils) await abandonAnvils(anvils)
-      lock.release()
+      try {
+        if (anvils) await abandonAnvils(anvils)
+        lock.release()
+      } finally {
+        restoreUmask()
+      }
     }
     return { lock, anvils, release }
   } catch (e) {
     lock.release()
+    restoreUmask()
     throw startupError(e, config)
   }
 }

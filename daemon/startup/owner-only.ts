@@ -8,8 +8,30 @@ import { join } from 'node:path'
  */
 export const OWNER_ONLY_UMASK = 0o077
 
-export function ownerOnlyUmask(): void {
-  process.umask(OWNER_ONLY_UMASK)
+/** Daemons of this process holding the umask now, and the umask found before the first of them. */
+let holders = 0
+let found = 0
+
+/**
+ * Sets the owner-only umask for as long as a daemon runs, and returns what gives it back. The umask
+ * is the whole process's: a process that embeds daemons (a test, a benchmark, a server of its own)
+ * gets its own back once the last one stops, so a later child of it (initdb running as another
+ * user, reading a file we wrote) is not refused for our rule. The CLI sets the owner-only umask for
+ * its whole run (src/cli/main.ts), so `parx serve` finds it and keeps it. Releasing twice is a no-op.
+ *
+ * @example
+ * const release = ownerOnlyUmask()
+ * try { ... create the data dir ... } finally { release() }
+ */
+export function ownerOnlyUmask(): () => void {
+  const previous = process.umask(OWNER_ONLY_UMASK)
+  if (holders++ === 0) found = previous
+  let held = true
+  return () => {
+    if (!held) return
+    held = false
+    if (--holders === 0) process.umask(found)
+  }
 }
 
 /** ENOENT: the entry went away during the walk (a daemon just stopped removes parx.db-wal as its last connection closes). */
