@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tmp = mkdtempSync(join(tmpdir(), 'parx-install-'))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+// A whole installed dependency tree: on a busy disk its removal alone has taken over two minutes.
+afterAll(() => rmSync(tmp, { recursive: true, force: true }), 600_000)
 
 describe('npm pack + npm install -g', () => {
   // Slow on purpose (it installs every dependency into a fresh prefix): the one test of the package as shipped.

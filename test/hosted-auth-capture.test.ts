@@ -149,6 +149,8 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     expect(await state(held!.id)).toEqual([true, 0n, 0n])
     expect(await balance(buyer.address)).toBe(1_000_000n - spent)
     expect(await balance(agent.wallet)).toBe(spent)
+    // The sweep records the void once its transaction is in, a moment after the chain shows it.
+    await until(() => worker.services.platform.sellerHolds.get(held!.id), (h) => h?.status === 'voided', 'the sweep to record the void', 30_000)
     expect(await worker.services.platform.sellerHolds.get(held!.id)).toMatchObject({ status: 'voided', voided: '1000', captured: '0' })
     expect(await chain.client.getBalance({ address: buyer.address })).toBe(0n)
 
