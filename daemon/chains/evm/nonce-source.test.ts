@@ -4,7 +4,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { openTestStore, testDialect } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
+import { pino } from 'pino'
 import { evmChain } from './chain.js'
+import { fillNonceGaps } from './nonce-gaps.js'
 import { storeNonces } from './nonce-source.js'
 import { outboxStore } from './outbox.js'
 import { txSender } from './tx-sender.js'
@@ -98,6 +100,29 @@ describe(`nonces through the store (${testDialect()})`, () => {
       expect((await remote.client.getTransactionReceipt({ hash: keccak256(dead) as Hex })).status).toBe('success')
       expect(await remote.client.getBalance({ address: to })).toBe(2n)
       expect(warned).toEqual([expect.stringContaining(`transaction ${count + 1} queued`)])
+    })
+
+    it('a nonce taken by a replica killed before it recorded anything is filled by the leader\'s round; the transactions behind it land', async () => {
+      const s = await store()
+      const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
+      const key = await anvil.fundedKey()
+      const account = privateKeyToAccount(key)
+      const outbox = outboxStore(s)
+      const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
+      const to = privateKeyToAccount(generatePrivateKey()).address
+      const live = txSender(remote, key, { nonceSource: nonces, outbox })
+      const first = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
+      await live.wait(first)
+      // Another replica takes the next nonce and is killed before it records or broadcasts anything.
+      const lost = await nonces(account.address, async () => 0).take()
+      const behind = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
+      const round = (idleForMs: number) => fillNonceGaps({ outbox, senders: [{ chain: remote, sender: live }], log: pino({ level: 'silent' }), idleForMs })
+      // Rows younger than the wait are a live sender's business: left alone.
+      expect(await round(3_600_000)).toEqual([])
+      expect(await round(0)).toEqual([{ network: remote.key, address: account.address, nonce: lost }])
+      expect((await live.wait(behind, 15_000)).status).toBe('success')
+      expect(await remote.client.getBalance({ address: to })).toBe(2n)
+      expect(await round(0)).toEqual([])
     })
   })
 })

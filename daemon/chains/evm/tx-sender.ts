@@ -28,6 +28,11 @@ export type TxSender = {
   send(tx: TxRequest): Promise<Hex>
   /** Waits for inclusion; throws RELAY_FAILED when the transaction was dropped or replaced. */
   wait(hash: Hex, timeoutMs?: number): Promise<TransactionReceipt>
+  /**
+   * Fills `nonce` with a no-op self-transfer (outbox purpose `filler`): a nonce taken from the shared
+   * counter by a process that died before recording its transaction (./nonce-gaps.ts).
+   */
+  fill(nonce: number): Promise<Hex>
   /** Nonce and signed bytes of a recent transaction of this sender: what dropped/replaced detection compares. */
   sent(hash: Hex): { nonce: number; raw: Hex } | undefined
   /** Broadcasts a dropped transaction again, byte for byte; false when the node refuses it (its nonce was taken). */
@@ -157,6 +162,20 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     }
   }
 
+  /** A no-op self-transfer at `nonce`, recorded (as a filler) and broadcast: what fills a nonce nothing else will use. */
+  const fill = async (nonce: number): Promise<Hex> => {
+    const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
+    const raw = await account.signTransaction({
+      chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
+      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+    })
+    const hash = keccak256(raw)
+    await record(nonce, raw, hash, 'filler')
+    stuck?.signed(nonce, raw)
+    await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
+    return hash
+  }
+
   /**
    * A refused transaction leaves its nonce unused. When nothing was signed after it, the next one
    * reuses it; otherwise later transactions already wait behind it, and a no-op self-transfer fills it
@@ -167,15 +186,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     stuck?.forget(nonce)
     const reused = nonces.giveBack(nonce)
     const filler = tail.then(() => reused).then(async (wasReused) => {
-      if (wasReused) return
-      const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
-      const raw = await account.signTransaction({
-        chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
-        nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
-      })
-      await record(nonce, raw, keccak256(raw), 'filler')
-      stuck?.signed(nonce, raw)
-      await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
+      if (!wasReused) await fill(nonce)
     }).catch(() => {
       nonces.reset()
     })
@@ -265,6 +276,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
       accepted.catch(() => undefined)
       throw new InclusionUnknown(hash)
     },
+    fill,
     sent: (hash) => recent.get(hash),
     async resubmit(hash) {
       const tx = recent.get(hash)
