@@ -19,6 +19,7 @@ import type { EvmChain } from './chains/evm/chain.js'
 import { freshCache, type FreshCache } from './chains/evm/fresh-cache.js'
 import { txSender, type TxSender } from './chains/evm/tx-sender.js'
 import { storeNonces } from './chains/evm/nonce-source.js'
+import { fillNonceGaps } from './chains/evm/nonce-gaps.js'
 import { outboxStore } from './chains/evm/outbox.js'
 import { replayOutbox } from './chains/evm/outbox-replay.js'
 import type { SolanaChain } from './chains/solana/chain.js'
@@ -304,9 +305,13 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     if (config.role !== 'api') {
       // Exactly one process runs the worker duties: on SQLite the only one, on PostgreSQL the
       // holder of the advisory lock (a standby takes over when it dies).
+      // Hosted, the relayer keys' nonces come from the store's shared counter: a nonce a killed process took and never sent is filled.
+      const sharedSenders = () => Object.values(chains.evm).flatMap((chain) => (['solver', 'facilitator'] as const).map((role) => ({ chain, sender: sender(chain.key, role) })))
       const replay = async (select: { idleForMs?: number }) => {
         try {
-          return await replayOutbox(outbox, chains.evm, log, select)
+          const result = await replayOutbox(outbox, chains.evm, log, select)
+          if (config.store.url && select.idleForMs !== undefined) await fillNonceGaps({ outbox, senders: sharedSenders(), log, idleForMs: select.idleForMs })
+          return result
         } finally {
           replayed()
         }

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -7,7 +7,7 @@ import { Connection, Keypair, PublicKey } from '@solana/web3.js'
 import pg from 'pg'
 import { createPublicClient, erc20Abi, getAddress, http, keccak256, parseAbiItem, toHex, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import * as RfqSwap from '../contracts/evm/artifacts/RfqSwap.js'
 import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
@@ -17,6 +17,7 @@ import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-da
 import { testPostgres } from './helpers/postgres.js'
 import { serveReplica } from './helpers/replica.js'
 import { pool } from './helpers/pool.js'
+import { relayerState } from './helpers/relayer-state.js'
 
 /**
  * Issue 8's done-when, as an operator runs it: one PostgreSQL, the chains of
@@ -81,10 +82,21 @@ beforeAll(async () => {
   await Promise.all([serve('api-b', 'api'), serve('worker-1', 'worker'), serve('worker-2', 'worker')])
 }, 240_000)
 
+/** A failed test keeps every replica's log (copied out before the data dirs go), for what the output cannot say. */
+let failed = false
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') failed = true
+})
+
 afterAll(async () => {
   for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM')
   await Promise.all(procs.map((p) => p.exited))
   await chains?.stop()
+  if (failed) {
+    const kept = mkdtempSync(join(tmpdir(), 'parx-hosted-replicas-logs-'))
+    for (const p of procs) if (existsSync(join(p.dataDir, 'parx.log'))) cpSync(join(p.dataDir, 'parx.log'), join(kept, `${p.name}.log`))
+    console.log(`[hosted-replicas] a test failed: the replicas' logs are kept in ${kept}`)
+  }
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
   console.log(`[hosted-replicas] whole file took ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }, 120_000)
@@ -96,6 +108,17 @@ describe('hosted: two api replicas and two workers on one PostgreSQL, on externa
   const balance = (symbol: string, owner: Address) => base().readContract({ address: token(symbol), abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
   let key: string
   let keyId: string
+  /** A wait that gives up says why: each Base relayer's nonces on the node, in the pool and in the outbox. */
+  const explained = async <T>(wait: Promise<T>): Promise<T> => {
+    try {
+      return await wait
+    } catch (e) {
+      for (const relayer of [chains.accounts.solver, chains.accounts.facilitator] as Address[]) {
+        console.log(`[hosted-replicas] ${await relayerState(chains.rpc['base-sepolia']!, db, 84532, relayer).catch((err: Error) => `unreadable: ${err.message}`)}`)
+      }
+      throw e
+    }
+  }
 
   it('exactly one worker leads; the api replicas serve, the workers only their health', async () => {
     const leader = await until('a worker leads', () => ['worker-1', 'worker-2'].filter((n) => leads(proc(n))).length > 0)
@@ -168,7 +191,7 @@ describe('hosted: two api replicas and two workers on one PostgreSQL, on externa
     expect(new Set(hashes).size).toBe(SWAPS)
 
     // Every swap landed, successfully, exactly once.
-    const receipts = await Promise.all(hashes.map((hash) => base().waitForTransactionReceipt({ hash, timeout: 60_000 })))
+    const receipts = await explained(Promise.all(hashes.map((hash) => base().waitForTransactionReceipt({ hash, timeout: 60_000 }))))
     expect(receipts.every((r) => r.status === 'success')).toBe(true)
     for (const s of new Set(settled.map((s) => s.transaction))) expect((await base().waitForTransactionReceipt({ hash: s, timeout: 60_000 })).status).toBe('success')
     const to = await base().getBlockNumber()
@@ -242,7 +265,7 @@ describe('hosted: two api replicas and two workers on one PostgreSQL, on externa
       const { built } = await x.openSolOrigin({ signer: user, connection, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1.25', recipientEvm })
       return { x, orderId: built.orderId, recipientEvm, outBase: BigInt(built.outAmountBase), inBase: BigInt(built.inAmountBase) }
     })
-    for (const o of orders) await o.x.waitForStatus(o.orderId, { until: (s) => s.stage === 'delivered', timeoutMs: 60_000, intervalMs: 100 })
+    for (const o of orders) await explained(o.x.waitForStatus(o.orderId, { until: (s) => s.stage === 'delivered', timeoutMs: 60_000, intervalMs: 100 }))
 
     // Claims resume and the leader dies with -9 at once: it may be collecting signatures or have
     // claims signed and persisted but not landed; the next leader must finish each, never twice.

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { keccak256, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { openTestStore, testDialect } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
+import { pino } from 'pino'
+import { evmChain } from './chain.js'
+import { fillNonceGaps } from './nonce-gaps.js'
 import { storeNonces } from './nonce-source.js'
+import { outboxStore } from './outbox.js'
 import { txSender } from './tx-sender.js'
 
 const stores: Store[] = []
@@ -52,6 +57,72 @@ describe(`nonces through the store (${testDialect()})`, () => {
       // 24 transfers and at most one no-op filling the refused nonce: nothing stuck behind a gap.
       const count = await chain.client.getTransactionCount({ address })
       expect(count === 24 || count === 25).toBe(true)
+    })
+  })
+
+  describe('replicas on `parx chains` (anvil as a remote node) sharing one key', () => {
+    const anvil = useAnvilChain()
+
+    it('a transaction anvil leaves queued at the sender count is released with every replica\'s bytes from the outbox, a dead one\'s included', async () => {
+      const s = await store()
+      // The daemon sees a testnet RPC URL, not an embedded chain.
+      const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
+      const key = await anvil.fundedKey()
+      const account = privateKeyToAccount(key)
+      const outbox = outboxStore(s)
+      const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
+      const to = privateKeyToAccount(generatePrivateKey()).address
+      const queued = async () => {
+        const pool = await anvil.rpc<{ queued: Record<string, Record<string, unknown>> }>('txpool_content')
+        return Object.keys(Object.entries(pool.queued).find(([a]) => a.toLowerCase() === account.address.toLowerCase())?.[1] ?? {}).map(Number)
+      }
+      // The shared counter one ahead of the chain, so both transactions wait in the queued pool.
+      const count = await remote.client.getTransactionCount({ address: account.address })
+      await s.db.insertInto('relayer_nonces').values({ chain_id: remote.chainId, address: account.address.toLowerCase(), next_nonce: count + 1 }).execute()
+      // A replica that took a nonce, recorded and broadcast its transaction, then was killed: nothing of it watches any more.
+      const deadNonce = await nonces(account.address, async () => count).take()
+      const dead = await account.signTransaction({ chainId: remote.chainId, type: 'eip1559', to, value: 1n, gas: 21_000n, nonce: deadNonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
+      await outbox.record({ hash: keccak256(dead), network: remote.key, chainId: remote.chainId, sender: account.address, nonce: deadNonce, raw: dead, purpose: 'swap' })
+      await anvil.rpc('eth_sendRawTransaction', [dead])
+      // The live replica's transaction, one nonce later.
+      const warned: string[] = []
+      const live = txSender(remote, key, { nonceSource: nonces, outbox, warn: (m) => warned.push(m) })
+      const hash = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
+      expect(await queued()).toEqual([count + 1, count + 2])
+      // anvil's race, made on purpose (as in stuck-queue.test.ts): the account moves to the dead
+      // replica's nonce without mining anything; its transaction stays queued at the count, and anvil never mines it.
+      await anvil.rpc('anvil_setNonce', [account.address, `0x${(count + 1).toString(16)}`])
+      await anvil.rpc('evm_mine')
+      expect(await queued()).toEqual([count + 1, count + 2])
+
+      // The live replica's guard takes the sender's queue out and sends both again from the outbox.
+      expect((await live.wait(hash, 15_000)).status).toBe('success')
+      expect((await remote.client.getTransactionReceipt({ hash: keccak256(dead) as Hex })).status).toBe('success')
+      expect(await remote.client.getBalance({ address: to })).toBe(2n)
+      expect(warned).toEqual([expect.stringContaining(`transaction ${count + 1} queued`)])
+    })
+
+    it('a nonce taken by a replica killed before it recorded anything is filled by the leader\'s round; the transactions behind it land', async () => {
+      const s = await store()
+      const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
+      const key = await anvil.fundedKey()
+      const account = privateKeyToAccount(key)
+      const outbox = outboxStore(s)
+      const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
+      const to = privateKeyToAccount(generatePrivateKey()).address
+      const live = txSender(remote, key, { nonceSource: nonces, outbox })
+      const first = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
+      await live.wait(first)
+      // Another replica takes the next nonce and is killed before it records or broadcasts anything.
+      const lost = await nonces(account.address, async () => 0).take()
+      const behind = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
+      const round = (idleForMs: number) => fillNonceGaps({ outbox, senders: [{ chain: remote, sender: live }], log: pino({ level: 'silent' }), idleForMs })
+      // Rows younger than the wait are a live sender's business: left alone.
+      expect(await round(3_600_000)).toEqual([])
+      expect(await round(0)).toEqual([{ network: remote.key, address: account.address, nonce: lost }])
+      expect((await live.wait(behind, 15_000)).status).toBe('success')
+      expect(await remote.client.getBalance({ address: to })).toBe(2n)
+      expect(await round(0)).toEqual([])
     })
   })
 })

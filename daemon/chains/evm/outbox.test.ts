@@ -22,3 +22,22 @@ describe('outboxStore.unconfirmed', () => {
     }
   })
 })
+
+describe('outboxStore.sentFrom', () => {
+  it("reads one sender's undecided rows on one network from a nonce up, in nonce order, whoever signed them", async () => {
+    const store = await openTestStore()
+    try {
+      const outbox = outboxStore(store)
+      for (const n of [3, 1, 2, 5]) await outbox.record(entry(n))
+      await outbox.record({ ...entry(4), sender: '0xdef' })
+      await outbox.record({ ...entry(6), network: 'local-radius' })
+      await outbox.mark(entry(5).hash, 'included')
+      const from = async (nonce: number) => (await outbox.sentFrom('local-base', '0xABC', nonce)).map((r) => Number(r.nonce))
+      expect(await from(2)).toEqual([2, 3])
+      expect(await from(0)).toEqual([1, 2, 3])
+      expect(await from(6)).toEqual([])
+    } finally {
+      await store.close()
+    }
+  })
+})

@@ -18,6 +18,11 @@ export type Outbox = {
    * raw bytes included, are never read on the request path's event loop).
    */
   unconfirmed(createdBefore?: number): Promise<OutboxRow[]>
+  /**
+   * One sender's undecided transactions on `network` from `nonce` up, in nonce order (several at one
+   * nonce, oldest first: a refused one and what reused or filled its nonce). Whoever signed them.
+   */
+  sentFrom(network: string, sender: string, nonce: number): Promise<Pick<OutboxRow, 'nonce' | 'raw' | 'created_at'>[]>
   mark(hash: string, state: 'included' | 'failed', reason?: string): Promise<void>
   get(hash: string): Promise<OutboxRow | undefined>
   /** The hashes among these that the chain will never include (decided failed). */
@@ -41,6 +46,9 @@ export function outboxStore(store: Store): Outbox {
       if (createdBefore !== undefined) q = q.where('created_at', '<', createdBefore)
       return q.orderBy('network').orderBy('sender').orderBy('nonce').execute()
     },
+    sentFrom: (network, sender, nonce) => db.selectFrom('tx_outbox').select(['nonce', 'raw', 'created_at'])
+      .where('network', '=', network).where('sender', '=', sender.toLowerCase()).where('nonce', '>=', nonce).where('state', '=', 'sent')
+      .orderBy('nonce').orderBy('created_at').execute(),
     async mark(hash, state, reason) {
       await db.updateTable('tx_outbox').set({ state, reason: reason ?? null, updated_at: Date.now() }).where('hash', '=', hash.toLowerCase()).execute()
     },

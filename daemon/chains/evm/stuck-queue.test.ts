@@ -64,6 +64,18 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     expect(await queued(account.address)).toEqual([3])
   })
 
+  it('on a node that is not anvil (active answers false) it never touches the pool, and keeps nothing', async () => {
+    const { key, account } = await funded()
+    const raw = await signTransfer(key, 1)
+    const hash = await rpc<Hex>('eth_sendRawTransaction', [raw])
+    await stickAt(account.address, 1)
+    const guard = stuckQueueGuard({ client: anvil.chain.client, address: account.address, active: async () => false, ...manual })
+    guard.signed(1, raw)
+    for (let i = 0; i < 4; i++) expect(await guard.check()).toBe(false)
+    expect(await queued(account.address)).toEqual([1])
+    expect(await rpc('eth_getTransactionReceipt', [hash])).toBeNull()
+  })
+
   it('the sender on an embedded chain releases it by itself: the caller sees its transaction included', async () => {
     const { key, account } = await funded()
     // A source handing out nonce 1 first makes the sender's transaction wait in the queue.

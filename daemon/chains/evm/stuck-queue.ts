@@ -6,6 +6,18 @@ export type StuckQueueGuardParameters = {
   /** Told each time a stuck queue was released. */
   onRelease?(e: { nonce: number; resent: number }): void
   everyMs?: number
+  /**
+   * Whether the node is one with this race (asked once, at the first look; default: it is). When
+   * not, the guard stops for good and keeps nothing.
+   */
+  active?(): Promise<boolean>
+  /**
+   * The bytes to send again from `nonce` up, one per nonce in nonce order, read after the removal.
+   * Default: what this guard was told was signed. Replicas sharing the key pass every process's
+   * (the shared outbox): a release takes all of the sender's transactions out of the pool, and a
+   * dead replica's would otherwise be lost, leaving a gap no one fills.
+   */
+  signedFrom?(nonce: number): Promise<Hex[]>
 }
 
 export type StuckQueueGuard = {
@@ -34,9 +46,12 @@ type TxPoolContent = { pending?: Record<string, Record<string, { hash: Hex }>>; 
  * sender's transactions are taken out of the pool (`anvil_removePoolTransactions`) and the bytes it
  * signed from that nonce up (and not yet mined) are sent again in nonce order: the same hashes, now judged against the
  * current nonce. A broadcast of this sender still in flight meanwhile either arrived before the
- * removal (and is among the bytes sent again) or after it (and stays), so nothing is lost.
+ * removal (and is among the bytes sent again, which are read after it) or after it (and stays),
+ * so nothing is lost.
  *
- * Embedded chains only: one process owns the node and signs for each of its keys.
+ * On the embedded chains one process owns the node and signs for each of its keys. Replicas on
+ * `parx chains` (anvil as a remote node) share a key: they pass `active` (is the node anvil) and
+ * `signedFrom` (the outbox, where every replica records its bytes before the node sees them).
  */
 export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
   const address = p.address.toLowerCase()
@@ -54,7 +69,16 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
     suspect = undefined
   }
 
+  /** Unknown until the first look asks the node; false stops the guard for good. */
+  let enabled: boolean | undefined = p.active ? undefined : true
+
   const check = async (): Promise<boolean> => {
+    enabled ??= await p.active!()
+    if (!enabled) {
+      outstanding.clear()
+      stop()
+      return false
+    }
     const count = await p.client.getTransactionCount({ address: p.address, blockTag: 'latest' })
     for (const nonce of outstanding.keys()) if (nonce < count) outstanding.delete(nonce)
     if (outstanding.size === 0) {
@@ -75,8 +99,11 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
       suspect = stuck
       return false
     }
-    const resend = [...outstanding.entries()].sort(([a], [b]) => a - b).map(([, raw]) => raw)
     await p.client.request({ method: 'anvil_removePoolTransactions', params: [p.address] } as never)
+    // After the removal: whatever was broadcast before it was signed (and recorded) before it.
+    const resend = p.signedFrom
+      ? await p.signedFrom(count)
+      : [...outstanding.entries()].sort(([a], [b]) => a - b).map(([, raw]) => raw)
     for (const raw of resend) {
       // One already mined (or back in the pool) is refused: nothing to do for it.
       await p.client.request({ method: 'eth_sendRawTransaction', params: [raw] }).catch(() => undefined)
@@ -89,6 +116,7 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
 
   return {
     signed(nonce, raw) {
+      if (enabled === false) return
       outstanding.set(nonce, raw)
       if (timer) return
       timer = setInterval(() => {

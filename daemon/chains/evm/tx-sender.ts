@@ -1,4 +1,4 @@
-import { BaseError as ViemError, formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { BaseError as ViemError, formatTransactionReceipt, keccak256, RpcError, type Address, type Hex, type TransactionReceipt } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
@@ -28,6 +28,11 @@ export type TxSender = {
   send(tx: TxRequest): Promise<Hex>
   /** Waits for inclusion; throws RELAY_FAILED when the transaction was dropped or replaced. */
   wait(hash: Hex, timeoutMs?: number): Promise<TransactionReceipt>
+  /**
+   * Fills `nonce` with a no-op self-transfer (outbox purpose `filler`): a nonce taken from the shared
+   * counter by a process that died before recording its transaction (./nonce-gaps.ts).
+   */
+  fill(nonce: number): Promise<Hex>
   /** Nonce and signed bytes of a recent transaction of this sender: what dropped/replaced detection compares. */
   sent(hash: Hex): { nonce: number; raw: Hex } | undefined
   /** Broadcasts a dropped transaction again, byte for byte; false when the node refuses it (its nonce was taken). */
@@ -59,6 +64,14 @@ const isConfirmationTimeout = (e: unknown) => nodeSays(e, /confirmation timeout/
 /** The node holds these very bytes already (a copy sent again after a stuck pool was released): accepted. */
 const isAlreadyKnown = (e: unknown) => nodeSays(e, /already (imported|known)/i)
 
+/** Whether the node is anvil (`parx chains`); one that will not say is not. */
+const isAnvil = (client: EvmChain['client']): Promise<boolean> =>
+  client.request({ method: 'web3_clientVersion' }).then((v) => /^anvil\//i.test(String(v)), (e: unknown) => {
+    // A node that refuses the method is not anvil; one that cannot be reached is asked again.
+    if (e instanceof RpcError) return false
+    throw e
+  })
+
 /** Oldest fee data a transaction is signed with (maxFeePerGas is twice it, so a few blocks of base-fee rise fit). */
 const FEES_STALE_MS = 5_000
 
@@ -80,13 +93,24 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   const nonces = nonceSource ? nonceSource(account.address, seed) : processNonces(seed)
   let tail: Promise<unknown> = (opts.after ?? Promise.resolve()).catch(() => undefined)
   const recent = new Map<Hex, { nonce: number; raw: Hex }>()
-  // Embedded chains only: anvil can leave a transaction queued at this sender's next nonce (stuck-queue.ts).
+  // anvil can leave a transaction queued at this sender's next nonce (stuck-queue.ts): on the embedded
+  // chains, and on `parx chains` (anvil as a remote node) where replicas share the key through the
+  // store, so the bytes sent again are every replica's, from the outbox. Real nodes: never.
+  const onRelease = (e: { nonce: number; resent: number }) =>
+    opts.warn?.(`${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`)
   const stuck = chain.spec.rpc === 'embedded'
-    ? stuckQueueGuard({
-      client, address: account.address,
-      onRelease: (e) => opts.warn?.(`${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`),
-    })
-    : undefined
+    ? stuckQueueGuard({ client, address: account.address, onRelease })
+    : outbox
+      ? stuckQueueGuard({
+        client, address: account.address, onRelease, active: () => isAnvil(client),
+        signedFrom: async (nonce) => {
+          // The newest row per nonce: a refused transaction's nonce is reused or filled after it.
+          const newest = new Map<number, Hex>()
+          for (const row of await outbox.sentFrom(chain.key, account.address, nonce)) newest.set(Number(row.nonce), row.raw as Hex)
+          return [...newest.values()]
+        },
+      })
+      : undefined
   type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   let fees: { at: number; value: Fees } | undefined
   let refreshing: Promise<Fees> | undefined
@@ -138,6 +162,20 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     }
   }
 
+  /** A no-op self-transfer at `nonce`, recorded (as a filler) and broadcast: what fills a nonce nothing else will use. */
+  const fill = async (nonce: number): Promise<Hex> => {
+    const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
+    const raw = await account.signTransaction({
+      chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
+      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+    })
+    const hash = keccak256(raw)
+    await record(nonce, raw, hash, 'filler')
+    stuck?.signed(nonce, raw)
+    await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
+    return hash
+  }
+
   /**
    * A refused transaction leaves its nonce unused. When nothing was signed after it, the next one
    * reuses it; otherwise later transactions already wait behind it, and a no-op self-transfer fills it
@@ -148,15 +186,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     stuck?.forget(nonce)
     const reused = nonces.giveBack(nonce)
     const filler = tail.then(() => reused).then(async (wasReused) => {
-      if (wasReused) return
-      const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
-      const raw = await account.signTransaction({
-        chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
-        nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
-      })
-      await record(nonce, raw, keccak256(raw), 'filler')
-      stuck?.signed(nonce, raw)
-      await client.request({ method: 'eth_sendRawTransaction', params: [raw] })
+      if (!wasReused) await fill(nonce)
     }).catch(() => {
       nonces.reset()
     })
@@ -246,6 +276,7 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
       accepted.catch(() => undefined)
       throw new InclusionUnknown(hash)
     },
+    fill,
     sent: (hash) => recent.get(hash),
     async resubmit(hash) {
       const tx = recent.get(hash)
