@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { erc20Abi, toHex, type Address, type Hex } from 'viem'
+import type { Browser, Page } from 'playwright-core'
+import { openDashboardBrowser } from './helpers/dashboard-browser.js'
+import { erc20Abi, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -30,7 +31,7 @@ let seller: { url: string; close(): Promise<void> }
 const account = privateKeyToAccount(generatePrivateKey())
 const tmp = mkdtempSync(join(tmpdir(), 'parx-dash-approvals-'))
 const artifacts = join(process.cwd(), 'test', 'artifacts')
-const pageErrors: string[] = []
+let pageErrors: string[] = []
 const payTo = randomAddress()
 const PRICE = 10n ** 16n // 0.01 PUSD (18 decimals on the local chain)
 const paymentsSeen: string[] = []
@@ -52,21 +53,7 @@ beforeAll(async () => {
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   seller = await listen(app)
   mkdirSync(artifacts, { recursive: true })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    // notes/hosted-and-mpp.md: without the background-networking flags Chromium floods the closed network.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-  page.setDefaultTimeout(20_000)
-  page.on('pageerror', (e) => pageErrors.push(e.message))
-  await page.exposeFunction('__parxTestWallet', async (method: string, params: unknown[]) => {
-    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [account.address]
-    if (method === 'eth_chainId') return toHex(d.services.base.chainId)
-    if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
-    throw new Error(`the test wallet does not do ${method}`)
-  })
-  await page.addInitScript('window.ethereum = { request: function (a) { return window.__parxTestWallet(a.method, a.params || []) } }')
+  ;({ browser, page, pageErrors } = await openDashboardBrowser(account, d.services.base.chainId))
 }, 120_000)
 afterAll(async () => {
   await browser?.close()

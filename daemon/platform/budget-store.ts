@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Database } from '../store/database.js'
 import type { StoreDialect } from '../store/migrations/migration.js'
@@ -39,6 +39,13 @@ export const userBudget = (u: UserRow): Budget => ({
 })
 
 /**
+ * Money still out of the wallet counts in every window whatever its age: a channel's escrow, and
+ * an x402 auth-capture hold still held (daemon/platform/holds/: the seller may capture it until its
+ * deadline). Also what the alert rules' budget figures count (alerts/ledger-reads.ts).
+ */
+export const countsWhateverItsAge = sql<SqlBool>`(channel_role = 'deposit' or id in (select spend_id from platform_agent_holds where status = 'held'))`
+
+/**
  * What counts in each window for one agent or for all of a user's agents, in one query with a
  * conditional sum per window over the rows of the longest one. Counted: reserved and confirmed
  * spends (released ones came back) created inside the window, and a channel's escrow whatever its
@@ -48,9 +55,7 @@ export const userBudget = (u: UserRow): Budget => ({
  * numeric and SQLite's integer then read back the same, exactly.
  */
 export async function spentByWindow(db: Db, of: { agentId: string } | { userId: string }, now: number, drawingOn?: string): Promise<WindowSpent> {
-  // Money still out of the wallet counts whatever its age: a channel's escrow, and an x402
-  // auth-capture hold still held (daemon/platform/holds/: the seller may capture it until its deadline).
-  const lasting = sql`(channel_role = 'deposit' or id in (select spend_id from platform_agent_holds where status = 'held'))`
+  const lasting = countsWhateverItsAge
   const sumIn = (ms: number): RawBuilder<string> =>
     sql<string>`cast(coalesce(sum(case when created_at > ${now - ms} or ${lasting} then amount_micros else 0 end), 0) as text)`
   let q = db.selectFrom('platform_spends')

@@ -62,16 +62,17 @@ describe(`nonces through the store (${testDialect()})`, () => {
 
   describe('replicas on `parx chains` (anvil as a remote node) sharing one key', () => {
     const anvil = useAnvilChain()
-
-    it('a transaction anvil leaves queued at the sender count is released with every replica\'s bytes from the outbox, a dead one\'s included', async () => {
+    /** One funded key on the shared store, the daemon seeing anvil as a testnet RPC URL, not an embedded chain. */
+    const replicaOnRemoteAnvil = async () => {
       const s = await store()
-      // The daemon sees a testnet RPC URL, not an embedded chain.
       const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
       const key = await anvil.fundedKey()
-      const account = privateKeyToAccount(key)
-      const outbox = outboxStore(s)
       const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
-      const to = privateKeyToAccount(generatePrivateKey()).address
+      return { s, remote, key, account: privateKeyToAccount(key), outbox: outboxStore(s), nonces, to: privateKeyToAccount(generatePrivateKey()).address }
+    }
+
+    it('a transaction anvil leaves queued at the sender count is released with every replica\'s bytes from the outbox, a dead one\'s included', async () => {
+      const { s, remote, key, account, outbox, nonces, to } = await replicaOnRemoteAnvil()
       const queued = async () => {
         const pool = await anvil.rpc<{ queued: Record<string, Record<string, unknown>> }>('txpool_content')
         return Object.keys(Object.entries(pool.queued).find(([a]) => a.toLowerCase() === account.address.toLowerCase())?.[1] ?? {}).map(Number)
@@ -103,13 +104,7 @@ describe(`nonces through the store (${testDialect()})`, () => {
     })
 
     it('a nonce taken by a replica killed before it recorded anything is filled by the leader\'s round; the transactions behind it land', async () => {
-      const s = await store()
-      const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
-      const key = await anvil.fundedKey()
-      const account = privateKeyToAccount(key)
-      const outbox = outboxStore(s)
-      const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
-      const to = privateKeyToAccount(generatePrivateKey()).address
+      const { remote, key, account, outbox, nonces, to } = await replicaOnRemoteAnvil()
       const live = txSender(remote, key, { nonceSource: nonces, outbox })
       const first = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
       await live.wait(first)

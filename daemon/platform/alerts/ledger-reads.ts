@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SqlBool } from 'kysely'
 import type { Database } from '../../store/database.js'
+import { countsWhateverItsAge } from '../budget-store.js'
 import { WINDOW_MS } from '../budgets.js'
 import type { SpendRow } from '../spends.js'
 
@@ -27,11 +28,10 @@ const subjectSql = (of: Subject) => 'agentId' in of
  * age), with the window ending at `s`'s own time.
  */
 export async function windowBefore(db: Db, of: Subject, windowMs: number, s: SpendRow): Promise<bigint> {
-  const lasting = sql<SqlBool>`(channel_role = 'deposit' or id in (select spend_id from platform_agent_holds where status = 'held'))`
   const q = db.selectFrom('platform_spends')
     .select(sql<string>`cast(coalesce(sum(amount_micros), 0) as text)`.as('sum'))
     .where(subjectSql(of)).where('state', '!=', 'released')
-    .where(sql<SqlBool>`(created_at > ${Number(s.created_at) - windowMs} or ${lasting})`)
+    .where(sql<SqlBool>`(created_at > ${Number(s.created_at) - windowMs} or ${countsWhateverItsAge})`)
     .where(before(s))
   return BigInt((await q.executeTakeFirstOrThrow()).sum ?? 0)
 }
