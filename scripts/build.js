@@ -5,6 +5,7 @@
 // node_modules. Code splitting turns every dynamic import() into its own chunk, so a command loads
 // only what it uses.
 import { build } from 'esbuild'
+import { spawn } from 'node:child_process'
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
@@ -73,11 +74,28 @@ const viemNativePublicKey = {
     })
   },
 }
+/** The SDK's public entry points, by the name of their file under dist/sdk/ (see package.json's exports). */
+const sdkEntries = {
+  swap: 'src/sdk/swap/index.ts',
+  xchain: 'src/sdk/xchain/client.ts',
+  platform: 'src/sdk/platform/index.ts',
+  x402: 'src/sdk/x402/index.ts',
+}
 const dist = join(root, 'dist')
 // Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.
 const staging = join(root, `.dist-${process.pid}`)
 
 rmSync(staging, { recursive: true, force: true })
+
+// The SDK's declarations (dist/types/, what package.json's exports name as types), emitted by tsc
+// from tsconfig.sdk.json's entry points while esbuild bundles: tsc is most of a build's time, so it
+// runs beside the bundles instead of after them.
+const sdkTypes = new Promise((resolve, reject) => {
+  const tsc = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.sdk.json', '--outDir', join(staging, 'types')], { cwd: root, stdio: 'inherit' })
+  tsc.on('error', reject)
+  tsc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.sdk.json exited with ${code}`))))
+})
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { parx: 'src/cli/main.ts' },
@@ -111,6 +129,25 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 })
+
+// The SDK as a package entry (package.json's exports: parx/swap, parx/x402, ...): our sources bundled,
+// every package left as an import. A developer's app brings its own viem, zod and @solana/web3.js
+// (npm dedupes them with ours), so a viem account or a zod schema it passes is the type the SDK
+// expects; bundling them would give the SDK a second copy with its own classes.
+await build({
+  absWorkingDir: root,
+  entryPoints: sdkEntries,
+  outdir: join(staging, 'sdk'),
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+})
+await sdkTypes
 
 // Files read at run time relative to the module that reads them, copied to where that module now is.
 // contracts/solana/programs.ts reads build/<program>.so beside itself.
