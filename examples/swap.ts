@@ -2,7 +2,7 @@
 // Run it against `parx serve`:
 //   PARX_API_KEY=$(npx parx keys create --name example -o json | jq -r .key) npx tsx examples/swap.ts
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSwapClient } from '../src/sdk/swap/index.js'
+import { createSwapClient } from 'parx/swap'
 
 const apiUrl = process.env.PARX_API_URL ?? 'http://127.0.0.1:8420'
 const apiKey = process.env.PARX_API_KEY // a partner key: `parx keys create`

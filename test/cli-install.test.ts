@@ -17,7 +17,9 @@ describe('npm pack + npm install -g', () => {
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], root)) as { filename: string; files: { path: string }[] }[]
     const files = packed[0]!.files.map((f) => f.path)
     expect(files).toContain('dist/parx.js')
-    expect(files.filter((f) => /^(src|daemon|test)\//.test(f) || f.endsWith('.ts'))).toEqual([])
+    // No sources; the SDK's declarations (dist/types/, package.json's exports) are the only .ts.
+    expect(files.filter((f) => /^(src|daemon|test)\//.test(f) || (f.endsWith('.ts') && !(f.startsWith('dist/types/') && f.endsWith('.d.ts'))))).toEqual([])
+    expect(files).toContain('dist/types/src/sdk/swap/index.d.ts')
 
     const prefix = join(tmp, 'prefix')
     npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed[0]!.filename)], tmp)

@@ -32,6 +32,8 @@ export type PlatformOutput<R> = R extends { response: infer S extends z.ZodTypeA
 
 /** One method per route of the contract: what the CLI's commands take as their platform. */
 export type PlatformMethods = Methods
+/** Any route of the contract by its name: what each method of the client calls. */
+export type PlatformCall = <N extends PlatformRouteName>(name: N, input: PlatformInput<PlatformRoutes[N]>) => Promise<PlatformOutput<PlatformRoutes[N]>>
 type Methods = {
   [N in PlatformRouteName]: (input: PlatformInput<PlatformRoutes[N]>) => Promise<PlatformOutput<PlatformRoutes[N]>>
 }
@@ -47,7 +49,7 @@ type Methods = {
  * const me = await platform.whoamiAgent({})
  * await platform.send({ params: { id: me.id }, body: { to, amount: '1.5' } })
  */
-export function createPlatformClient(p: PlatformClientParameters): Methods & { call: typeof call } {
+export function createPlatformClient(p: PlatformClientParameters): Methods & { call: PlatformCall } {
   function headersFor(name: string, auth: PlatformRoute['auth']): Record<string, string> {
     const need = (what: string, how: string): never => {
       throw new BaseError('UNAUTHORIZED', `${name} needs ${what}; ${how}`)
