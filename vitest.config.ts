@@ -100,6 +100,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
+          // The one `npm pack` of a run, shared by test/cli-install.test.ts and test/sdk-package.test.ts.
+          globalSetup: ['test/setup/pack-dir.ts'],
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
           exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/dashboard-approvals-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts', 'test/hosted-auth-capture.test.ts', 'test/hosted-policy.test.ts', 'test/hosted-alerts.test.ts', 'test/helpers/postgres.test.ts'],
