@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,6 +23,19 @@ declare module 'vitest' {
   }
 }
 
+let own: string | undefined
+
+/** The run's directory; outside the sqlite project (no such globalSetup) one of this file's, removed when it exits. */
+function packDir(): string {
+  const run = inject('parxPackDir')
+  if (run) return run
+  if (!own) {
+    const dir = (own = mkdtempSync(join(tmpdir(), 'parx-pack-')))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return own
+}
+
 /**
  * `npm pack` of this repository, once per test run: test/cli-install.test.ts and
  * test/sdk-package.test.ts both install the package as shipped, and packing took a build of its own
@@ -31,8 +44,7 @@ declare module 'vitest' {
  * other waits for the tarball (or for the packer's error) to appear.
  */
 export async function packedParx(): Promise<Packed> {
-  // Outside the sqlite project (no such globalSetup) a file packs for itself.
-  const dir = inject('parxPackDir') ?? mkdtempSync(join(tmpdir(), 'parx-pack-'))
+  const dir = packDir()
   const done = join(dir, 'packed.json')
   const failed = join(dir, 'failed.txt')
   let mine = false
