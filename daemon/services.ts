@@ -38,7 +38,7 @@ export type FaucetSurface = {
   defaultNetwork: string
 }
 
-/** The facilitator's surface: payments on mainnet networks also need a partner key (SPEC §5.8). */
+/** The facilitator's surface: payments on mainnet networks also need a partner key (docs/facilitator.md "x402 facilitator"). */
 export type FacilitatorSurface = { service: Facilitator; auth: AuthService }
 
 /**
@@ -55,9 +55,9 @@ export type Surfaces = {
   faucet: FaucetSurface
   /** The agent payments platform (docs/platform-api.md). */
   platform: PlatformService
-  /** The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (SPEC §2.1). */
+  /** The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (docs/dashboard.md "Dashboard"). */
   dashboard: DashboardService
-  /** Cross-chain orders (SPEC §4.3): build, status, the solver's operator routes (daemon/xchain/README.md). */
+  /** Cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status, the solver's operator routes (daemon/xchain/README.md). */
   xchain: XchainService
   /** The bazaar discovery listing at {facilitator_url}/discovery/resources: discoverable seller endpoints. */
   bazaar: BazaarService

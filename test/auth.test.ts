@@ -3,7 +3,7 @@ import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let d: TestDaemon
 const hash = `0x${'ab'.repeat(32)}`
-// A K route (SPEC §5): confirm needs a key whatever the hash.
+// A K route (docs/swap-api.md "Authentication"): confirm needs a key whatever the hash.
 const kRoute = `/api/base/confirm?hash=${hash}`
 
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-// SPEC §5's body, plus the request id every error body carries (docs/operations.md "Request ids").
+// The 401 body of docs/swap-api.md "Authentication", plus the request id every error body carries (docs/operations.md "Request ids").
 const unauthorized = { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: expect.stringMatching(/^req_[0-9a-f]{20}$/) }
 
 describe('partner keys on K routes (enforced)', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { packedParx } from './helpers/pack.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tmp = mkdtempSync(join(tmpdir(), 'parx-install-'))
@@ -12,17 +13,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }), 600_000)
 
 describe('npm pack + npm install -g', () => {
   // Slow on purpose (it installs every dependency into a fresh prefix): the one test of the package as shipped.
-  it('installs a package that runs without the repository', { timeout: 600_000 }, () => {
+  it('installs a package that runs without the repository', { timeout: 600_000 }, async () => {
     const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], root)) as { filename: string; files: { path: string }[] }[]
-    const files = packed[0]!.files.map((f) => f.path)
+    const { tarball, files } = await packedParx()
     expect(files).toContain('dist/parx.js')
     // No sources; the SDK's declarations (dist/types/, package.json's exports) are the only .ts.
     expect(files.filter((f) => /^(src|daemon|test)\//.test(f) || (f.endsWith('.ts') && !(f.startsWith('dist/types/') && f.endsWith('.d.ts'))))).toEqual([])
     expect(files).toContain('dist/types/src/sdk/swap/index.d.ts')
 
     const prefix = join(tmp, 'prefix')
-    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(tmp, packed[0]!.filename)], tmp)
+    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], tmp)
     // A machine without the repo: run from elsewhere, with a home of its own.
     const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: join(tmp, 'home') }
     const parx = (args: string[]) => spawnSync(join(prefix, 'bin', 'parx'), args, { cwd: tmp, env, encoding: 'utf8' })

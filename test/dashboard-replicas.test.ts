@@ -19,7 +19,7 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(async () => void (await Promise.all([a?.close(), b?.close()])))
 
-describe('partner key changes across replicas (SPEC §3.2, §5.5)', () => {
+describe('partner key changes across replicas (docs/swap-api.md "Authentication")', () => {
   it('a key deactivated on one replica is refused by another that had cached it as valid, without waiting for the 5-minute TTL', async () => {
     const c = dashboardClient(a.urls.api)
     await c.signIn(privateKeyToAccount(generatePrivateKey()), a.services.base.chainId)

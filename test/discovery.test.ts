@@ -27,7 +27,7 @@ describe('GET /api/health', () => {
 })
 
 describe('GET /api/base/info', () => {
-  it('has every field of SPEC 2.4 with live inventory and allowance', async () => {
+  it('has every field of docs/swap-api.md "Discovery and balances" with live inventory and allowance', async () => {
     const info = await d.call('/api/base/info')
     expect(info.chainId).toBe(d.services.base.chainId)
     for (const k of ['solver', 'router', 'usdc']) expect(isAddress(info[k]), k).toBe(true)

@@ -89,7 +89,7 @@ async function apiRequest(r: Rng, i: number): Promise<Finding | undefined> {
     // { error, code } and the request id the answer's header names (docs/operations.md "Request ids").
     const parxError = Object.keys(json).sort().join() === 'code,error,requestId' && typeof json.error === 'string' && typeof json.code === 'string' &&
       json.requestId === res.headers.get('x-request-id')
-    // x402's own failure shape on /settle (the protocol's, SPEC §2.8).
+    // x402's own failure shape on /settle (the protocol's, docs/facilitator.md "x402 facilitator").
     const x402Failure = path === '/facilitator/settle' && json.success === false && typeof json.errorReason === 'string'
     if (!parxError && !x402Failure) return { what: `${what} (not { error, code })`, status: res.status, body: text.slice(0, 300) }
   }

@@ -178,11 +178,14 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     // The seller uses one signature after refusing it.
     const usedKept = seller.kept.find((k) => k.payload.payload.authorization.from === used.wallet)!
     expect(await submit(usedKept)).toBe(true)
-    // Before expiry: both reserved, whatever the worker's rounds meanwhile.
-    await new Promise((r) => setTimeout(r, 6_000))
-    expect([await spent(unused.id), await spent(used.id)]).toEqual(['0.4', '0.4'])
-    // After it: the unused one released, the used one confirmed with its transaction.
+    // Before expiry: both reserved, read again and again up to a second before it, so every worker
+    // round meanwhile (one each 5 s) is seen to leave them, instead of one look after a fixed wait.
     const reservedUntil = Date.parse(r1.body.reservedUntil as string)
+    do {
+      expect([await spent(unused.id), await spent(used.id)]).toEqual(['0.4', '0.4'])
+      await new Promise((r) => setTimeout(r, 250))
+    } while (Date.now() < reservedUntil - 1_000)
+    // After it: the unused one released, the used one confirmed with its transaction.
     await new Promise((r) => setTimeout(r, Math.max(0, reservedUntil - Date.now()) + 1_500))
     await mine()
     expect(await until(() => spent(unused.id), (v) => v === '0')).toBe('0')

@@ -2,14 +2,15 @@ import { execFile } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { packedParx } from './helpers/pack.js'
 
 /**
- * The SDK as a developer gets it: `npm pack` of this repository (dist/ as globalSetup built it),
+ * The SDK as a developer gets it: `npm pack` of this repository (dist/ as globalSetup built it; the run's one pack),
  * installed from the tarball into a project of its own outside the repository, its example
  * type-checked by tsc against the package's declarations and run by plain Node against a daemon.
  * Nothing here reaches into src/: a missing `exports` entry, a declaration the build did not emit
@@ -52,10 +53,10 @@ beforeAll(async () => {
   const [daemon] = await Promise.all([
     startTestDaemon(),
     (async () => {
-      // dist/ is current (globalSetup): --ignore-scripts keeps pack from running `prepare` (a second build).
-      const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', project], repo)
-      const [packed] = JSON.parse(stdout) as { filename: string }[]
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'parx-sdk-consumer', private: true, type: 'module', dependencies: { parx: `file:./${packed!.filename}` } }))
+      // The run's one pack (test/helpers/pack.ts), copied in: a file: dependency is recorded by path.
+      const { tarball } = await packedParx()
+      copyFileSync(tarball, join(project, basename(tarball)))
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'parx-sdk-consumer', private: true, type: 'module', dependencies: { parx: `file:./${basename(tarball)}` } }))
       // An SDK user needs none of the daemon's native builds; the cache first, the registry for what it lacks.
       await npm(['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], project)
       copyFileSync(join(repo, 'examples', 'swap.ts'), join(project, 'swap.ts'))

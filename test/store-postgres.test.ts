@@ -4,16 +4,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { testPostgres, type PostgresServer } from './helpers/postgres.js'
+import { startPostgres, type PostgresServer } from './helpers/postgres.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
 
 // PostgreSQL-only behaviour: this file runs in the `postgres` vitest project only.
 let pg: PostgresServer
 const daemons: TestDaemon[] = []
 beforeAll(async () => {
-  pg = await testPostgres()
+  // Its own server, not the run's: a test here stops and restarts it.
+  pg = await startPostgres()
 })
-afterAll(async () => void (await Promise.all(daemons.map((d) => d.close()))))
+afterAll(async () => {
+  await Promise.all(daemons.map((d) => d.close()))
+  await pg.destroy()
+})
 
 async function daemonOn(url: string, dataDir?: string): Promise<TestDaemon> {
   const d = await startTestDaemon({ dataDir, flags: { store: { url } } })

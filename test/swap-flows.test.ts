@@ -84,7 +84,7 @@ describe('par swap PUSD (18 decimals) <-> XUSD (6 decimals)', () => {
 })
 
 describe('redemption PUSD -> USDC from the solver inventory', () => {
-  it('quotes every SPEC 2.6 field from the live pool', async () => {
+  it('quotes every field of docs/swap-api.md "Redemptions" from the live pool', async () => {
     const chain = d.services.base
     const pusd = chain.tokens[TOKEN_A]!
     const usdc = chain.tokens[USDC]!

@@ -106,7 +106,7 @@ describe('redemption through the pool', () => {
   })
 })
 
-describe('redeem quote refusals (SPEC §7: reduce size and re-quote)', () => {
+describe('redeem quote refusals (docs/swap-api.md "Redemptions": reduce size and re-quote)', () => {
   const quote = (amount: string) => d.call('/api/base/redeem/quote', { query: { in: TOKEN_A, amount }, headers: { 'x-api-key': key } })
   const refusal = async (amount: string) => {
     const e = await quote(amount).then(() => undefined, (x: unknown) => x)

@@ -48,7 +48,7 @@ describe('signatures', () => {
   })
 })
 
-describe('order fields against the request (SPEC §4.1 step 2)', () => {
+describe('order fields against the request (docs/swap-api.md "Routes", check 2)', () => {
   it('order for another user', async () => {
     await rejected({ ...(await entry({}, )), ...{ order: (await build({ in: USDC, out: TOKEN_A, amount: '10' }, k.other)).order } }, 'ORDER_MISMATCH', { says: /^order\.user/ })
   })

@@ -8,7 +8,7 @@ export const KEY_CHANGES_CHANNEL = 'parx_partner_key_changes'
 /**
  * Partner key changes across replicas sharing a PostgreSQL store. Each replica caches key
  * verdicts (daemon/auth/verdict-cache.ts); without this, another replica would honour a
- * deactivated key until its cached verdict expires (SPEC §5.5: within 5 minutes). A change is
+ * deactivated key until its cached verdict expires (docs/swap-api.md "Authentication": within 5 minutes). A change is
  * announced with NOTIFY after it is written; every replica LISTENs on a dedicated connection and
  * forgets that key's verdict. While the connection is down the TTLs still bound staleness, and on
  * reconnecting every verdict is dropped, since announcements made meanwhile were missed.

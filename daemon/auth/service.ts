@@ -8,7 +8,7 @@ export type AuthService = {
   /** Off is the soft-launch mode: partner routes answer without a key. */
   enforce: boolean
   keyPrefix: string
-  /** An active partner key (verdicts cached as SPEC §5 allows). */
+  /** An active partner key (verdicts cached as docs/swap-api.md "Authentication" allows). */
   isPartnerKey(key: string): Promise<boolean>
   isOperatorToken(token: string): boolean
   /** The wallet an active partner key is bound to (`parx keys create --owner`), if any. */

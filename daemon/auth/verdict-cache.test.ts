@@ -19,7 +19,7 @@ function setup() {
   return { cache, states, advance: (ms: number) => (t += ms), setDown: (v: boolean) => (down = v), reads: () => reads }
 }
 
-describe('verdict cache (SPEC §5 propagation)', async () => {
+describe('verdict cache (docs/swap-api.md "Authentication": propagation)', async () => {
   it('a new key validates within 30 s of an earlier "no"', async () => {
     const s = setup()
     expect(await s.cache.isValid('k')).toBe(false)

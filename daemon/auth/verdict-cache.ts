@@ -2,7 +2,7 @@ import { BaseError } from '../../src/errors/index.js'
 import { hashKey } from './partner-keys.js'
 
 /**
- * Key verdicts as SPEC §5 describes their propagation: a new key is honoured within `unknownTtlMs`
+ * Key verdicts as docs/swap-api.md "Authentication" describes their propagation: a new key is honoured within `unknownTtlMs`
  * (a "no" is cached at most that long), a deactivated or deleted key stops within `knownTtlMs`, and
  * when the key store cannot be read the last verdict is honoured for up to `staleTtlMs`.
  * Changes made through this daemon are applied at once with `forget`.
@@ -21,7 +21,7 @@ type Verdict = { valid: boolean; at: number }
  * Hosted (replicas on PostgreSQL): a change made through one replica reaches the others only when
  * they read the key again, so every verdict is re-read after 5 s (one indexed lookup per key per
  * replica every 5 s): a key deactivated or created through any replica is honoured or refused by
- * every replica within 5 s, well inside SPEC §5's 30 s and 5 min.
+ * every replica within 5 s, well inside the 30 s and 5 min of docs/swap-api.md "Authentication".
  */
 export const HOSTED_VERDICT_TTLS = { unknownTtlMs: 5_000, knownTtlMs: 5_000 } as const
 

@@ -62,7 +62,7 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       networks: { base: d.base.key, radius: d.radius.key, solana: d.solana.key },
       chainId: d.base.chainId,
       router: d.base.contracts.router ?? null,
-      // Cross-chain (SPEC 2.7): where evm-origin orders lock their input, and who checks attestations.
+      // Cross-chain (docs/cross-chain.md "Cross-chain orders"): where evm-origin orders lock their input, and who checks attestations.
       escrow: d.base.contracts.escrow ?? null,
       verifier: d.base.contracts.verifier ?? null,
       outputSettler: d.base.contracts.outputSettler ?? null,

@@ -13,7 +13,7 @@ import { servedNetworks, tokensOf } from './resolve.js'
 const VERSIONS = [2, 1] as const
 
 /**
- * GET /supported (SPEC §2.8): one `exact` kind per network, asset and x402 version, and one v2
+ * GET /supported (docs/facilitator.md "x402 facilitator"): one `exact` kind per network, asset and x402 version, and one v2
  * `upto` kind per asset: on EVM through permit2 (extra.facilitatorAddress: the address the payer's
  * witness names), on Solana through delegated-spl (extra.feePayer / delegate). `extra` carries the
  * method (erc2612 / delegated-spl), the token's name and version, and what a client or seller

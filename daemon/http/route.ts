@@ -7,7 +7,7 @@ import type { Session } from '../dashboard/sessions.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
 /**
- * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of SPEC §5).
+ * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of docs/swap-api.md "Authentication").
  * operator: the operator bearer token. user: a platform user key (x-user-key). agent: an agent key
  * (x-agent-key). owner: either, for routes an agent may call on itself and its user on any of its
  * agents (docs/platform-api.md). session: a signed-in dashboard session cookie, and on POST and

@@ -9,7 +9,7 @@ import type { UserRow } from './store.js'
 export type UserKeyRow = Selectable<PlatformUserKeysTable>
 
 /**
- * A user's CLI keys ("command line access", SPEC §5.10) and the user a dashboard wallet signs in
+ * A user's CLI keys ("command line access", docs/dashboard.md "Dashboard") and the user a dashboard wallet signs in
  * as. Beside daemon/platform/store.ts, which creates a user together with its first key: a wallet
  * that signs in gets a user with no key until it asks for one.
  */

@@ -45,7 +45,7 @@ export function checkSolRedeemCeiling(amountIn: bigint, decimals: number, symbol
   checkRedeemCeiling(amountIn, decimals, symbol, solRedeemMaxUsd(limits), field)
 }
 
-/** SPEC §7: a quote whose slippage exceeds slippageBpsMax is refused with the size that would fit. */
+/** docs/swap-api.md "Redemptions": a quote whose slippage exceeds slippageBpsMax is refused with the size that would fit. */
 export function checkSolSlippage(plan: SolRedeemPlan, symbol: string, decimals: number, slippageBpsMax: number): void {
   if (plan.priced.slippageBps <= slippageBpsMax) return
   const fits = largestWithin(plan.pool, slippageBpsMax, plan.amountIn)

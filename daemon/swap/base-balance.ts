@@ -3,7 +3,7 @@ import type { SwapDeps } from './deps.js'
 import { TOKEN_A, USDC } from '../../src/networks/registry.js'
 import { ui } from './inventory.js'
 
-/** GET /api/base/balance (SPEC §2.5): `raw` is exact; `ui` is for display only. */
+/** GET /api/base/balance (docs/swap-api.md "Discovery and balances"): `raw` is exact; `ui` is for display only. */
 export async function baseBalance(s: SwapDeps, owner: Address) {
   const chain = s.base
   const tokens = Object.values(chain.tokens)

@@ -2,7 +2,7 @@ import type { SwapDeps } from './deps.js'
 import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
 import { solverInventory, ui } from './inventory.js'
 
-/** GET /api/base/info (SPEC §2.4): everything an integrator needs to sign an order and a permit. */
+/** GET /api/base/info (docs/swap-api.md "Discovery and balances"): everything an integrator needs to sign an order and a permit. */
 export async function baseInfo(s: SwapDeps) {
   const chain = s.base
   const inv = await solverInventory(s)

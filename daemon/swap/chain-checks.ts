@@ -6,7 +6,7 @@ import type { EvmToken } from '../chains/evm/chain.js'
 import type { SwapPair } from './pairs.js'
 import type { SwapState } from './user-state.js'
 
-/** SPEC §4.1 step 3: both failures mean the order must be signed again. */
+/** docs/swap-api.md "Routes", check 3: both failures mean the order must be signed again. */
 export function checkDeadlineAndNonce(order: RfqOrder, state: SwapState): void {
   const now = BigInt(Math.floor(Date.now() / 1000))
   const chainNow = state.chainTime > now ? state.chainTime : now
@@ -19,7 +19,7 @@ export function checkDeadlineAndNonce(order: RfqOrder, state: SwapState): void {
   }
 }
 
-/** SPEC §4.1 step 4 for fills paid from the solver's inventory. */
+/** docs/swap-api.md "Routes", check 4, for fills paid from the solver's inventory. */
 export function checkInventory(output: EvmToken, amount: bigint, inv: SwapState['inventory']): void {
   const need = fromBaseUnits(amount, output.decimals)
   if (inv.balance < amount) {
@@ -30,7 +30,7 @@ export function checkInventory(output: EvmToken, amount: bigint, inv: SwapState[
   }
 }
 
-/** SPEC §4.1 step 5. */
+/** docs/swap-api.md "Routes", check 5. */
 export function checkBalance(input: EvmToken, user: Address, amount: bigint, state: SwapState): void {
   if (state.balance >= amount) return
   throw new BaseError('INSUFFICIENT_BALANCE', `${getAddress(user)} holds ${fromBaseUnits(state.balance, input.decimals)} ${input.symbol}, less than uiAmount ${fromBaseUnits(amount, input.decimals)}: fund the wallet or reduce the amount`)

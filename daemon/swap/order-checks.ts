@@ -15,7 +15,7 @@ export type OrderContext = {
 }
 
 /**
- * SPEC §4.1 step 2: every order field against the request, in the SPEC's field order, each failure
+ * docs/swap-api.md "Routes", check 2: every order field against the request, in the order's field order, each failure
  * naming the field, the value expected and what to do. Pure: no chain read.
  */
 export function checkOrderFields(x: OrderContext): void {

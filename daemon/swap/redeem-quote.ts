@@ -67,7 +67,7 @@ export function deliveryFor(s: SwapDeps, plan: RedeemPlan, minOut: bigint): 'inv
   return withinShot && balance >= minOut && routerAllowance >= minOut ? 'inventory' : 'pool'
 }
 
-/** The two refusals SPEC §7 gives a quote: above the ceiling, or beyond the slippage budget. */
+/** The two refusals docs/swap-api.md "Redemptions" gives a quote: above the ceiling, or beyond the slippage budget. */
 export function checkRedeemable(s: SwapDeps, plan: RedeemPlan, field: string): void {
   const { redeemHardMaxUsd, slippageBpsMax } = s.limits
   checkRedeemCeiling(plan.amountIn, plan.input.decimals, plan.input.symbol, redeemHardMaxUsd, field)
@@ -81,7 +81,7 @@ export function checkRedeemable(s: SwapDeps, plan: RedeemPlan, field: string): v
   throw new BaseError('SLIPPAGE_TOO_HIGH', `${what}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`)
 }
 
-/** GET /api/base/redeem/quote (SPEC §2.6). */
+/** GET /api/base/redeem/quote (docs/swap-api.md "Redemptions"). */
 export function quoteBody(s: SwapDeps, plan: RedeemPlan) {
   const { input, usdc, priced } = plan
   return {

@@ -18,7 +18,7 @@ import { simulate, type SimulationFailure } from './simulate.js'
 import { readSwapState } from './user-state.js'
 import { withOutcome } from '../metrics/outcome.js'
 
-/** A validated request body (SPEC §2.3), amounts in base units. */
+/** A validated request body (docs/swap-api.md "Routes"), amounts in base units. */
 export type SwapRequest = {
   user: Address
   uiAmount: string
@@ -35,7 +35,7 @@ export type SwapRequest = {
 const GAS = { inventory: 300_000n, pool: 400_000n }
 
 /**
- * POST /api/base/swap and /api/base/redeem: the checks of SPEC §4.1 in order, each with its own code
+ * POST /api/base/swap and /api/base/redeem: the checks of docs/swap-api.md "Routes" in order, each with its own code
  * and nothing sent when one fails; then an eth_call simulation, in which the router judges both
  * signatures; only then the relay through the solver's shared sender. Resolves once the node has
  * accepted the transaction.

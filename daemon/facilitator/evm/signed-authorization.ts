@@ -14,7 +14,7 @@ import { checkPayerSignature } from './signature.js'
 type Name = typeof methods.erc2612 | typeof methods.eip3009
 
 /**
- * The two EVM methods whose payload is `{signature, authorization}` (SPEC §2.8): erc2612, ours
+ * The two EVM methods whose payload is `{signature, authorization}` (docs/facilitator.md "x402 facilitator"): erc2612, ours
  * (an EIP-2612 permit to the facilitator's signer, then transferFrom) and eip3009, the reference
  * default (transferWithAuthorization). Both settle through the batched executor account. The
  * signature is judged as the token will judge it (./signature.ts: ECDSA, EIP-7702, ERC-1271, and

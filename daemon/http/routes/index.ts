@@ -87,15 +87,15 @@ export const workerRoutes: AnyRoute[] = [health, readiness, metrics]
 
 /** Every route of the daemon, by surface. A new route file is registered here and nowhere else. */
 export const routes: AnyRoute[] = [
-  // discovery (SPEC §4.2)
+  // discovery (docs/swap-api.md "Discovery and balances")
   health, capabilities, config, readiness, baseInfo, baseBalance, openapi, docsPage, docsScript,
-  // same-chain swaps (SPEC §4.1)
+  // same-chain swaps (docs/swap-api.md "Swaps (SDK)")
   baseConfirm, baseSwap, baseRedeem, baseRedeemQuote, baseNonces,
-  // Solana swaps (SPEC §4.1, §4.2)
+  // Solana swaps (docs/swap-api.md "Solana swaps")
   solInfo, solBalance, solSwap, solRedeem, solRedeemQuote, solConfirm, solRecent,
-  // cross-chain (SPEC §4.3): build and status (K); the solver's operator routes and the internal inventory helpers
+  // cross-chain (docs/cross-chain.md "Cross-chain orders"): build and status (K); the solver's operator routes and the internal inventory helpers
   xchainSolBuild, xchainEvmBuild, xchainEvmSubmit, xchainStatus, xchainSettle, xchainRefund, xchainHeartbeat, xchainPause, xchainResume, xchainReserve, xchainRelease,
-  // x402 facilitator (SPEC §4.4)
+  // x402 facilitator (docs/facilitator.md "x402 facilitator")
   // (the transaction route before the id route: `tx` would not be an id, but say so by order too)
   facilitatorSupported, facilitatorVerify, facilitatorSettle, facilitatorHealth, facilitatorDiscovery, facilitatorTxStatus, facilitatorStatus,
   // operator
@@ -112,6 +112,6 @@ export const routes: AnyRoute[] = [
   // /api/alerts/history is a GET; /api/alerts/:ruleId only a DELETE
   listAlertRules, createAlertRule, deleteAlertRule, listAlertHistory,
   endpointsCreate, endpointsList, endpointsShow, endpointsUpdate, endpointsDelete, refundsCreate, paidGet, paidPost, manifest,
-  // the dashboard at {dashboard_url} (SPEC §2.1, §5.9)
+  // the dashboard at {dashboard_url} (docs/dashboard.md "Dashboard")
   ...dashboardRoutes,
 ]

@@ -4,7 +4,7 @@ import { isSignedBy } from '../../../src/sdk/evm-signer.js'
 import type { Signed } from '../rail.js'
 import type { AttestRequest, Attestor } from './attestor.js'
 
-/** The attestor quorum (SPEC §8): 2 of 3. */
+/** The attestor quorum (docs/cross-chain.md "Cross-chain orders"): 2 of 3. */
 export const QUORUM = 2
 
 export type QuorumResult = { signatures: Signed[]; refusals: string[] }

@@ -5,7 +5,7 @@ import { limits } from '../platform/limits.js'
 import { payeeRules } from '../platform/policy.js'
 
 /**
- * The dashboard's wire contract (served by the daemon at {dashboard_url}, SPEC §2.1, §5.9): the
+ * The dashboard's wire contract (served by the daemon at {dashboard_url}, docs/dashboard.md "Dashboard"): the
  * bodies and answers of its JSON routes under /dashboard/api. The page's script (daemon/dashboard/client/, typed
  * against these) and the tests speak it; the daemon's routes take their schemas from here.
  */
@@ -50,7 +50,7 @@ export const createdPartnerKey = z.object({ key: partnerKey, secret: z.string() 
 export type CreatedPartnerKey = z.infer<typeof createdPartnerKey>
 export const idParams = z.object({ id: z.string().uuid('must be a UUID') })
 
-/** CLI user keys of the wallet's platform user ("command line access", SPEC §5.10). */
+/** CLI user keys of the wallet's platform user ("command line access", docs/dashboard.md "Dashboard"). */
 export const userKey = z.object({ id: z.string(), masked: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })
 export const userKeyList = z.object({ userId: z.string(), keys: z.array(userKey) })
 export const createdUserKey = z.object({ key: userKey, userKey: z.string() })

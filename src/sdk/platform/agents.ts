@@ -21,7 +21,7 @@ export const agent = z.object({
   wallet: evmAddress,
   /** How send moves tokens: a sponsored ERC-4337 user operation, or a plain transfer paying the network's fee. */
   sendMethod: z.enum(['userOperation', 'transfer']),
-  /** Tokens this agent may send and pay with (the registry's, per SPEC §4.5). */
+  /** Tokens this agent may send and pay with (the registry's, docs/platform-api.md "Networks and tokens"). */
   tokens: z.array(tokenInfo),
   createdAt: isoTime,
   limits,
@@ -33,7 +33,7 @@ export const agent = z.object({
 })
 export type Agent = z.infer<typeof agent>
 
-/** GET /api/agents/me: the agent its key belongs to (SPEC §4.5: id, chain, wallet and tokens). */
+/** GET /api/agents/me: the agent its key belongs to (docs/platform-api.md "GET /api/agents/me": id, chain, wallet and tokens). */
 export const agentMe = agent
 export const agentList = z.object({ agents: z.array(agent) })
 

@@ -54,7 +54,7 @@ const payTo = z
   .refine((v) => uuid.safeParse(v).success || evmAddress.safeParse(v).success, 'must be one of your agent ids or an EVM address (not the zero address)')
   .transform((v) => (uuid.safeParse(v).success ? v.toLowerCase() : evmAddress.parse(v)))
 
-/** POST /api/endpoints. The token is chosen here, once (SPEC §4.5). */
+/** POST /api/endpoints. The token is chosen here, once (docs/platform-api.md "POST /api/endpoints": no route changes it). */
 export const createEndpointBody = z
   .object({
     name: label.optional(),

@@ -5,7 +5,7 @@ import { networks, TOKEN_A, TOKEN_B, USDC, type NetworkSpec, type TokenSpec } fr
 /**
  * What the platform offers on each registry network, read from the registry so no route spells a
  * network or token: agents live on networks with `aa` (sends are sponsored user operations) or
- * `direct` (sends are plain transfers; SPEC §4.5 allows only TOKEN_A there).
+ * `direct` (sends are plain transfers; docs/platform-api.md "Networks and tokens" allows only TOKEN_A there).
  */
 export type SendMethod = 'userOperation' | 'transfer'
 
@@ -28,7 +28,7 @@ export function priceableTokens(n: NetworkSpec): TokenSpec[] {
   return n.features.includes('x402') ? n.tokens : []
 }
 
-/** SPEC §4.5: USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A, on Base networks only. */
+/** docs/platform-api.md "Networks and tokens": USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A, on Base networks only. */
 export const SWAP_PAIRS: readonly (readonly [string, string])[] = [[USDC, TOKEN_A], [TOKEN_A, TOKEN_B], [TOKEN_B, TOKEN_A]]
 
 export function canSwap(n: NetworkSpec): boolean {

@@ -65,7 +65,7 @@ describe('send body', () => {
       expect(r.message).toBe(`invalid field 'token': 'XUSD' is not a token of ${net} (XUSD, TOKEN_B, exists on Base networks only); ${net} has PUSD for sends`)
     }
     expect(refusal(sendBodyFor('local-base'), { to: TO, amount: '1', token: 'DOGE' }).code).toBe('UNKNOWN_TOKEN')
-    // Direct networks send TOKEN_A only (SPEC §4.5), although the registry lists USDC there for x402.
+    // Direct networks send TOKEN_A only (docs/platform-api.md "Networks and tokens"), although the registry lists USDC there for x402.
     expect(refusal(sendBodyFor('local-radius'), { to: TO, amount: '1', token: 'USDC' })).toEqual({
       code: 'UNKNOWN_TOKEN', message: "invalid field 'token': USDC cannot be used for sends on local-radius; use PUSD",
     })

@@ -18,7 +18,7 @@ export const sendBody = z
   .object({
     to: evmAddress,
     amount: decimalAmount,
-    /** Default TOKEN_A (SPEC §4.5). */
+    /** Default TOKEN_A (docs/platform-api.md "POST /api/agents/:id/send"). */
     token: tokenSymbol.default(TOKEN_A),
     /** The approval an earlier APPROVAL_REQUIRED named, once approved: used once, for this same send only. */
     approvalId: uuid.optional(),
@@ -54,7 +54,7 @@ export const sendResult = z.object({
 })
 export type SendResult = z.infer<typeof sendResult>
 
-/** POST /api/agents/:id/swap (SPEC §4.5): AA Base networks only, three pairs. */
+/** POST /api/agents/:id/swap (docs/platform-api.md "POST /api/agents/:id/swap"): AA Base networks only, three pairs. */
 export const swapBody = z.object({ from: tokenSymbol, to: tokenSymbol, amount: decimalAmount }).strict()
 export type SwapBody = z.input<typeof swapBody>
 

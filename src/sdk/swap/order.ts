@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem'
 import { permitTypes, type TypedDomain } from '../eip712.js'
 
 /**
- * The router's EIP-712 domain name and version (SPEC §2.2). chainId and verifyingContract come from
+ * The router's EIP-712 domain name and version (docs/swap-api.md "What the wallet signs"). chainId and verifyingContract come from
  * GET /api/base/info; the router also reports the whole domain through ERC-5267 `eip712Domain()`.
  */
 export const ORDER_DOMAIN_NAME = 'ParxRfqSwap'
@@ -10,7 +10,7 @@ export const ORDER_DOMAIN_VERSION = '1'
 
 export type { TypedDomain }
 
-/** SPEC §2.2, field for field: the router's typehash is built from exactly this list. */
+/** docs/swap-api.md "What the wallet signs", field for field: the router's typehash is built from exactly this list. */
 export const rfqOrderTypes = {
   RfqOrder: [
     { name: 'user', type: 'address' },
@@ -61,7 +61,7 @@ export const permitMessage = (order: RfqOrder, router: Address, permitNonce: big
   deadline: order.deadline,
 })
 
-/** The body of POST /api/base/swap and /api/base/redeem (SPEC §2.3). */
+/** The body of POST /api/base/swap and /api/base/redeem (docs/swap-api.md "Routes"). */
 export type SwapRequestBody = {
   user: Address
   uiAmount: string | number

@@ -11,7 +11,7 @@ export type SwapSigner = Pick<LocalAccount, 'address' | 'signTypedData'>
 
 export type SignedSwap = { orderSig: Hex; v: number; r: Hex; s: Hex }
 
-/** The order's domain (SPEC §2.2): the router of /api/base/info on its chain. */
+/** The order's domain (docs/swap-api.md "What the wallet signs"): the router of /api/base/info on its chain. */
 export function orderDomain(info: Pick<BaseInfo, 'chainId' | 'router'>): TypedDomain {
   return { name: ORDER_DOMAIN_NAME, version: ORDER_DOMAIN_VERSION, chainId: info.chainId, verifyingContract: info.router }
 }

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 
-/** GET /api/base/info (SPEC §2.4). */
+/** GET /api/base/info (docs/swap-api.md "Discovery and balances"). */
 export type BaseInfo = {
   chainId: number
   solver: Address
@@ -31,7 +31,7 @@ export type Nonces = {
   chainTime: number
 }
 
-/** GET /api/base/redeem/quote (SPEC §2.6). */
+/** GET /api/base/redeem/quote (docs/swap-api.md "Redemptions"). */
 export type RedeemQuote = {
   in: string
   out: string

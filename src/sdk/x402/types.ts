@@ -55,7 +55,7 @@ export type AnyPaymentPayload = PaymentPayload | PaymentPayloadV1
 
 export type VerifyResponse = {
   isValid: boolean
-  /** null when valid (SPEC §2.8). */
+  /** null when valid (docs/facilitator.md "x402 facilitator"). */
   invalidReason?: string | null
   invalidMessage?: string
   payer?: string
@@ -86,7 +86,7 @@ export type SupportedResponse = {
   signers: Record<string, string[]>
 }
 
-/** `{signature, authorization}`: the EVM payload of eip3009 and erc2612 (SPEC §2.8); all values strings. */
+/** `{signature, authorization}`: the EVM payload of eip3009 and erc2612 (docs/facilitator.md "x402 facilitator"); all values strings. */
 export type EvmAuthorizationPayload = {
   signature: string
   authorization: {

@@ -50,7 +50,7 @@ export type Payment = {
 
 /**
  * Reads `{paymentPayload, paymentRequirements}` of either version into a Payment. Accepts the
- * SPEC §2.8 spellings too (`accepted` on any version, `maxAmountRequired` beside `amount`).
+ * older spellings too (docs/facilitator.md "x402 facilitator") (`accepted` on any version, `maxAmountRequired` beside `amount`).
  * Returns a string naming the first malformed field instead when something is missing.
  */
 export function toPayment(paymentPayload: Record<string, unknown>, paymentRequirements: Record<string, unknown>, x402Version?: unknown): Payment | { malformed: 'payload' | 'requirements'; field: string } {

@@ -25,7 +25,7 @@ export class LockFailedError extends Error {
 }
 
 /**
- * A partner backend's client for cross-chain orders (SPEC §2.7): build, status and polling for both
+ * A partner backend's client for cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status and polling for both
  * rails, and `openSolOrigin`, which builds, signs and submits a Solana-origin order in one call.
  * `openEvmOrigin` does the same for a Base-origin order, gaslessly (./evm-origin-client.ts).
  *

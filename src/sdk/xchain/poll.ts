@@ -4,7 +4,7 @@
  */
 import type { XchainRail, XchainStatus, XchainStatusResponse } from './wire.js'
 
-/** The statuses after which nothing changes any more (SPEC §3.1). */
+/** The statuses after which nothing changes any more (docs/cross-chain.md "Cross-chain orders"). */
 export const FINAL_STATUSES: readonly XchainStatus[] = ['claimed', 'refunded', 'attention']
 export const isFinal = (s: XchainStatus) => FINAL_STATUSES.includes(s)
 

@@ -1,5 +1,5 @@
 /**
- * The cross-chain HTTP contract (SPEC §2.7, §4.3), as data: request schemas, response types and
+ * The cross-chain HTTP contract (docs/cross-chain.md "Cross-chain orders"), as data: request schemas, response types and
  * paths of every cross-chain route, both rails. The daemon's routes validate with these schemas and
  * the SDK helpers build with them, so no field is described twice.
  *
@@ -15,7 +15,7 @@ import { isBase58Of } from '../solana/encoded-size.js'
 export const RAILS = ['sol-origin', 'evm-origin'] as const
 export type XchainRail = (typeof RAILS)[number]
 
-/** What a status poll answers (SPEC §3.1). */
+/** What a status poll answers (docs/cross-chain.md "Cross-chain orders"). */
 export const PUBLIC_STATUSES = ['pending', 'claimed', 'refunded', 'attention', 'unknown'] as const
 export type XchainStatus = (typeof PUBLIC_STATUSES)[number]
 
@@ -25,7 +25,7 @@ export { xchainPaths } from './paths.js'
 // Field schemas
 // ---------------------------------------------------------------------------------------------
 
-/** A Base address that is already in its EIP-55 checksum form (SPEC §4.3: "validated as a checksummed EVM address"). */
+/** A Base address that is already in its EIP-55 checksum form (docs/cross-chain.md "Cross-chain orders": "not in EIP-55 checksum form" is refused). */
 export const checksummedAddress = z.string({ required_error: 'required' }).refine(
   (v) => isAddress(v, { strict: false }) && getAddress(v) === v,
   (v) => ({
@@ -52,7 +52,7 @@ const symbol = z.string({ required_error: 'required' }).regex(/^[A-Za-z0-9]{1,16
 
 /**
  * 32 bytes as 64 hex characters, with or without 0x; normalised to lower-case 0x form. Malformed is
- * a 400 BAD_REQUEST wherever it appears, the status path included (SPEC §7: an invalid request field).
+ * a 400 BAD_REQUEST wherever it appears, the status path included (docs/errors.md "Errors": a malformed field).
  */
 export const orderIdSchema = z.string({ required_error: 'required' })
   .superRefine((v, ctx) => {
@@ -97,7 +97,7 @@ export type BuiltOrder = {
   status: string
 }
 
-/** The build response of SPEC §2.7 (first block), plus base-unit amounts and where to poll. */
+/** The build response of docs/cross-chain.md "Cross-chain orders", plus base-unit amounts and where to poll. */
 export type SolOriginBuilt = BuiltOrder & {
   rail: 'sol-origin'
   /** Legacy transaction, base64, already signed by the solver as fee payer; the user signs and submits it. */
@@ -216,7 +216,7 @@ export type EvmOriginSubmitted = {
 export const StatusParams = z.object({ orderId: orderIdSchema })
 export const StatusQuery = z.object({ rail: railSchema.default('sol-origin') })
 
-/** GET /api/xchain/status/:orderId (SPEC §2.7). */
+/** GET /api/xchain/status/:orderId (docs/cross-chain.md "Cross-chain orders"). */
 export type XchainStatusResponse = {
   orderId: `0x${string}`
   rail: XchainRail

@@ -9,7 +9,7 @@ import { logout, sessionShow, siweLogin, siweMessage } from './siwe.js'
 import { agentPayments, agentSpending } from './spending.js'
 import { userKeysCreate, userKeysList, userKeysRevoke } from './user-keys.js'
 
-/** The dashboard at {dashboard_url} (SPEC §2.1, §5.9): its page and JSON routes. */
+/** The dashboard at {dashboard_url} (docs/dashboard.md "Dashboard"): its page and JSON routes. */
 export const dashboardRoutes: AnyRoute[] = [
   dashboardPage, dashboardSlash, dashboardScript, dashboardStyle,
   siweMessage, siweLogin, sessionShow, logout,

@@ -1,7 +1,7 @@
 import { createPartnerKeyBody, dashboardPaths, idParams } from '../../../../src/sdk/dashboard/index.js'
 import { route } from '../../route.js'
 
-/** The signed-in wallet's partner keys (SPEC §2.1, §3.2): listed masked, the secret shown only by create. */
+/** The signed-in wallet's partner keys (docs/dashboard.md "Dashboard"): listed masked, the secret shown only by create. */
 export const partnerKeysList = route({
   method: 'GET', path: dashboardPaths.partnerKeys, auth: 'session', surface: 'dashboard',
   handler: async (c, s, { session }) => c.json({ keys: await s.listPartnerKeys(session.wallet), propagation: s.propagation }),

@@ -1,6 +1,6 @@
 import { route } from '../../route.js'
 
-/** The name sellers see in GET /facilitator/health (SPEC §2.8). */
+/** The name sellers see in GET /facilitator/health (docs/facilitator.md "x402 facilitator"). */
 export const FACILITATOR_SERVICE = 'parx-facilitator'
 
 export default route({

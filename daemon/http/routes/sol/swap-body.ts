@@ -5,7 +5,7 @@ import { required } from '../swap/swap-body.js'
 
 const U64_MAX = 2n ** 64n - 1n
 
-/** SPEC §4.1: { net, user, uiAmount, in, out }; `in` and `out` default per route. */
+/** docs/swap-api.md "Solana swaps": { net, user, uiAmount, in, out }; `in` and `out` default per route. */
 export const solSwapBody = (defaults: { in: string; out: string }) =>
   z.object({
     net: z.string().optional(),

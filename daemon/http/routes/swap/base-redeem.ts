@@ -6,7 +6,7 @@ import { SWAP_MAX_BODY, swapBody } from './swap-body.js'
 const Body = swapBody({ in: TOKEN_A, out: USDC })
 
 /**
- * Redemptions (SPEC §4.1): order.minOutputAmount is the quote's minOutBase. Same pipeline as the
+ * Redemptions (docs/swap-api.md "Redemptions"): order.minOutputAmount is the quote's minOutBase. Same pipeline as the
  * swap route; only the defaults of `in` and `out` differ.
  */
 export default route({

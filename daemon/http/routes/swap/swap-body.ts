@@ -44,7 +44,7 @@ const Order = z.object({
   nonce: uint,
 }, { required_error: 'required', invalid_type_error: 'must be an object with the RfqOrder fields' })
 
-/** SPEC §2.3; `in` and `out` default per route. */
+/** docs/swap-api.md "Routes" (the body); `in` and `out` default per route. */
 export const swapBody = (defaults: { in: string; out: string }) =>
   z.object({
     user: evmAddress,

@@ -8,7 +8,7 @@ import { apiKeyHelp, partnerHeaders, when, type PartnerOptions } from './shared.
 export type BuildOptions = PartnerOptions & { user: string; in: string; out?: string; amount: string; recipient: string }
 
 /**
- * `parx xchain build <rail>`: builds a cross-chain order for a user to sign (SPEC §2.7). It signs
+ * `parx xchain build <rail>`: builds a cross-chain order for a user to sign (docs/cross-chain.md "Cross-chain orders"). It signs
  * nothing and moves nothing: the user's wallet signs what it prints (`--output json` has every
  * field); the SDK's openSolOrigin / openEvmOrigin build, sign and submit in one call.
  */

@@ -4,7 +4,7 @@ import type { SettleResponse, SupportedResponse, VerifyResponse } from '../types
 export type FacilitatorClientOptions = {
   /** The facilitator's base URL, e.g. http://127.0.0.1:8420/facilitator. */
   url: string
-  /** Partner key, sent as X-API-Key: required for mainnet networks (SPEC §5.8). */
+  /** Partner key, sent as X-API-Key: required for mainnet networks (docs/facilitator.md "x402 facilitator"). */
   apiKey?: string
   fetch?: typeof fetch
 }

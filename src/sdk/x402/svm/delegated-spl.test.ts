@@ -26,7 +26,7 @@ describe('delegated-spl', () => {
     expect(verifySplSignature(splMessage(a), a.signature, Keypair.generate().publicKey.toBase58())).toBe(false)
   })
 
-  it('accepts the message field names (amount, deadline) as well as SPEC §2.8 ones', async () => {
+  it('accepts the message field names (amount, deadline) as well as the x402 ones (value, validBefore)', async () => {
     const payload = await createSplPayload(keypairSigner(payer), r, now)
     const { value, validBefore, ...rest } = payload.authorization
     const a = parseSplPayload({ signature: payload.signature, authorization: { ...rest, amount: value, deadline: validBefore } })

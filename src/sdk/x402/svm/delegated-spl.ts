@@ -8,7 +8,7 @@ import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
 
 /**
- * delegated-spl (SPEC §4.4): the payer signs an ed25519 message naming recipient, amount, nonce
+ * delegated-spl (docs/facilitator.md "x402 facilitator"): the payer signs an ed25519 message naming recipient, amount, nonce
  * and deadline; the facilitator, which the payer once approved as SPL delegate of their token
  * account, moves the amount with transferChecked. The message binds neither mint nor network, so
  * the facilitator records every nonce per payer and the delegated amount caps what it can move.
@@ -41,7 +41,7 @@ const isPubkey = (v: unknown): v is string => isBase58Of(v, 32)
 const uint = (v: unknown) => (typeof v === 'string' && /^\d{1,20}$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined)
 
 /**
- * Reads `{signature, authorization}`. The authorization takes the SPEC §2.8 field names (value,
+ * Reads `{signature, authorization}`. The authorization takes the x402 field names (value,
  * validBefore) or the message's own (amount, deadline); the signature is base58.
  */
 export function parseSplPayload(payload: Record<string, unknown>): SplAuthorization | SplFailure {
