@@ -50,7 +50,7 @@ import { agentHoldDuty } from './platform/holds/refresh.js'
 import { aaRuntime, type AaRuntime } from './platform/aa/runtime.js'
 import { anvilFeeTopUp } from './platform/send.js'
 import { platformStore } from './platform/store.js'
-import { packageVersion } from '../src/cli/package-root.js'
+import { packageVersion } from '../src/config/package-root.js'
 import { swapInflight } from './swap/relay-swap.js'
 import { routes, workerRoutes } from './http/routes/index.js'
 import { servedFlows } from './http/served-flows.js'
@@ -275,6 +275,8 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     cleanups.push(() => xchain.stop())
     const surfaces: Surfaces = {
       discovery: discoveryService({ config, gaps, served: servedFlows(routes), flowEnabled, base, radius, evm: chains.evm, solana: chains.solana, accounts, urls, pingStore: () => store.ping(), draining: () => http.draining,
+        // Loaded on first use: the generator and the document stay out of the daemon's start.
+        openApi: async () => (await import('./http/openapi/served.js')).servedDocument(routes),
         process: { role: config.role, hosted: Boolean(config.store.url), leading: config.role === 'api' ? undefined : () => leadership?.isLeader() ?? false } }),
       swap: swapDeps,
       sol: solDeps({ chain: chains.solana, solverKey: keys.solanaSolver, store, limits: config.limits, flowEnabled }),
