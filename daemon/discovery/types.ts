@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 
-/** Where this daemon answers (the discovery routes publish them; daemon/main.ts knows them once it listens). */
+/** Where this daemon answers (the discovery routes publish them; daemon/compose/http.ts knows them once it listens). */
 export type DaemonUrls = {
   api: string
   facilitator: string

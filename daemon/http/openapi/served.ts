@@ -8,7 +8,7 @@ const cached = new WeakMap<readonly AnyRoute[], string>()
  * The document of this daemon's routes, generated on the first request (half a second of work
  * with the generator loaded then, so `parx serve` never waits for it) and kept: the route table
  * does not change while the process runs. Kept serialized (about 150 KB): each request sends it as is.
- * The table is passed in by the composition root (daemon/main.ts), not imported: the table holds
+ * The table is passed in by the composition root (daemon/compose/discovery.ts), not imported: the table holds
  * the route that serves this document.
  */
 export function servedDocument(routes: readonly AnyRoute[]): string {
