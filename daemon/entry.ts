@@ -47,6 +47,24 @@ export async function deployNetwork(...args: Parameters<typeof import('./chains/
   return (await import('./chains/deploy-network.js')).deployNetwork(...args)
 }
 
+/** `parx backup`: the live daemon holding a data dir (./startup/lock.ts), undefined when none runs. */
+export async function lockHolder(...args: Parameters<typeof import('./startup/lock.js').lockHolder>) {
+  return (await import('./startup/lock.js')).lockHolder(...args)
+}
+
+/** `parx backup` of a stopped daemon: its data dir held so no `parx serve` starts while the files are copied. */
+export async function lockDataDir(...args: Parameters<typeof import('./startup/lock.js').lockDataDir>) {
+  return (await import('./startup/lock.js')).lockDataDir(...args)
+}
+
+export async function snapshotDataDir(...args: Parameters<typeof import('./backup/snapshot.js').snapshotDataDir>) {
+  return (await import('./backup/snapshot.js')).snapshotDataDir(...args)
+}
+
+export async function restoreDataDir(...args: Parameters<typeof import('./backup/restore.js').restoreDataDir>) {
+  return (await import('./backup/restore.js')).restoreDataDir(...args)
+}
+
 export async function startAttestorProcess(...args: Parameters<typeof import('./xchain/attestors/process.js').startAttestorProcess>) {
   return (await import('./xchain/attestors/process.js')).startAttestorProcess(...args)
 }

@@ -1,4 +1,5 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
+import { rotatedLogPath } from '../src/config/paths.js'
 
 /** What `log.maxMegabytes` and `log.files` set (docs/operations.md "Retention and log size"). */
 export type LogCap = {
@@ -41,7 +42,7 @@ export function capLogSize(dest: Destination, path: string, cap: LogCap): void {
 
 function rotate(path: string, keep: number): void {
   if (keep <= 0) return void rmSync(path, { force: true })
-  rmSync(`${path}.${keep}`, { force: true })
-  for (let i = keep - 1; i >= 1; i--) if (existsSync(`${path}.${i}`)) renameSync(`${path}.${i}`, `${path}.${i + 1}`)
-  renameSync(path, `${path}.1`)
+  rmSync(rotatedLogPath(path, keep), { force: true })
+  for (let i = keep - 1; i >= 1; i--) if (existsSync(rotatedLogPath(path, i))) renameSync(rotatedLogPath(path, i), rotatedLogPath(path, i + 1))
+  renameSync(path, rotatedLogPath(path, 1))
 }

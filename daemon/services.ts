@@ -1,4 +1,3 @@
-import type { Address } from 'viem'
 import type { ParxConfig } from '../src/config/schema.js'
 import type { AuthService, KeysService } from './auth/service.js'
 import type { BackupService } from './backup/service.js'
@@ -12,18 +11,8 @@ import type { SwapDeps } from './swap/deps.js'
 import type { XchainService } from './xchain/service.js'
 import type { MetricsSurface } from './metrics/registry.js'
 
-export type DaemonUrls = {
-  api: string
-  facilitator: string
-  platform: string
-  dashboard: string
-  rpc: Record<string, string>
-  /** The --metrics-port listener's GET /metrics, when one is configured (docs/operations.md "Metrics"). */
-  metrics?: string
-}
-
-/** Public addresses of the service's own accounts (never their keys). */
-export type PublicAccounts = { solver: Address; facilitator: Address; solanaSolver: string; solanaFacilitator: string }
+// Where the daemon answers and its own accounts: what discovery publishes, so they live beside it.
+export type { DaemonUrls, PublicAccounts } from './discovery/types.js'
 
 /** Mints test money; present on the local profile only. */
 export type Faucet = {

@@ -1,5 +1,7 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
+import Sqlite from 'better-sqlite3'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -128,6 +130,25 @@ describe('parx backup and parx restore', () => {
     daemons.push(back2)
     expect(await balances(back2, who)).toEqual({ ...before, base: ['107000000000000000000'] })
   }, 300_000)
+
+  it('copies a stopped data dir whose lock names a pid now another program\'s', async () => {
+    // The daemon was killed and its pid reused: `parx backup` reads the lock as `parx serve` does
+    // (daemon/startup/lock.ts), so it does not call a daemon that is gone.
+    const dataDir = tmp()
+    new Sqlite(join(dataDir, 'parx.db')).exec('create table t (x integer)').close()
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' })
+    try {
+      await new Promise((resolve) => other.once('spawn', resolve))
+      writeFileSync(join(dataDir, 'parx.lock'), JSON.stringify({ pid: other.pid, url: 'http://127.0.0.1:9' }))
+      const file = join(tmp(), 'reused.tar.gz')
+      const r = await runParx('http://127.0.0.1:9', ['-o', 'json', 'backup', '--to', file, '--data-dir', dataDir])
+      expect(r.err).toBe('')
+      expect(JSON.parse(r.out)).toMatchObject({ taken: 'stopped', files: ['parx.db'] })
+      expect(existsSync(join(dataDir, 'parx.lock'))).toBe(false)
+    } finally {
+      other.kill()
+    }
+  })
 
   it('refuses a file that is not a parx backup, leaving the data dir absent', async () => {
     const dir = tmp()

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { isBackupEntry } from '../../src/config/paths.js'
 
 /**
  * A parx backup is one gzip'd tar (written with the `tar` package, readable with any tar):
@@ -31,8 +32,7 @@ export type BackupManifest = {
 }
 
 /** The only names a backup may hold (restore extracts nothing else). */
-export const allowedEntry = (name: string) =>
-  name === MANIFEST_FILE || name === 'parx.db' || name === 'keys.json' || /^chains\/[a-z0-9-]+\.json$/.test(name)
+export const allowedEntry = (name: string) => name === MANIFEST_FILE || isBackupEntry(name)
 
 export const describeFile = (path: string): BackupFile => {
   const bytes = readFileSync(path)

@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { extract as tarExtract, list as tarList } from 'tar'
+import { chainsDir, dataDirNames, MARKER_TEXT, markerPath } from '../../src/config/paths.js'
 import { BaseError } from '../../src/errors/index.js'
-import { MARKER_FILE } from '../startup/data-dir.js'
 import { allowedEntry, describeFile, FORMAT, MANIFEST_FILE, type BackupManifest } from './format.js'
 
 export type RestoreParameters = { file: string; dataDir: string }
@@ -24,12 +24,12 @@ export async function restoreDataDir(p: RestoreParameters): Promise<BackupManife
     }
   }
   const names = await entriesOf(p.file)
-  const strange = names.filter((n) => !allowedEntry(n) && n !== 'chains/' && n !== 'chains')
-  if (!names.includes(MANIFEST_FILE) || !names.includes('parx.db')) throw new BaseError('BACKUP_INVALID', `${p.file} is not a parx backup (no ${MANIFEST_FILE} or parx.db in it)`)
+  const strange = names.filter((n) => !allowedEntry(n) && !isChainsDirEntry(n))
+  if (!names.includes(MANIFEST_FILE) || !names.includes(dataDirNames.store)) throw new BaseError('BACKUP_INVALID', `${p.file} is not a parx backup (no ${MANIFEST_FILE} or parx.db in it)`)
   if (strange.length) throw new BaseError('BACKUP_INVALID', `${p.file} holds files a parx backup never has (${strange.slice(0, 3).join(', ')}); nothing was restored`)
   mkdirSync(p.dataDir, { recursive: true, mode: 0o700 })
   try {
-    await tarExtract({ file: p.file, cwd: p.dataDir, strict: true, filter: (path) => allowedEntry(path.replace(/^\.\//, '')) || /^(\.\/)?chains\/?$/.test(path) })
+    await tarExtract({ file: p.file, cwd: p.dataDir, strict: true, filter: (path) => allowedEntry(path.replace(/^\.\//, '')) || isChainsDirEntry(path.replace(/^\.\//, '')) })
     const manifest = JSON.parse(readFileSync(join(p.dataDir, MANIFEST_FILE), 'utf8')) as BackupManifest
     if (manifest.format !== FORMAT || typeof manifest.files !== 'object') throw new BaseError('BACKUP_INVALID', `${p.file}: ${MANIFEST_FILE} is not a parx backup manifest`)
     for (const [name, want] of Object.entries(manifest.files)) {
@@ -40,9 +40,9 @@ export async function restoreDataDir(p: RestoreParameters): Promise<BackupManife
       chmodSync(path, 0o600)
     }
     rmSync(join(p.dataDir, MANIFEST_FILE))
-    if (existsSync(join(p.dataDir, 'chains'))) chmodSync(join(p.dataDir, 'chains'), 0o700)
+    if (existsSync(chainsDir(p.dataDir))) chmodSync(chainsDir(p.dataDir), 0o700)
     chmodSync(p.dataDir, 0o700)
-    writeFileSync(join(p.dataDir, MARKER_FILE), 'This directory is a parx data dir: `parx serve --fresh` may delete everything in it.\n', { mode: 0o600 })
+    writeFileSync(markerPath(p.dataDir), MARKER_TEXT, { mode: 0o600 })
     return manifest
   } catch (e) {
     // Back to how it was: empty, or absent.
@@ -52,6 +52,9 @@ export async function restoreDataDir(p: RestoreParameters): Promise<BackupManife
     throw new BaseError('BACKUP_INVALID', `${p.file} cannot be read as a parx backup (${(e as Error).message}); nothing was restored`, { cause: e })
   }
 }
+
+/** The chains/ folder itself, as tar names it (with or without its slash). */
+const isChainsDirEntry = (name: string) => name === dataDirNames.chains || name === `${dataDirNames.chains}/`
 
 async function entriesOf(file: string): Promise<string[]> {
   const names: string[] = []

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { backupsDir } from '../../src/config/paths.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { BackupManifest } from './format.js'
@@ -42,7 +43,7 @@ export function backupService(p: BackupServiceParameters): BackupService {
         return Promise.reject(new BaseError('BACKUP_UNSUPPORTED', 'this daemon runs on a PostgreSQL store: back it up with pg_dump, and keep the keys and config beside it (docs/operations.md "Backups")'))
       }
       const run = last.then(async () => {
-        const dir = join(p.dataDir, 'backups')
+        const dir = backupsDir(p.dataDir)
         mkdirSync(dir, { recursive: true, mode: 0o700 })
         const file = join(dir, `parx-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`)
         // tar loads with the first backup, not at start.

@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { create as tarCreate } from 'tar'
-import { keyFilePath, storePath } from '../../src/config/paths.js'
+import { chainsDir, chainsEntry, chainStateFile, dataDirNames, isChainStateFile, keyFilePath, storePath } from '../../src/config/paths.js'
 import { BaseError } from '../../src/errors/index.js'
 import { describeFile, FORMAT, FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from './format.js'
 
@@ -31,18 +31,24 @@ export async function snapshotDataDir(p: SnapshotParameters): Promise<BackupMani
   const db = storePath(p.dataDir)
   if (!existsSync(db)) throw new BaseError('BACKUP_UNSUPPORTED', `${db} does not exist: nothing to back up (is ${p.dataDir} a parx data dir, and is its store SQLite?)`)
   const work = join(dirname(p.file), `.parx-backup-${process.pid}-${Date.now()}`)
-  mkdirSync(join(work, 'chains'), { recursive: true, mode: 0o700 })
+  // The archive's tree is the data dir's own layout, built in `work`.
+  const workChains = chainsDir(work)
+  mkdirSync(workChains, { recursive: true, mode: 0o700 })
   try {
-    const chains = join(p.dataDir, 'chains')
+    const chains = chainsDir(p.dataDir)
     if (p.dumpChains) {
-      for (const [network, state] of Object.entries(await p.dumpChains())) writeFileSync(join(work, 'chains', `${network}.json`), state, { mode: 0o600 })
+      for (const [network, state] of Object.entries(await p.dumpChains())) writeFileSync(join(workChains, chainStateFile(network)), state, { mode: 0o600 })
     } else if (existsSync(chains)) {
       // Only the state files: .tmp, .exit and .pid are a running chain's, and a stopped one adopted its exit dump.
-      for (const f of readdirSync(chains)) if (/^[a-z0-9-]+\.json$/.test(f)) copyFileSync(join(chains, f), join(work, 'chains', f))
+      for (const f of readdirSync(chains)) if (isChainStateFile(f)) copyFileSync(join(chains, f), join(workChains, f))
     }
-    await backupSqlite(db, join(work, 'parx.db'))
-    if (existsSync(keyFilePath(p.dataDir))) copyFileSync(keyFilePath(p.dataDir), join(work, 'keys.json'))
-    const names = ['parx.db', ...(existsSync(join(work, 'keys.json')) ? ['keys.json'] : []), ...readdirSync(join(work, 'chains')).map((f) => `chains/${f}`)]
+    await backupSqlite(db, storePath(work))
+    if (existsSync(keyFilePath(p.dataDir))) copyFileSync(keyFilePath(p.dataDir), keyFilePath(work))
+    const names = [
+      dataDirNames.store,
+      ...(existsSync(keyFilePath(work)) ? [dataDirNames.keys] : []),
+      ...readdirSync(workChains).map((f) => chainsEntry(f)),
+    ]
     const manifest: BackupManifest = {
       format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString(), parxVersion: p.parxVersion,
       taken: p.dumpChains ? 'live' : 'stopped',

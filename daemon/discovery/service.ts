@@ -2,7 +2,7 @@ import { flowRoutes } from '../../src/config/flows.js'
 import { flowNames, type FlowName, type ParxConfig } from '../../src/config/schema.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
-import type { DaemonUrls, PublicAccounts } from '../services.js'
+import type { DaemonUrls, PublicAccounts } from './types.js'
 import type { Store } from '../store/store.js'
 import { publicRpcUrl, redactText } from '../redact.js'
 import type { Readiness } from '../../src/sdk/discovery/readiness.js'
@@ -16,6 +16,8 @@ export type DiscoveryService = {
   publicConfig(): Record<string, unknown>
   /** The wire contract: src/sdk/discovery/readiness.ts. */
   readiness(): Promise<Readiness>
+  /** GET /api/openapi.json: the route table's OpenAPI document, serialized. */
+  openApi(): Promise<string>
 }
 
 export type DiscoveryDeps = {
@@ -37,6 +39,8 @@ export type DiscoveryDeps = {
   process: RoleDeps
   /** True once a stop began: readiness answers 503 with `draining: true`, so a balancer sends nothing new here. */
   draining?(): boolean
+  /** The route table's OpenAPI document (daemon/http/openapi/served.ts, loaded on first use by the composition root). */
+  openApi(): Promise<string>
 }
 
 export function discoveryService(d: DiscoveryDeps): DiscoveryService {
@@ -93,6 +97,7 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       if (d.draining?.()) return { ready: false, draining: true, checks, ...role }
       return { ready: Object.values(checks).every((c) => c.ok), checks, ...role }
     },
+    openApi: () => d.openApi(),
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import type { PaymentStatus } from '../../src/sdk/x402/status.js'
 import { redactText } from '../redact.js'
-import type { Facilitator } from './service.js'
+import type { Facilitator } from './types.js'
 
 /**
  * The facilitator as its routes answer: every `invalidMessage`, `errorMessage` and status

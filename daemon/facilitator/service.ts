@@ -1,13 +1,11 @@
 import { reasons } from '../../src/sdk/x402/reasons.js'
-import type { PaymentStatus, TransactionStatus } from '../../src/sdk/x402/status.js'
-import type { SettleResponse, SupportedResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
+import type { SettleResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import { DEFAULT_RECEIPT_TIMEOUT_MS, type FacilitatorDeps } from './deps.js'
 import { evmRuntime, type EvmRuntime } from './evm/runtime.js'
 import { idempotent } from './idempotent.js'
 import type { Failure, PaymentMethod, Resolved } from './method.js'
 import { paymentMethods } from './methods.js'
-import type { ReplayResult } from '../chains/evm/outbox-replay.js'
 import { identify } from './payment-identity.js'
 import { paymentIdStore } from './payment-ids.js'
 import { pendingSettlements } from './pending.js'
@@ -25,26 +23,9 @@ import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import { svmRuntime, type SvmRuntime } from './svm/runtime.js'
 import { verifiedCache } from './verified-cache.js'
 import { withoutUpstreamDetail } from './public-answers.js'
+import type { Facilitator } from './types.js'
 
-export type Facilitator = {
-  supported(): SupportedResponse
-  verify(p: Payment): Promise<VerifyResponse>
-  settle(p: Payment): Promise<SettleResponse>
-  /** Prepares every served network (executor delegation) in the background; failures are retried on use. */
-  warmUp(): Promise<void>
-  /**
-   * A worker duty (the leader runs it): decides pending settlements from the chain. `leftByEarlierRun`:
-   * the rows a previous run of this process left (the embedded, single-process case); `idleForMs`:
-   * rows untouched that long, which no live replica is still settling (the hosted case).
-   */
-  reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number; replayed?: ReplayResult }): Promise<void>
-  /** Where a payment stands, by its payment-identifier (within one seller's payTo when given); NOT_FOUND when no settle was asked for it. */
-  statusOf(paymentId: string, payTo?: string): Promise<PaymentStatus>
-  /** Every payment a transaction settles (a batch settles many); NOT_FOUND when none. */
-  statusOfTransaction(transaction: string): Promise<TransactionStatus>
-  /** Ends the background followers of pending settlements (daemon stop). */
-  stop(): Promise<void>
-}
+export type { Facilitator } from './types.js'
 
 /**
  * Verify and settle for every registered method. Settlement is at most once per authorization:

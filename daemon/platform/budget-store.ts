@@ -1,9 +1,13 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Database } from '../store/database.js'
 import type { StoreDialect } from '../store/migrations/migration.js'
+import type { PlatformAgentsTable, PlatformUsersTable } from '../store/tables/platform.js'
 import { WINDOW_MS, WINDOWS, type Budget, type BudgetState, type WindowSpent } from './budgets.js'
-import type { AgentRow, UserRow } from './store.js'
+
+// The rows the budgets read; ./store.ts imports this file and re-exports them, so they live here.
+export type UserRow = Selectable<PlatformUsersTable>
+export type AgentRow = Selectable<PlatformAgentsTable>
 
 /**
  * The store half of the budgets: locking both scopes' rows and summing the ledger per window. A

@@ -4,14 +4,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAddress, type Address, type Hex } from 'viem'
 import { hashPlatformKey, maskPlatformKey, newPlatformKey } from '../../src/sdk/platform/keys.js'
 import type { Store } from '../store/store.js'
-import type { PlatformAgentKeysTable, PlatformAgentsTable, PlatformUsersTable } from '../store/tables/platform.js'
-import { agentBudget } from './budget-store.js'
+import type { PlatformAgentKeysTable } from '../store/tables/platform.js'
+import { agentBudget, type AgentRow, type UserRow } from './budget-store.js'
 import type { Budget } from './budgets.js'
 import type { LimitPolicy } from './limits.js'
 import type { WalletSeal } from './wallet-seal.js'
 
-export type UserRow = Selectable<PlatformUsersTable>
-export type AgentRow = Selectable<PlatformAgentsTable>
+export type { AgentRow, UserRow }
 export type AgentKeyRow = Selectable<PlatformAgentKeysTable>
 
 /** Whose a key is, once looked up; undefined for an unknown or revoked key. */

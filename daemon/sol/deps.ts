@@ -5,7 +5,7 @@ import type { SolanaChain } from '../chains/solana/chain.js'
 import { processLock, type KeyedLock } from '../ports/lock.js'
 import { storeLock } from '../ports/store-lock.js'
 import type { Store } from '../store/store.js'
-import { processSettlePasses, type SettlePasses } from './open-swaps.js'
+import { processSettlePasses, type SettlePasses } from './settle-passes.js'
 import { solSwapStore, type SolSwapStore } from './swap-store.js'
 
 /** What the Solana swap functions need, passed in (the composition root builds it once). */

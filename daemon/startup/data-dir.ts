@@ -1,14 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { DATA_DIR_ENTRIES, dataDirNames, MARKER_TEXT, markerPath } from '../../src/config/paths.js'
 import { BaseError, UsageError } from '../../src/errors/index.js'
-import { lockDataDir, LOCK_FILE, type DataDirLock } from './lock.js'
+import { lockDataDir, type DataDirLock } from './lock.js'
 import { tightenTree } from './owner-only.js'
 
-/** Written when parx creates a data dir: `--fresh` deletes only a directory that carries it. */
-export const MARKER_FILE = '.parx-data-dir'
-const MARKER_TEXT = 'This directory is a parx data dir: `parx serve --fresh` may delete everything in it.\n'
-// A data dir made before the marker existed is adopted only when it holds nothing but what parx writes.
-const PARX_ENTRIES = ['parx.db', 'parx.db-wal', 'parx.db-shm', 'keys.json', 'chains', 'parx.log', LOCK_FILE]
+// `--fresh` deletes only a directory that carries the marker; one made before the marker existed
+// is adopted only when it holds nothing but what parx writes (DATA_DIR_ENTRIES).
+const MARKER_FILE = dataDirNames.marker
 
 /**
  * Makes the data dir ready before anything else touches it, in this order: the path is a
@@ -24,11 +23,11 @@ export function prepareDataDir(dataDir: string, opts: { fresh: boolean }): DataD
   try {
     if (!exists) mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     const entries = readdirSync(dataDir)
-    const ours = entries.includes(MARKER_FILE) || entries.every((e) => PARX_ENTRIES.includes(e))
+    const ours = entries.includes(MARKER_FILE) || entries.every((e) => DATA_DIR_ENTRIES.includes(e))
     if (!ours) {
       throw new UsageError('DATA_DIR_UNUSABLE', `--data-dir ${dataDir} is not a parx data dir (it holds other files and no ${MARKER_FILE}); pass an empty or new directory`)
     }
-    writeFileSync(join(dataDir, MARKER_FILE), MARKER_TEXT, { mode: 0o600 })
+    writeFileSync(markerPath(dataDir), MARKER_TEXT, { mode: 0o600 })
   } catch (e) {
     throw unusable(dataDir, e)
   }
@@ -40,7 +39,7 @@ export function prepareDataDir(dataDir: string, opts: { fresh: boolean }): DataD
   }
   try {
     if (opts.fresh) {
-      for (const entry of readdirSync(dataDir)) if (entry !== LOCK_FILE && entry !== MARKER_FILE) rmSync(join(dataDir, entry), { recursive: true, force: true })
+      for (const entry of readdirSync(dataDir)) if (entry !== dataDirNames.lock && entry !== MARKER_FILE) rmSync(join(dataDir, entry), { recursive: true, force: true })
     }
     tightenTree(dataDir)
   } catch (e) {

@@ -1,8 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { lockPath } from '../../src/config/paths.js'
 import { BaseError } from '../../src/errors/index.js'
-
-export const LOCK_FILE = 'parx.lock'
 
 export type DataDirLock = {
   /** Records the API URL, so a second `parx serve` can say where the running one answers. */
@@ -10,7 +8,7 @@ export type DataDirLock = {
   release(): void
 }
 
-type Holder = { pid: number; url?: string }
+export type Holder = { pid: number; url?: string }
 
 /** Whether `pid` is a live node process (a stale lock's pid may have been reused by anything else). */
 function isLiveParx(pid: number): boolean {
@@ -37,13 +35,24 @@ function readHolder(file: string): Holder | undefined {
 }
 
 /**
+ * The live `parx serve` holding the data dir, from its lock file: undefined when none runs (no
+ * lock, or a stale one whose pid is gone or now another program's). `url` is absent while it starts.
+ * `parx backup` asks this to choose between the running daemon and the files.
+ */
+export function lockHolder(dataDir: string): Holder | undefined {
+  const holder = readHolder(lockPath(dataDir)) as { pid?: unknown; url?: unknown } | undefined
+  if (typeof holder?.pid !== 'number' || !isLiveParx(holder.pid)) return undefined
+  return { pid: holder.pid, url: typeof holder.url === 'string' ? holder.url : undefined }
+}
+
+/**
  * Takes the data dir for this process: one `parx serve` per data dir, since two would share
  * the store, the keys and the chain state (and the second would stop the first one's anvils).
  * The lock is a file created exclusively, holding the pid and URL; a lock whose pid is gone is
  * stale (the holder was killed) and is taken over.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  const file = join(dataDir, LOCK_FILE)
+  const file = lockPath(dataDir)
   for (let attempt = 0; ; attempt++) {
     let fd: number
     try {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { packageRoot } from '../cli/package-root.js'
+import { packageRoot } from './package-root.js'
 import { loadConfig } from './load.js'
 
 describe('PARX_XCHAIN_ATTESTOR_URLS', () => {

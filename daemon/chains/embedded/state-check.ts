@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { chainStatePath } from '../../../src/config/paths.js'
 import { UsageError } from '../../../src/errors/index.js'
 import { profiles } from '../../../src/networks/registry.js'
 import { prepareStateFile } from './state-file.js'
@@ -6,7 +6,7 @@ import { prepareStateFile } from './state-file.js'
 /** The embedded chains kept in a state file of their own (anvil's), in the order they start. */
 export const stateFileChains = [profiles.local.base, profiles.local.radius]
 
-export const statePathOf = (dataDir: string, network: string) => join(dataDir, 'chains', `${network}.json`)
+export const statePathOf = chainStatePath
 
 /**
  * Before any chain starts (and before the Solana cluster writes to parx.db): every embedded EVM

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { packageRoot } from '../../../src/cli/package-root.js'
+import { packageRoot } from '../../../src/config/package-root.js'
 import { BaseError } from '../../../src/errors/index.js'
 
 let cached: string | undefined

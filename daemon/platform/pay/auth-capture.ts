@@ -1,11 +1,11 @@
-import { getAddress, isAddress, isAddressEqual, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { getAddress, isAddress, isAddressEqual, toHex, zeroAddress, type Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 import { AUTH_CAPTURE, authCaptureDeployment } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { boundSalt, paymentInfoHash, signatureNonce, type PaymentInfo } from '../../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import { AUTH_CAPTURE_LIMITS } from '../../../src/sdk/x402/seller/auth-capture/terms.js'
 import type { PaymentRequirements, SettleResponse } from '../../../src/sdk/x402/types.js'
 import { decodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
-import { isTxHash, validitySeconds, type QuoteContext } from './quote.js'
+import { isTxHash, validitySeconds, type HoldOutcome, type HoldTerms, type QuoteContext } from './quote.js'
 
 /**
  * The furthest deadlines an agent signs into an auth-capture hold, seconds from now: the capture
@@ -20,17 +20,8 @@ export const AGENT_HOLD_LIMITS = {
   refundDeadlineSeconds: AUTH_CAPTURE_LIMITS.refundDeadlineSeconds.max,
 } as const
 
-/** What an agent's auth-capture payment holds: the escrow's id of it and the terms signed. */
-export type HoldTerms = {
-  /** paymentInfoHash: the escrow's key of the payment (its `paymentState`). */
-  id: Hex
-  escrow: Address
-  version: 'v1.0' | 'v1.1'
-  info: PaymentInfo
-}
-
-/** What the seller's PAYMENT-RESPONSE says the hold became. */
-export type HoldOutcome = { operation: 'authorize' | 'capture' | 'void'; captured: bigint; voided: bigint }
+// The hold's types live in ./quote.ts (which this file imports); re-exported for the holds.
+export type { HoldOutcome, HoldTerms } from './quote.js'
 
 const RECEIVE_WITH_AUTHORIZATION = {
   ReceiveWithAuthorization: [

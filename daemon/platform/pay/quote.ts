@@ -1,8 +1,20 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
-import type { HoldOutcome, HoldTerms } from './auth-capture.js'
+import type { PaymentInfo } from '../../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import type { PaymentProof } from './proof.js'
+
+/** What an agent's auth-capture payment holds: the escrow's id of it and the terms signed. */
+export type HoldTerms = {
+  /** paymentInfoHash: the escrow's key of the payment (its `paymentState`). */
+  id: Hex
+  escrow: Address
+  version: 'v1.0' | 'v1.1'
+  info: PaymentInfo
+}
+
+/** What the seller's PAYMENT-RESPONSE says the hold became. */
+export type HoldOutcome = { operation: 'authorize' | 'capture' | 'void'; captured: bigint; voided: bigint }
 
 /**
  * What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer, and

@@ -12,15 +12,16 @@ export type BackupResult = { file: string; bytes: number; taken: 'live' | 'stopp
  * this moves it to --to; with it stopped, the files are copied under the data dir's lock.
  */
 export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupResult> {
-  const { existsSync, readFileSync, renameSync, copyFileSync, rmSync, statSync } = await import('node:fs')
-  const { join, resolve } = await import('node:path')
-  const { defaultDataDir } = await import('../../config/paths.js')
+  const { existsSync, renameSync, copyFileSync, rmSync, statSync } = await import('node:fs')
+  const { resolve } = await import('node:path')
+  const { defaultDataDir, storePath } = await import('../../config/paths.js')
+  const daemon = await import('../../../daemon/entry.js')
   const { readRuntimeFile } = await import('../runtime-file.js')
   const to = resolve(opts.to)
   if (existsSync(to)) throw usageError(`--to ${opts.to} exists already; pass a new file name (a backup never overwrites one)`)
   const dataDir = resolve(opts.dataDir ?? ctx.env.PARX_DATA_DIR ?? readRuntimeFile(ctx.env)?.dataDir ?? defaultDataDir('local', ctx.env))
-  if (!existsSync(join(dataDir, 'parx.db'))) throw usageError(`${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`)
-  const holder = lockHolder(readFileSync, join(dataDir, 'parx.lock'))
+  if (!existsSync(storePath(dataDir))) throw usageError(`${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`)
+  const holder = await daemon.lockHolder(dataDir)
   let result: BackupResult
   if (holder?.url) {
     const { callDaemon } = await import('../daemon-call.js')
@@ -38,12 +39,10 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
   } else {
     if (holder) throw usageError(`the daemon of ${dataDir} (pid ${holder.pid}) is still starting; run parx backup again once it is ready`)
     // Stopped: hold the data dir's lock so no `parx serve` starts on it while the files are copied.
-    const { lockDataDir } = await import('../../../daemon/startup/lock.js')
-    const { snapshotDataDir } = await import('../../../daemon/backup/snapshot.js')
-    const { packageVersion } = await import('../package-root.js')
-    const lock = lockDataDir(dataDir)
+    const { packageVersion } = await import('../../config/package-root.js')
+    const lock = await daemon.lockDataDir(dataDir)
     try {
-      const m = await snapshotDataDir({ dataDir, file: to, parxVersion: packageVersion() })
+      const m = await daemon.snapshotDataDir({ dataDir, file: to, parxVersion: packageVersion() })
       result = { file: to, bytes: statSync(to).size, taken: 'stopped', dataDir, files: Object.keys(m.files) }
     } finally {
       lock.release()
@@ -56,23 +55,6 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
     `Restore with: parx restore --from ${result.file} --data-dir NEW_DIR`,
   ])
   return result
-}
-
-/** The live daemon holding the data dir, from its lock file (daemon/startup/lock.ts); undefined when none runs. */
-function lockHolder(read: (p: string, enc: 'utf8') => string, file: string): { pid: number; url?: string } | undefined {
-  let holder: { pid?: unknown; url?: unknown }
-  try {
-    holder = JSON.parse(read(file, 'utf8')) as typeof holder
-  } catch {
-    return undefined
-  }
-  if (typeof holder.pid !== 'number') return undefined
-  try {
-    process.kill(holder.pid, 0)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return undefined
-  }
-  return { pid: holder.pid, url: typeof holder.url === 'string' ? holder.url : undefined }
 }
 
 export function define(ctx: () => CliContext): Command {

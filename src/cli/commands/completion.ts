@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { completions } from '../completions.js'
 import type { CliContext } from '../context.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../../config/package-root.js'
 
 export const completionsDir = () => join(packageRoot(), 'completions')
 export const completionFiles = { bash: 'parx.bash', zsh: '_parx', fish: 'parx.fish' } as const

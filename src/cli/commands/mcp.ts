@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import type { CliContext } from '../context.js'
-import { packageVersion } from '../package-root.js'
+import { packageVersion } from '../../config/package-root.js'
 
 /** Serves the agent's commands as MCP tools over stdio until the client closes it. */
 export async function run(_opts: object, ctx: CliContext, apiUrl?: string): Promise<number> {

@@ -1,9 +1,11 @@
 import type { SignedReceipt } from '../../sdk/platform/receipts.js'
 import type { CliContext } from '../context.js'
 import { usageError } from '../errors.js'
-import { historyAgent, historyQuery } from './history-args.js'
+import { historyAgent, historyQuery, type HistoryFilterOptions } from './history-args.js'
 import { spinning, type PlatformDeps } from './platform-shared.js'
-import type { PaymentsOptions } from './payments.js'
+
+/** `parx payments`' options (./payments.ts re-exports them; they live here, the lower file of the two). */
+export type PaymentsOptions = HistoryFilterOptions & { limit?: string; cursor?: string; page?: string; receipts?: boolean }
 
 /** The most receipts one export reads (pages of 200): beyond it, narrow --since/--until or go on from --cursor. */
 export const MAX_EXPORT = 20_000

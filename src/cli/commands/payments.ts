@@ -4,11 +4,11 @@ import type { CliContext } from '../context.js'
 import { csvLines } from '../csv.js'
 import { usageError } from '../errors.js'
 import type { SignedReceipt } from '../../sdk/platform/receipts.js'
-import { historyAgent, historyQuery, type HistoryFilterOptions } from './history-args.js'
-import { exportReceipts, receiptLines } from './payments-receipts.js'
+import { historyAgent, historyQuery } from './history-args.js'
+import { exportReceipts, receiptLines, type PaymentsOptions } from './payments-receipts.js'
 import { ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
-export type PaymentsOptions = HistoryFilterOptions & { limit?: string; cursor?: string; page?: string; receipts?: boolean }
+export type { PaymentsOptions }
 
 /** The most pages `--page` walks through (each one request): beyond it, page with --cursor. */
 export const MAX_PAGE = 100

@@ -11,7 +11,7 @@ export type RestoreResult = { dataDir: string; createdAt: string; taken: string;
  */
 export async function run(opts: RestoreOptions, ctx: CliContext): Promise<RestoreResult> {
   const { resolve } = await import('node:path')
-  const { restoreDataDir } = await import('../../../daemon/backup/restore.js')
+  const { restoreDataDir } = await import('../../../daemon/entry.js')
   const dataDir = resolve(opts.dataDir)
   const m = await restoreDataDir({ file: resolve(opts.from), dataDir })
   const result: RestoreResult = { dataDir, createdAt: m.createdAt, taken: m.taken, files: Object.keys(m.files) }

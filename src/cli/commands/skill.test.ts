@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { createContext } from '../context.js'
 import { exitCodes } from '../exit-codes.js'
-import { packageRoot } from '../package-root.js'
+import { packageRoot } from '../../config/package-root.js'
 import { buildProgram } from '../program.js'
 import { run, skillPath } from './skill.js'
 

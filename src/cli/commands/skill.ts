@@ -6,7 +6,7 @@ export type SkillResult = { path: string; skill?: string }
 
 /** Where the skill is in the package: Agent Skills' `<name>/SKILL.md` layout, shipped with it (package.json "files"). */
 export const skillPath = async () => {
-  const [{ join }, { packageRoot }] = await Promise.all([import('node:path'), import('../package-root.js')])
+  const [{ join }, { packageRoot }] = await Promise.all([import('node:path'), import('../../config/package-root.js')])
   return join(packageRoot(), 'skills', 'parx', 'SKILL.md')
 }
 

@@ -2,7 +2,10 @@
  * Paths of the cross-chain routes. Kept apart from the schemas (wire.ts) so the CLI's operator
  * commands name them without loading zod, viem or web3.js at start.
  */
-import type { XchainRail } from './wire.js'
+
+// The rails live here, below the schemas (wire.ts re-exports them), since the paths are per rail.
+export const RAILS = ['sol-origin', 'evm-origin'] as const
+export type XchainRail = (typeof RAILS)[number]
 
 export const xchainPaths = {
   solBuild: '/api/xchain/sol-origin/open/build',

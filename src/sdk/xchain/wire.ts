@@ -11,9 +11,9 @@ import { PublicKey } from '@solana/web3.js'
 import { getAddress, isAddress, type Address, type Hex } from 'viem'
 import { z } from 'zod'
 import { isBase58Of } from '../solana/encoded-size.js'
+import { RAILS, type XchainRail } from './paths.js'
 
-export const RAILS = ['sol-origin', 'evm-origin'] as const
-export type XchainRail = (typeof RAILS)[number]
+export { RAILS, type XchainRail } from './paths.js'
 
 /** What a status poll answers (docs/cross-chain.md "Cross-chain orders"). */
 export const PUBLIC_STATUSES = ['pending', 'claimed', 'refunded', 'attention', 'unknown'] as const

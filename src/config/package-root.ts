@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 /**
  * The parx package folder (the one with package.json), found by walking up from this module: the
- * same answer from src/cli/ under tsx and vitest as from the dist/ bundle or a global install.
+ * same answer from src/config/ under tsx and vitest as from the dist/ bundle or a global install.
  */
 export function packageRoot(from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
