@@ -87,5 +87,5 @@ export function testPostgres(): Promise<PostgresServer> {
 export async function stopTestPostgres(): Promise<void> {
   const s = shared
   shared = undefined
-  if (s) await (await s).destroy()
+  if (s !== undefined) await (await s).destroy()
 }
