@@ -65,7 +65,7 @@ function lint(): string[] {
   }
   let out: string
   try {
-    out = execFileSync(process.execPath, [biome, 'lint', '--reporter=json', '--max-diagnostics=none', '.'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    out = execFileSync(process.execPath, [biome, 'lint', '--reporter=json', '--colors=off', '--max-diagnostics=none', '.'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
   } catch (e) {
     out = (e as { stdout: string }).stdout // findings exit 1; the report is still on stdout
   }
