@@ -39,7 +39,7 @@ export function openLog(dataDir: string, level: string, cap?: LogCap): DaemonLog
   // sonic-boom throws on a write once closed: a late line must not throw into whoever logged it.
   let closing: Promise<void> | undefined
   const write = dest.write.bind(dest)
-  dest.write = (chunk: string) => (closing ? true : write(chunk))
+  dest.write = (chunk: string) => (closing !== undefined ? true : write(chunk))
   const log = pino(
     { level, mixin: requestIdMixin, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
     dest,

@@ -21,7 +21,7 @@ function prose(text: string): string[] {
 }
 
 /** GitHub's anchor for a heading: the rendered text lowercased, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function anchorsOf(text: string): Set<string> {
+function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>()
   const out = new Set<string>()
   for (const line of prose(text)) {

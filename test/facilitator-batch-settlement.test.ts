@@ -1,6 +1,6 @@
 import { createBatchSettlementEIP3009DepositPayload, signVoucher } from '@x402/evm/batch-settlement/client'
 import { toClientEvmSigner } from '@x402/evm'
-import { createWalletClient, http, keccak256, parseAbi, parseEther, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { createWalletClient, http, parseAbi, parseEther, toHex, zeroAddress, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from '../contracts/evm/testing/owned-wallet.js'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BaseError } from '../src/errors/index.js'
+import type { BaseError } from '../src/errors/index.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { testPostgres } from './helpers/postgres.js'
 

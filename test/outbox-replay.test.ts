@@ -1,5 +1,5 @@
 import pino from 'pino'
-import { type Hex } from 'viem'
+import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outboxStore } from '../daemon/chains/evm/outbox.js'

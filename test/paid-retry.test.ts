@@ -28,7 +28,7 @@ let payer: PrivateKeyAccount
 const payTo = randomAddress()
 const PRICE = '10000' // 0.01 USDC
 const calls = { order: 0, report: 0, slow: 0, platform: 0 }
-let releaseSlow: Array<() => void> = []
+const releaseSlow: Array<() => void> = []
 
 beforeAll(async () => {
   d = await startTestDaemon()

@@ -1,5 +1,5 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Keypair, PublicKey, Transaction, VersionedTransaction } from '@solana/web3.js'
+import { Keypair, type PublicKey, Transaction, VersionedTransaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A, TOKEN_B, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'

@@ -18,7 +18,7 @@ const solver = () => d.services.accounts.solver
 /** The solver pays the gas; everything else must move exactly as the order says. */
 const withoutSolverGas = (m: Record<string, bigint>) => {
   expect(m['ETH solver']).toBeLessThan(0n)
-  const { ['ETH solver']: _gas, ...rest } = m
+  const { 'ETH solver': _gas, ...rest } = m
   return rest
 }
 

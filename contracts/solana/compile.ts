@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { linkProgram } from './link/link.js'
-import { type ProgramName } from './programs.js'
+import type { ProgramName } from './programs.js'
 
 export { PROGRAMS, programPath, type ProgramName } from './programs.js'
 

@@ -1,4 +1,4 @@
-import { ComputeBudgetProgram, Keypair, PublicKey } from '@solana/web3.js'
+import { ComputeBudgetProgram, Keypair, type PublicKey } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
 import { chainRef, evmParty, solOrderId, type SolOrder } from '../xchain/statement.js'

@@ -3,7 +3,6 @@ import { flowNames, type FlowName, type ParxConfig } from '../../src/config/sche
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
 import type { DaemonUrls, PublicAccounts } from './types.js'
-import type { Store } from '../store/store.js'
 import { publicRpcUrl, redactText } from '../redact.js'
 import type { Readiness } from '../../src/sdk/discovery/readiness.js'
 import { roleStatus, type RoleDeps } from './role.js'

@@ -46,7 +46,7 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
 
 /** application/json or a +json type (application/problem+json...), whatever its parameters. */
 export function isJsonType(header: string | undefined): boolean {
-  const essence = header?.split(';', 1)[0]!.trim().toLowerCase()
+  const essence = header?.split(';', 1)[0]?.trim().toLowerCase()
   return essence === 'application/json' || (!!essence && /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(essence))
 }
 

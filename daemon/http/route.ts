@@ -82,7 +82,7 @@ export type RouteDef<
 }
 
 /** Any route, whatever its surface and schemas (what the route list holds). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a table of routes of every schema; each is typed where it is declared
 export type AnyRoute = { [S in SurfaceName]: RouteDef<S, any, any, any, RouteAuth> }[SurfaceName]
 
 export const route = <

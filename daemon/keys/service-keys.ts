@@ -60,8 +60,8 @@ export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
   if (!k.facilitator) throw missing('facilitator', 'PARX_FACILITATOR_KEY')
   if (!k.solanaSolver) throw missing('Solana solver', 'PARX_SOLANA_SOLVER_KEY')
   if (!k.solanaFacilitator) throw missing('Solana facilitator', 'PARX_SOLANA_FACILITATOR_KEY')
-  if (!k.attestors || k.attestors.length !== 3) throw missing('three attestor', 'PARX_ATTESTOR_KEYS')
-  if (!k.solanaAttestors || k.solanaAttestors.length !== 3) throw missing('three Solana attestor', 'PARX_SOLANA_ATTESTOR_KEYS')
+  if (k.attestors?.length !== 3) throw missing('three attestor', 'PARX_ATTESTOR_KEYS')
+  if (k.solanaAttestors?.length !== 3) throw missing('three Solana attestor', 'PARX_SOLANA_ATTESTOR_KEYS')
   if (!config.auth.operatorToken) throw missing('operator token', 'PARX_OPERATOR_TOKEN')
   return {
     deployer: k.solver as Hex,

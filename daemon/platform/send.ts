@@ -111,7 +111,7 @@ export async function callFromAgent(d: Pick<SendDeps, 'chain' | 'walletKey' | 'a
   const { hash, receipt } = await inTurn(from, async () => {
     await d.topUpFees?.(from)
     const hash = await wallet.sendTransaction(call)
-    submitted()
+    await submitted()
     return { hash, receipt: await d.chain.client.waitForTransactionReceipt({ hash }) }
   })
   if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the transaction ${hash} reverted; ${nothingMoved}`)

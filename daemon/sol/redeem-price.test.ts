@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
-import { BaseError } from '../../src/errors/index.js'
+import type { BaseError } from '../../src/errors/index.js'
 import { price } from '../swap/redeem-math.js'
 import { checkSolRedeemCeiling, checkSolSlippage, planSolRedeem, solRedeemMaxUsd } from './redeem-price.js'
 

@@ -65,7 +65,7 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
         if (byFile.get(file) === entry) byFile.delete(file)
       })
     }
-    if (startAfter) startAfter.then(start, () => {})
+    if (startAfter !== undefined) startAfter.then(start, () => {})
     else start()
     byFile.set(file, (c = entry))
   }

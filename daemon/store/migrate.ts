@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: migrations run against every past schema, not today's tables
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 import { migrations as allMigrations } from './migrations/index.js'
 import type { StoreDialect, StoreMigration } from './migrations/migration.js'

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Kysely, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testDialect, testStoreUrl } from '../../test/helpers/store.js'
 import { migrate, MIGRATION_TABLE } from './migrate.js'

@@ -15,21 +15,21 @@ describe('inflightOrders', () => {
 
   it('names the relayed transaction that holds the nonce while it may still land', async () => {
     const orders = inflightOrders(async () => true)
-    ;(await orders.claim(user, 0n)).relayed(hash(1))
+    await (await orders.claim(user, 0n)).relayed(hash(1))
     await expect(orders.claim(user, 0n)).rejects.toThrow(`GET /api/base/confirm?hash=${hash(1)}`)
   })
 
   it('lets the order through again once its relay reverted or vanished', async () => {
     const live = new Set<Hex>([hash(2)])
     const orders = inflightOrders(async (h) => live.has(h))
-    ;(await orders.claim(user, 0n)).relayed(hash(2))
+    await (await orders.claim(user, 0n)).relayed(hash(2))
     live.delete(hash(2))
     await expect(orders.claim(user, 0n)).resolves.toBeDefined()
   })
 
   it('frees a claim whose relay failed before sending', async () => {
     const orders = inflightOrders(async () => true)
-    ;(await orders.claim(user, 9n)).release()
+    await (await orders.claim(user, 9n)).release()
     await expect(orders.claim(user, 9n)).resolves.toBeDefined()
   })
 })

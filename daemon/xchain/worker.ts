@@ -265,7 +265,7 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
   const again = new Map<string, Promise<XOrder | undefined>>()
   const step = (orderId: string): Promise<XOrder | undefined> => {
     const running = busy.get(orderId)
-    if (running) {
+    if (running !== undefined) {
       let next = again.get(orderId)
       if (!next) {
         next = running.catch(() => undefined).then(() => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { BaseError, UsageError } from '../errors/index.js'
+import { UsageError } from '../errors/index.js'
 import { configFromEnv } from './env.js'
 import { defaultDataDir, userConfigDir } from './paths.js'
 import { configSchema, type ParxConfig } from './schema.js'

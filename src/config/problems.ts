@@ -46,7 +46,7 @@ export function configProblems(config: Readonly<ResolvedConfig>): ConfigProblem[
     else if (!solanaSecret(value)) out.push({ setting, problem: 'not a base58 64-byte Solana secret key', fix: `set ${env} to a base58 secret key` })
   }
   const three = (values: readonly string[] | undefined, setting: string, env: string, check: (v: string) => boolean, what: string) => {
-    if (!values || values.length !== 3) {
+    if (values?.length !== 3) {
       out.push({ setting, problem: values ? `has ${values.length} keys, needs 3` : 'missing', fix: `set ${env} to three comma-separated ${what}, or ${setting} in the config file` })
     } else if (!values.every(check)) out.push({ setting, problem: `an entry is not a ${what.replace(/s$/, '')}`, fix: `set ${env} to three comma-separated ${what}` })
   }

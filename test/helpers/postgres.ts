@@ -146,5 +146,5 @@ async function admin(port: number, sql: string): Promise<void> {
 export async function stopTestPostgres(): Promise<void> {
   const s = shared
   shared = undefined
-  if (s) await (await s).destroy()
+  if (s !== undefined) await (await s).destroy()
 }

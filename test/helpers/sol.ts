@@ -1,5 +1,5 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js'
+import { Connection, type Keypair, PublicKey, Transaction } from '@solana/web3.js'
 import type { TestDaemon } from './daemon.js'
 
 /** What a Solana integrator holds: the daemon, a partner key, and an unmodified web3.js Connection on its RPC. */

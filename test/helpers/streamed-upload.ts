@@ -1,6 +1,5 @@
 import http from 'node:http'
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type UploadAnswer = { status: number; headers: http.IncomingHttpHeaders; body: any; sent: number }
 
 export type UploadOptions = {

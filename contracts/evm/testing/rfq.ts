@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import * as PermitToken from '../artifacts/PermitToken.js'
 import * as RfqSwap from '../artifacts/RfqSwap.js'
 import { TOKEN_A, USDC } from '../../../src/networks/registry.js'
-import { startTestChain, type Call, type TestChain } from './chain.js'
+import { startTestChain, type Call } from './chain.js'
 import { signOrder, signPermit, type Domain, type RfqOrder } from './sign.js'
 import { balanceOf, deployToken, mint, type DeployedToken } from './tokens.js'
 

@@ -8,7 +8,7 @@ import {
   createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
   getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
-import { Keypair, PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
+import { Keypair, type PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm'
 import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/chains/embedded/solana/tx-error.js'
 import { programDataAddress, PROGRAM_DATA_AUTHORITY_OPTION } from '../client.js'

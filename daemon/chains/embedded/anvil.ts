@@ -42,7 +42,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
       onError: (e) => warn(`${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`),
     })
   }
-  if (opts.dumpsAfter) opts.dumpsAfter.then(startDumper, () => {})
+  if (opts.dumpsAfter !== undefined) opts.dumpsAfter.then(startDumper, () => {})
   else startDumper()
   const stop = once(async () => {
     stopping = true

@@ -48,7 +48,7 @@ export async function startLocalSolana(p: StartLocalSolanaParameters): Promise<L
   try {
     const mintAuthority = solanaKeypair(p.keys.solanaMintAuthority)
     const attestors = p.keys.solanaAttestors.map((k) => solanaKeypair(k).publicKey)
-    const recorded = p.buildAfter ? await recordedCluster({ db, deployments: p.deployments, mintAuthority: mintAuthority.publicKey, attestors }) : undefined
+    const recorded = p.buildAfter !== undefined ? await recordedCluster({ db, deployments: p.deployments, mintAuthority: mintAuthority.publicKey, attestors }) : undefined
     const built = () => (building ??= build({ db, deployments: p.deployments, keys: p.keys, mintAuthority, attestors }, recorded).catch((e: unknown) => {
       process.stderr.write(`parx: the embedded Solana cluster failed to start; its requests fail until a restart: ${errorText(e)}\n`)
       throw e

@@ -1,4 +1,4 @@
-import { Connection, PublicKey } from '@solana/web3.js'
+import { type Connection, PublicKey } from '@solana/web3.js'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import { solanaConnection } from '../rpc-auth.js'
 import { connectionReads, type SolanaReads } from './reads.js'

@@ -50,7 +50,8 @@ export function act(button: HTMLButtonElement | null, box: HTMLElement, fn: () =
     ev?.preventDefault()
     box.textContent = ''
     if (button) button.disabled = true
-    Promise.resolve().then(fn).catch((e: unknown) => { box.textContent = e instanceof Error ? e.message : String(e) })
+    // A click handler: nothing awaits it, and the catch shows the action's failure in the box.
+    void Promise.resolve().then(fn).catch((e: unknown) => { box.textContent = e instanceof Error ? e.message : String(e) })
       .then(() => { if (button) button.disabled = false })
   }
 }

@@ -31,4 +31,6 @@ function render(): void {
 
 setRender(render)
 window.addEventListener('hashchange', render)
-api<DashboardSession>('GET', dashboardPaths.session).then((s) => { state.session = s }, () => { state.session = null }).then(render)
+// The first render, once the session is known; nothing awaits a page script's start (a render that
+// throws reaches the console, as one from hashchange does).
+void api<DashboardSession>('GET', dashboardPaths.session).then((s) => { state.session = s }, () => { state.session = null }).then(render)

@@ -52,7 +52,7 @@ function rulesTable(tableId: string, rules: PayeeRules): HTMLTableElement {
   const kinds = RULES.filter((r) => r.verb === 'allow')
   const cell = (name: RuleName, label: string) => {
     const list = rules[name]
-    return h('td', { 'data-label': label, 'data-rule': name, class: list && list.length ? 'mono' : 'muted', text: shown(list) })
+    return h('td', { 'data-label': label, 'data-rule': name, class: list?.length ? 'mono' : 'muted', text: shown(list) })
   }
   return table({ id: tableId }, ['Payee', 'Allow', 'Deny'], kinds.map((r) => h('tr', null,
     h('td', { 'data-label': 'Payee', text: r.what }),

@@ -1,4 +1,4 @@
-import { PublicKey, type AccountInfo, type Connection, type Keypair } from '@solana/web3.js'
+import type { PublicKey, AccountInfo, Connection, Keypair } from '@solana/web3.js'
 import { solanaKeypair } from '../../keys/solana-keypair.js'
 import { landTransaction, type Landing } from '../../../src/sdk/x402/svm/land.js'
 import type { SolanaChain } from '../../chains/solana/chain.js'

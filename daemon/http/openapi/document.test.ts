@@ -51,7 +51,7 @@ describe('the OpenAPI document of the route table', () => {
     expect(pay.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { type: 'object' } } } })
     // The wire contract's answer schema, not a generic object.
     const answer = (pay.responses!['200'] as { content: Record<string, { schema: SchemaObject }> }).content['application/json']!.schema
-    expect(answer.oneOf?.map((o) => Object.keys((o as SchemaObject).properties ?? {})).flat()).toEqual(expect.arrayContaining(['dryRun', 'receipt']))
+    expect(answer.oneOf?.flatMap((o) => Object.keys((o as SchemaObject).properties ?? {}))).toEqual(expect.arrayContaining(['dryRun', 'receipt']))
     // Declared codes by status, each pointing at the one error body.
     expect(pay.responses!['409']).toMatchObject({ description: expect.stringContaining('PRICE_ABOVE_MAX'), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
     expect(pay.responses!.default).toBeDefined()

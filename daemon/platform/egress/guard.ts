@@ -96,7 +96,7 @@ export function egressGuard(p: EgressParameters): Egress {
     },
     // At stop: a request still hanging on a seller must not hold the daemon's shutdown.
     close: async () => {
-      if (undici) await (await undici).dispatcher.destroy()
+      if (undici !== undefined) await (await undici).dispatcher.destroy()
     },
   }
 }

@@ -29,7 +29,7 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
   const v1Network = new Map<PaymentRequirements, string>()
   if (header) {
     const v2 = decodeHeader<PaymentRequired>(header)
-    if (!v2 || v2.x402Version !== 2 || !Array.isArray(v2.accepts) || !v2.accepts.every(validRequirement)) {
+    if (v2?.x402Version !== 2 || !Array.isArray(v2.accepts) || !v2.accepts.every(validRequirement)) {
       throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's ${x402Headers.required} header cannot be read as x402 v2 terms; nothing was paid`)
     }
     protocol = 'x402-v2'

@@ -94,7 +94,7 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
   }
   /** Runs a pass now, or right after the one running (an event queued during a pass is not left for the next tick). */
   function poke(): Promise<void> {
-    if (running) {
+    if (running !== undefined) {
       again = true
       return running
     }

@@ -8,6 +8,7 @@ export type StoreDialect = 'sqlite' | 'postgres'
  * Pending migrations run in one transaction: an interrupted start reruns them whole.
  */
 export type StoreMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: a migration meets the schema of its day, not today's tables
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>
 }
 

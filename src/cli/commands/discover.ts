@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { CliContext } from '../context.js'
 import type { Payer, Seller, TokenBook } from '../discover/listing.js'
-import { CliError, usageError } from '../errors.js'
+import { CliError } from '../errors.js'
 import { decimalArg, httpUrlArg, ok, platformAction, spinning, tokenArg, uuidArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
 
 export type DiscoverOptions = { query?: string; facilitator?: string; network?: string; token?: string; maxPrice?: string; agent?: string }

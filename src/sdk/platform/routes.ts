@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
 import * as A from './agents.js'
 import * as AL from './alerts.js'

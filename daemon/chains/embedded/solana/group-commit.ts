@@ -16,6 +16,7 @@ type Task<T> = { run: (landed: Landed[]) => T; resolve: (value: T) => void; reje
  * solver's accounts) go to the WAL once.
  */
 export class GroupCommit {
+  // biome-ignore lint/suspicious/noExplicitAny: tasks of any result type share one queue; each caller keeps its own T
   private pending: Task<any>[] = []
   private scheduled = false
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import {
-  Keypair, PublicKey, SystemProgram, Transaction, type Signer, type TransactionInstruction, type VersionedMessage,
+  type Keypair, PublicKey, SystemProgram, Transaction, type Signer, type TransactionInstruction, type VersionedMessage,
 } from '@solana/web3.js'
 import type { ChainDb } from './chain-db.js'
 import { AccountStore } from './account-store.js'

@@ -1,5 +1,5 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Keypair, PublicKey } from '@solana/web3.js'
+import { Keypair, type PublicKey } from '@solana/web3.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { configPda, decodeConfig, decodeFillRecord, fillInstruction, fillRecordPda } from '../../../../contracts/solana/client.js'
 import { USDC } from '../../../../src/networks/registry.js'

@@ -1,4 +1,4 @@
-import { Keypair, PublicKey } from '@solana/web3.js'
+import { Keypair, type PublicKey } from '@solana/web3.js'
 import {
   configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
 } from '../../../../contracts/solana/client.js'

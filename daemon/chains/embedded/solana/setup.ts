@@ -2,7 +2,7 @@ import {
   createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToCheckedInstruction,
   getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
-import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from '@solana/web3.js'
+import { Keypair, LAMPORTS_PER_SOL, type PublicKey, SystemProgram } from '@solana/web3.js'
 import type { DeploymentStore } from '../deployments.js'
 import { localSolanaTokens, readMint, writeMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'

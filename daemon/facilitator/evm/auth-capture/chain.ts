@@ -1,4 +1,4 @@
-import { encodeFunctionData, type Abi, type Hex } from 'viem'
+import { encodeFunctionData, type Abi } from 'viem'
 import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
 import { authCaptureEscrowAbi, type AuthCaptureDeployment } from '../../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import { paymentInfoHash, type PaymentInfo } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'

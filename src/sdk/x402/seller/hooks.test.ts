@@ -27,7 +27,7 @@ const facilitatorFetch = (async (url: string | URL, init?: RequestInit) => {
   return Response.json(body.paymentPayload.payload.fail ? { success: false, errorReason: body.paymentPayload.payload.fail, transaction: '', network: NETWORK } : { success: true, payer: '0xpayer', transaction: '0xtx', network: NETWORK })
 }) as typeof fetch
 
-let hooks: SellerHooks[] = []
+const hooks: SellerHooks[] = []
 let server: Server
 let base: string
 beforeAll(async () => {

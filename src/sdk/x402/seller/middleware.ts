@@ -276,7 +276,7 @@ function matching(payment: Record<string, unknown>, offers: Offer[]) {
     const a = payment.accepted as Partial<PaymentRequirements>
     const same = (x?: string, y?: string) => String(x ?? '').toLowerCase() === String(y ?? '').toLowerCase()
     return offers.map((o) => o.v2).filter((r) => r.scheme === a.scheme && r.network === a.network && same(r.asset, a.asset) &&
-      r.amount === a.amount && same(r.payTo, a.payTo) && r.extra.assetTransferMethod === (a.extra ?? {}).assetTransferMethod)
+      r.amount === a.amount && same(r.payTo, a.payTo) && r.extra.assetTransferMethod === a.extra?.assetTransferMethod)
   }
   if (payment.x402Version === 1) return offers.flatMap((o) => (o.v1 && o.v1.scheme === payment.scheme && o.v1.network === payment.network ? [o.v1] : []))
   return []

@@ -35,7 +35,7 @@ export function checkDelegatedAccount(
   if (acc.isFrozen || (acc as { state?: AccountState }).state === AccountState.Frozen) {
     return { reason: reasons.svmSplTokenAccount, message: `${p.source.toBase58()} is frozen` }
   }
-  if (!acc.delegate || !acc.delegate.equals(p.delegate)) {
+  if (!acc.delegate?.equals(p.delegate)) {
     return {
       reason: reasons.svmDelegateMismatch,
       message: `the facilitator's signer ${p.delegate.toBase58()} is not the delegate of ${p.source.toBase58()}; approve it once with spl-token approve`,
