@@ -18,7 +18,7 @@ const tracked = (...globs: string[]): string[] =>
 const sources = tracked('*.ts', '*.tsx', '*.md', '*.sol', '*.rs', '*.js').filter((f) => f !== 'test/docs-citations.test.ts' && existsSync(join(root, f)))
 
 /** What a citation may name on a page: each heading's text and each bold paragraph title, code marks dropped. */
-export function sectionsOf(text: string): string[] {
+function sectionsOf(text: string): string[] {
   const out: string[] = []
   for (const line of text.split('\n')) {
     const h = /^#{1,6} (.*)$/.exec(line)
@@ -30,7 +30,7 @@ export function sectionsOf(text: string): string[] {
 }
 
 /** Every `docs/<page>.md "<section>"` in a file, a section broken over comment lines joined again. */
-export function citationsIn(text: string): { page: string; section: string }[] {
+function citationsIn(text: string): { page: string; section: string }[] {
   return [...text.matchAll(/docs\/([a-z0-9-]+\.md) "([^"]{1,120})"/g)].map(([, page, section]) => ({
     page: page!,
     section: section!.replace(/\s*\n\s*(?:\*|\/\/)?\s*/g, ' ').trim(),
