@@ -96,6 +96,8 @@ export const errorCodes = {
   CHAIN_RPC_ERROR: { status: 502, exit: exitCodes.failure, meaning: "the embedded Solana's JSON-RPC refused a call or a transaction: its RPC clients get the JSON-RPC error (code and message), never this code over the parx API" },
   FACILITATOR_UNAVAILABLE: { status: 502, exit: exitCodes.failure, meaning: "the facilitator did not answer, or not in x402's shape (its status and body are in the message); nothing was verified or settled" },
   FACILITATOR_UNSUPPORTED: { status: 502, exit: exitCodes.failure, meaning: "a price names a scheme, asset or network the seller's facilitator does not support (see its /supported): the seller's configuration is to fix; nothing was paid" },
+  CHAIN_SETUP_FAILED: { status: 500, exit: exitCodes.failure, meaning: "setting up parx's contracts or programs on a chain failed (a deployment reverted, a factory or deployer is missing, a delegation did not take): the message names which; the operator fixes the chain or deploys them another way" },
+  VOID_REFUSED: { status: 502, exit: exitCodes.failure, meaning: "the facilitator refused to void an auth-capture hold (its reason is in the message): the hold stays recorded for a later void" },
   // found by the CLI or the SDK on the client's side, never answered by a service (docs/cli.md)
   USAGE: { status: null, exit: exitCodes.usage, meaning: 'a bad flag, argument or setting, or a required value missing without a terminal to ask on' },
   DAEMON_UNREACHABLE: { status: null, exit: exitCodes.unreachable, meaning: 'the daemon or platform did not answer at the URL (not running, wrong URL)' },
