@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exitCodes } from '../src/cli/exit-codes.js'
+import { exitCodes } from '../src/errors/exit-codes.js'
 import { alive, anvilPids, eventually, serveFails, serveReady } from './helpers/serve-process.js'
 import { stateHead } from './helpers/state-file.js'
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { exitCodes } from '../src/cli/exit-codes.js'
+import { exitCodes } from '../src/errors/exit-codes.js'
 import { alive, anvilPids, eventually, serveFails, serveReady } from './helpers/serve-process.js'
 
 const root = mkdtempSync(join(tmpdir(), 'parx-startup-'))

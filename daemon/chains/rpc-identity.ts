@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { rpcEnv, type ConfigProblem } from '../../src/config/problems.js'
 import { networks, profiles, type NetworkSpec } from '../../src/networks/registry.js'
@@ -14,9 +15,9 @@ async function rpc(rpcUrl: string, method: string): Promise<unknown> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   })
-  if (!res.ok) throw new Error(`HTTP ${res.status}`)
+  if (!res.ok) throw new BaseError('CHAIN_UNAVAILABLE', `HTTP ${res.status}`)
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } }
-  if (body.error) throw new Error(body.error.message ?? 'JSON-RPC error')
+  if (body.error) throw new BaseError('CHAIN_UNAVAILABLE', body.error.message ?? 'JSON-RPC error')
   return body.result
 }
 

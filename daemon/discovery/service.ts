@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import { flowRoutes } from '../../src/config/flows.js'
 import { flowNames, type FlowName, type ParxConfig } from '../../src/config/schema.js'
 import type { EvmChain } from '../chains/evm/chain.js'
@@ -105,7 +106,7 @@ async function timed(fn: () => Promise<string | number | undefined | void>): Pro
   try {
     const detail = await Promise.race([
       fn(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), 2_000).unref()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new BaseError('CHAIN_UNAVAILABLE', 'no answer within 2 s')), 2_000).unref()),
     ])
     return { ok: true, ms: Math.round(performance.now() - t), ...(detail != null ? { detail } : {}) }
   } catch (e) {

@@ -51,12 +51,12 @@ export function createApp(d: AppDeps): Hono {
   if (d.metrics) app.use(httpTimingMiddleware(d.metrics))
   for (const def of d.routes ?? allRoutes) {
     const surface = d.surfaces[def.surface]
-    if (!surface) throw new Error(`route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
+    if (!surface) throw new BaseError('INTERNAL', `route ${def.method} ${def.path} needs the ${def.surface} surface, which createApp was not given`)
     const callers = isCallerAuth(def.auth) ? d.callers : undefined
-    if (isCallerAuth(def.auth) && !callers) throw new Error(`route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
+    if (isCallerAuth(def.auth) && !callers) throw new BaseError('INTERNAL', `route ${def.method} ${def.path} takes ${def.auth} keys, and createApp was given no callers resolver`)
     const sessions = def.auth === 'session' ? d.sessions : undefined
-    if (def.auth === 'session' && !sessions) throw new Error(`route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
-    if (def.sameOrigin && !d.sessions) throw new Error(`route ${def.method} ${def.path} is taken from the dashboard's origin only, and createApp was given no sessions resolver`)
+    if (def.auth === 'session' && !sessions) throw new BaseError('INTERNAL', `route ${def.method} ${def.path} takes a dashboard session, and createApp was given no sessions resolver`)
+    if (def.sameOrigin && !d.sessions) throw new BaseError('INTERNAL', `route ${def.method} ${def.path} is taken from the dashboard's origin only, and createApp was given no sessions resolver`)
     const matched = { path: def.path, surface: def.surface }
     app.on(def.method, def.path, async (c) => {
       markRoute(c, matched)

@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import { createPublicKey } from 'node:crypto'
 import { Keypair } from '@solana/web3.js'
 import { ed25519PrivateKey } from '../../src/sdk/solana/ed25519-keys.js'
@@ -14,15 +15,15 @@ function publicKeyOf(seed: Uint8Array): Uint8Array {
  * same refusal for a secret key whose halves do not match.
  */
 export function solanaKeypair(secretKey: Uint8Array): Keypair {
-  if (secretKey.byteLength !== 64) throw new Error('bad secret key size')
+  if (secretKey.byteLength !== 64) throw new BaseError('KEY_FILE_INVALID', 'bad secret key size')
   const publicKey = publicKeyOf(secretKey.subarray(0, 32))
-  if (!Buffer.from(publicKey).equals(Buffer.from(secretKey.subarray(32)))) throw new Error('provided secretKey is invalid')
+  if (!Buffer.from(publicKey).equals(Buffer.from(secretKey.subarray(32)))) throw new BaseError('KEY_FILE_INVALID', 'provided secretKey is invalid')
   return Keypair.fromSecretKey(secretKey, { skipValidation: true })
 }
 
 /** `Keypair.fromSeed(seed)` by Node's native ed25519 (see solanaKeypair). */
 export function solanaKeypairFromSeed(seed: Uint8Array): Keypair {
-  if (seed.byteLength !== 32) throw new Error('bad seed size')
+  if (seed.byteLength !== 32) throw new BaseError('KEY_FILE_INVALID', 'bad seed size')
   const secretKey = new Uint8Array(64)
   secretKey.set(seed)
   secretKey.set(publicKeyOf(seed), 32)

@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import { Gauge, type Registry } from 'prom-client'
 
 /** One network's head: its block number (EVM) or slot (Solana), read with one RPC call. */
@@ -44,6 +45,6 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   return Promise.race([
     p,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms))),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BaseError('CHAIN_UNAVAILABLE', `no answer in ${ms} ms`)), ms))),
   ]).finally(() => clearTimeout(timer))
 }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { getAddress } from 'viem'
 import type { Store } from '../store/store.js'
@@ -30,9 +31,9 @@ export async function resealAll(store: Store, seal: WalletSeal): Promise<ResealR
     let next: string
     try {
       const pk = seal.open(a.id, a.wallet_sealed)
-      if (privateKeyToAccount(pk).address !== getAddress(a.address)) throw new Error('opens to another wallet')
+      if (privateKeyToAccount(pk).address !== getAddress(a.address)) throw new BaseError('INTERNAL', 'opens to another wallet')
       next = seal.seal(a.id, pk)
-      if (seal.open(a.id, next) !== pk) throw new Error('the new seal does not open to the same key')
+      if (seal.open(a.id, next) !== pk) throw new BaseError('INTERNAL', 'the new seal does not open to the same key')
     } catch {
       report.agents.unopened.push(a.id)
       continue
@@ -54,7 +55,7 @@ export async function resealAll(store: Store, seal: WalletSeal): Promise<ResealR
     try {
       const secret = stored.startsWith('raw.') ? (`0x${Buffer.from(stored.slice(4), 'base64').toString('hex')}` as const) : seal.open(owner, stored)
       next = seal.seal(owner, secret)
-      if (seal.open(owner, next) !== secret) throw new Error('the new seal does not open to the same secret')
+      if (seal.open(owner, next) !== secret) throw new BaseError('INTERNAL', 'the new seal does not open to the same secret')
     } catch {
       report.webhooks.unopened.push(e.id)
       continue

@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -75,7 +76,7 @@ export function platformStore(store: Store, seal: WalletSeal | undefined): Platf
   const agentKey = (agentId: string, keyId: string) =>
     db.selectFrom('platform_agent_keys').selectAll().where('agent_id', '=', agentId).where('id', '=', keyId).executeTakeFirst()
   const needSeal = (): WalletSeal => {
-    if (!seal) throw new Error('no platform wallet key')
+    if (!seal) throw new BaseError('WALLET_KEY_UNAVAILABLE', 'no platform wallet key')
     return seal
   }
   return {

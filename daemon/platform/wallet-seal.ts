@@ -36,7 +36,7 @@ export const KEY_LABELS = { walletSeal: 'parx wallet seal v2', mppChallenge: 'pa
 /** The platform key's bytes; refuses anything but 32 bytes of hex. */
 export function platformKeyBytes(keyHex: string): Buffer {
   const key = Buffer.from(keyHex.replace(/^0x/, ''), 'hex')
-  if (key.length !== 32 || !/^(0x)?[0-9a-fA-F]{64}$/.test(keyHex)) throw new Error('the platform wallet key must be 32 bytes of hex')
+  if (key.length !== 32 || !/^(0x)?[0-9a-fA-F]{64}$/.test(keyHex)) throw new BaseError('CONFIG_INVALID', 'the platform wallet key must be 32 bytes of hex')
   return key
 }
 

@@ -1,3 +1,4 @@
+import { BaseError } from '../../src/errors/base.js'
 import type { Selectable } from 'kysely'
 import type { XchainRail } from '../../src/sdk/xchain/wire.js'
 import type { Store } from '../store/store.js'
@@ -119,7 +120,7 @@ export function orderStore(store: Store): OrderStore {
       return rows.map(fromRow)
     },
     async move(orderId, from, to, patch = {}) {
-      if (!canMove(from, to)) throw new Error(`cross-chain order ${orderId}: no move ${from} -> ${to}`)
+      if (!canMove(from, to)) throw new BaseError('INTERNAL', `cross-chain order ${orderId}: no move ${from} -> ${to}`)
       const r = await db.updateTable('xchain_orders')
         .set({ ...toRow(patch), stage: to, attempts: 0, ...(to === 'attention' ? {} : patch.reason === undefined ? { reason: null } : {}), updated_at: Date.now() })
         .where('order_id', '=', orderId).where('stage', '=', from).executeTakeFirst()

@@ -6,7 +6,7 @@ import * as agentLogin from './commands/agent/login.js'
 import * as userLogin from './commands/auth/user-login.js'
 import * as logout from './commands/logout.js'
 import { createContext, type CliIo } from './context.js'
-import type { CliError } from './errors.js'
+import { UsageError } from '../errors/usage.js'
 import { maskKey, resolveCredentials } from './credentials.js'
 import { AGENT_ID, AGENT_KEY, fakeDeps, REVOKED_AGENT_KEY, USER_KEY } from './commands/fake-platform.js'
 import { describeError } from './describe-error.js'
@@ -51,10 +51,10 @@ describe('credentials', () => {
 
   it('without a terminal, a missing key is a usage error naming the flag', async () => {
     const e = await userLogin.run({}, deps()).catch((e: unknown) => e)
-    expect((e as CliError).code).toBe('USAGE')
-    expect((e as CliError).message).toMatch(/--user-key/)
+    expect((e as UsageError).code).toBe('USAGE')
+    expect((e as UsageError).message).toMatch(/--user-key/)
     const bad = await agentLogin.run({ agentKey, agentId: 'nope' }, deps()).catch((e: unknown) => e)
-    expect((bad as CliError).message).toMatch(/--agent-id 'nope' is not a UUID/)
+    expect((bad as UsageError).message).toMatch(/--agent-id 'nope' is not a UUID/)
     const other = await agentLogin.run({ agentKey, agentId: '00000000-0000-4000-8000-000000000000' }, deps()).catch((e: unknown) => e)
     expect(describeError(other)).toMatchObject({ code: 'USAGE', exit: 2, message: expect.stringMatching(/not the agent of this key/) })
   })

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander'
 import { processIo, type CliIo } from './context.js'
 import { describeError } from './describe-error.js'
-import { exitCodes } from './exit-codes.js'
+import { exitCodes } from '../errors/exit-codes.js'
 import { packageVersion } from '../config/package-root.js'
 import { buildProgram } from './program.js'
 

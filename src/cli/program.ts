@@ -67,7 +67,7 @@ import * as userPolicy from './commands/user/policy.js'
 import * as userLimits from './commands/user/limits.js'
 import * as whoami from './commands/whoami.js'
 import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js'
-import { CliError } from './errors.js'
+import { usageError } from './errors.js'
 
 export const outputFormats = ['text', 'json', 'csv'] as const
 /** The commands that print a table, and so take `--output csv`. */
@@ -196,7 +196,7 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   // Refused before any action runs: a pay or send must not happen and then fail to print.
   program.hook('preAction', (_, action) => {
     if (program.opts<GlobalOptions>().output === 'csv' && !CSV_COMMANDS.has(action.name())) {
-      throw new CliError('USAGE', `--output csv is for ${[...CSV_COMMANDS].map((c) => `parx ${c}`).join(' and ')}; use --output json or text with parx ${action.name()}`)
+      throw usageError(`--output csv is for ${[...CSV_COMMANDS].map((c) => `parx ${c}`).join(' and ')}; use --output json or text with parx ${action.name()}`)
     }
   })
   // addCommand does not pass settings down: give every command our output and error handling.

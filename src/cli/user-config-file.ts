@@ -24,7 +24,7 @@ export function checkUserConfig(ctx: { env: NodeJS.ProcessEnv; stderr(line: stri
     narrow(file, 0o600, ctx)
     try {
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('CONFIG_CORRUPT', 'not a JSON object')
     } catch (e) {
       throw new CliError('CONFIG_CORRUPT', `the config file ${file} is corrupt (${(e as Error).message}): fix it, or delete it to start over (credentials in it are lost)`)
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { CliError } from './errors.js'
+import { UsageError } from '../errors/usage.js'
 import { amount, evmAddress, solanaAddress } from './validate.js'
 
 const usage = (f: () => unknown) => {
   try {
     f()
   } catch (e) {
-    return e instanceof CliError && e.code === 'USAGE' ? e.message : `not a usage error: ${e}`
+    return e instanceof UsageError && e.code === 'USAGE' ? e.message : `not a usage error: ${e}`
   }
   return 'accepted'
 }

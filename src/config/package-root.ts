@@ -1,3 +1,4 @@
+import { BaseError } from '../errors/base.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 export function packageRoot(from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`)
+    if (dirname(dir) === dir) throw new BaseError('INTERNAL', `no package.json above ${from}`)
   }
 }
 

@@ -16,23 +16,27 @@ export type BaseErrorParameters = {
 /**
  * The one error type of parx. Everything a client may see is a BaseError with a code;
  * anything else reaching the HTTP error handler is a bug and answers 500 INTERNAL.
+ *
+ * `Code` is the list's codes; only the SDK's ApiError widens it, since a newer service may answer
+ * a code this build does not know (`NoInfer`: `new BaseError('TYPO', ...)` does not compile).
  */
-export class BaseError extends Error {
+export class BaseError<Code extends string = ErrorCode> extends Error {
   override name = 'ParxError'
-  readonly code: ErrorCode
+  readonly code: Code
   readonly status: number
   readonly details?: string
   readonly fields?: Record<string, string | number | boolean | null>
 
-  constructor(code: ErrorCode, message: string, params: BaseErrorParameters = {}) {
+  constructor(code: NoInfer<Code>, message: string, params: BaseErrorParameters = {}) {
     super(message, params.cause === undefined ? undefined : { cause: params.cause })
     this.code = code
-    this.status = params.status ?? errorCodes[code].status
+    // A code no service answers (status null: the CLI's and the SDK's own) reaching an HTTP answer is a bug: 500.
+    this.status = params.status ?? (errorCodes as Record<string, { status: number | null }>)[code]?.status ?? 500
     this.details = params.details
     this.fields = params.fields
   }
 
-  toJSON(): { error: string; code: ErrorCode } & Record<string, unknown> {
+  toJSON(): { error: string; code: Code } & Record<string, unknown> {
     return { ...this.fields, error: this.message, code: this.code }
   }
 }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import {
   createWalletClient, custom, getContractAddress, keccak256, maxUint256, parseEther, parseUnits,
   type Address, type Hex, type PublicClient,
@@ -205,6 +206,6 @@ function decimalsOf(spec: NetworkSpec, symbol: string): number {
 async function waitAll(client: PublicClient, hashes: Hex[]): Promise<void> {
   for (const hash of hashes) {
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-    if (r.status !== 'success') throw new Error(`embedded deployment transaction ${hash} reverted`)
+    if (r.status !== 'success') throw new BaseError('CHAIN_SETUP_FAILED', `embedded deployment transaction ${hash} reverted`)
   }
 }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import { Worker } from 'node:worker_threads'
 
 export type StateDumperOptions = {
@@ -60,7 +61,7 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
         res.on('end', () => {
           try {
             const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: string; error?: { message: string } }
-            if (body.error || typeof body.result !== 'string') throw new Error(body.error?.message ?? `${method}: no result`)
+            if (body.error || typeof body.result !== 'string') throw new BaseError('CHAIN_UNAVAILABLE', body.error?.message ?? `${method}: no result`)
             resolve(body.result)
           } catch (e) {
             reject(e)

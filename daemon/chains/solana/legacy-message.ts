@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { keyBytes } from './key-memo.js'
@@ -43,7 +44,7 @@ export function compileLegacyMessage(payer: PublicKey, instructions: Transaction
   const group = (signer: boolean, writable: boolean) => all.filter((m) => m.signer === signer && m.writable === writable)
   const [writableSigners, readonlySigners, writableUnsigned, readonlyUnsigned] = [group(true, true), group(true, false), group(false, true), group(false, false)]
   const keys = [...writableSigners, ...readonlySigners, ...writableUnsigned, ...readonlyUnsigned]
-  if (keys.length > 256) throw new Error(`a legacy message holds at most 256 account keys, not ${keys.length}`)
+  if (keys.length > 256) throw new BaseError('BAD_REQUEST', `a legacy message holds at most 256 account keys, not ${keys.length}`)
   const index = new Map(keys.map((m, i) => [idOf(m.bytes), i]))
   const indexOf = (key: PublicKey) => index.get(idOf(keyBytes(key)))!
 

@@ -1,14 +1,8 @@
 import { CSRF_HEADER, dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
+import { ApiError } from '../../../src/sdk/http-errors.js'
 import { render, state } from './state.js'
 
 type Method = 'GET' | 'POST' | 'DELETE'
-
-/** An error answer of the dashboard's JSON routes: `{ error, code }` (docs/errors.md). */
-export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly code: string | undefined) {
-    super(message)
-  }
-}
 
 /** A path of src/sdk/dashboard/routes.ts with its `:name` parts filled in. */
 export function at(path: string, params: Record<string, string> = {}, query: Record<string, string | undefined> = {}): string {
@@ -36,7 +30,8 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
     data = { error: text }
   }
   if (res.ok) return data as T
-  const err = new ApiError(data?.error || `HTTP ${res.status}`, res.status, data?.code)
+  // An error answer of the dashboard's JSON routes, `{ error, code }` (docs/errors.md), as the SDK's one ApiError.
+  const err = new ApiError(res.status, data?.code ?? `HTTP_${res.status}`, data?.error || `HTTP ${res.status}`, data)
   if (res.status === 401 && err.code === 'UNAUTHORIZED' && path !== dashboardPaths.siweLogin) {
     state.session = null
     render()

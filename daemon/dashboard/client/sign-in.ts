@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import type { DashboardSession, SiweMessage } from '../../../src/sdk/dashboard/fields.js'
 import { dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
 import { api } from './api.js'
@@ -20,9 +21,9 @@ function utf8Hex(text: string): string {
 /** Sign-In with Ethereum: the server's message, signed by the wallet, for a session cookie. */
 async function signIn(box: HTMLElement): Promise<void> {
   const eth = window.ethereum
-  if (!eth) throw new Error('No wallet found in this browser. Install or unlock an Ethereum wallet extension, then reload.')
+  if (!eth) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'No wallet found in this browser. Install or unlock an Ethereum wallet extension, then reload.')
   const accounts = (await eth.request({ method: 'eth_requestAccounts' })) as string[] | null
-  if (!accounts || !accounts.length) throw new Error('The wallet shared no account.')
+  if (!accounts || !accounts.length) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'The wallet shared no account.')
   const address = accounts[0]!
   const chainHex = (await eth.request({ method: 'eth_chainId' })) as string
   const m = await api<SiweMessage>('POST', dashboardPaths.siweMessage, { address, chainId: parseInt(chainHex, 16) })

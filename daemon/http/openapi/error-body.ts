@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { errorCodes, type ErrorCode } from '../../../src/errors/codes.js'
 
-const codes = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]
+// The codes a service answers: the CLI's and the SDK's own (status null) never come over HTTP.
+const codes = (Object.keys(errorCodes) as ErrorCode[]).filter((c) => errorCodes[c].status !== null) as [ErrorCode, ...ErrorCode[]]
 
 /**
  * Every non-2xx JSON answer of the daemon (daemon/http/middleware/errors.ts): the message, one code
@@ -19,6 +20,7 @@ export function byStatus(list: readonly ErrorCode[]): Map<number, ErrorCode[]> {
   const out = new Map<number, ErrorCode[]>()
   for (const code of new Set(list)) {
     const status = errorCodes[code].status
+    if (status === null) continue
     out.set(status, [...(out.get(status) ?? []), code])
   }
   return new Map([...out].sort(([a], [b]) => a - b))

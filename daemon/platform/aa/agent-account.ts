@@ -121,7 +121,7 @@ async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; max
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pimlico_getUserOperationGasPrice', params: [] }),
   })
   const body = (await res.json()) as { result?: { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }; error?: { message: string } }
-  if (!body.result) throw new Error(`pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}`)
+  if (!body.result) throw new BaseError('RELAY_FAILED', `the bundler refused the user operation (pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}); nothing was spent`)
   return { maxFeePerGas: BigInt(body.result.fast.maxFeePerGas), maxPriorityFeePerGas: BigInt(body.result.fast.maxPriorityFeePerGas) }
 }
 

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
@@ -37,7 +38,7 @@ export async function deployAa(p: DeployAaParameters): Promise<AaDeployment> {
     abi: VerifyingPaymaster.abi, bytecode: VerifyingPaymaster.bytecode, args: [ENTRY_POINT_08, p.sponsor, p.deployer.account.address],
   })
   const receipt = await p.client.waitForTransactionReceipt({ hash })
-  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('VerifyingPaymaster deployment reverted')
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new BaseError('CHAIN_SETUP_FAILED', 'VerifyingPaymaster deployment reverted')
   const paymaster = getAddress(receipt.contractAddress)
   await call(p, { address: paymaster, abi: VerifyingPaymaster.abi, functionName: 'deposit', value: p.deposit ?? parseEther('10') })
   // A day's unstake delay and 1 ETH: what bundlers ask of a paymaster that reads its own storage.
@@ -47,20 +48,20 @@ export async function deployAa(p: DeployAaParameters): Promise<AaDeployment> {
 
 async function create2(p: DeployAaParameters, bytecode: Hex, salt: Hex, expected: Address): Promise<void> {
   const at = getContractAddress({ opcode: 'CREATE2', from: DETERMINISTIC_DEPLOYER, salt, bytecode })
-  if (at !== expected) throw new Error(`the installed artifacts would land at ${at}, not ${expected}: wrong @account-abstraction/contracts version`)
+  if (at !== expected) throw new BaseError('CHAIN_SETUP_FAILED', `the installed artifacts would land at ${at}, not ${expected}: wrong @account-abstraction/contracts version`)
   if (((await p.client.getCode({ address: at })) ?? '0x') !== '0x') return
   if (((await p.client.getCode({ address: DETERMINISTIC_DEPLOYER })) ?? '0x') === '0x') {
-    throw new Error(`no deterministic deployer at ${DETERMINISTIC_DEPLOYER} on this chain`)
+    throw new BaseError('CHAIN_SETUP_FAILED', `no deterministic deployer at ${DETERMINISTIC_DEPLOYER} on this chain`)
   }
   const hash = await p.deployer.sendTransaction({ to: DETERMINISTIC_DEPLOYER, data: concat([salt, bytecode]), gas: 12_000_000n })
   const receipt = await p.client.waitForTransactionReceipt({ hash })
   if (receipt.status !== 'success' || ((await p.client.getCode({ address: at })) ?? '0x') === '0x') {
-    throw new Error(`deploying ${expected} through the deterministic deployer failed`)
+    throw new BaseError('CHAIN_SETUP_FAILED', `deploying ${expected} through the deterministic deployer failed`)
   }
 }
 
 async function call(p: DeployAaParameters, c: { address: Address; abi: typeof VerifyingPaymaster.abi; functionName: 'deposit' | 'addStake'; args?: readonly [number]; value: bigint }) {
   const hash = await p.deployer.writeContract(c as never)
   const receipt = await p.client.waitForTransactionReceipt({ hash })
-  if (receipt.status !== 'success') throw new Error(`paymaster ${c.functionName} reverted`)
+  if (receipt.status !== 'success') throw new BaseError('CHAIN_SETUP_FAILED', `paymaster ${c.functionName} reverted`)
 }

@@ -89,7 +89,7 @@ export async function refundChannel(x: RefundContext, id: string): Promise<Chann
       if (s?.success) {
         settle = s
       } else if (again && attempt === 0 && typeof again.error === 'string' && again.error.includes('cumulative')) {
-        row = await resync({ chain: x.chain, spends: x.spends, channels: x.channels, settings: CHANNEL_DEFAULTS, agent: x.agent, signer: x.signer, url: row.url, host: row.host, terms: terms!, resource: undefined, validSeconds: 60, timeoutMs: x.timeoutMs, send: () => Promise.reject(new Error('unused')) }, row, again)
+        row = await resync({ chain: x.chain, spends: x.spends, channels: x.channels, settings: CHANNEL_DEFAULTS, agent: x.agent, signer: x.signer, url: row.url, host: row.host, terms: terms!, resource: undefined, validSeconds: 60, timeoutMs: x.timeoutMs, send: () => Promise.reject(new BaseError('INTERNAL', 'unused')) }, row, again)
       } else {
         refusedBy(`the seller refused the refund (${s?.errorReason ?? again?.error ?? `status ${res.status}`})`)
       }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../src/errors/base.js'
 import { createHmac, randomBytes } from 'node:crypto'
 import type { WalletSeal } from '../wallet-seal.js'
 
@@ -24,7 +25,7 @@ export function webhookSecrets(seal: WalletSeal | undefined): WebhookSecrets {
     },
     key(endpointId, stored) {
       if (stored.startsWith('raw.')) return Buffer.from(stored.slice(4), 'base64')
-      if (!seal) throw new Error('this webhook secret was sealed under a platform wallet key this deployment does not have')
+      if (!seal) throw new BaseError('WALLET_KEY_UNAVAILABLE', 'this webhook secret was sealed under a platform wallet key this deployment does not have')
       return Buffer.from(seal.open(`webhook:${endpointId}`, stored).slice(2), 'hex')
     },
   }

@@ -1,4 +1,5 @@
 import { attestorPaths, type AttestorHealth, type AttestResponse } from '../../../src/sdk/xchain/attestor.js'
+import { BaseError } from '../../../src/errors/base.js'
 import type { AttestAnswer, Attestor, AttestorMode } from './attestor.js'
 
 /**
@@ -55,6 +56,10 @@ export function remoteAttestor(p: { index: number; url: string; expect?: { ed255
   return a
 }
 
-export class RemoteAttestorError extends Error {
+/** An attestor process that did not answer as the one configured (status, index or keys). */
+export class RemoteAttestorError extends BaseError {
   override name = 'RemoteAttestorError'
+  constructor(message: string) {
+    super('ATTESTOR_UNAVAILABLE', message)
+  }
 }

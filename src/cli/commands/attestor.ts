@@ -37,7 +37,7 @@ export async function run(opts: AttestorOptions, ctx: CliContext, deps = { loadD
   const pub = await callDaemon<PublicConfig>(ctx, '/api/config')
   const rpc = (net: string) => {
     const url = ctx.env[`PARX_RPC_${net.toUpperCase().replaceAll('-', '_')}`] || pub.urls.rpc[net]
-    if (!url) throw new CliError('USAGE', `no RPC URL for ${net}: set PARX_RPC_${net.toUpperCase().replaceAll('-', '_')}`)
+    if (!url) throw usageError(`no RPC URL for ${net}: set PARX_RPC_${net.toUpperCase().replaceAll('-', '_')}`)
     return url
   }
   const spec = (net: string) => {

@@ -1,3 +1,4 @@
+import { BaseError } from '../../errors/base.js'
 import { ApiError } from '../../sdk/http-errors.js'
 import type { Agent } from '../../sdk/platform/agents.js'
 import type { Endpoint } from '../../sdk/platform/endpoints.js'
@@ -155,7 +156,7 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
     get: (t, name: string) => async (input: never) => {
       state.calls.push(name)
       const f = t[name as keyof PlatformApi]
-      if (!f) throw new Error(`fake platform has no ${name}`)
+      if (!f) throw new BaseError('NOT_FOUND', `fake platform has no ${name}`)
       return f(input)
     },
   }) as unknown as PlatformApi

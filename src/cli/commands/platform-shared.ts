@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { emit, type CliContext } from '../context.js'
 import { CliError, usageError } from '../errors.js'
-import { exitCodes, type ExitCode } from '../exit-codes.js'
+import { exitCodes, type ExitCode } from '../../errors/exit-codes.js'
 import type { PlatformApi, PlatformConnection } from '../platform-client.js'
 
 /** Who is logged in, as far as the CLI knows before asking the platform (keys never leave here). */

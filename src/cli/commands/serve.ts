@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander'
 import type { ResolvedConfig } from '../../config/load.js'
 import { label, type CliContext } from '../context.js'
-import { exitCodes } from '../exit-codes.js'
+import { exitCodes } from '../../errors/exit-codes.js'
 import { removeRuntimeFile, writeRuntimeFile } from '../runtime-file.js'
 import { logLevels, profiles } from '../values.js'
 import { parsePortFlag } from '../../config/port.js'

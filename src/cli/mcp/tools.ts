@@ -1,5 +1,5 @@
 import { describeError } from '../describe-error.js'
-import { CliError } from '../errors.js'
+import { usageError } from '../errors.js'
 import * as agentLimits from '../commands/agent/limits.js'
 import * as balance from '../commands/balance.js'
 import * as channelsList from '../commands/channels/list.js'
@@ -25,7 +25,7 @@ const str = (a: Args, k: string) => (typeof a[k] === 'string' ? (a[k] as string)
 function stringRecord(v: unknown, field: string): Record<string, string> | undefined {
   if (v === undefined) return undefined
   if (typeof v !== 'object' || v === null || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
-    throw new CliError('USAGE', `${field} must be an object of header names to string values`)
+    throw usageError(`${field} must be an object of header names to string values`)
   }
   return v as Record<string, string>
 }
@@ -64,7 +64,7 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       const limits = await deps.platform.getLimits({ params: { id: await agentIdOf(deps) } })
       // Any per-payment limit or window, the agent's or its user's, caps it; none at all is what mayStillSpendUsd null says.
       if (limits.mayStillSpendUsd === null) {
-        throw new CliError('USAGE', 'pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)')
+        throw usageError('pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)')
       }
     }
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
@@ -87,7 +87,7 @@ async function receiptOf(paymentId: string, deps: PlatformDeps): Promise<unknown
 export async function callTool(name: string, args: Args, deps: () => Promise<PlatformDeps>): Promise<ToolAnswer> {
   try {
     const tool = agentTools[name]
-    if (!tool) throw new CliError('USAGE', `no tool ${name}`)
+    if (!tool) throw usageError(`no tool ${name}`)
     const data = await tool(args, await deps())
     return { content: [{ type: 'text', text: JSON.stringify(data) }] }
   } catch (e) {

@@ -1,3 +1,4 @@
+import { BaseError } from '../../errors/base.js'
 import type { PlatformAuth, PlatformRouteName } from './routes.js'
 
 /**
@@ -61,7 +62,7 @@ export const platformRoutePaths = {
 export function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/:(\w+)/g, (_, k: string) => {
     const v = params[k]
-    if (v === undefined) throw new Error(`${path} needs the path parameter ${k}`)
+    if (v === undefined) throw new BaseError('BAD_REQUEST', `${path} needs the path parameter ${k}`)
     return encodeURIComponent(v)
   })
 }

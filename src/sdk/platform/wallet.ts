@@ -1,3 +1,4 @@
+import { BaseError } from '../../errors/base.js'
 import { z } from 'zod'
 import { networks, TOKEN_A } from '../../networks/registry.js'
 import { decimalAmount, evmAddress, isoTime, tokenSymbol, txHash, uuid } from './fields.js'
@@ -29,7 +30,7 @@ export type SendBody = z.input<typeof sendBody>
 /** The same body checked against the agent's network: token offered there, amount within its decimals. */
 export function sendBodyFor(networkKey: string) {
   const n = networks[networkKey]
-  if (!n) throw new Error(`no network ${networkKey} in the registry`)
+  if (!n) throw new BaseError('NETWORK_UNSUPPORTED', `no network ${networkKey} in the registry`)
   return sendBody.superRefine((b, ctx) => {
     checkTokenAmount(ctx, n, sendableTokens(n), b, { token: 'token', amount: 'amount' }, 'sends')
   })
@@ -60,7 +61,7 @@ export type SwapBody = z.input<typeof swapBody>
 
 export function swapBodyFor(networkKey: string) {
   const n = networks[networkKey]
-  if (!n) throw new Error(`no network ${networkKey} in the registry`)
+  if (!n) throw new BaseError('NETWORK_UNSUPPORTED', `no network ${networkKey} in the registry`)
   return swapBody.superRefine((b, ctx) => {
     if (!canSwap(n)) return issue(ctx, [], `agents on ${n.key} cannot swap; swaps are on Base networks only`, 'NETWORK_UNSUPPORTED')
     if (!SWAP_PAIRS.some(([f, t]) => f === b.from && t === b.to)) {

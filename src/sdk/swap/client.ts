@@ -29,10 +29,10 @@ export type PrepareParameters = {
 }
 
 /** The swap settled the transaction that was meant to, but not as hoped: failed, replaced, or lost. */
-export class SwapNotIncludedError extends Error {
+export class SwapNotIncludedError extends BaseError {
   override name = 'SwapNotIncludedError'
   constructor(readonly result: ConfirmResult) {
-    super(`swap ${result.hash} ${result.status}${'reason' in result ? `: ${result.reason}` : ''}`)
+    super('SWAP_NOT_INCLUDED', `swap ${result.hash} ${result.status}${'reason' in result ? `: ${result.reason}` : ''}`)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Connection, Keypair } from '@solana/web3.js'
+import { BaseError } from '../../errors/base.js'
 import { callJson } from '../http.js'
 import { buildSignSubmitEvmOrigin, type EvmOriginOrderRequest, type EvmOriginSigner } from './evm-origin-client.js'
 import { xchainPaths } from './paths.js'
@@ -17,10 +18,10 @@ export type XchainClientParameters = {
 export { FINAL_STATUSES, isFinal, OrderWaitTimeoutError, type WaitOptions } from './poll.js'
 
 /** The user's lock transaction landed but failed on chain: nothing was locked. */
-export class LockFailedError extends Error {
+export class LockFailedError extends BaseError {
   override name = 'LockFailedError'
   constructor(readonly orderId: string, readonly ref: string, detail: string) {
-    super(`the lock of order ${orderId} (${ref}) failed on chain: ${detail}; nothing was locked, build a new order`)
+    super('XCHAIN_LOCK_FAILED', `the lock of order ${orderId} (${ref}) failed on chain: ${detail}; nothing was locked, build a new order`)
   }
 }
 

@@ -2,6 +2,7 @@
  * Polling a cross-chain order's status until it settles, shared by the SDK client (undici) and the
  * CLI (node:http): each passes its own `read`. Types only from wire.ts, so the CLI loads no zod here.
  */
+import { BaseError } from '../../errors/base.js'
 import type { XchainRail, XchainStatus, XchainStatusResponse } from './wire.js'
 
 /** The statuses after which nothing changes any more (docs/cross-chain.md "Cross-chain orders"). */
@@ -22,10 +23,10 @@ export type WaitOptions = {
 }
 
 /** Polling ended before the order reached what was waited for; `last` is the last answer. */
-export class OrderWaitTimeoutError extends Error {
+export class OrderWaitTimeoutError extends BaseError {
   override name = 'OrderWaitTimeoutError'
   constructor(readonly last: XchainStatusResponse, readonly timeoutMs: number) {
-    super(`order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`)
+    super('WAIT_TIMEOUT', `order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`)
   }
 }
 

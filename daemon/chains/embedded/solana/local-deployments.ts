@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../src/errors/base.js'
 import { PublicKey } from '@solana/web3.js'
 import type { DeploymentStore } from '../deployments.js'
 import { networks, type TokenSpec } from '../../../../src/networks/registry.js'
@@ -8,7 +9,7 @@ export const LOCAL_SOLANA = 'local-solana'
 /** The SPL tokens the local cluster carries, from the registry (symbols and decimals live there). */
 export function localSolanaTokens(): TokenSpec[] {
   const network = networks[LOCAL_SOLANA]
-  if (!network) throw new Error(`network ${LOCAL_SOLANA} is missing from the registry`)
+  if (!network) throw new BaseError('INTERNAL', `network ${LOCAL_SOLANA} is missing from the registry`)
   return network.tokens
 }
 

@@ -4,9 +4,9 @@ import { RpcCode, RpcError, toRpcError } from './rpc-error.js'
 import { rpcLimits, tooLargeBatch } from './rpc-limits.js'
 
 type Id = string | number | null
-export type RpcResponse = { jsonrpc: '2.0'; id: Id; result?: unknown; error?: ReturnType<RpcError['toJSON']> }
+export type RpcResponse = { jsonrpc: '2.0'; id: Id; result?: unknown; error?: ReturnType<RpcError['toWire']> }
 
-const failure = (id: Id, error: RpcError): RpcResponse => ({ jsonrpc: '2.0', id, error: error.toJSON() })
+const failure = (id: Id, error: RpcError): RpcResponse => ({ jsonrpc: '2.0', id, error: error.toWire() })
 
 function paramsError(error: z.ZodError): RpcError {
   const issue = error.issues[0]
@@ -41,7 +41,7 @@ export async function handleRequest<C extends Pick<RpcContext, 'onInternalError'
     return { jsonrpc: '2.0', id, result: await method.handler(parsed.data as never, ctx) }
   } catch (e) {
     const error = toRpcError(e)
-    if (error.code === RpcCode.INTERNAL_ERROR) ctx.onInternalError?.(e)
+    if (error.rpcCode === RpcCode.INTERNAL_ERROR) ctx.onInternalError?.(e)
     return failure(id, error)
   }
 }

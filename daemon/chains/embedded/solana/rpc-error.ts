@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../src/errors/base.js'
 import { SolanaTxError } from './tx-error.js'
 
 /** JSON-RPC error codes: the standard ones and the Solana node's own. */
@@ -17,15 +18,19 @@ export const RpcCode = {
   AIRDROP_RATE_LIMITED: -32029,
 } as const
 
-/** An error a JSON-RPC response carries: `{ code, message, data? }`. */
-export class RpcError extends Error {
+/**
+ * An error a JSON-RPC response carries: `{ code, message, data? }`. In parx's one family its code is
+ * CHAIN_RPC_ERROR; the JSON-RPC code is `rpcCode`, and `toWire()` is the JSON-RPC wire error.
+ */
+export class RpcError extends BaseError {
   override name = 'RpcError'
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super(message)
+  constructor(readonly rpcCode: number, message: string, readonly data?: unknown) {
+    super('CHAIN_RPC_ERROR', message)
   }
 
-  toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data }
+  /** The JSON-RPC error object RPC clients read (BaseError's toJSON is parx's `{ error, code }`). */
+  toWire(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined ? { code: this.rpcCode, message: this.message } : { code: this.rpcCode, message: this.message, data: this.data }
   }
 }
 

@@ -151,6 +151,7 @@ const listen = (server: Server, host: string, port: number) => new Promise<numbe
 })
 
 const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((resolve, reject) => {
+  // biome-ignore lint/plugin: Node's own EADDRINUSE shape, which the port retry below reads (its code is a string of Node's, not ours)
   if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
   const wss = new WebSocketServer({ host, port, maxPayload: MAX_BODY_BYTES })
   wss.once('error', reject)

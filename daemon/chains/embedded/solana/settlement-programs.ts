@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../src/errors/base.js'
 import { Keypair, type PublicKey } from '@solana/web3.js'
 import {
   configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
@@ -41,7 +42,7 @@ async function load(p: { svm: LocalSvm; deployments: DeploymentStore; admin: Key
   // admin would, since origin_settler lets only its upgrade authority write the config.
   const programData = programDataAddress(id).toBase58()
   const state = p.svm.getAccount(programData)
-  if (!state) throw new Error(`${name}: no ProgramData account after loading`)
+  if (!state) throw new BaseError('CHAIN_SETUP_FAILED', `${name}: no ProgramData account after loading`)
   const data = new Uint8Array(state.data)
   data[PROGRAM_DATA_AUTHORITY_OPTION] = 1
   data.set(p.admin.publicKey.toBytes(), PROGRAM_DATA_AUTHORITY_OPTION + 1)

@@ -3,6 +3,8 @@
  * returns (`"BlockhashNotFound"`, `{"InstructionError":[0,{"Custom":1}]}`), their human text, and
  * the error the embedded cluster throws when it refuses a transaction.
  */
+import { BaseError } from '../../../../src/errors/base.js'
+
 export type TransactionErrorJson = string | Record<string, unknown>
 
 // Index = litesvm's TransactionErrorFieldless value (the native enum object is not enumerable).
@@ -119,7 +121,7 @@ export type RejectionReason = 'malformed' | 'signature' | 'rejected'
  * `malformed`: not a transaction (bad bytes, fails sanitize); `signature`: a signature is missing
  * or does not verify; `rejected`: preflight or the runtime refused it (`err` says why).
  */
-export class SolanaTxError extends Error {
+export class SolanaTxError extends BaseError {
   override name = 'SolanaTxError'
   constructor(
     readonly reason: RejectionReason,
@@ -128,7 +130,7 @@ export class SolanaTxError extends Error {
     readonly logs: string[] = [],
     readonly unitsConsumed = 0,
   ) {
-    super(message)
+    super('CHAIN_RPC_ERROR', message)
   }
 }
 

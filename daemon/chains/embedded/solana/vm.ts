@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../src/errors/base.js'
 import { PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { Account, Clock, EpochSchedule, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
@@ -57,7 +58,7 @@ export class Vm {
 
   constructor() {
     this.svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n))
-    if (typeof this.native?.sendLegacyTransaction !== 'function') throw new Error('litesvm: native binding not found (LiteSVM.inner); check the litesvm version')
+    if (typeof this.native?.sendLegacyTransaction !== 'function') throw new BaseError('INTERNAL', 'litesvm: native binding not found (LiteSVM.inner); check the litesvm version')
   }
 
   /** The account as it is now; treat it as read-only (it may be shared with other readers). */

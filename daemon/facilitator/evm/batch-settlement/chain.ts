@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../src/errors/base.js'
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Address, type Abi, type Hex } from 'viem'
 import * as X402BatchSettlement from '../../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
@@ -19,7 +20,7 @@ export async function channelState(rt: EvmRuntime, channelId: Hex): Promise<Chan
   await rt.ready()
   const reads = (['channels', 'pendingWithdrawals', 'refundNonce'] as const).map((functionName) => [settlementCall(functionName, [channelId])])
   const r = await rt.simulate(reads)
-  if (!r.ok.every(Boolean)) throw new Error(`a channel read reverted: ${revertName(r.data.find((_, i) => !r.ok[i]))}`)
+  if (!r.ok.every(Boolean)) throw new BaseError('INTERNAL', `a channel read reverted: ${revertName(r.data.find((_, i) => !r.ok[i]))}`)
   const [balance, totalClaimed] = decodeFunctionResult({ abi, functionName: 'channels', data: r.data[0]! }) as readonly [bigint, bigint]
   const [, initiatedAt] = decodeFunctionResult({ abi, functionName: 'pendingWithdrawals', data: r.data[1]! }) as readonly [bigint, number]
   const refundNonce = decodeFunctionResult({ abi, functionName: 'refundNonce', data: r.data[2]! }) as bigint

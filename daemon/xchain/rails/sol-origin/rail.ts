@@ -84,7 +84,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const { order } = decodeSolOrder(o.orderData)
       const p = new PublicKey(order.program)
       const onChain = await readOrderAccount(reads, p, o.orderId)
-      if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
+      if (!onChain) throw new BaseError('CHAIN_UNAVAILABLE', `no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const mint = onChain.mint
       // ataOf's memo: the derivation (a curve check per bump, ~2 ms in JavaScript) once per mint, not at every claim.
       const solverToken = ataOf(d.solver.publicKey, { mint, program: TOKEN_PROGRAM_ID })
@@ -103,7 +103,7 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const { order } = decodeSolOrder(o.orderData)
       const p = new PublicKey(order.program)
       const onChain = await readOrderAccount(reads, p, o.orderId)
-      if (!onChain) throw new Error(`no origin_settler order ${o.orderId} on ${d.solana.key}`)
+      if (!onChain) throw new BaseError('CHAIN_UNAVAILABLE', `no origin_settler order ${o.orderId} on ${d.solana.key}`)
       const ix = refundInstruction({ program: p, orderId: o.orderId, mint: onChain.mint, userToken: onChain.userToken, rentPayer: onChain.rentPayer })
       return sendSolverTx(d.solana, d.solver, [ix], persist)
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../config/load.js'
 import { createContext } from '../../context.js'
+import { UsageError } from '../../../errors/usage.js'
 import { CliError } from '../../errors.js'
 import * as get from './get.js'
 import * as path from './path.js'
@@ -37,9 +38,9 @@ describe('parx config', () => {
 
   it('refuses a key the daemon does not know, with the usage code', async () => {
     const e = await set.run('foo.bar', '1', ctx).catch((e: unknown) => e)
-    expect(e).toBeInstanceOf(CliError)
-    expect((e as CliError).code).toBe('USAGE')
-    expect((e as CliError).message).toMatch(/unknown setting 'foo.bar'/)
+    expect(e).toBeInstanceOf(UsageError)
+    expect((e as UsageError).code).toBe('USAGE')
+    expect((e as UsageError).message).toMatch(/unknown setting 'foo.bar'/)
     expect((await get.run(undefined, ctx)).value).not.toHaveProperty('foo')
   })
 

@@ -4,8 +4,8 @@ import { isFinal, OrderWaitTimeoutError, pollStatus } from '../../../sdk/xchain/
 import type { XchainRail, XchainStatusResponse } from '../../../sdk/xchain/wire.js'
 import { emit, label, type CliContext } from '../../context.js'
 import { callDaemon } from '../../daemon-call.js'
-import { CliError } from '../../errors.js'
-import { exitCodes } from '../../exit-codes.js'
+import { CliError, usageError } from '../../errors.js'
+import { exitCodes } from '../../../errors/exit-codes.js'
 import { apiKeyHelp, partnerHeaders, type PartnerOptions } from './shared.js'
 
 export type StatusOptions = PartnerOptions & { rail?: XchainRail; wait?: boolean; timeout?: string; interval?: string }
@@ -54,7 +54,7 @@ function describe(ctx: CliContext, s: XchainStatusResponse): string[] {
 
 function seconds(v: string, flag: string): number {
   const n = Number(v)
-  if (!Number.isFinite(n) || n <= 0) throw new CliError('USAGE', `${flag} takes seconds, a positive number (got '${v}')`)
+  if (!Number.isFinite(n) || n <= 0) throw usageError(`${flag} takes seconds, a positive number (got '${v}')`)
   return n
 }
 

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequiredV1, PaymentRequirements, SettleResponse } from '../types.js'
 import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
@@ -76,7 +77,7 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     // A channel offer alone, refused by this buyer's bounds: the refusal says which (CHANNEL_TERMS_REFUSED).
     const offeredChannel = wallet && !v1 && payable.length === 0 ? all.find((r) => r.scheme === BATCH_SETTLEMENT) : undefined
     if (offeredChannel) wallet!.channelFor(offeredChannel)
-    if (payable.length === 0) throw new Error(`none of the ${all.length} payment options can be paid with the configured keys`)
+    if (payable.length === 0) throw new BaseError('SELLER_METHOD_UNSUPPORTED', `none of the ${all.length} payment options can be paid with the configured keys`)
     const chosen = (opts.select ?? ((p) => p.find((r) => byChannel.has(r)) ?? p[0]!))(payable)
     const index = all.indexOf(chosen)
     if (wallet && byChannel.has(chosen)) {

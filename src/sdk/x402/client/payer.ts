@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import { getAddress, type PublicClient } from 'viem'
 import { networks } from '../../../networks/registry.js'
 import { tokenAbi } from '../evm/calls.js'
@@ -47,12 +48,12 @@ export async function signPayment(keys: PayerKeys, r: PaymentRequirements): Prom
     return r.scheme === UPTO ? createSplUptoPayload(keys.solana.signer, r) : createSplPayload(keys.solana.signer, r)
   }
   const chainId = evmChainId(net)
-  if (!keys.evm || chainId === undefined) throw new Error(`no key to pay on ${r.network}`)
+  if (!keys.evm || chainId === undefined) throw new BaseError('SELLER_METHOD_UNSUPPORTED', `no key to pay on ${r.network}`)
   const signer = keys.evm.signer
   if (m === methods.eip3009) return signEip3009Payment({ signer, requirements: r, chainId })
-  if (m !== methods.erc2612) throw new Error(`assetTransferMethod '${m}' is not one this client signs`)
+  if (m !== methods.erc2612) throw new BaseError('SELLER_METHOD_UNSUPPORTED', `assetTransferMethod '${m}' is not one this client signs`)
   const client = keys.evm.clients.find((c) => c.chain?.id === chainId)
-  if (!client) throw new Error(`no public client for chain ${chainId} to read the permit nonce from`)
+  if (!client) throw new BaseError('SELLER_METHOD_UNSUPPORTED', `no public client for chain ${chainId} to read the permit nonce from`)
   const nonce = await client.readContract({ address: getAddress(r.asset), abi: tokenAbi, functionName: 'nonces', args: [signer.address] })
   return signErc2612Payment({ signer, requirements: r, chainId, nonce })
 }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { Address, Hex, PublicClient } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { CREATE2_FACTORY, EXECUTOR_ADDRESS, EXECUTOR_DEPLOY_DATA, isDelegatedTo } from './executor.js'
@@ -30,13 +31,13 @@ export async function ensureExecutor(client: PublicClient, account: PrivateKeyAc
     await opts.beforeBroadcast?.({ nonce, raw: signed, purpose })
     const hash = (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 120_000 })
-    if (receipt.status !== 'success') throw new Error(`${what} reverted (${hash})`)
+    if (receipt.status !== 'success') throw new BaseError('CHAIN_SETUP_FAILED', `${what} reverted (${hash})`)
   }
 
   if (!deployed) {
     const factoryCode = await client.getCode({ address: CREATE2_FACTORY })
     if (!factoryCode || factoryCode === '0x') {
-      throw new Error(`this chain has no CREATE2 factory at ${CREATE2_FACTORY}; deploy X402BatchExecutor at ${EXECUTOR_ADDRESS} another way`)
+      throw new BaseError('CHAIN_SETUP_FAILED', `this chain has no CREATE2 factory at ${CREATE2_FACTORY}; deploy X402BatchExecutor at ${EXECUTOR_ADDRESS} another way`)
     }
     const signed = await account.signTransaction({ ...common, type: 'eip1559', to: CREATE2_FACTORY, data: EXECUTOR_DEPLOY_DATA, gas: 1_500_000n, nonce })
     await sendAndWait(signed, 'deploying X402BatchExecutor', nonce++, 'executor-deploy')
@@ -48,7 +49,7 @@ export async function ensureExecutor(client: PublicClient, account: PrivateKeyAc
     await sendAndWait(signed, 'delegating the facilitator key to X402BatchExecutor', nonce, 'executor-delegation')
   }
   if (!isDelegatedTo(await client.getCode({ address: account.address }), EXECUTOR_ADDRESS)) {
-    throw new Error(`${account.address} did not take the EIP-7702 delegation to ${EXECUTOR_ADDRESS}`)
+    throw new BaseError('CHAIN_SETUP_FAILED', `${account.address} did not take the EIP-7702 delegation to ${EXECUTOR_ADDRESS}`)
   }
   return account.address
 }

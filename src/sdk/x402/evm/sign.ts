@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import { getAddress, isAddress, toHex, type Address, type Hex, type TypedDataDefinition } from 'viem'
 import type { EvmAuthorizationPayload, PaymentRequirements } from '../types.js'
 import { permitTypedData, transferWithAuthorizationTypedData, type TokenDomain } from './typed-data.js'
@@ -10,7 +11,7 @@ const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000))
 function domainOf(r: PaymentRequirements, chainId: number): TokenDomain {
   const { name, version } = r.extra
   if (typeof name !== 'string' || typeof version !== 'string') {
-    throw new Error(`payment requirements for ${r.asset} lack extra.name and extra.version (the token's EIP-712 domain)`)
+    throw new BaseError('SELLER_TERMS_MALFORMED', `payment requirements for ${r.asset} lack extra.name and extra.version (the token's EIP-712 domain)`)
   }
   return { name, version, chainId, verifyingContract: getAddress(r.asset) }
 }
@@ -23,7 +24,7 @@ function domainOf(r: PaymentRequirements, chainId: number): TokenDomain {
 export async function signErc2612Payment(p: { signer: TypedDataSigner; requirements: PaymentRequirements; chainId: number; nonce: bigint; now?: bigint }): Promise<EvmAuthorizationPayload> {
   const r = p.requirements
   const spender = r.extra.spender
-  if (typeof spender !== 'string' || !isAddress(spender)) throw new Error('erc2612 payment requirements lack extra.spender (the facilitator signer the permit names)')
+  if (typeof spender !== 'string' || !isAddress(spender)) throw new BaseError('SELLER_TERMS_MALFORMED', 'erc2612 payment requirements lack extra.spender (the facilitator signer the permit names)')
   const deadline = (p.now ?? nowSeconds()) + BigInt(r.maxTimeoutSeconds)
   const value = BigInt(r.amount)
   const signature = await p.signer.signTypedData(permitTypedData(domainOf(r, p.chainId), {

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types'
 import { canPay, signPayment, type PayerKeys } from '../client/payer.js'
 import { EXACT } from '../types.js'
@@ -20,7 +21,7 @@ export class ParxEvmClientScheme implements SchemeNetworkClient {
     const r = { ...requirements, amount: requirements.amount ?? v1.maxAmountRequired ?? '' }
     if (!canPay({ evm: this.keys }, r)) {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
-      throw new Error(`ParxEvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
+      throw new BaseError('SELLER_METHOD_UNSUPPORTED', `ParxEvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
     }
     const payload = await signPayment({ evm: this.keys }, r)
     // v1 clients send the scheme payload whole; core passes it through as is.

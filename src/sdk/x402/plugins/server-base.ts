@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { AssetAmount, Network, PaymentRequirements, Price, SupportedKind } from '@x402/core/types'
 import { toBaseUnits } from '../../units.js'
 
@@ -10,11 +11,11 @@ const FACILITATOR_EXTRAS = ['spender', 'feePayer', 'delegate'] as const
 /** parsePrice of both server schemes: an AssetAmount as given, or money in the network's default asset. */
 export async function parsePrice(assets: Record<string, DefaultAsset>, price: Price, network: Network): Promise<AssetAmount> {
   if (typeof price === 'object' && price !== null && 'amount' in price) {
-    if (!price.asset) throw new Error(`an AssetAmount on ${network} needs its asset`)
+    if (!price.asset) throw new BaseError('BAD_REQUEST', `an AssetAmount on ${network} needs its asset`)
     return { amount: price.amount, asset: price.asset, extra: price.extra ?? {} }
   }
   const a = assets[network]
-  if (!a) throw new Error(`no default asset for ${network}: price in { amount, asset } or configure one`)
+  if (!a) throw new BaseError('NETWORK_UNSUPPORTED', `no default asset for ${network}: price in { amount, asset } or configure one`)
   const human = String(price).replace(/^\$/, '').trim()
   const extra = a.name && a.version ? { name: a.name, version: a.version } : {}
   return { amount: toBaseUnits(human, a.decimals).toString(), asset: a.asset, extra }

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types'
 import { canPay, signPayment } from '../client/payer.js'
 import type { MessageSigner } from '../svm/delegated-spl.js'
@@ -18,7 +19,7 @@ export class ParxSvmClientScheme implements SchemeNetworkClient {
     const keys = { solana: { signer: this.signer } }
     if (!canPay(keys, r)) {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
-      throw new Error(`ParxSvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
+      throw new BaseError('SELLER_METHOD_UNSUPPORTED', `ParxSvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
     }
     const payload = await signPayment(keys, r)
     return x402Version === 1

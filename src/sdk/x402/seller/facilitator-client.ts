@@ -1,3 +1,4 @@
+import { BaseError } from '../../../errors/base.js'
 import type { PaymentStatus, TransactionStatus } from '../status.js'
 import type { SettleResponse, SupportedResponse, VerifyResponse } from '../types.js'
 
@@ -20,19 +21,19 @@ export function facilitatorClient(o: FacilitatorClientOptions) {
   const post = async <T>(path: string, body: unknown, shape: (v: Record<string, unknown>) => boolean): Promise<T> => {
     const res = await f(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
     const data = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined
-    if (!data || !shape(data)) throw new Error(`facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    if (!data || !shape(data)) throw new BaseError('FACILITATOR_UNAVAILABLE', `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
     return data as T
   }
   const get = async <T>(path: string): Promise<T> => {
     const res = await f(`${base}${path}`, { headers })
     const data = (await res.json().catch(() => undefined)) as T | undefined
-    if (!res.ok || !data) throw new Error(`facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    if (!res.ok || !data) throw new BaseError('FACILITATOR_UNAVAILABLE', `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
     return data
   }
   return {
     async supported(): Promise<SupportedResponse> {
       const res = await f(`${base}/supported`, { headers })
-      if (!res.ok) throw new Error(`facilitator /supported answered ${res.status}`)
+      if (!res.ok) throw new BaseError('FACILITATOR_UNAVAILABLE', `facilitator /supported answered ${res.status}`)
       return (await res.json()) as SupportedResponse
     },
     verify: (body: unknown) => post<VerifyResponse>('/verify', body, (d) => typeof d.isValid === 'boolean'),

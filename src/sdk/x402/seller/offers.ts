@@ -60,7 +60,7 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
     const network = caip2(p.network)
     const scheme = p.scheme ?? EXACT
     const kind = kindFor(supported, 2, network, p.asset, scheme)
-    if (!kind) throw new Error(`the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`)
+    if (!kind) throw new BaseError('FACILITATOR_UNSUPPORTED', `the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`)
     const x = kind.extra ?? {}
     const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]))
     if (scheme === BATCH_SETTLEMENT) return batchOffer(p, network, x)

@@ -1,3 +1,4 @@
+import { BaseError } from '../../../../errors/base.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { runGuards, runObservers } from '../../hooks.js'
 import { reasons } from '../../reasons.js'
@@ -149,7 +150,7 @@ async function voidOrWarn(c: Parameters<typeof voidHold>[0] & { observe(r: Settl
   try {
     const v = await voidHold(c, id)
     await c.observe(v)
-    if (!v.success) warn(new Error(`auth-capture: the void of ${id} was refused (${v.errorReason}: ${v.errorMessage ?? ''}); the hold stays recorded for a later void`))
+    if (!v.success) warn(new BaseError('VOID_REFUSED', `auth-capture: the void of ${id} was refused (${v.errorReason}: ${v.errorMessage ?? ''}); the hold stays recorded for a later void`))
     return v
   } catch (e) {
     warn(e)

@@ -1,6 +1,6 @@
 /**
  * The process exit codes of `parx`, for scripts and agents to branch on. Published: never renumber.
- * The exit-code table of docs/cli.md is checked against this list (src/cli/exit-codes.test.ts).
+ * The exit-code table of docs/cli.md is checked against this list (src/errors/codes.test.ts); each error code names its exit in src/errors/codes.ts.
  */
 export const exitCodes = {
   ok: 0,
