@@ -4,7 +4,7 @@ import { BATCH_SETTLEMENT_ADDRESS } from '../evm/batch-settlement/contracts.js'
 import { signVoucher } from '../evm/batch-settlement/sign.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from '../types.js'
-import { ChannelWallet, chargedBy, type ChannelOptions, type ChannelReader } from './channels.js'
+import { ChannelWallet, chargedBy, type ChannelOptions, type ChannelReader } from './batch-settlement.js'
 
 const buyer = privateKeyToAccount(generatePrivateKey())
 const offer = (extra: Record<string, unknown> = {}, amount = '1000'): PaymentRequirements => ({
