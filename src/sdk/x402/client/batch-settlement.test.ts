@@ -4,7 +4,7 @@ import { BATCH_SETTLEMENT_ADDRESS } from '../evm/batch-settlement/contracts.js'
 import { signVoucher } from '../evm/batch-settlement/sign.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from '../types.js'
-import { ChannelWallet, chargedBy, type ChannelOptions, type ChannelReader } from './batch-settlement.js'
+import { ChannelWallet, type ChannelOptions, type ChannelReader } from './batch-settlement.js'
 
 const buyer = privateKeyToAccount(generatePrivateKey())
 const offer = (extra: Record<string, unknown> = {}, amount = '1000'): PaymentRequirements => ({
@@ -19,18 +19,6 @@ function chainAt(balance = 0n, totalClaimed = 0n) {
 }
 const wallet = (options: ChannelOptions = {}, chain = chainAt()) => new ChannelWallet(buyer, options, [chain])
 const settle = (extra?: Record<string, unknown>): SettleResponse => ({ success: true, transaction: '', network: 'eip155:8453', ...(extra ? { extra } : {}) })
-
-describe('chargedBy', () => {
-  it("reads the seller's cumulative, else its chargedAmount, else the price", () => {
-    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '5400' } }), 5000n, 1000n)).toBe(400n)
-    expect(chargedBy(settle({ chargedAmount: '300' }), 5000n, 1000n)).toBe(300n)
-    expect(chargedBy(settle(), 5000n, 1000n)).toBe(1000n)
-  })
-  it('never more than the price, never below zero', () => {
-    expect(chargedBy(settle({ chargedAmount: '99999' }), 0n, 1000n)).toBe(1000n)
-    expect(chargedBy(settle({ channelState: { chargedCumulativeAmount: '10' } }), 5000n, 1000n)).toBe(0n)
-  })
-})
 
 describe('ChannelWallet', () => {
   const ch2 = () => wallet().channelFor(offer())

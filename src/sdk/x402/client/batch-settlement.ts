@@ -6,7 +6,7 @@ import { signDeposit, signVoucher } from '../evm/batch-settlement/sign.js'
 import { channelConfigFor } from '../evm/batch-settlement/terms.js'
 import type { TypedDataSigner } from '../evm/sign.js'
 import { evmChainId } from '../evm/typed-data.js'
-import { reasons } from '../reasons.js'
+import { baseUnitsOf, chargedBy, isCorrective } from '../evm/batch-settlement/charged.js'
 import { channelIdMemo } from '../evm/batch-settlement/channel-id.js'
 import { voucherSignedBy } from '../evm/batch-settlement/voucher-signer.js'
 import type { PaymentRequirements, PaymentRequired, SettleResponse } from '../types.js'
@@ -38,27 +38,6 @@ export const CHANNEL_DEFAULTS = { depositMultiplier: 10, maxDeposit: 5_000_000n,
 
 /** One channel as this buyer knows it: what the seller says it charged so far, and what the chain (or our own deposit) says it holds. */
 export type Channel = { id: Hex; chainId: number; config: ChannelConfig; charged: bigint; balance: bigint; busy: Promise<unknown> }
-
-/** The seller's answers that say our cumulative drifted from its record. */
-const CORRECTIVE = new Set<string>([reasons.batchCumulativeAmountMismatch, reasons.batchCumulativeBelowClaimed])
-
-const digits = (v: unknown) => (typeof v === 'string' && /^\d{1,39}$/.test(v) ? BigInt(v) : undefined)
-
-/**
- * What this request cost: the seller's `channelState.chargedCumulativeAmount` less what was
- * charged before, else its `chargedAmount`, else the price; never more than the price (the voucher
- * allowed no more) and never below zero.
- */
-export function chargedBy(settle: SettleResponse, chargedBefore: bigint, price: bigint): bigint {
-  const extra = isRecord(settle.extra) ? settle.extra : {}
-  const state = isRecord(extra.channelState) ? extra.channelState : {}
-  let delta = price
-  const cumulative = digits(state.chargedCumulativeAmount)
-  const charged = digits(extra.chargedAmount)
-  if (cumulative !== undefined) delta = cumulative - chargedBefore
-  else if (charged !== undefined) delta = charged
-  return delta < 0n ? 0n : delta > price ? price : delta
-}
 
 /**
  * A buyer's batch-settlement channels, in memory: one per seller offer's config, each paid by a
@@ -144,7 +123,7 @@ export class ChannelWallet {
     const extra = isRecord(r.extra) ? r.extra : {}
     if (typeof extra.name !== 'string' || typeof extra.version !== 'string') throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); nothing was paid`)
     const needed = cumulative - ch.balance
-    const min = digits(extra.minDeposit) ?? 0n
+    const min = baseUnitsOf(extra.minDeposit) ?? 0n
     const cap = this.options.maxDeposit
     if (needed > cap || min > cap) throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} base units, above this buyer's maxDeposit of ${cap}; nothing was paid`)
     let amount = price * BigInt(this.options.depositMultiplier)
@@ -177,16 +156,16 @@ export class ChannelWallet {
    * us sign for what it never served. True when the next voucher can be signed from it.
    */
   resync(ch: Channel, required: PaymentRequired | undefined): boolean {
-    if (!required || typeof required.error !== 'string' || !CORRECTIVE.has(required.error) || !Array.isArray(required.accepts)) return false
+    if (!required || !isCorrective(required.error) || !Array.isArray(required.accepts)) return false
     for (const a of required.accepts) {
       const extra = isRecord(a?.extra) ? a.extra : {}
       const state = isRecord(extra.channelState) ? extra.channelState : {}
       if (typeof state.channelId !== 'string' || state.channelId.toLowerCase() !== ch.id) continue
-      const charged = digits(state.chargedCumulativeAmount)
+      const charged = baseUnitsOf(state.chargedCumulativeAmount)
       if (charged === undefined) return false
       if (charged > ch.charged) {
         const v = isRecord(extra.voucherState) ? extra.voucherState : {}
-        const signed = digits(v.signedMaxClaimable)
+        const signed = baseUnitsOf(v.signedMaxClaimable)
         if (signed === undefined || signed < charged || typeof v.signature !== 'string') return false
         if (!voucherSignedBy(this.signer.address, ch.chainId, ch.id, signed, v.signature as Hex)) return false
       }
