@@ -5,13 +5,13 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import { solanaKeypair } from '../../keys/solana-keypair.js'
 import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
-import { openChainDb, type ChainDb } from './solana/chain-db.js'
-import { embeddedReadsOnceUp } from './solana/reads.js'
-import { recordedCluster, type RecordedCluster } from './solana/recorded-cluster.js'
-import { startSolanaRpc } from './solana/rpc-server.js'
+import { openChainDb, type ChainDb } from '../../solana-rpc/chain-db.js'
+import { embeddedReadsOnceUp } from './solana-reads.js'
+import { recordedCluster, type RecordedCluster } from '../../solana-rpc/recorded-cluster.js'
+import { startSolanaRpc } from '../../solana-rpc/rpc-server.js'
 import { checkpointerStopped } from '../../store/checkpointer.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
-import type { LocalSvm, SettlementPrograms } from './solana/index.js'
+import type { LocalSvm, SettlementPrograms } from '../../solana-rpc/index.js'
 
 export type LocalSolana = {
   chain: SolanaChain; faucet: SolanaFaucet
@@ -100,11 +100,11 @@ export async function startLocalSolana(p: StartLocalSolanaParameters): Promise<L
   }
 }
 
-type Built = RecordedCluster & { svm: LocalSvm; faucet: typeof import('./solana/index.js').faucet }
+type Built = RecordedCluster & { svm: LocalSvm; faucet: typeof import('../../solana-rpc/index.js').faucet }
 
 /** LiteSVM with the saved chain, the mints, inventory and programs; a restart must find what it announced. */
 async function build(p: { db: ChainDb; deployments: DeploymentStore; keys: ServiceKeys; mintAuthority: Keypair; attestors: PublicKey[] }, announced: RecordedCluster | undefined): Promise<Built> {
-  const cluster = await import('./solana/index.js')
+  const cluster = await import('../../solana-rpc/index.js')
   const svm = cluster.createLocalSvm({ db: p.db })
   const { mints } = await cluster.ensureLocalSolana({
     svm, deployments: p.deployments, mintAuthority: p.mintAuthority,

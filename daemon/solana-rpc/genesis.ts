@@ -1,4 +1,4 @@
-import { LOCAL_SOLANA_GENESIS } from '../../../../src/networks/registry.js'
+import { LOCAL_SOLANA_GENESIS } from '../../src/networks/registry.js'
 
 /**
  * The genesis hash `getGenesisHash` answers. CAIP-2 keeps only the first 32 characters of a

@@ -4,7 +4,7 @@ import {
 } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TOKEN_B, tokenSpec } from '../../../../src/networks/registry.js'
+import { TOKEN_B, tokenSpec } from '../../src/networks/registry.js'
 import { SOLVER_INVENTORY } from './setup.js'
 import { frozenClock, startTestCluster, tempDir, type TestCluster } from './testing.js'
 

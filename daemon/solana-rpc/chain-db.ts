@@ -1,5 +1,5 @@
 import type Sqlite from 'better-sqlite3'
-import { openSqlite } from '../../../store/sqlite.js'
+import { openSqlite } from '../store/sqlite.js'
 
 /**
  * The embedded Solana cluster's own state, on its own synchronous connection to `<data-dir>/parx.db`

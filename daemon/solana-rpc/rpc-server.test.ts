@@ -7,7 +7,7 @@ import {
 } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { networks, TOKEN_A, tokenSpec } from '../../../../src/networks/registry.js'
+import { networks, TOKEN_A, tokenSpec } from '../../src/networks/registry.js'
 import { faucet } from './faucet.js'
 import { frozenClock, startTestCluster, tempDir, type TestCluster } from './testing.js'
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openChainDb } from './chain-db.js'
 import { GroupCommit } from './group-commit.js'
 import { tempDir } from './testing.js'
-import { holdWriteLock } from '../../../../test/helpers/sqlite-lock.js'
+import { holdWriteLock } from '../../test/helpers/sqlite-lock.js'
 
 const dir = tempDir()
 afterAll(() => dir.remove())

@@ -1,4 +1,4 @@
-import { fromBaseUnits } from '../../../../src/sdk/units.js'
+import { fromBaseUnits } from '../../src/sdk/units.js'
 
 export type UiTokenAmount = { amount: string; decimals: number; uiAmount: number | null; uiAmountString: string }
 

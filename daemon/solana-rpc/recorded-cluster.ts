@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js'
-import { configPda, decodeConfig } from '../../../../contracts/solana/client.js'
-import type { DeploymentStore } from '../deployments.js'
+import { configPda, decodeConfig } from '../../contracts/solana/client.js'
+import type { DeploymentStore } from '../chains/embedded/deployments.js'
 import { AccountStore } from './account-store.js'
 import type { ChainDb } from './chain-db.js'
 import { LOCAL_SOLANA, localSolanaTokens } from './local-deployments.js'

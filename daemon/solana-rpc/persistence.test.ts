@@ -1,7 +1,7 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { TOKEN_A, USDC } from '../../../../src/networks/registry.js'
+import { TOKEN_A, USDC } from '../../src/networks/registry.js'
 import { faucet } from './faucet.js'
 import { startTestCluster, tempDir } from './testing.js'
 

@@ -1,6 +1,6 @@
 import bs58 from 'bs58'
 import { z } from 'zod'
-import { isBase58Of, solanaEncodedSize } from '../../../../../src/sdk/solana/encoded-size.js'
+import { isBase58Of, solanaEncodedSize } from '../../../src/sdk/solana/encoded-size.js'
 import type { AirdropRation } from '../rpc-limits.js'
 import type { LocalSvm } from '../local-svm.js'
 import { SOLANA_CORE_VERSION } from '../genesis.js'

@@ -2,9 +2,9 @@ import {
   createAssociatedTokenAccountIdempotentInstruction, createMintToCheckedInstruction, getAssociatedTokenAddressSync,
 } from '@solana/spl-token'
 import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
-import { BaseError } from '../../../../src/errors/index.js'
-import { assertFits, U64_MAX } from '../../../../src/sdk/amount-range.js'
-import { toBaseUnits } from '../../../../src/sdk/units.js'
+import { BaseError } from '../../src/errors/index.js'
+import { assertFits, U64_MAX } from '../../src/sdk/amount-range.js'
+import { toBaseUnits } from '../../src/sdk/units.js'
 import { decodeMint } from './spl-token-state.js'
 import { localSolanaTokens } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'

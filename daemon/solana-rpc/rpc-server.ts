@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import * as wsModule from 'ws'
 import type WebSocket from 'ws'
-import { answerParserErrors } from '../../../http/node-errors.js'
+import { answerParserErrors } from '../http/node-errors.js'
 import { stringifyJson } from './json.js'
 import type { LocalSvm } from './local-svm.js'
 import { rpcMethods, type RpcContext } from './methods/index.js'

@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js'
-import type { DeploymentStore } from '../deployments.js'
-import { networks, type TokenSpec } from '../../../../src/networks/registry.js'
+import type { DeploymentStore } from '../chains/embedded/deployments.js'
+import { networks, type TokenSpec } from '../../src/networks/registry.js'
 
 /** The registry key of the embedded cluster. */
 export const LOCAL_SOLANA = 'local-solana'

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import bs58 from 'bs58'
-import { BaseError } from '../../../../src/errors/index.js'
+import { BaseError } from '../../src/errors/index.js'
 import type { MetaStore } from './meta-store.js'
 
 /**

@@ -1,9 +1,9 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Keypair, PublicKey } from '@solana/web3.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { configPda, decodeConfig, decodeFillRecord, fillInstruction, fillRecordPda } from '../../../../contracts/solana/client.js'
-import { USDC } from '../../../../src/networks/registry.js'
-import { deploymentStore } from '../deployments.js'
+import { configPda, decodeConfig, decodeFillRecord, fillInstruction, fillRecordPda } from '../../contracts/solana/client.js'
+import { USDC } from '../../src/networks/registry.js'
+import { deploymentStore } from '../chains/embedded/deployments.js'
 import { ensureSettlementPrograms } from './settlement-programs.js'
 import { startTestCluster, tempDir, type TestCluster } from './testing.js'
 

@@ -1,9 +1,9 @@
 import { Keypair, PublicKey } from '@solana/web3.js'
 import {
   configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
-} from '../../../../contracts/solana/client.js'
-import { programBytes, type ProgramName } from '../../../../contracts/solana/programs.js'
-import type { DeploymentStore } from '../deployments.js'
+} from '../../contracts/solana/client.js'
+import { programBytes, type ProgramName } from '../../contracts/solana/programs.js'
+import type { DeploymentStore } from '../chains/embedded/deployments.js'
 import { readMint, writeMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
