@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openChainDb } from './chain-db.js'
+import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 import { ChainClock } from './chain-clock.js'
 import { MetaStore } from './meta-store.js'
 

@@ -1,17 +1,19 @@
 import type Sqlite from 'better-sqlite3'
-import { openSqlite } from '../store/sqlite.js'
 
 /**
- * The embedded Solana cluster's own state, on its own synchronous connection to `<data-dir>/parx.db`
- * (the file the SQLite store uses too; with a PostgreSQL store, parx.db holds only this). It is
- * part of the embedded chain, not of the service store: LiteSVM keeps everything in memory and
- * these tables are what survives a restart.
+ * The embedded Solana cluster's own state, on a synchronous better-sqlite3 connection its host
+ * opens and hands in (the daemon's is to `<data-dir>/parx.db`, the file the SQLite store uses too;
+ * with a PostgreSQL store, parx.db holds only this). It is part of the embedded chain, not of the
+ * service store: LiteSVM keeps everything in memory and these tables are what survives a restart.
  */
 export type ChainDb = Sqlite.Database
 
-/** Opens (creating when missing) the cluster's tables. Idempotent: a data dir made by 0.1 already has them. */
-export function openChainDb(file: string): ChainDb {
-  const db = openSqlite(file)
+/**
+ * Creates (when missing) the cluster's tables on `db` and returns it. Idempotent: a data dir made by
+ * 0.1 already has them. The connection's settings are the host's: the daemon's (WAL, a busy
+ * timeout, checkpoints off the commit path) come from daemon/store/sqlite.ts.
+ */
+export function prepareChainDb(db: ChainDb): ChainDb {
   db.exec(schema)
   return db
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { openChainDb } from './chain-db.js'
+import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 import { GroupCommit } from './group-commit.js'
 import { tempDir } from './testing.js'
 import { holdWriteLock } from '../../test/helpers/sqlite-lock.js'

@@ -9,7 +9,7 @@ import { transactionFee } from './fee.js'
 import { SLOTS_PER_EPOCH } from './genesis.js'
 import { GroupCommit, type Landed } from './group-commit.js'
 import { Listeners } from './listeners.js'
-import { signMessage } from '../chains/solana/signer.js'
+import { signMessage } from '../../src/sdk/solana/sign.js'
 import { solanaKeypairFromSeed } from '../keys/solana-keypair.js'
 import { MetaStore } from './meta-store.js'
 import type { AccountState } from './spl-token-state.js'
@@ -50,7 +50,7 @@ const FAUCET_RESERVE = 1_000_000n * 1_000_000_000n
  * time, in order, and committed in groups (group-commit.ts) before the caller hears back.
  *
  * @example
- * const svm = createLocalSvm({ db: openChainDb(file) })
+ * const svm = createLocalSvm({ db: prepareChainDb(new Database(file)) })
  * const signature = await svm.submit(tx.serialize())
  */
 export class LocalSvm {

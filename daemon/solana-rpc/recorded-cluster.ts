@@ -1,9 +1,8 @@
 import { PublicKey } from '@solana/web3.js'
 import { configPda, decodeConfig } from '../../contracts/solana/client.js'
-import type { DeploymentStore } from '../chains/embedded/deployments.js'
 import { AccountStore } from './account-store.js'
 import type { ChainDb } from './chain-db.js'
-import { LOCAL_SOLANA, localSolanaTokens } from './local-deployments.js'
+import { LOCAL_SOLANA, localSolanaTokens, type ClusterDeployments } from './local-deployments.js'
 import { sameAttestors, type SettlementPrograms } from './settlement-programs.js'
 import { decodeMint } from './spl-token-state.js'
 
@@ -17,7 +16,7 @@ export type RecordedCluster = { mints: Record<string, PublicKey>; programs: Sett
  * (a first start, a lost chain, new keys): the cluster is then built before the addresses are
  * known, as a first start does.
  */
-export async function recordedCluster(p: { db: ChainDb; deployments: DeploymentStore; mintAuthority: PublicKey; attestors: PublicKey[] }): Promise<RecordedCluster | undefined> {
+export async function recordedCluster(p: { db: ChainDb; deployments: ClusterDeployments; mintAuthority: PublicKey; attestors: PublicKey[] }): Promise<RecordedCluster | undefined> {
   const accounts = new AccountStore(p.db)
   // One read of what is recorded: the mints by symbol and the programs by name.
   const recorded = await p.deployments.read(LOCAL_SOLANA)

@@ -3,8 +3,7 @@ import {
   configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
 } from '../../contracts/solana/client.js'
 import { programBytes, type ProgramName } from '../../contracts/solana/programs.js'
-import type { DeploymentStore } from '../chains/embedded/deployments.js'
-import { readMint, writeMint } from './local-deployments.js'
+import { readMint, writeMint, type ClusterDeployments } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
 export type SettlementPrograms = { originSettler: PublicKey; destSettler: PublicKey }
@@ -19,7 +18,7 @@ export type SettlementPrograms = { originSettler: PublicKey; destSettler: Public
  * the config account, written by a real transaction, persists with the other accounts. A config
  * naming other attestors cannot be changed, so the origin program then moves to a fresh id.
  */
-export async function ensureSettlementPrograms(p: { svm: LocalSvm; deployments: DeploymentStore; admin: Keypair; attestors: PublicKey[] }): Promise<SettlementPrograms> {
+export async function ensureSettlementPrograms(p: { svm: LocalSvm; deployments: ClusterDeployments; admin: Keypair; attestors: PublicKey[] }): Promise<SettlementPrograms> {
   const destSettler = await load(p, 'dest_settler')
   let originSettler = await load(p, 'origin_settler')
   let config = p.svm.getAccount(configPda(originSettler).toBase58())
@@ -33,7 +32,7 @@ export async function ensureSettlementPrograms(p: { svm: LocalSvm; deployments: 
   return { originSettler, destSettler }
 }
 
-async function load(p: { svm: LocalSvm; deployments: DeploymentStore; admin: Keypair }, name: ProgramName, fresh = false): Promise<PublicKey> {
+async function load(p: { svm: LocalSvm; deployments: ClusterDeployments; admin: Keypair }, name: ProgramName, fresh = false): Promise<PublicKey> {
   const id = (!fresh && (await readMint(p.deployments, name))) || Keypair.generate().publicKey
   await writeMint(p.deployments, name, id)
   p.svm.addProgram(id.toBase58(), programBytes(name))

@@ -3,8 +3,7 @@ import {
   getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from '@solana/web3.js'
-import type { DeploymentStore } from '../chains/embedded/deployments.js'
-import { localSolanaTokens, readMint, writeMint } from './local-deployments.js'
+import { localSolanaTokens, readMint, writeMint, type ClusterDeployments } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 import { decodeMint } from './spl-token-state.js'
 
@@ -13,7 +12,7 @@ export { faucet, type FaucetParameters } from './faucet.js'
 export type EnsureLocalSolanaParameters = {
   svm: LocalSvm
   /** Where the mints are recorded (the store's `deployments`). */
-  deployments: DeploymentStore
+  deployments: ClusterDeployments
   mintAuthority: Keypair
   solver: Keypair
   facilitator: Keypair

@@ -4,13 +4,15 @@ import { join } from 'node:path'
 import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
 import { openStore, type Store } from '../store/store.js'
 import { deploymentStore } from '../chains/embedded/deployments.js'
-import { openChainDb, type ChainDb } from './chain-db.js'
+import { openChainDb } from '../chains/embedded/solana-chain-db.js'
+import { type ChainDb } from './chain-db.js'
 import type { ChainClockOptions } from './chain-clock.js'
-import { createLocalSvm, type LocalSvm } from './local-svm.js'
-import { startSolanaRpc, type SolanaRpcServer } from './rpc-server.js'
-import { ensureLocalSolana } from './setup.js'
+import { startEmbeddedSolana, type ClusterKeys } from './embedded.js'
+import type { LocalSvm } from './local-svm.js'
+import type { SolanaRpcServer } from './rpc-server.js'
 
-export type ServiceKeys = { mintAuthority: Keypair; solver: Keypair; facilitator: Keypair }
+/** The keys a test cluster funds (a restart passes the same ones). */
+export type ServiceKeys = ClusterKeys
 
 export type TestCluster = {
   file: string
@@ -46,14 +48,12 @@ export async function startTestCluster(file: string, opts: { keys?: ServiceKeys;
   const keys = opts.keys ?? { mintAuthority: Keypair.generate(), solver: Keypair.generate(), facilitator: Keypair.generate() }
   const db = openChainDb(file)
   const store = await openStore({ file })
-  const svm = createLocalSvm({ db, ...opts.clock })
-  const { mints } = await ensureLocalSolana({ svm, deployments: deploymentStore(store), ...keys })
-  const rpc = await startSolanaRpc({ svm, port: 0 })
+  const { svm, rpc, mints, stop } = await startEmbeddedSolana({ ...opts.clock, db, deployments: deploymentStore(store), keys, port: 0 })
   const connection = new Connection(rpc.rpcUrl, 'confirmed')
   return {
     file, db, store, svm, rpc, connection, keys, mints,
     stop: async () => {
-      await rpc.stop()
+      await stop()
       db.close()
       await store.close()
     },

@@ -1,8 +1,7 @@
 import { PublicKey, type AccountInfo, type SignatureStatus } from '@solana/web3.js'
 import { keyBase58 } from '../solana/key-memo.js'
 import type { SolanaReads } from '../solana/reads.js'
-import type { LocalSvm } from '../../solana-rpc/local-svm.js'
-import type { AccountState } from '../../solana-rpc/spl-token-state.js'
+import type { AccountState, LocalSvm } from '../../solana-rpc/index.js'
 
 /**
  * The embedded cluster's answers to the daemon's own chain reads, taken from its state in process.

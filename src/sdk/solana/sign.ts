@@ -1,6 +1,6 @@
 import { sign, type KeyObject } from 'node:crypto'
 import type { Keypair } from '@solana/web3.js'
-import { ed25519PrivateKey } from '../../../src/sdk/solana/ed25519-keys.js'
+import { ed25519PrivateKey } from './ed25519-keys.js'
 
 const keys = new WeakMap<Keypair, KeyObject>()
 
