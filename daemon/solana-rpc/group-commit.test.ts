@@ -2,7 +2,7 @@ import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/w
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openChainDb } from '../chains/embedded/solana-chain-db.js'
-import { type ChainDb } from './chain-db.js'
+import type { ChainDb } from './chain-db.js'
 import { createLocalSvm, type LocalSvm } from './local-svm.js'
 import { frozenClock, tempDir } from './testing.js'
 
