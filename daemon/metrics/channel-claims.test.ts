@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
-import type { ClaimReport } from '../../src/sdk/x402/seller/channels/claim.js'
+import type { ClaimReport } from '../../src/sdk/x402/seller/batch-settlement/claim.js'
 import { channelClaimMetrics, roundOutcome } from './channel-claims.js'
 
 const report = (o: Partial<ClaimReport> = {}): ClaimReport => ({ claims: [], settlements: [], errors: [], failedChannels: 0, ...o })

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client'
-import type { ClaimReport } from '../../src/sdk/x402/seller/channels/claim.js'
+import type { ClaimReport } from '../../src/sdk/x402/seller/batch-settlement/claim.js'
 
 /** What the leader's claim-and-settle duty records (daemon/seller/claim-duty.ts), once per round. */
 export type ChannelClaimRecorder = {

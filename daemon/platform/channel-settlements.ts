@@ -1,5 +1,5 @@
 import { fromBaseUnits } from '../../src/sdk/units.js'
-import type { ChannelSettlement } from '../../src/sdk/x402/seller/channels/claim.js'
+import type { ChannelSettlement } from '../../src/sdk/x402/seller/batch-settlement/claim.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import { paidUrl, type EndpointStore } from './endpoints.js'
 import type { SettlementWebhooks } from './webhooks/service.js'

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Hex } from 'viem'
 import { openTestStore } from '../../test/helpers/store.js'
-import { memoryChannelStore, type ChannelRecord, type ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
+import { memoryChannelStore, type ChannelRecord, type ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
 import type { Store } from '../store/store.js'
 import { sellerChannelStore } from './channel-store.js'
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Hex } from 'viem'
 import type { ChannelConfig } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import type { ChannelMirror, ChannelRecord, ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
+import type { ChannelMirror, ChannelRecord, ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
 import type { Store } from '../store/store.js'
 import type { X402SellerChannelsTable } from '../store/tables/seller.js'
 

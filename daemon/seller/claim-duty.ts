@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import { roundEvery } from '../worker/rounds.js'
-import { claimAndSettle, type ChannelSettlement, type ClaimFacilitator, type ClaimPolicy, type ClaimReport } from '../../src/sdk/x402/seller/channels/claim.js'
-import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
+import { claimAndSettle, type ChannelSettlement, type ClaimFacilitator, type ClaimPolicy, type ClaimReport } from '../../src/sdk/x402/seller/batch-settlement/claim.js'
+import type { ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
 import type { ChannelClaimRecorder } from '../metrics/channel-claims.js'
 
 export type ChannelClaimDutyParameters = {

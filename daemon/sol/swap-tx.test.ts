@@ -3,7 +3,7 @@ import { Keypair, Transaction, TransactionMessage, VersionedMessage, VersionedTr
 import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import type { Token } from './accounts.js'
-import { signMessage } from '../chains/solana/signer.js'
+import { signMessage } from '../../src/sdk/solana/sign.js'
 import { MEMO_PROGRAM_ID, swapInstructions, swapMessage, type SwapTxParameters } from './swap-tx.js'
 
 const solver = Keypair.generate()

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { checkpointerStopped, checkpointInBackground } from './checkpointer.js'
 import { openSqlite } from './sqlite.js'
 import { openStore } from './store.js'
-import { openChainDb } from '../chains/embedded/solana/chain-db.js'
+import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 
 const dirs: string[] = []
 const tempFile = () => {

@@ -10,7 +10,7 @@ import {
 } from '@solana/spl-token'
 import { Keypair, type PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm'
-import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/chains/embedded/solana/tx-error.js'
+import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/solana-rpc/index.js'
 import { programDataAddress, PROGRAM_DATA_AUTHORITY_OPTION } from '../client.js'
 import { programBytes } from '../programs.js'
 

@@ -7,7 +7,7 @@ import { fromFile, loadOrCreateKeyFile } from '../../keys/service-keys.js'
 import { openStore } from '../../store/store.js'
 import { deploymentStore } from './deployments.js'
 import { startLocalSolana, type LocalSolana } from './local-solana.js'
-import { tempDir } from './solana/testing.js'
+import { tempDir } from '../../solana-rpc/testing.js'
 
 const dir = tempDir()
 const store = await openStore({ file: `${dir.dir}/parx.db` })

@@ -5,13 +5,11 @@ import type { ServiceKeys } from '../../keys/service-keys.js'
 import { solanaKeypair } from '../../keys/solana-keypair.js'
 import type { SolanaFaucet } from '../../local/faucet.js'
 import type { DeploymentStore } from './deployments.js'
-import { openChainDb, type ChainDb } from './solana/chain-db.js'
-import { embeddedReadsOnceUp } from './solana/reads.js'
-import { recordedCluster, type RecordedCluster } from './solana/recorded-cluster.js'
-import { startSolanaRpc } from './solana/rpc-server.js'
+import { loadCluster, recordedCluster, startSolanaRpc, type ChainDb, type LocalSvm, type RecordedCluster, type SettlementPrograms } from '../../solana-rpc/index.js'
+import { openChainDb } from './solana-chain-db.js'
+import { embeddedReadsOnceUp } from './solana-reads.js'
 import { checkpointerStopped } from '../../store/checkpointer.js'
 import { solanaChain, type SolanaChain } from '../solana/chain.js'
-import type { LocalSvm, SettlementPrograms } from './solana/index.js'
 
 export type LocalSolana = {
   chain: SolanaChain; faucet: SolanaFaucet
@@ -100,11 +98,11 @@ export async function startLocalSolana(p: StartLocalSolanaParameters): Promise<L
   }
 }
 
-type Built = RecordedCluster & { svm: LocalSvm; faucet: typeof import('./solana/index.js').faucet }
+type Built = RecordedCluster & { svm: LocalSvm; faucet: Awaited<ReturnType<typeof loadCluster>>['faucet'] }
 
 /** LiteSVM with the saved chain, the mints, inventory and programs; a restart must find what it announced. */
 async function build(p: { db: ChainDb; deployments: DeploymentStore; keys: ServiceKeys; mintAuthority: Keypair; attestors: PublicKey[] }, announced: RecordedCluster | undefined): Promise<Built> {
-  const cluster = await import('./solana/index.js')
+  const cluster = await loadCluster()
   const svm = cluster.createLocalSvm({ db: p.db })
   const { mints } = await cluster.ensureLocalSolana({
     svm, deployments: p.deployments, mintAuthority: p.mintAuthority,

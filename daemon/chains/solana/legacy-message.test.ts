@@ -3,7 +3,7 @@ import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
 import { keyBase58, keyBytes } from './key-memo.js'
 import { compileLegacyMessage, legacyWire } from './legacy-message.js'
-import { signMessage } from './signer.js'
+import { signMessage } from '../../../src/sdk/solana/sign.js'
 
 const payer = Keypair.generate()
 const other = Keypair.generate()

@@ -37,7 +37,7 @@ import { m680_alerts } from './680_alerts.js'
  * Each is applied once and recorded; they run in name order, and one added later with a lower
  * number than one already applied still runs (areas land in any order). Never rename one.
  * (300_solana held the embedded Solana cluster's tables: they belong to that chain now, see
- * daemon/chains/embedded/solana/chain-db.ts.)
+ * daemon/solana-rpc/chain-db.ts.)
  */
 export const migrations: Record<string, StoreMigration> = {
   '001_partner_keys': m001_partner_keys,

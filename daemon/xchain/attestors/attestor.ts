@@ -1,4 +1,4 @@
-import { signMessage } from '../../chains/solana/signer.js'
+import { signMessage } from '../../../src/sdk/solana/sign.js'
 import { solanaKeypair } from '../../keys/solana-keypair.js'
 import { bytesToHex, hexToBytes, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'

@@ -6,7 +6,7 @@
  */
 export { wrapFetchWithPayment, settlementOf, type PayingFetchOptions } from './client/fetch.js'
 export type { PayerKeys } from './client/payer.js'
-export { CHANNEL_DEFAULTS, ChannelWallet, type ChannelOptions, type ChannelReader } from './client/channels.js'
+export { CHANNEL_DEFAULTS, ChannelWallet, type ChannelOptions, type ChannelReader } from './client/batch-settlement.js'
 export { paymentGate, type PaymentGateOptions, type RouteTerms } from './seller/middleware.js'
 export { facilitatorClient, type FacilitatorClientOptions } from './seller/facilitator-client.js'
 export type { Price } from './seller/offers.js'

@@ -195,7 +195,7 @@ export const reasons = {
   batchEip2612SpenderMismatch: 'invalid_batch_settlement_evm_eip2612_spender_mismatch',
   batchEip2612DeadlineExpired: 'invalid_batch_settlement_evm_eip2612_deadline_expired',
   batchEip2612AmountMismatch: 'invalid_batch_settlement_evm_eip2612_amount_mismatch',
-  // the seller's side of batch-settlement (the reference server's names; src/sdk/x402/seller/channels)
+  // the seller's side of batch-settlement (the reference server's names; src/sdk/x402/seller/batch-settlement/)
   batchCumulativeAmountMismatch: 'invalid_batch_settlement_evm_cumulative_amount_mismatch',
   batchChannelBusy: 'invalid_batch_settlement_evm_channel_busy',
   batchChargeExceedsSignedCumulative: 'invalid_batch_settlement_evm_charge_exceeds_signed_cumulative',

@@ -3,7 +3,7 @@ import type { SolanaReads } from '../../../chains/solana/reads.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../../../src/errors/index.js'
 import { compileLegacyMessage, legacyWire } from '../../../chains/solana/legacy-message.js'
-import { signMessage } from '../../../chains/solana/signer.js'
+import { signMessage } from '../../../../src/sdk/solana/sign.js'
 import type { SentTx, TxFate } from '../../rail.js'
 
 /**

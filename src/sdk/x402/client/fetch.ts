@@ -4,7 +4,7 @@ import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
 import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
-import { ChannelWallet, type Channel, type ChannelOptions } from './channels.js'
+import { ChannelWallet, type Channel, type ChannelOptions } from './batch-settlement.js'
 import { canPay, signPayment, type PayerKeys } from './payer.js'
 
 export type PayingFetchOptions = PayerKeys & {
