@@ -23,7 +23,7 @@ async function signIn(box: HTMLElement): Promise<void> {
   const eth = window.ethereum
   if (!eth) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'No wallet found in this browser. Install or unlock an Ethereum wallet extension, then reload.')
   const accounts = (await eth.request({ method: 'eth_requestAccounts' })) as string[] | null
-  if (!accounts || !accounts.length) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'The wallet shared no account.')
+  if (!accounts?.length) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'The wallet shared no account.')
   const address = accounts[0]!
   const chainHex = (await eth.request({ method: 'eth_chainId' })) as string
   const m = await api<SiweMessage>('POST', dashboardPaths.siweMessage, { address, chainId: parseInt(chainHex, 16) })
