@@ -93,6 +93,7 @@ const sdkEntries = {
   xchain: 'src/sdk/xchain/client.ts',
   platform: 'src/sdk/platform/index.ts',
   x402: 'src/sdk/x402/index.ts',
+  errors: 'src/sdk/errors.ts',
 }
 const dist = join(root, 'dist')
 // Built beside and swapped in at the end, so a concurrent run (two test runs) never sees half a dist/.

@@ -27,6 +27,7 @@ const entries = `import { createSwapClient } from 'parx/swap'
 import { createXchainClient } from 'parx/xchain'
 import { createPlatformClient } from 'parx/platform'
 import { facilitatorClient, paymentGate, wrapFetchWithPayment } from 'parx/x402'
+import { ApiError, BaseError } from 'parx/errors'
 
 export function refusedByTypes(): void {
   // @ts-expect-error an account and the API URL are required
@@ -44,6 +45,11 @@ export function refusedByTypes(): void {
 }
 
 console.log([createSwapClient, createXchainClient, createPlatformClient, facilitatorClient, paymentGate, wrapFetchWithPayment].map((f) => typeof f).join(' '))
+// One error family across entries: what parx/platform throws is parx/errors' class, with its code.
+const url = process.env.PARX_URL ?? ''
+const noKey = await createPlatformClient({ url }).whoamiUser({}).catch((e: unknown) => e)
+const refused = await createPlatformClient({ url, userKey: 'not-a-key' }).whoamiUser({}).catch((e: unknown) => e)
+console.log(noKey instanceof BaseError && noKey.code, refused instanceof ApiError && refused.code)
 `
 
 let d: TestDaemon
@@ -95,8 +101,8 @@ describe('the SDK as an installed package (npm pack, installed in a project of i
   })
 
   it('loads every entry in plain Node', async () => {
-    const { stdout } = await run(process.execPath, [join(project, 'out', 'entries.js')], { cwd: project })
-    expect(stdout.trim()).toBe('function function function function function function')
+    const { stdout } = await run(process.execPath, [join(project, 'out', 'entries.js')], { cwd: project, env: { ...process.env, PARX_URL: d.urls.platform } })
+    expect(stdout.trim().split('\n')).toEqual(['function function function function function function', 'UNAUTHORIZED UNAUTHORIZED'])
   })
 
   it('runs examples/swap.ts, compiled, against a daemon on 127.0.0.1: buys, swaps par, redeems', async () => {
