@@ -6,53 +6,53 @@ import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
 import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.js'
 import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
 import type { SwapDeps } from '../swap/deps.js'
-import { swapForAgent } from './swap.js'
-import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
-import { payForAgent, type PayRequest } from './pay.js'
-import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from './holds/store.js'
-import { reclaimHold } from './holds/reclaim.js'
+import { swapForAgent } from '../buyer/swap.js'
+import { endpointStore, paidUrl, type EndpointStore } from '../seller/endpoints.js'
+import { payForAgent, type PayRequest } from '../buyer/pay/index.js'
+import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from '../buyer/holds/store.js'
+import { reclaimHold } from '../buyer/holds/reclaim.js'
 import type { PayAnswer } from '../../src/sdk/platform/pay.js'
 import { networks } from '../../src/networks/registry.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
 import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
-import type { AaRuntime } from './aa/runtime.js'
-import { callFromAgent, sendFromAgent } from './send.js'
+import type { AaRuntime } from '../buyer/aa/runtime.js'
+import { callFromAgent, sendFromAgent } from '../buyer/send.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
-import { spendsLedger, type SpendsLedger } from './spends.js'
-import { policyStore, type PolicyStore } from './policy/store.js'
-import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from './payments.js'
+import { spendsLedger, type SpendsLedger } from '../buyer/spends.js'
+import { policyStore, type PolicyStore } from '../buyer/policy/store.js'
+import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from '../buyer/payments.js'
 import type { PaymentsPage, Report } from '../../src/sdk/platform/history.js'
 import { platformStore, type AgentRow, type PlatformStore } from './store.js'
 import { mppSecrets, walletSeal } from './wallet-seal.js'
 import { resealAll, type ResealReport } from './reseal.js'
-import { acceptMppSecrets } from './paid-mpp.js'
+import { acceptMppSecrets } from '../seller/paid-mpp.js'
 import type { Logger } from 'pino'
-import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
-import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
-import type { LimitPolicy } from './limits.js'
-import { sellerChannelStore } from '../seller/channel-store.js'
+import { settlementWebhooks, type SettlementWebhooks } from '../seller/webhooks/service.js'
+import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from '../buyer/quotas.js'
+import type { LimitPolicy } from '../buyer/limits.js'
+import { sellerChannelStore } from '../seller/batch-settlement/channel-store.js'
 import { sellerAnswerStore } from '../seller/answer-store.js'
 import type { AnswerStore } from '../../src/sdk/x402/seller/answers/store.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/channels/store.js'
-import { egressGuard, egressRefusal, type Egress } from './egress/guard.js'
-import { CHANNEL_DEFAULTS, type ChannelSettings } from './channels/pay.js'
-import { channelView, decimalsOf, refundChannel } from './channels/refund.js'
-import { withdrawChannel } from './channels/withdraw.js'
-import { channelStore } from './channels/store.js'
+import { egressGuard, egressRefusal, type Egress } from '../egress/guard.js'
+import { CHANNEL_DEFAULTS, type ChannelSettings } from '../buyer/batch-settlement/pay.js'
+import { channelView, decimalsOf, refundChannel } from '../buyer/batch-settlement/refund.js'
+import { withdrawChannel } from '../buyer/batch-settlement/withdraw.js'
+import { channelStore } from '../buyer/batch-settlement/store.js'
 import type { ChannelList, ChannelRefund, ChannelWithdraw } from '../../src/sdk/platform/channels.js'
 import { privateKeyToAccount } from 'viem/accounts'
 import { facilitatorClient, type SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { RefundAnswer } from '../../src/sdk/platform/refunds.js'
 import { sellerHoldStore } from '../seller/hold-store.js'
-import { refundEndpointPayment } from './endpoint-refund.js'
-import { receiptIssuer } from './receipts/issue.js'
-import { receiptStore, type ReceiptStore } from './receipts/store.js'
-import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
-import { approvalStore, type ApprovalStore } from './approvals/store.js'
-import { approvalRequestedEvents } from './approvals/webhook.js'
-import { alertsService, type Alerts } from './alerts/service.js'
+import { refundEndpointPayment } from '../seller/endpoint-refund.js'
+import { receiptIssuer } from '../buyer/receipts/issue.js'
+import { receiptStore, type ReceiptStore } from '../buyer/receipts/store.js'
+import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from '../buyer/approvals/gate.js'
+import { approvalStore, type ApprovalStore } from '../buyer/approvals/store.js'
+import { approvalRequestedEvents } from '../buyer/approvals/webhook.js'
+import { alertsService, type Alerts } from '../buyer/alerts/service.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
@@ -70,7 +70,7 @@ export type PlatformService = {
   mppSecret: string
   store: PlatformStore
   spends: SpendsLedger
-  /** Payee and network rules of agents and users, and users' defaults for new agents (daemon/platform/policy/). */
+  /** Payee and network rules of agents and users, and users' defaults for new agents (daemon/buyer/policy/). */
   policies: PolicyStore
   /** Pays and sends above an agent's approveAboveUsd, held for the owner (./approvals/). */
   approvals: ApprovalStore
@@ -92,25 +92,25 @@ export type PlatformService = {
   caller(c: Context, want: 'user' | 'agent' | 'owner'): Promise<Caller>
   /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
   ownedAgent(caller: Caller, id: string): Promise<AgentRow>
-  /** Sends from the agent's wallet (daemon/platform/send.ts). */
+  /** Sends from the agent's wallet (daemon/buyer/send.ts). */
   send(agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult>
   balance(agent: AgentRow): Promise<Balance>
-  /** Pays a 402-gated URL (daemon/platform/pay.ts). */
+  /** Pays a 402-gated URL (daemon/buyer/pay/index.ts). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
-  /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/platform/channels/). */
+  /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/buyer/batch-settlement/). */
   channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>; withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw> }
-  /** Signed receipts of settled pays (daemon/platform/receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
+  /** Signed receipts of settled pays (daemon/buyer/receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
   receipts: { signer: Address | null; store: ReceiptStore }
-  /** Swaps through our own swap service (daemon/platform/swap.ts). */
+  /** Swaps through our own swap service (daemon/buyer/swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   endpoints: EndpointStore
-  /** Batch-settlement channels paying the endpoints, shared by replicas (daemon/seller/channel-store.ts). */
+  /** Batch-settlement channels paying the endpoints, shared by replicas (daemon/seller/batch-settlement/channel-store.ts). */
   sellerChannels: ChannelStore
   /** Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas (daemon/seller/answer-store.ts). */
   sellerAnswers: AnswerStore
   /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (daemon/seller/hold-store.ts). */
   sellerHolds: HoldStore
-  /** Agents' own auth-capture holds (daemon/platform/holds/), refreshed from the chain by the leader. */
+  /** Agents' own auth-capture holds (daemon/buyer/holds/), refreshed from the chain by the leader. */
   agentHolds: AgentHoldStore
   /** Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account (./holds/reclaim.ts); null when nothing is reclaimable. */
   reclaimHold(h: AgentHoldRow): Promise<Hex | null>
@@ -122,11 +122,11 @@ export type PlatformService = {
   platformUrl: string
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
-  /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/platform/webhooks/). */
+  /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/seller/webhooks/). */
   webhooks: SettlementWebhooks
-  /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/platform/egress/). */
+  /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/egress/). */
   egress: Egress
-  /** Per-user bounds on what a user creates and on its pay calls in flight (daemon/platform/quotas.ts). */
+  /** Per-user bounds on what a user creates and on its pay calls in flight (daemon/buyer/quotas.ts). */
   quotas: UserQuotas
   /** Unfreezing takes a dashboard sign-in: the user-key routes refuse it (config `platform.unfreezeRequiresDashboard`). */
   unfreezeRequiresDashboard: boolean
@@ -327,7 +327,7 @@ function unauthorized(message: string): BaseError {
 
 /**
  * Derived, so every replica and every restart issues and accepts the same challenges; challenges
- * issued under the older derivations stay valid (daemon/platform/paid-mpp.ts). Without a wallet
+ * issued under the older derivations stay valid (daemon/seller/paid-mpp.ts). Without a wallet
  * key (no agents either) a per-process key: challenges then live as long as the process.
  */
 function issuingMppSecret(walletKey: string | undefined, previous: string[] = []): string {

@@ -1,7 +1,7 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
-import { approvalView } from '../../../platform/approvals/view.js'
+import { approvalView } from '../../../buyer/approvals/view.js'
 import type { Caller, PlatformService } from '../../../platform/service.js'
 
 /** The approval if the caller may see it: its owning user, or the agent it was asked for; else NOT_FOUND (not revealed). */
