@@ -4,12 +4,11 @@ import { BaseError } from '../../../src/errors/index.js'
 import { networks } from '../../../src/networks/registry.js'
 import { sendableTokens } from '../../../src/sdk/platform/networks.js'
 import type { ChosenOffer, PayAnswer, Price } from '../../../src/sdk/platform/pay.js'
-import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
+import { fromBaseUnits } from '../../../src/sdk/units.js'
 import { headers as x402Headers } from '../../../src/sdk/x402/wire.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
-import { gateApproval, type ApprovalGateDeps } from '../approvals/gate.js'
+import type { ApprovalGateDeps } from '../approvals/gate.js'
 import { egressRefusal } from '../../egress/guard.js'
-import { usdMicros } from '../limits.js'
 import { NO_SCOPED_RULES, refusalError, refusalOf, type Payee, type Refusal, type ScopedRules } from '../policy/rules.js'
 import { dryRunVerdict } from '../policy/verdict.js'
 import { mppQuotes } from './mpp.js'
@@ -17,6 +16,7 @@ import { usedIn, wasUsed, type PaymentProof } from './proof.js'
 import { VALIDITY_SECONDS, validitySeconds, type Offered, type Quote, type QuoteContext } from './quote.js'
 import { MAX_TERMS_BODY, passThrough, readBounded } from './seller-body.js'
 import { x402Quotes } from './x402.js'
+import { priceGate } from './price-gate.js'
 import { payWithChannel, type ChannelSettings } from '../batch-settlement/pay.js'
 import type { ChannelStore } from '../batch-settlement/store.js'
 import { channelTerms } from '../batch-settlement/terms.js'
@@ -43,15 +43,6 @@ export type PayDeps = { chain: EvmChain; spends: SpendsLedger; walletKey(agent: 
   /** Approval above the agent's threshold (daemon/buyer/approvals/): without it, no approval is ever asked. */
   & { approvals?: ApprovalGateDeps }
 export type PayRequest = { url: string; method: string; headers: Record<string, string>; body?: string; maxAmount?: string; protocol?: 'x402' | 'mpp'; scheme?: 'exact' | 'auth-capture'; dryRun: boolean; approvalId?: string }
-
-/** Above the agent's approval threshold: held (APPROVAL_REQUIRED) or the approval consumed, before anything is reserved or signed. */
-async function approvalGate(d: PayDeps, agent: AgentRow, req: PayRequest, amount: string, token: string, amountMicros: bigint): Promise<void> {
-  if (!d.approvals) return
-  // What binds the approval: the same URL, method, headers, body, cap and protocol (headers in name order).
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v] as const).sort(([a], [b]) => (a < b ? -1 : 1)))
-  const request = { url: req.url, method: req.method, headers, body: req.body ?? null, maxAmount: req.maxAmount ?? null, protocol: req.protocol ?? null, scheme: req.scheme ?? null }
-  await gateApproval(d.approvals, agent, { kind: 'pay', request, target: req.url, method: req.method, amount, token, amountMicros, approvalId: req.approvalId })
-}
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -124,12 +115,9 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
   }
   const amount = fromBaseUnits(chosen.raw, chosen.token.decimals)
   const price: Price = { protocol: chosen.protocol, amount, token: chosen.token.symbol, network: network.key, payTo: chosen.payTo }
-  if (req.maxAmount !== undefined && chosen.raw > toBaseUnits(req.maxAmount, chosen.token.decimals)) {
-    throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${chosen.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
-  }
-  const amountMicros = usdMicros(amount, chosen.token.decimals)
-  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: offerOf(chosen), ruleRefusal: null, amountMicros, host, approvals: d.approvals !== undefined })
-  await approvalGate(d, agent, req, amount, chosen.token.symbol, amountMicros)
+  const gated = await priceGate(d, agent, req, offerOf(chosen), { raw: chosen.raw, decimals: chosen.token.decimals }, host)
+  if ('dryRun' in gated) return gated
+  const { amountMicros } = gated
   const spend = await d.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros, token: chosen.token.symbol, amount, recipient: chosen.payTo, host })
   let proof: PaymentProof | undefined
   let paid: Response
@@ -209,11 +197,8 @@ async function viaChannel(
   // Refused by a rule: the seller's other offers are read as if it offered no channel.
   if (!allowed({ ...price, scheme: 'batch-settlement' }, payeeOf(terms.config.receiver, terms.token))) return undefined
   await first.body?.cancel().catch(() => {})
-  if (req.maxAmount !== undefined && terms.price > toBaseUnits(req.maxAmount, terms.token.decimals)) {
-    throw new BaseError('PRICE_ABOVE_MAX', `the seller asks ${amount} ${terms.token.symbol}, above maxAmount ${req.maxAmount}; nothing was paid`)
-  }
-  if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: { ...price, scheme: 'batch-settlement' }, ruleRefusal: null, amountMicros: usdMicros(amount, terms.token.decimals), host })
-  await approvalGate(d, agent, req, amount, terms.token.symbol, usdMicros(amount, terms.token.decimals))
+  const gated = await priceGate(d, agent, req, { ...price, scheme: 'batch-settlement' }, { raw: terms.price, decimals: terms.token.decimals }, host)
+  if ('dryRun' in gated) return gated
   return payWithChannel({
     chain: d.chain, spends: d.spends, channels: channels.store, settings: channels.settings, agent, signer: ctx.signer, url: req.url, host, terms,
     resource: required.resource, validSeconds: validitySeconds(terms.requirement.maxTimeoutSeconds ?? 60, ctx.maxValiditySeconds),
