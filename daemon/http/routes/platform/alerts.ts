@@ -11,8 +11,7 @@ export const listAlertRules = platformRoute(platformRoutes.listAlertRules, async
 export const createAlertRule = platformRoute(platformRoutes.createAlertRule, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   if (body.agentId) await s.ownedAgent(caller, body.agentId)
-  const row = await s.alerts.add(userId, body)
-  s.log.info({ rule: row.id, kind: row.kind, agent: row.agent_id }, 'alert rule added')
+  const row = await s.owner.addAlertRule(userId, body)
   return c.json(ruleView(row))
 })
 
