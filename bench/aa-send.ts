@@ -2,8 +2,8 @@ import { createPublicClient, createTestClient, createWalletClient, defineChain, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import { startAnvil } from '../daemon/chains/embedded/anvil.js'
-import { createAgentAccount } from '../daemon/platform/aa/agent-account.js'
-import { startLocalAa } from '../daemon/platform/aa/local-stack.js'
+import { createAgentAccount } from '../daemon/buyer/aa/agent-account.js'
+import { startLocalAa } from '../daemon/buyer/aa/local-stack.js'
 import { LOCAL_BASE_CHAIN_ID } from '../src/networks/registry.js'
 import { report, summary } from './lib.js'
 

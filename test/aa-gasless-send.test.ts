@@ -5,10 +5,10 @@ import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import { startTestChain, type TestChain } from '../contracts/evm/testing/chain.js'
 import { signPermit } from '../contracts/evm/testing/sign.js'
 import { balanceOf, deployToken, mint, type DeployedToken } from '../contracts/evm/testing/tokens.js'
-import { createAgentAccount } from '../daemon/platform/aa/agent-account.js'
-import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from '../daemon/platform/aa/canonical.js'
-import { startLocalAa, type LocalAa } from '../daemon/platform/aa/local-stack.js'
-import { createSponsor } from '../daemon/platform/aa/sponsor.js'
+import { createAgentAccount } from '../daemon/buyer/aa/agent-account.js'
+import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from '../daemon/buyer/aa/canonical.js'
+import { startLocalAa, type LocalAa } from '../daemon/buyer/aa/local-stack.js'
+import { createSponsor } from '../daemon/buyer/aa/sponsor.js'
 
 
 const key = (label: string) => keccak256(toHex(`parx aa test ${label}`))

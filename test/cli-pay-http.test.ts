@@ -154,7 +154,7 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
     const before = await bal(wallet, 'PUSD')
     const max = await parx(['pay', '--max', '0.001', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
     expect(max.code).toBe(7)
-    expect(JSON.parse(max.stdout)).toEqual({ code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.01 PUSD, above --max 0.001; nothing was paid', requestId: expect.any(String) })
+    expect(JSON.parse(max.stdout)).toEqual({ code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.01 PUSD, above --max 0.001; nothing was paid', requestId: expect.any(String), maxAmount: '0.001', amount: '0.01', token: 'PUSD' })
     const mpp = await parx(['pay', '--protocol', 'mpp', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
     expect(mpp.code).toBe(8)
     expect(JSON.parse(mpp.stdout)).toMatchObject({

@@ -279,7 +279,7 @@ describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
     await b.signIn(fresh(), chainId)
     const agent = (await a.call('POST', '/agents', { name: 'asker', network: 'local-radius' })).body
     const row = (await d.services.platform.store.agent(agent.id))!
-    // Held as pay's gate holds one (daemon/platform/approvals/gate.ts): the store row, nothing signed.
+    // Held as pay's gate holds one (daemon/buyer/approvals/gate.ts): the store row, nothing signed.
     const ask = (target: string, at: number) => d.services.platform.approvals.create({
       agent_id: agent.id, user_id: row.user_id, kind: 'pay', request_hash: target, target, method: 'GET', amount: '6', token: 'PUSD', amountMicros: 6_000_000n,
     }, 900_000, at)

@@ -3,7 +3,7 @@ import { createWalletClient, http, maxUint256, parseEther, serializeErc6492Signa
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAccountData, ownedWalletFactory, ownedWalletFactoryAbi } from '../contracts/evm/testing/owned-wallet.js'
-import { SIMPLE_7702_ACCOUNT } from '../daemon/platform/aa/canonical.js'
+import { SIMPLE_7702_ACCOUNT } from '../daemon/buyer/aa/canonical.js'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'

@@ -11,7 +11,7 @@ import { randomAddress } from './helpers/x402.js'
  * per process caches it. The unfreeze through B is likewise at once on A. Pay is not driven here:
  * two in-process local daemons each run their own embedded chain while sharing the store's
  * deployments, so B cannot price a seller; pay's refusal goes through the same reservation
- * (spends.reserve, channels/store.ts), covered on PostgreSQL by daemon/platform/freeze.test.ts and
+ * (spends.reserve, channels/store.ts), covered on PostgreSQL by daemon/buyer/freeze.test.ts and
  * test/platform-freeze.test.ts. PostgreSQL only: this file runs in the `postgres` project.
  */
 let a: TestDaemon

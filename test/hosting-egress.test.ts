@@ -15,7 +15,7 @@ import { USDC } from '../src/networks/registry.js'
 /**
  * Issue 25 item 1 on a testnet-profile daemon (on `parx chains --as testnet`): pay, an endpoint's
  * upstream and a webhook URL cannot reach a service inside. Loopback targets only (a broken guard
- * really connects; the other ranges are unit-tested as strings in daemon/platform/egress/). The
+ * really connects; the other ranges are unit-tested as strings in daemon/egress/). The
  * internal service counts every request that reaches it: 0. The allow-list admits exactly one
  * host:port, another service on the same host stays refused. Checked when a URL is given and
  * again when a request is made: an endpoint whose upstream or webhook became an internal one (a

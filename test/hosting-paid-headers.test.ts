@@ -92,7 +92,7 @@ describe('/paid/:id header policy', () => {
     expect(res.status).toBe(200)
     await res.text()
     for (const h of ['cookie', 'x-user-key', 'x-agent-key', 'x-api-key', 'x-csrf-token', 'x-forwarded-for', 'payment-signature', 'x-payment']) expect(seen[h], h).toBeUndefined()
-    // (Headers named in Connection: fetch will not send one; daemon/platform/egress/headers.test.ts covers them.)
+    // (Headers named in Connection: fetch will not send one; daemon/egress/headers.test.ts covers them.)
     expect(seen).toMatchObject({ accept: 'text/html', 'accept-language': 'fr', 'x-request-id': 'req-1', authorization: 'Bearer the-upstreams-own-token' })
     // The buyer's id is the request's id here too, and the answer carries it (docs/operations.md "Request ids").
     expect(res.headers.get('x-request-id')).toBe('req-1')

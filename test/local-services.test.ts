@@ -40,7 +40,7 @@ function descendants(pid: number): Array<{ pid: number; cmdline: string }> {
   return out
 }
 
-/** The daemon's secrets: every long string of its key file, and the ERC-4337 keys the platform derives from its deployer key (daemon/platform/aa/runtime.ts). */
+/** The daemon's secrets: every long string of its key file, and the ERC-4337 keys the platform derives from its deployer key (daemon/buyer/aa/runtime.ts). */
 function secrets(): string[] {
   const keys = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')) as Record<string, unknown>
   const strings: string[] = []

@@ -79,8 +79,8 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-const pay = (url = `${seller.url}/report`) => d.raw(`/api/agents/${agentId}/pay`, {
-  method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url }),
+const pay = (url = `${seller.url}/report`, extra: { maxAmount?: string } = {}) => d.raw(`/api/agents/${agentId}/pay`, {
+  method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url, ...extra }),
 })
 const spent = async () => (await user.getLimits({ params: { id: agentId } })).spentTodayUsd
 const usdc = () => localBase(d).balance('USDC', wallet)
@@ -120,6 +120,9 @@ describe('pay through an x402 batch-settlement channel (official seller, our fac
   })
 
   it('a per-payment or daily limit refuses a voucher that would exceed it, before anything is signed', async () => {
+    // Above maxAmount through a channel: the same refusal and fields as a per-request pay.
+    const max = await pay(undefined, { maxAmount: '0.0009' })
+    expect([max.status, max.body]).toMatchObject([409, { code: 'PRICE_ABOVE_MAX', maxAmount: '0.0009', amount: '0.001', token: 'USDC' }])
     await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: '0.0005' } })
     const perPayment = await pay()
     expect(perPayment.status).toBe(403)

@@ -149,6 +149,8 @@ describe('pay (x402)', () => {
     await user.setLimits({ params: { id: a.id }, body: { allowedHosts: null } })
     const max = await pay(a.id, agentKey, { url: `${seller.url}/pusd`, maxAmount: '0.009' })
     expect([max.status, max.body.code]).toEqual([409, 'PRICE_ABOVE_MAX'])
+    // The cap, the price and its token as fields: a client words the refusal from them, not from the message.
+    expect(max.body).toMatchObject({ maxAmount: '0.009', amount: '0.01', token: 'PUSD', error: 'the seller asks 0.01 PUSD, above maxAmount 0.009; nothing was paid' })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
   })

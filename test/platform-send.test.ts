@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { recheckPendingSpends } from '../daemon/platform/pending-spends.js'
+import { recheckPendingSpends } from '../daemon/buyer/pending-spends.js'
 
 /**
  * balance and send over HTTP against a real daemon: a direct transfer on local-radius, a sponsored

@@ -5,8 +5,8 @@ import { bazaarExtension } from '../../src/sdk/x402/seller/bazaar.js'
 import { offersFor } from '../../src/sdk/x402/seller/offers.js'
 import { EXACT, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { paidUrl, type EndpointRow, type EndpointStore } from '../platform/endpoints.js'
-import { endpointPrices } from '../platform/prices.js'
+import { paidUrl, type EndpointRow, type EndpointStore } from '../seller/endpoints.js'
+import { endpointPrices } from '../seller/prices.js'
 
 /** The bazaar's surface: the platform's seller endpoints that opted in, as paid resources. */
 export type BazaarService = {

@@ -4,7 +4,7 @@ import { bazaarService, type BazaarService } from '../bazaar/service.js'
 import { withHooks, type HookedFacilitator } from '../facilitator/hooks.js'
 import { createFacilitator } from '../facilitator/service.js'
 import { instrumentFacilitator } from '../metrics/facilitator.js'
-import { paidFacilitator } from '../platform/paid-facilitator.js'
+import { paidFacilitator } from '../seller/paid-facilitator.js'
 import type { PlatformService } from '../platform/service.js'
 import type { Core } from './core.js'
 

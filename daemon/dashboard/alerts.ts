@@ -1,5 +1,5 @@
 import type { AlertRuleSettings } from '../../src/sdk/platform/alerts.js'
-import { alertView, ruleView } from '../platform/alerts/store.js'
+import { alertView, ruleView } from '../buyer/alerts/store.js'
 import type { PlatformService } from '../platform/service.js'
 import type { UserRow } from '../platform/store.js'
 
@@ -8,7 +8,7 @@ const SHOWN = 50
 
 /**
  * The Alerts view's calls for the signed-in wallet's platform user: its rules and the newest
- * alerts in one answer, add and remove. The same store and checks as /api/alerts (daemon/platform/alerts/).
+ * alerts in one answer, add and remove. The same store and checks as /api/alerts (daemon/buyer/alerts/).
  */
 export function dashboardAlerts(platform: PlatformService, userOf: (wallet: string) => Promise<UserRow>) {
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../test/helpers/store.js'
 import { DECIDED_SHOWN } from '../../src/sdk/dashboard/approvals.js'
-import { approvalStore, type ApprovalStore } from '../platform/approvals/store.js'
+import { approvalStore, type ApprovalStore } from '../buyer/approvals/store.js'
 import type { Store } from '../store/store.js'
 import { dashboardApprovals } from './approvals.js'
 

@@ -1,7 +1,7 @@
 import type { DashboardApproval, DashboardApprovals } from '../../src/sdk/dashboard/approvals.js'
 import { DECIDED_SHOWN } from '../../src/sdk/dashboard/approvals.js'
-import { approvalView } from '../platform/approvals/view.js'
-import type { ApprovalRow, ApprovalStore } from '../platform/approvals/store.js'
+import { approvalView } from '../buyer/approvals/view.js'
+import type { ApprovalRow, ApprovalStore } from '../buyer/approvals/store.js'
 import type { PlatformService } from '../platform/service.js'
 
 /** What the view needs of the platform: its approvals, the user's agents (for their names), its log. */
@@ -26,7 +26,7 @@ function hostOf(r: ApprovalRow): string | null {
 /**
  * The approvals view of the dashboard (src/sdk/dashboard/approvals.ts) for the platform user of
  * the signed-in wallet. Decisions are the platform store's one conditional transition
- * (daemon/platform/approvals/store.ts), the same the user-key routes make: a second decision, from
+ * (daemon/buyer/approvals/store.ts), the same the user-key routes make: a second decision, from
  * here or from `parx approvals`, on this replica or another, answers APPROVAL_NOT_PENDING.
  */
 export function dashboardApprovals(p: DashboardApprovalsDeps) {

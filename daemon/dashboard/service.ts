@@ -2,12 +2,12 @@ import { getAddress, type Address } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { SetPayeeRulesBody } from '../../src/sdk/platform/policy.js'
 import type { PartnerKeyView } from '../../src/sdk/dashboard/fields.js'
-import type { LimitPolicy } from '../platform/limits.js'
+import type { LimitPolicy } from '../buyer/limits.js'
 import type { KeysService } from '../auth/service.js'
 import type { PartnerKey, PartnerKeyStore } from '../auth/partner-keys.js'
 import type { RateLimiter } from '../http/middleware/rate-limit.js'
 import type { PlatformService } from '../platform/service.js'
-import { paymentsPage, type PaymentsQueryParsed } from '../platform/payments.js'
+import { paymentsPage, type PaymentsQueryParsed } from '../buyer/payments.js'
 import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
 import { policyOf } from '../platform/store.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
@@ -138,7 +138,7 @@ export function dashboardService(p: DashboardParameters) {
       const agent = await ownedAgent(wallet, id)
       return { agentId: agent.id, timeZone: 'UTC' as const, days: await spendingByDay(p.store, agent.id, now), dailyLimitUsd: policyOf(agent).dailyUsd }
     },
-    /** One page of the agent's payments, filtered: the platform's history query (daemon/platform/payments.ts). */
+    /** One page of the agent's payments, filtered: the platform's history query (daemon/buyer/payments.ts). */
     async agentPayments(wallet: string, id: string, query: PaymentsQueryParsed) {
       const agent = await ownedAgent(wallet, id)
       return paymentsPage(p.store, agent.id, query)

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { SPENDING_DAYS, type SpendingDay } from '../../src/sdk/dashboard/spending.js'
-import { microsToUsd } from '../platform/limits.js'
+import { microsToUsd } from '../buyer/limits.js'
 import type { Store } from '../store/store.js'
 
 const DAY_MS = 86_400_000

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { FlowName } from '../../src/config/schema.js'
 import type { ErrorCode } from '../../src/errors/codes.js'
-import type { Caller } from '../platform/service.js'
+import type { Caller, PlatformOperations } from '../platform/service.js'
 import type { Session } from '../dashboard/sessions.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
@@ -78,8 +78,11 @@ export type RouteDef<
   /** The handler reads the body itself, whatever its type (a seller's paid endpoint): documented as any bytes. */
   rawBody?: true
   surface: S
-  handler: (c: Context, s: Surfaces[S], input: RouteInput<B, Q, P, A>) => Response | Promise<Response>
+  handler: (c: Context, s: RouteSurface<S>, input: RouteInput<B, Q, P, A>) => Response | Promise<Response>
 }
+
+/** The service a route's handler gets: its surface's, and for the platform only its operations (no rows, ledger, chains or logger). */
+export type RouteSurface<S extends SurfaceName> = S extends 'platform' ? PlatformOperations : Surfaces[S]
 
 /** Any route, whatever its surface and schemas (what the route list holds). */
 // biome-ignore lint/suspicious/noExplicitAny: a table of routes of every schema; each is typed where it is declared

@@ -17,6 +17,6 @@ export const keyFileSchema = z.object({
   operatorToken: z.string().min(16),
   /** Seals the platform's agent wallets; added at start to a file from before the platform. */
   platformWallet: evmKey.optional(),
-  /** Signs payment receipts (daemon/platform/receipts/); added at start to a file from before receipts. */
+  /** Signs payment receipts (daemon/buyer/receipts/); added at start to a file from before receipts. */
   receipt: evmKey.optional(),
 })

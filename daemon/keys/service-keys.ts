@@ -29,7 +29,7 @@ export type ServiceKeys = {
    */
   platformWallet?: Hex
   /**
-   * Signs payment receipts (daemon/platform/receipts/), its address published in the manifest.
+   * Signs payment receipts (daemon/buyer/receipts/), its address published in the manifest.
    * Generated into the keys file on the local profile; `keys.receipt` / PARX_RECEIPT_KEY elsewhere
    * (without it, pays carry no signed receipt).
    */

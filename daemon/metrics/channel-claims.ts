@@ -1,7 +1,7 @@
 import { Counter, type Registry } from 'prom-client'
 import type { ClaimReport } from '../../src/sdk/x402/seller/batch-settlement/claim.js'
 
-/** What the leader's claim-and-settle duty records (daemon/seller/claim-duty.ts), once per round. */
+/** What the leader's claim-and-settle duty records (daemon/seller/batch-settlement/claim-duty.ts), once per round. */
 export type ChannelClaimRecorder = {
   /** A round that ran to its end (`report`), or threw (`undefined`). */
   round(report: ClaimReport | undefined): void

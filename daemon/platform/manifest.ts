@@ -4,7 +4,7 @@ import type { Manifest } from '../../src/sdk/platform/manifest.js'
 import { agentNetworks, canSwap, sendableTokens, sendMethodOf, SWAP_PAIRS } from '../../src/sdk/platform/networks.js'
 import { agentRoutes } from '../../src/sdk/platform/routes.js'
 import { RECEIPT_DOMAIN } from '../../src/sdk/platform/receipt-typed-data.js'
-import { WINDOW_MS, WINDOWS } from './budgets.js'
+import { WINDOW_MS, WINDOWS } from '../buyer/budgets.js'
 
 export type ManifestParameters = {
   profile: Profile
@@ -12,7 +12,7 @@ export type ManifestParameters = {
   facilitatorUrl: string
   /** A token's address on a network, when the deployment knows it. */
   tokenAddress: (network: string, symbol: string) => string | null
-  /** The receipt key's address (daemon/platform/receipts/); null without one. */
+  /** The receipt key's address (daemon/buyer/receipts/); null without one. */
   receiptSigner?: string | null
 }
 

@@ -1,86 +1,35 @@
 import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
+import type { Logger } from 'pino'
+import type { Address, Hex } from 'viem'
 import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
+import type { Agent } from '../../src/sdk/platform/agents.js'
 import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
-import { agentNetworks, sendableTokens } from '../../src/sdk/platform/networks.js'
-import type { Balance, SendResult, SwapResult } from '../../src/sdk/platform/wallet.js'
-import type { SwapDeps } from '../swap/deps.js'
-import { swapForAgent } from './swap.js'
-import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
-import { payForAgent, type PayRequest } from './pay.js'
-import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from './holds/store.js'
-import { reclaimHold } from './holds/reclaim.js'
-import type { PayAnswer } from '../../src/sdk/platform/pay.js'
-import { networks } from '../../src/networks/registry.js'
-import { fromBaseUnits } from '../../src/sdk/units.js'
-import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
-import type { AaRuntime } from './aa/runtime.js'
-import { callFromAgent, sendFromAgent } from './send.js'
+import { agentNetworks } from '../../src/sdk/platform/networks.js'
+import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
-import { spendsLedger, type SpendsLedger } from './spends.js'
-import { policyStore, type PolicyStore } from './policy/store.js'
-import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from './payments.js'
-import type { PaymentsPage, Report } from '../../src/sdk/platform/history.js'
-import { platformStore, type AgentRow, type PlatformStore } from './store.js'
-import { mppSecrets, walletSeal } from './wallet-seal.js'
+import type { SwapDeps } from '../swap/deps.js'
+import type { AaRuntime } from '../buyer/aa/runtime.js'
+import type { ChannelSettings } from '../buyer/batch-settlement/pay.js'
+import type { QuotaSettings } from '../buyer/quotas.js'
+import { buyerService, type BuyerService } from '../buyer/service.js'
+import { egressGuard, type Egress } from '../egress/guard.js'
+import { acceptMppSecrets } from '../seller/paid-mpp.js'
+import { sellerService, type SellerService } from '../seller/service.js'
 import { resealAll, type ResealReport } from './reseal.js'
-import { acceptMppSecrets } from './paid-mpp.js'
-import type { Logger } from 'pino'
-import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
-import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
-import type { LimitPolicy } from './limits.js'
-import { sellerChannelStore } from '../seller/channel-store.js'
-import { sellerAnswerStore } from '../seller/answer-store.js'
-import type { AnswerStore } from '../../src/sdk/x402/seller/answers/store.js'
-import type { ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
-import { egressGuard, egressRefusal, type Egress } from './egress/guard.js'
-import { CHANNEL_DEFAULTS, type ChannelSettings } from './channels/pay.js'
-import { channelView, decimalsOf, refundChannel } from './channels/refund.js'
-import { withdrawChannel } from './channels/withdraw.js'
-import { channelStore } from './channels/store.js'
-import type { ChannelList, ChannelRefund, ChannelWithdraw } from '../../src/sdk/platform/channels.js'
-import { privateKeyToAccount } from 'viem/accounts'
-import { facilitatorClient, type SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
-import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
-import type { RefundAnswer } from '../../src/sdk/platform/refunds.js'
-import { sellerHoldStore } from '../seller/hold-store.js'
-import { refundEndpointPayment } from './endpoint-refund.js'
-import { receiptIssuer } from './receipts/issue.js'
-import { receiptStore, type ReceiptStore } from './receipts/store.js'
-import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
-import { approvalStore, type ApprovalStore } from './approvals/store.js'
-import { approvalRequestedEvents } from './approvals/webhook.js'
-import { alertsService, type Alerts } from './alerts/service.js'
+import { platformStore, type AgentKeyRow, type AgentRow, type PlatformStore, type UserRow } from './store.js'
+import { mppSecrets, walletSeal } from './wallet-seal.js'
 
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
 
-/** The platform's surface (daemon/services.ts): its rows, its ledger, the chains its agents live on. */
-export type PlatformService = {
+/** What both sides share: users and their keys, agents and theirs, who is calling, the deployment's chains and its one way out. */
+export type PlatformCore = {
   profile: ParxConfig['profile']
   version: string
-  facilitatorUrl: string
-  /** The facilitator in process for a paid endpoint, acting for its payTo (./paid-facilitator.ts); absent: HTTP to facilitatorUrl. */
-  paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
-  /** The facilitator's batch-settlement receiver authorizer (../facilitator/evm/batch-settlement/authorizer.ts); none: no batch-settlement endpoint is created. */
-  batchReceiverAuthorizer?: Address
-  /** HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still accepted). */
-  mppSecret: string
   store: PlatformStore
-  spends: SpendsLedger
-  /** Payee and network rules of agents and users, and users' defaults for new agents (daemon/platform/policy/). */
-  policies: PolicyStore
-  /** Pays and sends above an agent's approveAboveUsd, held for the owner (./approvals/). */
-  approvals: ApprovalStore
-  /** Users' alert rules, their evaluation around each pay, send and swap, and the alerts fired (./alerts/). */
-  alerts: Alerts
-  /** An agent's spends as its owner reads them: keyset pages, and totals over a window (./payments.ts). */
-  history: {
-    page(agentId: string, q: PaymentsQueryParsed): Promise<PaymentsPage>
-    report(agentId: string, q: SpendFilter): Promise<Omit<Report, 'agentId' | 'limits'>>
-  }
   /** The EVM chains this deployment serves, by network key. */
   evm: Record<string, EvmChain>
   tokenAddress(network: string, symbol: string): string | null
@@ -92,50 +41,41 @@ export type PlatformService = {
   caller(c: Context, want: 'user' | 'agent' | 'owner'): Promise<Caller>
   /** The agent when the caller may act on it; NOT_FOUND otherwise, exactly as for an id that does not exist. */
   ownedAgent(caller: Caller, id: string): Promise<AgentRow>
-  /** Sends from the agent's wallet (daemon/platform/send.ts). */
-  send(agent: AgentRow, body: { to: Address; amount: string; token: string; approvalId?: string }): Promise<SendResult>
-  balance(agent: AgentRow): Promise<Balance>
-  /** Pays a 402-gated URL (daemon/platform/pay.ts). */
-  pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
-  /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (daemon/platform/channels/). */
-  channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>; withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw> }
-  /** Signed receipts of settled pays (daemon/platform/receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
-  receipts: { signer: Address | null; store: ReceiptStore }
-  /** Swaps through our own swap service (daemon/platform/swap.ts). */
-  swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
-  endpoints: EndpointStore
-  /** Batch-settlement channels paying the endpoints, shared by replicas (daemon/seller/channel-store.ts). */
-  sellerChannels: ChannelStore
-  /** Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas (daemon/seller/answer-store.ts). */
-  sellerAnswers: AnswerStore
-  /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (daemon/seller/hold-store.ts). */
-  sellerHolds: HoldStore
-  /** Agents' own auth-capture holds (daemon/platform/holds/), refreshed from the chain by the leader. */
-  agentHolds: AgentHoldStore
-  /** Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account (./holds/reclaim.ts); null when nothing is reclaimable. */
-  reclaimHold(h: AgentHoldRow): Promise<Hex | null>
-  /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
-  refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>
-  /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
-  aa: Record<string, AaRuntime>
-  /** The platform's base URL ({agents_url}), for the paid URLs of endpoints. */
-  platformUrl: string
   /** FORBIDDEN unless the caller is a user; returns its id. */
   userOf(caller: Caller): string
-  /** Sellers' signed settlement webhooks: secrets, the persisted queue, its delivery (daemon/platform/webhooks/). */
-  webhooks: SettlementWebhooks
-  /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/platform/egress/). */
+  /** Users: created with their first key (local profile), and read with what they own. */
+  users: {
+    create(body: { wallet?: Address; name?: string }): Promise<{ user: UserRow; userKey: string }>
+    get(userId: string): Promise<{ user: UserRow; agents: number; endpoints: number }>
+  }
+  /** A user's agents: created (checked against the deployment, the quotas and the user's default policy) and listed as the owner sees them. */
+  agents: {
+    create(userId: string, body: { name: string; network: string }): Promise<Agent>
+    list(userId: string): Promise<Agent[]>
+  }
+  /** An agent's keys: created within the quota, listed, revoked (NOT_FOUND for a key not on that agent). */
+  keys: {
+    create(agentId: string, label?: string): Promise<{ key: AgentKeyRow; agentKey: string }>
+    list(agentId: string): Promise<AgentKeyRow[]>
+    revoke(agentId: string, keyId: string): Promise<AgentKeyRow>
+  }
+  /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/egress/). */
   egress: Egress
-  /** Per-user bounds on what a user creates and on its pay calls in flight (daemon/platform/quotas.ts). */
-  quotas: UserQuotas
   /** Unfreezing takes a dashboard sign-in: the user-key routes refuse it (config `platform.unfreezeRequiresDashboard`). */
   unfreezeRequiresDashboard: boolean
-  /** The limits a new agent starts with (none on the local profile unless configured). */
-  newAgentLimits: Pick<LimitPolicy, 'perPaymentUsd' | 'dailyUsd'>
   /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
   reseal(): Promise<ResealReport>
   log: Logger
 }
+
+/** The platform's surface (daemon/services.ts): the shared part, the buyer's side (daemon/buyer/) and the seller's (daemon/seller/). */
+export type PlatformService = PlatformCore & BuyerService & SellerService
+
+/**
+ * What a platform route gets (daemon/http/route.ts): operations, never the rows, the ledger, the
+ * chains or the logger themselves; the daemon's own parts (worker, dashboard, metrics) keep those.
+ */
+export type PlatformOperations = Omit<PlatformService, 'store' | 'spends' | 'evm' | 'log'>
 
 export type PlatformServiceParameters = {
   profile: ParxConfig['profile']
@@ -175,12 +115,12 @@ export type PlatformServiceParameters = {
   log: Logger
 }
 
+/** The composition: the shared part, then the seller's side (its webhooks tell of approvals and alerts too), then the buyer's. */
 export function platformService(p: PlatformServiceParameters): PlatformService {
   const seal = p.walletKey ? walletSeal(p.walletKey, p.previousWalletKeys) : undefined
   const store = platformStore(p.store, seal)
-  const endpoints = endpointStore(p.store)
-  const quotas = userQuotas(p.store, p.quotas)
   const egress = p.egress ?? egressGuard({ strict: p.profile !== 'local' })
+  const tokenAddress = (network: string, symbol: string) => p.evm[network]?.tokens[symbol]?.address ?? null
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
     const key = c.req.header(KEY_HEADER[kind])
     if (key === undefined) return undefined
@@ -189,48 +129,25 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     if (!owner) throw unauthorized(`unknown or revoked ${kind} key in ${KEY_HEADER[kind]}`)
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
-  const spends = spendsLedger(p.store)
-  const policies = policyStore(p.store)
-  const agentHolds = agentHoldStore(p.store)
-  const sellerHolds = sellerHoldStore(p.store)
-  const webhooks = settlementWebhooks({ store: p.store, endpoints, seal, log: p.log, fetch: egress.fetch })
-  const channels = channelStore(p.store)
-  const channelSettings = p.channelSettings ?? CHANNEL_DEFAULTS
-  const receipts = receiptStore(p.store)
-  const issuer = p.receiptKey ? receiptIssuer({ key: p.receiptKey, store: receipts, log: p.log }) : undefined
-  const approvals = approvalStore(p.store)
-  const approvalGate: ApprovalGateDeps = {
-    approvals, ttlSeconds: p.approvalTtlSeconds ?? APPROVAL_TTL_SECONDS,
-    // Queued in the store before the agent hears APPROVAL_REQUIRED; delivered like settlement webhooks.
-    async onRequested(row) {
-      const events = approvalRequestedEvents(row, await endpoints.list(row.user_id))
-      for (const e of events) await webhooks.queue.enqueue(e)
-      if (events.length) void webhooks.delivery.poke()
-    },
-  }
-  const alerts = alertsService({ store: p.store, endpoints, delivery: webhooks.delivery, log: p.log })
-  const chainOf = (agent: AgentRow) => {
-    const chain = p.evm[agent.network]
-    if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
-    return chain
-  }
-  return {
+  const seller = sellerService({
+    facilitatorUrl: p.facilitatorUrl, paidFacilitator: p.paidFacilitator, batchReceiverAuthorizer: p.batchReceiverAuthorizer, mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
+    store: p.store, platform: store, seal, evm: p.evm, egress, platformUrl: p.platformUrl, log: p.log,
+  })
+  const buyer = buyerService({
+    profile: p.profile, store: p.store, platform: store, evm: p.evm, tokenAddress, endpoints: seller.endpoints, webhooks: seller.webhooks, egress,
+    aa: p.aa, swap: p.swap, topUpFees: p.topUpFees, quotas: p.quotas, payValiditySeconds: p.payValiditySeconds, preferAuthCapture: p.preferAuthCapture,
+    channelSettings: p.channelSettings, receiptKey: p.receiptKey, approvalTtlSeconds: p.approvalTtlSeconds, log: p.log,
+  })
+  const canCreateAgents = p.walletKey !== undefined
+  const agentNetworkKeys = agentNetworks().map((n) => n.key)
+  const core: PlatformCore = {
     profile: p.profile,
     version: p.version,
-    facilitatorUrl: p.facilitatorUrl,
-    paidFacilitator: p.paidFacilitator,
-    batchReceiverAuthorizer: p.batchReceiverAuthorizer,
-    mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
     store,
-    spends,
-    policies,
-    approvals,
-    alerts,
-    history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
     evm: p.evm,
-    tokenAddress: (network, symbol) => p.evm[network]?.tokens[symbol]?.address ?? null,
-    agentNetworks: agentNetworks().map((n) => n.key),
-    canCreateAgents: p.walletKey !== undefined,
+    tokenAddress,
+    agentNetworks: agentNetworkKeys,
+    canCreateAgents,
     async caller(c, want) {
       const user = await lookup(c, 'user')
       const agent = user ? undefined : await lookup(c, 'agent')
@@ -246,79 +163,59 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (!a || !mine) throw new BaseError('NOT_FOUND', `no agent ${id} for this key`)
       return a
     },
-    send: (agent, body) => alerts.watch(agent, async () => sendFromAgent({
-      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent), approvals: approvalGate,
-    }, agent, body)),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => alerts.watch(agent, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent), approvals: approvalGate }, agent, req))),
-    receipts: { signer: issuer?.signer ?? null, store: receipts },
-    channels: {
-      async list(agent) {
-        const chain = chainOf(agent)
-        return { channels: (await channels.list(agent.id)).map((r) => channelView(r, decimalsOf(chain, r.token))) }
+    userOf(caller) {
+      if (caller.kind !== 'user') throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")
+      return caller.userId
+    },
+    users: {
+      async create(body) {
+        if (body.wallet && (await store.userByWallet(body.wallet))) throw new BaseError('ALREADY_EXISTS', `a user is already bound to ${body.wallet}`)
+        return store.createUser(body)
       },
-      refund: (agent, channelId) => refundChannel({
-        chain: chainOf(agent), spends, channels, agent, signer: privateKeyToAccount(store.walletKey(agent)), timeoutMs: 30_000,
-        get: (url, headers) => egress.fetch(url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) }).catch((e) => {
-          throw egressRefusal(e) ?? new BaseError('SELLER_FAILED', `the seller at ${url} could not be reached (${(e as Error).message}); nothing moved`, { cause: e })
-        }),
-      }, channelId),
-      withdraw: (agent, channelId) => withdrawChannel({
-        chain: chainOf(agent), channels, agent,
-        call: (to, data) => callFromAgent({ chain: chainOf(agent), walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing moved'),
-      }, channelId),
+      async get(userId) {
+        return { user: (await store.user(userId))!, agents: await store.countAgents(userId), endpoints: await seller.endpoints.count(userId) }
+      },
     },
-    quotas,
-    unfreezeRequiresDashboard: p.unfreezeRequiresDashboard ?? false,
-    newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
-    endpoints,
-    sellerChannels: sellerChannelStore(p.store),
-    sellerAnswers: sellerAnswerStore(p.store),
-    sellerHolds,
-    agentHolds,
-    async reclaimHold(h) {
-      const agent = await store.agent(h.agent_id)
-      if (!agent) return null
-      const chain = chainOf(agent)
-      return reclaimHold({
-        chain, hold: h, payer: getAddress(agent.address),
-        call: (to, data) => callFromAgent({ chain, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing was reclaimed'),
-      })
+    agents: {
+      async create(userId, body) {
+        if (!p.evm[body.network]) {
+          throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment (profile ${p.profile}); use one of ${Object.keys(p.evm).filter((k) => agentNetworkKeys.includes(k)).join(', ')}`)
+        }
+        if (!canCreateAgents) {
+          throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)')
+        }
+        await buyer.quotas.agent(userId)
+        // The user's default policy is copied in at creation (a later change of the default leaves this
+        // agent as it is); its limits, where set, take the place of the deployment's new-agent limits.
+        const d = await buyer.policies.defaultPolicy(userId)
+        const limits = { ...buyer.newAgentLimits, perPaymentUsd: d.perPaymentUsd ?? buyer.newAgentLimits.perPaymentUsd ?? null, dailyUsd: d.dailyUsd ?? buyer.newAgentLimits.dailyUsd ?? null }
+        const created = await store.createAgent({ userId, name: body.name, network: body.network, limits })
+        await buyer.policies.copyDefault(created.id, d)
+        return buyer.agentView((await store.agent(created.id))!)
+      },
+      list: async (userId) => Promise.all((await store.agents(userId)).map(buyer.agentView)),
     },
-    refundPayment: (userId, body) => refundEndpointPayment({
-      endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => store.agent(id), walletKey: (a) => store.walletKey(a),
-      facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
-      // The refund's webhook (payment.refunded), queued before the seller hears back.
-      onRefunded: ({ endpoint, hold, result }) => webhooks.record({ endpoint, paidUrl: paidUrl(p.platformUrl, endpoint.id), payment: { paymentId: hold.id, refunded: hold.refunded }, protocol: 'x402', result }),
-    }, userId, body),
-    webhooks,
+    keys: {
+      async create(agentId, label) {
+        await buyer.quotas.agentKey(agentId)
+        return store.createAgentKey(agentId, label)
+      },
+      list: (agentId) => store.agentKeys(agentId),
+      async revoke(agentId, keyId) {
+        const key = await store.revokeAgentKey(agentId, keyId)
+        if (!key) throw new BaseError('NOT_FOUND', `no key ${keyId} on agent ${agentId}`)
+        return key
+      },
+    },
     egress,
+    unfreezeRequiresDashboard: p.unfreezeRequiresDashboard ?? false,
     async reseal() {
       if (!seal) throw new BaseError('FLOW_DISABLED', 'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)')
       return resealAll(p.store, seal)
     },
     log: p.log,
-    aa: p.aa,
-    platformUrl: p.platformUrl,
-    swap: (agent, body) => alerts.watch(agent, async () => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) }, agent, body)),
-    async balance(agent) {
-      const chain = chainOf(agent)
-      const wallet = getAddress(agent.address)
-      try {
-        const tokens = await Promise.all(sendableTokens(networks[agent.network]!).filter((t) => chain.tokens[t.symbol]).map(async (t) => {
-          const raw = await chain.client.readContract({ address: chain.tokens[t.symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
-          return { symbol: t.symbol, decimals: t.decimals, amount: fromBaseUnits(raw, t.decimals), raw: raw.toString() }
-        }))
-        const native = await chain.client.getBalance({ address: wallet })
-        return { agentId: agent.id, network: agent.network, wallet, tokens, native: { symbol: 'ETH', amount: fromBaseUnits(native, 18), raw: native.toString() } }
-      } catch (e) {
-        throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} did not answer (${(e as Error).message.split('\n')[0]}); retry shortly`, { cause: e })
-      }
-    },
-    userOf(caller) {
-      if (caller.kind !== 'user') throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")
-      return caller.userId
-    },
   }
+  return { ...core, ...seller, ...buyer }
 }
 
 function unauthorized(message: string): BaseError {
@@ -327,7 +224,7 @@ function unauthorized(message: string): BaseError {
 
 /**
  * Derived, so every replica and every restart issues and accepts the same challenges; challenges
- * issued under the older derivations stay valid (daemon/platform/paid-mpp.ts). Without a wallet
+ * issued under the older derivations stay valid (daemon/seller/paid-mpp.ts). Without a wallet
  * key (no agents either) a per-process key: challenges then live as long as the process.
  */
 function issuingMppSecret(walletKey: string | undefined, previous: string[] = []): string {

@@ -6,9 +6,9 @@ import { getAddress, type Address, type Hex } from 'viem'
 import { hashPlatformKey, maskPlatformKey, newPlatformKey } from '../../src/sdk/platform/keys.js'
 import type { Store } from '../store/store.js'
 import type { PlatformAgentKeysTable } from '../store/tables/platform.js'
-import { agentBudget, type AgentRow, type UserRow } from './budget-store.js'
-import type { Budget } from './budgets.js'
-import type { LimitPolicy } from './limits.js'
+import { agentBudget, type AgentRow, type UserRow } from '../buyer/budget-store.js'
+import type { Budget } from '../buyer/budgets.js'
+import type { LimitPolicy } from '../buyer/limits.js'
 import type { WalletSeal } from './wallet-seal.js'
 
 export type { AgentRow, UserRow }
@@ -42,7 +42,7 @@ export type PlatformStore = {
   /**
    * Freezes (keeping the first freeze's time when already frozen) or unfreezes agents: one agent,
    * or every agent of a user in one statement. On PostgreSQL the update waits for the row lock a
-   * reservation holds (daemon/platform/freeze.ts). Returns the agents as they now are.
+   * reservation holds (daemon/buyer/freeze.ts). Returns the agents as they now are.
    */
   setFrozen(target: { agentId: string } | { userId: string }, frozen: boolean): Promise<AgentRow[]>
   createAgentKey(agentId: string, label?: string): Promise<{ key: AgentKeyRow; agentKey: string }>

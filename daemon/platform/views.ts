@@ -3,9 +3,9 @@ import type { Agent, AgentKeyInfo } from '../../src/sdk/platform/agents.js'
 import type { Limits, UserLimits, WindowsView } from '../../src/sdk/platform/limits.js'
 import { sendableTokens, sendMethodOf } from '../../src/sdk/platform/networks.js'
 import type { User } from '../../src/sdk/platform/users.js'
-import { freezeView } from './freeze.js'
-import { userBudget } from './budget-store.js'
-import { microsToUsd, perPaymentMicros, remainingIn, roomMicros, WINDOW_FIELD, WINDOWS, type Budget, type BudgetState, type WindowSpent } from './budgets.js'
+import { freezeView } from '../buyer/freeze.js'
+import { userBudget } from '../buyer/budget-store.js'
+import { microsToUsd, perPaymentMicros, remainingIn, roomMicros, WINDOW_FIELD, WINDOWS, type Budget, type BudgetState, type WindowSpent } from '../buyer/budgets.js'
 import { policyOf, type AgentKeyRow, type AgentRow, type UserRow } from './store.js'
 
 /** Rows as the contract (src/sdk/platform) shows them: never a key, a hash or a sealed wallet. */

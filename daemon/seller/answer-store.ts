@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js'
 /**
  * The bounds of the daemon's answers (docs/platform-api.md "Retries"): kept 10 minutes, at most
  * 10,000 answers and 256 MiB in all; one answer is at most what a paid endpoint relays (10 MiB
- * body, daemon/platform/paid.ts) plus its headers.
+ * body, daemon/seller/paid.ts) plus its headers.
  */
 export const STORE_ANSWER_BOUNDS: AnswerBounds = { windowMs: 10 * 60_000, maxEntries: 10_000, maxBytes: 256 * 1024 * 1024, maxAnswerBytes: 14 * 1024 * 1024 + 64 * 1024 }
 

@@ -17,7 +17,7 @@ export type WorkerDutiesParameters = {
   sweepEveryMs?: number
   idleForMs?: number
   /**
-   * Decides pay spends held until their signed payment expired (daemon/platform/pending-spends.ts),
+   * Decides pay spends held until their signed payment expired (daemon/buyer/pending-spends.ts),
    * every `spendsEveryMs` (default 5 s: a held spend is released within seconds of its expiry).
    */
   pendingSpends?: () => Promise<unknown>

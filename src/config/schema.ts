@@ -217,7 +217,7 @@ export const configSchema = z.object({
     /**
      * The longest a payment an agent signs (x402 authorization or permit, MPP credential) stays
      * valid, in seconds: a seller asking more gets this. A spend the seller did not settle stays
-     * reserved until then. Bounds as daemon/platform/pay/quote.ts VALIDITY_SECONDS.
+     * reserved until then. Bounds as daemon/buyer/pay/quote.ts VALIDITY_SECONDS.
      */
     validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
     /**
@@ -226,7 +226,7 @@ export const configSchema = z.object({
      */
     preferAuthCapture: bool.default(true),
     /**
-     * x402 batch-settlement channels (daemon/platform/channels/): the deposit made when an agent
+     * x402 batch-settlement channels (daemon/buyer/batch-settlement/): the deposit made when an agent
      * first pays a seller through one is `depositMultiplier` x the price (or the seller's larger
      * minDeposit), at most `depositCap` token units open in one channel and never more than the
      * daily limit still allows; a seller whose minDeposit is above the cap is refused. It counts
@@ -284,7 +284,7 @@ export const configSchema = z.object({
     /** 32 bytes of hex: seals the platform's agent wallet keys at rest. */
     platformWallet: z.string().optional(),
     /**
-     * Signs the platform's payment receipts (EIP-712, daemon/platform/receipts/); its address is
+     * Signs the platform's payment receipts (EIP-712, daemon/buyer/receipts/); its address is
      * published in the manifest. The same on every replica. Generated into the keys file on the
      * local profile; absent elsewhere: pays carry no signed receipt.
      */

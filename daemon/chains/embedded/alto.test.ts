@@ -3,10 +3,10 @@ import { keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestChain, type TestChain } from '../../../contracts/evm/testing/chain.js'
-import { ENTRY_POINT_08 } from '../../platform/aa/canonical.js'
+import { ENTRY_POINT_08 } from '../../buyer/aa/canonical.js'
 import { startAlto } from './alto.js'
 import { freePort } from './free-port.js'
-import { deployAa } from '../../platform/aa/deploy.js'
+import { deployAa } from '../../buyer/aa/deploy.js'
 import { listeningAddresses } from '../../../test/helpers/listening.js'
 
 const key = (label: string) => keccak256(toHex(`parx alto test ${label}`))

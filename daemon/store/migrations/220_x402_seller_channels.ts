@@ -3,7 +3,7 @@ import type { StoreMigration } from './migration.js'
 /**
  * The seller's batch-settlement channels (issue 27, item 3): what each channel was charged, the
  * newest voucher, the mirrored on-chain state and the one request holding it. Every change is a
- * compare-and-set on this row (daemon/seller/channel-store.ts), so replicas on one PostgreSQL
+ * compare-and-set on this row (daemon/seller/batch-settlement/channel-store.ts), so replicas on one PostgreSQL
  * never both accept the same voucher increment.
  */
 export const m220_x402_seller_channels: StoreMigration = {

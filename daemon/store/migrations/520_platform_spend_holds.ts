@@ -4,7 +4,7 @@ import type { StoreMigration } from './migration.js'
  * Spends held until a signed payment expires (520): a pay spend records, once signed, the proof
  * that tells on chain whether it was used (`proof`, JSON) and the last moment it can be
  * (`valid_before`, unix seconds). A `reserved` spend with these is not released before that moment
- * has passed on chain; the worker leader rechecks it then (daemon/platform/pending-spends.ts).
+ * has passed on chain; the worker leader rechecks it then (daemon/buyer/pending-spends.ts).
  */
 export const m520_platform_spend_holds: StoreMigration = {
   async up(db) {

@@ -2,7 +2,7 @@ import type { StoreMigration } from './migration.js'
 
 /**
  * The agents' own x402 batch-settlement channels (545): one row per channel an agent pays a seller
- * through (daemon/platform/channels/), and on the spends ledger which channel a spend belongs to and
+ * through (daemon/buyer/batch-settlement/), and on the spends ledger which channel a spend belongs to and
  * whether it is the deposit (money in escrow, counted until refunded) or a voucher drawn on it.
  * Amounts are base units of the channel's token as decimal strings (uint128 does not fit a bigint column).
  */

@@ -2,7 +2,7 @@ import type { StoreMigration } from './migration.js'
 
 /**
  * Payee and network rules of agents and users, and a user's default for new agents (640; issue 41
- * item 2, daemon/platform/policy/). The lists are one JSON column: they are read whole with the
+ * item 2, daemon/buyer/policy/). The lists are one JSON column: they are read whole with the
  * owner and never queried by entry. Same table on SQLite and PostgreSQL.
  */
 export const m640_payee_rules: StoreMigration = {

@@ -3,7 +3,7 @@ import type { StoreMigration } from './migration.js'
 /**
  * The platform's signed receipts of settled pays (650), one per pay spend (`payment_id` is the
  * spend's id), written when the pay is recorded settled and before the agent hears of it
- * (daemon/platform/receipts/). `message` is the signed EIP-712 message as JSON; `seller_receipt`
+ * (daemon/buyer/receipts/). `message` is the signed EIP-712 message as JSON; `seller_receipt`
  * the seller's own signed receipt (x402 offer-receipt) when its answer carried one.
  */
 export const m650_payment_receipts: StoreMigration = {

@@ -3,7 +3,7 @@ import type { StoreMigration } from './migration.js'
 /**
  * Agents' x402 auth-capture holds (issue 40, item 4): one row per payment, keyed by the escrow's
  * paymentInfoHash, beside the spend that counts its maximum against the agent's limits until the
- * chain shows what was captured, voided, refunded or reclaimed (daemon/platform/holds/).
+ * chain shows what was captured, voided, refunded or reclaimed (daemon/buyer/holds/).
  */
 export const m660_agent_holds: StoreMigration = {
   async up(db) {

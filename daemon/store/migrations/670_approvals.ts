@@ -2,7 +2,7 @@ import type { StoreMigration } from './migration.js'
 
 /**
  * Approval above a threshold (670): the agent's `approve_above_usd` (USD decimal string, null: no
- * approval asked) and the held requests (daemon/platform/approvals/). Indexed by user for
+ * approval asked) and the held requests (daemon/buyer/approvals/). Indexed by user for
  * `parx approvals`, by agent for the agent's own pending list.
  */
 export const m670_approvals: StoreMigration = {

@@ -1,7 +1,7 @@
 import type { StoreMigration } from './migration.js'
 
 /**
- * Alerts (680, daemon/platform/alerts/): a user's alert rules, the alerts they fired, and the
+ * Alerts (680, daemon/buyer/alerts/): a user's alert rules, the alerts they fired, and the
  * refusals the `refusals` rules count. `platform_alerts.dedupe_key` is unique: it names one
  * crossing (a rule, what it watches, and the spend or refusal that crossed), so two replicas or a
  * retried evaluation that see the same crossing insert one row, and fire one webhook.

@@ -1,5 +1,5 @@
 /**
- * An agent's x402 auth-capture payment (daemon/platform/holds/): what it signed and what became of
+ * An agent's x402 auth-capture payment (daemon/buyer/holds/): what it signed and what became of
  * its maximum. Amounts in base units of `token`, as decimal strings (uint120 does not fit a bigint
  * column on every dialect). `status`: `held` while something may still be captured (the capture
  * deadline not passed, the escrow's capturable amount not 0), `settled` once nothing is held any

@@ -79,7 +79,7 @@ export interface PlatformSpendsTable {
   id: string
   agent_id: string
   kind: 'send' | 'swap' | 'pay'
-  /** USD micro-units, rounded up (daemon/platform/limits.ts) */
+  /** USD micro-units, rounded up (daemon/buyer/limits.ts) */
   amount_micros: number | string
   token: string
   /** the token amount as the caller gave it */
@@ -93,7 +93,7 @@ export interface PlatformSpendsTable {
   updated_at: number
   /** pay, once signed (520): the last unix second the signed payment can be used on chain */
   valid_before: number | string | null
-  /** pay, once signed (520): what tells on chain whether it was used (daemon/platform/pay/proof.ts, JSON) */
+  /** pay, once signed (520): what tells on chain whether it was used (daemon/buyer/pay/proof.ts, JSON) */
   proof: string | null
   /** pay (530): the seller's host the limit check saw; null for sends, swaps and spends before 530 */
   host: string | null

@@ -1,4 +1,4 @@
-/** A signed receipt of a settled pay (650): daemon/platform/receipts/. */
+/** A signed receipt of a settled pay (650): daemon/buyer/receipts/. */
 export interface PlatformReceiptsTable {
   /** the pay spend's id (platform_spends.id) */
   payment_id: string

@@ -2,7 +2,7 @@
  * Batch-settlement channels as a seller holds them (220): one row per channel paying an x402
  * route the daemon serves (the platform's seller endpoints). Amounts are decimal strings (uint128
  * fits no integer column); the seller middleware's ChannelRecord is this row
- * (src/sdk/x402/seller/batch-settlement/store.ts, daemon/seller/channel-store.ts).
+ * (src/sdk/x402/seller/batch-settlement/store.ts, daemon/seller/batch-settlement/channel-store.ts).
  */
 export interface X402SellerChannelsTable {
   /** lowercased bytes32 */

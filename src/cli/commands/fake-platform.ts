@@ -115,7 +115,10 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
           price, withinLimits: within, remainingTodayUsd: state.limits.remainingTodayUsd,
         }
       }
-      if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) throw new ApiError(409, 'PRICE_ABOVE_MAX', `the seller asks 0.25 PUSD, above maxAmount ${body.maxAmount}; nothing was paid`)
+      if (body.maxAmount !== undefined && Number(body.maxAmount) < 0.25) {
+        const error = `the seller asks 0.25 PUSD, above maxAmount ${body.maxAmount}; nothing was paid`
+        throw new ApiError(409, 'PRICE_ABOVE_MAX', error, { maxAmount: body.maxAmount, amount: '0.25', token: 'PUSD', error, code: 'PRICE_ABOVE_MAX' })
+      }
       spend('0.25')
       state.paid++
       return { dryRun: false, status: 200, headers: { 'content-type': 'application/json' }, body: '{"forecast":"sun"}', bodyEncoding: 'utf8', receipt: { ...price, transaction: TX, payer: agent().wallet } }

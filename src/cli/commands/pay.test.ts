@@ -22,7 +22,7 @@ async function cli(opts: PayOptions, deps = fakeDeps(agent)) {
     return { exit: r.exit as number, data: r.data, out: deps.out, err: deps.err, sent: deps.state.payBodies, calls: deps.state.calls }
   } catch (e) {
     const d = describeError(e)
-    return { exit: d.exit as number, error: { error: d.message, code: d.code }, out: deps.out, err: deps.err, sent: deps.state.payBodies, calls: deps.state.calls }
+    return { exit: d.exit as number, error: { error: d.message, code: d.code, fields: d.fields }, out: deps.out, err: deps.err, sent: deps.state.payBodies, calls: deps.state.calls }
   }
 }
 
@@ -114,6 +114,7 @@ describe('pay: the HTTP call, as curl takes it', () => {
   it('--max below the price names the flag the user typed; the MCP tool names its field', async () => {
     const r = await cli({ url: SELLER_URL, max: '0.001' })
     expect(r).toMatchObject({ exit: 7, error: { code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.25 PUSD, above --max 0.001; nothing was paid' } })
+    expect(r.error?.fields).toEqual({ maxAmount: '0.001', amount: '0.25', token: 'PUSD' })
     const m = await cli({ url: SELLER_URL, max: '0.001', via: 'mcp' })
     expect(m.error?.error).toMatch(/above maxAmount 0\.001;/)
     // On a terminal the cap is the price accepted at the prompt: a seller asking more by then is refused, and said so.
@@ -123,7 +124,8 @@ describe('pay: the HTTP call, as curl takes it', () => {
       get: (target, name) => (name === 'pay'
         ? async (input: { body: { dryRun: boolean; maxAmount?: string } }) => {
           if (input.body.dryRun) return real.pay(input as never)
-          throw new ApiError(409, 'PRICE_ABOVE_MAX', `the seller asks 0.3 PUSD, above maxAmount ${input.body.maxAmount}; nothing was paid`)
+          // The sentence is built from the fields, whatever the platform's message says.
+          throw new ApiError(409, 'PRICE_ABOVE_MAX', 'price above the cap', { maxAmount: input.body.maxAmount, amount: '0.3', token: 'PUSD', error: 'price above the cap', code: 'PRICE_ABOVE_MAX' })
         }
         : target[name as keyof typeof target]),
     })

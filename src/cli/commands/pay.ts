@@ -1,4 +1,5 @@
 import { Command } from 'commander'
+import { ApiError } from '../../sdk/http-errors.js'
 import type { PayAnswer, PayDryRun, PayResult, Price } from '../../sdk/platform/pay.js'
 import { label, type CliContext } from '../context.js'
 import { CliError, usageError } from '../errors.js'
@@ -77,13 +78,21 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
       pay({ dryRun: false, maxAmount, ...(approvalId ? { approvalId } : {}) }, approvalId ? `paying ${url} with approval ${approvalId}` : `paying ${url}`))
   } catch (e) {
     // The platform names its field (maxAmount); say what the user set: the flag, or the price accepted at the prompt.
-    if ((e as { code?: string }).code === 'PRICE_ABOVE_MAX' && e instanceof Error) {
-      e.message = e.message.replace(/above maxAmount (\S+?)(;|$)/, (_, v: string, end: string) => `above ${capped ? `the price you accepted (${v})` : `${maxFlag} ${v}`}${end}`)
+    const above = e instanceof ApiError && e.code === 'PRICE_ABOVE_MAX' ? priceAboveMax(e.body) : undefined
+    if (above) {
+      const cap = capped ? `the price you accepted (${above.maxAmount})` : `${maxFlag} ${above.maxAmount}`
+      ;(e as ApiError).message = `the seller asks ${above.amount} ${above.token}, above ${cap}; nothing was paid`
     }
     throw e
   }
   if (opts.out !== undefined && !answer.dryRun) await writeAnswer(opts.out, answer)
   return ok(answer)
+}
+
+/** PRICE_ABOVE_MAX's fields (the cap, the seller's price, its token); undefined from a platform that sends none: its message then stands. */
+function priceAboveMax(body: unknown): { maxAmount: string; amount: string; token: string } | undefined {
+  const f = (body ?? {}) as Record<string, unknown>
+  return typeof f.maxAmount === 'string' && typeof f.amount === 'string' && typeof f.token === 'string' ? { maxAmount: f.maxAmount, amount: f.amount, token: f.token } : undefined
 }
 
 /** Before paying: an answer that cannot be saved must not be bought. */

@@ -1,9 +1,9 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
-import type { PlatformService } from '../../../platform/service.js'
+import type { PlatformOperations } from '../../../platform/service.js'
 import type { AgentRow } from '../../../platform/store.js'
 
-const view = async (s: PlatformService, agent: AgentRow) => {
+const view = async (s: PlatformOperations, agent: AgentRow) => {
   const { agent: rules, user: userRules } = await s.policies.scoped(agent)
   return { agentId: agent.id, rules, userRules }
 }
@@ -17,7 +17,5 @@ export const getAgentPolicy = platformRoute(platformRoutes.getAgentPolicy, async
 export const setAgentPolicy = platformRoute(platformRoutes.setAgentPolicy, async (c, s, { body, params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
   s.userOf(caller)
-  await s.policies.setAgentRules(agent, body)
-  s.log.info({ agent: agent.id }, 'agent policy set')
-  return c.json(await view(s, (await s.store.agent(agent.id))!))
+  return c.json(await view(s, await s.owner.setAgentRules(agent, body)))
 })

@@ -1,8 +1,8 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { alertView, ruleView } from '../../../platform/alerts/store.js'
+import { alertView, ruleView } from '../../../buyer/alerts/store.js'
 import { platformRoute } from './contract-route.js'
 
-/** Alert rules and the alerts they fired (daemon/platform/alerts/); the owning user's key only. */
+/** Alert rules and the alerts they fired (daemon/buyer/alerts/); the owning user's key only. */
 export const listAlertRules = platformRoute(platformRoutes.listAlertRules, async (c, s, { caller }) => {
   const userId = s.userOf(caller)
   return c.json({ rules: (await s.alerts.store.rules(userId)).map(ruleView) })
@@ -11,8 +11,7 @@ export const listAlertRules = platformRoute(platformRoutes.listAlertRules, async
 export const createAlertRule = platformRoute(platformRoutes.createAlertRule, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   if (body.agentId) await s.ownedAgent(caller, body.agentId)
-  const row = await s.alerts.add(userId, body)
-  s.log.info({ rule: row.id, kind: row.kind, agent: row.agent_id }, 'alert rule added')
+  const row = await s.owner.addAlertRule(userId, body)
   return c.json(ruleView(row))
 })
 

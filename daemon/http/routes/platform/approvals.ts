@@ -1,11 +1,11 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
-import { approvalView } from '../../../platform/approvals/view.js'
-import type { Caller, PlatformService } from '../../../platform/service.js'
+import { approvalView } from '../../../buyer/approvals/view.js'
+import type { Caller, PlatformOperations } from '../../../platform/service.js'
 
 /** The approval if the caller may see it: its owning user, or the agent it was asked for; else NOT_FOUND (not revealed). */
-async function visible(s: PlatformService, caller: Caller, id: string) {
+async function visible(s: PlatformOperations, caller: Caller, id: string) {
   const row = await s.approvals.get(id)
   const mine = row && (caller.kind === 'user' ? row.user_id === caller.userId : row.agent_id === caller.agentId)
   if (!row || !mine) throw new BaseError('NOT_FOUND', `no approval ${id} for this key`)
@@ -25,15 +25,13 @@ export const showApproval = platformRoute(platformRoutes.showApproval, async (c,
 /** Only the owning user decides: an agent key, even the one that asked, is FORBIDDEN (auth `user`). */
 export const approveApproval = platformRoute(platformRoutes.approveApproval, async (c, s, { params, caller }) => {
   const userId = s.userOf(caller)
-  const row = await s.approvals.decide(params.approvalId, userId, 'approved')
-  s.log.info({ approval: row.id, agent: row.agent_id }, 'approval approved')
+  const row = await s.owner.decide(params.approvalId, userId, 'approved')
   return c.json(approvalView(row))
 })
 
 export const denyApproval = platformRoute(platformRoutes.denyApproval, async (c, s, { params, caller }) => {
   const userId = s.userOf(caller)
-  const row = await s.approvals.decide(params.approvalId, userId, 'denied')
-  s.log.info({ approval: row.id, agent: row.agent_id }, 'approval denied')
+  const row = await s.owner.decide(params.approvalId, userId, 'denied')
   return c.json(approvalView(row))
 })
 

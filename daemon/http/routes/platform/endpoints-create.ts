@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { endpointView } from '../../../platform/endpoints.js'
+import { endpointView } from '../../../seller/endpoints.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.createEndpoint
@@ -12,7 +12,7 @@ const r = platformRoutes.createEndpoint
  */
 export default platformRoute(r, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
-  const chain = s.evm[body.network]
+  const chain = s.endpointChain(body.network)
   if (!chain?.tokens[body.token]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} ${body.token} is not served by this deployment (profile ${s.profile})`)
   // A channel deposit is an ERC-3009 authorization to the deposit collector: only such tokens can fund one.
   if (body.batchSettlement && chain.tokens[body.token]!.eip3009 !== true) {

@@ -1,6 +1,6 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { forgetMppGates } from '../../../platform/paid-mpp.js'
+import { forgetMppGates } from '../../../seller/paid-mpp.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.deleteEndpoint

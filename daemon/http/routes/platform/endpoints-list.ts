@@ -1,5 +1,5 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { endpointView } from '../../../platform/endpoints.js'
+import { endpointView } from '../../../seller/endpoints.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.listEndpoints

@@ -1,6 +1,6 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { endpointView, type EndpointChange } from '../../../platform/endpoints.js'
+import { endpointView, type EndpointChange } from '../../../seller/endpoints.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.updateEndpoint

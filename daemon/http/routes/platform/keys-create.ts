@@ -7,7 +7,6 @@ const r = platformRoutes.createAgentKey
 /** The key is in this answer only; the store keeps its SHA-256. */
 export default platformRoute(r, async (c, s, { body, params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  await s.quotas.agentKey(agent.id)
-  const { key, agentKey } = await s.store.createAgentKey(agent.id, body.label)
+  const { key, agentKey } = await s.keys.create(agent.id, body.label)
   return c.json({ key: agentKeyView(key), agentKey })
 })

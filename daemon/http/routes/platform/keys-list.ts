@@ -6,5 +6,5 @@ const r = platformRoutes.listAgentKeys
 
 export default platformRoute(r, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  return c.json({ keys: (await s.store.agentKeys(agent.id)).map(agentKeyView) })
+  return c.json({ keys: (await s.keys.list(agent.id)).map(agentKeyView) })
 })

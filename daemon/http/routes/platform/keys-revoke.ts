@@ -1,4 +1,3 @@
-import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
 import { agentKeyView } from '../../../platform/views.js'
@@ -9,7 +8,5 @@ const r = platformRoutes.revokeAgentKey
 export default platformRoute(r, async (c, s, { params, caller }) => {
   const { id, keyId } = params
   const agent = await s.ownedAgent(caller, id)
-  const key = await s.store.revokeAgentKey(agent.id, keyId)
-  if (!key) throw new BaseError('NOT_FOUND', `no key ${keyId} on agent ${agent.id}`)
-  return c.json(agentKeyView(key))
+  return c.json(agentKeyView(await s.keys.revoke(agent.id, keyId)))
 })

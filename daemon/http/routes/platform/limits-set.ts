@@ -1,6 +1,5 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
-import { limitsView } from '../../../platform/views.js'
 
 const r = platformRoutes.setLimits
 
@@ -8,6 +7,5 @@ const r = platformRoutes.setLimits
 export default platformRoute(r, async (c, s, { body, params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
   s.userOf(caller)
-  const updated = await s.store.setLimits(agent.id, body)
-  return c.json(limitsView(updated, await s.spends.budget(agent.id)))
+  return c.json(await s.limits.set(agent, body))
 })

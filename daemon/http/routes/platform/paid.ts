@@ -3,9 +3,9 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
 import { BaseError } from '../../../../src/errors/index.js'
 import { PAID_ENDPOINT_PATH } from '../../../../src/sdk/platform/routes.js'
-import { paidUrl } from '../../../platform/endpoints.js'
-import { servePaid } from '../../../platform/paid.js'
-import type { PlatformService } from '../../../platform/service.js'
+import { paidUrl } from '../../../seller/endpoints.js'
+import { servePaid } from '../../../seller/paid.js'
+import type { PlatformOperations } from '../../../platform/service.js'
 import { readRawBody } from '../../parse.js'
 import { route } from '../../route.js'
 
@@ -21,12 +21,12 @@ export const PAID_MAX_BODY = 1024 * 1024
  * Our Node seller middleware writes the answer on the socket itself, so the handler hands Hono
  * RESPONSE_ALREADY_SENT. The body is capped at PAID_MAX_BODY while it streams (413 past it).
  */
-async function handler(c: Context, s: PlatformService): Promise<Response> {
+async function handler(c: Context, s: PlatformOperations): Promise<Response> {
   const id = c.req.param('id') ?? ''
   const endpoint = /^[0-9a-f-]{36}$/i.test(id) ? await s.endpoints.served(id.toLowerCase()) : undefined
   if (!endpoint) throw new BaseError('NOT_FOUND', `no paid endpoint ${id}`)
   const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined
-  const chain = s.evm[endpoint.network]
+  const chain = s.endpointChain(endpoint.network)
   if (!env?.incoming || !env.outgoing || !chain) throw new BaseError('CHAIN_UNAVAILABLE', `the endpoint's network ${endpoint.network} is not served now`)
   const raw = await readRawBody(c, PAID_MAX_BODY)
   const body = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
@@ -38,7 +38,7 @@ async function handler(c: Context, s: PlatformService): Promise<Response> {
     // it would let a buyer refund what another seller paid to that address charged and not yet claimed.
     facilitator: s.paidFacilitator?.(endpoint.pay_to_agent_id ? endpoint.pay_to : undefined),
     onSettled: (o) => s.webhooks.record({ ...o, endpoint, paidUrl: paidUrl(s.platformUrl, endpoint.id) }),
-    onHookError: (err) => s.log.warn({ err, endpoint: endpoint.id }, 'settlement webhook: the event could not be queued'),
+    onHookError: (err) => s.webhookNotQueued(err, endpoint.id),
   })
   return RESPONSE_ALREADY_SENT
 }

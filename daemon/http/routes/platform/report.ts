@@ -1,12 +1,11 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { platformRoute } from './contract-route.js'
-import { limitsView } from '../../../platform/views.js'
 
 const r = platformRoutes.report
 
 /** The agent's spending totals per day, host, token and kind, with its limits and what today used. */
 export default platformRoute(r, async (c, s, { params, query, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  const [totals, budget] = await Promise.all([s.history.report(agent.id, query), s.spends.budget(agent.id)])
-  return c.json({ agentId: agent.id, ...totals, limits: limitsView(agent, budget) })
+  const [totals, limits] = await Promise.all([s.history.report(agent.id, query), s.limits.get(agent)])
+  return c.json({ agentId: agent.id, ...totals, limits })
 })

@@ -8,7 +8,6 @@ const r = platformRoutes.createUser
 /** The non-browser way to a user key (scripts, CI): operator token, local profile only. */
 export default platformRoute(r, async (c, s, { body }) => {
   if (s.profile !== 'local') throw new BaseError('PROFILE_ONLY', `users are created here on the local profile only; this daemon runs ${s.profile}, where users sign in with their wallet on the dashboard`)
-  if (body.wallet && (await s.store.userByWallet(body.wallet))) throw new BaseError('ALREADY_EXISTS', `a user is already bound to ${body.wallet}`)
-  const { user, userKey } = await s.store.createUser(body)
+  const { user, userKey } = await s.users.create(body)
   return c.json({ user: userView(user, { agents: 0, endpoints: 0 }), userKey })
 })

@@ -5,7 +5,6 @@ import { userView } from '../../../platform/views.js'
 const r = platformRoutes.whoamiUser
 
 export default platformRoute(r, async (c, s, { caller }) => {
-  const userId = s.userOf(caller)
-  const user = (await s.store.user(userId))!
-  return c.json(userView(user, { agents: await s.store.countAgents(userId), endpoints: await s.endpoints.count(userId) }))
+  const { user, ...counts } = await s.users.get(s.userOf(caller))
+  return c.json(userView(user, counts))
 })

@@ -49,6 +49,6 @@ export type FacilitatorClient = ReturnType<typeof facilitatorClient>
 
 /**
  * What the seller middleware asks of a facilitator: an HTTP facilitatorClient, or an embedder's
- * own (parx's platform calls its facilitator in process, daemon/platform/paid-facilitator.ts).
+ * own (parx's platform calls its facilitator in process, daemon/seller/paid-facilitator.ts).
  */
 export type SellerFacilitator = Pick<FacilitatorClient, 'supported' | 'verify' | 'settle'>

@@ -66,7 +66,7 @@ const live = (r: ChannelRecord, now: number) => r.pendingId !== null && (r.pendi
 
 /**
  * The channel store of one process (the default): enough for a single seller process; replicas
- * need a shared one (the daemon's, in SQLite or PostgreSQL: daemon/seller/channel-store.ts).
+ * need a shared one (the daemon's, in SQLite or PostgreSQL: daemon/seller/batch-settlement/channel-store.ts).
  */
 export function memoryChannelStore(): ChannelStore {
   const rows = new Map<string, ChannelRecord>()
