@@ -189,7 +189,7 @@ async function viaChannel(
   allowed: (offer: ChosenOffer, payee: Payee) => boolean, payeeOf: (payTo: string, token: { symbol: string; address: string }) => Payee,
 ): Promise<PayAnswer | undefined> {
   const required = decodeHeader<PaymentRequired>(first.headers.get(x402Headers.required))
-  if (!required || required.x402Version !== 2 || !Array.isArray(required.accepts)) return undefined
+  if (required?.x402Version !== 2 || !Array.isArray(required.accepts)) return undefined
   const terms = await channelTerms(ctx.chain, ctx.tokens, ctx.signer.address, required.accepts.filter((r) => r && typeof r === 'object' && typeof r.amount === 'string'), channels.settings)
   if (!terms) return undefined
   const amount = fromBaseUnits(terms.price, terms.token.decimals)
