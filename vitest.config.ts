@@ -57,7 +57,7 @@ const storeSensitive = [
   'test/bazaar-discovery.test.ts',
   'test/outbox-replay.test.ts',
   'daemon/swap/inflight-store.test.ts',
-  'daemon/ports/store-lock.test.ts',
+  'daemon/locks/store-lock.test.ts',
   'test/hosted-race.test.ts',
   'test/hosted-replicas.test.ts',
   'test/paid-retry.test.ts',

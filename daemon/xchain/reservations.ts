@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import { fromBaseUnits } from '../../src/sdk/units.js'
-import { processLock, type KeyedLock } from '../ports/lock.js'
+import { processLock, type KeyedLock } from '../locks/lock.js'
 import type { Database } from '../store/database.js'
 import type { Store } from '../store/store.js'
 
