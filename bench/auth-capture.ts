@@ -1,5 +1,5 @@
-import { loadavg, tmpdir } from 'node:os'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { x402Client } from '@x402/core/client'
 import { decodePaymentResponseHeader } from '@x402/core/http'
@@ -8,7 +8,7 @@ import { AuthCaptureEvmScheme as AuthCaptureClient } from '@x402/evm/auth-captur
 import { ExactEvmScheme as ExactClient } from '@x402/evm/exact/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
-import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem'
+import { type Address, createPublicClient, defineChain, type Hex, http, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
@@ -44,13 +44,22 @@ export async function benchAuthCapture(): Promise<void> {
     const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
     const kind = supported.kinds.find((k) => k.scheme === 'auth-capture' && k.network === network)!
     const usdc = kind.extra!.asset as Address
-    const chain = defineChain({ id: chainId, name: 'local-base', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [baseRpc] } } })
+    const chain = defineChain({
+      id: chainId,
+      name: 'local-base',
+      nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [baseRpc] } },
+    })
     const client = createPublicClient({ chain, transport: http(baseRpc) }) as PublicClient
 
     // The seller's consent to captures: a partner key bound to payTo (the operator token is in the data dir).
     const payTo = privateKeyToAccount(generatePrivateKey()).address
     const operatorToken = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken as string
-    const keyRes = await fetch(`${urls.api}/api/operator/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` }, body: JSON.stringify({ name: 'bench-seller', owner: payTo }) })
+    const keyRes = await fetch(`${urls.api}/api/operator/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+      body: JSON.stringify({ name: 'bench-seller', owner: payTo }),
+    })
     const apiKey = ((await keyRes.json()) as { key: string }).key
 
     // Time each request spends in the gate, and in facilitator calls made while it is served.
@@ -73,28 +82,56 @@ export async function benchAuthCapture(): Promise<void> {
       next()
     })
     const price = { network: 'local-base', asset: 'USDC', amount: PRICE, payTo }
-    app.use(paymentGate({
-      facilitator: { url: urls.facilitator, apiKey },
-      routes: { 'GET /exact': { prices: [{ ...price, method: 'eip3009' }] }, 'GET /ac': { prices: [{ ...price, scheme: 'auth-capture' as const }] } },
-    }))
+    app.use(
+      paymentGate({
+        facilitator: { url: urls.facilitator, apiKey },
+        routes: {
+          'GET /exact': { prices: [{ ...price, method: 'eip3009' }] },
+          'GET /ac': { prices: [{ ...price, scheme: 'auth-capture' as const }] },
+        },
+      }),
+    )
     app.get('/exact', (_req, res) => void res.json({ paid: 'exact' }))
     app.get('/ac', (_req, res) => void res.json({ paid: 'auth-capture' }))
     const seller = await listen(app)
     closeSeller = seller.close
 
     const spendControls = { allowedAssets: [{ network, asset: usdc, maxAmountPerPayment: '10000' }] }
-    const acBuyer = await fundedAccount(urls.api), exactBuyer = await fundedAccount(urls.api)
-    const payAc = wrapFetchWithPayment(realFetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new AuthCaptureClient(toClientEvmSigner(acBuyer, client as never)) }], spendControls }))
-    const payExact = wrapFetchWithPayment(realFetch, x402Client.fromConfig({ schemes: [{ network: 'eip155:*', client: new ExactClient(toClientEvmSigner(exactBuyer, client as never)) }], spendControls }))
+    const acBuyer = await fundedAccount(urls.api),
+      exactBuyer = await fundedAccount(urls.api)
+    const payAc = wrapFetchWithPayment(
+      realFetch,
+      x402Client.fromConfig({
+        schemes: [{ network: 'eip155:*', client: new AuthCaptureClient(toClientEvmSigner(acBuyer, client as never)) }],
+        spendControls,
+      }),
+    )
+    const payExact = wrapFetchWithPayment(
+      realFetch,
+      x402Client.fromConfig({
+        schemes: [{ network: 'eip155:*', client: new ExactClient(toClientEvmSigner(exactBuyer, client as never)) }],
+        spendControls,
+      }),
+    )
     const paid = async (pay: typeof fetch, path: string) => {
       facilitatorMs = 0
       const t = performance.now()
       const r = await pay(`${seller.url}${path}`)
       const text = await r.text()
       const ms = performance.now() - t
-      if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${text} ${r.headers.get('payment-required') ?? ''} ${r.headers.get('payment-response') ?? ''}`)
-      const settled = decodePaymentResponseHeader(r.headers.get('payment-response')!) as { transaction: string; extra?: { authorizeTransaction?: string } }
-      return { ms, own: gateMs - facilitatorMs, txs: [settled.transaction, settled.extra?.authorizeTransaction].filter((x): x is string => Boolean(x)) }
+      if (r.status !== 200)
+        throw new Error(
+          `${path} answered ${r.status}: ${text} ${r.headers.get('payment-required') ?? ''} ${r.headers.get('payment-response') ?? ''}`,
+        )
+      const settled = decodePaymentResponseHeader(r.headers.get('payment-response')!) as {
+        transaction: string
+        extra?: { authorizeTransaction?: string }
+      }
+      return {
+        ms,
+        own: gateMs - facilitatorMs,
+        txs: [settled.transaction, settled.extra?.authorizeTransaction].filter((x): x is string => Boolean(x)),
+      }
     }
     const gasOf = async (txs: string[]) => {
       let gas = 0n
@@ -118,16 +155,39 @@ export async function benchAuthCapture(): Promise<void> {
       }
     }
     const n = REQUESTS - UNTIMED
-    const a = summary(samples.ac), e = summary(samples.exact), ao = summary(samples.acOwn), eo = summary(samples.exactOwn)
-    const acGas = Number(await gasOf(txs.ac)) / n, exactGas = Number(await gasOf(txs.exact)) / n
-    const conditions = { requests: n, untimed: UNTIMED, loadAverage1m: round(loadavg()[0]!), daemonSettledAfterMs: settledAfterMs }
-    report('auth-capture request p50 (hold + capture; official client, parx gate and facilitator)', a.p50, 'ms', { p99: round(a.p99), n: a.n, transactions: new Set(txs.ac).size })
-    report('exact request p50 (official client, parx gate and facilitator)', e.p50, 'ms', { p99: round(e.p99), n: e.n, transactions: new Set(txs.exact).size })
+    const a = summary(samples.ac),
+      e = summary(samples.exact),
+      ao = summary(samples.acOwn),
+      eo = summary(samples.exactOwn)
+    const acGas = Number(await gasOf(txs.ac)) / n,
+      exactGas = Number(await gasOf(txs.exact)) / n
+    const conditions = {
+      requests: n,
+      untimed: UNTIMED,
+      loadAverage1m: round(loadavg()[0]!),
+      daemonSettledAfterMs: settledAfterMs,
+    }
+    report('auth-capture request p50 (hold + capture; official client, parx gate and facilitator)', a.p50, 'ms', {
+      p99: round(a.p99),
+      n: a.n,
+      transactions: new Set(txs.ac).size,
+    })
+    report('exact request p50 (official client, parx gate and facilitator)', e.p50, 'ms', {
+      p99: round(e.p99),
+      n: e.n,
+      transactions: new Set(txs.exact).size,
+    })
     report('auth-capture p50 / exact p50', a.p50 / e.p50, 'x', { p99Ratio: round(a.p99 / e.p99), ...conditions })
     report('auth-capture gas per paid request (authorize + capture)', acGas, 'gas')
     report('exact gas per paid request', exactGas, 'gas')
     report('auth-capture gas / exact gas per paid request', acGas / exactGas, 'x', conditions)
-    report('seller gate own time per auth-capture request p50 (in the gate, less facilitator calls)', ao.p50, 'ms', { p99: round(ao.p99), exactP50: round(eo.p50), exactP99: round(eo.p99), ratioP50: round(ao.p50 / eo.p50), shareOfRequestP50: round(ao.p50 / a.p50) })
+    report('seller gate own time per auth-capture request p50 (in the gate, less facilitator calls)', ao.p50, 'ms', {
+      p99: round(ao.p99),
+      exactP50: round(eo.p50),
+      exactP99: round(eo.p99),
+      ratioP50: round(ao.p50 / eo.p50),
+      shareOfRequestP50: round(ao.p50 / a.p50),
+    })
   } finally {
     globalThis.fetch = realFetch
     await closeSeller()

@@ -1,10 +1,10 @@
-import { cpuUsage } from 'node:process'
 import { loadavg } from 'node:os'
-import { hashTypedData, isAddressEqual, recoverTypedDataAddress, type Hex } from 'viem'
+import { cpuUsage } from 'node:process'
+import { type Hex, hashTypedData, isAddressEqual, recoverTypedDataAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { isSignedBy } from '../src/sdk/evm-signer.js'
 import { voucherTypedData } from '../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { voucherDigest } from '../src/sdk/x402/evm/batch-settlement/voucher-digest.js'
-import { isSignedBy } from '../src/sdk/evm-signer.js'
 import { report } from './lib.js'
 
 const VOUCHERS = 300
@@ -34,17 +34,30 @@ export async function benchBatchSettlementVerify(): Promise<void> {
     return (used.user + used.system) / 1000 / VOUCHERS
   }
   const recovered = await cpuPer(async (v) => {
-    if (!isAddressEqual(await recoverTypedDataAddress({ ...voucherTypedData(CHAIN, channelId, v.amount), signature: v.signature }), buyer.address)) throw new Error('recovery failed')
+    if (
+      !isAddressEqual(
+        await recoverTypedDataAddress({ ...voucherTypedData(CHAIN, channelId, v.amount), signature: v.signature }),
+        buyer.address,
+      )
+    )
+      throw new Error('recovery failed')
   })
   // The first check compiles libsecp256k1's module (~40 ms): cpuPer's warm-up vouchers take it.
   const ours = await cpuPer((v) => {
-    if (!isSignedBy(buyer.address, voucherDigest(CHAIN, channelId, v.amount), v.signature)) throw new Error('verification failed')
+    if (!isSignedBy(buyer.address, voucherDigest(CHAIN, channelId, v.amount), v.signature))
+      throw new Error('verification failed')
   })
   const viemDigest = await cpuPer((v) => hashTypedData(voucherTypedData(CHAIN, channelId, v.amount)))
   const ourDigest = await cpuPer((v) => voucherDigest(CHAIN, channelId, v.amount))
   const conditions = { vouchers: VOUCHERS, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 }
-  report('batch_verify.recover_typed_data_cpu', recovered, 'ms', { note: 'viem recoverTypedDataAddress + compare, per voucher', ...conditions })
-  report('batch_verify.libsecp256k1_cpu', ours, 'ms', { note: 'digest + libsecp256k1 recovery + compare, per voucher', ...conditions })
+  report('batch_verify.recover_typed_data_cpu', recovered, 'ms', {
+    note: 'viem recoverTypedDataAddress + compare, per voucher',
+    ...conditions,
+  })
+  report('batch_verify.libsecp256k1_cpu', ours, 'ms', {
+    note: 'digest + libsecp256k1 recovery + compare, per voucher',
+    ...conditions,
+  })
   report('batch_verify.ratio.libsecp256k1_to_viem', ours / recovered, 'x')
   report('batch_verify.digest_viem_cpu', viemDigest * 1000, 'us')
   report('batch_verify.digest_ours_cpu', ourDigest * 1000, 'us')

@@ -20,7 +20,10 @@ export async function paymentIdLatency(call: Call, sign: () => Promise<Request>,
   const repeat: number[] = []
   let failed = 0
   for (let i = 0; i < n + 5; i++) {
-    const r = withPaymentId(await sign(), `pay_bench_${tag}_${process.pid}_${i}_${Math.random().toString(36).slice(2, 10)}`)
+    const r = withPaymentId(
+      await sign(),
+      `pay_bench_${tag}_${process.pid}_${i}_${Math.random().toString(36).slice(2, 10)}`,
+    )
     const v = await call('verify', r)
     const s = await call('settle', r)
     const again = await call('settle', r)
@@ -31,8 +34,11 @@ export async function paymentIdLatency(call: Call, sign: () => Promise<Request>,
     if (again.ok) repeat.push(again.ms)
   }
   return {
-    verify_pid_p50: summary(verify).p50, verify_pid_p99: summary(verify).p99,
-    settle_pid_p50: summary(settle).p50, settle_pid_p99: summary(settle).p99, settle_pid_failed: failed,
+    verify_pid_p50: summary(verify).p50,
+    verify_pid_p99: summary(verify).p99,
+    settle_pid_p50: summary(settle).p50,
+    settle_pid_p99: summary(settle).p99,
+    settle_pid_failed: failed,
     ...(repeat.length ? { settle_pid_repeat_p50: summary(repeat).p50 } : {}),
   }
 }
@@ -44,7 +50,10 @@ export async function paymentIdLatency(call: Call, sign: () => Promise<Request>,
  * block with the transaction is mined.
  */
 export async function pendingToCompleted(o: {
-  facilitator: string; rpc(method: string, params?: unknown[]): Promise<unknown>; sign(): Promise<Request>; rounds: number
+  facilitator: string
+  rpc(method: string, params?: unknown[]): Promise<unknown>
+  sign(): Promise<Request>
+  rounds: number
 }) {
   const toCompleted: number[] = []
   const pendingAnswer: number[] = []
@@ -56,7 +65,11 @@ export async function pendingToCompleted(o: {
     let answer: { errorReason?: string }
     const t0 = performance.now()
     try {
-      const res = await fetch(`${o.facilitator}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(r) })
+      const res = await fetch(`${o.facilitator}/settle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(r),
+      })
       answer = (await res.json()) as { errorReason?: string }
       pendingAnswer.push(performance.now() - t0)
     } finally {
@@ -79,8 +92,10 @@ export async function pendingToCompleted(o: {
   }
   return {
     pending_answer_p50: summary(pendingAnswer).p50,
-    pending_to_completed_p50: summary(toCompleted).p50, pending_to_completed_max: Math.max(...toCompleted),
-    pending_to_completed_n: toCompleted.length, pending_not_pending: notPending,
+    pending_to_completed_p50: summary(toCompleted).p50,
+    pending_to_completed_max: Math.max(...toCompleted),
+    pending_to_completed_n: toCompleted.length,
+    pending_not_pending: notPending,
   }
 }
 

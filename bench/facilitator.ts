@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { Pool } from 'undici'
-import { parseEther, type Address } from 'viem'
+import { type Address, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
 import { paymentIdLatency, pendingToCompleted, quietChain } from './facilitator-extras.js'
@@ -52,14 +52,21 @@ const RECEIPT_TIMEOUT_MS = 500
  */
 export async function benchFacilitator(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parx-bench-x402-'))
-  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'], { PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: String(RECEIPT_TIMEOUT_MS) })
+  const ours = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'], {
+    PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: String(RECEIPT_TIMEOUT_MS),
+  })
   let stopReference = async () => {}
   try {
     const urls = ours.ready.urls as { api: string; facilitator: string; rpc: Record<string, string> }
     const supported = (await (await fetch(`${urls.facilitator}/supported`)).json()) as SupportedResponse
-    const kind = supported.kinds.find((k) => k.x402Version === 2 && k.network.startsWith('eip155:') && k.extra?.symbol === 'USDC')!
+    const kind = supported.kinds.find(
+      (k) => k.x402Version === 2 && k.network.startsWith('eip155:') && k.extra?.symbol === 'USDC',
+    )!
     const usdc: UsdcKind = {
-      network: kind.network, asset: kind.extra!.asset as Address, name: String(kind.extra!.name), version: String(kind.extra!.version),
+      network: kind.network,
+      asset: kind.extra!.asset as Address,
+      name: String(kind.extra!.name),
+      version: String(kind.extra!.version),
       chainId: Number(kind.network.split(':')[1]),
     }
     const rpc = Object.entries(urls.rpc).find(([k]) => k.endsWith('base'))![1]
@@ -72,11 +79,16 @@ export async function benchFacilitator(): Promise<void> {
 
     const seller = privateKeyToAccount(generatePrivateKey()).address
     const payers = Array.from({ length: PAYERS }, () => payer(usdc, seller, PRICE))
-    for (const p of payers) await postJson(`${urls.api}/api/local/faucet`, { to: p.address, token: 'USDC', amount: '100000' })
+    for (const p of payers)
+      await postJson(`${urls.api}/api/local/faucet`, { to: p.address, token: 'USDC', amount: '100000' })
 
     const targets: Target[] = [
       { name: 'reference', pool: new Pool(ref.url, { connections: PAYERS }), base: '' },
-      { name: 'parx', pool: new Pool(new URL(urls.facilitator).origin, { connections: PAYERS }), base: new URL(urls.facilitator).pathname },
+      {
+        name: 'parx',
+        pool: new Pool(new URL(urls.facilitator).origin, { connections: PAYERS }),
+        base: new URL(urls.facilitator).pathname,
+      },
     ]
     const results: Record<string, Record<string, number>> = { parx: {}, reference: {} }
 
@@ -86,7 +98,11 @@ export async function benchFacilitator(): Promise<void> {
       const lat: number[] = []
       for (let i = 0; i < 300; i++) lat.push((await call(t, 'verify', valid)).ms)
       const conc = combined([await concurrently(PAYERS, 100, () => call(t, 'verify', valid))])
-      Object.assign(results[t.name]!, { verify_p50: summary(lat).p50, verify_p99: summary(lat).p99, verify_per_s: conc.perSecond })
+      Object.assign(results[t.name]!, {
+        verify_p50: summary(lat).p50,
+        verify_p99: summary(lat).p99,
+        verify_per_s: conc.perSecond,
+      })
     }
     // Settle is timed as sellers call it: right after /verify of the same payment (only /settle is timed).
     const verifyThenSettle = async (t: Target, r: Request) => {
@@ -119,32 +135,60 @@ export async function benchFacilitator(): Promise<void> {
     const loaded = { parx: [] as Concurrent[], reference: [] as Concurrent[] }
     for (const t of [...targets, ...[...targets].reverse()]) {
       await quietChain(rpcOf)
-      const signed = await Promise.all(payers.map((p) => Promise.all(Array.from({ length: LOADED_SETTLES_EACH / 2 }, () => p.sign()))))
-      loaded[t.name].push(await concurrently(PAYERS, LOADED_SETTLES_EACH / 2, (worker, i) => verifyThenSettle(t, signed[worker]![i]!)))
+      const signed = await Promise.all(
+        payers.map((p) => Promise.all(Array.from({ length: LOADED_SETTLES_EACH / 2 }, () => p.sign()))),
+      )
+      loaded[t.name].push(
+        await concurrently(PAYERS, LOADED_SETTLES_EACH / 2, (worker, i) => verifyThenSettle(t, signed[worker]![i]!)),
+      )
     }
     for (const t of targets) {
       const { seq, failed, direct, directFailed } = timed[t.name]
       const conc = combined(loaded[t.name])
       Object.assign(results[t.name]!, {
-        settle_p50: summary(seq).p50, settle_p99: summary(seq).p99, settle_failed: failed, settle_direct_p50: summary(direct).p50, settle_direct_p99: summary(direct).p99, settle_direct_failed: directFailed,
-        settle_per_s: conc.perSecond, settle_loaded_p50: conc.p50, settle_loaded_p99: conc.p99, settle_loaded_failed: conc.failed,
+        settle_p50: summary(seq).p50,
+        settle_p99: summary(seq).p99,
+        settle_failed: failed,
+        settle_direct_p50: summary(direct).p50,
+        settle_direct_p99: summary(direct).p99,
+        settle_direct_failed: directFailed,
+        settle_per_s: conc.perSecond,
+        settle_loaded_p50: conc.p50,
+        settle_loaded_p99: conc.p99,
+        settle_loaded_failed: conc.failed,
       })
     }
 
     for (const t of targets) {
       // After the loaded stage the chain may still be mining its backlog: start each on a quiet chain.
       await quietChain(rpcOf)
-      Object.assign(results[t.name]!, await paymentIdLatency((op, body) => call(t, op, body), () => payers[0]!.sign(), 100, t.name))
+      Object.assign(
+        results[t.name]!,
+        await paymentIdLatency(
+          (op, body) => call(t, op, body),
+          () => payers[0]!.sign(),
+          100,
+          t.name,
+        ),
+      )
     }
     // Last: it pauses the anvil both facilitators share.
-    const delayed = await pendingToCompleted({ facilitator: urls.facilitator, rpc: rpcOf, sign: () => payers[1]!.sign(), rounds: 10 })
+    const delayed = await pendingToCompleted({
+      facilitator: urls.facilitator,
+      rpc: rpcOf,
+      sign: () => payers[1]!.sign(),
+      rounds: 10,
+    })
     Object.assign(results.parx!, delayed)
 
     for (const [impl, r] of Object.entries(results)) {
-      for (const [name, value] of Object.entries(r)) report(`facilitator.${name}`, value, unit(name), { impl, payers: PAYERS, method: 'eip3009', asset: 'USDC' })
+      for (const [name, value] of Object.entries(r))
+        report(`facilitator.${name}`, value, unit(name), { impl, payers: PAYERS, method: 'eip3009', asset: 'USDC' })
     }
-    const p = results.parx!, q = results.reference!
-    const ratio = (name: string, target: string, a: number, b: number) => report(`facilitator.ratio.${name}`, a / b, 'x', { parx: round(a), reference: round(b), target })
+    const p = results.parx!,
+      q = results.reference!
+    const ratio = (name: string, target: string, a: number, b: number) =>
+      report(`facilitator.ratio.${name}`, a / b, 'x', { parx: round(a), reference: round(b), target })
     ratio('verify_p50', '<= 0.5', p.verify_p50!, q.verify_p50!)
     ratio('verify_p99', '<= 0.5', p.verify_p99!, q.verify_p99!)
     ratio('verify_per_s', '>= 1', p.verify_per_s!, q.verify_per_s!)
@@ -161,12 +205,18 @@ export async function benchFacilitator(): Promise<void> {
   }
 }
 
-const unit = (name: string) => (name.endsWith('_per_s') ? 'per s' : /(failed|_n|not_pending)$/.test(name) ? 'count' : 'ms')
+const unit = (name: string) =>
+  name.endsWith('_per_s') ? 'per s' : /(failed|_n|not_pending)$/.test(name) ? 'count' : 'ms'
 const round = (n: number) => Math.round(n * 100) / 100
 
 async function call(t: Target, op: 'verify' | 'settle', body: Request): Promise<{ ms: number; ok: boolean }> {
   const t0 = performance.now()
-  const res = await t.pool.request({ path: `${t.base}/${op}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await t.pool.request({
+    path: `${t.base}/${op}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const out = (await res.body.json()) as { isValid?: boolean; success?: boolean }
   return { ms: performance.now() - t0, ok: op === 'verify' ? out.isValid === true : out.success === true }
 }
@@ -181,17 +231,23 @@ async function alternately(targets: Target[], rounds: number, fn: (t: Target) =>
 type Concurrent = { lat: number[]; failed: number; seconds: number }
 
 /** `workers` loops, each doing `each` calls one after another; per-call latency and the wall-clock time. */
-async function concurrently(workers: number, each: number, fn: (worker: number, i: number) => Promise<{ ms: number; ok: boolean }>): Promise<Concurrent> {
+async function concurrently(
+  workers: number,
+  each: number,
+  fn: (worker: number, i: number) => Promise<{ ms: number; ok: boolean }>,
+): Promise<Concurrent> {
   const lat: number[] = []
   let failed = 0
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: workers }, async (_, w) => {
-    for (let i = 0; i < each; i++) {
-      const out = await fn(w, i)
-      lat.push(out.ms)
-      if (!out.ok) failed++
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      for (let i = 0; i < each; i++) {
+        const out = await fn(w, i)
+        lat.push(out.ms)
+        if (!out.ok) failed++
+      }
+    }),
+  )
   return { lat, failed, seconds: (performance.now() - t0) / 1000 }
 }
 
@@ -203,22 +259,33 @@ function combined(parts: Concurrent[]) {
   return { perSecond: (lat.length - failed) / parts.reduce((n, p) => n + p.seconds, 0), p50: s.p50, p99: s.p99, failed }
 }
 
-async function spawnReference(rpc: string, chainId: number, key: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [runTs, referenceScript, rpc, String(chainId), key], { stdio: ['ignore', 'pipe', 'inherit'] })
+async function spawnReference(
+  rpc: string,
+  chainId: number,
+  key: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [runTs, referenceScript, rpc, String(chainId), key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve)
     child.once('exit', (code) => reject(new Error(`the reference facilitator exited with ${code}`)))
   })
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
   return { url: (JSON.parse(line) as { url: string }).url, stop }
 }
 
 async function postJson(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   if (!res.ok) throw new Error(`${url} answered ${res.status}: ${await res.text()}`)
   return res.json()
 }

@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import type { Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { startStandaloneChains } from '../daemon/chains/standalone.js'
 import { startPostgres } from '../test/helpers/postgres.js'
-import { fundedAccounts, pool, settleOnce, swapOnce, type Chains } from './hosted-load.js'
+import { type Chains, fundedAccounts, pool, settleOnce, swapOnce } from './hosted-load.js'
 import { report } from './lib.js'
 
 const N = 100
@@ -31,26 +31,74 @@ export async function benchHosted(): Promise<void> {
   const procs: Proc[] = []
   const serve = async (name: string, role: string, storeUrl?: string): Promise<Proc> => {
     const dataDir = join(root, name)
-    const child = spawn(process.execPath, [parxBin, '--output', 'json', 'serve', '--role', role, '--port', '0', '--data-dir', dataDir, '--log-level', 'info'], {
-      stdio: ['ignore', 'pipe', 'inherit'], detached: true,
-      env: { ...process.env, ...chains.env, PARX_RUNTIME_DIR: join(root, `${name}-run`), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...(storeUrl ? { PARX_STORE_URL: storeUrl } : {}) },
-    })
+    const child = spawn(
+      process.execPath,
+      [
+        parxBin,
+        '--output',
+        'json',
+        'serve',
+        '--role',
+        role,
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--log-level',
+        'info',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        detached: true,
+        env: {
+          ...process.env,
+          ...chains.env,
+          PARX_RUNTIME_DIR: join(root, `${name}-run`),
+          PARX_MAX_USD: '1000000',
+          PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
+          ...(storeUrl ? { PARX_STORE_URL: storeUrl } : {}),
+        },
+      },
+    )
     const exited = new Promise<void>((r) => child.once('exit', () => r()))
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve)
       child.once('exit', (code) => reject(new Error(`${name} exited ${code}`)))
     })
-    const p = { child, dataDir, api: JSON.parse(line).urls.api as string, stop: async () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM'); await exited } }
+    const p = {
+      child,
+      dataDir,
+      api: JSON.parse(line).urls.api as string,
+      stop: async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+        await exited
+      },
+    }
     procs.push(p)
     return p
   }
-  const c: Chains = { faucetUrl: chains.faucetUrl, usdc: chains.contracts['base-sepolia']!.USDC as Address, chainId: 84532, caip2: 'eip155:84532' }
+  const c: Chains = {
+    faucetUrl: chains.faucetUrl,
+    usdc: chains.contracts['base-sepolia']!.USDC as Address,
+    chainId: 84532,
+    caip2: 'eip155:84532',
+  }
   const operator = { 'content-type': 'application/json', authorization: `Bearer ${chains.env.PARX_OPERATOR_TOKEN}` }
-  const leads = (p: Proc) => existsSync(join(p.dataDir, 'parx.log')) && readFileSync(join(p.dataDir, 'parx.log'), 'utf8').includes('"leading the worker duties"')
+  const leads = (p: Proc) =>
+    existsSync(join(p.dataDir, 'parx.log')) &&
+    readFileSync(join(p.dataDir, 'parx.log'), 'utf8').includes('"leading the worker duties"')
 
   /** swaps/s and settles/s through `apis`, requests alternating between them. */
   const measure = async (setup: string, apis: string[]) => {
-    const key = ((await (await fetch(`${apis[0]}/api/operator/keys`, { method: 'POST', headers: operator, body: JSON.stringify({ name: 'bench', owner: '0x00000000000000000000000000000000000000aa' }) })).json()) as { key: string }).key
+    const key = (
+      (await (
+        await fetch(`${apis[0]}/api/operator/keys`, {
+          method: 'POST',
+          headers: operator,
+          body: JSON.stringify({ name: 'bench', owner: '0x00000000000000000000000000000000000000aa' }),
+        })
+      ).json()) as { key: string }
+    ).key
     const [users, payers] = [await fundedAccounts(c, N, '1'), await fundedAccounts(c, N, '1')]
     const seller = privateKeyToAccount(generatePrivateKey()).address
     // Warm-up: connections, the facilitator's executor, JIT (not counted).
@@ -67,7 +115,11 @@ export async function benchHosted(): Promise<void> {
     const failed = settled.filter((s) => !s.success).length
     report(`hosted_swaps_per_s_${setup}`, swapsPerS, '/s', { n: N, parallel: PARALLEL })
     report(`hosted_settles_per_s_${setup}`, settlesPerS, '/s', { n: N, parallel: PARALLEL, failed })
-    return { swaps_per_s: Math.round(swapsPerS * 10) / 10, settles_per_s: Math.round(settlesPerS * 10) / 10, settle_failures: failed }
+    return {
+      swaps_per_s: Math.round(swapsPerS * 10) / 10,
+      settles_per_s: Math.round(settlesPerS * 10) / 10,
+      settle_failures: failed,
+    }
   }
 
   try {

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 
 /** One figure per JSON line, so runs can be compared by machines as well as people. */
 export function report(name: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
@@ -21,7 +21,12 @@ export function summary(samples: number[]) {
 
 const parxBin = fileURLToPath(new URL('../bin/parx.js', import.meta.url))
 
-export type ServeChild = { child: ChildProcess; ready: { readyMs: number; urls: { api: string } }; wallMs: number; stop(): Promise<void> }
+export type ServeChild = {
+  child: ChildProcess
+  ready: { readyMs: number; urls: { api: string } }
+  wallMs: number
+  stop(): Promise<void>
+}
 
 /**
  * Starts `parx serve --output json` as a user would and waits for its ready line; `env` adds PARX_*
@@ -31,7 +36,10 @@ export type ServeChild = { child: ChildProcess; ready: { readyMs: number; urls: 
 export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<ServeChild> {
   const t0 = performance.now()
   const nodeFlags = process.env.PARX_BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
-  const child = spawn(process.execPath, [...nodeFlags, parxBin, '--output', 'json', 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } })
+  const child = spawn(process.execPath, [...nodeFlags, parxBin, '--output', 'json', 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  })
   const lines = createInterface({ input: child.stdout! })
   const ready = await new Promise<ServeChild['ready']>((resolve, reject) => {
     // The first line is the ready line, or the error that stopped the start: a figure is never taken from an error.
@@ -69,7 +77,9 @@ export function rssMiB(pid: number): { self: number; withChildren: number } {
  * holds on a busy machine where latencies and rates do not.
  */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ')
   // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }
@@ -107,7 +117,11 @@ export async function daemonSettled(pid: number): Promise<number> {
 
 /** Gives `to` 10 USDC from the local profile's faucet (`api`: the daemon's API URL). */
 export async function faucetUsdc(api: string, to: string): Promise<void> {
-  const r = await fetch(`${api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, token: 'USDC', amount: '10' }) })
+  const r = await fetch(`${api}/api/local/faucet`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ to, token: 'USDC', amount: '10' }),
+  })
   if (!r.ok) throw new Error(`faucet answered ${r.status}`)
 }
 

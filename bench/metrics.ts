@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pool } from 'undici'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { Address, Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { keyFilePath } from '../src/config/paths.js'
 import type { BaseInfo, SwapRequestBody } from '../src/sdk/swap/index.js'
 import type { SupportedResponse } from '../src/sdk/x402/types.js'
-import { report, spawnServe, summary, type ServeChild } from './lib.js'
+import { report, type ServeChild, spawnServe, summary } from './lib.js'
 import { fundUsers, signChain } from './swap.js'
 import { payer, type Request } from './x402-payer.js'
 
@@ -40,13 +40,32 @@ export async function benchMetrics(): Promise<void> {
     }
     const figures: Record<string, { settle: number; swap: number; settles: number; swaps: number; failed: number }> = {}
     for (const t of targets) {
-      figures[t.mode] = { settle: summary(t.settles).p50, swap: summary(t.swaps).p50, settles: t.settles.length, swaps: t.swaps.length, failed: t.failed }
-      report('metrics.settle_p50', figures[t.mode]!.settle, 'ms', { metrics: t.mode, settles: t.settles.length, failed: t.failed })
+      figures[t.mode] = {
+        settle: summary(t.settles).p50,
+        swap: summary(t.swaps).p50,
+        settles: t.settles.length,
+        swaps: t.swaps.length,
+        failed: t.failed,
+      }
+      report('metrics.settle_p50', figures[t.mode]!.settle, 'ms', {
+        metrics: t.mode,
+        settles: t.settles.length,
+        failed: t.failed,
+      })
       report('metrics.swap_accepted_p50', figures[t.mode]!.swap, 'ms', { metrics: t.mode, swaps: t.swaps.length })
     }
-    const off = figures.off!, on = figures.on!
-    report('metrics.ratio.settle_p50', on.settle / off.settle, 'x', { on: round2(on.settle), off: round2(off.settle), target: '<= 1.03' })
-    report('metrics.ratio.swap_accepted_p50', on.swap / off.swap, 'x', { on: round2(on.swap), off: round2(off.swap), target: '<= 1.03' })
+    const off = figures.off!,
+      on = figures.on!
+    report('metrics.ratio.settle_p50', on.settle / off.settle, 'x', {
+      on: round2(on.settle),
+      off: round2(off.settle),
+      target: '<= 1.03',
+    })
+    report('metrics.ratio.swap_accepted_p50', on.swap / off.swap, 'x', {
+      on: round2(on.swap),
+      off: round2(off.swap),
+      target: '<= 1.03',
+    })
   } finally {
     await Promise.all(targets.map((t) => t.stop()))
   }
@@ -64,23 +83,50 @@ async function start(mode: 'off' | 'on') {
     rmSync(dataDir, { recursive: true, force: true })
   }
   try {
-    serve = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'], { PARX_METRICS_ENABLED: mode === 'on' ? 'true' : 'false' })
+    serve = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'], {
+      PARX_METRICS_ENABLED: mode === 'on' ? 'true' : 'false',
+    })
     const urls = serve.ready.urls as { api: string; facilitator: string }
     const p = (pool = new Pool(urls.api, { connections: 4, pipelining: 1 }))
-    const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
-      const res = await p.request({ method, path, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const call = async <T>(
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; body: T }> => {
+      const res = await p.request({
+        method,
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const text = await res.body.text()
       return { status: res.statusCode, body: (text.startsWith('{') ? JSON.parse(text) : text) as T }
     }
     const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
     const operator = { authorization: `Bearer ${operatorToken}` }
-    const { body: created } = await call<{ key: string }>('POST', '/api/operator/keys', { name: 'bench', owner: '0x00000000000000000000000000000000000000aa' }, operator)
+    const { body: created } = await call<{ key: string }>(
+      'POST',
+      '/api/operator/keys',
+      { name: 'bench', owner: '0x00000000000000000000000000000000000000aa' },
+      operator,
+    )
     const auth = { 'x-api-key': created.key }
 
     const supported = (await call<SupportedResponse>('GET', '/facilitator/supported')).body
-    const kind = supported.kinds.find((k) => k.x402Version === 2 && k.network.startsWith('eip155:') && k.extra?.symbol === 'USDC')!
-    const usdc = { network: kind.network, asset: kind.extra!.asset as Address, name: String(kind.extra!.name), version: String(kind.extra!.version), chainId: Number(kind.network.split(':')[1]) }
-    const payers = Array.from({ length: 4 }, () => payer(usdc, privateKeyToAccount(generatePrivateKey()).address, 10_000n))
+    const kind = supported.kinds.find(
+      (k) => k.x402Version === 2 && k.network.startsWith('eip155:') && k.extra?.symbol === 'USDC',
+    )!
+    const usdc = {
+      network: kind.network,
+      asset: kind.extra!.asset as Address,
+      name: String(kind.extra!.name),
+      version: String(kind.extra!.version),
+      chainId: Number(kind.network.split(':')[1]),
+    }
+    const payers = Array.from({ length: 4 }, () =>
+      payer(usdc, privateKeyToAccount(generatePrivateKey()).address, 10_000n),
+    )
     for (const x of payers) await call('POST', '/api/local/faucet', { to: x.address, token: 'USDC', amount: '10000' })
     let next = 0
     const sign = () => payers[next++ % payers.length]!.sign()
@@ -104,8 +150,12 @@ async function start(mode: 'off' | 'on') {
       return timed('POST', '/facilitator/settle', r)
     }
     return {
-      mode, settles, swaps,
-      get failed() { return failed },
+      mode,
+      settles,
+      swaps,
+      get failed() {
+        return failed
+      },
       stop,
       async warm() {
         for (let i = 0; i < 10; i++) await settleOnce(await sign())

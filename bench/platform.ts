@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Mppx, evm } from 'mppx/server'
+import { evm, Mppx } from 'mppx/server'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startDaemon } from '../daemon/main.js'
 import { checkSpend } from '../daemon/buyer/limits.js'
-import { policyOf } from '../daemon/platform/store.js'
 import { refusalOf } from '../daemon/buyer/policy/rules.js'
+import { startDaemon } from '../daemon/main.js'
+import { policyOf } from '../daemon/platform/store.js'
 import { loadConfig } from '../src/config/load.js'
 import { callJson } from '../src/sdk/http.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
@@ -56,12 +56,18 @@ export async function benchPlatform(): Promise<void> {
   const x402Url = await listen((req, res) => x402Handler!(req, res))
   const mppUrl = await listen((req, res) => mppHandler!(req, res))
   const egress = STRICT ? { egress: { strict: true, allow: [new URL(x402Url).host, new URL(mppUrl).host] } } : {}
-  const daemon = await startDaemon(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn', ...egress } }))
+  const daemon = await startDaemon(
+    loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'warn', ...egress } }),
+  )
   try {
     const api = daemon.urls.api
-    const faucet = (network: string, to: string, token: string, amount: string) => callJson(api, '/api/local/faucet', { body: { network, to, token, amount } })
+    const faucet = (network: string, to: string, token: string, amount: string) =>
+      callJson(api, '/api/local/faucet', { body: { network, to, token, amount } })
     const op = createPlatformClient({ url: daemon.urls.platform, operatorToken: daemon.services.keys.operatorToken })
-    const user = createPlatformClient({ url: daemon.urls.platform, userKey: (await op.createUser({ body: { name: 'bench' } })).userKey })
+    const user = createPlatformClient({
+      url: daemon.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'bench' } })).userKey,
+    })
     const base = await user.createAgent({ body: { name: 'bench-base', network: 'local-base' } })
     const radius = await user.createAgent({ body: { name: 'bench-radius', network: 'local-radius' } })
     await faucet('local-base', base.wallet, 'PUSD', '100')
@@ -69,12 +75,27 @@ export async function benchPlatform(): Promise<void> {
     await faucet('local-radius', radius.wallet, 'PUSD', '100')
     const payTo = privateKeyToAccount(generatePrivateKey()).address
 
-    const gate = paymentGate({ facilitator: { url: daemon.urls.facilitator }, routes: { 'GET /x402': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] } } })
+    const gate = paymentGate({
+      facilitator: { url: daemon.urls.facilitator },
+      routes: {
+        'GET /x402': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] },
+      },
+    })
     x402Handler = (req, res) => void gate(req, res, () => res.end('{"ok":true}'))
     const usdc = daemon.services.base.tokens.USDC!
     const mppx = Mppx.create({
-      secretKey: 'e'.repeat(64), realm: 'bench',
-      methods: [evm.charge({ currency: usdc.address, chainId: daemon.services.base.chainId, decimals: 6, authorization: usdc.permitDomain!, recipient: payTo, x402: { facilitator: daemon.urls.facilitator } })],
+      secretKey: 'e'.repeat(64),
+      realm: 'bench',
+      methods: [
+        evm.charge({
+          currency: usdc.address,
+          chainId: daemon.services.base.chainId,
+          decimals: 6,
+          authorization: usdc.permitDomain!,
+          recipient: payTo,
+          x402: { facilitator: daemon.urls.facilitator },
+        }),
+      ],
     })
     mppHandler = async (req, res) => {
       const r = await Mppx.toNodeListener(mppx.charge({ amount: '0.01' }))(req, res)
@@ -91,7 +112,10 @@ export async function benchPlatform(): Promise<void> {
       }
       return summary(ms)
     }
-    for (const [protocol, url] of [['x402', `${x402Url}/x402`], ['mpp', `${mppUrl}/mpp`]] as const) {
+    for (const [protocol, url] of [
+      ['x402', `${x402Url}/x402`],
+      ['mpp', `${mppUrl}/mpp`],
+    ] as const) {
       const s = await timed(PAYS, () => user.pay({ params: { id: base.id }, body: { url, protocol } }))
       report(`platform pay ${protocol} end-to-end p50`, s.p50, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
       report(`platform pay ${protocol} end-to-end p99`, s.p99, 'ms', { n: s.n, egress: STRICT ? 'strict' : 'off' })
@@ -99,25 +123,45 @@ export async function benchPlatform(): Promise<void> {
     await benchPolicyPay(user, faucet, `${x402Url}/x402`, payTo)
     await benchAlertsPay(op, daemon.urls.platform, faucet, `${x402Url}/x402`)
     if (PAY_ONLY) return
-    for (const [network, agent] of [['local-base', base], ['local-radius', radius]] as const) {
+    for (const [network, agent] of [
+      ['local-base', base],
+      ['local-radius', radius],
+    ] as const) {
       const to = privateKeyToAccount(generatePrivateKey()).address
-      const s = await timed(SENDS, () => user.send({ params: { id: agent.id }, body: { to, amount: '0.01', token: 'PUSD' } }))
-      report(`platform send ${network} request-to-receipt p50`, s.p50, 'ms', { n: s.n, method: network === 'local-base' ? 'userOperation' : 'transfer' })
+      const s = await timed(SENDS, () =>
+        user.send({ params: { id: agent.id }, body: { to, amount: '0.01', token: 'PUSD' } }),
+      )
+      report(`platform send ${network} request-to-receipt p50`, s.p50, 'ms', {
+        n: s.n,
+        method: network === 'local-base' ? 'userOperation' : 'transfer',
+      })
       report(`platform send ${network} request-to-receipt p99`, s.p99, 'ms', { n: s.n })
     }
 
     const spends = daemon.services.platform.spends
     await user.setLimits({ params: { id: base.id }, body: { perPaymentUsd: '1000', dailyUsd: '100000' } })
     const reserve = await timed(LIMIT_CHECKS, async () => {
-      const row = await spends.reserve({ agentId: base.id, kind: 'pay', amountMicros: 10_000n, token: 'PUSD', amount: '0.01', host: '127.0.0.1' })
+      const row = await spends.reserve({
+        agentId: base.id,
+        kind: 'pay',
+        amountMicros: 10_000n,
+        token: 'PUSD',
+        amount: '0.01',
+        host: '127.0.0.1',
+      })
       await spends.release(row.id, 'bench')
     })
-    report('platform limit check + reserve + release (store transaction) p50', reserve.p50, 'ms', { n: reserve.n, store: 'sqlite', spendsToday: PAYS * 2 + SENDS * 2 + 4 })
+    report('platform limit check + reserve + release (store transaction) p50', reserve.p50, 'ms', {
+      n: reserve.n,
+      store: 'sqlite',
+      spendsToday: PAYS * 2 + SENDS * 2 + 4,
+    })
     const agentRow = (await daemon.services.platform.store.agent(base.id))!
     const policy = policyOf(agentRow)
     const state = await spends.budget(base.id)
     const t0 = performance.now()
-    for (let i = 0; i < 100_000; i++) checkSpend(state, policy.allowedHosts, { amountMicros: 10_000n, host: '127.0.0.1' })
+    for (let i = 0; i < 100_000; i++)
+      checkSpend(state, policy.allowedHosts, { amountMicros: 10_000n, host: '127.0.0.1' })
     report('platform limit policy check alone', ((performance.now() - t0) / 100_000) * 1000, 'us')
   } finally {
     for (const s of servers) await new Promise((r) => s.close(r))
@@ -132,7 +176,10 @@ export async function benchPlatform(): Promise<void> {
  * same user (which has no rules), in one run. The two agents pay alternately, so load on the shared machine falls on both alike.
  */
 async function benchPolicyPay(
-  user: ReturnType<typeof createPlatformClient>, faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>, url: string, payTo: string,
+  user: ReturnType<typeof createPlatformClient>,
+  faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>,
+  url: string,
+  payTo: string,
 ): Promise<void> {
   const other = () => privateKeyToAccount(generatePrivateKey()).address
   const bare = await user.createAgent({ body: { name: 'bench-bare', network: 'local-base' } })
@@ -141,8 +188,14 @@ async function benchPolicyPay(
   await user.setAgentPolicy({
     params: { id: ruled.id },
     body: {
-      allowHosts: ['127.0.0.1'], denyHosts: ['*.blocked.test', 'bad.test'], allowPayTo: [payTo], denyPayTo: [other(), other()],
-      allowNetworks: ['local-base'], denyNetworks: ['base'], allowTokens: ['PUSD'], denyTokens: ['XUSD'],
+      allowHosts: ['127.0.0.1'],
+      denyHosts: ['*.blocked.test', 'bad.test'],
+      allowPayTo: [payTo],
+      denyPayTo: [other(), other()],
+      allowNetworks: ['local-base'],
+      denyNetworks: ['base'],
+      allowTokens: ['PUSD'],
+      denyTokens: ['XUSD'],
     },
   })
   const one = async (id: string) => {
@@ -170,11 +223,21 @@ async function benchPolicyPay(
   report('platform pay x402 p50 ratio, 10 rules / bare (budget 1.05)', r.p50 / b.p50, 'x', { n: r.n })
   // Each pair ran back to back under the same load, so the median of the pairs' ratios is the steadier figure.
   const pairRatios = ms.ruled.map((t, i) => t / ms.bare[i]!).sort((x, y) => x - y)
-  report('platform pay x402 median of paired ratios, 10 rules / bare (budget 1.05)', pairRatios[Math.floor(pairRatios.length / 2)]!, 'x', { n: pairRatios.length })
+  report(
+    'platform pay x402 median of paired ratios, 10 rules / bare (budget 1.05)',
+    pairRatios[Math.floor(pairRatios.length / 2)]!,
+    'x',
+    { n: pairRatios.length },
+  )
   // The decision alone, which is all the rules add to a pay besides one indexed read of at most two rows.
   const rules = await user.getAgentPolicy({ params: { id: ruled.id } })
   const scoped = { agent: rules.rules, user: rules.userRules }
-  const payee = { host: '127.0.0.1', payTo, network: { key: 'local-base', caip2: 'eip155:0' }, tokens: [{ symbol: 'PUSD' }] }
+  const payee = {
+    host: '127.0.0.1',
+    payTo,
+    network: { key: 'local-base', caip2: 'eip155:0' },
+    tokens: [{ symbol: 'PUSD' }],
+  }
   const t0 = performance.now()
   for (let i = 0; i < 100_000; i++) refusalOf(scoped, payee)
   report('platform payee rules check alone (10 rules)', ((performance.now() - t0) / 100_000) * 1000, 'us')
@@ -187,18 +250,26 @@ async function benchPolicyPay(
  * one run, alternating as benchPolicyPay does.
  */
 async function benchAlertsPay(
-  op: ReturnType<typeof createPlatformClient>, platformUrl: string, faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>, url: string,
+  op: ReturnType<typeof createPlatformClient>,
+  platformUrl: string,
+  faucet: (network: string, to: string, token: string, amount: string) => Promise<unknown>,
+  url: string,
 ): Promise<void> {
-  const userOf = async (name: string) => createPlatformClient({ url: platformUrl, userKey: (await op.createUser({ body: { name } })).userKey })
+  const userOf = async (name: string) =>
+    createPlatformClient({ url: platformUrl, userKey: (await op.createUser({ body: { name } })).userKey })
   const [plain, alerted] = [await userOf('bench-no-alerts'), await userOf('bench-alerts')]
   const bare = await plain.createAgent({ body: { name: 'bench-bare', network: 'local-base' } })
   const watched = await alerted.createAgent({ body: { name: 'bench-watched', network: 'local-base' } })
   for (const a of [bare, watched]) await faucet('local-base', a.wallet, 'PUSD', '100')
   await alerted.setUserLimits({ body: { monthlyUsd: '100000' } })
   for (const body of [
-    { kind: 'budget', percent: 80, window: 'month' }, { kind: 'payment_above', usd: '1000' }, { kind: 'new_payee' },
-    { kind: 'refusals', count: 3, withinMinutes: 10 }, { kind: 'spend_rate', factor: '3', period: 'day' },
-  ] as const) await alerted.createAlertRule({ body })
+    { kind: 'budget', percent: 80, window: 'month' },
+    { kind: 'payment_above', usd: '1000' },
+    { kind: 'new_payee' },
+    { kind: 'refusals', count: 3, withinMinutes: 10 },
+    { kind: 'spend_rate', factor: '3', period: 'day' },
+  ] as const)
+    await alerted.createAlertRule({ body })
   const one = async (client: typeof plain, id: string) => {
     const t0 = performance.now()
     await client.pay({ params: { id }, body: { url, protocol: 'x402' } })

@@ -2,25 +2,36 @@
 // x402Facilitator with @x402/evm's ExactEvmScheme behind express, as the x402 examples serve it.
 // Usage: node bin/run-ts.js bench/reference-facilitator.ts <rpcUrl> <chainId> <privateKey>
 // Prints one JSON line {url} when listening; stops on SIGTERM.
+
+import type { AddressInfo } from 'node:net'
 import { x402Facilitator } from '@x402/core/facilitator'
 import { toFacilitatorEvmSigner } from '@x402/evm'
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator'
 import express from 'express'
-import type { AddressInfo } from 'node:net'
-import { createWalletClient, defineChain, http, publicActions, type Hex } from 'viem'
+import { createWalletClient, defineChain, type Hex, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 const [rpcUrl, chainIdArg, key] = process.argv.slice(2)
 const chainId = Number(chainIdArg)
 const chain = defineChain({
-  id: chainId, name: 'bench', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  id: chainId,
+  name: 'bench',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
   rpcUrls: { default: { http: [rpcUrl!] } },
   contracts: { multicall3: { address: '0xcA11bde05977b3631167028862bE2a173976CA11' } },
 })
 // The same polling interval parx uses on embedded chains, so neither side waits on a slower clock.
-const client = createWalletClient({ account: privateKeyToAccount(key as Hex), chain, transport: http(rpcUrl), pollingInterval: 50 }).extend(publicActions)
+const client = createWalletClient({
+  account: privateKeyToAccount(key as Hex),
+  chain,
+  transport: http(rpcUrl),
+  pollingInterval: 50,
+}).extend(publicActions)
 const facilitator = new x402Facilitator()
-registerExactEvmScheme(facilitator, { signer: toFacilitatorEvmSigner(client as never), networks: [`eip155:${chainId}`] })
+registerExactEvmScheme(facilitator, {
+  signer: toFacilitatorEvmSigner(client as never),
+  networks: [`eip155:${chainId}`],
+})
 
 const app = express()
 app.use(express.json())

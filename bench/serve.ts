@@ -11,11 +11,19 @@ export async function benchServe(): Promise<void> {
     const cold = await spawnServe(['--data-dir', dataDir, '--fresh', '--log-level', 'warn'])
     // From spawn to the ready line (what a user waits); the daemon's own figure starts after its modules
     // load. cpu_ms (the process's CPU time until ready) still compares runs on a busy machine.
-    report('serve.cold_ready_ms', cold.wallMs, 'ms', { daemon_reported_ms: cold.ready.readyMs, cpu_ms: cpuMs(cold.child.pid!), target: '<= 2000' })
+    report('serve.cold_ready_ms', cold.wallMs, 'ms', {
+      daemon_reported_ms: cold.ready.readyMs,
+      cpu_ms: cpuMs(cold.child.pid!),
+      target: '<= 2000',
+    })
     await cold.stop()
 
     const warm = await spawnServe(['--data-dir', dataDir, '--log-level', 'warn'])
-    report('serve.warm_ready_ms', warm.wallMs, 'ms', { daemon_reported_ms: warm.ready.readyMs, cpu_ms: cpuMs(warm.child.pid!), target: '<= 1000' })
+    report('serve.warm_ready_ms', warm.wallMs, 'ms', {
+      daemon_reported_ms: warm.ready.readyMs,
+      cpu_ms: cpuMs(warm.child.pid!),
+      target: '<= 1000',
+    })
     const rss = rssMiB(warm.child.pid!)
     report('serve.rss_after_boot', rss.self, 'MiB', { with_anvil_children_MiB: Math.round(rss.withChildren) })
 
@@ -35,12 +43,19 @@ export async function benchServe(): Promise<void> {
     const total = 10_000
     let next = 0
     const t0 = performance.now()
-    await Promise.all(Array.from({ length: 50 }, async () => {
-      while (next++ < total) samples.push(await get())
-    }))
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next++ < total) samples.push(await get())
+      }),
+    )
     const elapsed = (performance.now() - t0) / 1000
     const s = summary(samples)
-    report('api.base_info.p50', s.p50, 'ms', { clients: 50, requests: s.n, target: '< 5', daemonSettledAfterMs: settledAfterMs })
+    report('api.base_info.p50', s.p50, 'ms', {
+      clients: 50,
+      requests: s.n,
+      target: '< 5',
+      daemonSettledAfterMs: settledAfterMs,
+    })
     report('api.base_info.p99', s.p99, 'ms', { clients: 50, requests: s.n })
     report('api.base_info.throughput', s.n / elapsed, 'req/s', { clients: 50 })
     await pool.close()

@@ -27,17 +27,39 @@ export async function benchSol(): Promise<void> {
   try {
     const rpcUrl = (serve.ready.urls as unknown as { rpc: Record<string, string> }).rpc[NETWORK]!
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await api.request({ method, path, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const res = await api.request({
+        method,
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const json = (await res.body.json()) as any
-      if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(json)}`)
+      if (res.statusCode >= 300)
+        throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(json)}`)
       return json
     }
     const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
-    const { key } = await call('POST', '/api/operator/keys', { name: 'bench', owner: `0x${'00'.repeat(19)}aa` }, { authorization: `Bearer ${operatorToken}` })
+    const { key } = await call(
+      'POST',
+      '/api/operator/keys',
+      { name: 'bench', owner: `0x${'00'.repeat(19)}aa` },
+      { authorization: `Bearer ${operatorToken}` },
+    )
     const users = Array.from({ length: CLIENTS }, () => Keypair.generate())
-    for (const u of users) await call('POST', '/api/local/faucet', { network: NETWORK, to: u.publicKey.toBase58(), token: USDC, amount: '100000' })
+    for (const u of users)
+      await call('POST', '/api/local/faucet', {
+        network: NETWORK,
+        to: u.publicKey.toBase58(),
+        token: USDC,
+        amount: '100000',
+      })
     const build = (user: Keypair): Promise<Built> =>
-      call('POST', '/api/sol/swap', { user: user.publicKey.toBase58(), uiAmount: '0.01', in: USDC, out: TOKEN_A }, { 'x-api-key': key })
+      call(
+        'POST',
+        '/api/sol/swap',
+        { user: user.publicKey.toBase58(), uiAmount: '0.01', in: USDC, out: TOKEN_A },
+        { 'x-api-key': key },
+      )
     const signed = (user: Keypair, b: Built) => {
       const tx = Transaction.from(Buffer.from(b.txB64, 'base64'))
       tx.partialSign(user)
@@ -46,7 +68,11 @@ export async function benchSol(): Promise<void> {
     const connections = users.map(() => new Connection(rpcUrl, 'confirmed'))
     const submit = async (connection: Connection, b: Built, wire: Buffer) => {
       const signature = await connection.sendRawTransaction(wire)
-      const { value } = await connection.confirmTransaction({ signature, blockhash: b.blockhash, lastValidBlockHeight: b.lastValidBlockHeight })
+      const { value } = await connection.confirmTransaction({
+        signature,
+        blockhash: b.blockhash,
+        lastValidBlockHeight: b.lastValidBlockHeight,
+      })
       if (value.err) throw new Error(`swap ${signature} failed: ${JSON.stringify(value.err)}`)
     }
 
@@ -80,7 +106,13 @@ export async function benchSol(): Promise<void> {
       buildMs.push(performance.now() - t)
     }
     const b = summary(buildMs)
-    report('sol.swap_build.p50', b.p50, 'ms', { clients: 1, requests: b.n, p99: Math.round(b.p99 * 100) / 100, daemonCpuMsPerBuild: perOp(b.n), daemonSettledAfterMs: settledAfterMs })
+    report('sol.swap_build.p50', b.p50, 'ms', {
+      clients: 1,
+      requests: b.n,
+      p99: Math.round(b.p99 * 100) / 100,
+      daemonCpuMsPerBuild: perOp(b.n),
+      daemonSettledAfterMs: settledAfterMs,
+    })
 
     // Submit to confirmed, one client.
     const confirmMs: number[] = []
@@ -93,7 +125,12 @@ export async function benchSol(): Promise<void> {
     }
     perOp(1)
     const c = summary(confirmMs)
-    report('sol.submit_to_confirmed.p50', c.p50, 'ms', { clients: 1, transactions: c.n, p99: Math.round(c.p99 * 100) / 100, rpc: 'embedded' })
+    report('sol.submit_to_confirmed.p50', c.p50, 'ms', {
+      clients: 1,
+      transactions: c.n,
+      p99: Math.round(c.p99 * 100) / 100,
+      rpc: 'embedded',
+    })
 
     // Sustained: every client builds its batch (timed as concurrent builds), then every build is
     // signed, then all submit at once. The users sign after the build phase, not between builds:
@@ -107,15 +144,17 @@ export async function benchSol(): Promise<void> {
     cpuMark = cpuMs(pid)
     ownMark = process.cpuUsage()
     const concurrentBuildMs: number[] = []
-    const builtBatches = await Promise.all(users.map(async (u) => {
-      const out: Built[] = []
-      for (let i = 0; i < PER_CLIENT; i++) {
-        const t = performance.now()
-        out.push(await build(u))
-        concurrentBuildMs.push(performance.now() - t)
-      }
-      return out
-    }))
+    const builtBatches = await Promise.all(
+      users.map(async (u) => {
+        const out: Built[] = []
+        for (let i = 0; i < PER_CLIENT; i++) {
+          const t = performance.now()
+          out.push(await build(u))
+          concurrentBuildMs.push(performance.now() - t)
+        }
+        return out
+      }),
+    )
     const cb = summary(concurrentBuildMs)
     const buildCpu = { daemonCpuMsPerBuild: perOp(cb.n), benchCpuMsPerBuild: ownPerOp(cb.n) }
     // Signed a user's batch at a time, yielding in between: a loop blocked for the whole signing
@@ -126,34 +165,54 @@ export async function benchSol(): Promise<void> {
       batches.push(batch.map((built) => ({ built, wire: signed(users[i]!, built) })))
       await new Promise((resolve) => setImmediate(resolve))
     }
-    report('sol.swap_build.p50_at_20_clients', cb.p50, 'ms', { clients: CLIENTS, requests: cb.n, p99: Math.round(cb.p99 * 100) / 100, ...buildCpu, benchCpuMsPerSign: ownPerOp(cb.n), signedAfterBuilds: true })
+    report('sol.swap_build.p50_at_20_clients', cb.p50, 'ms', {
+      clients: CLIENTS,
+      requests: cb.n,
+      p99: Math.round(cb.p99 * 100) / 100,
+      ...buildCpu,
+      benchCpuMsPerSign: ownPerOp(cb.n),
+      signedAfterBuilds: true,
+    })
     perOp(1)
     // One read per client before the clock starts, retried once: a keep-alive socket left idle
     // through the signing can be closed by the RPC server (after 5 s) just as it is reused. A
     // daemon that is really gone fails the retry too.
-    await Promise.all(connections.map(async (connection) => {
-      try {
-        await connection.getBlockHeight()
-      } catch (e) {
-        console.error(`bench sol: a first read after the signing failed (${(e as Error).cause ?? e}); retrying once`)
-        await connection.getBlockHeight()
-      }
-    }))
+    await Promise.all(
+      connections.map(async (connection) => {
+        try {
+          await connection.getBlockHeight()
+        } catch (e) {
+          console.error(`bench sol: a first read after the signing failed (${(e as Error).cause ?? e}); retrying once`)
+          await connection.getBlockHeight()
+        }
+      }),
+    )
     perOp(1)
     ownMark = process.cpuUsage()
     const underLoad: number[] = []
     const t0 = performance.now()
-    await Promise.all(batches.map(async (batch, i) => {
-      for (const { built, wire } of batch) {
-        const t = performance.now()
-        await submit(connections[i]!, built, wire)
-        underLoad.push(performance.now() - t)
-      }
-    }))
+    await Promise.all(
+      batches.map(async (batch, i) => {
+        for (const { built, wire } of batch) {
+          const t = performance.now()
+          await submit(connections[i]!, built, wire)
+          underLoad.push(performance.now() - t)
+        }
+      }),
+    )
     const seconds = (performance.now() - t0) / 1000
     const l = summary(underLoad)
-    report('sol.rpc_sustained_tps', l.n / seconds, 'tx/s', { clients: CLIENTS, transactions: l.n, each: 'sendRawTransaction + confirmTransaction of a co-signed swap', daemonCpuMsPerTx: perOp(l.n), benchCpuMsPerTx: ownPerOp(l.n) })
-    report('sol.submit_to_confirmed.p50_at_20_clients', l.p50, 'ms', { clients: CLIENTS, p99: Math.round(l.p99 * 100) / 100 })
+    report('sol.rpc_sustained_tps', l.n / seconds, 'tx/s', {
+      clients: CLIENTS,
+      transactions: l.n,
+      each: 'sendRawTransaction + confirmTransaction of a co-signed swap',
+      daemonCpuMsPerTx: perOp(l.n),
+      benchCpuMsPerTx: ownPerOp(l.n),
+    })
+    report('sol.submit_to_confirmed.p50_at_20_clients', l.p50, 'ms', {
+      clients: CLIENTS,
+      p99: Math.round(l.p99 * 100) / 100,
+    })
   } finally {
     // web3.js closes an idle websocket after 500 ms; a node that vanishes first gets reconnected to forever.
     await new Promise((resolve) => setTimeout(resolve, 1000))

@@ -3,10 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pool } from 'undici'
 import type { Address, Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { keyFilePath } from '../src/config/paths.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
-import { signSwap, toWireOrder, type BaseInfo, type ConfirmResult, type SwapRequestBody } from '../src/sdk/swap/index.js'
+import {
+  type BaseInfo,
+  type ConfirmResult,
+  type SwapRequestBody,
+  signSwap,
+  toWireOrder,
+} from '../src/sdk/swap/index.js'
 import { report, spawnServe, summary } from './lib.js'
 
 const USERS = 100
@@ -28,12 +34,27 @@ export async function benchSwap(): Promise<void> {
   const api = serve.ready.urls.api
   const pool = new Pool(api, { connections: CONCURRENCY + 4, pipelining: 1 })
   try {
-    const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> => {
-      const res = await pool.request({ method, path, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const call = async <T>(
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; body: T }> => {
+      const res = await pool.request({
+        method,
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       return { status: res.statusCode, body: (await res.body.json()) as T }
     }
     const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
-    const { body: created } = await call<{ key: string }>('POST', '/api/operator/keys', { name: 'bench', owner: '0x00000000000000000000000000000000000000aa' }, { authorization: `Bearer ${operatorToken}` })
+    const { body: created } = await call<{ key: string }>(
+      'POST',
+      '/api/operator/keys',
+      { name: 'bench', owner: '0x00000000000000000000000000000000000000aa' },
+      { authorization: `Bearer ${operatorToken}` },
+    )
     const auth = { 'x-api-key': created.key }
     const info = (await call<BaseInfo>('GET', '/api/base/info')).body
 
@@ -70,22 +91,49 @@ export async function benchSwap(): Promise<void> {
     // Latency with nobody else around: each user's first order, one after another.
     const idle = []
     for (const b of bodies) idle.push(await submit(b[0]!))
-    report('swap.accepted.p50', summary(idle.map((x) => x.accepted)).p50, 'ms', { swaps: idle.length, concurrency: 1, target: '< 40' })
+    report('swap.accepted.p50', summary(idle.map((x) => x.accepted)).p50, 'ms', {
+      swaps: idle.length,
+      concurrency: 1,
+      target: '< 40',
+    })
     report('swap.receipt.p50', summary(idle.map((x) => x.receipt)).p50, 'ms', { concurrency: 1 })
     report('swap.receipt.p99', summary(idle.map((x) => x.receipt)).p99, 'ms', { concurrency: 1 })
 
     // Moderate load (10 users at a time), then sustained (CONCURRENCY at a time), each user sending back to back.
-    const moderate = await drive(bodies.map((b) => b.slice(1, 1 + MODERATE)), 10, submit)
-    report('swap.accepted.moderate.p50', summary(moderate.samples.map((x) => x.accepted)).p50, 'ms', { concurrency: 10, swaps: moderate.samples.length })
+    const moderate = await drive(
+      bodies.map((b) => b.slice(1, 1 + MODERATE)),
+      10,
+      submit,
+    )
+    report('swap.accepted.moderate.p50', summary(moderate.samples.map((x) => x.accepted)).p50, 'ms', {
+      concurrency: 10,
+      swaps: moderate.samples.length,
+    })
     report('swap.receipt.moderate.p50', summary(moderate.samples.map((x) => x.receipt)).p50, 'ms', { concurrency: 10 })
     report('swap.receipt.moderate.p99', summary(moderate.samples.map((x) => x.receipt)).p99, 'ms', { concurrency: 10 })
     report('swap.moderate', moderate.perSecond, 'swaps/s', { concurrency: 10 })
 
-    const loaded = await drive(bodies.map((b) => b.slice(1 + MODERATE)), CONCURRENCY, submit)
-    report('swap.sustained', loaded.perSecond, 'swaps/s', { swaps: loaded.samples.length, users: USERS, concurrency: CONCURRENCY, target: '>= 100' })
-    report('swap.accepted.loaded.p50', summary(loaded.samples.map((x) => x.accepted)).p50, 'ms', { concurrency: CONCURRENCY, note: 'queueing: in flight / throughput' })
-    report('swap.receipt.loaded.p50', summary(loaded.samples.map((x) => x.receipt)).p50, 'ms', { concurrency: CONCURRENCY })
-    report('swap.receipt.loaded.p99', summary(loaded.samples.map((x) => x.receipt)).p99, 'ms', { concurrency: CONCURRENCY })
+    const loaded = await drive(
+      bodies.map((b) => b.slice(1 + MODERATE)),
+      CONCURRENCY,
+      submit,
+    )
+    report('swap.sustained', loaded.perSecond, 'swaps/s', {
+      swaps: loaded.samples.length,
+      users: USERS,
+      concurrency: CONCURRENCY,
+      target: '>= 100',
+    })
+    report('swap.accepted.loaded.p50', summary(loaded.samples.map((x) => x.accepted)).p50, 'ms', {
+      concurrency: CONCURRENCY,
+      note: 'queueing: in flight / throughput',
+    })
+    report('swap.receipt.loaded.p50', summary(loaded.samples.map((x) => x.receipt)).p50, 'ms', {
+      concurrency: CONCURRENCY,
+    })
+    report('swap.receipt.loaded.p99', summary(loaded.samples.map((x) => x.receipt)).p99, 'ms', {
+      concurrency: CONCURRENCY,
+    })
     blocks.stop()
 
     // The confirm route an integrator polls, on an included swap.
@@ -108,7 +156,12 @@ export async function benchSwap(): Promise<void> {
 function watchBlocks(rpcUrl: string) {
   const rpc = new Pool(new URL(rpcUrl).origin, { connections: 2 })
   const call = async (method: string, params: unknown[]) => {
-    const res = await rpc.request({ path: '/', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    const res = await rpc.request({
+      path: '/',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
     return ((await res.body.json()) as { result: any }).result
   }
   const seen = new Set<string>()
@@ -129,9 +182,12 @@ function watchBlocks(rpcUrl: string) {
       }
       await new Promise((r) => setTimeout(r, 2))
     }
-  })().catch(() => undefined).finally(() => rpc.close())
+  })()
+    .catch(() => undefined)
+    .finally(() => rpc.close())
   return {
-    included: (hash: string) => (seen.has(hash) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(hash, resolve))),
+    included: (hash: string) =>
+      seen.has(hash) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(hash, resolve)),
     stop: () => void (stopped = true),
   }
 }
@@ -139,13 +195,19 @@ function watchBlocks(rpcUrl: string) {
 type Sample = { hash: Hex; accepted: number; receipt: number }
 
 /** `concurrency` users at a time, each sending its orders back to back (a user's next nonce needs the last one mined). */
-async function drive(queues: SwapRequestBody[][], concurrency: number, submit: (b: SwapRequestBody) => Promise<Sample>) {
+async function drive(
+  queues: SwapRequestBody[][],
+  concurrency: number,
+  submit: (b: SwapRequestBody) => Promise<Sample>,
+) {
   const samples: Sample[] = []
   let next = 0
   const t0 = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let u = next++; u < queues.length; u = next++) for (const b of queues[u]!) samples.push(await submit(b))
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let u = next++; u < queues.length; u = next++) for (const b of queues[u]!) samples.push(await submit(b))
+    }),
+  )
   return { samples, perSecond: samples.length / ((performance.now() - t0) / 1000) }
 }
 
@@ -154,10 +216,12 @@ export type Call = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => 
 export async function fundUsers(call: Call, n: number, usdc: bigint): Promise<PrivateKeyAccount[]> {
   const users = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()))
   const amount = (Number(usdc) / 1e6).toString()
-  await Promise.all(users.map(async (u) => {
-    const r = await call('POST', '/api/local/faucet', { to: u.address, token: USDC, amount })
-    if (r.status !== 200) throw new Error(`faucet answered ${r.status}`)
-  }))
+  await Promise.all(
+    users.map(async (u) => {
+      const r = await call('POST', '/api/local/faucet', { to: u.address, token: USDC, amount })
+      if (r.status !== 200) throw new Error(`faucet answered ${r.status}`)
+    }),
+  )
   return users
 }
 
@@ -168,11 +232,24 @@ export async function signChain(user: PrivateKeyAccount, info: BaseInfo, count: 
   const bodies: SwapRequestBody[] = []
   for (let i = 0; i < count; i++) {
     const order = {
-      user: user.address, inputToken: info.usdc as Address, inputAmount: AMOUNT, outputToken: out.addr,
-      minOutputAmount: AMOUNT * 10n ** BigInt(out.dec - info.usdcDec), solver: info.solver, deadline, nonce: BigInt(i),
+      user: user.address,
+      inputToken: info.usdc as Address,
+      inputAmount: AMOUNT,
+      outputToken: out.addr,
+      minOutputAmount: AMOUNT * 10n ** BigInt(out.dec - info.usdcDec),
+      solver: info.solver,
+      deadline,
+      nonce: BigInt(i),
     }
     const signed = await signSwap(user, info, order, BigInt(i))
-    bodies.push({ user: user.address, uiAmount: (Number(AMOUNT) / 1e6).toString(), in: USDC, out: TOKEN_A, order: toWireOrder(order), ...signed })
+    bodies.push({
+      user: user.address,
+      uiAmount: (Number(AMOUNT) / 1e6).toString(),
+      in: USDC,
+      out: TOKEN_A,
+      order: toWireOrder(order),
+      ...signed,
+    })
   }
   return bodies
 }

@@ -1,5 +1,5 @@
-import { keccak256, toHex, type Address, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { type Address, type Hex, keccak256, toHex } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import type { PaymentRequirements } from '../src/sdk/x402/types.js'
 
@@ -14,17 +14,36 @@ let counter = 0
 export function payer(usdc: UsdcKind, payTo: Address, amount: bigint) {
   const account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())
   const requirements: PaymentRequirements = {
-    scheme: 'exact', network: usdc.network, asset: usdc.asset, amount: amount.toString(), payTo,
-    maxTimeoutSeconds: 300, extra: { name: usdc.name, version: usdc.version },
+    scheme: 'exact',
+    network: usdc.network,
+    asset: usdc.asset,
+    amount: amount.toString(),
+    payTo,
+    maxTimeoutSeconds: 300,
+    extra: { name: usdc.name, version: usdc.version },
   }
   return {
     address: account.address,
     async sign(): Promise<Request> {
       const now = BigInt(Math.floor(Date.now() / 1000))
-      const auth = { from: account.address, to: payTo, value: amount, validAfter: 0n, validBefore: now + 300n, nonce: keccak256(toHex(`bench ${process.pid} ${counter++} ${Math.random()}`)) as Hex }
+      const auth = {
+        from: account.address,
+        to: payTo,
+        value: amount,
+        validAfter: 0n,
+        validBefore: now + 300n,
+        nonce: keccak256(toHex(`bench ${process.pid} ${counter++} ${Math.random()}`)) as Hex,
+      }
       const domain = { name: usdc.name, version: usdc.version, chainId: usdc.chainId, verifyingContract: usdc.asset }
       const signature = await account.signTypedData(transferWithAuthorizationTypedData(domain, auth))
-      const authorization = { from: auth.from, to: auth.to, value: auth.value.toString(), validAfter: '0', validBefore: auth.validBefore.toString(), nonce: auth.nonce }
+      const authorization = {
+        from: auth.from,
+        to: auth.to,
+        value: auth.value.toString(),
+        validAfter: '0',
+        validBefore: auth.validBefore.toString(),
+        nonce: auth.nonce,
+      }
       return {
         x402Version: 2,
         paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature, authorization } },

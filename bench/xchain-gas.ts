@@ -1,12 +1,12 @@
-import { maxUint256, parseUnits, type Address, type Hex, type TransactionReceipt } from 'viem'
+import { type Address, type Hex, maxUint256, parseUnits, type TransactionReceipt } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import * as OutputSettler from '../contracts/evm/artifacts/OutputSettler.js'
 import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../contracts/evm/artifacts/RfqSwap.js'
-import { signOrder, signPermit, type Domain } from '../contracts/evm/testing/sign.js'
+import { type Domain, signOrder, signPermit } from '../contracts/evm/testing/sign.js'
 import { mint } from '../contracts/evm/testing/tokens.js'
 import { setupXchain, testKey, type XchainFixture } from '../contracts/evm/testing/xchain.js'
-import { evmParty, type EvmOrder } from '../contracts/xchain/statement.js'
+import { type EvmOrder, evmParty } from '../contracts/xchain/statement.js'
 import { report } from './lib.js'
 
 /**
@@ -21,7 +21,12 @@ export async function benchXchainGas(): Promise<void> {
   try {
     const { user, solver, other } = f.tc.accounts
     const router = await f.tc.deploy(RfqSwap.abi, RfqSwap.bytecode, [solver.address])
-    await f.tc.send(solver, { address: f.pusd.address, abi: PermitToken.abi, functionName: 'approve', args: [router, maxUint256] })
+    await f.tc.send(solver, {
+      address: f.pusd.address,
+      abi: PermitToken.abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+    })
     const swap = routerSwap(f, router)
 
     const gas = async (p: Promise<TransactionReceipt>) => Number((await p).gasUsed)
@@ -60,22 +65,39 @@ export async function benchXchainGas(): Promise<void> {
 
     const now = await f.tc.latestTimestamp()
     let n = 0
-    const fill = await twice(() => f.tc.send(solver, {
-      address: f.settler, abi: OutputSettler.abi, functionName: 'fill',
-      args: [`0x${(++n).toString(16).padStart(64, '0')}`, f.pusd.address, parseUnits('10', 18), user.address, `0x${'5a'.repeat(32)}`, now + 600n],
-    }))
+    const fill = await twice(() =>
+      f.tc.send(solver, {
+        address: f.settler,
+        abi: OutputSettler.abi,
+        functionName: 'fill',
+        args: [
+          `0x${(++n).toString(16).padStart(64, '0')}`,
+          f.pusd.address,
+          parseUnits('10', 18),
+          user.address,
+          `0x${'5a'.repeat(32)}`,
+          now + 600n,
+        ],
+      }),
+    )
 
     const ratio = (g: number) => Math.round((g / swapGas) * 100) / 100
     report('xchain.gas.swap', swapGas, 'gas', { contract: 'RfqSwap.swap', note: 'reference' })
     report('xchain.gas.swap.first', swapFirst, 'gas', { contract: 'RfqSwap.swap', note: 'brand-new user' })
     for (const [name, g, contract] of [
-      ['open', open, 'SourceEscrow.open'], ['openFor', openForGas, 'SourceEscrow.openFor'],
-      ['claim', claim, 'SourceEscrow.claim (2 of 3)'], ['refund', refund, 'SourceEscrow.refund'],
+      ['open', open, 'SourceEscrow.open'],
+      ['openFor', openForGas, 'SourceEscrow.openFor'],
+      ['claim', claim, 'SourceEscrow.claim (2 of 3)'],
+      ['refund', refund, 'SourceEscrow.refund'],
       ['fill', fill, 'OutputSettler.fill'],
     ] as const) {
       report(`xchain.gas.${name}`, g, 'gas', { contract, ratioToSwap: ratio(g), target: '<= 2' })
     }
-    report('xchain.gas.openFor.first', openForFirst, 'gas', { contract: 'SourceEscrow.openFor', note: 'brand-new user', ratioToSwapFirst: Math.round((openForFirst / swapFirst) * 100) / 100 })
+    report('xchain.gas.openFor.first', openForFirst, 'gas', {
+      contract: 'SourceEscrow.openFor',
+      note: 'brand-new user',
+      ratioToSwapFirst: Math.round((openForFirst / swapFirst) * 100) / 100,
+    })
   } finally {
     await f.tc.stop()
   }
@@ -91,14 +113,35 @@ function routerSwap(f: XchainFixture, router: Address) {
       funded.add(who.address)
     }
     const read = (address: Address, abi: typeof RfqSwap.abi | typeof PermitToken.abi) =>
-      f.tc.client.readContract({ address, abi, functionName: 'nonces', args: [who.address] } as never) as Promise<bigint>
+      f.tc.client.readContract({
+        address,
+        abi,
+        functionName: 'nonces',
+        args: [who.address],
+      } as never) as Promise<bigint>
     const deadline = (await f.tc.latestTimestamp()) + 600n
     const order = {
-      user: who.address, inputToken: f.usdc.address, inputAmount: 10_000_000n, outputToken: f.pusd.address,
-      minOutputAmount: parseUnits('10', 18), solver: f.tc.accounts.solver.address, deadline, nonce: await read(router, RfqSwap.abi),
+      user: who.address,
+      inputToken: f.usdc.address,
+      inputAmount: 10_000_000n,
+      outputToken: f.pusd.address,
+      minOutputAmount: parseUnits('10', 18),
+      solver: f.tc.accounts.solver.address,
+      deadline,
+      nonce: await read(router, RfqSwap.abi),
     }
     const orderSig: Hex = await signOrder(who, domain, order)
-    const { v, r, s } = await signPermit(who, f.usdc.domain, { spender: router, value: order.inputAmount, nonce: await read(f.usdc.address, PermitToken.abi), deadline })
-    return f.tc.send(f.tc.accounts.solver, { address: router, abi: RfqSwap.abi, functionName: 'swap', args: [order, orderSig, v, r, s] })
+    const { v, r, s } = await signPermit(who, f.usdc.domain, {
+      spender: router,
+      value: order.inputAmount,
+      nonce: await read(f.usdc.address, PermitToken.abi),
+      deadline,
+    })
+    return f.tc.send(f.tc.accounts.solver, {
+      address: router,
+      abi: RfqSwap.abi,
+      functionName: 'swap',
+      args: [order, orderSig, v, r, s],
+    })
   }
 }

@@ -27,7 +27,13 @@ export type Opener = (i: number) => Promise<{ orderId: `0x${string}`; rail: Xcha
  */
 type Direction = { fund(n: number): Promise<void>; open: Opener }
 
-type Setup = { api: string; apiKey: string; rpc: Record<string, string>; networks: Record<string, string>; x: XchainClient }
+type Setup = {
+  api: string
+  apiKey: string
+  rpc: Record<string, string>
+  networks: Record<string, string>
+  x: XchainClient
+}
 
 /**
  * Cross-chain figures against `parx serve` in its own process on the embedded chains, driven as a
@@ -48,21 +54,36 @@ export async function benchXchain(): Promise<void> {
     const api = serve.ready.urls.api
     const { operatorToken } = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8')) as { operatorToken: string }
     const created = await fetch(`${api}/api/operator/keys`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
       body: JSON.stringify({ name: 'bench', owner: `0x${'00'.repeat(19)}aa` }),
     })
     const { key: apiKey } = (await created.json()) as { key: string }
-    const config = (await (await fetch(`${api}/api/config`)).json()) as { urls: { rpc: Record<string, string> }; networks: Record<string, string> }
-    const s: Setup = { api, apiKey, rpc: config.urls.rpc, networks: config.networks, x: createXchainClient({ apiUrl: api, apiKey }) }
+    const config = (await (await fetch(`${api}/api/config`)).json()) as {
+      urls: { rpc: Record<string, string> }
+      networks: Record<string, string>
+    }
+    const s: Setup = {
+      api,
+      apiKey,
+      rpc: config.urls.rpc,
+      networks: config.networks,
+      x: createXchainClient({ apiUrl: api, apiKey }),
+    }
 
     for (const [rail, direction] of Object.entries(await directions(s)) as [XchainRail, Direction][]) {
       const opener = direction.open
       await direction.fund(3 + SEQUENTIAL)
-      for (let i = -3; i < 0; i++) await opener(i).then((o) => s.x.waitForStatus(o.orderId, { rail: o.rail, intervalMs: POLL_MS })) // warm-up, not counted
+      for (let i = -3; i < 0; i++)
+        await opener(i).then((o) => s.x.waitForStatus(o.orderId, { rail: o.rail, intervalMs: POLL_MS })) // warm-up, not counted
       const latencies: number[] = []
       for (let i = 0; i < SEQUENTIAL; i++) latencies.push(await openToClaimed(s.x, opener, i, POLL_MS))
       const l = summary(latencies)
-      report(`xchain ${rail} lock confirmed -> claimed p50`, l.p50, 'ms', { n: l.n, target: '< 1000 ms on the embedded chains', peer: 'Across ~2000 ms on live chains' })
+      report(`xchain ${rail} lock confirmed -> claimed p50`, l.p50, 'ms', {
+        n: l.n,
+        target: '< 1000 ms on the embedded chains',
+        peer: 'Across ~2000 ms on live chains',
+      })
       report(`xchain ${rail} lock confirmed -> claimed p99`, l.p99, 'ms', { n: l.n })
 
       await direction.fund(SUSTAINED)
@@ -74,16 +95,25 @@ export async function benchXchain(): Promise<void> {
       const anvil0 = childrenCpuMs(serve.child.pid!)
       let next = 0
       const claimed: number[] = []
-      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-        while (next < SUSTAINED) claimed.push(await openToClaimed(s.x, opener, SEQUENTIAL + next++, LOADED_POLL_MS))
-      }))
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (next < SUSTAINED) claimed.push(await openToClaimed(s.x, opener, SEQUENTIAL + next++, LOADED_POLL_MS))
+        }),
+      )
       const minutes = (performance.now() - t0) / 60_000
       const c = summary(claimed)
       const cpuPerOrder = Math.round(((cpuMs(serve.child.pid!) - cpu0) / claimed.length) * 100) / 100
       const own = process.cpuUsage(own0)
       const benchCpuPerOrder = Math.round(((own.user + own.system) / 1000 / claimed.length) * 100) / 100
       const anvilCpuPerOrder = Math.round(((childrenCpuMs(serve.child.pid!) - anvil0) / claimed.length) * 100) / 100
-      report(`xchain ${rail} orders per minute, ${IN_FLIGHT} in flight`, claimed.length / minutes, 'orders/min', { orders: claimed.length, latencyP50Ms: c.p50, latencyP99Ms: c.p99, daemonCpuMsPerOrder: cpuPerOrder, benchCpuMsPerOrder: benchCpuPerOrder, anvilCpuMsPerOrder: anvilCpuPerOrder })
+      report(`xchain ${rail} orders per minute, ${IN_FLIGHT} in flight`, claimed.length / minutes, 'orders/min', {
+        orders: claimed.length,
+        latencyP50Ms: c.p50,
+        latencyP99Ms: c.p99,
+        daemonCpuMsPerOrder: cpuPerOrder,
+        benchCpuMsPerOrder: benchCpuPerOrder,
+        anvilCpuMsPerOrder: anvilCpuPerOrder,
+      })
     }
   } finally {
     await serve.stop()
@@ -105,7 +135,11 @@ async function directions(s: Setup): Promise<Partial<Record<XchainRail, Directio
   const solana = s.networks.solana!
   const connection = new Connection(s.rpc[solana]!, 'confirmed')
   const faucet = async (body: Record<string, string>) => {
-    const r = await fetch(`${s.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const r = await fetch(`${s.api}/api/local/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     if (!r.ok) throw new Error(`faucet: ${await r.text()}`)
   }
   const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts')
@@ -114,7 +148,8 @@ async function directions(s: Setup): Promise<Partial<Record<XchainRail, Directio
     const ready: U[] = []
     return {
       fund: async (n: number) => {
-        for (let k = 0; k < n; k += 10) ready.push(...(await Promise.all(Array.from({ length: Math.min(10, n - k) }, make))))
+        for (let k = 0; k < n; k += 10)
+          ready.push(...(await Promise.all(Array.from({ length: Math.min(10, n - k) }, make))))
       },
       take: (): U => {
         const u = ready.shift()
@@ -135,14 +170,29 @@ async function directions(s: Setup): Promise<Partial<Record<XchainRail, Directio
   })
   const solOrigin: Opener = async () => {
     const { user, recipientEvm } = solUsers.take()
-    const { built } = await s.x.openSolOrigin({ signer: user, connection, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm })
+    const { built } = await s.x.openSolOrigin({
+      signer: user,
+      connection,
+      inSym: TOKEN_A,
+      outSym: TOKEN_A,
+      uiAmount: '1',
+      recipientEvm,
+    })
     return { orderId: built.orderId, rail: 'sol-origin' }
   }
   const evmOrigin: Opener = async () => {
     const { user, recipientSol } = evmUsers.take()
-    const { orderId, submitted } = await s.x.openEvmOrigin(user, { inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol })
+    const { orderId, submitted } = await s.x.openEvmOrigin(user, {
+      inSym: TOKEN_A,
+      outSym: TOKEN_A,
+      uiAmount: '1',
+      recipientSol,
+    })
     if (!submitted.opened) throw new Error(`order ${orderId} did not open: ${JSON.stringify(submitted)}`)
     return { orderId, rail: 'evm-origin' }
   }
-  return { 'sol-origin': { fund: solUsers.fund, open: solOrigin }, 'evm-origin': { fund: evmUsers.fund, open: evmOrigin } }
+  return {
+    'sol-origin': { fund: solUsers.fund, open: solOrigin },
+    'evm-origin': { fund: evmUsers.fund, open: evmOrigin },
+  }
 }

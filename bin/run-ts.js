@@ -1,8 +1,8 @@
 #!/usr/bin/env node
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 // Runs one TypeScript script of the repo (build and bench scripts): node bin/run-ts.js <file.ts> [args]
 import { register } from 'tsx/esm/api'
-import { pathToFileURL } from 'node:url'
-import { resolve } from 'node:path'
 
 register()
 const script = process.argv[2]

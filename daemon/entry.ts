@@ -24,7 +24,10 @@ export function loadRoot(): Promise<typeof import('./main.js')> {
  * EVM chains spawned) run while the composition root still loads, so the chains boot on the other
  * core during that load instead of after it.
  */
-export async function startDaemon(config: Readonly<ResolvedConfig>, opts: Omit<StartDaemonOptions, 'early'> = {}): Promise<Daemon> {
+export async function startDaemon(
+  config: Readonly<ResolvedConfig>,
+  opts: Omit<StartDaemonOptions, 'early'> = {},
+): Promise<Daemon> {
   const loading = loadRoot()
   const early = startEarly(config)
   early.catch(() => {}) // main.startDaemon awaits it and meets its refusal; this keeps it from counting as unhandled meanwhile
@@ -33,13 +36,18 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: Omit<S
     main = await loading
   } catch (e) {
     // Nothing will take over what the first steps took.
-    await early.then((taken) => taken.release(), () => {})
+    await early.then(
+      (taken) => taken.release(),
+      () => {},
+    )
     throw e
   }
   return main.startDaemon(config, { ...opts, early })
 }
 
-export async function startStandaloneChains(...args: Parameters<typeof import('./chains/standalone.js').startStandaloneChains>) {
+export async function startStandaloneChains(
+  ...args: Parameters<typeof import('./chains/standalone.js').startStandaloneChains>
+) {
   return (await import('./chains/standalone.js')).startStandaloneChains(...args)
 }
 
@@ -65,6 +73,8 @@ export async function restoreDataDir(...args: Parameters<typeof import('./backup
   return (await import('./backup/restore.js')).restoreDataDir(...args)
 }
 
-export async function startAttestorProcess(...args: Parameters<typeof import('./xchain/attestors/process.js').startAttestorProcess>) {
+export async function startAttestorProcess(
+  ...args: Parameters<typeof import('./xchain/attestors/process.js').startAttestorProcess>
+) {
   return (await import('./xchain/attestors/process.js')).startAttestorProcess(...args)
 }

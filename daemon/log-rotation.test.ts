@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -8,7 +8,8 @@ import { capLogSize } from './log-rotation.js'
 let dir: string
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-const flushed = (dest: pino.DestinationStream & { flush(cb: (e?: Error) => void): void }) => new Promise<void>((resolve, reject) => dest.flush((e) => (e ? reject(e) : resolve())))
+const flushed = (dest: pino.DestinationStream & { flush(cb: (e?: Error) => void): void }) =>
+  new Promise<void>((resolve, reject) => dest.flush((e) => (e ? reject(e) : resolve())))
 
 describe('capLogSize', () => {
   for (const sync of [true, false]) {
@@ -48,7 +49,9 @@ describe('capLogSize', () => {
       for (const f of files) expect(statSync(join(dir, f)).size).toBeLessThanOrEqual(bound)
       expect(existsSync(`${path}.3`)).toBe(false)
       // Nothing lost at a rotation: the kept files hold the last lines, in order, without a gap.
-      const kept = ['parx.log.2', 'parx.log.1', 'parx.log'].flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)).map((l) => (JSON.parse(l) as { i: number }).i)
+      const kept = ['parx.log.2', 'parx.log.1', 'parx.log']
+        .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
+        .map((l) => (JSON.parse(l) as { i: number }).i)
       expect(kept.at(-1)).toBe(4_999)
       expect(kept).toEqual(kept.map((_, k) => kept[0]! + k))
       dest.end()

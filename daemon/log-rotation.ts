@@ -43,6 +43,7 @@ export function capLogSize(dest: Destination, path: string, cap: LogCap): void {
 function rotate(path: string, keep: number): void {
   if (keep <= 0) return void rmSync(path, { force: true })
   rmSync(rotatedLogPath(path, keep), { force: true })
-  for (let i = keep - 1; i >= 1; i--) if (existsSync(rotatedLogPath(path, i))) renameSync(rotatedLogPath(path, i), rotatedLogPath(path, i + 1))
+  for (let i = keep - 1; i >= 1; i--)
+    if (existsSync(rotatedLogPath(path, i))) renameSync(rotatedLogPath(path, i), rotatedLogPath(path, i + 1))
   renameSync(path, rotatedLogPath(path, 1))
 }

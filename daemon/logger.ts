@@ -1,7 +1,7 @@
-import { logPath } from '../src/config/paths.js'
 import pino, { type Logger } from 'pino'
-import { capLogSize, type LogCap } from './log-rotation.js'
+import { logPath } from '../src/config/paths.js'
 import { currentRequestId } from './http/request-id.js'
+import { capLogSize, type LogCap } from './log-rotation.js'
 
 /** Every line written while serving a request names it (docs/operations.md "Request ids"). */
 const requestIdMixin = () => {
@@ -33,7 +33,8 @@ export function openLog(dataDir: string, level: string, cap?: LogCap): DaemonLog
   dest.on('ready', () => (opened = true))
   dest.on('error', (err: Error) => {
     if (!opened) neverOpened = true
-    if (!warned) process.stderr.write(`parx: cannot write the log ${logPath(dataDir)} (${err.message}); continuing without it\n`)
+    if (!warned)
+      process.stderr.write(`parx: cannot write the log ${logPath(dataDir)} (${err.message}); continuing without it\n`)
     warned = true
   })
   // sonic-boom throws on a write once closed: a late line must not throw into whoever logged it.
@@ -41,7 +42,24 @@ export function openLog(dataDir: string, level: string, cap?: LogCap): DaemonLog
   const write = dest.write.bind(dest)
   dest.write = (chunk: string) => (closing !== undefined ? true : write(chunk))
   const log = pino(
-    { level, mixin: requestIdMixin, redact: { paths: ['*.key', '*.privateKey', '*.operatorToken', '*.platformWallet', '*.wallet_sealed', 'req.headers["x-user-key"]', 'req.headers["x-agent-key"]', 'req.headers["x-api-key"]', 'req.headers.authorization'], censor: '[secret]' } },
+    {
+      level,
+      mixin: requestIdMixin,
+      redact: {
+        paths: [
+          '*.key',
+          '*.privateKey',
+          '*.operatorToken',
+          '*.platformWallet',
+          '*.wallet_sealed',
+          'req.headers["x-user-key"]',
+          'req.headers["x-agent-key"]',
+          'req.headers["x-api-key"]',
+          'req.headers.authorization',
+        ],
+        censor: '[secret]',
+      },
+    },
     dest,
   )
   const close = () =>

@@ -1,9 +1,13 @@
 import type { Hono } from 'hono'
 import type { ResolvedConfig } from '../src/config/load.js'
 import { rpcOrigins } from '../src/config/rpc-origin.js'
+import type { EvmChain } from './chains/evm/chain.js'
+import type { FreshCache } from './chains/evm/fresh-cache.js'
+import type { TxSender } from './chains/evm/tx-sender.js'
+import type { SolanaChain } from './chains/solana/chain.js'
 import { composeAccess, composeKeys } from './compose/access.js'
 import { composeBackup } from './compose/backup.js'
-import { openGround, type Core } from './compose/core.js'
+import { type Core, openGround } from './compose/core.js'
 import { composeDashboard } from './compose/dashboard.js'
 import { composeDiscovery } from './compose/discovery.js'
 import { composeBazaar, composeFacilitator, warmFacilitator } from './compose/facilitator.js'
@@ -14,24 +18,20 @@ import { composeAa, composePlatform } from './compose/platform.js'
 import { composeSol, composeSwap } from './compose/swap.js'
 import { composeWorker } from './compose/worker.js'
 import { composeXchain } from './compose/xchain.js'
-import type { EvmChain } from './chains/evm/chain.js'
-import type { FreshCache } from './chains/evm/fresh-cache.js'
-import type { TxSender } from './chains/evm/tx-sender.js'
-import type { SolanaChain } from './chains/solana/chain.js'
+import { sessionAuth } from './dashboard/session-auth.js'
 import type { HookedFacilitator } from './facilitator/hooks.js'
 import { createApp } from './http/app.js'
 import { trustedProxies } from './http/client-address.js'
 import { apiLimiter } from './http/middleware/api-limiter.js'
 import { workerRoutes } from './http/routes/index.js'
-import { sessionAuth } from './dashboard/session-auth.js'
 import { loadServiceKeys, type ServiceKeys } from './keys/service-keys.js'
-import { openLog, type DaemonLog } from './logger.js'
-import { createMetrics } from './metrics/registry.js'
+import { type DaemonLog, openLog } from './logger.js'
 import { instrumentPlatform } from './metrics/platform.js'
+import { createMetrics } from './metrics/registry.js'
 import type { PlatformService } from './platform/service.js'
 import type { DaemonUrls, PublicAccounts, Surfaces } from './services.js'
+import { type EarlyStart, startEarly } from './startup/early-start.js'
 import { startupError } from './startup/failure.js'
-import { startEarly, type EarlyStart } from './startup/early-start.js'
 import type { Store } from './store/store.js'
 import type { Leadership } from './worker/leader.js'
 import type { XchainParts } from './xchain/compose.js'
@@ -81,7 +81,10 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
   let logFile: DaemonLog | undefined
   let keys: ServiceKeys
   try {
-    logFile = openLog(config.dataDir, config.logLevel, { maxBytes: config.log.maxMegabytes * 1024 * 1024, keep: config.log.files })
+    logFile = openLog(config.dataDir, config.logLevel, {
+      maxBytes: config.log.maxMegabytes * 1024 * 1024,
+      keep: config.log.files,
+    })
     keys = loadServiceKeys(config)
   } catch (e) {
     await logFile?.close()
@@ -102,7 +105,13 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     // (it is built below without an await, so no request arrives before it).
     progress('starting the HTTP server')
     let app: Hono | undefined
-    const api = await listenApi({ config, log, life, rpc: ground.chains.rpc, fetch: (req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })) })
+    const api = await listenApi({
+      config,
+      log,
+      life,
+      rpc: ground.chains.rpc,
+      fetch: (req, env) => (app ? app.fetch(req, env) : new Response(null, { status: 503 })),
+    })
     // Only the worker leader moves cross-chain orders; the leadership exists once the duties are campaigned for below.
     let leadership: Leadership | undefined
     // This daemon's own registry (docs/operations.md "Metrics"); with metrics off, nothing records.
@@ -134,18 +143,42 @@ export async function startDaemon(config: Readonly<ResolvedConfig>, opts: StartD
     const worker = await composeWorker(core, { facilitator, platform, xchain, onLeadership: (l) => (leadership = l) })
     await composeMetrics(core)
     app = createApp({
-      metrics: metrics.http, surfaces, auth: access.auth, log, limiter: apiLimiter(config, ground.store, log), proxies: trustedProxies(config.http.trustedProxies), flowEnabled: ground.flowEnabled,
-      callers: surfaces.platform, sessions: sessionAuth(dashboard.sessions, dashboard.origin), routes: config.role === 'worker' ? workerRoutes : undefined,
+      metrics: metrics.http,
+      surfaces,
+      auth: access.auth,
+      log,
+      limiter: apiLimiter(config, ground.store, log),
+      proxies: trustedProxies(config.http.trustedProxies),
+      flowEnabled: ground.flowEnabled,
+      callers: surfaces.platform,
+      sessions: sessionAuth(dashboard.sessions, dashboard.origin),
+      routes: config.role === 'worker' ? workerRoutes : undefined,
     })
     early.lock.setUrl(api.urls.api)
     log.info({ urls: { ...api.urls, rpc: rpcOrigins(api.urls.rpc) }, profile: config.profile }, 'parx daemon ready')
     // After the ready line, never before it: the first send then finds alto up (a failure is
     // logged by the runtime and retried on that send).
-    if (config.bundler.prestart && config.role !== 'worker') for (const rt of Object.values(aa)) rt.stack().catch(() => {})
+    if (config.bundler.prestart && config.role !== 'worker')
+      for (const rt of Object.values(aa)) rt.stack().catch(() => {})
     // On the next turn, once the caller has printed the ready line.
     setImmediate(startBackground)
     const { store, chains, base, radius, accounts, reads, sender } = ground
-    const services: DaemonParts = { config, store, keys, evm: chains.evm, base, radius, solana: chains.solana, accounts, reads, sender, facilitator: facilitator.service, platform: surfaces.platform, worker, xchain }
+    const services: DaemonParts = {
+      config,
+      store,
+      keys,
+      evm: chains.evm,
+      base,
+      radius,
+      solana: chains.solana,
+      accounts,
+      reads,
+      sender,
+      facilitator: facilitator.service,
+      platform: surfaces.platform,
+      worker,
+      xchain,
+    }
     return { urls: api.urls, services, stop }
   } catch (e) {
     await stop()

@@ -16,16 +16,26 @@ describe('redactText', () => {
   })
 
   it('keeps a revert reason', () => {
-    const e = new RpcRequestError({ url, body: { method: 'eth_estimateGas' }, error: { code: 3, message: 'execution reverted: ERC20: transfer amount exceeds balance' } })
+    const e = new RpcRequestError({
+      url,
+      body: { method: 'eth_estimateGas' },
+      error: { code: 3, message: 'execution reverted: ERC20: transfer amount exceeds balance' },
+    })
     const text = redactText(e.message)
     expect(text).toContain('ERC20: transfer amount exceeds balance')
     expect(text).not.toContain('SECRET')
   })
 
   it("removes a registered credential anywhere, and any URL's userinfo; other URLs stay whole", () => {
-    expect(redactText('the provider says: invalid key SECRETKEY123 (SECRETQ)')).toBe('the provider says: invalid key [redacted] ([redacted])')
-    expect(redactText('GET https://bob:hunter2hunter@seller.example/a?b=1 failed.')).toBe('GET https://seller.example/a?b=1 failed.')
-    expect(redactText('the seller at https://seller.example/x/y?z=1 answered 500')).toBe('the seller at https://seller.example/x/y?z=1 answered 500')
+    expect(redactText('the provider says: invalid key SECRETKEY123 (SECRETQ)')).toBe(
+      'the provider says: invalid key [redacted] ([redacted])',
+    )
+    expect(redactText('GET https://bob:hunter2hunter@seller.example/a?b=1 failed.')).toBe(
+      'GET https://seller.example/a?b=1 failed.',
+    )
+    expect(redactText('the seller at https://seller.example/x/y?z=1 answered 500')).toBe(
+      'the seller at https://seller.example/x/y?z=1 answered 500',
+    )
   })
 
   it('leaves a text with nothing to remove exactly as it was', () => {

@@ -31,7 +31,10 @@ export function registerSecretUrl(url: string): void {
     }
   }
   const parts = [
-    u.username, u.password, decode(u.username), decode(u.password),
+    u.username,
+    u.password,
+    decode(u.username),
+    decode(u.password),
     ...u.pathname.split('/').flatMap((s) => [s, decode(s)]),
     ...[...u.searchParams.values()],
     u.hash.slice(1),

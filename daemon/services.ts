@@ -5,11 +5,11 @@ import type { BazaarService } from './bazaar/service.js'
 import type { DashboardService } from './dashboard/service.js'
 import type { DiscoveryService } from './discovery/service.js'
 import type { Facilitator } from './facilitator/service.js'
+import type { MetricsSurface } from './metrics/registry.js'
 import type { PlatformService } from './platform/service.js'
 import type { SolDeps } from './sol/deps.js'
 import type { SwapDeps } from './swap/deps.js'
 import type { XchainService } from './xchain/service.js'
-import type { MetricsSurface } from './metrics/registry.js'
 
 // Where the daemon answers and its own accounts: what discovery publishes, so they live beside it.
 export type { DaemonUrls, PublicAccounts } from './discovery/types.js'

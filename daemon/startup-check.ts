@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../src/config/load.js'
-import { describeProblems, type ConfigProblem } from '../src/config/problem.js'
+import { type ConfigProblem, describeProblems } from '../src/config/problem.js'
 import { publicOriginProblems } from '../src/config/public-origin.js'
 import { BaseError } from '../src/errors/index.js'
 
@@ -10,9 +10,13 @@ import { BaseError } from '../src/errors/index.js'
 export async function refuseWhatCannotWork(config: Readonly<ResolvedConfig>): Promise<void> {
   const problems = config.profile === 'local' ? publicOriginProblems(config) : await offLocalProblems(config)
   if (problems.length === 0) return
-  throw new BaseError('CONFIG_INVALID', `the ${config.profile} profile cannot start: ${problems.length} problem${problems.length > 1 ? 's' : ''} in the configuration`, {
-    details: `${describeProblems(problems)}\nSee docs/hosting.md "Pointing at real networks"; the config file is at \`parx config path\`.`,
-  })
+  throw new BaseError(
+    'CONFIG_INVALID',
+    `the ${config.profile} profile cannot start: ${problems.length} problem${problems.length > 1 ? 's' : ''} in the configuration`,
+    {
+      details: `${describeProblems(problems)}\nSee docs/hosting.md "Pointing at real networks"; the config file is at \`parx config path\`.`,
+    },
+  )
 }
 
 /**
@@ -22,6 +26,9 @@ export async function refuseWhatCannotWork(config: Readonly<ResolvedConfig>): Pr
  * (./startup/early-start.ts) and loads them only off it.
  */
 async function offLocalProblems(config: Readonly<ResolvedConfig>): Promise<ConfigProblem[]> {
-  const [{ configProblems }, { rpcIdentityProblems }] = await Promise.all([import('../src/config/problems.js'), import('./chains/rpc-identity.js')])
+  const [{ configProblems }, { rpcIdentityProblems }] = await Promise.all([
+    import('../src/config/problems.js'),
+    import('./chains/rpc-identity.js'),
+  ])
   return [...configProblems(config), ...(await rpcIdentityProblems(config))]
 }

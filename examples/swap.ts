@@ -1,8 +1,9 @@
 // Gasless swaps on the local profile with the SDK, as a partner backend does them.
 // Run it against `parx serve`:
 //   PARX_API_KEY=$(npx parx keys create --name example -o json | jq -r .key) npx tsx examples/swap.ts
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+
 import { createSwapClient } from 'parx/swap'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 const apiUrl = process.env.PARX_API_URL ?? 'http://127.0.0.1:8420'
 const apiKey = process.env.PARX_API_KEY // a partner key: `parx keys create`
@@ -18,9 +19,9 @@ const faucet = await fetch(`${apiUrl}/api/local/faucet`, {
 if (!faucet.ok) throw new Error(`faucet: ${await faucet.text()}`)
 
 const parx = createSwapClient({ account, apiUrl, apiKey })
-const buy = await parx.swap({ in: 'USDC', out: 'PUSD', amount: '125' })      // entry buy, par
-await parx.waitForInclusion(buy.hash)                                          // polls /api/base/confirm
+const buy = await parx.swap({ in: 'USDC', out: 'PUSD', amount: '125' }) // entry buy, par
+await parx.waitForInclusion(buy.hash) // polls /api/base/confirm
 const par = await parx.swap({ in: 'PUSD', out: 'XUSD', amount: '12.345678' }) // partner stable to partner stable, par
 await parx.waitForInclusion(par.hash)
-const out = await parx.redeem({ in: 'PUSD', amount: '100' })                  // quotes, signs minOutBase, submits
+const out = await parx.redeem({ in: 'PUSD', amount: '100' }) // quotes, signs minOutBase, submits
 console.log(out.quote.minOutBase, (await parx.waitForInclusion(out.hash)).swap?.outputAmount)

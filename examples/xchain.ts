@@ -2,8 +2,8 @@
 // Run it against `parx serve`:
 //   PARX_API_KEY=$(npx parx keys create --name example -o json | jq -r .key) npx tsx examples/xchain.ts
 import { Connection, Keypair } from '@solana/web3.js'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createXchainClient } from 'parx/xchain'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 const apiUrl = process.env.PARX_API_URL ?? 'http://127.0.0.1:8420'
 const apiKey = process.env.PARX_API_KEY // a partner key: `parx keys create`
@@ -21,6 +21,13 @@ const faucet = await fetch(`${apiUrl}/api/local/faucet`, {
 if (!faucet.ok) throw new Error(`faucet: ${await faucet.text()}`)
 
 const xchain = createXchainClient({ apiUrl, apiKey })
-const { built } = await xchain.openSolOrigin({ signer: user, connection, inSym: 'PUSD', outSym: 'PUSD', uiAmount: '12.5', recipientEvm })
+const { built } = await xchain.openSolOrigin({
+  signer: user,
+  connection,
+  inSym: 'PUSD',
+  outSym: 'PUSD',
+  uiAmount: '12.5',
+  recipientEvm,
+})
 const final = await xchain.waitForStatus(built.orderId) // polls /api/xchain/status until claimed, refunded or attention
 console.log(final.status, final.delivered, final.recipient === recipientEvm)

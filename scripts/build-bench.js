@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 // Compiles the benchmarks (bench/run.ts and what it imports from src/, daemon/ and test/helpers/)
 // into one plain-JavaScript file, .bench-dist/run.js, that `npm run bench` runs with node alone.
 // Under a TypeScript loader (tsx) every dynamic import() of the process is a round trip to the
@@ -8,9 +11,6 @@
 // Packages stay in node_modules; import.meta.url and import.meta.dirname keep naming each source
 // file, so every path a bench builds (bin/parx.js, a reference script) is the one it builds under tsx.
 import { build } from 'esbuild'
-import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -36,6 +36,8 @@ await build({
   platform: 'node',
   target: 'node20',
   plugins: [sourcePaths],
-  banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 })

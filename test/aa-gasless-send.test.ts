@@ -1,18 +1,18 @@
-import { encodeFunctionData, getAddress, keccak256, parseUnits, toHex, zeroAddress, type Address } from 'viem'
+import { type Address, encodeFunctionData, getAddress, keccak256, parseUnits, toHex, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as PermitToken from '../contracts/evm/artifacts/PermitToken.js'
 import { startTestChain, type TestChain } from '../contracts/evm/testing/chain.js'
 import { signPermit } from '../contracts/evm/testing/sign.js'
-import { balanceOf, deployToken, mint, type DeployedToken } from '../contracts/evm/testing/tokens.js'
+import { balanceOf, type DeployedToken, deployToken, mint } from '../contracts/evm/testing/tokens.js'
 import { createAgentAccount } from '../daemon/buyer/aa/agent-account.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from '../daemon/buyer/aa/canonical.js'
-import { startLocalAa, type LocalAa } from '../daemon/buyer/aa/local-stack.js'
+import { type LocalAa, startLocalAa } from '../daemon/buyer/aa/local-stack.js'
 import { createSponsor } from '../daemon/buyer/aa/sponsor.js'
 
-
 const key = (label: string) => keccak256(toHex(`parx aa test ${label}`))
-const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: PermitToken.abi, functionName: 'transfer', args: [to, amount] })
+const transfer = (to: Address, amount: bigint) =>
+  encodeFunctionData({ abi: PermitToken.abi, functionName: 'transfer', args: [to, amount] })
 
 describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
   let tc: TestChain
@@ -24,8 +24,13 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
   beforeAll(async () => {
     tc = await startTestChain()
     aa = await startLocalAa({
-      rpcUrl: tc.anvil.rpcUrl, client: tc.client, deployer: tc.wallet(tc.accounts.deployer), sponsorKey,
-      executorKey: key('executor'), utilityKey: key('utility'), sponsors: (a) => agentWallets.has(a),
+      rpcUrl: tc.anvil.rpcUrl,
+      client: tc.client,
+      deployer: tc.wallet(tc.accounts.deployer),
+      sponsorKey,
+      executorKey: key('executor'),
+      utilityKey: key('utility'),
+      sponsors: (a) => agentWallets.has(a),
     })
     pusd = await deployToken(tc, 'PUSD')
   }, 90_000)
@@ -38,16 +43,33 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     agentWallets.add(owner.address)
     if (funded > 0n) await mint(tc, pusd, owner.address, funded)
-    const agent = await createAgentAccount({ owner, client: tc.client, chain: tc.chain, bundlerUrl: aa.alto.url, sponsor: aa.sponsor })
+    const agent = await createAgentAccount({
+      owner,
+      client: tc.client,
+      chain: tc.chain,
+      bundlerUrl: aa.alto.url,
+      sponsor: aa.sponsor,
+    })
     return { owner, agent }
   }
 
   it('deploys EntryPoint v0.8 and Simple7702Account at their canonical addresses, and a staked paymaster', async () => {
     expect(aa.deployment.entryPoint).toBe(ENTRY_POINT_08)
-    for (const a of [ENTRY_POINT_08, SIMPLE_7702_ACCOUNT, aa.deployment.paymaster]) expect((await tc.client.getCode({ address: a }))?.length).toBeGreaterThan(100)
+    for (const a of [ENTRY_POINT_08, SIMPLE_7702_ACCOUNT, aa.deployment.paymaster])
+      expect((await tc.client.getCode({ address: a }))?.length).toBeGreaterThan(100)
     const deposit = await tc.client.readContract({
-      address: ENTRY_POINT_08, abi: [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ type: 'address' }], outputs: [{ type: 'uint256' }] }],
-      functionName: 'balanceOf', args: [aa.deployment.paymaster],
+      address: ENTRY_POINT_08,
+      abi: [
+        {
+          type: 'function',
+          name: 'balanceOf',
+          stateMutability: 'view',
+          inputs: [{ type: 'address' }],
+          outputs: [{ type: 'uint256' }],
+        },
+      ],
+      functionName: 'balanceOf',
+      args: [aa.deployment.paymaster],
     })
     expect(deposit).toBe(parseUnits('10', 18))
   })
@@ -66,7 +88,9 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
     expect(await balanceOf(tc, pusd, to)).toBe(parseUnits('1.5', 18))
     expect(await tc.client.getBalance({ address: owner.address })).toBe(0n)
     // The EOA now delegates to Simple7702Account (EIP-7702 designator 0xef0100 || address).
-    expect((await tc.client.getCode({ address: owner.address }))?.toLowerCase()).toBe(`0xef0100${SIMPLE_7702_ACCOUNT.slice(2).toLowerCase()}`)
+    expect((await tc.client.getCode({ address: owner.address }))?.toLowerCase()).toBe(
+      `0xef0100${SIMPLE_7702_ACCOUNT.slice(2).toLowerCase()}`,
+    )
 
     // A second send: already delegated, no authorization this time.
     const again = await agent.sendNow([{ to: pusd.address, data: transfer(to, parseUnits('0.25', 18)) }])
@@ -84,8 +108,18 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
     const value = parseUnits('4', 18)
     const deadline = (await tc.latestTimestamp()) + 3600n
     const sig = await signPermit(owner, pusd.domain, { spender: spender.address, value, nonce: 0n, deadline })
-    await tc.send(spender, { address: pusd.address, abi: PermitToken.abi, functionName: 'permit', args: [owner.address, spender.address, value, deadline, sig.v, sig.r, sig.s] })
-    await tc.send(spender, { address: pusd.address, abi: PermitToken.abi, functionName: 'transferFrom', args: [owner.address, spender.address, value] })
+    await tc.send(spender, {
+      address: pusd.address,
+      abi: PermitToken.abi,
+      functionName: 'permit',
+      args: [owner.address, spender.address, value, deadline, sig.v, sig.r, sig.s],
+    })
+    await tc.send(spender, {
+      address: pusd.address,
+      abi: PermitToken.abi,
+      functionName: 'transferFrom',
+      args: [owner.address, spender.address, value],
+    })
     expect(await balanceOf(tc, pusd, spender.address)).toBe(value)
     expect(await balanceOf(tc, pusd, owner.address)).toBe(parseUnits('6', 18) - 1n)
     expect(await tc.client.getBalance({ address: owner.address })).toBe(0n)
@@ -94,16 +128,39 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
   it('the sponsor refuses a sender that is not an agent before signing; nothing moves', async () => {
     const stranger = privateKeyToAccount(generatePrivateKey())
     await mint(tc, pusd, stranger.address, 5n)
-    const agent = await createAgentAccount({ owner: stranger, client: tc.client, chain: tc.chain, bundlerUrl: aa.alto.url, sponsor: aa.sponsor })
-    await expect(agent.sendNow([{ to: pusd.address, data: transfer(zeroAddress, 5n) }])).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    const agent = await createAgentAccount({
+      owner: stranger,
+      client: tc.client,
+      chain: tc.chain,
+      bundlerUrl: aa.alto.url,
+      sponsor: aa.sponsor,
+    })
+    await expect(agent.sendNow([{ to: pusd.address, data: transfer(zeroAddress, 5n) }])).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
     expect(await balanceOf(tc, pusd, stranger.address)).toBe(5n)
   }, 30_000)
 
   it('a paymaster signature from another key is refused on chain; nothing moves', async () => {
     const { owner } = await newAgent(5n)
-    const forger = createSponsor({ paymaster: aa.deployment.paymaster, signer: privateKeyToAccount(generatePrivateKey()), sponsors: () => true })
-    const agent = await createAgentAccount({ owner, client: tc.client, chain: tc.chain, bundlerUrl: aa.alto.url, sponsor: forger })
-    await expect(agent.sendNow([{ to: pusd.address, data: transfer(tc.accounts.user.address, 5n) }])).rejects.toMatchObject({ code: 'RELAY_FAILED', message: expect.stringMatching(/bundler refused the user operation .*nothing was spent/) })
+    const forger = createSponsor({
+      paymaster: aa.deployment.paymaster,
+      signer: privateKeyToAccount(generatePrivateKey()),
+      sponsors: () => true,
+    })
+    const agent = await createAgentAccount({
+      owner,
+      client: tc.client,
+      chain: tc.chain,
+      bundlerUrl: aa.alto.url,
+      sponsor: forger,
+    })
+    await expect(
+      agent.sendNow([{ to: pusd.address, data: transfer(tc.accounts.user.address, 5n) }]),
+    ).rejects.toMatchObject({
+      code: 'RELAY_FAILED',
+      message: expect.stringMatching(/bundler refused the user operation .*nothing was spent/),
+    })
     expect(await balanceOf(tc, pusd, owner.address)).toBe(5n)
   }, 30_000)
 
@@ -128,13 +185,24 @@ describe('gasless sends: EIP-7702 account, our paymaster, alto', () => {
     expect(await tc.client.getBalance({ address: owner.address })).toBe(0n)
     const p = (xs: number[], q: number) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!)
     // prepare+sign+submit+receipt, and submit (pimlico_sendUserOperationNow) to receipt alone.
-    console.log(JSON.stringify({ figure: 'aa-send', n: 20, totalP50Ms: p(total, 0.5), totalP90Ms: p(total, 0.9), submitToReceiptP50Ms: p(submit, 0.5), submitToReceiptP90Ms: p(submit, 0.9) }))
+    console.log(
+      JSON.stringify({
+        figure: 'aa-send',
+        n: 20,
+        totalP50Ms: p(total, 0.5),
+        totalP90Ms: p(total, 0.9),
+        submitToReceiptP50Ms: p(submit, 0.5),
+        submitToReceiptP90Ms: p(submit, 0.9),
+      }),
+    )
   }, 120_000)
 
   it('a bundler that is down answers BUNDLER_UNAVAILABLE; nothing is spent', async () => {
     const { owner, agent } = await newAgent(7n)
     await aa.alto.stop()
-    await expect(agent.sendNow([{ to: pusd.address, data: transfer(tc.accounts.user.address, 7n) }])).rejects.toMatchObject({ code: 'BUNDLER_UNAVAILABLE' })
+    await expect(
+      agent.sendNow([{ to: pusd.address, data: transfer(tc.accounts.user.address, 7n) }]),
+    ).rejects.toMatchObject({ code: 'BUNDLER_UNAVAILABLE' })
     expect(await balanceOf(tc, pusd, owner.address)).toBe(7n)
   }, 30_000)
 })

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core'
+import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
@@ -13,8 +13,17 @@ let browser: Browser
 beforeAll(async () => {
   d = await startTestDaemon()
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
 }, 120_000)
 afterAll(async () => {
@@ -31,7 +40,13 @@ describe('GET /api/docs', () => {
     page.on('console', (m) => void (/Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text())))
     const origin = new URL(d.urls.api).origin
     // Anything not from the daemon (a CDN, a font host) is refused and named.
-    await page.route('**/*', (r) => (r.request().url().startsWith(origin) || r.request().url().startsWith('blob:') || r.request().url().startsWith('data:') ? r.continue() : (elsewhere.push(r.request().url()), r.abort())))
+    await page.route('**/*', (r) =>
+      r.request().url().startsWith(origin) ||
+      r.request().url().startsWith('blob:') ||
+      r.request().url().startsWith('data:')
+        ? r.continue()
+        : (elsewhere.push(r.request().url()), r.abort()),
+    )
     const res = await page.goto(`${d.urls.api}/api/docs`)
     expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self';/)
     // Redoc's title and an operation from the route table, rendered from /api/openapi.json.

@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(async () => d?.close())
 
 // The 401 body of docs/swap-api.md "Authentication", plus the request id every error body carries (docs/operations.md "Request ids").
-const unauthorized = { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: expect.stringMatching(/^req_[0-9a-f]{20}$/) }
+const unauthorized = {
+  error: 'missing or invalid x-api-key',
+  code: 'UNAUTHORIZED',
+  requestId: expect.stringMatching(/^req_[0-9a-f]{20}$/),
+}
 
 describe('partner keys on K routes (enforced)', () => {
   it('rejects a missing key with the SPEC body', async () => {
@@ -47,16 +51,29 @@ describe('partner keys on K routes (enforced)', () => {
   })
 
   it('stops accepting a key once deactivated or deleted, and keeps a deactivated key listed', async () => {
-    const created = await d.call('/api/operator/keys', { body: { name: 'ci', owner: '0x00000000000000000000000000000000000000bb' }, headers: d.operatorHeaders() })
+    const created = await d.call('/api/operator/keys', {
+      body: { name: 'ci', owner: '0x00000000000000000000000000000000000000bb' },
+      headers: d.operatorHeaders(),
+    })
     expect((await d.raw(kRoute, { headers: { 'x-api-key': created.key } })).status).toBe(200)
-    const off = await d.call(`/api/operator/keys/${created.id}/deactivate`, { method: 'POST', body: {}, headers: d.operatorHeaders() })
+    const off = await d.call(`/api/operator/keys/${created.id}/deactivate`, {
+      method: 'POST',
+      body: {},
+      headers: d.operatorHeaders(),
+    })
     expect(off.state).toBe('deactivated')
     expect((await d.raw(kRoute, { headers: { 'x-api-key': created.key } })).body).toEqual(unauthorized)
-    const listed = await d.call('/api/operator/keys', { query: { owner: '0x00000000000000000000000000000000000000bb' }, headers: d.operatorHeaders() })
+    const listed = await d.call('/api/operator/keys', {
+      query: { owner: '0x00000000000000000000000000000000000000bb' },
+      headers: d.operatorHeaders(),
+    })
     expect(listed.keys.map((k: any) => [k.id, k.state])).toEqual([[created.id, 'deactivated']])
     expect(JSON.stringify(listed)).not.toContain(created.key)
     await d.call(`/api/operator/keys/${created.id}`, { method: 'DELETE', headers: d.operatorHeaders() })
-    const after = await d.call('/api/operator/keys', { query: { owner: '0x00000000000000000000000000000000000000bb' }, headers: d.operatorHeaders() })
+    const after = await d.call('/api/operator/keys', {
+      query: { owner: '0x00000000000000000000000000000000000000bb' },
+      headers: d.operatorHeaders(),
+    })
     expect(after.keys).toEqual([])
   })
 
@@ -80,7 +97,10 @@ describe('operator routes', () => {
 
   it('reject a missing or wrong operator token', async () => {
     expect((await d.raw('/api/operator/keys')).status).toBe(401)
-    expect((await d.raw('/api/operator/keys', { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong' } })).status).toBe(401)
+    expect(
+      (await d.raw('/api/operator/keys', { headers: { authorization: 'Bearer wrong-token-wrong-token-wrong' } }))
+        .status,
+    ).toBe(401)
     expect((await d.raw('/api/operator/keys', { headers: d.operatorHeaders() })).status).toBe(200)
   })
 })

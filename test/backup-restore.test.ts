@@ -1,11 +1,11 @@
-import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
-import Sqlite from 'better-sqlite3'
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { erc20Abi, type Address } from 'viem'
+import { getAssociatedTokenAddressSync } from '@solana/spl-token'
+import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
+import Sqlite from 'better-sqlite3'
+import { type Address, erc20Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
@@ -35,7 +35,12 @@ const fresh = () => privateKeyToAccount(generatePrivateKey()).address
 async function balances(d: TestDaemon, who: { radius: Address[]; base: Address[]; sol: PublicKey }) {
   const erc20 = (network: 'radius' | 'base', owner: Address) => {
     const chain = d.services[network]
-    return chain.client.readContract({ address: chain.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    return chain.client.readContract({
+      address: chain.tokens.PUSD!.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [owner],
+    })
   }
   const conn = new Connection(d.urls.rpc['local-solana']!, 'confirmed')
   const ata = getAssociatedTokenAddressSync(d.services.solana.mints.PUSD!.mint, who.sol)
@@ -56,7 +61,8 @@ describe('parx backup and parx restore', () => {
     const agent = await user.createAgent({ body: { name: 'radius', network: 'local-radius' } })
     const { agentKey } = await user.createAgentKey({ params: { id: agent.id }, body: {} })
     const client = createPlatformClient({ url: src.urls.platform, agentKey })
-    const faucet = (network: string, to: string, amount: string) => src.call('/api/local/faucet', { body: { network, to, token: 'PUSD', amount } })
+    const faucet = (network: string, to: string, amount: string) =>
+      src.call('/api/local/faucet', { body: { network, to, token: 'PUSD', amount } })
     await faucet('local-radius', agent.wallet, '10')
     const to = fresh()
     await client.send({ params: { id: agent.id }, body: { to, amount: '2.5' } })
@@ -78,7 +84,9 @@ describe('parx backup and parx restore', () => {
     expect(backedUp.code).toBe(0)
     const out = JSON.parse(backedUp.out)
     expect(out).toMatchObject({ file, taken: 'live' })
-    expect(out.files).toEqual(expect.arrayContaining(['parx.db', 'keys.json', 'chains/local-base.json', 'chains/local-radius.json']))
+    expect(out.files).toEqual(
+      expect.arrayContaining(['parx.db', 'keys.json', 'chains/local-base.json', 'chains/local-radius.json']),
+    )
     expect(statSync(file).mode & 0o077).toBe(0)
     // The archive was moved out of the data dir, not left in it.
     expect(readdirSync(join(src.dataDir, 'backups'))).toEqual([])
@@ -91,10 +99,20 @@ describe('parx backup and parx restore', () => {
 
     // A stopped daemon's data dir is copied from its files, under its lock.
     const stoppedFile = join(tmp(), 'stopped.tar.gz')
-    const offline = await runParx(src.urls.api, ['-o', 'json', 'backup', '--to', stoppedFile, '--data-dir', src.dataDir])
+    const offline = await runParx(src.urls.api, [
+      '-o',
+      'json',
+      'backup',
+      '--to',
+      stoppedFile,
+      '--data-dir',
+      src.dataDir,
+    ])
     expect(offline.code).toBe(0)
     expect(JSON.parse(offline.out)).toMatchObject({ taken: 'stopped' })
-    expect(JSON.parse(offline.out).files).toEqual(expect.arrayContaining(['parx.db', 'keys.json', 'chains/local-base.json', 'chains/local-radius.json']))
+    expect(JSON.parse(offline.out).files).toEqual(
+      expect.arrayContaining(['parx.db', 'keys.json', 'chains/local-base.json', 'chains/local-radius.json']),
+    )
 
     // A non-empty data dir is refused with its code, and left exactly as it was.
     const busy = tmp()
@@ -115,7 +133,9 @@ describe('parx backup and parx restore', () => {
     expect(await balances(back, who)).toEqual(before)
     const again = createPlatformClient({ url: back.urls.platform, agentKey })
     expect((await again.getLimits({ params: { id: agent.id } })).spentTodayUsd).toBe('2.5')
-    expect((await again.balance({ params: { id: agent.id } })).tokens).toEqual([{ symbol: 'PUSD', decimals: 6, amount: '7.5', raw: '7500000' }])
+    expect((await again.balance({ params: { id: agent.id } })).tokens).toEqual([
+      { symbol: 'PUSD', decimals: 6, amount: '7.5', raw: '7500000' },
+    ])
     // Money moves on from the restored state: the agent's wallet key and the service's nonces agree with the chains.
     await again.send({ params: { id: agent.id }, body: { to, amount: '1' } })
     expect(await balances(back, who)).toEqual({ ...before, radius: ['6500000', '3500000'] })
@@ -131,7 +151,7 @@ describe('parx backup and parx restore', () => {
     expect(await balances(back2, who)).toEqual({ ...before, base: ['107000000000000000000'] })
   }, 300_000)
 
-  it('copies a stopped data dir whose lock names a pid now another program\'s', async () => {
+  it("copies a stopped data dir whose lock names a pid now another program's", async () => {
     // The daemon was killed and its pid reused: `parx backup` reads the lock as `parx serve` does
     // (daemon/startup/lock.ts), so it does not call a daemon that is gone.
     const dataDir = tmp()

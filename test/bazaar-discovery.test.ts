@@ -1,5 +1,5 @@
 import { HTTPFacilitatorClient } from '@x402/core/server'
-import { validateDiscoveryExtension, withBazaar, type DiscoveryExtension } from '@x402/extensions/bazaar'
+import { type DiscoveryExtension, validateDiscoveryExtension, withBazaar } from '@x402/extensions/bazaar'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { networks } from '../src/networks/registry.js'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
@@ -33,8 +33,16 @@ describe('bazaar discovery', () => {
   it('lists only opted-in endpoints, with their 402 terms; the official client reads, pages and filters it', async () => {
     const payTo = '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a'
     // The daemon's own health route stands in for an upstream that answers.
-    const common = { upstreamUrl: `${d.urls.api}/api/health`, price: '0.05', network: 'local-base', token: 'PUSD', payTo }
-    const listed = await seller.createEndpoint({ body: { ...common, name: 'weather', description: 'Weather for a city, as JSON', discoverable: true } })
+    const common = {
+      upstreamUrl: `${d.urls.api}/api/health`,
+      price: '0.05',
+      network: 'local-base',
+      token: 'PUSD',
+      payTo,
+    }
+    const listed = await seller.createEndpoint({
+      body: { ...common, name: 'weather', description: 'Weather for a city, as JSON', discoverable: true },
+    })
     const hidden = await seller.createEndpoint({ body: { ...common, name: 'private' } })
     const second = await seller.createEndpoint({ body: { ...common, price: '1', token: 'USDC', discoverable: true } })
     expect([listed.discoverable, hidden.discoverable]).toEqual([true, false])
@@ -51,13 +59,17 @@ describe('bazaar discovery', () => {
     expect(Date.parse(item.lastUpdated)).not.toBeNaN()
     // The same terms and declaration a GET of the paid URL answers with.
     const unpaid = await fetch(listed.url)
-    const v2 = decodeHeader<{ accepts: unknown[]; extensions: Record<string, unknown> }>(unpaid.headers.get('payment-required'))!
+    const v2 = decodeHeader<{ accepts: unknown[]; extensions: Record<string, unknown> }>(
+      unpaid.headers.get('payment-required'),
+    )!
     expect(item.accepts).toEqual(v2.accepts)
     expect(item.extensions?.bazaar).toEqual(v2.extensions.bazaar)
     expect(validateDiscoveryExtension(item.extensions!.bazaar as DiscoveryExtension)).toEqual({ valid: true })
     const v1 = (await unpaid.json()) as { accepts: { outputSchema?: { input: { discoverable: boolean } } }[] }
     expect(v1.accepts[0]!.outputSchema?.input.discoverable).toBe(true)
-    const hiddenV2 = decodeHeader<{ extensions?: Record<string, unknown> }>((await fetch(hidden.url)).headers.get('payment-required'))!
+    const hiddenV2 = decodeHeader<{ extensions?: Record<string, unknown> }>(
+      (await fetch(hidden.url)).headers.get('payment-required'),
+    )!
     expect(hiddenV2.extensions?.bazaar).toBeUndefined()
 
     const page2 = await bazaar().listResources({ limit: 1, offset: 1 })
@@ -67,7 +79,9 @@ describe('bazaar discovery', () => {
     expect((await bazaar().listResources({ type: 'http' })).pagination.total).toBe(2)
     expect((await bazaar().listResources({ network: networks['local-base']!.caip2 })).pagination.total).toBe(2)
     expect((await bazaar().listResources({ network: 'eip155:1' })).pagination.total).toBe(0)
-    expect((await bazaar().listResources({ payTo: '0x000000000000000000000000000000000000dEaD' })).pagination.total).toBe(0)
+    expect(
+      (await bazaar().listResources({ payTo: '0x000000000000000000000000000000000000dEaD' })).pagination.total,
+    ).toBe(0)
     expect((await bazaar().listResources({ payTo })).pagination.total).toBe(2)
   }, 60_000)
 
@@ -83,7 +97,10 @@ describe('bazaar discovery', () => {
     expect(v1.status).toBe(200)
     expect(v1.headers.get('x-payment-response')).toBeTruthy()
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    const buyer = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey })
+    const buyer = createPlatformClient({
+      url: d.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey,
+    })
     const agent = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' } })
     const pusd = listed.find((i) => i.accepts[0]!.extra.assetTransferMethod !== 'eip3009')!
@@ -108,7 +125,11 @@ describe('bazaar discovery', () => {
       expect(r.status).toBe(400)
       expect(r.body.code).toBe('BAD_REQUEST')
     }
-    const other = await d.raw(`/api/endpoints/${hidden.id}`, { method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: '{}' })
+    const other = await d.raw(`/api/endpoints/${hidden.id}`, {
+      method: 'POST',
+      headers: { 'x-user-key': userKey, 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(other.status).toBe(400)
   }, 60_000)
 })

@@ -15,7 +15,11 @@ import { eventually } from './helpers/serve-process.js'
 let d: TestDaemon
 const altoStarts = () => {
   const log = join(d.dataDir, 'parx.log')
-  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('platform: alto started')).length : 0
+  return existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('platform: alto started')).length
+    : 0
 }
 
 beforeAll(async () => {
@@ -41,7 +45,14 @@ describe('the bundler starts after ready, before any send', () => {
     expect(sent.userOperation).toMatch(/^0x[0-9a-f]{64}$/)
     // PUSD has 18 decimals on local-base.
     const pusd = d.services.base.tokens.PUSD!.address
-    expect(await d.services.base.client.readContract({ address: pusd, abi: erc20Abi, functionName: 'balanceOf', args: [to] })).toBe(1_250_000_000_000_000_000n)
+    expect(
+      await d.services.base.client.readContract({
+        address: pusd,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [to],
+      }),
+    ).toBe(1_250_000_000_000_000_000n)
     expect(altoStarts()).toBe(1)
   })
 })

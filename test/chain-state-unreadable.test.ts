@@ -17,7 +17,8 @@ function snapshot(dir: string): Record<string, string> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name)
       if (e.isDirectory()) walk(p)
-      else if (e.name !== 'parx.log') out[p.slice(dir.length + 1)] = createHash('sha256').update(readFileSync(p)).digest('hex')
+      else if (e.name !== 'parx.log')
+        out[p.slice(dir.length + 1)] = createHash('sha256').update(readFileSync(p)).digest('hex')
     }
   }
   walk(dir)
@@ -25,7 +26,11 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 const post = (api: string, path: string, body: unknown) =>
-  fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 describe('issue 26 item 2: no silent chain reset', () => {
   it('an unreadable chain state file refuses the start, names what it found and the ways on, and changes nothing; --reset-chain starts that chain over', async () => {
@@ -33,14 +38,24 @@ describe('issue 26 item 2: no silent chain reset', () => {
     const state = join(d, 'chains', 'local-base.json')
     const first = await serveReady(['--data-dir', d, '--port', '0'])
     try {
-      expect((await post(first.ready.urls.api, '/api/local/faucet', { to: '0x00000000000000000000000000000000000000aa', token: 'USDC', amount: '5' })).status).toBe(200)
-      expect(await eventually(() => {
-        try {
-          return stateHead(state) > 0
-        } catch {
-          return false
-        }
-      })).toBe(true)
+      expect(
+        (
+          await post(first.ready.urls.api, '/api/local/faucet', {
+            to: '0x00000000000000000000000000000000000000aa',
+            token: 'USDC',
+            amount: '5',
+          })
+        ).status,
+      ).toBe(200)
+      expect(
+        await eventually(() => {
+          try {
+            return stateHead(state) > 0
+          } catch {
+            return false
+          }
+        }),
+      ).toBe(true)
     } finally {
       await first.stop()
     }
@@ -59,11 +74,21 @@ describe('issue 26 item 2: no silent chain reset', () => {
 
     const reset = await serveReady(['--data-dir', d, '--port', '0', '--reset-chain', 'local-base'])
     try {
-      expect(reset.stderr()).toMatch(/local-base starts over from an empty chain \(--reset-chain\); its old state file is kept at .*local-base\.json\.reset-\d+.*disagree/)
+      expect(reset.stderr()).toMatch(
+        /local-base starts over from an empty chain \(--reset-chain\); its old state file is kept at .*local-base\.json\.reset-\d+.*disagree/,
+      )
       const aside = readdirSync(join(d, 'chains')).find((f) => f.startsWith('local-base.json.reset-'))!
       expect(readFileSync(join(d, 'chains', aside), 'utf8')).toBe('garbage where the chain was')
       // The chain started over works: its contracts were deployed again and the faucet mints on it.
-      expect((await post(reset.ready.urls.api, '/api/local/faucet', { to: '0x00000000000000000000000000000000000000aa', token: 'USDC', amount: '1' })).status).toBe(200)
+      expect(
+        (
+          await post(reset.ready.urls.api, '/api/local/faucet', {
+            to: '0x00000000000000000000000000000000000000aa',
+            token: 'USDC',
+            amount: '1',
+          })
+        ).status,
+      ).toBe(200)
     } finally {
       await reset.stop()
     }

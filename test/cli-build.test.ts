@@ -13,10 +13,20 @@ const pkg = (p: string) => {
   return path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!
 }
 /** Packages a closure loads: kept external, or bundled into one of its chunks. */
-const packagesOf = (c: { externals: string[]; inputs: string[] }) =>
-  [...new Set([...c.externals.filter((p) => !p.startsWith('node:')), ...c.inputs.filter((i) => i.includes('node_modules/'))].map(pkg))]
+const packagesOf = (c: { externals: string[]; inputs: string[] }) => [
+  ...new Set(
+    [...c.externals.filter((p) => !p.startsWith('node:')), ...c.inputs.filter((i) => i.includes('node_modules/'))].map(
+      pkg,
+    ),
+  ),
+]
 
-type Meta = { outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }> }
+type Meta = {
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+  >
+}
 
 /** Everything dist/parx.js loads before running a command: its static imports, transitively. */
 function staticClosure(meta: Meta, entry = 'dist/parx.js') {
@@ -42,19 +52,39 @@ describe('the compiled parx', () => {
 
   it('loads no chain library, HTTP client, config store or daemon code before a command runs (--help)', () => {
     const closure = staticClosure(meta)
-    const heavy = ['viem', '@solana/web3.js', '@solana/spl-token', 'undici', 'conf', 'zod', 'better-sqlite3', 'hono', 'pino', 'ora', 'chalk', 'litesvm', '@inquirer/prompts']
+    const heavy = [
+      'viem',
+      '@solana/web3.js',
+      '@solana/spl-token',
+      'undici',
+      'conf',
+      'zod',
+      'better-sqlite3',
+      'hono',
+      'pino',
+      'ora',
+      'chalk',
+      'litesvm',
+      '@inquirer/prompts',
+    ]
     expect(packagesOf(closure).filter((p) => heavy.includes(p))).toEqual([])
     expect(packagesOf(closure).sort()).toEqual(['commander'])
     expect(closure.inputs.filter((i) => i.startsWith('daemon/'))).toEqual([])
   })
 
   it('whoami, balance and the other platform commands load no chain library, undici or zod: their client is node:http', () => {
-    const owner = (input: string) => Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes(input))![0]
+    const owner = (input: string) =>
+      Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes(input))![0]
     // What a platform command loads once it runs: the credentials (conf) and the client, statically.
-    const loaded = [owner('src/cli/platform-client.ts'), owner('src/cli/credentials.ts')].map((o) => staticClosure(meta, o))
+    const loaded = [owner('src/cli/platform-client.ts'), owner('src/cli/credentials.ts')].map((o) =>
+      staticClosure(meta, o),
+    )
     const packages = loaded.flatMap(packagesOf)
-    for (const heavy of ['viem', 'undici', 'zod', '@solana/web3.js', 'hono', 'better-sqlite3']) expect(packages).not.toContain(heavy)
-    expect(loaded.flatMap((l) => l.inputs).filter((i) => i.startsWith('daemon/') || i === 'src/sdk/http.ts')).toEqual([])
+    for (const heavy of ['viem', 'undici', 'zod', '@solana/web3.js', 'hono', 'better-sqlite3'])
+      expect(packages).not.toContain(heavy)
+    expect(loaded.flatMap((l) => l.inputs).filter((i) => i.startsWith('daemon/') || i === 'src/sdk/http.ts')).toEqual(
+      [],
+    )
   })
 
   it("bundles the daemon's pure-ESM packages instead of loading their files one by one (serve's start-up)", () => {
@@ -75,7 +105,11 @@ describe('the compiled parx', () => {
     const lazy = ['mppx', 'permissionless', 'siwe', 'tar', 'pg', '@asteasolutions/zod-to-openapi', 'undici']
     expect(atStart.filter((p) => lazy.includes(p))).toEqual([])
     // Still in the build, in chunks of their own (or external), loaded by a dynamic import.
-    const everywhere = new Set(Object.values(meta.outputs).flatMap((o) => [...Object.keys(o.inputs), ...o.imports.filter((i) => i.external).map((i) => i.path)]).map(pkg))
+    const everywhere = new Set(
+      Object.values(meta.outputs)
+        .flatMap((o) => [...Object.keys(o.inputs), ...o.imports.filter((i) => i.external).map((i) => i.path)])
+        .map(pkg),
+    )
     for (const p of lazy) expect(everywhere).toContain(p)
     // bip39's wordlists (243 KB), re-exported by viem/accounts, are left out (scripts/build.js).
     expect(staticClosure(meta, daemon).inputs.filter((i) => i.includes('@scure/bip39/esm/wordlists/'))).toEqual([])
@@ -89,12 +123,16 @@ describe('the compiled parx', () => {
     expect(closure.inputs).not.toContain('daemon/main.ts')
     // The other commands that reach the daemon go through the same entry.
     for (const command of ['serve', 'chains', 'deploy', 'attestor']) {
-      expect(readFileSync(join(root, 'src', 'cli', 'commands', `${command}.ts`), 'utf8')).toContain("import('../../../daemon/entry.js')")
+      expect(readFileSync(join(root, 'src', 'cli', 'commands', `${command}.ts`), 'utf8')).toContain(
+        "import('../../../daemon/entry.js')",
+      )
     }
   })
 
   it("derives an account's public key natively in the build, the same as viem's (scripts/build.js)", async () => {
-    const chunk = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).some((i) => i.endsWith('viem/_esm/accounts/privateKeyToAccount.js')))![0]
+    const chunk = Object.entries(meta.outputs).find(([, o]) =>
+      Object.keys(o.inputs).some((i) => i.endsWith('viem/_esm/accounts/privateKeyToAccount.js')),
+    )![0]
     expect(readFileSync(join(root, chunk), 'utf8')).toContain("__parxEcdh('secp256k1')".replaceAll("'", '"'))
     const built = (await import(join(root, chunk))) as typeof import('viem/accounts')
     const viem = await import('viem/accounts')
@@ -110,13 +148,19 @@ describe('the compiled parx', () => {
   })
 
   it('keeps the daemon in its own chunk, with the Solana programs it loads beside it', () => {
-    const daemonChunks = Object.entries(meta.outputs).filter(([, o]) => Object.keys(o.inputs).includes('daemon/main.ts'))
+    const daemonChunks = Object.entries(meta.outputs).filter(([, o]) =>
+      Object.keys(o.inputs).includes('daemon/main.ts'),
+    )
     expect(daemonChunks).toHaveLength(1)
     // contracts/solana/programs.ts reads build/<program>.so beside itself, wherever its code lands.
-    const programs = Object.entries(meta.outputs).find(([, o]) => Object.keys(o.inputs).includes('contracts/solana/programs.ts'))
+    const programs = Object.entries(meta.outputs).find(([, o]) =>
+      Object.keys(o.inputs).includes('contracts/solana/programs.ts'),
+    )
     expect(programs?.[0]).toMatch(/^dist\/[^/]+\.js$/)
     for (const name of ['origin_settler', 'dest_settler']) {
-      expect(readFileSync(join(root, 'dist', 'build', `${name}.so`))).toEqual(readFileSync(join(root, 'contracts', 'solana', 'build', `${name}.so`)))
+      expect(readFileSync(join(root, 'dist', 'build', `${name}.so`))).toEqual(
+        readFileSync(join(root, 'contracts', 'solana', 'build', `${name}.so`)),
+      )
     }
   })
 
@@ -126,7 +170,9 @@ describe('the compiled parx', () => {
     expect(help.stdout).toMatch(/Usage: parx/)
     const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(version)
-    expect(JSON.parse(execFileSync(process.execPath, [bin, '-V', '-o', 'json'], { encoding: 'utf8' }))).toEqual({ version })
+    expect(JSON.parse(execFileSync(process.execPath, [bin, '-V', '-o', 'json'], { encoding: 'utf8' }))).toEqual({
+      version,
+    })
     // tsx is never loaded: no loader hooks in the process that ran --help.
     expect(readFileSync(bin, 'utf8')).not.toMatch(/tsx/)
   })

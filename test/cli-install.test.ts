@@ -14,11 +14,18 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }), 600_000)
 describe('npm pack + npm install -g', () => {
   // Slow on purpose (it installs every dependency into a fresh prefix): the one test of the package as shipped.
   it('installs a package that runs without the repository', { timeout: 600_000 }, async () => {
-    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const npm = (args: string[], cwd: string) =>
+      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
     const { tarball, files } = await packedParx()
     expect(files).toContain('dist/parx.js')
     // No sources; the SDK's declarations (dist/types/, package.json's exports) are the only .ts.
-    expect(files.filter((f) => /^(src|daemon|test)\//.test(f) || (f.endsWith('.ts') && !(f.startsWith('dist/types/') && f.endsWith('.d.ts'))))).toEqual([])
+    expect(
+      files.filter(
+        (f) =>
+          /^(src|daemon|test)\//.test(f) ||
+          (f.endsWith('.ts') && !(f.startsWith('dist/types/') && f.endsWith('.d.ts'))),
+      ),
+    ).toEqual([])
     expect(files).toContain('dist/types/src/sdk/swap/index.d.ts')
 
     const prefix = join(tmp, 'prefix')

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,11 +12,26 @@ const AGENT_KEY = `parx-a-${'2'.repeat(64)}`
 const AGENT_ID = '1b4e28ba-2fa1-11d2-883f-0016d3cca427'
 const NOW = '2026-11-23T20:00:00.000Z'
 const agent = {
-  id: AGENT_ID, name: 'buyer', network: 'local-base', chainId: 31337, wallet: '0x1111111111111111111111111111111111111111', sendMethod: 'userOperation',
-  tokens: [{ symbol: 'PUSD', decimals: 6, address: null }], createdAt: NOW,
+  id: AGENT_ID,
+  name: 'buyer',
+  network: 'local-base',
+  chainId: 31337,
+  wallet: '0x1111111111111111111111111111111111111111',
+  sendMethod: 'userOperation',
+  tokens: [{ symbol: 'PUSD', decimals: 6, address: null }],
+  createdAt: NOW,
   limits: {
-    perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
-    windows: windows(), user: { perPaymentUsd: null, windows: windows() }, mayStillSpendUsd: null,
+    perPaymentUsd: null,
+    hourlyUsd: null,
+    dailyUsd: null,
+    weeklyUsd: null,
+    monthlyUsd: null,
+    allowedHosts: null,
+    spentTodayUsd: '0',
+    remainingTodayUsd: null,
+    windows: windows(),
+    user: { perPaymentUsd: null, windows: windows() },
+    mayStillSpendUsd: null,
   },
 }
 function windows() {
@@ -34,8 +49,10 @@ let platformUrl = ''
 beforeAll(async () => {
   platform = createServer((req: IncomingMessage, res) => {
     seen.push({ method: req.method!, url: req.url!, agentKey: req.headers['x-agent-key'] as string | undefined })
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    if (req.headers['x-agent-key'] !== AGENT_KEY) return send(401, { error: 'unknown or revoked key', code: 'UNAUTHORIZED' })
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    if (req.headers['x-agent-key'] !== AGENT_KEY)
+      return send(401, { error: 'unknown or revoked key', code: 'UNAUTHORIZED' })
     if (req.url === '/api/agents/me') return send(200, agent)
     if (req.url === `/api/agents/${AGENT_ID}/limits`) return send(200, agent.limits)
     send(404, { error: 'no route', code: 'NOT_FOUND' })
@@ -53,7 +70,14 @@ async function connect(env: Record<string, string>): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: dir, PARX_CONFIG_DIR: join(dir, 'conf'), PARX_RUNTIME_DIR: join(dir, 'run'), PARX_AGENTS_URL: platformUrl, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      PARX_CONFIG_DIR: join(dir, 'conf'),
+      PARX_RUNTIME_DIR: join(dir, 'run'),
+      PARX_AGENTS_URL: platformUrl,
+      ...env,
+    },
     stderr: 'pipe',
   })
   const client = new Client({ name: 'parx-test', version: '0.0.0' })
@@ -61,19 +85,40 @@ async function connect(env: Record<string, string>): Promise<Client> {
   return client
 }
 
-const json = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
+const json = (r: Awaited<ReturnType<Client['callTool']>>) =>
+  JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
 
 describe('parx mcp', () => {
   it('lists the agent tools with their input schemas', async () => {
     const client = await connect({})
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['approvals', 'balance', 'channels', 'discover', 'history', 'limits', 'manifest', 'pay', 'refund_channel', 'send', 'swap', 'whoami', 'withdraw_channel'])
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'approvals',
+        'balance',
+        'channels',
+        'discover',
+        'history',
+        'limits',
+        'manifest',
+        'pay',
+        'refund_channel',
+        'send',
+        'swap',
+        'whoami',
+        'withdraw_channel',
+      ])
       expect(tools.find((t) => t.name === 'withdraw_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       expect(tools.find((t) => t.name === 'refund_channel')!.inputSchema).toMatchObject({ required: ['channel'] })
       const pay = tools.find((t) => t.name === 'pay')!
-      expect(pay.inputSchema).toMatchObject({ type: 'object', properties: { url: { type: 'string' }, maxAmount: { type: 'string' }, dryRun: { type: 'boolean' } }, required: ['url'] })
-      expect(tools.find((t) => t.name === 'send')!.inputSchema).toMatchObject({ required: expect.arrayContaining(['to', 'amount']) })
+      expect(pay.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { url: { type: 'string' }, maxAmount: { type: 'string' }, dryRun: { type: 'boolean' } },
+        required: ['url'],
+      })
+      expect(tools.find((t) => t.name === 'send')!.inputSchema).toMatchObject({
+        required: expect.arrayContaining(['to', 'amount']),
+      })
       expect(tools.find((t) => t.name === 'swap')!.inputSchema).toMatchObject({ required: ['from', 'to', 'amount'] })
     } finally {
       await client.close()

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
-import { Mppx, evm } from 'mppx/server'
-import { erc20Abi, type Address } from 'viem'
+import { evm, Mppx } from 'mppx/server'
+import { type Address, erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -36,12 +36,20 @@ let agentKey = ''
 let wallet: Address
 const tmp = mkdtempSync(join(tmpdir(), 'parx-pay-http-'))
 
-const echo = (s: Seen) => ({ method: s.method, body: s.body, contentType: s.headers['content-type'], requestId: s.headers['x-request-id'] })
+const echo = (s: Seen) => ({
+  method: s.method,
+  body: s.body,
+  contentType: s.headers['content-type'],
+  requestId: s.headers['x-request-id'],
+})
 
 beforeAll(async () => {
   d = await startTestDaemon()
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-  const user = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'curl user' } })).userKey })
+  const user = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'curl user' } })).userKey,
+  })
   const a = await user.createAgent({ body: { name: 'poster', network: 'local-base' } })
   agentId = a.id
   wallet = a.wallet as Address
@@ -53,21 +61,44 @@ beforeAll(async () => {
   const app = express()
   app.use(express.text({ type: '*/*' }))
   app.use((req, _res, next) => {
-    x402Seen.push({ method: req.method, url: req.url, headers: req.headers, body: typeof req.body === 'string' ? req.body : '' })
+    x402Seen.push({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: typeof req.body === 'string' ? req.body : '',
+    })
     next()
   })
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    routes: { 'POST /search': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo }] } },
-  }))
-  app.post('/search', (req, res) => void res.json({ answer: 'x402 search', got: JSON.parse(req.body as string), accept: req.headers.accept }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'POST /search': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo }] },
+      },
+    }),
+  )
+  app.post(
+    '/search',
+    (req, res) =>
+      void res.json({ answer: 'x402 search', got: JSON.parse(req.body as string), accept: req.headers.accept }),
+  )
   x402Seller = await listen(app)
 
   // MPP: the stock mppx seller (evm charge, USDC, settled by our facilitator).
   const usdc = d.services.base.tokens.USDC!
   const mppx = Mppx.create({
-    secretKey: 'c'.repeat(64), realm: 'post-seller',
-    methods: [evm.charge({ currency: usdc.address, chainId: d.services.base.chainId, decimals: 6, authorization: usdc.permitDomain!, recipient: mppPayTo, x402: { facilitator: d.urls.facilitator } })],
+    secretKey: 'c'.repeat(64),
+    realm: 'post-seller',
+    methods: [
+      evm.charge({
+        currency: usdc.address,
+        chainId: d.services.base.chainId,
+        decimals: 6,
+        authorization: usdc.permitDomain!,
+        recipient: mppPayTo,
+        x402: { facilitator: d.urls.facilitator },
+      }),
+    ],
   })
   mppSeller = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
@@ -75,7 +106,12 @@ beforeAll(async () => {
     const ended = new Promise((r) => req.once('end', r))
     const result = await Mppx.toNodeListener(mppx.charge({ amount: '0.01', description: 'a search' }))(req, res)
     await ended
-    const seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+    const seen = {
+      method: req.method!,
+      url: req.url!,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    }
     mppSeen.push(seen)
     if (result.status === 402) return
     res.setHeader('content-type', 'application/json')
@@ -95,8 +131,15 @@ type Run = { code: number | null; stdout: string; stderr: string }
 /** The compiled `parx` as a script runs it: no terminal, the agent's key and id in the environment. */
 function parx(args: string[]): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PARX_AGENTS_URL: d.urls.platform, PARX_API_URL: d.urls.api, PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'),
-    PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_USER_KEY: '', NO_COLOR: '1',
+    ...process.env,
+    PARX_AGENTS_URL: d.urls.platform,
+    PARX_API_URL: d.urls.api,
+    PARX_CONFIG_DIR: join(tmp, 'config'),
+    PARX_RUNTIME_DIR: join(tmp, 'run'),
+    PARX_AGENT_KEY: agentKey,
+    PARX_AGENT_ID: agentId,
+    PARX_USER_KEY: '',
+    NO_COLOR: '1',
   }
   const child = spawn(process.execPath, ['bin/parx.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -106,17 +149,39 @@ function parx(args: string[]): Promise<Run> {
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
 }
 const bal = (owner: Address, symbol: string) =>
-  d.services.base.client.readContract({ address: d.services.base.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  d.services.base.client.readContract({
+    address: d.services.base.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 
 describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
   it('x402: the seller prices and answers the POST; body and headers arrive as sent, unpaid and paid', async () => {
-    const r = await parx(['pay', '-X', 'POST', '--json', '{"q":1}', '-H', 'X-Request-Id: tour-1', `${x402Seller.url}/search`, '--output', 'json'])
+    const r = await parx([
+      'pay',
+      '-X',
+      'POST',
+      '--json',
+      '{"q":1}',
+      '-H',
+      'X-Request-Id: tour-1',
+      `${x402Seller.url}/search`,
+      '--output',
+      'json',
+    ])
     expect(r.code, r.stderr + r.stdout).toBe(0)
     const a = JSON.parse(r.stdout)
-    expect(a).toMatchObject({ dryRun: false, status: 200, receipt: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', payTo } })
+    expect(a).toMatchObject({
+      dryRun: false,
+      status: 200,
+      receipt: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', payTo },
+    })
     expect(JSON.parse(a.body)).toEqual({ answer: 'x402 search', got: { q: 1 }, accept: 'application/json' })
     // The 402 and the paid retry: both the POST the user typed.
-    expect(x402Seen.map(echo)).toEqual([0, 1].map(() => ({ method: 'POST', body: '{"q":1}', contentType: 'application/json', requestId: 'tour-1' })))
+    expect(x402Seen.map(echo)).toEqual(
+      [0, 1].map(() => ({ method: 'POST', body: '{"q":1}', contentType: 'application/json', requestId: 'tour-1' })),
+    )
     expect(x402Seen[1]!.headers['payment-signature']).toBeTruthy()
     expect(await bal(payTo, 'PUSD')).toBe(10n ** 16n)
 
@@ -129,12 +194,27 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
 
   it('MPP: --protocol mpp pays the stock mppx seller for the POST; the answer saved with --out', async () => {
     const out = join(tmp, 'answer.json')
-    const r = await parx(['pay', '-X', 'POST', '--json', '{"q":1}', '-H', 'X-Request-Id: tour-2', '--protocol', 'mpp', '--out', out, `${mppUrl}/search`])
+    const r = await parx([
+      'pay',
+      '-X',
+      'POST',
+      '--json',
+      '{"q":1}',
+      '-H',
+      'X-Request-Id: tour-2',
+      '--protocol',
+      'mpp',
+      '--out',
+      out,
+      `${mppUrl}/search`,
+    ])
     expect(r.code, r.stderr + r.stdout).toBe(0)
     expect(r.stdout).toBe('')
     expect(r.stderr).toMatch(/Paid 0\.01 USDC on local-base \(mpp\)/)
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ answer: 'mpp search', got: { q: 1 } })
-    expect(mppSeen.map(echo)).toEqual([0, 1].map(() => ({ method: 'POST', body: '{"q":1}', contentType: 'application/json', requestId: 'tour-2' })))
+    expect(mppSeen.map(echo)).toEqual(
+      [0, 1].map(() => ({ method: 'POST', body: '{"q":1}', contentType: 'application/json', requestId: 'tour-2' })),
+    )
     expect(mppSeen[1]!.headers.authorization).toMatch(/^Payment /)
     expect(await bal(mppPayTo, 'USDC')).toBe(10_000n)
   }, 120_000)
@@ -154,12 +234,21 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
     const before = await bal(wallet, 'PUSD')
     const max = await parx(['pay', '--max', '0.001', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
     expect(max.code).toBe(7)
-    expect(JSON.parse(max.stdout)).toEqual({ code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.01 PUSD, above --max 0.001; nothing was paid', requestId: expect.any(String), maxAmount: '0.001', amount: '0.01', token: 'PUSD' })
+    expect(JSON.parse(max.stdout)).toEqual({
+      code: 'PRICE_ABOVE_MAX',
+      error: 'the seller asks 0.01 PUSD, above --max 0.001; nothing was paid',
+      requestId: expect.any(String),
+      maxAmount: '0.001',
+      amount: '0.01',
+      token: 'PUSD',
+    })
     const mpp = await parx(['pay', '--protocol', 'mpp', '--json', '{}', `${x402Seller.url}/search`, '--output', 'json'])
     expect(mpp.code).toBe(8)
     expect(JSON.parse(mpp.stdout)).toMatchObject({
       code: 'SELLER_METHOD_UNSUPPORTED',
-      error: expect.stringMatching(/^the seller does not offer MPP \(no WWW-Authenticate: Payment challenge\); it offers x402 \(x402 exact .*eip155:\d+.*\): pay it with protocol x402 or none; nothing was paid$/),
+      error: expect.stringMatching(
+        /^the seller does not offer MPP \(no WWW-Authenticate: Payment challenge\); it offers x402 \(x402 exact .*eip155:\d+.*\): pay it with protocol x402 or none; nothing was paid$/,
+      ),
     })
     expect(await bal(wallet, 'PUSD')).toBe(before)
   }, 60_000)
@@ -168,7 +257,14 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['bin/parx.js', 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: tmp, PARX_CONFIG_DIR: join(tmp, 'mcp-conf'), PARX_RUNTIME_DIR: join(tmp, 'mcp-run'), PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: tmp,
+        PARX_CONFIG_DIR: join(tmp, 'mcp-conf'),
+        PARX_RUNTIME_DIR: join(tmp, 'mcp-run'),
+        PARX_AGENTS_URL: d.urls.platform,
+        PARX_AGENT_KEY: agentKey,
+      },
       stderr: 'pipe',
     })
     const client = new Client({ name: 'parx-test', version: '0.0.0' })
@@ -177,14 +273,25 @@ describe('parx pay -X POST --json (compiled binary, real daemon)', () => {
       const before = x402Seen.length
       const r = await client.callTool({
         name: 'pay',
-        arguments: { url: `${x402Seller.url}/search`, method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'mcp-1' }, body: '{"q":3}', maxAmount: '0.01' },
+        arguments: {
+          url: `${x402Seller.url}/search`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'mcp-1' },
+          body: '{"q":3}',
+          maxAmount: '0.01',
+        },
       })
       const text = (r.content as { text: string }[])[0]!.text
       expect(r.isError, text).toBeFalsy()
       const a = JSON.parse(text)
-      expect(a).toMatchObject({ status: 200, receipt: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', payer: wallet } })
+      expect(a).toMatchObject({
+        status: 200,
+        receipt: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', payer: wallet },
+      })
       expect(JSON.parse(a.body)).toMatchObject({ got: { q: 3 } })
-      expect(x402Seen.slice(before).map(echo)).toEqual([0, 1].map(() => ({ method: 'POST', body: '{"q":3}', contentType: 'application/json', requestId: 'mcp-1' })))
+      expect(x402Seen.slice(before).map(echo)).toEqual(
+        [0, 1].map(() => ({ method: 'POST', body: '{"q":3}', contentType: 'application/json', requestId: 'mcp-1' })),
+      )
     } finally {
       await client.close()
     }

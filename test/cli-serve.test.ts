@@ -7,13 +7,24 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const tmp = mkdtempSync(join(tmpdir(), 'parx-cli-serve-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
-const env = { ...process.env, PARX_RUNTIME_DIR: join(tmp, 'run'), PARX_CONFIG_DIR: join(tmp, 'config'), NO_COLOR: '1', PARX_API_URL: '' }
-const parx = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, ['bin/parx.js', ...args], { env: { ...env, ...extra }, encoding: 'utf8' })
+const env = {
+  ...process.env,
+  PARX_RUNTIME_DIR: join(tmp, 'run'),
+  PARX_CONFIG_DIR: join(tmp, 'config'),
+  NO_COLOR: '1',
+  PARX_API_URL: '',
+}
+const parx = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, ['bin/parx.js', ...args], { env: { ...env, ...extra }, encoding: 'utf8' })
 
 describe('parx serve as a user runs it (text mode)', () => {
   it('records where it runs; other commands find it without flags; Ctrl-C exits 130 and removes the record', async () => {
     const dataDir = join(tmp, 'data')
-    const child = spawn(process.execPath, ['bin/parx.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      ['bin/parx.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     let stderr = ''
     child.stderr!.on('data', (d) => (stderr += d))
@@ -39,7 +50,9 @@ describe('parx serve as a user runs it (text mode)', () => {
       expect(status.status, status.stderr).toBe(0)
       expect(JSON.parse(status.stdout)).toMatchObject({ apiUrl: api, ready: true })
       const token = parx(['-o', 'json', 'keys', 'operator-token'])
-      expect(JSON.parse(token.stdout).operatorToken).toBe(JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken)
+      expect(JSON.parse(token.stdout).operatorToken).toBe(
+        JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken,
+      )
     } finally {
       child.kill('SIGINT')
     }
@@ -57,7 +70,10 @@ describe('parx serve as a user runs it (text mode)', () => {
     writeFileSync(join(dir, 'config.json'), '{"serve": {', { mode: 0o600 })
     const r = parx(['-o', 'json', 'serve', '--port', '0', '--data-dir', join(tmp, 'never')], { PARX_CONFIG_DIR: dir })
     expect(r.status).toBe(1)
-    expect(JSON.parse(r.stdout)).toEqual({ error: expect.stringContaining(join(dir, 'config.json')), code: 'CONFIG_CORRUPT' })
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: expect.stringContaining(join(dir, 'config.json')),
+      code: 'CONFIG_CORRUPT',
+    })
     expect(existsSync(join(tmp, 'never'))).toBe(false)
   })
 })

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { erc20Abi, parseUnits, type Address } from 'viem'
+import { type Address, erc20Abi, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -20,7 +20,9 @@ const configDir = join(tmp, 'config')
 
 beforeAll(async () => {
   d = await startTestDaemon()
-  upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ weather: 'sunny' })))
+  upstream = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ weather: 'sunny' })),
+  )
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/weather`
 }, 120_000)
@@ -35,11 +37,23 @@ type Run = { code: number | null; stdout: string; stderr: string; json: any }
 /** `parx <args> --output json` as a script runs it: no terminal, credentials in the temp config dir. */
 function parx(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PARX_API_URL: d.urls.api, PARX_AGENTS_URL: d.urls.platform, PARX_CONFIG_DIR: configDir, PARX_RUNTIME_DIR: join(tmp, 'run'),
-    PARX_DATA_DIR: d.dataDir, PARX_OPERATOR_TOKEN: d.services.keys.operatorToken, NO_COLOR: '1',
-    PARX_AGENT_KEY: '', PARX_AGENT_ID: '', PARX_USER_KEY: '', ...extraEnv,
+    ...process.env,
+    PARX_API_URL: d.urls.api,
+    PARX_AGENTS_URL: d.urls.platform,
+    PARX_CONFIG_DIR: configDir,
+    PARX_RUNTIME_DIR: join(tmp, 'run'),
+    PARX_DATA_DIR: d.dataDir,
+    PARX_OPERATOR_TOKEN: d.services.keys.operatorToken,
+    NO_COLOR: '1',
+    PARX_AGENT_KEY: '',
+    PARX_AGENT_ID: '',
+    PARX_USER_KEY: '',
+    ...extraEnv,
   }
-  const child = spawn(process.execPath, ['bin/parx.js', ...args, '--output', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/parx.js', ...args, '--output', 'json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (b: Buffer) => (stdout += b))
@@ -64,7 +78,12 @@ async function ok(args: string[], extraEnv?: NodeJS.ProcessEnv) {
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address
 const tokenBalance = (network: string, owner: Address, symbol = 'PUSD') => {
   const chain = d.services.evm[network]!
-  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
 
 describe('parx tour against a real daemon', () => {
@@ -100,11 +119,23 @@ describe('parx tour against a real daemon', () => {
     await ok(['faucet', '--network', 'local-base', '--to', base.wallet, '--token', 'USDC', '--amount', '5'])
     const bal = await ok(['balance'])
     // PUSD has 18 decimals on local-base (6 on local-radius); amounts are decimal strings either way.
-    expect(bal.tokens).toEqual(expect.arrayContaining([{ symbol: 'PUSD', decimals: 18, amount: '10', raw: parseUnits('10', 18).toString() }, { symbol: 'USDC', decimals: 6, amount: '5', raw: '5000000' }]))
+    expect(bal.tokens).toEqual(
+      expect.arrayContaining([
+        { symbol: 'PUSD', decimals: 18, amount: '10', raw: parseUnits('10', 18).toString() },
+        { symbol: 'USDC', decimals: 6, amount: '5', raw: '5000000' },
+      ]),
+    )
 
     const to = fresh()
     const sent = await ok(['send', '--to', to, '--amount', '1.5'])
-    expect(sent).toMatchObject({ agentId: base.id, network: 'local-base', token: 'PUSD', amount: '1.5', to, status: 'confirmed' })
+    expect(sent).toMatchObject({
+      agentId: base.id,
+      network: 'local-base',
+      token: 'PUSD',
+      amount: '1.5',
+      to,
+      status: 'confirmed',
+    })
     expect(await tokenBalance('local-base', base.wallet)).toBe(parseUnits('8.5', 18))
     expect(await tokenBalance('local-base', to)).toBe(parseUnits('1.5', 18))
 
@@ -112,22 +143,66 @@ describe('parx tour against a real daemon', () => {
     const rkey = await ok(['agent', 'key', 'create', '--agent', radius.id])
     await ok(['faucet', '--network', 'local-radius', '--to', radius.wallet, '--token', 'PUSD', '--amount', '4'])
     const rto = fresh()
-    const rsent = await ok(['send', '--to', rto, '--amount', '2.25'], { PARX_AGENT_KEY: rkey.agentKey, PARX_AGENT_ID: radius.id })
-    expect(rsent).toMatchObject({ agentId: radius.id, network: 'local-radius', token: 'PUSD', amount: '2.25', to: rto, status: 'confirmed' })
+    const rsent = await ok(['send', '--to', rto, '--amount', '2.25'], {
+      PARX_AGENT_KEY: rkey.agentKey,
+      PARX_AGENT_ID: radius.id,
+    })
+    expect(rsent).toMatchObject({
+      agentId: radius.id,
+      network: 'local-radius',
+      token: 'PUSD',
+      amount: '2.25',
+      to: rto,
+      status: 'confirmed',
+    })
     expect(await tokenBalance('local-radius', radius.wallet)).toBe(1_750_000n)
     expect(await tokenBalance('local-radius', rto)).toBe(2_250_000n)
 
     const swapped = await ok(['swap', '--from', 'USDC', '--to', 'PUSD', '--amount', '2'])
-    expect(swapped).toMatchObject({ agentId: base.id, network: 'local-base', from: { token: 'USDC', amount: '2' }, to: { token: 'PUSD' }, status: 'included' })
+    expect(swapped).toMatchObject({
+      agentId: base.id,
+      network: 'local-base',
+      from: { token: 'USDC', amount: '2' },
+      to: { token: 'PUSD' },
+      status: 'included',
+    })
     expect(await tokenBalance('local-base', base.wallet, 'USDC')).toBe(3_000_000n)
     expect(await tokenBalance('local-base', base.wallet)).toBeGreaterThan(parseUnits('8.5', 18))
 
-    const ep = await ok(['endpoint', 'create', '--upstream', upstreamUrl, '--price', '0.25', '--network', 'local-base', '--token', 'PUSD', '--pay-to', radius.wallet, '--name', 'weather'])
+    const ep = await ok([
+      'endpoint',
+      'create',
+      '--upstream',
+      upstreamUrl,
+      '--price',
+      '0.25',
+      '--network',
+      'local-base',
+      '--token',
+      'PUSD',
+      '--pay-to',
+      radius.wallet,
+      '--name',
+      'weather',
+    ])
     expect(ep).toMatchObject({ upstreamUrl, price: '0.25', network: 'local-base', token: 'PUSD' })
     const eps = await ok(['endpoint', 'list'])
     expect(eps.endpoints.map((e: any) => e.id)).toContain(ep.id)
-    const listed = await ok(['endpoint', 'update', ep.id, '--discoverable', 'yes', '--webhook-url', 'http://127.0.0.1:9/hook'])
-    expect(listed).toMatchObject({ id: ep.id, discoverable: true, webhookUrl: 'http://127.0.0.1:9/hook', webhookSecret: expect.stringMatching(/^whsec_/) })
+    const listed = await ok([
+      'endpoint',
+      'update',
+      ep.id,
+      '--discoverable',
+      'yes',
+      '--webhook-url',
+      'http://127.0.0.1:9/hook',
+    ])
+    expect(listed).toMatchObject({
+      id: ep.id,
+      discoverable: true,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      webhookSecret: expect.stringMatching(/^whsec_/),
+    })
 
     const before = await tokenBalance('local-base', base.wallet)
     const sellerBefore = await tokenBalance('local-base', radius.wallet)

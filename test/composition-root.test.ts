@@ -26,12 +26,19 @@ describe('the composition root', () => {
   it('keeps startDaemon short', () => {
     const lengths = functionLengths('daemon/main.ts')
     expect(lengths.startDaemon).toBeDefined()
-    expect(lengths.startDaemon, 'build a surface in a compose function of daemon/compose/, not in startDaemon').toBeLessThanOrEqual(100)
+    expect(
+      lengths.startDaemon,
+      'build a surface in a compose function of daemon/compose/, not in startDaemon',
+    ).toBeLessThanOrEqual(100)
   })
 
   it('builds each surface in a short function of daemon/compose/', () => {
     const files = readdirSync(join(root, 'daemon/compose')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    const long = files.flatMap((f) => Object.entries(functionLengths(`daemon/compose/${f}`)).filter(([, n]) => n > 80).map(([name, n]) => `${f} ${name}: ${n} lines`))
+    const long = files.flatMap((f) =>
+      Object.entries(functionLengths(`daemon/compose/${f}`))
+        .filter(([, n]) => n > 80)
+        .map(([name, n]) => `${f} ${name}: ${n} lines`),
+    )
     expect(files.length).toBeGreaterThan(5)
     expect(long).toEqual([])
   })

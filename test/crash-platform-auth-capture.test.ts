@@ -8,14 +8,22 @@ import { toClientEvmSigner } from '@x402/evm'
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import Database from 'better-sqlite3'
-import { createPublicClient, erc20Abi, getAddress, http, type Address, type Hex } from 'viem'
+import { type Address, createPublicClient, erc20Abi, getAddress, type Hex, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
-import { AUTH_CAPTURE_V1_1, authCaptureEscrowAbi } from '../src/sdk/x402/evm/auth-capture/contracts.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
+import { AUTH_CAPTURE_V1_1, authCaptureEscrowAbi } from '../src/sdk/x402/evm/auth-capture/contracts.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { until } from './helpers/api-calls.js'
-import { crash, operatorHeaders, rpc, spawnServe, stopServe, untilStateWritten, type ServeProcess } from './helpers/serve-crash.js'
+import {
+  crash,
+  operatorHeaders,
+  rpc,
+  type ServeProcess,
+  spawnServe,
+  stopServe,
+  untilStateWritten,
+} from './helpers/serve-crash.js'
 
 /**
  * Crash safety of a platform endpoint offering auth-capture (`parx serve`, SQLite): one paid call
@@ -38,7 +46,9 @@ afterAll(async () => {
 })
 
 const upstreamServer = async () => {
-  const server = createServer((req, res) => (req.url === '/slow' ? void slow.push(res) : res.end(JSON.stringify({ report: 'paid' }))))
+  const server = createServer((req, res) =>
+    req.url === '/slow' ? void slow.push(res) : res.end(JSON.stringify({ report: 'paid' })),
+  )
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   servers.push(server)
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -48,21 +58,53 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
   it('after an answered capture and an answered authorize: after the restart the capture is on chain once and the orphaned hold is voided', async () => {
     const upstream = await upstreamServer()
     serve = await spawnServe(dataDir)
-    const op = createPlatformClient({ url: serve.api, operatorToken: operatorHeaders(dataDir).authorization.slice('Bearer '.length) })
-    const seller = createPlatformClient({ url: serve.api, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
+    const op = createPlatformClient({
+      url: serve.api,
+      operatorToken: operatorHeaders(dataDir).authorization.slice('Bearer '.length),
+    })
+    const seller = createPlatformClient({
+      url: serve.api,
+      userKey: (await op.createUser({ body: { name: 'seller' } })).userKey,
+    })
     const agent = await seller.createAgent({ body: { name: 'payee', network: 'local-base' } })
-    const body = { upstreamUrl: `${upstream}/report`, price: '0.001', network: 'local-base', token: 'USDC', payTo: agent.id, authCapture: true }
+    const body = {
+      upstreamUrl: `${upstream}/report`,
+      price: '0.001',
+      network: 'local-base',
+      token: 'USDC',
+      payTo: agent.id,
+      authCapture: true,
+    }
     const e = await seller.createEndpoint({ body })
     const held = await seller.createEndpoint({ body: { ...body, upstreamUrl: `${upstream}/slow` } })
 
     const chainOf = (s: ServeProcess) => createPublicClient({ transport: http(s.rpc['local-base']!) })
-    const supported = (await (await fetch(`${serve.api}/facilitator/supported`)).json()) as { kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }
+    const supported = (await (await fetch(`${serve.api}/facilitator/supported`)).json()) as {
+      kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }>
+    }
     const network = `eip155:${Number(await rpc<Hex>(serve.rpc['local-base']!, 'eth_chainId'))}`
-    const usdc = getAddress(supported.kinds.find((k) => k.scheme === 'auth-capture' && k.network === network)!.extra.asset as string)
-    const balance = (a: string) => chainOf(serve!).readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [a as Address] })
-    const state = (id: string) => chainOf(serve!).readContract({ address: AUTH_CAPTURE_V1_1.escrow, abi: authCaptureEscrowAbi['v1.1'], functionName: 'paymentState', args: [id as Hex] }) as Promise<readonly [boolean, bigint, bigint]>
+    const usdc = getAddress(
+      supported.kinds.find((k) => k.scheme === 'auth-capture' && k.network === network)!.extra.asset as string,
+    )
+    const balance = (a: string) =>
+      chainOf(serve!).readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [a as Address] })
+    const state = (id: string) =>
+      chainOf(serve!).readContract({
+        address: AUTH_CAPTURE_V1_1.escrow,
+        abi: authCaptureEscrowAbi['v1.1'],
+        functionName: 'paymentState',
+        args: [id as Hex],
+      }) as Promise<readonly [boolean, bigint, bigint]>
     const buyer = privateKeyToAccount(generatePrivateKey())
-    expect((await fetch(`${serve.api}/api/local/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: buyer.address, token: 'USDC', amount: '1' }) })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${serve.api}/api/local/faucet`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ to: buyer.address, token: 'USDC', amount: '1' }),
+        })
+      ).status,
+    ).toBe(200)
     // The paid request's PAYMENT-SIGNATURE, to send it again after the restart.
     const sent: string[] = []
     const recording: typeof fetch = async (input, init) => {
@@ -71,17 +113,33 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
       if (sig) sent.push(sig)
       return fetch(req)
     }
-    const pay = wrapFetchWithPayment(recording, x402Client.fromConfig({
-      schemes: [{ network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, chainOf(serve) as never)) }],
-      spendControls: { allowedAssets: [{ network: network as `${string}:${string}`, asset: usdc, maxAmountPerPayment: '10000' }] },
-    }))
+    const pay = wrapFetchWithPayment(
+      recording,
+      x402Client.fromConfig({
+        schemes: [
+          { network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, chainOf(serve) as never)) },
+        ],
+        spendControls: {
+          allowedAssets: [{ network: network as `${string}:${string}`, asset: usdc, maxAmountPerPayment: '10000' }],
+        },
+      }),
+    )
 
     const r = await pay(e.url)
     expect(r.status).toBe(200)
-    const captured = (decodeHeader(r.headers.get('payment-response') ?? undefined) as { extra: Record<string, unknown> }).extra.paymentInfoHash as string
+    const captured = (
+      decodeHeader(r.headers.get('payment-response') ?? undefined) as { extra: Record<string, unknown> }
+    ).extra.paymentInfoHash as string
     const paid = sent[0]!
-    const cut = pay(held.url).then(() => 'answered', () => 'cut')
-    await until(async () => slow.length, (n) => n === 1, 'the held call to reach the upstream')
+    const cut = pay(held.url).then(
+      () => 'answered',
+      () => 'cut',
+    )
+    await until(
+      async () => slow.length,
+      (n) => n === 1,
+      'the held call to reach the upstream',
+    )
     expect(await balance(buyer.address)).toBe(1_000_000n - 2n * PRICE)
     // The chain's state file holds both: what a crash then loses is the daemon's own, which is the point.
     await untilStateWritten(serve, dataDir)
@@ -90,8 +148,15 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
 
     // While it is down: the store knows the held one, and it has been untouched for 11 minutes.
     const db = new Database(join(dataDir, 'parx.db'))
-    const rows = db.prepare('select id, status, tag from x402_seller_holds order by created_at').all() as Array<{ id: string; status: string; tag: string }>
-    expect(rows.map((x) => [x.tag, x.status])).toEqual([[e.id, 'captured'], [held.id, 'held']])
+    const rows = db.prepare('select id, status, tag from x402_seller_holds order by created_at').all() as Array<{
+      id: string
+      status: string
+      tag: string
+    }>
+    expect(rows.map((x) => [x.tag, x.status])).toEqual([
+      [e.id, 'captured'],
+      [held.id, 'held'],
+    ])
     db.prepare('update x402_seller_holds set updated_at = updated_at - 660000').run()
     db.close()
     const orphan = rows[1]!.id
@@ -107,7 +172,12 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
     expect(await balance(agent.wallet)).toBe(PRICE)
 
     // The leader's sweep (every 30 s) voids the orphaned hold and leaves the captured one alone.
-    await until(() => state(orphan).then((s) => s.map(String)), (s) => s[1] === '0', 'the sweep to void the orphaned hold', 90_000)
+    await until(
+      () => state(orphan).then((s) => s.map(String)),
+      (s) => s[1] === '0',
+      'the sweep to void the orphaned hold',
+      90_000,
+    )
     expect(await state(orphan)).toEqual([true, 0n, 0n])
     expect(await state(captured)).toEqual([true, 0n, PRICE])
     expect(await balance(buyer.address)).toBe(1_000_000n - PRICE)

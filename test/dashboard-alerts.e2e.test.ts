@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import express from 'express'
 import type { Browser, Page } from 'playwright-core'
-import { openDashboardBrowser } from './helpers/dashboard-browser.js'
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { openDashboardBrowser } from './helpers/dashboard-browser.js'
 import { randomAddress } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
@@ -29,7 +29,16 @@ let pageErrors: string[] = []
 beforeAll(async () => {
   d = await startTestDaemon()
   const app = express()
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo: randomAddress() }] } } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /report': {
+          prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo: randomAddress() }],
+        },
+      },
+    }),
+  )
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   seller = await listen(app)
   mkdirSync(artifacts, { recursive: true })
@@ -66,8 +75,13 @@ describe('dashboard Alerts view in Chromium', () => {
     const user = createPlatformClient({ url: d.urls.platform, userKey })
     const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
     const agentKey = (await user.createAgentKey({ params: { id: a.id }, body: {} })).agentKey
-    await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet as Address, token: 'PUSD', amount: '1' } })
-    const paid = await createPlatformClient({ url: d.urls.platform, agentKey }).pay({ params: { id: a.id }, body: { url: `${seller.url}/report` } })
+    await d.call('/api/local/faucet', {
+      body: { network: 'local-base', to: a.wallet as Address, token: 'PUSD', amount: '1' },
+    })
+    const paid = await createPlatformClient({ url: d.urls.platform, agentKey }).pay({
+      params: { id: a.id },
+      body: { url: `${seller.url}/report` },
+    })
     expect('status' in paid && paid.status).toBe(200)
 
     await page.reload()

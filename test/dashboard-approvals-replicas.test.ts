@@ -1,11 +1,11 @@
 import express from 'express'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { runParx } from './helpers/cli.js'
-import { dashboardClient } from './helpers/dashboard.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { dashboardClient } from './helpers/dashboard.js'
 import { testPostgres } from './helpers/postgres.js'
 import { randomAddress } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
@@ -29,13 +29,20 @@ const paymentsSeen: string[] = []
 beforeAll(async () => {
   const url = await (await testPostgres()).createDatabase()
   a = await startTestDaemon({ flags: { store: { url } } })
-  b = await startTestDaemon({ flags: { store: { url }, keys: { platformWalletPrevious: [a.services.keys.platformWallet!] } } })
+  b = await startTestDaemon({
+    flags: { store: { url }, keys: { platformWalletPrevious: [a.services.keys.platformWallet!] } },
+  })
   const app = express()
   app.use((req, _res, next) => {
     if (req.header('payment-signature') || req.header('x-payment')) paymentsSeen.push(req.path)
     next()
   })
-  app.use(paymentGate({ facilitator: { url: a.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: a.urls.facilitator },
+      routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } },
+    }),
+  )
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   seller = await listen(app)
 }, 180_000)
@@ -44,7 +51,13 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()])
 })
 
-const bal = (owner: Address) => a.services.base.client.readContract({ address: a.services.base.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+const bal = (owner: Address) =>
+  a.services.base.client.readContract({
+    address: a.services.base.tokens.PUSD!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 
 describe('dashboard approvals across replicas', () => {
   it('decided in the dashboard on B, the pay waiting on A completes once; an approve on A racing a deny on B: one wins, and the pay follows it', async () => {
@@ -53,12 +66,18 @@ describe('dashboard approvals across replicas', () => {
     // The same signed-in session, served by A from the shared store.
     const onA = dashboardClient(a.urls.api)
     onA.cookie = onB.cookie
-    const call = async (c: typeof onA, m: 'GET' | 'POST', p: string, body?: unknown) => c.call(m, p, body, { csrf: onB.csrf })
+    const call = async (c: typeof onA, m: 'GET' | 'POST', p: string, body?: unknown) =>
+      c.call(m, p, body, { csrf: onB.csrf })
     const agent = (await call(onA, 'POST', '/agents', { name: 'replicated', network: 'local-base' })).body
     const agentKey = (await call(onA, 'POST', `/agents/${agent.id}/keys`, {})).body.agentKey as string
     expect((await call(onB, 'POST', `/agents/${agent.id}/limits`, { approveAboveUsd: '0.005' })).status).toBe(200)
     await a.call('/api/local/faucet', { body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' } })
-    const pay = (args: string[] = []) => runParx(a.urls.api, ['--output', 'json', 'pay', `${seller.url}/report`, '--yes', ...args], { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agent.id, PARX_AGENTS_URL: a.urls.platform })
+    const pay = (args: string[] = []) =>
+      runParx(a.urls.api, ['--output', 'json', 'pay', `${seller.url}/report`, '--yes', ...args], {
+        PARX_AGENT_KEY: agentKey,
+        PARX_AGENT_ID: agent.id,
+        PARX_AGENTS_URL: a.urls.platform,
+      })
     const pendingOnB = async (): Promise<string> => {
       let id: string | undefined
       for (let i = 0; i < 600 && !id; i++) {
@@ -68,7 +87,9 @@ describe('dashboard approvals across replicas', () => {
       expect(id).toBeDefined()
       return id!
     }
-    const spends = async () => (await a.services.store.db.selectFrom('platform_spends').select('id').where('agent_id', '=', agent.id).execute()).length
+    const spends = async () =>
+      (await a.services.store.db.selectFrom('platform_spends').select('id').where('agent_id', '=', agent.id).execute())
+        .length
 
     const waiting = pay(['--wait-approval', '120'])
     const first = await pendingOnB()
@@ -85,7 +106,10 @@ describe('dashboard approvals across replicas', () => {
 
     const raced = pay(['--wait-approval', '120'])
     const second = await pendingOnB()
-    const [yes, no] = await Promise.all([call(onA, 'POST', `/approvals/${second}/approve`), call(onB, 'POST', `/approvals/${second}/deny`)])
+    const [yes, no] = await Promise.all([
+      call(onA, 'POST', `/approvals/${second}/approve`),
+      call(onB, 'POST', `/approvals/${second}/deny`),
+    ])
     expect([yes.status, no.status].sort()).toEqual([200, 409])
     const outcome = await raced
     if (yes.status === 200) {
@@ -102,6 +126,9 @@ describe('dashboard approvals across replicas', () => {
     }
     const listed = (await call(onA, 'GET', '/approvals')).body
     expect(listed.pending).toEqual([])
-    expect(listed.decided.map((x: any) => [x.id, x.state])).toEqual([[second, yes.status === 200 ? 'consumed' : 'denied'], [first, 'consumed']])
+    expect(listed.decided.map((x: any) => [x.id, x.state])).toEqual([
+      [second, yes.status === 200 ? 'consumed' : 'denied'],
+      [first, 'consumed'],
+    ])
   }, 240_000)
 })

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
 import type { Browser, Page } from 'playwright-core'
-import { openDashboardBrowser } from './helpers/dashboard-browser.js'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { openDashboardBrowser } from './helpers/dashboard-browser.js'
 import { randomAddress } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
@@ -49,7 +49,12 @@ beforeAll(async () => {
     if (req.header('payment-signature') || req.header('x-payment')) paymentsSeen.push(req.path)
     next()
   })
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } },
+    }),
+  )
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   seller = await listen(app)
   mkdirSync(artifacts, { recursive: true })
@@ -63,42 +68,75 @@ afterAll(async () => {
 })
 
 /** The compiled `parx` binary as the agent runs it (its key and id in the environment). */
-function parx(args: string[], as: 'agent' | 'user' = 'agent'): Promise<{ code: number | null; json: any; stdout: string; stderr: string }> {
+function parx(
+  args: string[],
+  as: 'agent' | 'user' = 'agent',
+): Promise<{ code: number | null; json: any; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PARX_API_URL: d.urls.api, PARX_AGENTS_URL: d.urls.platform, PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'), NO_COLOR: '1',
-    PARX_AGENT_KEY: as === 'agent' ? agentKey : '', PARX_AGENT_ID: as === 'agent' ? agentId : '', PARX_USER_KEY: as === 'user' ? userKey : '',
+    ...process.env,
+    PARX_API_URL: d.urls.api,
+    PARX_AGENTS_URL: d.urls.platform,
+    PARX_CONFIG_DIR: join(tmp, 'config'),
+    PARX_RUNTIME_DIR: join(tmp, 'run'),
+    NO_COLOR: '1',
+    PARX_AGENT_KEY: as === 'agent' ? agentKey : '',
+    PARX_AGENT_ID: as === 'agent' ? agentId : '',
+    PARX_USER_KEY: as === 'user' ? userKey : '',
   }
-  const child = spawn(process.execPath, ['bin/parx.js', ...args, '--output', 'json'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['bin/parx.js', ...args, '--output', 'json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (b: Buffer) => (stdout += b))
   child.stderr.on('data', (b: Buffer) => (stderr += b))
-  return new Promise((resolve) => child.once('close', (code) => {
-    let json: any
-    try {
-      json = JSON.parse(stdout || stderr.slice(stderr.indexOf('{')))
-    } catch {}
-    resolve({ code, json, stdout, stderr })
-  }))
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      let json: any
+      try {
+        json = JSON.parse(stdout || stderr.slice(stderr.indexOf('{')))
+      } catch {}
+      resolve({ code, json, stdout, stderr })
+    }),
+  )
 }
 
 const text = (selector: string) => page.locator(selector).first().innerText()
-const bal = (owner: Address) => d.services.base.client.readContract({ address: d.services.base.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
-const spendRows = async () => (await d.services.store.db.selectFrom('platform_spends').select('id').where('agent_id', '=', agentId).execute()).length
+const bal = (owner: Address) =>
+  d.services.base.client.readContract({
+    address: d.services.base.tokens.PUSD!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
+const spendRows = async () =>
+  (await d.services.store.db.selectFrom('platform_spends').select('id').where('agent_id', '=', agentId).execute())
+    .length
 const payUrl = () => `${seller.url}/report`
 const sellerHost = () => new URL(seller.url).host
 const pendingRow = () => page.locator('#approvals tbody tr')
 /** The Approvals view until a pending row is listed (the agent asked meanwhile): Refresh, as the view's own timer would. */
 async function waitForPendingRow(): Promise<string> {
-  await expect.poll(async () => {
-    await page.click('#approvals-refresh')
-    return pendingRow().count()
-  }, { timeout: 60_000, interval: 250 }).toBe(1)
+  await expect
+    .poll(
+      async () => {
+        await page.click('#approvals-refresh')
+        return pendingRow().count()
+      },
+      { timeout: 60_000, interval: 250 },
+    )
+    .toBe(1)
   return (await pendingRow().getAttribute('data-approval-id'))!
 }
 /** The window's cells as the page shows them, and the same from the API. */
-const windowCells = async (scope: 'agent' | 'user', w: string) => (await page.$$eval(`[data-window="${scope}-${w}"] td`, (tds) => tds.map((t) => t.textContent))).slice(2)
-const apiCells = (v: { limitUsd: string | null; spentUsd: string; remainingUsd: string | null }) => [v.limitUsd ?? 'none', v.spentUsd, v.remainingUsd ?? '—']
+const windowCells = async (scope: 'agent' | 'user', w: string) =>
+  (await page.$$eval(`[data-window="${scope}-${w}"] td`, (tds) => tds.map((t) => t.textContent))).slice(2)
+const apiCells = (v: { limitUsd: string | null; spentUsd: string; remainingUsd: string | null }) => [
+  v.limitUsd ?? 'none',
+  v.spentUsd,
+  v.remainingUsd ?? '—',
+]
 
 describe('dashboard: budgets, rules and approvals in Chromium', () => {
   it('the agent page shows every window as the API counts it after a payment; a deny rule added there refuses the next pay; unfreeze only here', async () => {
@@ -126,8 +164,18 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     await page.fill('#limit-daily', '2')
     await page.fill('#limit-monthly', '4')
     await page.click('#limits-save')
-    await expect.poll(async () => (await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })).windows.month.limitUsd).toBe('4')
-    const userSet = await d.raw('/api/users/me/limits', { method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ perPaymentUsd: '0.5', weeklyUsd: '3' }) })
+    await expect
+      .poll(
+        async () =>
+          (await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })).windows.month
+            .limitUsd,
+      )
+      .toBe('4')
+    const userSet = await d.raw('/api/users/me/limits', {
+      method: 'POST',
+      headers: { 'x-user-key': userKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ perPaymentUsd: '0.5', weeklyUsd: '3' }),
+    })
     expect(userSet.status, JSON.stringify(userSet.body)).toBe(200)
 
     const paid = await parx(['pay', payUrl(), '--yes'])
@@ -157,14 +205,21 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     const before = { wallet: await bal(wallet), seller: await bal(payTo), rows: await spendRows() }
     const refused = await parx(['pay', payUrl(), '--yes'])
     expect(refused.code, refused.stderr).toBe(7)
-    expect(refused.json).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'denyHosts', scope: 'agent', value: '127.0.0.1' })
+    expect(refused.json).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'denyHosts',
+      scope: 'agent',
+      value: '127.0.0.1',
+    })
     expect(paymentsSeen).toEqual(['/report'])
     expect({ wallet: await bal(wallet), seller: await bal(payTo), rows: await spendRows() }).toEqual(before)
     // Cleared on the page: not set, and the pay goes through again (the next test's approvals).
     await page.fill('#rule-denyHosts', '')
     await page.click('#rules-save')
     await expect.poll(() => text('#agent-rules [data-rule="denyHosts"]')).toContain('not set')
-    expect((await d.call(`/api/agents/${agentId}/policy`, { headers: { 'x-agent-key': agentKey } })).rules.denyHosts).toBeNull()
+    expect(
+      (await d.call(`/api/agents/${agentId}/policy`, { headers: { 'x-agent-key': agentKey } })).rules.denyHosts,
+    ).toBeNull()
 
     // Frozen on the page; this deployment refuses the user key's unfreeze, and the page's works.
     await page.click('#agent-freeze')
@@ -186,7 +241,12 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     await page.fill('#limit-approve-above', '0.005')
     await page.click('#limits-save')
     // The input holds what the test typed at once; the save is done when the platform has it.
-    await expect.poll(async () => (await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })).approveAboveUsd).toBe('0.005')
+    await expect
+      .poll(
+        async () =>
+          (await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })).approveAboveUsd,
+      )
+      .toBe('0.005')
     const seen = paymentsSeen.length
     const before = { wallet: await bal(wallet), seller: await bal(payTo), rows: await spendRows() }
 
@@ -213,7 +273,9 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     expect(await bal(wallet)).toBe(before.wallet - PRICE)
     expect(await spendRows()).toBe(before.rows + 1)
     await page.click('#approvals-refresh')
-    await expect.poll(() => page.locator(`#approvals-history tr[data-approval-id="${approvalId}"]`).getAttribute('data-state')).toBe('consumed')
+    await expect
+      .poll(() => page.locator(`#approvals-history tr[data-approval-id="${approvalId}"]`).getAttribute('data-state'))
+      .toBe('consumed')
     // The agent page counts it in its windows, as the API does.
     const limits = await d.call(`/api/agents/${agentId}/limits`, { headers: { 'x-agent-key': agentKey } })
     expect(limits.windows.day.spentUsd).toBe('0.02')
@@ -226,8 +288,13 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     const refused = parx(['pay', payUrl(), '--yes', '--wait-approval', '120'])
     await page.click('nav a[href="#/approvals"]')
     const deniedId = await waitForPendingRow()
-    await page.locator(`#approvals tr[data-approval-id="${deniedId}"]`).getByRole('button', { name: /^Deny / }).click()
-    await expect.poll(() => page.locator(`#approvals-history tr[data-approval-id="${deniedId}"]`).getAttribute('data-state')).toBe('denied')
+    await page
+      .locator(`#approvals tr[data-approval-id="${deniedId}"]`)
+      .getByRole('button', { name: /^Deny / })
+      .click()
+    await expect
+      .poll(() => page.locator(`#approvals-history tr[data-approval-id="${deniedId}"]`).getAttribute('data-state'))
+      .toBe('denied')
     const no = await refused
     expect(no.code, no.stderr).toBe(3)
     expect(no.json).toMatchObject({ code: 'APPROVAL_NOT_USABLE', state: 'denied' })
@@ -255,14 +322,23 @@ describe('dashboard: budgets, rules and approvals in Chromium', () => {
     await page.click('#approvals-refresh')
     await page.locator(`#approvals tr[data-approval-id="${id}"]`).waitFor()
     // Aged past its expiry in the store, as the clock would (no test waits on time).
-    await d.services.store.db.updateTable('platform_approvals').set({ expires_at: Date.now() - 1 }).where('id', '=', id).execute()
+    await d.services.store.db
+      .updateTable('platform_approvals')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', id)
+      .execute()
     await page.click('#approvals-refresh')
-    await expect.poll(() => page.locator(`#approvals-history tr[data-approval-id="${id}"]`).getAttribute('data-state')).toBe('expired')
+    await expect
+      .poll(() => page.locator(`#approvals-history tr[data-approval-id="${id}"]`).getAttribute('data-state'))
+      .toBe('expired')
     expect(await page.locator(`#approvals tr[data-approval-id="${id}"]`).count()).toBe(0)
     // The page's own route, with its session and CSRF token: refused, 409.
     const late = await page.evaluate(async (approvalId) => {
       const s = await (await fetch('/dashboard/api/session')).json()
-      const r = await fetch(`/dashboard/api/approvals/${approvalId}/approve`, { method: 'POST', headers: { 'x-csrf-token': s.csrfToken } })
+      const r = await fetch(`/dashboard/api/approvals/${approvalId}/approve`, {
+        method: 'POST',
+        headers: { 'x-csrf-token': s.csrfToken },
+      })
       return { status: r.status, body: await r.json() }
     }, id)
     expect(late).toMatchObject({ status: 409, body: { code: 'APPROVAL_NOT_PENDING', state: 'expired' } })

@@ -23,7 +23,11 @@ describe('the dashboard script asset', () => {
   })
 
   it('is in the published package', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path)
     expect(files).toContain('dist/dashboard/app.js')
   }, 60_000)

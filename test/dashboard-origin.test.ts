@@ -33,15 +33,30 @@ function call(d: TestDaemon, path: string, body: unknown, headers: Record<string
 }
 
 /** Any body with any headers (Origin, Sec-Fetch-Site, Content-Type: what a browser sends for a page elsewhere). */
-function send(d: TestDaemon, path: string, text: string, headers: Record<string, string>, method = 'POST'): Promise<Answer> {
+function send(
+  d: TestDaemon,
+  path: string,
+  text: string,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<Answer> {
   const url = new URL(`${d.urls.api}/dashboard/api${path}`)
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { 'content-length': Buffer.byteLength(text), ...headers } }, (res) => {
-      let data = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => (data += d))
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data), headers: res.headers }))
-    })
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        headers: { 'content-length': Buffer.byteLength(text), ...headers },
+      },
+      (res) => {
+        let data = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (data += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data), headers: res.headers }))
+      },
+    )
     req.on('error', reject)
     req.end(text)
   })
@@ -67,7 +82,12 @@ describe('with a public origin configured', () => {
     m.domain = 'evil.example'
     m.uri = 'https://evil.example/dashboard'
     const message = m.prepareMessage()
-    const r = await call(hosted, '/siwe/login', { message, signature: await account.signMessage({ message }) }, { host: 'evil.example', 'x-forwarded-proto': 'https' })
+    const r = await call(
+      hosted,
+      '/siwe/login',
+      { message, signature: await account.signMessage({ message }) },
+      { host: 'evil.example', 'x-forwarded-proto': 'https' },
+    )
     expect(r.status).toBe(401)
     expect(r.body.code).toBe('SIWE_REJECTED')
     expect(r.body.error).toContain('the message is for evil.example, not pay.example.com')
@@ -99,7 +119,12 @@ describe('with a public origin configured', () => {
 
 describe('local profile without a public origin', () => {
   it('refuses to write a message for a DNS name (DNS rebinding), and answers at 127.0.0.1 as before', async () => {
-    const r = await call(local, '/siwe/message', { address: fresh().address, chainId: local.services.base.chainId }, { host: 'evil.example:80' })
+    const r = await call(
+      local,
+      '/siwe/message',
+      { address: fresh().address, chainId: local.services.base.chainId },
+      { host: 'evil.example:80' },
+    )
     expect(r.status).toBe(401)
     expect(r.body.code).toBe('SIWE_REJECTED')
     expect(r.body.error).toContain('PARX_PUBLIC_ORIGIN')
@@ -114,7 +139,12 @@ describe('local profile without a public origin', () => {
     const m = await messageFor(local, account.address, { 'x-forwarded-proto': 'https' })
     expect(m.uri).toBe(`http://${host}/dashboard`)
     const message = m.prepareMessage()
-    const r = await call(local, '/siwe/login', { message, signature: await account.signMessage({ message }) }, { 'x-forwarded-proto': 'https' })
+    const r = await call(
+      local,
+      '/siwe/login',
+      { message, signature: await account.signMessage({ message }) },
+      { 'x-forwarded-proto': 'https' },
+    )
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     expect(String(r.headers['set-cookie'])).not.toMatch(/Secure/)
     expect(r.headers['strict-transport-security']).toBeUndefined()
@@ -126,9 +156,15 @@ describe('local profile without a public origin', () => {
     const original = m.prepareMessage()
     m.domain = 'evil.example'
     const edited = m.prepareMessage()
-    const refused = await call(local, '/siwe/login', { message: edited, signature: await account.signMessage({ message: edited }) })
+    const refused = await call(local, '/siwe/login', {
+      message: edited,
+      signature: await account.signMessage({ message: edited }),
+    })
     expect(refused.body.error).toContain('is for evil.example')
-    const again = await call(local, '/siwe/login', { message: original, signature: await account.signMessage({ message: original }) })
+    const again = await call(local, '/siwe/login', {
+      message: original,
+      signature: await account.signMessage({ message: original }),
+    })
     expect(again.status).toBe(401)
     expect(again.body.error).toMatch(/nonce is unknown or already used/)
   })
@@ -146,7 +182,8 @@ describe('cross-site sign-in and changes', () => {
   const EVIL = 'https://evil.example'
   const own = (d: TestDaemon) => (d === hosted ? ORIGIN : d.urls.api)
   /** What `<form method=post enctype=text/plain>` with one field named `{"message":…,"signature":…,"x":"` and value `"}` sends. */
-  const formPost = (signed: { message: string; signature: string }) => `${JSON.stringify({ ...signed, x: '' }).slice(0, -2)}="}`
+  const formPost = (signed: { message: string; signature: string }) =>
+    `${JSON.stringify({ ...signed, x: '' }).slice(0, -2)}="}`
   const signedBy = async (d: TestDaemon, account = fresh()) => {
     const message = (await messageFor(d, account.address)).prepareMessage()
     return { message, signature: await account.signMessage({ message }) }
@@ -159,17 +196,39 @@ describe('cross-site sign-in and changes', () => {
       const d = daemon()
       const attacker = await signedBy(d)
       expect(JSON.parse(formPost(attacker))).toMatchObject(attacker)
-      const crossSite = await send(d, '/siwe/login', formPost(attacker), { 'content-type': 'text/plain', origin: EVIL, 'sec-fetch-site': 'cross-site' })
+      const crossSite = await send(d, '/siwe/login', formPost(attacker), {
+        'content-type': 'text/plain',
+        origin: EVIL,
+        'sec-fetch-site': 'cross-site',
+      })
       expect(crossSite.status, JSON.stringify(crossSite.body)).toBe(403)
       expect(crossSite.body.code).toBe('ORIGIN_REJECTED')
       expect(crossSite.headers['set-cookie']).toBeUndefined()
       // Either rule alone refuses it: a browser that sent only Sec-Fetch-Site, and a text/plain body from the page itself.
-      const fetchSite = await send(d, '/siwe/login', JSON.stringify(attacker), { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' })
-      expect([fetchSite.status, fetchSite.body.code, fetchSite.headers['set-cookie']]).toEqual([403, 'ORIGIN_REJECTED', undefined])
-      const plain = await send(d, '/siwe/login', JSON.stringify(attacker), { 'content-type': 'text/plain', origin: own(d) })
-      expect([plain.status, plain.body.code, plain.headers['set-cookie']]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE', undefined])
+      const fetchSite = await send(d, '/siwe/login', JSON.stringify(attacker), {
+        'content-type': 'application/json',
+        'sec-fetch-site': 'same-site',
+      })
+      expect([fetchSite.status, fetchSite.body.code, fetchSite.headers['set-cookie']]).toEqual([
+        403,
+        'ORIGIN_REJECTED',
+        undefined,
+      ])
+      const plain = await send(d, '/siwe/login', JSON.stringify(attacker), {
+        'content-type': 'text/plain',
+        origin: own(d),
+      })
+      expect([plain.status, plain.body.code, plain.headers['set-cookie']]).toEqual([
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        undefined,
+      ])
       const untyped = await send(d, '/siwe/login', JSON.stringify(attacker), {})
-      expect([untyped.status, untyped.body.code, untyped.headers['set-cookie']]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE', undefined])
+      expect([untyped.status, untyped.body.code, untyped.headers['set-cookie']]).toEqual([
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        undefined,
+      ])
       // None of them reached the check of the message: it still signs in, from the dashboard's own page.
       const mine = await call(d, '/siwe/login', attacker, { origin: own(d), 'sec-fetch-site': 'same-origin' })
       expect(mine.status, JSON.stringify(mine.body)).toBe(200)
@@ -179,8 +238,14 @@ describe('cross-site sign-in and changes', () => {
     it(`${which}: a message is written only for the dashboard's own page`, async () => {
       const d = daemon()
       const body = { address: fresh().address, chainId: d.services.base.chainId }
-      expect(await call(d, '/siwe/message', body, { origin: EVIL })).toMatchObject({ status: 403, body: { code: 'ORIGIN_REJECTED' } })
-      expect(await call(d, '/siwe/message', body, { origin: 'null' })).toMatchObject({ status: 403, body: { code: 'ORIGIN_REJECTED' } })
+      expect(await call(d, '/siwe/message', body, { origin: EVIL })).toMatchObject({
+        status: 403,
+        body: { code: 'ORIGIN_REJECTED' },
+      })
+      expect(await call(d, '/siwe/message', body, { origin: 'null' })).toMatchObject({
+        status: 403,
+        body: { code: 'ORIGIN_REJECTED' },
+      })
       expect(await call(d, '/siwe/message', body, { origin: own(d) })).toMatchObject({ status: 200 })
     })
 
@@ -188,9 +253,20 @@ describe('cross-site sign-in and changes', () => {
       const d = daemon()
       const signedIn = await call(d, '/siwe/login', await signedBy(d), { origin: own(d) })
       expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200)
-      const session = { cookie: String(signedIn.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': signedIn.body.csrfToken as string, 'content-type': 'application/json' }
-      const create = (headers: Record<string, string>) => send(d, '/partner-keys', JSON.stringify({ name: 'k' }), { ...session, ...headers })
-      const hostile: Record<string, string>[] = [{ origin: EVIL }, { origin: 'null' }, { origin: `${own(d)}.evil.example` }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]
+      const session = {
+        cookie: String(signedIn.headers['set-cookie']).split(';')[0]!,
+        'x-csrf-token': signedIn.body.csrfToken as string,
+        'content-type': 'application/json',
+      }
+      const create = (headers: Record<string, string>) =>
+        send(d, '/partner-keys', JSON.stringify({ name: 'k' }), { ...session, ...headers })
+      const hostile: Record<string, string>[] = [
+        { origin: EVIL },
+        { origin: 'null' },
+        { origin: `${own(d)}.evil.example` },
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+      ]
       for (const headers of hostile) {
         const r = await create(headers)
         expect([r.status, r.body.code], JSON.stringify(headers)).toEqual([403, 'ORIGIN_REJECTED'])
@@ -207,9 +283,19 @@ describe('cross-site sign-in and changes', () => {
 
   it('local: another loopback spelling of the daemon is another origin', async () => {
     const port = new URL(local.urls.api).port
-    const r = await call(local, '/siwe/message', { address: fresh().address, chainId: local.services.base.chainId }, { origin: `http://localhost:${port}` })
+    const r = await call(
+      local,
+      '/siwe/message',
+      { address: fresh().address, chainId: local.services.base.chainId },
+      { origin: `http://localhost:${port}` },
+    )
     expect([r.status, r.body.code]).toEqual([403, 'ORIGIN_REJECTED'])
-    const asLocalhost = await call(local, '/siwe/message', { address: fresh().address, chainId: local.services.base.chainId }, { host: `localhost:${port}`, origin: `http://localhost:${port}` })
+    const asLocalhost = await call(
+      local,
+      '/siwe/message',
+      { address: fresh().address, chainId: local.services.base.chainId },
+      { host: `localhost:${port}`, origin: `http://localhost:${port}` },
+    )
     expect(asLocalhost.status).toBe(200)
   })
 })

@@ -1,9 +1,9 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { dashboardPaths } from '../src/sdk/dashboard/routes.js'
-import { LOGIN_RATE } from '../daemon/dashboard/login-limiter.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dashboardClient } from './helpers/dashboard.js'
+import { LOGIN_RATE } from '../daemon/dashboard/login-limiter.js'
+import { dashboardPaths } from '../src/sdk/dashboard/routes.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { dashboardClient } from './helpers/dashboard.js'
 import { testPostgres } from './helpers/postgres.js'
 
 // PostgreSQL-only behaviour (two replicas on one database): this file runs in the `postgres` project only.
@@ -29,7 +29,12 @@ describe('partner key changes across replicas (docs/swap-api.md "Authentication"
     expect((await b.raw(kRoute, { headers: { 'x-api-key': created.secret } })).status).toBe(200)
     expect((await c.call('POST', `/partner-keys/${created.key.id}/deactivate`)).status).toBe(200)
     // The NOTIFY reaches B's listener asynchronously: poll for the refusal (the TTL would take 5 minutes).
-    await expect.poll(async () => (await b.raw(kRoute, { headers: { 'x-api-key': created.secret } })).status, { timeout: 10_000, interval: 100 }).toBe(401)
+    await expect
+      .poll(async () => (await b.raw(kRoute, { headers: { 'x-api-key': created.secret } })).status, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(401)
     expect((await a.raw(kRoute, { headers: { 'x-api-key': created.secret } })).status).toBe(401)
     // The sign-in on A is a session in the shared store: B serves it too.
     const onB = dashboardClient(b.urls.api)
@@ -42,15 +47,21 @@ describe('partner key changes across replicas (docs/swap-api.md "Authentication"
 
 describe('the sign-in limiter across replicas', () => {
   /** A sign-in message asked of `d` for a client at `ip` (the proxy's X-Forwarded-For). */
-  const ask = (d: TestDaemon, ip: string) => d.raw(dashboardPaths.siweMessage, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: d.urls.api, 'x-forwarded-for': ip },
-    body: JSON.stringify({ address: privateKeyToAccount(generatePrivateKey()).address, chainId: d.services.base.chainId }),
-  })
+  const ask = (d: TestDaemon, ip: string) =>
+    d.raw(dashboardPaths.siweMessage, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: d.urls.api, 'x-forwarded-for': ip },
+      body: JSON.stringify({
+        address: privateKeyToAccount(generatePrivateKey()).address,
+        chainId: d.services.base.chainId,
+      }),
+    })
 
   it('is one budget for both replicas, and addresses of one IPv6 /64 draw from one bucket', async () => {
     // A new address of the same /64 each time, on one replica then the other: N replicas or 2^64 addresses never multiply the budget.
     const statuses = []
-    for (let i = 1; i <= LOGIN_RATE.burst + 1; i++) statuses.push((await ask(i % 2 ? a : b, `2001:db8:39:7::${i.toString(16)}`)).status)
+    for (let i = 1; i <= LOGIN_RATE.burst + 1; i++)
+      statuses.push((await ask(i % 2 ? a : b, `2001:db8:39:7::${i.toString(16)}`)).status)
     expect(statuses.slice(0, LOGIN_RATE.burst)).toEqual(Array(LOGIN_RATE.burst).fill(200))
     const refused = await ask(a, '2001:db8:39:7:ffff:ffff:ffff:ffff')
     expect(refused.status).toBe(429)

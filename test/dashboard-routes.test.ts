@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dashboardClient } from './helpers/dashboard.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { dashboardClient } from './helpers/dashboard.js'
 
 /** The dashboard's JSON routes against a real daemon: SIWE refusals, sessions, CSRF, tenancy. */
 let d: TestDaemon
@@ -113,7 +113,14 @@ describe('contract wallets (ERC-1271) on the Base chain', () => {
 describe('sessions and CSRF', () => {
   it('needs a session for every JSON route', async () => {
     const c = dashboardClient(d.urls.api)
-    for (const [m, p] of [['GET', '/session'], ['GET', '/partner-keys'], ['GET', '/user-keys'], ['GET', '/agents'], ['GET', '/approvals'], ['POST', '/partner-keys']] as const) {
+    for (const [m, p] of [
+      ['GET', '/session'],
+      ['GET', '/partner-keys'],
+      ['GET', '/user-keys'],
+      ['GET', '/agents'],
+      ['GET', '/approvals'],
+      ['POST', '/partner-keys'],
+    ] as const) {
       const r = await c.call(m, p, m === 'POST' ? { name: 'x' } : undefined)
       expect(r.status, `${m} ${p}`).toBe(401)
       expect(r.body.code).toBe('UNAUTHORIZED')
@@ -160,14 +167,23 @@ describe('partner keys bound to the wallet', () => {
     expect(created.status).toBe(200)
     const secret: string = created.body.secret
     expect(secret).toMatch(/^parx-[0-9a-f]{32}$/)
-    expect(created.body.key).toMatchObject({ name: 'backend', description: 'prod', state: 'active', masked: `parx-…${secret.slice(-4)}`, lastUsedAt: null })
+    expect(created.body.key).toMatchObject({
+      name: 'backend',
+      description: 'prod',
+      state: 'active',
+      masked: `parx-…${secret.slice(-4)}`,
+      lastUsedAt: null,
+    })
     const list = await c.call('GET', '/partner-keys')
     expect(list.body.keys.map((k: any) => k.id)).toEqual([created.body.key.id])
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(5, 33))
     expect(list.body.propagation).toMatch(/at once/)
     expect((await d.raw(kRoute, { headers: { 'x-api-key': secret } })).status).toBe(200)
     // The operator's view names the wallet that owns it.
-    const op = await d.call('/api/operator/keys', { query: { owner: account.address.toLowerCase() }, headers: d.operatorHeaders() })
+    const op = await d.call('/api/operator/keys', {
+      query: { owner: account.address.toLowerCase() },
+      headers: d.operatorHeaders(),
+    })
     expect(op.keys[0]).toMatchObject({ id: created.body.key.id, ownerWallet: account.address.toLowerCase() })
   })
 
@@ -178,7 +194,10 @@ describe('partner keys bound to the wallet', () => {
     await b.signIn(fresh(), chainId)
     const key = (await a.call('POST', '/partner-keys', { name: 'a-key' })).body
     expect((await b.call('GET', '/partner-keys')).body.keys).toEqual([])
-    for (const [m, p] of [['POST', `/partner-keys/${key.key.id}/deactivate`], ['DELETE', `/partner-keys/${key.key.id}`]] as const) {
+    for (const [m, p] of [
+      ['POST', `/partner-keys/${key.key.id}/deactivate`],
+      ['DELETE', `/partner-keys/${key.key.id}`],
+    ] as const) {
       const r = await b.call(m, p)
       expect(r.status, `${m} ${p}`).toBe(404)
       expect(r.body.code).toBe('NOT_FOUND')
@@ -200,9 +219,12 @@ describe('partner keys bound to the wallet', () => {
     expect(agent.id).toMatch(/^[0-9a-f-]{36}$/)
     const key = (await a.call('POST', `/agents/${agent.id}/keys`, { label: 'x' })).body
     for (const [m, p, body] of [
-      ['GET', `/agents/${agent.id}`, undefined], ['POST', `/agents/${agent.id}/limits`, { dailyUsd: '1' }],
-      ['POST', `/agents/${agent.id}/keys`, {}], ['DELETE', `/agents/${agent.id}/keys/${key.key.id}`, undefined],
-      ['GET', `/agents/${agent.id}/spending`, undefined], ['GET', `/agents/${agent.id}/payments`, undefined],
+      ['GET', `/agents/${agent.id}`, undefined],
+      ['POST', `/agents/${agent.id}/limits`, { dailyUsd: '1' }],
+      ['POST', `/agents/${agent.id}/keys`, {}],
+      ['DELETE', `/agents/${agent.id}/keys/${key.key.id}`, undefined],
+      ['GET', `/agents/${agent.id}/spending`, undefined],
+      ['GET', `/agents/${agent.id}/payments`, undefined],
     ] as const) {
       const r = await b.call(m, p, body)
       expect(r.status, `${m} ${p}`).toBe(404)
@@ -225,7 +247,10 @@ describe('partner keys bound to the wallet', () => {
     expect(r.body.days).toHaveLength(30)
     expect(r.body.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), usd: '0', count: 0 })
     expect(r.body.days.every((x: any) => x.usd === '0' && x.count === 0)).toBe(true)
-    const list = await c.call('GET', `/agents/${agent.id}/payments?kind=pay&host=api.example.com&since=2026-01-01&limit=5`)
+    const list = await c.call(
+      'GET',
+      `/agents/${agent.id}/payments?kind=pay&host=api.example.com&since=2026-01-01&limit=5`,
+    )
     expect(list.status).toBe(200)
     expect(list.body).toEqual({ payments: [], nextCursor: null })
     for (const q of ['kind=refund', 'limit=0', 'since=yesterday', 'cursor=abc', 'colour=red']) {
@@ -255,9 +280,16 @@ describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
     await a.signIn(fresh(), chainId)
     await b.signIn(fresh(), chainId)
     const agent = (await a.call('POST', '/agents', { name: 'ruled', network: 'local-radius' })).body
-    const set = await a.call('POST', `/agents/${agent.id}/policy`, { denyHosts: ['bad.example'], allowTokens: ['pusd'] })
+    const set = await a.call('POST', `/agents/${agent.id}/policy`, {
+      denyHosts: ['bad.example'],
+      allowTokens: ['pusd'],
+    })
     expect(set.status, JSON.stringify(set.body)).toBe(200)
-    expect(set.body).toMatchObject({ agentId: agent.id, rules: { denyHosts: ['bad.example'], allowTokens: ['PUSD'], allowHosts: null }, userRules: { denyHosts: null } })
+    expect(set.body).toMatchObject({
+      agentId: agent.id,
+      rules: { denyHosts: ['bad.example'], allowTokens: ['PUSD'], allowHosts: null },
+      userRules: { denyHosts: null },
+    })
     const detail = (await a.call('GET', `/agents/${agent.id}`)).body
     expect(detail.policy.rules).toEqual(set.body.rules)
     expect(detail.policy.userRules.denyHosts).toBeNull()
@@ -280,9 +312,22 @@ describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
     const agent = (await a.call('POST', '/agents', { name: 'asker', network: 'local-radius' })).body
     const row = (await d.services.platform.store.agent(agent.id))!
     // Held as pay's gate holds one (daemon/buyer/approvals/gate.ts): the store row, nothing signed.
-    const ask = (target: string, at: number) => d.services.platform.approvals.create({
-      agent_id: agent.id, user_id: row.user_id, kind: 'pay', request_hash: target, target, method: 'GET', amount: '6', token: 'PUSD', amountMicros: 6_000_000n,
-    }, 900_000, at)
+    const ask = (target: string, at: number) =>
+      d.services.platform.approvals.create(
+        {
+          agent_id: agent.id,
+          user_id: row.user_id,
+          kind: 'pay',
+          request_hash: target,
+          target,
+          method: 'GET',
+          amount: '6',
+          token: 'PUSD',
+          amountMicros: 6_000_000n,
+        },
+        900_000,
+        at,
+      )
     const first = await ask('https://seller.example:8443/report', Date.now() - 1000)
     const second = await ask('https://other.example/data', Date.now())
 
@@ -290,7 +335,8 @@ describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
     expect(listed.status).toBe(200)
     expect(listed.body.decided).toEqual([])
     expect(listed.body.pending.map((x: any) => [x.id, x.agentName, x.host, x.amount, x.state])).toEqual([
-      [second.id, 'asker', 'other.example', '6', 'pending'], [first.id, 'asker', 'seller.example:8443', '6', 'pending'],
+      [second.id, 'asker', 'other.example', '6', 'pending'],
+      [first.id, 'asker', 'seller.example:8443', '6', 'pending'],
     ])
     expect((await b.call('GET', '/approvals')).body).toEqual({ pending: [], decided: [] })
     for (const verb of ['approve', 'deny']) {
@@ -305,14 +351,22 @@ describe("an agent's rules and the user's approvals (issue 41 item 7)", () => {
 
     const approved = await a.call('POST', `/approvals/${first.id}/approve`)
     expect(approved.status).toBe(200)
-    expect(approved.body).toMatchObject({ id: first.id, state: 'approved', agentName: 'asker', host: 'seller.example:8443' })
+    expect(approved.body).toMatchObject({
+      id: first.id,
+      state: 'approved',
+      agentName: 'asker',
+      host: 'seller.example:8443',
+    })
     const again = await a.call('POST', `/approvals/${first.id}/deny`)
     expect(again.status).toBe(409)
     expect(again.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', state: 'approved' })
     expect((await a.call('POST', `/approvals/${second.id}/deny`)).body.state).toBe('denied')
     const after = (await a.call('GET', '/approvals')).body
     expect(after.pending).toEqual([])
-    expect(after.decided.map((x: any) => [x.id, x.state])).toEqual([[second.id, 'denied'], [first.id, 'approved']])
+    expect(after.decided.map((x: any) => [x.id, x.state])).toEqual([
+      [second.id, 'denied'],
+      [first.id, 'approved'],
+    ])
     expect((await d.services.platform.approvals.get(first.id))!.state).toBe('approved')
   })
 })

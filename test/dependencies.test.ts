@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const resolveFrom = (packageDir: string, id: string) => createRequire(join(root, packageDir, 'package.json')).resolve(id)
+const resolveFrom = (packageDir: string, id: string) =>
+  createRequire(join(root, packageDir, 'package.json')).resolve(id)
 
 describe('installed dependencies', () => {
   // package.json's overrides give the official x402 packages the project's viem. Without them npm nests

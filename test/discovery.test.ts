@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { erc20Abi, getAddress, maxUint256, parseUnits, type Address } from 'viem'
-import * as AttestationVerifierMofN from '../contracts/evm/artifacts/AttestationVerifierMofN.js'
-import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { type Address, erc20Abi, getAddress, maxUint256, parseUnits } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as AttestationVerifierMofN from '../contracts/evm/artifacts/AttestationVerifierMofN.js'
+import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
 import { readiness } from '../src/sdk/discovery/readiness.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -45,7 +45,12 @@ describe('GET /api/base/info', () => {
       expect(o.routerAllowance).toBeGreaterThan(1e20)
       const r = info.redeemInputs[sym]
       expect(r).toMatchObject({ addr: o.addr, dec: o.dec, cap: sym })
-      expect(r.permitDomain).toEqual({ name: expect.any(String), version: expect.any(String), chainId: info.chainId, verifyingContract: o.addr })
+      expect(r.permitDomain).toEqual({
+        name: expect.any(String),
+        version: expect.any(String),
+        chainId: info.chainId,
+        verifyingContract: o.addr,
+      })
     }
     expect(info.redeemInputs.PUSD.permitDomain.name).not.toBe(info.redeemInputs.XUSD.permitDomain.name)
     expect(info.max === null || typeof info.max === 'number').toBe(true)
@@ -54,12 +59,32 @@ describe('GET /api/base/info', () => {
 
   it('reports the permit domains the token contracts really use', async () => {
     const info = await d.call('/api/base/info')
-    const abi = [{ type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [
-      { type: 'bytes1' }, { type: 'string' }, { type: 'string' }, { type: 'uint256' }, { type: 'address' }, { type: 'bytes32' }, { type: 'uint256[]' },
-    ] }] as const
+    const abi = [
+      {
+        type: 'function',
+        name: 'eip712Domain',
+        stateMutability: 'view',
+        inputs: [],
+        outputs: [
+          { type: 'bytes1' },
+          { type: 'string' },
+          { type: 'string' },
+          { type: 'uint256' },
+          { type: 'address' },
+          { type: 'bytes32' },
+          { type: 'uint256[]' },
+        ],
+      },
+    ] as const
     for (const sym of ['PUSD', 'XUSD']) {
-      const [, name, version, chainId, verifying] = await d.services.base.client.readContract({ address: info.redeemInputs[sym].addr, abi, functionName: 'eip712Domain' })
-      expect({ name, version, chainId: Number(chainId), verifyingContract: verifying }).toEqual(info.redeemInputs[sym].permitDomain)
+      const [, name, version, chainId, verifying] = await d.services.base.client.readContract({
+        address: info.redeemInputs[sym].addr,
+        abi,
+        functionName: 'eip712Domain',
+      })
+      expect({ name, version, chainId: Number(chainId), verifyingContract: verifying }).toEqual(
+        info.redeemInputs[sym].permitDomain,
+      )
     }
   })
 
@@ -84,14 +109,23 @@ describe('GET /api/base/balance', () => {
     expect(b.tokens.XUSD.raw).toBe('0')
     expect([b.usdc, b.usdcRaw, b.usdcDec]).toEqual([7.25, '7250000', 6])
     expect([b.pusd, b.pusdRaw, b.pusdDec]).toEqual([123.45678901234568, '123456789012345678901', 18])
-    const onChain = await d.services.base.client.readContract({ address: d.services.base.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] })
+    const onChain = await d.services.base.client.readContract({
+      address: d.services.base.tokens.PUSD!.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [owner as Address],
+    })
     expect(onChain).toBe(parseUnits('123.456789012345678901', 18))
   })
 
   it('names the bad parameter', async () => {
     const missing = await d.raw('/api/base/balance')
     expect(missing.status).toBe(400)
-    expect(missing.body).toEqual({ error: "missing query parameter 'owner'", code: 'BAD_REQUEST', requestId: expect.any(String) })
+    expect(missing.body).toEqual({
+      error: "missing query parameter 'owner'",
+      code: 'BAD_REQUEST',
+      requestId: expect.any(String),
+    })
     const bad = await d.raw('/api/base/balance?owner=0x1234')
     expect(bad.status).toBe(400)
     expect(bad.body.code).toBe('BAD_REQUEST')
@@ -121,25 +155,36 @@ describe('GET /api/config, /api/capabilities, /api/readiness', () => {
     // The Solana side: the programs the embedded cluster loaded, by id.
     expect(c.solanaPrograms.originSettler).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
     expect(c.solanaPrograms.destSettler).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
-    const info = await new Connection(d.urls.rpc['local-solana']!).getAccountInfo(new PublicKey(c.solanaPrograms.originSettler))
+    const info = await new Connection(d.urls.rpc['local-solana']!).getAccountInfo(
+      new PublicKey(c.solanaPrograms.originSettler),
+    )
     expect(info?.executable).toBe(true)
     const read = (address: Address, abi: readonly unknown[], functionName: string, args: unknown[] = []) =>
       client.readContract({ address, abi, functionName, args } as never) as Promise<unknown>
     expect(await read(c.escrow, SourceEscrow.abi, 'verifier')).toBe(c.verifier)
-    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'attestors')).toEqual(keys.attestors.map((k) => privateKeyToAccount(k).address))
+    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'attestors')).toEqual(
+      keys.attestors.map((k) => privateKeyToAccount(k).address),
+    )
     expect(await read(c.verifier, AttestationVerifierMofN.abi, 'threshold')).toBe(2n)
-    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'owner')).toBe(privateKeyToAccount(keys.deployer).address)
+    expect(await read(c.verifier, AttestationVerifierMofN.abi, 'owner')).toBe(
+      privateKeyToAccount(keys.deployer).address,
+    )
     // The output settler is recorded too, and the solver can deliver through it.
     const settler = contracts.outputSettler!
     expect(await client.getCode({ address: settler })).toMatch(/^0x[0-9a-f]{2,}/)
     for (const t of Object.values(tokens)) {
-      expect(await read(t.address, erc20Abi, 'allowance', [d.services.accounts.solver, settler]), t.symbol).toBe(maxUint256)
+      expect(await read(t.address, erc20Abi, 'allowance', [d.services.accounts.solver, settler]), t.symbol).toBe(
+        maxUint256,
+      )
     }
   })
 
   it('capabilities list every flow with its state and routes', async () => {
     const c = await d.call('/api/capabilities')
-    expect(c.flows['base.swap']).toEqual({ enabled: true, routes: expect.arrayContaining([expect.stringContaining('/api/base/swap')]) })
+    expect(c.flows['base.swap']).toEqual({
+      enabled: true,
+      routes: expect.arrayContaining([expect.stringContaining('/api/base/swap')]),
+    })
     expect(c.flows.faucet.enabled).toBe(true)
   })
 
@@ -157,7 +202,9 @@ describe('GET /api/config, /api/capabilities, /api/readiness', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
     expect(res.body).toMatchObject({ openapi: '3.1.0', info: { title: 'parx' } })
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/readiness', '/api/openapi.json', '/api/agents/{id}/pay', '/paid/{id}']))
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/readiness', '/api/openapi.json', '/api/agents/{id}/pay', '/paid/{id}']),
+    )
     // The same document on the next request (kept, not rebuilt).
     expect((await d.raw('/api/openapi.json')).body).toEqual(res.body)
   })
@@ -168,21 +215,40 @@ describe('local faucet', () => {
     const evm = privateKeyToAccount(generatePrivateKey()).address
     await d.call('/api/local/faucet', { body: { network: 'local-radius', to: evm, token: 'PUSD', amount: '5' } })
     const pusd = d.services.radius.tokens.PUSD!
-    expect(await d.services.radius.client.readContract({ address: pusd.address, abi: erc20Abi, functionName: 'balanceOf', args: [evm] })).toBe(5_000_000n)
-    const unknown = await d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: evm, token: 'DOGE' }) })
+    expect(
+      await d.services.radius.client.readContract({
+        address: pusd.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [evm],
+      }),
+    ).toBe(5_000_000n)
+    const unknown = await d.raw('/api/local/faucet', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to: evm, token: 'DOGE' }),
+    })
     expect(unknown.status).toBe(400)
     expect(unknown.body.code).toBe('UNKNOWN_TOKEN')
   })
 
   it('mints SOL and SPL tokens on local-solana, exact at the mint decimals', async () => {
     const owner = Keypair.generate().publicKey
-    await d.call('/api/local/faucet', { body: { network: 'local-solana', to: owner.toBase58(), token: 'PUSD', amount: '1.000000001' } })
-    await d.call('/api/local/faucet', { body: { network: 'local-solana', to: owner.toBase58(), token: 'SOL', amount: '2' } })
+    await d.call('/api/local/faucet', {
+      body: { network: 'local-solana', to: owner.toBase58(), token: 'PUSD', amount: '1.000000001' },
+    })
+    await d.call('/api/local/faucet', {
+      body: { network: 'local-solana', to: owner.toBase58(), token: 'SOL', amount: '2' },
+    })
     const conn = new Connection(d.urls.rpc['local-solana']!, 'confirmed')
     const ata = getAssociatedTokenAddressSync(d.services.solana.mints.PUSD!.mint, owner)
     expect((await conn.getTokenAccountBalance(ata)).value.amount).toBe('1000000001')
     expect(await conn.getBalance(owner)).toBe(2 * LAMPORTS_PER_SOL)
-    const bad = await d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network: 'local-solana', to: '0xabc', token: 'PUSD' }) })
+    const bad = await d.raw('/api/local/faucet', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'local-solana', to: '0xabc', token: 'PUSD' }),
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.code).toBe('BAD_REQUEST')
   })

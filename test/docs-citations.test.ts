@@ -12,10 +12,14 @@ import { describe, expect, it } from 'vitest'
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tracked = (...globs: string[]): string[] =>
-  execFileSync('git', ['ls-files', '--', ...globs], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean)
+  execFileSync('git', ['ls-files', '--', ...globs], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
 
 // This file's own examples are not citations; a file deleted and not yet committed is not read.
-const sources = tracked('*.ts', '*.tsx', '*.md', '*.sol', '*.rs', '*.js').filter((f) => f !== 'test/docs-citations.test.ts' && existsSync(join(root, f)))
+const sources = tracked('*.ts', '*.tsx', '*.md', '*.sol', '*.rs', '*.js').filter(
+  (f) => f !== 'test/docs-citations.test.ts' && existsSync(join(root, f)),
+)
 
 /** What a citation may name on a page: each heading's text and each bold paragraph title, code marks dropped. */
 function sectionsOf(text: string): string[] {
@@ -59,10 +63,17 @@ describe('citations of docs/ sections', () => {
   })
 
   it('reads headings and bold titles as a reader sees them, and citations across comment lines', () => {
-    expect(sectionsOf('## `GET /api/agents/me` — who am I\n**Routes.** text\n- **Partner API keys** (x): more\nplain **bold** text'))
-      .toEqual(['GET /api/agents/me — who am I', 'Routes', 'Partner API keys'])
-    expect(citationsIn('/** see docs/internals.md "Durable\n * transactions" and docs/hosting.md "The store" */'))
-      .toEqual([{ page: 'internals.md', section: 'Durable transactions' }, { page: 'hosting.md', section: 'The store' }])
+    expect(
+      sectionsOf(
+        '## `GET /api/agents/me` — who am I\n**Routes.** text\n- **Partner API keys** (x): more\nplain **bold** text',
+      ),
+    ).toEqual(['GET /api/agents/me — who am I', 'Routes', 'Partner API keys'])
+    expect(
+      citationsIn('/** see docs/internals.md "Durable\n * transactions" and docs/hosting.md "The store" */'),
+    ).toEqual([
+      { page: 'internals.md', section: 'Durable transactions' },
+      { page: 'hosting.md', section: 'The store' },
+    ])
     expect(cites('GET /api/agents/me', ['GET /api/agents/me — who am I'])).toBe(true)
     expect(cites('Routes', ['Routes of the agent'])).toBe(true)
     expect(cites('Route', ['Routes'])).toBe(false)

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest'
  * (GitHub's slugs). A broken one is listed as `file: link`.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+]
 
 /** Lines outside fenced code blocks, with their text. */
 function prose(text: string): string[] {
@@ -28,7 +33,11 @@ function anchorsOf(text: string): Set<string> {
     const m = /^#{1,6} (.*)$/.exec(line)
     if (!m) continue
     const rendered = m[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    const slug = rendered.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '').replace(/\s/g, '-')
+    const slug = rendered
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+      .replace(/\s/g, '-')
     const n = seen.get(slug) ?? 0
     seen.set(slug, n + 1)
     out.add(n === 0 ? slug : `${slug}-${n}`)
@@ -44,9 +53,13 @@ function brokenLinks(file: string): string[] {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target!)) continue // http:, https:, mailto:
       const [path, anchor] = target!.split('#') as [string, string | undefined]
       const full = path === '' ? join(root, file) : join(here, path)
-      if (!existsSync(full)) { broken.push(`${file}: ${target} (no such file)`); continue }
+      if (!existsSync(full)) {
+        broken.push(`${file}: ${target} (no such file)`)
+        continue
+      }
       if (anchor === undefined || statSync(full).isDirectory() || !full.endsWith('.md')) continue
-      if (!anchorsOf(readFileSync(full, 'utf8')).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${relative(root, full)})`)
+      if (!anchorsOf(readFileSync(full, 'utf8')).has(anchor))
+        broken.push(`${file}: ${target} (no heading #${anchor} in ${relative(root, full)})`)
     }
   }
   return broken
@@ -58,8 +71,16 @@ describe('README and docs/ links', () => {
   })
 
   it("slugs headings as GitHub does, so the check means what a reader's click does", () => {
-    expect([...anchorsOf('# Hosted: replicas on PostgreSQL\n## `GET /api/agents/:id/payments` — payment history\n## Swaps (SDK)\n## Swaps (SDK)\n```\n# not a heading\n```')])
-      .toEqual(['hosted-replicas-on-postgresql', 'get-apiagentsidpayments--payment-history', 'swaps-sdk', 'swaps-sdk-1'])
+    expect([
+      ...anchorsOf(
+        '# Hosted: replicas on PostgreSQL\n## `GET /api/agents/:id/payments` — payment history\n## Swaps (SDK)\n## Swaps (SDK)\n```\n# not a heading\n```',
+      ),
+    ]).toEqual([
+      'hosted-replicas-on-postgresql',
+      'get-apiagentsidpayments--payment-history',
+      'swaps-sdk',
+      'swaps-sdk-1',
+    ])
   })
 
   it('the README stays a front door: a few hundred lines, the reference in docs/', () => {

@@ -14,7 +14,11 @@ describe('error bodies', () => {
   it('unknown routes answer 404 with a code', async () => {
     const r = await d.raw('/api/nope')
     expect(r.status).toBe(404)
-    expect(r.body).toEqual({ error: 'no route GET /api/nope; every route is in GET /api/openapi.json', code: 'NOT_FOUND', requestId: expect.any(String) })
+    expect(r.body).toEqual({
+      error: 'no route GET /api/nope; every route is in GET /api/openapi.json',
+      code: 'NOT_FOUND',
+      requestId: expect.any(String),
+    })
   })
 
   it('malformed JSON answers 400 MALFORMED_JSON', async () => {
@@ -47,8 +51,16 @@ describe('error bodies', () => {
     const probes = [
       d.raw('/api/base/balance?owner=%00%ff'),
       d.raw('/api/base/confirm?hash=0xzz', { headers: { 'x-api-key': await d.partnerKey() } }),
-      d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"to":"0x12","amount":"-5"}' }),
-      d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"to":"0x00000000000000000000000000000000000000aa","token":"USDC","amount":"1.0000001"}' }),
+      d.raw('/api/local/faucet', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"to":"0x12","amount":"-5"}',
+      }),
+      d.raw('/api/local/faucet', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"to":"0x00000000000000000000000000000000000000aa","token":"USDC","amount":"1.0000001"}',
+      }),
       d.raw('/api/operator/keys/does-not-exist/deactivate', { method: 'POST', headers: d.operatorHeaders() }),
     ]
     for (const r of await Promise.all(probes)) {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { x402Client } from '@x402/core/client'
 import { toClientEvmSigner } from '@x402/evm'
 import { BatchSettlementEvmScheme as BatchClient } from '@x402/evm/batch-settlement/client'
@@ -6,15 +9,12 @@ import type { BatchSettlementChannelManager } from '@x402/evm/batch-settlement/s
 import { FileChannelStorage } from '@x402/evm/batch-settlement/server/file-storage'
 import { declareEip2612GasSponsoringExtension } from '@x402/extensions'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Address } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { type OfficialSeller, officialSeller } from './helpers/official-seller.js'
 import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
-import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
 
 /**
  * The official packages unchanged against our facilitator: an @x402/express seller with the
@@ -40,13 +40,26 @@ beforeAll(async () => {
   const b = localBase(d)
   const usdc = b.token('USDC')
   const network = b.caip2 as `${string}:${string}`
-  seller = await officialSeller({ facilitator: sellerFacilitator(d, payTo), network, payTo, token: usdc, routes: { '/report': { amount: PRICE } } })
+  seller = await officialSeller({
+    facilitator: sellerFacilitator(d, payTo),
+    network,
+    payTo,
+    token: usdc,
+    routes: { '/report': { amount: PRICE } },
+  })
   manager = seller.manager
 
   const account = await evmPayer(d, ['USDC'], '10')
   buyer = account.address
   const client = x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: (batchClient = new BatchClient(toClientEvmSigner(account, b.chain.client as never), { depositStrategy: () => '30000' })) }],
+    schemes: [
+      {
+        network: 'eip155:*',
+        client: (batchClient = new BatchClient(toClientEvmSigner(account, b.chain.client as never), {
+          depositStrategy: () => '30000',
+        })),
+      },
+    ],
     // One deposit of 30,000 (depositStrategy, within 10x this cap) covers the 21 requests below.
     spendControls: { allowedAssets: [{ network, asset: usdc.address, maxAmountPerPayment: '10000' }] },
   })
@@ -77,7 +90,9 @@ describe('official batch-settlement client and server through our facilitator', 
     }
     expect(await b.chain.client.getBlockNumber()).toBe(block)
     times.sort((x, y) => x - y)
-    console.log(`batch-settlement voucher request through our facilitator: p50 ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms`)
+    console.log(
+      `batch-settlement voucher request through our facilitator: p50 ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms`,
+    )
 
     const out = await manager.claimAndSettle()
     expect(out).toBeTruthy()
@@ -105,21 +120,47 @@ describe('official file storages, a Permit2 deposit and usage-based charges thro
   let buyer2: PrivateKeyAccount
   let manager2: BatchSettlementChannelManager
   /** A fresh official client over the buyer's channel files, as a restarted buyer process would have. */
-  const client2 = () => new BatchClient(toClientEvmSigner(buyer2, localBase(d).chain.client as never), { storage: new FileClientChannelStorage({ directory: join(dir, 'buyer') }), depositStrategy: () => '20000' })
-  const payWith = (c: BatchClient) => wrapFetchWithPayment(fetch, x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: c }],
-    spendControls: { allowedAssets: [{ network: localBase(d).caip2 as `${string}:${string}`, asset: localBase(d).token('USDC').address, maxAmountPerPayment: '10000' }] },
-  }))
+  const client2 = () =>
+    new BatchClient(toClientEvmSigner(buyer2, localBase(d).chain.client as never), {
+      storage: new FileClientChannelStorage({ directory: join(dir, 'buyer') }),
+      depositStrategy: () => '20000',
+    })
+  const payWith = (c: BatchClient) =>
+    wrapFetchWithPayment(
+      fetch,
+      x402Client.fromConfig({
+        schemes: [{ network: 'eip155:*', client: c }],
+        spendControls: {
+          allowedAssets: [
+            {
+              network: localBase(d).caip2 as `${string}:${string}`,
+              asset: localBase(d).token('USDC').address,
+              maxAmountPerPayment: '10000',
+            },
+          ],
+        },
+      }),
+    )
 
   beforeAll(async () => {
     const b = localBase(d)
     const usdc = b.token('USDC')
     const network = b.caip2 as `${string}:${string}`
     fileSeller = await officialSeller({
-      facilitator: sellerFacilitator(d, payTo2), network, payTo: payTo2, token: usdc,
+      facilitator: sellerFacilitator(d, payTo2),
+      network,
+      payTo: payTo2,
+      token: usdc,
       storage: new FileChannelStorage({ directory: join(dir, 'seller') }),
       // Charges a quarter of the maximum the buyer authorized per request.
-      routes: { '/usage': { amount: MAX, charge: String(CHARGE), extra: { assetTransferMethod: 'permit2' }, extensions: { ...declareEip2612GasSponsoringExtension() } } },
+      routes: {
+        '/usage': {
+          amount: MAX,
+          charge: String(CHARGE),
+          extra: { assetTransferMethod: 'permit2' },
+          extensions: { ...declareEip2612GasSponsoringExtension() },
+        },
+      },
     })
     manager2 = fileSeller.manager
     buyer2 = await evmPayer(d, ['USDC'], '1')
@@ -147,4 +188,3 @@ describe('official file storages, a Permit2 deposit and usage-based charges thro
     expect(await b.chain.client.getBalance({ address: buyer2.address })).toBe(0n)
   })
 })
-

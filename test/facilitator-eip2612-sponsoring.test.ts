@@ -3,15 +3,24 @@ import { ExactEvmScheme } from '@x402/evm/exact/server'
 import { paymentMiddleware } from '@x402/express'
 import { declareEip2612GasSponsoringExtension } from '@x402/extensions'
 import express from 'express'
-import { erc20Abi, maxUint256, type Address } from 'viem'
+import { type Address, erc20Abi, maxUint256 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
-import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, permit2TypedData } from '../src/sdk/x402/evm/permit2.js'
+import { PERMIT2_ADDRESS, permit2TypedData, X402_EXACT_PERMIT2_PROXY } from '../src/sdk/x402/evm/permit2.js'
 import { permitTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import type { PaymentRequirements } from '../src/sdk/x402/types.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { evmPayer, localBase, nowSeconds, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
+import {
+  evmPayer,
+  localBase,
+  nowSeconds,
+  randomAddress,
+  requirements,
+  settle,
+  verify,
+  type X402Body,
+} from './helpers/x402.js'
 import { listen, officialBuyer } from './helpers/x402-buyers.js'
 
 /**
@@ -28,14 +37,31 @@ const PUSD_PRICE = 10n ** 16n // 0.01 PUSD
 beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
-  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new ExactEvmScheme())
+  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(
+    b.caip2 as `${string}:${string}`,
+    new ExactEvmScheme(),
+  )
   const app = express()
-  app.use(paymentMiddleware({
-    'GET /report': {
-      accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: String(PUSD_PRICE), asset: b.token('PUSD').address, extra: { assetTransferMethod: 'permit2', name: b.token('PUSD').name, version: b.token('PUSD').version } } },
-      extensions: { ...declareEip2612GasSponsoringExtension() },
-    },
-  }, server))
+  app.use(
+    paymentMiddleware(
+      {
+        'GET /report': {
+          accepts: {
+            scheme: 'exact',
+            network: b.caip2 as `${string}:${string}`,
+            payTo,
+            price: {
+              amount: String(PUSD_PRICE),
+              asset: b.token('PUSD').address,
+              extra: { assetTransferMethod: 'permit2', name: b.token('PUSD').name, version: b.token('PUSD').version },
+            },
+          },
+          extensions: { ...declareEip2612GasSponsoringExtension() },
+        },
+      },
+      server,
+    ),
+  )
   app.get('/report', (_req, res) => void res.json({ paid: 'permit2 with a sponsored EIP-2612 permit' }))
   seller = await listen(app)
 }, 120_000)
@@ -45,24 +71,67 @@ afterAll(async () => {
 })
 
 const allowance = (owner: Address) =>
-  localBase(d).chain.client.readContract({ address: localBase(d).token('PUSD').address, abi: erc20Abi, functionName: 'allowance', args: [owner, PERMIT2_ADDRESS] })
+  localBase(d).chain.client.readContract({
+    address: localBase(d).token('PUSD').address,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [owner, PERMIT2_ADDRESS],
+  })
 
 /** A permit2 payment plus the extension, signed as @x402/evm signs them; `o` bends one field of the permit. */
-async function sponsoredBody(payer: PrivateKeyAccount, r: PaymentRequirements, o: Partial<{ from: Address; spender: Address; value: bigint; deadline: bigint }> = {}): Promise<X402Body> {
+async function sponsoredBody(
+  payer: PrivateKeyAccount,
+  r: PaymentRequirements,
+  o: Partial<{ from: Address; spender: Address; value: bigint; deadline: bigint }> = {},
+): Promise<X402Body> {
   const b = localBase(d)
-  const a = { token: r.asset as Address, amount: BigInt(r.amount), spender: X402_EXACT_PERMIT2_PROXY, nonce: BigInt(Math.floor(Math.random() * 2 ** 48)), deadline: nowSeconds() + 120n, to: r.payTo as Address, validAfter: 0n }
+  const a = {
+    token: r.asset as Address,
+    amount: BigInt(r.amount),
+    spender: X402_EXACT_PERMIT2_PROXY,
+    nonce: BigInt(Math.floor(Math.random() * 2 ** 48)),
+    deadline: nowSeconds() + 120n,
+    to: r.payTo as Address,
+    validAfter: 0n,
+  }
   const signature = await payer.signTypedData(permit2TypedData(b.chain.chainId, a))
   const t = b.token('PUSD')
   const value = o.value ?? maxUint256
   const deadline = o.deadline ?? nowSeconds() + 120n
   const spender = o.spender ?? PERMIT2_ADDRESS
   const nonce = await b.permitNonce('PUSD', payer.address)
-  const permitSig = await payer.signTypedData(permitTypedData({ name: t.name, version: t.version, chainId: b.chain.chainId, verifyingContract: t.address }, { owner: payer.address, spender, value, nonce, deadline }) as never)
-  const info = { from: o.from ?? payer.address, asset: t.address, spender, amount: value.toString(), nonce: nonce.toString(), deadline: deadline.toString(), signature: permitSig, version: '1' }
-  const permit2Authorization = { from: payer.address, permitted: { token: a.token, amount: a.amount.toString() }, spender: a.spender, nonce: a.nonce.toString(), deadline: a.deadline.toString(), witness: { to: a.to, validAfter: '0' } }
+  const permitSig = await payer.signTypedData(
+    permitTypedData(
+      { name: t.name, version: t.version, chainId: b.chain.chainId, verifyingContract: t.address },
+      { owner: payer.address, spender, value, nonce, deadline },
+    ) as never,
+  )
+  const info = {
+    from: o.from ?? payer.address,
+    asset: t.address,
+    spender,
+    amount: value.toString(),
+    nonce: nonce.toString(),
+    deadline: deadline.toString(),
+    signature: permitSig,
+    version: '1',
+  }
+  const permit2Authorization = {
+    from: payer.address,
+    permitted: { token: a.token, amount: a.amount.toString() },
+    spender: a.spender,
+    nonce: a.nonce.toString(),
+    deadline: a.deadline.toString(),
+    witness: { to: a.to, validAfter: '0' },
+  }
   return {
     x402Version: 2,
-    paymentPayload: { x402Version: 2, accepted: r, payload: { signature, permit2Authorization }, extensions: { eip2612GasSponsoring: { info, schema: {} } } },
+    paymentPayload: {
+      x402Version: 2,
+      accepted: r,
+      payload: { signature, permit2Authorization },
+      extensions: { eip2612GasSponsoring: { info, schema: {} } },
+    },
     paymentRequirements: r,
   }
 }
@@ -99,11 +168,17 @@ describe('permit2 with EIP-2612 gas sponsoring', () => {
     const r = requirements(d, { symbol: 'PUSD', amount: '0.01', payTo, method: 'permit2' })
     const reason = async (b: X402Body) => (await verify(d, b)).invalidReason
     expect(await reason(await sponsoredBody(payer, r, { from: randomAddress() }))).toBe('eip2612_from_mismatch')
-    expect(await reason(await sponsoredBody(payer, r, { spender: X402_EXACT_PERMIT2_PROXY }))).toBe('eip2612_spender_not_permit2')
-    expect(await reason(await sponsoredBody(payer, r, { deadline: nowSeconds() + 2n }))).toBe('eip2612_deadline_expired')
+    expect(await reason(await sponsoredBody(payer, r, { spender: X402_EXACT_PERMIT2_PROXY }))).toBe(
+      'eip2612_spender_not_permit2',
+    )
+    expect(await reason(await sponsoredBody(payer, r, { deadline: nowSeconds() + 2n }))).toBe(
+      'eip2612_deadline_expired',
+    )
     expect(await reason(await sponsoredBody(payer, r, { value: PUSD_PRICE - 1n }))).toBe('permit2_2612_amount_mismatch')
     const bad = await sponsoredBody(payer, r)
-    ;(bad.paymentPayload.extensions as { eip2612GasSponsoring: { info: { signature: string } } }).eip2612GasSponsoring.info.signature = '0x1234'
+    ;(
+      bad.paymentPayload.extensions as { eip2612GasSponsoring: { info: { signature: string } } }
+    ).eip2612GasSponsoring.info.signature = '0x1234'
     expect(await reason(bad)).toBe('invalid_eip2612_extension_format')
     // Without the extension a wallet that never approved Permit2 is refused as before.
     const plain = await sponsoredBody(payer, r)

@@ -1,7 +1,18 @@
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { eip3009Body, erc2612Body, evmPayer, localBase, nowSeconds, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
+import {
+  eip3009Body,
+  erc2612Body,
+  evmPayer,
+  localBase,
+  nowSeconds,
+  randomAddress,
+  requirements,
+  settle,
+  verify,
+  type X402Body,
+} from './helpers/x402.js'
 
 let d: TestDaemon
 let payer: PrivateKeyAccount
@@ -28,7 +39,13 @@ const methods = [
 for (const m of methods) {
   describe(`${m.name} verify`, () => {
     const req = (o: { amount?: string; maxTimeoutSeconds?: number } = {}) =>
-      requirements(d, { symbol: m.symbol, amount: o.amount ?? '1.5', payTo: seller, method: m.name, maxTimeoutSeconds: o.maxTimeoutSeconds })
+      requirements(d, {
+        symbol: m.symbol,
+        amount: o.amount ?? '1.5',
+        payTo: seller,
+        method: m.name,
+        maxTimeoutSeconds: o.maxTimeoutSeconds,
+      })
 
     it('accepts a correct payment and names the payer', async () => {
       expect(await verify(d, await m.sign(d, payer, req()))).toEqual({ isValid: true, payer: payer.address })
@@ -40,17 +57,25 @@ for (const m of methods) {
     })
 
     it('rejects a payment to someone other than payTo', async () => {
-      expect(await reasonOf(await m.sign(d, payer, req(), { to: randomAddress() }))).toBe('invalid_exact_evm_recipient_mismatch')
+      expect(await reasonOf(await m.sign(d, payer, req(), { to: randomAddress() }))).toBe(
+        'invalid_exact_evm_recipient_mismatch',
+      )
     })
 
     it('rejects an amount short of the price', async () => {
       const r = req()
-      expect(await reasonOf(await m.sign(d, payer, r, { value: BigInt(r.amount) - 1n }))).toBe('invalid_exact_evm_payload_authorization_value_mismatch')
+      expect(await reasonOf(await m.sign(d, payer, r, { value: BigInt(r.amount) - 1n }))).toBe(
+        'invalid_exact_evm_payload_authorization_value_mismatch',
+      )
     })
 
     it('rejects an expired authorization and one not valid yet', async () => {
-      expect(await reasonOf(await m.sign(d, payer, req(), { validBefore: nowSeconds() - 10n }))).toBe('invalid_exact_evm_payload_authorization_valid_before')
-      expect(await reasonOf(await m.sign(d, payer, req(), { validAfter: nowSeconds() + 3600n }))).toBe('invalid_exact_evm_payload_authorization_valid_after')
+      expect(await reasonOf(await m.sign(d, payer, req(), { validBefore: nowSeconds() - 10n }))).toBe(
+        'invalid_exact_evm_payload_authorization_valid_before',
+      )
+      expect(await reasonOf(await m.sign(d, payer, req(), { validAfter: nowSeconds() + 3600n }))).toBe(
+        'invalid_exact_evm_payload_authorization_valid_after',
+      )
     })
 
     it('rejects a payer who cannot cover the price', async () => {
@@ -75,12 +100,15 @@ for (const m of methods) {
 }
 
 describe('erc2612 only', () => {
-  const req = (maxTimeoutSeconds = 120) => requirements(d, { symbol: 'PUSD', amount: '1', payTo: seller, method: 'erc2612', maxTimeoutSeconds })
+  const req = (maxTimeoutSeconds = 120) =>
+    requirements(d, { symbol: 'PUSD', amount: '1', payTo: seller, method: 'erc2612', maxTimeoutSeconds })
 
   it('rejects a permit for a spender other than the facilitator’s signer', async () => {
     const elsewhere = randomAddress()
     // Stated in the payload: named as such; only signed: the signature does not match our spender.
-    expect(await reasonOf(await erc2612Body(d, payer, req(), { spender: elsewhere }))).toBe('invalid_exact_evm_permit_spender_mismatch')
+    expect(await reasonOf(await erc2612Body(d, payer, req(), { spender: elsewhere }))).toBe(
+      'invalid_exact_evm_permit_spender_mismatch',
+    )
     const signedOnly = await erc2612Body(d, payer, req(), { spender: elsewhere })
     delete (signedOnly.paymentPayload.payload as any).authorization.spender
     expect(await reasonOf(signedOnly)).toBe('invalid_exact_evm_signature')
@@ -96,8 +124,12 @@ describe('erc2612 only', () => {
   })
 
   it('rejects a deadline beyond maxTimeoutSeconds and a nonce ahead of the token', async () => {
-    expect(await reasonOf(await erc2612Body(d, payer, req(60), { validBefore: nowSeconds() + 3600n }))).toBe('invalid_exact_evm_payload_authorization_valid_before')
+    expect(await reasonOf(await erc2612Body(d, payer, req(60), { validBefore: nowSeconds() + 3600n }))).toBe(
+      'invalid_exact_evm_payload_authorization_valid_before',
+    )
     const ahead = (await localBase(d).permitNonce('PUSD', payer.address)) + 5n
-    expect(await reasonOf(await erc2612Body(d, payer, req(), { nonce: ahead }))).toBe('invalid_exact_evm_permit_nonce_mismatch')
+    expect(await reasonOf(await erc2612Body(d, payer, req(), { nonce: ahead }))).toBe(
+      'invalid_exact_evm_permit_nonce_mismatch',
+    )
   })
 })

@@ -24,11 +24,20 @@ describe('facilitator answers parse in the stock clients', () => {
     expect(valid.body).toEqual({ isValid: true, payer: payer.address })
     expect(VerifyResponseSchema.parse(valid.body)).toEqual({ isValid: true, payer: payer.address })
     const invalid = await post(d, 'verify', await eip3009Body(d, payer, r, { value: 1n }))
-    expect(VerifyResponseSchema.parse(invalid.body)).toMatchObject({ isValid: false, invalidReason: expect.any(String) })
+    expect(VerifyResponseSchema.parse(invalid.body)).toMatchObject({
+      isValid: false,
+      invalidReason: expect.any(String),
+    })
     const settled = await post(d, 'settle', body)
-    expect(SettleResponseSchema.parse(settled.body)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x/) })
+    expect(SettleResponseSchema.parse(settled.body)).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x/),
+    })
     const again = await post(d, 'settle', body)
-    expect(SettleResponseSchema.parse(again.body)).toMatchObject({ success: false, errorReason: 'duplicate_settlement' })
+    expect(SettleResponseSchema.parse(again.body)).toMatchObject({
+      success: false,
+      errorReason: 'duplicate_settlement',
+    })
   })
 
   it('@x402/core HTTPFacilitatorClient: verify valid and invalid, settle', async () => {

@@ -1,14 +1,28 @@
 import { x402Client } from '@x402/core/client'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
-import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier'
+import {
+  appendPaymentIdentifierToExtensions,
+  declarePaymentIdentifierExtension,
+  PAYMENT_IDENTIFIER,
+} from '@x402/extensions/payment-identifier'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
 import { withPaymentId } from '../src/sdk/x402/payment-identifier.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { eip3009Body, evmPayer, localBase, post, randomAddress, requirements, settle, verify, type X402Body } from './helpers/x402.js'
+import {
+  eip3009Body,
+  evmPayer,
+  localBase,
+  post,
+  randomAddress,
+  requirements,
+  settle,
+  verify,
+  type X402Body,
+} from './helpers/x402.js'
 import { parxBuyer, recordingFetch } from './helpers/x402-buyers.js'
 import { reportSellers } from './helpers/x402-sellers.js'
 
@@ -31,7 +45,10 @@ afterAll(async () => {
 })
 
 const balance = () => localBase(d).balance('USDC', payTo)
-const withId = (body: X402Body, id: string): X402Body => ({ ...body, paymentPayload: { ...body.paymentPayload, extensions: withPaymentId(undefined, id) } })
+const withId = (body: X402Body, id: string): X402Body => ({
+  ...body,
+  paymentPayload: { ...body.paymentPayload, extensions: withPaymentId(undefined, id) },
+})
 
 describe('payment-identifier on the facilitator', () => {
   it('is advertised in /supported', async () => {
@@ -42,12 +59,15 @@ describe('payment-identifier on the facilitator', () => {
   it('with the official @x402/fetch client and a reference seller: the same payment again is answered without a second transfer; another payment under the id is refused', async () => {
     const id = `pay_official_${Date.now()}_abc`
     const client = x402Client.fromConfig({
-      schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) }],
+      schemes: [
+        { network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) },
+      ],
       spendControls: false,
     })
     // The extension's documented client side: the seller declared it, the client appends its id.
     client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-      if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+      if (paymentRequired.extensions)
+        appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
     })
     const rec = recordingFetch()
     const buy = officialFetch(rec.f, client)
@@ -123,13 +143,26 @@ describe('payment-identifier on the facilitator', () => {
     expect((await balance()) - before).toBe(BigInt(PRICE))
 
     const otherPayload = withId(await eip3009Body(d, payer, r), id)
-    expect(await verify(d, otherPayload)).toMatchObject({ isValid: false, invalidReason: 'payment_identifier_mismatch' })
-    expect(await settle(d, otherPayload)).toMatchObject({ status: 409, body: { success: false, errorReason: 'payment_identifier_mismatch' } })
+    expect(await verify(d, otherPayload)).toMatchObject({
+      isValid: false,
+      invalidReason: 'payment_identifier_mismatch',
+    })
+    expect(await settle(d, otherPayload)).toMatchObject({
+      status: 409,
+      body: { success: false, errorReason: 'payment_identifier_mismatch' },
+    })
     expect((await balance()) - before).toBe(BigInt(PRICE))
 
     // Another seller may use the same id for its own purchase.
     const elsewhere = randomAddress()
-    const theirs = withId(await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo: elsewhere, method: 'eip3009' })), id)
+    const theirs = withId(
+      await eip3009Body(
+        d,
+        payer,
+        requirements(d, { symbol: 'USDC', amount: '0.01', payTo: elsewhere, method: 'eip3009' }),
+      ),
+      id,
+    )
     expect(await settle(d, theirs)).toMatchObject({ status: 200, body: { success: true } })
 
     const bad = withId(await eip3009Body(d, payer, r), 'short')
@@ -140,13 +173,31 @@ describe('payment-identifier on the facilitator', () => {
     const ambiguous = await d.raw(`/facilitator/status/${id}`)
     expect(ambiguous).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } })
     const st = await d.raw(`/facilitator/status/${id}?payTo=${payTo}`)
-    expect(st).toMatchObject({ status: 200, body: { paymentId: id, status: 'completed', transaction: first.body.transaction, payer: payer.address, amount: PRICE, network: localBase(d).caip2 } })
+    expect(st).toMatchObject({
+      status: 200,
+      body: {
+        paymentId: id,
+        status: 'completed',
+        transaction: first.body.transaction,
+        payer: payer.address,
+        amount: PRICE,
+        network: localBase(d).caip2,
+      },
+    })
     const byTx = await d.raw(`/facilitator/status/tx/${first.body.transaction}`)
     expect(byTx.status).toBe(200)
-    expect(byTx.body.payments).toEqual(expect.arrayContaining([expect.objectContaining({ paymentId: id, status: 'completed', payTo })]))
-    expect(await d.raw('/facilitator/status/pay_never_used_0000000')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
+    expect(byTx.body.payments).toEqual(
+      expect.arrayContaining([expect.objectContaining({ paymentId: id, status: 'completed', payTo })]),
+    )
+    expect(await d.raw('/facilitator/status/pay_never_used_0000000')).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    })
     // A malformed path parameter is NOT_FOUND, like an id that does not exist (src/sdk/parse-input.ts).
-    expect(await d.raw('/facilitator/status/not!an!id!at!all!!')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
+    expect(await d.raw('/facilitator/status/not!an!id!at!all!!')).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    })
   })
 
   it('a refusal is the first result too: the same payload under its id stays refused after the payer is funded', async () => {
@@ -158,7 +209,9 @@ describe('payment-identifier on the facilitator', () => {
     await d.call('/api/local/faucet', { body: { to: broke.address, token: 'USDC', amount: '1' } })
     expect(await settle(d, body)).toEqual(first)
     expect(await localBase(d).balance('USDC', broke.address)).toBe(1_000_000n)
-    const st = await d.raw(`/facilitator/status/${(body.paymentPayload as any).extensions['payment-identifier'].info.id}`)
+    const st = await d.raw(
+      `/facilitator/status/${(body.paymentPayload as any).extensions['payment-identifier'].info.id}`,
+    )
     expect(st).toMatchObject({ status: 200, body: { status: 'failed', reason: first.body.errorReason } })
   })
 

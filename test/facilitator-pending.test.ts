@@ -48,7 +48,8 @@ function step<T>(label: string, p: Promise<T>, ms = 15_000): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer))
 }
 
-const rpc = (method: string, params: unknown[] = []) => step(`chain ${method}`, d.services.base.client.request({ method, params } as never))
+const rpc = (method: string, params: unknown[] = []) =>
+  step(`chain ${method}`, d.services.base.client.request({ method, params } as never))
 const pauseMining = () => rpc('evm_setAutomine', [false])
 async function resumeMining() {
   await rpc('evm_setAutomine', [true])
@@ -70,19 +71,32 @@ async function untilDecided(path: string, pick: (body: any) => string): Promise<
 
 describe('a settlement whose receipt does not come in time', () => {
   it('over /settle: answers settlement_pending with its transaction, retries wait for it, ends completed, and is told success exactly once', async () => {
-    const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }))
+    const body = await eip3009Body(
+      d,
+      payer,
+      requirements(d, { symbol: 'USDC', amount: '0.01', payTo, method: 'eip3009' }),
+    )
     const before = await balance()
     await pauseMining()
     const first = await settleNow(body)
-    expect(first).toMatchObject({ status: 502, body: { success: false, errorReason: 'settlement_pending', payer: payer.address } })
+    expect(first).toMatchObject({
+      status: 502,
+      body: { success: false, errorReason: 'settlement_pending', payer: payer.address },
+    })
     const tx = first.body.transaction
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await get(`/facilitator/status/tx/${tx}`)).toMatchObject({ status: 200, body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] } })
+    expect(await get(`/facilitator/status/tx/${tx}`)).toMatchObject({
+      status: 200,
+      body: { transaction: tx, payments: [{ status: 'pending', transaction: tx, paymentId: null, amount: PRICE }] },
+    })
     // The worker's sweep does not decide a transaction the node still holds (it may yet pay).
     await step('reconcile', d.services.facilitator.reconcile({ idleForMs: 0 }))
     expect((await get(`/facilitator/status/tx/${tx}`)).body.payments[0].status).toBe('pending')
     // The seller's retry: the same transaction awaited again, never a second one.
-    expect(await settleNow(body)).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: tx } })
+    expect(await settleNow(body)).toMatchObject({
+      status: 502,
+      body: { errorReason: 'settlement_pending', transaction: tx },
+    })
 
     await resumeMining()
     const done = await untilDecided(`/facilitator/status/tx/${tx}`, (b) => b.payments[0].status)
@@ -90,7 +104,10 @@ describe('a settlement whose receipt does not come in time', () => {
     expect((await balance()) - before).toBe(BigInt(PRICE))
     // Decided in the background: the next settle of it is told success, once; after that it is a duplicate.
     expect(await settleNow(body)).toMatchObject({ status: 200, body: { success: true, transaction: tx } })
-    expect(await settleNow(body)).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: tx } })
+    expect(await settleNow(body)).toMatchObject({
+      status: 409,
+      body: { errorReason: 'duplicate_settlement', transaction: tx },
+    })
     expect((await balance()) - before).toBe(BigInt(PRICE))
   })
 
@@ -106,7 +123,10 @@ describe('a settlement whose receipt does not come in time', () => {
     // The gate retried the settle and the client resent the same payment: still one payload, one id.
     expect(new Set(rec.sent).size).toBe(1)
     const pending = await get(`/facilitator/status/${id}`)
-    expect(pending).toMatchObject({ status: 200, body: { paymentId: id, status: 'pending', transaction: s.transaction, payTo } })
+    expect(pending).toMatchObject({
+      status: 200,
+      body: { paymentId: id, status: 'pending', transaction: s.transaction, payTo },
+    })
 
     await resumeMining()
     const done = await untilDecided(`/facilitator/status/${id}`, (b) => b.status)
@@ -121,11 +141,14 @@ describe('a settlement whose receipt does not come in time', () => {
   it('behind the reference seller (its settle retry), paid by the official client: /status pending then completed, paid once', async () => {
     const id = `pay_pending_official_${Date.now()}`
     const client = x402Client.fromConfig({
-      schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) }],
+      schemes: [
+        { network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) },
+      ],
       spendControls: false,
     })
     client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-      if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+      if (paymentRequired.extensions)
+        appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
     })
     const rec = recordingFetch()
     const before = await balance()
@@ -138,7 +161,10 @@ describe('a settlement whose receipt does not come in time', () => {
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/)
 
     await resumeMining()
-    expect(await untilDecided(`/facilitator/status/${id}`, (b) => b.status)).toMatchObject({ status: 'completed', transaction: tx })
+    expect(await untilDecided(`/facilitator/status/${id}`, (b) => b.status)).toMatchObject({
+      status: 'completed',
+      transaction: tx,
+    })
     expect((await balance()) - before).toBe(BigInt(PRICE))
     const served = await fetch(`${official.url}/report`, { headers: { 'payment-signature': rec.sent[0]! } })
     expect(served.status).toBe(200)

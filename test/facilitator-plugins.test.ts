@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ParxEvmFacilitatorScheme } from '../src/sdk/x402/plugins/evm-facilitator.js'
 import { ParxSvmFacilitatorScheme } from '../src/sdk/x402/plugins/svm-facilitator.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { eip3009Body, erc2612Body, evmPayer, localBase, localSolana, randomAddress, requirements, solanaPayer, solRequirements, splBody } from './helpers/x402.js'
+import {
+  eip3009Body,
+  erc2612Body,
+  evmPayer,
+  localBase,
+  localSolana,
+  randomAddress,
+  requirements,
+  solanaPayer,
+  solRequirements,
+  splBody,
+} from './helpers/x402.js'
 
 let d: TestDaemon
 let facilitator: x402Facilitator
@@ -16,11 +27,19 @@ beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
   await d.call('/api/local/faucet', { body: { to: evmKey.address, token: 'ETH', amount: '10' } })
-  await d.call('/api/local/faucet', { body: { network: d.services.solana.key, to: svmKey.publicKey.toBase58(), token: 'SOL', amount: '5' } })
+  await d.call('/api/local/faucet', {
+    body: { network: d.services.solana.key, to: svmKey.publicKey.toBase58(), token: 'SOL', amount: '5' },
+  })
   // A facilitator someone runs on @x402/core alone, with parx's schemes and its own keys.
   facilitator = new x402Facilitator()
-    .register(b.caip2 as `${string}:${string}`, new ParxEvmFacilitatorScheme({ account: evmKey, clients: [b.chain.client] }))
-    .register(localSolana(d).caip2 as `${string}:${string}`, new ParxSvmFacilitatorScheme({ signer: svmKey, connection: localSolana(d).connection, pollMs: 5 }))
+    .register(
+      b.caip2 as `${string}:${string}`,
+      new ParxEvmFacilitatorScheme({ account: evmKey, clients: [b.chain.client] }),
+    )
+    .register(
+      localSolana(d).caip2 as `${string}:${string}`,
+      new ParxSvmFacilitatorScheme({ signer: svmKey, connection: localSolana(d).connection, pollMs: 5 }),
+    )
 })
 afterAll(async () => d?.close())
 
@@ -37,13 +56,18 @@ describe('parx schemes inside @x402/core x402Facilitator', () => {
     const b = localBase(d)
     const r = requirements(d, { symbol: 'PUSD', amount: '1', payTo: seller, method: 'erc2612' })
     const body = await erc2612Body(d, payer, r, { spender: evmKey.address })
-    expect(await facilitator.verify(body.paymentPayload as never, r as never)).toEqual({ isValid: true, payer: payer.address })
+    expect(await facilitator.verify(body.paymentPayload as never, r as never)).toEqual({
+      isValid: true,
+      payer: payer.address,
+    })
     const out = await facilitator.settle(body.paymentPayload as never, r as never)
     expect(out).toMatchObject({ success: true, payer: payer.address })
     const receipt = await b.chain.client.getTransactionReceipt({ hash: out.transaction as `0x${string}` })
     expect(receipt.from.toLowerCase()).toBe(evmKey.address.toLowerCase())
     expect(await b.balance('PUSD', seller)).toBe(BigInt(r.amount))
-    expect((await facilitator.settle(body.paymentPayload as never, r as never)).errorReason).toBe('invalid_exact_evm_nonce_already_used')
+    expect((await facilitator.settle(body.paymentPayload as never, r as never)).errorReason).toBe(
+      'invalid_exact_evm_nonce_already_used',
+    )
 
     const r3009 = requirements(d, { symbol: 'USDC', amount: '1', payTo: seller, method: 'eip3009' })
     const b3009 = await eip3009Body(d, payer, r3009)
@@ -58,9 +82,14 @@ describe('parx schemes inside @x402/core x402Facilitator', () => {
     const seller = Keypair.generate().publicKey
     const r = solRequirements(d, { symbol: 'USDC', amount: 1_000_000n, payTo: seller.toBase58() })
     const body = await splBody(payer, r)
-    expect(await facilitator.verify(body.paymentPayload as never, r as never)).toEqual({ isValid: true, payer: payer.publicKey.toBase58() })
+    expect(await facilitator.verify(body.paymentPayload as never, r as never)).toEqual({
+      isValid: true,
+      payer: payer.publicKey.toBase58(),
+    })
     expect((await facilitator.settle(body.paymentPayload as never, r as never)).success).toBe(true)
-    expect((await facilitator.settle(body.paymentPayload as never, r as never)).errorReason).toBe('duplicate_settlement')
+    expect((await facilitator.settle(body.paymentPayload as never, r as never)).errorReason).toBe(
+      'duplicate_settlement',
+    )
     expect(await s.balance('USDC', seller)).toBe(1_000_000n)
   })
 })

@@ -6,7 +6,13 @@ let d: TestDaemon | undefined
 afterAll(async () => d?.close())
 
 const row = (t: TestDaemon, key: string) =>
-  t.services.store.db.selectFrom('x402_settlements').select(['state', 'tx']).where('auth_key', '=', key).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  t.services.store.db
+    .selectFrom('x402_settlements')
+    .select(['state', 'tx'])
+    .where('auth_key', '=', key)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
 
 describe('settlements a stopped daemon left pending', () => {
   it('are decided from the chain at the next start: settled if the nonce was used, released if not', async () => {
@@ -19,15 +25,31 @@ describe('settlements a stopped daemon left pending', () => {
     const first = await settle(d, landed)
     expect(first.body.success).toBe(true)
     const { db } = d.services.store
-    const keys = (await db.selectFrom('x402_settlements').select('auth_key').orderBy('id').execute()).map((r) => r.auth_key)
+    const keys = (await db.selectFrom('x402_settlements').select('auth_key').orderBy('id').execute()).map(
+      (r) => r.auth_key,
+    )
     // As if the daemon died (a while ago) after broadcasting the first and after claiming the second.
-    await db.updateTable('x402_settlements').set({ state: 'pending', updated_at: 0 }).where('auth_key', '=', keys[0]!).execute()
+    await db
+      .updateTable('x402_settlements')
+      .set({ state: 'pending', updated_at: 0 })
+      .where('auth_key', '=', keys[0]!)
+      .execute()
     const nonce = ((stranded.paymentPayload.payload as any).authorization.nonce as string).toLowerCase()
     const strandedKey = keys[0]!.replace(/[^:]+$/, nonce)
-    await db.insertInto('x402_settlements').values({
-      auth_key: strandedKey, network: localBase(d).caip2, method: 'eip3009', pay_to: seller, asset: r.asset, amount: r.amount,
-      state: 'pending', created_at: 0, updated_at: 0,
-    }).execute()
+    await db
+      .insertInto('x402_settlements')
+      .values({
+        auth_key: strandedKey,
+        network: localBase(d).caip2,
+        method: 'eip3009',
+        pay_to: seller,
+        asset: r.asset,
+        amount: r.amount,
+        state: 'pending',
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute()
     expect((await settle(d, stranded)).body.errorReason).toBe('duplicate_settlement')
 
     const dataDir = d.dataDir

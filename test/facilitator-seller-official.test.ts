@@ -32,11 +32,26 @@ beforeAll(async () => {
   const pusd = b.token('PUSD')
 
   // A seller exactly as the x402 docs set one up: only the facilitator URL is ours.
-  const stockServer = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new ExactEvmScheme())
+  const stockServer = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(
+    b.caip2 as `${string}:${string}`,
+    new ExactEvmScheme(),
+  )
   const a = express()
-  a.use(paymentMiddleware({
-    'GET /usdc': { accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } } } },
-  }, stockServer))
+  a.use(
+    paymentMiddleware(
+      {
+        'GET /usdc': {
+          accepts: {
+            scheme: 'exact',
+            network: b.caip2 as `${string}:${string}`,
+            payTo,
+            price: { amount: PRICE, asset: usdc.address, extra: { name: usdc.name, version: usdc.version } },
+          },
+        },
+      },
+      stockServer,
+    ),
+  )
   a.get('/usdc', (_req, res) => void res.json({ paid: 'usdc' }))
   stock = await listen(a)
 
@@ -46,10 +61,29 @@ beforeAll(async () => {
     .register(b.caip2 as `${string}:${string}`, new ParxEvmServerScheme())
     .register(sol.caip2 as `${string}:${string}`, new ParxSvmServerScheme())
   const p = express()
-  p.use(paymentMiddleware({
-    'GET /pusd': { accepts: { scheme: 'exact', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: PUSD_PRICE, asset: pusd.address, extra: { name: pusd.name, version: pusd.version } } } },
-    'GET /sol': { accepts: { scheme: 'exact', network: sol.caip2 as `${string}:${string}`, payTo: solPayTo.toBase58(), price: { amount: PRICE, asset: sol.mint('USDC').mint.toBase58() } } },
-  }, pluginServer))
+  p.use(
+    paymentMiddleware(
+      {
+        'GET /pusd': {
+          accepts: {
+            scheme: 'exact',
+            network: b.caip2 as `${string}:${string}`,
+            payTo,
+            price: { amount: PUSD_PRICE, asset: pusd.address, extra: { name: pusd.name, version: pusd.version } },
+          },
+        },
+        'GET /sol': {
+          accepts: {
+            scheme: 'exact',
+            network: sol.caip2 as `${string}:${string}`,
+            payTo: solPayTo.toBase58(),
+            price: { amount: PRICE, asset: sol.mint('USDC').mint.toBase58() },
+          },
+        },
+      },
+      pluginServer,
+    ),
+  )
   p.get('/pusd', (_req, res) => void res.json({ paid: 'pusd' }))
   p.get('/sol', (_req, res) => void res.json({ paid: 'sol' }))
   withPlugins = await listen(p)

@@ -3,8 +3,8 @@ import express from 'express'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
-import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { signPayment } from '../src/sdk/x402/client/payer.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { evmPayer, localBase, localSolana, randomAddress, solanaPayer } from './helpers/x402.js'
@@ -25,15 +25,24 @@ beforeAll(async () => {
   solPayer = await solanaPayer(d, 'USDC', '10')
   await localSolana(d).approve(solPayer, 'USDC', 1_000_000n)
   const app = express()
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    routes: {
-      'GET /usdc': { prices: [{ network: 'local-base', asset: 'USDC', amount: String(USDC_PRICE), payTo, method: 'eip3009' }], description: 'a report' },
-      'GET /pusd': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PUSD_PRICE), payTo }] },
-      'GET /sol': { prices: [{ network: 'local-solana', asset: 'USDC', amount: String(USDC_PRICE), payTo: solPayTo.toBase58() }] },
-      'GET /broken': { prices: [{ network: 'local-base', asset: 'USDC', amount: String(USDC_PRICE), payTo, method: 'eip3009' }] },
-    },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /usdc': {
+          prices: [{ network: 'local-base', asset: 'USDC', amount: String(USDC_PRICE), payTo, method: 'eip3009' }],
+          description: 'a report',
+        },
+        'GET /pusd': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PUSD_PRICE), payTo }] },
+        'GET /sol': {
+          prices: [{ network: 'local-solana', asset: 'USDC', amount: String(USDC_PRICE), payTo: solPayTo.toBase58() }],
+        },
+        'GET /broken': {
+          prices: [{ network: 'local-base', asset: 'USDC', amount: String(USDC_PRICE), payTo, method: 'eip3009' }],
+        },
+      },
+    }),
+  )
   for (const path of ['/usdc', '/pusd', '/sol']) app.get(path, (_req, res) => void res.json({ paid: path }))
   app.get('/broken', (_req, res) => void res.status(500).json({ error: 'the handler failed' }))
   app.get('/free', (_req, res) => void res.json({ free: true }))
@@ -44,7 +53,11 @@ afterAll(async () => {
   await d?.close()
 })
 
-const evmBalances = async () => ({ seller: await localBase(d).balance('USDC', payTo), pusd: await localBase(d).balance('PUSD', payTo), payer: await localBase(d).balance('USDC', payer.address) })
+const evmBalances = async () => ({
+  seller: await localBase(d).balance('USDC', payTo),
+  pusd: await localBase(d).balance('PUSD', payTo),
+  payer: await localBase(d).balance('USDC', payer.address),
+})
 
 describe('a seller behind the parx payment gate', () => {
   it('answers 402 with PAYMENT-REQUIRED (v2), the v1 body, and no-store', async () => {
@@ -52,13 +65,32 @@ describe('a seller behind the parx payment gate', () => {
     expect(res.status).toBe(402)
     expect(res.headers.get('cache-control')).toBe('no-store')
     const v2 = decodeHeader<any>(res.headers.get('payment-required'))!
-    expect(v2).toMatchObject({ x402Version: 2, error: 'payment required', resource: { url: `${seller.url}/usdc`, description: 'a report' } })
-    expect(v2.accepts).toEqual([{
-      scheme: 'exact', network: localBase(d).caip2, asset: localBase(d).token('USDC').address, amount: String(USDC_PRICE), payTo, maxTimeoutSeconds: 120,
-      extra: { assetTransferMethod: 'eip3009', name: 'USD Coin', version: '2', spender: d.services.accounts.facilitator },
-    }])
+    expect(v2).toMatchObject({
+      x402Version: 2,
+      error: 'payment required',
+      resource: { url: `${seller.url}/usdc`, description: 'a report' },
+    })
+    expect(v2.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: localBase(d).caip2,
+        asset: localBase(d).token('USDC').address,
+        amount: String(USDC_PRICE),
+        payTo,
+        maxTimeoutSeconds: 120,
+        extra: {
+          assetTransferMethod: 'eip3009',
+          name: 'USD Coin',
+          version: '2',
+          spender: d.services.accounts.facilitator,
+        },
+      },
+    ])
     const v1 = await res.json()
-    expect(v1).toMatchObject({ x402Version: 1, accepts: [{ network: 'local-base', maxAmountRequired: String(USDC_PRICE), resource: `${seller.url}/usdc` }] })
+    expect(v1).toMatchObject({
+      x402Version: 1,
+      accepts: [{ network: 'local-base', maxAmountRequired: String(USDC_PRICE), resource: `${seller.url}/usdc` }],
+    })
     expect((await fetch(`${seller.url}/free`)).status).toBe(200)
   })
 
@@ -98,7 +130,11 @@ describe('a seller behind the parx payment gate', () => {
       const before = await localSolana(d).balance('USDC', solPayTo)
       const res = await parxBuyer(d, { solana: solPayer }, version)(`${seller.url}/sol`)
       expect(res.status, `v${version}`).toBe(200)
-      expect(settlementOf(res)).toMatchObject({ success: true, payer: solPayer.publicKey.toBase58(), network: localSolana(d).caip2 })
+      expect(settlementOf(res)).toMatchObject({
+        success: true,
+        payer: solPayer.publicKey.toBase58(),
+        network: localSolana(d).caip2,
+      })
       expect((await localSolana(d).balance('USDC', solPayTo)) - before).toBe(USDC_PRICE)
     }
     expect(await localSolana(d).balance('USDC', new PublicKey(solPayer.publicKey))).toBe(10_000_000n - 2n * USDC_PRICE)
@@ -115,7 +151,10 @@ describe('a seller behind the parx payment gate', () => {
 
   it('delivers one payment once when its header arrives several times at once, and never again after', async () => {
     const required = decodeHeader<any>((await fetch(`${seller.url}/usdc`)).headers.get('payment-required'))!
-    const payload = await signPayment({ evm: { signer: payer, clients: [d.services.base.client] } }, required.accepts[0])
+    const payload = await signPayment(
+      { evm: { signer: payer, clients: [d.services.base.client] } },
+      required.accepts[0],
+    )
     const header = encodeHeader({ x402Version: 2, accepted: required.accepts[0], payload, resource: required.resource })
     const before = await evmBalances()
     const send = () => fetch(`${seller.url}/usdc`, { headers: { 'PAYMENT-SIGNATURE': header } })

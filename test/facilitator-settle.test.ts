@@ -1,9 +1,21 @@
 import { Keypair } from '@solana/web3.js'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import {
-  asV1, eip3009Body, erc2612Body, evmPayer, localBase, localSolana, randomAddress, requirements, settle, solanaPayer, solRequirements, splBody, verify,
+  asV1,
+  eip3009Body,
+  erc2612Body,
+  evmPayer,
+  localBase,
+  localSolana,
+  randomAddress,
+  requirements,
+  settle,
+  solanaPayer,
+  solRequirements,
+  splBody,
+  verify,
   type X402Body,
 } from './helpers/x402.js'
 
@@ -35,20 +47,31 @@ for (const m of evmCases) {
       const r = requirements(d, { symbol: m.symbol, amount: '2', payTo: seller, method: m.name })
       const body = await m.sign(d, payer, r)
       const first = await settle(d, body)
-      expect(first).toMatchObject({ status: 200, body: { success: true, payer: payer.address, network: localBase(d).caip2 } })
+      expect(first).toMatchObject({
+        status: 200,
+        body: { success: true, payer: payer.address, network: localBase(d).caip2 },
+      })
       expect(first.body.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-      const receipt = await localBase(d).chain.client.getTransactionReceipt({ hash: first.body.transaction as `0x${string}` })
+      const receipt = await localBase(d).chain.client.getTransactionReceipt({
+        hash: first.body.transaction as `0x${string}`,
+      })
       expect(receipt.status).toBe('success')
       const second = await settle(d, body)
       expect(second.status).toBe(409)
-      expect(second.body).toMatchObject({ success: false, errorReason: 'duplicate_settlement', transaction: first.body.transaction })
+      expect(second.body).toMatchObject({
+        success: false,
+        errorReason: 'duplicate_settlement',
+        transaction: first.body.transaction,
+      })
       expect(await localBase(d).balance(m.symbol, seller)).toBe(BigInt(r.amount))
     })
 
     it('settles once under concurrent settles of the same payment', async () => {
       const seller = randomAddress()
       const r = requirements(d, { symbol: m.symbol, amount: '1', payTo: seller, method: m.name })
-      const { answers, moved } = await settleConcurrently(await m.sign(d, payer, r), 8, () => localBase(d).balance(m.symbol, seller))
+      const { answers, moved } = await settleConcurrently(await m.sign(d, payer, r), 8, () =>
+        localBase(d).balance(m.symbol, seller),
+      )
       expect(answers.filter((a) => a.body.success)).toHaveLength(1)
       expect(answers.filter((a) => a.status === 409 && a.body.errorReason === 'duplicate_settlement')).toHaveLength(7)
       expect(moved).toBe(BigInt(r.amount))
@@ -71,7 +94,9 @@ it('settles many different payments at once, none lost to a nonce clash', async 
   const seller = randomAddress()
   const payers = await Promise.all(Array.from({ length: 6 }, () => evmPayer(d, ['USDC'], '10')))
   const r = requirements(d, { symbol: 'USDC', amount: '0.1', payTo: seller, method: 'eip3009' })
-  const bodies = await Promise.all(payers.flatMap((p) => [eip3009Body(d, p, r), eip3009Body(d, p, r), eip3009Body(d, p, r)]))
+  const bodies = await Promise.all(
+    payers.flatMap((p) => [eip3009Body(d, p, r), eip3009Body(d, p, r), eip3009Body(d, p, r)]),
+  )
   const answers = await Promise.all(bodies.map((b) => settle(d, b)))
   expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200))
   expect(await localBase(d).balance('USDC', seller)).toBe(BigInt(r.amount) * BigInt(bodies.length))
@@ -82,7 +107,12 @@ it('a settle that fails on the chain is success:false with a reason, never a 200
   const r = requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' })
   const out = await settle(d, await eip3009Body(d, poor, r))
   expect(out.status).toBe(422)
-  expect(out.body).toMatchObject({ success: false, errorReason: 'invalid_exact_evm_insufficient_balance', payer: poor.address, transaction: '' })
+  expect(out.body).toMatchObject({
+    success: false,
+    errorReason: 'invalid_exact_evm_insufficient_balance',
+    payer: poor.address,
+    transaction: '',
+  })
 })
 
 it('a payment the chain stopped honouring between verify and settle fails alone, with the chain’s reason', async () => {
@@ -117,7 +147,10 @@ describe('delegated-spl settle', () => {
     const again = await settle(d, body)
     expect(again).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement' } })
     expect((await verify(d, body)).invalidReason).toBe('invalid_delegated_spl_nonce_already_used')
-    const tx = await s.connection.getTransaction(answers.find((a) => a.body.success)!.body.transaction, { maxSupportedTransactionVersion: 0, commitment: 'confirmed' })
+    const tx = await s.connection.getTransaction(answers.find((a) => a.body.success)!.body.transaction, {
+      maxSupportedTransactionVersion: 0,
+      commitment: 'confirmed',
+    })
     const nonce = (body.paymentPayload.payload as any).authorization.nonce
     expect(tx?.meta?.logMessages?.join('\n')).toContain(`nonce:${nonce}`)
   })

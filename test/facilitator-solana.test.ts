@@ -2,7 +2,16 @@ import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from 
 import { ComputeBudgetProgram, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { localSolana, nowSeconds, settle, solanaPayer, solRequirements, splBody, verify, type X402Body } from './helpers/x402.js'
+import {
+  localSolana,
+  nowSeconds,
+  settle,
+  solanaPayer,
+  solRequirements,
+  splBody,
+  verify,
+  type X402Body,
+} from './helpers/x402.js'
 
 let d: TestDaemon
 let payer: Keypair
@@ -29,21 +38,33 @@ describe('delegated-spl verify', () => {
   })
 
   it('rejects a signature by another key and a tampered message', async () => {
-    expect(await reasonOf(await splBody(payer, req(), { signer: Keypair.generate() }))).toBe('invalid_delegated_spl_signature')
+    expect(await reasonOf(await splBody(payer, req(), { signer: Keypair.generate() }))).toBe(
+      'invalid_delegated_spl_signature',
+    )
     const tampered = await splBody(payer, req())
     ;(tampered.paymentPayload.payload as any).authorization.value = String(PRICE * 2n)
     expect(await reasonOf(tampered)).toBe('invalid_delegated_spl_signature')
   })
 
   it('rejects the wrong recipient and an amount short of the price', async () => {
-    expect(await reasonOf(await splBody(payer, req(), { to: Keypair.generate().publicKey.toBase58() }))).toBe('invalid_delegated_spl_recipient_mismatch')
-    expect(await reasonOf(await splBody(payer, req(), { value: PRICE - 1n }))).toBe('invalid_delegated_spl_amount_mismatch')
+    expect(await reasonOf(await splBody(payer, req(), { to: Keypair.generate().publicKey.toBase58() }))).toBe(
+      'invalid_delegated_spl_recipient_mismatch',
+    )
+    expect(await reasonOf(await splBody(payer, req(), { value: PRICE - 1n }))).toBe(
+      'invalid_delegated_spl_amount_mismatch',
+    )
   })
 
   it('rejects an expired, a too distant and a not yet valid deadline', async () => {
-    expect(await reasonOf(await splBody(payer, req(), { validBefore: nowSeconds() - 5n }))).toBe('invalid_delegated_spl_deadline')
-    expect(await reasonOf(await splBody(payer, req(), { validBefore: nowSeconds() + 86_400n }))).toBe('invalid_delegated_spl_deadline')
-    expect(await reasonOf(await splBody(payer, req(), { validAfter: nowSeconds() + 600n }))).toBe('invalid_delegated_spl_not_yet_valid')
+    expect(await reasonOf(await splBody(payer, req(), { validBefore: nowSeconds() - 5n }))).toBe(
+      'invalid_delegated_spl_deadline',
+    )
+    expect(await reasonOf(await splBody(payer, req(), { validBefore: nowSeconds() + 86_400n }))).toBe(
+      'invalid_delegated_spl_deadline',
+    )
+    expect(await reasonOf(await splBody(payer, req(), { validAfter: nowSeconds() + 600n }))).toBe(
+      'invalid_delegated_spl_not_yet_valid',
+    )
   })
 
   it('rejects a payer who never delegated, delegated too little, or holds too little', async () => {
@@ -73,7 +94,9 @@ describe('delegated-spl verify', () => {
 
 describe('the reference exact transaction', () => {
   /** Built as @x402/svm's client builds it: compute limit, compute price, TransferChecked; the facilitator pays the fee. */
-  async function referenceBody(o: { authority?: Keypair; amount?: bigint; unsigned?: boolean } = {}): Promise<X402Body> {
+  async function referenceBody(
+    o: { authority?: Keypair; amount?: bigint; unsigned?: boolean } = {},
+  ): Promise<X402Body> {
     const s = localSolana(d)
     const m = s.mint('USDC')
     const r = solRequirements(d, { symbol: 'USDC', amount: PRICE, payTo: seller.toBase58(), method: 'transaction' })
@@ -83,19 +106,39 @@ describe('the reference exact transaction', () => {
       ComputeBudgetProgram.setComputeUnitLimit({ units: 20_000 }),
       ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
       createTransferCheckedInstruction(
-        getAssociatedTokenAddressSync(m.mint, owner.publicKey, true), m.mint, getAssociatedTokenAddressSync(m.mint, seller, true),
-        owner.publicKey, o.amount ?? PRICE, m.decimals,
+        getAssociatedTokenAddressSync(m.mint, owner.publicKey, true),
+        m.mint,
+        getAssociatedTokenAddressSync(m.mint, seller, true),
+        owner.publicKey,
+        o.amount ?? PRICE,
+        m.decimals,
       ),
     ]
     const { blockhash } = await s.connection.getLatestBlockhash()
-    const tx = new VersionedTransaction(new TransactionMessage({ payerKey: s.facilitator, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message())
+    const tx = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: s.facilitator,
+        recentBlockhash: blockhash,
+        instructions: ixs,
+      }).compileToV0Message(),
+    )
     if (!o.unsigned) tx.sign([owner])
-    return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { transaction: Buffer.from(tx.serialize()).toString('base64') } }, paymentRequirements: r }
+    return {
+      x402Version: 2,
+      paymentPayload: {
+        x402Version: 2,
+        accepted: r,
+        payload: { transaction: Buffer.from(tx.serialize()).toString('base64') },
+      },
+      paymentRequirements: r,
+    }
   }
 
   it('verifies, co-signs and submits it once', async () => {
     const s = localSolana(d)
-    await d.call('/api/local/faucet', { body: { network: d.services.solana.key, to: seller.toBase58(), token: 'USDC', amount: '0.000001' } })
+    await d.call('/api/local/faucet', {
+      body: { network: d.services.solana.key, to: seller.toBase58(), token: 'USDC', amount: '0.000001' },
+    })
     const body = await referenceBody()
     expect(await verify(d, body)).toEqual({ isValid: true, payer: payer.publicKey.toBase58() })
     const before = await s.balance('USDC', seller)
@@ -106,7 +149,9 @@ describe('the reference exact transaction', () => {
   })
 
   it('refuses a transfer the facilitator itself would authorise, or of the wrong amount', async () => {
-    expect(await reasonOf(await referenceBody({ amount: PRICE - 1n }))).toBe('invalid_exact_svm_payload_amount_mismatch')
+    expect(await reasonOf(await referenceBody({ amount: PRICE - 1n }))).toBe(
+      'invalid_exact_svm_payload_amount_mismatch',
+    )
     expect(await reasonOf(await referenceBody({ unsigned: true }))).toBe('invalid_exact_svm_payload_signature_invalid')
     const garbage = await referenceBody()
     ;(garbage.paymentPayload.payload as any).transaction = 'AAAA'
@@ -124,10 +169,30 @@ describe('the reference exact transaction', () => {
     const ixs = [
       ComputeBudgetProgram.setComputeUnitLimit({ units: 20_000 }),
       ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
-      createTransferCheckedInstruction(getAssociatedTokenAddressSync(m.mint, payer.publicKey, true), m.mint, getAssociatedTokenAddressSync(m.mint, seller, true), new PublicKey(authority), PRICE, m.decimals),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(m.mint, payer.publicKey, true),
+        m.mint,
+        getAssociatedTokenAddressSync(m.mint, seller, true),
+        new PublicKey(authority),
+        PRICE,
+        m.decimals,
+      ),
     ]
     const { blockhash } = await s.connection.getLatestBlockhash()
-    const tx = new VersionedTransaction(new TransactionMessage({ payerKey: s.facilitator, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message())
-    return { ...body, paymentPayload: { x402Version: 2, accepted: r, payload: { transaction: Buffer.from(tx.serialize()).toString('base64') } } }
+    const tx = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: s.facilitator,
+        recentBlockhash: blockhash,
+        instructions: ixs,
+      }).compileToV0Message(),
+    )
+    return {
+      ...body,
+      paymentPayload: {
+        x402Version: 2,
+        accepted: r,
+        payload: { transaction: Buffer.from(tx.serialize()).toString('base64') },
+      },
+    }
   }
 })

@@ -36,18 +36,33 @@ function buyer(sent: string[] = []): typeof fetch {
 }
 
 /** The upto requirements the gate offers for MAX, as /supported describes the kind. */
-const uptoRequirements = (amount = MAX): PaymentRequirements => ({ ...solRequirements(d, { symbol: 'USDC', amount, payTo: payTo.toBase58() }), scheme: 'upto' })
-const body = (r: PaymentRequirements, payload: Record<string, unknown>): X402Body => ({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload }, paymentRequirements: r })
+const uptoRequirements = (amount = MAX): PaymentRequirements => ({
+  ...solRequirements(d, { symbol: 'USDC', amount, payTo: payTo.toBase58() }),
+  scheme: 'upto',
+})
+const body = (r: PaymentRequirements, payload: Record<string, unknown>): X402Body => ({
+  x402Version: 2,
+  paymentPayload: { x402Version: 2, accepted: r, payload },
+  paymentRequirements: r,
+})
 
 beforeAll(async () => {
   d = await startTestDaemon()
   payer = await solanaPayer(d, 'USDC', '100')
   await localSolana(d).approve(payer, 'USDC', 50_000_000n)
   const app = express()
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    routes: { 'GET /metered': { prices: [{ network: 'local-solana', asset: 'USDC', amount: MAX.toString(), payTo: payTo.toBase58(), scheme: 'upto' }] } },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /metered': {
+          prices: [
+            { network: 'local-solana', asset: 'USDC', amount: MAX.toString(), payTo: payTo.toBase58(), scheme: 'upto' },
+          ],
+        },
+      },
+    }),
+  )
   app.get('/metered', (req, res) => {
     if (typeof req.query.use === 'string') settleAmount(res, req.query.use)
     res.json({ used: req.query.use ?? 'all' })
@@ -68,7 +83,12 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     for (const k of kinds) {
       expect(k).toMatchObject({
         x402Version: 2,
-        extra: { assetTransferMethod: 'delegated-spl', feePayer: sol.facilitator.toBase58(), delegate: sol.facilitator.toBase58(), asset: sol.mint(String(k.extra!.symbol)).mint.toBase58() },
+        extra: {
+          assetTransferMethod: 'delegated-spl',
+          feePayer: sol.facilitator.toBase58(),
+          delegate: sol.facilitator.toBase58(),
+          asset: sol.mint(String(k.extra!.symbol)).mint.toBase58(),
+        },
       })
       expect(typeof k.extra!.decimals).toBe('number')
     }
@@ -80,7 +100,12 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ used: '1234567' })
     const s = settlementOf(res)
-    expect(s).toMatchObject({ success: true, payer: payer.publicKey.toBase58(), network: localSolana(d).caip2, amount: '1234567' })
+    expect(s).toMatchObject({
+      success: true,
+      payer: payer.publicKey.toBase58(),
+      network: localSolana(d).caip2,
+      amount: '1234567',
+    })
     expect(s!.transaction).not.toBe('')
     const after = await balances()
     expect(after.seller - before.seller).toBe(1_234_567n)
@@ -91,7 +116,9 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     const before = await balances()
     const res = await buyer()(`${seller.url}/metered?use=${MAX + 1n}`)
     expect(res.status).toBe(402)
-    const response = decodeHeader<{ success: boolean; errorReason: string; errorMessage: string }>(res.headers.get('PAYMENT-RESPONSE'))
+    const response = decodeHeader<{ success: boolean; errorReason: string; errorMessage: string }>(
+      res.headers.get('PAYMENT-RESPONSE'),
+    )
     expect(response).toMatchObject({ success: false, errorReason: reasons.uptoSettlementExceedsAmount })
     expect(response!.errorMessage).toContain(`more than the ${MAX} the payer signed for`)
     expect(await balances()).toEqual(before)
@@ -120,13 +147,19 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     expect(settlementOf(same)?.transaction).toBe(settlementOf(first)!.transaction)
     // The same signature without the id: the authorization is spent.
     const { extensions: _id, ...payload } = decodeHeader<Record<string, unknown>>(sent[0])!
-    const again = await fetch(`${seller.url}/metered?use=1000`, { headers: { 'PAYMENT-SIGNATURE': encodeHeader(payload) } })
+    const again = await fetch(`${seller.url}/metered?use=1000`, {
+      headers: { 'PAYMENT-SIGNATURE': encodeHeader(payload) },
+    })
     expect(again.status).toBe(402)
     const r = { ...(payload.accepted as PaymentRequirements), amount: '1000' }
     const replay = await settle(d, { x402Version: 2, paymentPayload: payload, paymentRequirements: r })
     expect(replay.body).toMatchObject({ success: false, errorReason: 'duplicate_settlement' })
     // Also at verify, with the maximum as the terms: the nonce is spent.
-    const spent = await verify(d, { x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted as Record<string, unknown> })
+    const spent = await verify(d, {
+      x402Version: 2,
+      paymentPayload: payload,
+      paymentRequirements: payload.accepted as Record<string, unknown>,
+    })
     expect(spent).toMatchObject({ isValid: false, invalidReason: reasons.svmSplNonceUsed })
     expect(await balances()).toEqual(before)
   })
@@ -135,11 +168,18 @@ describe('upto (metered) on Solana over delegated-spl', () => {
     const r = uptoRequirements()
     const payload = await createSplUptoPayload(keypairSigner(payer), r)
     expect(await verify(d, body(r, payload))).toEqual({ isValid: true, payer: payer.publicKey.toBase58() })
-    expect(await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX - 1n) } })).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
-    expect(await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX + 1n) } })).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
+    expect(
+      await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX - 1n) } }),
+    ).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
+    expect(
+      await verify(d, { ...body(r, payload), paymentRequirements: { ...r, amount: String(MAX + 1n) } }),
+    ).toMatchObject({ isValid: false, invalidReason: reasons.svmSplAmountMismatch })
     // Only our delegated-spl form is served: the reference's channel upto names no such method.
     const channel = { ...r, extra: { feePayer: r.extra.feePayer } }
-    expect(await verify(d, body(channel, payload))).toMatchObject({ isValid: false, invalidReason: reasons.unsupportedScheme })
+    expect(await verify(d, body(channel, payload))).toMatchObject({
+      isValid: false,
+      invalidReason: reasons.unsupportedScheme,
+    })
   })
 
   it('never reads an exact (delegated-spl) signature as upto, nor an upto one as exact', async () => {
@@ -169,7 +209,10 @@ describe('upto (metered) on Solana over delegated-spl', () => {
   })
 
   it('is paid by @x402/fetch with the ParxSvmUptoClientScheme plugin', async () => {
-    const client = x402Client.fromConfig({ schemes: [{ network: 'solana:*', client: new ParxSvmUptoClientScheme(keypairSigner(payer)) }], spendControls: false })
+    const client = x402Client.fromConfig({
+      schemes: [{ network: 'solana:*', client: new ParxSvmUptoClientScheme(keypairSigner(payer)) }],
+      spendControls: false,
+    })
     const before = await usdc(payTo)
     const res = await officialFetch(fetch, client)(`${seller.url}/metered?use=777`)
     expect(res.status).toBe(200)

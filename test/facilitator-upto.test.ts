@@ -6,7 +6,7 @@ import { UptoEvmScheme as UptoServer } from '@x402/evm/upto/server'
 import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
-import { createWalletClient, erc20Abi, http, maxUint256, parseEther, type Address } from 'viem'
+import { type Address, createWalletClient, erc20Abi, http, maxUint256, parseEther } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { settlementOf } from '../src/sdk/x402/client/fetch.js'
@@ -30,16 +30,27 @@ const MAX = '50000' // 0.05 USDC: the most one request may cost
 /** The payer's one-time setup the reference permit2 flows assume: ETH for gas, then approve(Permit2). */
 async function approvePermit2(account: PrivateKeyAccount, symbol: string) {
   const chain = localBase(d).chain
-  await chain.client.request({ method: 'anvil_setBalance' as never, params: [account.address, `0x${parseEther('1').toString(16)}`] as never })
+  await chain.client.request({
+    method: 'anvil_setBalance' as never,
+    params: [account.address, `0x${parseEther('1').toString(16)}`] as never,
+  })
   const wallet = createWalletClient({ account, chain: chain.client.chain, transport: http(chain.rpcUrl) })
-  const hash = await wallet.writeContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256], chain: chain.client.chain })
+  const hash = await wallet.writeContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [PERMIT2_ADDRESS, maxUint256],
+    chain: chain.client.chain,
+  })
   await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
 }
 
 /** A stock buyer: @x402/fetch with @x402/evm's upto client; `sent` collects the PAYMENT-SIGNATURE headers it sends. */
 function uptoBuyer(account: PrivateKeyAccount, sent: string[] = []): typeof fetch {
   const client = x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: new UptoClient(toClientEvmSigner(account, d.services.base.client as never)) }],
+    schemes: [
+      { network: 'eip155:*', client: new UptoClient(toClientEvmSigner(account, d.services.base.client as never)) },
+    ],
     spendControls: false,
   })
   const recording: typeof fetch = async (input, init) => {
@@ -61,10 +72,14 @@ beforeAll(async () => {
 
   // Our seller middleware, metered: the handler reports what it used (?use=<base units>).
   const app = express()
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    routes: { 'GET /metered': { prices: [{ network: 'local-base', asset: 'USDC', amount: MAX, payTo, scheme: 'upto' }] } },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /metered': { prices: [{ network: 'local-base', asset: 'USDC', amount: MAX, payTo, scheme: 'upto' }] },
+      },
+    }),
+  )
   app.get('/metered', (req, res) => {
     if (typeof req.query.use === 'string') settleAmount(res, req.query.use)
     res.json({ used: req.query.use ?? 'all' })
@@ -72,12 +87,31 @@ beforeAll(async () => {
   parxSeller = await listen(app)
 
   // A stock seller: @x402/express with the reference's upto server scheme; only the facilitator URL is ours.
-  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(b.caip2 as `${string}:${string}`, new UptoServer())
+  const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(
+    b.caip2 as `${string}:${string}`,
+    new UptoServer(),
+  )
   const stock = express()
   const usdcToken = b.token('USDC')
-  stock.use(paymentMiddleware({
-    'GET /metered': { accepts: { scheme: 'upto', network: b.caip2 as `${string}:${string}`, payTo, price: { amount: MAX, asset: usdcToken.address, extra: { name: usdcToken.name, version: usdcToken.version } } } },
-  }, server))
+  stock.use(
+    paymentMiddleware(
+      {
+        'GET /metered': {
+          accepts: {
+            scheme: 'upto',
+            network: b.caip2 as `${string}:${string}`,
+            payTo,
+            price: {
+              amount: MAX,
+              asset: usdcToken.address,
+              extra: { name: usdcToken.name, version: usdcToken.version },
+            },
+          },
+        },
+      },
+      server,
+    ),
+  )
   stock.get('/metered', (req, res) => {
     setSettlementOverrides(res, { amount: String(req.query.use) })
     res.json({ used: req.query.use })
@@ -97,7 +131,10 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
     const kinds = s.kinds.filter((k) => k.scheme === 'upto' && k.network.startsWith('eip155:'))
     expect(kinds.map((k) => k.network)).toContain(localBase(d).caip2)
     expect(kinds.every((k) => k.x402Version === 2)).toBe(true)
-    expect(kinds[0]!.extra).toMatchObject({ assetTransferMethod: 'permit2', facilitatorAddress: d.services.accounts.facilitator })
+    expect(kinds[0]!.extra).toMatchObject({
+      assetTransferMethod: 'permit2',
+      facilitatorAddress: d.services.accounts.facilitator,
+    })
     expect(await localBase(d).chain.client.getCode({ address: X402_UPTO_PERMIT2_PROXY })).not.toBe('0x')
   })
 
@@ -107,7 +144,12 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ used: '12345' })
     expect(res.headers.get('Settlement-Overrides')).toBeNull()
-    expect(settlementOf(res)).toMatchObject({ success: true, payer: payer.address, network: localBase(d).caip2, amount: '12345' })
+    expect(settlementOf(res)).toMatchObject({
+      success: true,
+      payer: payer.address,
+      network: localBase(d).caip2,
+      amount: '12345',
+    })
     expect((await usdc(payTo)) - sellerBefore).toBe(12345n)
     expect(payerBefore - (await usdc(payer.address))).toBe(12345n)
   })
@@ -123,8 +165,13 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
     const [payerBefore, sellerBefore] = [await usdc(payer.address), await usdc(payTo)]
     const res = await uptoBuyer(payer)(`${parxSeller.url}/metered?use=${BigInt(MAX) + 1n}`)
     expect(res.status).toBe(402)
-    const response = decodeHeader<{ success: boolean; errorReason: string; errorMessage: string }>(res.headers.get('PAYMENT-RESPONSE'))
-    expect(response).toMatchObject({ success: false, errorReason: 'invalid_upto_evm_payload_settlement_exceeds_amount' })
+    const response = decodeHeader<{ success: boolean; errorReason: string; errorMessage: string }>(
+      res.headers.get('PAYMENT-RESPONSE'),
+    )
+    expect(response).toMatchObject({
+      success: false,
+      errorReason: 'invalid_upto_evm_payload_settlement_exceeds_amount',
+    })
     expect(response!.errorMessage).toContain('more than the 50000 the payer signed for')
     expect(await usdc(payTo)).toBe(sellerBefore)
     expect(await usdc(payer.address)).toBe(payerBefore)
@@ -158,23 +205,53 @@ describe('upto (metered Permit2 payments) on the embedded chain', () => {
     expect((await usdc(payTo)) - sellerBefore).toBe(BigInt(MAX))
   })
 
-  it('at verify, rejects a witness naming another facilitator and a maximum other than the requirements\' amount', async () => {
+  it("at verify, rejects a witness naming another facilitator and a maximum other than the requirements' amount", async () => {
     const s = (await d.call('/facilitator/supported')) as SupportedResponse
-    const kind = s.kinds.find((k) => k.scheme === 'upto' && k.network === localBase(d).caip2 && k.extra?.symbol === 'USDC')!
+    const kind = s.kinds.find(
+      (k) => k.scheme === 'upto' && k.network === localBase(d).caip2 && k.extra?.symbol === 'USDC',
+    )!
     const r: PaymentRequirements = {
-      scheme: 'upto', network: kind.network, asset: String(kind.extra!.asset), amount: MAX, payTo, maxTimeoutSeconds: 120,
-      extra: { assetTransferMethod: 'permit2', facilitatorAddress: kind.extra!.facilitatorAddress, name: kind.extra!.name, version: kind.extra!.version },
+      scheme: 'upto',
+      network: kind.network,
+      asset: String(kind.extra!.asset),
+      amount: MAX,
+      payTo,
+      maxTimeoutSeconds: 120,
+      extra: {
+        assetTransferMethod: 'permit2',
+        facilitatorAddress: kind.extra!.facilitatorAddress,
+        name: kind.extra!.name,
+        version: kind.extra!.version,
+      },
     }
     const client = new UptoClient(toClientEvmSigner(payer, d.services.base.client as never))
-    const sign = async (terms: PaymentRequirements) => ({ ...(await client.createPaymentPayload(2, terms as never)), x402Version: 2, accepted: terms })
+    const sign = async (terms: PaymentRequirements) => ({
+      ...(await client.createPaymentPayload(2, terms as never)),
+      x402Version: 2,
+      accepted: terms,
+    })
     const good = await sign(r)
-    expect(await verify(d, { x402Version: 2, paymentPayload: good, paymentRequirements: r })).toMatchObject({ isValid: true, payer: payer.address })
+    expect(await verify(d, { x402Version: 2, paymentPayload: good, paymentRequirements: r })).toMatchObject({
+      isValid: true,
+      payer: payer.address,
+    })
     const other = await sign({ ...r, extra: { ...r.extra, facilitatorAddress: randomAddress() } })
-    expect(await verify(d, { x402Version: 2, paymentPayload: other, paymentRequirements: r })).toMatchObject({ isValid: false, invalidReason: 'upto_facilitator_mismatch' })
-    expect(await verify(d, { x402Version: 2, paymentPayload: good, paymentRequirements: { ...r, amount: '1' } })).toMatchObject({ isValid: false, invalidReason: 'permit2_amount_mismatch' })
+    expect(await verify(d, { x402Version: 2, paymentPayload: other, paymentRequirements: r })).toMatchObject({
+      isValid: false,
+      invalidReason: 'upto_facilitator_mismatch',
+    })
+    expect(
+      await verify(d, { x402Version: 2, paymentPayload: good, paymentRequirements: { ...r, amount: '1' } }),
+    ).toMatchObject({ isValid: false, invalidReason: 'permit2_amount_mismatch' })
     // A tampered signature: the payer is an EOA, so ecrecover decides.
     const sig = (good.payload as { signature: string }).signature
-    const bad = { ...good, payload: { ...good.payload, signature: `${sig.slice(0, 10)}${sig[10] === 'a' ? 'b' : 'a'}${sig.slice(11)}` } }
-    expect(await verify(d, { x402Version: 2, paymentPayload: bad, paymentRequirements: r })).toMatchObject({ isValid: false, invalidReason: 'invalid_permit2_signature' })
+    const bad = {
+      ...good,
+      payload: { ...good.payload, signature: `${sig.slice(0, 10)}${sig[10] === 'a' ? 'b' : 'a'}${sig.slice(11)}` },
+    }
+    expect(await verify(d, { x402Version: 2, paymentPayload: bad, paymentRequirements: r })).toMatchObject({
+      isValid: false,
+      invalidReason: 'invalid_permit2_signature',
+    })
   })
 })

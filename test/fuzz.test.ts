@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs'
-import { getPriority, setPriority } from 'node:os'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { getPriority, setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../daemon/http/routes/index.js'
-import { body, prng, queryString, rpcBody, type Rng } from './helpers/fuzz-requests.js'
+import { body, prng, queryString, type Rng, rpcBody } from './helpers/fuzz-requests.js'
 import { healthProbe, p99 } from './helpers/health-probe.js'
 import { heapProbe, INSPECT_FLAG } from './helpers/heap-probe.js'
 import { rawHttp } from './helpers/raw-http.js'
@@ -34,7 +32,8 @@ beforeAll(async () => {
   rpc = daemon.ready.urls.rpc['local-solana']
   operatorToken = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')).operatorToken
   const created = await fetch(`${api}/api/operator/keys`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
     body: JSON.stringify({ name: 'fuzz', owner: '0x00000000000000000000000000000000000000aa' }),
   })
   partnerKey = ((await created.json()) as { key: string }).key
@@ -49,11 +48,16 @@ type Finding = { what: string; status: number; body: string }
 
 function authHeaders(r: Rng): Record<string, string> {
   switch (r.int(6)) {
-    case 0: return { 'x-api-key': partnerKey }
-    case 1: return { 'x-api-key': r.pick(['', 'x', `${partnerKey.slice(0, -1)}0`, 'a'.repeat(8_000)]) }
-    case 2: return { authorization: `Bearer ${operatorToken}` }
-    case 3: return { authorization: r.pick(['Bearer ', 'Basic x', `Bearer ${partnerKey}`, 'Bearer '.repeat(500)]) }
-    default: return {}
+    case 0:
+      return { 'x-api-key': partnerKey }
+    case 1:
+      return { 'x-api-key': r.pick(['', 'x', `${partnerKey.slice(0, -1)}0`, 'a'.repeat(8_000)]) }
+    case 2:
+      return { authorization: `Bearer ${operatorToken}` }
+    case 3:
+      return { authorization: r.pick(['Bearer ', 'Basic x', `Bearer ${partnerKey}`, 'Bearer '.repeat(500)]) }
+    default:
+      return {}
   }
 }
 
@@ -65,7 +69,14 @@ async function apiRequest(r: Rng, i: number): Promise<Finding | undefined> {
   if (r.chance(0.05)) path = `${path}/${r.pick(['x', '..', '%2e%2e', ''])}`
   const q = r.chance(method === 'GET' ? 0.9 : 0.2) ? `?${queryString(r)}` : ''
   const headers: Record<string, string> = { ...authHeaders(r) }
-  if (r.chance(0.9)) headers['content-type'] = r.pick(['application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])
+  if (r.chance(0.9))
+    headers['content-type'] = r.pick([
+      'application/json',
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ])
   const sendsBody = method !== 'GET' && method !== 'OPTIONS'
   const sent = sendsBody ? body(r) : undefined
   const what = `#${i} ${method} ${path}`
@@ -76,7 +87,11 @@ async function apiRequest(r: Rng, i: number): Promise<Finding | undefined> {
     res = await fetch(`${api}${path}${q}`, { method, headers, body: sent })
     text = await res.text()
   } catch (e) {
-    return { what: `${what} (${(e as Error).cause ?? e})`, status: 0, body: `query ${q.length} bytes, body ${sent?.length ?? 0} bytes: ${(sent ?? q).slice(0, 200)}` }
+    return {
+      what: `${what} (${(e as Error).cause ?? e})`,
+      status: 0,
+      body: `query ${q.length} bytes, body ${sent?.length ?? 0} bytes: ${(sent ?? q).slice(0, 200)}`,
+    }
   }
   if (res.status >= 500) return { what, status: res.status, body: text.slice(0, 300) }
   if (res.status >= 400) {
@@ -87,11 +102,15 @@ async function apiRequest(r: Rng, i: number): Promise<Finding | undefined> {
       return { what: `${what} (not JSON)`, status: res.status, body: text.slice(0, 300) }
     }
     // { error, code } and the request id the answer's header names (docs/operations.md "Request ids").
-    const parxError = Object.keys(json).sort().join() === 'code,error,requestId' && typeof json.error === 'string' && typeof json.code === 'string' &&
+    const parxError =
+      Object.keys(json).sort().join() === 'code,error,requestId' &&
+      typeof json.error === 'string' &&
+      typeof json.code === 'string' &&
       json.requestId === res.headers.get('x-request-id')
     // x402's own failure shape on /settle (the protocol's, docs/facilitator.md "x402 facilitator").
     const x402Failure = path === '/facilitator/settle' && json.success === false && typeof json.errorReason === 'string'
-    if (!parxError && !x402Failure) return { what: `${what} (not { error, code })`, status: res.status, body: text.slice(0, 300) }
+    if (!parxError && !x402Failure)
+      return { what: `${what} (not { error, code })`, status: res.status, body: text.slice(0, 300) }
   }
   return undefined
 }
@@ -104,10 +123,18 @@ async function rpcCall(r: Rng, i: number): Promise<Finding | undefined> {
   let text: string
   try {
     const method = r.chance(0.97) ? 'POST' : r.pick(['GET', 'PUT'])
-    res = await fetch(rpc, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : payload })
+    res = await fetch(rpc, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'GET' ? undefined : payload,
+    })
     text = await res.text()
   } catch (e) {
-    return { what: `${what} (${(e as Error).cause ?? e})`, status: 0, body: `${payload.length} bytes: ${payload.slice(0, 200)}` }
+    return {
+      what: `${what} (${(e as Error).cause ?? e})`,
+      status: 0,
+      body: `${payload.length} bytes: ${payload.slice(0, 200)}`,
+    }
   }
   if (res.status >= 500) return { what, status: res.status, body: text.slice(0, 300) }
   if (text === '') return res.status === 200 ? undefined : { what: `${what} (empty)`, status: res.status, body: '' }
@@ -117,10 +144,14 @@ async function rpcCall(r: Rng, i: number): Promise<Finding | undefined> {
   } catch {
     return { what: `${what} (not JSON)`, status: res.status, body: text.slice(0, 300) }
   }
-  const ok = (x: any) => x?.jsonrpc === '2.0' && ('result' in x || (typeof x.error?.code === 'number' && typeof x.error.message === 'string'))
+  const ok = (x: any) =>
+    x?.jsonrpc === '2.0' &&
+    ('result' in x || (typeof x.error?.code === 'number' && typeof x.error.message === 'string'))
   const valid = Array.isArray(json) ? json.every(ok) : ok(json)
-  if (!valid || (res.status >= 400 && (Array.isArray(json) || !(json as any).error))) return { what: `${what} (not JSON-RPC)`, status: res.status, body: text.slice(0, 300) }
-  if ((Array.isArray(json) ? json : [json]).some((x: any) => x.error?.code === -32603)) return { what: `${what} (internal error)`, status: res.status, body: text.slice(0, 300) }
+  if (!valid || (res.status >= 400 && (Array.isArray(json) || !(json as any).error)))
+    return { what: `${what} (not JSON-RPC)`, status: res.status, body: text.slice(0, 300) }
+  if ((Array.isArray(json) ? json : [json]).some((x: any) => x.error?.code === -32603))
+    return { what: `${what} (internal error)`, status: res.status, body: text.slice(0, 300) }
   return undefined
 }
 
@@ -151,15 +182,19 @@ async function fuzzRound(r: Rng, from: number, to: number, findings: Finding[], 
     for (let i = next++; i < to; i = next++) {
       const kind = r.next()
       const t1 = performance.now()
-      const f = await (kind < 0.6 ? apiRequest(r, i) : kind < 0.97 ? rpcCall(r, i) : rawHttp(r.chance(0.5) ? api : rpc, r.pick(RAW)).then((a) => {
-        if (a.status >= 500 || a.status === 0) return { what: `#${i} raw`, status: a.status, body: a.body }
-        try {
-          JSON.parse(a.body)
-          return undefined
-        } catch {
-          return { what: `#${i} raw (not JSON)`, status: a.status, body: a.body.slice(0, 300) }
-        }
-      }))
+      const f = await (kind < 0.6
+        ? apiRequest(r, i)
+        : kind < 0.97
+          ? rpcCall(r, i)
+          : rawHttp(r.chance(0.5) ? api : rpc, r.pick(RAW)).then((a) => {
+              if (a.status >= 500 || a.status === 0) return { what: `#${i} raw`, status: a.status, body: a.body }
+              try {
+                JSON.parse(a.body)
+                return undefined
+              } catch {
+                return { what: `#${i} raw (not JSON)`, status: a.status, body: a.body.slice(0, 300) }
+              }
+            }))
       if (f) findings.push(f)
       slow.push([performance.now() - t1, i, kind < 0.6 ? 'api' : kind < 0.97 ? 'rpc' : 'raw'])
     }
@@ -199,21 +234,45 @@ describe('fuzz: seeded malformed requests over every route', () => {
     await fuzzRound(r, REQUESTS, REQUESTS + repeated, findings, slow)
     const end = await heap.settled()
     heap.close()
-    if (process.env.FUZZ_SLOW) console.log(JSON.stringify(slow.sort((a, b) => b[0] - a[0]).slice(0, 30).map(([ms, i]) => [Math.round(ms), described.get(i)])))
+    if (process.env.FUZZ_SLOW)
+      console.log(
+        JSON.stringify(
+          slow
+            .sort((a, b) => b[0] - a[0])
+            .slice(0, 30)
+            .map(([ms, i]) => [Math.round(ms), described.get(i)]),
+        ),
+      )
     const mib = (x: number) => Math.round(x * 10) / 10
-    console.log(JSON.stringify({
-      fuzz: REQUESTS, ms: Math.round(fuzzMs), seed: SEED, healthP99Ms: mib(p99(latencies)), idleP99Ms: mib(idle), probes: latencies.length,
-      repeated, settledBefore: { heapMiB: mib(warm.heapMiB), rssMiB: mib(warm.rssMiB) }, settledAfter: { heapMiB: mib(end.heapMiB), rssMiB: mib(end.rssMiB) },
-    }))
+    console.log(
+      JSON.stringify({
+        fuzz: REQUESTS,
+        ms: Math.round(fuzzMs),
+        seed: SEED,
+        healthP99Ms: mib(p99(latencies)),
+        idleP99Ms: mib(idle),
+        probes: latencies.length,
+        repeated,
+        settledBefore: { heapMiB: mib(warm.heapMiB), rssMiB: mib(warm.rssMiB) },
+        settledAfter: { heapMiB: mib(end.heapMiB), rssMiB: mib(end.rssMiB) },
+      }),
+    )
     expect(findings.slice(0, 10), `${findings.length} findings (seed ${SEED})`).toEqual([])
-    expect(latencies.filter((x) => x < 0), 'failed /api/health probes').toEqual([])
+    expect(
+      latencies.filter((x) => x < 0),
+      'failed /api/health probes',
+    ).toEqual([])
     expect(latencies.length).toBeGreaterThan(50)
     // The p99 above is reported, not bound: tests never assert on time (a loaded CI machine is not
     // the daemon's fault). `npm run bench -- hostile` measures /api/health under the worst requests.
     // Settles: the repeated round leaves (almost) nothing behind: measured -1.1 to 0 MiB of heap. A
     // map keyed by the URL holding each request's headers (about 1 KB a request) was seen to add
     // 4.2 MiB in this round and fail; RSS also bounds native memory (the Solana VM's accounts, SQLite).
-    expect(end.heapMiB - warm.heapMiB, `heap MiB after GC: ${mib(warm.heapMiB)} -> ${mib(end.heapMiB)}`).toBeLessThan(HEAP_GROWTH_MIB)
-    expect(end.rssMiB - warm.rssMiB, `RSS MiB after GC: ${mib(warm.rssMiB)} -> ${mib(end.rssMiB)}`).toBeLessThan(RSS_GROWTH_MIB)
+    expect(end.heapMiB - warm.heapMiB, `heap MiB after GC: ${mib(warm.heapMiB)} -> ${mib(end.heapMiB)}`).toBeLessThan(
+      HEAP_GROWTH_MIB,
+    )
+    expect(end.rssMiB - warm.rssMiB, `RSS MiB after GC: ${mib(warm.rssMiB)} -> ${mib(end.rssMiB)}`).toBeLessThan(
+      RSS_GROWTH_MIB,
+    )
   }, 110_000)
 })

@@ -1,5 +1,5 @@
-import express from 'express'
 import { connect } from 'node:net'
+import express from 'express'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -27,12 +27,16 @@ describe('a stop with pay calls in flight', () => {
     const { userKey } = await op.createUser({ body: { name: 'buyer' } })
     const user = createPlatformClient({ url: daemon.urls.platform, userKey })
     // Three buyers: one agent's concurrent payments to one seller would be the same payment to it.
-    const buyers = await Promise.all([1, 2, 3].map(async (i) => {
-      const agent = await user.createAgent({ body: { name: `buyer-${i}`, network: 'local-base' } })
-      await daemon.call('/api/local/faucet', { body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' } })
-      const { agentKey } = await user.createAgentKey({ params: { id: agent.id }, body: {} })
-      return { agent, agentKey }
-    }))
+    const buyers = await Promise.all(
+      [1, 2, 3].map(async (i) => {
+        const agent = await user.createAgent({ body: { name: `buyer-${i}`, network: 'local-base' } })
+        await daemon.call('/api/local/faucet', {
+          body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' },
+        })
+        const { agentKey } = await user.createAgentKey({ params: { id: agent.id }, body: {} })
+        return { agent, agentKey }
+      }),
+    )
 
     // The seller settles, then holds its paid answers until released: the slow part of a pay is the seller's.
     const held: Array<() => void> = []
@@ -46,13 +50,29 @@ describe('a stop with pay calls in flight', () => {
       }) as typeof res.end
       next()
     })
-    app.use(paymentGate({ facilitator: { url: daemon.urls.facilitator }, routes: { 'GET /slow': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo: randomAddress() }] } } }))
+    app.use(
+      paymentGate({
+        facilitator: { url: daemon.urls.facilitator },
+        routes: {
+          'GET /slow': {
+            prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo: randomAddress() }],
+          },
+        },
+      }),
+    )
     app.get('/slow', (_req, res) => void res.json({ data: 'worth the wait' }))
     seller = await listen(app)
 
-    const pay = ({ agent, agentKey }: (typeof buyers)[number]) => fetch(`${daemon.urls.api}/api/agents/${agent.id}/pay`, {
-      method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${seller!.url}/slow` }),
-    }).then(async (r) => ({ status: r.status, connection: r.headers.get('connection'), body: await r.json() as { status?: number; body?: string; receipt?: { amount: string } } }))
+    const pay = ({ agent, agentKey }: (typeof buyers)[number]) =>
+      fetch(`${daemon.urls.api}/api/agents/${agent.id}/pay`, {
+        method: 'POST',
+        headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${seller!.url}/slow` }),
+      }).then(async (r) => ({
+        status: r.status,
+        connection: r.headers.get('connection'),
+        body: (await r.json()) as { status?: number; body?: string; receipt?: { amount: string } },
+      }))
     const calls = buyers.map(pay)
     while (held.length < 3) await new Promise((r) => setTimeout(r, 20))
 
@@ -73,7 +93,13 @@ describe('a stop with pay calls in flight', () => {
     expect(readiness.toLowerCase()).toContain('connection: close')
     expect(readiness).toContain('"draining":true')
     // Once requests stop arriving, new connections are refused (a balancer retries those elsewhere).
-    while (await fetch(`${daemon.urls.api}/api/health`).then(() => true, () => false)) await new Promise((r) => setTimeout(r, 50))
+    while (
+      await fetch(`${daemon.urls.api}/api/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      await new Promise((r) => setTimeout(r, 50))
     held.splice(0).forEach((release) => release())
     const answers = await Promise.all(calls)
     for (const a of answers) {

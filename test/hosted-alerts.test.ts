@@ -30,7 +30,9 @@ describe('alerts across two replicas', () => {
 async function race() {
   const platform = a.services.platform
   const { user } = await platform.store.createUser({ name: 'alerts' })
-  const agents = await Promise.all(['one', 'two'].map((name) => platform.store.createAgent({ userId: user.id, name, network: 'local-base' })))
+  const agents = await Promise.all(
+    ['one', 'two'].map((name) => platform.store.createAgent({ userId: user.id, name, network: 'local-base' })),
+  )
   await platform.store.setUserLimits(user.id, { monthlyUsd: '2' })
   const budget = await platform.alerts.add(user.id, { kind: 'budget', percent: 50, window: 'month', of: 'user' })
   const refusals = await platform.alerts.add(user.id, { kind: 'refusals', count: 3, withinMinutes: 10 })
@@ -38,10 +40,27 @@ async function race() {
   const spend = (i: number) => {
     const p = replica(i)
     const agent = agents[i % 2]!
-    return p.alerts.watch(agent, () => p.spends.reserve({ agentId: agent.id, kind: 'pay', amountMicros: 100_000n, token: 'USDC', amount: '0.1', host: 'seller.test' }))
+    return p.alerts.watch(agent, () =>
+      p.spends.reserve({
+        agentId: agent.id,
+        kind: 'pay',
+        amountMicros: 100_000n,
+        token: 'USDC',
+        amount: '0.1',
+        host: 'seller.test',
+      }),
+    )
   }
-  const refuse = (i: number) => replica(i).alerts.watch(agents[0]!, async () => { throw new BaseError('AGENT_FROZEN', 'frozen') }).catch(() => undefined)
-  await Promise.all([...Array.from({ length: 16 }, (_, i) => spend(i)), ...Array.from({ length: 8 }, (_, i) => refuse(i))])
+  const refuse = (i: number) =>
+    replica(i)
+      .alerts.watch(agents[0]!, async () => {
+        throw new BaseError('AGENT_FROZEN', 'frozen')
+      })
+      .catch(() => undefined)
+  await Promise.all([
+    ...Array.from({ length: 16 }, (_, i) => spend(i)),
+    ...Array.from({ length: 8 }, (_, i) => refuse(i)),
+  ])
   const fired = await b.services.platform.alerts.store.history(user.id, { limit: 100 })
   // 1.6 of 2 USD spent: the 50% line (1 USD) was crossed once, by exactly one of the sixteen spends.
   expect(fired.filter((x) => x.rule_id === budget.id)).toHaveLength(1)

@@ -20,7 +20,9 @@ beforeAll(async () => {
   const url = await (await testPostgres()).createDatabase()
   a = await startTestDaemon({ flags: { store: { url } } })
   // The local profile keeps its platform key in its data dir: B opens A's wallets as a hosted replica would.
-  b = await startTestDaemon({ flags: { store: { url }, keys: { platformWalletPrevious: [a.services.keys.platformWallet!] } } })
+  b = await startTestDaemon({
+    flags: { store: { url }, keys: { platformWalletPrevious: [a.services.keys.platformWallet!] } },
+  })
 }, 180_000)
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()])
@@ -28,14 +30,20 @@ afterAll(async () => {
 
 describe('freeze across replicas', () => {
   it('frozen through one replica, the other refuses the next send and swap at once; unfrozen likewise', async () => {
-    const { userKey } = await createPlatformClient({ url: a.urls.platform, operatorToken: a.services.keys.operatorToken }).createUser({ body: { name: 'replicas' } })
+    const { userKey } = await createPlatformClient({
+      url: a.urls.platform,
+      operatorToken: a.services.keys.operatorToken,
+    }).createUser({ body: { name: 'replicas' } })
     const onA = createPlatformClient({ url: a.urls.platform, userKey })
     const agent = await onA.createAgent({ body: { name: 'buyer', network: 'local-base' } })
     await onA.setLimits({ params: { id: agent.id }, body: { perPaymentUsd: '0.000001' } })
     const { agentKey } = await onA.createAgentKey({ params: { id: agent.id }, body: {} })
-    const spend = (d: TestDaemon, path: string, body: unknown) => d.raw(`/api/agents/${agent.id}/${path}`, {
-      method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    })
+    const spend = (d: TestDaemon, path: string, body: unknown) =>
+      d.raw(`/api/agents/${agent.id}/${path}`, {
+        method: 'POST',
+        headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const attempts = (d: TestDaemon) => [
       spend(d, 'send', { to: randomAddress(), amount: '1', token: 'PUSD' }),
       spend(d, 'swap', { from: 'USDC', to: 'PUSD', amount: '1' }),
@@ -56,7 +64,11 @@ describe('freeze across replicas', () => {
     const thawed = await b.raw('/api/users/me/unfreeze', { method: 'POST', headers: { 'x-user-key': userKey } })
     expect(thawed.status).toBe(200)
     expect(await codes(a)).toEqual(['LIMIT_EXCEEDED', 'LIMIT_EXCEEDED'])
-    const rows = await a.services.store.db.selectFrom('platform_spends').select('id').where('agent_id', '=', agent.id).execute()
+    const rows = await a.services.store.db
+      .selectFrom('platform_spends')
+      .select('id')
+      .where('agent_id', '=', agent.id)
+      .execute()
     expect(rows).toEqual([])
   })
 })

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
 import type { Readiness } from '../src/sdk/discovery/readiness.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -34,7 +34,8 @@ afterAll(async () => {
 })
 
 const readiness = async (d: TestDaemon) => (await d.raw('/api/readiness')).body as Readiness
-const leaders = async (ds: TestDaemon[]) => (await Promise.all(ds.map(readiness))).map((r, i) => (r.leader ? ds[i] : undefined)).filter((d) => d !== undefined)
+const leaders = async (ds: TestDaemon[]) =>
+  (await Promise.all(ds.map(readiness))).map((r, i) => (r.leader ? ds[i] : undefined)).filter((d) => d !== undefined)
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, attempts = 150, everyMs = 100): Promise<T> {
   for (let i = 0; i < attempts; i++) {
@@ -48,7 +49,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, attem
 describe('role and leadership, on every process', () => {
   it('readiness on each says its role; exactly one worker leads; the api replica does not campaign', async () => {
     const ready = await readiness(api)
-    expect(ready).toMatchObject({ ready: true, role: 'api', leader: null, leadership: expect.stringMatching(/does not campaign/) })
+    expect(ready).toMatchObject({
+      ready: true,
+      role: 'api',
+      leader: null,
+      leadership: expect.stringMatching(/does not campaign/),
+    })
     await until('a worker leads', async () => (await leaders(workers)).length > 0)
     // The standby tries the lock every second: give it a few tries, still one leader.
     await new Promise((r) => setTimeout(r, 2_500))

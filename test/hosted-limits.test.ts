@@ -46,12 +46,28 @@ describe('spending budgets held by both replicas (issue 41 item 1)', () => {
 async function race() {
   const platform = a.services.platform
   const { user } = await platform.store.createUser({ name: 'budgets' })
-  const agents = await Promise.all(['one', 'two', 'three', 'four'].map((name) => platform.store.createAgent({ userId: user.id, name, network: 'local-base' })))
+  const agents = await Promise.all(
+    ['one', 'two', 'three', 'four'].map((name) =>
+      platform.store.createAgent({ userId: user.id, name, network: 'local-base' }),
+    ),
+  )
   await platform.store.setUserLimits(user.id, { hourlyUsd: '1', monthlyUsd: '5' })
   await platform.store.setLimits(agents[0]!.id, { weeklyUsd: '0.3' })
-  const pay = (i: number) => (i % 2 ? a : b).services.platform.spends
-    .reserve({ agentId: agents[Math.floor(i / 2) % 4]!.id, kind: 'pay', amountMicros: 100_000n, token: 'USDC', amount: '0.1', recipient: '0x00000000000000000000000000000000000000cc', host: 'seller.test' })
-    .then((r) => r.agent_id, (e: BaseError) => (expect(e.code).toBe('LIMIT_EXCEEDED'), e.fields))
+  const pay = (i: number) =>
+    (i % 2 ? a : b).services.platform.spends
+      .reserve({
+        agentId: agents[Math.floor(i / 2) % 4]!.id,
+        kind: 'pay',
+        amountMicros: 100_000n,
+        token: 'USDC',
+        amount: '0.1',
+        recipient: '0x00000000000000000000000000000000000000cc',
+        host: 'seller.test',
+      })
+      .then(
+        (r) => r.agent_id,
+        (e: BaseError) => (expect(e.code).toBe('LIMIT_EXCEEDED'), e.fields),
+      )
   const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pay(i)))
   const paid = results.filter((r) => typeof r === 'string')
   // The user's hour holds across its four agents and both replicas: 1 USD, ten payments of 0.1, not
@@ -60,7 +76,11 @@ async function race() {
   expect(paid.filter((id) => id === agents[0]!.id).length).toBeLessThanOrEqual(3)
   const refused = results.filter((r) => typeof r !== 'string')
   expect(refused).toHaveLength(30)
-  for (const r of refused) expect([['hour', 'user'], ['week', 'agent']]).toContainEqual([r!.limit, r!.scope])
+  for (const r of refused)
+    expect([
+      ['hour', 'user'],
+      ['week', 'agent'],
+    ]).toContainEqual([r!.limit, r!.scope])
   expect(refused).toContainEqual(expect.objectContaining({ limit: 'hour', scope: 'user', remainingUsd: '0' }))
   expect((await b.services.platform.spends.userSpent(user.id)).hour).toBe(1_000_000n)
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
 import { run as serve } from '../src/cli/commands/serve.js'
 import { createContext } from '../src/cli/context.js'
 import { until } from './helpers/api-calls.js'
@@ -32,7 +32,13 @@ const chainsDir = mkdtempSync(join(tmpdir(), 'parx-chains-'))
  * The provider: `/<network>/v2/SECRETKEY123` forwards to the chain; with `basic` it answers 401 to a
  * request without the Authorization header. While `failing`, it drops every connection (the node is gone).
  */
-type Provider = { url(net: string, o?: { userinfo?: boolean }): string; failing: boolean; authorized: number; refused: number; close(): Promise<void> }
+type Provider = {
+  url(net: string, o?: { userinfo?: boolean }): string
+  failing: boolean
+  authorized: number
+  refused: number
+  close(): Promise<void>
+}
 
 async function provider(basic: boolean): Promise<Provider> {
   const read = async (req: IncomingMessage) => {
@@ -51,13 +57,22 @@ async function provider(basic: boolean): Promise<Provider> {
       return void res.writeHead(401, { 'content-type': 'text/plain' }).end('unauthorized')
     }
     if (basic) p.authorized++
-    const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await read(req) })
+    const up = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: await read(req),
+    })
     res.writeHead(up.status, { 'content-type': 'application/json' }).end(Buffer.from(await up.arrayBuffer()))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const port = (server.address() as AddressInfo).port
-  p.url = (net, o = {}) => `http://${o.userinfo ? `user:${PASS}@` : ''}127.0.0.1:${port}/${net}/v2/${KEY}?apikey=${QUERY}`
-  p.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) })
+  p.url = (net, o = {}) =>
+    `http://${o.userinfo ? `user:${PASS}@` : ''}127.0.0.1:${port}/${net}/v2/${KEY}?apikey=${QUERY}`
+  p.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections()
+      server.close(() => r())
+    })
   return p
 }
 
@@ -138,7 +153,11 @@ describe('RPC URLs with credentials in their userinfo (user:pass@host)', () => {
     const before = p.authorized
     const ready = await d.raw('/api/readiness')
     expect(ready.status, JSON.stringify(ready.body)).toBe(200)
-    expect(ready.body.checks).toMatchObject({ 'base-sepolia': { ok: true }, 'radius-testnet': { ok: true }, 'solana-devnet': { ok: true } })
+    expect(ready.body.checks).toMatchObject({
+      'base-sepolia': { ok: true },
+      'radius-testnet': { ok: true },
+      'solana-devnet': { ok: true },
+    })
     expect(p.authorized).toBeGreaterThanOrEqual(before + 3)
     expect(p.refused).toBe(0)
   })
@@ -174,21 +193,41 @@ describe('the ready line, --output json and parx.log', () => {
       try {
         const lines: string[] = []
         const signals = new EventEmitter()
-        const env = { ...rpcEnv(p, true), PARX_RUNTIME_DIR: join(dir, 'run'), PARX_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' }
+        const env = {
+          ...rpcEnv(p, true),
+          PARX_RUNTIME_DIR: join(dir, 'run'),
+          PARX_CONFIG_DIR: join(dir, 'config'),
+          NO_COLOR: '1',
+        }
         const ctx = createContext({ env, stdout: (l) => lines.push(l), stderr: () => {} }, { output })
         const loadDaemon = async () => {
           const m = await import('../daemon/entry.js')
           void m.loadRoot()
           return m
         }
-        const serving = serve({ port: '0', dataDir: join(dir, 'data'), logLevel: 'info' }, ctx, { loadDaemon, signals: signals as unknown as NodeJS.Process })
-        await until(async () => lines.length, (n) => n >= (output === 'json' ? 1 : 8), 'the ready line')
+        const serving = serve({ port: '0', dataDir: join(dir, 'data'), logLevel: 'info' }, ctx, {
+          loadDaemon,
+          signals: signals as unknown as NodeJS.Process,
+        })
+        await until(
+          async () => lines.length,
+          (n) => n >= (output === 'json' ? 1 : 8),
+          'the ready line',
+        )
         signals.emit('SIGTERM')
         expect(await serving).toBe(0)
         const printed = lines.join('\n')
         expect(leaks(printed), printed).toEqual([])
         const origin = new URL(p.url('base-sepolia')).origin
-        const shown = output === 'json' ? JSON.parse(lines[0]!).urls.rpc : Object.fromEntries(lines.map((l) => l.split(/\s+/)).filter(([k]) => k!.includes('-')).map(([k, v]) => [k, v]))
+        const shown =
+          output === 'json'
+            ? JSON.parse(lines[0]!).urls.rpc
+            : Object.fromEntries(
+                lines
+                  .map((l) => l.split(/\s+/))
+                  .filter(([k]) => k!.includes('-'))
+                  .map(([k, v]) => [k, v]),
+              )
         expect(shown).toEqual({ 'base-sepolia': origin, 'radius-testnet': origin, 'solana-devnet': origin })
         const log = readFileSync(join(dir, 'data', 'parx.log'), 'utf8')
         expect(log).toContain('parx daemon ready')

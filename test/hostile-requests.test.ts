@@ -16,18 +16,23 @@ const rpcPost = async (body: string) => {
   const text = await res.text()
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined }
 }
-const isJsonRpcError = (b: any) => b?.jsonrpc === '2.0' && typeof b.error?.code === 'number' && typeof b.error.message === 'string'
+const isJsonRpcError = (b: any) =>
+  b?.jsonrpc === '2.0' && typeof b.error?.code === 'number' && typeof b.error.message === 'string'
 const wallet = Keypair.generate().publicKey.toBase58()
 
 describe('issue 14 item 2: no request can freeze the daemon', () => {
   it('a Solana RPC body larger than a node accepts is refused unread with a JSON-RPC error', async () => {
-    const r = await rpcPost(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['1'.repeat(60_000)] }))
+    const r = await rpcPost(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['1'.repeat(60_000)] }),
+    )
     expect(r.status).toBe(413)
     expect(isJsonRpcError(r.json)).toBe(true)
   })
 
   it('an oversized pubkey within the body limit is an invalid param', async () => {
-    const r = await rpcPost(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['1'.repeat(40_000)] }))
+    const r = await rpcPost(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['1'.repeat(40_000)] }),
+    )
     expect(r.json.error.code).toBe(-32602)
   })
 
@@ -40,8 +45,17 @@ describe('issue 14 item 2: no request can freeze the daemon', () => {
   })
 
   it('airdrops are rate-limited per client', async () => {
-    const batch = (from: number) => Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'requestAirdrop', params: [wallet, 1_000_000 + from + i] }))
-    const answers: any[] = [...(await rpcPost(JSON.stringify(batch(0)))).json, ...(await rpcPost(JSON.stringify(batch(100)))).json]
+    const batch = (from: number) =>
+      Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'requestAirdrop',
+        params: [wallet, 1_000_000 + from + i],
+      }))
+    const answers: any[] = [
+      ...(await rpcPost(JSON.stringify(batch(0)))).json,
+      ...(await rpcPost(JSON.stringify(batch(100)))).json,
+    ]
     expect(answers.filter((a) => typeof a.result === 'string').length).toBeGreaterThan(0)
     const limited = answers.filter((a) => a.error)
     expect(limited.length).toBeGreaterThan(0)
@@ -56,7 +70,12 @@ describe('issue 14 item 2: no request can freeze the daemon', () => {
 })
 
 describe('issue 14 item 3: faucet amounts within the token limits', () => {
-  const faucet = (body: unknown) => d.raw('/api/local/faucet', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const faucet = (body: unknown) =>
+    d.raw('/api/local/faucet', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
   const evmTo = '0x00000000000000000000000000000000000000aa'
 
   it('an EVM amount over uint256 answers 400 AMOUNT_OUT_OF_RANGE', async () => {
@@ -83,7 +102,11 @@ describe('issue 14 item 3: faucet amounts within the token limits', () => {
 describe('issue 14 item 6: JSON on every answer, even before the app', () => {
   const cases: Array<[string, string, number]> = [
     ['unknown method', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
-    ['Expect other than 100-continue', 'POST /api/health HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Length: 0\r\n\r\n', 417],
+    [
+      'Expect other than 100-continue',
+      'POST /api/health HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Length: 0\r\n\r\n',
+      417,
+    ],
     ['headers over the limit', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
     ['malformed chunking', 'POST /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
     ['malformed Host', 'GET /api/health HTTP/1.1\r\nHost: a b\r\n\r\n', 400],
@@ -122,7 +145,11 @@ describe('issue 14 item 7: honest capabilities', () => {
       for (const r of f.routes as string[]) {
         const [method, path] = r.split(' ') as [string, string]
         const url = path.replace('{facilitator}', '/facilitator')
-        const res = await d.raw(url, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' })
+        const res = await d.raw(url, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'GET' ? undefined : '{}',
+        })
         expect(res.status, `${flow}: ${r}`).not.toBe(404)
       }
     }

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
+import { USDC } from '../src/networks/registry.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { randomAddress } from './helpers/x402.js'
 import { officialBuyer } from './helpers/x402-buyers.js'
-import { USDC } from '../src/networks/registry.js'
 
 /**
  * Issue 25 item 1 on a testnet-profile daemon (on `parx chains --as testnet`): pay, an endpoint's
@@ -43,8 +43,12 @@ async function counting(body: string) {
 
 /** Every spelling of "this machine" the issue found reaching the internal service. */
 const probes = (port: number) => [
-  `http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`,
-  `http://2130706433:${port}/`, `http://0.0.0.0:${port}/`, `http://localhost:${port}/`,
+  `http://127.0.0.1:${port}/`,
+  `http://[::1]:${port}/`,
+  `http://[::ffff:127.0.0.1]:${port}/`,
+  `http://2130706433:${port}/`,
+  `http://0.0.0.0:${port}/`,
+  `http://localhost:${port}/`,
 ]
 
 beforeAll(async () => {
@@ -53,7 +57,9 @@ beforeAll(async () => {
   chains = await startStandaloneChains({ as: 'testnet', dataDir: chainsDir, port: 0 })
   d = await startTestDaemon({
     env: {
-      ...chains.env, PARX_PLATFORM_WALLET_KEY: generatePrivateKey(), PARX_PUBLIC_ORIGIN: 'https://parx.example',
+      ...chains.env,
+      PARX_PLATFORM_WALLET_KEY: generatePrivateKey(),
+      PARX_PUBLIC_ORIGIN: 'https://parx.example',
       PARX_EGRESS_ALLOW: `127.0.0.1:${admitted.port}`,
     },
   })
@@ -76,29 +82,53 @@ async function seller() {
 /** A buyer (the stock @x402/fetch client) holding 1 USDC on base-sepolia, from the chains' faucet. */
 async function buyer(): Promise<typeof fetch> {
   const account = privateKeyToAccount(generatePrivateKey())
-  const res = await fetch(chains.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'base-sepolia', to: account.address, token: USDC, amount: '1' }) })
+  const res = await fetch(chains.faucetUrl, {
+    method: 'POST',
+    body: JSON.stringify({ network: 'base-sepolia', to: account.address, token: USDC, amount: '1' }),
+  })
   if (!res.ok) throw new Error(`faucet: ${res.status} ${await res.text()}`)
   return officialBuyer(d, account)
 }
-const admittedEndpoint = (userKey: string, extra: Record<string, unknown> = {}) => post('/api/endpoints', { 'x-user-key': userKey }, {
-  price: '0.01', network: 'base-sepolia', token: 'USDC', payTo: randomAddress(), upstreamUrl: `http://127.0.0.1:${admitted.port}/`, ...extra,
-})
+const admittedEndpoint = (userKey: string, extra: Record<string, unknown> = {}) =>
+  post(
+    '/api/endpoints',
+    { 'x-user-key': userKey },
+    {
+      price: '0.01',
+      network: 'base-sepolia',
+      token: 'USDC',
+      payTo: randomAddress(),
+      upstreamUrl: `http://127.0.0.1:${admitted.port}/`,
+      ...extra,
+    },
+  )
 const paidUrl = (id: string) => `${d.urls.platform}/paid/${id}`
 /** The endpoint's row changed under the API (what a name whose DNS now answers an inside address amounts to). */
 const becomes = (id: string, change: { upstream_url?: string; webhook_url?: string }) =>
   d.services.store.db.updateTable('platform_endpoints').set(change).where('id', '=', id).execute()
 
 const post = (path: string, headers: Record<string, string>, body: unknown) =>
-  d.raw(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  d.raw(path, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 describe('egress guard on a testnet daemon', () => {
   it('pay refuses every loopback spelling with EGRESS_REFUSED (403) before anything is fetched or signed', async () => {
     const t = await seller()
     internal.hits = 0
     for (const url of probes(internal.port)) {
-      for (const body of [{ url }, { url, method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' } }, { url, dryRun: true }]) {
+      for (const body of [
+        { url },
+        { url, method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' } },
+        { url, dryRun: true },
+      ]) {
         const r = await post(`/api/agents/${t.agentId}/pay`, { 'x-agent-key': t.agentKey }, body)
-        expect([r.status, r.body.code], `${JSON.stringify(body)}: ${JSON.stringify(r.body)}`).toEqual([403, 'EGRESS_REFUSED'])
+        expect([r.status, r.body.code], `${JSON.stringify(body)}: ${JSON.stringify(r.body)}`).toEqual([
+          403,
+          'EGRESS_REFUSED',
+        ])
         expect(JSON.stringify(r.body)).not.toContain('internal secret')
       }
     }
@@ -106,7 +136,11 @@ describe('egress guard on a testnet daemon', () => {
     const gone = await counting('')
     const closedPort = gone.port
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()))
-    const closed = await post(`/api/agents/${t.agentId}/pay`, { 'x-agent-key': t.agentKey }, { url: `http://127.0.0.1:${closedPort}/` })
+    const closed = await post(
+      `/api/agents/${t.agentId}/pay`,
+      { 'x-agent-key': t.agentKey },
+      { url: `http://127.0.0.1:${closedPort}/` },
+    )
     expect([closed.status, closed.body.code]).toEqual([403, 'EGRESS_REFUSED'])
     expect(internal.hits).toBe(0)
     const spent = await d.raw(`/api/agents/${t.agentId}/limits`, { headers: { 'x-user-key': t.userKey } })
@@ -122,7 +156,11 @@ describe('egress guard on a testnet daemon', () => {
       const up = await post('/api/endpoints', h, { ...base, upstreamUrl: url })
       expect([up.status, up.body.code], `${url}: ${JSON.stringify(up.body)}`).toEqual([403, 'EGRESS_REFUSED'])
       expect(up.body.error).toContain("'upstreamUrl'")
-      const hook = await post('/api/endpoints', h, { ...base, upstreamUrl: `http://127.0.0.1:${admitted.port}/`, webhookUrl: url })
+      const hook = await post('/api/endpoints', h, {
+        ...base,
+        upstreamUrl: `http://127.0.0.1:${admitted.port}/`,
+        webhookUrl: url,
+      })
       expect([hook.status, hook.body.code], `${url}: ${JSON.stringify(hook.body)}`).toEqual([403, 'EGRESS_REFUSED'])
     }
     const ok = await post('/api/endpoints', h, { ...base, upstreamUrl: `http://127.0.0.1:${admitted.port}/data` })
@@ -139,17 +177,29 @@ describe('egress guard on a testnet daemon', () => {
     const t = await seller()
     internal.hits = 0
     admitted.hits = 0
-    const free = await post(`/api/agents/${t.agentId}/pay`, { 'x-agent-key': t.agentKey }, { url: `http://127.0.0.1:${admitted.port}/` })
+    const free = await post(
+      `/api/agents/${t.agentId}/pay`,
+      { 'x-agent-key': t.agentKey },
+      { url: `http://127.0.0.1:${admitted.port}/` },
+    )
     expect(free.status, JSON.stringify(free.body)).toBe(200)
     expect(free.body).toMatchObject({ dryRun: false, status: 200, body: 'an admitted seller', receipt: null })
     expect(admitted.hits).toBe(1)
     // The same host on another port is not the entry: refused (pay and an endpoint's upstream alike).
-    const otherPort = await post(`/api/agents/${t.agentId}/pay`, { 'x-agent-key': t.agentKey }, { url: `http://127.0.0.1:${internal.port}/` })
+    const otherPort = await post(
+      `/api/agents/${t.agentId}/pay`,
+      { 'x-agent-key': t.agentKey },
+      { url: `http://127.0.0.1:${internal.port}/` },
+    )
     expect([otherPort.status, otherPort.body.code]).toEqual([403, 'EGRESS_REFUSED'])
     const otherUpstream = await admittedEndpoint(t.userKey, { upstreamUrl: `http://127.0.0.1:${internal.port}/` })
     expect([otherUpstream.status, otherUpstream.body.code]).toEqual([403, 'EGRESS_REFUSED'])
     // Nor is another spelling of the admitted host on its port.
-    const otherSpelling = await post(`/api/agents/${t.agentId}/pay`, { 'x-agent-key': t.agentKey }, { url: `http://localhost:${admitted.port}/` })
+    const otherSpelling = await post(
+      `/api/agents/${t.agentId}/pay`,
+      { 'x-agent-key': t.agentKey },
+      { url: `http://localhost:${admitted.port}/` },
+    )
     expect(otherSpelling.body.code).toBe('EGRESS_REFUSED')
     // A paid endpoint whose upstream is the admitted service: a buyer pays it and gets the upstream's answer.
     const e = await admittedEndpoint(t.userKey, { webhookUrl: `http://127.0.0.1:${admitted.port}/hook` })
@@ -186,7 +236,12 @@ describe('egress guard on a testnet daemon', () => {
     const paid = await (await buyer())(paidUrl(e.body.id))
     expect(paid.status).toBe(200)
     // The delivery is attempted (the settlement was paid) and refused before any socket opens.
-    const delivery = () => d.services.store.db.selectFrom('platform_webhook_deliveries').selectAll().where('endpoint_id', '=', e.body.id).executeTakeFirst()
+    const delivery = () =>
+      d.services.store.db
+        .selectFrom('platform_webhook_deliveries')
+        .selectAll()
+        .where('endpoint_id', '=', e.body.id)
+        .executeTakeFirst()
     await expect.poll(async () => (await delivery())?.attempts ?? 0, { timeout: 20_000 }).toBeGreaterThan(0)
     const row = (await delivery())!
     expect(row.delivered_at).toBeNull()

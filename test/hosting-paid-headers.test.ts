@@ -70,11 +70,22 @@ afterAll(async () => {
 })
 
 async function endpoint(path: string, webhookUrl?: string) {
-  return user.createEndpoint({ body: { upstreamUrl: `${upstream.url}${path}`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: randomAddress(), ...(webhookUrl ? { webhookUrl } : {}) } })
+  return user.createEndpoint({
+    body: {
+      upstreamUrl: `${upstream.url}${path}`,
+      price: '0.01',
+      network: 'local-base',
+      token: 'PUSD',
+      payTo: randomAddress(),
+      ...(webhookUrl ? { webhookUrl } : {}),
+    },
+  })
 }
 async function funded() {
   const account = privateKeyToAccount(generatePrivateKey())
-  await d.call('/api/local/faucet', { body: { network: 'local-base', to: account.address, token: 'PUSD', amount: '1' } })
+  await d.call('/api/local/faucet', {
+    body: { network: 'local-base', to: account.address, token: 'PUSD', amount: '1' },
+  })
   return parxBuyer(d, { evm: account })
 }
 
@@ -84,16 +95,38 @@ describe('/paid/:id header policy', () => {
     const pay = await funded()
     const res = await pay(e.url, {
       headers: {
-        cookie: 'parx_dashboard=victim-session', 'x-user-key': `parx-u-${'1'.repeat(64)}`, 'x-agent-key': `parx-a-${'2'.repeat(64)}`,
-        'x-api-key': 'parx-partner', 'x-csrf-token': 'csrf', 'x-forwarded-for': '127.0.0.9',
-        'accept-language': 'fr', accept: 'text/html', 'x-request-id': 'req-1', authorization: 'Bearer the-upstreams-own-token',
+        cookie: 'parx_dashboard=victim-session',
+        'x-user-key': `parx-u-${'1'.repeat(64)}`,
+        'x-agent-key': `parx-a-${'2'.repeat(64)}`,
+        'x-api-key': 'parx-partner',
+        'x-csrf-token': 'csrf',
+        'x-forwarded-for': '127.0.0.9',
+        'accept-language': 'fr',
+        accept: 'text/html',
+        'x-request-id': 'req-1',
+        authorization: 'Bearer the-upstreams-own-token',
       },
     })
     expect(res.status).toBe(200)
     await res.text()
-    for (const h of ['cookie', 'x-user-key', 'x-agent-key', 'x-api-key', 'x-csrf-token', 'x-forwarded-for', 'payment-signature', 'x-payment']) expect(seen[h], h).toBeUndefined()
+    for (const h of [
+      'cookie',
+      'x-user-key',
+      'x-agent-key',
+      'x-api-key',
+      'x-csrf-token',
+      'x-forwarded-for',
+      'payment-signature',
+      'x-payment',
+    ])
+      expect(seen[h], h).toBeUndefined()
     // (Headers named in Connection: fetch will not send one; daemon/egress/headers.test.ts covers them.)
-    expect(seen).toMatchObject({ accept: 'text/html', 'accept-language': 'fr', 'x-request-id': 'req-1', authorization: 'Bearer the-upstreams-own-token' })
+    expect(seen).toMatchObject({
+      accept: 'text/html',
+      'accept-language': 'fr',
+      'x-request-id': 'req-1',
+      authorization: 'Bearer the-upstreams-own-token',
+    })
     // The buyer's id is the request's id here too, and the answer carries it (docs/operations.md "Request ids").
     expect(res.headers.get('x-request-id')).toBe('req-1')
   }, 60_000)
@@ -116,7 +149,10 @@ describe('/paid/:id header policy', () => {
     expect(res.headers.get('etag')).toBe('"v1"')
     const unpaid = await fetch(e.url)
     expect(unpaid.status).toBe(402)
-    expect([unpaid.headers.get('content-security-policy'), unpaid.headers.get('x-content-type-options')]).toEqual(['sandbox', 'nosniff'])
+    expect([unpaid.headers.get('content-security-policy'), unpaid.headers.get('x-content-type-options')]).toEqual([
+      'sandbox',
+      'nosniff',
+    ])
   }, 60_000)
 })
 
@@ -140,7 +176,7 @@ describe('bounded answers from third parties', () => {
     expect((await pay(e.url)).status).toBe(200)
     const deadline = Date.now() + 8_000
     let rows = await d.services.platform.webhooks.queue.byEndpoint(e.id)
-    while (!(rows[0]?.delivered_at) && Date.now() < deadline) {
+    while (!rows[0]?.delivered_at && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200))
       rows = await d.services.platform.webhooks.queue.byEndpoint(e.id)
     }

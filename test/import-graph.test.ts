@@ -9,7 +9,9 @@ const edges = importEdges(root)
 describe('the import graph of src/ and daemon/', () => {
   it('reads the imports it checks', () => {
     // A scanner that found nothing would pass every rule below.
-    expect(edges.some((e) => e.from === 'src/cli/commands/serve.ts' && e.to === 'daemon/entry.ts' && e.kind === 'dynamic')).toBe(true)
+    expect(
+      edges.some((e) => e.from === 'src/cli/commands/serve.ts' && e.to === 'daemon/entry.ts' && e.kind === 'dynamic'),
+    ).toBe(true)
     expect(edges.some((e) => e.from === 'daemon/entry.ts' && e.to === 'daemon/main.ts' && e.kind === 'type')).toBe(true)
   })
 
@@ -23,6 +25,9 @@ describe('the import graph of src/ and daemon/', () => {
   it('has no import circles, counting type-only and lazy imports', () => {
     const found = circles(edges)
     const text = found.map((c, i) => `circle ${i + 1}:\n${describeCircle(edges, c)}`).join('\n')
-    expect(found.length, `move the shared type down to the lower file (or a types.ts beside it), or pass the value in\n${text}`).toBe(0)
+    expect(
+      found.length,
+      `move the shared type down to the lower file (or a types.ts beside it), or pass the value in\n${text}`,
+    ).toBe(0)
   })
 })

@@ -65,11 +65,17 @@ function lint(): string[] {
   }
   let out: string
   try {
-    out = execFileSync(process.execPath, [biome, 'lint', '--reporter=json', '--colors=off', '--max-diagnostics=none', '.'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    out = execFileSync(
+      process.execPath,
+      [biome, 'lint', '--reporter=json', '--colors=off', '--max-diagnostics=none', '.'],
+      { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    )
   } catch (e) {
     out = (e as { stdout: string }).stdout // findings exit 1; the report is still on stdout
   }
-  const report = JSON.parse(out) as { diagnostics: Array<{ category: string; location: { path: string; start: { line: number } } }> }
+  const report = JSON.parse(out) as {
+    diagnostics: Array<{ category: string; location: { path: string; start: { line: number } } }>
+  }
   return report.diagnostics.map((d) => `${d.location.path}:${d.location.start.line} ${d.category}`).sort()
 }
 
@@ -86,7 +92,9 @@ describe('biome.jsonc and lint/no-bare-error.grit', () => {
   })
 
   it('run in npm test before vitest, so CI stops on a finding', () => {
-    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
     expect(scripts.test).toMatch(/&& npm run lint && vitest run$/)
     expect(scripts.lint).toMatch(/^biome (lint|ci) --error-on-warnings \.$/)
   })

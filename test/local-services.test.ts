@@ -50,7 +50,9 @@ function secrets(): string[] {
   }
   collect(keys)
   const deployer = keys.deployer as string
-  const derived = ['deployer', 'sponsor', 'executor', 'utility'].map((label) => keccak256(toHex(`${deployer}:parx platform aa ${label}`)))
+  const derived = ['deployer', 'sponsor', 'executor', 'utility'].map((label) =>
+    keccak256(toHex(`${deployer}:parx platform aa ${label}`)),
+  )
   return [...strings.filter((s) => s.length >= 32), ...derived].map((s) => s.replace(/^0x/, '').toLowerCase())
 }
 
@@ -58,11 +60,19 @@ const alto = () => descendants(daemon.child.pid!).find((p) => p.cmdline.includes
 
 beforeAll(async () => {
   // The bundler started right after the ready line, as a user's daemon does (the suite turns that off).
-  daemon = await serveReady(['--data-dir', dataDir, '--port', '0', '--host', '127.0.0.2', '--metrics-port', '0'], { shell: 'export PARX_BUNDLER_PRESTART=1' })
-  const listening = await eventually(() => {
-    const port = alto()?.cmdline.split('\0').find((_, i, a) => a[i - 1] === '--port')
-    return port !== undefined && listeningAddresses(Number(port)).length > 0
-  }, 1200, 100)
+  daemon = await serveReady(['--data-dir', dataDir, '--port', '0', '--host', '127.0.0.2', '--metrics-port', '0'], {
+    shell: 'export PARX_BUNDLER_PRESTART=1',
+  })
+  const listening = await eventually(
+    () => {
+      const port = alto()
+        ?.cmdline.split('\0')
+        .find((_, i, a) => a[i - 1] === '--port')
+      return port !== undefined && listeningAddresses(Number(port)).length > 0
+    },
+    1200,
+    100,
+  )
   expect(listening, `alto did not start: ${daemon.stderr()}`).toBe(true)
 }, 180_000)
 afterAll(async () => {
@@ -81,7 +91,11 @@ describe('local services', () => {
   })
 
   it('alto (the ERC-4337 bundler, whose executor pays for what it bundles) listens on 127.0.0.1 only', () => {
-    const port = Number(alto()!.cmdline.split('\0').find((_, i, a) => a[i - 1] === '--port'))
+    const port = Number(
+      alto()!
+        .cmdline.split('\0')
+        .find((_, i, a) => a[i - 1] === '--port'),
+    )
     expect(listeningAddresses(port)).toEqual(['127.0.0.1'])
   })
 
@@ -94,7 +108,10 @@ describe('local services', () => {
     expect(all.length).toBeGreaterThan(4)
     for (const c of children) {
       const line = c.cmdline.toLowerCase()
-      expect(all.filter((s) => line.includes(s)), c.cmdline.replaceAll('\0', ' ').slice(0, 300)).toEqual([])
+      expect(
+        all.filter((s) => line.includes(s)),
+        c.cmdline.replaceAll('\0', ' ').slice(0, 300),
+      ).toEqual([])
     }
   })
 })

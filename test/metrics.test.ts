@@ -3,10 +3,10 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
-import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { until } from './helpers/api-calls.js'
+import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { parseScrape } from './helpers/prometheus.js'
 import { newUser } from './helpers/swap-users.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle, verify } from './helpers/x402.js'
@@ -24,7 +24,13 @@ beforeAll(async () => {
 afterAll(async () => d?.close())
 
 /** On PostgreSQL the worker lock is won a moment after start (daemon/worker/leader.ts): wait for readiness to say so. */
-const leading = () => until(() => d.raw('/api/readiness'), (r) => r.body.leader === true, 'worker leadership', 20_000)
+const leading = () =>
+  until(
+    () => d.raw('/api/readiness'),
+    (r) => r.body.leader === true,
+    'worker leadership',
+    20_000,
+  )
 
 const scrape = async () => {
   const r = await fetch(`${d.urls.api}/metrics`, { headers: d.operatorHeaders() })
@@ -37,7 +43,11 @@ describe('GET /metrics', () => {
   it('counts real traffic: HTTP by route template, facilitator settle, swap relays, platform send, and the scrape-time gauges', async () => {
     // x402: one verify and one settle on local-base
     const payer = await evmPayer(d, ['USDC'], '10')
-    const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' }))
+    const body = await eip3009Body(
+      d,
+      payer,
+      requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' }),
+    )
     expect(await verify(d, body)).toMatchObject({ isValid: true })
     expect((await settle(d, body)).body).toMatchObject({ success: true })
     // a Base swap, accepted
@@ -51,12 +61,17 @@ describe('GET /metrics', () => {
     await d.call('/api/local/faucet', { body: { network: 'local-radius', to: a.wallet, token: 'PUSD', amount: '3' } })
     const to = privateKeyToAccount(generatePrivateKey()).address
     await user.send({ params: { id: a.id }, body: { to, amount: '1' } })
-    await expect(user.send({ params: { id: a.id }, body: { to, amount: '50' } })).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' })
+    await expect(user.send({ params: { id: a.id }, body: { to, amount: '50' } })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+    })
 
     await leading()
     const s = await scrape()
     const http = s.samples('parx_http_request_duration_seconds_count')
-    const count = (route: string, status: string, method = 'POST') => http.filter((x) => x.labels.route === route && x.labels.status === status && x.labels.method === method).reduce((n, x) => n + x.value, 0)
+    const count = (route: string, status: string, method = 'POST') =>
+      http
+        .filter((x) => x.labels.route === route && x.labels.status === status && x.labels.method === method)
+        .reduce((n, x) => n + x.value, 0)
     expect(s.families.get('parx_http_request_duration_seconds')?.type).toBe('HISTOGRAM')
     expect(count('/facilitator/settle', '200')).toBe(1)
     expect(http.find((x) => x.labels.route === '/facilitator/settle')?.labels.surface).toBe('facilitator')
@@ -65,19 +80,32 @@ describe('GET /metrics', () => {
     expect(http.some((x) => x.labels.route!.includes(a.id))).toBe(false)
 
     const network = localBase(d).caip2
-    expect(s.samples('parx_facilitator_request_duration_seconds_count')).toEqual(expect.arrayContaining([
-      { labels: { operation: 'verify', network, scheme: 'exact', outcome: 'valid' }, value: 1 },
-      { labels: { operation: 'settle', network, scheme: 'exact', outcome: 'success' }, value: 1 },
-    ]))
-    expect(s.samples('parx_facilitator_settlement_batch_size_count').reduce((n, x) => n + x.value, 0)).toBeGreaterThanOrEqual(1)
-    expect(s.samples('parx_swap_relays_total')).toEqual(expect.arrayContaining([{ labels: { outcome: 'accepted' }, value: 1 }]))
-    expect(s.samples('parx_platform_operations_total')).toEqual(expect.arrayContaining([
-      { labels: { operation: 'send', outcome: 'ok' }, value: 1 },
-      { labels: { operation: 'send', outcome: 'INSUFFICIENT_BALANCE' }, value: 1 },
-    ]))
+    expect(s.samples('parx_facilitator_request_duration_seconds_count')).toEqual(
+      expect.arrayContaining([
+        { labels: { operation: 'verify', network, scheme: 'exact', outcome: 'valid' }, value: 1 },
+        { labels: { operation: 'settle', network, scheme: 'exact', outcome: 'success' }, value: 1 },
+      ]),
+    )
+    expect(
+      s.samples('parx_facilitator_settlement_batch_size_count').reduce((n, x) => n + x.value, 0),
+    ).toBeGreaterThanOrEqual(1)
+    expect(s.samples('parx_swap_relays_total')).toEqual(
+      expect.arrayContaining([{ labels: { outcome: 'accepted' }, value: 1 }]),
+    )
+    expect(s.samples('parx_platform_operations_total')).toEqual(
+      expect.arrayContaining([
+        { labels: { operation: 'send', outcome: 'ok' }, value: 1 },
+        { labels: { operation: 'send', outcome: 'INSUFFICIENT_BALANCE' }, value: 1 },
+      ]),
+    )
     // Read at scrape time: the outbox (the settle and the swap were recorded before broadcast), the
     // webhook queue, the orders, leadership (the one process leads), the pool, each chain's head.
-    expect(s.samples('parx_outbox_rows').map((x) => x.labels.state).sort()).toEqual(['failed', 'included', 'sent'])
+    expect(
+      s
+        .samples('parx_outbox_rows')
+        .map((x) => x.labels.state)
+        .sort(),
+    ).toEqual(['failed', 'included', 'sent'])
     expect(s.samples('parx_outbox_rows').reduce((n, x) => n + x.value, 0)).toBeGreaterThanOrEqual(2)
     expect(s.samples('parx_webhook_queue_depth')).toEqual([{ labels: {}, value: 0 }])
     expect(s.families.has('parx_webhook_queue_oldest_age_seconds')).toBe(true)
@@ -114,45 +142,91 @@ describe('GET /metrics', () => {
 })
 
 describe('X-Request-Id', () => {
-  const logLines = () => readFileSync(join(d.dataDir, 'parx.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+  const logLines = () =>
+    readFileSync(join(d.dataDir, 'parx.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
 
   it("returns the caller's id on a success and in an error body, and logs the lines the request caused with it", async () => {
     const ok = await d.raw('/api/health', { headers: { 'x-request-id': 'client-ok-1' } })
     expect([ok.status, ok.headers.get('x-request-id')]).toEqual([200, 'client-ok-1'])
     const bad = await d.raw('/api/operator/keys', {
-      method: 'POST', headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'my-payment-failed-42' }, body: JSON.stringify({}),
+      method: 'POST',
+      headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'my-payment-failed-42' },
+      body: JSON.stringify({}),
     })
     expect(bad.status).toBe(400)
     expect(bad.headers.get('x-request-id')).toBe('my-payment-failed-42')
-    expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', error: expect.any(String), requestId: 'my-payment-failed-42' })
+    expect(bad.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      error: expect.any(String),
+      requestId: 'my-payment-failed-42',
+    })
     const notFound = await d.raw('/api/nowhere', { headers: { 'x-request-id': 'lost-7' } })
-    expect([notFound.status, notFound.headers.get('x-request-id'), notFound.body.requestId]).toEqual([404, 'lost-7', 'lost-7'])
+    expect([notFound.status, notFound.headers.get('x-request-id'), notFound.body.requestId]).toEqual([
+      404,
+      'lost-7',
+      'lost-7',
+    ])
     // pino writes asynchronously: the line is there within moments.
     let lines: Array<Record<string, unknown>> = []
     for (let i = 0; i < 50 && !lines.length; i++) {
       await new Promise((r) => setTimeout(r, 100))
       lines = logLines().filter((l) => l.requestId === 'my-payment-failed-42')
     }
-    expect(lines).toEqual([expect.objectContaining({ msg: 'request refused', code: 'BAD_REQUEST', path: '/api/operator/keys', requestId: 'my-payment-failed-42' })])
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'request refused',
+        code: 'BAD_REQUEST',
+        path: '/api/operator/keys',
+        requestId: 'my-payment-failed-42',
+      }),
+    ])
   })
 
   it('names each line by the request it belongs to, with two requests in flight at once', async () => {
     // A's body is held back while B is served whole, so A's line is written after B's: a request id
     // kept anywhere but in A's own async context (a module variable, the last request seen) names B.
     const url = new URL(`${d.urls.api}/api/operator/keys`)
-    const a = request(url, { method: 'POST', headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'held-back-a', 'content-length': '2' } })
-    const answered = new Promise<number>((resolve, reject) => (a.on('response', (res) => (res.resume(), resolve(res.statusCode!))), a.on('error', reject)))
+    const a = request(url, {
+      method: 'POST',
+      headers: {
+        ...d.operatorHeaders(),
+        'content-type': 'application/json',
+        'x-request-id': 'held-back-a',
+        'content-length': '2',
+      },
+    })
+    const answered = new Promise<number>(
+      (resolve, reject) => (a.on('response', (res) => (res.resume(), resolve(res.statusCode!))), a.on('error', reject)),
+    )
     a.flushHeaders()
-    const refusal = (id: string) => logLines().filter((l) => l.msg === 'request refused' && l.path === '/api/operator/keys' && l.requestId === id)
+    const refusal = (id: string) =>
+      logLines().filter((l) => l.msg === 'request refused' && l.path === '/api/operator/keys' && l.requestId === id)
     // A's headers are on the wire; the daemon starts serving it (and waits for its body) meanwhile.
     await new Promise((resolve) => a.once('socket', (sock) => sock.once('connect', resolve)))
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const b = await d.raw('/api/operator/keys', { method: 'POST', headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'served-first-b' }, body: '{}' })
+    const b = await d.raw('/api/operator/keys', {
+      method: 'POST',
+      headers: { ...d.operatorHeaders(), 'content-type': 'application/json', 'x-request-id': 'served-first-b' },
+      body: '{}',
+    })
     expect(b.status).toBe(400)
-    await until(async () => refusal('served-first-b'), (l) => l.length === 1, "B's line", 20_000)
+    await until(
+      async () => refusal('served-first-b'),
+      (l) => l.length === 1,
+      "B's line",
+      20_000,
+    )
     a.end('{}')
     expect(await answered).toBe(400)
-    await until(async () => refusal('held-back-a'), (l) => l.length === 1, "A's line, with A's id", 20_000)
+    await until(
+      async () => refusal('held-back-a'),
+      (l) => l.length === 1,
+      "A's line, with A's id",
+      20_000,
+    )
     // Each request's id is on its own line only.
     expect(logLines().filter((l) => l.requestId === 'served-first-b')).toHaveLength(1)
     expect(logLines().filter((l) => l.requestId === 'held-back-a')).toHaveLength(1)

@@ -6,8 +6,8 @@ import { outboxStore } from '../daemon/chains/evm/outbox.js'
 import { replayOutbox } from '../daemon/chains/evm/outbox-replay.js'
 import { confirmTransaction } from '../daemon/swap/confirm.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { newUser, snapshot } from './helpers/swap-users.js'
 import { testDialect } from './helpers/store.js'
+import { newUser, snapshot } from './helpers/swap-users.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
 
 let d: TestDaemon
@@ -15,12 +15,24 @@ beforeAll(async () => {
   d = await startTestDaemon()
   // The facilitator's one-time executor delegation happens on first use: done before any snapshot.
   const payer = await evmPayer(d, ['USDC'], '1')
-  expect((await settle(d, await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' })))).body.success).toBe(true)
+  expect(
+    (
+      await settle(
+        d,
+        await eip3009Body(
+          d,
+          payer,
+          requirements(d, { symbol: 'USDC', amount: '1', payTo: randomAddress(), method: 'eip3009' }),
+        ),
+      )
+    ).body.success,
+  ).toBe(true)
 })
 afterAll(async () => d?.close())
 
 const log = pino({ level: 'silent' })
-const anvil = <T = any>(method: string, params: unknown[] = []) => d.services.base.client.request({ method, params } as never) as Promise<T>
+const anvil = <T = any>(method: string, params: unknown[] = []) =>
+  d.services.base.client.request({ method, params } as never) as Promise<T>
 const receipt = (hash: string) => anvil<{ status: Hex } | null>('eth_getTransactionReceipt', [hash])
 /** The chain forgets everything since `id`, as a crash that lost anvil's last state or a reorg does. */
 const rollBack = (id: string) => anvil('evm_revert', [id])
@@ -38,7 +50,16 @@ async function takeNextNonce(key: Hex) {
   const chain = d.services.base
   const nonce = await chain.client.getTransactionCount({ address: account.address, blockTag: 'pending' })
   const fees = await chain.client.estimateFeesPerGas()
-  const raw = await account.signTransaction({ chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n, nonce, maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas })
+  const raw = await account.signTransaction({
+    chainId: chain.chainId,
+    type: 'eip1559',
+    to: account.address,
+    value: 0n,
+    gas: 21_000n,
+    nonce,
+    maxFeePerGas: fees.maxFeePerGas * 2n,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  })
   await mined(await anvil<Hex>('eth_sendRawTransaction', [raw]))
 }
 const reconcile = async () => {
@@ -48,14 +69,25 @@ const reconcile = async () => {
 }
 
 describe(`the transaction outbox (${testDialect()})`, () => {
-  it('holds the facilitator\'s executor delegation (EIP-7702) and the faucet\'s mints, each before its broadcast, in nonce order', async () => {
-    const rows = await d.services.store.db.selectFrom('tx_outbox').selectAll().where('network', '=', localBase(d).chain.key).orderBy('nonce').execute()
+  it("holds the facilitator's executor delegation (EIP-7702) and the faucet's mints, each before its broadcast, in nonce order", async () => {
+    const rows = await d.services.store.db
+      .selectFrom('tx_outbox')
+      .selectAll()
+      .where('network', '=', localBase(d).chain.key)
+      .orderBy('nonce')
+      .execute()
     const delegation = rows.find((r) => r.purpose === 'executor-delegation')
-    expect(delegation, JSON.stringify(rows.map((r) => [r.purpose, Number(r.nonce)]))).toMatchObject({ sender: d.services.accounts.facilitator.toLowerCase() })
+    expect(delegation, JSON.stringify(rows.map((r) => [r.purpose, Number(r.nonce)]))).toMatchObject({
+      sender: d.services.accounts.facilitator.toLowerCase(),
+    })
     expect((await receipt(delegation!.hash))?.status).toBe('0x1')
     // It took the key's first nonce used here; every settlement came after it.
     const facilitatorRows = rows.filter((r) => r.sender === d.services.accounts.facilitator.toLowerCase())
-    expect(facilitatorRows.filter((r) => r.purpose === 'settlement').every((r) => Number(r.nonce) > Number(delegation!.nonce))).toBe(true)
+    expect(
+      facilitatorRows
+        .filter((r) => r.purpose === 'settlement')
+        .every((r) => Number(r.nonce) > Number(delegation!.nonce)),
+    ).toBe(true)
     const mints = rows.filter((r) => r.purpose === 'faucet')
     expect(mints.length).toBeGreaterThan(0)
     for (const m of mints) expect((await receipt(m.hash))?.status).toBe('0x1')
@@ -70,12 +102,19 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     const first = await settle(d, body)
     expect(first.body.success).toBe(true)
     const row = await outboxStore(d.services.store).get(first.body.transaction)
-    expect(row).toMatchObject({ purpose: 'settlement', network: localBase(d).chain.key, sender: d.services.accounts.facilitator.toLowerCase() })
+    expect(row).toMatchObject({
+      purpose: 'settlement',
+      network: localBase(d).chain.key,
+      sender: d.services.accounts.facilitator.toLowerCase(),
+    })
     await rollBack(snap)
     expect(await receipt(first.body.transaction)).toBeNull()
     // Before reconciliation: no duplicate_settlement for a transaction the chain does not have.
     const early = await settle(d, body)
-    expect(early).toMatchObject({ status: 502, body: { errorReason: 'settlement_pending', transaction: first.body.transaction } })
+    expect(early).toMatchObject({
+      status: 502,
+      body: { errorReason: 'settlement_pending', transaction: first.body.transaction },
+    })
     expect(early.body.success).toBe(false)
 
     // Broadcast again but not mined yet (a real chain's block time; anvil's automine answers the
@@ -85,7 +124,9 @@ describe(`the transaction outbox (${testDialect()})`, () => {
       const replayed = await reconcile()
       expect([...replayed.rebroadcast]).toContain(first.body.transaction.toLowerCase())
       expect(await receipt(first.body.transaction)).toBeNull()
-      expect(await d.services.facilitator.statusOfTransaction(first.body.transaction)).toMatchObject({ payments: [{ status: 'pending' }] })
+      expect(await d.services.facilitator.statusOfTransaction(first.body.transaction)).toMatchObject({
+        payments: [{ status: 'pending' }],
+      })
     } finally {
       await anvil('evm_setAutomine', [true])
     }
@@ -93,7 +134,10 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     expect((await receipt(first.body.transaction))?.status).toBe('0x1')
     expect(await localBase(d).balance('USDC', seller)).toBe(BigInt(r.amount))
     const again = await settle(d, body)
-    expect(again).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: first.body.transaction } })
+    expect(again).toMatchObject({
+      status: 409,
+      body: { errorReason: 'duplicate_settlement', transaction: first.body.transaction },
+    })
   })
 
   it('fails a lost settlement whose nonce another transaction took, so the same payload settles again, once', async () => {
@@ -114,14 +158,21 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     const retry = await settle(d, body)
     expect(retry.body.success, JSON.stringify(retry.body)).toBe(true)
     expect((await receipt(retry.body.transaction))?.status).toBe('0x1')
-    expect(await settle(d, body)).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: retry.body.transaction } })
+    expect(await settle(d, body)).toMatchObject({
+      status: 409,
+      body: { errorReason: 'duplicate_settlement', transaction: retry.body.transaction },
+    })
     expect(await localBase(d).balance('USDC', seller)).toBe(BigInt(r.amount))
   })
 
-  it('concurrent settles of one payment: every duplicate names the first settlement\'s transaction', async () => {
+  it("concurrent settles of one payment: every duplicate names the first settlement's transaction", async () => {
     const payer = await evmPayer(d, ['USDC'], '10')
     const seller = randomAddress()
-    const body = await eip3009Body(d, payer, requirements(d, { symbol: 'USDC', amount: '1', payTo: seller, method: 'eip3009' }))
+    const body = await eip3009Body(
+      d,
+      payer,
+      requirements(d, { symbol: 'USDC', amount: '1', payTo: seller, method: 'eip3009' }),
+    )
     const answers = await Promise.all(Array.from({ length: 6 }, () => settle(d, body)))
     const won = answers.filter((a) => a.body.success)
     expect(won).toHaveLength(1)
@@ -150,7 +201,10 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     expect([...replayed.rebroadcast]).toContain(swap.hash.toLowerCase())
     // Broadcast again: anvil answers before it mines, so the receipt may come a moment later.
     await mined(swap.hash as Hex)
-    expect(await confirmTransaction(chain, swap.hash, undefined, outbox)).toMatchObject({ status: 'included', success: true })
+    expect(await confirmTransaction(chain, swap.hash, undefined, outbox)).toMatchObject({
+      status: 'included',
+      success: true,
+    })
     const after = await snapshot(d, { user: lands.address })
     expect(before[`USDC user`]! - after[`USDC user`]!).toBe(5_000_000n)
 
@@ -165,7 +219,10 @@ describe(`the transaction outbox (${testDialect()})`, () => {
     // The nonce is another transaction's now: the lost swap can never land, and nothing moved (the
     // user still holds the input and may re-sign the same order nonce). It was once seen `included`
     // on PostgreSQL: the swap had not been mined when the test reverted, so it survived the revert.
-    expect(await confirmTransaction(chain, gone.hash, undefined, outbox)).toMatchObject({ status: 'dropped', resubmitted: false })
+    expect(await confirmTransaction(chain, gone.hash, undefined, outbox)).toMatchObject({
+      status: 'dropped',
+      resubmitted: false,
+    })
     expect(await snapshot(d, { user: lost.address })).toEqual(held)
   })
 })

@@ -1,6 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import { streamedUpload } from './helpers/streamed-upload.js'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PAID_MAX_BODY } from '../daemon/http/routes/platform/paid.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
 import { serveReady } from './helpers/serve-process.js'
+import { streamedUpload } from './helpers/streamed-upload.js'
 
 /**
  * Issue 25 item 3: a buyer's body to `/paid/:id` is capped while it streams. A real `parx serve`
@@ -35,7 +35,13 @@ beforeAll(async () => {
   const { userKey } = await createPlatformClient({ url: api, operatorToken }).createUser({ body: { name: 'seller' } })
   const seller = createPlatformClient({ url: api, userKey })
   const e = await seller.createEndpoint({
-    body: { upstreamUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a' },
+    body: {
+      upstreamUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`,
+      price: '0.01',
+      network: 'local-base',
+      token: 'PUSD',
+      payTo: '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a',
+    },
   })
   paid = new URL(e.url)
 }, 120_000)
@@ -49,12 +55,15 @@ afterAll(async () => {
 const upload = (agent: http.Agent, total: number, opts: { declare?: boolean; holdBody?: boolean } = {}) =>
   streamedUpload(agent, { port: Number(paid.port), path: paid.pathname }, total, opts)
 
-const unpaidGet = (agent: http.Agent) => new Promise<number>((resolve, reject) => {
-  http.get({ host: paid.hostname, port: paid.port, path: paid.pathname, agent }, (res) => {
-    res.resume()
-    res.on('end', () => resolve(res.statusCode!))
-  }).on('error', reject)
-})
+const unpaidGet = (agent: http.Agent) =>
+  new Promise<number>((resolve, reject) => {
+    http
+      .get({ host: paid.hostname, port: paid.port, path: paid.pathname, agent }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode!))
+      })
+      .on('error', reject)
+  })
 
 describe('POST /paid/:id bodies are capped while they stream', () => {
   it('500 MB streamed (no Content-Length) answer 413 with Connection: close; the daemon grows by less than 50 MB', async () => {
@@ -64,7 +73,9 @@ describe('POST /paid/:id bodies are capped while they stream', () => {
     const before = rssMiB()
     const r = await upload(agent, 500 * 2 ** 20)
     const after = rssMiB()
-    console.info(`paid-body-limits: 500 MB streamed, ${(r.sent / 2 ** 20).toFixed(1)} MiB written before the 413; daemon RSS ${before.toFixed(1)} -> ${after.toFixed(1)} MiB`)
+    console.info(
+      `paid-body-limits: 500 MB streamed, ${(r.sent / 2 ** 20).toFixed(1)} MiB written before the 413; daemon RSS ${before.toFixed(1)} -> ${after.toFixed(1)} MiB`,
+    )
     expect(r.status).toBe(413)
     expect(r.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
     expect(r.body.error).toContain(String(PAID_MAX_BODY))

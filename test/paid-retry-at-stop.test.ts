@@ -42,17 +42,41 @@ describe('pays in flight through a paid endpoint at a stop', () => {
       else setTimeout(answer, 300)
     })
     upstream = await listen(app)
-    const e = await user.createEndpoint({ body: { upstreamUrl: `${upstream.url}/slow`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: randomAddress() } })
+    const e = await user.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/slow`,
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: randomAddress(),
+      },
+    })
 
-    const buyers = await Promise.all([1, 2, 3].map(async (i) => {
-      const agent = await user.createAgent({ body: { name: `buyer-${i}`, network: 'local-base' } })
-      await daemon.call('/api/local/faucet', { body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' } })
-      const { agentKey } = await user.createAgentKey({ params: { id: agent.id }, body: {} })
-      return { agent, agentKey }
-    }))
-    const pay = ({ agent, agentKey }: (typeof buyers)[number]) => fetch(`${daemon.urls.api}/api/agents/${agent.id}/pay`, {
-      method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: e.url }),
-    }).then(async (r) => ({ status: r.status, body: await r.json() as { status?: number; body?: string; receipt?: { amount: string }; code?: string; error?: string } }))
+    const buyers = await Promise.all(
+      [1, 2, 3].map(async (i) => {
+        const agent = await user.createAgent({ body: { name: `buyer-${i}`, network: 'local-base' } })
+        await daemon.call('/api/local/faucet', {
+          body: { network: 'local-base', to: agent.wallet, token: 'PUSD', amount: '1' },
+        })
+        const { agentKey } = await user.createAgentKey({ params: { id: agent.id }, body: {} })
+        return { agent, agentKey }
+      }),
+    )
+    const pay = ({ agent, agentKey }: (typeof buyers)[number]) =>
+      fetch(`${daemon.urls.api}/api/agents/${agent.id}/pay`, {
+        method: 'POST',
+        headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: e.url }),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as {
+          status?: number
+          body?: string
+          receipt?: { amount: string }
+          code?: string
+          error?: string
+        },
+      }))
     // SIGTERM (parx serve calls the daemon's stop()) lands when the three pays have their 402 and
     // have signed: their connections to the paid endpoint sit idle in the pool and are closed by
     // the stop as each sends its paid request on one.

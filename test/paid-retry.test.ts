@@ -35,7 +35,12 @@ beforeAll(async () => {
   payer = await evmPayer(d, ['USDC'], '10')
   const price = { prices: [{ network: 'local-base', asset: 'USDC', amount: PRICE, payTo, method: 'eip3009' }] }
   const app = express()
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'POST /order': price, 'GET /report': price, 'POST /slow': price } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'POST /order': price, 'GET /report': price, 'POST /slow': price },
+    }),
+  )
   app.post('/order', (_req, res) => void res.json({ order: ++calls.order }))
   app.get('/report', (_req, res) => void res.json({ report: ++calls.report }))
   app.post('/slow', (_req, res) => {
@@ -61,11 +66,14 @@ const balance = () => localBase(d).balance('USDC', payTo)
 /** The official @x402/fetch client, every purchase under the payment id `id` (the extension's documented client side). */
 function officialBuyerWithId(id: string) {
   const client = x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) }],
+    schemes: [
+      { network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(payer, d.services.base.client as never)) },
+    ],
     spendControls: false,
   })
   client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-    if (paymentRequired.extensions) appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
+    if (paymentRequired.extensions)
+      appendPaymentIdentifierToExtensions(paymentRequired.extensions as Record<string, unknown>, id)
   })
   const rec = recordingFetch()
   return { buy: officialFetch(rec.f, client), sent: rec.sent }
@@ -75,12 +83,20 @@ describe('a retried payment at parx seller gate (in-memory answers)', () => {
   it('POST: the same PAYMENT-SIGNATURE twice gets the same body twice, the handler runs once, paid once; another payload under the id is refused', async () => {
     const { buy, sent } = officialBuyerWithId(`pay_retry_post_${Date.now()}`)
     const before = await balance()
-    const first = await buy(`${seller.url}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":1}' })
+    const first = await buy(`${seller.url}/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"item":1}',
+    })
     expect(first.status).toBe(200)
     const body = await first.json()
     expect(body).toEqual({ order: calls.order })
     const tx = settlementOf(first)!.transaction
-    const again = await fetch(`${seller.url}/order`, { method: 'POST', headers: { 'payment-signature': sent[0]!, 'content-type': 'application/json' }, body: '{"item":1}' })
+    const again = await fetch(`${seller.url}/order`, {
+      method: 'POST',
+      headers: { 'payment-signature': sent[0]!, 'content-type': 'application/json' },
+      body: '{"item":1}',
+    })
     expect(again.status).toBe(200)
     expect(await again.json()).toEqual(body)
     expect(settlementOf(again)).toMatchObject({ success: true, transaction: tx })
@@ -89,9 +105,15 @@ describe('a retried payment at parx seller gate (in-memory answers)', () => {
     expect((await balance()) - before).toBe(BigInt(PRICE))
 
     // A new purchase signed under the same id is another payload: refused, the handler not run, nothing moves.
-    const other = await buy(`${seller.url}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":1}' })
+    const other = await buy(`${seller.url}/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"item":1}',
+    })
     expect(other.status).toBe(402)
-    expect(decodeHeader<{ error: string }>(other.headers.get('payment-required'))!.error).toBe('payment_identifier_mismatch')
+    expect(decodeHeader<{ error: string }>(other.headers.get('payment-required'))!.error).toBe(
+      'payment_identifier_mismatch',
+    )
     expect(calls.order).toBe(body.order)
     expect((await balance()) - before).toBe(BigInt(PRICE))
   })
@@ -133,14 +155,24 @@ describe('a retried payment at a platform /paid endpoint (answers in the store)'
     const { userKey } = await op.createUser({ body: { name: 'seller' } })
     const user = createPlatformClient({ url: d.urls.platform, userKey })
     const payee = randomAddress()
-    const e = await user.createEndpoint({ body: { upstreamUrl: `${upstream.url}/order`, price: '0.01', network: 'local-base', token: 'USDC', payTo: payee } })
+    const e = await user.createEndpoint({
+      body: { upstreamUrl: `${upstream.url}/order`, price: '0.01', network: 'local-base', token: 'USDC', payTo: payee },
+    })
     const { buy, sent } = officialBuyerWithId(`pay_retry_paid_${Date.now()}`)
     const paid = () => localBase(d).balance('USDC', payee)
-    const first = await buy(e.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"item":2}' })
+    const first = await buy(e.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"item":2}',
+    })
     expect(first.status).toBe(200)
     const body = await first.json()
     expect(body).toEqual({ platformOrder: 1 })
-    const again = await fetch(e.url, { method: 'POST', headers: { 'payment-signature': sent[0]!, 'content-type': 'application/json' }, body: '{"item":2}' })
+    const again = await fetch(e.url, {
+      method: 'POST',
+      headers: { 'payment-signature': sent[0]!, 'content-type': 'application/json' },
+      body: '{"item":2}',
+    })
     expect(again.status).toBe(200)
     expect(await again.json()).toEqual(body)
     expect(settlementOf(again)).toMatchObject({ success: true, transaction: settlementOf(first)!.transaction })
@@ -153,11 +185,20 @@ describe('a retried payment at a platform /paid endpoint (answers in the store)'
     const { userKey } = await op.createUser({ body: { name: 'mpp-seller' } })
     const user = createPlatformClient({ url: d.urls.platform, userKey })
     const payee = randomAddress()
-    const e = await user.createEndpoint({ body: { upstreamUrl: `${upstream.url}/order`, price: '0.01', network: 'local-base', token: 'USDC', payTo: payee } })
+    const e = await user.createEndpoint({
+      body: { upstreamUrl: `${upstream.url}/order`, price: '0.01', network: 'local-base', token: 'USDC', payTo: payee },
+    })
     const [challenge] = Challenge.fromResponseList(await fetch(e.url, { method: 'POST' }))
-    const credential = await evm.charge({ account: payer, authorization: d.services.base.tokens.USDC!.permitDomain! }).createCredential({ challenge: challenge as never, context: {} })
+    const credential = await evm
+      .charge({ account: payer, authorization: d.services.base.tokens.USDC!.permitDomain! })
+      .createCredential({ challenge: challenge as never, context: {} })
     const before = calls.platform
-    const send = () => fetch(e.url, { method: 'POST', headers: { authorization: credential, 'content-type': 'application/json' }, body: '{"item":3}' })
+    const send = () =>
+      fetch(e.url, {
+        method: 'POST',
+        headers: { authorization: credential, 'content-type': 'application/json' },
+        body: '{"item":3}',
+      })
     const first = await send()
     expect(first.status).toBe(200)
     const body = await first.json()

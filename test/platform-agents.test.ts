@@ -23,7 +23,9 @@ afterAll(async () => d?.close())
 
 const op = () => createPlatformClient({ url, operatorToken: d.services.keys.operatorToken })
 const json = (headers: Record<string, string>, body?: unknown, method = body === undefined ? 'GET' : 'POST') => ({
-  method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  method,
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: body === undefined ? undefined : JSON.stringify(body),
 })
 
 async function newUser(name = 'ci') {
@@ -60,17 +62,36 @@ describe('agents', () => {
   it('creates agents on local-base and local-radius with fresh wallets and tokens from the deployment', async () => {
     const { client } = await newUser()
     const base = await client.createAgent({ body: { name: 'buyer', network: 'local-base' } })
-    expect(base).toMatchObject({ name: 'buyer', network: 'local-base', chainId: d.services.base.chainId, sendMethod: 'userOperation' })
+    expect(base).toMatchObject({
+      name: 'buyer',
+      network: 'local-base',
+      chainId: d.services.base.chainId,
+      sendMethod: 'userOperation',
+    })
     expect(base.tokens.map((t) => t.symbol).sort()).toEqual(Object.keys(d.services.base.tokens).sort())
     for (const t of base.tokens) expect(t.address).toBe(d.services.base.tokens[t.symbol]!.address)
     const open = { limitUsd: null, spentUsd: '0', remainingUsd: null }
     const windows = { hour: open, day: open, week: open, month: open }
     expect(base.limits).toEqual({
-      perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, approveAboveUsd: null, spentTodayUsd: '0', remainingTodayUsd: null,
-      windows, user: { perPaymentUsd: null, windows }, mayStillSpendUsd: null,
+      perPaymentUsd: null,
+      hourlyUsd: null,
+      dailyUsd: null,
+      weeklyUsd: null,
+      monthlyUsd: null,
+      allowedHosts: null,
+      approveAboveUsd: null,
+      spentTodayUsd: '0',
+      remainingTodayUsd: null,
+      windows,
+      user: { perPaymentUsd: null, windows },
+      mayStillSpendUsd: null,
     })
     const radius = await client.createAgent({ body: { name: 'payer', network: 'LOCAL-RADIUS' } })
-    expect(radius).toMatchObject({ network: 'local-radius', sendMethod: 'transfer', tokens: [{ symbol: 'PUSD', decimals: 6 }] })
+    expect(radius).toMatchObject({
+      network: 'local-radius',
+      sendMethod: 'transfer',
+      tokens: [{ symbol: 'PUSD', decimals: 6 }],
+    })
     expect(radius.wallet).not.toBe(base.wallet)
     const { agents } = await client.listAgents({})
     expect(agents.map((a) => a.id)).toEqual([base.id, radius.id])
@@ -93,7 +114,11 @@ describe('agents', () => {
   it('keeps the wallet key sealed: never in an answer, the store or the log in clear', async () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'sealed', network: 'local-base' } })
-    const row = await d.services.store.db.selectFrom('platform_agents').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow()
+    const row = await d.services.store.db
+      .selectFrom('platform_agents')
+      .selectAll()
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow()
     // Sealed under the HKDF-derived key, naming the platform key that sealed it (rotation: parx keys reseal).
     expect(row.wallet_sealed).toMatch(/^v2\.[^.]+\./)
     const { privateKeyToAccount } = await import('viem/accounts')
@@ -158,7 +183,12 @@ describe('agent keys and tenancy', () => {
     expect(await alice.client.revokeAgentKey({ params: { id: a.id, keyId: key.id } })).toEqual(revoked)
     await expectCode('/api/agents/me', { headers: ah }, 401, 'UNAUTHORIZED')
     // a key id of another agent
-    await expectCode(`/api/agents/${b.id}/keys/${key.id}`, { method: 'DELETE', headers: { 'x-user-key': alice.userKey } }, 404, 'NOT_FOUND')
+    await expectCode(
+      `/api/agents/${b.id}/keys/${key.id}`,
+      { method: 'DELETE', headers: { 'x-user-key': alice.userKey } },
+      404,
+      'NOT_FOUND',
+    )
   })
 })
 
@@ -166,12 +196,27 @@ describe('limits', () => {
   it('the owning user sets, changes and removes limits; the agent reads them', async () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
-    const set = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['API.example.com', '*.example.org'] } })
-    expect(set).toMatchObject({ perPaymentUsd: '5', hourlyUsd: null, dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'], spentTodayUsd: '0', remainingTodayUsd: '50', mayStillSpendUsd: '5' })
+    const set = await client.setLimits({
+      params: { id: a.id },
+      body: { perPaymentUsd: '5', dailyUsd: '50', allowedHosts: ['API.example.com', '*.example.org'] },
+    })
+    expect(set).toMatchObject({
+      perPaymentUsd: '5',
+      hourlyUsd: null,
+      dailyUsd: '50',
+      allowedHosts: ['api.example.com', '*.example.org'],
+      spentTodayUsd: '0',
+      remainingTodayUsd: '50',
+      mayStillSpendUsd: '5',
+    })
     expect(set.windows.day).toEqual({ limitUsd: '50', spentUsd: '0', remainingUsd: '50' })
     // a field left out stays; null removes
     const changed = await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })
-    expect(changed).toMatchObject({ perPaymentUsd: null, dailyUsd: '50', allowedHosts: ['api.example.com', '*.example.org'] })
+    expect(changed).toMatchObject({
+      perPaymentUsd: null,
+      dailyUsd: '50',
+      allowedHosts: ['api.example.com', '*.example.org'],
+    })
     const { agentKey } = await client.createAgentKey({ params: { id: a.id }, body: {} })
     expect(await createPlatformClient({ url, agentKey }).getLimits({ params: { id: a.id } })).toEqual(changed)
     expect((await client.showAgent({ params: { id: a.id } })).limits).toEqual(changed)
@@ -182,8 +227,12 @@ describe('limits', () => {
     const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
     const h = { 'x-user-key': userKey }
     const bad = [
-      [{ dailyUsd: 50 }, 'dailyUsd'], [{ dailyUsd: '0' }, 'dailyUsd'], [{ perPaymentUsd: '1.0000001' }, 'perPaymentUsd'],
-      [{ allowedHosts: ['https://x.com'] }, 'allowedHosts.0'], [{}, ''], [{ other: 1 }, ''],
+      [{ dailyUsd: 50 }, 'dailyUsd'],
+      [{ dailyUsd: '0' }, 'dailyUsd'],
+      [{ perPaymentUsd: '1.0000001' }, 'perPaymentUsd'],
+      [{ allowedHosts: ['https://x.com'] }, 'allowedHosts.0'],
+      [{}, ''],
+      [{ other: 1 }, ''],
     ] as const
     for (const [body, field] of bad) {
       const r = await d.raw(`/api/agents/${a.id}/limits`, json(h, body))
@@ -191,7 +240,11 @@ describe('limits', () => {
       expect(r.body.code).toBe('BAD_REQUEST')
       if (field) expect(r.body.error).toContain(`'${field}'`)
     }
-    const malformed = await d.raw(`/api/agents/${a.id}/limits`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{' })
+    const malformed = await d.raw(`/api/agents/${a.id}/limits`, {
+      method: 'POST',
+      headers: { ...h, 'content-type': 'application/json' },
+      body: '{',
+    })
     expect(malformed.body.code).toBe('MALFORMED_JSON')
   })
 })
@@ -200,31 +253,59 @@ describe('payee and network rules (issue 41 item 2)', () => {
   it("a user's default policy is copied into agents created afterwards; agents created before keep theirs", async () => {
     const { client } = await newUser()
     const before = await client.createAgent({ body: { name: 'before', network: 'local-base' } })
-    const set = await client.setDefaultPolicy({ body: { allowTokens: ['usdc', 'pusd'], allowHosts: ['*.example.com'], perPaymentUsd: '1' } })
-    expect(set.default).toMatchObject({ perPaymentUsd: '1', dailyUsd: null, rules: { allowTokens: ['USDC', 'PUSD'], allowHosts: ['*.example.com'], denyPayTo: null } })
+    const set = await client.setDefaultPolicy({
+      body: { allowTokens: ['usdc', 'pusd'], allowHosts: ['*.example.com'], perPaymentUsd: '1' },
+    })
+    expect(set.default).toMatchObject({
+      perPaymentUsd: '1',
+      dailyUsd: null,
+      rules: { allowTokens: ['USDC', 'PUSD'], allowHosts: ['*.example.com'], denyPayTo: null },
+    })
     expect(set.rules.allowTokens).toBeNull()
     const after = await client.createAgent({ body: { name: 'after', network: 'local-base' } })
     expect(after.limits).toMatchObject({ perPaymentUsd: '1', allowedHosts: ['*.example.com'] })
-    expect((await client.getAgentPolicy({ params: { id: after.id } })).rules).toMatchObject({ allowTokens: ['USDC', 'PUSD'], allowHosts: ['*.example.com'] })
-    expect((await client.getAgentPolicy({ params: { id: before.id } })).rules).toMatchObject({ allowTokens: null, allowHosts: null })
+    expect((await client.getAgentPolicy({ params: { id: after.id } })).rules).toMatchObject({
+      allowTokens: ['USDC', 'PUSD'],
+      allowHosts: ['*.example.com'],
+    })
+    expect((await client.getAgentPolicy({ params: { id: before.id } })).rules).toMatchObject({
+      allowTokens: null,
+      allowHosts: null,
+    })
     expect((await client.showAgent({ params: { id: before.id } })).limits.perPaymentUsd).toBeNull()
     // Copied, not inherited: changing the default leaves the agent as created.
     await client.setDefaultPolicy({ body: { clear: true } })
     expect((await client.getAgentPolicy({ params: { id: after.id } })).rules.allowTokens).toEqual(['USDC', 'PUSD'])
-    expect((await client.getUserPolicy({})).default).toEqual({ rules: expect.objectContaining({ allowTokens: null }), perPaymentUsd: null, dailyUsd: null })
+    expect((await client.getUserPolicy({})).default).toEqual({
+      rules: expect.objectContaining({ allowTokens: null }),
+      perPaymentUsd: null,
+      dailyUsd: null,
+    })
   })
 
   it("the owning user sets an agent's rules; its agent key reads them (with the user's) but cannot set them; bad entries are 400", async () => {
     const { userKey, client } = await newUser()
     const a = await client.createAgent({ body: { name: 'a', network: 'local-base' } })
     await client.setUserPolicy({ body: { denyNetworks: ['eip155:8453'] } })
-    const p = await client.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: ['0x00000000000000000000000000000000000000aa'], allowNetworks: ['local-base'] } })
-    expect(p).toMatchObject({ agentId: a.id, rules: { denyPayTo: ['0x00000000000000000000000000000000000000AA'], allowNetworks: ['local-base'] }, userRules: { denyNetworks: ['eip155:8453'] } })
+    const p = await client.setAgentPolicy({
+      params: { id: a.id },
+      body: { denyPayTo: ['0x00000000000000000000000000000000000000aa'], allowNetworks: ['local-base'] },
+    })
+    expect(p).toMatchObject({
+      agentId: a.id,
+      rules: { denyPayTo: ['0x00000000000000000000000000000000000000AA'], allowNetworks: ['local-base'] },
+      userRules: { denyNetworks: ['eip155:8453'] },
+    })
     const { agentKey } = await client.createAgentKey({ params: { id: a.id }, body: {} })
     expect(await createPlatformClient({ url, agentKey }).getAgentPolicy({ params: { id: a.id } })).toEqual(p)
     const forbidden = await d.raw(`/api/agents/${a.id}/policy`, json({ 'x-agent-key': agentKey }, { clear: true }))
     expect([forbidden.status, forbidden.body.code]).toEqual([403, 'FORBIDDEN'])
-    for (const [body, field] of [[{ denyPayTo: ['0x12'] }, 'denyPayTo.0'], [{ allowNetworks: ['Base Mainnet'] }, 'allowNetworks.0'], [{}, ''], [{ other: [] }, '']] as const) {
+    for (const [body, field] of [
+      [{ denyPayTo: ['0x12'] }, 'denyPayTo.0'],
+      [{ allowNetworks: ['Base Mainnet'] }, 'allowNetworks.0'],
+      [{}, ''],
+      [{ other: [] }, ''],
+    ] as const) {
       const r = await d.raw(`/api/agents/${a.id}/policy`, json({ 'x-user-key': userKey }, body))
       expect([r.status, r.body.code], JSON.stringify(body)).toEqual([400, 'BAD_REQUEST'])
       if (field) expect(r.body.error).toContain(`'${field}'`)

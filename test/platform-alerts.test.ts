@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import express from 'express'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import type { FiredAlert } from '../src/sdk/platform/alerts.js'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
@@ -32,19 +32,39 @@ const got: { headers: Record<string, string | string[] | undefined>; body: strin
 beforeAll(async () => {
   d = await startTestDaemon()
   const app = express()
-  const price = (cents: number) => ({ prices: [{ network: 'local-base', asset: 'PUSD', amount: String(BigInt(cents) * 10n ** 16n), payTo }] })
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': price(1), 'GET /big': price(2) } }))
+  const price = (cents: number) => ({
+    prices: [{ network: 'local-base', asset: 'PUSD', amount: String(BigInt(cents) * 10n ** 16n), payTo }],
+  })
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /report': price(1), 'GET /big': price(2) },
+    }),
+  )
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   app.get('/big', (_req, res) => void res.json({ data: 'the big report' }))
   seller = await listen(app)
   const hooks = express()
-  hooks.post('/hook', express.text({ type: '*/*' }), (req, res) => void (got.push({ headers: req.headers, body: req.body as string }), res.status(200).end()))
+  hooks.post(
+    '/hook',
+    express.text({ type: '*/*' }),
+    (req, res) => void (got.push({ headers: req.headers, body: req.body as string }), res.status(200).end()),
+  )
   receiver = await listen(hooks)
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
   userKey = (await op.createUser({ body: { name: 'owner' } })).userKey
   user = createPlatformClient({ url: d.urls.platform, userKey })
   const a = await user.createAgent({ body: { name: 'seller-side', network: 'local-base' } })
-  const e = await user.createEndpoint({ body: { upstreamUrl: `${seller.url}/report`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: a.id, webhookUrl: `${receiver.url}/hook` } })
+  const e = await user.createEndpoint({
+    body: {
+      upstreamUrl: `${seller.url}/report`,
+      price: '0.01',
+      network: 'local-base',
+      token: 'PUSD',
+      payTo: a.id,
+      webhookUrl: `${receiver.url}/hook`,
+    },
+  })
   secret = e.webhookSecret!
 }, 120_000)
 afterAll(async () => {
@@ -53,22 +73,34 @@ afterAll(async () => {
   await d?.close()
 })
 
-const asUser = (args: string[]) => runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
+const asUser = (args: string[]) =>
+  runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
 const json = (r: { out: string; err: string }) => JSON.parse(r.out || r.err)
 
 /** A fresh agent with 1 PUSD and its own key: each test watches its own agent, so rules do not see each other's pays. */
 async function newAgent(limits: Record<string, string> = {}) {
   const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
   const agentKey = (await user.createAgentKey({ params: { id: a.id }, body: {} })).agentKey
-  await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet as Address, token: 'PUSD', amount: '1' } })
+  await d.call('/api/local/faucet', {
+    body: { network: 'local-base', to: a.wallet as Address, token: 'PUSD', amount: '1' },
+  })
   if (Object.keys(limits).length) await user.setLimits({ params: { id: a.id }, body: limits })
   const client = createPlatformClient({ url: d.urls.platform, agentKey })
   return {
     id: a.id,
     /** Pays the seller's /report (0.01 PUSD) or /big (0.02 PUSD); the answer's status, or the error's code. */
-    pay: async (path = '/report') => client.pay({ params: { id: a.id }, body: { url: `${seller.url}${path}` } }).then(() => 'paid', (e: { code?: string }) => e.code),
+    pay: async (path = '/report') =>
+      client.pay({ params: { id: a.id }, body: { url: `${seller.url}${path}` } }).then(
+        () => 'paid',
+        (e: { code?: string }) => e.code,
+      ),
     /** Moves the agent's spends `ms` into the past, as the clock would. */
-    age: (ms: number) => d.services.store.db.updateTable('platform_spends').set((eb) => ({ created_at: eb('created_at', '-', ms) })).where('agent_id', '=', a.id).execute(),
+    age: (ms: number) =>
+      d.services.store.db
+        .updateTable('platform_spends')
+        .set((eb) => ({ created_at: eb('created_at', '-', ms) }))
+        .where('agent_id', '=', a.id)
+        .execute(),
   }
 }
 
@@ -91,11 +123,14 @@ async function history(ruleId: string): Promise<FiredAlert[]> {
  */
 async function delivered(alerts: FiredAlert[]): Promise<{ type: string; data: FiredAlert }[]> {
   const mine = () => got.filter((g) => alerts.some((a) => JSON.parse(g.body).data?.id === a.id))
-  for (let i = 0; i < 300 && new Set(mine().map((g) => JSON.parse(g.body).data.id)).size < alerts.length; i++) await new Promise((r) => setTimeout(r, 100))
+  for (let i = 0; i < 300 && new Set(mine().map((g) => JSON.parse(g.body).data.id)).size < alerts.length; i++)
+    await new Promise((r) => setTimeout(r, 100))
   const events = mine()
   for (const g of events) {
     const [id, ts] = [String(g.headers['webhook-id']), String(g.headers['webhook-timestamp'])]
-    const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${g.body}`).digest()
+    const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(`${id}.${ts}.${g.body}`)
+      .digest()
     const sig = Buffer.from(String(g.headers['webhook-signature']).split(',')[1] ?? '', 'base64')
     expect(sig.length === expected.length && timingSafeEqual(sig, expected)).toBe(true)
   }
@@ -115,7 +150,11 @@ describe('alerts, each kind once per crossing, through a real webhook receiver',
     expect(await a.pay()).toBe('paid') // 100%: still above
     const first = await history(ruleId)
     expect(first).toHaveLength(1)
-    expect(first[0]).toMatchObject({ kind: 'budget', agentId: a.id, figures: { window: 'month', percent: 80, limitUsd: '0.05', spentUsd: '0.04' } })
+    expect(first[0]).toMatchObject({
+      kind: 'budget',
+      agentId: a.id,
+      figures: { window: 'month', percent: 80, limitUsd: '0.05', spentUsd: '0.04' },
+    })
     const [event] = await delivered(first)
     expect(event).toMatchObject({ type: 'alert.budget', data: first[0] })
 
@@ -169,7 +208,7 @@ describe('alerts, each kind once per crossing, through a real webhook receiver',
     expect((await delivered(alerts))[0]!.type).toBe('alert.refusals')
   }, 180_000)
 
-  it("spend_rate: the last day above 3 times the 7-day daily average fires once", async () => {
+  it('spend_rate: the last day above 3 times the 7-day daily average fires once', async () => {
     const a = await newAgent()
     expect(await a.pay('/big')).toBe('paid')
     await a.age(2 * DAY) // 0.02 in the week before the last day: 0.002857 a day
@@ -189,11 +228,21 @@ describe('parx alerts: rules as data', () => {
     const ruleId = await addRule(['--payment-above', '0.001', '--agent', a.id])
     const list = await asUser(['alerts'])
     expect(list.code, list.err).toBe(0)
-    expect(json(list).rules).toContainEqual({ id: ruleId, kind: 'payment_above', usd: '0.001', agentId: a.id, createdAt: expect.any(String) })
+    expect(json(list).rules).toContainEqual({
+      id: ruleId,
+      kind: 'payment_above',
+      usd: '0.001',
+      agentId: a.id,
+      createdAt: expect.any(String),
+    })
     expect((await asUser(['alerts', 'add', '--budget', '80'])).code).toBe(2)
     expect((await asUser(['alerts', 'add', '--budget', '80', '--window', 'month', '--new-payee'])).code).toBe(2)
     // The daemon refuses what the contract refuses, with a 4xx and a code.
-    const bad = await fetch(`${d.urls.platform}/api/alerts`, { method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'budget', percent: 180, window: 'month' }) })
+    const bad = await fetch(`${d.urls.platform}/api/alerts`, {
+      method: 'POST',
+      headers: { 'x-user-key': userKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'budget', percent: 180, window: 'month' }),
+    })
     expect(bad.status).toBe(400)
     expect(await bad.json()).toMatchObject({ code: 'BAD_REQUEST' })
     expect(await a.pay()).toBe('paid')

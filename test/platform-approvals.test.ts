@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
@@ -44,7 +44,12 @@ beforeAll(async () => {
     if (req.header('payment-signature') || req.header('x-payment')) paymentsSeen.push(req.path)
     next()
   })
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /report': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(PRICE), payTo }] } },
+    }),
+  )
   app.get('/report', (_req, res) => void res.json({ data: 'the report' }))
   seller = await listen(app)
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
@@ -61,15 +66,32 @@ afterAll(async () => {
   await d?.close()
 })
 
-const bal = (owner: Address) => d.services.base.client.readContract({ address: d.services.base.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
-const asUser = (args: string[]) => runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
-const asAgent = (args: string[]) => runParx(d.urls.api, ['--output', 'json', ...args], { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_AGENTS_URL: d.urls.platform })
+const bal = (owner: Address) =>
+  d.services.base.client.readContract({
+    address: d.services.base.tokens.PUSD!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
+const asUser = (args: string[]) =>
+  runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
+const asAgent = (args: string[]) =>
+  runParx(d.urls.api, ['--output', 'json', ...args], {
+    PARX_AGENT_KEY: agentKey,
+    PARX_AGENT_ID: agentId,
+    PARX_AGENTS_URL: d.urls.platform,
+  })
 const json = (r: { out: string; err: string }) => JSON.parse(r.out || r.err)
 const errorOf = (r: { out: string; err: string }) => json(r) as { code: string; approvalId?: string }
 const spendRows = async () => (await user.listPayments({ params: { id: agentId } })).payments.length
 const payUrl = () => `${seller.url}/report`
 /** Ages an approval past its expiry in the store, as the clock would (no test waits on time). */
-const age = (id: string) => d.services.store.db.updateTable('platform_approvals').set({ expires_at: Date.now() - 1 }).where('id', '=', id).execute()
+const age = (id: string) =>
+  d.services.store.db
+    .updateTable('platform_approvals')
+    .set({ expires_at: Date.now() - 1 })
+    .where('id', '=', id)
+    .execute()
 
 describe('approval above a threshold', () => {
   it('held with nothing signed; listed and approved in the CLI; pay --wait-approval completes it once; a second use is refused', async () => {
@@ -84,7 +106,16 @@ describe('approval above a threshold', () => {
     expect(first).toMatchObject({ code: 'APPROVAL_REQUIRED' })
     const pending = (await user.listApprovals({ query: {} })).approvals
     expect(pending).toHaveLength(1)
-    expect(pending[0]).toMatchObject({ agentId, kind: 'pay', target: payUrl(), method: 'GET', amount: '0.01', token: 'PUSD', amountUsd: '0.01', state: 'pending' })
+    expect(pending[0]).toMatchObject({
+      agentId,
+      kind: 'pay',
+      target: payUrl(),
+      method: 'GET',
+      amount: '0.01',
+      token: 'PUSD',
+      amountUsd: '0.01',
+      state: 'pending',
+    })
     expect(paymentsSeen).toEqual([])
     expect(await spendRows()).toBe(0)
 
@@ -98,7 +129,11 @@ describe('approval above a threshold', () => {
     expect(second).toBeDefined()
     const listed = await asUser(['approvals'])
     expect(listed.code, listed.err).toBe(0)
-    expect(json(listed).approvals.map((a: { id: string }) => a.id).sort()).toEqual([pending[0]!.id, second].sort())
+    expect(
+      json(listed)
+        .approvals.map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual([pending[0]!.id, second].sort())
     expect(paymentsSeen).toEqual([])
     const approved = await asUser(['approvals', 'approve', second!])
     expect(approved.code, approved.err).toBe(0)
@@ -131,7 +166,7 @@ describe('approval above a threshold', () => {
   it('an expired approval can be neither approved nor used; one approved and then expired is never signed', async () => {
     await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
     const seen = paymentsSeen.length
-    const held = (await asAgent(['pay', payUrl(), '--yes']))
+    const held = await asAgent(['pay', payUrl(), '--yes'])
     const id = errorOf(held).approvalId as string
     await age(id)
     const late = await asUser(['approvals', 'approve', id])
@@ -149,9 +184,12 @@ describe('approval above a threshold', () => {
 
   it('a send above the threshold is held too, and sent once after approval', async () => {
     await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.5' } })
-    const send = (body: Record<string, unknown>) => d.raw(`/api/agents/${agentId}/send`, {
-      method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    })
+    const send = (body: Record<string, unknown>) =>
+      d.raw(`/api/agents/${agentId}/send`, {
+        method: 'POST',
+        headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const before = await bal(to)
     const held = await send({ to, amount: '1', token: 'PUSD' })
     expect(held.status).toBe(403)
@@ -186,7 +224,9 @@ describe('send and dry runs as pay has them (issue 41 item 7)', () => {
     const waiting = asAgent([...args, '--wait-approval', '120'])
     let second: string | undefined
     for (let i = 0; i < 600 && !second; i++) {
-      second = (await user.listApprovals({ query: {} })).approvals.find((a) => a.kind === 'send' && a.id !== errorOf(held).approvalId)?.id
+      second = (await user.listApprovals({ query: {} })).approvals.find(
+        (a) => a.kind === 'send' && a.id !== errorOf(held).approvalId,
+      )?.id
       if (!second) await new Promise((r) => setTimeout(r, 100))
     }
     expect(second).toBeDefined()
@@ -199,7 +239,17 @@ describe('send and dry runs as pay has them (issue 41 item 7)', () => {
 
     // The first hold, approved: --approval-id sends it once; the same id again is refused, nothing moves.
     await user.approveApproval({ params: { approvalId: errorOf(held).approvalId! } })
-    const other = await asAgent(['send', '--to', to, '--amount', '0.9', '--token', 'PUSD', '--approval-id', errorOf(held).approvalId!])
+    const other = await asAgent([
+      'send',
+      '--to',
+      to,
+      '--amount',
+      '0.9',
+      '--token',
+      'PUSD',
+      '--approval-id',
+      errorOf(held).approvalId!,
+    ])
     expect(errorOf(other)).toMatchObject({ code: 'APPROVAL_NOT_USABLE' })
     const withId = await asAgent([...args, '--approval-id', errorOf(held).approvalId!])
     expect(withId.code, withId.err).toBe(0)
@@ -214,15 +264,41 @@ describe('send and dry runs as pay has them (issue 41 item 7)', () => {
     await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
     const dry = await asAgent(['pay', payUrl(), '--dry-run'])
     expect(dry.code, dry.err).toBe(0)
-    expect(json(dry)).toMatchObject({ dryRun: true, wouldPay: false, approvalRequired: true, approveAboveUsd: '0.005', refusedBy: null, withinLimits: true, offer: { amount: '0.01', token: 'PUSD' } })
-    const text = await runParx(d.urls.api, ['pay', payUrl(), '--dry-run'], { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_AGENTS_URL: d.urls.platform })
-    expect([text.code, text.out]).toEqual([0, expect.stringContaining("would ask the owner's approval first (above this agent's approval threshold of 0.005 USD")])
+    expect(json(dry)).toMatchObject({
+      dryRun: true,
+      wouldPay: false,
+      approvalRequired: true,
+      approveAboveUsd: '0.005',
+      refusedBy: null,
+      withinLimits: true,
+      offer: { amount: '0.01', token: 'PUSD' },
+    })
+    const text = await runParx(d.urls.api, ['pay', payUrl(), '--dry-run'], {
+      PARX_AGENT_KEY: agentKey,
+      PARX_AGENT_ID: agentId,
+      PARX_AGENTS_URL: d.urls.platform,
+    })
+    expect([text.code, text.out]).toEqual([
+      0,
+      expect.stringContaining(
+        "would ask the owner's approval first (above this agent's approval threshold of 0.005 USD",
+      ),
+    ])
     // Over the threshold and over a limit: both are said, the refusal being what the approved pay would meet.
     await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: '0.008' } })
     const both = json(await asAgent(['pay', payUrl(), '--dry-run']))
-    expect(both).toMatchObject({ wouldPay: false, approvalRequired: true, refusedBy: { rule: 'perPayment', scope: 'agent' } })
+    expect(both).toMatchObject({
+      wouldPay: false,
+      approvalRequired: true,
+      refusedBy: { rule: 'perPayment', scope: 'agent' },
+    })
     await user.setLimits({ params: { id: agentId }, body: { perPaymentUsd: null, approveAboveUsd: '0.01' } })
-    expect(json(await asAgent(['pay', payUrl(), '--dry-run']))).toMatchObject({ wouldPay: true, approvalRequired: false, approveAboveUsd: '0.01', refusedBy: null })
+    expect(json(await asAgent(['pay', payUrl(), '--dry-run']))).toMatchObject({
+      wouldPay: true,
+      approvalRequired: false,
+      approveAboveUsd: '0.01',
+      refusedBy: null,
+    })
     expect((await user.listApprovals({ query: {} })).approvals.length).toBe(pendingBefore)
     expect(paymentsSeen.length).toBe(seen)
   }, 120_000)
@@ -232,10 +308,23 @@ describe('approval.requested webhook', () => {
   it("is posted, signed, to the user's endpoint webhook once per approval, before the agent hears APPROVAL_REQUIRED", async () => {
     const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = []
     const hooks = express()
-    hooks.post('/hook', express.text({ type: '*/*' }), (req, res) => void (got.push({ headers: req.headers, body: req.body as string }), res.status(200).end()))
+    hooks.post(
+      '/hook',
+      express.text({ type: '*/*' }),
+      (req, res) => void (got.push({ headers: req.headers, body: req.body as string }), res.status(200).end()),
+    )
     const receiver = await listen(hooks)
     try {
-      const e = await user.createEndpoint({ body: { upstreamUrl: `${seller.url}/free`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: agentId, webhookUrl: `${receiver.url}/hook` } })
+      const e = await user.createEndpoint({
+        body: {
+          upstreamUrl: `${seller.url}/free`,
+          price: '0.01',
+          network: 'local-base',
+          token: 'PUSD',
+          payTo: agentId,
+          webhookUrl: `${receiver.url}/hook`,
+        },
+      })
       await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
       const held = errorOf(await asAgent(['pay', payUrl(), '--yes']))
       expect(held.code).toBe('APPROVAL_REQUIRED')
@@ -246,10 +335,23 @@ describe('approval.requested webhook', () => {
       }
       expect(delivery).toBeDefined()
       const event = JSON.parse(delivery!.body)
-      expect(event).toMatchObject({ type: 'approval.requested', data: { id: held.approvalId, agentId, kind: 'pay', target: payUrl(), amount: '0.01', token: 'PUSD', state: 'pending' } })
+      expect(event).toMatchObject({
+        type: 'approval.requested',
+        data: {
+          id: held.approvalId,
+          agentId,
+          kind: 'pay',
+          target: payUrl(),
+          amount: '0.01',
+          token: 'PUSD',
+          state: 'pending',
+        },
+      })
       // The verification recipe of docs/platform-api.md "Settlement webhooks".
       const [id, ts] = [String(delivery!.headers['webhook-id']), String(delivery!.headers['webhook-timestamp'])]
-      const expected = createHmac('sha256', Buffer.from(e.webhookSecret!.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${delivery!.body}`).digest()
+      const expected = createHmac('sha256', Buffer.from(e.webhookSecret!.slice('whsec_'.length), 'base64'))
+        .update(`${id}.${ts}.${delivery!.body}`)
+        .digest()
       const sig = Buffer.from(String(delivery!.headers['webhook-signature']).split(',')[1] ?? '', 'base64')
       expect(sig.length === expected.length && timingSafeEqual(sig, expected)).toBe(true)
       await user.denyApproval({ params: { approvalId: held.approvalId! } })
@@ -262,14 +364,23 @@ describe('approval.requested webhook', () => {
 describe('approval through the compiled parx mcp', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parx-approvals-mcp-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  const text = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
+  const text = (r: Awaited<ReturnType<Client['callTool']>>) =>
+    JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
 
   it('pay answers APPROVAL_REQUIRED with the id (nothing signed); the approvals tool lists it; pay with approvalId pays once approved', async () => {
     await user.setLimits({ params: { id: agentId }, body: { approveAboveUsd: '0.005' } })
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [fileURLToPath(new URL('../bin/parx.js', import.meta.url)), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: dir, PARX_CONFIG_DIR: join(dir, 'conf'), PARX_RUNTIME_DIR: join(dir, 'run'), PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        PARX_CONFIG_DIR: join(dir, 'conf'),
+        PARX_RUNTIME_DIR: join(dir, 'run'),
+        PARX_AGENTS_URL: d.urls.platform,
+        PARX_AGENT_KEY: agentKey,
+        PARX_AGENT_ID: agentId,
+      },
       stderr: 'pipe',
     })
     const client = new Client({ name: 'parx-test', version: '0.0.0' })
@@ -279,12 +390,21 @@ describe('approval through the compiled parx mcp', () => {
       const held = await client.callTool({ name: 'pay', arguments: { url: payUrl(), maxAmount: '0.01' } })
       expect(held.isError).toBe(true)
       const body = text(held)
-      expect(body).toMatchObject({ code: 'APPROVAL_REQUIRED', approvalId: expect.any(String), state: 'pending', amount: '0.01', token: 'PUSD' })
+      expect(body).toMatchObject({
+        code: 'APPROVAL_REQUIRED',
+        approvalId: expect.any(String),
+        state: 'pending',
+        amount: '0.01',
+        token: 'PUSD',
+      })
       expect(paymentsSeen.length).toBe(seen)
       const listed = text(await client.callTool({ name: 'approvals', arguments: {} }))
       expect(listed.approvals.map((a: { id: string }) => a.id)).toEqual([body.approvalId])
       await user.approveApproval({ params: { approvalId: body.approvalId } })
-      const paid = await client.callTool({ name: 'pay', arguments: { url: payUrl(), maxAmount: '0.01', approvalId: body.approvalId } })
+      const paid = await client.callTool({
+        name: 'pay',
+        arguments: { url: payUrl(), maxAmount: '0.01', approvalId: body.approvalId },
+      })
       expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy()
       expect(text(paid)).toMatchObject({ dryRun: false, status: 200, receipt: { amount: '0.01', token: 'PUSD' } })
       expect(paymentsSeen.length).toBe(seen + 1)
@@ -293,7 +413,13 @@ describe('approval through the compiled parx mcp', () => {
       // A dry run says the approval would be asked, and holds nothing.
       const dry = await client.callTool({ name: 'pay', arguments: { url: payUrl(), dryRun: true } })
       expect(dry.isError).toBeFalsy()
-      expect(text(dry)).toMatchObject({ dryRun: true, wouldPay: false, approvalRequired: true, approveAboveUsd: '0.005', refusedBy: null })
+      expect(text(dry)).toMatchObject({
+        dryRun: true,
+        wouldPay: false,
+        approvalRequired: true,
+        approveAboveUsd: '0.005',
+        refusedBy: null,
+      })
       expect(text(await client.callTool({ name: 'approvals', arguments: {} })).approvals).toEqual([])
 
       // send: held with the id, and sent once with approvalId after the user approves.
@@ -303,7 +429,12 @@ describe('approval through the compiled parx mcp', () => {
       const heldSend = await client.callTool({ name: 'send', arguments: sendArgs })
       expect(heldSend.isError).toBe(true)
       const sendHold = text(heldSend)
-      expect(sendHold).toMatchObject({ code: 'APPROVAL_REQUIRED', approvalId: expect.any(String), amount: '0.75', token: 'PUSD' })
+      expect(sendHold).toMatchObject({
+        code: 'APPROVAL_REQUIRED',
+        approvalId: expect.any(String),
+        amount: '0.75',
+        token: 'PUSD',
+      })
       await user.approveApproval({ params: { approvalId: sendHold.approvalId } })
       const sent = await client.callTool({ name: 'send', arguments: { ...sendArgs, approvalId: sendHold.approvalId } })
       expect(sent.isError, JSON.stringify(sent.content)).toBeFalsy()

@@ -2,8 +2,8 @@ import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server'
 import { ExactEvmScheme } from '@x402/evm/exact/server'
 import { paymentMiddleware } from '@x402/express'
 import express from 'express'
-import { Mppx, evm } from 'mppx/server'
-import { createWalletClient, erc20Abi, http, parseAbi, parseEther, parseSignature, type Address, type Hex } from 'viem'
+import { evm, Mppx } from 'mppx/server'
+import { type Address, createWalletClient, erc20Abi, type Hex, http, parseAbi, parseEther, parseSignature } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
@@ -39,15 +39,26 @@ const units = (symbol: string, n: string, network = 'local-base') => {
 }
 const bal = (owner: Address, symbol: string, network = 'local-base') => {
   const chain = d.services.evm[network]!
-  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
 const eth = (a: Address) => d.services.base.client.getBalance({ address: a })
 
 beforeAll(async () => {
   d = await startTestDaemon()
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-  user = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'done-when' } })).userKey })
-  sellerUser = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
+  user = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'done-when' } })).userKey,
+  })
+  sellerUser = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'seller' } })).userKey,
+  })
 }, 120_000)
 afterAll(async () => {
   for (const s of servers) await s.close()
@@ -60,11 +71,24 @@ describe('issue 9: done when', () => {
     radius = await user.createAgent({ body: { name: 'radius', network: 'local-radius' } })
     agentKey = (await user.createAgentKey({ params: { id: base.id }, body: {} })).agentKey
     agent = createPlatformClient({ url: d.urls.platform, agentKey })
-    radiusAgent = createPlatformClient({ url: d.urls.platform, agentKey: (await user.createAgentKey({ params: { id: radius.id }, body: {} })).agentKey })
-    for (const [token, amount] of [['USDC', '20'], ['PUSD', '5']] as const) await d.call('/api/local/faucet', { body: { network: 'local-base', to: base.wallet, token, amount } })
-    await d.call('/api/local/faucet', { body: { network: 'local-radius', to: radius.wallet, token: 'PUSD', amount: '10' } })
+    radiusAgent = createPlatformClient({
+      url: d.urls.platform,
+      agentKey: (await user.createAgentKey({ params: { id: radius.id }, body: {} })).agentKey,
+    })
+    for (const [token, amount] of [
+      ['USDC', '20'],
+      ['PUSD', '5'],
+    ] as const)
+      await d.call('/api/local/faucet', { body: { network: 'local-base', to: base.wallet, token, amount } })
+    await d.call('/api/local/faucet', {
+      body: { network: 'local-radius', to: radius.wallet, token: 'PUSD', amount: '10' },
+    })
     const b = await agent.balance({ params: { id: base.id } })
-    expect(b.tokens.map((t) => [t.symbol, t.amount])).toEqual([['USDC', '20'], ['PUSD', '5'], ['XUSD', '0']])
+    expect(b.tokens.map((t) => [t.symbol, t.amount])).toEqual([
+      ['USDC', '20'],
+      ['PUSD', '5'],
+      ['XUSD', '0'],
+    ])
     expect(b.native.raw).toBe('0')
     const r = await radiusAgent.balance({ params: { id: radius.id } })
     expect(r.tokens.map((t) => [t.symbol, t.amount])).toEqual([['PUSD', '10']])
@@ -102,7 +126,15 @@ describe('issue 9: done when', () => {
     app.get('/fail', (_req, res) => void res.status(500).json({ error: 'upstream broke' }))
     const upstream = await listen(app)
     servers.push(upstream)
-    const e = await sellerUser.createEndpoint({ body: { upstreamUrl: `${upstream.url}/data`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee.id } })
+    const e = await sellerUser.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/data`,
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: payee.id,
+      },
+    })
     const price = units('PUSD', '0.01')
 
     const paid = await agent.pay({ params: { id: base.id }, body: { url: e.url } })
@@ -126,8 +158,20 @@ describe('issue 9: done when', () => {
     for (const a of [wallet.address, official.address, base.wallet]) expect(await eth(a)).toBe(0n)
 
     // The upstream fails after the payment was offered: never charged.
-    const broken = await sellerUser.createEndpoint({ body: { upstreamUrl: `${upstream.url}/fail`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee.id } })
-    const failed = await d.raw(`/api/agents/${base.id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: broken.url }) })
+    const broken = await sellerUser.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/fail`,
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: payee.id,
+      },
+    })
+    const failed = await d.raw(`/api/agents/${base.id}/pay`, {
+      method: 'POST',
+      headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: broken.url }),
+    })
     expect([failed.status, failed.body.code, failed.body.charged]).toEqual([502, 'SELLER_FAILED', false])
     expect(await bal(base.wallet, 'PUSD')).toBe(units('PUSD', '7') - price)
     expect(await bal(payee.wallet, 'PUSD')).toBe(4n * price)
@@ -137,41 +181,94 @@ describe('issue 9: done when', () => {
     const chain = d.services.base
     const usdc = chain.tokens.USDC!
     const officialTo = randomAddress()
-    const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(chain.spec.caip2 as `${string}:${string}`, new ExactEvmScheme())
+    const server = new x402ResourceServer(new HTTPFacilitatorClient({ url: d.urls.facilitator })).register(
+      chain.spec.caip2 as `${string}:${string}`,
+      new ExactEvmScheme(),
+    )
     const app = express()
-    app.use(paymentMiddleware({
-      'GET /weather': { accepts: { scheme: 'exact', network: chain.spec.caip2 as `${string}:${string}`, payTo: officialTo, price: { amount: '20000', asset: usdc.address, extra: { name: usdc.permitDomain!.name, version: usdc.permitDomain!.version } } } },
-    }, server))
+    app.use(
+      paymentMiddleware(
+        {
+          'GET /weather': {
+            accepts: {
+              scheme: 'exact',
+              network: chain.spec.caip2 as `${string}:${string}`,
+              payTo: officialTo,
+              price: {
+                amount: '20000',
+                asset: usdc.address,
+                extra: { name: usdc.permitDomain!.name, version: usdc.permitDomain!.version },
+              },
+            },
+          },
+        },
+        server,
+      ),
+    )
     app.get('/weather', (_req, res) => void res.json({ weather: 'sunny' }))
     const officialSeller = await listen(app)
     servers.push(officialSeller)
     const w = await agent.pay({ params: { id: base.id }, body: { url: `${officialSeller.url}/weather` } })
     if (w.dryRun) throw new Error('not a dry run')
-    expect([w.status, JSON.parse(w.body).weather, w.receipt?.amount, w.receipt?.token]).toEqual([200, 'sunny', '0.02', 'USDC'])
+    expect([w.status, JSON.parse(w.body).weather, w.receipt?.amount, w.receipt?.token]).toEqual([
+      200,
+      'sunny',
+      '0.02',
+      'USDC',
+    ])
     expect(await bal(officialTo, 'USDC')).toBe(20_000n)
 
     const facTo = randomAddress()
     const selfTo = randomAddress()
     const common = { currency: usdc.address, chainId: chain.chainId, decimals: 6, authorization: usdc.permitDomain! }
     const relayer = privateKeyToAccount(generatePrivateKey())
-    await chain.client.request({ method: 'anvil_setBalance' as never, params: [relayer.address, `0x${parseEther('1').toString(16)}`] as never })
-    const relayerWallet = createWalletClient({ account: relayer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
-    const viaUs = Mppx.create({ secretKey: 'c'.repeat(64), realm: 'mpp-fac', methods: [evm.charge({ ...common, recipient: facTo, x402: { facilitator: d.urls.facilitator } })] })
+    await chain.client.request({
+      method: 'anvil_setBalance' as never,
+      params: [relayer.address, `0x${parseEther('1').toString(16)}`] as never,
+    })
+    const relayerWallet = createWalletClient({
+      account: relayer,
+      chain: chain.client.chain,
+      transport: http(chain.rpcUrl),
+    })
+    const viaUs = Mppx.create({
+      secretKey: 'c'.repeat(64),
+      realm: 'mpp-fac',
+      methods: [evm.charge({ ...common, recipient: facTo, x402: { facilitator: d.urls.facilitator } })],
+    })
     const selfSettling = Mppx.create({
-      secretKey: 'd'.repeat(64), realm: 'mpp-self',
-      methods: [evm.charge({
-        ...common, recipient: selfTo,
-        async settle({ payload }) {
-          const { v, r, s } = parseSignature(payload.signature as Hex)
-          const hash = await relayerWallet.writeContract({
-            address: usdc.address, chain: chain.client.chain, functionName: 'transferWithAuthorization',
-            abi: parseAbi(['function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)']),
-            args: [payload.from as Address, payload.to as Address, BigInt(payload.value), BigInt(payload.validAfter), BigInt(payload.validBefore), payload.nonce as Hex, Number(v), r, s],
-          })
-          await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-          return { reference: hash }
-        },
-      })],
+      secretKey: 'd'.repeat(64),
+      realm: 'mpp-self',
+      methods: [
+        evm.charge({
+          ...common,
+          recipient: selfTo,
+          async settle({ payload }) {
+            const { v, r, s } = parseSignature(payload.signature as Hex)
+            const hash = await relayerWallet.writeContract({
+              address: usdc.address,
+              chain: chain.client.chain,
+              functionName: 'transferWithAuthorization',
+              abi: parseAbi([
+                'function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+              ]),
+              args: [
+                payload.from as Address,
+                payload.to as Address,
+                BigInt(payload.value),
+                BigInt(payload.validAfter),
+                BigInt(payload.validBefore),
+                payload.nonce as Hex,
+                Number(v),
+                r,
+                s,
+              ],
+            })
+            await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+            return { reference: hash }
+          },
+        }),
+      ],
     })
     const mppApp = express()
     mppApp.get('/fac', async (req, res) => {
@@ -185,7 +282,10 @@ describe('issue 9: done when', () => {
     const mppSeller = await listen(mppApp)
     servers.push(mppSeller)
     const usdcBefore = await bal(base.wallet, 'USDC')
-    for (const [path, to, amount] of [['fac', facTo, 30_000n], ['self', selfTo, 40_000n]] as const) {
+    for (const [path, to, amount] of [
+      ['fac', facTo, 30_000n],
+      ['self', selfTo, 40_000n],
+    ] as const) {
       const m = await agent.pay({ params: { id: base.id }, body: { url: `${mppSeller.url}/${path}`, protocol: 'mpp' } })
       if (m.dryRun) throw new Error('not a dry run')
       expect([m.status, m.receipt?.protocol]).toEqual([200, 'mpp'])
@@ -195,7 +295,7 @@ describe('issue 9: done when', () => {
     expect(await eth(base.wallet)).toBe(0n)
   }, 60_000)
 
-  it('an over-limit payment is refused before signing, nothing moved; the day\'s spending adds up', async () => {
+  it("an over-limit payment is refused before signing, nothing moved; the day's spending adds up", async () => {
     const limits = await user.getLimits({ params: { id: base.id } })
     // send 1 + swaps 4 + 3 + 2 + pay 0.01 + 0.02 + 0.03 + 0.04, + 0.01 for the payment whose seller
     // failed: nothing was charged, but its signed permit stays usable until it expires, so its
@@ -204,10 +304,16 @@ describe('issue 9: done when', () => {
     await user.setLimits({ params: { id: base.id }, body: { dailyUsd: '10.115' } })
     const before = [await bal(base.wallet, 'USDC'), await bal(payee.wallet, 'PUSD')]
     const endpoints = (await sellerUser.listEndpoints({})).endpoints
-    const over = await d.raw(`/api/agents/${base.id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: endpoints[0]!.url }) })
-    expect([over.status, over.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'day', amountUsd: '0.01', remainingUsd: '0.005' }])
+    const over = await d.raw(`/api/agents/${base.id}/pay`, {
+      method: 'POST',
+      headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: endpoints[0]!.url }),
+    })
+    expect([over.status, over.body]).toMatchObject([
+      403,
+      { code: 'LIMIT_EXCEEDED', limit: 'day', amountUsd: '0.01', remainingUsd: '0.005' },
+    ])
     expect([await bal(base.wallet, 'USDC'), await bal(payee.wallet, 'PUSD')]).toEqual(before)
     expect(await eth(base.wallet)).toBe(0n)
   })
 })
-

@@ -37,20 +37,42 @@ beforeAll(async () => {
     req.on('end', () => (got.push(JSON.parse(body)), res.end()))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  hook = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(() => r())) }
+  hook = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    got,
+    close: () => new Promise((r) => server.close(() => r())),
+  }
   const upstream = createServer((req, res) => {
     const used = decodeURIComponent(req.url?.split('/used/')[1] ?? '')
     const report = used === 'garbage' ? 'not json' : JSON.stringify({ amount: used })
-    res.writeHead(200, { 'content-type': 'application/json', 'settlement-overrides': report }).end(JSON.stringify({ used }))
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'settlement-overrides': report })
+      .end(JSON.stringify({ used }))
   })
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
-  metered = { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, close: () => new Promise((r) => upstream.close(() => r())) }
+  metered = {
+    url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => upstream.close(() => r())),
+  }
   buyer = await evmPayer(d, ['USDC'], '1')
   const b = localBase(d)
-  pay = wrapFetchWithPayment(fetch, x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, b.chain.client as never)) }],
-    spendControls: { allowedAssets: [{ network: b.caip2 as `${string}:${string}`, asset: b.token('USDC').address as Address, maxAmountPerPayment: '10000' }] },
-  }))
+  pay = wrapFetchWithPayment(
+    fetch,
+    x402Client.fromConfig({
+      schemes: [
+        { network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, b.chain.client as never)) },
+      ],
+      spendControls: {
+        allowedAssets: [
+          {
+            network: b.caip2 as `${string}:${string}`,
+            asset: b.token('USDC').address as Address,
+            maxAmountPerPayment: '10000',
+          },
+        ],
+      },
+    }),
+  )
 }, 120_000)
 afterAll(async () => {
   await hook?.close()
@@ -63,26 +85,54 @@ const usdc = (a: string) => localBase(d).balance('USDC', a as Address)
 describe('platform endpoint offering auth-capture', () => {
   it('holds, captures after the upstream answered, voids a failed upstream, and refunds through POST /api/refunds', async () => {
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    const seller = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
-    const other = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'other' } })).userKey })
+    const seller = createPlatformClient({
+      url: d.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'seller' } })).userKey,
+    })
+    const other = createPlatformClient({
+      url: d.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'other' } })).userKey,
+    })
     const agent = await seller.createAgent({ body: { name: 'payee', network: 'local-base' } })
-    const body = { upstreamUrl: `${d.urls.api}/api/health`, price: '0.001', network: 'local-base', token: 'USDC', payTo: agent.id, authCapture: true, webhookUrl: hook.url }
+    const body = {
+      upstreamUrl: `${d.urls.api}/api/health`,
+      price: '0.001',
+      network: 'local-base',
+      token: 'USDC',
+      payTo: agent.id,
+      authCapture: true,
+      webhookUrl: hook.url,
+    }
     const e = await seller.createEndpoint({ body })
     expect(e.authCapture).toBe(true)
     // The platform captures, voids and funds refunds from payTo's wallet: an address it does not hold is refused.
-    await expect(seller.createEndpoint({ body: { ...body, payTo: randomAddress() } })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
-    await expect(seller.createEndpoint({ body: { ...body, token: 'PUSD' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(seller.createEndpoint({ body: { ...body, payTo: randomAddress() } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    await expect(seller.createEndpoint({ body: { ...body, token: 'PUSD' } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
     const failing = await seller.createEndpoint({ body: { ...body, upstreamUrl: `${d.urls.api}/api/nope` } })
 
     const unpaid = await fetch(e.url)
     expect(unpaid.status).toBe(402)
-    const terms = decodeHeader(unpaid.headers.get('payment-required') ?? undefined) as { accepts: { scheme: string; extra: Record<string, unknown> }[] }
-    expect(terms.accepts.find((a) => a.scheme === 'auth-capture')?.extra).toMatchObject({ operatorType: 'delegated', paymentFlow: 'escrow', captureMode: 'sync' })
+    const terms = decodeHeader(unpaid.headers.get('payment-required') ?? undefined) as {
+      accepts: { scheme: string; extra: Record<string, unknown> }[]
+    }
+    expect(terms.accepts.find((a) => a.scheme === 'auth-capture')?.extra).toMatchObject({
+      operatorType: 'delegated',
+      paymentFlow: 'escrow',
+      captureMode: 'sync',
+    })
 
     const b0 = await usdc(buyer.address)
     const r = await pay(e.url)
     expect(r.status).toBe(200)
-    const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as { success: boolean; amount: string; extra: Record<string, unknown> }
+    const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as {
+      success: boolean
+      amount: string
+      extra: Record<string, unknown>
+    }
     expect(receipt).toMatchObject({ success: true, amount: '1000', extra: { operation: 'capture', voided: '0' } })
     expect(await usdc(buyer.address)).toBe(b0 - PRICE)
     expect(await usdc(agent.wallet)).toBe(PRICE)
@@ -90,36 +140,85 @@ describe('platform endpoint offering auth-capture', () => {
     // A failing upstream: the hold is voided, the buyer is whole, the seller gets nothing.
     const f = await pay(failing.url)
     expect(f.status).toBe(404)
-    expect(decodeHeader(f.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, extra: { operation: 'void', voided: '1000' } })
+    expect(decodeHeader(f.headers.get('payment-response') ?? undefined)).toMatchObject({
+      success: true,
+      extra: { operation: 'void', voided: '1000' },
+    })
     expect(await usdc(buyer.address)).toBe(b0 - PRICE)
     expect(await usdc(agent.wallet)).toBe(PRICE)
 
     const paymentId = receipt.extra.paymentInfoHash as string
     await expect(other.refundPayment({ body: { paymentId } })).rejects.toMatchObject({ code: 'HOLD_NOT_FOUND' })
-    await expect(seller.refundPayment({ body: { paymentId, amount: '0.0011' } })).rejects.toMatchObject({ code: 'HOLD_AMOUNT_INVALID' })
+    await expect(seller.refundPayment({ body: { paymentId, amount: '0.0011' } })).rejects.toMatchObject({
+      code: 'HOLD_AMOUNT_INVALID',
+    })
     const refund = await seller.refundPayment({ body: { paymentId, amount: '0.0004' } })
-    expect(refund).toMatchObject({ paymentId, endpointId: e.id, token: 'USDC', amount: '0.0004', amountRaw: '400', captured: '0.001', refunded: '0.0004' })
+    expect(refund).toMatchObject({
+      paymentId,
+      endpointId: e.id,
+      token: 'USDC',
+      amount: '0.0004',
+      amountRaw: '400',
+      captured: '0.001',
+      refunded: '0.0004',
+    })
     expect(await usdc(buyer.address)).toBe(b0 - PRICE + 400n)
     expect(await usdc(agent.wallet)).toBe(PRICE - 400n)
-    expect((await seller.refundPayment({ body: { paymentId } }))).toMatchObject({ amount: '0.0006', refunded: '0.001' })
+    expect(await seller.refundPayment({ body: { paymentId } })).toMatchObject({ amount: '0.0006', refunded: '0.001' })
     expect(await usdc(buyer.address)).toBe(b0)
     expect(await usdc(agent.wallet)).toBe(0n)
     await expect(seller.refundPayment({ body: { paymentId } })).rejects.toMatchObject({ code: 'HOLD_AMOUNT_INVALID' })
     expect(await localBase(d).chain.client.getBalance({ address: buyer.address })).toBe(0n)
 
     // Webhooks: the hold, the capture, the void of the failed call, and both refunds, each once.
-    const events = await until(async () => hook.got, (got) => got.length >= 6, 'the webhooks')
-    const of = (endpointId: string) => events.filter((x) => x.data.endpointId === endpointId).map((x) => [x.type, x.data.amount])
-    expect(of(e.id)).toEqual(expect.arrayContaining([['payment.authorized', '0.001'], ['payment.captured', '0.001'], ['payment.refunded', '0.0004'], ['payment.refunded', '0.0006']]))
-    expect(of(failing.id)).toEqual(expect.arrayContaining([['payment.authorized', '0.001'], ['payment.voided', '0.001']]))
-    expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({ paymentId, scheme: 'auth-capture', voided: '0', payer: buyer.address })
+    const events = await until(
+      async () => hook.got,
+      (got) => got.length >= 6,
+      'the webhooks',
+    )
+    const of = (endpointId: string) =>
+      events.filter((x) => x.data.endpointId === endpointId).map((x) => [x.type, x.data.amount])
+    expect(of(e.id)).toEqual(
+      expect.arrayContaining([
+        ['payment.authorized', '0.001'],
+        ['payment.captured', '0.001'],
+        ['payment.refunded', '0.0004'],
+        ['payment.refunded', '0.0006'],
+      ]),
+    )
+    expect(of(failing.id)).toEqual(
+      expect.arrayContaining([
+        ['payment.authorized', '0.001'],
+        ['payment.voided', '0.001'],
+      ]),
+    )
+    expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({
+      paymentId,
+      scheme: 'auth-capture',
+      voided: '0',
+      payer: buyer.address,
+    })
   })
 
-  it("captures what the upstream reports it used (Settlement-Overrides), never more than held, the rest voided in the same settle; exact pays its price whatever is reported", async () => {
+  it('captures what the upstream reports it used (Settlement-Overrides), never more than held, the rest voided in the same settle; exact pays its price whatever is reported', async () => {
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    const seller = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'metered seller' } })).userKey })
+    const seller = createPlatformClient({
+      url: d.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'metered seller' } })).userKey,
+    })
     const agent = await seller.createAgent({ body: { name: 'metered payee', network: 'local-base' } })
-    const at = (used: string) => seller.createEndpoint({ body: { upstreamUrl: `${metered.url}/used/${encodeURIComponent(used)}`, price: '0.001', network: 'local-base', token: 'USDC', payTo: agent.id, authCapture: true, webhookUrl: hook.url } })
+    const at = (used: string) =>
+      seller.createEndpoint({
+        body: {
+          upstreamUrl: `${metered.url}/used/${encodeURIComponent(used)}`,
+          price: '0.001',
+          network: 'local-base',
+          token: 'USDC',
+          payTo: agent.id,
+          authCapture: true,
+          webhookUrl: hook.url,
+        },
+      })
     const partial = await at('400')
     const b0 = await usdc(buyer.address)
 
@@ -128,26 +227,46 @@ describe('platform endpoint offering auth-capture', () => {
     expect(await r.json()).toEqual({ used: '400' })
     // The report is the upstream's word to the platform, never the buyer's to read.
     expect(r.headers.get('settlement-overrides')).toBeNull()
-    const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as { success: boolean; amount: string; transaction: string; extra: Record<string, unknown> }
+    const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as {
+      success: boolean
+      amount: string
+      transaction: string
+      extra: Record<string, unknown>
+    }
     // One settle: the capture of 400 closes the hold, its 600 voided in the same transaction.
     expect(receipt).toMatchObject({ success: true, amount: '400', extra: { operation: 'capture', voided: '600' } })
     expect(await usdc(buyer.address)).toBe(b0 - 400n)
     expect(await usdc(agent.wallet)).toBe(400n)
-    const events = await until(async () => hook.got.filter((x) => x.data.endpointId === partial.id), (got) => got.length >= 2, 'the partial capture webhooks')
-    expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({ amount: '0.0004', voided: '0.0006', transaction: receipt.transaction })
+    const events = await until(
+      async () => hook.got.filter((x) => x.data.endpointId === partial.id),
+      (got) => got.length >= 2,
+      'the partial capture webhooks',
+    )
+    expect(events.find((x) => x.type === 'payment.captured')!.data).toMatchObject({
+      amount: '0.0004',
+      voided: '0.0006',
+      transaction: receipt.transaction,
+    })
     expect(events.filter((x) => x.type === 'payment.voided')).toEqual([])
 
     // A report above the held price captures what was held, never more.
     const over = await pay((await at('5000')).url)
     expect(over.status).toBe(200)
-    expect(decodeHeader(over.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, amount: '1000', extra: { operation: 'capture', voided: '0' } })
+    expect(decodeHeader(over.headers.get('payment-response') ?? undefined)).toMatchObject({
+      success: true,
+      amount: '1000',
+      extra: { operation: 'capture', voided: '0' },
+    })
     expect(await usdc(buyer.address)).toBe(b0 - 1400n)
     expect(await usdc(agent.wallet)).toBe(1400n)
 
     // A report of nothing used: the whole hold goes back.
     const none = await pay((await at('0')).url)
     expect(none.status).toBe(200)
-    expect(decodeHeader(none.headers.get('payment-response') ?? undefined)).toMatchObject({ success: true, extra: { operation: 'void', voided: '1000' } })
+    expect(decodeHeader(none.headers.get('payment-response') ?? undefined)).toMatchObject({
+      success: true,
+      extra: { operation: 'void', voided: '1000' },
+    })
     expect(await usdc(buyer.address)).toBe(b0 - 1400n)
 
     // A report that cannot be read is refused as the gate refuses its own handler's: voided, 402, the buyer whole.

@@ -1,5 +1,5 @@
 import express from 'express'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { decodeHeader } from '../src/sdk/x402/wire.js'
@@ -39,14 +39,34 @@ afterAll(async () => {
 
 const bal = (owner: Address) => {
   const chain = d.services.base
-  return chain.client.readContract({ address: chain.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens.PUSD!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
 
 describe('seller endpoints', () => {
   it('registers, serves behind x402, is paid by a buyer agent into the seller agent; a failing upstream is not charged', async () => {
     const payee = await seller.client.createAgent({ body: { name: 'payee', network: 'local-base' } })
-    const e = await seller.client.createEndpoint({ body: { name: 'data', upstreamUrl: `${upstream.url}/data`, price: '0.02', network: 'local-base', token: 'pusd', payTo: payee.id } })
-    expect(e).toMatchObject({ url: `${d.urls.platform}/paid/${e.id}`, price: '0.02', token: 'PUSD', payTo: payee.wallet, payToAgentId: payee.id })
+    const e = await seller.client.createEndpoint({
+      body: {
+        name: 'data',
+        upstreamUrl: `${upstream.url}/data`,
+        price: '0.02',
+        network: 'local-base',
+        token: 'pusd',
+        payTo: payee.id,
+      },
+    })
+    expect(e).toMatchObject({
+      url: `${d.urls.platform}/paid/${e.id}`,
+      price: '0.02',
+      token: 'PUSD',
+      payTo: payee.wallet,
+      payToAgentId: payee.id,
+    })
     expect((await seller.client.listEndpoints({})).endpoints).toEqual([e])
     expect((await seller.client.whoamiUser({})).endpoints).toBe(1)
 
@@ -68,36 +88,79 @@ describe('seller endpoints', () => {
     expect(await bal(payee.wallet)).toBe(2n * 10n ** 16n)
     expect(await bal(b.wallet)).toBe(10n ** 18n - 2n * 10n ** 16n)
 
-    const broken = await seller.client.createEndpoint({ body: { upstreamUrl: `${upstream.url}/fail`, price: '0.02', network: 'local-base', token: 'PUSD', payTo: payee.wallet } })
-    const failed = await d.raw(`/api/agents/${b.id}/pay`, { method: 'POST', headers: { 'x-user-key': other.userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: broken.url }) })
+    const broken = await seller.client.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/fail`,
+        price: '0.02',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: payee.wallet,
+      },
+    })
+    const failed = await d.raw(`/api/agents/${b.id}/pay`, {
+      method: 'POST',
+      headers: { 'x-user-key': other.userKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: broken.url }),
+    })
     expect(failed.body).toMatchObject({ code: 'SELLER_FAILED', charged: false })
     expect(await bal(b.wallet)).toBe(10n ** 18n - 2n * 10n ** 16n)
     expect(await bal(payee.wallet)).toBe(2n * 10n ** 16n)
   }, 60_000)
 
   it('tenancy: another user sees 404; deleted endpoints stop being served; bad input is refused', async () => {
-    const e = await seller.client.createEndpoint({ body: { upstreamUrl: `${upstream.url}/data`, price: '1', network: 'local-base', token: 'PUSD', payTo: '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a' } })
+    const e = await seller.client.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/data`,
+        price: '1',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a',
+      },
+    })
     const oh = { 'x-user-key': other.userKey }
     expect((await d.raw(`/api/endpoints/${e.id}`, { headers: oh })).body.code).toBe('NOT_FOUND')
     expect((await d.raw(`/api/endpoints/${e.id}`, { method: 'DELETE', headers: oh })).body.code).toBe('NOT_FOUND')
     const theirAgent = await other.client.createAgent({ body: { name: 'x', network: 'local-base' } })
-    const post = (body: unknown) => d.raw('/api/endpoints', { method: 'POST', headers: { 'x-user-key': seller.userKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const post = (body: unknown) =>
+      d.raw('/api/endpoints', {
+        method: 'POST',
+        headers: { 'x-user-key': seller.userKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const base = { upstreamUrl: `${upstream.url}/data`, price: '1', network: 'local-base', token: 'PUSD' }
     expect((await post({ ...base, payTo: theirAgent.id })).body.code).toBe('NOT_FOUND')
     expect((await post({ ...base, token: 'DOGE', payTo: theirAgent.wallet })).body.code).toBe('UNKNOWN_TOKEN')
-    expect((await post({ ...base, network: 'local-solana', payTo: theirAgent.wallet })).body.code).toBe('NETWORK_UNSUPPORTED')
-    expect((await post({ ...base, upstreamUrl: 'file:///etc/passwd', payTo: theirAgent.wallet })).body.code).toBe('BAD_REQUEST')
+    expect((await post({ ...base, network: 'local-solana', payTo: theirAgent.wallet })).body.code).toBe(
+      'NETWORK_UNSUPPORTED',
+    )
+    expect((await post({ ...base, upstreamUrl: 'file:///etc/passwd', payTo: theirAgent.wallet })).body.code).toBe(
+      'BAD_REQUEST',
+    )
     expect(await seller.client.deleteEndpoint({ params: { id: e.id } })).toEqual({ id: e.id, deleted: true })
     expect((await fetch(e.url)).status).toBe(404)
-    expect((await d.raw(`/api/endpoints/${e.id}`, { headers: { 'x-user-key': seller.userKey } })).body.code).toBe('NOT_FOUND')
+    expect((await d.raw(`/api/endpoints/${e.id}`, { headers: { 'x-user-key': seller.userKey } })).body.code).toBe(
+      'NOT_FOUND',
+    )
   })
 
   it('an upstream that hangs: the buyer gets 504 from the paid URL and is not charged', async () => {
     const payee = await seller.client.createAgent({ body: { name: 'payee', network: 'local-base' } })
-    const e = await seller.client.createEndpoint({ body: { upstreamUrl: `${upstream.url}/hang`, price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee.id } })
+    const e = await seller.client.createEndpoint({
+      body: {
+        upstreamUrl: `${upstream.url}/hang`,
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: payee.id,
+      },
+    })
     const b = await other.client.createAgent({ body: { name: 'buyer', network: 'local-base' } })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: b.wallet, token: 'PUSD', amount: '1' } })
-    const r = await d.raw(`/api/agents/${b.id}/pay`, { method: 'POST', headers: { 'x-user-key': other.userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: e.url }) })
+    const r = await d.raw(`/api/agents/${b.id}/pay`, {
+      method: 'POST',
+      headers: { 'x-user-key': other.userKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: e.url }),
+    })
     expect(r.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null })
     expect(r.body.error).toMatch(/504/)
     expect(await bal(b.wallet)).toBe(10n ** 18n)

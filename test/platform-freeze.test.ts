@@ -1,5 +1,5 @@
 import express from 'express'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
@@ -7,7 +7,7 @@ import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { runParx } from './helpers/cli.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { dashboardClient } from './helpers/dashboard.js'
-import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
+import { type OfficialSeller, officialSeller } from './helpers/official-seller.js'
 import { localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
 
@@ -34,7 +34,10 @@ beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
   channelSeller = await officialSeller({
-    facilitator: sellerFacilitator(d, payTo), network: b.caip2 as `${string}:${string}`, payTo, token: b.token('USDC'),
+    facilitator: sellerFacilitator(d, payTo),
+    network: b.caip2 as `${string}:${string}`,
+    payTo,
+    token: b.token('USDC'),
     routes: { '/report': { amount: '1000' } },
   })
   const app = express()
@@ -42,7 +45,14 @@ beforeAll(async () => {
     if (req.header('payment-signature') || req.header('x-payment')) paymentsSeen.push(req.path)
     next()
   })
-  app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /pusd': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo }] } } }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /pusd': { prices: [{ network: 'local-base', asset: 'PUSD', amount: String(10n ** 16n), payTo }] },
+      },
+    }),
+  )
   app.get('/pusd', (_req, res) => void res.json({ data: 'pusd report' }))
   seller = await listen(app)
 
@@ -53,7 +63,8 @@ beforeAll(async () => {
   agentId = a.id
   wallet = a.wallet as Address
   agentKey = (await user.createAgentKey({ params: { id: a.id }, body: {} })).agentKey
-  for (const token of ['USDC', 'PUSD']) await d.call('/api/local/faucet', { body: { network: 'local-base', to: wallet, token, amount: '5' } })
+  for (const token of ['USDC', 'PUSD'])
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: wallet, token, amount: '5' } })
 }, 120_000)
 afterAll(async () => {
   await seller?.close()
@@ -63,18 +74,27 @@ afterAll(async () => {
 
 const bal = (owner: Address, symbol: string) => {
   const chain = d.services.base
-  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
-const asAgent = (path: string, body: unknown) => d.raw(`/api/agents/${agentId}/${path}`, {
-  method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body),
-})
+const asAgent = (path: string, body: unknown) =>
+  d.raw(`/api/agents/${agentId}/${path}`, {
+    method: 'POST',
+    headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 const spends = {
   pay: () => asAgent('pay', { url: `${seller.url}/pusd` }),
   deposit: () => asAgent('pay', { url: `${channelSeller.url}/report` }),
   send: () => asAgent('send', { to, amount: '0.5', token: 'PUSD' }),
   swap: () => asAgent('swap', { from: 'USDC', to: 'PUSD', amount: '0.5' }),
 }
-const cli = (args: string[]) => runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
+const cli = (args: string[]) =>
+  runParx(d.urls.api, ['--output', 'json', ...args], { PARX_USER_KEY: userKey, PARX_AGENTS_URL: d.urls.platform })
 const rows = async () => (await user.listPayments({ params: { id: agentId } })).payments.length
 
 describe('freeze', () => {
@@ -84,9 +104,17 @@ describe('freeze', () => {
     const [view] = JSON.parse(frozen.out).agents
     expect(view).toMatchObject({ id: agentId, frozen: true, frozenAt: expect.any(String) })
     // The agent itself sees it, on every route that shows the agent.
-    expect(await createPlatformClient({ url: d.urls.platform, agentKey }).whoamiAgent({})).toMatchObject({ frozen: true, frozenAt: view.frozenAt })
+    expect(await createPlatformClient({ url: d.urls.platform, agentKey }).whoamiAgent({})).toMatchObject({
+      frozen: true,
+      frozenAt: view.frozenAt,
+    })
 
-    const before = { usdc: await bal(wallet, 'USDC'), pusd: await bal(wallet, 'PUSD'), seller: await bal(payTo, 'PUSD'), to: await bal(to, 'PUSD') }
+    const before = {
+      usdc: await bal(wallet, 'USDC'),
+      pusd: await bal(wallet, 'PUSD'),
+      seller: await bal(payTo, 'PUSD'),
+      to: await bal(to, 'PUSD'),
+    }
     for (const [kind, spend] of Object.entries(spends)) {
       const r = await spend()
       expect(r.status, `${kind}: ${JSON.stringify(r.body)}`).toBe(423)
@@ -95,14 +123,26 @@ describe('freeze', () => {
     expect(await rows()).toBe(0)
     expect(paymentsSeen).toEqual([])
     expect((await user.listChannels({ params: { id: agentId } })).channels).toEqual([])
-    expect({ usdc: await bal(wallet, 'USDC'), pusd: await bal(wallet, 'PUSD'), seller: await bal(payTo, 'PUSD'), to: await bal(to, 'PUSD') }).toEqual(before)
+    expect({
+      usdc: await bal(wallet, 'USDC'),
+      pusd: await bal(wallet, 'PUSD'),
+      seller: await bal(payTo, 'PUSD'),
+      to: await bal(to, 'PUSD'),
+    }).toEqual(before)
     // The CLI's agent commands exit 9 on it.
-    const agentCli = await runParx(d.urls.api, ['--output', 'json', 'send', '--to', to, '--amount', '0.1', '--token', 'PUSD'], { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_AGENTS_URL: d.urls.platform })
+    const agentCli = await runParx(
+      d.urls.api,
+      ['--output', 'json', 'send', '--to', to, '--amount', '0.1', '--token', 'PUSD'],
+      { PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_AGENTS_URL: d.urls.platform },
+    )
     expect(agentCli.code).toBe(9)
     expect(`${agentCli.out}${agentCli.err}`).toMatch(/AGENT_FROZEN/)
 
     // An agent key can neither freeze nor unfreeze.
-    const byAgent = await d.raw(`/api/agents/${agentId}/unfreeze`, { method: 'POST', headers: { 'x-agent-key': agentKey } })
+    const byAgent = await d.raw(`/api/agents/${agentId}/unfreeze`, {
+      method: 'POST',
+      headers: { 'x-agent-key': agentKey },
+    })
     expect(byAgent.status).toBe(403)
     expect(byAgent.body.code).toBe('FORBIDDEN')
 
@@ -119,10 +159,13 @@ describe('freeze', () => {
     expect(await rows()).toBeGreaterThanOrEqual(4)
   }, 180_000)
 
-  it('--all freezes every agent of the user in one step, and only that user\'s', async () => {
+  it("--all freezes every agent of the user in one step, and only that user's", async () => {
     const second = await user.createAgent({ body: { name: 'second', network: 'local-radius' } })
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    const stranger = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'other' } })).userKey })
+    const stranger = createPlatformClient({
+      url: d.urls.platform,
+      userKey: (await op.createUser({ body: { name: 'other' } })).userKey,
+    })
     const theirs = await stranger.createAgent({ body: { name: 'theirs', network: 'local-base' } })
     const all = await cli(['agent', 'freeze', '--all'])
     expect(all.code, all.err).toBe(0)

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, describe, expect, it } from 'vitest'
-import { keyFilePath } from '../src/config/paths.js'
-import { main } from '../src/cli/main.js'
 import { platformKeyId } from '../daemon/platform/wallet-seal.js'
+import { main } from '../src/cli/main.js'
+import { keyFilePath } from '../src/config/paths.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 
 /**
@@ -17,12 +17,20 @@ afterAll(async () => {
 })
 
 const post = (d: TestDaemon, path: string, headers: Record<string, string>, body: unknown) =>
-  d.raw(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  d.raw(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
 
 /** The agent's wallet key as the daemon opens it for signing, and the address it must belong to. */
 async function walletOf(d: TestDaemon, agentId: string) {
   const agent = (await d.services.platform.store.agent(agentId))!
-  return { address: privateKeyToAccount(d.services.platform.store.walletKey(agent)).address, expected: agent.address, sealed: agent.wallet_sealed }
+  return {
+    address: privateKeyToAccount(d.services.platform.store.walletKey(agent)).address,
+    expected: agent.address,
+    sealed: agent.wallet_sealed,
+  }
 }
 
 describe('rotating the platform wallet key', () => {
@@ -31,7 +39,12 @@ describe('rotating the platform wallet key', () => {
     const dataDir = d.dataDir
     const user = await post(d, '/api/operator/users', d.operatorHeaders(), { name: 'rotator' })
     expect(user.status, JSON.stringify(user.body)).toBe(200)
-    const agent = await post(d, '/api/agents', { 'x-user-key': user.body.userKey }, { name: 'a', network: 'local-base' })
+    const agent = await post(
+      d,
+      '/api/agents',
+      { 'x-user-key': user.body.userKey },
+      { name: 'a', network: 'local-base' },
+    )
     expect(agent.status, JSON.stringify(agent.body)).toBe(200)
     const id = agent.body.id as string
     const before = await walletOf(d, id)
@@ -49,12 +62,32 @@ describe('rotating the platform wallet key', () => {
 
     // Step 2: the command re-seals.
     const out: string[] = []
-    const code = await main(['node', 'parx', 'keys', 'reseal', '--output', 'json', '--api-url', d.urls.api, '--operator-token', d.services.keys.operatorToken], {
-      stdout: (s: string) => out.push(s), stderr: (s: string) => out.push(s), env: {},
-    })
+    const code = await main(
+      [
+        'node',
+        'parx',
+        'keys',
+        'reseal',
+        '--output',
+        'json',
+        '--api-url',
+        d.urls.api,
+        '--operator-token',
+        d.services.keys.operatorToken,
+      ],
+      {
+        stdout: (s: string) => out.push(s),
+        stderr: (s: string) => out.push(s),
+        env: {},
+      },
+    )
     expect(code, out.join('\n')).toBe(0)
     const report = JSON.parse(out.join('\n'))
-    expect(report).toMatchObject({ keyId: platformKeyId(newKey), agents: { resealed: 1, unopened: [] }, webhooks: { unopened: [] } })
+    expect(report).toMatchObject({
+      keyId: platformKeyId(newKey),
+      agents: { resealed: 1, unopened: [] },
+      webhooks: { unopened: [] },
+    })
     const resealed = await walletOf(d, id)
     expect(resealed.sealed).not.toBe(before.sealed)
     expect(resealed.sealed.startsWith(`v2.${platformKeyId(newKey)}.`)).toBe(true)

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Mppx, evm } from 'mppx/server'
-import { createWalletClient, erc20Abi, http, parseAbi, parseEther, parseSignature, type Address, type Hex } from 'viem'
+import { evm, Mppx } from 'mppx/server'
+import { type Address, createWalletClient, erc20Abi, type Hex, http, parseAbi, parseEther, parseSignature } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
@@ -33,35 +33,59 @@ let selfSeller: string
 beforeAll(async () => {
   d = await startTestDaemon()
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-  user = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'mpp buyer' } })).userKey })
+  user = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'mpp buyer' } })).userKey,
+  })
   const chain = d.services.base
   const usdc = chain.tokens.USDC!
   const common = { currency: usdc.address, chainId: chain.chainId, decimals: 6, authorization: usdc.permitDomain! }
   // The stock mppx seller pointed at our facilitator: verify and settle are ours.
   const viaFacilitator = Mppx.create({
-    secretKey: 'a'.repeat(64), realm: 'fac-seller',
+    secretKey: 'a'.repeat(64),
+    realm: 'fac-seller',
     methods: [evm.charge({ ...common, recipient: payToFac, x402: { facilitator: d.urls.facilitator } })],
   })
   // The stock mppx seller settling itself: transferWithAuthorization sent from its own funded key.
   const relayer = privateKeyToAccount(generatePrivateKey())
-  await chain.client.request({ method: 'anvil_setBalance' as never, params: [relayer.address, `0x${parseEther('1').toString(16)}`] as never })
+  await chain.client.request({
+    method: 'anvil_setBalance' as never,
+    params: [relayer.address, `0x${parseEther('1').toString(16)}`] as never,
+  })
   const wallet = createWalletClient({ account: relayer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
   const selfSettling = Mppx.create({
-    secretKey: 'b'.repeat(64), realm: 'self-seller',
-    methods: [evm.charge({
-      ...common, recipient: payToSelf,
-      async settle({ payload }) {
-        const { v, r, s } = parseSignature(payload.signature as Hex)
-        const hash = await wallet.writeContract({
-          address: usdc.address, chain: chain.client.chain,
-          abi: parseAbi(['function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)']),
-          functionName: 'transferWithAuthorization',
-          args: [payload.from as Address, payload.to as Address, BigInt(payload.value), BigInt(payload.validAfter), BigInt(payload.validBefore), payload.nonce as Hex, Number(v), r, s],
-        })
-        await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-        return { reference: hash }
-      },
-    })],
+    secretKey: 'b'.repeat(64),
+    realm: 'self-seller',
+    methods: [
+      evm.charge({
+        ...common,
+        recipient: payToSelf,
+        async settle({ payload }) {
+          const { v, r, s } = parseSignature(payload.signature as Hex)
+          const hash = await wallet.writeContract({
+            address: usdc.address,
+            chain: chain.client.chain,
+            abi: parseAbi([
+              'function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+            ]),
+            functionName: 'transferWithAuthorization',
+            args: [
+              payload.from as Address,
+              payload.to as Address,
+              BigInt(payload.value),
+              BigInt(payload.validAfter),
+              BigInt(payload.validBefore),
+              payload.nonce as Hex,
+              Number(v),
+              r,
+              s,
+            ],
+          })
+          await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+          return { reference: hash }
+        },
+      }),
+    ],
   })
   const route = (mppx: typeof viaFacilitator) => async (req: IncomingMessage, res: ServerResponse) => {
     const result = await Mppx.toNodeListener(mppx.charge({ amount: '0.01', description: 'a report' }))(req, res)
@@ -83,7 +107,12 @@ afterAll(async () => {
 
 const bal = (owner: Address, symbol = 'USDC') => {
   const chain = d.services.base
-  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
 async function buyer(network = 'local-base') {
   const a = await user.createAgent({ body: { name: 'mpp', network } })
@@ -92,20 +121,47 @@ async function buyer(network = 'local-base') {
   return { a, agentKey, client: createPlatformClient({ url: d.urls.platform, agentKey }) }
 }
 const pay = (id: string, agentKey: string, body: unknown) =>
-  d.raw(`/api/agents/${id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  d.raw(`/api/agents/${id}/pay`, {
+    method: 'POST',
+    headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 describe('pay (MPP, stock mppx sellers)', () => {
   it('pays a stock mppx seller that settles through our facilitator, and one that settles itself; balances exact; 0 ETH', async () => {
     const { a, client } = await buyer()
-    const dry = await client.pay({ params: { id: a.id }, body: { url: `${facSeller}/report`, protocol: 'mpp', dryRun: true } })
-    expect(dry).toMatchObject({ dryRun: true, price: { protocol: 'mpp', amount: '0.01', token: 'USDC', network: 'local-base', payTo: payToFac } })
-    const r = await client.pay({ params: { id: a.id }, body: { url: `${facSeller}/report`, protocol: 'mpp', maxAmount: '0.01' } })
+    const dry = await client.pay({
+      params: { id: a.id },
+      body: { url: `${facSeller}/report`, protocol: 'mpp', dryRun: true },
+    })
+    expect(dry).toMatchObject({
+      dryRun: true,
+      price: { protocol: 'mpp', amount: '0.01', token: 'USDC', network: 'local-base', payTo: payToFac },
+    })
+    const r = await client.pay({
+      params: { id: a.id },
+      body: { url: `${facSeller}/report`, protocol: 'mpp', maxAmount: '0.01' },
+    })
     if (r.dryRun) throw new Error('not a dry run')
     expect(r.status).toBe(200)
     expect(JSON.parse(r.body)).toEqual({ data: 'mpp report from /report' })
-    expect(r.receipt).toMatchObject({ protocol: 'mpp', amount: '0.01', token: 'USDC', network: 'local-base', payer: a.wallet, payTo: payToFac })
+    expect(r.receipt).toMatchObject({
+      protocol: 'mpp',
+      amount: '0.01',
+      token: 'USDC',
+      network: 'local-base',
+      payer: a.wallet,
+      payTo: payToFac,
+    })
     // The platform's signed receipt of an MPP charge names the transfer's transaction.
-    expect(r.receipt!.signed!.message).toMatchObject({ protocol: 'mpp', transaction: r.receipt!.transaction, payTo: payToFac, symbol: 'USDC', amount: '10000', agentWallet: a.wallet })
+    expect(r.receipt!.signed!.message).toMatchObject({
+      protocol: 'mpp',
+      transaction: r.receipt!.transaction,
+      payTo: payToFac,
+      symbol: 'USDC',
+      amount: '10000',
+      agentWallet: a.wallet,
+    })
     const tx = await d.services.base.client.getTransactionReceipt({ hash: r.receipt!.transaction as Hex })
     expect(tx.status).toBe('success')
     expect(await bal(payToFac)).toBe(PRICE)
@@ -128,7 +184,10 @@ describe('pay (MPP, stock mppx sellers)', () => {
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.005' } })
     const before = await bal(payToFac)
     const over = await pay(a.id, agentKey, { url: `${facSeller}/report` })
-    expect([over.status, over.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '0.005', amountUsd: '0.01' }])
+    expect([over.status, over.body]).toMatchObject([
+      403,
+      { code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '0.005', amountUsd: '0.01' },
+    ])
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })
     const max = await pay(a.id, agentKey, { url: `${facSeller}/report`, maxAmount: '0.001' })
     expect([max.status, max.body.code]).toEqual([409, 'PRICE_ABOVE_MAX'])
@@ -155,7 +214,12 @@ describe('pay (MPP, stock mppx sellers)', () => {
     const request = Buffer.from(JSON.stringify({ amount: '1000', currency: 'sat' })).toString('base64url')
     const odd = await serve((req, res) => {
       res.statusCode = 402
-      res.setHeader('WWW-Authenticate', req.url === '/bad' ? 'Payment id=' : `Payment id="c1", realm="x", method="lightning", intent="charge", request="${request}"`)
+      res.setHeader(
+        'WWW-Authenticate',
+        req.url === '/bad'
+          ? 'Payment id='
+          : `Payment id="c1", realm="x", method="lightning", intent="charge", request="${request}"`,
+      )
       res.end()
     })
     const lightning = await pay(a.id, agentKey, { url: `${odd}/lightning` })

@@ -12,13 +12,13 @@ import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
+import { memoryHoldStore } from '../src/sdk/x402/seller/auth-capture/store.js'
+import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { settleAmount } from '../src/sdk/x402/seller/usage.js'
 import { until } from './helpers/api-calls.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { localBase } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
-import { memoryHoldStore } from '../src/sdk/x402/seller/auth-capture/store.js'
-import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
-import { settleAmount } from '../src/sdk/x402/seller/usage.js'
 
 /**
  * Issue 40 item 4: an agent pays x402 auth-capture with the compiled `parx pay` against a real
@@ -58,7 +58,10 @@ beforeAll(async () => {
   seller = createPlatformClient({ url: d.urls.platform, userKey: sellerKey })
   const p = await seller.createAgent({ body: { name: 'payee', network: 'local-base' } })
   payee = { id: p.id, wallet: p.wallet as Address }
-  buyer = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey })
+  buyer = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey,
+  })
   const a = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
   buyerId = a.id
   buyerWallet = a.wallet as Address
@@ -66,18 +69,35 @@ beforeAll(async () => {
   await d.call('/api/local/faucet', { body: { network: 'local-base', to: buyerWallet, token: 'USDC', amount: '1' } })
 
   // An outside seller: our SDK gate through the daemon's facilitator, offering exact and auth-capture.
-  const apiKey = (await d.call<{ key: string }>('/api/operator/keys', { body: { name: 'outside', owner: outsidePayTo }, headers: d.operatorHeaders() })).key
+  const apiKey = (
+    await d.call<{ key: string }>('/api/operator/keys', {
+      body: { name: 'outside', owner: outsidePayTo },
+      headers: d.operatorHeaders(),
+    })
+  ).key
   const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo: outsidePayTo }
   const app = express()
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator, apiKey },
-    routes: {
-      'GET /metered': { prices: [price, { ...price, scheme: 'auth-capture' as const }] },
-      // A seller that holds and never captures: deferred, with the shortest capture deadline the gate allows (30 + 60 s).
-      'GET /vanishes': { prices: [{ ...price, scheme: 'auth-capture' as const, captureMode: 'deferred' as const, maxTimeoutSeconds: 30, captureDeadlineSeconds: 90 }] },
-    },
-    holds: { store: memoryHoldStore() },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator, apiKey },
+      routes: {
+        'GET /metered': { prices: [price, { ...price, scheme: 'auth-capture' as const }] },
+        // A seller that holds and never captures: deferred, with the shortest capture deadline the gate allows (30 + 60 s).
+        'GET /vanishes': {
+          prices: [
+            {
+              ...price,
+              scheme: 'auth-capture' as const,
+              captureMode: 'deferred' as const,
+              maxTimeoutSeconds: 30,
+              captureDeadlineSeconds: 90,
+            },
+          ],
+        },
+      },
+      holds: { store: memoryHoldStore() },
+    }),
+  )
   app.get('/metered', async (_req, res) => {
     // While the handler serves, the hold is placed: the agent's limits show the maximum.
     seenLimits.push((await buyer.getLimits({ params: { id: buyerId } })).spentTodayUsd)
@@ -99,8 +119,15 @@ type Run = { code: number | null; stdout: string; stderr: string }
 /** The compiled `parx` as a script runs it: no terminal, the agent's key and id in the environment. */
 function parx(args: string[], as: 'agent' | 'seller' = 'agent'): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PARX_AGENTS_URL: d.urls.platform, PARX_API_URL: d.urls.api, PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'), NO_COLOR: '1',
-    ...(as === 'agent' ? { PARX_AGENT_KEY: buyerKey, PARX_AGENT_ID: buyerId, PARX_USER_KEY: '' } : { PARX_AGENT_KEY: '', PARX_AGENT_ID: '', PARX_USER_KEY: sellerKey }),
+    ...process.env,
+    PARX_AGENTS_URL: d.urls.platform,
+    PARX_API_URL: d.urls.api,
+    PARX_CONFIG_DIR: join(tmp, 'config'),
+    PARX_RUNTIME_DIR: join(tmp, 'run'),
+    NO_COLOR: '1',
+    ...(as === 'agent'
+      ? { PARX_AGENT_KEY: buyerKey, PARX_AGENT_ID: buyerId, PARX_USER_KEY: '' }
+      : { PARX_AGENT_KEY: '', PARX_AGENT_ID: '', PARX_USER_KEY: sellerKey }),
   }
   const child = spawn(process.execPath, ['bin/parx.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
@@ -111,7 +138,17 @@ function parx(args: string[], as: 'agent' | 'seller' = 'agent'): Promise<Run> {
 }
 const usdc = (a: Address) => localBase(d).balance('USDC', a)
 const spent = async () => (await buyer.getLimits({ params: { id: buyerId } })).spentTodayUsd
-const endpoint = (path: string) => seller.createEndpoint({ body: { upstreamUrl: `${upstreamUrl}${path}`, price: '0.001', network: 'local-base', token: 'USDC', payTo: payee.id, authCapture: true } })
+const endpoint = (path: string) =>
+  seller.createEndpoint({
+    body: {
+      upstreamUrl: `${upstreamUrl}${path}`,
+      price: '0.001',
+      network: 'local-base',
+      token: 'USDC',
+      payTo: payee.id,
+      authCapture: true,
+    },
+  })
 
 describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
   it('holds the maximum while the handler runs, captures for less, and gives the rest back to the limits', async () => {
@@ -119,7 +156,16 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const r = await parx(['pay', `${outside.url}/metered`, '--output', 'json'])
     expect(r.code, r.stderr + r.stdout).toBe(0)
     const a = JSON.parse(r.stdout)
-    expect(a).toMatchObject({ status: 200, receipt: { protocol: 'x402-v2', amount: '0.001', token: 'USDC', payTo: outsidePayTo, hold: { held: '0.001', captured: '0.0004', voided: '0.0006' } } })
+    expect(a).toMatchObject({
+      status: 200,
+      receipt: {
+        protocol: 'x402-v2',
+        amount: '0.001',
+        token: 'USDC',
+        payTo: outsidePayTo,
+        hold: { held: '0.001', captured: '0.0004', voided: '0.0006' },
+      },
+    })
     expect(JSON.parse(a.body)).toEqual({ used: 400 })
     // During the handler the whole maximum was held against the limits; now only the capture counts.
     expect(seenLimits).toEqual(['0.001'])
@@ -144,7 +190,10 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const before = Number(await spent())
     const r = await parx(['pay', e.url, '--output', 'json'])
     expect(r.code, r.stderr + r.stdout).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 200, receipt: { payTo: payee.wallet, hold: { held: '0.001', captured: '0.001', voided: '0' } } })
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: 200,
+      receipt: { payTo: payee.wallet, hold: { held: '0.001', captured: '0.001', voided: '0' } },
+    })
     expect(Number(await spent())).toBeCloseTo(before + 0.001, 9)
     expect(await usdc(buyerWallet)).toBe(b0 - PRICE)
     expect(await usdc(payee.wallet)).toBe(PRICE)
@@ -187,7 +236,10 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     expect(receipt.hold).toMatchObject({ held: '0.001', captured: '0.001', voided: '0' })
     const afterPay = await spent()
     expect(await usdc(buyerWallet)).toBe(b0 - PRICE)
-    const refunded = await parx(['endpoint', 'refund', receipt.hold.id, '--amount', '0.0007', '--output', 'json'], 'seller')
+    const refunded = await parx(
+      ['endpoint', 'refund', receipt.hold.id, '--amount', '0.0007', '--output', 'json'],
+      'seller',
+    )
     expect(refunded.code, refunded.stderr + refunded.stdout).toBe(0)
     expect(await usdc(buyerWallet)).toBe(b0 - 300n)
     expect(await usdc(payee.wallet)).toBe(p0 + 300n)
@@ -197,29 +249,71 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     // parx payments: per payment the hold, what was captured, voided and refunded.
     const listed = await parx(['payments', '--kind', 'pay', '--output', 'json'])
     expect(listed.code, listed.stderr).toBe(0)
-    const rows = JSON.parse(listed.stdout).payments as { amount: string; amountUsd: string; state: string; hold?: Record<string, string> }[]
+    const rows = JSON.parse(listed.stdout).payments as {
+      amount: string
+      amountUsd: string
+      state: string
+      hold?: Record<string, string>
+    }[]
     expect(rows.find((x) => x.hold?.id === receipt.hold.id)).toMatchObject({
-      state: 'confirmed', amount: '0.0003', amountUsd: '0.0003', hold: { status: 'settled', held: '0.001', holding: '0', captured: '0.001', voided: '0', refunded: '0.0007', reclaimed: '0' },
+      state: 'confirmed',
+      amount: '0.0003',
+      amountUsd: '0.0003',
+      hold: {
+        status: 'settled',
+        held: '0.001',
+        holding: '0',
+        captured: '0.001',
+        voided: '0',
+        refunded: '0.0007',
+        reclaimed: '0',
+      },
     })
     expect(rows.filter((x) => x.hold?.captured === '0.0004')).toEqual([
-      expect.objectContaining({ amount: '0.0004', hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }) }),
-      expect.objectContaining({ amount: '0.0004', hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }) }),
+      expect.objectContaining({
+        amount: '0.0004',
+        hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }),
+      }),
+      expect.objectContaining({
+        amount: '0.0004',
+        hold: expect.objectContaining({ held: '0.001', voided: '0.0006', refunded: '0' }),
+      }),
     ])
-    expect(rows.find((x) => x.hold?.voided === '0.001')).toMatchObject({ state: 'released', hold: { captured: '0', voided: '0.001' } })
+    expect(rows.find((x) => x.hold?.voided === '0.001')).toMatchObject({
+      state: 'released',
+      hold: { captured: '0', voided: '0.001' },
+    })
     expect(rows.filter((x) => !x.hold)).toHaveLength(1) // the exact one
     const text = await parx(['payments', '--kind', 'pay'])
     expect(text.stdout).toContain('hold 0.001 USDC: captured 0.001, refunded 0.0007')
     expect(text.stdout).toContain('hold 0.001 USDC: captured 0, voided 0.001')
     // The CSV export: the hold's columns after the others, empty for the exact pay.
     const csv = (await parx(['payments', '--kind', 'pay', '-o', 'csv'])).stdout.trimEnd().split('\n')
-    expect(csv[0]).toBe('createdAt,kind,state,amount,token,amountUsd,host,recipient,tx,userOp,reason,id,holdId,held,holding,captured,voided,refunded,reclaimed')
-    expect(csv.find((l) => l.includes(receipt.hold.id))).toMatch(new RegExp(`,${receipt.hold.id},0\\.001,0,0\\.001,0,0\\.0007,0$`))
+    expect(csv[0]).toBe(
+      'createdAt,kind,state,amount,token,amountUsd,host,recipient,tx,userOp,reason,id,holdId,held,holding,captured,voided,refunded,reclaimed',
+    )
+    expect(csv.find((l) => l.includes(receipt.hold.id))).toMatch(
+      new RegExp(`,${receipt.hold.id},0\\.001,0,0\\.001,0,0\\.0007,0$`),
+    )
     expect(csv.filter((l) => l.endsWith(',,,,,,,'))).toHaveLength(1) // the exact one
 
     // parx report: the window's holds per token (two metered, one full, one voided, one refunded).
     const report = JSON.parse((await parx(['report', '--output', 'json'])).stdout)
-    expect(report.holds).toEqual([{ token: 'USDC', count: 5, held: '0.005', holding: '0', captured: '0.0028', voided: '0.0022', refunded: '0.0007', reclaimed: '0' }])
-    expect((await parx(['report'])).stdout).toMatch(/auth-capture holds\n\s+USDC\s+5 holds\s+held 0\.005 USDC: captured 0\.0028, voided 0\.0022, refunded 0\.0007/)
+    expect(report.holds).toEqual([
+      {
+        token: 'USDC',
+        count: 5,
+        held: '0.005',
+        holding: '0',
+        captured: '0.0028',
+        voided: '0.0022',
+        refunded: '0.0007',
+        reclaimed: '0',
+      },
+    ])
+    expect((await parx(['report'])).stdout).toMatch(
+      /auth-capture holds\n\s+USDC\s+5 holds\s+held 0\.005 USDC: captured 0\.0028, voided 0\.0022, refunded 0\.0007/,
+    )
     const reportCsv = (await parx(['report', '-o', 'csv'])).stdout
     expect(reportCsv).toContain('hold-captured,USDC,5,,,0.0028')
     expect(reportCsv).toContain('hold-refunded,USDC,5,,,0.0007')
@@ -230,12 +324,21 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [fileURLToPath(new URL('../bin/parx.js', import.meta.url)), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: tmp, PARX_CONFIG_DIR: join(tmp, 'mcp-config'), PARX_RUNTIME_DIR: join(tmp, 'mcp-run'), PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: buyerKey, PARX_AGENT_ID: buyerId },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: tmp,
+        PARX_CONFIG_DIR: join(tmp, 'mcp-config'),
+        PARX_RUNTIME_DIR: join(tmp, 'mcp-run'),
+        PARX_AGENTS_URL: d.urls.platform,
+        PARX_AGENT_KEY: buyerKey,
+        PARX_AGENT_ID: buyerId,
+      },
       stderr: 'pipe',
     })
     const client = new Client({ name: 'parx-test', version: '0.0.0' })
     await client.connect(transport)
-    const text = (r: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
+    const text = (r: Awaited<ReturnType<Client['callTool']>>) =>
+      JSON.parse((r.content as { type: string; text: string }[])[0]!.text)
     try {
       const b0 = await usdc(buyerWallet)
       const exact = await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'exact' } })
@@ -244,13 +347,26 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
       expect(text(exact).receipt.hold).toBeUndefined()
       const held = await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'auth-capture' } })
       expect(held.isError, JSON.stringify(held.content)).toBeFalsy()
-      expect(text(held)).toMatchObject({ status: 200, receipt: { hold: { held: '0.001', captured: '0.001', voided: '0' } } })
+      expect(text(held)).toMatchObject({
+        status: 200,
+        receipt: { hold: { held: '0.001', captured: '0.001', voided: '0' } },
+      })
       expect(await usdc(buyerWallet)).toBe(b0 - 2n * PRICE)
       expect((await client.callTool({ name: 'pay', arguments: { url: e.url, scheme: 'upto' } })).isError).toBe(true)
       expect(await usdc(buyerWallet)).toBe(b0 - 2n * PRICE)
 
       const history = text(await client.callTool({ name: 'history', arguments: { kind: 'pay', limit: 2 } }))
-      expect(history.payments[0]).toMatchObject({ amount: '0.001', hold: { id: text(held).receipt.hold.id, held: '0.001', captured: '0.001', voided: '0', refunded: '0', reclaimed: '0' } })
+      expect(history.payments[0]).toMatchObject({
+        amount: '0.001',
+        hold: {
+          id: text(held).receipt.hold.id,
+          held: '0.001',
+          captured: '0.001',
+          voided: '0',
+          refunded: '0',
+          reclaimed: '0',
+        },
+      })
       expect(history.payments[1].hold).toBeUndefined()
       const report = text(await client.callTool({ name: 'history', arguments: { report: true } }))
       expect(report.holds).toEqual([expect.objectContaining({ token: 'USDC', count: 6, held: '0.006' })])
@@ -272,11 +388,21 @@ describe('an agent pays auth-capture (compiled parx pay, real daemon)', () => {
     const client = d.services.base.client
     await client.request({ method: 'evm_increaseTime' as never, params: [120] as never })
     await client.request({ method: 'evm_mine' as never, params: [] as never })
-    await until(() => usdc(buyerWallet), (b) => b === b0, 'the reclaim on chain', 120_000)
+    await until(
+      () => usdc(buyerWallet),
+      (b) => b === b0,
+      'the reclaim on chain',
+      120_000,
+    )
     const back = await until(spent, (s) => Number(s) <= before + 1e-9, 'the reclaimed hold out of the limits')
     expect(Number(back)).toBeCloseTo(before, 9)
-    const listed = JSON.parse((await parx(['payments', '--kind', 'pay', '--limit', '1', '--output', 'json'])).stdout).payments
-    expect(listed[0]).toMatchObject({ state: 'released', hold: { id: hold.id, held: '0.001', holding: '0', captured: '0', reclaimed: '0.001' } })
+    const listed = JSON.parse(
+      (await parx(['payments', '--kind', 'pay', '--limit', '1', '--output', 'json'])).stdout,
+    ).payments
+    expect(listed[0]).toMatchObject({
+      state: 'released',
+      hold: { id: hold.id, held: '0.001', holding: '0', captured: '0', reclaimed: '0.001' },
+    })
     expect(await usdc(outsidePayTo)).toBe(800n)
     // Gasless: the agent account's user operation was sponsored.
     expect(await client.getBalance({ address: buyerWallet })).toBe(0n)

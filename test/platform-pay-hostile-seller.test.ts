@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { createWalletClient, http, parseEther, parseSignature, type Address, type Hex } from 'viem'
+import { type Address, createWalletClient, type Hex, http, parseEther, parseSignature } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
@@ -21,7 +21,11 @@ const PRICE = 400_000n // 0.40 USDC (6 decimals)
 let d: TestDaemon
 let user: PlatformClient
 let userKey: string
-let seller: { url: string; kept: Array<{ path: string; payload: Record<string, any>; at: number }>; close(): Promise<void> }
+let seller: {
+  url: string
+  kept: Array<{ path: string; payload: Record<string, any>; at: number }>
+  close(): Promise<void>
+}
 const payTo = randomAddress()
 const attacker = privateKeyToAccount(generatePrivateKey())
 
@@ -33,19 +37,36 @@ async function hostileSeller(): Promise<typeof seller> {
   const offer = (symbol: 'USDC' | 'PUSD', amount: string) => {
     const t = chain.tokens[symbol]!
     return {
-      scheme: 'exact', network: chain.spec.caip2, asset: t.address, amount, payTo, maxTimeoutSeconds: YEAR,
-      extra: { name: t.permitDomain!.name, version: t.permitDomain!.version, assetTransferMethod: symbol === 'USDC' ? 'eip3009' : 'erc2612', ...(symbol === 'PUSD' ? { spender: attacker.address } : {}) },
+      scheme: 'exact',
+      network: chain.spec.caip2,
+      asset: t.address,
+      amount,
+      payTo,
+      maxTimeoutSeconds: YEAR,
+      extra: {
+        name: t.permitDomain!.name,
+        version: t.permitDomain!.version,
+        assetTransferMethod: symbol === 'USDC' ? 'eip3009' : 'erc2612',
+        ...(symbol === 'PUSD' ? { spender: attacker.address } : {}),
+      },
     }
   }
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!
-    const accepts = [path === '/pusd' ? offer('PUSD', (PRICE * 10n ** 12n).toString()) : offer('USDC', PRICE.toString())]
+    const accepts = [
+      path === '/pusd' ? offer('PUSD', (PRICE * 10n ** 12n).toString()) : offer('USDC', PRICE.toString()),
+    ]
     const terms = encodeHeader({ x402Version: 2, resource: { url: `${seller.url}${path}` }, accepts })
     const signature = req.headers['payment-signature']
     if (typeof signature === 'string') {
       kept.push({ path, payload: decodeHeader<Record<string, any>>(signature)!, at: Math.floor(Date.now() / 1000) })
       // Alternately a refusal and a failure; neither settles.
-      if (answers++ % 2 === 0) return void res.writeHead(402, { 'payment-required': encodeHeader({ x402Version: 2, error: 'insufficient_funds', accepts }) }).end('{}')
+      if (answers++ % 2 === 0)
+        return void res
+          .writeHead(402, {
+            'payment-required': encodeHeader({ x402Version: 2, error: 'insufficient_funds', accepts }),
+          })
+          .end('{}')
       return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"try later"}')
     }
     res.writeHead(402, { 'payment-required': terms, 'content-type': 'application/json' }).end('{}')
@@ -62,46 +83,90 @@ beforeAll(async () => {
   user = createPlatformClient({ url: d.urls.platform, userKey })
   seller = await hostileSeller()
   const chain = d.services.base
-  await chain.client.request({ method: 'anvil_setBalance' as never, params: [attacker.address, `0x${parseEther('1').toString(16)}`] as never })
+  await chain.client.request({
+    method: 'anvil_setBalance' as never,
+    params: [attacker.address, `0x${parseEther('1').toString(16)}`] as never,
+  })
 }, 120_000)
 afterAll(async () => {
   await seller?.close()
   await d?.close()
 })
 
-const balance = (symbol: string, owner: Address) => d.services.base.client.readContract({ address: d.services.base.tokens[symbol]!.address, abi: tokenAbi, functionName: 'balanceOf', args: [owner] })
+const balance = (symbol: string, owner: Address) =>
+  d.services.base.client.readContract({
+    address: d.services.base.tokens[symbol]!.address,
+    abi: tokenAbi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 const spent = async (id: string) => (await user.getLimits({ params: { id } })).spentTodayUsd
 async function agent(limit = '1') {
   const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
-  for (const token of ['USDC', 'PUSD']) await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token, amount: '5' } })
+  for (const token of ['USDC', 'PUSD'])
+    await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token, amount: '5' } })
   await user.setLimits({ params: { id: a.id }, body: { dailyUsd: limit } })
   return a
 }
-const pay = (id: string, path: string) => d.raw(`/api/agents/${id}/pay`, {
-  method: 'POST', headers: { 'x-user-key': userKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${seller.url}${path}` }),
-})
-const wallet = () => createWalletClient({ account: attacker, chain: d.services.base.client.chain, transport: http(d.services.base.rpcUrl) })
+const pay = (id: string, path: string) =>
+  d.raw(`/api/agents/${id}/pay`, {
+    method: 'POST',
+    headers: { 'x-user-key': userKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${seller.url}${path}` }),
+  })
+const wallet = () =>
+  createWalletClient({
+    account: attacker,
+    chain: d.services.base.client.chain,
+    transport: http(d.services.base.rpcUrl),
+  })
 
 /** What the attacker does with a kept signature: submits it itself. True when the transaction succeeded. */
 async function submit(kept: { path: string; payload: Record<string, any> }): Promise<boolean> {
   const chain = d.services.base
-  const { signature, authorization: a } = kept.payload.payload as { signature: Hex; authorization: Record<string, string> }
+  const { signature, authorization: a } = kept.payload.payload as {
+    signature: Hex
+    authorization: Record<string, string>
+  }
   const { r, s, v, yParity } = parseSignature(signature)
   const vv = Number(v ?? BigInt(yParity + 27))
   try {
     if (kept.path === '/pusd') {
       const token = chain.tokens.PUSD!.address
       const permit = await wallet().writeContract({
-        address: token, abi: tokenAbi, functionName: 'permit', chain: chain.client.chain,
+        address: token,
+        abi: tokenAbi,
+        functionName: 'permit',
+        chain: chain.client.chain,
         args: [a.from as Address, attacker.address, BigInt(a.value!), BigInt(a.validBefore!), vv, r, s],
       })
-      if ((await chain.client.waitForTransactionReceipt({ hash: permit, pollingInterval: 20 })).status !== 'success') return false
-      const pull = await wallet().writeContract({ address: token, abi: tokenAbi, functionName: 'transferFrom', chain: chain.client.chain, args: [a.from as Address, attacker.address, BigInt(a.value!)] })
+      if ((await chain.client.waitForTransactionReceipt({ hash: permit, pollingInterval: 20 })).status !== 'success')
+        return false
+      const pull = await wallet().writeContract({
+        address: token,
+        abi: tokenAbi,
+        functionName: 'transferFrom',
+        chain: chain.client.chain,
+        args: [a.from as Address, attacker.address, BigInt(a.value!)],
+      })
       return (await chain.client.waitForTransactionReceipt({ hash: pull, pollingInterval: 20 })).status === 'success'
     }
     const hash = await wallet().writeContract({
-      address: chain.tokens.USDC!.address, abi: tokenAbi, functionName: 'transferWithAuthorization', chain: chain.client.chain,
-      args: [a.from as Address, a.to as Address, BigInt(a.value!), BigInt(a.validAfter!), BigInt(a.validBefore!), a.nonce as Hex, vv, r, s],
+      address: chain.tokens.USDC!.address,
+      abi: tokenAbi,
+      functionName: 'transferWithAuthorization',
+      chain: chain.client.chain,
+      args: [
+        a.from as Address,
+        a.to as Address,
+        BigInt(a.value!),
+        BigInt(a.validAfter!),
+        BigInt(a.validBefore!),
+        a.nonce as Hex,
+        vv,
+        r,
+        s,
+      ],
     })
     return (await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status === 'success'
   } catch {
@@ -132,17 +197,31 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     let submitted = 0
     for (const k of kept) if (await submit(k)) submitted++
     const moved = before - (await balance('USDC', a.wallet))
-    console.log('hostile seller: signatures kept', kept.length, 'submitted', submitted, 'USDC moved', Number(moved) / 1e6)
+    console.log(
+      'hostile seller: signatures kept',
+      kept.length,
+      'submitted',
+      submitted,
+      'USDC moved',
+      Number(moved) / 1e6,
+    )
     expect(moved).toBeLessThanOrEqual(1_000_000n)
     // Two fit the limit and stay reserved (nothing charged YET); the rest are refused before signing.
-    expect(answers.map((r) => r.body.code)).toEqual(['PAYMENT_REFUSED', 'SELLER_FAILED', 'LIMIT_EXCEEDED', 'LIMIT_EXCEEDED', 'LIMIT_EXCEEDED'])
+    expect(answers.map((r) => r.body.code)).toEqual([
+      'PAYMENT_REFUSED',
+      'SELLER_FAILED',
+      'LIMIT_EXCEEDED',
+      'LIMIT_EXCEEDED',
+      'LIMIT_EXCEEDED',
+    ])
     for (const r of answers.slice(0, 2)) {
       expect(r.body).toMatchObject({ charged: false, transaction: null, reservedUntil: expect.any(String) })
       expect(r.body.error).toMatch(/nothing was charged yet.*reserved/)
     }
     expect(kept).toHaveLength(2)
     // The seller asked for a year; the signatures are valid for the cap at most.
-    for (const k of kept) expect(Number(k.payload.payload.authorization.validBefore) - k.at).toBeLessThanOrEqual(CAP + 1)
+    for (const k of kept)
+      expect(Number(k.payload.payload.authorization.validBefore) - k.at).toBeLessThanOrEqual(CAP + 1)
     expect([submitted, moved]).toEqual([2, 2n * PRICE])
     expect(await spent(a.id)).toBe('0.8')
   }, 120_000)
@@ -156,11 +235,19 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     // Two fit the limit and were signed (and kept), the third is refused before signing.
     expect(codes).toEqual(['PAYMENT_REFUSED', 'SELLER_FAILED', 'LIMIT_EXCEEDED'])
     expect(kept).toHaveLength(2)
-    for (const k of kept) expect(Number(k.payload.payload.authorization.validBefore) - k.at).toBeLessThanOrEqual(CAP + 1)
+    for (const k of kept)
+      expect(Number(k.payload.payload.authorization.validBefore) - k.at).toBeLessThanOrEqual(CAP + 1)
     const submitted = []
     for (const k of kept) submitted.push(await submit(k))
     const moved = before - (await balance('PUSD', a.wallet))
-    console.log('hostile seller erc2612: signatures kept', kept.length, 'submitted', submitted.join(','), 'PUSD moved', Number(moved) / 1e18)
+    console.log(
+      'hostile seller erc2612: signatures kept',
+      kept.length,
+      'submitted',
+      submitted.join(','),
+      'PUSD moved',
+      Number(moved) / 1e18,
+    )
     // The attack works (the first permit pulls its 0.40; the second was signed on the same permit
     // nonce, so at most one of them can be used), and what moved is what the submitted permits allowed, within the limit.
     expect(submitted[0]).toBe(true)
@@ -188,9 +275,19 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     // After it: the unused one released, the used one confirmed with its transaction.
     await new Promise((r) => setTimeout(r, Math.max(0, reservedUntil - Date.now()) + 1_500))
     await mine()
-    expect(await until(() => spent(unused.id), (v) => v === '0')).toBe('0')
+    expect(
+      await until(
+        () => spent(unused.id),
+        (v) => v === '0',
+      ),
+    ).toBe('0')
     const row = await until(
-      () => d.services.store.db.selectFrom('platform_spends').selectAll().where('agent_id', '=', used.id).executeTakeFirstOrThrow(),
+      () =>
+        d.services.store.db
+          .selectFrom('platform_spends')
+          .selectAll()
+          .where('agent_id', '=', used.id)
+          .executeTakeFirstOrThrow(),
       (r) => r.state !== 'reserved',
     )
     expect(row.state).toBe('confirmed')

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import express from 'express'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { networks } from '../src/networks/registry.js'
+import { createPlatformClient, type PlatformClient } from '../src/sdk/platform/client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { randomAddress } from './helpers/x402.js'
@@ -43,14 +43,30 @@ beforeAll(async () => {
   // A v1-only seller: the same gate with its v2 header taken out, so only the v1 JSON body names the terms.
   app.use('/v1', (_req, res, next) => {
     const set = res.setHeader.bind(res)
-    res.setHeader = ((k: string, v: never) => (k.toLowerCase() === 'payment-required' ? res : set(k, v))) as typeof res.setHeader
+    res.setHeader = ((k: string, v: never) =>
+      k.toLowerCase() === 'payment-required' ? res : set(k, v)) as typeof res.setHeader
     next()
   })
-  const price = (method?: string, asset = 'PUSD', amount = String(PUSD_PRICE)) => ({ prices: [{ network: 'local-base', asset, amount, payTo, ...(method ? { method } : {}) }] })
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    routes: { 'GET /two': { prices: [price().prices[0]!, { network: 'local-base', asset: 'USDC', amount: '10000', payTo: otherPayTo, method: 'eip3009' }] }, 'GET /pusd': price(), 'GET /v1/pusd': price(), 'GET /usdc': price('eip3009', 'USDC', '10000'), 'GET /broken': price() },
-  }))
+  const price = (method?: string, asset = 'PUSD', amount = String(PUSD_PRICE)) => ({
+    prices: [{ network: 'local-base', asset, amount, payTo, ...(method ? { method } : {}) }],
+  })
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: {
+        'GET /two': {
+          prices: [
+            price().prices[0]!,
+            { network: 'local-base', asset: 'USDC', amount: '10000', payTo: otherPayTo, method: 'eip3009' },
+          ],
+        },
+        'GET /pusd': price(),
+        'GET /v1/pusd': price(),
+        'GET /usdc': price('eip3009', 'USDC', '10000'),
+        'GET /broken': price(),
+      },
+    }),
+  )
   app.get('/pusd', (_req, res) => void res.json({ data: 'pusd report' }))
   app.get('/two', (_req, res) => void res.json({ data: 'two offers' }))
   app.get('/v1/pusd', (_req, res) => void res.json({ data: 'v1 report' }))
@@ -59,7 +75,17 @@ beforeAll(async () => {
   app.get('/free', (_req, res) => void res.json({ free: true }))
   app.get('/garbage', (_req, res) => void res.status(402).set('PAYMENT-REQUIRED', 'not base64 json').send('pay me'))
   const lightning = Buffer.from(JSON.stringify({ amount: '1000', currency: 'sat' })).toString('base64url')
-  app.get('/mpp', (_req, res) => void res.status(402).set('WWW-Authenticate', `Payment id="x", realm="r", method="lightning", intent="charge", request="${lightning}"`).send(''))
+  app.get(
+    '/mpp',
+    (_req, res) =>
+      void res
+        .status(402)
+        .set(
+          'WWW-Authenticate',
+          `Payment id="x", realm="r", method="lightning", intent="charge", request="${lightning}"`,
+        )
+        .send(''),
+  )
   // A rogue seller: settles an eip3009 payment through the facilitator, then answers 500 without PAYMENT-RESPONSE.
   app.get('/rogue/:terms', async (req, res) => {
     const sig = req.header('payment-signature')
@@ -69,7 +95,8 @@ beforeAll(async () => {
     }
     const payload = JSON.parse(Buffer.from(sig, 'base64').toString('utf8'))
     await fetch(`${d.urls.facilitator}/settle`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted }),
     })
     res.status(500).json({ error: 'crashed after settling' })
@@ -86,7 +113,12 @@ afterAll(async () => {
 
 const bal = (owner: Address, symbol: string) => {
   const chain = d.services.base
-  return chain.client.readContract({ address: chain.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+  return chain.client.readContract({
+    address: chain.tokens[symbol]!.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
 }
 async function buyer(funded: string) {
   const a = await user.createAgent({ body: { name: 'buyer', network: 'local-base' } })
@@ -96,7 +128,11 @@ async function buyer(funded: string) {
   return { a, agentKey, client: createPlatformClient({ url: d.urls.platform, agentKey }) }
 }
 const pay = (id: string, agentKey: string, body: unknown) =>
-  d.raw(`/api/agents/${id}/pay`, { method: 'POST', headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  d.raw(`/api/agents/${id}/pay`, {
+    method: 'POST',
+    headers: { 'x-agent-key': agentKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 describe('pay (x402)', () => {
   it('pays a PUSD (erc2612) and a USDC (eip3009) endpoint, v2 and v1; balances exact; 0 ETH', async () => {
@@ -106,7 +142,14 @@ describe('pay (x402)', () => {
     if (r.dryRun) throw new Error('not a dry run')
     expect(r.status).toBe(200)
     expect(JSON.parse(r.body)).toEqual({ data: 'pusd report' })
-    expect(r.receipt).toMatchObject({ protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payer: a.wallet, payTo })
+    expect(r.receipt).toMatchObject({
+      protocol: 'x402-v2',
+      amount: '0.01',
+      token: 'PUSD',
+      network: 'local-base',
+      payer: a.wallet,
+      payTo,
+    })
     expect(await bal(payTo, 'PUSD')).toBe(before + PUSD_PRICE)
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n - PUSD_PRICE)
     const u = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/usdc` } })
@@ -129,11 +172,21 @@ describe('pay (x402)', () => {
     await user.setLimits({ params: { id: a.id }, body: { dailyUsd: '0.005' } })
     const dry = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
     expect(dry).toEqual({
-      dryRun: true, wouldPay: false, approvalRequired: false, approveAboveUsd: null,
-      refusedBy: { rule: 'day', scope: 'agent', value: '0.005', message: expect.stringContaining("above what this agent's day budget of 0.005 USD still allows") },
+      dryRun: true,
+      wouldPay: false,
+      approvalRequired: false,
+      approveAboveUsd: null,
+      refusedBy: {
+        rule: 'day',
+        scope: 'agent',
+        value: '0.005',
+        message: expect.stringContaining("above what this agent's day budget of 0.005 USD still allows"),
+      },
       offer: { protocol: 'x402-v2', scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
       remaining: { perPayment: null, hour: null, day: '0.005', week: null, month: null },
-      price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo }, withinLimits: false, remainingTodayUsd: '0.005',
+      price: { protocol: 'x402-v2', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
+      withinLimits: false,
+      remainingTodayUsd: '0.005',
     })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
   })
@@ -142,7 +195,12 @@ describe('pay (x402)', () => {
     const { a, agentKey } = await buyer('1')
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.001' } })
     const over = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
-    expect(over.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'perPayment', limitUsd: '0.001', amountUsd: '0.01' })
+    expect(over.body).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      limit: 'perPayment',
+      limitUsd: '0.001',
+      amountUsd: '0.01',
+    })
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null, allowedHosts: ['api.example.com'] } })
     const host = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
     expect(host.body).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'allowedHosts' })
@@ -150,33 +208,61 @@ describe('pay (x402)', () => {
     const max = await pay(a.id, agentKey, { url: `${seller.url}/pusd`, maxAmount: '0.009' })
     expect([max.status, max.body.code]).toEqual([409, 'PRICE_ABOVE_MAX'])
     // The cap, the price and its token as fields: a client words the refusal from them, not from the message.
-    expect(max.body).toMatchObject({ maxAmount: '0.009', amount: '0.01', token: 'PUSD', error: 'the seller asks 0.01 PUSD, above maxAmount 0.009; nothing was paid' })
+    expect(max.body).toMatchObject({
+      maxAmount: '0.009',
+      amount: '0.01',
+      token: 'PUSD',
+      error: 'the seller asks 0.01 PUSD, above maxAmount 0.009; nothing was paid',
+    })
     expect(await bal(a.wallet, 'PUSD')).toBe(10n ** 18n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0')
   })
 
   it('budgets per window (issue 41 item 1): each agent and user window pays exactly up to its edge and refuses the next pay before signing', async () => {
-    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
+    for (const [w, field] of [
+      ['hour', 'hourlyUsd'],
+      ['day', 'dailyUsd'],
+      ['week', 'weeklyUsd'],
+      ['month', 'monthlyUsd'],
+    ] as const) {
       const { a, agentKey } = await buyer('1')
       await user.setLimits({ params: { id: a.id }, body: { [field]: '0.01' } })
       expect((await pay(a.id, agentKey, { url: `${seller.url}/pusd` })).status, w).toBe(200)
       const next = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
-      expect([next.status, next.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '0.01', amountUsd: '0.01', remainingUsd: '0' }])
+      expect([next.status, next.body], w).toMatchObject([
+        403,
+        { code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '0.01', amountUsd: '0.01', remainingUsd: '0' },
+      ])
       expect(await bal(a.wallet, 'PUSD'), w).toBe(10n ** 18n - PUSD_PRICE)
     }
     // Each of the user's windows, across its agents: a second agent of the user is refused once the first filled it exactly.
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-    for (const [w, field] of [['hour', 'hourlyUsd'], ['day', 'dailyUsd'], ['week', 'weeklyUsd'], ['month', 'monthlyUsd']] as const) {
-      const owner = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: `budget-${w}` } })).userKey })
+    for (const [w, field] of [
+      ['hour', 'hourlyUsd'],
+      ['day', 'dailyUsd'],
+      ['week', 'weeklyUsd'],
+      ['month', 'monthlyUsd'],
+    ] as const) {
+      const owner = createPlatformClient({
+        url: d.urls.platform,
+        userKey: (await op.createUser({ body: { name: `budget-${w}` } })).userKey,
+      })
       await owner.setUserLimits({ body: { [field]: '0.01' } })
-      const [first, second] = await Promise.all([0, 1].map(async () => {
-        const a = await owner.createAgent({ body: { name: 'b', network: 'local-base' } })
-        await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: '1' } })
-        return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
-      }))
+      const [first, second] = await Promise.all(
+        [0, 1].map(async () => {
+          const a = await owner.createAgent({ body: { name: 'b', network: 'local-base' } })
+          await d.call('/api/local/faucet', {
+            body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: '1' },
+          })
+          return { a, agentKey: (await owner.createAgentKey({ params: { id: a.id }, body: {} })).agentKey }
+        }),
+      )
       expect((await pay(first!.a.id, first!.agentKey, { url: `${seller.url}/pusd` })).status, w).toBe(200)
       const refused = await pay(second!.a.id, second!.agentKey, { url: `${seller.url}/pusd` })
-      expect([refused.status, refused.body], w).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '0.01', remainingUsd: '0' }])
+      expect([refused.status, refused.body], w).toMatchObject([
+        403,
+        { code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '0.01', remainingUsd: '0' },
+      ])
       expect(await bal(second!.a.wallet, 'PUSD'), w).toBe(10n ** 18n)
     }
   }, 120_000)
@@ -184,7 +270,12 @@ describe('pay (x402)', () => {
   it('a seller that fails after payment leaves the agent uncharged; malformed terms and MPP-only are clear errors', async () => {
     const { a, agentKey } = await buyer('1')
     const broken = await pay(a.id, agentKey, { url: `${seller.url}/broken` })
-    expect(broken.body).toMatchObject({ code: 'SELLER_FAILED', charged: false, transaction: null, reservedUntil: expect.any(String) })
+    expect(broken.body).toMatchObject({
+      code: 'SELLER_FAILED',
+      charged: false,
+      transaction: null,
+      reservedUntil: expect.any(String),
+    })
     const garbage = await pay(a.id, agentKey, { url: `${seller.url}/garbage` })
     expect([garbage.status, garbage.body.code]).toEqual([502, 'SELLER_TERMS_MALFORMED'])
     const mpp = await pay(a.id, agentKey, { url: `${seller.url}/mpp` })
@@ -200,7 +291,9 @@ describe('pay (x402)', () => {
     const rogue = await pay(a.id, agentKey, { url: `${seller.url}/rogue/usdc` })
     expect([rogue.status, rogue.body.code, rogue.body.charged]).toEqual([502, 'SELLER_FAILED', true])
     expect(rogue.body.transaction).toMatch(/^0x[0-9a-f]{64}$/)
-    expect((await d.services.base.client.getTransactionReceipt({ hash: rogue.body.transaction })).status).toBe('success')
+    expect((await d.services.base.client.getTransactionReceipt({ hash: rogue.body.transaction })).status).toBe(
+      'success',
+    )
     expect(await bal(payTo, 'USDC')).toBe(before + 10_000n)
     expect(await bal(a.wallet, 'USDC')).toBe(990_000n)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.01')
@@ -208,7 +301,9 @@ describe('pay (x402)', () => {
     const pusdBefore = await bal(payTo, 'PUSD')
     const permit = await pay(a.id, agentKey, { url: `${seller.url}/rogue/pusd` })
     expect([permit.status, permit.body.code, permit.body.charged]).toEqual([502, 'SELLER_FAILED', true])
-    expect((await d.services.base.client.getTransactionReceipt({ hash: permit.body.transaction })).status).toBe('success')
+    expect((await d.services.base.client.getTransactionReceipt({ hash: permit.body.transaction })).status).toBe(
+      'success',
+    )
     expect(await bal(payTo, 'PUSD')).toBe(pusdBefore + PUSD_PRICE)
     expect((await user.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('0.02')
   })
@@ -235,7 +330,10 @@ describe('pay: payee and network rules (issue 41 item 2)', () => {
     const seen = paymentsSeen.length
     await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [payTo.toLowerCase()] } })
     const r = await pay(a.id, agentKey, { url: `${seller.url}/pusd` })
-    expect([r.status, r.body]).toMatchObject([403, { code: 'LIMIT_EXCEEDED', limit: 'denyPayTo', rule: 'denyPayTo', scope: 'agent', value: payTo }])
+    expect([r.status, r.body]).toMatchObject([
+      403,
+      { code: 'LIMIT_EXCEEDED', limit: 'denyPayTo', rule: 'denyPayTo', scope: 'agent', value: payTo },
+    ])
     expect(r.body.error).toContain('nothing was signed')
     // The user's deny-list refuses every agent of the user, even one whose own rules allow the payee.
     await user.setAgentPolicy({ params: { id: a.id }, body: { clear: true, allowPayTo: [payTo] } })
@@ -250,7 +348,15 @@ describe('pay: payee and network rules (issue 41 item 2)', () => {
 
   it('an allowed host and payee pay; an offer a rule refuses is passed over for the next one allowed', async () => {
     const { a, client } = await buyer('1')
-    await user.setAgentPolicy({ params: { id: a.id }, body: { allowHosts: ['127.0.0.1'], allowPayTo: [payTo], allowTokens: ['PUSD', 'USDC'], allowNetworks: [networks['local-base']!.caip2] } })
+    await user.setAgentPolicy({
+      params: { id: a.id },
+      body: {
+        allowHosts: ['127.0.0.1'],
+        allowPayTo: [payTo],
+        allowTokens: ['PUSD', 'USDC'],
+        allowNetworks: [networks['local-base']!.caip2],
+      },
+    })
     // allowHosts is the limits' allowedHosts: one list.
     expect((await user.getLimits({ params: { id: a.id } })).allowedHosts).toEqual(['127.0.0.1'])
     const ok = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })
@@ -263,7 +369,10 @@ describe('pay: payee and network rules (issue 41 item 2)', () => {
     expect(await bal(otherPayTo, 'USDC')).toBe(usdcBefore + 10_000n)
     // Both refused: the first offer's refusal is the answer.
     await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [otherPayTo] } })
-    await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/two` } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'denyTokens', value: 'PUSD' } })
+    await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/two` } })).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      body: { rule: 'denyTokens', value: 'PUSD' },
+    })
   }, 60_000)
 
   it('a host on a deny-list is not contacted; dry runs answer a verdict either way', async () => {
@@ -271,15 +380,27 @@ describe('pay: payee and network rules (issue 41 item 2)', () => {
     await user.setLimits({ params: { id: a.id }, body: { perPaymentUsd: '0.5', dailyUsd: '2' } })
     const allowed = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
     expect(allowed).toMatchObject({
-      dryRun: true, wouldPay: true, refusedBy: null, offer: { scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
+      dryRun: true,
+      wouldPay: true,
+      refusedBy: null,
+      offer: { scheme: 'exact', amount: '0.01', token: 'PUSD', network: 'local-base', payTo },
       remaining: { perPayment: '0.5', day: '2' },
     })
     await user.setUserPolicy({ body: { denyHosts: ['127.0.0.1'] } })
     try {
       const before = paymentsSeen.length
       const refused = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd`, dryRun: true } })
-      expect(refused).toMatchObject({ dryRun: true, wouldPay: false, refusedBy: { rule: 'denyHosts', scope: 'user', value: '127.0.0.1' }, offer: null, remaining: { day: '2' } })
-      await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', body: { rule: 'denyHosts' } })
+      expect(refused).toMatchObject({
+        dryRun: true,
+        wouldPay: false,
+        refusedBy: { rule: 'denyHosts', scope: 'user', value: '127.0.0.1' },
+        offer: null,
+        remaining: { day: '2' },
+      })
+      await expect(client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })).rejects.toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        body: { rule: 'denyHosts' },
+      })
       expect(paymentsSeen.length).toBe(before)
     } finally {
       await user.setUserPolicy({ body: { clear: true } })
@@ -290,27 +411,56 @@ describe('pay: payee and network rules (issue 41 item 2)', () => {
   it('the compiled parx pay --dry-run and the MCP pay tool with dryRun answer the verdict with exit 0', async () => {
     const { a, agentKey } = await buyer('1')
     await user.setAgentPolicy({ params: { id: a.id }, body: { denyPayTo: [payTo] } })
-    const env = { ...process.env, PARX_AGENTS_URL: d.urls.platform, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: a.id, PARX_CONFIG_DIR: join(tmp, 'conf'), PARX_RUNTIME_DIR: join(tmp, 'run'), HOME: tmp }
-    const run = (args: string[]) => new Promise<{ code: number; out: string; err: string }>((resolve) => {
-      execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (e, out, err) => resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out, err }))
-    })
+    const env = {
+      ...process.env,
+      PARX_AGENTS_URL: d.urls.platform,
+      PARX_AGENT_KEY: agentKey,
+      PARX_AGENT_ID: a.id,
+      PARX_CONFIG_DIR: join(tmp, 'conf'),
+      PARX_RUNTIME_DIR: join(tmp, 'run'),
+      HOME: tmp,
+    }
+    const run = (args: string[]) =>
+      new Promise<{ code: number; out: string; err: string }>((resolve) => {
+        execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (e, out, err) =>
+          resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out, err }),
+        )
+      })
     const refused = await run(['pay', `${seller.url}/pusd`, '--dry-run', '--output', 'json'])
     expect(refused.code, refused.err).toBe(0)
-    expect(JSON.parse(refused.out)).toMatchObject({ wouldPay: false, refusedBy: { rule: 'denyPayTo', scope: 'agent', value: payTo }, offer: { payTo } })
+    expect(JSON.parse(refused.out)).toMatchObject({
+      wouldPay: false,
+      refusedBy: { rule: 'denyPayTo', scope: 'agent', value: payTo },
+      offer: { payTo },
+    })
     const text = await run(['pay', `${seller.url}/pusd`, '--dry-run'])
     expect([text.code, text.out]).toEqual([0, expect.stringContaining("would be refused by the agent's denyPayTo")])
     await user.setAgentPolicy({ params: { id: a.id }, body: { clear: true } })
     const allowed = await run(['pay', `${seller.url}/pusd`, '--dry-run', '--output', 'json'])
     expect(allowed.code, allowed.err).toBe(0)
-    expect(JSON.parse(allowed.out)).toMatchObject({ wouldPay: true, refusedBy: null, offer: { scheme: 'exact', token: 'PUSD' } })
+    expect(JSON.parse(allowed.out)).toMatchObject({
+      wouldPay: true,
+      refusedBy: null,
+      offer: { scheme: 'exact', token: 'PUSD' },
+    })
 
     await user.setUserPolicy({ body: { denyNetworks: ['local-base'] } })
     const mcp = new Client({ name: 'parx-test', version: '0.0.0' })
-    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }))
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp'],
+        env: env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    )
     try {
       const r = await mcp.callTool({ name: 'pay', arguments: { url: `${seller.url}/pusd`, dryRun: true } })
       expect(r.isError).toBeFalsy()
-      expect(JSON.parse((r.content as { text: string }[])[0]!.text)).toMatchObject({ wouldPay: false, refusedBy: { rule: 'denyNetworks', scope: 'user', value: 'local-base' } })
+      expect(JSON.parse((r.content as { text: string }[])[0]!.text)).toMatchObject({
+        wouldPay: false,
+        refusedBy: { rule: 'denyNetworks', scope: 'user', value: 'local-base' },
+      })
     } finally {
       await mcp.close()
       await user.setUserPolicy({ body: { clear: true } })
@@ -328,10 +478,15 @@ describe('pay (x402 payment-identifier)', () => {
       const r = await client.pay({ params: { id: a.id }, body: { url: `${seller.url}/pusd` } })
       if (r.dryRun || !r.receipt) throw new Error('not paid')
       const st = await d.raw(`/facilitator/status/tx/${r.receipt.transaction}`)
-      const mine = (st.body.payments as Array<{ paymentId: string | null; payer: string }>).find((p) => p.payer.toLowerCase() === a.wallet.toLowerCase())
+      const mine = (st.body.payments as Array<{ paymentId: string | null; payer: string }>).find(
+        (p) => p.payer.toLowerCase() === a.wallet.toLowerCase(),
+      )
       expect(mine?.paymentId).toMatch(/^pay_[0-9a-f]{32}$/)
       ids.push(mine!.paymentId!)
-      expect(await d.raw(`/facilitator/status/${mine!.paymentId}`)).toMatchObject({ status: 200, body: { status: 'completed', transaction: r.receipt.transaction } })
+      expect(await d.raw(`/facilitator/status/${mine!.paymentId}`)).toMatchObject({
+        status: 200,
+        body: { status: 'completed', transaction: r.receipt.transaction },
+      })
     }
     // One id per purchase.
     expect(new Set(ids).size).toBe(2)

@@ -4,8 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newAgentLimits } from '../daemon/buyer/quotas.js'
 import { createPlatformClient } from '../src/sdk/platform/client.js'
-import { dashboardClient } from './helpers/dashboard.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { dashboardClient } from './helpers/dashboard.js'
 
 /**
  * Issue 25 item 6: per-user quotas refuse the N+1th agent, endpoint, webhook, agent key, user key
@@ -19,8 +19,14 @@ beforeAll(async () => {
   d = await startTestDaemon({
     flags: {
       quotas: {
-        agentsPerUser: 2, endpointsPerUser: 2, webhooksPerUser: 1, agentKeysPerAgent: 2, userKeysPerUser: 1, partnerKeysPerWallet: 1,
-        concurrentPaysPerUser: 1, newAgentPerPaymentUsd: '0.5',
+        agentsPerUser: 2,
+        endpointsPerUser: 2,
+        webhooksPerUser: 1,
+        agentKeysPerAgent: 2,
+        userKeysPerUser: 1,
+        partnerKeysPerWallet: 1,
+        concurrentPaysPerUser: 1,
+        newAgentPerPaymentUsd: '0.5',
       },
     },
   })
@@ -39,10 +45,15 @@ afterAll(async () => {
 })
 
 const json = (headers: Record<string, string>, body?: unknown, method = body === undefined ? 'GET' : 'POST') => ({
-  method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  method,
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: body === undefined ? undefined : JSON.stringify(body),
 })
 const newUser = async () => {
-  const { userKey } = await createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken }).createUser({ body: {} })
+  const { userKey } = await createPlatformClient({
+    url: d.urls.platform,
+    operatorToken: d.services.keys.operatorToken,
+  }).createUser({ body: {} })
   return { userKey, h: { 'x-user-key': userKey }, client: createPlatformClient({ url: d.urls.platform, userKey }) }
 }
 const refused = (r: { status: number; body: any }, quota: string, limit: number) => {
@@ -69,11 +80,21 @@ describe('per-user quotas', () => {
 
   it('refuses the third endpoint and a second webhook, on create and on update; a deleted endpoint frees its slot', async () => {
     const { h, client } = await newUser()
-    const body = { upstreamUrl: 'http://127.0.0.1:9/data', price: '0.01', network: 'local-base', token: 'PUSD', payTo: '0x000000000000000000000000000000000000dEaD' }
+    const body = {
+      upstreamUrl: 'http://127.0.0.1:9/data',
+      price: '0.01',
+      network: 'local-base',
+      token: 'PUSD',
+      payTo: '0x000000000000000000000000000000000000dEaD',
+    }
     await client.createEndpoint({ body: { ...body, webhookUrl: 'http://127.0.0.1:9/hook' } })
     refused(await d.raw('/api/endpoints', json(h, { ...body, webhookUrl: 'http://127.0.0.1:9/hook2' })), 'webhooks', 1)
     const second = await client.createEndpoint({ body })
-    refused(await d.raw(`/api/endpoints/${second.id}`, json(h, { webhookUrl: 'http://127.0.0.1:9/hook2' })), 'webhooks', 1)
+    refused(
+      await d.raw(`/api/endpoints/${second.id}`, json(h, { webhookUrl: 'http://127.0.0.1:9/hook2' })),
+      'webhooks',
+      1,
+    )
     refused(await d.raw('/api/endpoints', json(h, body)), 'endpoints', 2)
     await client.deleteEndpoint({ params: { id: second.id } })
     await client.createEndpoint({ body })
@@ -109,13 +130,18 @@ describe('default limits of new agents', () => {
     const { client } = await newUser()
     const a = await client.createAgent({ body: { name: 'careful', network: 'local-base' } })
     expect(a.limits).toMatchObject({ perPaymentUsd: '0.5', dailyUsd: null })
-    expect(await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })).toMatchObject({ perPaymentUsd: null })
+    expect(await client.setLimits({ params: { id: a.id }, body: { perPaymentUsd: null } })).toMatchObject({
+      perPaymentUsd: null,
+    })
   })
 
   it('hosted profiles default to 1 USD per payment and 10 USD a day; the local profile to none', () => {
     expect(newAgentLimits('testnet', {})).toEqual({ perPaymentUsd: '1', dailyUsd: '10' })
     expect(newAgentLimits('mainnet', {})).toEqual({ perPaymentUsd: '1', dailyUsd: '10' })
-    expect(newAgentLimits('mainnet', { newAgentDailyUsd: null, newAgentPerPaymentUsd: '2' })).toEqual({ perPaymentUsd: '2', dailyUsd: null })
+    expect(newAgentLimits('mainnet', { newAgentDailyUsd: null, newAgentPerPaymentUsd: '2' })).toEqual({
+      perPaymentUsd: '2',
+      dailyUsd: null,
+    })
     expect(newAgentLimits('local', {})).toEqual({ perPaymentUsd: null, dailyUsd: null })
   })
 })

@@ -33,7 +33,18 @@ let endpointUrl = ''
 const payTo = randomAddress()
 const tmp = mkdtempSync(join(tmpdir(), 'parx-receipts-'))
 const bin = process.env.PARX_TEST_BIN ?? 'bin/parx.js'
-const sellerReceipt = { format: 'eip712', payload: { version: 1, network: 'eip155:31337', resourceUrl: 'http://seller/signed', payer: '0x0', issuedAt: 1, transaction: '' }, signature: `0x${'11'.repeat(65)}` }
+const sellerReceipt = {
+  format: 'eip712',
+  payload: {
+    version: 1,
+    network: 'eip155:31337',
+    resourceUrl: 'http://seller/signed',
+    payer: '0x0',
+    issuedAt: 1,
+    transaction: '',
+  },
+  signature: `0x${'11'.repeat(65)}`,
+}
 
 beforeAll(async () => {
   d = await startTestDaemon()
@@ -51,7 +62,12 @@ beforeAll(async () => {
     res.setHeader = ((k: string, v: never) => {
       if (k.toLowerCase() !== 'payment-response') return set(k, v)
       const settle = JSON.parse(Buffer.from(String(v), 'base64').toString('utf8'))
-      return set(k, Buffer.from(JSON.stringify({ ...settle, extensions: { 'offer-receipt': { info: { receipt: sellerReceipt } } } })).toString('base64') as never)
+      return set(
+        k,
+        Buffer.from(
+          JSON.stringify({ ...settle, extensions: { 'offer-receipt': { info: { receipt: sellerReceipt } } } }),
+        ).toString('base64') as never,
+      )
     }) as typeof res.setHeader
     next()
   })
@@ -59,8 +75,22 @@ beforeAll(async () => {
   app.use(paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /signed': price } }))
   app.get('/signed', (_req, res) => void res.json({ data: 'report' }))
   seller = await listen(app)
-  const sellerUser = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
-  endpointUrl = (await sellerUser.createEndpoint({ body: { upstreamUrl: `${d.urls.api}/api/health`, name: 'health', price: '0.02', network: 'local-base', token: 'PUSD', payTo: randomAddress() } })).url
+  const sellerUser = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'seller' } })).userKey,
+  })
+  endpointUrl = (
+    await sellerUser.createEndpoint({
+      body: {
+        upstreamUrl: `${d.urls.api}/api/health`,
+        name: 'health',
+        price: '0.02',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: randomAddress(),
+      },
+    })
+  ).url
 }, 120_000)
 afterAll(async () => {
   await seller?.close()
@@ -72,10 +102,24 @@ type Run = { code: number | null; stdout: string; stderr: string }
 /** The compiled `parx`, as a script runs it; `net: false` runs it with no platform address at all (offline). */
 function parx(args: string[], opts: { net?: boolean; stdin?: string } = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PARX_CONFIG_DIR: join(tmp, 'config'), PARX_RUNTIME_DIR: join(tmp, 'run'), NO_COLOR: '1',
+    ...process.env,
+    PARX_CONFIG_DIR: join(tmp, 'config'),
+    PARX_RUNTIME_DIR: join(tmp, 'run'),
+    NO_COLOR: '1',
     ...(opts.net === false
-      ? { PARX_AGENTS_URL: 'http://127.0.0.1:9', PARX_API_URL: 'http://127.0.0.1:9', PARX_AGENT_KEY: '', PARX_USER_KEY: '' }
-      : { PARX_AGENTS_URL: d.urls.platform, PARX_API_URL: d.urls.api, PARX_AGENT_KEY: agentKey, PARX_AGENT_ID: agentId, PARX_USER_KEY: '' }),
+      ? {
+          PARX_AGENTS_URL: 'http://127.0.0.1:9',
+          PARX_API_URL: 'http://127.0.0.1:9',
+          PARX_AGENT_KEY: '',
+          PARX_USER_KEY: '',
+        }
+      : {
+          PARX_AGENTS_URL: d.urls.platform,
+          PARX_API_URL: d.urls.api,
+          PARX_AGENT_KEY: agentKey,
+          PARX_AGENT_ID: agentId,
+          PARX_USER_KEY: '',
+        }),
   }
   const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
@@ -111,19 +155,34 @@ describe('receipts (compiled binary, real daemon)', () => {
     const s = r.receipt.signed
     expect(s.signer).toBe(signer)
     expect(s.message).toMatchObject({
-      agentId, agentWallet: wallet, host: '127.0.0.1', payTo, network: networks['local-base']!.caip2, token: d.services.base.tokens.PUSD!.address,
-      symbol: 'PUSD', decimals: 18, amount: String(10n ** 16n), protocol: 'x402-v2', transaction: r.receipt.transaction,
+      agentId,
+      agentWallet: wallet,
+      host: '127.0.0.1',
+      payTo,
+      network: networks['local-base']!.caip2,
+      token: d.services.base.tokens.PUSD!.address,
+      symbol: 'PUSD',
+      decimals: 18,
+      amount: String(10n ** 16n),
+      protocol: 'x402-v2',
+      transaction: r.receipt.transaction,
     })
     expect(s.sellerReceipt).toEqual(sellerReceipt)
     // The same receipt from the route, for the agent's key and its user's; the payment is marked as having one.
     expect(await agent.showReceipt({ params: { id: agentId, paymentId: s.message.paymentId } })).toEqual(s)
     expect(await user.showReceipt({ params: { id: agentId, paymentId: s.message.paymentId } })).toEqual(s)
     const page = await user.listPayments({ params: { id: agentId } })
-    expect(page.payments.find((p) => p.id === s.message.paymentId)).toMatchObject({ kind: 'pay', state: 'confirmed', receipt: true })
+    expect(page.payments.find((p) => p.id === s.message.paymentId)).toMatchObject({
+      kind: 'pay',
+      state: 'confirmed',
+      receipt: true,
+    })
     // Another user's key learns nothing of it.
     const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
     const stranger = (await op.createUser({ body: { name: 'stranger' } })).userKey
-    const res = await d.raw(`/api/agents/${agentId}/receipts/${s.message.paymentId}`, { headers: { 'x-user-key': stranger } })
+    const res = await d.raw(`/api/agents/${agentId}/receipts/${s.message.paymentId}`, {
+      headers: { 'x-user-key': stranger },
+    })
     expect(res.status).toBe(404)
     expect(res.body).toMatchObject({ code: 'NOT_FOUND' })
   }, 60_000)
@@ -134,8 +193,14 @@ describe('receipts (compiled binary, real daemon)', () => {
     expect(paid.stderr).toMatch(/Signed receipt for payment [0-9a-f-]{36}/)
     const lines = await parx(['payments', '--receipts'])
     expect(lines.code, lines.stderr).toBe(0)
-    receipts = lines.stdout.trim().split('\n').map((l) => JSON.parse(l) as SignedReceipt)
-    expect(receipts.map((r) => [r.message.host, r.message.amount])).toEqual([[new URL(endpointUrl).hostname, String(2n * 10n ** 16n)], ['127.0.0.1', String(10n ** 16n)]])
+    receipts = lines.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SignedReceipt)
+    expect(receipts.map((r) => [r.message.host, r.message.amount])).toEqual([
+      [new URL(endpointUrl).hostname, String(2n * 10n ** 16n)],
+      ['127.0.0.1', String(10n ** 16n)],
+    ])
     expect(receipts[0]!.sellerReceipt).toBeNull()
     expect(receipts[1]!.sellerReceipt).toEqual(sellerReceipt)
     const json = await parx(['payments', '--receipts', '-o', 'json'])
@@ -151,26 +216,55 @@ describe('receipts (compiled binary, real daemon)', () => {
     expect(pinned.stdout.trim().split('\n')).toHaveLength(2)
     expect(pinned.stdout).toMatch(/^valid {2}/)
     expect(pinned.stderr).not.toMatch(/warning/)
-    const named = await parx(['receipt', 'verify', '-', '-o', 'json'], { net: false, stdin: JSON.stringify(receipts[1]) })
+    const named = await parx(['receipt', 'verify', '-', '-o', 'json'], {
+      net: false,
+      stdin: JSON.stringify(receipts[1]),
+    })
     expect(named.code, named.stderr).toBe(0)
-    expect(JSON.parse(named.stdout)).toMatchObject({ valid: true, receipts: [{ paymentId: receipts[1]!.message.paymentId, valid: true, pinned: false, signer }] })
+    expect(JSON.parse(named.stdout)).toMatchObject({
+      valid: true,
+      receipts: [{ paymentId: receipts[1]!.message.paymentId, valid: true, pinned: false, signer }],
+    })
     expect(named.stderr).toMatch(/warning: checked against the signer the receipt names/)
   }, 60_000)
 
   it('fails (exit 10, RECEIPT_INVALID) when any field is changed or another key is pinned; RECEIPT_MALFORMED when it is not a receipt', async () => {
     const r = receipts[1]!
     const changes: Record<string, unknown> = {
-      amount: String(BigInt(r.message.amount) + 1n), payTo: randomAddress(), host: 'evil.example.com', transaction: `0x${'00'.repeat(32)}`,
-      agentWallet: randomAddress(), paidAt: r.message.paidAt - 1, network: 'eip155:1', token: randomAddress(), paymentId: '00000000-0000-4000-8000-000000000000',
+      amount: String(BigInt(r.message.amount) + 1n),
+      payTo: randomAddress(),
+      host: 'evil.example.com',
+      transaction: `0x${'00'.repeat(32)}`,
+      agentWallet: randomAddress(),
+      paidAt: r.message.paidAt - 1,
+      network: 'eip155:1',
+      token: randomAddress(),
+      paymentId: '00000000-0000-4000-8000-000000000000',
     }
     for (const [field, value] of Object.entries(changes)) {
-      const bad = await parx(['receipt', 'verify', file(`${field}.json`, { ...r, message: { ...r.message, [field]: value } }), '--signer', signer, '-o', 'json'], { net: false })
+      const bad = await parx(
+        [
+          'receipt',
+          'verify',
+          file(`${field}.json`, { ...r, message: { ...r.message, [field]: value } }),
+          '--signer',
+          signer,
+          '-o',
+          'json',
+        ],
+        { net: false },
+      )
       expect(bad.code, field).toBe(10)
       expect(JSON.parse(bad.stdout || bad.stderr), field).toMatchObject({ code: 'RECEIPT_INVALID' })
     }
-    const other = await parx(['receipt', 'verify', file('ok.json', r), '--signer', randomAddress(), '-o', 'json'], { net: false })
+    const other = await parx(['receipt', 'verify', file('ok.json', r), '--signer', randomAddress(), '-o', 'json'], {
+      net: false,
+    })
     expect(other.code).toBe(10)
-    const malformed = await parx(['receipt', 'verify', file('bad.json', { ...r, message: { ...r.message, amount: 'a lot' } }), '-o', 'json'], { net: false })
+    const malformed = await parx(
+      ['receipt', 'verify', file('bad.json', { ...r, message: { ...r.message, amount: 'a lot' } }), '-o', 'json'],
+      { net: false },
+    )
     expect(malformed.code).toBe(10)
     expect(JSON.parse(malformed.stdout || malformed.stderr)).toMatchObject({ code: 'RECEIPT_MALFORMED' })
     // The receipt file itself was not touched by any of this.
@@ -186,7 +280,9 @@ describe('receipts (compiled binary, real daemon)', () => {
  */
 describe.runIf(testDialect() === 'postgres')('receipts across replicas (PostgreSQL)', () => {
   it('a replica sharing the store and the receipt key publishes the same signer and serves the same receipts', async () => {
-    const b = await startTestDaemon({ flags: { store: { url: d.services.config.store.url }, keys: { receipt: d.services.keys.receipt } } })
+    const b = await startTestDaemon({
+      flags: { store: { url: d.services.config.store.url }, keys: { receipt: d.services.keys.receipt } },
+    })
     try {
       const onA = createPlatformClient({ url: d.urls.platform, agentKey })
       const onB = createPlatformClient({ url: b.urls.platform, agentKey })

@@ -21,8 +21,17 @@ describe('platform across a restart', () => {
     const { agentKey } = await user.createAgentKey({ params: { id: a.id }, body: {} })
     await d.call('/api/local/faucet', { body: { network: 'local-base', to: a.wallet, token: 'PUSD', amount: '5' } })
     const to = '0x4ac8ee94a7435b4fbbd62f70c95f66537822ae3a'
-    await createPlatformClient({ url: d.urls.platform, agentKey }).send({ params: { id: a.id }, body: { to, amount: '1' } })
-    const readPaymaster = () => d!.services.store.db.selectFrom('deployments').select('address').where('network', '=', 'local-base:aa').where('name', '=', 'paymaster').executeTakeFirst()
+    await createPlatformClient({ url: d.urls.platform, agentKey }).send({
+      params: { id: a.id },
+      body: { to, amount: '1' },
+    })
+    const readPaymaster = () =>
+      d!.services.store.db
+        .selectFrom('deployments')
+        .select('address')
+        .where('network', '=', 'local-base:aa')
+        .where('name', '=', 'paymaster')
+        .executeTakeFirst()
     const paymaster = (await readPaymaster())?.address
     expect(paymaster).toMatch(/^0x[0-9a-fA-F]{40}$/)
     const dataDir = d.dataDir
@@ -35,7 +44,14 @@ describe('platform across a restart', () => {
     expect(sent.method).toBe('userOperation')
     expect((await readPaymaster())?.address).toBe(paymaster)
     const chain = d.services.base
-    expect(await chain.client.readContract({ address: chain.tokens.PUSD!.address, abi: erc20Abi, functionName: 'balanceOf', args: [a.wallet] })).toBe(25n * 10n ** 17n)
+    expect(
+      await chain.client.readContract({
+        address: chain.tokens.PUSD!.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [a.wallet],
+      }),
+    ).toBe(25n * 10n ** 17n)
     expect(await chain.client.getBalance({ address: a.wallet })).toBe(0n)
     expect((await agent.getLimits({ params: { id: a.id } })).spentTodayUsd).toBe('2.5')
   }, 180_000)

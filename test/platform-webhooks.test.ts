@@ -35,12 +35,16 @@ async function receiver(statuses: number[] = [200], port = 0): Promise<Receiver>
 function signedBy(secret: string, d: Delivery): boolean {
   const id = String(d.headers['webhook-id'])
   const ts = String(d.headers['webhook-timestamp'])
-  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${d.body}`).digest()
-  return String(d.headers['webhook-signature']).split(' ').some((s) => {
-    const [v, sig] = s.split(',')
-    const got = Buffer.from(sig ?? '', 'base64')
-    return v === 'v1' && got.length === expected.length && timingSafeEqual(got, expected)
-  })
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${ts}.${d.body}`)
+    .digest()
+  return String(d.headers['webhook-signature'])
+    .split(' ')
+    .some((s) => {
+      const [v, sig] = s.split(',')
+      const got = Buffer.from(sig ?? '', 'base64')
+      return v === 'v1' && got.length === expected.length && timingSafeEqual(got, expected)
+    })
 }
 
 async function until<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
@@ -62,8 +66,14 @@ let payee: string
 beforeAll(async () => {
   d = await startTestDaemon()
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
-  seller = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'seller' } })).userKey })
-  buyer = createPlatformClient({ url: d.urls.platform, userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey })
+  seller = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'seller' } })).userKey,
+  })
+  buyer = createPlatformClient({
+    url: d.urls.platform,
+    userKey: (await op.createUser({ body: { name: 'buyer' } })).userKey,
+  })
   const b = await buyer.createAgent({ body: { name: 'buyer', network: 'local-base' } })
   buyerAgent = b.id
   await d.call('/api/local/faucet', { body: { network: 'local-base', to: b.wallet, token: 'PUSD', amount: '10' } })
@@ -79,7 +89,8 @@ const upstream = () => `${d.urls.api}/api/health`
 
 async function pay(url: string, protocol?: 'mpp') {
   const paid = await buyer.pay({ params: { id: buyerAgent }, body: { url, ...(protocol ? { protocol } : {}) } })
-  if (paid.dryRun || paid.status !== 200 || !paid.receipt) throw new Error(`payment did not go through: ${JSON.stringify(paid)}`)
+  if (paid.dryRun || paid.status !== 200 || !paid.receipt)
+    throw new Error(`payment did not go through: ${JSON.stringify(paid)}`)
   return paid.receipt
 }
 
@@ -87,7 +98,16 @@ describe('settlement webhooks', () => {
   it('a paid call posts one signed settlement.succeeded event to the seller; the secret is shown once', async () => {
     const r = await receiver()
     try {
-      const e = await seller.createEndpoint({ body: { upstreamUrl: upstream(), price: '0.02', network: 'local-base', token: 'PUSD', payTo: payee, webhookUrl: r.url } })
+      const e = await seller.createEndpoint({
+        body: {
+          upstreamUrl: upstream(),
+          price: '0.02',
+          network: 'local-base',
+          token: 'PUSD',
+          payTo: payee,
+          webhookUrl: r.url,
+        },
+      })
       expect(e.webhookSecret).toMatch(/^whsec_/)
       expect(e.webhookUrl).toBe(r.url)
       const shown = await seller.showEndpoint({ params: { id: e.id } })
@@ -99,8 +119,19 @@ describe('settlement webhooks', () => {
       expect(String(delivery!.headers['webhook-timestamp'])).toMatch(/^\d{10}$/)
       const event = JSON.parse(delivery!.body)
       expect(event).toMatchObject({
-        id: delivery!.headers['webhook-id'], type: 'settlement.succeeded',
-        data: { endpointId: e.id, resource: e.url, protocol: 'x402', network: 'local-base', token: 'PUSD', amount: '0.02', success: true, transaction: receipt.transaction, errorReason: null },
+        id: delivery!.headers['webhook-id'],
+        type: 'settlement.succeeded',
+        data: {
+          endpointId: e.id,
+          resource: e.url,
+          protocol: 'x402',
+          network: 'local-base',
+          token: 'PUSD',
+          amount: '0.02',
+          success: true,
+          transaction: receipt.transaction,
+          errorReason: null,
+        },
       })
       expect(event.data.payer.toLowerCase()).toBe(receipt.payer.toLowerCase())
       // Delivered on the first attempt, and recorded so: nothing is due for it any more.
@@ -118,7 +149,9 @@ describe('settlement webhooks', () => {
   it('a failing receiver gets the same event again, with backoff, until it answers 2xx', async () => {
     const r = await receiver([500, 503, 204])
     try {
-      const e = await seller.createEndpoint({ body: { upstreamUrl: upstream(), price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee } })
+      const e = await seller.createEndpoint({
+        body: { upstreamUrl: upstream(), price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee },
+      })
       const withHook = await seller.updateEndpoint({ params: { id: e.id }, body: { webhookUrl: r.url } })
       const receipt = await pay(e.url)
       await until('three attempts', () => r.got.length >= 3 || undefined)
@@ -140,12 +173,24 @@ describe('settlement webhooks', () => {
   it('an MPP payment of a USDC endpoint posts its event too', async () => {
     const r = await receiver()
     try {
-      const e = await seller.createEndpoint({ body: { upstreamUrl: upstream(), price: '0.03', network: 'local-base', token: 'USDC', payTo: payee, webhookUrl: r.url } })
+      const e = await seller.createEndpoint({
+        body: {
+          upstreamUrl: upstream(),
+          price: '0.03',
+          network: 'local-base',
+          token: 'USDC',
+          payTo: payee,
+          webhookUrl: r.url,
+        },
+      })
       const receipt = await pay(e.url, 'mpp')
       expect(receipt.protocol).toBe('mpp')
       const [delivery] = await until('the webhook', () => (r.got.length ? r.got : undefined))
       expect(signedBy(e.webhookSecret!, delivery!)).toBe(true)
-      expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'settlement.succeeded', data: { protocol: 'mpp', token: 'USDC', amount: '0.03', transaction: receipt.transaction, success: true } })
+      expect(JSON.parse(delivery!.body)).toMatchObject({
+        type: 'settlement.succeeded',
+        data: { protocol: 'mpp', token: 'USDC', amount: '0.03', transaction: receipt.transaction, success: true },
+      })
     } finally {
       await r.close()
     }
@@ -155,7 +200,16 @@ describe('settlement webhooks', () => {
     const down = await receiver()
     const port = down.port
     await down.close()
-    const e = await seller.createEndpoint({ body: { upstreamUrl: upstream(), price: '0.01', network: 'local-base', token: 'PUSD', payTo: payee, webhookUrl: `http://127.0.0.1:${port}/hook` } })
+    const e = await seller.createEndpoint({
+      body: {
+        upstreamUrl: upstream(),
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        payTo: payee,
+        webhookUrl: `http://127.0.0.1:${port}/hook`,
+      },
+    })
     const receipt = await pay(e.url)
     await until('a failed attempt', async () => {
       const [row] = await d.services.platform.webhooks.queue.byEndpoint(e.id)

@@ -11,13 +11,19 @@ describe('README and docs/errors.md', () => {
   it('documents every error code with its HTTP status and CLI exit code, and no other', () => {
     const table = errorsDoc.split('<!-- error-codes:start -->')[1]!.split('<!-- error-codes:end -->')[0]!
     // status "—": a code no service answers (found by the CLI, the SDK or the dashboard itself).
-    const rows = [...table.matchAll(/^\| (\d{3}|—) \| (\d+) \| `([A-Z_]+)` \| (.+) \|$/gm)].map((m) => [m[3], m[1] === '—' ? null : Number(m[1]), Number(m[2]), m[4]])
+    const rows = [...table.matchAll(/^\| (\d{3}|—) \| (\d+) \| `([A-Z_]+)` \| (.+) \|$/gm)].map((m) => [
+      m[3],
+      m[1] === '—' ? null : Number(m[1]),
+      Number(m[2]),
+      m[4],
+    ])
     expect(rows).toEqual(Object.entries(errorCodes).map(([code, v]) => [code, v.status, v.exit, v.meaning]))
   })
 
   it('gives every error code an exit code of the CLI', () => {
     const exits = new Set<number>(Object.values(exitCodes))
-    for (const [code, v] of Object.entries(errorCodes)) expect(exits.has((v as { exit?: number }).exit ?? -1), code).toBe(true)
+    for (const [code, v] of Object.entries(errorCodes))
+      expect(exits.has((v as { exit?: number }).exit ?? -1), code).toBe(true)
   })
 
   it('has the two quick-start commands', () => {

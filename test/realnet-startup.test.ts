@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
 import { startDaemon } from '../daemon/main.js'
 import { main } from '../src/cli/main.js'
 import { loadConfig } from '../src/config/load.js'
 import { BaseError } from '../src/errors/index.js'
-import { toWireOrder } from '../src/sdk/swap/index.js'
 import { LOCAL_BASE_CHAIN_ID } from '../src/networks/registry.js'
+import { toWireOrder } from '../src/sdk/swap/index.js'
 import { startTestDaemon } from './helpers/daemon.js'
 
 /** Start-up on a real-network profile, as a new user meets it (issue 8 item 7). */
@@ -54,12 +54,25 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
     const e = await refusal({ PARX_PROFILE: 'testnet' })
     expect(e.code).toBe('CONFIG_INVALID')
     for (const name of [
-      'PARX_SOLVER_KEY', 'PARX_FACILITATOR_KEY', 'PARX_SOLANA_SOLVER_KEY', 'PARX_SOLANA_FACILITATOR_KEY',
-      'PARX_ATTESTOR_KEYS', 'PARX_SOLANA_ATTESTOR_KEYS', 'PARX_OPERATOR_TOKEN',
-      'PARX_RPC_BASE_SEPOLIA', 'PARX_RPC_RADIUS_TESTNET', 'PARX_RPC_SOLANA_DEVNET',
-      'serve.contracts["base-sepolia"].USDC', 'serve.contracts["base-sepolia"].PUSD', 'serve.contracts["radius-testnet"].USDC',
-      'serve.contracts["solana-devnet"].XUSD', 'PARX_CONTRACTS_BASE_SEPOLIA', 'serve.publicOrigin: missing', 'PARX_PUBLIC_ORIGIN',
-    ]) expect(e.details).toContain(name)
+      'PARX_SOLVER_KEY',
+      'PARX_FACILITATOR_KEY',
+      'PARX_SOLANA_SOLVER_KEY',
+      'PARX_SOLANA_FACILITATOR_KEY',
+      'PARX_ATTESTOR_KEYS',
+      'PARX_SOLANA_ATTESTOR_KEYS',
+      'PARX_OPERATOR_TOKEN',
+      'PARX_RPC_BASE_SEPOLIA',
+      'PARX_RPC_RADIUS_TESTNET',
+      'PARX_RPC_SOLANA_DEVNET',
+      'serve.contracts["base-sepolia"].USDC',
+      'serve.contracts["base-sepolia"].PUSD',
+      'serve.contracts["radius-testnet"].USDC',
+      'serve.contracts["solana-devnet"].XUSD',
+      'PARX_CONTRACTS_BASE_SEPOLIA',
+      'serve.publicOrigin: missing',
+      'PARX_PUBLIC_ORIGIN',
+    ])
+      expect(e.details).toContain(name)
     // The hints name only variables that exist.
     expect(e.details).not.toMatch(/PARX_ATTESTOR_KEY\b|PARX_OPERATOR TOKEN/)
     expect(e.message).toMatch(/\d+ problems/)
@@ -69,7 +82,9 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
     const out: string[] = []
     const dataDir = join(tempDir('parx-cli-'), 'data')
     const code = await main(['node', 'parx', 'serve', '--profile', 'testnet', '--port', '0', '--data-dir', dataDir], {
-      stdout: (s: string) => out.push(s), stderr: (s: string) => out.push(s), env: { PARX_CONFIG_DIR: tempDir('parx-conf-'), PARX_SOLVER_KEY: 'nope' },
+      stdout: (s: string) => out.push(s),
+      stderr: (s: string) => out.push(s),
+      env: { PARX_CONFIG_DIR: tempDir('parx-conf-'), PARX_SOLVER_KEY: 'nope' },
     })
     expect(code).not.toBe(0)
     const text = out.join('\n')
@@ -80,9 +95,15 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
 
   it('refuses an RPC of another chain: eth_chainId and the Solana genesis hash are checked against the registry', async () => {
     const wrongBase = localChains.rpc['local-base']!
-    const e = await refusal({ ...chains.env, PARX_RPC_BASE_SEPOLIA: wrongBase, PARX_RPC_SOLANA_DEVNET: localChains.rpc['local-solana']! })
+    const e = await refusal({
+      ...chains.env,
+      PARX_RPC_BASE_SEPOLIA: wrongBase,
+      PARX_RPC_SOLANA_DEVNET: localChains.rpc['local-solana']!,
+    })
     expect(e.code).toBe('CONFIG_INVALID')
-    expect(e.details).toContain(`serve.rpc["base-sepolia"]: ${wrongBase} serves chain id ${LOCAL_BASE_CHAIN_ID}, not base-sepolia's 84532`)
+    expect(e.details).toContain(
+      `serve.rpc["base-sepolia"]: ${wrongBase} serves chain id ${LOCAL_BASE_CHAIN_ID}, not base-sepolia's 84532`,
+    )
     expect(e.details).toMatch(/serve\.rpc\["solana-devnet"\]: .* has genesis hash ParxLoca1/)
     expect(e.details).not.toContain('radius-testnet')
   })
@@ -92,7 +113,9 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
     const e = await refusal(withoutOrigin)
     expect(e.code).toBe('CONFIG_INVALID')
     expect(e.message).toContain('1 problem in the configuration')
-    expect(e.details).toContain('serve.publicOrigin: missing (sign-in messages are bound to it); set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at')
+    expect(e.details).toContain(
+      'serve.publicOrigin: missing (sign-in messages are bound to it); set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at',
+    )
     const http = await refusal({ ...chains.env, PARX_PUBLIC_ORIGIN: 'http://pay.example.com' })
     expect(http.details).toContain("serve.publicOrigin: 'http://pay.example.com' is plain http")
   })
@@ -112,11 +135,16 @@ describe('a testnet daemon that cannot work refuses to start, saying everything 
 describe('a surface whose contract is not configured is off, with the reason, and nothing answers 500', () => {
   it('without a router: Base swaps are disabled in /api/capabilities with the key to set; /api/base/info answers; a swap gets FLOW_DISABLED', async () => {
     const { router: _router, ...withoutRouter } = JSON.parse(chains.env.PARX_CONTRACTS_BASE_SEPOLIA!)
-    const d = await startTestDaemon({ env: { ...chains.env, PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(withoutRouter) } })
+    const d = await startTestDaemon({
+      env: { ...chains.env, PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify(withoutRouter) },
+    })
     try {
       const caps = await d.call('/api/capabilities')
       for (const flow of ['base.entry', 'base.swap', 'base.redeem']) {
-        expect(caps.flows[flow]).toMatchObject({ enabled: false, reason: expect.stringContaining('serve.contracts["base-sepolia"].router') })
+        expect(caps.flows[flow]).toMatchObject({
+          enabled: false,
+          reason: expect.stringContaining('serve.contracts["base-sepolia"].router'),
+        })
       }
       expect(caps.flows['sol.swap']).toMatchObject({ enabled: true })
       expect(caps.flows['sol.swap'].reason).toBeUndefined()
@@ -127,13 +155,30 @@ describe('a surface whose contract is not configured is off, with the reason, an
       const user = privateKeyToAccount(generatePrivateKey()).address
       // A well-formed (unsigned) entry order: refused for the flow before anything reads the missing router.
       const order = toWireOrder({
-        user, inputToken: info.body.usdc, inputAmount: 1_000_000n, outputToken: info.body.out.PUSD.addr, minOutputAmount: 1_000_000n,
-        solver: info.body.solver, deadline: 2_000_000_000n, nonce: 0n,
+        user,
+        inputToken: info.body.usdc,
+        inputAmount: 1_000_000n,
+        outputToken: info.body.out.PUSD.addr,
+        minOutputAmount: 1_000_000n,
+        solver: info.body.solver,
+        deadline: 2_000_000_000n,
+        nonce: 0n,
       })
       const sig = `0x${'11'.repeat(65)}`
       const swap = await d.raw('/api/base/swap', {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ user, uiAmount: '1', in: 'USDC', out: 'PUSD', order, orderSig: sig, v: 27, r: `0x${'11'.repeat(32)}`, s: `0x${'11'.repeat(32)}` }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({
+          user,
+          uiAmount: '1',
+          in: 'USDC',
+          out: 'PUSD',
+          order,
+          orderSig: sig,
+          v: 27,
+          r: `0x${'11'.repeat(32)}`,
+          s: `0x${'11'.repeat(32)}`,
+        }),
       })
       expect(swap.status, JSON.stringify(swap.body)).toBe(403)
       expect(swap.body.code).toBe('FLOW_DISABLED')

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
 import { startTestDaemon } from './helpers/daemon.js'
 
 describe('restart persistence', () => {

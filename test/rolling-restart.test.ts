@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createPublicClient, erc20Abi, getAddress, http, keccak256, toHex, type Address, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { type Address, createPublicClient, erc20Abi, getAddress, type Hex, http, keccak256, toHex } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStandaloneChains, type StandaloneChains } from '../daemon/chains/standalone.js'
+import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
 import { USDC } from '../src/networks/registry.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
 import { testPostgres } from './helpers/postgres.js'
@@ -37,7 +37,14 @@ const tmp = (prefix: string) => {
 
 /** An api replica; its port is kept across restarts. */
 async function serve(name: string, dataDir: string, port: number): Promise<Replica> {
-  const { child, api, exited } = await serveReplica({ name, role: 'api', dataDir, port, chainsEnv: chains.env, storeUrl: db })
+  const { child, api, exited } = await serveReplica({
+    name,
+    role: 'api',
+    dataDir,
+    port,
+    chainsEnv: chains.env,
+    storeUrl: db,
+  })
   const r = { name, dataDir, port: Number(new URL(api).port), child, exited }
   replicas.set(name, r)
   return r
@@ -46,14 +53,30 @@ async function serve(name: string, dataDir: string, port: number): Promise<Repli
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer }
 
 /** One request on its own connection (no keep-alive to a replica: a restart never meets a reused socket). */
-function forward(port: number, method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<Answer> {
+function forward(
+  port: number,
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, host: `127.0.0.1:${port}`, connection: 'close' }, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...headers, host: `127.0.0.1:${port}`, connection: 'close' },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -93,7 +116,9 @@ function front(names: string[]) {
       const mark = { atStop: false }
       active.get(n)!.add(mark)
       try {
-        const a = await forward(replicas.get(n)!.port, req.method!, req.url!, req.headers, body).finally(() => active.get(n)!.delete(mark))
+        const a = await forward(replicas.get(n)!.port, req.method!, req.url!, req.headers, body).finally(() =>
+          active.get(n)!.delete(mark),
+        )
         if (mark.atStop) acrossStop.get(n)!.push(a.status)
         res.writeHead(a.status, { 'content-type': a.headers['content-type'] ?? 'application/json' })
         return void res.end(a.body)
@@ -108,7 +133,9 @@ function front(names: string[]) {
         stats.broken++
         if (mark.atStop) acrossStop.get(n)!.push('broken')
         res.writeHead(502, { 'content-type': 'application/json' })
-        return void res.end(JSON.stringify({ error: `the replica broke the connection: ${(e as Error).message}`, code: 'FRONT_BROKEN' }))
+        return void res.end(
+          JSON.stringify({ error: `the replica broke the connection: ${(e as Error).message}`, code: 'FRONT_BROKEN' }),
+        )
       }
     }
     res.writeHead(503)
@@ -122,7 +149,10 @@ function front(names: string[]) {
     stopping: (name: string) => active.get(name)!.forEach((m) => (m.atStop = true)),
     /** What the requests open on `name` at its SIGTERM were answered (they finished after it). */
     acrossStop: (name: string) => acrossStop.get(name)!,
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)),
+      ),
     close: () => {
       clearInterval(check)
       server.close()
@@ -138,7 +168,8 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  for (const r of replicas.values()) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM')
+  for (const r of replicas.values())
+    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM')
   await Promise.all([...replicas.values()].map((r) => r.exited))
   await chains?.stop()
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
@@ -148,27 +179,63 @@ describe('rolling restart of two api replicas under load', () => {
   it('restarts each replica in turn with no failed request and every acknowledged settlement on chain exactly once', async () => {
     const base = createPublicClient({ transport: http(chains.rpc['base-sepolia']) })
     const usdc = chains.contracts['base-sepolia']![USDC] as Address
-    const balance = (owner: Address) => base.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    const balance = (owner: Address) =>
+      base.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
     const payers = Array.from({ length: PARALLEL }, () => privateKeyToAccount(generatePrivateKey()))
     for (const p of payers) {
-      const res = await fetch(chains.faucetUrl, { method: 'POST', body: JSON.stringify({ network: 'base-sepolia', to: p.address, token: USDC, amount: '20' }) })
+      const res = await fetch(chains.faucetUrl, {
+        method: 'POST',
+        body: JSON.stringify({ network: 'base-sepolia', to: p.address, token: USDC, amount: '20' }),
+      })
       expect(res.status).toBe(200)
     }
     const seller = getAddress(privateKeyToAccount(generatePrivateKey()).address)
     const lb = front(['api-a', 'api-b'])
     const url = await lb.listen()
 
-    const answers: { status: number; success?: boolean; transaction?: Hex; errorReason?: string; nonce: Hex; payer: Address }[] = []
+    const answers: {
+      status: number
+      success?: boolean
+      transaction?: Hex
+      errorReason?: string
+      nonce: Hex
+      payer: Address
+    }[] = []
     const settleOne = async (payer: PrivateKeyAccount) => {
       const requirements = {
-        scheme: 'exact', network: 'eip155:84532', asset: usdc, amount: PRICE.toString(), payTo: seller, maxTimeoutSeconds: 120,
+        scheme: 'exact',
+        network: 'eip155:84532',
+        asset: usdc,
+        amount: PRICE.toString(),
+        payTo: seller,
+        maxTimeoutSeconds: 120,
         extra: { name: 'USD Coin', version: '2', assetTransferMethod: 'eip3009' },
       }
-      const a = { from: payer.address, to: seller, value: PRICE, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 600), nonce: keccak256(toHex(`${payer.address}:${Math.random()}`)) }
-      const signature = await payer.signTypedData(transferWithAuthorizationTypedData({ name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: usdc }, a))
+      const a = {
+        from: payer.address,
+        to: seller,
+        value: PRICE,
+        validAfter: 0n,
+        validBefore: BigInt(Math.floor(Date.now() / 1000) + 600),
+        nonce: keccak256(toHex(`${payer.address}:${Math.random()}`)),
+      }
+      const signature = await payer.signTypedData(
+        transferWithAuthorizationTypedData(
+          { name: 'USD Coin', version: '2', chainId: 84532, verifyingContract: usdc },
+          a,
+        ),
+      )
       const authorization = { ...a, value: a.value.toString(), validAfter: '0', validBefore: a.validBefore.toString() }
-      const body = { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature, authorization } }, paymentRequirements: requirements }
-      const res = await fetch(`${url}/facilitator/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = {
+        x402Version: 2,
+        paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature, authorization } },
+        paymentRequirements: requirements,
+      }
+      const res = await fetch(`${url}/facilitator/settle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       const text = await res.text()
       let out: { success?: boolean; transaction?: Hex; errorReason?: string } = {}
       try {
@@ -181,9 +248,11 @@ describe('rolling restart of two api replicas under load', () => {
 
     // Steady load: each payer settles one payment after another until both restarts are done.
     let restarting = true
-    const load = Promise.all(payers.map(async (p) => {
-      while (restarting) await settleOne(p)
-    }))
+    const load = Promise.all(
+      payers.map(async (p) => {
+        while (restarting) await settleOne(p)
+      }),
+    )
     const sellerBefore = await balance(seller)
     const restarts: { name: string; exitMs: number; readyMs: number }[] = []
     try {
@@ -202,7 +271,10 @@ describe('rolling restart of two api replicas under load', () => {
         restarts.push({ name, exitMs, readyMs: Date.now() - t0 })
         // Back in rotation before the next one goes.
         for (;;) {
-          const ok = await fetch(`http://127.0.0.1:${r.port}/api/readiness`).then((x) => x.status === 200, () => false)
+          const ok = await fetch(`http://127.0.0.1:${r.port}/api/readiness`).then(
+            (x) => x.status === 200,
+            () => false,
+          )
           if (ok) break
           await new Promise((res) => setTimeout(res, 100))
         }
@@ -215,7 +287,9 @@ describe('rolling restart of two api replicas under load', () => {
     }
 
     const failed = answers.filter((a) => a.status !== 200 || !a.success)
-    console.log(`[rolling-restart] ${answers.length} settles through the front, ${failed.length} failed; refused connects retried ${lb.stats.retriedRefused}, broken ${lb.stats.broken}; open at each SIGTERM ${JSON.stringify({ a: lb.acrossStop('api-a'), b: lb.acrossStop('api-b') })}; restarts ${JSON.stringify(restarts)}`)
+    console.log(
+      `[rolling-restart] ${answers.length} settles through the front, ${failed.length} failed; refused connects retried ${lb.stats.retriedRefused}, broken ${lb.stats.broken}; open at each SIGTERM ${JSON.stringify({ a: lb.acrossStop('api-a'), b: lb.acrossStop('api-b') })}; restarts ${JSON.stringify(restarts)}`,
+    )
     expect(failed, JSON.stringify(failed.slice(0, 3))).toEqual([])
     expect(lb.stats.broken).toBe(0)
     expect(answers.length).toBeGreaterThan(20)
@@ -223,13 +297,17 @@ describe('rolling restart of two api replicas under load', () => {
     for (const name of ['api-a', 'api-b']) {
       const across = lb.acrossStop(name)
       expect(across.length, `requests open on ${name} at its SIGTERM`).toBeGreaterThan(0)
-      expect(across.every((x) => x === 200), JSON.stringify(across)).toBe(true)
+      expect(
+        across.every((x) => x === 200),
+        JSON.stringify(across),
+      ).toBe(true)
     }
 
     // Every acknowledged settlement is on chain, once: the seller got exactly one price per answer,
     // and each payer lost exactly that much (a settlement replayed twice could not pass the same
     // authorization nonce; one lost would be missing from the seller's balance).
-    for (const tx of new Set(answers.map((a) => a.transaction!))) expect((await base.waitForTransactionReceipt({ hash: tx, timeout: 60_000 })).status).toBe('success')
+    for (const tx of new Set(answers.map((a) => a.transaction!)))
+      expect((await base.waitForTransactionReceipt({ hash: tx, timeout: 60_000 })).status).toBe('success')
     expect(await balance(seller)).toBe(sellerBefore + BigInt(answers.length) * PRICE)
     for (const p of payers) {
       const n = BigInt(answers.filter((a) => a.payer === p.address).length)

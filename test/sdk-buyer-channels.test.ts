@@ -2,15 +2,15 @@ import express from 'express'
 import type { Address } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { wrapFetchWithPayment, settlementOf, type PayingFetchOptions } from '../src/sdk/x402/client/fetch.js'
+import { type PayingFetchOptions, settlementOf, wrapFetchWithPayment } from '../src/sdk/x402/client/fetch.js'
 import { memoryChannelStore } from '../src/sdk/x402/seller/batch-settlement/store.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
+import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { officialSeller, type OfficialSeller } from './helpers/official-seller.js'
+import { hostileChannelSeller } from './helpers/hostile-channel-seller.js'
+import { type OfficialSeller, officialSeller } from './helpers/official-seller.js'
 import { evmPayer, localBase, randomAddress, sellerFacilitator } from './helpers/x402.js'
 import { listen } from './helpers/x402-buyers.js'
-import { hostileChannelSeller } from './helpers/hostile-channel-seller.js'
-import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 
 /**
  * parx's paying fetch (src/sdk/x402/client/fetch.ts) with `channels`: it pays batch-settlement
@@ -38,32 +38,57 @@ function buyer(channels: PayingFetchOptions['channels'] = true, signer: PrivateK
   const counted: typeof fetch = (input, init) => (sent++, fetch(input, init))
   return wrapFetchWithPayment(counted, { evm: { signer, clients: [localBase(d).chain.client] }, channels })
 }
-const receipt = (r: Response) => settlementOf(r) as unknown as { success: boolean; transaction: string; extra: { chargedAmount: string; channelState: { chargedCumulativeAmount: string; balance: string } } }
+const receipt = (r: Response) =>
+  settlementOf(r) as unknown as {
+    success: boolean
+    transaction: string
+    extra: { chargedAmount: string; channelState: { chargedCumulativeAmount: string; balance: string } }
+  }
 
 beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
-  const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo, scheme: 'batch-settlement' as const }
+  const price = {
+    network: 'local-base',
+    asset: 'USDC',
+    amount: String(PRICE),
+    payTo,
+    scheme: 'batch-settlement' as const,
+  }
   const app = express()
   // /lying: our gate, but its settlement reports the channel's balance as `lie`.
   app.use((req, res, next) => {
     if (req.path !== '/lying') return next()
     const set = res.setHeader.bind(res)
     res.setHeader = (name, value) => {
-      const settle = String(name).toLowerCase() === 'payment-response' ? decodeHeader<{ extra?: { channelState?: { balance?: string } } }>(String(value)) : undefined
+      const settle =
+        String(name).toLowerCase() === 'payment-response'
+          ? decodeHeader<{ extra?: { channelState?: { balance?: string } } }>(String(value))
+          : undefined
       if (settle?.extra?.channelState) settle.extra.channelState.balance = lie
       return set(name, settle ? encodeHeader(settle) : value)
     }
     next()
   })
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator },
-    // exact first: a buyer with channels still picks the channel offer.
-    routes: { 'GET /report': { prices: [{ ...price, scheme: 'exact', method: 'eip3009' }, price] }, 'GET /broken': { prices: [price] }, 'GET /lying': { prices: [price] } },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      // exact first: a buyer with channels still picks the channel offer.
+      routes: {
+        'GET /report': { prices: [{ ...price, scheme: 'exact', method: 'eip3009' }, price] },
+        'GET /broken': { prices: [price] },
+        'GET /lying': { prices: [price] },
+      },
+    }),
+  )
   // /priced: a route whose price the test changes (two gates on one channel store), as a seller re-pricing would.
   const store = memoryChannelStore()
-  const gateAt = (amount: string) => paymentGate({ facilitator: { url: d.urls.facilitator }, routes: { 'GET /priced': { prices: [{ ...price, amount }] } }, channels: { store } })
+  const gateAt = (amount: string) =>
+    paymentGate({
+      facilitator: { url: d.urls.facilitator },
+      routes: { 'GET /priced': { prices: [{ ...price, amount }] } },
+      channels: { store },
+    })
   const priced = { '1000': gateAt('1000'), '2000': gateAt('2000') }
   app.use((req, res, next) => (req.path === '/priced' ? priced[pricedAt](req, res, next) : next()))
   app.get('/priced', (_req, res) => void res.json({ paid: pricedAt }))
@@ -72,7 +97,13 @@ beforeAll(async () => {
   app.get('/broken', (_req, res) => void (handled++, res.status(500).json({ error: 'the handler failed' })))
   seller = await listen(app)
   const usdc = b.token('USDC')
-  official = await officialSeller({ facilitator: sellerFacilitator(d, officialPayTo), network: b.caip2 as `${string}:${string}`, payTo: officialPayTo, token: usdc, routes: { '/report': { amount: String(PRICE) } } })
+  official = await officialSeller({
+    facilitator: sellerFacilitator(d, officialPayTo),
+    network: b.caip2 as `${string}:${string}`,
+    payTo: officialPayTo,
+    token: usdc,
+    routes: { '/report': { amount: String(PRICE) } },
+  })
   account = await evmPayer(d, ['USDC'], '10')
 })
 afterAll(async () => {
@@ -89,14 +120,22 @@ describe("parx's paying fetch with channels, against our seller middleware", () 
     const first = await pay(`${seller.url}/report`)
     expect(first.status).toBe(200)
     expect(sent).toBe(2) // the 402, then the deposit
-    expect(receipt(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: '1000', balance: '10000' } } })
+    expect(receipt(first)).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x/),
+      extra: { channelState: { chargedCumulativeAmount: '1000', balance: '10000' } },
+    })
     expect(await b.balance('USDC', account.address)).toBe(10_000_000n - 10n * PRICE)
     const block = await b.chain.client.getBlockNumber()
     sent = 0
     for (let i = 2; i <= 6; i++) {
       const r = await pay(`${seller.url}/report${i % 2 ? '?page=2' : ''}`)
       expect(r.status, `request ${i}`).toBe(200)
-      expect(receipt(r)).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: '1000', channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } } })
+      expect(receipt(r)).toMatchObject({
+        success: true,
+        transaction: '',
+        extra: { chargedAmount: '1000', channelState: { chargedCumulativeAmount: String(BigInt(i) * PRICE) } },
+      })
     }
     expect(sent).toBe(5)
     expect(await b.chain.client.getBlockNumber()).toBe(block)
@@ -120,7 +159,10 @@ describe("parx's paying fetch with channels, against our seller middleware", () 
     expect(r.status).toBe(200)
     // Its 402, its deposit refused as off our total (corrective), its voucher from the seller's total.
     expect(sent).toBe(3)
-    expect(receipt(r)).toMatchObject({ transaction: '', extra: { channelState: { chargedCumulativeAmount: String(8n * PRICE) } } })
+    expect(receipt(r)).toMatchObject({
+      transaction: '',
+      extra: { channelState: { chargedCumulativeAmount: String(8n * PRICE) } },
+    })
     expect(await b.balance('USDC', account.address)).toBe(before)
   })
 
@@ -130,11 +172,16 @@ describe("parx's paying fetch with channels, against our seller middleware", () 
     // 8 of 10 spent by this channel: the wallet above holds 8, so two vouchers, then a top-up of 10x.
     for (let i = 0; i < 2; i++) expect(receipt(await pay(`${seller.url}/report`)).transaction).toBe('')
     const topUp = await pay(`${seller.url}/report`)
-    expect(receipt(topUp)).toMatchObject({ transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE), balance: '20000' } } })
+    expect(receipt(topUp)).toMatchObject({
+      transaction: expect.stringMatching(/^0x/),
+      extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE), balance: '20000' } },
+    })
     expect(await b.balance('USDC', account.address)).toBe(before - 10n * PRICE)
     const other = await evmPayer(d, ['USDC'], '1')
     const capped = buyer({ maxDeposit: PRICE - 1n }, other)
-    await expect(capped(`${seller.url}/report`)).rejects.toThrow(/above this buyer's maxDeposit of 999; nothing was paid/)
+    await expect(capped(`${seller.url}/report`)).rejects.toThrow(
+      /above this buyer's maxDeposit of 999; nothing was paid/,
+    )
     expect(await b.balance('USDC', other.address)).toBe(1_000_000n)
   })
 
@@ -148,7 +195,10 @@ describe("parx's paying fetch with channels, against our seller middleware", () 
     expect(await r.json()).toEqual({ paid: '2000' })
     // The remembered voucher (refused: the seller offers other terms now), then the voucher for the new price.
     expect(sent).toBe(2)
-    expect(receipt(r)).toMatchObject({ transaction: '', extra: { chargedAmount: '2000', channelState: { chargedCumulativeAmount: '4000' } } })
+    expect(receipt(r)).toMatchObject({
+      transaction: '',
+      extra: { chargedAmount: '2000', channelState: { chargedCumulativeAmount: '4000' } },
+    })
     sent = 0
     expect(receipt(await pay(`${seller.url}/priced`)).extra.channelState.chargedCumulativeAmount).toBe('6000')
     expect(sent).toBe(1)
@@ -174,7 +224,15 @@ describe("parx's paying fetch with channels, against the official batch-settleme
 describe("parx's paying fetch with channels, against hostile sellers", () => {
   const hostile = async (delays: number[], minDeposit?: bigint) => {
     const b = localBase(d)
-    return hostileChannelSeller({ network: b.caip2, token: b.token('USDC'), payTo: randomAddress(), receiverAuthorizer: randomAddress(), price: PRICE, delays, ...(minDeposit !== undefined ? { minDeposit } : {}) })
+    return hostileChannelSeller({
+      network: b.caip2,
+      token: b.token('USDC'),
+      payTo: randomAddress(),
+      receiverAuthorizer: randomAddress(),
+      price: PRICE,
+      delays,
+      ...(minDeposit !== undefined ? { minDeposit } : {}),
+    })
   }
 
   it('a seller asking a minDeposit of 250 USDC valid a year, its withdraw delay rotating up to 30 days: refused, nothing signed', async () => {
@@ -183,7 +241,12 @@ describe("parx's paying fetch with channels, against hostile sellers", () => {
       const payer = await evmPayer(d, ['USDC'], '1')
       const pay = buyer(true, payer)
       for (let i = 0; i < 3; i++) {
-        await expect(pay(`${s.url}/report`)).rejects.toMatchObject({ code: 'CHANNEL_TERMS_REFUSED', message: expect.stringMatching(/(minDeposit of 250000000 base units, above this buyer's maxDeposit of 5000000|withdrawDelay of 2592000 s, above this buyer's maxWithdrawDelay of 86400 s)/) })
+        await expect(pay(`${s.url}/report`)).rejects.toMatchObject({
+          code: 'CHANNEL_TERMS_REFUSED',
+          message: expect.stringMatching(
+            /(minDeposit of 250000000 base units, above this buyer's maxDeposit of 5000000|withdrawDelay of 2592000 s, above this buyer's maxWithdrawDelay of 86400 s)/,
+          ),
+        })
       }
       expect(s.offers).toBe(3)
       expect(s.kept).toEqual([])
@@ -199,7 +262,13 @@ describe("parx's paying fetch with channels, against hostile sellers", () => {
       const payer = await evmPayer(d, ['USDC'], '1')
       const pay = buyer(true, payer)
       const statuses = []
-      for (let i = 0; i < 4; i++) statuses.push(await pay(`${s.url}/report`).then((r) => r.status, (e: { code: string }) => e.code))
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          await pay(`${s.url}/report`).then(
+            (r) => r.status,
+            (e: { code: string }) => e.code,
+          ),
+        )
       expect(statuses).toEqual([402, 402, 'CHANNEL_TERMS_REFUSED', 402])
       expect(s.kept).toHaveLength(3)
       for (const k of s.kept) {
@@ -217,13 +286,17 @@ describe("parx's paying fetch with channels, against hostile sellers", () => {
     }
   })
 
-  it("a seller reporting a false channel balance: no second deposit when it says 0, a top-up when it says plenty but the chain is spent", async () => {
+  it('a seller reporting a false channel balance: no second deposit when it says 0, a top-up when it says plenty but the chain is spent', async () => {
     const b = localBase(d)
     const payer = await evmPayer(d, ['USDC'], '1')
     const pay = buyer(true, payer)
     lie = '0'
     const first = await pay(`${seller.url}/lying`)
-    expect(receipt(first)).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x/), extra: { channelState: { balance: '0' } } })
+    expect(receipt(first)).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x/),
+      extra: { channelState: { balance: '0' } },
+    })
     for (let i = 2; i <= 5; i++) expect(receipt(await pay(`${seller.url}/lying`)).transaction, `request ${i}`).toBe('')
     expect(await b.balance('USDC', payer.address)).toBe(1_000_000n - 10n * PRICE)
     // Now it claims a fortune: the tenth voucher spends the deposit, the eleventh tops up from what the chain says.
@@ -231,7 +304,10 @@ describe("parx's paying fetch with channels, against hostile sellers", () => {
     for (let i = 6; i <= 10; i++) expect(receipt(await pay(`${seller.url}/lying`)).transaction, `request ${i}`).toBe('')
     const topUp = await pay(`${seller.url}/lying`)
     expect(topUp.status).toBe(200)
-    expect(receipt(topUp)).toMatchObject({ transaction: expect.stringMatching(/^0x/), extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE) } } })
+    expect(receipt(topUp)).toMatchObject({
+      transaction: expect.stringMatching(/^0x/),
+      extra: { channelState: { chargedCumulativeAmount: String(11n * PRICE) } },
+    })
     expect(await b.balance('USDC', payer.address)).toBe(1_000_000n - 20n * PRICE)
   })
 })

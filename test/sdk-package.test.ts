@@ -18,7 +18,8 @@ import { packedParx } from './helpers/pack.js'
  */
 const run = promisify(execFile)
 const repo = fileURLToPath(new URL('..', import.meta.url))
-const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
+const npm = (args: string[], cwd: string) =>
+  run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc')
 
 // Every entry of package.json's exports, type-checked and loaded. The @ts-expect-error lines fail
@@ -62,19 +63,39 @@ beforeAll(async () => {
       // The run's one pack (test/helpers/pack.ts), copied in: a file: dependency is recorded by path.
       const { tarball } = await packedParx()
       copyFileSync(tarball, join(project, basename(tarball)))
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'parx-sdk-consumer', private: true, type: 'module', dependencies: { parx: `file:./${basename(tarball)}` } }))
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({
+          name: 'parx-sdk-consumer',
+          private: true,
+          type: 'module',
+          dependencies: { parx: `file:./${basename(tarball)}` },
+        }),
+      )
       // An SDK user needs none of the daemon's native builds; the cache first, the registry for what it lacks.
-      await npm(['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], project)
+      await npm(
+        ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'],
+        project,
+      )
       copyFileSync(join(repo, 'examples', 'swap.ts'), join(project, 'swap.ts'))
       writeFileSync(join(project, 'entries.ts'), entries)
-      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out',
-          // Node's types from this repository: the project under test is parx, not @types/node.
-          typeRoots: [join(repo, 'node_modules', '@types')], types: ['node'],
-        },
-        files: ['swap.ts', 'entries.ts'],
-      }))
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            skipLibCheck: true,
+            outDir: 'out',
+            // Node's types from this repository: the project under test is parx, not @types/node.
+            typeRoots: [join(repo, 'node_modules', '@types')],
+            types: ['node'],
+          },
+          files: ['swap.ts', 'entries.ts'],
+        }),
+      )
     })(),
   ])
   d = daemon
@@ -87,27 +108,42 @@ afterAll(async () => {
 
 describe('the SDK as an installed package (npm pack, installed in a project of its own)', () => {
   it('ships no sources: dist/ holds what exports names', () => {
-    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'parx', 'package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string } | string> }
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'parx', 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string; default: string } | string>
+    }
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (typeof target === 'string') continue
-      for (const file of [target.types, target.default]) expect(() => readFileSync(join(project, 'node_modules', 'parx', file)), `${entry}: ${file}`).not.toThrow()
+      for (const file of [target.types, target.default])
+        expect(() => readFileSync(join(project, 'node_modules', 'parx', file)), `${entry}: ${file}`).not.toThrow()
     }
     expect(() => readFileSync(join(project, 'node_modules', 'parx', 'src', 'sdk', 'swap', 'index.ts'))).toThrow()
   })
 
   it('type-checks the example and every entry with tsc against the package', async () => {
-    const checked = await run(process.execPath, [tsc, '-p', project]).then(() => '', (e: { stdout: string }) => e.stdout)
+    const checked = await run(process.execPath, [tsc, '-p', project]).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    )
     expect(checked).toBe('')
   })
 
   it('loads every entry in plain Node', async () => {
-    const { stdout } = await run(process.execPath, [join(project, 'out', 'entries.js')], { cwd: project, env: { ...process.env, PARX_URL: d.urls.platform } })
-    expect(stdout.trim().split('\n')).toEqual(['function function function function function function', 'UNAUTHORIZED UNAUTHORIZED'])
+    const { stdout } = await run(process.execPath, [join(project, 'out', 'entries.js')], {
+      cwd: project,
+      env: { ...process.env, PARX_URL: d.urls.platform },
+    })
+    expect(stdout.trim().split('\n')).toEqual([
+      'function function function function function function',
+      'UNAUTHORIZED UNAUTHORIZED',
+    ])
   })
 
   it('runs examples/swap.ts, compiled, against a daemon on 127.0.0.1: buys, swaps par, redeems', async () => {
     const apiKey = await d.partnerKey()
-    const { stdout } = await run(process.execPath, [join(project, 'out', 'swap.js')], { cwd: project, env: { ...process.env, PARX_API_URL: d.urls.api, PARX_API_KEY: apiKey } })
+    const { stdout } = await run(process.execPath, [join(project, 'out', 'swap.js')], {
+      cwd: project,
+      env: { ...process.env, PARX_API_URL: d.urls.api, PARX_API_KEY: apiKey },
+    })
     const [minOutBase, outputAmount] = stdout.trim().split(' ')
     expect(minOutBase).toMatch(/^\d+$/)
     expect(BigInt(outputAmount!)).toBeGreaterThanOrEqual(BigInt(minOutBase!))

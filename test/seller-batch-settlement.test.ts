@@ -1,10 +1,12 @@
 import { x402Client } from '@x402/core/client'
 import { toClientEvmSigner } from '@x402/evm'
-import { BatchSettlementEvmScheme as BatchClient, createBatchSettlementEIP3009DepositPayload } from '@x402/evm/batch-settlement/client'
+import {
+  BatchSettlementEvmScheme as BatchClient,
+  createBatchSettlementEIP3009DepositPayload,
+} from '@x402/evm/batch-settlement/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
 import express from 'express'
-import { toHex, type Address } from 'viem'
-import type { PaymentRequirements } from '../src/sdk/x402/types.js'
+import { type Address, toHex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sellerChannelStore } from '../daemon/seller/batch-settlement/channel-store.js'
@@ -14,6 +16,7 @@ import type { ChannelStore } from '../src/sdk/x402/seller/batch-settlement/store
 import { facilitatorClient } from '../src/sdk/x402/seller/facilitator-client.js'
 import { paymentGate } from '../src/sdk/x402/seller/middleware.js'
 import { settleAmount } from '../src/sdk/x402/seller/usage.js'
+import type { PaymentRequirements } from '../src/sdk/x402/types.js'
 import { decodeHeader, encodeHeader } from '../src/sdk/x402/wire.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { openTestStore } from './helpers/store.js'
@@ -45,10 +48,16 @@ let served = 0
 
 function officialBatchBuyer(): { client: BatchClient; pay: typeof fetch } {
   const b = localBase(d)
-  const client = new BatchClient(toClientEvmSigner(account, b.chain.client as never), { depositStrategy: () => String(DEPOSIT) })
+  const client = new BatchClient(toClientEvmSigner(account, b.chain.client as never), {
+    depositStrategy: () => String(DEPOSIT),
+  })
   const x = x402Client.fromConfig({
     schemes: [{ network: 'eip155:*', client }],
-    spendControls: { allowedAssets: [{ network: b.caip2 as `${string}:${string}`, asset: b.token('USDC').address, maxAmountPerPayment: '10000' }] },
+    spendControls: {
+      allowedAssets: [
+        { network: b.caip2 as `${string}:${string}`, asset: b.token('USDC').address, maxAmountPerPayment: '10000' },
+      ],
+    },
   })
   return { client, pay: wrapFetchWithPayment(fetch, x) }
 }
@@ -58,15 +67,36 @@ beforeAll(async () => {
   // The daemon's channel store of the dialect under test (SQLite; PostgreSQL in the postgres project).
   store = await openTestStore()
   channels = sellerChannelStore(store)
-  const price = { network: 'local-base', asset: 'USDC', amount: String(PRICE), payTo, scheme: 'batch-settlement' as const }
+  const price = {
+    network: 'local-base',
+    asset: 'USDC',
+    amount: String(PRICE),
+    payTo,
+    scheme: 'batch-settlement' as const,
+  }
   // The facilitator signs a delegated refund only for the channel's receiver: the seller's partner key is bound to payTo.
-  apiKey = (await d.call<{ key: string }>('/api/operator/keys', { body: { name: 'seller', owner: payTo }, headers: d.operatorHeaders() })).key
+  apiKey = (
+    await d.call<{ key: string }>('/api/operator/keys', {
+      body: { name: 'seller', owner: payTo },
+      headers: d.operatorHeaders(),
+    })
+  ).key
   const app = express()
-  app.use(paymentGate({
-    facilitator: { url: d.urls.facilitator, apiKey, fetch: (url, init) => (calls.push(new URL(String(url)).pathname.split('/').pop()!), fetch(url, init)) },
-    routes: { 'GET /report': { prices: [price] }, 'GET /metered': { prices: [price] }, 'GET /broken': { prices: [price] } },
-    channels: { store: channels },
-  }))
+  app.use(
+    paymentGate({
+      facilitator: {
+        url: d.urls.facilitator,
+        apiKey,
+        fetch: (url, init) => (calls.push(new URL(String(url)).pathname.split('/').pop()!), fetch(url, init)),
+      },
+      routes: {
+        'GET /report': { prices: [price] },
+        'GET /metered': { prices: [price] },
+        'GET /broken': { prices: [price] },
+      },
+      channels: { store: channels },
+    }),
+  )
   app.get('/report', (_req, res) => (served++, void res.json({ paid: 'batch-settlement' })))
   app.get('/metered', (_req, res) => {
     settleAmount(res, '400')
@@ -101,7 +131,14 @@ describe('our seller middleware: batch-settlement with the official client', () 
       const r = await pay(`${seller.url}/report`)
       expect(r.status, `request ${i + 2}`).toBe(200)
       const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as Record<string, any>
-      expect(receipt).toMatchObject({ success: true, transaction: '', extra: { chargedAmount: String(PRICE), channelState: { chargedCumulativeAmount: String(PRICE * BigInt(i + 2)) } } })
+      expect(receipt).toMatchObject({
+        success: true,
+        transaction: '',
+        extra: {
+          chargedAmount: String(PRICE),
+          channelState: { chargedCumulativeAmount: String(PRICE * BigInt(i + 2)) },
+        },
+      })
     }
     expect(await b.chain.client.getBlockNumber()).toBe(block)
     expect(await b.chain.client.getTransactionCount({ address: buyer })).toBe(nonce)
@@ -113,7 +150,10 @@ describe('our seller middleware: batch-settlement with the official client', () 
     const r = await pay(`${seller.url}/metered`)
     expect(r.status).toBe(200)
     const receipt = decodeHeader(r.headers.get('payment-response') ?? undefined) as Record<string, any>
-    expect(receipt.extra).toMatchObject({ chargedAmount: '400', channelState: { chargedCumulativeAmount: String(21n * PRICE + 400n) } })
+    expect(receipt.extra).toMatchObject({
+      chargedAmount: '400',
+      channelState: { chargedCumulativeAmount: String(21n * PRICE + 400n) },
+    })
     // The client carried the partial charge: its next voucher is accepted as is.
     expect((await pay(`${seller.url}/report`)).status).toBe(200)
     expect(await chargedOf()).toBe(String(22n * PRICE + 400n))
@@ -130,13 +170,33 @@ describe('our seller middleware: batch-settlement with the official client', () 
 
   it('a self-authorized buyer (its channel names itself as receiver authorizer) is refused before anything is served or sent', async () => {
     const unpaid = await fetch(`${seller.url}/report`)
-    const offer = (decodeHeader(unpaid.headers.get('payment-required')) as { accepts: PaymentRequirements[] }).accepts[0]!
-    const self = { payer: buyer, payerAuthorizer: buyer, receiver: payTo, receiverAuthorizer: buyer, token: offer.asset as Address, withdrawDelay: 900, salt: toHex(77, { size: 32 }) }
-    const dep = await createBatchSettlementEIP3009DepositPayload(toClientEvmSigner(account, localBase(d).chain.client as never), 2, offer as never, self, '5000', String(PRICE))
+    const offer = (decodeHeader(unpaid.headers.get('payment-required')) as { accepts: PaymentRequirements[] })
+      .accepts[0]!
+    const self = {
+      payer: buyer,
+      payerAuthorizer: buyer,
+      receiver: payTo,
+      receiverAuthorizer: buyer,
+      token: offer.asset as Address,
+      withdrawDelay: 900,
+      salt: toHex(77, { size: 32 }),
+    }
+    const dep = await createBatchSettlementEIP3009DepositPayload(
+      toClientEvmSigner(account, localBase(d).chain.client as never),
+      2,
+      offer as never,
+      self,
+      '5000',
+      String(PRICE),
+    )
     const before = { served, calls: calls.length, buyer: await localBase(d).balance('USDC', buyer) }
-    const res = await fetch(`${seller.url}/report`, { headers: { 'payment-signature': encodeHeader({ x402Version: 2, accepted: offer, payload: dep.payload }) } })
+    const res = await fetch(`${seller.url}/report`, {
+      headers: { 'payment-signature': encodeHeader({ x402Version: 2, accepted: offer, payload: dep.payload }) },
+    })
     expect(res.status).toBe(402)
-    expect(decodeHeader(res.headers.get('payment-required'))).toMatchObject({ error: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch' })
+    expect(decodeHeader(res.headers.get('payment-required'))).toMatchObject({
+      error: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch',
+    })
     expect({ served, calls: calls.length, buyer: await localBase(d).balance('USDC', buyer) }).toEqual(before)
   })
 
@@ -156,7 +216,11 @@ describe('our seller middleware: batch-settlement with the official client', () 
   it('claim-and-settle moves exactly what was charged to payTo in one claim and one sweep', async () => {
     const b = localBase(d)
     const charged = 25n * PRICE + 400n
-    const report = await claimAndSettle({ store: channels, facilitator: facilitatorClient({ url: d.urls.facilitator, apiKey }), force: true })
+    const report = await claimAndSettle({
+      store: channels,
+      facilitator: facilitatorClient({ url: d.urls.facilitator, apiKey }),
+      force: true,
+    })
     expect(report.errors).toEqual([])
     expect(report.claims).toHaveLength(1)
     expect(report.settlements).toHaveLength(1)
@@ -165,7 +229,15 @@ describe('our seller middleware: batch-settlement with the official client', () 
     expect(await b.balance('USDC', buyer)).toBe(10_000_000n - DEPOSIT)
     expect(await channels.claimable()).toEqual([])
     // Nothing new charged: a second round claims nothing.
-    expect((await claimAndSettle({ store: channels, facilitator: facilitatorClient({ url: d.urls.facilitator, apiKey }), force: true })).claims).toEqual([])
+    expect(
+      (
+        await claimAndSettle({
+          store: channels,
+          facilitator: facilitatorClient({ url: d.urls.facilitator, apiKey }),
+          force: true,
+        })
+      ).claims,
+    ).toEqual([])
   })
 
   it('refunds the unspent deposit cooperatively, asked by the buyer through our middleware', async () => {

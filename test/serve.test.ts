@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -11,9 +11,13 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 /** `parx --output json serve` as a user runs it: a child process, its ready line on stdout. */
 async function serve() {
-  const child = spawn(process.execPath, ['bin/parx.js', '--output', 'json', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['bin/parx.js', '--output', 'json', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))
   const line = await new Promise<string>((resolve, reject) => {
@@ -25,7 +29,9 @@ async function serve() {
 }
 
 const anvilPids = () =>
-  readdirSync(join(dataDir, 'chains')).filter((f) => f.endsWith('.pid')).map((f) => Number(readFileSync(join(dataDir, 'chains', f), 'utf8')))
+  readdirSync(join(dataDir, 'chains'))
+    .filter((f) => f.endsWith('.pid'))
+    .map((f) => Number(readFileSync(join(dataDir, 'chains', f), 'utf8')))
 
 describe('parx serve', () => {
   it('prints one JSON ready line with every URL, serves them, and stops everything on SIGTERM', async () => {
@@ -35,11 +41,15 @@ describe('parx serve', () => {
     expect(Object.keys(ready.urls.rpc).sort()).toEqual(['local-base', 'local-radius', 'local-solana'])
     expect(await (await fetch(`${ready.urls.api}/api/health`)).json()).toMatchObject({ ok: true })
     const chainId = await fetch(ready.urls.rpc['local-base'], {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     }).then((r) => r.json())
     expect(chainId.result).toMatch(/^0x/)
     const solana = await fetch(ready.urls.rpc['local-solana'], {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
     }).then((r) => r.json())
     expect(solana.result).toBe('ok')
     const pids = anvilPids()

@@ -2,7 +2,7 @@ import { Keypair } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { solClient, type SolClient } from './helpers/sol.js'
+import { type SolClient, solClient } from './helpers/sol.js'
 
 let d: TestDaemon
 let c: SolClient
@@ -38,11 +38,15 @@ describe('inventory', () => {
     const whale = Keypair.generate()
     await c.fund(whale.publicKey, USDC, '1500000')
     const before = (await d.call('/api/sol/info')).mints[TOKEN_A]
-    const swap = () => c.post('/api/sol/swap', { user: whale.publicKey.toBase58(), uiAmount: '600000', in: USDC, out: TOKEN_A })
+    const swap = () =>
+      c.post('/api/sol/swap', { user: whale.publicKey.toBase58(), uiAmount: '600000', in: USDC, out: TOKEN_A })
 
     const first = await swap()
     expect(first.status).toBe(200)
-    expect((await d.call('/api/sol/info')).mints[TOKEN_A]).toMatchObject({ inventory: before.inventory, available: before.available - 600_000 })
+    expect((await d.call('/api/sol/info')).mints[TOKEN_A]).toMatchObject({
+      inventory: before.inventory,
+      available: before.available - 600_000,
+    })
     // Two unlanded transactions would promise 1.2M of a 1M inventory: the second is refused.
     const second = await swap()
     expect(second.body.code).toBe('INVENTORY_SHORT')
@@ -60,7 +64,12 @@ describe('inventory', () => {
   it('a swap larger than the whole inventory is INVENTORY_SHORT', async () => {
     const whale = Keypair.generate()
     await c.fund(whale.publicKey, USDC, '2000000')
-    const r = await c.post('/api/sol/swap', { user: whale.publicKey.toBase58(), uiAmount: '1000001', in: USDC, out: 'XUSD' })
+    const r = await c.post('/api/sol/swap', {
+      user: whale.publicKey.toBase58(),
+      uiAmount: '1000001',
+      in: USDC,
+      out: 'XUSD',
+    })
     expect(r.body.code).toBe('INVENTORY_SHORT')
     expect(r.status).toBe(400)
   })

@@ -26,10 +26,17 @@ describe('Solana swaps across a restart', () => {
     const second = await startTestDaemon({ dataDir })
     try {
       const c = await solClient(second)
-      expect((await second.call('/api/sol/balance', { query: { owner: user.publicKey.toBase58() } })).tokens).toEqual(balances)
-      expect((await second.call('/api/sol/balance', { query: { owner: c.solver.toBase58() } })).tokens).toEqual(solverBalances)
+      expect((await second.call('/api/sol/balance', { query: { owner: user.publicKey.toBase58() } })).tokens).toEqual(
+        balances,
+      )
+      expect((await second.call('/api/sol/balance', { query: { owner: c.solver.toBase58() } })).tokens).toEqual(
+        solverBalances,
+      )
       expect(await c.tokenBalance(user.publicKey, TOKEN_A)).toBe(15_000_000_000n)
-      expect((await c.get(`/api/sol/confirm?sig=${signature}`)).body).toMatchObject({ status: 'included', success: true })
+      expect((await c.get(`/api/sol/confirm?sig=${signature}`)).body).toMatchObject({
+        status: 'included',
+        success: true,
+      })
       expect((await second.call('/api/sol/recent')).swaps[0]).toMatchObject({ signature, status: 'confirmed' })
 
       const { built } = await c.swap(user, { uiAmount: '25', in: USDC, out: TOKEN_A })

@@ -3,7 +3,7 @@ import { Keypair, type PublicKey, Transaction, VersionedTransaction } from '@sol
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A, TOKEN_B, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { solClient, type SolClient } from './helpers/sol.js'
+import { type SolClient, solClient } from './helpers/sol.js'
 
 let d: TestDaemon
 let c: SolClient
@@ -16,8 +16,12 @@ afterAll(async () => d?.close())
 /** Every balance a swap between `user` and the solver can move. */
 async function snapshot(user: PublicKey) {
   const [userUSDC, userPUSD, userXUSD, solverUSDC, solverPUSD, solverXUSD, userSol] = await Promise.all([
-    c.tokenBalance(user, USDC), c.tokenBalance(user, TOKEN_A), c.tokenBalance(user, TOKEN_B),
-    c.tokenBalance(c.solver, USDC), c.tokenBalance(c.solver, TOKEN_A), c.tokenBalance(c.solver, TOKEN_B),
+    c.tokenBalance(user, USDC),
+    c.tokenBalance(user, TOKEN_A),
+    c.tokenBalance(user, TOKEN_B),
+    c.tokenBalance(c.solver, USDC),
+    c.tokenBalance(c.solver, TOKEN_A),
+    c.tokenBalance(c.solver, TOKEN_B),
     c.solBalance(user),
   ])
   return { userUSDC, userPUSD, userXUSD, solverUSDC, solverPUSD, solverXUSD, userSol }
@@ -30,25 +34,44 @@ describe('Solana swaps with an unmodified @solana/web3.js', () => {
     const before = await snapshot(user.publicKey)
     expect(before.userSol).toBe(0n)
 
-    const r = await c.post('/api/sol/swap', { net: 'mainnet', user: user.publicKey.toBase58(), uiAmount: '12.5', in: USDC, out: TOKEN_A })
+    const r = await c.post('/api/sol/swap', {
+      net: 'mainnet',
+      user: user.publicKey.toBase58(),
+      uiAmount: '12.5',
+      in: USDC,
+      out: TOKEN_A,
+    })
     expect(r.status).toBe(200)
     const built = r.body
     expect(built).toMatchObject({
-      kind: 'entry', network: d.services.solana.key, in: USDC, out: TOKEN_A, inAmount: 12.5, inAmountBase: '12500000',
-      outAmount: 12.5, outAmountBase: '12500000000', feePayer: c.solver.toBase58(), createsTokenAccount: true,
+      kind: 'entry',
+      network: d.services.solana.key,
+      in: USDC,
+      out: TOKEN_A,
+      inAmount: 12.5,
+      inAmountBase: '12500000',
+      outAmount: 12.5,
+      outAmountBase: '12500000000',
+      feePayer: c.solver.toBase58(),
+      createsTokenAccount: true,
     })
     const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
     expect(tx.feePayer!.equals(c.solver)).toBe(true)
     expect(tx.recentBlockhash).toBe(built.blockhash)
     // The solver has signed; only the user's signature is missing.
     expect(tx.signatures.map((s) => [s.publicKey.toBase58(), s.signature !== null])).toEqual([
-      [c.solver.toBase58(), true], [user.publicKey.toBase58(), false],
+      [c.solver.toBase58(), true],
+      [user.publicKey.toBase58(), false],
     ])
 
     tx.partialSign(user)
     const signature = await c.connection.sendRawTransaction(tx.serialize())
     expect(signature).toBe(built.signature)
-    const { value } = await c.connection.confirmTransaction({ signature, blockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight })
+    const { value } = await c.connection.confirmTransaction({
+      signature,
+      blockhash: built.blockhash,
+      lastValidBlockHeight: built.lastValidBlockHeight,
+    })
     expect(value.err).toBeNull()
 
     const after = await snapshot(user.publicKey)
@@ -59,9 +82,20 @@ describe('Solana swaps with an unmodified @solana/web3.js', () => {
     expect(after.userSol).toBe(0n)
 
     const confirm = await c.get(`/api/sol/confirm?sig=${signature}`)
-    expect(confirm.body).toMatchObject({ sig: signature, status: 'included', success: true, swap: { kind: 'entry', user: user.publicKey.toBase58() } })
+    expect(confirm.body).toMatchObject({
+      sig: signature,
+      status: 'included',
+      success: true,
+      swap: { kind: 'entry', user: user.publicKey.toBase58() },
+    })
     const recent = await d.call('/api/sol/recent', { query: { limit: '5' } })
-    expect(recent.swaps[0]).toMatchObject({ signature, status: 'confirmed', kind: 'entry', inAmountBase: '12500000', outAmountBase: '12500000000' })
+    expect(recent.swaps[0]).toMatchObject({
+      signature,
+      status: 'confirmed',
+      kind: 'entry',
+      inAmountBase: '12500000',
+      outAmountBase: '12500000000',
+    })
   })
 
   it('redeems PUSD for exactly the quoted USDC, signing as a VersionedTransaction', async () => {
@@ -69,21 +103,43 @@ describe('Solana swaps with an unmodified @solana/web3.js', () => {
     await c.fund(user.publicKey, TOKEN_A, '50')
     const before = await snapshot(user.publicKey)
     const quote = (await c.get(`/api/sol/redeem/quote?net=mainnet&in=${TOKEN_A}&amount=50`)).body
-    expect(quote).toMatchObject({ in: TOKEN_A, out: USDC, chain: d.services.solana.key, inAmount: 50, usdcDec: 6, deliverFrom: 'inventory' })
+    expect(quote).toMatchObject({
+      in: TOKEN_A,
+      out: USDC,
+      chain: d.services.solana.key,
+      inAmount: 50,
+      usdcDec: 6,
+      deliverFrom: 'inventory',
+    })
     expect(quote.usdc).toBe(c.mints[USDC]!.toBase58())
     expect(quote.inputToken).toBe(c.mints[TOKEN_A]!.toBase58())
     expect(BigInt(quote.minOutBase)).toBeLessThanOrEqual(BigInt(quote.usdcOutBase))
     expect(BigInt(quote.usdcOutBase)).toBeLessThan(50_000_000n)
     expect(quote.slippageBps).toBeLessThanOrEqual(quote.slippageBpsMax)
 
-    const r = await c.post('/api/sol/redeem', { net: d.services.solana.key, user: user.publicKey.toBase58(), uiAmount: '50', minOutBase: quote.minOutBase })
+    const r = await c.post('/api/sol/redeem', {
+      net: d.services.solana.key,
+      user: user.publicKey.toBase58(),
+      uiAmount: '50',
+      minOutBase: quote.minOutBase,
+    })
     expect(r.status).toBe(200)
     // Nothing moved the solver's inventory in between, so the price is the quote's.
-    expect(r.body).toMatchObject({ kind: 'redeem', in: TOKEN_A, out: USDC, outAmountBase: quote.usdcOutBase, createsTokenAccount: true })
+    expect(r.body).toMatchObject({
+      kind: 'redeem',
+      in: TOKEN_A,
+      out: USDC,
+      outAmountBase: quote.usdcOutBase,
+      createsTokenAccount: true,
+    })
     const tx = VersionedTransaction.deserialize(Buffer.from(r.body.txB64, 'base64'))
     tx.sign([user])
     const signature = await c.connection.sendRawTransaction(tx.serialize())
-    const { value } = await c.connection.confirmTransaction({ signature, blockhash: r.body.blockhash, lastValidBlockHeight: r.body.lastValidBlockHeight })
+    const { value } = await c.connection.confirmTransaction({
+      signature,
+      blockhash: r.body.blockhash,
+      lastValidBlockHeight: r.body.lastValidBlockHeight,
+    })
     expect(value.err).toBeNull()
 
     const after = await snapshot(user.publicKey)
@@ -151,7 +207,9 @@ describe('Solana swaps with an unmodified @solana/web3.js', () => {
       const tx = Transaction.from(Buffer.from(r.body.txB64, 'base64'))
       tamper(tx)
       tx.partialSign(user)
-      await expect(c.connection.sendRawTransaction(tx.serialize({ verifySignatures: false }))).rejects.toThrow(/signature verification failure/i)
+      await expect(c.connection.sendRawTransaction(tx.serialize({ verifySignatures: false }))).rejects.toThrow(
+        /signature verification failure/i,
+      )
       expect(await snapshot(user.publicKey)).toEqual(before)
     }
   })

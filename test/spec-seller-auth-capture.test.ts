@@ -2,12 +2,12 @@ import { x402Client } from '@x402/core/client'
 import { toClientEvmSigner } from '@x402/evm'
 import { AuthCaptureEvmScheme } from '@x402/evm/auth-capture/client'
 import { wrapFetchWithPayment } from '@x402/fetch'
-import { createWalletClient, http, parseEther, type Address, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_CAPTURE_V1_1, authCaptureEscrowAbi } from '../src/sdk/x402/evm/auth-capture/contracts.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { specAuthCaptureSeller, type SpecSeller } from './helpers/spec-auth-capture-seller.js'
+import { type SpecSeller, specAuthCaptureSeller } from './helpers/spec-auth-capture-seller.js'
 import { evmPayer, localBase } from './helpers/x402.js'
 
 /**
@@ -30,22 +30,50 @@ const PRICE = 1000n
 beforeAll(async () => {
   d = await startTestDaemon()
   const b = localBase(d)
-  const apiKey = (await d.call<{ key: string }>('/api/operator/keys', { body: { name: 'spec-seller', owner: payTo.address }, headers: d.operatorHeaders() })).key
+  const apiKey = (
+    await d.call<{ key: string }>('/api/operator/keys', {
+      body: { name: 'spec-seller', owner: payTo.address },
+      headers: d.operatorHeaders(),
+    })
+  ).key
   seller = await specAuthCaptureSeller({
-    facilitator: d.urls.facilitator, apiKey, network: b.caip2, payTo: payTo.address, asset: b.token('USDC').address as Address,
+    facilitator: d.urls.facilitator,
+    apiKey,
+    network: b.caip2,
+    payTo: payTo.address,
+    asset: b.token('USDC').address as Address,
     routes: {
-      '/full': { amount: String(PRICE) }, '/metered': { amount: String(PRICE), charge: '400' }, '/broken': { amount: String(PRICE), fails: true },
-      '/deferred': { amount: String(PRICE), deferred: true }, '/abandoned': { amount: String(PRICE), deferred: true, captureDeadlineSeconds: 600 },
+      '/full': { amount: String(PRICE) },
+      '/metered': { amount: String(PRICE), charge: '400' },
+      '/broken': { amount: String(PRICE), fails: true },
+      '/deferred': { amount: String(PRICE), deferred: true },
+      '/abandoned': { amount: String(PRICE), deferred: true, captureDeadlineSeconds: 600 },
     },
   })
   buyer = await evmPayer(d, ['USDC'], '10')
-  pay = wrapFetchWithPayment(fetch, x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, b.chain.client as never)) }],
-    // The local USDC is not in the client's default asset table.
-    spendControls: { allowedAssets: [{ network: b.caip2 as `${string}:${string}`, asset: b.token('USDC').address as Address, maxAmountPerPayment: '10000' }] },
-  }))
-  const s = await d.call<{ kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }>('/facilitator/supported')
-  operator = s.kinds.find((k) => k.scheme === 'auth-capture' && k.network === b.caip2)!.extra.captureAuthorizer as Address
+  pay = wrapFetchWithPayment(
+    fetch,
+    x402Client.fromConfig({
+      schemes: [
+        { network: 'eip155:*', client: new AuthCaptureEvmScheme(toClientEvmSigner(buyer, b.chain.client as never)) },
+      ],
+      // The local USDC is not in the client's default asset table.
+      spendControls: {
+        allowedAssets: [
+          {
+            network: b.caip2 as `${string}:${string}`,
+            asset: b.token('USDC').address as Address,
+            maxAmountPerPayment: '10000',
+          },
+        ],
+      },
+    }),
+  )
+  const s = await d.call<{ kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }>(
+    '/facilitator/supported',
+  )
+  operator = s.kinds.find((k) => k.scheme === 'auth-capture' && k.network === b.caip2)!.extra
+    .captureAuthorizer as Address
 })
 afterAll(async () => {
   await seller?.close()
@@ -55,25 +83,46 @@ afterAll(async () => {
 const balance = (a: Address) => localBase(d).balance('USDC', a)
 const balances = async () => {
   // What is held sits in the operator's token store (the escrow's per-operator vault).
-  const store = await localBase(d).chain.client.readContract({ address: AUTH_CAPTURE_V1_1.escrow, abi: authCaptureEscrowAbi['v1.1'], functionName: 'getTokenStore', args: [operator] }) as Address
-  const [b, s, o, e] = await Promise.all([balance(buyer.address), balance(payTo.address), balance(operator), balance(store)])
+  const store = (await localBase(d).chain.client.readContract({
+    address: AUTH_CAPTURE_V1_1.escrow,
+    abi: authCaptureEscrowAbi['v1.1'],
+    functionName: 'getTokenStore',
+    args: [operator],
+  })) as Address
+  const [b, s, o, e] = await Promise.all([
+    balance(buyer.address),
+    balance(payTo.address),
+    balance(operator),
+    balance(store),
+  ])
   return { buyer: b, seller: s, operator: o, held: e }
 }
-const receipt = (r: Response) => JSON.parse(Buffer.from(r.headers.get('payment-response') ?? 'e30=', 'base64').toString('utf8')) as Record<string, any>
+const receipt = (r: Response) =>
+  JSON.parse(Buffer.from(r.headers.get('payment-response') ?? 'e30=', 'base64').toString('utf8')) as Record<string, any>
 const eth = (a: Address) => localBase(d).chain.client.getBalance({ address: a })
 /** The escrow's struct for a hold the seller persisted (the wire form's maxAmount is a string). */
 const struct = (id: string) => {
   const i = seller.holds.get(id)!.paymentInfo
   return { ...i, maxAmount: BigInt(i.maxAmount as string) } as never
 }
-const state = (id: string) => localBase(d).chain.client.readContract({ address: AUTH_CAPTURE_V1_1.escrow, abi: authCaptureEscrowAbi['v1.1'], functionName: 'paymentState', args: [id as Hex] }) as Promise<readonly [boolean, bigint, bigint]>
+const state = (id: string) =>
+  localBase(d).chain.client.readContract({
+    address: AUTH_CAPTURE_V1_1.escrow,
+    abi: authCaptureEscrowAbi['v1.1'],
+    functionName: 'paymentState',
+    args: [id as Hex],
+  }) as Promise<readonly [boolean, bigint, bigint]>
 
-describe('a spec-following express seller, the official client, parx\'s facilitator', () => {
-  it('answers 402 with an auth-capture offer on the facilitator\'s terms', async () => {
+describe("a spec-following express seller, the official client, parx's facilitator", () => {
+  it("answers 402 with an auth-capture offer on the facilitator's terms", async () => {
     const r = await fetch(`${seller.url}/full`)
     expect(r.status).toBe(402)
     const required = JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString('utf8'))
-    expect(required.accepts[0]).toMatchObject({ scheme: 'auth-capture', amount: '1000', extra: { captureAuthorizer: operator, operatorType: 'delegated', paymentFlow: 'escrow' } })
+    expect(required.accepts[0]).toMatchObject({
+      scheme: 'auth-capture',
+      amount: '1000',
+      extra: { captureAuthorizer: operator, operatorType: 'delegated', paymentFlow: 'escrow' },
+    })
     expect(seller.holds.size).toBe(0)
   })
 
@@ -82,7 +131,11 @@ describe('a spec-following express seller, the official client, parx\'s facilita
     const r = await pay(`${seller.url}/full`)
     expect(r.status).toBe(200)
     const p = receipt(r)
-    expect(p, JSON.stringify(p)).toMatchObject({ success: true, amount: '1000', extra: { operation: 'capture', voided: '0' } })
+    expect(p, JSON.stringify(p)).toMatchObject({
+      success: true,
+      amount: '1000',
+      extra: { operation: 'capture', voided: '0' },
+    })
     expect(await balances()).toEqual({ ...b0, buyer: b0.buyer - PRICE, seller: b0.seller + PRICE })
     expect(await state(p.extra.paymentInfoHash)).toEqual([true, 0n, 1000n])
     expect(await eth(buyer.address)).toBe(0n)
@@ -120,10 +173,20 @@ describe('a spec-following express seller, the official client, parx\'s facilita
     expect(first, JSON.stringify(first)).toMatchObject({ success: true, amount: '300', extra: { voided: '0' } })
     // The same settle again (a seller that lost the answer): the first outcome, nothing moves.
     const again = await seller.lifecycle(id, {
-      type: 'capture', amount: '300', feeAmount: '0', feeReceiver: '0x0000000000000000000000000000000000000000',
-      expectedCapturableAmount: '1000', expectedRefundableAmount: '0', idempotencyKey: 'order-7:capture-1',
+      type: 'capture',
+      amount: '300',
+      feeAmount: '0',
+      feeReceiver: '0x0000000000000000000000000000000000000000',
+      expectedCapturableAmount: '1000',
+      expectedRefundableAmount: '0',
+      idempotencyKey: 'order-7:capture-1',
     })
-    expect(again).toMatchObject({ success: true, transaction: first.transaction, amount: '300', extra: { replayed: true } })
+    expect(again).toMatchObject({
+      success: true,
+      transaction: first.transaction,
+      amount: '300',
+      extra: { replayed: true },
+    })
     expect(await state(id)).toEqual([true, 700n, 300n])
     const second = await seller.capture(id, 200n, { closeOut: true })
     expect(second).toMatchObject({ success: true, amount: '200', extra: { voided: '500' } })
@@ -132,12 +195,16 @@ describe('a spec-following express seller, the official client, parx\'s facilita
     expect(await eth(buyer.address)).toBe(0n)
   })
 
-  it('refunds part of a capture later, funded by payTo\'s own signature (no ETH); the facilitator\'s balance never moves', async () => {
+  it("refunds part of a capture later, funded by payTo's own signature (no ETH); the facilitator's balance never moves", async () => {
     const r = await pay(`${seller.url}/full`)
     const id = receipt(r).extra.paymentInfoHash as string
     const b0 = await balances()
     const refund = await seller.refund(id, 300n, payTo)
-    expect(refund, JSON.stringify(refund)).toMatchObject({ success: true, amount: '300', extra: { operation: 'refund' } })
+    expect(refund, JSON.stringify(refund)).toMatchObject({
+      success: true,
+      amount: '300',
+      extra: { operation: 'refund' },
+    })
     expect(await state(id)).toEqual([true, 0n, 700n])
     expect(await balances()).toEqual({ ...b0, buyer: b0.buyer + 300n, seller: b0.seller - 300n })
     expect(await eth(payTo.address)).toBe(0n)
@@ -151,12 +218,24 @@ describe('a spec-following express seller, the official client, parx\'s facilita
     const id = receipt(r).extra.paymentInfoHash as string
     expect(await balances()).toEqual({ ...b0, buyer: b0.buyer - PRICE, held: b0.held + PRICE })
     // reclaim is the payer's own call, never relayed: it needs ETH for this one transaction.
-    await chain.client.request({ method: 'anvil_setBalance' as never, params: [buyer.address, `0x${parseEther('1').toString(16)}`] as never })
-    const reclaim = { address: AUTH_CAPTURE_V1_1.escrow, abi: authCaptureEscrowAbi['v1.1'], functionName: 'reclaim', args: [struct(id)], account: buyer } as const
+    await chain.client.request({
+      method: 'anvil_setBalance' as never,
+      params: [buyer.address, `0x${parseEther('1').toString(16)}`] as never,
+    })
+    const reclaim = {
+      address: AUTH_CAPTURE_V1_1.escrow,
+      abi: authCaptureEscrowAbi['v1.1'],
+      functionName: 'reclaim',
+      args: [struct(id)],
+      account: buyer,
+    } as const
     await expect(chain.client.simulateContract(reclaim as never)).rejects.toThrow(/BeforeAuthorizationExpiry/)
     const expiry = Number((seller.holds.get(id)!.paymentInfo as { authorizationExpiry: number }).authorizationExpiry)
     const head = await chain.client.getBlock()
-    await chain.client.request({ method: 'evm_increaseTime' as never, params: [expiry - Number(head.timestamp) + 1] as never })
+    await chain.client.request({
+      method: 'evm_increaseTime' as never,
+      params: [expiry - Number(head.timestamp) + 1] as never,
+    })
     await chain.client.request({ method: 'evm_mine' as never, params: [] as never })
     const wallet = createWalletClient({ account: buyer, chain: chain.client.chain, transport: http(chain.rpcUrl) })
     const hash = await wallet.writeContract({ ...reclaim, chain: chain.client.chain } as never)

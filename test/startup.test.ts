@@ -1,9 +1,20 @@
-import Database from 'better-sqlite3'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { exitCodes } from '../src/errors/exit-codes.js'
 import { alive, anvilPids, eventually, serveFails, serveReady } from './helpers/serve-process.js'
@@ -13,7 +24,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 let n = 0
 const dir = () => join(root, `d${n++}`)
 
-const listenOn = (server: Server, port = 0) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)))
+const listenOn = (server: Server, port = 0) =>
+  new Promise<number>((resolve) =>
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  )
 const close = (server: Server) => new Promise((resolve) => server.close(resolve))
 
 /** A port P with P..P+4 free (the API and the chain ports beside it). */
@@ -23,16 +37,21 @@ async function freeRun(): Promise<number> {
     const p = await listenOn(s)
     await close(s)
     if (p > 65000) continue
-    const probes = await Promise.all([1, 2, 3, 4].map(async (i) => {
-      const t = createServer()
-      try {
-        await new Promise<void>((resolve, reject) => { t.once('error', reject); t.listen(p + i, '127.0.0.1', () => resolve()) })
-        await close(t)
-        return true
-      } catch {
-        return false
-      }
-    }))
+    const probes = await Promise.all(
+      [1, 2, 3, 4].map(async (i) => {
+        const t = createServer()
+        try {
+          await new Promise<void>((resolve, reject) => {
+            t.once('error', reject)
+            t.listen(p + i, '127.0.0.1', () => resolve())
+          })
+          await close(t)
+          return true
+        } catch {
+          return false
+        }
+      }),
+    )
     if (probes.every(Boolean)) return p
   }
 }
@@ -147,7 +166,10 @@ describe('issue 14 item 4: start-up failures end with one line and the right exi
     const silent = createServer(() => {})
     const http = createHttpServer((_req, res) => res.end('{}')) as unknown as Server
     try {
-      for (const [name, server] of [['silent', silent], ['http', http]] as const) {
+      for (const [name, server] of [
+        ['silent', silent],
+        ['http', http],
+      ] as const) {
         const port = await freeRun()
         await listenOn(server, port + 1)
         const d = dir()
@@ -185,10 +207,19 @@ describe('issue 14 items 4 and 5: one daemon per data dir, tied children, owner-
     try {
       const mode = (p: string) => statSync(p).mode & 0o777
       const chains = join(d, 'chains')
-      expect(await eventually(() => existsSync(chains) && readdirSync(chains).some((f) => f.endsWith('.json')))).toBe(true)
+      expect(await eventually(() => existsSync(chains) && readdirSync(chains).some((f) => f.endsWith('.json')))).toBe(
+        true,
+      )
       expect(mode(d)).toBe(0o700)
       expect(mode(chains)).toBe(0o700)
-      const files = ['keys.json', 'parx.db', 'parx.db-wal', 'parx.db-shm', 'parx.log', ...readdirSync(chains).map((f) => join('chains', f))]
+      const files = [
+        'keys.json',
+        'parx.db',
+        'parx.db-wal',
+        'parx.db-shm',
+        'parx.log',
+        ...readdirSync(chains).map((f) => join('chains', f)),
+      ]
       for (const f of files) if (existsSync(join(d, f))) expect(mode(join(d, f)), f).toBe(0o600)
       expect(existsSync(join(d, 'parx.db'))).toBe(true)
 

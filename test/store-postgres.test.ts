@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { startPostgres, type PostgresServer } from './helpers/postgres.js'
+import { type PostgresServer, startPostgres } from './helpers/postgres.js'
 import { eip3009Body, evmPayer, localBase, randomAddress, requirements, settle } from './helpers/x402.js'
 
 // PostgreSQL-only behaviour: this file runs in the `postgres` vitest project only.
@@ -29,16 +29,25 @@ describe('PostgreSQL store', () => {
   it('down at start: `parx serve` prints one line naming PARX_STORE_URL and exits 1', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parx-pgdown-'))
     try {
-      const child = spawn(process.execPath, ['bin/parx.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, PARX_STORE_URL: 'postgres://parx:secret@127.0.0.1:1/parx', NO_COLOR: '1' },
-      })
+      const child = spawn(
+        process.execPath,
+        ['bin/parx.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, PARX_STORE_URL: 'postgres://parx:secret@127.0.0.1:1/parx', NO_COLOR: '1' },
+        },
+      )
       let stderr = ''
       child.stderr!.on('data', (d) => (stderr += d))
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
       expect(code).toBe(1)
-      const lines = stderr.trim().split('\n').filter((l) => !/^\s*$/.test(l) && !/^npm warn/.test(l))
-      expect(lines.join('\n')).toMatch(/cannot reach the PostgreSQL store at postgres:\/\/parx:\*\*\*@127\.0\.0\.1:1\/parx \(set by PARX_STORE_URL or store\.url\)/)
+      const lines = stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^\s*$/.test(l) && !/^npm warn/.test(l))
+      expect(lines.join('\n')).toMatch(
+        /cannot reach the PostgreSQL store at postgres:\/\/parx:\*\*\*@127\.0\.0\.1:1\/parx \(set by PARX_STORE_URL or store\.url\)/,
+      )
       expect(stderr).not.toContain('secret')
       expect(stderr).not.toMatch(/\n\s+at /) // no stack trace
     } finally {
@@ -84,7 +93,9 @@ describe('PostgreSQL store', () => {
     expect(localBase(b).token('USDC').address).toBe(localBase(a).token('USDC').address)
 
     const key = await a.partnerKey()
-    expect((await b.raw(`/api/base/confirm?hash=0x${'11'.repeat(32)}`, { headers: { 'x-api-key': key } })).status).toBe(200)
+    expect((await b.raw(`/api/base/confirm?hash=0x${'11'.repeat(32)}`, { headers: { 'x-api-key': key } })).status).toBe(
+      200,
+    )
 
     const payer = await evmPayer(a, ['USDC'], '10')
     await b.call('/api/local/faucet', { body: { to: payer.address, token: 'USDC', amount: '10' } })
@@ -113,7 +124,8 @@ describe('PostgreSQL store', () => {
     const api = await startTestDaemon({ flags: { store: { url }, role: 'api' } })
     daemons.push(api)
     expect(api.services.worker).toBeUndefined()
-    for (let i = 0; i < 200 && !worker.services.worker!.leadership.isLeader(); i++) await new Promise((r) => setTimeout(r, 50))
+    for (let i = 0; i < 200 && !worker.services.worker!.leadership.isLeader(); i++)
+      await new Promise((r) => setTimeout(r, 50))
     expect(worker.services.worker!.leadership.isLeader()).toBe(true)
     expect((await worker.raw('/api/health')).status).toBe(200)
     expect((await worker.raw('/api/base/info')).status).toBe(404)

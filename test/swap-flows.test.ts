@@ -4,7 +4,15 @@ import { TOKEN_A, TOKEN_B, USDC } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { moved, newUser, snapshot } from './helpers/swap-users.js'
 
-const pairAbi = [{ type: 'function', name: 'getReserves', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }] }] as const
+const pairAbi = [
+  {
+    type: 'function',
+    name: 'getReserves',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }],
+  },
+] as const
 
 let d: TestDaemon
 let key: string
@@ -30,13 +38,25 @@ describe('entry buy USDC -> PUSD, from a wallet with no ETH', () => {
 
     const accepted = await u.parx.swap({ in: USDC, out: TOKEN_A, amount: '25.5' })
     expect(accepted).toMatchObject({
-      status: 'submitted', kind: 'entry', user: u.address, nonce: '0', in: USDC, out: TOKEN_A,
-      inputAmount: '25500000', minOutputAmount: '25500000000000000000', deliverFrom: 'inventory',
+      status: 'submitted',
+      kind: 'entry',
+      user: u.address,
+      nonce: '0',
+      in: USDC,
+      out: TOKEN_A,
+      inputAmount: '25500000',
+      minOutputAmount: '25500000000000000000',
+      deliverFrom: 'inventory',
       confirm: `/api/base/confirm?hash=${accepted.hash}`,
     })
     expect(accepted.hash).toMatch(/^0x[0-9a-f]{64}$/)
     const done = await u.parx.waitForInclusion(accepted.hash)
-    expect(done.swap).toMatchObject({ orderHash: accepted.orderHash, inputAmount: '25500000', outputAmount: '25500000000000000000', nonce: '0' })
+    expect(done.swap).toMatchObject({
+      orderHash: accepted.orderHash,
+      inputAmount: '25500000',
+      outputAmount: '25500000000000000000',
+      nonce: '0',
+    })
 
     expect(withoutSolverGas(moved(before, await snapshot(d, { user: u.address, solver: solver() })))).toEqual({
       'router nonce user': 1n,
@@ -52,8 +72,18 @@ describe('entry buy USDC -> PUSD, from a wallet with no ETH', () => {
     const u = await newUser(d, key, { [USDC]: '1' })
     const body = await u.parx.prepare({ in: USDC, out: TOKEN_A, amount: '1' })
     const onChain = await d.services.base.client.readContract({
-      address: d.services.base.contracts.router!, abi: RfqSwap.abi, functionName: 'hashOrder',
-      args: [{ ...body.order, inputAmount: BigInt(body.order.inputAmount), minOutputAmount: BigInt(body.order.minOutputAmount), deadline: BigInt(body.order.deadline), nonce: BigInt(body.order.nonce) }],
+      address: d.services.base.contracts.router!,
+      abi: RfqSwap.abi,
+      functionName: 'hashOrder',
+      args: [
+        {
+          ...body.order,
+          inputAmount: BigInt(body.order.inputAmount),
+          minOutputAmount: BigInt(body.order.minOutputAmount),
+          deadline: BigInt(body.order.deadline),
+          nonce: BigInt(body.order.nonce),
+        },
+      ],
     })
     const accepted = await d.call('/api/base/swap', { body, headers: { 'x-api-key': key } })
     expect(accepted.orderHash).toBe(onChain)
@@ -88,7 +118,11 @@ describe('redemption PUSD -> USDC from the solver inventory', () => {
     const chain = d.services.base
     const pusd = chain.tokens[TOKEN_A]!
     const usdc = chain.tokens[USDC]!
-    const [r0, r1] = await chain.client.readContract({ address: chain.contracts[`pair:${TOKEN_A}/${USDC}`]!, abi: pairAbi, functionName: 'getReserves' })
+    const [r0, r1] = await chain.client.readContract({
+      address: chain.contracts[`pair:${TOKEN_A}/${USDC}`]!,
+      abi: pairAbi,
+      functionName: 'getReserves',
+    })
     const [rIn, rOut] = BigInt(pusd.address) < BigInt(usdc.address) ? [r0, r1] : [r1, r0]
     const amountIn = 1234n * 10n ** 18n
     const expected = (amountIn * 997n * rOut) / (rIn * 1000n + amountIn * 997n)
@@ -96,11 +130,23 @@ describe('redemption PUSD -> USDC from the solver inventory', () => {
     const u = await newUser(d, key)
     const q = await u.parx.quote({ in: TOKEN_A, amount: '1234' })
     expect(q).toEqual({
-      in: TOKEN_A, out: USDC, chain: chain.key, inAmount: 1234,
-      usdcOut: Number(expected) / 1e6, usdcOutBase: expected.toString(),
-      slippageBps: expect.any(Number), minOutBase: expect.stringMatching(/^\d+$/), slippageBpsMax: 50,
-      usdcDec: 6, usdc: usdc.address, deliverFrom: 'inventory', maxUsd: 25_000, hardMaxUsd: 100_000,
-      solverUsdcInventory: expect.any(Number), rate: expect.any(Number), inputToken: pusd.address,
+      in: TOKEN_A,
+      out: USDC,
+      chain: chain.key,
+      inAmount: 1234,
+      usdcOut: Number(expected) / 1e6,
+      usdcOutBase: expected.toString(),
+      slippageBps: expect.any(Number),
+      minOutBase: expect.stringMatching(/^\d+$/),
+      slippageBpsMax: 50,
+      usdcDec: 6,
+      usdc: usdc.address,
+      deliverFrom: 'inventory',
+      maxUsd: 25_000,
+      hardMaxUsd: 100_000,
+      solverUsdcInventory: expect.any(Number),
+      rate: expect.any(Number),
+      inputToken: pusd.address,
     })
     // below par by the LP fee and the price impact, rounded up
     const par = 1234n * 10n ** 6n
@@ -118,7 +164,13 @@ describe('redemption PUSD -> USDC from the solver inventory', () => {
     const before = await snapshot(d, holders)
     const r = await u.parx.redeem({ in: TOKEN_A, amount: '10' })
     expect(r.quote.deliverFrom).toBe('inventory')
-    expect(r).toMatchObject({ kind: 'redeem', deliverFrom: 'inventory', in: TOKEN_A, out: USDC, minOutputAmount: r.quote.minOutBase })
+    expect(r).toMatchObject({
+      kind: 'redeem',
+      deliverFrom: 'inventory',
+      in: TOKEN_A,
+      out: USDC,
+      minOutputAmount: r.quote.minOutBase,
+    })
     const done = await u.parx.waitForInclusion(r.hash)
     expect(done.swap?.outputAmount).toBe(r.quote.minOutBase)
 

@@ -10,10 +10,18 @@ const k = useRejectKit()
 const { rejected, entry, build } = k
 
 describe('malformed requests', () => {
-  it.each([['0', 'greater than zero'], ['-5', 'a positive decimal'], ['abc', 'a positive decimal'], ['1e3', 'a positive decimal'], [0, 'greater than zero'], ['', 'a positive decimal']])(
-    'uiAmount %j', async (uiAmount, says) => {
-      await rejected({ ...(await entry()), uiAmount }, 'BAD_REQUEST', { says: `invalid field 'uiAmount': must be ${says}` })
+  it.each([
+    ['0', 'greater than zero'],
+    ['-5', 'a positive decimal'],
+    ['abc', 'a positive decimal'],
+    ['1e3', 'a positive decimal'],
+    [0, 'greater than zero'],
+    ['', 'a positive decimal'],
+  ])('uiAmount %j', async (uiAmount, says) => {
+    await rejected({ ...(await entry()), uiAmount }, 'BAD_REQUEST', {
+      says: `invalid field 'uiAmount': must be ${says}`,
     })
+  })
 
   it('too many decimals for the input token', async () => {
     const body = await entry()
@@ -22,10 +30,13 @@ describe('malformed requests', () => {
 
   it('a par amount the output token cannot carry (18 to 6 decimals)', async () => {
     const body = await build({ in: TOKEN_A, out: TOKEN_B, amount: '1.0000005' })
-    await rejected(body, 'BAD_REQUEST', { says: 'more than 6 decimal places, the output token\'s precision' })
+    await rejected(body, 'BAD_REQUEST', { says: "more than 6 decimal places, the output token's precision" })
   })
 
-  it.each([['in', 'DOGE'], ['out', 'FOO']])('unknown symbol in %s', async (field, sym) => {
+  it.each([
+    ['in', 'DOGE'],
+    ['out', 'FOO'],
+  ])('unknown symbol in %s', async (field, sym) => {
     await rejected({ ...(await entry()), [field]: sym }, 'UNKNOWN_TOKEN', { says: `${field} '${sym}'` })
   })
 
@@ -49,7 +60,12 @@ describe('malformed requests', () => {
     await rejected(body, 'BAD_REQUEST', { says: `missing field 'order.${field}'` })
   })
 
-  it.each([['-1', 'digits'], ['1.5', 'digits'], [`1${'0'.repeat(78)}`, 'digits'], [2 ** 60, 'too large for a JSON number']])('order.inputAmount %j', async (value, says) => {
+  it.each([
+    ['-1', 'digits'],
+    ['1.5', 'digits'],
+    [`1${'0'.repeat(78)}`, 'digits'],
+    [2 ** 60, 'too large for a JSON number'],
+  ])('order.inputAmount %j', async (value, says) => {
     const body: any = await entry()
     await rejected({ ...body, order: { ...body.order, inputAmount: value } }, 'BAD_REQUEST', { says })
   })
@@ -69,7 +85,8 @@ describe('malformed requests', () => {
 })
 
 describe('redeem quote and confirm', () => {
-  const get = (path: string, query: Record<string, string>) => k.d.raw(`${path}?${new URLSearchParams(query)}`, { headers: { 'x-api-key': k.key } })
+  const get = (path: string, query: Record<string, string>) =>
+    k.d.raw(`${path}?${new URLSearchParams(query)}`, { headers: { 'x-api-key': k.key } })
 
   it.each([
     [{ in: USDC, amount: '1' }, 'UNSUPPORTED_PAIR'],
@@ -104,13 +121,36 @@ describe('a disabled flow', () => {
   it('answers 403 FLOW_DISABLED for the entry buy and the redemption, and still swaps at par', async () => {
     const offKey = await off.partnerKey()
     const w = await newUser(off, offKey, { [USDC]: '5', [TOKEN_A]: '5' })
-    const expectDisabled = async (p: Promise<unknown>) => expect(await p.then(() => undefined, (e) => [e.status, e.code])).toEqual([403, 'FLOW_DISABLED'])
+    const expectDisabled = async (p: Promise<unknown>) =>
+      expect(
+        await p.then(
+          () => undefined,
+          (e) => [e.status, e.code],
+        ),
+      ).toEqual([403, 'FLOW_DISABLED'])
     await expectDisabled(w.parx.swap({ in: USDC, out: TOKEN_A, amount: '1' }))
     await expectDisabled(w.parx.quote({ in: TOKEN_A, amount: '1' }))
-    const body = await buildBody(off, offKey, w.account, { in: TOKEN_A, out: USDC, amount: '1', order: { minOutputAmount: 1n } })
-    expect((await off.raw('/api/base/redeem', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': offKey }, body: JSON.stringify(body) })).body.code).toBe('FLOW_DISABLED')
+    const body = await buildBody(off, offKey, w.account, {
+      in: TOKEN_A,
+      out: USDC,
+      amount: '1',
+      order: { minOutputAmount: 1n },
+    })
+    expect(
+      (
+        await off.raw('/api/base/redeem', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': offKey },
+          body: JSON.stringify(body),
+        })
+      ).body.code,
+    ).toBe('FLOW_DISABLED')
     await w.parx.waitForInclusion((await w.parx.swap({ in: TOKEN_A, out: TOKEN_B, amount: '1' })).hash)
     const b = await off.call('/api/base/balance', { query: { owner: w.address } })
-    expect([b.tokens[USDC].raw, b.tokens[TOKEN_A].raw, b.tokens[TOKEN_B].raw]).toEqual(['5000000', '4000000000000000000', '1000000'])
+    expect([b.tokens[USDC].raw, b.tokens[TOKEN_A].raw, b.tokens[TOKEN_B].raw]).toEqual([
+      '5000000',
+      '4000000000000000000',
+      '1000000',
+    ])
   })
 })

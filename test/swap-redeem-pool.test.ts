@@ -1,11 +1,19 @@
+import { type Address, encodeFunctionData, erc20Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { TOKEN_A, USDC } from '../src/networks/registry.js'
 import { ApiError } from '../src/sdk/http.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { moved, newUser, snapshot } from './helpers/swap-users.js'
 
-const pairAbi = [{ type: 'function', name: 'getReserves', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }] }] as const
+const pairAbi = [
+  {
+    type: 'function',
+    name: 'getReserves',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }],
+  },
+] as const
 const e18 = 10n ** 18n
 const SINK: Address = '0x000000000000000000000000000000000000dEaD'
 
@@ -61,12 +69,21 @@ describe('redemption through the pool', () => {
     const slow = await newUser(d, key, { [TOKEN_A]: '100' })
     const fast = await newUser(d, key, { [TOKEN_A]: '25001' })
     const q = await slow.parx.quote({ in: TOKEN_A, amount: '100' })
-    const body = await slow.parx.prepare({ in: TOKEN_A, out: USDC, amount: '100', minOutputAmount: BigInt(q.minOutBase) })
+    const body = await slow.parx.prepare({
+      in: TOKEN_A,
+      out: USDC,
+      amount: '100',
+      minOutputAmount: BigInt(q.minOutBase),
+    })
     // someone else's redemption above maxUsd goes through the pool and moves it far beyond the 10 bps drift room
     await fast.parx.waitForInclusion((await fast.parx.redeem({ in: TOKEN_A, amount: '25001' })).hash)
 
     const before = await snapshot(d, holders(slow.address))
-    const res = await d.raw('/api/base/redeem', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) })
+    const res = await d.raw('/api/base/redeem', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(body),
+    })
     expect([res.status, res.body.code], res.body.error).toEqual([400, 'QUOTE_STALE'])
     expect(res.body.error).toContain('re-quote')
     expect(await snapshot(d, holders(slow.address))).toEqual(before)
@@ -79,8 +96,17 @@ describe('redemption through the pool', () => {
     const chain = d.services.base
     const usdc = chain.tokens[USDC]!
     const sender = d.services.sender(chain.key, 'solver')
-    const all = await chain.client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [d.services.accounts.solver] })
-    const drain = await sender.send({ to: usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [SINK, all] }), gas: 100_000n })
+    const all = await chain.client.readContract({
+      address: usdc.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [d.services.accounts.solver],
+    })
+    const drain = await sender.send({
+      to: usdc.address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [SINK, all] }),
+      gas: 100_000n,
+    })
     expect((await sender.wait(drain)).status).toBe('success')
     d.services.reads.invalidate()
 
@@ -107,9 +133,13 @@ describe('redemption through the pool', () => {
 })
 
 describe('redeem quote refusals (docs/swap-api.md "Redemptions": reduce size and re-quote)', () => {
-  const quote = (amount: string) => d.call('/api/base/redeem/quote', { query: { in: TOKEN_A, amount }, headers: { 'x-api-key': key } })
+  const quote = (amount: string) =>
+    d.call('/api/base/redeem/quote', { query: { in: TOKEN_A, amount }, headers: { 'x-api-key': key } })
   const refusal = async (amount: string) => {
-    const e = await quote(amount).then(() => undefined, (x: unknown) => x)
+    const e = await quote(amount).then(
+      () => undefined,
+      (x: unknown) => x,
+    )
     expect(e).toBeInstanceOf(ApiError)
     return e as ApiError
   }

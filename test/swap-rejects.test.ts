@@ -12,11 +12,20 @@ const everyone = () => ({ user: k.u.address, other: k.other.address, solver: k.d
 
 describe('authentication (K routes)', () => {
   it.each([
-    ['POST', '/api/base/swap'], ['POST', '/api/base/redeem'], ['GET', `/api/base/redeem/quote?amount=1`],
-    ['GET', `/api/base/confirm?hash=0x${'0'.repeat(64)}`], ['GET', `/api/base/nonces?owner=0x${'1'.repeat(40)}`],
+    ['POST', '/api/base/swap'],
+    ['POST', '/api/base/redeem'],
+    ['GET', `/api/base/redeem/quote?amount=1`],
+    ['GET', `/api/base/confirm?hash=0x${'0'.repeat(64)}`],
+    ['GET', `/api/base/nonces?owner=0x${'1'.repeat(40)}`],
   ])('%s %s answers 401 without a key', async (method, path) => {
-    const res = await k.d.raw(path, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) })
-    expect([res.status, res.body]).toEqual([401, { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') }])
+    const res = await k.d.raw(path, {
+      method,
+      ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+    })
+    expect([res.status, res.body]).toEqual([
+      401,
+      { error: 'missing or invalid x-api-key', code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') },
+    ])
   })
 
   it('moves nothing when a signed swap comes without a key', async () => {
@@ -26,50 +35,80 @@ describe('authentication (K routes)', () => {
 
 describe('signatures', () => {
   it('wrong signer: an order signed by another key', async () => {
-    await rejected(await entry({ orderSigner: k.other.account }), 'INVALID_SIGNATURE', { says: `recovers to ${k.other.address}` })
+    await rejected(await entry({ orderSigner: k.other.account }), 'INVALID_SIGNATURE', {
+      says: `recovers to ${k.other.address}`,
+    })
   })
 
   it('tampered amount: inputAmount and uiAmount raised after signing', async () => {
     const body = await entry()
-    const tampered = { ...body, uiAmount: '20', order: { ...body.order, inputAmount: '20000000', minOutputAmount: '20000000000000000000' } }
+    const tampered = {
+      ...body,
+      uiAmount: '20',
+      order: { ...body.order, inputAmount: '20000000', minOutputAmount: '20000000000000000000' },
+    }
     await rejected(tampered, 'INVALID_SIGNATURE', { says: /orderSig does not recover/ })
   })
 
-  it('wrong permit domain: a USDC permit signed under PUSD\'s domain', async () => {
+  it("wrong permit domain: a USDC permit signed under PUSD's domain", async () => {
     const info = await k.d.call('/api/base/info')
     const pusdDomain = info.redeemInputs[TOKEN_A].permitDomain
-    await rejected(await entry({ permitDomain: { ...pusdDomain, verifyingContract: info.usdc } }), 'INVALID_SIGNATURE', { says: `{ name: 'USD Coin', version: '2' }` })
+    await rejected(
+      await entry({ permitDomain: { ...pusdDomain, verifyingContract: info.usdc } }),
+      'INVALID_SIGNATURE',
+      { says: `{ name: 'USD Coin', version: '2' }` },
+    )
   })
 
-  it('wrong permit domain: a PUSD permit signed under USDC\'s name and version', async () => {
+  it("wrong permit domain: a PUSD permit signed under USDC's name and version", async () => {
     const info = await k.d.call('/api/base/info')
-    const body = await build({ in: TOKEN_A, out: TOKEN_B, amount: '1', permitDomain: { name: info.usdcName, version: info.usdcVersion, chainId: info.chainId, verifyingContract: info.out[TOKEN_A].addr } })
+    const body = await build({
+      in: TOKEN_A,
+      out: TOKEN_B,
+      amount: '1',
+      permitDomain: {
+        name: info.usdcName,
+        version: info.usdcVersion,
+        chainId: info.chainId,
+        verifyingContract: info.out[TOKEN_A].addr,
+      },
+    })
     await rejected(body, 'INVALID_SIGNATURE', { says: `${TOKEN_A}'s permit domain` })
   })
 })
 
 describe('order fields against the request (docs/swap-api.md "Routes", check 2)', () => {
   it('order for another user', async () => {
-    await rejected({ ...(await entry({}, )), ...{ order: (await build({ in: USDC, out: TOKEN_A, amount: '10' }, k.other)).order } }, 'ORDER_MISMATCH', { says: /^order\.user/ })
+    await rejected(
+      { ...(await entry({})), ...{ order: (await build({ in: USDC, out: TOKEN_A, amount: '10' }, k.other)).order } },
+      'ORDER_MISMATCH',
+      { says: /^order\.user/ },
+    )
   })
 
   it('uiAmount that is not the signed inputAmount', async () => {
-    await rejected({ ...(await entry()), uiAmount: '10.000001' }, 'AMOUNT_MISMATCH', { says: 'order.inputAmount is 10000000' })
+    await rejected({ ...(await entry()), uiAmount: '10.000001' }, 'AMOUNT_MISMATCH', {
+      says: 'order.inputAmount is 10000000',
+    })
   })
 
   it('uiAmount as a number is accepted and compared exactly', async () => {
-    await rejected({ ...(await entry({ amount: '0.1' })), uiAmount: 0.11 }, 'AMOUNT_MISMATCH', { says: 'uiAmount 0.11 USDC is 110000 base units' })
+    await rejected({ ...(await entry({ amount: '0.1' })), uiAmount: 0.11 }, 'AMOUNT_MISMATCH', {
+      says: 'uiAmount 0.11 USDC is 110000 base units',
+    })
   })
 
   it.each([
     ['inputToken', { in: TOKEN_B }, /^order\.inputToken/],
     ['outputToken', { out: TOKEN_B }, /^order\.outputToken/],
-  ])('%s that is not the request\'s symbol', async (_f, patch, says) => {
+  ])("%s that is not the request's symbol", async (_f, patch, says) => {
     await rejected({ ...(await entry()), ...patch }, 'ORDER_MISMATCH', { says })
   })
 
   it('a par minOutputAmount other than the rescaled input', async () => {
-    await rejected(await entry({ order: { minOutputAmount: 10n * 10n ** 18n + 1n } }), 'ORDER_MISMATCH', { says: 'minOutputAmount = 10000000000000000000' })
+    await rejected(await entry({ order: { minOutputAmount: 10n * 10n ** 18n + 1n } }), 'ORDER_MISMATCH', {
+      says: 'minOutputAmount = 10000000000000000000',
+    })
   })
 
   it('a solver that is not ours', async () => {
@@ -82,7 +121,9 @@ describe('order fields against the request (docs/swap-api.md "Routes", check 2)'
 
   it('an order whose output token is its input token', async () => {
     const info = await k.d.call('/api/base/info')
-    await rejected(await entry({ order: { outputToken: info.usdc } }), 'ORDER_MISMATCH', { says: /^order\.outputToken/ })
+    await rejected(await entry({ order: { outputToken: info.usdc } }), 'ORDER_MISMATCH', {
+      says: /^order\.outputToken/,
+    })
   })
 })
 
@@ -93,8 +134,13 @@ describe('deadline and nonce (step 3)', () => {
   })
 
   it('stale or future nonce', async () => {
-    const { router } = await k.d.call('/api/base/nonces', { query: { owner: k.u.address }, headers: { 'x-api-key': k.key } })
-    await rejected(await entry({ order: { nonce: BigInt(router) + 1n } }), 'NONCE_MISMATCH', { says: `nonces(user) = ${router}` })
+    const { router } = await k.d.call('/api/base/nonces', {
+      query: { owner: k.u.address },
+      headers: { 'x-api-key': k.key },
+    })
+    await rejected(await entry({ order: { nonce: BigInt(router) + 1n } }), 'NONCE_MISMATCH', {
+      says: `nonces(user) = ${router}`,
+    })
   })
 
   it('replay of a settled order', async () => {
@@ -121,11 +167,15 @@ describe('deadline and nonce (step 3)', () => {
 
 describe('inventory, balance and size (steps 4-6)', () => {
   it('amount above the solver inventory', async () => {
-    await rejected(await build({ in: TOKEN_A, out: TOKEN_B, amount: '2000000' }), 'INVENTORY_SHORT', { says: /the solver holds [\d.]+ XUSD, less than the 2000000/ })
+    await rejected(await build({ in: TOKEN_A, out: TOKEN_B, amount: '2000000' }), 'INVENTORY_SHORT', {
+      says: /the solver holds [\d.]+ XUSD, less than the 2000000/,
+    })
   })
 
   it('amount above the user balance', async () => {
-    await rejected(await build({ in: TOKEN_B, out: TOKEN_A, amount: '1000.000001' }), 'INSUFFICIENT_BALANCE', { says: 'holds 1000 XUSD' })
+    await rejected(await build({ in: TOKEN_B, out: TOKEN_A, amount: '1000.000001' }), 'INSUFFICIENT_BALANCE', {
+      says: 'holds 1000 XUSD',
+    })
   })
 
   it('amount above max', async () => {
@@ -140,7 +190,10 @@ describe('inventory, balance and size (steps 4-6)', () => {
   })
 
   it('a redemption signing no floor', async () => {
-    await rejected(await build({ in: TOKEN_A, out: USDC, amount: '1', order: { minOutputAmount: 0n } }), 'ORDER_MISMATCH', { path: '/api/base/redeem', says: 'minOutBase' })
+    await rejected(
+      await build({ in: TOKEN_A, out: USDC, amount: '1', order: { minOutputAmount: 0n } }),
+      'ORDER_MISMATCH',
+      { path: '/api/base/redeem', says: 'minOutBase' },
+    )
   })
 })
-

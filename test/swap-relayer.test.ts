@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWalletClient, encodeFunctionData, erc20Abi, http, type Address, type Hex } from 'viem'
+import { type Address, createWalletClient, encodeFunctionData, erc20Abi, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A, TOKEN_B, USDC } from '../src/networks/registry.js'
 import type { SwapAccepted } from '../src/sdk/swap/index.js'
-import { testDialect } from './helpers/store.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { moved, newUser, snapshot, type SwapUser } from './helpers/swap-users.js'
+import { testDialect } from './helpers/store.js'
+import { moved, newUser, type SwapUser, snapshot } from './helpers/swap-users.js'
 
 let d: TestDaemon
 let key: string
@@ -15,7 +15,8 @@ beforeAll(async () => {
 })
 afterAll(async () => d?.close())
 
-const anvil = (method: string, params: unknown[] = []) => d.services.base.client.request({ method: method as never, params: params as never })
+const anvil = (method: string, params: unknown[] = []) =>
+  d.services.base.client.request({ method: method as never, params: params as never })
 const solver = () => d.services.accounts.solver
 
 describe('50 concurrent swaps from 50 users', () => {
@@ -36,8 +37,12 @@ describe('50 concurrent swaps from 50 users', () => {
     const holders = Object.fromEntries(users.map((u, i) => [`u${i}`, u.address]))
     const before = await snapshot(d, { ...holders, solver: solver() })
 
-    const accepted = await Promise.all(users.map((u) =>
-      u.kind.out === USDC ? u.parx.redeem({ in: u.kind.in, amount: u.amount }) : u.parx.swap({ in: u.kind.in, out: u.kind.out, amount: u.amount }),
+    const accepted = (await Promise.all(
+      users.map((u) =>
+        u.kind.out === USDC
+          ? u.parx.redeem({ in: u.kind.in, amount: u.amount })
+          : u.parx.swap({ in: u.kind.in, out: u.kind.out, amount: u.amount }),
+      ),
     )) as SwapAccepted[]
     expect(new Set(accepted.map((a) => a.hash)).size).toBe(50)
     const receipts = await Promise.all(accepted.map((a, i) => users[i]!.parx.waitForInclusion(a.hash)))
@@ -75,16 +80,25 @@ describe('a transaction the node refuses', () => {
     const sender = d.services.sender(chain.key, 'solver')
     const usdc = chain.tokens[USDC]!
     const sinks = [1, 2, 3].map((i) => privateKeyToAccount(`0x${String(i).padStart(64, '0')}` as Hex).address)
-    const transfer = (to: Address, gas = 100_000n) => ({ to: usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n] }), gas })
+    const transfer = (to: Address, gas = 100_000n) => ({
+      to: usdc.address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, 1n] }),
+      gas,
+    })
     const noncesBefore = await chain.client.getTransactionCount({ address: sender.address })
     // The middle one asks for more gas than a block holds: the node refuses it at the door.
-    const [first, refused, last] = await Promise.allSettled([sender.send(transfer(sinks[0]!)), sender.send(transfer(sinks[1]!, 10n ** 9n)), sender.send(transfer(sinks[2]!))])
+    const [first, refused, last] = await Promise.allSettled([
+      sender.send(transfer(sinks[0]!)),
+      sender.send(transfer(sinks[1]!, 10n ** 9n)),
+      sender.send(transfer(sinks[2]!)),
+    ])
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'RELAY_FAILED' } })
     for (const r of [first, last]) {
       expect(r.status).toBe('fulfilled')
       expect((await sender.wait((r as PromiseFulfilledResult<Hex>).value)).status).toBe('success')
     }
-    const balance = (a: Address) => chain.client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [a] })
+    const balance = (a: Address) =>
+      chain.client.readContract({ address: usdc.address, abi: erc20Abi, functionName: 'balanceOf', args: [a] })
     expect(await Promise.all(sinks.map(balance))).toEqual([1n, 0n, 1n])
     // All three were signed before the refusal came back, so the last one waited behind the
     // refused nonce, which a no-op filled: three nonces used for two transfers. With nonces taken
@@ -123,7 +137,11 @@ describe('dropped and replaced relays (automine off)', () => {
 
     await anvil('evm_mine')
     expect((await u.parx.confirm(hash)).status).toBe('included')
-    expect(moved(before, await snapshot(d, { user: u.address }))).toMatchObject({ 'USDC user': -7_000_000n, 'PUSD user': 7n * 10n ** 18n, 'router nonce user': 1n })
+    expect(moved(before, await snapshot(d, { user: u.address }))).toMatchObject({
+      'USDC user': -7_000_000n,
+      'PUSD user': 7n * 10n ** 18n,
+      'router nonce user': 1n,
+    })
   })
 
   it('a replaced transaction is reported as such, moves nothing, and the order can be sent again', async () => {
@@ -135,10 +153,18 @@ describe('dropped and replaced relays (automine off)', () => {
 
     // Someone else holding the solver key takes the nonce with a higher fee.
     const chain = d.services.base
-    const rogue = createWalletClient({ account: privateKeyToAccount(d.services.keys.solver), chain: chain.client.chain!, transport: http(chain.rpcUrl) })
+    const rogue = createWalletClient({
+      account: privateKeyToAccount(d.services.keys.solver),
+      chain: chain.client.chain!,
+      transport: http(chain.rpcUrl),
+    })
     const replacement: Hex = await rogue.sendTransaction({
-      to: solver(), value: 0n, nonce: tx.nonce, gas: 21_000n,
-      maxFeePerGas: tx.maxFeePerGas! * 10n, maxPriorityFeePerGas: tx.maxFeePerGas! * 5n,
+      to: solver(),
+      value: 0n,
+      nonce: tx.nonce,
+      gas: 21_000n,
+      maxFeePerGas: tx.maxFeePerGas! * 10n,
+      maxPriorityFeePerGas: tx.maxFeePerGas! * 5n,
     })
     await anvil('evm_mine')
     expect((await chain.client.getTransactionReceipt({ hash: replacement })).status).toBe('success')
@@ -150,6 +176,9 @@ describe('dropped and replaced relays (automine off)', () => {
     const again = await d.call('/api/base/swap', { body, headers: { 'x-api-key': key } })
     await anvil('evm_mine')
     expect((await u.parx.confirm(again.hash)).status).toBe('included')
-    expect(moved(before, await snapshot(d, { user: u.address }))).toMatchObject({ 'USDC user': -3_000_000n, 'router nonce user': 1n })
+    expect(moved(before, await snapshot(d, { user: u.address }))).toMatchObject({
+      'USDC user': -3_000_000n,
+      'router nonce user': 1n,
+    })
   })
 })

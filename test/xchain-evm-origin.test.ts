@@ -1,16 +1,24 @@
 import { Keypair } from '@solana/web3.js'
-import { createWalletClient, decodeFunctionData, encodeFunctionData, getAddress, http, type Address, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import {
+  type Address,
+  createWalletClient,
+  decodeFunctionData,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+} from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
+import { evmDeliveryDigest, evmOrderDelivery, evmOrderId, evmParty } from '../contracts/xchain/statement.js'
+import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
+import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { splitSignature } from '../src/sdk/swap/sign.js'
 import { typedDataForViem } from '../src/sdk/xchain/evm-origin-client.js'
-import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
-import * as SourceEscrow from '../contracts/evm/artifacts/SourceEscrow.js'
-import { evmDeliveryDigest, evmOrderDelivery, evmOrderId, evmParty } from '../contracts/xchain/statement.js'
-import { decodeEvmOrder } from '../daemon/xchain/rails/evm-origin/order-data.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { xchainClient, type XchainClient, PUSD_SOL, PUSD_BASE, isSettled, resetXchainFaults } from './helpers/xchain.js'
+import { isSettled, PUSD_BASE, PUSD_SOL, resetXchainFaults, type XchainClient, xchainClient } from './helpers/xchain.js'
 import { evmOrigin } from './helpers/xchain-evm.js'
 
 let d: TestDaemon
@@ -25,8 +33,17 @@ afterEach(() => resetXchainFaults(d, x))
 const final = isSettled
 const base = () => d.services.base
 const record = (orderId: string) => d.services.xchain.orders.get(orderId)
-const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
-const relays = async (orderId: string) => (await d.services.store.db.selectFrom('tx_outbox').select('hash').where('purpose', '=', 'xchain-open').where('refs', '=', orderId).execute()).length
+const reservation = (orderId: string) =>
+  d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
+const relays = async (orderId: string) =>
+  (
+    await d.services.store.db
+      .selectFrom('tx_outbox')
+      .select('hash')
+      .where('purpose', '=', 'xchain-open')
+      .where('refs', '=', orderId)
+      .execute()
+  ).length
 const ethOf = (a: Address) => base().client.getBalance({ address: a })
 const e = () => evmOrigin(d, x)
 const status = (orderId: string, rail?: string) => e().status(orderId, rail)
@@ -43,26 +60,52 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     const solver = d.services.accounts.solver
     const escrow = base().contracts.escrow!
     const before = {
-      user: await x.baseBalance(user.address, TOKEN_A), solverBase: await x.baseBalance(solver, TOKEN_A), escrow: await x.baseBalance(escrow, TOKEN_A),
-      recipient: await x.tokenBalance(recipient, TOKEN_A), solverSol: await x.tokenBalance(x.solver, TOKEN_A),
+      user: await x.baseBalance(user.address, TOKEN_A),
+      solverBase: await x.baseBalance(solver, TOKEN_A),
+      escrow: await x.baseBalance(escrow, TOKEN_A),
+      recipient: await x.tokenBalance(recipient, TOKEN_A),
+      solverSol: await x.tokenBalance(x.solver, TOKEN_A),
     }
     expect(await ethOf(user.address)).toBe(0n)
 
-    const r = await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '12.5', recipientSol: recipient.toBase58() })
+    const r = await x.post('/api/xchain/evm-origin/open/build', {
+      user: user.address,
+      inSym: TOKEN_A,
+      outSym: TOKEN_A,
+      uiAmount: '12.5',
+      recipientSol: recipient.toBase58(),
+    })
     expect(r.status).toBe(200)
     const built = r.body
     expect(built).toMatchObject({
-      rail: 'evm-origin', inAmount: 12.5, outAmount: 12.5, inAmountBase: '12500000000000000000', outAmountBase: '12500000000',
-      inToken: TOKEN_A, outToken: TOKEN_A, recipient: recipient.toBase58(), chainId: base().chainId, escrow,
+      rail: 'evm-origin',
+      inAmount: 12.5,
+      outAmount: 12.5,
+      inAmountBase: '12500000000000000000',
+      outAmountBase: '12500000000',
+      inToken: TOKEN_A,
+      outToken: TOKEN_A,
+      recipient: recipient.toBase58(),
+      chainId: base().chainId,
+      escrow,
       status: `/api/xchain/status/${built.orderId}?rail=evm-origin`,
     })
     expect(built.orderId).toMatch(/^0x[0-9a-f]{64}$/)
     expect(built.expires).toBeGreaterThan(built.fillDeadline)
-    expect(built.gasless.permit.message).toMatchObject({ owner: user.address, spender: escrow, value: '12500000000000000000', deadline: String(built.fillDeadline) })
+    expect(built.gasless.permit.message).toMatchObject({
+      owner: user.address,
+      spender: escrow,
+      value: '12500000000000000000',
+      deadline: String(built.fillDeadline),
+    })
     expect(built.calls.open.to).toBe(escrow)
     expect(built.calls.approve.to).toBe(base().tokens[TOKEN_A]!.address)
     // Before the lock: nothing on chain.
-    expect((await status(built.orderId)).body).toMatchObject({ status: 'unknown', orderId: built.orderId, stage: 'built' })
+    expect((await status(built.orderId)).body).toMatchObject({
+      status: 'unknown',
+      orderId: built.orderId,
+      stage: 'built',
+    })
 
     const orderSignature = await user.signTypedData(typedDataForViem(built.gasless.order))
     const permitSignature = await user.signTypedData(typedDataForViem(built.gasless.permit))
@@ -77,15 +120,22 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
     expect(await relays(built.orderId)).toBe(1)
 
     const done = await waitStatus(built.orderId, final)
-    expect(done).toMatchObject({ orderId: built.orderId, rail: 'evm-origin', status: 'claimed', delivered: '12500000000', recipient: recipient.toBase58(), reason: null })
+    expect(done).toMatchObject({
+      orderId: built.orderId,
+      rail: 'evm-origin',
+      status: 'claimed',
+      delivered: '12500000000',
+      recipient: recipient.toBase58(),
+      reason: null,
+    })
     expect(typeof done.deliverRef).toBe('string')
     expect(done.claimRef).toMatch(/^0x[0-9a-f]{64}$/)
 
-    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(before.user - 125n * PUSD_BASE / 10n)
-    expect(await x.baseBalance(solver, TOKEN_A)).toBe(before.solverBase + 125n * PUSD_BASE / 10n)
+    expect(await x.baseBalance(user.address, TOKEN_A)).toBe(before.user - (125n * PUSD_BASE) / 10n)
+    expect(await x.baseBalance(solver, TOKEN_A)).toBe(before.solverBase + (125n * PUSD_BASE) / 10n)
     expect(await x.baseBalance(escrow, TOKEN_A)).toBe(before.escrow)
-    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(before.recipient + 125n * PUSD_SOL / 10n)
-    expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(before.solverSol - 125n * PUSD_SOL / 10n)
+    expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(before.recipient + (125n * PUSD_SOL) / 10n)
+    expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(before.solverSol - (125n * PUSD_SOL) / 10n)
     expect(await ethOf(user.address)).toBe(0n)
     expect((await reservation(built.orderId))?.state).toBe('spent')
     expect((await record(built.orderId))?.openRef).toBe(sub.body.openRef)
@@ -102,9 +152,18 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
   it('five submits of one order at once: one relay, every answer 200, the order claimed once', async () => {
     const user = await newUser('3')
     const recipient = Keypair.generate().publicKey
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '3', recipientSol: recipient.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '3',
+        recipientSol: recipient.toBase58(),
+      })
+    ).body
     const body = {
-      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      orderId: built.orderId,
+      orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
       permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
     }
     const answers = await Promise.all([0, 1, 2, 3, 4].map(() => x.post(built.gasless.submit, body)))
@@ -118,9 +177,18 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
 
   it('a relay claim held by another submit is respected; one left by a crash (older than 60 s, nothing signed) is taken over', async () => {
     const user = await newUser('2')
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '2',
+        recipientSol: Keypair.generate().publicKey.toBase58(),
+      })
+    ).body
     const body = {
-      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      orderId: built.orderId,
+      orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
       permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
     }
     const orders = d.services.xchain.orders
@@ -140,15 +208,29 @@ describe('evm-origin: lock on Base (gasless), fill on Solana, claim on Base', ()
 
   it('a relay that crashed after signing (its openFor in the outbox, the row still claimed): the next submit adopts it, no second relay', async () => {
     const user = await newUser('2')
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '2',
+        recipientSol: Keypair.generate().publicKey.toBase58(),
+      })
+    ).body
     const orderSignature = await user.signTypedData(typedDataForViem(built.gasless.order))
     const permit = splitSignature(await user.signTypedData(typedDataForViem(built.gasless.permit)))
     // What the crashed relay left: its claim on the row, and its openFor signed into the outbox and sent.
     const stale = `relaying:${Date.now() - 120_000}`
     expect(await d.services.xchain.orders.swapOpenRef(built.orderId, null, stale)).toBe(true)
     const order = decodeEvmOrder((await record(built.orderId))!.orderData)
-    const data = encodeFunctionData({ abi: SourceEscrow.abi, functionName: 'openFor', args: [order, orderSignature, BigInt(order.fillDeadline), permit.v, permit.r, permit.s] })
-    const { hash } = await d.services.sender(base().key, 'solver').sendAndWait({ to: built.escrow, data, gas: 300_000n, purpose: 'xchain-open', refs: built.orderId })
+    const data = encodeFunctionData({
+      abi: SourceEscrow.abi,
+      functionName: 'openFor',
+      args: [order, orderSignature, BigInt(order.fillDeadline), permit.v, permit.r, permit.s],
+    })
+    const { hash } = await d.services
+      .sender(base().key, 'solver')
+      .sendAndWait({ to: built.escrow, data, gas: 300_000n, purpose: 'xchain-open', refs: built.orderId })
     const sub = (await x.post(built.gasless.submit, { orderId: built.orderId, orderSignature })).body
     expect(sub).toMatchObject({ opened: true, openRef: hash })
     expect(await relays(built.orderId)).toBe(1)
@@ -169,7 +251,15 @@ describe('evm-origin with a wallet that pays its own gas', () => {
     const user = await newUser('4')
     await d.call('/api/local/faucet', { body: { network: base().key, to: user.address, token: 'ETH', amount: '1' } })
     const recipient = Keypair.generate().publicKey
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '4', recipientSol: recipient.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '4',
+        recipientSol: recipient.toBase58(),
+      })
+    ).body
     const wallet = createWalletClient({ account: user, transport: http(base().rpcUrl) })
     for (const call of [built.calls.approve, built.calls.open]) {
       const hash = await wallet.sendTransaction({ chain: null, to: call.to, data: call.data })
@@ -180,7 +270,10 @@ describe('evm-origin with a wallet that pays its own gas', () => {
     expect(await x.baseBalance(user.address, TOKEN_A)).toBe(0n)
     expect(await relays(built.orderId)).toBe(0)
     // A submit after the user's own open relays nothing and says it is open.
-    const late = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)) })
+    const late = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: built.orderId,
+      orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+    })
     expect(late.body).toMatchObject({ opened: true, openRef: null })
     expect(await relays(built.orderId)).toBe(0)
   })
@@ -189,17 +282,39 @@ describe('evm-origin with a wallet that pays its own gas', () => {
 describe('evm-origin status of orders this service did not build', () => {
   it('an unknown id is unknown; a lock someone opened on the escrow without a build is attention (nobody fills it; refundable after expiry)', async () => {
     const unknown = `0x${'cd'.repeat(32)}`
-    expect((await status(unknown)).body).toMatchObject({ orderId: unknown, rail: 'evm-origin', status: 'unknown', delivered: '0' })
+    expect((await status(unknown)).body).toMatchObject({
+      orderId: unknown,
+      rail: 'evm-origin',
+      status: 'unknown',
+      delivered: '0',
+    })
 
     // A user who writes the order themselves (a copy of a built one with another nonce) and opens it.
     const user = await newUser('2')
     await d.call('/api/local/faucet', { body: { network: base().key, to: user.address, token: 'ETH', amount: '1' } })
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '1',
+        recipientSol: Keypair.generate().publicKey.toBase58(),
+      })
+    ).body
     const { args } = decodeFunctionData({ abi: SourceEscrow.abi, data: built.calls.open.data })
     const own = { ...(args![0] as any), nonce: 77n }
     const wallet = createWalletClient({ account: user, transport: http(base().rpcUrl) })
-    for (const call of [built.calls.approve, { to: built.escrow, data: encodeFunctionData({ abi: SourceEscrow.abi, functionName: 'open', args: [own] }) }]) {
-      expect((await base().client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ chain: null, ...call }) })).status).toBe('success')
+    for (const call of [
+      built.calls.approve,
+      { to: built.escrow, data: encodeFunctionData({ abi: SourceEscrow.abi, functionName: 'open', args: [own] }) },
+    ]) {
+      expect(
+        (
+          await base().client.waitForTransactionReceipt({
+            hash: await wallet.sendTransaction({ chain: null, ...call }),
+          })
+        ).status,
+      ).toBe('success')
     }
     const s = (await status(evmOrderId(own, base().chainId, built.escrow))).body
     expect(s).toMatchObject({ status: 'attention' })
@@ -213,7 +328,11 @@ describe('evm-origin faults', () => {
     const { recipient, orderId } = await openOrder('3')
     expect((await waitStatus(orderId, final)).status).toBe('claimed')
     expect(await x.tokenBalance(recipient, TOKEN_A)).toBe(3n * PUSD_SOL)
-    const signers = await d.services.store.db.selectFrom('xchain_attestations').select('attestor').where('order_id', '=', orderId).execute()
+    const signers = await d.services.store.db
+      .selectFrom('xchain_attestations')
+      .select('attestor')
+      .where('order_id', '=', orderId)
+      .execute()
     expect(signers.map((s) => s.attestor).sort()).toEqual([0, 2])
   })
 
@@ -223,7 +342,8 @@ describe('evm-origin faults', () => {
     const { user, recipient, orderId, built } = await openOrder('4')
     const end = Date.now() + 30_000
     while (!(await record(orderId))?.reason?.includes('attestors')) {
-      if (Date.now() > end) throw new Error(`the worker did not wait for attestors: ${JSON.stringify((await record(orderId))?.reason)}`)
+      if (Date.now() > end)
+        throw new Error(`the worker did not wait for attestors: ${JSON.stringify((await record(orderId))?.reason)}`)
       await new Promise((r) => setTimeout(r, 100))
     }
     expect((await record(orderId))!).toMatchObject({ stage: 'opened', deliverRef: null })
@@ -234,7 +354,7 @@ describe('evm-origin faults', () => {
     expect(await fillRecord(orderId)).toBeNull()
   })
 
-  it('delivered but not claimed before expiry goes to attention (the solver\'s loss); the operator refund returns the input', async () => {
+  it("delivered but not claimed before expiry goes to attention (the solver's loss); the operator refund returns the input", async () => {
     await x.operator('/api/solver/pause', { deliveries: false, claims: true })
     const { user, recipient, orderId, built } = await openOrder('6')
     await waitStatus(orderId, (b) => b.stage === 'delivered')
@@ -252,7 +372,15 @@ describe('evm-origin faults', () => {
 
   it('a lock that is never submitted is unknown, and its reservation is released once its fillDeadline passed on Base', async () => {
     const user = await newUser('2')
-    const built = (await x.post('/api/xchain/evm-origin/open/build', { user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '2', recipientSol: Keypair.generate().publicKey.toBase58() })).body
+    const built = (
+      await x.post('/api/xchain/evm-origin/open/build', {
+        user: user.address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '2',
+        recipientSol: Keypair.generate().publicKey.toBase58(),
+      })
+    ).body
     const s = (await status(built.orderId)).body
     expect(s).toMatchObject({ status: 'unknown', stage: 'built' })
     expect(s.reason).toMatch(/gasless.submit/)
@@ -268,7 +396,8 @@ describe('evm-origin faults', () => {
     expect(dropped.reason).toMatch(/never confirmed on Base before its fillDeadline/)
     // Too late to open: the submit says so and relays nothing.
     const late = await x.post('/api/xchain/evm-origin/open/submit', {
-      orderId: built.orderId, orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
+      orderId: built.orderId,
+      orderSignature: await user.signTypedData(typedDataForViem(built.gasless.order)),
       permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
     })
     expect([late.status, late.body.code]).toEqual([400, 'DEADLINE_EXPIRED'])
@@ -305,7 +434,11 @@ describe('evm-origin faults', () => {
     d.services.xchain.attestors[0]!.mode = 'lying'
     const o = (await record(orderId))!
     const order = decodeEvmOrder(o.orderData)
-    const statement = evmDeliveryDigest(evmOrderDelivery(order, orderId, evmParty(d.services.accounts.solver)), base().chainId, base().contracts.verifier!)
+    const statement = evmDeliveryDigest(
+      evmOrderDelivery(order, orderId, evmParty(d.services.accounts.solver)),
+      base().chainId,
+      base().contracts.verifier!,
+    )
     const q = await collectQuorum(d.services.xchain.attestors, { rail: 'evm-origin', orderId, statement })
     expect(q.signatures.map((s) => s.attestor)).toEqual([0])
     expect(q.refusals.join(' ')).toMatch(/no fill/)
@@ -324,7 +457,13 @@ describe('evm-origin faults', () => {
 
 describe('evm-origin requests that are refused', () => {
   let user: PrivateKeyAccount
-  const good = () => ({ user: user.address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })
+  const good = () => ({
+    user: user.address,
+    inSym: TOKEN_A,
+    outSym: TOKEN_A,
+    uiAmount: '1',
+    recipientSol: Keypair.generate().publicKey.toBase58(),
+  })
   const build = (body: Record<string, unknown>) => x.post('/api/xchain/evm-origin/open/build', body)
   beforeAll(async () => {
     user = await newUser('10')
@@ -355,7 +494,12 @@ describe('evm-origin requests that are refused', () => {
 
   it('short Solana inventory is a 400 with a clear message', async () => {
     const balance = await x.tokenBalance(x.solver, TOKEN_A)
-    const hold = await x.operator('/api/reserve', { network: d.services.solana.key, token: TOKEN_A, amount: (balance - PUSD_SOL).toString(), ref: 'test' })
+    const hold = await x.operator('/api/reserve', {
+      network: d.services.solana.key,
+      token: TOKEN_A,
+      amount: (balance - PUSD_SOL).toString(),
+      ref: 'test',
+    })
     expect(hold.status).toBe(200)
     try {
       const r = await build({ ...good(), uiAmount: '2' })
@@ -370,20 +514,31 @@ describe('evm-origin requests that are refused', () => {
     const built = (await build(good())).body
     const other = privateKeyToAccount(generatePrivateKey())
     const r = await x.post('/api/xchain/evm-origin/open/submit', {
-      orderId: built.orderId, orderSignature: await other.signTypedData(typedDataForViem(built.gasless.order)),
+      orderId: built.orderId,
+      orderSignature: await other.signTypedData(typedDataForViem(built.gasless.order)),
       permitSignature: await user.signTypedData(typedDataForViem(built.gasless.permit)),
     })
     expect([r.status, r.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
     expect(await relays(built.orderId)).toBe(0)
     expect((await record(built.orderId))?.openRef).toBeNull()
     // Garbage signatures: a 4xx naming what to do, never a 500, and nothing relayed.
-    const junkOrder = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: `0x${'11'.repeat(65)}` })
+    const junkOrder = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: built.orderId,
+      orderSignature: `0x${'11'.repeat(65)}`,
+    })
     expect([junkOrder.status, junkOrder.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
-    const junkPermit = await x.post('/api/xchain/evm-origin/open/submit', { orderId: built.orderId, orderSignature: `0x${'11'.repeat(65)}`, permitSignature: `0x${'11'.repeat(64)}05` })
+    const junkPermit = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: built.orderId,
+      orderSignature: `0x${'11'.repeat(65)}`,
+      permitSignature: `0x${'11'.repeat(64)}05`,
+    })
     expect([junkPermit.status, junkPermit.body.code]).toEqual([400, 'INVALID_SIGNATURE'])
     expect(await relays(built.orderId)).toBe(0)
     const sig = `0x${'11'.repeat(65)}`
-    const unknown = await x.post('/api/xchain/evm-origin/open/submit', { orderId: `0x${'ab'.repeat(32)}`, orderSignature: sig })
+    const unknown = await x.post('/api/xchain/evm-origin/open/submit', {
+      orderId: `0x${'ab'.repeat(32)}`,
+      orderSignature: sig,
+    })
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND'])
     for (const bad of ['xyz', 'ab'.repeat(31)]) {
       const m = await x.post('/api/xchain/evm-origin/open/submit', { orderId: bad, orderSignature: sig })
@@ -405,10 +560,24 @@ describe('the xchain.evm-origin flow switched off', () => {
     const off = await startTestDaemon({ file: { flows: { 'xchain.evm-origin': false } } })
     try {
       const key = await off.partnerKey()
-      const post = (path: string, body: unknown) => off.raw(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) })
-      const b = await post('/api/xchain/evm-origin/open/build', { user: privateKeyToAccount(generatePrivateKey()).address, inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientSol: Keypair.generate().publicKey.toBase58() })
+      const post = (path: string, body: unknown) =>
+        off.raw(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify(body),
+        })
+      const b = await post('/api/xchain/evm-origin/open/build', {
+        user: privateKeyToAccount(generatePrivateKey()).address,
+        inSym: TOKEN_A,
+        outSym: TOKEN_A,
+        uiAmount: '1',
+        recipientSol: Keypair.generate().publicKey.toBase58(),
+      })
       expect([b.status, b.body.code]).toEqual([403, 'FLOW_DISABLED'])
-      const sub = await post('/api/xchain/evm-origin/open/submit', { orderId: `0x${'ab'.repeat(32)}`, orderSignature: `0x${'11'.repeat(65)}` })
+      const sub = await post('/api/xchain/evm-origin/open/submit', {
+        orderId: `0x${'ab'.repeat(32)}`,
+        orderSignature: `0x${'11'.repeat(65)}`,
+      })
       expect([sub.status, sub.body.code]).toEqual([403, 'FLOW_DISABLED'])
       expect((await off.call('/api/capabilities')).flows['xchain.evm-origin'].enabled).toBe(false)
     } finally {

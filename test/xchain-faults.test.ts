@@ -1,10 +1,19 @@
 import { Keypair } from '@solana/web3.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { TOKEN_A } from '../src/networks/registry.js'
+import { chainRef, evmParty, solDeliveryMessage, solParty } from '../contracts/xchain/statement.js'
 import { collectQuorum } from '../daemon/xchain/attestors/quorum.js'
-import { solDeliveryMessage, solParty, evmParty, chainRef } from '../contracts/xchain/statement.js'
+import { TOKEN_A } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { openOrder, passSolanaTime, xchainClient, type XchainClient, PUSD_SOL, PUSD_BASE, isSettled, resetXchainFaults } from './helpers/xchain.js'
+import {
+  isSettled,
+  openOrder,
+  PUSD_BASE,
+  PUSD_SOL,
+  passSolanaTime,
+  resetXchainFaults,
+  type XchainClient,
+  xchainClient,
+} from './helpers/xchain.js'
 
 let d: TestDaemon
 let x: XchainClient
@@ -17,11 +26,15 @@ afterEach(() => resetXchainFaults(d, x))
 
 const final = isSettled
 const record = (orderId: string) => d.services.xchain.orders.get(orderId)
-const reservation = (orderId: string) => d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
+const reservation = (orderId: string) =>
+  d.services.store.db.selectFrom('xchain_reservations').selectAll().where('id', '=', orderId).executeTakeFirst()
 const fillsOf = async (orderId: string) => {
   const base = d.services.base
   const logs = await base.client.getContractEvents({
-    address: base.contracts.outputSettler!, abi: (await import('../contracts/evm/artifacts/OutputSettler.js')).abi, eventName: 'Filled', fromBlock: 0n,
+    address: base.contracts.outputSettler!,
+    abi: (await import('../contracts/evm/artifacts/OutputSettler.js')).abi,
+    eventName: 'Filled',
+    fromBlock: 0n,
   })
   return logs.filter((l) => (l.args as { orderId: string }).orderId === orderId).length
 }
@@ -30,7 +43,10 @@ async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: s
   for (;;) {
     const v = await read()
     if (ok(v)) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v, (_, y) => (typeof y === 'bigint' ? y.toString() : y))}`)
+    if (Date.now() > end)
+      throw new Error(
+        `timed out waiting for ${what}; last: ${JSON.stringify(v, (_, y) => (typeof y === 'bigint' ? y.toString() : y))}`,
+      )
     await new Promise((r) => setTimeout(r, 100))
   }
 }
@@ -64,7 +80,11 @@ describe('sol-origin faults and attacks', () => {
     const done = await x.waitStatus(built.orderId, final)
     expect(done.status).toBe('claimed')
     expect(await x.baseBalance(recipient, TOKEN_A)).toBe(3n * PUSD_BASE)
-    const signers = await d.services.store.db.selectFrom('xchain_attestations').select('attestor').where('order_id', '=', built.orderId).execute()
+    const signers = await d.services.store.db
+      .selectFrom('xchain_attestations')
+      .select('attestor')
+      .where('order_id', '=', built.orderId)
+      .execute()
     expect(signers.map((s) => s.attestor).sort()).toEqual([0, 1])
   })
 
@@ -72,7 +92,11 @@ describe('sol-origin faults and attacks', () => {
     d.services.xchain.attestors[0]!.mode = 'offline'
     d.services.xchain.attestors[1]!.mode = 'offline'
     const { user, recipient, built } = await openOrder(x, TOKEN_A, '4', '4')
-    const waiting = await waitFor(() => record(built.orderId), (o) => Boolean(o?.stage === 'opened' && o.reason?.includes('attestors')), 'the worker to wait for attestors')
+    const waiting = await waitFor(
+      () => record(built.orderId),
+      (o) => Boolean(o?.stage === 'opened' && o.reason?.includes('attestors')),
+      'the worker to wait for attestors',
+    )
     expect(waiting!.deliverRef).toBeNull()
     expect((await x.status(built.orderId)).body.status).toBe('pending')
 
@@ -93,18 +117,33 @@ describe('sol-origin faults and attacks', () => {
     const program = d.services.solana.programs.originSettler!
     const base = d.services.base
     // The statement a dishonest solver would want: delivered in full, crediting the solver.
-    const statement = `0x${Buffer.from(solDeliveryMessage({
-      orderId: built.orderId, destChain: chainRef(base.spec.caip2), recipient: evmParty(built.recipient), outputToken: evmParty(base.tokens[TOKEN_A]!.address),
-      amount: BigInt(built.outAmountBase), solver: solParty(x.solver.toBytes()),
-    }, program.toBytes())).toString('hex')}` as const
-    const q = await collectQuorum(d.services.xchain.attestors, { rail: 'sol-origin', orderId: built.orderId, statement })
+    const statement = `0x${Buffer.from(
+      solDeliveryMessage(
+        {
+          orderId: built.orderId,
+          destChain: chainRef(base.spec.caip2),
+          recipient: evmParty(built.recipient),
+          outputToken: evmParty(base.tokens[TOKEN_A]!.address),
+          amount: BigInt(built.outAmountBase),
+          solver: solParty(x.solver.toBytes()),
+        },
+        program.toBytes(),
+      ),
+    ).toString('hex')}` as const
+    const q = await collectQuorum(d.services.xchain.attestors, {
+      rail: 'sol-origin',
+      orderId: built.orderId,
+      statement,
+    })
     expect(q.signatures.map((s) => s.attestor)).toEqual([0])
     expect(q.refusals.join(' ')).toMatch(/no fill/)
 
     // Presented on chain anyway, one attestor's signature does not open the vault.
     const o = (await record(built.orderId))!
     const rail = d.services.xchain.rails['sol-origin']!
-    await expect(rail.claim(o, { statement, signatures: q.signatures }, async () => {})).rejects.toThrow(/custom program error: 0xb|QUORUM|0xb/)
+    await expect(rail.claim(o, { statement, signatures: q.signatures }, async () => {})).rejects.toThrow(
+      /custom program error: 0xb|QUORUM|0xb/,
+    )
     expect((await rail.readSource(o)).state).toBe('open')
 
     // Still undelivered at expiry: the sweep refunds it (refunds go on while the solver is paused).
@@ -114,7 +153,7 @@ describe('sol-origin faults and attacks', () => {
     expect(await x.tokenBalance(x.solver, TOKEN_A)).toBe(solverBefore)
   }, 60_000)
 
-  it('delivered but not claimed before expiry goes to attention (the solver\'s loss, never the user\'s); the operator refund returns the input', async () => {
+  it("delivered but not claimed before expiry goes to attention (the solver's loss, never the user's); the operator refund returns the input", async () => {
     await x.operator('/api/solver/pause', { deliveries: false, claims: true })
     const { user, recipient, built } = await openOrder(x, TOKEN_A, '6', '6')
     await x.waitStatus(built.orderId, (b) => b.stage === 'delivered')
@@ -123,7 +162,12 @@ describe('sol-origin faults and attacks', () => {
     const attention = await x.waitStatus(built.orderId, (b) => b.status === 'attention')
     expect(attention.reason).toMatch(/not claimed before expires/)
     const settle = await x.operator('/api/xchain/sol-origin/settle', { orderId: built.orderId })
-    expect(settle.body).toMatchObject({ orderId: built.orderId, rail: 'sol-origin', stage: 'attention', status: 'attention' })
+    expect(settle.body).toMatchObject({
+      orderId: built.orderId,
+      rail: 'sol-origin',
+      stage: 'attention',
+      status: 'attention',
+    })
     const refund = await x.operator('/api/xchain/sol-origin/refund', { orderId: built.orderId })
     expect(refund.body).toMatchObject({ stage: 'refunded', status: 'refunded' })
     expect((await x.status(built.orderId)).body).toMatchObject({ status: 'refunded', delivered: '6000000000000000000' })
@@ -154,7 +198,11 @@ describe('sol-origin faults and attacks', () => {
     expect((await reservation(r.body.orderId))?.state).toBe('held')
     const height = await x.connection.getBlockHeight('confirmed')
     await d.services.solana.testHooks!.advanceSlots(r.body.lastValidBlockHeight - height + 1)
-    await waitFor(() => reservation(r.body.orderId), (v) => v?.state === 'released', 'the reservation to be released')
+    await waitFor(
+      () => reservation(r.body.orderId),
+      (v) => v?.state === 'released',
+      'the reservation to be released',
+    )
     const s = (await x.status(r.body.orderId)).body
     expect(s).toMatchObject({ status: 'unknown', stage: 'dropped' })
     expect(s.reason).toMatch(/never confirmed/)

@@ -2,7 +2,7 @@ import { Keypair, Transaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOKEN_A } from '../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
-import { xchainClient, type XchainClient } from './helpers/xchain.js'
+import { type XchainClient, xchainClient } from './helpers/xchain.js'
 
 let d: TestDaemon
 let x: XchainClient
@@ -19,8 +19,10 @@ describe('sol-origin: lock on Solana, fill on Base, claim on Solana', () => {
     const recipient = x.newRecipient()
     const solver = d.services.accounts.solver
     const before = {
-      userSol: await x.tokenBalance(user.publicKey, TOKEN_A), solverSol: await x.tokenBalance(x.solver, TOKEN_A),
-      recipient: await x.baseBalance(recipient, TOKEN_A), solverBase: await x.baseBalance(solver, TOKEN_A),
+      userSol: await x.tokenBalance(user.publicKey, TOKEN_A),
+      solverSol: await x.tokenBalance(x.solver, TOKEN_A),
+      recipient: await x.baseBalance(recipient, TOKEN_A),
+      solverBase: await x.baseBalance(solver, TOKEN_A),
     }
     expect(await x.solBalance(user.publicKey)).toBe(0n)
 
@@ -28,15 +30,22 @@ describe('sol-origin: lock on Solana, fill on Base, claim on Solana', () => {
     expect(r.status).toBe(200)
     const built = r.body
     expect(built).toMatchObject({
-      rail: 'sol-origin', inAmount: 12.5, outAmount: 12.5, inAmountBase: '12500000000', outAmountBase: '12500000000000000000',
-      outToken: TOKEN_A, recipient, feePayer: x.solver.toBase58(),
+      rail: 'sol-origin',
+      inAmount: 12.5,
+      outAmount: 12.5,
+      inAmountBase: '12500000000',
+      outAmountBase: '12500000000000000000',
+      outToken: TOKEN_A,
+      recipient,
+      feePayer: x.solver.toBase58(),
     })
     expect(built.orderId).toMatch(/^0x[0-9a-f]{64}$/)
     expect(built.expires).toBeGreaterThan(built.fillDeadline)
     const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
     expect(tx.feePayer!.equals(x.solver)).toBe(true)
     expect(tx.signatures.map((s) => [s.publicKey.toBase58(), s.signature !== null])).toEqual([
-      [x.solver.toBase58(), true], [user.publicKey.toBase58(), false],
+      [x.solver.toBase58(), true],
+      [user.publicKey.toBase58(), false],
     ])
     // Before the lock lands: nothing confirmed on chain.
     expect((await x.status(built.orderId)).body).toMatchObject({ status: 'unknown', orderId: built.orderId })
@@ -44,7 +53,12 @@ describe('sol-origin: lock on Solana, fill on Base, claim on Solana', () => {
     await x.submit(user, built)
     const done = await x.waitStatus(built.orderId, (b) => b.status !== 'pending' && b.status !== 'unknown')
     expect(done).toMatchObject({
-      orderId: built.orderId, rail: 'sol-origin', status: 'claimed', delivered: '12500000000000000000', recipient, reason: null,
+      orderId: built.orderId,
+      rail: 'sol-origin',
+      status: 'claimed',
+      delivered: '12500000000000000000',
+      recipient,
+      reason: null,
     })
     expect(done.deliverRef).toMatch(/^0x[0-9a-f]{64}$/)
     expect(typeof done.claimRef).toBe('string')
@@ -86,7 +100,12 @@ describe('sol-origin requests that are refused', () => {
     const solver = d.services.accounts.solver
     const balance = await x.baseBalance(solver, TOKEN_A)
     const keep = 1_000_000_000_000_000_000n // 1 PUSD stays free
-    const hold = await x.operator('/api/reserve', { network: d.services.base.key, token: TOKEN_A, amount: (balance - keep).toString(), ref: 'test' })
+    const hold = await x.operator('/api/reserve', {
+      network: d.services.base.key,
+      token: TOKEN_A,
+      amount: (balance - keep).toString(),
+      ref: 'test',
+    })
     expect(hold.status).toBe(200)
     expect(hold.body).toMatchObject({ network: d.services.base.key, token: TOKEN_A, available: keep.toString() })
     try {
@@ -116,7 +135,12 @@ describe('sol-origin requests that are refused', () => {
       expect([r.status, r.body.code]).toEqual([400, 'BAD_REQUEST'])
     }
     const unknown = `0x${'ab'.repeat(32)}`
-    expect((await x.status(unknown.slice(2).toUpperCase())).body).toMatchObject({ orderId: unknown, rail: 'sol-origin', status: 'unknown', delivered: '0' })
+    expect((await x.status(unknown.slice(2).toUpperCase())).body).toMatchObject({
+      orderId: unknown,
+      rail: 'sol-origin',
+      status: 'unknown',
+      delivered: '0',
+    })
     const { built } = await (await import('./helpers/xchain.js')).openOrder(x, TOKEN_A, '1')
     await x.waitStatus(built.orderId, (b) => b.status === 'claimed')
     const wrong = await x.status(built.orderId, 'evm-origin')
@@ -133,8 +157,17 @@ describe('sol-origin requests that are refused', () => {
     const settle = await x.post('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
     expect(settle.status).toBe(401)
     const hb = await x.operator('/api/solver/heartbeat', undefined, 'GET')
-    expect(hb.body).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin', 'evm-origin'] })
-    expect(hb.body.attestors).toEqual([{ index: 0, online: true }, { index: 1, online: true }, { index: 2, online: true }])
+    expect(hb.body).toMatchObject({
+      ok: true,
+      leading: true,
+      paused: { deliveries: false, claims: false },
+      rails: ['sol-origin', 'evm-origin'],
+    })
+    expect(hb.body.attestors).toEqual([
+      { index: 0, online: true },
+      { index: 1, online: true },
+      { index: 2, online: true },
+    ])
     expect(hb.body.orders.claimed).toBeGreaterThan(0)
     const unknownOrder = await x.operator('/api/xchain/sol-origin/settle', { orderId: `0x${'ab'.repeat(32)}` })
     expect([unknownOrder.status, unknownOrder.body.code]).toEqual([404, 'NOT_FOUND'])
@@ -150,16 +183,29 @@ describe('sol-origin requests that are refused', () => {
 describe('parx solver (operator commands)', () => {
   it('pause, heartbeat and resume through the compiled CLI', async () => {
     const { execFile } = await import('node:child_process')
-    const parx = (args: string[]) => new Promise<any>((resolve, reject) => {
-      execFile(process.execPath, ['bin/parx.js', '-o', 'json', ...args, '--operator-token', d.services.keys.operatorToken], {
-        env: { ...process.env, PARX_API_URL: d.urls.api, NO_COLOR: '1' },
-      }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}: ${stderr}`)) : resolve(JSON.parse(stdout))))
+    const parx = (args: string[]) =>
+      new Promise<any>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ['bin/parx.js', '-o', 'json', ...args, '--operator-token', d.services.keys.operatorToken],
+          {
+            env: { ...process.env, PARX_API_URL: d.urls.api, NO_COLOR: '1' },
+          },
+          (err, stdout, stderr) => (err ? reject(new Error(`${err.message}: ${stderr}`)) : resolve(JSON.parse(stdout))),
+        )
+      })
+    expect(await parx(['solver', 'pause', '--keep-delivering'])).toEqual({
+      paused: { deliveries: false, claims: true },
     })
-    expect(await parx(['solver', 'pause', '--keep-delivering'])).toEqual({ paused: { deliveries: false, claims: true } })
     expect((await parx(['solver', 'heartbeat'])).paused).toEqual({ deliveries: false, claims: true })
     expect(await parx(['solver', 'resume'])).toEqual({ paused: { deliveries: false, claims: false } })
     const hb = await parx(['solver', 'heartbeat'])
-    expect(hb).toMatchObject({ ok: true, leading: true, paused: { deliveries: false, claims: false }, rails: ['sol-origin', 'evm-origin'] })
+    expect(hb).toMatchObject({
+      ok: true,
+      leading: true,
+      paused: { deliveries: false, claims: false },
+      rails: ['sol-origin', 'evm-origin'],
+    })
   })
 })
 
@@ -169,8 +215,15 @@ describe('the xchain.sol-origin flow switched off', () => {
     try {
       const key = await off.partnerKey()
       const r = await off.raw('/api/xchain/sol-origin/open/build', {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify({ user: Keypair.generate().publicKey.toBase58(), inSym: TOKEN_A, outSym: TOKEN_A, uiAmount: '1', recipientEvm: x.newRecipient() }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({
+          user: Keypair.generate().publicKey.toBase58(),
+          inSym: TOKEN_A,
+          outSym: TOKEN_A,
+          uiAmount: '1',
+          recipientEvm: x.newRecipient(),
+        }),
       })
       expect([r.status, r.body.code]).toEqual([403, 'FLOW_DISABLED'])
       expect((await off.call('/api/capabilities')).flows['xchain.sol-origin'].enabled).toBe(false)

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { renderArtifact, type AbiEntry } from './render-artifact.js'
+import { type AbiEntry, renderArtifact } from './render-artifact.js'
 
 /** Folder of this file: the Solidity sources sit in `src/`, the generated modules in `artifacts/`. */
 export const evmDir = dirname(fileURLToPath(import.meta.url))
@@ -14,11 +14,19 @@ export const artifactsDir = join(evmDir, 'artifacts')
  * and which therefore must not have immutables: no constructor runs to fill them in.
  */
 const WITH_DEPLOYED_BYTECODE = new Set([
-  'Multicall3', 'Permit2Lite', 'X402Permit2ProxyLite', 'X402UptoPermit2ProxyLite',
-  'X402BatchSettlement', 'ERC3009DepositCollector', 'Permit2DepositCollector',
+  'Multicall3',
+  'Permit2Lite',
+  'X402Permit2ProxyLite',
+  'X402UptoPermit2ProxyLite',
+  'X402BatchSettlement',
+  'ERC3009DepositCollector',
+  'Permit2DepositCollector',
   ...['V1_0', 'V1_1'].flatMap((v) => [
-    `AuthCaptureEscrow${v}`, `AuthCaptureTokenStore${v}`, `AuthCaptureERC3009Collector${v}`,
-    `AuthCapturePermit2Collector${v}`, `AuthCaptureOperatorRefundCollector${v}`,
+    `AuthCaptureEscrow${v}`,
+    `AuthCaptureTokenStore${v}`,
+    `AuthCaptureERC3009Collector${v}`,
+    `AuthCapturePermit2Collector${v}`,
+    `AuthCaptureOperatorRefundCollector${v}`,
   ]),
 ])
 /** Prebuilt Uniswap v2 contracts (solc 0.5.16): taken from the npm build, not recompiled. */
@@ -30,7 +38,13 @@ type SolcJs = {
   version(): string
   compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string
 }
-type SolcContract = { abi: AbiEntry[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string; immutableReferences?: Record<string, unknown> } } }
+type SolcContract = {
+  abi: AbiEntry[]
+  evm: {
+    bytecode: { object: string }
+    deployedBytecode: { object: string; immutableReferences?: Record<string, unknown> }
+  }
+}
 type SolcOutput = {
   errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[]
   contracts?: Record<string, Record<string, SolcContract>>
@@ -53,7 +67,9 @@ export type CompileResult = {
 export function compileAll(): CompileResult {
   const solc = require('solc') as SolcJs
   const sources: Record<string, { content: string }> = {}
-  for (const file of readdirSync(srcDir).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const file of readdirSync(srcDir)
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[`src/${file}`] = { content: readFileSync(join(srcDir, file), 'utf8') }
   }
   const input = {
@@ -63,7 +79,17 @@ export function compileAll(): CompileResult {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: 'cancun',
       outputSelection: Object.fromEntries(
-        Object.keys(sources).map((k) => [k, { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] }]),
+        Object.keys(sources).map((k) => [
+          k,
+          {
+            '*': [
+              'abi',
+              'evm.bytecode.object',
+              'evm.deployedBytecode.object',
+              'evm.deployedBytecode.immutableReferences',
+            ],
+          },
+        ]),
       ),
     },
   }

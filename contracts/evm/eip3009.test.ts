@@ -1,11 +1,11 @@
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
-import { keccak256, parseEventLogs, parseSignature, toHex, type Hex } from 'viem'
+import { type Hex, keccak256, parseEventLogs, parseSignature, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as UsdcToken from './artifacts/UsdcToken.js'
 import { USDC } from '../../src/networks/registry.js'
+import * as UsdcToken from './artifacts/UsdcToken.js'
 import { startTestChain, type TestChain } from './testing/chain.js'
-import { signAuthorization, signCancel, type Authorization } from './testing/sign.js'
-import { balanceOf, deployToken, mint, type DeployedToken } from './testing/tokens.js'
+import { type Authorization, signAuthorization, signCancel } from './testing/sign.js'
+import { balanceOf, type DeployedToken, deployToken, mint } from './testing/tokens.js'
 
 let tc: TestChain
 let usdc: DeployedToken
@@ -23,8 +23,13 @@ afterAll(async () => tc?.stop())
 async function authorization(overrides: Partial<Authorization> = {}): Promise<Authorization> {
   const now = await tc.latestTimestamp()
   return {
-    from: tc.accounts.user.address, to: tc.accounts.other.address, value: 1_500_000n,
-    validAfter: now - 1n, validBefore: now + 3600n, nonce: freshNonce(), ...overrides,
+    from: tc.accounts.user.address,
+    to: tc.accounts.other.address,
+    value: 1_500_000n,
+    validAfter: now - 1n,
+    validBefore: now + 3600n,
+    nonce: freshNonce(),
+    ...overrides,
   }
 }
 
@@ -34,7 +39,12 @@ function transferCall(a: Authorization, sig: { v: number; r: Hex; s: Hex }) {
 }
 
 const used = (a: Authorization) =>
-  tc.client.readContract({ address: usdc.address, abi: UsdcToken.abi, functionName: 'authorizationState', args: [a.from, a.nonce] })
+  tc.client.readContract({
+    address: usdc.address,
+    abi: UsdcToken.abi,
+    functionName: 'authorizationState',
+    args: [a.from, a.nonce],
+  })
 
 describe('UsdcToken EIP-3009', () => {
   it('transferWithAuthorization moves the funds once and rejects reuse of the nonce', async () => {
@@ -87,12 +97,19 @@ describe('UsdcToken EIP-3009', () => {
     const { signature } = await signAuthorization(user, usdc.domain, 'TransferWithAuthorization', a)
     const args = [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature]
     const start = await balanceOf(tc, usdc, other.address)
-    await tc.send(solver, { address: usdc.address, abi: UsdcToken.abi, functionName: 'transferWithAuthorization', args })
+    await tc.send(solver, {
+      address: usdc.address,
+      abi: UsdcToken.abi,
+      functionName: 'transferWithAuthorization',
+      args,
+    })
 
     const r = await authorization()
     const rs = await signAuthorization(user, usdc.domain, 'ReceiveWithAuthorization', r)
     const receive = {
-      address: usdc.address, abi: UsdcToken.abi, functionName: 'receiveWithAuthorization',
+      address: usdc.address,
+      abi: UsdcToken.abi,
+      functionName: 'receiveWithAuthorization',
       args: [r.from, r.to, r.value, r.validAfter, r.validBefore, r.nonce, rs.v, rs.r, rs.s],
     }
     await tc.expectRevert(solver, receive, 'ERC20InvalidReceiver')
@@ -105,7 +122,12 @@ describe('UsdcToken EIP-3009', () => {
     const a = await authorization()
     const sig = await signAuthorization(user, usdc.domain, 'TransferWithAuthorization', a)
     const c = await signCancel(user, usdc.domain, a.nonce)
-    await tc.send(solver, { address: usdc.address, abi: UsdcToken.abi, functionName: 'cancelAuthorization', args: [user.address, a.nonce, c.v, c.r, c.s] })
+    await tc.send(solver, {
+      address: usdc.address,
+      abi: UsdcToken.abi,
+      functionName: 'cancelAuthorization',
+      args: [user.address, a.nonce, c.v, c.r, c.s],
+    })
     expect(await used(a)).toBe(true)
     await tc.expectRevert(solver, transferCall(a, sig), 'ERC3009UsedAuthorization')
   })
@@ -114,13 +136,22 @@ describe('UsdcToken EIP-3009', () => {
     const { user, other, solver } = tc.accounts
     const client = new ExactEvmScheme(toClientEvmSigner(user))
     const { payload } = await client.createPaymentPayload(2, {
-      scheme: 'exact', network: `eip155:${tc.chain.id}`, asset: usdc.address, amount: '250000',
-      payTo: other.address, maxTimeoutSeconds: 3600, extra: { name: usdc.domain.name, version: usdc.domain.version },
+      scheme: 'exact',
+      network: `eip155:${tc.chain.id}`,
+      asset: usdc.address,
+      amount: '250000',
+      payTo: other.address,
+      maxTimeoutSeconds: 3600,
+      extra: { name: usdc.domain.name, version: usdc.domain.version },
     })
     const { authorization: auth, signature } = payload as { authorization: Record<string, string>; signature: Hex }
     const a: Authorization = {
-      from: auth.from as Hex, to: auth.to as Hex, value: BigInt(auth.value!), nonce: auth.nonce as Hex,
-      validAfter: BigInt(auth.validAfter!), validBefore: BigInt(auth.validBefore!),
+      from: auth.from as Hex,
+      to: auth.to as Hex,
+      value: BigInt(auth.value!),
+      nonce: auth.nonce as Hex,
+      validAfter: BigInt(auth.validAfter!),
+      validBefore: BigInt(auth.validBefore!),
     }
     const { r, s, v, yParity } = parseSignature(signature)
     const before = await balanceOf(tc, usdc, other.address)

@@ -1,7 +1,7 @@
-import { keccak256, parseUnits, toHex, type Address } from 'viem'
+import { type Address, keccak256, parseUnits, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as UsdcToken from './artifacts/UsdcToken.js'
-import { setupRfq, type RfqFixture } from './testing/rfq.js'
+import { type RfqFixture, setupRfq } from './testing/rfq.js'
 import { balanceOf, mint } from './testing/tokens.js'
 import { ACCEPTS_ALL, REJECTS_ALL } from './testing/wallets.js'
 
@@ -26,7 +26,10 @@ afterAll(async () => f?.tc.stop())
 describe('contract wallets (ERC-1271)', () => {
   it('RfqSwap takes the order and the permit of a wallet that approves them', async () => {
     const x = await f.prepare({
-      input: f.pusd, output: f.usdc, inputAmount: parseUnits('2', 18), minOutputAmount: 2_000_000n,
+      input: f.pusd,
+      output: f.usdc,
+      inputAmount: parseUnits('2', 18),
+      minOutputAmount: 2_000_000n,
       overrides: { user: accepting },
     })
     await f.tc.send(f.tc.accounts.solver, f.swapCall(x))
@@ -37,7 +40,10 @@ describe('contract wallets (ERC-1271)', () => {
 
   it('RfqSwap rejects an order its wallet does not approve', async () => {
     const x = await f.prepare({
-      input: f.pusd, output: f.usdc, inputAmount: parseUnits('2', 18), minOutputAmount: 2_000_000n,
+      input: f.pusd,
+      output: f.usdc,
+      inputAmount: parseUnits('2', 18),
+      minOutputAmount: 2_000_000n,
       overrides: { user: rejecting },
     })
     await f.tc.expectRevert(f.tc.accounts.solver, f.swapCall(x), 'BadSignature')
@@ -52,7 +58,10 @@ describe('contract wallets (ERC-1271)', () => {
     const usdc = { address: f.usdc.address, abi: UsdcToken.abi, functionName: 'transferWithAuthorization' } as const
     const before = await balanceOf(f.tc, f.usdc, other.address)
     await f.tc.send(solver, { ...usdc, args: [...auth(accepting, 1), '0x1234'] })
-    await f.tc.send(solver, { ...usdc, args: [...auth(accepting, 2), 27, `0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`] })
+    await f.tc.send(solver, {
+      ...usdc,
+      args: [...auth(accepting, 2), 27, `0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`],
+    })
     expect(await balanceOf(f.tc, f.usdc, other.address)).toBe(before + 2_000_000n)
     await f.tc.expectRevert(solver, { ...usdc, args: [...auth(rejecting, 3), '0x1234'] }, 'ERC3009InvalidSignature')
   })

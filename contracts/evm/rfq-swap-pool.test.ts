@@ -1,11 +1,11 @@
-import { parseEventLogs, parseUnits, type Address } from 'viem'
+import { type Address, parseEventLogs, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TOKEN_B } from '../../src/networks/registry.js'
 import * as RfqSwap from './artifacts/RfqSwap.js'
 import * as UniswapV2Factory from './artifacts/UniswapV2Factory.js'
 import * as UniswapV2Pair from './artifacts/UniswapV2Pair.js'
-import { TOKEN_B } from '../../src/networks/registry.js'
-import { setupRfq, type RfqFixture } from './testing/rfq.js'
-import { deployToken, mint, type DeployedToken } from './testing/tokens.js'
+import { type RfqFixture, setupRfq } from './testing/rfq.js'
+import { type DeployedToken, deployToken, mint } from './testing/tokens.js'
 
 let f: RfqFixture
 let pair: Address
@@ -14,10 +14,25 @@ let xusdPair: Address
 /** A real v2 pool: factory from the committed artifact, createPair, then the first liquidity mint. */
 async function createPool(a: DeployedToken, b: DeployedToken, factory: Address): Promise<Address> {
   const { tc } = f
-  await tc.send(tc.accounts.deployer, { address: factory, abi: UniswapV2Factory.abi, functionName: 'createPair', args: [a.address, b.address] })
-  const p = await tc.client.readContract({ address: factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [a.address, b.address] })
+  await tc.send(tc.accounts.deployer, {
+    address: factory,
+    abi: UniswapV2Factory.abi,
+    functionName: 'createPair',
+    args: [a.address, b.address],
+  })
+  const p = await tc.client.readContract({
+    address: factory,
+    abi: UniswapV2Factory.abi,
+    functionName: 'getPair',
+    args: [a.address, b.address],
+  })
   for (const t of [a, b]) await mint(tc, t, p, parseUnits('1000000', t.decimals))
-  await tc.send(tc.accounts.deployer, { address: p, abi: UniswapV2Pair.abi, functionName: 'mint', args: [tc.accounts.deployer.address] })
+  await tc.send(tc.accounts.deployer, {
+    address: p,
+    abi: UniswapV2Pair.abi,
+    functionName: 'mint',
+    args: [tc.accounts.deployer.address],
+  })
   return p
 }
 
@@ -39,28 +54,36 @@ async function quote(input: DeployedToken, amountIn: bigint): Promise<bigint> {
 }
 
 describe('RfqSwap.swapViaPool', () => {
-  it.each(['PUSD -> USDC', 'USDC -> PUSD'])('%s delivers the v2 output to the unit, solver inventory untouched', async (route) => {
-    const [input, output] = route.startsWith('PUSD') ? [f.pusd, f.usdc] : [f.usdc, f.pusd]
-    const inputAmount = parseUnits('250', input.decimals)
-    const expected = await quote(input, inputAmount)
-    const before = await f.snapshot()
-    const x = await f.prepare({ input, output, inputAmount, minOutputAmount: expected })
-    const receipt = await f.tc.send(f.tc.accounts.solver, f.swapCall(x, pair))
-    expect(await f.snapshot()).toEqual({
-      ...before,
-      [`${input.symbol} user`]: before[`${input.symbol} user`]! - inputAmount,
-      [`${output.symbol} user`]: before[`${output.symbol} user`]! + expected,
-      'router nonce user': before['router nonce user']! + 1n,
-      [`${input.symbol} permit nonce user`]: before[`${input.symbol} permit nonce user`]! + 1n,
-    })
-    const [ev] = parseEventLogs({ abi: RfqSwap.abi, logs: receipt.logs, eventName: 'Swapped' })
-    expect(ev?.args.outputAmount).toBe(expected)
-    expect(ev?.args.inputAmount).toBe(inputAmount)
-  })
+  it.each(['PUSD -> USDC', 'USDC -> PUSD'])(
+    '%s delivers the v2 output to the unit, solver inventory untouched',
+    async (route) => {
+      const [input, output] = route.startsWith('PUSD') ? [f.pusd, f.usdc] : [f.usdc, f.pusd]
+      const inputAmount = parseUnits('250', input.decimals)
+      const expected = await quote(input, inputAmount)
+      const before = await f.snapshot()
+      const x = await f.prepare({ input, output, inputAmount, minOutputAmount: expected })
+      const receipt = await f.tc.send(f.tc.accounts.solver, f.swapCall(x, pair))
+      expect(await f.snapshot()).toEqual({
+        ...before,
+        [`${input.symbol} user`]: before[`${input.symbol} user`]! - inputAmount,
+        [`${output.symbol} user`]: before[`${output.symbol} user`]! + expected,
+        'router nonce user': before['router nonce user']! + 1n,
+        [`${input.symbol} permit nonce user`]: before[`${input.symbol} permit nonce user`]! + 1n,
+      })
+      const [ev] = parseEventLogs({ abi: RfqSwap.abi, logs: receipt.logs, eventName: 'Swapped' })
+      expect(ev?.args.outputAmount).toBe(expected)
+      expect(ev?.args.inputAmount).toBe(inputAmount)
+    },
+  )
 
   it('reverts InsufficientOutput when the pool pays less than minOutputAmount, moving nothing', async () => {
     const inputAmount = parseUnits('100', 18)
-    const x = await f.prepare({ input: f.pusd, output: f.usdc, inputAmount, minOutputAmount: (await quote(f.pusd, inputAmount)) + 1n })
+    const x = await f.prepare({
+      input: f.pusd,
+      output: f.usdc,
+      inputAmount,
+      minOutputAmount: (await quote(f.pusd, inputAmount)) + 1n,
+    })
     const before = await f.snapshot()
     await f.tc.expectRevert(f.tc.accounts.solver, f.swapCall(x, pair), 'InsufficientOutput')
     expect(await f.snapshot()).toEqual(before)

@@ -1,13 +1,19 @@
-import { parseUnits, type Hex } from 'viem'
+import { type Hex, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as X402BatchExecutor from './artifacts/X402BatchExecutor.js'
 import { TOKEN_A } from '../../src/networks/registry.js'
 import { erc2612Group } from '../../src/sdk/x402/evm/calls.js'
-import { EXECUTOR_ADDRESS, decodeExecute, delegationCode, encodeExecute, failedGroups } from '../../src/sdk/x402/evm/executor.js'
+import {
+  decodeExecute,
+  delegationCode,
+  EXECUTOR_ADDRESS,
+  encodeExecute,
+  failedGroups,
+} from '../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../src/sdk/x402/evm/executor-setup.js'
+import * as X402BatchExecutor from './artifacts/X402BatchExecutor.js'
 import { startTestChain, type TestChain } from './testing/chain.js'
 import { signPermit } from './testing/sign.js'
-import { balanceOf, deployToken, mint, type DeployedToken } from './testing/tokens.js'
+import { balanceOf, type DeployedToken, deployToken, mint } from './testing/tokens.js'
 
 let tc: TestChain
 let pusd: DeployedToken
@@ -24,11 +30,28 @@ const facilitator = () => tc.accounts.solver
 
 async function permitGroup(value: bigint, o: { badSignature?: boolean } = {}) {
   const owner = tc.accounts.user
-  const nonce = await tc.client.readContract({ address: pusd.address, abi: pusd.abi, functionName: 'nonces', args: [owner.address] })
+  const nonce = await tc.client.readContract({
+    address: pusd.address,
+    abi: pusd.abi,
+    functionName: 'nonces',
+    args: [owner.address],
+  })
   const deadline = (await tc.latestTimestamp()) + 600n
   const signer = o.badSignature ? tc.accounts.other : owner
   const sig = await signPermit(signer, pusd.domain, { spender: facilitator().address, value, nonce, deadline })
-  return { nonce, group: erc2612Group({ token: pusd.address, owner: owner.address, spender: facilitator().address, value, deadline, signature: sig.signature, to: tc.accounts.deployer.address, amount: value }) }
+  return {
+    nonce,
+    group: erc2612Group({
+      token: pusd.address,
+      owner: owner.address,
+      spender: facilitator().address,
+      value,
+      deadline,
+      signature: sig.signature,
+      to: tc.accounts.deployer.address,
+      amount: value,
+    }),
+  }
 }
 
 describe('X402BatchExecutor behind an EIP-7702 delegation', () => {
@@ -44,16 +67,31 @@ describe('X402BatchExecutor behind an EIP-7702 delegation', () => {
     const good = await permitGroup(parseUnits('2', 18))
     const bad = (await permitGroup(parseUnits('1', 18), { badSignature: true })).group
     const before = await balanceOf(tc, pusd, tc.accounts.deployer.address)
-    const receipt = await tc.send(facilitator(), { address: facilitator().address, abi: X402BatchExecutor.abi, functionName: 'execute', args: [[bad, good.group]] })
+    const receipt = await tc.send(facilitator(), {
+      address: facilitator().address,
+      abi: X402BatchExecutor.abi,
+      functionName: 'execute',
+      args: [[bad, good.group]],
+    })
     const failed = failedGroups(receipt.logs, facilitator().address)
     expect([...failed.keys()]).toEqual([0])
     expect(await balanceOf(tc, pusd, tc.accounts.deployer.address)).toBe(before + parseUnits('2', 18))
-    expect(await tc.client.readContract({ address: pusd.address, abi: pusd.abi, functionName: 'nonces', args: [tc.accounts.user.address] })).toBe(good.nonce + 1n)
+    expect(
+      await tc.client.readContract({
+        address: pusd.address,
+        abi: pusd.abi,
+        functionName: 'nonces',
+        args: [tc.accounts.user.address],
+      }),
+    ).toBe(good.nonce + 1n)
   })
 
   it('answers eth_call simulations with every group’s outcome', async () => {
     const g = (await permitGroup(parseUnits('1', 18))).group
-    const ret = (await tc.client.request({ method: 'eth_call', params: [{ from: facilitator().address, to: facilitator().address, data: encodeExecute([g, [g[1]!]]) }, 'latest'] })) as Hex
+    const ret = (await tc.client.request({
+      method: 'eth_call',
+      params: [{ from: facilitator().address, to: facilitator().address, data: encodeExecute([g, [g[1]!]]) }, 'latest'],
+    })) as Hex
     const out = decodeExecute(ret)
     // The second group is a transferFrom without a permit: no allowance left after the first group ran in the same call.
     expect(out.ok).toEqual([true, false])
@@ -61,7 +99,15 @@ describe('X402BatchExecutor behind an EIP-7702 delegation', () => {
 
   it('refuses anyone but the delegating key itself', async () => {
     const g = (await permitGroup(parseUnits('1', 18))).group
-    await tc.expectRevert(tc.accounts.other, { address: facilitator().address, abi: X402BatchExecutor.abi, functionName: 'execute', args: [[g]] }, 'OnlySelf')
-    await tc.expectRevert(tc.accounts.other, { address: facilitator().address, abi: X402BatchExecutor.abi, functionName: 'executeGroup', args: [g] }, 'OnlySelf')
+    await tc.expectRevert(
+      tc.accounts.other,
+      { address: facilitator().address, abi: X402BatchExecutor.abi, functionName: 'execute', args: [[g]] },
+      'OnlySelf',
+    )
+    await tc.expectRevert(
+      tc.accounts.other,
+      { address: facilitator().address, abi: X402BatchExecutor.abi, functionName: 'executeGroup', args: [g] },
+      'OnlySelf',
+    )
   })
 })

@@ -8,7 +8,10 @@ describe('order-scoped PDAs', () => {
   it('are derived once per program, seed and order, and equal a fresh derivation', () => {
     const program = Keypair.generate().publicKey
     const orderId = `0x${'ab'.repeat(32)}` as const
-    const expected = PublicKey.findProgramAddressSync([new TextEncoder().encode('order'), Buffer.from('ab'.repeat(32), 'hex')], program)[0]
+    const expected = PublicKey.findProgramAddressSync(
+      [new TextEncoder().encode('order'), Buffer.from('ab'.repeat(32), 'hex')],
+      program,
+    )[0]
     const derive = vi.spyOn(PublicKey, 'findProgramAddressSync')
     expect(orderPda(program, orderId).equals(expected)).toBe(true)
     expect(orderPda(program, Buffer.from('ab'.repeat(32), 'hex')).equals(expected)).toBe(true)

@@ -3,26 +3,47 @@
  * one place for the layouts ../solana/README.md documents. Used by the programs' tests, the bench,
  * the deployment and (later) the cross-chain service and attestors.
  */
-import {
-  Ed25519Program, PublicKey, SystemProgram, SYSVAR_INSTRUCTIONS_PUBKEY, TransactionInstruction,
-} from '@solana/web3.js'
+
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token'
+import {
+  Ed25519Program,
+  PublicKey,
+  SYSVAR_INSTRUCTIONS_PUBKEY,
+  SystemProgram,
+  TransactionInstruction,
+} from '@solana/web3.js'
 import { hexToBytes } from 'viem'
-import { solOrderBytes, type SolOrder } from '../xchain/statement.js'
+import { type SolOrder, solOrderBytes } from '../xchain/statement.js'
 
 export const ORIGIN_IX = { initConfig: 0, open: 1, claim: 2, refund: 3 } as const
 export const DEST_IX = { fill: 1 } as const
 
 /** origin_settler's custom error codes (InstructionError Custom n). */
 export const ORIGIN_ERRORS = {
-  BAD_INSTRUCTION: 1, WRONG_ACCOUNT: 2, MISSING_SIGNATURE: 3, ALREADY_INITIALIZED: 4, BAD_CONFIG: 5,
-  ORDER_MISMATCH: 6, BAD_DEADLINES: 7, ORDER_NOT_OPEN: 8, ORDER_EXPIRED: 9, ORDER_NOT_EXPIRED: 10,
-  QUORUM_NOT_MET: 11, WRONG_REFUND_ACCOUNT: 12, WRONG_SOLVER_ACCOUNT: 13, BAD_INSTRUCTIONS_SYSVAR: 14,
-  ALREADY_OPENED: 15, NOT_ADMIN: 16,
+  BAD_INSTRUCTION: 1,
+  WRONG_ACCOUNT: 2,
+  MISSING_SIGNATURE: 3,
+  ALREADY_INITIALIZED: 4,
+  BAD_CONFIG: 5,
+  ORDER_MISMATCH: 6,
+  BAD_DEADLINES: 7,
+  ORDER_NOT_OPEN: 8,
+  ORDER_EXPIRED: 9,
+  ORDER_NOT_EXPIRED: 10,
+  QUORUM_NOT_MET: 11,
+  WRONG_REFUND_ACCOUNT: 12,
+  WRONG_SOLVER_ACCOUNT: 13,
+  BAD_INSTRUCTIONS_SYSVAR: 14,
+  ALREADY_OPENED: 15,
+  NOT_ADMIN: 16,
 } as const
 /** dest_settler's custom error codes. */
 export const DEST_ERRORS = {
-  BAD_INSTRUCTION: 1, WRONG_ACCOUNT: 2, MISSING_SIGNATURE: 3, ALREADY_FILLED: 20, FILL_DEADLINE_PASSED: 21,
+  BAD_INSTRUCTION: 1,
+  WRONG_ACCOUNT: 2,
+  MISSING_SIGNATURE: 3,
+  ALREADY_FILLED: 20,
+  FILL_DEADLINE_PASSED: 21,
   WRONG_RECIPIENT_ACCOUNT: 22,
 } as const
 
@@ -36,7 +57,8 @@ const id32 = (orderId: `0x${string}` | Uint8Array) => (typeof orderId === 'strin
 
 export const BPF_LOADER_UPGRADEABLE = new PublicKey('BPFLoaderUpgradeab1e11111111111111111111111')
 /** The upgradeable loader's ProgramData account of `program` (holds its upgrade authority). */
-export const programDataAddress = (program: PublicKey) => PublicKey.findProgramAddressSync([program.toBuffer()], BPF_LOADER_UPGRADEABLE)[0]
+export const programDataAddress = (program: PublicKey) =>
+  PublicKey.findProgramAddressSync([program.toBuffer()], BPF_LOADER_UPGRADEABLE)[0]
 /** Offsets in a ProgramData account: u32 tag 3, u64 slot, Option<Pubkey> upgrade authority. */
 export const PROGRAM_DATA_AUTHORITY_OPTION = 12
 
@@ -64,56 +86,98 @@ export function configPda(program: PublicKey): PublicKey {
   if (!pda) configs.set(program.toBase58(), (pda = PublicKey.findProgramAddressSync([bytes('config')], program)[0]))
   return pda
 }
-export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('order', program, orderId)
-export const vaultPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('vault', program, orderId)
-export const fillRecordPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) => orderScopedPda('fill', program, orderId)
+export const orderPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
+  orderScopedPda('order', program, orderId)
+export const vaultPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
+  orderScopedPda('vault', program, orderId)
+export const fillRecordPda = (program: PublicKey, orderId: `0x${string}` | Uint8Array) =>
+  orderScopedPda('fill', program, orderId)
 
 const w = (pubkey: PublicKey, isSigner = false) => ({ pubkey, isSigner, isWritable: true })
 const r = (pubkey: PublicKey, isSigner = false) => ({ pubkey, isSigner, isWritable: false })
 
-export function initConfigInstruction(p: { program: PublicKey; admin: PublicKey; attestors: PublicKey[]; threshold?: number }): TransactionInstruction {
+export function initConfigInstruction(p: {
+  program: PublicKey
+  admin: PublicKey
+  attestors: PublicKey[]
+  threshold?: number
+}): TransactionInstruction {
   if (p.attestors.length !== 3) throw new RangeError('origin_settler takes exactly 3 attestors')
-  const data = Buffer.concat([Buffer.from([ORIGIN_IX.initConfig, p.threshold ?? 2]), ...p.attestors.map((a) => a.toBuffer())])
+  const data = Buffer.concat([
+    Buffer.from([ORIGIN_IX.initConfig, p.threshold ?? 2]),
+    ...p.attestors.map((a) => a.toBuffer()),
+  ])
   return new TransactionInstruction({
-    programId: p.program, data,
+    programId: p.program,
+    data,
     keys: [w(p.admin, true), w(configPda(p.program)), r(SystemProgram.programId), r(programDataAddress(p.program))],
   })
 }
 
 /** `payer` (the solver, usually) pays fees and rent; `order.user` signs and owns `userToken`. */
-export function openInstruction(p: { order: SolOrder; orderId: `0x${string}`; payer: PublicKey; userToken: PublicKey }): TransactionInstruction {
+export function openInstruction(p: {
+  order: SolOrder
+  orderId: `0x${string}`
+  payer: PublicKey
+  userToken: PublicKey
+}): TransactionInstruction {
   const program = new PublicKey(p.order.program)
   return new TransactionInstruction({
     programId: program,
     data: Buffer.concat([Buffer.from([ORIGIN_IX.open]), solOrderBytes(p.order)]),
     keys: [
-      w(p.payer, true), r(new PublicKey(p.order.user), true), w(p.userToken), r(new PublicKey(p.order.inputMint)),
-      w(orderPda(program, p.orderId)), w(vaultPda(program, p.orderId)), r(SystemProgram.programId), r(TOKEN_PROGRAM_ID),
+      w(p.payer, true),
+      r(new PublicKey(p.order.user), true),
+      w(p.userToken),
+      r(new PublicKey(p.order.inputMint)),
+      w(orderPda(program, p.orderId)),
+      w(vaultPda(program, p.orderId)),
+      r(SystemProgram.programId),
+      r(TOKEN_PROGRAM_ID),
     ],
   })
 }
 
 export function claimInstruction(p: {
-  program: PublicKey; orderId: `0x${string}`; mint: PublicKey; solver: PublicKey; solverToken: PublicKey; rentPayer: PublicKey
+  program: PublicKey
+  orderId: `0x${string}`
+  mint: PublicKey
+  solver: PublicKey
+  solverToken: PublicKey
+  rentPayer: PublicKey
 }): TransactionInstruction {
   return new TransactionInstruction({
     programId: p.program,
     data: Buffer.concat([Buffer.from([ORIGIN_IX.claim]), p.solver.toBuffer()]),
     keys: [
-      w(orderPda(p.program, p.orderId)), w(vaultPda(p.program, p.orderId)), r(p.mint), w(p.solverToken), w(p.rentPayer),
-      r(configPda(p.program)), r(SYSVAR_INSTRUCTIONS_PUBKEY), r(TOKEN_PROGRAM_ID),
+      w(orderPda(p.program, p.orderId)),
+      w(vaultPda(p.program, p.orderId)),
+      r(p.mint),
+      w(p.solverToken),
+      w(p.rentPayer),
+      r(configPda(p.program)),
+      r(SYSVAR_INSTRUCTIONS_PUBKEY),
+      r(TOKEN_PROGRAM_ID),
     ],
   })
 }
 
 export function refundInstruction(p: {
-  program: PublicKey; orderId: `0x${string}`; mint: PublicKey; userToken: PublicKey; rentPayer: PublicKey
+  program: PublicKey
+  orderId: `0x${string}`
+  mint: PublicKey
+  userToken: PublicKey
+  rentPayer: PublicKey
 }): TransactionInstruction {
   return new TransactionInstruction({
     programId: p.program,
     data: Buffer.from([ORIGIN_IX.refund]),
     keys: [
-      w(orderPda(p.program, p.orderId)), w(vaultPda(p.program, p.orderId)), r(p.mint), w(p.userToken), w(p.rentPayer),
+      w(orderPda(p.program, p.orderId)),
+      w(vaultPda(p.program, p.orderId)),
+      r(p.mint),
+      w(p.userToken),
+      w(p.rentPayer),
       r(TOKEN_PROGRAM_ID),
     ],
   })
@@ -130,7 +194,12 @@ export type Fill = {
 }
 
 export function fillInstruction(p: {
-  program: PublicKey; fill: Fill; solver: PublicKey; solverToken: PublicKey; recipientToken: PublicKey; mint: PublicKey
+  program: PublicKey
+  fill: Fill
+  solver: PublicKey
+  solverToken: PublicKey
+  recipientToken: PublicKey
+  mint: PublicKey
 }): TransactionInstruction {
   const data = Buffer.alloc(1 + 32 + 32 + 8 + 32 + 8)
   data[0] = DEST_IX.fill
@@ -140,10 +209,16 @@ export function fillInstruction(p: {
   Buffer.from(hexToBytes(p.fill.claimant)).copy(data, 73)
   data.writeBigInt64LE(p.fill.fillDeadline, 105)
   return new TransactionInstruction({
-    programId: p.program, data,
+    programId: p.program,
+    data,
     keys: [
-      w(p.solver, true), w(p.solverToken), w(p.recipientToken), r(p.mint), w(fillRecordPda(p.program, p.fill.orderId)),
-      r(SystemProgram.programId), r(TOKEN_PROGRAM_ID),
+      w(p.solver, true),
+      w(p.solverToken),
+      w(p.recipientToken),
+      r(p.mint),
+      w(fillRecordPda(p.program, p.fill.orderId)),
+      r(SystemProgram.programId),
+      r(TOKEN_PROGRAM_ID),
     ],
   })
 }
@@ -152,9 +227,16 @@ export function fillInstruction(p: {
  * One Ed25519-program instruction carrying several (public key, signature) pairs over one message,
  * everything inside the instruction itself (offsets' instruction indexes = u16::MAX).
  */
-export function ed25519Instruction(message: Uint8Array, signed: { publicKey: Uint8Array; signature: Uint8Array }[]): TransactionInstruction {
+export function ed25519Instruction(
+  message: Uint8Array,
+  signed: { publicKey: Uint8Array; signature: Uint8Array }[],
+): TransactionInstruction {
   if (signed.length === 1) {
-    return Ed25519Program.createInstructionWithPublicKey({ publicKey: signed[0]!.publicKey, message, signature: signed[0]!.signature })
+    return Ed25519Program.createInstructionWithPublicKey({
+      publicKey: signed[0]!.publicKey,
+      message,
+      signature: signed[0]!.signature,
+    })
   }
   const header = 2 + 14 * signed.length
   const messageAt = header + signed.length * 96
@@ -179,8 +261,16 @@ export function ed25519Instruction(message: Uint8Array, signed: { publicKey: Uin
 }
 
 export type OrderAccount = {
-  status: number; orderId: `0x${string}`; user: PublicKey; userToken: PublicKey; mint: PublicKey; vault: PublicKey
-  rentPayer: PublicKey; amount: bigint; fillDeadline: bigint; expires: bigint
+  status: number
+  orderId: `0x${string}`
+  user: PublicKey
+  userToken: PublicKey
+  mint: PublicKey
+  vault: PublicKey
+  rentPayer: PublicKey
+  amount: bigint
+  fillDeadline: bigint
+  expires: bigint
 }
 
 export function decodeOrder(data: Uint8Array): OrderAccount {
@@ -188,8 +278,15 @@ export function decodeOrder(data: Uint8Array): OrderAccount {
   const b = Buffer.from(data)
   const key = (at: number) => new PublicKey(b.subarray(at, at + 32))
   return {
-    status: b[1]!, orderId: `0x${b.subarray(8, 40).toString('hex')}`, user: key(40), userToken: key(72), mint: key(104),
-    vault: key(136), rentPayer: key(168), amount: b.readBigUInt64LE(200), fillDeadline: b.readBigInt64LE(208),
+    status: b[1]!,
+    orderId: `0x${b.subarray(8, 40).toString('hex')}`,
+    user: key(40),
+    userToken: key(72),
+    mint: key(104),
+    vault: key(136),
+    rentPayer: key(168),
+    amount: b.readBigUInt64LE(200),
+    fillDeadline: b.readBigInt64LE(208),
     expires: b.readBigInt64LE(216),
   }
 }
@@ -200,21 +297,32 @@ export function decodeConfig(data: Uint8Array): ConfigAccount {
   if (data.length !== CONFIG_LEN || data[0] !== 1) throw new Error('not an origin_settler config account')
   const b = Buffer.from(data)
   return {
-    threshold: b[1]!, admin: new PublicKey(b.subarray(8, 40)),
+    threshold: b[1]!,
+    admin: new PublicKey(b.subarray(8, 40)),
     attestors: [0, 1, 2].map((i) => new PublicKey(b.subarray(40 + 32 * i, 72 + 32 * i))),
   }
 }
 
 export type FillRecordAccount = {
-  orderId: `0x${string}`; recipient: PublicKey; mint: PublicKey; amount: bigint; claimant: `0x${string}`; filledAt: bigint; solver: PublicKey
+  orderId: `0x${string}`
+  recipient: PublicKey
+  mint: PublicKey
+  amount: bigint
+  claimant: `0x${string}`
+  filledAt: bigint
+  solver: PublicKey
 }
 
 export function decodeFillRecord(data: Uint8Array): FillRecordAccount {
   if (data.length !== FILL_RECORD_LEN || data[0] !== 3) throw new Error('not a dest_settler fill record')
   const b = Buffer.from(data)
   return {
-    orderId: `0x${b.subarray(8, 40).toString('hex')}`, recipient: new PublicKey(b.subarray(40, 72)), mint: new PublicKey(b.subarray(72, 104)),
-    amount: b.readBigUInt64LE(104), claimant: `0x${b.subarray(112, 144).toString('hex')}`, filledAt: b.readBigInt64LE(144),
+    orderId: `0x${b.subarray(8, 40).toString('hex')}`,
+    recipient: new PublicKey(b.subarray(40, 72)),
+    mint: new PublicKey(b.subarray(72, 104)),
+    amount: b.readBigUInt64LE(104),
+    claimant: `0x${b.subarray(112, 144).toString('hex')}`,
+    filledAt: b.readBigInt64LE(144),
     solver: new PublicKey(b.subarray(152, 184)),
   }
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { linkProgram } from './link/link.js'
 import type { ProgramName } from './programs.js'
 
-export { PROGRAMS, programPath, type ProgramName } from './programs.js'
+export { PROGRAMS, type ProgramName, programPath } from './programs.js'
 
 export const solanaDir = fileURLToPath(new URL('.', import.meta.url))
 export const sourceDir = join(solanaDir, 'src')
@@ -20,8 +20,17 @@ export const CLANG = 'clang-19'
 
 /** -mcpu=v1: the instruction set SBPFv0 runs. 4 KiB frames as on Solana: an oversized frame fails to compile. */
 export const CLANG_FLAGS = [
-  '-target', 'bpf', '-mcpu=v1', '-O2', '-fPIC', '-ffreestanding', '-fno-builtin', '-Wall', '-Werror',
-  '-mllvm', '-bpf-stack-size=4096',
+  '-target',
+  'bpf',
+  '-mcpu=v1',
+  '-O2',
+  '-fPIC',
+  '-ffreestanding',
+  '-fno-builtin',
+  '-Wall',
+  '-Werror',
+  '-mllvm',
+  '-bpf-stack-size=4096',
 ]
 
 export function hasClang(): boolean {
@@ -39,7 +48,10 @@ export function buildProgram(name: ProgramName): Uint8Array {
   try {
     const object = join(work, `${name}.o`)
     // Run from the source dir with a relative path, so nothing machine-specific reaches the object.
-    execFileSync(CLANG, [...CLANG_FLAGS, '-c', `${name}.c`, '-o', object], { cwd: sourceDir, stdio: ['ignore', 'inherit', 'inherit'] })
+    execFileSync(CLANG, [...CLANG_FLAGS, '-c', `${name}.c`, '-o', object], {
+      cwd: sourceDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
     return linkProgram(readFileSync(object))
   } finally {
     rmSync(work, { recursive: true, force: true })

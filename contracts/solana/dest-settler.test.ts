@@ -1,9 +1,9 @@
 import { Keypair } from '@solana/web3.js'
-import { describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
+import { describe, expect, it } from 'vitest'
 import { evmParty } from '../xchain/statement.js'
-import { decodeFillRecord, DEST_ERRORS as E, fillInstruction, fillRecordPda, type Fill } from './client.js'
-import { customError, SettlementSvm, type Sent } from './testing/svm.js'
+import { decodeFillRecord, DEST_ERRORS as E, type Fill, fillInstruction, fillRecordPda } from './client.js'
+import { customError, type Sent, SettlementSvm } from './testing/svm.js'
 
 const AMOUNT = 1_500_000n
 
@@ -24,12 +24,32 @@ const orderId = () => `0x${Buffer.from(Keypair.generate().publicKey.toBytes()).t
 const claimant = evmParty(getAddress('0x00000000000000000000000000000000000000c1'))
 
 function fill(f: Fixture, over: Partial<Fill> = {}, recipientToken = f.recipientToken): { fill: Fill; sent: Sent } {
-  const x: Fill = { orderId: orderId(), recipient: f.recipient.publicKey, amount: AMOUNT, claimant, fillDeadline: f.s.now() + 600n, ...over }
-  const sent = f.s.send([fillInstruction({ program: f.s.dest, fill: x, solver: f.solver.publicKey, solverToken: f.solverToken, recipientToken, mint: f.mint })], [f.solver])
+  const x: Fill = {
+    orderId: orderId(),
+    recipient: f.recipient.publicKey,
+    amount: AMOUNT,
+    claimant,
+    fillDeadline: f.s.now() + 600n,
+    ...over,
+  }
+  const sent = f.s.send(
+    [
+      fillInstruction({
+        program: f.s.dest,
+        fill: x,
+        solver: f.solver.publicKey,
+        solverToken: f.solverToken,
+        recipientToken,
+        mint: f.mint,
+      }),
+    ],
+    [f.solver],
+  )
   return { fill: x, sent }
 }
 
-const expectCustom = (sent: Sent, code: number) => expect(customError(sent), `${JSON.stringify(sent.err)}\n${sent.logs.join('\n')}`).toBe(code)
+const expectCustom = (sent: Sent, code: number) =>
+  expect(customError(sent), `${JSON.stringify(sent.err)}\n${sent.logs.join('\n')}`).toBe(code)
 
 describe('dest_settler (our .so on litesvm)', () => {
   it('delivers solver -> recipient and records the fill', () => {
@@ -80,8 +100,21 @@ describe('dest_settler (our .so on litesvm)', () => {
 
   it('refuses a fill record at another address than the order id’s PDA', () => {
     const f = setup()
-    const x: Fill = { orderId: orderId(), recipient: f.recipient.publicKey, amount: AMOUNT, claimant, fillDeadline: f.s.now() + 600n }
-    const ix = fillInstruction({ program: f.s.dest, fill: x, solver: f.solver.publicKey, solverToken: f.solverToken, recipientToken: f.recipientToken, mint: f.mint })
+    const x: Fill = {
+      orderId: orderId(),
+      recipient: f.recipient.publicKey,
+      amount: AMOUNT,
+      claimant,
+      fillDeadline: f.s.now() + 600n,
+    }
+    const ix = fillInstruction({
+      program: f.s.dest,
+      fill: x,
+      solver: f.solver.publicKey,
+      solverToken: f.solverToken,
+      recipientToken: f.recipientToken,
+      mint: f.mint,
+    })
     ix.keys[4] = { pubkey: fillRecordPda(f.s.dest, orderId()), isSigner: false, isWritable: true }
     expectCustom(f.s.send([ix], [f.solver]), E.WRONG_ACCOUNT)
   })

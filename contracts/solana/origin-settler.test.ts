@@ -1,13 +1,24 @@
 import { ComputeBudgetProgram, Keypair, type PublicKey } from '@solana/web3.js'
-import { describe, expect, it } from 'vitest'
 import { getAddress } from 'viem'
-import { chainRef, evmParty, solOrderId, type SolOrder } from '../xchain/statement.js'
+import { describe, expect, it } from 'vitest'
+import { chainRef, evmParty, type SolOrder, solOrderId } from '../xchain/statement.js'
 import {
-  claimInstruction, configPda, decodeConfig, decodeOrder, ed25519Instruction, initConfigInstruction, openInstruction,
-  ORDER_STATUS, orderPda, ORIGIN_ERRORS as E, programDataAddress, refundInstruction, vaultPda,
+  claimInstruction,
+  configPda,
+  decodeConfig,
+  decodeOrder,
+  ORIGIN_ERRORS as E,
+  ed25519Instruction,
+  initConfigInstruction,
+  ORDER_STATUS,
+  openInstruction,
+  orderPda,
+  programDataAddress,
+  refundInstruction,
+  vaultPda,
 } from './client.js'
 import { attestations, deliveryFor, randomNonce } from './testing/attest.js'
-import { customError, SettlementSvm, type Sent } from './testing/svm.js'
+import { customError, type Sent, SettlementSvm } from './testing/svm.js'
 
 const BASE = chainRef('eip155:84530017')
 const AMOUNT = 250_000n
@@ -24,8 +35,17 @@ function setup() {
   const userToken = s.tokenAccount(admin, mint, user.publicKey, 1_000_000n)
   const solverToken = s.tokenAccount(admin, mint, solver.publicKey)
   s.setUpgradeAuthority(s.origin, admin.publicKey)
-  const init = s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: attestors.map((a) => a.publicKey) })], [admin])
-  expect(init.err, init.logs.join("\n")).toBeNull()
+  const init = s.send(
+    [
+      initConfigInstruction({
+        program: s.origin,
+        admin: admin.publicKey,
+        attestors: attestors.map((a) => a.publicKey),
+      }),
+    ],
+    [admin],
+  )
+  expect(init.err, init.logs.join('\n')).toBeNull()
   return { s, admin, solver, user, stranger, attestors, mint, userToken, solverToken }
 }
 type Fixture = ReturnType<typeof setup>
@@ -33,17 +53,28 @@ type Fixture = ReturnType<typeof setup>
 function makeOrder(f: Fixture, over: Partial<SolOrder> = {}) {
   const now = f.s.now()
   const order: SolOrder = {
-    program: f.s.origin.toBytes(), user: f.user.publicKey.toBytes(), inputMint: f.mint.toBytes(), inputAmount: AMOUNT,
-    destChain: BASE, outputToken: evmParty(getAddress('0x00000000000000000000000000000000000000b5')),
-    outputAmount: AMOUNT * 10n ** 12n, recipient: evmParty(getAddress('0x00000000000000000000000000000000000000a1')),
-    fillDeadline: now + 600n, expires: now + 3600n, nonce: randomNonce(), ...over,
+    program: f.s.origin.toBytes(),
+    user: f.user.publicKey.toBytes(),
+    inputMint: f.mint.toBytes(),
+    inputAmount: AMOUNT,
+    destChain: BASE,
+    outputToken: evmParty(getAddress('0x00000000000000000000000000000000000000b5')),
+    outputAmount: AMOUNT * 10n ** 12n,
+    recipient: evmParty(getAddress('0x00000000000000000000000000000000000000a1')),
+    fillDeadline: now + 600n,
+    expires: now + 3600n,
+    nonce: randomNonce(),
+    ...over,
   }
   return { order, orderId: solOrderId(order) }
 }
 
 function open(f: Fixture, over: Partial<SolOrder> = {}) {
   const o = makeOrder(f, over)
-  const sent = f.s.send([openInstruction({ order: o.order, orderId: o.orderId, payer: f.solver.publicKey, userToken: f.userToken })], [f.solver, f.user])
+  const sent = f.s.send(
+    [openInstruction({ order: o.order, orderId: o.orderId, payer: f.solver.publicKey, userToken: f.userToken })],
+    [f.solver, f.user],
+  )
   return { ...o, sent }
 }
 
@@ -68,8 +99,17 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(cfg.admin.equals(f.admin.publicKey)).toBe(true)
     expect(cfg.attestors.map((a) => a.toBase58())).toEqual(f.attestors.map((a) => a.publicKey.toBase58()))
     const fresh = [0, 1, 2].map(() => Keypair.generate().publicKey)
-    expectCustom(f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.admin.publicKey, attestors: fresh })], [f.admin]), E.ALREADY_INITIALIZED)
-    expectCustom(f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.stranger.publicKey, attestors: fresh })], [f.stranger]), E.NOT_ADMIN)
+    expectCustom(
+      f.s.send([initConfigInstruction({ program: f.s.origin, admin: f.admin.publicKey, attestors: fresh })], [f.admin]),
+      E.ALREADY_INITIALIZED,
+    )
+    expectCustom(
+      f.s.send(
+        [initConfigInstruction({ program: f.s.origin, admin: f.stranger.publicKey, attestors: fresh })],
+        [f.stranger],
+      ),
+      E.NOT_ADMIN,
+    )
     expect(decodeConfig(f.s.data(configPda(f.s.origin))!).admin.equals(f.admin.publicKey)).toBe(true)
   })
 
@@ -80,15 +120,23 @@ describe('origin_settler (our .so on litesvm)', () => {
     s.airdrop(stranger.publicKey)
     const attestors = [0, 1, 2].map(() => Keypair.generate().publicKey)
     // Loaded without an upgrade authority: nobody can configure it.
-    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]), E.NOT_ADMIN)
+    expectCustom(
+      s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]),
+      E.NOT_ADMIN,
+    )
     s.setUpgradeAuthority(s.origin, admin.publicKey)
-    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: stranger.publicKey, attestors })], [stranger]), E.NOT_ADMIN)
+    expectCustom(
+      s.send([initConfigInstruction({ program: s.origin, admin: stranger.publicKey, attestors })], [stranger]),
+      E.NOT_ADMIN,
+    )
     // Another program's ProgramData (with the stranger as its authority) does not stand in for ours.
     s.setUpgradeAuthority(s.dest, stranger.publicKey)
     const forged = initConfigInstruction({ program: s.origin, admin: stranger.publicKey, attestors })
     forged.keys[3] = { pubkey: programDataAddress(s.dest), isSigner: false, isWritable: false }
     expectCustom(s.send([forged], [stranger]), E.NOT_ADMIN)
-    expect(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]).err).toBeNull()
+    expect(
+      s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors })], [admin]).err,
+    ).toBeNull()
   })
 
   it('init_config refuses duplicate attestors and a threshold below 2', () => {
@@ -97,8 +145,33 @@ describe('origin_settler (our .so on litesvm)', () => {
     s.airdrop(admin.publicKey)
     s.setUpgradeAuthority(s.origin, admin.publicKey)
     const a = Keypair.generate().publicKey
-    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: [a, a, Keypair.generate().publicKey] })], [admin]), E.BAD_CONFIG)
-    expectCustom(s.send([initConfigInstruction({ program: s.origin, admin: admin.publicKey, attestors: [0, 1, 2].map(() => Keypair.generate().publicKey), threshold: 1 })], [admin]), E.BAD_CONFIG)
+    expectCustom(
+      s.send(
+        [
+          initConfigInstruction({
+            program: s.origin,
+            admin: admin.publicKey,
+            attestors: [a, a, Keypair.generate().publicKey],
+          }),
+        ],
+        [admin],
+      ),
+      E.BAD_CONFIG,
+    )
+    expectCustom(
+      s.send(
+        [
+          initConfigInstruction({
+            program: s.origin,
+            admin: admin.publicKey,
+            attestors: [0, 1, 2].map(() => Keypair.generate().publicKey),
+            threshold: 1,
+          }),
+        ],
+        [admin],
+      ),
+      E.BAD_CONFIG,
+    )
   })
 
   it('opens for a user with 0 SOL, the solver paying fees and rent; the tokens sit in the order vault', () => {
@@ -110,7 +183,13 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(f.s.tokenBalance(vaultPda(f.s.origin, orderId))).toBe(AMOUNT)
     expect(f.s.tokenBalance(f.userToken)).toBe(1_000_000n - AMOUNT)
     const acct = decodeOrder(f.s.data(orderPda(f.s.origin, orderId))!)
-    expect(acct).toMatchObject({ status: ORDER_STATUS.open, orderId, amount: AMOUNT, expires: order.expires, fillDeadline: order.fillDeadline })
+    expect(acct).toMatchObject({
+      status: ORDER_STATUS.open,
+      orderId,
+      amount: AMOUNT,
+      expires: order.expires,
+      fillDeadline: order.fillDeadline,
+    })
     expect(acct.userToken.equals(f.userToken)).toBe(true)
     expect(acct.rentPayer.equals(f.solver.publicKey)).toBe(true)
   })
@@ -120,7 +199,10 @@ describe('origin_settler (our .so on litesvm)', () => {
     const o = makeOrder(f)
     f.s.airdrop(orderPda(f.s.origin, o.orderId), 1n)
     f.s.airdrop(vaultPda(f.s.origin, o.orderId), 10_000_000n) // more than its rent: kept, nothing charged
-    const sent = f.s.send([openInstruction({ order: o.order, orderId: o.orderId, payer: f.solver.publicKey, userToken: f.userToken })], [f.solver, f.user])
+    const sent = f.s.send(
+      [openInstruction({ order: o.order, orderId: o.orderId, payer: f.solver.publicKey, userToken: f.userToken })],
+      [f.solver, f.user],
+    )
     expect(sent.err, sent.logs.join('\n')).toBeNull()
     expect(decodeOrder(f.s.data(orderPda(f.s.origin, o.orderId))!).status).toBe(ORDER_STATUS.open)
     expect(f.s.tokenBalance(vaultPda(f.s.origin, o.orderId))).toBe(AMOUNT)
@@ -129,7 +211,10 @@ describe('origin_settler (our .so on litesvm)', () => {
   it('opens an order id once', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const again = f.s.send([openInstruction({ order, orderId, payer: f.solver.publicKey, userToken: f.userToken })], [f.solver, f.user])
+    const again = f.s.send(
+      [openInstruction({ order, orderId, payer: f.solver.publicKey, userToken: f.userToken })],
+      [f.solver, f.user],
+    )
     expectCustom(again, E.ALREADY_OPENED)
     expect(f.s.tokenBalance(vaultPda(f.s.origin, orderId))).toBe(AMOUNT)
   })
@@ -144,15 +229,30 @@ describe('origin_settler (our .so on litesvm)', () => {
   it('refuses an order naming another user, mint or program than the accounts given', () => {
     const f = setup()
     const forStranger = makeOrder(f, { user: f.stranger.publicKey.toBytes() })
-    const ix = openInstruction({ order: forStranger.order, orderId: forStranger.orderId, payer: f.solver.publicKey, userToken: f.userToken })
+    const ix = openInstruction({
+      order: forStranger.order,
+      orderId: forStranger.orderId,
+      payer: f.solver.publicKey,
+      userToken: f.userToken,
+    })
     ix.keys[1] = { pubkey: f.user.publicKey, isSigner: true, isWritable: false }
     expectCustom(f.s.send([ix], [f.solver, f.user]), E.ORDER_MISMATCH)
     const otherMint = makeOrder(f, { inputMint: f.s.createMint(f.admin).toBytes() })
-    const ix2 = openInstruction({ order: otherMint.order, orderId: otherMint.orderId, payer: f.solver.publicKey, userToken: f.userToken })
+    const ix2 = openInstruction({
+      order: otherMint.order,
+      orderId: otherMint.orderId,
+      payer: f.solver.publicKey,
+      userToken: f.userToken,
+    })
     ix2.keys[3] = { pubkey: f.mint, isSigner: false, isWritable: false }
     expectCustom(f.s.send([ix2], [f.solver, f.user]), E.ORDER_MISMATCH)
     const otherProgram = makeOrder(f, { program: Keypair.generate().publicKey.toBytes() })
-    const ix3 = openInstruction({ order: otherProgram.order, orderId: otherProgram.orderId, payer: f.solver.publicKey, userToken: f.userToken })
+    const ix3 = openInstruction({
+      order: otherProgram.order,
+      orderId: otherProgram.orderId,
+      payer: f.solver.publicKey,
+      userToken: f.userToken,
+    })
     ix3.programId = f.s.origin
     expectCustom(f.s.send([ix3], [f.solver, f.user]), E.ORDER_MISMATCH)
   })
@@ -161,15 +261,31 @@ describe('origin_settler (our .so on litesvm)', () => {
     const f = setup()
     const real = makeOrder(f)
     const other = makeOrder(f)
-    const sent = f.s.send([openInstruction({ order: real.order, orderId: other.orderId, payer: f.solver.publicKey, userToken: f.userToken })], [f.solver, f.user])
+    const sent = f.s.send(
+      [
+        openInstruction({
+          order: real.order,
+          orderId: other.orderId,
+          payer: f.solver.publicKey,
+          userToken: f.userToken,
+        }),
+      ],
+      [f.solver, f.user],
+    )
     expectCustom(sent, E.WRONG_ACCOUNT)
   })
 
   it('claims with two attestor signatures in two Ed25519 instructions, paying the solver', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[2]!])
-    const sent = f.s.send([ed25519Instruction(message, [signed[0]!]), ed25519Instruction(message, [signed[1]!]), claimIx(f, orderId)], [f.solver])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[2]!,
+    ])
+    const sent = f.s.send(
+      [ed25519Instruction(message, [signed[0]!]), ed25519Instruction(message, [signed[1]!]), claimIx(f, orderId)],
+      [f.solver],
+    )
     expect(sent.err, sent.logs.join('\n')).toBeNull()
     expect(f.s.tokenBalance(f.solverToken)).toBe(AMOUNT)
     expect(f.s.data(vaultPda(f.s.origin, orderId))).toBeNull()
@@ -177,14 +293,31 @@ describe('origin_settler (our .so on litesvm)', () => {
     // Ended exactly once: a second claim and a refund after expiry both fail.
     expectCustom(f.s.send([ed25519Instruction(message, signed), claimIx(f, orderId)], [f.solver]), E.ORDER_NOT_OPEN)
     f.s.setNow(order.expires + 1n)
-    expectCustom(f.s.send([refundInstruction({ program: f.s.origin, orderId, mint: f.mint, userToken: f.userToken, rentPayer: f.solver.publicKey })], [f.stranger]), E.ORDER_NOT_OPEN)
+    expectCustom(
+      f.s.send(
+        [
+          refundInstruction({
+            program: f.s.origin,
+            orderId,
+            mint: f.mint,
+            userToken: f.userToken,
+            rentPayer: f.solver.publicKey,
+          }),
+        ],
+        [f.stranger],
+      ),
+      E.ORDER_NOT_OPEN,
+    )
     expect(f.s.tokenBalance(f.userToken)).toBe(1_000_000n - AMOUNT)
   })
 
   it('claims with one Ed25519 instruction carrying two signatures', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[1]!, f.attestors[2]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[1]!,
+      f.attestors[2]!,
+    ])
     const sent = f.s.send([ed25519Instruction(message, signed), claimIx(f, orderId)], [f.solver])
     expect(sent.err, sent.logs.join('\n')).toBeNull()
     expect(f.s.tokenBalance(f.solverToken)).toBe(AMOUNT)
@@ -194,7 +327,11 @@ describe('origin_settler (our .so on litesvm)', () => {
     const f = setup()
     // Separate instructions (one signature each) before, around and after the claim, and one
     // two-signature instruction after it behind a compute-budget instruction.
-    const layouts = (ed: ReturnType<typeof ed25519Instruction>[], both: ReturnType<typeof ed25519Instruction>, claim: ReturnType<typeof claimIx>) => [
+    const layouts = (
+      ed: ReturnType<typeof ed25519Instruction>[],
+      both: ReturnType<typeof ed25519Instruction>,
+      claim: ReturnType<typeof claimIx>,
+    ) => [
       [claim, ed[0]!, ed[1]!],
       [ed[0]!, claim, ed[1]!],
       [ed[1]!, ed[0]!, claim],
@@ -202,8 +339,15 @@ describe('origin_settler (our .so on litesvm)', () => {
     ]
     for (let i = 0; i < 4; i++) {
       const { order, orderId } = openOk(f)
-      const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
-      const ixs = layouts(signed.map((s) => ed25519Instruction(message, [s])), ed25519Instruction(message, signed), claimIx(f, orderId))[i]!
+      const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+        f.attestors[0]!,
+        f.attestors[1]!,
+      ])
+      const ixs = layouts(
+        signed.map((s) => ed25519Instruction(message, [s])),
+        ed25519Instruction(message, signed),
+        claimIx(f, orderId),
+      )[i]!
       const sent = f.s.send(ixs, [f.solver])
       expect(sent.err, `layout ${i}: ${sent.logs.join('\n')}`).toBeNull()
     }
@@ -213,7 +357,10 @@ describe('origin_settler (our .so on litesvm)', () => {
   it('counts only signatures whose key and message sit inside their own Ed25519 instruction', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
     const first = ed25519Instruction(message, [signed[0]!])
     // A valid second signature whose message is read by the Ed25519 program from instruction 0:
     // verified, but not counted (we only read bytes we can see the program verified in place).
@@ -230,19 +377,41 @@ describe('origin_settler (our .so on litesvm)', () => {
     const { order, orderId } = openOk(f)
     const d = deliveryFor(order, orderId, f.solver.publicKey)
     const one = attestations(d, f.s.origin, [f.attestors[0]!])
-    expectCustom(f.s.send([ed25519Instruction(one.message, one.signed), claimIx(f, orderId)], [f.solver]), E.QUORUM_NOT_MET)
+    expectCustom(
+      f.s.send([ed25519Instruction(one.message, one.signed), claimIx(f, orderId)], [f.solver]),
+      E.QUORUM_NOT_MET,
+    )
     const same = attestations(d, f.s.origin, [f.attestors[0]!, f.attestors[0]!])
-    expectCustom(f.s.send([ed25519Instruction(same.message, same.signed), claimIx(f, orderId)], [f.solver]), E.QUORUM_NOT_MET)
-    expectCustom(f.s.send([ed25519Instruction(same.message, [same.signed[0]!]), ed25519Instruction(same.message, [same.signed[1]!]), claimIx(f, orderId)], [f.solver]), E.QUORUM_NOT_MET)
+    expectCustom(
+      f.s.send([ed25519Instruction(same.message, same.signed), claimIx(f, orderId)], [f.solver]),
+      E.QUORUM_NOT_MET,
+    )
+    expectCustom(
+      f.s.send(
+        [
+          ed25519Instruction(same.message, [same.signed[0]!]),
+          ed25519Instruction(same.message, [same.signed[1]!]),
+          claimIx(f, orderId),
+        ],
+        [f.solver],
+      ),
+      E.QUORUM_NOT_MET,
+    )
     const outsider = attestations(d, f.s.origin, [f.attestors[0]!, Keypair.generate()])
-    expectCustom(f.s.send([ed25519Instruction(outsider.message, outsider.signed), claimIx(f, orderId)], [f.solver]), E.QUORUM_NOT_MET)
+    expectCustom(
+      f.s.send([ed25519Instruction(outsider.message, outsider.signed), claimIx(f, orderId)], [f.solver]),
+      E.QUORUM_NOT_MET,
+    )
     expect(f.s.tokenBalance(vaultPda(f.s.origin, orderId))).toBe(AMOUNT)
   })
 
   it('refuses a forged signature (the Ed25519 program fails the transaction)', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
     signed[1]!.signature[5]! ^= 0xff
     const sent = f.s.send([ed25519Instruction(message, signed), claimIx(f, orderId)], [f.solver])
     expect(sent.ok).toBe(false)
@@ -268,18 +437,36 @@ describe('origin_settler (our .so on litesvm)', () => {
     }
     // Attestations bound to another deployment of origin_settler do not count here either.
     const elsewhere = attestations(base, Keypair.generate().publicKey, [f.attestors[0]!, f.attestors[1]!])
-    expectCustom(f.s.send([ed25519Instruction(elsewhere.message, elsewhere.signed), claimIx(f, orderId)], [f.solver]), E.QUORUM_NOT_MET)
+    expectCustom(
+      f.s.send([ed25519Instruction(elsewhere.message, elsewhere.signed), claimIx(f, orderId)], [f.solver]),
+      E.QUORUM_NOT_MET,
+    )
     expect(f.s.tokenBalance(vaultPda(f.s.origin, orderId))).toBe(AMOUNT)
   })
 
-  it("refuses attestations for one solver used by another, and a payout to an account the solver does not own", () => {
+  it('refuses attestations for one solver used by another, and a payout to an account the solver does not own', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
     const thief = f.stranger
     const thiefToken = f.s.tokenAccount(f.admin, f.mint, thief.publicKey)
-    const forSolver = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
-    expectCustom(f.s.send([ed25519Instruction(forSolver.message, forSolver.signed), claimIx(f, orderId, thief.publicKey, thiefToken)], [thief]), E.QUORUM_NOT_MET)
-    expectCustom(f.s.send([ed25519Instruction(forSolver.message, forSolver.signed), claimIx(f, orderId, f.solver.publicKey, thiefToken)], [thief]), E.WRONG_SOLVER_ACCOUNT)
+    const forSolver = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
+    expectCustom(
+      f.s.send(
+        [ed25519Instruction(forSolver.message, forSolver.signed), claimIx(f, orderId, thief.publicKey, thiefToken)],
+        [thief],
+      ),
+      E.QUORUM_NOT_MET,
+    )
+    expectCustom(
+      f.s.send(
+        [ed25519Instruction(forSolver.message, forSolver.signed), claimIx(f, orderId, f.solver.publicKey, thiefToken)],
+        [thief],
+      ),
+      E.WRONG_SOLVER_ACCOUNT,
+    )
     expect(f.s.tokenBalance(thiefToken)).toBe(0n)
     // Anyone may relay the claim; the tokens still go to the attested solver.
     const sent = f.s.send([ed25519Instruction(forSolver.message, forSolver.signed), claimIx(f, orderId)], [thief])
@@ -290,7 +477,10 @@ describe('origin_settler (our .so on litesvm)', () => {
   it('refuses a claim after expiry', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
     f.s.setNow(order.expires + 1n)
     expectCustom(f.s.send([ed25519Instruction(message, signed), claimIx(f, orderId)], [f.solver]), E.ORDER_EXPIRED)
   })
@@ -298,7 +488,8 @@ describe('origin_settler (our .so on litesvm)', () => {
   it('refunds only after expiry, by anyone, only to the source token account, once; no claim after', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const refund = (userToken: PublicKey) => refundInstruction({ program: f.s.origin, orderId, mint: f.mint, userToken, rentPayer: f.solver.publicKey })
+    const refund = (userToken: PublicKey) =>
+      refundInstruction({ program: f.s.origin, orderId, mint: f.mint, userToken, rentPayer: f.solver.publicKey })
     expectCustom(f.s.send([refund(f.userToken)], [f.stranger]), E.ORDER_NOT_EXPIRED)
     f.s.setNow(order.expires + 1n)
     const strangerToken = f.s.tokenAccount(f.admin, f.mint, f.stranger.publicKey)
@@ -311,14 +502,20 @@ describe('origin_settler (our .so on litesvm)', () => {
     expect(decodeOrder(f.s.data(orderPda(f.s.origin, orderId))!).status).toBe(ORDER_STATUS.refunded)
     expectCustom(f.s.send([refund(f.userToken)], [f.stranger]), E.ORDER_NOT_OPEN)
     f.s.setNow(order.expires) // even back inside the window, a refunded order cannot be claimed
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
     expectCustom(f.s.send([ed25519Instruction(message, signed), claimIx(f, orderId)], [f.solver]), E.ORDER_NOT_OPEN)
   })
 
   it('refuses a config account that is not its own', () => {
     const f = setup()
     const { order, orderId } = openOk(f)
-    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [f.attestors[0]!, f.attestors[1]!])
+    const { message, signed } = attestations(deliveryFor(order, orderId, f.solver.publicKey), f.s.origin, [
+      f.attestors[0]!,
+      f.attestors[1]!,
+    ])
     const ix = claimIx(f, orderId)
     ix.keys[5] = { pubkey: f.userToken, isSigner: false, isWritable: false }
     expectCustom(f.s.send([ed25519Instruction(message, signed), ix], [f.solver]), E.WRONG_ACCOUNT)

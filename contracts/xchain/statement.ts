@@ -11,7 +11,15 @@
  */
 import { createHash } from 'node:crypto'
 import {
-  bytesToHex, concat, hashTypedData, hexToBytes, pad, toBytes, type Address, type Hex, type TypedDataDomain,
+  type Address,
+  bytesToHex,
+  concat,
+  type Hex,
+  hashTypedData,
+  hexToBytes,
+  pad,
+  type TypedDataDomain,
+  toBytes,
 } from 'viem'
 
 export type Rail = 'evm-origin' | 'sol-origin'
@@ -71,7 +79,9 @@ export const evmOrderTypes = {
 } as const
 
 export const sourceEscrowDomain = (chainId: number, escrow: Address): TypedDataDomain => ({
-  ...SOURCE_ESCROW_DOMAIN, chainId, verifyingContract: escrow,
+  ...SOURCE_ESCROW_DOMAIN,
+  chainId,
+  verifyingContract: escrow,
 })
 
 /**
@@ -79,7 +89,12 @@ export const sourceEscrowDomain = (chainId: number, escrow: Address): TypedDataD
  * chain and the escrow, and it is exactly what the user signs for `openFor`.
  */
 export function evmOrderId(order: EvmOrder, chainId: number, escrow: Address): Hex {
-  return hashTypedData({ domain: sourceEscrowDomain(chainId, escrow), types: evmOrderTypes, primaryType: 'Order', message: order })
+  return hashTypedData({
+    domain: sourceEscrowDomain(chainId, escrow),
+    types: evmOrderTypes,
+    primaryType: 'Order',
+    message: order,
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,9 +131,18 @@ const ORDER_TAG = 'PARX_XCHAIN_ORDER_V1'
  */
 export function solOrderBytes(o: SolOrder): Uint8Array {
   return concat([
-    toBytes(ORDER_TAG), key32(o.program), key32(o.user), key32(o.inputMint), u64le(o.inputAmount),
-    hex32(o.destChain), hex32(o.outputToken), u256be(o.outputAmount), hex32(o.recipient),
-    i64le(o.fillDeadline), i64le(o.expires), u64le(o.nonce),
+    toBytes(ORDER_TAG),
+    key32(o.program),
+    key32(o.user),
+    key32(o.inputMint),
+    u64le(o.inputAmount),
+    hex32(o.destChain),
+    hex32(o.outputToken),
+    u256be(o.outputAmount),
+    hex32(o.recipient),
+    i64le(o.fillDeadline),
+    i64le(o.expires),
+    u64le(o.nonce),
   ])
 }
 
@@ -160,12 +184,19 @@ export const deliveryTypes = {
 } as const
 
 export const verifierDomain = (chainId: number, verifier: Address): TypedDataDomain => ({
-  ...VERIFIER_DOMAIN, chainId, verifyingContract: verifier,
+  ...VERIFIER_DOMAIN,
+  chainId,
+  verifyingContract: verifier,
 })
 
 /** The digest an EVM attestor signs (what AttestationVerifierMofN recovers against). */
 export function evmDeliveryDigest(d: Delivery, chainId: number, verifier: Address): Hex {
-  return hashTypedData({ domain: verifierDomain(chainId, verifier), types: deliveryTypes, primaryType: 'Delivery', message: d })
+  return hashTypedData({
+    domain: verifierDomain(chainId, verifier),
+    types: deliveryTypes,
+    primaryType: 'Delivery',
+    message: d,
+  })
 }
 
 /**
@@ -174,8 +205,12 @@ export function evmDeliveryDigest(d: Delivery, chainId: number, verifier: Addres
  */
 export function evmOrderDelivery(order: EvmOrder, orderId: Hex, solver: Hex): Delivery {
   return {
-    orderId, destChain: order.destChain, recipient: order.recipient, outputToken: order.outputToken,
-    amount: order.outputAmount, solver,
+    orderId,
+    destChain: order.destChain,
+    recipient: order.recipient,
+    outputToken: order.outputToken,
+    amount: order.outputAmount,
+    solver,
   }
 }
 
@@ -191,8 +226,14 @@ const DELIVERY_TAG = 'PARX_XCHAIN_DELIVERY_V1\0' // 24 bytes, so the fields that
  */
 export function solDeliveryMessage(d: Delivery, originProgram: Uint8Array): Uint8Array {
   return concat([
-    toBytes(DELIVERY_TAG), key32(originProgram), hex32(d.orderId), hex32(d.destChain), hex32(d.recipient),
-    hex32(d.outputToken), u256be(d.amount), hex32(d.solver),
+    toBytes(DELIVERY_TAG),
+    key32(originProgram),
+    hex32(d.orderId),
+    hex32(d.destChain),
+    hex32(d.recipient),
+    hex32(d.outputToken),
+    u256be(d.amount),
+    hex32(d.solver),
   ])
 }
 

@@ -30,7 +30,10 @@ export type KeyChangesParameters = {
 
 export function postgresKeyChanges(p: KeyChangesParameters): KeyChanges {
   const listener = pgListener({
-    url: p.url, channel: KEY_CHANGES_CHANNEL, onError: p.onError, retryMs: p.retryMs,
+    url: p.url,
+    channel: KEY_CHANGES_CHANNEL,
+    onError: p.onError,
+    retryMs: p.retryMs,
     onNotify: (keyHash) => {
       if (keyHash) p.forget(keyHash)
     },

@@ -23,9 +23,16 @@ export type PartnerKey = {
 type Row = Selectable<PartnerKeysTable>
 
 const toKey = (r: Row): PartnerKey => ({
-  id: r.id, hint: r.hint, name: r.name, description: r.description, owner: r.owner === NO_OWNER ? null : r.owner, state: r.state,
-  createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
-  ownerWallet: r.owner_wallet, lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+  id: r.id,
+  hint: r.hint,
+  name: r.name,
+  description: r.description,
+  owner: r.owner === NO_OWNER ? null : r.owner,
+  state: r.state,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+  ownerWallet: r.owner_wallet,
+  lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
 })
 
 /**
@@ -43,7 +50,12 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 export const keyPattern = (prefix: string) => new RegExp(`^${prefix}-[0-9a-f]{32}$`)
 
 export type PartnerKeyStore = {
-  create(input: { name: string; description?: string; owner?: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
+  create(input: {
+    name: string
+    description?: string
+    owner?: string
+    ownerWallet?: string
+  }): Promise<{ key: string; record: PartnerKey }>
   /** The key's record when `key` is a known key (any state), compared in constant time. */
   lookup(key: string): Promise<PartnerKey | undefined>
   get(id: string): Promise<PartnerKey | undefined>
@@ -70,9 +82,17 @@ export function partnerKeyStore(store: Store, prefix: string): PartnerKeyStore {
       const key = `${prefix}-${randomBytes(16).toString('hex')}`
       const now = Date.now()
       const row: Row = {
-        id: randomUUID(), key_hash: hashKey(key), hint: `${prefix}-…${key.slice(-4)}`, name: input.name,
-        description: input.description ?? null, owner: input.owner?.toLowerCase() ?? NO_OWNER, state: 'active', created_at: now, updated_at: now,
-        owner_wallet: input.ownerWallet?.toLowerCase() ?? null, last_used_at: null,
+        id: randomUUID(),
+        key_hash: hashKey(key),
+        hint: `${prefix}-…${key.slice(-4)}`,
+        name: input.name,
+        description: input.description ?? null,
+        owner: input.owner?.toLowerCase() ?? NO_OWNER,
+        state: 'active',
+        created_at: now,
+        updated_at: now,
+        owner_wallet: input.ownerWallet?.toLowerCase() ?? null,
+        last_used_at: null,
       }
       await db.insertInto('partner_keys').values(row).execute()
       return { key, record: toKey(row) }
@@ -90,8 +110,14 @@ export function partnerKeyStore(store: Store, prefix: string): PartnerKeyStore {
       return (await q.orderBy('created_at').orderBy('id').execute()).map(toKey)
     },
     async listByWallet(wallet) {
-      const rows = await db.selectFrom('partner_keys').selectAll().where('state', '!=', 'deleted').where('owner_wallet', '=', wallet.toLowerCase())
-        .orderBy('created_at').orderBy('id').execute()
+      const rows = await db
+        .selectFrom('partner_keys')
+        .selectAll()
+        .where('state', '!=', 'deleted')
+        .where('owner_wallet', '=', wallet.toLowerCase())
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
       return rows.map(toKey)
     },
     async setState(id, state) {

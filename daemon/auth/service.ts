@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { ParxConfig } from '../../src/config/schema.js'
-import { hashKey, keyPattern, type KeyState, type PartnerKey, type PartnerKeyStore } from './partner-keys.js'
+import { hashKey, type KeyState, keyPattern, type PartnerKey, type PartnerKeyStore } from './partner-keys.js'
 import type { VerdictCache } from './verdict-cache.js'
 
 /** What the HTTP layer asks about credentials. The operator token stays inside. */
@@ -15,7 +15,13 @@ export type AuthService = {
   walletOf(key: string): Promise<string | undefined>
 }
 
-export function authService(p: { auth: ParxConfig['auth']; operatorToken: string; verdicts: VerdictCache; touch?: (key: string) => Promise<void>; lookup?: (key: string) => Promise<PartnerKey | undefined> }): AuthService {
+export function authService(p: {
+  auth: ParxConfig['auth']
+  operatorToken: string
+  verdicts: VerdictCache
+  touch?: (key: string) => Promise<void>
+  lookup?: (key: string) => Promise<PartnerKey | undefined>
+}): AuthService {
   const pattern = keyPattern(p.auth.keyPrefix)
   return {
     enforce: p.auth.enforce,
@@ -43,7 +49,12 @@ function sameSecret(a: string, b: string): boolean {
 
 /** The operator's key management (routes under /api/operator/keys); changes apply here at once. */
 export type KeysService = {
-  create(input: { name: string; description?: string; owner?: string; ownerWallet?: string }): Promise<{ key: string; record: PartnerKey }>
+  create(input: {
+    name: string
+    description?: string
+    owner?: string
+    ownerWallet?: string
+  }): Promise<{ key: string; record: PartnerKey }>
   list(owner?: string): Promise<PartnerKey[]>
   get(id: string): Promise<PartnerKey | undefined>
   setState(id: string, state: KeyState): Promise<PartnerKey | undefined>
@@ -53,7 +64,11 @@ export type KeysService = {
  * `publish` announces a change to the other replicas (daemon/auth/key-changes.ts), after it is
  * written; a failed announcement leaves them to their verdict TTLs and never fails the change.
  */
-export function keysService(p: { keys: PartnerKeyStore; verdicts: VerdictCache; publish?: (keyHash: string) => Promise<void> }): KeysService {
+export function keysService(p: {
+  keys: PartnerKeyStore
+  verdicts: VerdictCache
+  publish?: (keyHash: string) => Promise<void>
+}): KeysService {
   const announce = (hash: string) => {
     p.verdicts.forget(hash)
     p.publish?.(hash).catch(() => {})

@@ -32,7 +32,7 @@ export function backupService(p: BackupServiceParameters): BackupService {
     const out: Record<string, Buffer> = {}
     for (const [network, chain] of Object.entries(p.embedded)) {
       // anvil_dumpState: the whole state now, gzip'd and hex-encoded; the state file is its JSON.
-      const hex = await chain.client.request({ method: 'anvil_dumpState' as 'eth_chainId' }) as unknown as string
+      const hex = (await chain.client.request({ method: 'anvil_dumpState' as 'eth_chainId' })) as unknown as string
       out[network] = gunzipSync(Buffer.from(hex.slice(2), 'hex'))
     }
     return out
@@ -40,7 +40,12 @@ export function backupService(p: BackupServiceParameters): BackupService {
   return {
     create() {
       if (!p.sqlite) {
-        return Promise.reject(new BaseError('BACKUP_UNSUPPORTED', 'this daemon runs on a PostgreSQL store: back it up with pg_dump, and keep the keys and config beside it (docs/operations.md "Backups")'))
+        return Promise.reject(
+          new BaseError(
+            'BACKUP_UNSUPPORTED',
+            'this daemon runs on a PostgreSQL store: back it up with pg_dump, and keep the keys and config beside it (docs/operations.md "Backups")',
+          ),
+        )
       }
       const run = last.then(async () => {
         const dir = backupsDir(p.dataDir)

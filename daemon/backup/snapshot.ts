@@ -1,10 +1,18 @@
-import Sqlite from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import Sqlite from 'better-sqlite3'
 import { create as tarCreate } from 'tar'
-import { chainsDir, chainsEntry, chainStateFile, dataDirNames, isChainStateFile, keyFilePath, storePath } from '../../src/config/paths.js'
+import {
+  chainStateFile,
+  chainsDir,
+  chainsEntry,
+  dataDirNames,
+  isChainStateFile,
+  keyFilePath,
+  storePath,
+} from '../../src/config/paths.js'
 import { BaseError } from '../../src/errors/index.js'
-import { describeFile, FORMAT, FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from './format.js'
+import { type BackupManifest, describeFile, FORMAT, FORMAT_VERSION, MANIFEST_FILE } from './format.js'
 
 export type SnapshotParameters = {
   dataDir: string
@@ -29,7 +37,11 @@ export type SnapshotParameters = {
  */
 export async function snapshotDataDir(p: SnapshotParameters): Promise<BackupManifest> {
   const db = storePath(p.dataDir)
-  if (!existsSync(db)) throw new BaseError('BACKUP_UNSUPPORTED', `${db} does not exist: nothing to back up (is ${p.dataDir} a parx data dir, and is its store SQLite?)`)
+  if (!existsSync(db))
+    throw new BaseError(
+      'BACKUP_UNSUPPORTED',
+      `${db} does not exist: nothing to back up (is ${p.dataDir} a parx data dir, and is its store SQLite?)`,
+    )
   const work = join(dirname(p.file), `.parx-backup-${process.pid}-${Date.now()}`)
   // The archive's tree is the data dir's own layout, built in `work`.
   const workChains = chainsDir(work)
@@ -37,7 +49,8 @@ export async function snapshotDataDir(p: SnapshotParameters): Promise<BackupMani
   try {
     const chains = chainsDir(p.dataDir)
     if (p.dumpChains) {
-      for (const [network, state] of Object.entries(await p.dumpChains())) writeFileSync(join(workChains, chainStateFile(network)), state, { mode: 0o600 })
+      for (const [network, state] of Object.entries(await p.dumpChains()))
+        writeFileSync(join(workChains, chainStateFile(network)), state, { mode: 0o600 })
     } else if (existsSync(chains)) {
       // Only the state files: .tmp, .exit and .pid are a running chain's, and a stopped one adopted its exit dump.
       for (const f of readdirSync(chains)) if (isChainStateFile(f)) copyFileSync(join(chains, f), join(workChains, f))
@@ -50,7 +63,10 @@ export async function snapshotDataDir(p: SnapshotParameters): Promise<BackupMani
       ...readdirSync(workChains).map((f) => chainsEntry(f)),
     ]
     const manifest: BackupManifest = {
-      format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString(), parxVersion: p.parxVersion,
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      createdAt: new Date().toISOString(),
+      parxVersion: p.parxVersion,
       taken: p.dumpChains ? 'live' : 'stopped',
       files: Object.fromEntries(names.map((n) => [n, describeFile(join(work, n))])),
     }

@@ -1,11 +1,16 @@
 import { getAddress } from 'viem'
 import { networks } from '../../src/networks/registry.js'
-import { DISCOVERY_PAGE, type DiscoveryQuery, type DiscoveryResource, type DiscoveryResourcesResponse } from '../../src/sdk/x402/bazaar.js'
+import {
+  DISCOVERY_PAGE,
+  type DiscoveryQuery,
+  type DiscoveryResource,
+  type DiscoveryResourcesResponse,
+} from '../../src/sdk/x402/bazaar.js'
 import { bazaarExtension } from '../../src/sdk/x402/seller/bazaar.js'
 import { offersFor } from '../../src/sdk/x402/seller/offers.js'
 import { EXACT, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { paidUrl, type EndpointRow, type EndpointStore } from '../seller/endpoints.js'
+import { type EndpointRow, type EndpointStore, paidUrl } from '../seller/endpoints.js'
 import { endpointPrices } from '../seller/prices.js'
 
 /** The bazaar's surface: the platform's seller endpoints that opted in, as paid resources. */
@@ -21,7 +26,11 @@ export type BazaarDeps = {
   platformUrl: string
 }
 
-const EMPTY = (limit: number, offset: number): DiscoveryResourcesResponse => ({ x402Version: 2, items: [], pagination: { limit, offset, total: 0 } })
+const EMPTY = (limit: number, offset: number): DiscoveryResourcesResponse => ({
+  x402Version: 2,
+  items: [],
+  pagination: { limit, offset, total: 0 },
+})
 
 /**
  * Lists discoverable endpoints with the same terms their 402 offers (v2 requirements, reference
@@ -34,11 +43,25 @@ export function bazaarService(d: BazaarDeps): BazaarService {
       const limit = q.limit ?? DISCOVERY_PAGE.default
       const offset = q.offset ?? 0
       // Everything we list is an http resource in the exact scheme, declaring the bazaar extension.
-      if ((q.type && q.type !== 'http') || (q.scheme && q.scheme !== EXACT) || (q.extensions && q.extensions !== 'bazaar')) return EMPTY(limit, offset)
-      const wanted = q.network ? Object.values(networks).filter((n) => n.caip2 === q.network || n.legacyName === q.network || n.key === q.network).map((n) => n.key) : undefined
+      if (
+        (q.type && q.type !== 'http') ||
+        (q.scheme && q.scheme !== EXACT) ||
+        (q.extensions && q.extensions !== 'bazaar')
+      )
+        return EMPTY(limit, offset)
+      const wanted = q.network
+        ? Object.values(networks)
+            .filter((n) => n.caip2 === q.network || n.legacyName === q.network || n.key === q.network)
+            .map((n) => n.key)
+        : undefined
       const payTo = q.payTo && /^0x[0-9a-fA-F]{40}$/.test(q.payTo) ? q.payTo : undefined
       if (q.payTo && !payTo) return EMPTY(limit, offset)
-      const { rows, total } = await d.endpoints.discoverable({ networks: wanted, payTo: payTo && checksum(payTo), limit, offset })
+      const { rows, total } = await d.endpoints.discoverable({
+        networks: wanted,
+        payTo: payTo && checksum(payTo),
+        limit,
+        offset,
+      })
       const supported = d.supported()
       return { x402Version: 2, items: rows.flatMap((e) => item(e, supported)), pagination: { limit, offset, total } }
     },
@@ -51,14 +74,23 @@ export function bazaarService(d: BazaarDeps): BazaarService {
     const description = e.description ?? e.name ?? ''
     let accepts
     try {
-      accepts = offersFor(endpointPrices(e, chain), supported, { url: resource, description, mimeType: '' }).map((o) => o.v2)
+      accepts = offersFor(endpointPrices(e, chain), supported, { url: resource, description, mimeType: '' }).map(
+        (o) => o.v2,
+      )
     } catch {
       return [] // the facilitator does not serve this token now: nothing a buyer could pay
     }
-    return [{
-      resource, type: 'http', x402Version: 2, accepts, lastUpdated: new Date(Number(e.updated_at ?? e.created_at)).toISOString(),
-      ...(description ? { description } : {}), extensions: { bazaar: bazaarExtension('GET') },
-    }]
+    return [
+      {
+        resource,
+        type: 'http',
+        x402Version: 2,
+        accepts,
+        lastUpdated: new Date(Number(e.updated_at ?? e.created_at)).toISOString(),
+        ...(description ? { description } : {}),
+        extensions: { bazaar: bazaarExtension('GET') },
+      },
+    ]
   }
 }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore, testDialect, testStoreUrl } from '../../test/helpers/store.js'
 import { BaseError } from '../../src/errors/index.js'
+import { openTestStore, testDialect, testStoreUrl } from '../../test/helpers/store.js'
+import { type PlatformStore, platformStore } from '../platform/store.js'
 import { openStore, type Store } from '../store/store.js'
 import { spentByWindow } from './budget-store.js'
 import { WINDOW_MS } from './budgets.js'
-import { spendsLedger, type SpendsLedger } from './spends.js'
-import { platformStore, type PlatformStore } from '../platform/store.js'
+import { type SpendsLedger, spendsLedger } from './spends.js'
 
 /**
  * Budgets per window in the store (budget-store.ts): what counts in each rolling window, for one
@@ -23,25 +23,68 @@ let agentId: string
 let siblingId: string
 const M = 1_000_000n
 
-const addAgent = async (id: string, user: string) => store.db.insertInto('platform_agents').values({
-  id, user_id: user, name: 'a', network: 'local-base', address: `0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`, wallet_sealed: 'x',
-  per_payment_usd: null, daily_usd: null, allowed_hosts: null, created_at: Date.now(),
-}).execute()
-const addUser = async (id: string) => store.db.insertInto('platform_users').values({ id, wallet: null, name: 'u', created_at: Date.now() }).execute()
+const addAgent = async (id: string, user: string) =>
+  store.db
+    .insertInto('platform_agents')
+    .values({
+      id,
+      user_id: user,
+      name: 'a',
+      network: 'local-base',
+      address: `0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`,
+      wallet_sealed: 'x',
+      per_payment_usd: null,
+      daily_usd: null,
+      allowed_hosts: null,
+      created_at: Date.now(),
+    })
+    .execute()
+const addUser = async (id: string) =>
+  store.db.insertInto('platform_users').values({ id, wallet: null, name: 'u', created_at: Date.now() }).execute()
 
 /** A ledger row `ageMs` old. */
-async function aged(agent: string, micros: bigint, ageMs: number, o: { state?: 'reserved' | 'confirmed' | 'released'; deposit?: boolean } = {}) {
+async function aged(
+  agent: string,
+  micros: bigint,
+  ageMs: number,
+  o: { state?: 'reserved' | 'confirmed' | 'released'; deposit?: boolean } = {},
+) {
   const at = Date.now() - ageMs
   const id = randomUUID()
-  await store.db.insertInto('platform_spends').values({
-    id, agent_id: agent, kind: 'pay', amount_micros: micros.toString(), token: 'USDC', amount: (Number(micros) / 1e6).toString(),
-    recipient: null, host: 'seller.test', state: o.state ?? 'confirmed', tx: null, user_op: null, reason: null, created_at: at, updated_at: at,
-  }).execute()
-  if (o.deposit) await sql`update platform_spends set channel_id = ${`0x${'ab'.repeat(32)}`}, channel_role = 'deposit' where id = ${id}`.execute(store.db)
+  await store.db
+    .insertInto('platform_spends')
+    .values({
+      id,
+      agent_id: agent,
+      kind: 'pay',
+      amount_micros: micros.toString(),
+      token: 'USDC',
+      amount: (Number(micros) / 1e6).toString(),
+      recipient: null,
+      host: 'seller.test',
+      state: o.state ?? 'confirmed',
+      tx: null,
+      user_op: null,
+      reason: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute()
+  if (o.deposit)
+    await sql`update platform_spends set channel_id = ${`0x${'ab'.repeat(32)}`}, channel_role = 'deposit' where id = ${id}`.execute(
+      store.db,
+    )
 }
 
 const reserve = (agent: string, micros: bigint, s: SpendsLedger = spends) =>
-  s.reserve({ agentId: agent, kind: 'send', amountMicros: micros, token: 'USDC', amount: (Number(micros) / 1e6).toString(), recipient: '0x00000000000000000000000000000000000000cc' })
+  s.reserve({
+    agentId: agent,
+    kind: 'send',
+    amountMicros: micros,
+    token: 'USDC',
+    amount: (Number(micros) / 1e6).toString(),
+    recipient: '0x00000000000000000000000000000000000000cc',
+  })
 const refusal = async (p: Promise<unknown>) => {
   try {
     await p
@@ -76,14 +119,25 @@ describe(`budgets per window in the store (${testDialect()})`, () => {
     await aged(agentId, 32n * M, MIN, { state: 'released' })
     await aged(agentId, 64n * M, 40 * 24 * 60 * MIN, { deposit: true })
     await aged(agentId, 128n * M, MIN, { state: 'reserved' })
-    expect(await spentByWindow(store.db, { agentId }, Date.now())).toEqual({ hour: 193n * M, day: 195n * M, week: 199n * M, month: 207n * M })
+    expect(await spentByWindow(store.db, { agentId }, Date.now())).toEqual({
+      hour: 193n * M,
+      day: 195n * M,
+      week: 199n * M,
+      month: 207n * M,
+    })
     expect(await spends.spentToday(agentId)).toBe(195n * M)
     // The voucher's own channel is left out (it draws on that escrow).
-    expect(await spentByWindow(store.db, { agentId }, Date.now(), `0x${'ab'.repeat(32)}`)).toEqual({ hour: 129n * M, day: 131n * M, week: 135n * M, month: 143n * M })
+    expect(await spentByWindow(store.db, { agentId }, Date.now(), `0x${'ab'.repeat(32)}`)).toEqual({
+      hour: 129n * M,
+      day: 131n * M,
+      week: 135n * M,
+      month: 143n * M,
+    })
   })
 
   it("a user's windows count all its agents and no other user's", async () => {
-    const stranger = randomUUID(), theirs = randomUUID()
+    const stranger = randomUUID(),
+      theirs = randomUUID()
     await addUser(stranger)
     await addAgent(theirs, stranger)
     await aged(agentId, 1n * M, MIN)
@@ -106,7 +160,13 @@ describe(`budgets per window in the store (${testDialect()})`, () => {
       await aged(agentId, 600_000n, inside)
       await aged(agentId, 5n * M, outside)
       await reserve(agentId, 400_000n)
-      expect(await refusal(reserve(agentId, 1n))).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: w, scope: 'agent', limitUsd: '1', remainingUsd: '0' })
+      expect(await refusal(reserve(agentId, 1n))).toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        limit: w,
+        scope: 'agent',
+        limitUsd: '1',
+        remainingUsd: '0',
+      })
       // The sibling agent has no agent limit: it is not held by this one's.
       await reserve(siblingId, 10n * M)
     })
@@ -117,7 +177,13 @@ describe(`budgets per window in the store (${testDialect()})`, () => {
       await aged(siblingId, 5n * M, outside)
       await reserve(agentId, 300_000n)
       await reserve(siblingId, 100_000n)
-      expect(await refusal(reserve(agentId, 1n))).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: w, scope: 'user', limitUsd: '1', remainingUsd: '0' })
+      expect(await refusal(reserve(agentId, 1n))).toMatchObject({
+        code: 'LIMIT_EXCEEDED',
+        limit: w,
+        scope: 'user',
+        limitUsd: '1',
+        remainingUsd: '0',
+      })
       expect(await refusal(reserve(siblingId, 1n))).toMatchObject({ limit: w, scope: 'user' })
     })
   }
@@ -145,10 +211,15 @@ describe(`budgets per window in the store (${testDialect()})`, () => {
       await platform.setUserLimits(userId, { hourlyUsd: '1' })
       await platform.setLimits(agentId, { weeklyUsd: '0.7' })
       const other = spendsLedger(second)
-      const tries = Array.from({ length: 30 }, (_, i) => reserve(i % 2 ? agentId : siblingId, 100_000n, i % 3 ? spends : other).then(() => 1, (e: BaseError) => {
-        expect(e.code).toBe('LIMIT_EXCEEDED')
-        return 0
-      }))
+      const tries = Array.from({ length: 30 }, (_, i) =>
+        reserve(i % 2 ? agentId : siblingId, 100_000n, i % 3 ? spends : other).then(
+          () => 1,
+          (e: BaseError) => {
+            expect(e.code).toBe('LIMIT_EXCEEDED')
+            return 0
+          },
+        ),
+      )
       const ok = (await Promise.all(tries)).reduce((a, b) => a + b, 0)
       expect(ok).toBe(10)
       expect((await spends.userSpent(userId)).hour).toBe(1n * M)

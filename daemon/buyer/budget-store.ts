@@ -1,9 +1,9 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely'
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
 import type { Database } from '../store/database.js'
 import type { StoreDialect } from '../store/migrations/migration.js'
 import type { PlatformAgentsTable, PlatformUsersTable } from '../store/tables/platform.js'
-import { WINDOW_MS, WINDOWS, type Budget, type BudgetState, type WindowSpent } from './budgets.js'
+import { type Budget, type BudgetState, WINDOW_MS, WINDOWS, type WindowSpent } from './budgets.js'
 
 // The rows the budgets read; ../platform/store.ts imports this file and re-exports them, so they live here.
 export type UserRow = Selectable<PlatformUsersTable>
@@ -19,7 +19,11 @@ export type AgentRow = Selectable<PlatformAgentsTable>
  */
 type Db = Kysely<Database>
 
-export async function lockForSpend(tx: Db, dialect: StoreDialect, agentId: string): Promise<{ agent: AgentRow; user: UserRow }> {
+export async function lockForSpend(
+  tx: Db,
+  dialect: StoreDialect,
+  agentId: string,
+): Promise<{ agent: AgentRow; user: UserRow }> {
   // The owner never changes, so reading it before the locks is safe.
   const owner = await tx.selectFrom('platform_agents').select('user_id').where('id', '=', agentId).executeTakeFirst()
   if (!owner) throw new BaseError('NOT_FOUND', `no agent ${agentId}`)
@@ -36,10 +40,18 @@ export async function lockForSpend(tx: Db, dialect: StoreDialect, agentId: strin
 }
 
 export const agentBudget = (a: AgentRow): Budget => ({
-  perPaymentUsd: a.per_payment_usd, hourlyUsd: a.hourly_usd ?? null, dailyUsd: a.daily_usd, weeklyUsd: a.weekly_usd ?? null, monthlyUsd: a.monthly_usd ?? null,
+  perPaymentUsd: a.per_payment_usd,
+  hourlyUsd: a.hourly_usd ?? null,
+  dailyUsd: a.daily_usd,
+  weeklyUsd: a.weekly_usd ?? null,
+  monthlyUsd: a.monthly_usd ?? null,
 })
 export const userBudget = (u: UserRow): Budget => ({
-  perPaymentUsd: u.per_payment_usd ?? null, hourlyUsd: u.hourly_usd ?? null, dailyUsd: u.daily_usd ?? null, weeklyUsd: u.weekly_usd ?? null, monthlyUsd: u.monthly_usd ?? null,
+  perPaymentUsd: u.per_payment_usd ?? null,
+  hourlyUsd: u.hourly_usd ?? null,
+  dailyUsd: u.daily_usd ?? null,
+  weeklyUsd: u.weekly_usd ?? null,
+  monthlyUsd: u.monthly_usd ?? null,
 })
 
 /**
@@ -58,18 +70,31 @@ export const countsWhateverItsAge = sql<SqlBool>`(channel_role = 'deposit' or id
  * paid from, which the voucher's own amount moves out of. Sums are cast to text: PostgreSQL's
  * numeric and SQLite's integer then read back the same, exactly.
  */
-export async function spentByWindow(db: Db, of: { agentId: string } | { userId: string }, now: number, drawingOn?: string): Promise<WindowSpent> {
+export async function spentByWindow(
+  db: Db,
+  of: { agentId: string } | { userId: string },
+  now: number,
+  drawingOn?: string,
+): Promise<WindowSpent> {
   const lasting = countsWhateverItsAge
   const sumIn = (ms: number): RawBuilder<string> =>
     sql<string>`cast(coalesce(sum(case when created_at > ${now - ms} or ${lasting} then amount_micros else 0 end), 0) as text)`
-  let q = db.selectFrom('platform_spends')
-    .select([sumIn(WINDOW_MS.hour).as('hour'), sumIn(WINDOW_MS.day).as('day'), sumIn(WINDOW_MS.week).as('week'), sumIn(WINDOW_MS.month).as('month')])
+  let q = db
+    .selectFrom('platform_spends')
+    .select([
+      sumIn(WINDOW_MS.hour).as('hour'),
+      sumIn(WINDOW_MS.day).as('day'),
+      sumIn(WINDOW_MS.week).as('week'),
+      sumIn(WINDOW_MS.month).as('month'),
+    ])
     .where('state', '!=', 'released')
     .where(sql<boolean>`(created_at > ${now - WINDOW_MS.month} or ${lasting})`)
-  q = 'agentId' in of
-    ? q.where('agent_id', '=', of.agentId)
-    : q.where('agent_id', 'in', (s) => s.selectFrom('platform_agents').select('id').where('user_id', '=', of.userId))
-  if (drawingOn !== undefined) q = q.where(sql<boolean>`(channel_role is null or channel_role != 'deposit' or channel_id != ${drawingOn})`)
+  q =
+    'agentId' in of
+      ? q.where('agent_id', '=', of.agentId)
+      : q.where('agent_id', 'in', (s) => s.selectFrom('platform_agents').select('id').where('user_id', '=', of.userId))
+  if (drawingOn !== undefined)
+    q = q.where(sql<boolean>`(channel_role is null or channel_role != 'deposit' or channel_id != ${drawingOn})`)
   const r = await q.executeTakeFirstOrThrow()
   const out = {} as WindowSpent
   for (const w of WINDOWS) out[w] = BigInt(r[w] ?? 0)
@@ -77,7 +102,13 @@ export async function spentByWindow(db: Db, of: { agentId: string } | { userId: 
 }
 
 /** Both scopes' limits and sums at `now`. Inside a reservation, pass the rows `lockForSpend` returned. */
-export async function budgetState(db: Db, agent: AgentRow, user: UserRow, now: number, drawingOn?: string): Promise<BudgetState> {
+export async function budgetState(
+  db: Db,
+  agent: AgentRow,
+  user: UserRow,
+  now: number,
+  drawingOn?: string,
+): Promise<BudgetState> {
   // One after the other: inside a transaction both run on its one connection anyway.
   const a = await spentByWindow(db, { agentId: agent.id }, now, drawingOn)
   const u = await spentByWindow(db, { userId: user.id }, now, drawingOn)

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { BaseError } from '../../src/errors/index.js'
-import { checkBudgets, NO_BUDGET, NOTHING_SPENT, remainingByWindow, roomMicros, WINDOW_FIELD, WINDOW_MS, WINDOWS, type BudgetState } from './budgets.js'
+import {
+  type BudgetState,
+  checkBudgets,
+  NO_BUDGET,
+  NOTHING_SPENT,
+  remainingByWindow,
+  roomMicros,
+  WINDOW_FIELD,
+  WINDOW_MS,
+  WINDOWS,
+} from './budgets.js'
 
-const open: BudgetState = { agent: { budget: NO_BUDGET, spent: NOTHING_SPENT }, user: { budget: NO_BUDGET, spent: NOTHING_SPENT } }
+const open: BudgetState = {
+  agent: { budget: NO_BUDGET, spent: NOTHING_SPENT },
+  user: { budget: NO_BUDGET, spent: NOTHING_SPENT },
+}
 const M = 1_000_000n
 
 function refusal(state: BudgetState, amount: bigint, opts?: { perPayment?: boolean }) {
@@ -27,18 +40,43 @@ describe('budgets per window', () => {
         const state: BudgetState = { ...open, [scope]: { budget: { ...NO_BUDGET, [WINDOW_FIELD[w]]: '10' }, spent } }
         expect(() => checkBudgets(state, 3n * M)).not.toThrow()
         const r = refusal(state, 3n * M + 1n)
-        expect(r).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: w, scope, limitUsd: '10', amountUsd: '3.000001', remainingUsd: '3' })
+        expect(r).toMatchObject({
+          code: 'LIMIT_EXCEEDED',
+          limit: w,
+          scope,
+          limitUsd: '10',
+          amountUsd: '3.000001',
+          remainingUsd: '3',
+        })
         // The message says what to do next: the command that raises this very limit.
-        expect(r.error).toContain(scope === 'agent' ? `parx agent limits <id> --${w === 'hour' ? 'hourly' : w === 'day' ? 'daily' : `${w}ly`}` : 'parx user limits')
+        expect(r.error).toContain(
+          scope === 'agent'
+            ? `parx agent limits <id> --${w === 'hour' ? 'hourly' : w === 'day' ? 'daily' : `${w}ly`}`
+            : 'parx user limits',
+        )
         // Other windows' spend does not count in this one.
         const other = WINDOWS.find((x) => x !== w)!
-        expect(() => checkBudgets({ ...state, [scope]: { ...state[scope], spent: { ...NOTHING_SPENT, [other]: 100n * M } } }, 10n * M)).not.toThrow()
+        expect(() =>
+          checkBudgets(
+            { ...state, [scope]: { ...state[scope], spent: { ...NOTHING_SPENT, [other]: 100n * M } } },
+            10n * M,
+          ),
+        ).not.toThrow()
       })
     }
     it(`${scope} per payment: exactly the limit passes, above it is refused; not applied to escrow`, () => {
-      const state: BudgetState = { ...open, [scope]: { budget: { ...NO_BUDGET, perPaymentUsd: '5' }, spent: NOTHING_SPENT } }
+      const state: BudgetState = {
+        ...open,
+        [scope]: { budget: { ...NO_BUDGET, perPaymentUsd: '5' }, spent: NOTHING_SPENT },
+      }
       expect(() => checkBudgets(state, 5n * M)).not.toThrow()
-      expect(refusal(state, 5n * M + 1n)).toMatchObject({ limit: 'perPayment', scope, limitUsd: '5', amountUsd: '5.000001', remainingUsd: null })
+      expect(refusal(state, 5n * M + 1n)).toMatchObject({
+        limit: 'perPayment',
+        scope,
+        limitUsd: '5',
+        amountUsd: '5.000001',
+        remainingUsd: null,
+      })
       expect(() => checkBudgets(state, 50n * M, { perPayment: false })).not.toThrow()
     })
   }
@@ -53,8 +91,14 @@ describe('budgets per window', () => {
 
   it('remaining per window and scope, never below zero; the room is the least of them', () => {
     const state: BudgetState = {
-      agent: { budget: { ...NO_BUDGET, dailyUsd: '10', weeklyUsd: '20' }, spent: { hour: M, day: 12n * M, week: 15n * M, month: 15n * M } },
-      user: { budget: { ...NO_BUDGET, monthlyUsd: '100' }, spent: { hour: M, day: 2n * M, week: 3n * M, month: 40n * M } },
+      agent: {
+        budget: { ...NO_BUDGET, dailyUsd: '10', weeklyUsd: '20' },
+        spent: { hour: M, day: 12n * M, week: 15n * M, month: 15n * M },
+      },
+      user: {
+        budget: { ...NO_BUDGET, monthlyUsd: '100' },
+        spent: { hour: M, day: 2n * M, week: 3n * M, month: 40n * M },
+      },
     }
     expect(remainingByWindow(state)).toEqual({
       agent: { hour: null, day: 0n, week: 5n * M, month: null },

@@ -15,14 +15,36 @@ export const WINDOWS = ['hour', 'day', 'week', 'month'] as const
 export type BudgetWindow = (typeof WINDOWS)[number]
 
 const HOUR_MS = 3_600_000
-export const WINDOW_MS: Record<BudgetWindow, number> = { hour: HOUR_MS, day: 24 * HOUR_MS, week: 7 * 24 * HOUR_MS, month: 30 * 24 * HOUR_MS }
+export const WINDOW_MS: Record<BudgetWindow, number> = {
+  hour: HOUR_MS,
+  day: 24 * HOUR_MS,
+  week: 7 * 24 * HOUR_MS,
+  month: 30 * 24 * HOUR_MS,
+}
 
 /** Each window's setting as the wire names it; `dailyUsd` is the day's, as it was before there were windows. */
-export const WINDOW_FIELD = { hour: 'hourlyUsd', day: 'dailyUsd', week: 'weeklyUsd', month: 'monthlyUsd' } as const satisfies Record<BudgetWindow, string>
+export const WINDOW_FIELD = {
+  hour: 'hourlyUsd',
+  day: 'dailyUsd',
+  week: 'weeklyUsd',
+  month: 'monthlyUsd',
+} as const satisfies Record<BudgetWindow, string>
 
 /** One scope's limits in USD decimal strings; null: no limit of that kind. */
-export type Budget = { perPaymentUsd: string | null; hourlyUsd: string | null; dailyUsd: string | null; weeklyUsd: string | null; monthlyUsd: string | null }
-export const NO_BUDGET: Budget = { perPaymentUsd: null, hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null }
+export type Budget = {
+  perPaymentUsd: string | null
+  hourlyUsd: string | null
+  dailyUsd: string | null
+  weeklyUsd: string | null
+  monthlyUsd: string | null
+}
+export const NO_BUDGET: Budget = {
+  perPaymentUsd: null,
+  hourlyUsd: null,
+  dailyUsd: null,
+  weeklyUsd: null,
+  monthlyUsd: null,
+}
 
 export type BudgetScope = 'agent' | 'user'
 /** What counts in each window (reserved and confirmed spends, and escrow whatever its age). */
@@ -57,11 +79,15 @@ export function remainingIn(budget: Budget, spent: WindowSpent): Remaining {
  * remainingByWindow(await spends.budget(agentId)).user.month // bigint micro-USD, or null: no monthly user budget
  */
 export function remainingByWindow(state: BudgetState): Record<BudgetScope, Remaining> {
-  return { agent: remainingIn(state.agent.budget, state.agent.spent), user: remainingIn(state.user.budget, state.user.spent) }
+  return {
+    agent: remainingIn(state.agent.budget, state.agent.spent),
+    user: remainingIn(state.user.budget, state.user.spent),
+  }
 }
 
 /** The least of null-or-bigint values; null when every one is null (no limit). */
-const least = (xs: (bigint | null)[]): bigint | null => xs.reduce<bigint | null>((m, x) => (x === null ? m : m === null || x < m ? x : m), null)
+const least = (xs: (bigint | null)[]): bigint | null =>
+  xs.reduce<bigint | null>((m, x) => (x === null ? m : m === null || x < m ? x : m), null)
 
 /** What each window still allows across both scopes: the tighter of the agent's and its user's. */
 export function leastByWindow(state: BudgetState): Remaining {
@@ -84,10 +110,18 @@ export function perPaymentMicros(state: BudgetState): bigint | null {
 }
 
 const whose = (scope: BudgetScope) => (scope === 'agent' ? "this agent's" : "this user's (all its agents together)")
-const howToRaise = (scope: BudgetScope, field: string) => scope === 'agent'
-  ? `the owning user can raise it (\`parx agent limits <id> --${flag(field)} <usd>\`)`
-  : `the owning user can raise it (\`parx user limits --${flag(field)} <usd>\`)`
-const flag = (field: string) => ({ perPaymentUsd: 'per-payment', hourlyUsd: 'hourly', dailyUsd: 'daily', weeklyUsd: 'weekly', monthlyUsd: 'monthly' })[field] ?? field
+const howToRaise = (scope: BudgetScope, field: string) =>
+  scope === 'agent'
+    ? `the owning user can raise it (\`parx agent limits <id> --${flag(field)} <usd>\`)`
+    : `the owning user can raise it (\`parx user limits --${flag(field)} <usd>\`)`
+const flag = (field: string) =>
+  ({
+    perPaymentUsd: 'per-payment',
+    hourlyUsd: 'hourly',
+    dailyUsd: 'daily',
+    weeklyUsd: 'weekly',
+    monthlyUsd: 'monthly',
+  })[field] ?? field
 
 /**
  * Throws LIMIT_EXCEEDED (fields: limit, scope, limitUsd, amountUsd, remainingUsd) when `amountMicros`
@@ -102,19 +136,28 @@ export function checkBudgets(state: BudgetState, amountMicros: bigint, opts: { p
     for (const scope of ['agent', 'user'] as const) {
       const limit = state[scope].budget.perPaymentUsd
       if (limit !== null && amountMicros > micros(limit)) {
-        throw new BaseError('LIMIT_EXCEEDED', `${amountUsd} USD is above ${whose(scope)} per-payment limit of ${limit} USD; nothing was spent. Pay less, or ${howToRaise(scope, 'perPaymentUsd')}`, {
-          fields: { limit: 'perPayment', scope, limitUsd: limit, amountUsd, remainingUsd: null },
-        })
+        throw new BaseError(
+          'LIMIT_EXCEEDED',
+          `${amountUsd} USD is above ${whose(scope)} per-payment limit of ${limit} USD; nothing was spent. Pay less, or ${howToRaise(scope, 'perPaymentUsd')}`,
+          {
+            fields: { limit: 'perPayment', scope, limitUsd: limit, amountUsd, remainingUsd: null },
+          },
+        )
       }
     }
   }
-  for (const w of WINDOWS) for (const scope of ['agent', 'user'] as const) {
-    const left = rem[scope][w]
-    if (left === null || amountMicros <= left) continue
-    const field = WINDOW_FIELD[w]
-    const limit = state[scope].budget[field]!
-    throw new BaseError('LIMIT_EXCEEDED', `${amountUsd} USD is above what ${whose(scope)} ${w} budget of ${limit} USD still allows (${microsToUsd(left)} USD over the rolling ${w}); nothing was spent. Spend at most the remaining amount, wait until earlier spends leave the rolling ${w}, or ${howToRaise(scope, field)}`, {
-      fields: { limit: w, scope, limitUsd: limit, amountUsd, remainingUsd: microsToUsd(left) },
-    })
-  }
+  for (const w of WINDOWS)
+    for (const scope of ['agent', 'user'] as const) {
+      const left = rem[scope][w]
+      if (left === null || amountMicros <= left) continue
+      const field = WINDOW_FIELD[w]
+      const limit = state[scope].budget[field]!
+      throw new BaseError(
+        'LIMIT_EXCEEDED',
+        `${amountUsd} USD is above what ${whose(scope)} ${w} budget of ${limit} USD still allows (${microsToUsd(left)} USD over the rolling ${w}); nothing was spent. Spend at most the remaining amount, wait until earlier spends leave the rolling ${w}, or ${howToRaise(scope, field)}`,
+        {
+          fields: { limit: w, scope, limitUsd: limit, amountUsd, remainingUsd: microsToUsd(left) },
+        },
+      )
+    }
 }

@@ -12,10 +12,15 @@ import type { AgentRow } from '../platform/store.js'
 export function refuseFrozen(agent: Pick<AgentRow, 'id' | 'frozen_at'>): void {
   if (agent.frozen_at === null || agent.frozen_at === undefined) return
   const at = new Date(Number(agent.frozen_at)).toISOString()
-  throw new BaseError('AGENT_FROZEN', `agent ${agent.id} is frozen by its owner since ${at}; nothing was signed or spent`, {
-    details: 'Only the owning user can unfreeze it (`parx agent unfreeze <id>`, or the dashboard where the deployment requires it).',
-    fields: { frozenAt: at },
-  })
+  throw new BaseError(
+    'AGENT_FROZEN',
+    `agent ${agent.id} is frozen by its owner since ${at}; nothing was signed or spent`,
+    {
+      details:
+        'Only the owning user can unfreeze it (`parx agent unfreeze <id>`, or the dashboard where the deployment requires it).',
+      fields: { frozenAt: at },
+    },
+  )
 }
 
 /** The freeze as routes show it. */

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { BaseError } from '../../src/errors/index.js'
-import { NO_BUDGET, NOTHING_SPENT, type BudgetState } from './budgets.js'
+import { type BudgetState, NO_BUDGET, NOTHING_SPENT } from './budgets.js'
 import { checkSpend, hostAllowed, usdMicros } from './limits.js'
 
-const open: BudgetState = { agent: { budget: NO_BUDGET, spent: NOTHING_SPENT }, user: { budget: NO_BUDGET, spent: NOTHING_SPENT } }
+const open: BudgetState = {
+  agent: { budget: NO_BUDGET, spent: NOTHING_SPENT },
+  user: { budget: NO_BUDGET, spent: NOTHING_SPENT },
+}
 
 function refusal(...a: Parameters<typeof checkSpend>) {
   try {
@@ -34,8 +37,17 @@ describe('spending limits', () => {
     expect(hostAllowed(allowed, 'paid.org')).toBe(false)
     expect(hostAllowed(allowed, 'evilpaid.org')).toBe(false)
     expect(hostAllowed(allowed, 'example.com')).toBe(false)
-    const tight: BudgetState = { ...open, agent: { budget: { ...NO_BUDGET, perPaymentUsd: '0' }, spent: NOTHING_SPENT } }
-    expect(refusal(tight, allowed, { amountMicros: 1n, host: 'x.org' })).toMatchObject({ limit: 'allowedHosts', scope: 'agent', limitUsd: null })
-    expect(refusal(tight, allowed, { amountMicros: 1n, host: 'api.example.com' })).toMatchObject({ limit: 'perPayment' })
+    const tight: BudgetState = {
+      ...open,
+      agent: { budget: { ...NO_BUDGET, perPaymentUsd: '0' }, spent: NOTHING_SPENT },
+    }
+    expect(refusal(tight, allowed, { amountMicros: 1n, host: 'x.org' })).toMatchObject({
+      limit: 'allowedHosts',
+      scope: 'agent',
+      limitUsd: null,
+    })
+    expect(refusal(tight, allowed, { amountMicros: 1n, host: 'api.example.com' })).toMatchObject({
+      limit: 'perPayment',
+    })
   })
 })

@@ -1,7 +1,7 @@
 import { BaseError } from '../../src/errors/index.js'
 import { toBaseUnits } from '../../src/sdk/units.js'
+import { type Budget, type BudgetState, checkBudgets, microsToUsd, USD_DECIMALS } from './budgets.js'
 import { hostMatches } from './policy/rules.js'
-import { checkBudgets, microsToUsd, USD_DECIMALS, type Budget, type BudgetState } from './budgets.js'
 
 export { microsToUsd, USD_DECIMALS } from './budgets.js'
 
@@ -32,11 +32,25 @@ export function hostAllowed(allowed: readonly string[] | null, host: string): bo
  * not fit the agent's host allow-list or a budget of the agent or its user; returns nothing when it
  * does. `host` is given for pay only; `perPayment: false` for escrow (channel deposits).
  */
-export function checkSpend(state: BudgetState, allowedHosts: string[] | null, x: { amountMicros: bigint; host?: string; perPayment?: boolean }): void {
+export function checkSpend(
+  state: BudgetState,
+  allowedHosts: string[] | null,
+  x: { amountMicros: bigint; host?: string; perPayment?: boolean },
+): void {
   if (x.host !== undefined && !hostAllowed(allowedHosts, x.host)) {
-    throw new BaseError('LIMIT_EXCEEDED', `${x.host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was paid`, {
-      fields: { limit: 'allowedHosts', scope: 'agent', limitUsd: null, amountUsd: microsToUsd(x.amountMicros), remainingUsd: null },
-    })
+    throw new BaseError(
+      'LIMIT_EXCEEDED',
+      `${x.host} is not in this agent's allowed hosts (${allowedHosts!.join(', ')}); nothing was paid`,
+      {
+        fields: {
+          limit: 'allowedHosts',
+          scope: 'agent',
+          limitUsd: null,
+          amountUsd: microsToUsd(x.amountMicros),
+          remainingUsd: null,
+        },
+      },
+    )
   }
   checkBudgets(state, x.amountMicros, { perPayment: x.perPayment })
 }

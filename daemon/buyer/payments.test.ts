@@ -23,19 +23,43 @@ beforeAll(async () => {
   ;[agentId, other] = [randomUUID(), randomUUID()]
   await store.db.insertInto('platform_users').values({ id: userId, wallet: null, name: 'u', created_at: T0 }).execute()
   for (const id of [agentId, other]) {
-    await store.db.insertInto('platform_agents').values({
-      id, user_id: userId, name: 'a', network: 'local-base', address: `0x${id.replace(/-/g, '').slice(0, 32)}00000000`, wallet_sealed: 'x',
-      per_payment_usd: null, daily_usd: '10', allowed_hosts: null, created_at: T0,
-    }).execute()
+    await store.db
+      .insertInto('platform_agents')
+      .values({
+        id,
+        user_id: userId,
+        name: 'a',
+        network: 'local-base',
+        address: `0x${id.replace(/-/g, '').slice(0, 32)}00000000`,
+        wallet_sealed: 'x',
+        per_payment_usd: null,
+        daily_usd: '10',
+        allowed_hosts: null,
+        created_at: T0,
+      })
+      .execute()
   }
   // 12 spends over 3 days, four of them sharing one millisecond (ties broken by id), one released; one of another agent.
   const at = [0, 1, 2, 3, 3, 3, 3, 86_400_000, 86_400_001, 2 * 86_400_000, 2 * 86_400_000 + 5, 2 * 86_400_000 + 6]
   for (const [i, dt] of at.entries()) {
     const kind = (['pay', 'send', 'swap'] as const)[i % 3]!
     rows.push({
-      id: randomUUID(), agent_id: agentId, kind, amount_micros: 10_000 * (i + 1), token: kind === 'swap' ? 'USDC' : 'PUSD', amount: String((i + 1) / 100),
-      recipient: null, host: kind === 'pay' ? (i % 2 ? 'a.test' : 'b.test') : null, state: i === 5 ? 'released' : 'confirmed', tx: null, user_op: null, reason: null,
-      created_at: T0 + dt, updated_at: T0 + dt, valid_before: null, proof: null,
+      id: randomUUID(),
+      agent_id: agentId,
+      kind,
+      amount_micros: 10_000 * (i + 1),
+      token: kind === 'swap' ? 'USDC' : 'PUSD',
+      amount: String((i + 1) / 100),
+      recipient: null,
+      host: kind === 'pay' ? (i % 2 ? 'a.test' : 'b.test') : null,
+      state: i === 5 ? 'released' : 'confirmed',
+      tx: null,
+      user_op: null,
+      reason: null,
+      created_at: T0 + dt,
+      updated_at: T0 + dt,
+      valid_before: null,
+      proof: null,
     })
   }
   rows.push({ ...rows[0]!, id: randomUUID(), agent_id: other })
@@ -45,7 +69,8 @@ afterAll(async () => store?.close())
 
 const mine = () => rows.filter((r) => r.agent_id === agentId)
 /** Newest first, ties on created_at by id, descending: the order the route promises. */
-const ordered = () => [...mine()].sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : -1)).map((r) => r.id)
+const ordered = () =>
+  [...mine()].sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : -1)).map((r) => r.id)
 const page = (q: Record<string, string>) => paymentsPage(store, agentId, paymentsQuery.parse(q))
 
 describe('payments history on the store', () => {
@@ -87,30 +112,98 @@ describe('payments history on the store', () => {
   it('the report totals the window, released spends left out', async () => {
     const r = await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04' }))
     expect(r.total).toEqual({ count: 11, usd: '0.72', pending: 0 })
-    expect(r.byDay.map((d) => [d.day, d.count])).toEqual([['2026-11-01', 6], ['2026-11-02', 2], ['2026-11-03', 3]])
-    expect((await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-02', until: '2026-11-04', kind: 'pay' }))).total.count).toBe(1)
-    await expect(spendReport(store, agentId, reportQuery.parse({ since: '2025-01-01', until: '2026-11-04' }))).rejects.toMatchObject({ code: 'BAD_REQUEST' })
-    await expect(spendReport(store, agentId, reportQuery.parse({ since: '2026-11-04', until: '2026-11-01' }))).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    expect(r.byDay.map((d) => [d.day, d.count])).toEqual([
+      ['2026-11-01', 6],
+      ['2026-11-02', 2],
+      ['2026-11-03', 3],
+    ])
+    expect(
+      (await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-02', until: '2026-11-04', kind: 'pay' })))
+        .total.count,
+    ).toBe(1)
+    await expect(
+      spendReport(store, agentId, reportQuery.parse({ since: '2025-01-01', until: '2026-11-04' })),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(
+      spendReport(store, agentId, reportQuery.parse({ since: '2026-11-04', until: '2026-11-01' })),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
   })
 
   it("the report sums the window's auth-capture holds per token: held, still held, captured and what came back", async () => {
-    const hold = (spend: SpendRow, n: number, h: { status: string; max: string; captured?: string; voided?: string; refunded?: string }) => ({
-      id: `0x${String(n).padStart(64, '0')}`, spend_id: spend.id, agent_id: spend.agent_id, network: 'local-base', token: 'USDC', decimals: 6, escrow: '0x', payment_info: '{}',
-      max_amount: h.max, captured: h.captured ?? '0', voided: h.voided ?? '0', refunded: h.refunded ?? '0', reclaimed: '0', status: h.status,
-      capture_deadline: 1, refund_deadline: 2, tx: null, reclaim_tx: null, from_block: 0, created_at: T0, updated_at: T0,
+    const hold = (
+      spend: SpendRow,
+      n: number,
+      h: { status: string; max: string; captured?: string; voided?: string; refunded?: string },
+    ) => ({
+      id: `0x${String(n).padStart(64, '0')}`,
+      spend_id: spend.id,
+      agent_id: spend.agent_id,
+      network: 'local-base',
+      token: 'USDC',
+      decimals: 6,
+      escrow: '0x',
+      payment_info: '{}',
+      max_amount: h.max,
+      captured: h.captured ?? '0',
+      voided: h.voided ?? '0',
+      refunded: h.refunded ?? '0',
+      reclaimed: '0',
+      status: h.status,
+      capture_deadline: 1,
+      refund_deadline: 2,
+      tx: null,
+      reclaim_tx: null,
+      from_block: 0,
+      created_at: T0,
+      updated_at: T0,
     })
     // rows 0, 3 and 9 are this agent's pays (b.test, a.test, a.test); row 12 is the other agent's.
-    await store.db.insertInto('platform_agent_holds').values([
-      hold(rows[0]!, 1, { status: 'held', max: '1000' }),
-      hold(rows[3]!, 2, { status: 'settled', max: '1000', captured: '400', voided: '600', refunded: '100' }),
-      hold(rows[9]!, 3, { status: 'settled', max: '2000', voided: '2000' }),
-      hold(rows[12]!, 4, { status: 'held', max: '5000' }),
-    ]).execute()
+    await store.db
+      .insertInto('platform_agent_holds')
+      .values([
+        hold(rows[0]!, 1, { status: 'held', max: '1000' }),
+        hold(rows[3]!, 2, { status: 'settled', max: '1000', captured: '400', voided: '600', refunded: '100' }),
+        hold(rows[9]!, 3, { status: 'settled', max: '2000', voided: '2000' }),
+        hold(rows[12]!, 4, { status: 'held', max: '5000' }),
+      ])
+      .execute()
     const r = await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04' }))
-    expect(r.holds).toEqual([{ token: 'USDC', count: 3, held: '0.004', holding: '0.001', captured: '0.0004', voided: '0.0026', refunded: '0.0001', reclaimed: '0' }])
-    expect((await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', host: 'a.test' }))).holds)
-      .toEqual([{ token: 'USDC', count: 2, held: '0.003', holding: '0', captured: '0.0004', voided: '0.0026', refunded: '0.0001', reclaimed: '0' }])
-    expect((await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', kind: 'send' }))).holds).toEqual([])
+    expect(r.holds).toEqual([
+      {
+        token: 'USDC',
+        count: 3,
+        held: '0.004',
+        holding: '0.001',
+        captured: '0.0004',
+        voided: '0.0026',
+        refunded: '0.0001',
+        reclaimed: '0',
+      },
+    ])
+    expect(
+      (
+        await spendReport(
+          store,
+          agentId,
+          reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', host: 'a.test' }),
+        )
+      ).holds,
+    ).toEqual([
+      {
+        token: 'USDC',
+        count: 2,
+        held: '0.003',
+        holding: '0',
+        captured: '0.0004',
+        voided: '0.0026',
+        refunded: '0.0001',
+        reclaimed: '0',
+      },
+    ])
+    expect(
+      (await spendReport(store, agentId, reportQuery.parse({ since: '2026-11-01', until: '2026-11-04', kind: 'send' })))
+        .holds,
+    ).toEqual([])
   })
 
   it('refuses a cursor it did not give out', () => {

@@ -31,13 +31,19 @@ export async function recheckPendingSpends(p: PendingSpendsParameters): Promise<
     const proof = row.proof === null ? undefined : decodeProof(row.proof)
     if (!chain || !proof) {
       result.kept++
-      p.log.warn({ spend: row.id, network: row.network }, 'held pay spend: no chain or no readable proof; it stays reserved')
+      p.log.warn(
+        { spend: row.id, network: row.network },
+        'held pay spend: no chain or no readable proof; it stays reserved',
+      )
       continue
     }
     const expired = await hasExpired(chain, proof, BigInt(nowSeconds))
     const used = expired === undefined ? undefined : await wasUsed(chain, proof)
     if (used === true) {
-      await p.spends.confirm(row.id, { tx: await usedIn(chain, proof), ...(proof.kind === 'userOp' ? { userOp: proof.hash } : {}) })
+      await p.spends.confirm(row.id, {
+        tx: await usedIn(chain, proof),
+        ...(proof.kind === 'userOp' ? { userOp: proof.hash } : {}),
+      })
       result.confirmed++
     } else if (expired === true && used === false) {
       const what = proof.kind === 'userOp' ? `the user operation ${proof.hash} expired` : 'the signed payment expired'

@@ -1,7 +1,7 @@
 import type { PaymentKind, Report } from '../../src/sdk/platform/history.js'
 import { fromBaseUnits, toBaseUnits } from '../../src/sdk/units.js'
-import { microsToUsd } from './limits.js'
 import type { AgentHoldRow } from './holds/store.js'
+import { microsToUsd } from './limits.js'
 
 /** What the report reads of a spend: the ledger's columns it totals. */
 export type ReportRow = {
@@ -25,7 +25,9 @@ const out = (a: Acc) => ({ count: a.count, usd: microsToUsd(a.micros), pending: 
  * Released spends moved nothing and are left out; reserved ones count (as the limits count them)
  * and are also counted as `pending`. Token amounts are summed exactly in the token's own units.
  */
-export function aggregateSpends(rows: readonly ReportRow[]): Pick<Report, 'total' | 'byDay' | 'byHost' | 'byToken' | 'byKind'> {
+export function aggregateSpends(
+  rows: readonly ReportRow[],
+): Pick<Report, 'total' | 'byDay' | 'byHost' | 'byToken' | 'byKind'> {
   const total = acc()
   const days = new Map<string, Acc>()
   const hosts = new Map<string, Acc>()
@@ -48,7 +50,8 @@ export function aggregateSpends(rows: readonly ReportRow[]): Pick<Report, 'total
     t.amount = addDecimals(t.amount, r.amount)
     add(get(kinds, r.kind, acc), r, micros)
   }
-  const byUsd = (a: [string, Acc], b: [string, Acc]) => (a[1].micros === b[1].micros ? a[0].localeCompare(b[0]) : a[1].micros > b[1].micros ? -1 : 1)
+  const byUsd = (a: [string, Acc], b: [string, Acc]) =>
+    a[1].micros === b[1].micros ? a[0].localeCompare(b[0]) : a[1].micros > b[1].micros ? -1 : 1
   return {
     total: out(total),
     byDay: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, a]) => ({ day, ...out(a) })),
@@ -59,11 +62,15 @@ export function aggregateSpends(rows: readonly ReportRow[]): Pick<Report, 'total
 }
 
 /** What the report reads of an auth-capture hold. */
-export type HoldReportRow = Pick<AgentHoldRow, 'token' | 'decimals' | 'status' | 'max_amount' | 'captured' | 'voided' | 'refunded' | 'reclaimed'>
+export type HoldReportRow = Pick<
+  AgentHoldRow,
+  'token' | 'decimals' | 'status' | 'max_amount' | 'captured' | 'voided' | 'refunded' | 'reclaimed'
+>
 
 /** What a hold still holds, in base units: what the seller may yet capture (0 once nothing is held any more). */
 export function stillHeld(h: HoldReportRow): bigint {
-  const left = h.status === 'held' ? BigInt(h.max_amount) - BigInt(h.captured) - BigInt(h.voided) - BigInt(h.reclaimed) : 0n
+  const left =
+    h.status === 'held' ? BigInt(h.max_amount) - BigInt(h.captured) - BigInt(h.voided) - BigInt(h.reclaimed) : 0n
   return left > 0n ? left : 0n
 }
 
@@ -76,7 +83,16 @@ const HOLD_AMOUNTS = ['held', 'holding', 'captured', 'voided', 'refunded', 'recl
 export function aggregateHolds(rows: readonly HoldReportRow[]): Report['holds'] {
   const tokens = new Map<string, { count: number; decimals: number } & Record<(typeof HOLD_AMOUNTS)[number], bigint>>()
   for (const h of rows) {
-    const t = get(tokens, h.token, () => ({ count: 0, decimals: Number(h.decimals), held: 0n, holding: 0n, captured: 0n, voided: 0n, refunded: 0n, reclaimed: 0n }))
+    const t = get(tokens, h.token, () => ({
+      count: 0,
+      decimals: Number(h.decimals),
+      held: 0n,
+      holding: 0n,
+      captured: 0n,
+      voided: 0n,
+      refunded: 0n,
+      reclaimed: 0n,
+    }))
     t.count++
     t.held += BigInt(h.max_amount)
     t.holding += stillHeld(h)
@@ -85,9 +101,16 @@ export function aggregateHolds(rows: readonly HoldReportRow[]): Report['holds'] 
     t.refunded += BigInt(h.refunded)
     t.reclaimed += BigInt(h.reclaimed)
   }
-  return [...tokens].sort(([a], [b]) => a.localeCompare(b)).map(([token, t]) => ({
-    token, count: t.count, ...Object.fromEntries(HOLD_AMOUNTS.map((k) => [k, fromBaseUnits(t[k], t.decimals)])) as Record<(typeof HOLD_AMOUNTS)[number], string>,
-  }))
+  return [...tokens]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([token, t]) => ({
+      token,
+      count: t.count,
+      ...(Object.fromEntries(HOLD_AMOUNTS.map((k) => [k, fromBaseUnits(t[k], t.decimals)])) as Record<
+        (typeof HOLD_AMOUNTS)[number],
+        string
+      >),
+    }))
 }
 
 function get<K, V>(m: Map<K, V>, k: K, make: () => V): V {

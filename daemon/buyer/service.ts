@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { erc20Abi, getAddress, type Address, type Hex } from 'viem'
+import { type Address, erc20Abi, getAddress, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ParxConfig } from '../../src/config/schema.js'
 import { BaseError } from '../../src/errors/index.js'
@@ -15,16 +15,16 @@ import { fromBaseUnits } from '../../src/sdk/units.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { Egress } from '../egress/guard.js'
 import { egressRefusal } from '../egress/guard.js'
-import { agentView, limitsView, userLimitsView } from '../platform/views.js'
 import type { AgentRow, PlatformStore } from '../platform/store.js'
+import { agentView, limitsView, userLimitsView } from '../platform/views.js'
 import type { EndpointStore } from '../seller/endpoints.js'
 import type { SettlementWebhooks } from '../seller/webhooks/service.js'
 import type { Store } from '../store/store.js'
 import type { SwapDeps } from '../swap/deps.js'
 import type { AaRuntime } from './aa/runtime.js'
-import { alertsService, type Alerts } from './alerts/service.js'
+import { type Alerts, alertsService } from './alerts/service.js'
 import { APPROVAL_TTL_SECONDS, type ApprovalGateDeps } from './approvals/gate.js'
-import { approvalStore, type ApprovalRow, type ApprovalStore } from './approvals/store.js'
+import { type ApprovalRow, type ApprovalStore, approvalStore } from './approvals/store.js'
 import { approvalRequestedEvents } from './approvals/webhook.js'
 import { CHANNEL_DEFAULTS, type ChannelSettings } from './batch-settlement/pay.js'
 import { channelView, decimalsOf, refundChannel } from './batch-settlement/refund.js'
@@ -32,16 +32,16 @@ import { channelStore } from './batch-settlement/store.js'
 import { withdrawChannel } from './batch-settlement/withdraw.js'
 import type { Budget } from './budgets.js'
 import { reclaimHold } from './holds/reclaim.js'
-import { agentHoldStore, type AgentHoldRow, type AgentHoldStore } from './holds/store.js'
+import { type AgentHoldRow, type AgentHoldStore, agentHoldStore } from './holds/store.js'
 import type { LimitPolicy } from './limits.js'
-import { payForAgent, type PayRequest } from './pay/index.js'
-import { paymentsPage, spendReport, type PaymentsQueryParsed, type SpendFilter } from './payments.js'
-import { policyStore, type PolicyStore } from './policy/store.js'
-import { newAgentLimits, userQuotas, type QuotaSettings, type UserQuotas } from './quotas.js'
+import { type PayRequest, payForAgent } from './pay/index.js'
+import { type PaymentsQueryParsed, paymentsPage, type SpendFilter, spendReport } from './payments.js'
+import { type PolicyStore, policyStore } from './policy/store.js'
+import { newAgentLimits, type QuotaSettings, type UserQuotas, userQuotas } from './quotas.js'
 import { receiptIssuer } from './receipts/issue.js'
-import { receiptStore, type ReceiptStore } from './receipts/store.js'
+import { type ReceiptStore, receiptStore } from './receipts/store.js'
 import { callFromAgent, sendFromAgent } from './send.js'
-import { spendsLedger, type SpendsLedger } from './spends.js'
+import { type SpendsLedger, spendsLedger } from './spends.js'
 import { swapForAgent } from './swap.js'
 
 /** The buyer's side of the platform: agents spending (pay, channels, send, swap), and the limits, rules, approvals and alerts around it. */
@@ -64,7 +64,11 @@ export type BuyerService = {
   /** Pays a 402-gated URL (./pay/). */
   pay(agent: AgentRow, req: PayRequest): Promise<PayAnswer>
   /** The agent's x402 batch-settlement channels: list, and the cooperative refund of one (./batch-settlement/). */
-  channels: { list(agent: AgentRow): Promise<ChannelList>; refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>; withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw> }
+  channels: {
+    list(agent: AgentRow): Promise<ChannelList>
+    refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>
+    withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw>
+  }
   /** Signed receipts of settled pays (./receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
   receipts: { signer: Address | null; store: ReceiptStore }
   /** Swaps through our own swap service (./swap.ts). */
@@ -139,7 +143,8 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
   const approvals = approvalStore(p.store)
   const { endpoints, webhooks, egress } = p
   const approvalGate: ApprovalGateDeps = {
-    approvals, ttlSeconds: p.approvalTtlSeconds ?? APPROVAL_TTL_SECONDS,
+    approvals,
+    ttlSeconds: p.approvalTtlSeconds ?? APPROVAL_TTL_SECONDS,
     // Queued in the store before the agent hears APPROVAL_REQUIRED; delivered like settlement webhooks.
     async onRequested(row) {
       const events = approvalRequestedEvents(row, await endpoints.list(row.user_id))
@@ -159,27 +164,101 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
     policies,
     approvals,
     alerts,
-    history: { page: (agentId, q) => paymentsPage(p.store, agentId, q), report: (agentId, q) => spendReport(p.store, agentId, q) },
-    send: (agent, body) => alerts.watch(agent, async () => sendFromAgent({
-      chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network], rules: await policies.scoped(agent), approvals: approvalGate,
-    }, agent, body)),
-    pay: (agent, req) => quotas.pay(agent.user_id, () => alerts.watch(agent, async () => payForAgent({ chain: chainOf(agent), spends, walletKey: (a) => store.walletKey(a), maxValiditySeconds: p.payValiditySeconds, fetch: egress.fetch, channels: { store: channels, settings: channelSettings }, preferAuthCapture: p.preferAuthCapture, holds: agentHolds, receipts: issuer, rules: await policies.scoped(agent), approvals: approvalGate }, agent, req))),
+    history: {
+      page: (agentId, q) => paymentsPage(p.store, agentId, q),
+      report: (agentId, q) => spendReport(p.store, agentId, q),
+    },
+    send: (agent, body) =>
+      alerts.watch(agent, async () =>
+        sendFromAgent(
+          {
+            chain: chainOf(agent),
+            spends,
+            walletKey: (a) => store.walletKey(a),
+            aa: p.aa[agent.network],
+            topUpFees: p.topUpFees[agent.network],
+            rules: await policies.scoped(agent),
+            approvals: approvalGate,
+          },
+          agent,
+          body,
+        ),
+      ),
+    pay: (agent, req) =>
+      quotas.pay(agent.user_id, () =>
+        alerts.watch(agent, async () =>
+          payForAgent(
+            {
+              chain: chainOf(agent),
+              spends,
+              walletKey: (a) => store.walletKey(a),
+              maxValiditySeconds: p.payValiditySeconds,
+              fetch: egress.fetch,
+              channels: { store: channels, settings: channelSettings },
+              preferAuthCapture: p.preferAuthCapture,
+              holds: agentHolds,
+              receipts: issuer,
+              rules: await policies.scoped(agent),
+              approvals: approvalGate,
+            },
+            agent,
+            req,
+          ),
+        ),
+      ),
     receipts: { signer: issuer?.signer ?? null, store: receipts },
     channels: {
       async list(agent) {
         const chain = chainOf(agent)
         return { channels: (await channels.list(agent.id)).map((r) => channelView(r, decimalsOf(chain, r.token))) }
       },
-      refund: (agent, channelId) => refundChannel({
-        chain: chainOf(agent), spends, channels, agent, signer: privateKeyToAccount(store.walletKey(agent)), timeoutMs: 30_000,
-        get: (url, headers) => egress.fetch(url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) }).catch((e) => {
-          throw egressRefusal(e) ?? new BaseError('SELLER_FAILED', `the seller at ${url} could not be reached (${(e as Error).message}); nothing moved`, { cause: e })
-        }),
-      }, channelId),
-      withdraw: (agent, channelId) => withdrawChannel({
-        chain: chainOf(agent), channels, agent,
-        call: (to, data) => callFromAgent({ chain: chainOf(agent), walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing moved'),
-      }, channelId),
+      refund: (agent, channelId) =>
+        refundChannel(
+          {
+            chain: chainOf(agent),
+            spends,
+            channels,
+            agent,
+            signer: privateKeyToAccount(store.walletKey(agent)),
+            timeoutMs: 30_000,
+            get: (url, headers) =>
+              egress
+                .fetch(url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) })
+                .catch((e) => {
+                  throw (
+                    egressRefusal(e) ??
+                    new BaseError(
+                      'SELLER_FAILED',
+                      `the seller at ${url} could not be reached (${(e as Error).message}); nothing moved`,
+                      { cause: e },
+                    )
+                  )
+                }),
+          },
+          channelId,
+        ),
+      withdraw: (agent, channelId) =>
+        withdrawChannel(
+          {
+            chain: chainOf(agent),
+            channels,
+            agent,
+            call: (to, data) =>
+              callFromAgent(
+                {
+                  chain: chainOf(agent),
+                  walletKey: (a) => store.walletKey(a),
+                  aa: p.aa[agent.network],
+                  topUpFees: p.topUpFees[agent.network],
+                },
+                agent,
+                { to, data },
+                () => {},
+                'nothing moved',
+              ),
+          },
+          channelId,
+        ),
     },
     quotas,
     newAgentLimits: newAgentLimits(p.profile, p.quotas ?? {}),
@@ -189,24 +268,69 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
       if (!agent) return null
       const chain = chainOf(agent)
       return reclaimHold({
-        chain, hold: h, payer: getAddress(agent.address),
-        call: (to, data) => callFromAgent({ chain, walletKey: (a) => store.walletKey(a), aa: p.aa[agent.network], topUpFees: p.topUpFees[agent.network] }, agent, { to, data }, () => {}, 'nothing was reclaimed'),
+        chain,
+        hold: h,
+        payer: getAddress(agent.address),
+        call: (to, data) =>
+          callFromAgent(
+            {
+              chain,
+              walletKey: (a) => store.walletKey(a),
+              aa: p.aa[agent.network],
+              topUpFees: p.topUpFees[agent.network],
+            },
+            agent,
+            { to, data },
+            () => {},
+            'nothing was reclaimed',
+          ),
       })
     },
     aa: p.aa,
-    swap: (agent, body) => alerts.watch(agent, async () => swapForAgent({ swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) }, agent, body)),
+    swap: (agent, body) =>
+      alerts.watch(agent, async () =>
+        swapForAgent(
+          { swap: p.swap, spends, walletKey: (a) => store.walletKey(a), rules: await policies.scoped(agent) },
+          agent,
+          body,
+        ),
+      ),
     async balance(agent) {
       const chain = chainOf(agent)
       const wallet = getAddress(agent.address)
       try {
-        const tokens = await Promise.all(sendableTokens(networks[agent.network]!).filter((t) => chain.tokens[t.symbol]).map(async (t) => {
-          const raw = await chain.client.readContract({ address: chain.tokens[t.symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
-          return { symbol: t.symbol, decimals: t.decimals, amount: fromBaseUnits(raw, t.decimals), raw: raw.toString() }
-        }))
+        const tokens = await Promise.all(
+          sendableTokens(networks[agent.network]!)
+            .filter((t) => chain.tokens[t.symbol])
+            .map(async (t) => {
+              const raw = await chain.client.readContract({
+                address: chain.tokens[t.symbol]!.address,
+                abi: erc20Abi,
+                functionName: 'balanceOf',
+                args: [wallet],
+              })
+              return {
+                symbol: t.symbol,
+                decimals: t.decimals,
+                amount: fromBaseUnits(raw, t.decimals),
+                raw: raw.toString(),
+              }
+            }),
+        )
         const native = await chain.client.getBalance({ address: wallet })
-        return { agentId: agent.id, network: agent.network, wallet, tokens, native: { symbol: 'ETH', amount: fromBaseUnits(native, 18), raw: native.toString() } }
+        return {
+          agentId: agent.id,
+          network: agent.network,
+          wallet,
+          tokens,
+          native: { symbol: 'ETH', amount: fromBaseUnits(native, 18), raw: native.toString() },
+        }
       } catch (e) {
-        throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} did not answer (${(e as Error).message.split('\n')[0]}); retry shortly`, { cause: e })
+        throw new BaseError(
+          'CHAIN_UNAVAILABLE',
+          `${agent.network} did not answer (${(e as Error).message.split('\n')[0]}); retry shortly`,
+          { cause: e },
+        )
       }
     },
     agentView: view,
@@ -231,7 +355,10 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
       },
       async all(userId, frozen) {
         const rows = await store.setFrozen({ userId }, frozen)
-        p.log.info({ user: userId, agents: rows.length }, frozen ? 'all agents of the user frozen' : 'all agents of the user unfrozen')
+        p.log.info(
+          { user: userId, agents: rows.length },
+          frozen ? 'all agents of the user frozen' : 'all agents of the user unfrozen',
+        )
         return Promise.all(rows.map(view))
       },
     },

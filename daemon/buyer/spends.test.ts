@@ -6,7 +6,7 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import type { Store } from '../store/store.js'
 import { EXPIRY_MARGIN_SECONDS, type PaymentProof } from './pay/proof.js'
 import { recheckPendingSpends } from './pending-spends.js'
-import { spendsLedger, type SpendsLedger } from './spends.js'
+import { type SpendsLedger, spendsLedger } from './spends.js'
 
 /**
  * The spend states of a pay whose seller did not settle: reserved (and counted) while the signed
@@ -26,17 +26,51 @@ beforeEach(async () => {
   spends = spendsLedger(store)
   const userId = randomUUID()
   agentId = randomUUID()
-  await store.db.insertInto('platform_users').values({ id: userId, wallet: null, name: 'u', created_at: Date.now() }).execute()
-  await store.db.insertInto('platform_agents').values({
-    id: agentId, user_id: userId, name: 'a', network: 'local-base', address: FROM, wallet_sealed: 'x',
-    per_payment_usd: null, daily_usd: '1', allowed_hosts: null, created_at: Date.now(),
-  }).execute()
+  await store.db
+    .insertInto('platform_users')
+    .values({ id: userId, wallet: null, name: 'u', created_at: Date.now() })
+    .execute()
+  await store.db
+    .insertInto('platform_agents')
+    .values({
+      id: agentId,
+      user_id: userId,
+      name: 'a',
+      network: 'local-base',
+      address: FROM,
+      wallet_sealed: 'x',
+      per_payment_usd: null,
+      daily_usd: '1',
+      allowed_hosts: null,
+      created_at: Date.now(),
+    })
+    .execute()
 })
 afterEach(async () => store.close())
 
-const proof = (validBefore: number): PaymentProof => ({ kind: 'eip3009', token: TOKEN, from: FROM, nonce: `0x${'11'.repeat(32)}`, validBefore: BigInt(validBefore) })
-const reserve = () => spends.reserve({ agentId, kind: 'pay', amountMicros: 400_000n, token: 'USDC', amount: '0.4', recipient: FROM, host: 'seller.test' })
-const stateOf = async (id: string) => (await store.db.selectFrom('platform_spends').select(['state', 'reason', 'tx']).where('id', '=', id).executeTakeFirstOrThrow())
+const proof = (validBefore: number): PaymentProof => ({
+  kind: 'eip3009',
+  token: TOKEN,
+  from: FROM,
+  nonce: `0x${'11'.repeat(32)}`,
+  validBefore: BigInt(validBefore),
+})
+const reserve = () =>
+  spends.reserve({
+    agentId,
+    kind: 'pay',
+    amountMicros: 400_000n,
+    token: 'USDC',
+    amount: '0.4',
+    recipient: FROM,
+    host: 'seller.test',
+  })
+const stateOf = async (id: string) =>
+  await store.db
+    .selectFrom('platform_spends')
+    .select(['state', 'reason', 'tx'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
 
 /** A chain that answers what the case says: head timestamp, authorizationState, and whether it errs. */
 function chain(c: { head?: number; used?: boolean; down?: boolean }): Record<string, EvmChain> {
@@ -49,7 +83,8 @@ function chain(c: { head?: number; used?: boolean; down?: boolean }): Record<str
   }
   return { 'local-base': { client } as unknown as EvmChain }
 }
-const recheck = (evm: Record<string, EvmChain>, at = NOW) => recheckPendingSpends({ spends, evm, log, now: () => at * 1000 })
+const recheck = (evm: Record<string, EvmChain>, at = NOW) =>
+  recheckPendingSpends({ spends, evm, log, now: () => at * 1000 })
 
 describe(`spend states of a held pay (${testDialect()})`, () => {
   it('a held spend keeps counting toward the daily limit: five 0.40 refusals reserve only two', async () => {
@@ -85,7 +120,11 @@ describe(`spend states of a held pay (${testDialect()})`, () => {
     const s = await reserve()
     await spends.signed(s.id, proof(NOW + 10))
     await spends.hold(s.id, 'refused')
-    expect(await recheck(chain({ head: NOW + 11, used: true }), NOW + 11)).toEqual({ confirmed: 1, released: 0, kept: 0 })
+    expect(await recheck(chain({ head: NOW + 11, used: true }), NOW + 11)).toEqual({
+      confirmed: 1,
+      released: 0,
+      kept: 0,
+    })
     expect(await stateOf(s.id)).toMatchObject({ state: 'confirmed', tx: `0x${'22'.repeat(32)}` })
     expect(await spends.spentToday(agentId)).toBe(400_000n)
   })
@@ -97,14 +136,30 @@ describe(`spend states of a held pay (${testDialect()})`, () => {
     // An idle chain (head older than validBefore): only the local clock past the margin decides.
     expect(await recheck(chain({ head: NOW }), NOW + 11)).toEqual({ confirmed: 0, released: 0, kept: 1 })
     // Past the margin, but the chain cannot say whether it was used: still reserved.
-    expect(await recheck(chain({ down: true }), NOW + 10 + Number(EXPIRY_MARGIN_SECONDS))).toEqual({ confirmed: 0, released: 0, kept: 1 })
+    expect(await recheck(chain({ down: true }), NOW + 10 + Number(EXPIRY_MARGIN_SECONDS))).toEqual({
+      confirmed: 0,
+      released: 0,
+      kept: 1,
+    })
     expect((await stateOf(s.id)).state).toBe('reserved')
-    expect(await recheck(chain({ head: NOW }), NOW + 10 + Number(EXPIRY_MARGIN_SECONDS))).toEqual({ confirmed: 0, released: 1, kept: 0 })
+    expect(await recheck(chain({ head: NOW }), NOW + 10 + Number(EXPIRY_MARGIN_SECONDS))).toEqual({
+      confirmed: 0,
+      released: 1,
+      kept: 0,
+    })
   })
 
   it('a permit is usable AT its deadline: released only once the head is past it', async () => {
     const s = await reserve()
-    const permit: PaymentProof = { kind: 'erc2612', token: TOKEN, owner: FROM, nonce: 3n, to: FROM, value: 1n, validBefore: BigInt(NOW + 10) }
+    const permit: PaymentProof = {
+      kind: 'erc2612',
+      token: TOKEN,
+      owner: FROM,
+      nonce: 3n,
+      to: FROM,
+      value: 1n,
+      validBefore: BigInt(NOW + 10),
+    }
     await spends.signed(s.id, permit)
     expect(await recheck(chain({ head: NOW + 10 }), NOW + 10)).toMatchObject({ kept: 1 })
     expect(await recheck(chain({ head: NOW + 11 }), NOW + 11)).toMatchObject({ released: 1 })

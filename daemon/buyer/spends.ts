@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
+import { policyOf } from '../platform/store.js'
 import type { Store } from '../store/store.js'
 import type { PlatformSpendsTable } from '../store/tables/platform.js'
-import { refuseFrozen } from './freeze.js'
 import { budgetState, lockForSpend, spentByWindow } from './budget-store.js'
-import { WINDOW_MS, type BudgetState, type WindowSpent } from './budgets.js'
+import { type BudgetState, WINDOW_MS, type WindowSpent } from './budgets.js'
+import { refuseFrozen } from './freeze.js'
 import { checkSpend } from './limits.js'
 import { encodeProof, type PaymentProof } from './pay/proof.js'
-import { policyOf } from '../platform/store.js'
 
 export type SpendRow = Selectable<PlatformSpendsTable>
 
@@ -68,37 +68,81 @@ export function spendsLedger(store: Store): SpendsLedger {
         const { agent, user } = await lockForSpend(tx, store.dialect, r.agentId)
         refuseFrozen(agent)
         const now = Date.now()
-        checkSpend(await budgetState(tx, agent, user, now), policyOf(agent).allowedHosts, { amountMicros: r.amountMicros, host: r.host })
-        const row = await tx.insertInto('platform_spends').values({
-          id: randomUUID(), agent_id: r.agentId, kind: r.kind, amount_micros: r.amountMicros.toString(), token: r.token, amount: r.amount,
-          recipient: r.recipient ?? null, host: r.host ?? null, state: 'reserved', tx: null, user_op: null, reason: null, created_at: now, updated_at: now,
-        }).returningAll().executeTakeFirstOrThrow()
+        checkSpend(await budgetState(tx, agent, user, now), policyOf(agent).allowedHosts, {
+          amountMicros: r.amountMicros,
+          host: r.host,
+        })
+        const row = await tx
+          .insertInto('platform_spends')
+          .values({
+            id: randomUUID(),
+            agent_id: r.agentId,
+            kind: r.kind,
+            amount_micros: r.amountMicros.toString(),
+            token: r.token,
+            amount: r.amount,
+            recipient: r.recipient ?? null,
+            host: r.host ?? null,
+            state: 'reserved',
+            tx: null,
+            user_op: null,
+            reason: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
         return row
       })
     },
     async confirm(id, p) {
-      await db.updateTable('platform_spends').set({ state: 'confirmed', tx: p.tx, user_op: p.userOp ?? null, updated_at: Date.now() }).where('id', '=', id).execute()
+      await db
+        .updateTable('platform_spends')
+        .set({ state: 'confirmed', tx: p.tx, user_op: p.userOp ?? null, updated_at: Date.now() })
+        .where('id', '=', id)
+        .execute()
     },
     async signed(id, proof) {
-      await db.updateTable('platform_spends').set({ proof: encodeProof(proof), valid_before: Number(proof.validBefore), updated_at: Date.now() })
-        .where('id', '=', id).where('state', '=', 'reserved').execute()
+      await db
+        .updateTable('platform_spends')
+        .set({ proof: encodeProof(proof), valid_before: Number(proof.validBefore), updated_at: Date.now() })
+        .where('id', '=', id)
+        .where('state', '=', 'reserved')
+        .execute()
     },
     async release(id, reason) {
-      await db.updateTable('platform_spends').set({ state: 'released', reason, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'reserved').execute()
+      await db
+        .updateTable('platform_spends')
+        .set({ state: 'released', reason, updated_at: Date.now() })
+        .where('id', '=', id)
+        .where('state', '=', 'reserved')
+        .execute()
     },
     async hold(id, reason) {
-      await db.updateTable('platform_spends').set({ reason, updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'reserved').execute()
+      await db
+        .updateTable('platform_spends')
+        .set({ reason, updated_at: Date.now() })
+        .where('id', '=', id)
+        .where('state', '=', 'reserved')
+        .execute()
     },
-    expired: (nowSeconds, limit = 100) => db.selectFrom('platform_spends')
-      .innerJoin('platform_agents', 'platform_agents.id', 'platform_spends.agent_id')
-      .selectAll('platform_spends').select('platform_agents.network')
-      .where('platform_spends.state', '=', 'reserved').where('platform_spends.valid_before', 'is not', null)
-      .where('platform_spends.valid_before', '<=', nowSeconds)
-      .orderBy('platform_spends.valid_before').limit(limit).execute(),
+    expired: (nowSeconds, limit = 100) =>
+      db
+        .selectFrom('platform_spends')
+        .innerJoin('platform_agents', 'platform_agents.id', 'platform_spends.agent_id')
+        .selectAll('platform_spends')
+        .select('platform_agents.network')
+        .where('platform_spends.state', '=', 'reserved')
+        .where('platform_spends.valid_before', 'is not', null)
+        .where('platform_spends.valid_before', '<=', nowSeconds)
+        .orderBy('platform_spends.valid_before')
+        .limit(limit)
+        .execute(),
     spentToday: async (agentId, now = Date.now()) => (await spentByWindow(db, { agentId }, now)).day,
     async budget(agentId, now = Date.now()) {
       const agent = await db.selectFrom('platform_agents').selectAll().where('id', '=', agentId).executeTakeFirst()
-      const user = agent && await db.selectFrom('platform_users').selectAll().where('id', '=', agent.user_id).executeTakeFirst()
+      const user =
+        agent && (await db.selectFrom('platform_users').selectAll().where('id', '=', agent.user_id).executeTakeFirst())
       if (!agent || !user) throw new BaseError('NOT_FOUND', `no agent ${agentId}`)
       return budgetState(db, agent, user, now)
     },

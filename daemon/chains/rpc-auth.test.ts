@@ -16,7 +16,9 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ auth: req.headers.authorization, path: req.url })
       const { id } = JSON.parse(body) as { id: number }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }))
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }))
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -29,7 +31,10 @@ const url = () => `http://me:p%40ss%20word@127.0.0.1:${port}/v2/key?x=1`
 
 describe('an RPC URL with userinfo', () => {
   it('becomes the URL without it and a Basic authorization header (percent-decoded)', () => {
-    expect(rpcEndpoint('https://me:p%40ss@rpc.example/v1')).toEqual({ url: 'https://rpc.example/v1', headers: { authorization: `Basic ${Buffer.from('me:p@ss').toString('base64')}` } })
+    expect(rpcEndpoint('https://me:p%40ss@rpc.example/v1')).toEqual({
+      url: 'https://rpc.example/v1',
+      headers: { authorization: `Basic ${Buffer.from('me:p@ss').toString('base64')}` },
+    })
     expect(rpcEndpoint('https://rpc.example/v1?k=2')).toEqual({ url: 'https://rpc.example/v1?k=2', headers: {} })
   })
 
@@ -39,7 +44,9 @@ describe('an RPC URL with userinfo', () => {
     const lean = leanRpc(url())
     await lean.request({ method: 'eth_chainId' })
     await lean.close()
-    await solanaConnection(url()).getSlot().catch(() => {}) // the answer's shape is Solana's concern; the header is ours
+    await solanaConnection(url())
+      .getSlot()
+      .catch(() => {}) // the answer's shape is Solana's concern; the header is ours
     expect(seen).toHaveLength(3)
     for (const s of seen) expect(s).toEqual({ auth: basic, path: '/v2/key?x=1' })
   })

@@ -1,5 +1,5 @@
 import { Connection, type ConnectionConfig } from '@solana/web3.js'
-import { http, type HttpTransport, type HttpTransportConfig } from 'viem'
+import { type HttpTransport, type HttpTransportConfig, http } from 'viem'
 
 /** An RPC URL as a client sends to it: the URL without userinfo, and the headers that carry it. */
 export type RpcEndpoint = { url: string; headers: Record<string, string> }
@@ -43,5 +43,9 @@ export function rpcHttp(url: string, config: HttpTransportConfig = {}): HttpTran
 export function solanaConnection(url: string, config: ConnectionConfig = {}): Connection {
   const e = rpcEndpoint(url)
   if (!e.headers.authorization) return new Connection(url, config)
-  return new Connection(e.url, { ...config, httpHeaders: { ...config.httpHeaders, ...e.headers }, wsEndpoint: config.wsEndpoint ?? url.replace(/^http/, 'ws') })
+  return new Connection(e.url, {
+    ...config,
+    httpHeaders: { ...config.httpHeaders, ...e.headers },
+    wsEndpoint: config.wsEndpoint ?? url.replace(/^http/, 'ws'),
+  })
 }

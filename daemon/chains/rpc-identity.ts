@@ -1,7 +1,7 @@
-import { BaseError } from '../../src/errors/base.js'
 import type { ResolvedConfig } from '../../src/config/load.js'
-import { rpcEnv, type ConfigProblem } from '../../src/config/problems.js'
-import { networks, profiles, type NetworkSpec } from '../../src/networks/registry.js'
+import { type ConfigProblem, rpcEnv } from '../../src/config/problems.js'
+import { BaseError } from '../../src/errors/base.js'
+import { type NetworkSpec, networks, profiles } from '../../src/networks/registry.js'
 import { rpcEndpoint } from './rpc-auth.js'
 
 const TIMEOUT_MS = 5_000
@@ -33,14 +33,20 @@ export async function rpcIdentityProblem(spec: NetworkSpec, rpcUrl: string): Pro
   try {
     if (spec.family === 'evm') {
       const got = Number(BigInt(String(await rpc(rpcUrl, 'eth_chainId'))))
-      if (got !== spec.chainId) return { setting, problem: `${url} serves chain id ${got}, not ${spec.key}'s ${spec.chainId}`, fix }
+      if (got !== spec.chainId)
+        return { setting, problem: `${url} serves chain id ${got}, not ${spec.key}'s ${spec.chainId}`, fix }
     } else {
       const hash = String(await rpc(rpcUrl, 'getGenesisHash'))
       const want = spec.caip2.split(':')[1]!
-      if (hash.slice(0, 32) !== want) return { setting, problem: `${url} has genesis hash ${hash}, not ${spec.key}'s (${want}...)`, fix }
+      if (hash.slice(0, 32) !== want)
+        return { setting, problem: `${url} has genesis hash ${hash}, not ${spec.key}'s (${want}...)`, fix }
     }
   } catch (e) {
-    return { setting, problem: `${url} did not answer ${spec.family === 'evm' ? 'eth_chainId' : 'getGenesisHash'} (${(e as Error).message})`, fix }
+    return {
+      setting,
+      problem: `${url} did not answer ${spec.family === 'evm' ? 'eth_chainId' : 'getGenesisHash'} (${(e as Error).message})`,
+      fix,
+    }
   }
   return undefined
 }

@@ -1,14 +1,14 @@
+import { mkdirSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Keypair } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { contractsEnv, rpcEnv } from '../../src/config/problems.js'
 import { BaseError } from '../../src/errors/index.js'
-import { networks, profiles, type NetworkSpec } from '../../src/networks/registry.js'
+import { type NetworkSpec, networks, profiles } from '../../src/networks/registry.js'
 import { fromFile, loadOrCreateKeyFile } from '../keys/service-keys.js'
 import { localFaucet } from '../local/faucet.js'
 import { openStore } from '../store/store.js'
@@ -73,7 +73,12 @@ export async function startStandaloneChains(opts: StandaloneChainsOptions): Prom
       startLocalEvm({ spec: embedded(profile.base), dataDir: opts.dataDir, port: portFor(0), deployments, keys }),
       startLocalEvm({ spec: embedded(profile.radius), dataDir: opts.dataDir, port: portFor(1), deployments, keys }),
       startLocalSolana({
-        spec: embedded(profile.solana), host, port: portFor(2), chainDbFile: chainsDb, deployments, keys,
+        spec: embedded(profile.solana),
+        host,
+        port: portFor(2),
+        chainDbFile: chainsDb,
+        deployments,
+        keys,
         genesisHash: opts.as === 'testnet' ? DEVNET_GENESIS_HASH : undefined,
       }),
     ])
@@ -81,7 +86,9 @@ export async function startStandaloneChains(opts: StandaloneChainsOptions): Prom
     const failed = started.find((r) => r.status === 'rejected') as PromiseRejectedResult | undefined
     if (failed) throw failed.reason
     const [base, radius, sol] = started.map((r) => (r as PromiseFulfilledResult<never>).value) as unknown as [
-      Awaited<ReturnType<typeof startLocalEvm>>, Awaited<ReturnType<typeof startLocalEvm>>, Awaited<ReturnType<typeof startLocalSolana>>,
+      Awaited<ReturnType<typeof startLocalEvm>>,
+      Awaited<ReturnType<typeof startLocalEvm>>,
+      Awaited<ReturnType<typeof startLocalSolana>>,
     ]
     const evm = { [base.chain.key]: base.chain, [radius.chain.key]: radius.chain }
     const faucet = localFaucet({ evm, deployerKey: keys.deployer as Hex, solanaKey: sol.chain.key, solana: sol.faucet })
@@ -99,10 +106,18 @@ export async function startStandaloneChains(opts: StandaloneChainsOptions): Prom
       [sol.chain.key]: {
         ...Object.fromEntries(Object.values(sol.chain.mints).map((m) => [m.symbol, m.mint.toBase58()])),
         // The cross-chain programs, so a daemon on these chains serves both rails.
-        ...Object.fromEntries(Object.entries(sol.chain.programs).filter(([, id]) => id).map(([name, id]) => [name, id!.toBase58()])),
+        ...Object.fromEntries(
+          Object.entries(sol.chain.programs)
+            .filter(([, id]) => id)
+            .map(([name, id]) => [name, id!.toBase58()]),
+        ),
       },
     }
-    const rpc = { [base.chain.key]: base.chain.rpcUrl, [radius.chain.key]: radius.chain.rpcUrl, [sol.chain.key]: sol.chain.rpcUrl }
+    const rpc = {
+      [base.chain.key]: base.chain.rpcUrl,
+      [radius.chain.key]: radius.chain.rpcUrl,
+      [sol.chain.key]: sol.chain.rpcUrl,
+    }
     const env: Record<string, string> = { PARX_PROFILE: opts.as }
     for (const [key, url] of Object.entries(rpc)) env[rpcEnv(key)] = url
     for (const [key, addresses] of Object.entries(contracts)) env[contractsEnv(key)] = JSON.stringify(addresses)
@@ -146,7 +161,8 @@ function serveFaucet(faucet: ReturnType<typeof localFaucet>, host: string, port:
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(body))
     }
-    if (req.method !== 'POST' || req.url !== '/faucet') return reply(404, { error: 'POST /faucet only', code: 'NOT_FOUND' })
+    if (req.method !== 'POST' || req.url !== '/faucet')
+      return reply(404, { error: 'POST /faucet only', code: 'NOT_FOUND' })
     let raw = ''
     req.on('data', (d: Buffer) => {
       raw += d.toString()
@@ -164,7 +180,15 @@ function serveFaucet(faucet: ReturnType<typeof localFaucet>, host: string, port:
         return reply(400, { error: 'network, to, token and amount are required strings', code: 'BAD_REQUEST' })
       }
       try {
-        reply(200, await faucet.mint({ network: field('network'), to: field('to'), token: field('token'), amount: field('amount') }))
+        reply(
+          200,
+          await faucet.mint({
+            network: field('network'),
+            to: field('to'),
+            token: field('token'),
+            amount: field('amount'),
+          }),
+        )
       } catch (e) {
         if (e instanceof BaseError) reply(400, { error: e.message, code: e.code })
         else reply(500, { error: (e as Error).message, code: 'INTERNAL' })

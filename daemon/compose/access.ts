@@ -1,7 +1,7 @@
 import { postgresKeyChanges } from '../auth/key-changes.js'
-import { partnerKeyStore, type PartnerKeyStore } from '../auth/partner-keys.js'
-import { authService, keysService, type AuthService, type KeysService } from '../auth/service.js'
-import { HOSTED_VERDICT_TTLS, verdictCache, type VerdictCache } from '../auth/verdict-cache.js'
+import { type PartnerKeyStore, partnerKeyStore } from '../auth/partner-keys.js'
+import { type AuthService, authService, type KeysService, keysService } from '../auth/service.js'
+import { HOSTED_VERDICT_TTLS, type VerdictCache, verdictCache } from '../auth/verdict-cache.js'
 import type { Core, Ground } from './core.js'
 
 export type Access = { partnerKeys: PartnerKeyStore; verdicts: VerdictCache; auth: AuthService }
@@ -9,8 +9,17 @@ export type Access = { partnerKeys: PartnerKeyStore; verdicts: VerdictCache; aut
 /** Who may call: partner keys (their verdicts cached per process) and the operator token. */
 export function composeAccess({ config, store, keys }: Ground): Access {
   const partnerKeys = partnerKeyStore(store, config.auth.keyPrefix)
-  const verdicts = verdictCache({ lookup: (key) => partnerKeys.lookup(key), ...(config.store.url ? HOSTED_VERDICT_TTLS : {}) })
-  const auth = authService({ auth: config.auth, operatorToken: keys.operatorToken, verdicts, touch: (key) => partnerKeys.touch(key), lookup: (key) => partnerKeys.lookup(key) })
+  const verdicts = verdictCache({
+    lookup: (key) => partnerKeys.lookup(key),
+    ...(config.store.url ? HOSTED_VERDICT_TTLS : {}),
+  })
+  const auth = authService({
+    auth: config.auth,
+    operatorToken: keys.operatorToken,
+    verdicts,
+    touch: (key) => partnerKeys.touch(key),
+    lookup: (key) => partnerKeys.lookup(key),
+  })
   return { partnerKeys, verdicts, auth }
 }
 
@@ -18,9 +27,12 @@ export function composeAccess({ config, store, keys }: Ground): Access {
 export function composeKeys({ config, store, log, life }: Core, { partnerKeys, verdicts }: Access): KeysService {
   const keyChanges = config.store.url
     ? postgresKeyChanges({
-      url: config.store.url, store, forget: (hash) => (hash ? verdicts.forget(hash) : verdicts.clear()),
-      onError: (err) => log.warn({ err }, 'partner key change announcements: connection lost; verdict TTLs apply until it is back'),
-    })
+        url: config.store.url,
+        store,
+        forget: (hash) => (hash ? verdicts.forget(hash) : verdicts.clear()),
+        onError: (err) =>
+          log.warn({ err }, 'partner key change announcements: connection lost; verdict TTLs apply until it is back'),
+      })
     : undefined
   if (keyChanges) life.onStop(() => keyChanges.stop())
   return keysService({ keys: partnerKeys, verdicts, publish: keyChanges?.publish })

@@ -7,11 +7,11 @@ import type { FlowName } from '../../src/config/schema.js'
 import { profiles } from '../../src/networks/registry.js'
 import { deploymentStore } from '../chains/embedded/deployments.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import { freshCache, type FreshCache } from '../chains/evm/fresh-cache.js'
+import { type FreshCache, freshCache } from '../chains/evm/fresh-cache.js'
 import { storeNonces } from '../chains/evm/nonce-source.js'
-import { outboxStore, type Outbox } from '../chains/evm/outbox.js'
-import { txSender, type TxSender } from '../chains/evm/tx-sender.js'
-import { startChains, type Chains } from '../chains/start.js'
+import { type Outbox, outboxStore } from '../chains/evm/outbox.js'
+import { type TxSender, txSender } from '../chains/evm/tx-sender.js'
+import { type Chains, startChains } from '../chains/start.js'
 import type { DaemonUrls, PublicAccounts } from '../discovery/types.js'
 import type { ServiceKeys } from '../keys/service-keys.js'
 import { solanaKeypair } from '../keys/solana-keypair.js'
@@ -62,9 +62,19 @@ export type GroundParameters = {
 }
 
 /** The store, then the chains, then one transaction sender per (network, key). */
-export async function openGround({ config, log, life, keys, early, progress, backgroundAfter }: GroundParameters): Promise<Ground> {
+export async function openGround({
+  config,
+  log,
+  life,
+  keys,
+  early,
+  progress,
+  backgroundAfter,
+}: GroundParameters): Promise<Ground> {
   const store = await openStore({
-    file: storePath(config.dataDir), url: config.store.url, checkpointsAfter: backgroundAfter,
+    file: storePath(config.dataDir),
+    url: config.store.url,
+    checkpointsAfter: backgroundAfter,
     onIdleError: (err) => log.warn({ err }, 'a PostgreSQL store connection dropped; it is replaced on next use'),
   })
   life.onStop(() => store.close())
@@ -75,7 +85,16 @@ export async function openGround({ config, log, life, keys, early, progress, bac
   let replayed!: () => void
   const firstReplay = new Promise<void>((resolve) => (replayed = resolve))
   const after = config.store.url ? undefined : firstReplay
-  const chains = await startChains({ config, keys, anvils: early.anvils, deployments: deploymentStore(store), progress, outbox, after, backgroundAfter })
+  const chains = await startChains({
+    config,
+    keys,
+    anvils: early.anvils,
+    deployments: deploymentStore(store),
+    progress,
+    outbox,
+    after,
+    backgroundAfter,
+  })
   life.onStop(chains.stop)
   const profile = profiles[config.profile]
 
@@ -86,13 +105,25 @@ export async function openGround({ config, log, life, keys, early, progress, bac
     let sx = senders.get(id)
     const chain = chains.evm[network]!
     // Hosted, replicas may relay with the same key: its nonces come from the shared store.
-    const nonces = config.store.url ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed) : undefined
-    if (!sx) senders.set(id, (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, { nonceSource: nonces, outbox, after, warn: (m) => log.warn(m) })))
+    const nonces = config.store.url
+      ? (address: string, seed: () => Promise<number>) => storeNonces(store, chain.chainId, address, seed)
+      : undefined
+    if (!sx)
+      senders.set(
+        id,
+        (sx = txSender(chain, role === 'solver' ? keys.solver : keys.facilitator, {
+          nonceSource: nonces,
+          outbox,
+          after,
+          warn: (m) => log.warn(m),
+        })),
+      )
     return sx
   }
   // A surface missing a contract address is off, whatever PARX_FLOWS says (docs/hosting.md "Pointing at real networks").
   const gaps = surfaceGaps(config)
-  const flowEnabled = (flow: FlowName) => (flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true))
+  const flowEnabled = (flow: FlowName) =>
+    flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true)
   const accounts: PublicAccounts = {
     solver: privateKeyToAccount(keys.solver).address,
     facilitator: privateKeyToAccount(keys.facilitator).address,
@@ -100,7 +131,21 @@ export async function openGround({ config, log, life, keys, early, progress, bac
     solanaFacilitator: solanaKeypair(keys.solanaFacilitator).publicKey.toBase58(),
   }
   return {
-    config, log, life, keys, store, outbox, after, replayed, chains, base: chains.evm[profile.base]!, radius: chains.evm[profile.radius]!,
-    sender, gaps, flowEnabled, accounts, reads: freshCache(250),
+    config,
+    log,
+    life,
+    keys,
+    store,
+    outbox,
+    after,
+    replayed,
+    chains,
+    base: chains.evm[profile.base]!,
+    radius: chains.evm[profile.radius]!,
+    sender,
+    gaps,
+    flowEnabled,
+    accounts,
+    reads: freshCache(250),
   }
 }

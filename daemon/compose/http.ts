@@ -1,11 +1,11 @@
-import type { ServerType } from '@hono/node-server'
 import type { Server } from 'node:http'
+import type { ServerType } from '@hono/node-server'
+import type { Logger } from 'pino'
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { configuredOrigin, type PublicOrigin } from '../../src/config/public-origin.js'
 import type { DaemonUrls } from '../discovery/types.js'
-import { createApiServer, type ApiFetch, type ApiServerOptions } from '../http/api-server.js'
-import { drainable, type Drainable } from '../http/drain.js'
-import type { Logger } from 'pino'
+import { type ApiFetch, type ApiServerOptions, createApiServer } from '../http/api-server.js'
+import { type Drainable, drainable } from '../http/drain.js'
 import type { Lifetime } from './lifetime.js'
 
 export type ListeningApi = { urls: DaemonUrls; http: Drainable; publicOrigin: PublicOrigin | undefined }
@@ -14,7 +14,13 @@ export type ListeningApi = { urls: DaemonUrls; http: Drainable; publicOrigin: Pu
  * The API's listener, started before the app exists: the URLs are known once the port is, and the
  * services built after need them. `fetch` answers 503 until the app is handed in.
  */
-export async function listenApi(p: { config: Readonly<ResolvedConfig>; log: Logger; life: Lifetime; rpc: Record<string, string>; fetch: ApiFetch }): Promise<ListeningApi> {
+export async function listenApi(p: {
+  config: Readonly<ResolvedConfig>
+  log: Logger
+  life: Lifetime
+  rpc: Record<string, string>
+  fetch: ApiFetch
+}): Promise<ListeningApi> {
   const { config, life, log } = p
   // HSTS on every answer when the public origin is https (docs/hosting.md "Hosting safely").
   const publicOrigin = configuredOrigin(config)
@@ -24,13 +30,28 @@ export async function listenApi(p: { config: Readonly<ResolvedConfig>; log: Logg
   const http = drainable(server.server as Server)
   life.atStopFirst(async () => {
     const d = await http.drain(config.http.drainSeconds * 1000)
-    if (d.inFlightAtStart || d.cut) log.info(d, d.cut ? 'stopping: requests still in flight after http.drainSeconds were cut' : 'stopping: requests in flight were answered')
+    if (d.inFlightAtStart || d.cut)
+      log.info(
+        d,
+        d.cut
+          ? 'stopping: requests still in flight after http.drainSeconds were cut'
+          : 'stopping: requests in flight were answered',
+      )
   })
   const api = httpOrigin(config.host, server.port)
-  return { urls: { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: p.rpc }, http, publicOrigin }
+  return {
+    urls: { api, facilitator: `${api}/facilitator`, platform: api, dashboard: `${api}/dashboard`, rpc: p.rpc },
+    http,
+    publicOrigin,
+  }
 }
 
-function listen(fetch: ApiFetch, hostname: string, port: number, opts: ApiServerOptions): Promise<{ server: ServerType; port: number }> {
+function listen(
+  fetch: ApiFetch,
+  hostname: string,
+  port: number,
+  opts: ApiServerOptions,
+): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
     const server = createApiServer(fetch, opts)
     server.once('error', reject)

@@ -17,9 +17,14 @@ export function lifetime(log: Logger, last: Cleanup[]): { life: Lifetime; stop: 
   const cleanups: Cleanup[] = [...last]
   const firstAtStop: Array<() => Promise<unknown>> = []
   let stopping: Promise<void> | undefined
-  const stop = () => (stopping ??= (async () => {
-    await Promise.all(firstAtStop.map((fn) => fn().catch((err) => log.warn({ err }, 'stopping: a first step failed; stopping the rest'))))
-    for (const fn of cleanups.reverse()) await fn()
-  })())
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.all(
+        firstAtStop.map((fn) =>
+          fn().catch((err) => log.warn({ err }, 'stopping: a first step failed; stopping the rest')),
+        ),
+      )
+      for (const fn of cleanups.reverse()) await fn()
+    })())
   return { life: { onStop: (fn) => void cleanups.push(fn), atStopFirst: (fn) => void firstAtStop.push(fn) }, stop }
 }

@@ -3,11 +3,25 @@ import type { Core } from './core.js'
 import { closeServer, httpOrigin } from './http.js'
 
 /** Read when scraped, never polled: the store's rows, the leadership, each network's head; the --metrics-port listener when set. */
-export async function composeMetrics({ metrics, store, log, leading, chains, config, life, urls }: Core): Promise<void> {
+export async function composeMetrics({
+  metrics,
+  store,
+  log,
+  leading,
+  chains,
+  config,
+  life,
+  urls,
+}: Core): Promise<void> {
   metrics.observe({
-    store, log, leading,
+    store,
+    log,
+    leading,
     heads: [
-      ...Object.values(chains.evm).map((c) => ({ network: c.key, head: async () => BigInt((await c.client.request({ method: 'eth_blockNumber' })) as string) })),
+      ...Object.values(chains.evm).map((c) => ({
+        network: c.key,
+        head: async () => BigInt((await c.client.request({ method: 'eth_blockNumber' })) as string),
+      })),
       { network: chains.solana.key, head: () => chains.solana.connection.getSlot() },
     ],
   })

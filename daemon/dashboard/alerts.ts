@@ -14,7 +14,10 @@ export function dashboardAlerts(platform: PlatformService, userOf: (wallet: stri
   return {
     async view(wallet: string) {
       const user = await userOf(wallet)
-      const [rules, history] = await Promise.all([platform.alerts.store.rules(user.id), platform.alerts.store.history(user.id, { limit: SHOWN })])
+      const [rules, history] = await Promise.all([
+        platform.alerts.store.rules(user.id),
+        platform.alerts.store.history(user.id, { limit: SHOWN }),
+      ])
       return { rules: rules.map(ruleView), alerts: history.map(alertView) }
     },
     async add(wallet: string, body: AlertRuleSettings) {

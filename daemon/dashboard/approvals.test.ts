@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTestStore } from '../../test/helpers/store.js'
 import { DECIDED_SHOWN } from '../../src/sdk/dashboard/approvals.js'
-import { approvalStore, type ApprovalStore } from '../buyer/approvals/store.js'
+import { openTestStore } from '../../test/helpers/store.js'
+import { type ApprovalStore, approvalStore } from '../buyer/approvals/store.js'
 import type { Store } from '../store/store.js'
 import { dashboardApprovals } from './approvals.js'
 
@@ -18,13 +18,34 @@ const agentId = randomUUID()
 const T0 = 1_800_000_000_000
 const TTL = 900_000
 
-const ask = (target: string, at: number, kind: 'pay' | 'send' = 'pay') => approvals.create({
-  agent_id: agentId, user_id: userId, kind, request_hash: `${target}:${at}`, target, method: kind === 'pay' ? 'GET' : null, amount: '6', token: 'PUSD', amountMicros: 6_000_000n,
-}, TTL, at)
-const view = (owner = userId) => dashboardApprovals({
-  approvals, agents: async (u) => (u === userId ? [{ id: agentId, name: 'buyer' }] : []), log: { info: () => {} }, userOf: async () => ({ id: owner }),
-})
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code)
+const ask = (target: string, at: number, kind: 'pay' | 'send' = 'pay') =>
+  approvals.create(
+    {
+      agent_id: agentId,
+      user_id: userId,
+      kind,
+      request_hash: `${target}:${at}`,
+      target,
+      method: kind === 'pay' ? 'GET' : null,
+      amount: '6',
+      token: 'PUSD',
+      amountMicros: 6_000_000n,
+    },
+    TTL,
+    at,
+  )
+const view = (owner = userId) =>
+  dashboardApprovals({
+    approvals,
+    agents: async (u) => (u === userId ? [{ id: agentId, name: 'buyer' }] : []),
+    log: { info: () => {} },
+    userOf: async () => ({ id: owner }),
+  })
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string }) => e.code,
+  )
 
 beforeEach(async () => {
   store = await openTestStore()
@@ -44,9 +65,14 @@ describe('dashboard approvals view', () => {
     await approvals.decide(denied.id, userId, 'denied', T0 + 4)
     const r = await view().list('0xwallet', T0 + 10)
     expect(r.pending.map((a) => [a.id, a.agentName, a.host, a.state])).toEqual([
-      [odd.id, 'buyer', null, 'pending'], [send.id, 'buyer', null, 'pending'], [pay.id, 'buyer', 'seller.example:8443', 'pending'],
+      [odd.id, 'buyer', null, 'pending'],
+      [send.id, 'buyer', null, 'pending'],
+      [pay.id, 'buyer', 'seller.example:8443', 'pending'],
     ])
-    expect(r.decided.map((a) => [a.id, a.host, a.state])).toEqual([[denied.id, 'denied.example', 'denied'], [old.id, 'old.example', 'expired']])
+    expect(r.decided.map((a) => [a.id, a.host, a.state])).toEqual([
+      [denied.id, 'denied.example', 'denied'],
+      [old.id, 'old.example', 'expired'],
+    ])
     // Past their expiry the pending ones are listed as decided: expired.
     const later = await view().list('0xwallet', T0 + TTL + 2)
     expect(later.pending).toEqual([])

@@ -1,7 +1,7 @@
 import type { DashboardApproval, DashboardApprovals } from '../../src/sdk/dashboard/approvals.js'
 import { DECIDED_SHOWN } from '../../src/sdk/dashboard/approvals.js'
-import { approvalView } from '../buyer/approvals/view.js'
 import type { ApprovalRow, ApprovalStore } from '../buyer/approvals/store.js'
+import { approvalView } from '../buyer/approvals/view.js'
 import type { PlatformService } from '../platform/service.js'
 
 /** What the view needs of the platform: its approvals, the user's agents (for their names), its log. */
@@ -32,8 +32,11 @@ function hostOf(r: ApprovalRow): string | null {
 export function dashboardApprovals(p: DashboardApprovalsDeps) {
   const { userOf } = p
   const names = async (userId: string) => new Map((await p.agents(userId)).map((a) => [a.id, a.name]))
-  const view = (r: ApprovalRow, agents: Map<string, string>, now: number): DashboardApproval =>
-    ({ ...approvalView(r, now), agentName: agents.get(r.agent_id) ?? r.agent_id, host: hostOf(r) })
+  const view = (r: ApprovalRow, agents: Map<string, string>, now: number): DashboardApproval => ({
+    ...approvalView(r, now),
+    agentName: agents.get(r.agent_id) ?? r.agent_id,
+    host: hostOf(r),
+  })
   return {
     async list(wallet: string, now = Date.now()): Promise<DashboardApprovals> {
       const user = await userOf(wallet)
@@ -45,7 +48,10 @@ export function dashboardApprovals(p: DashboardApprovalsDeps) {
       const waiting = new Set(pending.map((r) => r.id))
       return {
         pending: pending.map((r) => view(r, agents, now)),
-        decided: latest.filter((r) => !waiting.has(r.id)).slice(0, DECIDED_SHOWN).map((r) => view(r, agents, now)),
+        decided: latest
+          .filter((r) => !waiting.has(r.id))
+          .slice(0, DECIDED_SHOWN)
+          .map((r) => view(r, agents, now)),
       }
     },
     async decide(wallet: string, approvalId: string, decision: 'approved' | 'denied'): Promise<DashboardApproval> {

@@ -10,7 +10,13 @@ import { SESSION_TTL_MS } from './sessions.js'
  * not keep a Secure cookie.
  */
 export function setSessionCookie(c: Context, id: string, secure: boolean): void {
-  setCookie(c, SESSION_COOKIE, id, { httpOnly: true, sameSite: 'Strict', secure, path: DASHBOARD_PATH, maxAge: Math.floor(SESSION_TTL_MS / 1000) })
+  setCookie(c, SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure,
+    path: DASHBOARD_PATH,
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  })
 }
 
 export const sessionCookie = (c: Context): string | undefined => getCookie(c, SESSION_COOKIE)

@@ -25,7 +25,11 @@ export function crossSiteProblem(site: RequestSite, expected: string | undefined
 /** Throws ORIGIN_REJECTED when `crossSiteProblem` finds one. */
 export function refuseCrossSite(site: RequestSite, expected: string | undefined): void {
   const problem = crossSiteProblem(site, expected)
-  if (problem) throw new BaseError('ORIGIN_REJECTED', `refused: a sign-in or dashboard change is taken only from the dashboard's own page, and ${problem}; open the dashboard at ${expected ?? 'its address'}`)
+  if (problem)
+    throw new BaseError(
+      'ORIGIN_REJECTED',
+      `refused: a sign-in or dashboard change is taken only from the dashboard's own page, and ${problem}; open the dashboard at ${expected ?? 'its address'}`,
+    )
 }
 
 function sameOrigin(origin: string, expected: string): boolean {

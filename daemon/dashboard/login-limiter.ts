@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import { rateLimiter, type RateLimiter } from '../http/middleware/rate-limit.js'
+import { type RateLimiter, rateLimiter } from '../http/middleware/rate-limit.js'
 import { storeRateLimiter } from '../http/middleware/rate-limit-store.js'
 import type { Store } from '../store/store.js'
 
@@ -18,5 +18,11 @@ export const LOGIN_RATE = { perSecond: 0.5, burst: 30 } as const
 export function loginLimiter(store: Store, log: Pick<Logger, 'warn'>): RateLimiter {
   const opts = { ...LOGIN_RATE, exemptLoopback: false }
   if (store.dialect !== 'postgres') return rateLimiter(opts)
-  return storeRateLimiter({ ...opts, store, table: 'dashboard_login_buckets', warn: (err) => log.warn({ err }, 'sign-in limits: the store did not answer; this process limits on its own until it does') })
+  return storeRateLimiter({
+    ...opts,
+    store,
+    table: 'dashboard_login_buckets',
+    warn: (err) =>
+      log.warn({ err }, 'sign-in limits: the store did not answer; this process limits on its own until it does'),
+  })
 }

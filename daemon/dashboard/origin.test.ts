@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { parsePublicOrigin, type PublicOrigin } from '../../src/config/public-origin.js'
+import { type PublicOrigin, parsePublicOrigin } from '../../src/config/public-origin.js'
 import { BaseError } from '../../src/errors/index.js'
-import { dashboardOrigin, type DashboardOrigin } from './origin.js'
+import { type DashboardOrigin, dashboardOrigin } from './origin.js'
 
 /** What a route sees of the origin for a request with these headers (in-process, no socket). */
 async function seen(origin: DashboardOrigin, headers: Record<string, string>, url = 'http://127.0.0.1:8420/x') {
@@ -17,9 +17,17 @@ const configured = parsePublicOrigin('https://pay.example.com') as PublicOrigin
 describe('dashboardOrigin', () => {
   it('with a public origin, binds it whatever Host and X-Forwarded-Proto say; Secure when https', async () => {
     const o = dashboardOrigin(configured, () => true)
-    expect(await seen(o, { host: 'evil.example', 'x-forwarded-proto': 'http' })).toEqual({ domain: 'pay.example.com', uri: 'https://pay.example.com/dashboard', secure: true })
+    expect(await seen(o, { host: 'evil.example', 'x-forwarded-proto': 'http' })).toEqual({
+      domain: 'pay.example.com',
+      uri: 'https://pay.example.com/dashboard',
+      secure: true,
+    })
     const plain = dashboardOrigin(parsePublicOrigin('http://127.0.0.1:8420') as PublicOrigin)
-    expect(await seen(plain, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toEqual({ domain: '127.0.0.1:8420', uri: 'http://127.0.0.1:8420/dashboard', secure: false })
+    expect(await seen(plain, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toEqual({
+      domain: '127.0.0.1:8420',
+      uri: 'http://127.0.0.1:8420/dashboard',
+      secure: false,
+    })
   })
 
   it('without one, takes a loopback or IP Host and refuses a DNS name (DNS rebinding)', async () => {
@@ -28,14 +36,23 @@ describe('dashboardOrigin', () => {
       expect(await seen(o, { host })).toEqual({ domain: host, uri: `http://${host}/dashboard`, secure: false })
     }
     for (const host of ['evil.example', 'evil.example:8420', '127.0.0.1.nip.io:8420', 'localhost.evil.example']) {
-      expect(await seen(o, { host })).toMatchObject({ code: 'SIWE_REJECTED', error: expect.stringContaining('PARX_PUBLIC_ORIGIN') })
+      expect(await seen(o, { host })).toMatchObject({
+        code: 'SIWE_REJECTED',
+        error: expect.stringContaining('PARX_PUBLIC_ORIGIN'),
+      })
     }
   })
 
   it('without one, believes X-Forwarded-Proto only when the request came through a trusted proxy', async () => {
     const untrusted = dashboardOrigin(undefined)
-    expect(await seen(untrusted, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toMatchObject({ uri: 'http://127.0.0.1:8420/dashboard', secure: false })
+    expect(await seen(untrusted, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toMatchObject({
+      uri: 'http://127.0.0.1:8420/dashboard',
+      secure: false,
+    })
     const trusted = dashboardOrigin(undefined, () => true)
-    expect(await seen(trusted, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toMatchObject({ uri: 'https://127.0.0.1:8420/dashboard', secure: true })
+    expect(await seen(trusted, { host: '127.0.0.1:8420', 'x-forwarded-proto': 'https' })).toMatchObject({
+      uri: 'https://127.0.0.1:8420/dashboard',
+      secure: true,
+    })
   })
 })

@@ -31,17 +31,28 @@ export type DashboardOrigin = {
  * `forwardedTrusted` says the request came through a trusted proxy (`http.trustedProxies`); by
  * default never.
  */
-export function dashboardOrigin(configured: PublicOrigin | undefined, forwardedTrusted: (c: Context) => boolean = () => false): DashboardOrigin {
+export function dashboardOrigin(
+  configured: PublicOrigin | undefined,
+  forwardedTrusted: (c: Context) => boolean = () => false,
+): DashboardOrigin {
   if (configured) {
     const fixed: SiweOrigin = { domain: configured.host, uri: `${configured.origin}${DASHBOARD_PATH}` }
-    return { siwe: () => fixed, secure: () => configured.https, refuseCrossSite: (c) => refuseCrossSite(siteOf(c), configured.origin) }
+    return {
+      siwe: () => fixed,
+      secure: () => configured.https,
+      refuseCrossSite: (c) => refuseCrossSite(siteOf(c), configured.origin),
+    }
   }
-  const overTls = (c: Context) => new URL(c.req.url).protocol === 'https:' || (forwardedTrusted(c) && c.req.header('x-forwarded-proto') === 'https')
+  const overTls = (c: Context) =>
+    new URL(c.req.url).protocol === 'https:' || (forwardedTrusted(c) && c.req.header('x-forwarded-proto') === 'https')
   return {
     siwe(c) {
       const host = c.req.header('host') ?? new URL(c.req.url).host
       if (!addressedDirectly(host)) {
-        throw new BaseError('SIWE_REJECTED', `sign-in refused: this daemon has no public origin and signs in only at a loopback or IP address, not ${host}; open the dashboard at its address, or set PARX_PUBLIC_ORIGIN to the origin it is served at`)
+        throw new BaseError(
+          'SIWE_REJECTED',
+          `sign-in refused: this daemon has no public origin and signs in only at a loopback or IP address, not ${host}; open the dashboard at its address, or set PARX_PUBLIC_ORIGIN to the origin it is served at`,
+        )
       }
       return { domain: host, uri: `${overTls(c) ? 'https' : 'http'}://${host}${DASHBOARD_PATH}` }
     },

@@ -1,23 +1,23 @@
-import { getAddress, type Address } from 'viem'
+import { type Address, getAddress } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
-import type { SetPayeeRulesBody } from '../../src/sdk/platform/policy.js'
 import type { PartnerKeyView } from '../../src/sdk/dashboard/fields.js'
-import type { LimitPolicy } from '../buyer/limits.js'
-import type { KeysService } from '../auth/service.js'
+import type { SetPayeeRulesBody } from '../../src/sdk/platform/policy.js'
 import type { PartnerKey, PartnerKeyStore } from '../auth/partner-keys.js'
+import type { KeysService } from '../auth/service.js'
+import type { LimitPolicy } from '../buyer/limits.js'
+import { type PaymentsQueryParsed, paymentsPage } from '../buyer/payments.js'
 import type { RateLimiter } from '../http/middleware/rate-limit.js'
 import type { PlatformService } from '../platform/service.js'
-import { paymentsPage, type PaymentsQueryParsed } from '../buyer/payments.js'
-import type { UserKeys, UserKeyRow } from '../platform/user-keys.js'
 import { policyOf } from '../platform/store.js'
+import type { UserKeyRow, UserKeys } from '../platform/user-keys.js'
 import { agentKeyView, agentView, limitsView } from '../platform/views.js'
 import type { Store } from '../store/store.js'
+import { dashboardAlerts } from './alerts.js'
 import { dashboardApprovals } from './approvals.js'
 import type { DashboardOrigin } from './origin.js'
 import type { SessionStore } from './sessions.js'
 import type { Siwe } from './siwe.js'
 import { spendingByDay } from './spending.js'
-import { dashboardAlerts } from './alerts.js'
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
 
@@ -46,11 +46,14 @@ export type DashboardParameters = {
 export function dashboardService(p: DashboardParameters) {
   const mineKey = async (wallet: string, id: string): Promise<PartnerKey> => {
     const k = await p.partnerKeys.get(id)
-    if (!k || k.state === 'deleted' || k.ownerWallet !== wallet.toLowerCase()) throw new BaseError('NOT_FOUND', `no partner key ${id} for this wallet`)
+    if (!k || k.state === 'deleted' || k.ownerWallet !== wallet.toLowerCase())
+      throw new BaseError('NOT_FOUND', `no partner key ${id} for this wallet`)
     return k
   }
-  const userOf = (wallet: string) => p.platform.store.userByWallet(getAddress(wallet)).then((u) => u ?? p.userKeys.userForWallet(getAddress(wallet)))
-  const ownedAgent = async (wallet: string, id: string) => p.platform.ownedAgent({ kind: 'user', userId: (await userOf(wallet)).id }, id)
+  const userOf = (wallet: string) =>
+    p.platform.store.userByWallet(getAddress(wallet)).then((u) => u ?? p.userKeys.userForWallet(getAddress(wallet)))
+  const ownedAgent = async (wallet: string, id: string) =>
+    p.platform.ownedAgent({ kind: 'user', userId: (await userOf(wallet)).id }, id)
   const policyOfAgent = async (agent: Parameters<typeof p.platform.policies.scoped>[0]) => {
     const { agent: rules, user: userRules } = await p.platform.policies.scoped(agent)
     return { rules, userRules }
@@ -72,7 +75,12 @@ export function dashboardService(p: DashboardParameters) {
     listPartnerKeys: async (wallet: string) => (await p.partnerKeys.listByWallet(wallet)).map(partnerKeyView),
     async createPartnerKey(wallet: string, body: { name: string; description?: string }) {
       await p.platform.quotas.partnerKey(wallet)
-      const { key, record } = await p.keys.create({ name: body.name, description: body.description || undefined, owner: wallet.toLowerCase(), ownerWallet: wallet })
+      const { key, record } = await p.keys.create({
+        name: body.name,
+        description: body.description || undefined,
+        owner: wallet.toLowerCase(),
+        ownerWallet: wallet,
+      })
       return { key: partnerKeyView(record), secret: key }
     },
     async deactivatePartnerKey(wallet: string, id: string) {
@@ -104,29 +112,44 @@ export function dashboardService(p: DashboardParameters) {
     async listAgents(wallet: string) {
       const user = await userOf(wallet)
       const agents = await p.platform.store.agents(user.id)
-      const views = await Promise.all(agents.map(async (a) => agentView(a, await p.platform.spends.budget(a.id), p.platform.tokenAddress)))
+      const views = await Promise.all(
+        agents.map(async (a) => agentView(a, await p.platform.spends.budget(a.id), p.platform.tokenAddress)),
+      )
       const networks = Object.keys(p.platform.evm).filter((k) => p.platform.agentNetworks.includes(k))
       return { agents: views, networks, canCreate: p.platform.canCreateAgents }
     },
     async createAgent(wallet: string, body: { name: string; network: string }) {
       const user = await userOf(wallet)
-      if (!p.platform.evm[body.network]) throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment`)
-      if (!p.platform.canCreateAgents) throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured')
+      if (!p.platform.evm[body.network])
+        throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment`)
+      if (!p.platform.canCreateAgents)
+        throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured')
       await p.platform.quotas.agent(user.id)
-      const agent = await p.platform.store.createAgent({ userId: user.id, name: body.name, network: body.network, limits: p.platform.newAgentLimits })
+      const agent = await p.platform.store.createAgent({
+        userId: user.id,
+        name: body.name,
+        network: body.network,
+        limits: p.platform.newAgentLimits,
+      })
       return agentView(agent, await p.platform.spends.budget(agent.id), p.platform.tokenAddress)
     },
     async agentDetail(wallet: string, id: string) {
       const agent = await ownedAgent(wallet, id)
       const spent = await p.platform.spends.budget(agent.id)
       const [balance, keys, policy] = await Promise.all([
-        p.platform.balance(agent).then((b) => ({ balance: b, error: null }), (e: Error) => ({ balance: null, error: e.message })),
+        p.platform.balance(agent).then(
+          (b) => ({ balance: b, error: null }),
+          (e: Error) => ({ balance: null, error: e.message }),
+        ),
         p.platform.store.agentKeys(agent.id),
         policyOfAgent(agent),
       ])
       return {
         agent: agentView(agent, spent, p.platform.tokenAddress),
-        balance: balance.balance && { tokens: balance.balance.tokens.map((t) => ({ symbol: t.symbol, amount: t.amount })), native: { symbol: balance.balance.native.symbol, amount: balance.balance.native.amount } },
+        balance: balance.balance && {
+          tokens: balance.balance.tokens.map((t) => ({ symbol: t.symbol, amount: t.amount })),
+          native: { symbol: balance.balance.native.symbol, amount: balance.balance.native.amount },
+        },
         balanceError: balance.error,
         keys: keys.map(agentKeyView),
         limits: limitsView(agent, spent),
@@ -136,7 +159,12 @@ export function dashboardService(p: DashboardParameters) {
     /** The chart of the agent page: spending per UTC day over 30 days and the daily limit (src/sdk/dashboard/spending.ts). */
     async agentSpending(wallet: string, id: string, now = Date.now()) {
       const agent = await ownedAgent(wallet, id)
-      return { agentId: agent.id, timeZone: 'UTC' as const, days: await spendingByDay(p.store, agent.id, now), dailyLimitUsd: policyOf(agent).dailyUsd }
+      return {
+        agentId: agent.id,
+        timeZone: 'UTC' as const,
+        days: await spendingByDay(p.store, agent.id, now),
+        dailyLimitUsd: policyOf(agent).dailyUsd,
+      }
     },
     /** One page of the agent's payments, filtered: the platform's history query (daemon/buyer/payments.ts). */
     async agentPayments(wallet: string, id: string, query: PaymentsQueryParsed) {
@@ -156,12 +184,20 @@ export function dashboardService(p: DashboardParameters) {
       return { agentId: agent.id, ...(await policyOfAgent((await p.platform.store.agent(agent.id))!)) }
     },
     /** Pending and decided approvals of the wallet's user; approve and deny (./approvals.ts). */
-    approvals: dashboardApprovals({ approvals: p.platform.approvals, agents: (userId) => p.platform.store.agents(userId), log: p.platform.log, userOf }),
+    approvals: dashboardApprovals({
+      approvals: p.platform.approvals,
+      agents: (userId) => p.platform.store.agents(userId),
+      log: p.platform.log,
+      userOf,
+    }),
     /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
     async setFrozen(wallet: string, id: string, frozen: boolean) {
       const agent = await ownedAgent(wallet, id)
       const [row] = await p.platform.store.setFrozen({ agentId: agent.id }, frozen)
-      p.platform.log.info({ agent: agent.id, wallet }, frozen ? 'agent frozen (dashboard)' : 'agent unfrozen (dashboard)')
+      p.platform.log.info(
+        { agent: agent.id, wallet },
+        frozen ? 'agent frozen (dashboard)' : 'agent unfrozen (dashboard)',
+      )
       return agentView(row!, await p.platform.spends.budget(agent.id), p.platform.tokenAddress)
     },
     async createAgentKey(wallet: string, id: string, label?: string) {
@@ -183,9 +219,19 @@ export type DashboardService = ReturnType<typeof dashboardService>
 
 export function partnerKeyView(k: PartnerKey): PartnerKeyView {
   return {
-    id: k.id, name: k.name, description: k.description, masked: k.hint, state: k.state === 'deactivated' ? 'deactivated' : 'active',
-    createdAt: iso(k.createdAt), lastUsedAt: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
+    id: k.id,
+    name: k.name,
+    description: k.description,
+    masked: k.hint,
+    state: k.state === 'deactivated' ? 'deactivated' : 'active',
+    createdAt: iso(k.createdAt),
+    lastUsedAt: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
   }
 }
 
-const userKeyView = (k: UserKeyRow) => ({ id: k.id, masked: k.hint, createdAt: iso(k.created_at), revokedAt: k.revoked_at === null ? null : iso(k.revoked_at) })
+const userKeyView = (k: UserKeyRow) => ({
+  id: k.id,
+  masked: k.hint,
+  createdAt: iso(k.created_at),
+  revokedAt: k.revoked_at === null ? null : iso(k.revoked_at),
+})

@@ -23,8 +23,12 @@ describe('dashboard sessions', () => {
 
   it('refuses a change without the right CSRF token, but not a read', async () => {
     const { id } = await sessions().create(wallet)
-    await expect(sessions().resolve(id, { mutating: true, csrf: null })).rejects.toMatchObject({ code: 'CSRF_REJECTED' })
-    await expect(sessions().resolve(id, { mutating: true, csrf: 'guess' })).rejects.toMatchObject({ code: 'CSRF_REJECTED' })
+    await expect(sessions().resolve(id, { mutating: true, csrf: null })).rejects.toMatchObject({
+      code: 'CSRF_REJECTED',
+    })
+    await expect(sessions().resolve(id, { mutating: true, csrf: 'guess' })).rejects.toMatchObject({
+      code: 'CSRF_REJECTED',
+    })
     await expect(sessions().resolve(id, { mutating: false })).resolves.toBeDefined()
   })
 
@@ -37,7 +41,9 @@ describe('dashboard sessions', () => {
     expect(r.session.csrfToken).toBe(session.csrfToken)
     t += 11_000
     await expect(sessions().resolve(id, { mutating: false })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
-    await expect(sessions().resolve(r.rotatedId, { mutating: false })).resolves.toMatchObject({ session: { wallet: wallet.toLowerCase() } })
+    await expect(sessions().resolve(r.rotatedId, { mutating: false })).resolves.toMatchObject({
+      session: { wallet: wallet.toLowerCase() },
+    })
     t += SESSION_TTL_MS
     await expect(sessions().resolve(r.rotatedId, { mutating: false })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
   })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { SiweResponse } from 'siwe'
-import { getAddress, type Address, type Hex } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 
@@ -37,22 +37,38 @@ const loadSiwe = () => (siweModule ??= import('siwe'))
 
 export function siwe(p: SiweParameters) {
   const now = p.now ?? Date.now
-  const rejected = (why: string) => new BaseError('SIWE_REJECTED', `sign-in refused: ${why}; ask for a new message and sign again`)
+  const rejected = (why: string) =>
+    new BaseError('SIWE_REJECTED', `sign-in refused: ${why}; ask for a new message and sign again`)
   return {
-    async message(origin: SiweOrigin, body: { address: string; chainId: number }): Promise<{ message: string; nonce: string; expiresAt: string }> {
+    async message(
+      origin: SiweOrigin,
+      body: { address: string; chainId: number },
+    ): Promise<{ message: string; nonce: string; expiresAt: string }> {
       if (!p.chainIds.includes(body.chainId)) {
-        throw new BaseError('BAD_REQUEST', `invalid field 'chainId': the wallet is on chain ${body.chainId}; switch it to chain ${p.chainIds.join(' or ')} to sign in`)
+        throw new BaseError(
+          'BAD_REQUEST',
+          `invalid field 'chainId': the wallet is on chain ${body.chainId}; switch it to chain ${p.chainIds.join(' or ')} to sign in`,
+        )
       }
       const t = now()
       const nonce = randomBytes(16).toString('hex')
       await p.store.db.deleteFrom('dashboard_nonces').where('expires_at', '<', t).execute()
-      await p.store.db.insertInto('dashboard_nonces').values({ nonce, expires_at: t + SIWE_TTL_MS }).execute()
+      await p.store.db
+        .insertInto('dashboard_nonces')
+        .values({ nonce, expires_at: t + SIWE_TTL_MS })
+        .execute()
       const expiresAt = new Date(t + SIWE_TTL_MS).toISOString()
       const { SiweMessage } = await loadSiwe()
       const message = new SiweMessage({
-        domain: origin.domain, address: getAddress(body.address), uri: origin.uri, version: '1', chainId: body.chainId, nonce,
+        domain: origin.domain,
+        address: getAddress(body.address),
+        uri: origin.uri,
+        version: '1',
+        chainId: body.chainId,
+        nonce,
         statement: 'Sign in to the parx dashboard. This signature costs nothing and moves no funds.',
-        issuedAt: new Date(t).toISOString(), expirationTime: expiresAt,
+        issuedAt: new Date(t).toISOString(),
+        expirationTime: expiresAt,
       }).prepareMessage()
       return { message, nonce, expiresAt }
     },
@@ -71,25 +87,51 @@ export function siwe(p: SiweParameters) {
       // deletes the row, and a refused attempt (wrong domain, bad signature) has used the message
       // up. Otherwise one nonce would allow unlimited signature guesses, each a contract-wallet
       // eth_call running factory code the caller chose (ERC-6492).
-      const spent = await p.store.db.deleteFrom('dashboard_nonces').where('nonce', '=', msg.nonce).where('expires_at', '>', t).executeTakeFirst()
-      if (Number(spent.numDeletedRows) !== 1) throw rejected('the nonce is unknown or already used (a replayed or stale message)')
+      const spent = await p.store.db
+        .deleteFrom('dashboard_nonces')
+        .where('nonce', '=', msg.nonce)
+        .where('expires_at', '>', t)
+        .executeTakeFirst()
+      if (Number(spent.numDeletedRows) !== 1)
+        throw rejected('the nonce is unknown or already used (a replayed or stale message)')
       if (msg.domain !== origin.domain) throw rejected(`the message is for ${msg.domain}, not ${origin.domain}`)
       if (msg.uri !== origin.uri) throw rejected(`the message is for ${msg.uri}, not ${origin.uri}`)
-      if (!p.chainIds.includes(msg.chainId)) throw rejected(`the message names chain ${msg.chainId}; this dashboard signs in on chain ${p.chainIds.join(' or ')}`)
+      if (!p.chainIds.includes(msg.chainId))
+        throw rejected(
+          `the message names chain ${msg.chainId}; this dashboard signs in on chain ${p.chainIds.join(' or ')}`,
+        )
       if (!msg.expirationTime || !msg.issuedAt) throw rejected('the message has no issued-at or expiration time')
-      if (Date.parse(msg.expirationTime) - Date.parse(msg.issuedAt) > SIWE_TTL_MS) throw rejected('the message is valid for longer than this dashboard allows')
+      if (Date.parse(msg.expirationTime) - Date.parse(msg.issuedAt) > SIWE_TTL_MS)
+        throw rejected('the message is valid for longer than this dashboard allows')
       if (Date.parse(msg.issuedAt) > t + 60_000) throw rejected('the message is issued in the future')
       const result: SiweResponse = await msg.verify(
         { signature: body.signature, domain: origin.domain, nonce: msg.nonce, time: new Date(t).toISOString() },
         {
           suppressExceptions: true,
           verificationFallback: async (_params, _opts, m) => {
-            const ok = await p.verifyContractSignature({ address: getAddress(m.address), message: m.prepareMessage(), signature: body.signature as Hex }).catch(() => false)
-            return ok ? { success: true, data: m } : { success: false, data: m, error: { type: 'Signature does not match address of the message.' } as never }
+            const ok = await p
+              .verifyContractSignature({
+                address: getAddress(m.address),
+                message: m.prepareMessage(),
+                signature: body.signature as Hex,
+              })
+              .catch(() => false)
+            return ok
+              ? { success: true, data: m }
+              : {
+                  success: false,
+                  data: m,
+                  error: { type: 'Signature does not match address of the message.' } as never,
+                }
           },
         },
       )
-      if (!result.success) throw rejected(result.error?.type === 'Expired message.' ? 'the message has expired' : `${result.error?.type ?? 'the signature does not match'}`.replace(/\.$/, '').toLowerCase())
+      if (!result.success)
+        throw rejected(
+          result.error?.type === 'Expired message.'
+            ? 'the message has expired'
+            : `${result.error?.type ?? 'the signature does not match'}`.replace(/\.$/, '').toLowerCase(),
+        )
       return getAddress(msg.address)
     },
   }
@@ -97,4 +139,5 @@ export function siwe(p: SiweParameters) {
 
 export type Siwe = ReturnType<typeof siwe>
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : typeof e === 'string' ? e : 'unreadable').split('\n')[0]!
+const errorText = (e: unknown) =>
+  (e instanceof Error ? e.message : typeof e === 'string' ? e : 'unreadable').split('\n')[0]!

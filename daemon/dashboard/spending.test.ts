@@ -19,19 +19,50 @@ beforeEach(async () => {
   agentId = randomUUID()
   other = randomUUID()
   for (const [i, id] of [agentId, other].entries()) {
-    await store.db.insertInto('platform_agents').values({
-      id, user_id: userId, name: id.slice(0, 8), network: 'local-base', address: `0x${String(i + 1).repeat(40)}`, wallet_sealed: 'x',
-      per_payment_usd: null, daily_usd: '10', allowed_hosts: null, created_at: NOW,
-    }).execute()
+    await store.db
+      .insertInto('platform_agents')
+      .values({
+        id,
+        user_id: userId,
+        name: id.slice(0, 8),
+        network: 'local-base',
+        address: `0x${String(i + 1).repeat(40)}`,
+        wallet_sealed: 'x',
+        per_payment_usd: null,
+        daily_usd: '10',
+        allowed_hosts: null,
+        created_at: NOW,
+      })
+      .execute()
   }
 })
 afterEach(async () => store.close())
 
-async function spend(at: number, micros: bigint, state: 'reserved' | 'confirmed' | 'released' = 'confirmed', agent = agentId) {
-  await store.db.insertInto('platform_spends').values({
-    id: randomUUID(), agent_id: agent, kind: 'pay', amount_micros: micros.toString(), token: 'USDC', amount: '0', recipient: null, host: 'seller.test',
-    state, tx: null, user_op: null, reason: null, created_at: at, updated_at: at,
-  }).execute()
+async function spend(
+  at: number,
+  micros: bigint,
+  state: 'reserved' | 'confirmed' | 'released' = 'confirmed',
+  agent = agentId,
+) {
+  await store.db
+    .insertInto('platform_spends')
+    .values({
+      id: randomUUID(),
+      agent_id: agent,
+      kind: 'pay',
+      amount_micros: micros.toString(),
+      token: 'USDC',
+      amount: '0',
+      recipient: null,
+      host: 'seller.test',
+      state,
+      tx: null,
+      user_op: null,
+      reason: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute()
 }
 
 describe(`spending per UTC day (${testDialect()})`, () => {

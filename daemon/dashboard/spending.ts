@@ -15,15 +15,28 @@ const DAY_MS = 86_400_000
  * SQLite and a numeric string on PostgreSQL; both go through BigInt (exact on SQLite up to 2^53 micros, nine billion dollars, a day).
  * Released spends moved nothing and are left out, as the limits leave them out.
  */
-export async function spendingByDay(store: Store, agentId: string, now = Date.now(), days = SPENDING_DAYS): Promise<SpendingDay[]> {
+export async function spendingByDay(
+  store: Store,
+  agentId: string,
+  now = Date.now(),
+  days = SPENDING_DAYS,
+): Promise<SpendingDay[]> {
   const today = Math.floor(now / DAY_MS)
   const first = today - days + 1
   const dayNo = sql<number | string>`created_at / ${sql.lit(DAY_MS)}`
-  const rows = await store.db.selectFrom('platform_spends')
-    .select([dayNo.as('day_no'), sql<number | string>`sum(amount_micros)`.as('micros'), sql<number | string>`count(*)`.as('n')])
-    .where('agent_id', '=', agentId).where('state', '!=', 'released')
-    .where('created_at', '>=', first * DAY_MS).where('created_at', '<', (today + 1) * DAY_MS)
-    .groupBy(dayNo).execute()
+  const rows = await store.db
+    .selectFrom('platform_spends')
+    .select([
+      dayNo.as('day_no'),
+      sql<number | string>`sum(amount_micros)`.as('micros'),
+      sql<number | string>`count(*)`.as('n'),
+    ])
+    .where('agent_id', '=', agentId)
+    .where('state', '!=', 'released')
+    .where('created_at', '>=', first * DAY_MS)
+    .where('created_at', '<', (today + 1) * DAY_MS)
+    .groupBy(dayNo)
+    .execute()
   const byDay = new Map(rows.map((r) => [Number(r.day_no), r]))
   return Array.from({ length: days }, (_, i) => {
     const r = byDay.get(first + i)

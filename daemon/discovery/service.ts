@@ -1,18 +1,21 @@
-import { BaseError } from '../../src/errors/base.js'
 import { flowRoutes } from '../../src/config/flows.js'
-import { flowNames, type FlowName, type ParxConfig } from '../../src/config/schema.js'
+import { type FlowName, flowNames, type ParxConfig } from '../../src/config/schema.js'
+import { BaseError } from '../../src/errors/base.js'
+import type { Readiness } from '../../src/sdk/discovery/readiness.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
-import type { DaemonUrls, PublicAccounts } from './types.js'
 import { publicRpcUrl, redactText } from '../redact.js'
-import type { Readiness } from '../../src/sdk/discovery/readiness.js'
-import { roleStatus, type RoleDeps } from './role.js'
+import { type RoleDeps, roleStatus } from './role.js'
+import type { DaemonUrls, PublicAccounts } from './types.js'
 
 type Check = Readiness['checks'][string]
 
 /** What /api/capabilities, /api/config and /api/readiness answer. Never a secret. */
 export type DiscoveryService = {
-  capabilities(): { profile: string; flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }> }
+  capabilities(): {
+    profile: string
+    flows: Record<string, { enabled: boolean; routes: readonly string[]; reason?: string }>
+  }
   publicConfig(): Record<string, unknown>
   /** The wire contract: src/sdk/discovery/readiness.ts. */
   readiness(): Promise<Readiness>
@@ -50,11 +53,19 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       const flow = (f: FlowName) => {
         const routes = flowRoutes[f]
         // Only what is served: a flow whose routes this version does not register is off, whatever the config says.
-        if (d.served && !d.served(f)) return { enabled: false, routes, reason: 'not served by this version of parx yet: its routes are not registered' }
+        if (d.served && !d.served(f))
+          return {
+            enabled: false,
+            routes,
+            reason: 'not served by this version of parx yet: its routes are not registered',
+          }
         // A surface missing a contract address is off, with the setting that turns it on.
         if (gaps[f]) return { enabled: false, routes, reason: gaps[f] }
         if (!d.flowEnabled(f)) {
-          const reason = f === 'faucet' && d.config.profile !== 'local' ? 'the faucet exists only on the local profile' : 'disabled in the configuration (serve.flows)'
+          const reason =
+            f === 'faucet' && d.config.profile !== 'local'
+              ? 'the faucet exists only on the local profile'
+              : 'disabled in the configuration (serve.flows)'
           return { enabled: false, routes, reason }
         }
         return { enabled: true, routes }
@@ -77,7 +88,11 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       },
       solver: d.accounts.solver,
       solanaSolver: d.accounts.solanaSolver,
-      facilitator: { url: d.urls.facilitator, evmSigner: d.accounts.facilitator, solanaSigner: d.accounts.solanaFacilitator },
+      facilitator: {
+        url: d.urls.facilitator,
+        evmSigner: d.accounts.facilitator,
+        solanaSigner: d.accounts.solanaFacilitator,
+      },
       // An RPC URL is shown only when nothing in it can hold a credential (docs/hosting.md "Hosting safely").
       urls: { ...d.urls, rpc: publicRpcUrls(d.urls.rpc) },
       auth: { enforced: d.config.auth.enforce, header: 'x-api-key' },
@@ -88,7 +103,9 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       const chainChecks = [
         // Its own request: getBlockNumber would join another caller's request in flight (viem dedupes
         // by client), whose answer may predate the node going silent.
-        ...Object.values(d.evm).map((ch) => [ch.key, async () => Number(await ch.client.request({ method: 'eth_blockNumber' }))] as const),
+        ...Object.values(d.evm).map(
+          (ch) => [ch.key, async () => Number(await ch.client.request({ method: 'eth_blockNumber' }))] as const,
+        ),
         [d.solana.key, () => d.solana.connection.getSlot()] as const,
       ]
       const results = await Promise.all(chainChecks.map(([, fn]) => timed(fn)))
@@ -106,7 +123,9 @@ async function timed(fn: () => Promise<string | number | undefined | void>): Pro
   try {
     const detail = await Promise.race([
       fn(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new BaseError('CHAIN_UNAVAILABLE', 'no answer within 2 s')), 2_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new BaseError('CHAIN_UNAVAILABLE', 'no answer within 2 s')), 2_000).unref(),
+      ),
     ])
     return { ok: true, ms: Math.round(performance.now() - t), ...(detail != null ? { detail } : {}) }
   } catch (e) {
@@ -116,8 +135,10 @@ async function timed(fn: () => Promise<string | number | undefined | void>): Pro
 }
 
 function publicRpcUrls(rpc: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(rpc).flatMap(([net, url]) => {
-    const shown = publicRpcUrl(url)
-    return shown === undefined ? [] : [[net, shown]]
-  }))
+  return Object.fromEntries(
+    Object.entries(rpc).flatMap(([net, url]) => {
+      const shown = publicRpcUrl(url)
+      return shown === undefined ? [] : [[net, shown]]
+    }),
+  )
 }

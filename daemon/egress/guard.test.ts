@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { egressGuard, egressRefusal, type Egress } from './guard.js'
+import { type Egress, egressGuard, egressRefusal } from './guard.js'
 
 /**
  * The guard against loopback targets only (a broken guard really connects: never a link-local,
@@ -22,8 +22,15 @@ afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve()
 
 /** Every spelling of "this machine" a URL can carry. */
 const probes = (p: number) => [
-  `http://127.0.0.1:${p}/`, `http://[::1]:${p}/`, `http://[::ffff:127.0.0.1]:${p}/`, `http://2130706433:${p}/`,
-  `http://0.0.0.0:${p}/`, `http://localhost:${p}/`, `http://LOCALHOST.:${p}/`, `http://0x7f.1:${p}/`, `http://127.1:${p}/`,
+  `http://127.0.0.1:${p}/`,
+  `http://[::1]:${p}/`,
+  `http://[::ffff:127.0.0.1]:${p}/`,
+  `http://2130706433:${p}/`,
+  `http://0.0.0.0:${p}/`,
+  `http://localhost:${p}/`,
+  `http://LOCALHOST.:${p}/`,
+  `http://0x7f.1:${p}/`,
+  `http://127.1:${p}/`,
 ]
 
 const refusalOf = async (g: Egress, url: string) => {
@@ -50,7 +57,10 @@ describe('egress guard (strict)', () => {
   it('a name that resolves to a public address at check and to loopback at connect (rebinding) is refused at connect', async () => {
     let calls = 0
     // The first answer is public (the check passes), every later one is loopback.
-    const g = egressGuard({ strict: true, lookup: async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1' }] })
+    const g = egressGuard({
+      strict: true,
+      lookup: async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1' }],
+    })
     hits = 0
     await g.check(`http://rebind.test:${port}/`)
     expect((await refusalOf(g, `http://rebind.test:${port}/`))?.code).toBe('EGRESS_REFUSED')
@@ -65,7 +75,11 @@ describe('egress guard (strict)', () => {
     const seen: string[] = []
     // The name's only answer is the loopback service, admitted by the allow-list entry for its port:
     // the lookup is not even asked (allow-listed entries connect as usual).
-    const g = egressGuard({ strict: true, allow: [`svc.test:${port}`], lookup: async (h) => (seen.push(h), [{ address: '127.0.0.1' }]) })
+    const g = egressGuard({
+      strict: true,
+      allow: [`svc.test:${port}`],
+      lookup: async (h) => (seen.push(h), [{ address: '127.0.0.1' }]),
+    })
     await expect(g.check(`http://svc.test:${port}/`)).resolves.toBeUndefined()
     expect(seen).toEqual([])
     await g.close()
@@ -81,7 +95,13 @@ describe('egress guard (strict)', () => {
     await expect(g.check(`http://127.0.0.1:${other}/`)).rejects.toMatchObject({ code: 'EGRESS_REFUSED' })
     expect((await refusalOf(g, `http://127.0.0.1:${other}/`))?.code).toBe('EGRESS_REFUSED')
     // The same service by another spelling is another entry: refused.
-    for (const url of probes(port).filter((u) => !u.startsWith(`http://127.0.0.1:`) && !u.includes('2130706433') && !u.includes('0x7f.1') && !u.includes('127.1:'))) {
+    for (const url of probes(port).filter(
+      (u) =>
+        !u.startsWith(`http://127.0.0.1:`) &&
+        !u.includes('2130706433') &&
+        !u.includes('0x7f.1') &&
+        !u.includes('127.1:'),
+    )) {
       await expect(g.check(url), url).rejects.toMatchObject({ code: 'EGRESS_REFUSED' })
     }
     expect(hits).toBe(1)

@@ -55,8 +55,13 @@ export function egressGuard(p: EgressParameters): Egress {
     const addresses = literal ? [bare] : local ? [] : (await lookup(bare)).map((a) => a.address)
     const inside = addresses.find((a) => addressRange(a) !== 'unicast')
     if (addresses.length === 0 || inside !== undefined) {
-      const what = literal ? `${bare} is not a public address (${addressRange(bare) ?? 'unknown'})` : `${bare} does not resolve to a public address`
-      throw new BaseError('EGRESS_REFUSED', `${what}: this platform does not fetch inside its own network for users; nothing was sent or paid. An operator admits exactly one host and port with egress.allow (PARX_EGRESS_ALLOW=${where})`)
+      const what = literal
+        ? `${bare} is not a public address (${addressRange(bare) ?? 'unknown'})`
+        : `${bare} does not resolve to a public address`
+      throw new BaseError(
+        'EGRESS_REFUSED',
+        `${what}: this platform does not fetch inside its own network for users; nothing was sent or paid. An operator admits exactly one host and port with egress.allow (PARX_EGRESS_ALLOW=${where})`,
+      )
     }
     return addresses[0]
   }
@@ -82,7 +87,8 @@ export function egressGuard(p: EgressParameters): Egress {
     async check(url, field) {
       const u = new URL(url)
       const prefix = field ? `invalid field '${field}': ` : ''
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BaseError('EGRESS_REFUSED', `${prefix}${u.protocol} URLs are not fetched; use http:// or https://`)
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        throw new BaseError('EGRESS_REFUSED', `${prefix}${u.protocol} URLs are not fetched; use http:// or https://`)
       try {
         await admit(u.hostname, u.port, u.protocol)
       } catch (e) {

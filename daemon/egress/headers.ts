@@ -7,7 +7,17 @@ import type { IncomingHttpHeaders } from 'node:http'
  */
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1, plus the proxy ones and Trailer): they describe one connection, never forwarded. */
-export const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization'])
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authorization',
+])
 
 /**
  * Buyer -> upstream: content negotiation, conditional and range requests, tracing, and the buyer's
@@ -16,8 +26,24 @@ export const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive
  * payment headers, Host, Origin, Referer or forwarding headers.
  */
 export const TO_UPSTREAM = new Set([
-  'accept', 'accept-language', 'authorization', 'cache-control', 'content-language', 'content-type', 'if-match', 'if-modified-since',
-  'if-none-match', 'if-range', 'if-unmodified-since', 'idempotency-key', 'prefer', 'range', 'traceparent', 'tracestate', 'user-agent', 'x-request-id',
+  'accept',
+  'accept-language',
+  'authorization',
+  'cache-control',
+  'content-language',
+  'content-type',
+  'if-match',
+  'if-modified-since',
+  'if-none-match',
+  'if-range',
+  'if-unmodified-since',
+  'idempotency-key',
+  'prefer',
+  'range',
+  'traceparent',
+  'tracestate',
+  'user-agent',
+  'x-request-id',
 ])
 
 /**
@@ -28,16 +54,32 @@ export const TO_UPSTREAM = new Set([
  * headers (the platform sets its own), and the framing ones Node writes itself.
  */
 export const TO_BUYER = new Set([
-  'content-type', 'content-language', 'content-disposition', 'content-range', 'accept-ranges', 'etag', 'last-modified', 'retry-after', 'x-request-id',
+  'content-type',
+  'content-language',
+  'content-disposition',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+  'retry-after',
+  'x-request-id',
 ])
 
 /** Set on every answer of /paid/:id: an HTML answer runs no script and reaches no cookie of our origin; no type sniffing. */
-export const PAID_ANSWER_HEADERS = { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } as const
+export const PAID_ANSWER_HEADERS = {
+  'Content-Security-Policy': 'sandbox',
+  'X-Content-Type-Options': 'nosniff',
+} as const
 
 /** Header names listed in a Connection header: hop-by-hop for this message (RFC 9110 §7.6.1). */
 export function connectionNamed(value: string | string[] | null | undefined): Set<string> {
   const v = Array.isArray(value) ? value.join(',') : (value ?? '')
-  return new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+  return new Set(
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  )
 }
 
 /** The buyer's headers the upstream may see. */

@@ -13,7 +13,8 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3')
 export function addressRange(ip: string): string | undefined {
   if (!ipaddr.isValid(ip)) return undefined
   let addr = ipaddr.parse(ip)
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address()
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address()
   const range = addr.range()
   if (range === 'unicast' && addr.kind() === 'ipv6' && !addr.match(GLOBAL_UNICAST_V6)) return 'reserved'
   return range

@@ -4,9 +4,9 @@ import type { ParxConfig } from '../../src/config/schema.js'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
+import type { FacilitatorRecorder } from '../metrics/facilitator.js'
 import type { Store } from '../store/store.js'
 import type { VerifiedCache } from './verified-cache.js'
-import type { FacilitatorRecorder } from '../metrics/facilitator.js'
 
 /** What the x402 facilitator is built from (daemon/main.ts). Its signing keys stay inside it. */
 export type FacilitatorDeps = {

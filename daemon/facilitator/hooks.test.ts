@@ -8,11 +8,25 @@ import { withHooks } from './hooks.js'
  * under test is the order of calls and what an abort does to the answer and to the inner calls.
  */
 const payment: Payment = {
-  version: 2, scheme: 'exact', network: 'eip155:31337', payload: { signature: '0xabc' },
-  requirements: { scheme: 'exact', network: 'eip155:31337', asset: '0x0000000000000000000000000000000000000001', amount: '10', payTo: '0x0000000000000000000000000000000000000002', maxTimeoutSeconds: 60, extra: {} },
+  version: 2,
+  scheme: 'exact',
+  network: 'eip155:31337',
+  payload: { signature: '0xabc' },
+  requirements: {
+    scheme: 'exact',
+    network: 'eip155:31337',
+    asset: '0x0000000000000000000000000000000000000001',
+    amount: '10',
+    payTo: '0x0000000000000000000000000000000000000002',
+    maxTimeoutSeconds: 60,
+    extra: {},
+  },
 }
 
-function inner(verify: VerifyResponse = { isValid: true, payer: '0xpayer' }, settle: SettleResponse = { success: true, payer: '0xpayer', transaction: '0xtx', network: 'eip155:31337' }) {
+function inner(
+  verify: VerifyResponse = { isValid: true, payer: '0xpayer' },
+  settle: SettleResponse = { success: true, payer: '0xpayer', transaction: '0xtx', network: 'eip155:31337' },
+) {
   const calls: string[] = []
   return {
     calls,
@@ -44,7 +58,14 @@ describe('facilitator hooks', () => {
       .onAfterSettle(async (c) => void seen.push(c.result))
     expect(await h.verify(payment)).toEqual({ isValid: true, payer: '0xpayer' })
     expect(await h.settle(payment)).toMatchObject({ success: true, transaction: '0xtx' })
-    expect(calls).toEqual(['before-verify-1:0xabc', 'before-verify-2', 'verify', 'after-verify:true', 'before-settle:10', 'settle'])
+    expect(calls).toEqual([
+      'before-verify-1:0xabc',
+      'before-verify-2',
+      'verify',
+      'after-verify:true',
+      'before-settle:10',
+      'settle',
+    ])
     expect(seen).toEqual([{ success: true, payer: '0xpayer', transaction: '0xtx', network: 'eip155:31337' }])
     expect(h.extra()).toBe('kept')
   })
@@ -54,13 +75,20 @@ describe('facilitator hooks', () => {
     const h = withHooks(f, log)
       .onBeforeVerify(async () => ({ abort: true, reason: 'payer_blocked', message: 'on the blocklist' }))
       .onBeforeVerify(async () => void calls.push('second'))
-    expect(await h.verify(payment)).toEqual({ isValid: false, invalidReason: 'payer_blocked', invalidMessage: 'on the blocklist', payer: '' })
+    expect(await h.verify(payment)).toEqual({
+      isValid: false,
+      invalidReason: 'payer_blocked',
+      invalidMessage: 'on the blocklist',
+      payer: '',
+    })
     expect(calls).toEqual([])
   })
 
   it('an after-verify abort turns a valid payment into a refused one', async () => {
     const { calls, f } = inner()
-    const h = withHooks(f, log).onAfterVerify(async (c) => (c.result.payer === '0xpayer' ? { abort: true, reason: 'risk_check_failed' } : undefined))
+    const h = withHooks(f, log).onAfterVerify(async (c) =>
+      c.result.payer === '0xpayer' ? { abort: true, reason: 'risk_check_failed' } : undefined,
+    )
     const v = await h.verify(payment)
     expect(v).toMatchObject({ isValid: false, invalidReason: 'risk_check_failed', payer: '0xpayer' })
     expect(calls).toEqual(['verify'])
@@ -77,7 +105,9 @@ describe('facilitator hooks', () => {
   it('a before-settle abort sends nothing and answers success false; after-settle hooks still see that answer', async () => {
     const { calls, f } = inner()
     const seen: SettleResponse[] = []
-    const h = withHooks(f, log).onBeforeSettle(async () => ({ abort: true, reason: 'payee_paused' })).onAfterSettle(async (c) => void seen.push(c.result))
+    const h = withHooks(f, log)
+      .onBeforeSettle(async () => ({ abort: true, reason: 'payee_paused' }))
+      .onAfterSettle(async (c) => void seen.push(c.result))
     const r = await h.settle(payment)
     expect(r).toMatchObject({ success: false, errorReason: 'payee_paused', transaction: '', network: 'eip155:31337' })
     expect(calls).toEqual([])
@@ -89,7 +119,11 @@ describe('facilitator hooks', () => {
     const h = withHooks(f, log).onBeforeVerify(async () => {
       throw new Error('risk service down')
     })
-    expect(await h.verify(payment)).toMatchObject({ isValid: false, invalidReason: 'unexpected_verify_error', invalidMessage: 'a hook failed: risk service down' })
+    expect(await h.verify(payment)).toMatchObject({
+      isValid: false,
+      invalidReason: 'unexpected_verify_error',
+      invalidMessage: 'a hook failed: risk service down',
+    })
     expect(calls).toEqual([])
     const { f: f2 } = inner()
     const before = warnings.length

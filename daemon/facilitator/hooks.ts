@@ -1,5 +1,12 @@
 import type { Logger } from 'pino'
-import { runGuards, runObservers, type AfterSettleHook, type AfterVerifyHook, type BeforeSettleHook, type BeforeVerifyHook } from '../../src/sdk/x402/hooks.js'
+import {
+  type AfterSettleHook,
+  type AfterVerifyHook,
+  type BeforeSettleHook,
+  type BeforeVerifyHook,
+  runGuards,
+  runObservers,
+} from '../../src/sdk/x402/hooks.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import type { SettleResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
@@ -8,7 +15,13 @@ import type { Facilitator } from './service.js'
 /** What a facilitator hook sees, named as the reference's `FacilitatorVerifyContext` names it (read only). */
 export type FacilitatorHookContext = {
   /** The payment as the wire carried it: version, scheme, network, the scheme's payload, its extensions. */
-  paymentPayload: Readonly<{ x402Version: number; scheme: string; network: string; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>
+  paymentPayload: Readonly<{
+    x402Version: number
+    scheme: string
+    network: string
+    payload: Record<string, unknown>
+    extensions?: Record<string, unknown>
+  }>
   requirements: Readonly<Payment['requirements']>
 }
 
@@ -53,7 +66,13 @@ export function withHooks<T extends Core>(f: T, log: Pick<Logger, 'warn'>): Hook
   const beforeSettle: BeforeSettleHook<FacilitatorHookContext>[] = []
   const afterSettle: AfterSettleHook<FacilitatorHookContext>[] = []
   const ctxOf = (p: Payment): FacilitatorHookContext => ({
-    paymentPayload: { x402Version: p.version, scheme: p.scheme, network: p.network, payload: p.payload, ...(p.extensions ? { extensions: p.extensions } : {}) },
+    paymentPayload: {
+      x402Version: p.version,
+      scheme: p.scheme,
+      network: p.network,
+      payload: p.payload,
+      ...(p.extensions ? { extensions: p.extensions } : {}),
+    },
     requirements: p.requirements,
   })
   const payerOf = (r: { payer?: string }) => r.payer ?? ''
@@ -63,20 +82,41 @@ export function withHooks<T extends Core>(f: T, log: Pick<Logger, 'warn'>): Hook
     async verify(p: Payment): Promise<VerifyResponse> {
       const ctx = ctxOf(p)
       const before = await runGuards(beforeVerify, ctx, reasons.unexpectedVerifyError)
-      if (before) return { isValid: false, invalidReason: before.reason, invalidMessage: before.message ?? `refused by a hook: ${before.reason}`, payer: '' }
+      if (before)
+        return {
+          isValid: false,
+          invalidReason: before.reason,
+          invalidMessage: before.message ?? `refused by a hook: ${before.reason}`,
+          payer: '',
+        }
       const result = await f.verify(p)
       if (!result.isValid) return result
       const after = await runGuards(afterVerify, { ...ctx, result }, reasons.unexpectedVerifyError)
-      if (after) return { isValid: false, invalidReason: after.reason, invalidMessage: after.message ?? `refused by a hook: ${after.reason}`, payer: payerOf(result) }
+      if (after)
+        return {
+          isValid: false,
+          invalidReason: after.reason,
+          invalidMessage: after.message ?? `refused by a hook: ${after.reason}`,
+          payer: payerOf(result),
+        }
       return result
     },
     async settle(p: Payment): Promise<SettleResponse> {
       const ctx = ctxOf(p)
       const before = await runGuards(beforeSettle, ctx, reasons.unexpectedSettleError)
       const result: SettleResponse = before
-        ? { success: false, errorReason: before.reason, errorMessage: before.message ?? `refused by a hook: ${before.reason}`, payer: '', transaction: '', network: p.requirements.network }
+        ? {
+            success: false,
+            errorReason: before.reason,
+            errorMessage: before.message ?? `refused by a hook: ${before.reason}`,
+            payer: '',
+            transaction: '',
+            network: p.requirements.network,
+          }
         : await f.settle(p)
-      await runObservers(afterSettle, { ...ctx, result }, (err) => log.warn({ err }, 'an onAfterSettle hook of the facilitator failed'))
+      await runObservers(afterSettle, { ...ctx, result }, (err) =>
+        log.warn({ err }, 'an onAfterSettle hook of the facilitator failed'),
+      )
       return result
     },
     onBeforeVerify: (h: BeforeVerifyHook<FacilitatorHookContext>) => (beforeVerify.push(h), hooked),

@@ -14,7 +14,12 @@ export type IdempotentDeps = {
 }
 
 /** Failures that say nothing final about the payment: they are not remembered, so a retry tries again. */
-const transient = new Set<string>([reasons.unexpectedVerifyError, reasons.unexpectedSettleError, reasons.settlementPending, reasons.duplicateSettlement])
+const transient = new Set<string>([
+  reasons.unexpectedVerifyError,
+  reasons.unexpectedSettleError,
+  reasons.settlementPending,
+  reasons.duplicateSettlement,
+])
 
 /**
  * The payment-identifier extension on the facilitator: a client-chosen id, scoped to the seller
@@ -27,9 +32,13 @@ export function idempotent(d: IdempotentDeps) {
   const bind = async (who: PaymentIdentity, network: string): Promise<PaymentIdRow | Failure> => {
     const row = await d.ids.bind({ scope: who.scope, paymentId: who.paymentId, fingerprint: who.fingerprint, network })
     if (row.fingerprint === who.fingerprint) return row
-    return { reason: reasons.paymentIdentifierMismatch, message: `payment id '${who.paymentId}' was already used for another payment to this seller (${who.scope}); a new payment needs a new id` }
+    return {
+      reason: reasons.paymentIdentifierMismatch,
+      message: `payment id '${who.paymentId}' was already used for another payment to this seller (${who.scope}); a new payment needs a new id`,
+    }
   }
-  const settlementOf = async (row: PaymentIdRow) => (row.settlement_id === null ? undefined : d.store.byId(Number(row.settlement_id)))
+  const settlementOf = async (row: PaymentIdRow) =>
+    row.settlement_id === null ? undefined : d.store.byId(Number(row.settlement_id))
 
   return {
     async verify(who: PaymentIdentity, network: string, run: () => Promise<VerifyResponse>): Promise<VerifyResponse> {
@@ -37,14 +46,19 @@ export function idempotent(d: IdempotentDeps) {
       if ('reason' in row) return { isValid: false, invalidReason: row.reason, invalidMessage: row.message, payer: '' }
       // Settled or being settled: the payment is good, whatever a fresh check of its spent authorization says.
       const settlement = await settlementOf(row)
-      if (settlement && (settlement.state === 'settled' || settlement.state === 'pending') && !row.settle_answer) return { isValid: true, payer: settlement.payer ?? '' }
+      if (settlement && (settlement.state === 'settled' || settlement.state === 'pending') && !row.settle_answer)
+        return { isValid: true, payer: settlement.payer ?? '' }
       if (row.verify_answer) return JSON.parse(row.verify_answer) as VerifyResponse
       const answer = await run()
       if (answer.isValid || !transient.has(String(answer.invalidReason))) await d.ids.saveVerify(row.id, answer)
       return answer
     },
 
-    async settle(who: PaymentIdentity, network: string, run: (onClaim: (settlementId: number) => Promise<void>) => Promise<SettleResponse>): Promise<SettleResponse> {
+    async settle(
+      who: PaymentIdentity,
+      network: string,
+      run: (onClaim: (settlementId: number) => Promise<void>) => Promise<SettleResponse>,
+    ): Promise<SettleResponse> {
       const row = await bind(who, network)
       if ('reason' in row) return d.failed(network, row)
       if (row.settle_answer) return JSON.parse(row.settle_answer) as SettleResponse

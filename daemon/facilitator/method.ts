@@ -15,13 +15,17 @@ export type Failure = { reason: string; message: string; payer?: string }
  * The outcome of broadcasting one payment. `pending`: it was broadcast but its fate is unknown, so
  * the authorization stays claimed (a retry must not pay again) until reconciled.
  */
-export type Executed = { ok: true; tx: string; answer?: Answer } | ({ ok: false; tx?: string; pending?: boolean } & Failure)
+export type Executed =
+  | { ok: true; tx: string; answer?: Answer }
+  | ({ ok: false; tx?: string; pending?: boolean } & Failure)
 
 /** What a scheme adds to its answers (batch-settlement: the amount moved and the channel's snapshot). */
 export type Answer = { amount?: string; extra?: Record<string, unknown> }
 
 /** A payment that passed every check; `execute` settles it on chain exactly as checked. */
-export type Checked = { ok: true; payer: string; extra?: Record<string, unknown>; execute(): Promise<Executed> } | ({ ok: false } & Failure)
+export type Checked =
+  | { ok: true; payer: string; extra?: Record<string, unknown>; execute(): Promise<Executed> }
+  | ({ ok: false } & Failure)
 
 /**
  * One asset transfer method of one network family: erc2612, eip3009 and permit2 on EVM,

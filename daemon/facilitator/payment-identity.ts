@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
+import { canonical } from '../../src/sdk/x402/canonical-json.js'
 import { PAYMENT_IDENTIFIER, paymentIdOf } from '../../src/sdk/x402/payment-identifier.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
 import { UPTO } from '../../src/sdk/x402/types.js'
 import type { Payment } from '../../src/sdk/x402/wire.js'
 import type { Failure, Resolved } from './method.js'
-import { canonical } from '../../src/sdk/x402/canonical-json.js'
 
 /** A payment's client-chosen id, the seller it is scoped to, and what makes two payloads the same payment. */
 export type PaymentIdentity = { paymentId: string; scope: string; fingerprint: string }
@@ -30,7 +30,15 @@ export function identify(p: Payment, r: Resolved): PaymentIdentity | undefined |
   const { [PAYMENT_IDENTIFIER]: _ignored, ...otherExtensions } = p.extensions ?? {}
   const scope = scopeOf(r.requirements.payTo)
   const amount = r.requirements.scheme === UPTO ? null : r.requirements.amount
-  const terms = { scheme: r.requirements.scheme, network: r.spec.caip2, asset: r.requirements.asset.toLowerCase(), amount, payTo: scope }
-  const fingerprint = createHash('sha256').update(canonical({ terms, payload: p.payload, extensions: otherExtensions })).digest('hex')
+  const terms = {
+    scheme: r.requirements.scheme,
+    network: r.spec.caip2,
+    asset: r.requirements.asset.toLowerCase(),
+    amount,
+    payTo: scope,
+  }
+  const fingerprint = createHash('sha256')
+    .update(canonical({ terms, payload: p.payload, extensions: otherExtensions }))
+    .digest('hex')
   return { paymentId: id, scope, fingerprint }
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Store } from '../store/store.js'
 import { openTestStore, testDialect } from '../../test/helpers/store.js'
+import type { Store } from '../store/store.js'
 import { paymentIdStore } from './payment-ids.js'
 
 const opened: Store[] = []
@@ -14,10 +14,19 @@ afterEach(async () => void (await Promise.all(opened.splice(0).map((s) => s.clos
 describe(`payment-identifier ledger (${testDialect()})`, () => {
   it('binds an id to the first fingerprint, per seller, even when many bind at once', async () => {
     const ids = await ledger()
-    const rows = await Promise.all(Array.from({ length: 10 }, (_, i) => ids.bind({ scope: '0xseller', paymentId: 'pay_0123456789abcdef', fingerprint: `f${i}`, network: 'eip155:1' })))
+    const rows = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        ids.bind({ scope: '0xseller', paymentId: 'pay_0123456789abcdef', fingerprint: `f${i}`, network: 'eip155:1' }),
+      ),
+    )
     expect(new Set(rows.map((r) => r.fingerprint)).size).toBe(1)
     expect(new Set(rows.map((r) => Number(r.id))).size).toBe(1)
-    const other = await ids.bind({ scope: '0xother', paymentId: 'pay_0123456789abcdef', fingerprint: 'g', network: 'eip155:1' })
+    const other = await ids.bind({
+      scope: '0xother',
+      paymentId: 'pay_0123456789abcdef',
+      fingerprint: 'g',
+      network: 'eip155:1',
+    })
     expect(other.fingerprint).toBe('g')
     expect(await ids.find('pay_0123456789abcdef')).toHaveLength(2)
     expect(await ids.find('pay_0123456789abcdef', '0xother')).toHaveLength(1)

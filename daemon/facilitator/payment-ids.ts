@@ -27,24 +27,52 @@ export function paymentIdStore(store: Store): PaymentIdStore {
   const { db } = store
   const now = () => Date.now()
   const get = (scope: string, paymentId: string) =>
-    db.selectFrom('x402_payment_ids').selectAll().where('scope', '=', scope).where('payment_id', '=', paymentId).executeTakeFirst()
+    db
+      .selectFrom('x402_payment_ids')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirst()
   return {
     async bind(b) {
       const t = now()
-      await db.insertInto('x402_payment_ids')
-        .values({ scope: b.scope, payment_id: b.paymentId, fingerprint: b.fingerprint, network: b.network, created_at: t, updated_at: t })
-        .onConflict((oc) => oc.doNothing()).execute()
+      await db
+        .insertInto('x402_payment_ids')
+        .values({
+          scope: b.scope,
+          payment_id: b.paymentId,
+          fingerprint: b.fingerprint,
+          network: b.network,
+          created_at: t,
+          updated_at: t,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
       // Rows are never deleted, so the one the conflict named is there.
       return (await get(b.scope, b.paymentId))!
     },
     async saveVerify(id, answer) {
-      await db.updateTable('x402_payment_ids').set({ verify_answer: JSON.stringify(answer), updated_at: now() }).where('id', '=', id).where('verify_answer', 'is', null).execute()
+      await db
+        .updateTable('x402_payment_ids')
+        .set({ verify_answer: JSON.stringify(answer), updated_at: now() })
+        .where('id', '=', id)
+        .where('verify_answer', 'is', null)
+        .execute()
     },
     async saveSettle(id, answer) {
-      await db.updateTable('x402_payment_ids').set({ settle_answer: JSON.stringify(answer), updated_at: now() }).where('id', '=', id).where('settle_answer', 'is', null).execute()
+      await db
+        .updateTable('x402_payment_ids')
+        .set({ settle_answer: JSON.stringify(answer), updated_at: now() })
+        .where('id', '=', id)
+        .where('settle_answer', 'is', null)
+        .execute()
     },
     async link(id, settlementId) {
-      await db.updateTable('x402_payment_ids').set({ settlement_id: settlementId, updated_at: now() }).where('id', '=', id).execute()
+      await db
+        .updateTable('x402_payment_ids')
+        .set({ settlement_id: settlementId, updated_at: now() })
+        .where('id', '=', id)
+        .execute()
     },
     find(paymentId, scope) {
       let q = db.selectFrom('x402_payment_ids').selectAll().where('payment_id', '=', paymentId)

@@ -46,9 +46,14 @@ export function pendingSettlements(s: FacilitatorDeps, store: SettlementStore) {
       if (current.state !== 'pending' || !current.tx) return current
       if (await mined(current)) {
         const fate = await fateOf(s, current)
-        if (fate === 'settled') await store.decide(current.id, { state: 'settled', tx: current.tx, payer: current.payer ?? '' })
+        if (fate === 'settled')
+          await store.decide(current.id, { state: 'settled', tx: current.tx, payer: current.payer ?? '' })
         else if (fate === 'failed') {
-          await store.decide(current.id, { state: 'failed', reason: reasons.evmTransactionFailed, message: `transaction ${current.tx} was mined but did not pay this authorization; nothing was paid` })
+          await store.decide(current.id, {
+            state: 'failed',
+            reason: reasons.evmTransactionFailed,
+            message: `transaction ${current.tx} was mined but did not pay this authorization; nothing was paid`,
+          })
         }
         return (await store.byId(current.id)) ?? current
       }
@@ -62,8 +67,18 @@ export function pendingSettlements(s: FacilitatorDeps, store: SettlementStore) {
     settle,
     follow(row: SettlementRow): void {
       const f = settle(row, FOLLOW_MS)
-        .then((r) => r.state === 'pending' && !stopped && s.log.warn({ id: r.id, tx: r.tx }, 'x402 settlement still pending; the worker sweep decides it'))
-        .catch((err) => s.log.warn({ err, id: row.id }, 'x402 pending settlement not followed to its end; the worker sweep decides it'))
+        .then(
+          (r) =>
+            r.state === 'pending' &&
+            !stopped &&
+            s.log.warn({ id: r.id, tx: r.tx }, 'x402 settlement still pending; the worker sweep decides it'),
+        )
+        .catch((err) =>
+          s.log.warn(
+            { err, id: row.id },
+            'x402 pending settlement not followed to its end; the worker sweep decides it',
+          ),
+        )
         .finally(() => followers.delete(f))
       followers.add(f)
     },

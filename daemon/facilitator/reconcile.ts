@@ -1,4 +1,4 @@
-import { decodeFunctionResult, encodeFunctionData, getAddress, isAddress, type Hex } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, getAddress, type Hex, isAddress } from 'viem'
 import { tokenAbi } from '../../src/sdk/x402/evm/calls.js'
 import { permit2Abi } from '../../src/sdk/x402/evm/permit2.js'
 import { reasons } from '../../src/sdk/x402/reasons.js'
@@ -13,21 +13,27 @@ const STOPPED = 'the daemon stopped before this settlement finished, and the cha
  * the chain: an EVM authorization is settled iff its nonce is consumed; a Solana one iff its
  * transaction landed. Undecidable rows stay pending, so their authorization can never pay twice.
  */
-export async function reconcilePending(s: FacilitatorDeps, store: SettlementStore, select: (row: SettlementRow) => boolean): Promise<void> {
+export async function reconcilePending(
+  s: FacilitatorDeps,
+  store: SettlementStore,
+  select: (row: SettlementRow) => boolean,
+): Promise<void> {
   for (const row of (await store.pending()).filter(select)) {
     try {
       // A transaction the node still holds unmined may yet consume the authorization: not decidable now.
       if (await inMempool(s, row)) continue
       const fate = await fateOf(s, row)
       if (fate === 'settled') await store.settled(row.id, row.tx ?? '', row.payer ?? '')
-      else if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
+      else if (fate === 'failed')
+        await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: STOPPED })
     } catch (e) {
       s.log.warn({ err: e, id: row.id }, 'x402 settlement left pending: the chain could not be read')
     }
   }
 }
 
-const LOST = 'the transaction that settled this payment was lost by the chain and could not land again; nothing was paid: settle the same payload again'
+const LOST =
+  'the transaction that settled this payment was lost by the chain and could not land again; nothing was paid: settle the same payload again'
 
 /**
  * Settled rows whose transaction the outbox had to broadcast again (the chain lost it) or decided
@@ -36,7 +42,12 @@ const LOST = 'the transaction that settled this payment was lost by the chain an
  * One broadcast again but not mined yet is undecided: it is pending again (its authorization stays
  * claimed) and handed to `follow`, as a settle answered `settlement_pending` is.
  */
-export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementStore, txs: string[], follow: (row: SettlementRow) => void): Promise<void> {
+export async function reconcileReplayed(
+  s: FacilitatorDeps,
+  store: SettlementStore,
+  txs: string[],
+  follow: (row: SettlementRow) => void,
+): Promise<void> {
   for (const row of await store.settledIn(txs)) {
     try {
       if (await inMempool(s, row)) {
@@ -44,9 +55,13 @@ export async function reconcileReplayed(s: FacilitatorDeps, store: SettlementSto
         continue
       }
       const fate = await evmFate(s, row)
-      if (fate === 'failed') await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: LOST, tx: row.tx ?? undefined })
+      if (fate === 'failed')
+        await store.failed(row.id, { reason: reasons.unexpectedSettleError, message: LOST, tx: row.tx ?? undefined })
     } catch (e) {
-      s.log.warn({ err: e, id: row.id }, 'x402 settlement of a replayed transaction not decided: the chain could not be read')
+      s.log.warn(
+        { err: e, id: row.id },
+        'x402 settlement of a replayed transaction not decided: the chain could not be read',
+      )
     }
   }
 }
@@ -78,19 +93,26 @@ export async function evmFate(s: FacilitatorDeps, row: SettlementRow): Promise<'
   if (!chain || !token || !from || !nonce || !isAddress(token) || !isAddress(from)) return 'unknown'
   const read = async (functionName: 'nonces' | 'authorizationState', args: readonly unknown[]) => {
     const data = encodeFunctionData({ abi: tokenAbi, functionName, args } as never)
-    const ret = (await chain.client.request({ method: 'eth_call', params: [{ to: getAddress(token), data }, 'latest'] })) as Hex
+    const ret = (await chain.client.request({
+      method: 'eth_call',
+      params: [{ to: getAddress(token), data }, 'latest'],
+    })) as Hex
     return decodeFunctionResult({ abi: tokenAbi, functionName, data: ret })
   }
   if (kind === 'permit2') {
     const n = BigInt(nonce)
     const data = encodeFunctionData({ abi: permit2Abi, functionName: 'nonceBitmap', args: [getAddress(from), n >> 8n] })
-    const ret = (await chain.client.request({ method: 'eth_call', params: [{ to: getAddress(token), data }, 'latest'] })) as Hex
+    const ret = (await chain.client.request({
+      method: 'eth_call',
+      params: [{ to: getAddress(token), data }, 'latest'],
+    })) as Hex
     const bitmap = decodeFunctionResult({ abi: permit2Abi, functionName: 'nonceBitmap', data: ret })
     return (bitmap >> (n & 255n)) & 1n ? 'settled' : 'failed'
   }
-  const consumed = kind === 'permit'
-    ? ((await read('nonces', [getAddress(from)])) as bigint) > BigInt(nonce)
-    : ((await read('authorizationState', [getAddress(from), nonce])) as boolean)
+  const consumed =
+    kind === 'permit'
+      ? ((await read('nonces', [getAddress(from)])) as bigint) > BigInt(nonce)
+      : ((await read('authorizationState', [getAddress(from), nonce])) as boolean)
   return consumed ? 'settled' : 'failed'
 }
 

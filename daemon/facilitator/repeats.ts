@@ -45,19 +45,48 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
     if (!e || e.state === 'failed') return undefined
     if (e.state === 'pending') {
       if (e.tx) return pendingAnswer(network, e)
-      return failed(network, { reason: reasons.duplicateSettlement, message: 'this authorization is being settled by another request', payer: e.payer ?? '' })
+      return failed(network, {
+        reason: reasons.duplicateSettlement,
+        message: 'this authorization is being settled by another request',
+        payer: e.payer ?? '',
+      })
     }
     const lost = await lostByChain(network, e)
     if (lost) return lost
-    if (!e.reported && (await store.report(e.id))) return { success: true, payer: e.payer ?? '', transaction: e.tx ?? '', network }
-    return failed(network, { reason: reasons.duplicateSettlement, message: `this authorization was settled in ${e.tx}`, payer: e.payer ?? '' }, e.tx ?? '')
+    if (!e.reported && (await store.report(e.id)))
+      return { success: true, payer: e.payer ?? '', transaction: e.tx ?? '', network }
+    return failed(
+      network,
+      {
+        reason: reasons.duplicateSettlement,
+        message: `this authorization was settled in ${e.tx}`,
+        payer: e.payer ?? '',
+      },
+      e.tx ?? '',
+    )
   }
   const pendingAnswer = (network: string, e: SettlementRow) =>
-    failed(network, { reason: reasons.settlementPending, message: `transaction ${e.tx} was broadcast and is not mined yet; it is finished in the background: GET /status/tx/${e.tx} tells when it is`, payer: e.payer ?? '' }, e.tx ?? '')
+    failed(
+      network,
+      {
+        reason: reasons.settlementPending,
+        message: `transaction ${e.tx} was broadcast and is not mined yet; it is finished in the background: GET /status/tx/${e.tx} tells when it is`,
+        payer: e.payer ?? '',
+      },
+      e.tx ?? '',
+    )
   /** A settled row whose transaction the chain does not have now (a reorg, a restarted node): neither paid nor unpaid yet. */
   const lostByChain = async (network: string, e: SettlementRow): Promise<SettleResponse | undefined> => {
     if (!e.tx || !isEvmRow(e) || (await onChain(network, e.tx))) return undefined
-    return failed(network, { reason: reasons.settlementPending, message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`, payer: e.payer ?? '' }, e.tx)
+    return failed(
+      network,
+      {
+        reason: reasons.settlementPending,
+        message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`,
+        payer: e.payer ?? '',
+      },
+      e.tx,
+    )
   }
   const onChain = async (network: string, tx: string) => {
     const spec = networkByName(network)
@@ -76,7 +105,14 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
     if (!row) return undefined
     if (row.state === 'pending') {
       if (row.tx) row = await pending.settle(row, receiptTimeoutMs)
-      if (row.state === 'pending') return row.tx ? pendingAnswer(network, row) : failed(network, { reason: reasons.duplicateSettlement, message: 'this payment is being settled by another request', payer: row.payer ?? '' })
+      if (row.state === 'pending')
+        return row.tx
+          ? pendingAnswer(network, row)
+          : failed(network, {
+              reason: reasons.duplicateSettlement,
+              message: 'this payment is being settled by another request',
+              payer: row.payer ?? '',
+            })
     }
     if (row.state === 'settled') {
       const lost = await lostByChain(network, row)
@@ -86,7 +122,11 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       return { success: true, payer: row.payer ?? '', transaction: row.tx ?? '', network }
     }
     if (row.reason === reasons.unexpectedSettleError) return undefined
-    return failed(network, { reason: row.reason ?? reasons.unexpectedSettleError, message: row.message ?? '', payer: row.payer ?? '' }, row.tx ?? '')
+    return failed(
+      network,
+      { reason: row.reason ?? reasons.unexpectedSettleError, message: row.message ?? '', payer: row.payer ?? '' },
+      row.tx ?? '',
+    )
   }
   return { duplicate, answerOf, pendingAnswer }
 }

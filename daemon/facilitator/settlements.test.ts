@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Store } from '../store/store.js'
 import { openTestStore, testDialect } from '../../test/helpers/store.js'
+import type { Store } from '../store/store.js'
 import { settlementStore } from './settlements.js'
 
 const claim = { network: 'eip155:1', method: 'eip3009', payTo: '0xb', asset: '0xa', amount: '1' }
@@ -24,7 +24,9 @@ describe(`settlement ledger (${testDialect()})`, () => {
     const retry = await store.claim('k', claim)
     expect('id' in retry).toBe(true)
     await store.settled((retry as { id: number }).id, '0xabc', '0xpayer')
-    expect(await store.claim('k', claim)).toMatchObject({ existing: { state: 'settled', tx: '0xabc', payer: '0xpayer' } })
+    expect(await store.claim('k', claim)).toMatchObject({
+      existing: { state: 'settled', tx: '0xabc', payer: '0xpayer' },
+    })
     expect((await store.live('k'))?.state).toBe('settled')
   })
 
@@ -50,7 +52,14 @@ describe(`settlement ledger: pending rows decided once, told once (${testDialect
     const store = await ledger()
     const c = (await store.claim('p', claim)) as { id: number }
     await store.broadcast(c.id, '0xbeef', '0xpayer')
-    expect(await store.byId(c.id)).toMatchObject({ state: 'pending', tx: '0xbeef', payer: '0xpayer', reported: 0, amount: '1', pay_to: '0xb' })
+    expect(await store.byId(c.id)).toMatchObject({
+      state: 'pending',
+      tx: '0xbeef',
+      payer: '0xpayer',
+      reported: 0,
+      amount: '1',
+      pay_to: '0xb',
+    })
     const decisions = await Promise.all([
       store.decide(c.id, { state: 'settled', tx: '0xbeef', payer: '0xpayer' }),
       store.decide(c.id, { state: 'failed', reason: 'r', message: 'm' }),

@@ -2,8 +2,22 @@ import type { Selectable } from 'kysely'
 import type { Store } from '../store/store.js'
 import type { X402SettlementsTable } from '../store/tables/facilitator.js'
 
-export type SettlementRow = Pick<Selectable<X402SettlementsTable>,
-  'id' | 'auth_key' | 'network' | 'method' | 'payer' | 'pay_to' | 'amount' | 'state' | 'tx' | 'reason' | 'message' | 'updated_at' | 'reported'>
+export type SettlementRow = Pick<
+  Selectable<X402SettlementsTable>,
+  | 'id'
+  | 'auth_key'
+  | 'network'
+  | 'method'
+  | 'payer'
+  | 'pay_to'
+  | 'amount'
+  | 'state'
+  | 'tx'
+  | 'reason'
+  | 'message'
+  | 'updated_at'
+  | 'reported'
+>
 
 export type Claim = { network: string; method: string; payer?: string; payTo: string; asset: string; amount: string }
 
@@ -30,7 +44,10 @@ export type SettlementStore = {
   /** Every attempt that names this transaction (a batch settles many payments in one). */
   byTx(tx: string): Promise<SettlementRow[]>
   /** Decides a pending row once; false when something else (a retry, the sweep) decided it first. */
-  decide(id: number, f: { state: 'settled'; tx: string; payer: string } | { state: 'failed'; reason: string; message: string }): Promise<boolean>
+  decide(
+    id: number,
+    f: { state: 'settled'; tx: string; payer: string } | { state: 'failed'; reason: string; message: string },
+  ): Promise<boolean>
   /**
    * Takes the one right to tell a caller that a row settled in the background did settle: true for
    * exactly one caller (the seller's retry after `settlement_pending`), false once it was told.
@@ -38,7 +55,21 @@ export type SettlementStore = {
   report(id: number): Promise<boolean>
 }
 
-const columns = ['id', 'auth_key', 'network', 'method', 'payer', 'pay_to', 'amount', 'state', 'tx', 'reason', 'message', 'updated_at', 'reported'] as const
+const columns = [
+  'id',
+  'auth_key',
+  'network',
+  'method',
+  'payer',
+  'pay_to',
+  'amount',
+  'state',
+  'tx',
+  'reason',
+  'message',
+  'updated_at',
+  'reported',
+] as const
 
 /**
  * The settle-at-most-once ledger. The partial unique index on live rows (migration 200) makes the
@@ -50,24 +81,60 @@ export function settlementStore(store: Store): SettlementStore {
   const { db } = store
   const now = () => Date.now()
   const live = (key: string) =>
-    db.selectFrom('x402_settlements').select(columns).where('auth_key', '=', key).where('state', 'in', ['pending', 'settled']).executeTakeFirst()
-  const finish = async (id: number, f: { state: 'settled' | 'failed'; tx: string | null; payer: string | null; reason: string | null; message: string | null; reported?: boolean }) => {
-    await db.updateTable('x402_settlements')
+    db
+      .selectFrom('x402_settlements')
+      .select(columns)
+      .where('auth_key', '=', key)
+      .where('state', 'in', ['pending', 'settled'])
+      .executeTakeFirst()
+  const finish = async (
+    id: number,
+    f: {
+      state: 'settled' | 'failed'
+      tx: string | null
+      payer: string | null
+      reason: string | null
+      message: string | null
+      reported?: boolean
+    },
+  ) => {
+    await db
+      .updateTable('x402_settlements')
       .set((eb) => ({
-        state: f.state, tx: f.tx, reason: f.reason, message: f.message, payer: eb.fn.coalesce(eb.val(f.payer), 'payer'), updated_at: now(),
+        state: f.state,
+        tx: f.tx,
+        reason: f.reason,
+        message: f.message,
+        payer: eb.fn.coalesce(eb.val(f.payer), 'payer'),
+        updated_at: now(),
         ...(f.reported ? { reported: 1 } : {}),
       }))
-      .where('id', '=', id).execute()
+      .where('id', '=', id)
+      .execute()
   }
 
   return {
     async claim(key, c) {
       for (;;) {
         const t = now()
-        const won = await db.insertInto('x402_settlements')
-          .values({ auth_key: key, network: c.network, method: c.method, payer: c.payer ?? null, pay_to: c.payTo, asset: c.asset, amount: c.amount, state: 'pending', created_at: t, updated_at: t, reported: 0 })
+        const won = await db
+          .insertInto('x402_settlements')
+          .values({
+            auth_key: key,
+            network: c.network,
+            method: c.method,
+            payer: c.payer ?? null,
+            pay_to: c.payTo,
+            asset: c.asset,
+            amount: c.amount,
+            state: 'pending',
+            created_at: t,
+            updated_at: t,
+            reported: 0,
+          })
           .onConflict((oc) => oc.doNothing())
-          .returning('id').executeTakeFirst()
+          .returning('id')
+          .executeTakeFirst()
         if (won) return { id: Number(won.id) }
         const existing = await live(key)
         // The live row can vanish between the two statements only if its settle just failed: try again.
@@ -75,35 +142,67 @@ export function settlementStore(store: Store): SettlementStore {
       }
     },
     live,
-    settled: (id, tx, payer, o) => finish(id, { state: 'settled', tx, payer, reason: null, message: null, reported: o?.reported }),
-    failed: (id, f) => finish(id, { state: 'failed', tx: f.tx ?? null, payer: f.payer ?? null, reason: f.reason, message: f.message }),
+    settled: (id, tx, payer, o) =>
+      finish(id, { state: 'settled', tx, payer, reason: null, message: null, reported: o?.reported }),
+    failed: (id, f) =>
+      finish(id, { state: 'failed', tx: f.tx ?? null, payer: f.payer ?? null, reason: f.reason, message: f.message }),
     async broadcast(id, tx, payer) {
-      await db.updateTable('x402_settlements').set((eb) => ({ tx, payer: eb.fn.coalesce(eb.val(payer ?? null), 'payer'), updated_at: now() })).where('id', '=', id).execute()
+      await db
+        .updateTable('x402_settlements')
+        .set((eb) => ({ tx, payer: eb.fn.coalesce(eb.val(payer ?? null), 'payer'), updated_at: now() }))
+        .where('id', '=', id)
+        .execute()
     },
     async reopen(id) {
-      const r = await db.updateTable('x402_settlements').set({ state: 'pending', updated_at: now() }).where('id', '=', id).where('state', '=', 'settled').executeTakeFirst()
+      const r = await db
+        .updateTable('x402_settlements')
+        .set({ state: 'pending', updated_at: now() })
+        .where('id', '=', id)
+        .where('state', '=', 'settled')
+        .executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
     async settledIn(txs) {
       if (txs.length === 0) return []
-      return db.selectFrom('x402_settlements').select(columns).where('state', '=', 'settled').where('tx', 'in', txs).orderBy('id').execute()
+      return db
+        .selectFrom('x402_settlements')
+        .select(columns)
+        .where('state', '=', 'settled')
+        .where('tx', 'in', txs)
+        .orderBy('id')
+        .execute()
     },
-    pending: () => db.selectFrom('x402_settlements').select(columns).where('state', '=', 'pending').orderBy('id').execute(),
+    pending: () =>
+      db.selectFrom('x402_settlements').select(columns).where('state', '=', 'pending').orderBy('id').execute(),
     async nextId() {
-      const r = await db.selectFrom('x402_settlements').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst()
+      const r = await db
+        .selectFrom('x402_settlements')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .executeTakeFirst()
       return Number(r?.max ?? 0) + 1
     },
     byId: (id) => db.selectFrom('x402_settlements').select(columns).where('id', '=', id).executeTakeFirst(),
     byTx: (tx) => db.selectFrom('x402_settlements').select(columns).where('tx', '=', tx).orderBy('id').execute(),
     async decide(id, f) {
-      const set = f.state === 'settled'
-        ? { state: f.state, tx: f.tx, payer: f.payer, reason: null, message: null, updated_at: now() }
-        : { state: f.state, reason: f.reason, message: f.message, updated_at: now() }
-      const r = await db.updateTable('x402_settlements').set(set).where('id', '=', id).where('state', '=', 'pending').executeTakeFirst()
+      const set =
+        f.state === 'settled'
+          ? { state: f.state, tx: f.tx, payer: f.payer, reason: null, message: null, updated_at: now() }
+          : { state: f.state, reason: f.reason, message: f.message, updated_at: now() }
+      const r = await db
+        .updateTable('x402_settlements')
+        .set(set)
+        .where('id', '=', id)
+        .where('state', '=', 'pending')
+        .executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
     async report(id) {
-      const r = await db.updateTable('x402_settlements').set({ reported: 1 }).where('id', '=', id).where('reported', '=', 0).executeTakeFirst()
+      const r = await db
+        .updateTable('x402_settlements')
+        .set({ reported: 1 })
+        .where('id', '=', id)
+        .where('reported', '=', 0)
+        .executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
   }

@@ -1,11 +1,11 @@
-import { UPTO } from '../../src/sdk/x402/evm/upto.js'
-import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { AUTH_CAPTURE, AUTH_CAPTURE_V1_1 } from '../../src/sdk/x402/evm/auth-capture/contracts.js'
-import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import type { NetworkSpec } from '../../src/networks/registry.js'
+import { AUTH_CAPTURE, AUTH_CAPTURE_V1_1 } from '../../src/sdk/x402/evm/auth-capture/contracts.js'
+import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { UPTO } from '../../src/sdk/x402/evm/upto.js'
 import { PAYMENT_IDENTIFIER } from '../../src/sdk/x402/payment-identifier.js'
 import { EXACT, methods, type SupportedKind, type SupportedResponse } from '../../src/sdk/x402/types.js'
 import type { FacilitatorDeps } from './deps.js'
+import { receiverAuthorizer } from './evm/batch-settlement/authorizer.js'
 import { EIP2612_GAS_SPONSORING } from './evm/eip2612-sponsoring.js'
 import { servedNetworks, tokensOf } from './resolve.js'
 
@@ -27,22 +27,48 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
     for (const token of tokensOf(s, spec)) {
       const extra = spec.family === 'evm' ? evmExtra(s, spec, token.symbol) : svmExtra(s, token.symbol)
       for (const v of VERSIONS) {
-        kinds.push({ x402Version: v, scheme: EXACT, network: v === 2 ? spec.caip2 : spec.legacyName, extra: { ...extra, asset: token.address, decimals: token.decimals } })
+        kinds.push({
+          x402Version: v,
+          scheme: EXACT,
+          network: v === 2 ? spec.caip2 : spec.legacyName,
+          extra: { ...extra, asset: token.address, decimals: token.decimals },
+        })
       }
       // Metered payments (v2 only, as the reference): the payer's Permit2 signature names this
       // facilitator, the only one its proxy lets settle, so the address is part of the terms.
       if (spec.family === 'evm') {
         kinds.push({
-          x402Version: 2, scheme: UPTO, network: spec.caip2,
-          extra: { assetTransferMethod: methods.permit2, assetTransferMethods: [methods.permit2], facilitatorAddress: s.accounts.facilitator, name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+          x402Version: 2,
+          scheme: UPTO,
+          network: spec.caip2,
+          extra: {
+            assetTransferMethod: methods.permit2,
+            assetTransferMethods: [methods.permit2],
+            facilitatorAddress: s.accounts.facilitator,
+            name: extra.name,
+            version: extra.version,
+            symbol: token.symbol,
+            asset: token.address,
+            decimals: token.decimals,
+          },
         })
         // Payment channels where the chain has the scheme's contracts; sellers may delegate claim
         // and refund authorization to our receiver authorizer when there is one
         // (./evm/batch-settlement/authorizer.ts). Deposits by ERC-3009 or through Permit2.
         if (s.evm[spec.key]?.contracts.batchSettlement && s.evm[spec.key]!.tokens[token.symbol]?.eip3009) {
           kinds.push({
-            x402Version: 2, scheme: BATCH_SETTLEMENT, network: spec.caip2,
-            extra: { ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}), assetTransferMethods: [methods.eip3009, methods.permit2], name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals },
+            x402Version: 2,
+            scheme: BATCH_SETTLEMENT,
+            network: spec.caip2,
+            extra: {
+              ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}),
+              assetTransferMethods: [methods.eip3009, methods.permit2],
+              name: extra.name,
+              version: extra.version,
+              symbol: token.symbol,
+              asset: token.address,
+              decimals: token.decimals,
+            },
           })
         }
         // Refundable payments (./evm/auth-capture): this facilitator is a `delegated` operator, its
@@ -51,19 +77,35 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
         const chainToken = s.evm[spec.key]?.tokens[token.symbol]
         if (s.evm[spec.key]?.contracts.authCaptureEscrow && chainToken) {
           kinds.push({
-            x402Version: 2, scheme: AUTH_CAPTURE, network: spec.caip2,
+            x402Version: 2,
+            scheme: AUTH_CAPTURE,
+            network: spec.caip2,
             extra: {
-              captureAuthorizer: s.accounts.facilitator, operatorType: 'delegated', ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}),
-              authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow, assetTransferMethods: chainToken.eip3009 ? [methods.eip3009, methods.permit2] : [methods.permit2],
-              name: extra.name, version: extra.version, symbol: token.symbol, asset: token.address, decimals: token.decimals,
+              captureAuthorizer: s.accounts.facilitator,
+              operatorType: 'delegated',
+              ...(authorizer ? { receiverAuthorizer: authorizer.address } : {}),
+              authCaptureEscrow: AUTH_CAPTURE_V1_1.escrow,
+              assetTransferMethods: chainToken.eip3009 ? [methods.eip3009, methods.permit2] : [methods.permit2],
+              name: extra.name,
+              version: extra.version,
+              symbol: token.symbol,
+              asset: token.address,
+              decimals: token.decimals,
             },
           })
         }
       } else {
         // Ours on Solana (./svm/upto.ts): the payer's delegation to this signer is what pays.
         kinds.push({
-          x402Version: 2, scheme: UPTO, network: spec.caip2,
-          extra: { ...extra, assetTransferMethods: [methods.delegatedSpl], asset: token.address, decimals: token.decimals },
+          x402Version: 2,
+          scheme: UPTO,
+          network: spec.caip2,
+          extra: {
+            ...extra,
+            assetTransferMethods: [methods.delegatedSpl],
+            asset: token.address,
+            decimals: token.decimals,
+          },
         })
       }
     }
@@ -82,8 +124,12 @@ function evmExtra(s: FacilitatorDeps, spec: NetworkSpec, symbol: string) {
   // Permit2 takes any ERC-20 the payer approved to it; the proxy's presence is checked per payment.
   const accepted = t.eip3009 ? [methods.erc2612, methods.eip3009, methods.permit2] : [methods.erc2612, methods.permit2]
   return {
-    assetTransferMethod: methods.erc2612, name: t.permitDomain?.name ?? symbol, version: t.permitDomain?.version ?? '1',
-    symbol, spender: s.accounts.facilitator, assetTransferMethods: accepted,
+    assetTransferMethod: methods.erc2612,
+    name: t.permitDomain?.name ?? symbol,
+    version: t.permitDomain?.version ?? '1',
+    symbol,
+    spender: s.accounts.facilitator,
+    assetTransferMethods: accepted,
   }
 }
 
@@ -91,7 +137,12 @@ function svmExtra(s: FacilitatorDeps, symbol: string) {
   const signer = s.accounts.solanaFacilitator
   return {
     // SPL mints have no signing domain; the symbol names the token and the version is the message format's.
-    assetTransferMethod: methods.delegatedSpl, name: symbol, version: '1', symbol,
-    feePayer: signer, delegate: signer, assetTransferMethods: [methods.delegatedSpl, methods.svmTransaction],
+    assetTransferMethod: methods.delegatedSpl,
+    name: symbol,
+    version: '1',
+    symbol,
+    feePayer: signer,
+    delegate: signer,
+    assetTransferMethods: [methods.delegatedSpl, methods.svmTransaction],
   }
 }

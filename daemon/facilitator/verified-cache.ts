@@ -10,7 +10,10 @@ export type VerifiedCache = { add(p: Payment): void; take(p: Payment): boolean }
 
 export function verifiedCache(ttlMs = 30_000, max = 50_000): VerifiedCache {
   const seen = new Map<string, number>()
-  const keyOf = (p: Payment) => createHash('sha256').update(JSON.stringify([p.version, p.scheme, p.network, p.payload, p.requirements])).digest('base64')
+  const keyOf = (p: Payment) =>
+    createHash('sha256')
+      .update(JSON.stringify([p.version, p.scheme, p.network, p.payload, p.requirements]))
+      .digest('base64')
   return {
     add(p: Payment) {
       if (seen.size >= max) seen.delete(seen.keys().next().value!)

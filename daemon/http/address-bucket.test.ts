@@ -3,7 +3,13 @@ import { addressBucket } from './address-bucket.js'
 
 describe('addressBucket', () => {
   it('keys IPv6 by its /64, however it is spelled', () => {
-    const one = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:5', '2001:db8:1:2::1.2.3.4', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::9')]
+    const one = [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0001:0002:0:0:0:5',
+      '2001:db8:1:2::1.2.3.4',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::9'),
+    ]
     expect(new Set(one.map(addressBucket))).toEqual(new Set(['2001:db8:1:2::/64']))
     expect(addressBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64')
     expect(addressBucket('::1')).toBe('0:0:0:0::/64')

@@ -23,5 +23,8 @@ export function addressBucket(address: string | undefined): string {
   // An embedded IPv4 tail is two groups, always in the low 64 bits.
   const width = (g: string[]) => g.reduce((n, x) => n + (x.includes('.') ? 2 : 1), 0)
   const all = tail === undefined ? h : [...h, ...Array<string>(8 - width(h) - width(t)).fill('0'), ...t]
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`
 }

@@ -1,21 +1,30 @@
-import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server'
-import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { DRAIN_BYTES, DRAIN_MS } from './body.js'
+import { getRequestListener, type Http2Bindings, type HttpBindings, RequestError } from '@hono/node-server'
 import type { ErrorCode } from '../../src/errors/index.js'
+import { DRAIN_BYTES, DRAIN_MS } from './body.js'
 import { answerParserErrors } from './node-errors.js'
 import { newRequestId } from './request-id.js'
 
 const codeOf: Record<number, ErrorCode> = {
-  400: 'BAD_REQUEST', 408: 'REQUEST_TIMEOUT', 413: 'PAYLOAD_TOO_LARGE', 417: 'EXPECTATION_FAILED', 431: 'HEADERS_TOO_LARGE', 500: 'INTERNAL',
+  400: 'BAD_REQUEST',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  417: 'EXPECTATION_FAILED',
+  431: 'HEADERS_TOO_LARGE',
+  500: 'INTERNAL',
 }
 
-export const apiErrorBody = (status: number, error: string, requestId?: string) => JSON.stringify({ error, code: codeOf[status] ?? 'BAD_REQUEST', ...(requestId ? { requestId } : {}) })
+export const apiErrorBody = (status: number, error: string, requestId?: string) =>
+  JSON.stringify({ error, code: codeOf[status] ?? 'BAD_REQUEST', ...(requestId ? { requestId } : {}) })
 
 /** An answer for a request the app never saw, with an id of its own (docs/operations.md "Request ids"). */
 const json = (status: number, error: string) => {
   const id = newRequestId()
-  return new Response(apiErrorBody(status, error, id), { status, headers: { 'content-type': 'application/json', 'x-request-id': id } })
+  return new Response(apiErrorBody(status, error, id), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': id },
+  })
 }
 
 /** The app's fetch; `env` carries Node's request and response (`c.env.incoming`/`outgoing` in routes that write the socket themselves, and for the client's address). */
@@ -28,7 +37,10 @@ export type ApiFetch = (req: Request, env: HttpBindings | Http2Bindings) => Resp
  */
 export function createApiServer(fetch: ApiFetch, opts: ApiServerOptions = {}): Server {
   const listener = getRequestListener(fetch, {
-    errorHandler: (e) => (e instanceof RequestError ? json(400, `malformed request: ${e.message}`) : json(500, 'internal error; the daemon log has the details')),
+    errorHandler: (e) =>
+      e instanceof RequestError
+        ? json(400, `malformed request: ${e.message}`)
+        : json(500, 'internal error; the daemon log has the details'),
   })
   const server = createServer({ ServerResponse: opts.hsts ? HstsResponse : ClosingResponse }, listener)
   answerParserErrors(server, apiErrorBody, { requestIds: true })
@@ -94,4 +106,6 @@ class HstsResponse<R extends IncomingMessage = IncomingMessage> extends ClosingR
 }
 
 const bodyStillArriving = (req: IncomingMessage | undefined) =>
-  req !== undefined && !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)
+  req !== undefined &&
+  !req.complete &&
+  (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)

@@ -1,33 +1,52 @@
 import { execFile } from 'node:child_process'
 import http from 'node:http'
-import { promisify } from 'node:util'
-import { streamedUpload } from '../../test/helpers/streamed-upload.js'
 import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { streamedUpload } from '../../test/helpers/streamed-upload.js'
 import { authService } from '../auth/service.js'
 import { verdictCache } from '../auth/verdict-cache.js'
 import { createApiServer } from './api-server.js'
-import { createApp, type AppDeps } from './app.js'
+import { type AppDeps, createApp } from './app.js'
 import { readRawBody } from './parse.js'
 import { route } from './route.js'
 
 // Body caps over a real socket (the Node request, keep-alive, Connection: close), on the app and
 // API server the daemon runs, with two routes: a JSON one (cap 1 KiB) and a raw one (cap 64 KiB).
 const echo = route({
-  method: 'POST', path: '/json', auth: 'open', surface: 'discovery', maxBody: 1024, body: z.record(z.unknown()),
+  method: 'POST',
+  path: '/json',
+  auth: 'open',
+  surface: 'discovery',
+  maxBody: 1024,
+  body: z.record(z.unknown()),
   handler: (c, _s, { body }) => c.json({ got: body }),
 })
 const raw = route({
-  method: 'POST', path: '/raw', auth: 'open', surface: 'discovery', maxBody: 64 * 1024,
+  method: 'POST',
+  path: '/raw',
+  auth: 'open',
+  surface: 'discovery',
+  maxBody: 64 * 1024,
   handler: async (c) => c.json({ bytes: (await readRawBody(c, 64 * 1024)).byteLength }),
 })
-const ok = route({ method: 'GET', path: '/ok', auth: 'open', surface: 'discovery', handler: (c) => c.json({ ok: true }) })
+const ok = route({
+  method: 'GET',
+  path: '/ok',
+  auth: 'open',
+  surface: 'discovery',
+  handler: (c) => c.json({ ok: true }),
+})
 
 const deps = (): AppDeps => ({
   surfaces: { discovery: {} as never },
-  auth: authService({ auth: { enforce: true, keyPrefix: 'parx' }, operatorToken: 'x'.repeat(24), verdicts: verdictCache({ lookup: async () => undefined }) }),
+  auth: authService({
+    auth: { enforce: true, keyPrefix: 'parx' },
+    operatorToken: 'x'.repeat(24),
+    verdicts: verdictCache({ lookup: async () => undefined }),
+  }),
   log: pino({ level: 'silent' }),
   limiter: { check: () => {} } as unknown as AppDeps['limiter'],
   flowEnabled: () => true,
@@ -38,7 +57,8 @@ let server: http.Server
 let hsts: http.Server
 let port: number
 let hstsPort: number
-const listen = (s: http.Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)))
+const listen = (s: http.Server) =>
+  new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)))
 
 beforeAll(async () => {
   const app = createApp(deps())
@@ -87,12 +107,15 @@ for (let i = 0; i < Number(count); i++) {
 console.log(JSON.stringify(out))
 `
 
-const get = (agent: http.Agent, p = port) => new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-  http.get({ host: '127.0.0.1', port: p, path: '/ok', agent }, (res) => {
-    res.resume()
-    res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }))
-  }).on('error', reject)
-})
+const get = (agent: http.Agent, p = port) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: p, path: '/ok', agent }, (res) => {
+        res.resume()
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }))
+      })
+      .on('error', reject)
+  })
 
 describe('request bodies are capped while they stream', () => {
   it('a chunked body over the cap answers 413 with Connection: close, and the next request on the keep-alive agent succeeds (no reset)', async () => {
@@ -122,10 +145,20 @@ describe('request bodies are capped while they stream', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
     for (const declare of [true, false]) {
       const r = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, path: '/raw', method: 'POST', agent, headers: declare ? {} : { 'transfer-encoding': 'chunked' } }, (res) => {
-          res.resume()
-          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }))
-        })
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/raw',
+            method: 'POST',
+            agent,
+            headers: declare ? {} : { 'transfer-encoding': 'chunked' },
+          },
+          (res) => {
+            res.resume()
+            res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }))
+          },
+        )
         req.on('error', reject)
         req.end(Buffer.alloc(2 * 2 ** 20, 0x20))
       })
@@ -160,7 +193,15 @@ describe('request bodies are capped while they stream', () => {
   it('a body the request never had read (1 MiB streamed with a GET) does not cut the answer: 20 of 20 clients in another process read it (lingering close)', async () => {
     // In another process: in this one the client's reads and the server's close take turns on one
     // event loop, and the reset that cuts the answer (the client's body left unread at the close) never wins.
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', WRITE_WHOLE_BODY, String(port), '/ok', '20', String(2 ** 20)])
+    const { stdout } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      WRITE_WHOLE_BODY,
+      String(port),
+      '/ok',
+      '20',
+      String(2 ** 20),
+    ])
     expect(JSON.parse(stdout)).toEqual(Array(20).fill(200))
   })
 

@@ -10,11 +10,17 @@ import { BaseError } from '../../src/errors/index.js'
 export const DRAIN_BYTES = 4 * 1024 * 1024
 export const DRAIN_MS = 1_000
 
-export const tooLarge = (max: number) => new BaseError('PAYLOAD_TOO_LARGE', `the request body is larger than ${max} bytes`)
+export const tooLarge = (max: number) =>
+  new BaseError('PAYLOAD_TOO_LARGE', `the request body is larger than ${max} bytes`)
 
 /** The body's declared length (Content-Length), or undefined when it is streamed (chunked) or absent. */
-export function declaredLength(headers: IncomingMessage['headers'] | { get(name: string): string | null | undefined }): number | undefined {
-  const raw = 'get' in headers && typeof headers.get === 'function' ? headers.get('content-length') : (headers as IncomingMessage['headers'])['content-length']
+export function declaredLength(
+  headers: IncomingMessage['headers'] | { get(name: string): string | null | undefined },
+): number | undefined {
+  const raw =
+    'get' in headers && typeof headers.get === 'function'
+      ? headers.get('content-length')
+      : (headers as IncomingMessage['headers'])['content-length']
   if (raw === undefined || raw === null || raw === '') return undefined
   const n = Number(raw)
   return Number.isFinite(n) ? n : undefined

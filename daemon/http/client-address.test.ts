@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Context } from 'hono'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,7 +10,7 @@ import { verdictCache } from '../auth/verdict-cache.js'
 import type { Caller } from '../platform/service.js'
 import { openStore } from '../store/store.js'
 import { createApiServer } from './api-server.js'
-import { createApp, type AppDeps } from './app.js'
+import { type AppDeps, createApp } from './app.js'
 import { clientOf, trustedProxies } from './client-address.js'
 import { apiLimiter } from './middleware/api-limiter.js'
 import { rateLimiter } from './middleware/rate-limit.js'
@@ -26,8 +26,20 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))))
 })
 
-const whoami = route({ method: 'GET', path: '/test/whoami', auth: 'open', surface: 'keys', handler: (c) => c.json(clientOf(c)) })
-const mine = route({ method: 'GET', path: '/test/mine', auth: 'user', surface: 'keys', handler: (c, _s, { caller }) => c.json(caller) })
+const whoami = route({
+  method: 'GET',
+  path: '/test/whoami',
+  auth: 'open',
+  surface: 'keys',
+  handler: (c) => c.json(clientOf(c)),
+})
+const mine = route({
+  method: 'GET',
+  path: '/test/mine',
+  auth: 'user',
+  surface: 'keys',
+  handler: (c, _s, { caller }) => c.json(caller),
+})
 /** A user key is `u-<name>`: enough to show whose bucket a request draws from. */
 const callers = {
   async caller(c: Context): Promise<Caller> {
@@ -37,10 +49,20 @@ const callers = {
   },
 }
 
-async function serve(d: Partial<AppDeps>): Promise<(path: string, headers?: Record<string, string>) => Promise<{ status: number; body: any }>> {
+async function serve(
+  d: Partial<AppDeps>,
+): Promise<(path: string, headers?: Record<string, string>) => Promise<{ status: number; body: any }>> {
   const app = createApp({
-    surfaces: { keys: {} as never }, routes: [whoami, mine], log: pino({ level: 'silent' }), flowEnabled: () => true, callers,
-    auth: authService({ auth: { enforce: true, keyPrefix: 'parx' }, operatorToken: 'x'.repeat(32), verdicts: verdictCache({ lookup: async () => undefined }) }),
+    surfaces: { keys: {} as never },
+    routes: [whoami, mine],
+    log: pino({ level: 'silent' }),
+    flowEnabled: () => true,
+    callers,
+    auth: authService({
+      auth: { enforce: true, keyPrefix: 'parx' },
+      operatorToken: 'x'.repeat(32),
+      verdicts: verdictCache({ lookup: async () => undefined }),
+    }),
     limiter: rateLimiter({ perSecond: 0.001, burst: 2, exemptLoopback: false }),
     ...d,
   })
@@ -71,7 +93,10 @@ describe('trusted proxies', () => {
   it("an untrusted peer's X-Forwarded-For is ignored: the socket's address is the client", async () => {
     for (const proxies of [undefined, trustedProxies(['10.0.0.0/8'])]) {
       const get = await serve({ proxies })
-      expect((await get('/test/whoami', { 'x-forwarded-for': '198.51.100.1' })).body).toEqual({ address: '127.0.0.1', forwardedTrusted: false })
+      expect((await get('/test/whoami', { 'x-forwarded-for': '198.51.100.1' })).body).toEqual({
+        address: '127.0.0.1',
+        forwardedTrusted: false,
+      })
       expect((await get('/test/whoami', { 'x-forwarded-for': '198.51.100.2' })).status).toBe(200)
       // A third "client" is the same socket address, whose bucket is empty.
       expect((await get('/test/whoami', { 'x-forwarded-for': '198.51.100.3' })).body.code).toBe('RATE_LIMITED')
@@ -79,8 +104,12 @@ describe('trusted proxies', () => {
   })
 
   it('refuses a trusted-proxy setting that is not an address, a CIDR or a proxy-addr name', () => {
-    expect(() => loadConfig({ env: { PARX_TRUSTED_PROXIES: '10.0.0.0/8,not-an-ip' }, file: {} })).toThrow(/http\.trustedProxies/)
-    expect(loadConfig({ env: { PARX_TRUSTED_PROXIES: '10.0.0.0/8, loopback' }, file: {} }).http.trustedProxies).toEqual(['10.0.0.0/8', 'loopback'])
+    expect(() => loadConfig({ env: { PARX_TRUSTED_PROXIES: '10.0.0.0/8,not-an-ip' }, file: {} })).toThrow(
+      /http\.trustedProxies/,
+    )
+    expect(loadConfig({ env: { PARX_TRUSTED_PROXIES: '10.0.0.0/8, loopback' }, file: {} }).http.trustedProxies).toEqual(
+      ['10.0.0.0/8', 'loopback'],
+    )
   })
 })
 
@@ -104,14 +133,22 @@ describe('loopback exemption', () => {
   it('is off by default on testnet and mainnet, on for the local profile, and settable', async () => {
     const store = await openStore({ file: ':memory:' })
     try {
-      const limiter = (env: Record<string, string | undefined>) => apiLimiter(loadConfig({ env: { PARX_RATE_LIMIT_BURST: '2', PARX_RATE_LIMIT_PER_SECOND: '0.001', ...env }, file: {} }), store, pino({ level: 'silent' }))
+      const limiter = (env: Record<string, string | undefined>) =>
+        apiLimiter(
+          loadConfig({ env: { PARX_RATE_LIMIT_BURST: '2', PARX_RATE_LIMIT_PER_SECOND: '0.001', ...env }, file: {} }),
+          store,
+          pino({ level: 'silent' }),
+        )
       for (const profile of ['testnet', 'mainnet']) {
         const get = await serve({ limiter: limiter({ PARX_PROFILE: profile }) })
         expect((await get('/test/whoami')).status).toBe(200)
         expect((await get('/test/whoami')).status).toBe(200)
         expect((await get('/test/whoami')).body.code, profile).toBe('RATE_LIMITED')
       }
-      for (const env of [{ PARX_PROFILE: 'local' }, { PARX_PROFILE: 'testnet', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' }]) {
+      for (const env of [
+        { PARX_PROFILE: 'local' },
+        { PARX_PROFILE: 'testnet', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
+      ]) {
         const get = await serve({ limiter: limiter(env) })
         for (let i = 0; i < 5; i++) expect((await get('/test/whoami')).status, JSON.stringify(env)).toBe(200)
       }

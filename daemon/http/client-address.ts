@@ -43,7 +43,11 @@ export function trustedProxies(list: readonly string[]): TrustedProxies {
       if (peer !== undefined && list.length > 0 && trust(peer, 0)) {
         const forwarded = c.req.header('x-forwarded-for')
         // proxy-addr reads the peer and the header off a Node request; these two fields are all it uses.
-        const req = { socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }
+        const req = {
+          socket: { remoteAddress: peer },
+          connection: { remoteAddress: peer },
+          headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+        }
         client = { address: proxyaddr(req as never, trust), forwardedTrusted: true }
       }
       seen.set(c.req.raw, client)

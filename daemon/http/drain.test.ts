@@ -13,10 +13,17 @@ function slowServer() {
   return { server, waiting, release: () => waiting.splice(0).forEach((f) => f()) }
 }
 
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)))
+const listen = (server: Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  )
 
 /** One request on its own connection; resolves with the status, `connection` header and body, or the socket error's code. */
-function get(port: number, path: string, agent?: import('node:http').Agent): Promise<{ status?: number; connection?: string; body?: string; error?: string }> {
+function get(
+  port: number,
+  path: string,
+  agent?: import('node:http').Agent,
+): Promise<{ status?: number; connection?: string; body?: string; error?: string }> {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port, path, agent: agent ?? false }, (res) => {
       let body = ''
@@ -145,7 +152,10 @@ describe('drainable, a request on a connection being closed as idle', () => {
     await new Promise((r) => socket.once('close', r))
     await drained
     const answered = /^HTTP\/1.1 200/.test(answer)
-    expect(answered || !seen.includes('/pay'), `processed ${JSON.stringify(seen)} and answered ${JSON.stringify(answer)}`).toBe(true)
+    expect(
+      answered || !seen.includes('/pay'),
+      `processed ${JSON.stringify(seen)} and answered ${JSON.stringify(answer)}`,
+    ).toBe(true)
     expect(seen).toContain('/first')
   })
 })

@@ -1,5 +1,5 @@
-import { Server as NetServer, type Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { Server as NetServer, type Socket } from 'node:net'
 
 /** The stop bound when the config names none (docs/operations.md "Stopping and rolling restarts"). */
 export const DEFAULT_DRAIN_SECONDS = 10

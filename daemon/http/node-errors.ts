@@ -28,7 +28,13 @@ export function parserFailure(err: { code?: string }): { status: number; message
   }
 }
 
-const reason: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' }
+const reason: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+}
 
 /**
  * Answers in JSON what Node's HTTP layer would otherwise answer itself with an empty body: requests
@@ -55,7 +61,12 @@ export function answerParserErrors(server: Server, body: ErrorBody, opts: { requ
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const { id } = withId()
     const text = body(417, 'only Expect: 100-continue is supported', id)
-    res.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close', ...(id ? { 'x-request-id': id } : {}) })
+    res.writeHead(417, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      connection: 'close',
+      ...(id ? { 'x-request-id': id } : {}),
+    })
     res.end(text)
   })
 }

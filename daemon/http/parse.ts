@@ -1,5 +1,5 @@
-import type { Context } from 'hono'
 import type { IncomingMessage } from 'node:http'
+import type { Context } from 'hono'
 import type { z } from 'zod'
 import { BaseError } from '../../src/errors/index.js'
 import { parseInput } from '../../src/sdk/parse-input.js'
@@ -14,10 +14,15 @@ export const DEFAULT_MAX_BODY = 64 * 1024
  * when the route declares one, within `maxBody`; an empty body is `{}`, so routes whose fields are
  * all optional take none.
  */
-export async function readInput(c: Context, def: AnyRoute): Promise<{ body: unknown; query: unknown; params: unknown }> {
+export async function readInput(
+  c: Context,
+  def: AnyRoute,
+): Promise<{ body: unknown; query: unknown; params: unknown }> {
   const params = def.params ? parseInput(def.params as z.ZodTypeAny, c.req.param(), 'path') : undefined
   const query = def.query ? parseInput(def.query as z.ZodTypeAny, c.req.query(), 'query') : undefined
-  const body = def.body ? parseInput(def.body as z.ZodTypeAny, await readJson(c, def.maxBody ?? DEFAULT_MAX_BODY), 'body') : undefined
+  const body = def.body
+    ? parseInput(def.body as z.ZodTypeAny, await readJson(c, def.maxBody ?? DEFAULT_MAX_BODY), 'body')
+    : undefined
   return { body, query, params }
 }
 
@@ -35,12 +40,18 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
   if (!text) return {}
   const type = c.req.header('content-type')
   if (!isJsonType(type)) {
-    throw new BaseError('UNSUPPORTED_MEDIA_TYPE', `this route reads a JSON body; send it with Content-Type: application/json${type ? `, not ${type.slice(0, 80)}` : ''}`)
+    throw new BaseError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `this route reads a JSON body; send it with Content-Type: application/json${type ? `, not ${type.slice(0, 80)}` : ''}`,
+    )
   }
   try {
     return JSON.parse(text)
   } catch {
-    throw new BaseError('MALFORMED_JSON', 'the request body is not valid JSON; send a JSON object with Content-Type: application/json')
+    throw new BaseError(
+      'MALFORMED_JSON',
+      'the request body is not valid JSON; send a JSON object with Content-Type: application/json',
+    )
   }
 }
 

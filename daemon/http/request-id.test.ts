@@ -3,7 +3,8 @@ import { currentRequestId, inRequest, newRequestId, requestIdFrom } from './requ
 
 describe('request ids', () => {
   it("keeps a caller's sane id", () => {
-    for (const id of ['abc', 'req_123', '3f2b9c1e-8d7a-4e5f-9a0b-1c2d3e4f5a6b', 'trace:span.1', 'x'.repeat(128)]) expect(requestIdFrom(id)).toBe(id)
+    for (const id of ['abc', 'req_123', '3f2b9c1e-8d7a-4e5f-9a0b-1c2d3e4f5a6b', 'trace:span.1', 'x'.repeat(128)])
+      expect(requestIdFrom(id)).toBe(id)
   })
 
   it('replaces an empty, too long or oddly spelled id with a new one', () => {

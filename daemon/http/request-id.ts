@@ -14,7 +14,8 @@ const SANE = /^[A-Za-z0-9._:-]{1,128}$/
 export const newRequestId = (): string => `req_${randomHex(10)}`
 
 /** The caller's id when sane, else a new one. */
-export const requestIdFrom = (incoming: string | undefined | null): string => (incoming && SANE.test(incoming) ? incoming : newRequestId())
+export const requestIdFrom = (incoming: string | undefined | null): string =>
+  incoming && SANE.test(incoming) ? incoming : newRequestId()
 
 /**
  * What the request being served is, for everything it causes: the daemon logger's mixin adds

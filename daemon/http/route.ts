@@ -2,8 +2,8 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { FlowName } from '../../src/config/schema.js'
 import type { ErrorCode } from '../../src/errors/codes.js'
-import type { Caller, PlatformOperations } from '../platform/service.js'
 import type { Session } from '../dashboard/sessions.js'
+import type { Caller, PlatformOperations } from '../platform/service.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
 /**
@@ -94,4 +94,6 @@ export const route = <
   Q extends Schema = undefined,
   P extends Schema = undefined,
   A extends RouteAuth = RouteAuth,
->(def: RouteDef<S, B, Q, P, A>): RouteDef<S, B, Q, P, A> => def
+>(
+  def: RouteDef<S, B, Q, P, A>,
+): RouteDef<S, B, Q, P, A> => def

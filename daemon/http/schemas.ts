@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js'
-import { getAddress, isAddress, type Address } from 'viem'
+import { type Address, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 import { isBase58Of } from '../../src/sdk/solana/encoded-size.js'
 

@@ -1,12 +1,12 @@
-import { Keypair } from '@solana/web3.js'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { Keypair } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { generatePrivateKey } from 'viem/accounts'
 import type { Hex } from 'viem'
-import { BaseError } from '../../src/errors/index.js'
+import { generatePrivateKey } from 'viem/accounts'
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { keyFilePath } from '../../src/config/paths.js'
+import { BaseError } from '../../src/errors/index.js'
 import { keyFileSchema } from './key-file-schema.js'
 
 /** The service's own keys. On the local profile they are generated into the data dir (0600). */
@@ -42,7 +42,6 @@ type KeyFile = Omit<ServiceKeys, 'solanaSolver' | 'solanaFacilitator' | 'solanaA
   solanaAttestors: [string, string, string]
   solanaMintAuthority: string
 }
-
 
 export function loadServiceKeys(config: ResolvedConfig): ServiceKeys {
   if (config.profile === 'local') {
@@ -115,7 +114,8 @@ function writeKeyFile(file: string, keys: KeyFile): void {
   chmodSync(file, 0o600)
 }
 
-const whatToDo = 'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to the old ones)'
+const whatToDo =
+  'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to the old ones)'
 
 /** Reads and checks keys.json; a damaged one is named with the key at fault and what to do. */
 function readKeyFile(file: string): KeyFile {
@@ -130,7 +130,10 @@ function readKeyFile(file: string): KeyFile {
     const issue = parsed.error.issues[0]!
     const key = issue.path.join('.') || '(root)'
     const missing = issue.code === 'invalid_type' && issue.received === 'undefined'
-    throw new BaseError('KEY_FILE_INVALID', `${file} ${missing ? 'is missing' : 'has an invalid'} key '${key}'${missing ? '' : ` (${issue.message})`}; ${whatToDo}`)
+    throw new BaseError(
+      'KEY_FILE_INVALID',
+      `${file} ${missing ? 'is missing' : 'has an invalid'} key '${key}'${missing ? '' : ` (${issue.message})`}; ${whatToDo}`,
+    )
   }
   return parsed.data as KeyFile
 }

@@ -14,7 +14,7 @@ describe('solanaKeypair', () => {
     }
   })
 
-  it('refuses a secret key whose public half is not its seed\'s, and one of the wrong size, as web3.js does', () => {
+  it("refuses a secret key whose public half is not its seed's, and one of the wrong size, as web3.js does", () => {
     const a = Keypair.generate()
     const b = Keypair.generate()
     const mixed = new Uint8Array([...a.secretKey.subarray(0, 32), ...b.publicKey.toBytes()])

@@ -1,6 +1,6 @@
-import { BaseError } from '../../src/errors/base.js'
 import { createPublicKey } from 'node:crypto'
 import { Keypair } from '@solana/web3.js'
+import { BaseError } from '../../src/errors/base.js'
 import { ed25519PrivateKey } from '../../src/sdk/solana/ed25519-keys.js'
 
 /** The Ed25519 public key of a 32-byte seed, by Node's native crypto (the last 32 bytes of its SPKI DER). */
@@ -17,7 +17,8 @@ function publicKeyOf(seed: Uint8Array): Uint8Array {
 export function solanaKeypair(secretKey: Uint8Array): Keypair {
   if (secretKey.byteLength !== 64) throw new BaseError('KEY_FILE_INVALID', 'bad secret key size')
   const publicKey = publicKeyOf(secretKey.subarray(0, 32))
-  if (!Buffer.from(publicKey).equals(Buffer.from(secretKey.subarray(32)))) throw new BaseError('KEY_FILE_INVALID', 'provided secretKey is invalid')
+  if (!Buffer.from(publicKey).equals(Buffer.from(secretKey.subarray(32))))
+    throw new BaseError('KEY_FILE_INVALID', 'provided secretKey is invalid')
   return Keypair.fromSecretKey(secretKey, { skipValidation: true })
 }
 

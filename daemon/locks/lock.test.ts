@@ -7,9 +7,17 @@ describe('processLock', () => {
     const log: string[] = []
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
-    const a1 = lock.run('a', async () => { log.push('a1 start'); await gate; log.push('a1 end') })
-    const a2 = lock.run('a', async () => { log.push('a2') })
-    const b = lock.run('b', async () => { log.push('b') })
+    const a1 = lock.run('a', async () => {
+      log.push('a1 start')
+      await gate
+      log.push('a1 end')
+    })
+    const a2 = lock.run('a', async () => {
+      log.push('a2')
+    })
+    const b = lock.run('b', async () => {
+      log.push('b')
+    })
     await b
     expect(log).toEqual(['a1 start', 'b'])
     release()
@@ -19,7 +27,11 @@ describe('processLock', () => {
 
   it('a failing section releases the key and reports its error', async () => {
     const lock = processLock()
-    await expect(lock.run('k', async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    await expect(
+      lock.run('k', async () => {
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
     expect(await lock.run('k', async () => 7)).toBe(7)
   })
 })

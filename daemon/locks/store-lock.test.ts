@@ -17,26 +17,38 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     const [a, b] = [locks[0]!, locks.at(-1)!]
     let inside = 0
     let most = 0
-    const section = (lock: typeof a) => lock.run('local-solana:mint', async () => {
-      inside++
-      most = Math.max(most, inside)
-      // Long enough for the other replica's attempt to arrive while this one holds the key.
-      await new Promise((r) => setTimeout(r, 20))
-      inside--
-    })
+    const section = (lock: typeof a) =>
+      lock.run('local-solana:mint', async () => {
+        inside++
+        most = Math.max(most, inside)
+        // Long enough for the other replica's attempt to arrive while this one holds the key.
+        await new Promise((r) => setTimeout(r, 20))
+        inside--
+      })
     await Promise.all(Array.from({ length: 12 }, (_, i) => section(i % 2 ? a : b)))
     expect(most).toBe(1)
     // Another key is not held up by a held one.
     let release!: () => void
     let started!: () => void
     const holding = new Promise<void>((r) => (started = r))
-    const held = a.run('local-solana:mint', () => new Promise<void>((r) => { release = r; started() }))
+    const held = a.run(
+      'local-solana:mint',
+      () =>
+        new Promise<void>((r) => {
+          release = r
+          started()
+        }),
+    )
     await holding
     expect(await b.run('local-solana:another', async () => 'ran')).toBe('ran')
     release()
     await held
     // A failing section frees the key on every replica.
-    await expect(a.run('k', async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    await expect(
+      a.run('k', async () => {
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
     expect(await b.run('k', async () => 7)).toBe(7)
   })
 
@@ -45,7 +57,11 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     const s = await openStore({ file: ':memory:', url })
     opened.push(s)
     const lock = storeLock(s)
-    const n = await Promise.all(Array.from({ length: 30 }, () => lock.run('k', async () => (await s.db.selectFrom('deployments').selectAll().execute()).length)))
+    const n = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        lock.run('k', async () => (await s.db.selectFrom('deployments').selectAll().execute()).length),
+      ),
+    )
     expect(n).toEqual(Array(30).fill(0))
   })
 
@@ -58,7 +74,9 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     let pinned = 0
     const section = lock.run('k', async () => {
       // The pinned connection is the one holding the advisory lock: end it from the server side.
-      const held = await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`.execute(s.db)
+      const held = await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`.execute(
+        s.db,
+      )
       pinned = held.rows[0]!.pid
       await sql`SELECT pg_terminate_backend(${pinned})`.execute(s.db)
       await new Promise((r) => setTimeout(r, 200))
@@ -70,4 +88,3 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     expect(await lock.run('k', async () => 'again')).toBe('again')
   })
 })
-

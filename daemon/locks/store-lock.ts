@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Store } from '../store/store.js'
-import { processLock, type KeyedLock } from './lock.js'
+import { type KeyedLock, processLock } from './lock.js'
 
 /**
  * The replica-safe KeyedLock: a PostgreSQL session advisory lock per key, held on one pinned

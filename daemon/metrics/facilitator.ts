@@ -6,7 +6,10 @@ import { boundedLabel } from './bounded-label.js'
 
 /** What the facilitator records: its answers, and the size of each settlement batch it sends. */
 export type FacilitatorRecorder = {
-  call(labels: { operation: 'verify' | 'settle'; network: string; scheme: string; outcome: string }, seconds: number): void
+  call(
+    labels: { operation: 'verify' | 'settle'; network: string; scheme: string; outcome: string },
+    seconds: number,
+  ): void
   /** One settlement transaction left carrying `size` payments (daemon/facilitator/evm/batcher.ts). */
   batch(network: string, size: number): void
 }
@@ -48,7 +51,8 @@ export const settleOutcome = (r: SettleResponse): string =>
 export function instrumentFacilitator<T extends Core>(f: T, rec: FacilitatorRecorder): T {
   const network = boundedLabel()
   const scheme = boundedLabel(8)
-  const timed = <R>(operation: 'verify' | 'settle', outcome: (r: R) => string, call: (p: Payment) => Promise<R>) =>
+  const timed =
+    <R>(operation: 'verify' | 'settle', outcome: (r: R) => string, call: (p: Payment) => Promise<R>) =>
     async (p: Payment): Promise<R> => {
       const t0 = performance.now()
       let label = 'error'
@@ -57,7 +61,10 @@ export function instrumentFacilitator<T extends Core>(f: T, rec: FacilitatorReco
         label = outcome(r)
         return r
       } finally {
-        rec.call({ operation, network: network(p.network), scheme: scheme(p.scheme), outcome: label }, (performance.now() - t0) / 1000)
+        rec.call(
+          { operation, network: network(p.network), scheme: scheme(p.scheme), outcome: label },
+          (performance.now() - t0) / 1000,
+        )
       }
     }
   return {

@@ -17,7 +17,10 @@ export function httpMetrics(registry: Registry): HttpRecorder {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   })
-  return { request: (l, seconds) => h.observe({ method: l.method, route: l.route, status: String(l.status), surface: l.surface }, seconds) }
+  return {
+    request: (l, seconds) =>
+      h.observe({ method: l.method, route: l.route, status: String(l.status), surface: l.surface }, seconds),
+  }
 }
 
 /** What a matched route tells the timing middleware about itself (set by the route's handler in daemon/http/app.ts). */
@@ -37,7 +40,10 @@ export function httpTimingMiddleware(rec: HttpRecorder) {
       await next()
     } finally {
       const r = (c.get('route') as MatchedRoute | undefined) ?? UNMATCHED
-      rec.request({ method: c.req.method, route: r.path, status: c.res.status, surface: r.surface }, (performance.now() - t0) / 1000)
+      rec.request(
+        { method: c.req.method, route: r.path, status: c.res.status, surface: r.surface },
+        (performance.now() - t0) / 1000,
+      )
     }
   }
 }

@@ -8,8 +8,20 @@ type Operations = Pick<PlatformService, 'pay' | 'send' | 'swap'>
 export function instrumentPlatform<T extends Operations>(p: T, rec: PlatformRecorder): T {
   return {
     ...p,
-    pay: (agent, req) => withOutcome((o) => rec.operation('pay', o), () => p.pay(agent, req)),
-    send: (agent, body) => withOutcome((o) => rec.operation('send', o), () => p.send(agent, body)),
-    swap: (agent, body) => withOutcome((o) => rec.operation('swap', o), () => p.swap(agent, body)),
+    pay: (agent, req) =>
+      withOutcome(
+        (o) => rec.operation('pay', o),
+        () => p.pay(agent, req),
+      ),
+    send: (agent, body) =>
+      withOutcome(
+        (o) => rec.operation('send', o),
+        () => p.send(agent, body),
+      ),
+    swap: (agent, body) =>
+      withOutcome(
+        (o) => rec.operation('swap', o),
+        () => p.swap(agent, body),
+      ),
   }
 }

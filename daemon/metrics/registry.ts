@@ -1,12 +1,12 @@
-import { collectDefaultMetrics, Registry } from 'prom-client'
 import type { Logger } from 'pino'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 import { chainGauges, type HeadProbe } from './chain-gauges.js'
-import { channelClaimMetrics, type ChannelClaimRecorder } from './channel-claims.js'
-import { facilitatorMetrics, type FacilitatorRecorder } from './facilitator.js'
-import { httpMetrics, type HttpRecorder } from './http.js'
-import { platformMetrics, swapMetrics, type PlatformRecorder, type SwapRecorder } from './operations.js'
+import { type ChannelClaimRecorder, channelClaimMetrics } from './channel-claims.js'
+import { type FacilitatorRecorder, facilitatorMetrics } from './facilitator.js'
+import { type HttpRecorder, httpMetrics } from './http.js'
+import { type PlatformRecorder, platformMetrics, type SwapRecorder, swapMetrics } from './operations.js'
 import { leadershipGauge, storePoolGauge } from './process-gauges.js'
 import { storeGauges } from './store-gauges.js'
 
@@ -46,7 +46,10 @@ export function createMetrics(opts: { enabled: boolean }): DaemonMetrics {
       enabled: false,
       observe: () => {},
       scrape: async () => {
-        throw new BaseError('NOT_FOUND', 'metrics are off on this daemon (metrics.enabled = false, PARX_METRICS_ENABLED)')
+        throw new BaseError(
+          'NOT_FOUND',
+          'metrics are off on this daemon (metrics.enabled = false, PARX_METRICS_ENABLED)',
+        )
       },
     }
   }

@@ -16,13 +16,18 @@ export function metricsServer(metrics: MetricsSurface): Server {
       res.end(JSON.stringify(body))
     }
     const path = (req.url ?? '/').split('?')[0]
-    if (req.method !== 'GET' || path !== '/metrics') return json(404, { error: 'this port serves GET /metrics only', code: 'NOT_FOUND' })
+    if (req.method !== 'GET' || path !== '/metrics')
+      return json(404, { error: 'this port serves GET /metrics only', code: 'NOT_FOUND' })
     metrics.scrape().then(
       ({ contentType, body }) => {
         res.writeHead(200, { 'content-type': contentType })
         res.end(body)
       },
-      (e) => json(isBaseError(e) ? e.status : 500, isBaseError(e) ? e.toJSON() : { error: 'internal error; the daemon log has the details', code: 'INTERNAL' }),
+      (e) =>
+        json(
+          isBaseError(e) ? e.status : 500,
+          isBaseError(e) ? e.toJSON() : { error: 'internal error; the daemon log has the details', code: 'INTERNAL' },
+        ),
     )
   })
 }

@@ -4,7 +4,12 @@ import { buildManifest } from './manifest.js'
 
 describe('platform manifest', () => {
   it('describes the profile agent networks from the registry and matches the contract schema', () => {
-    const m = buildManifest({ profile: 'local', version: '0.1.0', facilitatorUrl: 'http://127.0.0.1:1/facilitator', tokenAddress: () => null })
+    const m = buildManifest({
+      profile: 'local',
+      version: '0.1.0',
+      facilitatorUrl: 'http://127.0.0.1:1/facilitator',
+      tokenAddress: () => null,
+    })
     expect(manifest.parse(m)).toEqual(m)
     expect(m.networks.map((n) => [n.key, n.sendMethod, n.tokens.map((t) => t.symbol), n.swapPairs.length])).toEqual([
       ['local-base', 'userOperation', ['USDC', 'PUSD', 'XUSD'], 3],
@@ -18,15 +23,41 @@ describe('platform manifest', () => {
 
   it('publishes the receipt signer and the typed data domain; null where the deployment has no receipt key', () => {
     const signer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-    const m = buildManifest({ profile: 'local', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: () => null, receiptSigner: signer })
-    expect(manifest.parse(m).receipts).toEqual({ signer, domain: { name: 'parx receipt', version: '1' }, primaryType: 'Receipt' })
-    expect(buildManifest({ profile: 'mainnet', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: () => null }).receipts.signer).toBeNull()
-    expect(m.routes).toContainEqual({ method: 'GET', path: '/api/agents/:id/receipts/:paymentId', summary: expect.any(String) })
+    const m = buildManifest({
+      profile: 'local',
+      version: '0.1.0',
+      facilitatorUrl: 'x',
+      tokenAddress: () => null,
+      receiptSigner: signer,
+    })
+    expect(manifest.parse(m).receipts).toEqual({
+      signer,
+      domain: { name: 'parx receipt', version: '1' },
+      primaryType: 'Receipt',
+    })
+    expect(
+      buildManifest({ profile: 'mainnet', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: () => null }).receipts
+        .signer,
+    ).toBeNull()
+    expect(m.routes).toContainEqual({
+      method: 'GET',
+      path: '/api/agents/:id/receipts/:paymentId',
+      summary: expect.any(String),
+    })
   })
 
   it('serves the mainnet networks on mainnet; tempo only once a profile serves it', () => {
-    const m = buildManifest({ profile: 'mainnet', version: '0.1.0', facilitatorUrl: 'x', tokenAddress: (n, s) => (n === 'base' && s === 'USDC' ? '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' : null) })
+    const m = buildManifest({
+      profile: 'mainnet',
+      version: '0.1.0',
+      facilitatorUrl: 'x',
+      tokenAddress: (n, s) => (n === 'base' && s === 'USDC' ? '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' : null),
+    })
     expect(m.networks.map((n) => n.key)).toEqual(['base', 'radius'])
-    expect(m.networks[0]!.tokens[0]).toEqual({ symbol: 'USDC', decimals: 6, address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' })
+    expect(m.networks[0]!.tokens[0]).toEqual({
+      symbol: 'USDC',
+      decimals: 6,
+      address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    })
   })
 })

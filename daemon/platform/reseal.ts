@@ -1,6 +1,6 @@
-import { BaseError } from '../../src/errors/base.js'
-import { privateKeyToAccount } from 'viem/accounts'
 import { getAddress } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { BaseError } from '../../src/errors/base.js'
 import type { Store } from '../store/store.js'
 import type { WalletSeal } from './wallet-seal.js'
 
@@ -21,9 +21,17 @@ export type ResealReport = {
  */
 export async function resealAll(store: Store, seal: WalletSeal): Promise<ResealReport> {
   const { db } = store
-  const report: ResealReport = { keyId: seal.keyId, agents: { resealed: 0, current: 0, unopened: [] }, webhooks: { resealed: 0, current: 0, unopened: [] } }
+  const report: ResealReport = {
+    keyId: seal.keyId,
+    agents: { resealed: 0, current: 0, unopened: [] },
+    webhooks: { resealed: 0, current: 0, unopened: [] },
+  }
 
-  for (const a of await db.selectFrom('platform_agents').select(['id', 'address', 'wallet_sealed']).orderBy('id').execute()) {
+  for (const a of await db
+    .selectFrom('platform_agents')
+    .select(['id', 'address', 'wallet_sealed'])
+    .orderBy('id')
+    .execute()) {
     if (seal.isCurrent(a.wallet_sealed)) {
       report.agents.current++
       continue
@@ -31,18 +39,29 @@ export async function resealAll(store: Store, seal: WalletSeal): Promise<ResealR
     let next: string
     try {
       const pk = seal.open(a.id, a.wallet_sealed)
-      if (privateKeyToAccount(pk).address !== getAddress(a.address)) throw new BaseError('INTERNAL', 'opens to another wallet')
+      if (privateKeyToAccount(pk).address !== getAddress(a.address))
+        throw new BaseError('INTERNAL', 'opens to another wallet')
       next = seal.seal(a.id, pk)
       if (seal.open(a.id, next) !== pk) throw new BaseError('INTERNAL', 'the new seal does not open to the same key')
     } catch {
       report.agents.unopened.push(a.id)
       continue
     }
-    const r = await db.updateTable('platform_agents').set({ wallet_sealed: next }).where('id', '=', a.id).where('wallet_sealed', '=', a.wallet_sealed).executeTakeFirst()
+    const r = await db
+      .updateTable('platform_agents')
+      .set({ wallet_sealed: next })
+      .where('id', '=', a.id)
+      .where('wallet_sealed', '=', a.wallet_sealed)
+      .executeTakeFirst()
     if (Number(r.numUpdatedRows) === 1) report.agents.resealed++
   }
 
-  const endpoints = await db.selectFrom('platform_endpoints').select(['id', 'webhook_secret']).where('webhook_secret', 'is not', null).orderBy('id').execute()
+  const endpoints = await db
+    .selectFrom('platform_endpoints')
+    .select(['id', 'webhook_secret'])
+    .where('webhook_secret', 'is not', null)
+    .orderBy('id')
+    .execute()
   for (const e of endpoints) {
     const stored = e.webhook_secret!
     // `raw.`: kept unsealed by a deployment without a platform key; sealing it now is an improvement.
@@ -53,14 +72,22 @@ export async function resealAll(store: Store, seal: WalletSeal): Promise<ResealR
     const owner = `webhook:${e.id}`
     let next: string
     try {
-      const secret = stored.startsWith('raw.') ? (`0x${Buffer.from(stored.slice(4), 'base64').toString('hex')}` as const) : seal.open(owner, stored)
+      const secret = stored.startsWith('raw.')
+        ? (`0x${Buffer.from(stored.slice(4), 'base64').toString('hex')}` as const)
+        : seal.open(owner, stored)
       next = seal.seal(owner, secret)
-      if (seal.open(owner, next) !== secret) throw new BaseError('INTERNAL', 'the new seal does not open to the same secret')
+      if (seal.open(owner, next) !== secret)
+        throw new BaseError('INTERNAL', 'the new seal does not open to the same secret')
     } catch {
       report.webhooks.unopened.push(e.id)
       continue
     }
-    const r = await db.updateTable('platform_endpoints').set({ webhook_secret: next }).where('id', '=', e.id).where('webhook_secret', '=', stored).executeTakeFirst()
+    const r = await db
+      .updateTable('platform_endpoints')
+      .set({ webhook_secret: next })
+      .where('id', '=', e.id)
+      .where('webhook_secret', '=', stored)
+      .executeTakeFirst()
     if (Number(r.numUpdatedRows) === 1) report.webhooks.resealed++
   }
   return report

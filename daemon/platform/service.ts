@@ -8,18 +8,18 @@ import type { Agent } from '../../src/sdk/platform/agents.js'
 import { KEY_HEADER, platformKeyKind } from '../../src/sdk/platform/keys.js'
 import { agentNetworks } from '../../src/sdk/platform/networks.js'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
-import type { EvmChain } from '../chains/evm/chain.js'
-import type { Store } from '../store/store.js'
-import type { SwapDeps } from '../swap/deps.js'
 import type { AaRuntime } from '../buyer/aa/runtime.js'
 import type { ChannelSettings } from '../buyer/batch-settlement/pay.js'
 import type { QuotaSettings } from '../buyer/quotas.js'
-import { buyerService, type BuyerService } from '../buyer/service.js'
-import { egressGuard, type Egress } from '../egress/guard.js'
+import { type BuyerService, buyerService } from '../buyer/service.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import { type Egress, egressGuard } from '../egress/guard.js'
 import { acceptMppSecrets } from '../seller/paid-mpp.js'
-import { sellerService, type SellerService } from '../seller/service.js'
-import { resealAll, type ResealReport } from './reseal.js'
-import { platformStore, type AgentKeyRow, type AgentRow, type PlatformStore, type UserRow } from './store.js'
+import { type SellerService, sellerService } from '../seller/service.js'
+import type { Store } from '../store/store.js'
+import type { SwapDeps } from '../swap/deps.js'
+import { type ResealReport, resealAll } from './reseal.js'
+import { type AgentKeyRow, type AgentRow, type PlatformStore, platformStore, type UserRow } from './store.js'
 import { mppSecrets, walletSeal } from './wallet-seal.js'
 
 /** Who called: a user (its key) or an agent (its key). */
@@ -124,19 +124,44 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
   const lookup = async (c: Context, kind: 'user' | 'agent'): Promise<Caller | undefined> => {
     const key = c.req.header(KEY_HEADER[kind])
     if (key === undefined) return undefined
-    if (platformKeyKind(key.trim()) !== kind) throw unauthorized(`the ${KEY_HEADER[kind]} header does not hold a ${kind} key (parx-${kind[0]}-<64 hex>)`)
+    if (platformKeyKind(key.trim()) !== kind)
+      throw unauthorized(`the ${KEY_HEADER[kind]} header does not hold a ${kind} key (parx-${kind[0]}-<64 hex>)`)
     const owner = await store.keyOwner(key.trim(), kind)
     if (!owner) throw unauthorized(`unknown or revoked ${kind} key in ${KEY_HEADER[kind]}`)
     return owner.kind === 'user' ? { kind: 'user', userId: owner.userId } : { kind: 'agent', agentId: owner.agentId }
   }
   const seller = sellerService({
-    facilitatorUrl: p.facilitatorUrl, paidFacilitator: p.paidFacilitator, batchReceiverAuthorizer: p.batchReceiverAuthorizer, mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
-    store: p.store, platform: store, seal, evm: p.evm, egress, platformUrl: p.platformUrl, log: p.log,
+    facilitatorUrl: p.facilitatorUrl,
+    paidFacilitator: p.paidFacilitator,
+    batchReceiverAuthorizer: p.batchReceiverAuthorizer,
+    mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
+    store: p.store,
+    platform: store,
+    seal,
+    evm: p.evm,
+    egress,
+    platformUrl: p.platformUrl,
+    log: p.log,
   })
   const buyer = buyerService({
-    profile: p.profile, store: p.store, platform: store, evm: p.evm, tokenAddress, endpoints: seller.endpoints, webhooks: seller.webhooks, egress,
-    aa: p.aa, swap: p.swap, topUpFees: p.topUpFees, quotas: p.quotas, payValiditySeconds: p.payValiditySeconds, preferAuthCapture: p.preferAuthCapture,
-    channelSettings: p.channelSettings, receiptKey: p.receiptKey, approvalTtlSeconds: p.approvalTtlSeconds, log: p.log,
+    profile: p.profile,
+    store: p.store,
+    platform: store,
+    evm: p.evm,
+    tokenAddress,
+    endpoints: seller.endpoints,
+    webhooks: seller.webhooks,
+    egress,
+    aa: p.aa,
+    swap: p.swap,
+    topUpFees: p.topUpFees,
+    quotas: p.quotas,
+    payValiditySeconds: p.payValiditySeconds,
+    preferAuthCapture: p.preferAuthCapture,
+    channelSettings: p.channelSettings,
+    receiptKey: p.receiptKey,
+    approvalTtlSeconds: p.approvalTtlSeconds,
+    log: p.log,
   })
   const canCreateAgents = p.walletKey !== undefined
   const agentNetworkKeys = agentNetworks().map((n) => n.key)
@@ -152,9 +177,17 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       const user = await lookup(c, 'user')
       const agent = user ? undefined : await lookup(c, 'agent')
       const who = user ?? agent
-      if (!who) throw unauthorized(`send a ${want === 'agent' ? 'agent key in x-agent-key' : want === 'user' ? 'user key in x-user-key' : 'user key in x-user-key or an agent key in x-agent-key'}`)
-      if (want === 'user' && who.kind !== 'user') throw new BaseError('FORBIDDEN', 'this route takes a user key (x-user-key); an agent key cannot call it')
-      if (want === 'agent' && who.kind !== 'agent') throw new BaseError('FORBIDDEN', 'this route takes an agent key (x-agent-key); use GET /api/agents/:id with a user key')
+      if (!who)
+        throw unauthorized(
+          `send a ${want === 'agent' ? 'agent key in x-agent-key' : want === 'user' ? 'user key in x-user-key' : 'user key in x-user-key or an agent key in x-agent-key'}`,
+        )
+      if (want === 'user' && who.kind !== 'user')
+        throw new BaseError('FORBIDDEN', 'this route takes a user key (x-user-key); an agent key cannot call it')
+      if (want === 'agent' && who.kind !== 'agent')
+        throw new BaseError(
+          'FORBIDDEN',
+          'this route takes an agent key (x-agent-key); use GET /api/agents/:id with a user key',
+        )
       return who
     },
     async ownedAgent(caller, id) {
@@ -164,31 +197,49 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       return a
     },
     userOf(caller) {
-      if (caller.kind !== 'user') throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")
+      if (caller.kind !== 'user')
+        throw new BaseError('FORBIDDEN', "only the owning user's key (x-user-key) may do this; an agent key cannot")
       return caller.userId
     },
     users: {
       async create(body) {
-        if (body.wallet && (await store.userByWallet(body.wallet))) throw new BaseError('ALREADY_EXISTS', `a user is already bound to ${body.wallet}`)
+        if (body.wallet && (await store.userByWallet(body.wallet)))
+          throw new BaseError('ALREADY_EXISTS', `a user is already bound to ${body.wallet}`)
         return store.createUser(body)
       },
       async get(userId) {
-        return { user: (await store.user(userId))!, agents: await store.countAgents(userId), endpoints: await seller.endpoints.count(userId) }
+        return {
+          user: (await store.user(userId))!,
+          agents: await store.countAgents(userId),
+          endpoints: await seller.endpoints.count(userId),
+        }
       },
     },
     agents: {
       async create(userId, body) {
         if (!p.evm[body.network]) {
-          throw new BaseError('NETWORK_UNSUPPORTED', `${body.network} is not served by this deployment (profile ${p.profile}); use one of ${Object.keys(p.evm).filter((k) => agentNetworkKeys.includes(k)).join(', ')}`)
+          throw new BaseError(
+            'NETWORK_UNSUPPORTED',
+            `${body.network} is not served by this deployment (profile ${p.profile}); use one of ${Object.keys(p.evm)
+              .filter((k) => agentNetworkKeys.includes(k))
+              .join(', ')}`,
+          )
         }
         if (!canCreateAgents) {
-          throw new BaseError('FLOW_DISABLED', 'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)')
+          throw new BaseError(
+            'FLOW_DISABLED',
+            'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)',
+          )
         }
         await buyer.quotas.agent(userId)
         // The user's default policy is copied in at creation (a later change of the default leaves this
         // agent as it is); its limits, where set, take the place of the deployment's new-agent limits.
         const d = await buyer.policies.defaultPolicy(userId)
-        const limits = { ...buyer.newAgentLimits, perPaymentUsd: d.perPaymentUsd ?? buyer.newAgentLimits.perPaymentUsd ?? null, dailyUsd: d.dailyUsd ?? buyer.newAgentLimits.dailyUsd ?? null }
+        const limits = {
+          ...buyer.newAgentLimits,
+          perPaymentUsd: d.perPaymentUsd ?? buyer.newAgentLimits.perPaymentUsd ?? null,
+          dailyUsd: d.dailyUsd ?? buyer.newAgentLimits.dailyUsd ?? null,
+        }
         const created = await store.createAgent({ userId, name: body.name, network: body.network, limits })
         await buyer.policies.copyDefault(created.id, d)
         return buyer.agentView((await store.agent(created.id))!)
@@ -210,7 +261,11 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     egress,
     unfreezeRequiresDashboard: p.unfreezeRequiresDashboard ?? false,
     async reseal() {
-      if (!seal) throw new BaseError('FLOW_DISABLED', 'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)')
+      if (!seal)
+        throw new BaseError(
+          'FLOW_DISABLED',
+          'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)',
+        )
       return resealAll(p.store, seal)
     },
     log: p.log,
@@ -219,7 +274,9 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
 }
 
 function unauthorized(message: string): BaseError {
-  return new BaseError('UNAUTHORIZED', message, { details: 'Create a user key with `parx user create` and agent keys with `parx agents keys create`.' })
+  return new BaseError('UNAUTHORIZED', message, {
+    details: 'Create a user key with `parx user create` and agent keys with `parx agents keys create`.',
+  })
 }
 
 /**

@@ -25,14 +25,30 @@ export type UserKeys = {
 
 export function userKeys(store: Store): UserKeys {
   const { db } = store
-  const byWallet = (wallet: Address) => db.selectFrom('platform_users').selectAll().where('wallet', '=', wallet).executeTakeFirst()
+  const byWallet = (wallet: Address) =>
+    db.selectFrom('platform_users').selectAll().where('wallet', '=', wallet).executeTakeFirst()
   const key = (userId: string, keyId: string) =>
-    db.selectFrom('platform_user_keys').selectAll().where('user_id', '=', userId).where('id', '=', keyId).executeTakeFirst()
+    db
+      .selectFrom('platform_user_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', keyId)
+      .executeTakeFirst()
   return {
     async userForWallet(wallet) {
       const found = await byWallet(wallet)
       if (found) return found
-      const row: UserRow = { id: randomUUID(), wallet, name: null, created_at: Date.now(), per_payment_usd: null, hourly_usd: null, daily_usd: null, weekly_usd: null, monthly_usd: null }
+      const row: UserRow = {
+        id: randomUUID(),
+        wallet,
+        name: null,
+        created_at: Date.now(),
+        per_payment_usd: null,
+        hourly_usd: null,
+        daily_usd: null,
+        weekly_usd: null,
+        monthly_usd: null,
+      }
       try {
         await db.insertInto('platform_users').values(row).execute()
       } catch (e) {
@@ -43,16 +59,35 @@ export function userKeys(store: Store): UserKeys {
       }
       return row
     },
-    list: (userId) => db.selectFrom('platform_user_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+    list: (userId) =>
+      db
+        .selectFrom('platform_user_keys')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     async create(userId) {
       const userKey = newPlatformKey('user')
-      const row: UserKeyRow = { id: randomUUID(), user_id: userId, key_hash: hashPlatformKey(userKey), hint: maskPlatformKey(userKey), created_at: Date.now(), revoked_at: null }
+      const row: UserKeyRow = {
+        id: randomUUID(),
+        user_id: userId,
+        key_hash: hashPlatformKey(userKey),
+        hint: maskPlatformKey(userKey),
+        created_at: Date.now(),
+        revoked_at: null,
+      }
       await db.insertInto('platform_user_keys').values(row).execute()
       return { key: row, userKey }
     },
     async revoke(userId, keyId) {
-      await db.updateTable('platform_user_keys').set({ revoked_at: Date.now() })
-        .where('user_id', '=', userId).where('id', '=', keyId).where('revoked_at', 'is', null).execute()
+      await db
+        .updateTable('platform_user_keys')
+        .set({ revoked_at: Date.now() })
+        .where('user_id', '=', userId)
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .execute()
       return key(userId, keyId)
     },
   }

@@ -23,8 +23,12 @@ describe('walletSeal', () => {
     expect(() => walletSeal(key).open(randomUUID(), sealed)).toThrow()
     expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, sealed)).toThrow(/does not hold/)
     // A replica without the key answers a named 503 the operator can act on, never a 500.
-    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, sealed)).toThrow(expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }))
-    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, legacySeal(key, id, pk))).toThrow(expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }))
+    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, sealed)).toThrow(
+      expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }),
+    )
+    expect(() => walletSeal(randomBytes(32).toString('hex')).open(id, legacySeal(key, id, pk))).toThrow(
+      expect.objectContaining({ code: 'WALLET_KEY_UNAVAILABLE' }),
+    )
   })
 
   it('refuses a key of the wrong length', () => {
@@ -40,7 +44,9 @@ describe('walletSeal', () => {
     expect(kid).toBe(platformKeyId(key))
     expect(kid).toMatch(/^[0-9a-f]{16}$/)
     // The AES key is HKDF-SHA256(platform key, label 'parx wallet seal v2'), distinct from the MPP key's.
-    const expected = Buffer.from(hkdfSync('sha256', Buffer.from(key.slice(2), 'hex'), Buffer.alloc(0), 'parx wallet seal v2', 32))
+    const expected = Buffer.from(
+      hkdfSync('sha256', Buffer.from(key.slice(2), 'hex'), Buffer.alloc(0), 'parx wallet seal v2', 32),
+    )
     expect(derivedKey(key, KEY_LABELS.walletSeal)).toEqual(expected)
     expect(derivedKey(key, KEY_LABELS.walletSeal)).not.toEqual(Buffer.from(key.slice(2), 'hex'))
     expect(derivedKey(key, KEY_LABELS.walletSeal)).not.toEqual(derivedKey(key, KEY_LABELS.mppChallenge))

@@ -31,12 +31,17 @@ export type WalletSeal = {
 }
 
 /** Distinct HKDF labels: one platform key, independent keys for each use. */
-export const KEY_LABELS = { walletSeal: 'parx wallet seal v2', mppChallenge: 'parx mpp challenge v2', keyId: 'parx key id' } as const
+export const KEY_LABELS = {
+  walletSeal: 'parx wallet seal v2',
+  mppChallenge: 'parx mpp challenge v2',
+  keyId: 'parx key id',
+} as const
 
 /** The platform key's bytes; refuses anything but 32 bytes of hex. */
 export function platformKeyBytes(keyHex: string): Buffer {
   const key = Buffer.from(keyHex.replace(/^0x/, ''), 'hex')
-  if (key.length !== 32 || !/^(0x)?[0-9a-fA-F]{64}$/.test(keyHex)) throw new BaseError('CONFIG_INVALID', 'the platform wallet key must be 32 bytes of hex')
+  if (key.length !== 32 || !/^(0x)?[0-9a-fA-F]{64}$/.test(keyHex))
+    throw new BaseError('CONFIG_INVALID', 'the platform wallet key must be 32 bytes of hex')
   return key
 }
 
@@ -56,7 +61,10 @@ export function platformKeyId(keyHex: string): string {
  * and the key) and under previous platform keys still validate until they expire (5 minutes).
  */
 export function mppSecrets(current: string, previous: readonly string[] = []): string[] {
-  const of = (k: string) => [derivedKey(k, KEY_LABELS.mppChallenge).toString('hex'), createHash('sha256').update(`parx mpp challenge:${k}`).digest('hex')]
+  const of = (k: string) => [
+    derivedKey(k, KEY_LABELS.mppChallenge).toString('hex'),
+    createHash('sha256').update(`parx mpp challenge:${k}`).digest('hex'),
+  ]
   return [...new Set([current, ...previous].flatMap(of))]
 }
 
@@ -80,11 +88,21 @@ function gcmOpen(key: Buffer, ownerId: string, iv: string, tag: string, ct: stri
  */
 /** A replica missing the key a wallet was sealed under is an operator's setting to fix, not a bug: 503, named. */
 const keyUnavailable = (what: string) =>
-  new BaseError('WALLET_KEY_UNAVAILABLE', `${what}: give every replica the same keys.platformWallet / PARX_PLATFORM_WALLET_KEY (and the previous key in keys.platformWalletPrevious); nothing was signed`)
+  new BaseError(
+    'WALLET_KEY_UNAVAILABLE',
+    `${what}: give every replica the same keys.platformWallet / PARX_PLATFORM_WALLET_KEY (and the previous key in keys.platformWalletPrevious); nothing was signed`,
+  )
 
 export function walletSeal(keyHex: string, previous: readonly string[] = []): WalletSeal {
-  const all = [keyHex, ...previous.filter((k) => k.replace(/^0x/, '').toLowerCase() !== keyHex.replace(/^0x/, '').toLowerCase())]
-  const keys = all.map((k) => ({ id: platformKeyId(k), raw: platformKeyBytes(k), seal: derivedKey(k, KEY_LABELS.walletSeal) }))
+  const all = [
+    keyHex,
+    ...previous.filter((k) => k.replace(/^0x/, '').toLowerCase() !== keyHex.replace(/^0x/, '').toLowerCase()),
+  ]
+  const keys = all.map((k) => ({
+    id: platformKeyId(k),
+    raw: platformKeyBytes(k),
+    seal: derivedKey(k, KEY_LABELS.walletSeal),
+  }))
   const current = keys[0]!
   return {
     keyId: current.id,
@@ -100,7 +118,8 @@ export function walletSeal(keyHex: string, previous: readonly string[] = []): Wa
       if (parts[0] === 'v2' && parts.length === 5) {
         const [, id, iv, tag, ct] = parts as [string, string, string, string, string]
         const k = keys.find((x) => x.id === id)
-        if (!k) throw keyUnavailable(`this wallet was sealed under platform key ${id}, which this replica does not hold`)
+        if (!k)
+          throw keyUnavailable(`this wallet was sealed under platform key ${id}, which this replica does not hold`)
         return gcmOpen(k.seal, ownerId, iv, tag, ct)
       }
       if (parts[0] === 'v1' && parts.length === 4) {
@@ -113,7 +132,10 @@ export function walletSeal(keyHex: string, previous: readonly string[] = []): Wa
         }
         throw keyUnavailable('no platform key this replica holds opens this wallet (sealed in format v1)')
       }
-      throw new BaseError('INTERNAL', 'a sealed wallet in the store is in no format parx knows; the store was edited by hand or is damaged')
+      throw new BaseError(
+        'INTERNAL',
+        'a sealed wallet in the store is in no format parx knows; the store was edited by hand or is damaged',
+      )
     },
     isCurrent: (sealed) => sealed.startsWith(`v2.${current.id}.`),
   }

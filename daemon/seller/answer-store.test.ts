@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { memoryAnswerStore, type AnswerStore, type ClaimParams, type KeptAnswer } from '../../src/sdk/x402/seller/answers/store.js'
+import {
+  type AnswerStore,
+  type ClaimParams,
+  type KeptAnswer,
+  memoryAnswerStore,
+} from '../../src/sdk/x402/seller/answers/store.js'
 import { openTestStore, testStoreUrl } from '../../test/helpers/store.js'
 import { openStore, type Store } from '../store/store.js'
 import { sellerAnswerStore } from './answer-store.js'
@@ -15,8 +20,20 @@ import { sellerAnswerStore } from './answer-store.js'
  * connections to one database) share all of it.
  */
 const NOW = 1_800_000_000_000
-const answer: KeptAnswer = { status: 200, headers: { 'content-type': 'application/json', 'payment-response': 'abc' }, body: Buffer.from('{"order":1}').toString('base64') }
-const claim = (o: Partial<ClaimParams> = {}): ClaimParams => ({ key: 'k1', fingerprint: 'f1', owner: 'a', now: NOW, leaseUntil: NOW + 90_000, expiresAt: NOW + 600_000, ...o })
+const answer: KeptAnswer = {
+  status: 200,
+  headers: { 'content-type': 'application/json', 'payment-response': 'abc' },
+  body: Buffer.from('{"order":1}').toString('base64'),
+}
+const claim = (o: Partial<ClaimParams> = {}): ClaimParams => ({
+  key: 'k1',
+  fingerprint: 'f1',
+  owner: 'a',
+  now: NOW,
+  leaseUntil: NOW + 90_000,
+  expiresAt: NOW + 600_000,
+  ...o,
+})
 
 const opened: Store[] = []
 afterEach(async () => {
@@ -42,7 +59,11 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await s.claim(claim({ owner: 'b', now: NOW + 20 }))).toEqual({ kind: 'answer', answer })
       expect(await s.claim(claim({ owner: 'c', fingerprint: 'f2', now: NOW + 20 }))).toEqual({ kind: 'mismatch' })
       // Past the window (10 minutes) the id is free again.
-      expect(await s.claim(claim({ owner: 'd', now: NOW + 10 + 600_001, leaseUntil: NOW + 700_000, expiresAt: NOW + 1_300_000 }))).toEqual({ kind: 'run' })
+      expect(
+        await s.claim(
+          claim({ owner: 'd', now: NOW + 10 + 600_001, leaseUntil: NOW + 700_000, expiresAt: NOW + 1_300_000 }),
+        ),
+      ).toEqual({ kind: 'run' })
     })
 
     it('a released id (nothing charged) is served anew; a lease that ended is taken over by the same payment only', async () => {
@@ -54,7 +75,9 @@ for (const [name, open] of Object.entries(stores)) {
       expect(await s.claim(claim({ owner: 'b' }))).toEqual({ kind: 'run' })
       // b's process stopped: once its lease ended, another payload is still refused, the same payment served.
       expect(await s.claim(claim({ owner: 'c', fingerprint: 'f2', now: NOW + 90_001 }))).toEqual({ kind: 'mismatch' })
-      expect(await s.claim(claim({ owner: 'c', now: NOW + 90_001, leaseUntil: NOW + 180_000 }))).toEqual({ kind: 'run' })
+      expect(await s.claim(claim({ owner: 'c', now: NOW + 90_001, leaseUntil: NOW + 180_000 }))).toEqual({
+        kind: 'run',
+      })
       // The old holder's late answer is not kept over the new holder's claim.
       expect(await s.keep({ key: 'k1', owner: 'b', answer, bytes: 100, now: NOW + 90_002 })).toBe(false)
       expect(await s.keep({ key: 'k1', owner: 'c', answer, bytes: 100, now: NOW + 90_003 })).toBe(true)

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino'
-import { roundEvery } from '../worker/rounds.js'
-import { sweepHolds } from '../../src/sdk/x402/seller/auth-capture/sweep.js'
 import type { HoldRecord, HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
+import { sweepHolds } from '../../src/sdk/x402/seller/auth-capture/sweep.js'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import type { SettleResponse } from '../../src/sdk/x402/types.js'
+import { roundEvery } from '../worker/rounds.js'
 
 /** How often the leader looks for holds to void. */
 export const HOLD_SWEEP_EVERY_MS = 30_000
@@ -15,12 +15,28 @@ export const HOLD_SWEEP_EVERY_MS = 30_000
  * for the hold's payTo. Leader only, so two replicas never void the same hold at once (and the
  * store's version guard would refuse the second anyway).
  */
-export function holdSweepDuty(p: { holds: HoldStore; facilitatorFor: (payTo: string) => SellerFacilitator; log: Logger; everyMs?: number; onVoided?: (hold: HoldRecord, result: SettleResponse) => Promise<void> }): () => Promise<() => Promise<void>> {
+export function holdSweepDuty(p: {
+  holds: HoldStore
+  facilitatorFor: (payTo: string) => SellerFacilitator
+  log: Logger
+  everyMs?: number
+  onVoided?: (hold: HoldRecord, result: SettleResponse) => Promise<void>
+}): () => Promise<() => Promise<void>> {
   return async () => {
     const round = async () => {
-      for (const { hold, result } of await sweepHolds({ store: p.holds, facilitatorFor: (r) => p.facilitatorFor(r.payTo) })) {
-        if (result.success) await p.onVoided?.(hold, result).catch((err) => p.log.warn({ err }, 'auth-capture: the void webhook could not be queued'))
-        else p.log.warn({ hold: hold.id, reason: result.errorReason }, 'auth-capture: a stale hold could not be voided; the next round retries')
+      for (const { hold, result } of await sweepHolds({
+        store: p.holds,
+        facilitatorFor: (r) => p.facilitatorFor(r.payTo),
+      })) {
+        if (result.success)
+          await p
+            .onVoided?.(hold, result)
+            .catch((err) => p.log.warn({ err }, 'auth-capture: the void webhook could not be queued'))
+        else
+          p.log.warn(
+            { hold: hold.id, reason: result.errorReason },
+            'auth-capture: a stale hold could not be voided; the next round retries',
+          )
       }
     }
     return roundEvery(round, p.everyMs ?? HOLD_SWEEP_EVERY_MS, p.log, 'auth-capture hold sweep')

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
 import type { Hex } from 'viem'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type HoldRecord, type HoldStore, memoryHoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import { openTestStore } from '../../test/helpers/store.js'
-import { memoryHoldStore, type HoldRecord, type HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { Store } from '../store/store.js'
 import { sellerHoldStore } from './hold-store.js'
 
@@ -14,12 +14,39 @@ import { sellerHoldStore } from './hold-store.js'
 const ID = `0x${'AB'.repeat(32)}` as Hex
 const NOW = 1_800_000_000_000
 const record = (o: Partial<HoldRecord> = {}): HoldRecord => ({
-  id: ID, network: 'eip155:31337',
-  requirements: { scheme: 'auth-capture', network: 'eip155:31337', asset: '0x00000000000000000000000000000000000000c0', amount: '1000', payTo: '0x00000000000000000000000000000000000000b0', maxTimeoutSeconds: 120, extra: { captureDeadline: 1_800_003_600, captureMode: 'sync' } },
-  paymentInfo: { operator: '0x00000000000000000000000000000000000000a1', maxAmount: '1000', salt: `0x${'01'.repeat(32)}` }, saltNonce: `0x${'02'.repeat(32)}`,
-  payer: '0x00000000000000000000000000000000000000d0', payTo: '0x00000000000000000000000000000000000000b0', maxAmount: '1000', status: 'authorizing',
-  captured: '0', voided: '0', refunded: '0', captureDeadline: 1_800_003_600, refundDeadline: 1_800_086_400, authorizeTransaction: '', captureTransaction: '',
-  tag: 'endpoint-1', createdAt: NOW, updatedAt: NOW, version: 0, ...o,
+  id: ID,
+  network: 'eip155:31337',
+  requirements: {
+    scheme: 'auth-capture',
+    network: 'eip155:31337',
+    asset: '0x00000000000000000000000000000000000000c0',
+    amount: '1000',
+    payTo: '0x00000000000000000000000000000000000000b0',
+    maxTimeoutSeconds: 120,
+    extra: { captureDeadline: 1_800_003_600, captureMode: 'sync' },
+  },
+  paymentInfo: {
+    operator: '0x00000000000000000000000000000000000000a1',
+    maxAmount: '1000',
+    salt: `0x${'01'.repeat(32)}`,
+  },
+  saltNonce: `0x${'02'.repeat(32)}`,
+  payer: '0x00000000000000000000000000000000000000d0',
+  payTo: '0x00000000000000000000000000000000000000b0',
+  maxAmount: '1000',
+  status: 'authorizing',
+  captured: '0',
+  voided: '0',
+  refunded: '0',
+  captureDeadline: 1_800_003_600,
+  refundDeadline: 1_800_086_400,
+  authorizeTransaction: '',
+  captureTransaction: '',
+  tag: 'endpoint-1',
+  createdAt: NOW,
+  updatedAt: NOW,
+  version: 0,
+  ...o,
 })
 
 let sql: Store | undefined
@@ -33,7 +60,7 @@ afterEach(async () => {
 })
 
 describe.each(Object.keys(stores))('HoldStore (%s)', (name) => {
-  it('records a payment once and reads it back as written, whatever the id\'s case', async () => {
+  it("records a payment once and reads it back as written, whatever the id's case", async () => {
     const s = await stores[name]!()
     expect(await s.insert(record())).toBe(true)
     expect(await s.insert(record({ status: 'held' }))).toBe(false)
@@ -46,7 +73,10 @@ describe.each(Object.keys(stores))('HoldStore (%s)', (name) => {
     await s.insert(record())
     expect(await s.update(ID, 0, { status: 'held', authorizeTransaction: '0xaa' })).toBe(true)
     expect(await s.update(ID, 0, { status: 'failed' })).toBe(false)
-    const [a, b] = await Promise.all([s.update(ID, 1, { captured: '600', voided: '400', status: 'captured' }), s.update(ID, 1, { captured: '1000', status: 'captured' })])
+    const [a, b] = await Promise.all([
+      s.update(ID, 1, { captured: '600', voided: '400', status: 'captured' }),
+      s.update(ID, 1, { captured: '1000', status: 'captured' }),
+    ])
     expect([a, b].filter(Boolean)).toHaveLength(1)
     const r = (await s.get(ID))!
     expect(r.version).toBe(2)

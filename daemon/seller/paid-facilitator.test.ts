@@ -1,16 +1,30 @@
 import { describe, expect, it } from 'vitest'
 import type { Payment } from '../../src/sdk/x402/wire.js'
-import { paidFacilitator, type PaidFacilitatorService } from './paid-facilitator.js'
+import { type PaidFacilitatorService, paidFacilitator } from './paid-facilitator.js'
 
-const requirements = { scheme: 'exact', network: 'eip155:31337', asset: '0x0000000000000000000000000000000000000001', amount: '1', payTo: '0x00000000000000000000000000000000000000aa', maxTimeoutSeconds: 60, extra: {} }
-const body = { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature: '0x' } }, paymentRequirements: requirements }
+const requirements = {
+  scheme: 'exact',
+  network: 'eip155:31337',
+  asset: '0x0000000000000000000000000000000000000001',
+  amount: '1',
+  payTo: '0x00000000000000000000000000000000000000aa',
+  maxTimeoutSeconds: 60,
+  extra: {},
+}
+const body = {
+  x402Version: 2,
+  paymentPayload: { x402Version: 2, accepted: requirements, payload: { signature: '0x' } },
+  paymentRequirements: requirements,
+}
 
 function service() {
   const calls = { supported: 0, settled: [] as Payment[] }
   const s: PaidFacilitatorService = {
     supported: () => (calls.supported++, { kinds: [], extensions: [], signers: {} }),
     verify: async () => ({ isValid: true, payer: '0x1' }),
-    settle: async (p) => (calls.settled.push(p), { success: true, transaction: '0x2', network: p.network, payer: '0x1' }),
+    settle: async (p) => (
+      calls.settled.push(p), { success: true, transaction: '0x2', network: p.network, payer: '0x1' }
+    ),
   }
   return { s, calls }
 }
@@ -44,7 +58,11 @@ describe('paidFacilitator', () => {
   it('answers a malformed body in x402 shape, as the HTTP route does, without calling the service', async () => {
     const { s, calls } = service()
     const f = paidFacilitator(s)('0xaa')
-    expect(await f.settle({ paymentPayload: {}, paymentRequirements: requirements })).toMatchObject({ success: false, errorReason: expect.stringMatching(/^invalid_/), network: 'eip155:31337' })
+    expect(await f.settle({ paymentPayload: {}, paymentRequirements: requirements })).toMatchObject({
+      success: false,
+      errorReason: expect.stringMatching(/^invalid_/),
+      network: 'eip155:31337',
+    })
     expect(await f.verify({})).toMatchObject({ isValid: false, invalidReason: expect.stringMatching(/^invalid_/) })
     expect(calls.settled).toHaveLength(0)
   })

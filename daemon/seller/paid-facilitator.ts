@@ -1,7 +1,7 @@
+import { reasons } from '../../src/sdk/x402/reasons.js'
 import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import type { SettleResponse, SupportedResponse, VerifyResponse } from '../../src/sdk/x402/types.js'
-import { reasons } from '../../src/sdk/x402/reasons.js'
-import { isRecord, toPayment, type Payment } from '../../src/sdk/x402/wire.js'
+import { isRecord, type Payment, toPayment } from '../../src/sdk/x402/wire.js'
 import type { Facilitator } from '../facilitator/service.js'
 
 /** The facilitator calls a platform endpoint's gate makes. */
@@ -24,7 +24,10 @@ const SUPPORTED_TTL_MS = 60_000
  * const forEndpoint = paidFacilitator(facilitator)
  * paymentGate({ facilitator: forEndpoint(endpoint.pay_to_agent_id ? endpoint.pay_to : undefined), routes })
  */
-export function paidFacilitator(service: PaidFacilitatorService, o: { supportedTtlMs?: number; now?: () => number } = {}): (receiver: string | undefined) => SellerFacilitator {
+export function paidFacilitator(
+  service: PaidFacilitatorService,
+  o: { supportedTtlMs?: number; now?: () => number } = {},
+): (receiver: string | undefined) => SellerFacilitator {
   const ttl = o.supportedTtlMs ?? SUPPORTED_TTL_MS
   const now = o.now ?? Date.now
   let cached: { at: number; value: SupportedResponse } | undefined
@@ -41,17 +44,32 @@ export function paidFacilitator(service: PaidFacilitatorService, o: { supportedT
       const p = toPayment(payload, requirements, b.x402Version)
       if (!('malformed' in p)) return { ...p, caller }
       const reason = p.malformed === 'payload' ? reasons.invalidPayload : reasons.invalidPaymentRequirements
-      return { reason, message: `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or malformed`, network: String(requirements.network ?? '') }
+      return {
+        reason,
+        message: `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or malformed`,
+        network: String(requirements.network ?? ''),
+      }
     }
     return {
       supported,
       async verify(body: unknown): Promise<VerifyResponse> {
         const p = payment(body)
-        return 'reason' in p ? { isValid: false, invalidReason: p.reason, invalidMessage: p.message, payer: '' } : service.verify(p)
+        return 'reason' in p
+          ? { isValid: false, invalidReason: p.reason, invalidMessage: p.message, payer: '' }
+          : service.verify(p)
       },
       async settle(body: unknown): Promise<SettleResponse> {
         const p = payment(body)
-        return 'reason' in p ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network: p.network } : service.settle(p)
+        return 'reason' in p
+          ? {
+              success: false,
+              errorReason: p.reason,
+              errorMessage: p.message,
+              payer: '',
+              transaction: '',
+              network: p.network,
+            }
+          : service.settle(p)
       },
     }
   }

@@ -9,16 +9,39 @@ import { acceptMppSecrets, forgetMppGates, MAX_MPP_GATES, mppGate, mppGatesKept 
 /** MPP challenges outlive a change of the key that binds them (HKDF derivation, platform key rotation) until they expire. */
 const chain = {
   chainId: 84532,
-  tokens: { USDC: { symbol: 'USDC', address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6, eip3009: true, permitDomain: { name: 'USDC', version: '2' } } },
+  tokens: {
+    USDC: {
+      symbol: 'USDC',
+      address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      decimals: 6,
+      eip3009: true,
+      permitDomain: { name: 'USDC', version: '2' },
+    },
+  },
 } as unknown as EvmChain
-const endpoint = (id: string, price = '0.01') => ({ id, token: 'USDC', pay_to: '0x00000000000000000000000000000000000000aa', price, name: null }) as unknown as EndpointRow
-const request = (id: string) => ({ headers: { host: '127.0.0.1' }, url: `/paid/${id}`, method: 'GET' }) as unknown as IncomingMessage
+const endpoint = (id: string, price = '0.01') =>
+  ({
+    id,
+    token: 'USDC',
+    pay_to: '0x00000000000000000000000000000000000000aa',
+    price,
+    name: null,
+  }) as unknown as EndpointRow
+const request = (id: string) =>
+  ({ headers: { host: '127.0.0.1' }, url: `/paid/${id}`, method: 'GET' }) as unknown as IncomingMessage
 const secret = () => randomBytes(32).toString('hex')
 
 /** A credential for a challenge the gate of `issuer` made (its payload is not a payment: only the binding is under test). */
 async function credentialFrom(id: string, issuer: string): Promise<string> {
-  const header = await mppGate({ endpoint: endpoint(id), chain, facilitatorUrl: 'http://127.0.0.1:9/', secret: issuer })!.challenge(request(id))
-  return Credential.serialize(Credential.from({ challenge: Challenge.deserialize(header!), payload: { type: 'authorization' } }))
+  const header = await mppGate({
+    endpoint: endpoint(id),
+    chain,
+    facilitatorUrl: 'http://127.0.0.1:9/',
+    secret: issuer,
+  })!.challenge(request(id))
+  return Credential.serialize(
+    Credential.from({ challenge: Challenge.deserialize(header!), payload: { type: 'authorization' } }),
+  )
 }
 
 describe('mppGate', () => {
@@ -27,17 +50,28 @@ describe('mppGate', () => {
     const [old, current, stranger] = [secret(), secret(), secret()]
     const credential = await credentialFrom(id, old)
     acceptMppSecrets(current, [old])
-    const accepted = await mppGate({ endpoint: endpoint(id), chain, facilitatorUrl: 'http://127.0.0.1:9/', secret: current })!.validate(credential)
+    const accepted = await mppGate({
+      endpoint: endpoint(id),
+      chain,
+      facilitatorUrl: 'http://127.0.0.1:9/',
+      secret: current,
+    })!.validate(credential)
     // Past the binding: refused for its payload, not for who issued it.
     expect(accepted.ok).toBe(false)
     expect(accepted.ok ? '' : accepted.reason).not.toMatch(/not issued by this server/)
-    const refused = await mppGate({ endpoint: endpoint(id), chain, facilitatorUrl: 'http://127.0.0.1:9/', secret: stranger })!.validate(credential)
+    const refused = await mppGate({
+      endpoint: endpoint(id),
+      chain,
+      facilitatorUrl: 'http://127.0.0.1:9/',
+      secret: stranger,
+    })!.validate(credential)
     expect(refused.ok ? '' : refused.reason).toMatch(/not issued by this server/)
   })
 })
 
 describe('the gate cache', () => {
-  const gate = (id: string, key: string, price?: string) => mppGate({ endpoint: endpoint(id, price), chain, facilitatorUrl: 'http://127.0.0.1:9/', secret: key })!
+  const gate = (id: string, key: string, price?: string) =>
+    mppGate({ endpoint: endpoint(id, price), chain, facilitatorUrl: 'http://127.0.0.1:9/', secret: key })!
 
   it('keeps at most MAX_MPP_GATES, dropping the least recently used', () => {
     const key = secret()

@@ -9,7 +9,9 @@ export type MppGate = {
   /** Checks the credential (signature, terms, our facilitator's /verify) without moving money. */
   validate(credential: string): Promise<{ ok: true } | { ok: false; reason: string }>
   /** Settles through our facilitator (/settle); the `Payment-Receipt` header value and the transaction, or why not. */
-  settle(credential: string): Promise<{ ok: true; receipt: string; transaction: string } | { ok: false; reason: string }>
+  settle(
+    credential: string,
+  ): Promise<{ ok: true; receipt: string; transaction: string } | { ok: false; reason: string }>
 }
 
 /**
@@ -36,7 +38,11 @@ export const mppGatesKept = (): number => gates.size
  * endpoint first answers, not when the daemon starts (issue 26: start-up).
  */
 let mppxModules: Promise<{ Receipt: typeof import('mppx').Receipt } & typeof import('mppx/server')> | undefined
-const loadMppx = () => (mppxModules ??= Promise.all([import('mppx'), import('mppx/server')]).then(([core, server]) => ({ ...server, Receipt: core.Receipt })))
+const loadMppx = () =>
+  (mppxModules ??= Promise.all([import('mppx'), import('mppx/server')]).then(([core, server]) => ({
+    ...server,
+    Receipt: core.Receipt,
+  })))
 
 /**
  * Older HMAC keys still accepted beside an issuing one (daemon/platform/wallet-seal.ts
@@ -48,18 +54,34 @@ export function acceptMppSecrets(issuing: string, older: readonly string[]): voi
   accepted.set(issuing, older)
 }
 
-type ChargeTerms = { realm: string; currency: `0x${string}`; chainId: number; decimals: number; authorization: { name: string; version: string }; recipient: `0x${string}`; facilitatorUrl: string }
+type ChargeTerms = {
+  realm: string
+  currency: `0x${string}`
+  chainId: number
+  decimals: number
+  authorization: { name: string; version: string }
+  recipient: `0x${string}`
+  facilitatorUrl: string
+}
 
 /** The stock mppx servers of one endpoint: the issuing key's and the older keys'. */
 async function mppxServers(t: ChargeTerms, secret: string, older: readonly string[]) {
   const { Mppx, evm } = await loadMppx()
-  const server = (secretKey: string) => Mppx.create({
-    secretKey, realm: t.realm,
-    methods: [evm.charge({
-      currency: t.currency, chainId: t.chainId, decimals: t.decimals, authorization: t.authorization,
-      recipient: t.recipient, x402: { facilitator: t.facilitatorUrl },
-    })],
-  })
+  const server = (secretKey: string) =>
+    Mppx.create({
+      secretKey,
+      realm: t.realm,
+      methods: [
+        evm.charge({
+          currency: t.currency,
+          chainId: t.chainId,
+          decimals: t.decimals,
+          authorization: t.authorization,
+          recipient: t.recipient,
+          x402: { facilitator: t.facilitatorUrl },
+        }),
+      ],
+    })
   return { mppx: server(secret), older: older.map(server) }
 }
 type MppxServer = Awaited<ReturnType<typeof mppxServers>>['mppx']
@@ -73,14 +95,24 @@ type MppxServer = Awaited<ReturnType<typeof mppxServers>>['mppx']
  * (which settles before the route runs), validate and settle are separate: the platform settles
  * only after the upstream answered, so a failing upstream is never charged.
  */
-export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; secret: string }): MppGate | undefined {
+export function mppGate(p: {
+  endpoint: EndpointRow
+  chain: EvmChain
+  facilitatorUrl: string
+  secret: string
+}): MppGate | undefined {
   const e = p.endpoint
   const token = p.chain.tokens[e.token]
   if (!token?.eip3009 || !token.permitDomain) return undefined
   const realm = `parx-paid-${e.id}`
   const terms: ChargeTerms = {
-    realm, currency: token.address, chainId: p.chain.chainId, decimals: token.decimals, authorization: token.permitDomain,
-    recipient: e.pay_to as `0x${string}`, facilitatorUrl: p.facilitatorUrl,
+    realm,
+    currency: token.address,
+    chainId: p.chain.chainId,
+    decimals: token.decimals,
+    authorization: token.permitDomain,
+    recipient: e.pay_to as `0x${string}`,
+    facilitatorUrl: p.facilitatorUrl,
   }
   // By secret too: one process may hold daemons of different platform keys (tests do).
   const cacheKey = `${e.id} ${p.secret}`
@@ -98,7 +130,8 @@ export function mppGate(p: { endpoint: EndpointRow; chain: EvmChain; facilitator
   // A credential is HMAC-checked before anything else, so a key that did not issue it refuses it at
   // once, before any verify or settle: trying the older keys after the issuing one cannot pay twice.
   // The error told is the one of the key that issued the challenge, when one did.
-  const notIssuedHere = (err: unknown) => /not issued by this server/.test(String((err as { reason?: string }).reason ?? (err as Error).message))
+  const notIssuedHere = (err: unknown) =>
+    /not issued by this server/.test(String((err as { reason?: string }).reason ?? (err as Error).message))
   const firstAccepting = async <T>(use: (m: MppxServer) => Promise<T>): Promise<T> => {
     const { mppx, older } = await built()
     try {

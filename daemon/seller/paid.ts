@@ -1,24 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { paymentGate } from '../../src/sdk/x402/seller/middleware.js'
-import type { SellerHooks } from '../../src/sdk/x402/seller/hooks.js'
-import type { SettleResponse } from '../../src/sdk/x402/types.js'
-import type { EvmChain } from '../chains/evm/chain.js'
-import type { EndpointRow } from './endpoints.js'
-import { PAID_ANSWER_HEADERS, toBuyer, toUpstream } from '../egress/headers.js'
-import { upstreamUsage } from './upstream-usage.js'
-import { SETTLEMENT_OVERRIDES_HEADER } from '../../src/sdk/x402/seller/usage.js'
 import { toBaseUnits } from '../../src/sdk/units.js'
-import { mppGate, type MppGate } from './paid-mpp.js'
-import { readBounded } from '../buyer/pay/seller-body.js'
-import { endpointPrices } from './prices.js'
-import { currentRequestId } from '../http/request-id.js'
 import { BATCH_SETTLEMENT } from '../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import type { ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
-import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import { digest, keptAnswer, onceById, replay } from '../../src/sdk/x402/seller/answers/once.js'
 import type { AnswerStore, KeptAnswer } from '../../src/sdk/x402/seller/answers/store.js'
-import { STORE_ANSWER_BOUNDS } from './answer-store.js'
 import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
+import type { ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
+import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
+import type { SellerHooks } from '../../src/sdk/x402/seller/hooks.js'
+import { paymentGate } from '../../src/sdk/x402/seller/middleware.js'
+import { SETTLEMENT_OVERRIDES_HEADER } from '../../src/sdk/x402/seller/usage.js'
+import type { SettleResponse } from '../../src/sdk/x402/types.js'
+import { readBounded } from '../buyer/pay/seller-body.js'
+import type { EvmChain } from '../chains/evm/chain.js'
+import { PAID_ANSWER_HEADERS, toBuyer, toUpstream } from '../egress/headers.js'
+import { currentRequestId } from '../http/request-id.js'
+import { STORE_ANSWER_BOUNDS } from './answer-store.js'
+import type { EndpointRow } from './endpoints.js'
+import { type MppGate, mppGate } from './paid-mpp.js'
+import { endpointPrices } from './prices.js'
+import { upstreamUsage } from './upstream-usage.js'
 
 /** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
 const UPSTREAM_TIMEOUT_MS = 20_000
@@ -29,7 +29,14 @@ const UPSTREAM_TIMEOUT_MS = 20_000
 export const MAX_UPSTREAM_BODY = 10 * 1024 * 1024
 
 type Paid = {
-  endpoint: EndpointRow; chain: EvmChain; facilitatorUrl: string; mppSecret: string; req: IncomingMessage; res: ServerResponse; body: ArrayBuffer; timeoutMs?: number
+  endpoint: EndpointRow
+  chain: EvmChain
+  facilitatorUrl: string
+  mppSecret: string
+  req: IncomingMessage
+  res: ServerResponse
+  body: ArrayBuffer
+  timeoutMs?: number
   /** How the upstream is fetched: the guarded egress fetch in the daemon (daemon/egress/), plain fetch by default. */
   fetch?: (url: string, init: RequestInit) => Promise<Response>
   /** Told every settle outcome, x402 or MPP, before the buyer's answer goes out (the settlement webhook). */
@@ -69,7 +76,13 @@ export async function servePaid(p: Paid): Promise<void> {
   const e = p.endpoint
   const gate = paymentGate({
     facilitator: p.facilitator ?? { url: p.facilitatorUrl },
-    routes: { [`/paid/${e.id}`]: { prices: endpointPrices(e, p.chain), description: e.description ?? e.name ?? '', discoverable: Number(e.discoverable) === 1 } },
+    routes: {
+      [`/paid/${e.id}`]: {
+        prices: endpointPrices(e, p.chain),
+        description: e.description ?? e.name ?? '',
+        discoverable: Number(e.discoverable) === 1,
+      },
+    },
     hooks: p.onSettled ? [settledHook(p.onSettled)] : [],
     onHookError: p.onHookError,
     channels: p.channels ? { store: p.channels, tag: e.id } : undefined,
@@ -95,7 +108,9 @@ export async function servePaid(p: Paid): Promise<void> {
 const settledHook = (onSettled: NonNullable<Paid['onSettled']>): SellerHooks => ({
   // A channel's vouchers move no money; its webhook is the worker's claim-and-settle (daemon/seller/batch-settlement/claim-duty.ts).
   onAfterSettle: ({ paymentPayload, requirements, result }) =>
-    requirements.scheme === BATCH_SETTLEMENT ? Promise.resolve() : onSettled({ payment: paymentPayload, protocol: 'x402', result }),
+    requirements.scheme === BATCH_SETTLEMENT
+      ? Promise.resolve()
+      : onSettled({ payment: paymentPayload, protocol: 'x402', result }),
 })
 
 /** Any 402 this request gets (unpaid, or an x402 payment refused) also names the MPP challenge. */
@@ -105,7 +120,8 @@ async function challengeOn402(p: Paid, mpp: MppGate): Promise<void> {
   const res = p.res
   const end = res.end
   res.end = function (this: ServerResponse, ...args: unknown[]) {
-    if (res.statusCode === 402 && !res.headersSent && !res.hasHeader('www-authenticate')) res.setHeader('WWW-Authenticate', challenge)
+    if (res.statusCode === 402 && !res.headersSent && !res.hasHeader('www-authenticate'))
+      res.setHeader('WWW-Authenticate', challenge)
     return (end as (...a: unknown[]) => ServerResponse).apply(res, args)
   } as typeof res.end
 }
@@ -117,13 +133,25 @@ async function challengeOn402(p: Paid, mpp: MppGate): Promise<void> {
  */
 async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void> {
   if (!p.answers) return serveMppOnce(p, mpp, credential)
-  const once = await onceById(p.answers, { key: digest('mpp', p.endpoint.id, credential), fingerprint: digest(p.req.method ?? '', credential), bounds: STORE_ANSWER_BOUNDS })
+  const once = await onceById(p.answers, {
+    key: digest('mpp', p.endpoint.id, credential),
+    fingerprint: digest(p.req.method ?? '', credential),
+    bounds: STORE_ANSWER_BOUNDS,
+  })
   if (once.kind === 'answer') return replay(p.res, once.answer)
-  if (once.kind === 'mismatch') return refuse(p, mpp, 'this credential already paid for a request with another method; a new request needs a new credential')
+  if (once.kind === 'mismatch')
+    return refuse(
+      p,
+      mpp,
+      'this credential already paid for a request with another method; a new request needs a new credential',
+    )
   let kept = false
   try {
     await serveMppOnce(p, mpp, credential, async (a) => {
-      kept = await once.keep(a).then(() => true, (err) => (p.onHookError?.(err), false))
+      kept = await once.keep(a).then(
+        () => true,
+        (err) => (p.onHookError?.(err), false),
+      )
     })
   } finally {
     if (!kept) await once.release()
@@ -131,7 +159,12 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
 }
 
 /** Validate (no money moves), forward, settle only after a successful upstream; `keep` is given the paid answer before it is sent. */
-async function serveMppOnce(p: Paid, mpp: MppGate, credential: string, keep?: (a: KeptAnswer) => Promise<void>): Promise<void> {
+async function serveMppOnce(
+  p: Paid,
+  mpp: MppGate,
+  credential: string,
+  keep?: (a: KeptAnswer) => Promise<void>,
+): Promise<void> {
   const valid = await mpp.validate(credential)
   if (!valid.ok) return refuse(p, mpp, `the MPP credential was refused: ${valid.reason}`)
   const up = await forward(p)
@@ -157,7 +190,11 @@ async function serveMppOnce(p: Paid, mpp: MppGate, credential: string, keep?: (a
 }
 
 const headersOf = (res: ServerResponse): Record<string, string | string[]> =>
-  Object.fromEntries(Object.entries(res.getHeaders()).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v : String(v)]])))
+  Object.fromEntries(
+    Object.entries(res.getHeaders()).flatMap(([k, v]) =>
+      v === undefined ? [] : [[k, Array.isArray(v) ? v : String(v)]],
+    ),
+  )
 
 /** 402 with a fresh challenge and an RFC 9457 problem document, as MPP answers a refused credential. */
 async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {
@@ -166,7 +203,14 @@ async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {
   if (challenge) p.res.setHeader('WWW-Authenticate', challenge)
   p.res.setHeader('Cache-Control', 'no-store')
   p.res.setHeader('Content-Type', 'application/problem+json')
-  p.res.end(JSON.stringify({ type: 'https://paymentauth.org/problems/verification-failed', title: 'Payment verification failed', status: 402, detail }))
+  p.res.end(
+    JSON.stringify({
+      type: 'https://paymentauth.org/problems/verification-failed',
+      title: 'Payment verification failed',
+      status: 402,
+      detail,
+    }),
+  )
 }
 
 /**
@@ -175,17 +219,30 @@ async function refuse(p: Paid, mpp: MppGate, detail: string): Promise<void> {
  * relayed as its status without its Location, never followed. An upstream the egress guard
  * refuses looks to the buyer like one that cannot be reached: nothing about the inside leaks.
  */
-async function forward(p: Paid): Promise<{ status: number; headers: Record<string, string>; body: Buffer; usage?: string }> {
+async function forward(
+  p: Paid,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer; usage?: string }> {
   const e = p.endpoint
   const url = p.req.url ?? ''
   const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
   const failed = (status: number, why: string) => ({
-    status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: `the upstream ${why}; you were not charged`, code: 'SELLER_FAILED', requestId: currentRequestId() })),
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(
+      JSON.stringify({
+        error: `the upstream ${why}; you were not charged`,
+        code: 'SELLER_FAILED',
+        requestId: currentRequestId(),
+      }),
+    ),
   })
   try {
     const up = await (p.fetch ?? fetch)(e.upstream_url + query, {
-      method: p.req.method, headers: withOurRequestId(toUpstream(p.req.headers)), body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
-      redirect: 'manual', signal: AbortSignal.timeout(p.timeoutMs ?? UPSTREAM_TIMEOUT_MS),
+      method: p.req.method,
+      headers: withOurRequestId(toUpstream(p.req.headers)),
+      body: ['GET', 'HEAD'].includes(p.req.method ?? 'GET') ? undefined : Buffer.from(p.body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(p.timeoutMs ?? UPSTREAM_TIMEOUT_MS),
     })
     const tooLarge = () => failed(502, `answered more than ${MAX_UPSTREAM_BODY} bytes`)
     if (Number(up.headers.get('content-length') ?? 0) > MAX_UPSTREAM_BODY) {
@@ -197,7 +254,12 @@ async function forward(p: Paid): Promise<{ status: number; headers: Record<strin
     // The answer's X-Request-Id is ours (set on every answer), not the upstream's: it is the one in parx.log.
     const { 'x-request-id': _upstreamId, ...headers } = toBuyer(up.headers)
     const token = p.chain.tokens[e.token]!
-    return { status: up.status, headers, body: buf, usage: upstreamUsage(up.headers, toBaseUnits(e.price, token.decimals), token.decimals) }
+    return {
+      status: up.status,
+      headers,
+      body: buf,
+      usage: upstreamUsage(up.headers, toBaseUnits(e.price, token.decimals), token.decimals),
+    }
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError'
     return failed(timedOut ? 504 : 502, timedOut ? 'did not answer in time' : 'could not be reached')

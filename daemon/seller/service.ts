@@ -6,16 +6,16 @@ import type { HoldStore } from '../../src/sdk/x402/seller/auth-capture/store.js'
 import type { ChannelStore } from '../../src/sdk/x402/seller/batch-settlement/store.js'
 import { facilitatorClient, type SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-client.js'
 import type { EvmChain } from '../chains/evm/chain.js'
-import type { Store } from '../store/store.js'
+import type { Egress } from '../egress/guard.js'
 import type { PlatformStore } from '../platform/store.js'
 import type { WalletSeal } from '../platform/wallet-seal.js'
-import type { Egress } from '../egress/guard.js'
+import type { Store } from '../store/store.js'
 import { sellerAnswerStore } from './answer-store.js'
 import { sellerChannelStore } from './batch-settlement/channel-store.js'
 import { refundEndpointPayment } from './endpoint-refund.js'
-import { endpointStore, paidUrl, type EndpointStore } from './endpoints.js'
+import { type EndpointStore, endpointStore, paidUrl } from './endpoints.js'
 import { sellerHoldStore } from './hold-store.js'
-import { settlementWebhooks, type SettlementWebhooks } from './webhooks/service.js'
+import { type SettlementWebhooks, settlementWebhooks } from './webhooks/service.js'
 
 /** The seller's side of the platform: endpoints sold through it, their paid calls, webhooks, and what the paid calls leave to settle. */
 export type SellerService = {
@@ -74,14 +74,31 @@ export function sellerService(p: SellerServiceParameters): SellerService {
     sellerChannels: sellerChannelStore(p.store),
     sellerAnswers: sellerAnswerStore(p.store),
     sellerHolds,
-    refundPayment: (userId, body) => refundEndpointPayment({
-      endpoints, holds: sellerHolds, evm: p.evm, agent: (id) => p.platform.agent(id), walletKey: (a) => p.platform.walletKey(a),
-      facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
-      // The refund's webhook (payment.refunded), queued before the seller hears back.
-      onRefunded: ({ endpoint, hold, result }) => webhooks.record({ endpoint, paidUrl: paidUrl(p.platformUrl, endpoint.id), payment: { paymentId: hold.id, refunded: hold.refunded }, protocol: 'x402', result }),
-    }, userId, body),
+    refundPayment: (userId, body) =>
+      refundEndpointPayment(
+        {
+          endpoints,
+          holds: sellerHolds,
+          evm: p.evm,
+          agent: (id) => p.platform.agent(id),
+          walletKey: (a) => p.platform.walletKey(a),
+          facilitatorFor: (payTo) => p.paidFacilitator?.(payTo) ?? facilitatorClient({ url: p.facilitatorUrl }),
+          // The refund's webhook (payment.refunded), queued before the seller hears back.
+          onRefunded: ({ endpoint, hold, result }) =>
+            webhooks.record({
+              endpoint,
+              paidUrl: paidUrl(p.platformUrl, endpoint.id),
+              payment: { paymentId: hold.id, refunded: hold.refunded },
+              protocol: 'x402',
+              result,
+            }),
+        },
+        userId,
+        body,
+      ),
     webhooks,
-    webhookNotQueued: (err, endpointId) => p.log.warn({ err, endpoint: endpointId }, 'settlement webhook: the event could not be queued'),
+    webhookNotQueued: (err, endpointId) =>
+      p.log.warn({ err, endpoint: endpointId }, 'settlement webhook: the event could not be queued'),
     platformUrl: p.platformUrl,
   }
 }

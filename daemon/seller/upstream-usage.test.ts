@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { upstreamUsage } from './upstream-usage.js'
 
-const report = (amount: unknown, extra: Record<string, string> = {}) => new Headers({ 'settlement-overrides': JSON.stringify({ amount }), ...extra })
+const report = (amount: unknown, extra: Record<string, string> = {}) =>
+  new Headers({ 'settlement-overrides': JSON.stringify({ amount }), ...extra })
 
 describe("an upstream's usage report on a paid endpoint", () => {
   it('is read in base units, as a percentage or in dollars of the price, and never above the price', () => {

@@ -1,4 +1,4 @@
-import { SETTLEMENT_OVERRIDES_HEADER, readSettlementAmount } from '../../src/sdk/x402/seller/usage.js'
+import { readSettlementAmount, SETTLEMENT_OVERRIDES_HEADER } from '../../src/sdk/x402/seller/usage.js'
 import { connectionNamed } from '../egress/headers.js'
 
 /**
@@ -16,7 +16,8 @@ import { connectionNamed } from '../egress/headers.js'
  */
 export function upstreamUsage(h: Headers, price: bigint, decimals: number): string | undefined {
   const raw = h.get(SETTLEMENT_OVERRIDES_HEADER)
-  if (raw === null || connectionNamed(h.get('connection')).has(SETTLEMENT_OVERRIDES_HEADER.toLowerCase())) return undefined
+  if (raw === null || connectionNamed(h.get('connection')).has(SETTLEMENT_OVERRIDES_HEADER.toLowerCase()))
+    return undefined
   const used = readSettlementAmount(raw, price.toString(), decimals)
   if (typeof used !== 'string') return raw
   return JSON.stringify({ amount: (BigInt(used) < price ? BigInt(used) : price).toString() })

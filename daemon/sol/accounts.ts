@@ -1,5 +1,11 @@
-import { ACCOUNT_SIZE, getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, unpackAccount } from '@solana/spl-token'
-import { PublicKey, type AccountInfo } from '@solana/web3.js'
+import {
+  ACCOUNT_SIZE,
+  getAssociatedTokenAddressSync,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  unpackAccount,
+} from '@solana/spl-token'
+import { type AccountInfo, PublicKey } from '@solana/web3.js'
 import { BaseError } from '../../src/errors/index.js'
 import type { SolanaChain, SplMint } from '../chains/solana/chain.js'
 import { keyBase58 } from '../chains/solana/key-memo.js'
@@ -28,7 +34,10 @@ async function readPrograms(chain: SolanaChain): Promise<Record<string, Token>> 
   mints.forEach((m, i) => {
     const owner = infos[i]?.owner
     if (!owner || !(owner.equals(TOKEN_PROGRAM_ID) || owner.equals(TOKEN_2022_PROGRAM_ID))) {
-      throw new BaseError('CHAIN_UNAVAILABLE', `the ${m.symbol} mint ${m.mint.toBase58()} is not an SPL token mint on ${chain.key}; check serve.contracts["${chain.key}"].${m.symbol}`)
+      throw new BaseError(
+        'CHAIN_UNAVAILABLE',
+        `the ${m.symbol} mint ${m.mint.toBase58()} is not an SPL token mint on ${chain.key}; check serve.contracts["${chain.key}"].${m.symbol}`,
+      )
     }
     out[m.symbol] = { ...m, program: owner }
   })
@@ -87,7 +96,11 @@ export async function rpc<T>(read: () => Promise<T>): Promise<T> {
     return await read()
   } catch (e) {
     if (e instanceof BaseError) throw e
-    throw new BaseError('CHAIN_UNAVAILABLE', `the Solana RPC did not answer (${e instanceof Error ? e.message : String(e)}); retry shortly`, { cause: e })
+    throw new BaseError(
+      'CHAIN_UNAVAILABLE',
+      `the Solana RPC did not answer (${e instanceof Error ? e.message : String(e)}); retry shortly`,
+      { cause: e },
+    )
   }
 }
 
@@ -98,7 +111,10 @@ export async function rpc<T>(read: () => Promise<T>): Promise<T> {
 export function walletKey(value: string, field: string, solver: PublicKey): PublicKey {
   const key = new PublicKey(value)
   if (!onCurve(value, key)) {
-    throw new BaseError('BAD_REQUEST', `invalid field '${field}': ${value} is a program-derived address, not a wallet; it cannot sign the transaction`)
+    throw new BaseError(
+      'BAD_REQUEST',
+      `invalid field '${field}': ${value} is a program-derived address, not a wallet; it cannot sign the transaction`,
+    )
   }
   if (key.equals(solver)) throw new BaseError('BAD_REQUEST', `invalid field '${field}': ${value} is the solver itself`)
   return key

@@ -19,7 +19,13 @@ export async function solBalance(d: SolDeps, owner: PublicKey, net?: string) {
   const [w] = await readWallets(d.chain.reads, [owner], tokens)
   const map: Record<string, { ui: number; raw: string; dec: number; mint: string; account: string }> = {}
   for (const h of Object.values(w!.tokens)) {
-    map[h.token.symbol] = { ui: ui(h.balance, h.token.decimals), raw: h.balance.toString(), dec: h.token.decimals, mint: h.token.mint.toBase58(), account: h.ata.toBase58() }
+    map[h.token.symbol] = {
+      ui: ui(h.balance, h.token.decimals),
+      raw: h.balance.toString(),
+      dec: h.token.decimals,
+      mint: h.token.mint.toBase58(),
+      account: h.ata.toBase58(),
+    }
   }
   const flat = (symbol: string) => {
     const name = symbol.toLowerCase()
@@ -27,7 +33,12 @@ export async function solBalance(d: SolDeps, owner: PublicKey, net?: string) {
     return { [name]: e.ui, [`${name}Raw`]: e.raw, [`${name}Dec`]: e.dec }
   }
   return {
-    owner: owner.toBase58(), network, sol: ui(w!.lamports, LAMPORTS_DECIMALS), lamports: w!.lamports.toString(),
-    tokens: map, ...flat(USDC), ...flat(TOKEN_A),
+    owner: owner.toBase58(),
+    network,
+    sol: ui(w!.lamports, LAMPORTS_DECIMALS),
+    lamports: w!.lamports.toString(),
+    tokens: map,
+    ...flat(USDC),
+    ...flat(TOKEN_A),
   }
 }

@@ -1,12 +1,12 @@
 import type { Keypair } from '@solana/web3.js'
-import { solanaKeypair } from '../keys/solana-keypair.js'
 import type { FlowName, ParxConfig } from '../../src/config/schema.js'
 import type { SolanaChain } from '../chains/solana/chain.js'
-import { processLock, type KeyedLock } from '../locks/lock.js'
+import { solanaKeypair } from '../keys/solana-keypair.js'
+import { type KeyedLock, processLock } from '../locks/lock.js'
 import { storeLock } from '../locks/store-lock.js'
 import type { Store } from '../store/store.js'
 import { processSettlePasses, type SettlePasses } from './settle-passes.js'
-import { solSwapStore, type SolSwapStore } from './swap-store.js'
+import { type SolSwapStore, solSwapStore } from './swap-store.js'
 
 /** What the Solana swap functions need, passed in (the composition root builds it once). */
 export type SolDeps = {
@@ -21,6 +21,21 @@ export type SolDeps = {
   flowEnabled(flow: FlowName): boolean
 }
 
-export function solDeps(p: { chain: SolanaChain; solverKey: Uint8Array; store: Store; reservations?: KeyedLock; limits: ParxConfig['limits']; flowEnabled(flow: FlowName): boolean }): SolDeps {
-  return { chain: p.chain, solver: solanaKeypair(p.solverKey), store: solSwapStore(p.store), reservations: p.reservations ?? (p.store.dialect === 'postgres' ? storeLock(p.store) : processLock()), passes: processSettlePasses(), limits: p.limits, flowEnabled: p.flowEnabled }
+export function solDeps(p: {
+  chain: SolanaChain
+  solverKey: Uint8Array
+  store: Store
+  reservations?: KeyedLock
+  limits: ParxConfig['limits']
+  flowEnabled(flow: FlowName): boolean
+}): SolDeps {
+  return {
+    chain: p.chain,
+    solver: solanaKeypair(p.solverKey),
+    store: solSwapStore(p.store),
+    reservations: p.reservations ?? (p.store.dialect === 'postgres' ? storeLock(p.store) : processLock()),
+    passes: processSettlePasses(),
+    limits: p.limits,
+    flowEnabled: p.flowEnabled,
+  }
 }

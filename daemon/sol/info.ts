@@ -23,8 +23,11 @@ export async function solInfo(d: SolDeps, net?: string) {
   for (const t of list) {
     const h = solver!.tokens[t.symbol]!
     mints[t.symbol] = {
-      mint: t.mint.toBase58(), dec: t.decimals, program: t.program.toBase58(),
-      inventory: ui(h.balance, t.decimals), available: ui(await available(d, h, mark), t.decimals),
+      mint: t.mint.toBase58(),
+      dec: t.decimals,
+      program: t.program.toBase58(),
+      inventory: ui(h.balance, t.decimals),
+      available: ui(await available(d, h, mark), t.decimals),
     }
   }
   const tokenA = tokens[TOKEN_A]!

@@ -16,7 +16,8 @@ describe('resolveNet', () => {
   it("takes SPEC's 'mainnet' as the served network on every profile, and the network's own names", () => {
     for (const key of ['local-solana', 'solana-devnet', 'solana']) {
       const spec = networks[key]!
-      for (const net of [undefined, '', 'mainnet', spec.key, spec.legacyName, spec.caip2]) expect(resolveNet(spec, net)).toBe(key)
+      for (const net of [undefined, '', 'mainnet', spec.key, spec.legacyName, spec.caip2])
+        expect(resolveNet(spec, net)).toBe(key)
     }
   })
 

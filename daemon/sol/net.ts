@@ -11,7 +11,12 @@ import type { NetworkSpec } from '../../src/networks/registry.js'
 export function resolveNet(spec: NetworkSpec, net: string | undefined, field = 'net'): string {
   if (net === undefined || net === '') return spec.key
   if (acceptedNames(spec).includes(net)) return spec.key
-  throw new BaseError('BAD_REQUEST', `invalid ${field} '${net}': this service serves the Solana network ${spec.key}; send one of ${acceptedNames(spec).map((n) => `'${n}'`).join(', ')} or leave it out`)
+  throw new BaseError(
+    'BAD_REQUEST',
+    `invalid ${field} '${net}': this service serves the Solana network ${spec.key}; send one of ${acceptedNames(spec)
+      .map((n) => `'${n}'`)
+      .join(', ')} or leave it out`,
+  )
 }
 
 export function acceptedNames(spec: NetworkSpec): string[] {

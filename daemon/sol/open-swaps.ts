@@ -49,9 +49,15 @@ export type Settled = { status: 'confirmed' | 'failed' | 'expired'; slot?: numbe
  * A transaction's fate from its status and the chain's block height, or undefined while open.
  * Only a confirmed or finalized landing counts: a processed one may still be dropped with its fork.
  */
-export function settledStatus(status: SignatureStatus | null, height: number, lastValidBlockHeight: number): Settled | undefined {
+export function settledStatus(
+  status: SignatureStatus | null,
+  height: number,
+  lastValidBlockHeight: number,
+): Settled | undefined {
   if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) {
-    return status.err ? { status: 'failed', slot: status.slot, err: status.err } : { status: 'confirmed', slot: status.slot }
+    return status.err
+      ? { status: 'failed', slot: status.slot, err: status.err }
+      : { status: 'confirmed', slot: status.slot }
   }
   if (!status && height > lastValidBlockHeight) return { status: 'expired' }
   return undefined

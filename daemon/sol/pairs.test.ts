@@ -1,13 +1,17 @@
 import { Keypair } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
-import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
 import { networks, TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
+import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
 import { solanaChain } from '../chains/solana/chain.js'
 import { checkFlow, resolveSolPair } from './pairs.js'
 
 const spec = networks['local-solana']!
-const chain = solanaChain(spec, 'http://127.0.0.1:1', 'ws://127.0.0.1:2', Object.fromEntries(spec.tokens.map((t) => [t.symbol, Keypair.generate().publicKey.toBase58()])))
-
+const chain = solanaChain(
+  spec,
+  'http://127.0.0.1:1',
+  'ws://127.0.0.1:2',
+  Object.fromEntries(spec.tokens.map((t) => [t.symbol, Keypair.generate().publicKey.toBase58()])),
+)
 
 describe('resolveSolPair', () => {
   it('takes the kind, and with it the flow, from the tokens', () => {

@@ -11,7 +11,8 @@ export type SolPair = { kind: SolSwapKind; input: SplMint; output: SplMint; flow
 /** Solana has two switches: par swaps and entry buys are `sol.swap`, redemptions `sol.redeem`. */
 const flowOf: Record<SolSwapKind, FlowName> = { par: 'sol.swap', entry: 'sol.swap', redeem: 'sol.redeem' }
 
-export const resolveSolToken = (chain: SolanaChain, symbol: string, field: string): SplMint => pickToken(chain.mints, chain.key, symbol, field)
+export const resolveSolToken = (chain: SolanaChain, symbol: string, field: string): SplMint =>
+  pickToken(chain.mints, chain.key, symbol, field)
 
 export function resolveSolPair(chain: SolanaChain, inSymbol: string, outSymbol: string): SolPair {
   const { kind, input, output } = pairOf(chain.mints, chain.key, inSymbol, outSymbol)
@@ -21,5 +22,8 @@ export function resolveSolPair(chain: SolanaChain, inSymbol: string, outSymbol: 
 /** Refuses a pair whose flow the operator switched off (GET /api/capabilities shows them). */
 export function checkFlow(pair: SolPair, flowEnabled: (flow: FlowName) => boolean): void {
   if (flowEnabled(pair.flow)) return
-  throw new BaseError('FLOW_DISABLED', `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see GET /api/capabilities)`)
+  throw new BaseError(
+    'FLOW_DISABLED',
+    `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see GET /api/capabilities)`,
+  )
 }

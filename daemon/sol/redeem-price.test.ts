@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
 import type { BaseError } from '../../src/errors/index.js'
+import { errorCodeOf as codeOf } from '../../test/helpers/error-code.js'
 import { price } from '../swap/redeem-math.js'
 import { checkSolRedeemCeiling, checkSolSlippage, planSolRedeem, solRedeemMaxUsd } from './redeem-price.js'
 
 const e9 = 10n ** 9n
 const e6 = 10n ** 6n
 /** The local solver's starting inventory: 1 000 000 PUSD (9 decimals) and 1 000 000 USDC. */
-const inventory = { inDecimals: 9, outDecimals: 6, reserveIn: 1_000_000n * e9, reserveOut: 1_000_000n * e6, slippageBpsMax: 50 }
-const limits = { maxUsd: 10_000, redeemMaxUsd: 25_000, redeemHardMaxUsd: 100_000, slippageBpsMax: 50, xchainMaxUsd: 5_000 }
-
+const inventory = {
+  inDecimals: 9,
+  outDecimals: 6,
+  reserveIn: 1_000_000n * e9,
+  reserveOut: 1_000_000n * e6,
+  slippageBpsMax: 50,
+}
+const limits = {
+  maxUsd: 10_000,
+  redeemMaxUsd: 25_000,
+  redeemHardMaxUsd: 100_000,
+  slippageBpsMax: 50,
+  xchainMaxUsd: 5_000,
+}
 
 describe('planSolRedeem', () => {
   it('prices on the V2 curve with the solver inventory as reserves, and floors by the drift allowance', () => {

@@ -8,7 +8,13 @@ import { available } from './inventory.js'
 import { resolveNet } from './net.js'
 import { settleOpenSwaps } from './open-swaps.js'
 import { checkFlow, resolveSolPair } from './pairs.js'
-import { checkSolRedeemCeiling, checkSolSlippage, planSolRedeem, solRedeemMaxUsd, type SolRedeemPlan } from './redeem-price.js'
+import {
+  checkSolRedeemCeiling,
+  checkSolSlippage,
+  planSolRedeem,
+  type SolRedeemPlan,
+  solRedeemMaxUsd,
+} from './redeem-price.js'
 import { readWallets } from './wallets.js'
 
 export type SolQuoteRequest = { net?: string; in: string; amount: string }
@@ -20,7 +26,8 @@ export type SolQuoteRequest = { net?: string; in: string; amount: string }
 export async function solRedeemQuote(d: SolDeps, q: SolQuoteRequest) {
   const network = resolveNet(d.chain.spec, q.net)
   const pair = resolveSolPair(d.chain, q.in, USDC)
-  if (pair.kind !== 'redeem') throw new BaseError('UNSUPPORTED_PAIR', `a redemption's input is a partner stable; ${pair.input.symbol} is not`)
+  if (pair.kind !== 'redeem')
+    throw new BaseError('UNSUPPORTED_PAIR', `a redemption's input is a partner stable; ${pair.input.symbol} is not`)
   checkFlow(pair, d.flowEnabled)
   const amountIn = toBaseUnits(q.amount, pair.input.decimals, 'amount')
   checkSolRedeemCeiling(amountIn, pair.input.decimals, pair.input.symbol, d.limits, 'amount')
@@ -50,7 +57,11 @@ export async function solRedeemQuote(d: SolDeps, q: SolQuoteRequest) {
 }
 
 /** The live price of redeeming `amountIn` of `symbol`, from the solver's inventory right now. */
-async function priceRedeem(d: SolDeps, symbol: string, amountIn: bigint): Promise<{ plan: SolRedeemPlan; usdcBalance: bigint }> {
+async function priceRedeem(
+  d: SolDeps,
+  symbol: string,
+  amountIn: bigint,
+): Promise<{ plan: SolRedeemPlan; usdcBalance: bigint }> {
   await settleOpenSwaps(d)
   const tokens = await chainTokens(d.chain)
   const mark = await d.store.mark()
@@ -58,8 +69,12 @@ async function priceRedeem(d: SolDeps, symbol: string, amountIn: bigint): Promis
   const input = solver!.tokens[symbol]!
   const usdc = solver!.tokens[USDC]!
   const plan = planSolRedeem({
-    amountIn, inDecimals: input.token.decimals, outDecimals: usdc.token.decimals,
-    reserveIn: input.balance, reserveOut: await available(d, usdc, mark), slippageBpsMax: d.limits.slippageBpsMax,
+    amountIn,
+    inDecimals: input.token.decimals,
+    outDecimals: usdc.token.decimals,
+    reserveIn: input.balance,
+    reserveOut: await available(d, usdc, mark),
+    slippageBpsMax: d.limits.slippageBpsMax,
   })
   return { plan, usdcBalance: usdc.balance }
 }

@@ -1,5 +1,5 @@
-import type { SolanaReads } from '../chains/solana/reads.js'
 import { BaseError } from '../../src/errors/index.js'
+import type { SolanaReads } from '../chains/solana/reads.js'
 import { rpc } from './accounts.js'
 
 /**
@@ -11,5 +11,8 @@ export async function simulateSwap(reads: SolanaReads, wire: Uint8Array): Promis
   const value = await rpc(() => reads.simulate(wire, { sigVerify: false, commitment: 'confirmed' }))
   if (!value.err) return
   const logs = (value.logs ?? []).slice(-4).join(' | ')
-  throw new BaseError('SIMULATION_FAILED', `the swap transaction fails in simulation with ${JSON.stringify(value.err)}${logs ? ` (${logs})` : ''}; no transaction was handed out: check the balances and retry`)
+  throw new BaseError(
+    'SIMULATION_FAILED',
+    `the swap transaction fails in simulation with ${JSON.stringify(value.err)}${logs ? ` (${logs})` : ''}; no transaction was handed out: check the balances and retry`,
+  )
 }

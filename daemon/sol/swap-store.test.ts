@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Store } from '../store/store.js'
 import { openTestStore, testDialect } from '../../test/helpers/store.js'
+import type { Store } from '../store/store.js'
 import { settledStatus } from './open-swaps.js'
-import { solSwapStore, type NewSolSwap } from './swap-store.js'
+import { type NewSolSwap, solSwapStore } from './swap-store.js'
 
 const swap = (signature: string, outAmount: bigint, outMint = 'PUSDmint', network = 'local-solana'): NewSolSwap => ({
-  signature, network, kind: 'entry', user: 'user', inSymbol: 'USDC', outSymbol: 'PUSD', outMint,
-  inAmount: outAmount / 1000n, outAmount, blockhash: 'hash', lastValidBlockHeight: 1150,
+  signature,
+  network,
+  kind: 'entry',
+  user: 'user',
+  inSymbol: 'USDC',
+  outSymbol: 'PUSD',
+  outMint,
+  inAmount: outAmount / 1000n,
+  outAmount,
+  blockhash: 'hash',
+  lastValidBlockHeight: 1150,
 })
 
 const opened: Store[] = []
@@ -61,12 +70,20 @@ describe(`solSwapStore (${testDialect()})`, () => {
     const writes: Promise<unknown>[] = []
     for (let i = 0; i < 60; i++) {
       const sig = `s${i}`
-      const amount = BigInt(1 + (i * 7919) % 1000)
+      const amount = BigInt(1 + ((i * 7919) % 1000))
       truth.set(sig, amount)
-      writes.push(store.insert(swap(sig, amount)).then(async () => {
-        if (i % 3 === 0) { await store.settle(sig, { status: 'confirmed', slot: i }); truth.delete(sig) }
-        if (i % 5 === 1) { await store.discard(sig); truth.delete(sig) }
-      }))
+      writes.push(
+        store.insert(swap(sig, amount)).then(async () => {
+          if (i % 3 === 0) {
+            await store.settle(sig, { status: 'confirmed', slot: i })
+            truth.delete(sig)
+          }
+          if (i % 5 === 1) {
+            await store.discard(sig)
+            truth.delete(sig)
+          }
+        }),
+      )
       // Readers in between, some of them the first of their mint.
       if (i % 4 === 0) writes.push(store.reserved('local-solana', 'PUSDmint', await store.mark()))
     }
@@ -76,19 +93,22 @@ describe(`solSwapStore (${testDialect()})`, () => {
     expect((await store.open('local-solana', 100)).reduce((a, s) => a + s.outAmount, 0n)).toBe(open)
   })
 
-  it.runIf(testDialect() === 'sqlite')('keeps the open total in memory on SQLite instead of summing every open row again', async () => {
-    const raw = await openTestStore()
-    opened.push(raw)
-    const store = solSwapStore(raw)
-    await store.insert(swap('a', 5n))
-    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
-    // A row written behind the store's back is not summed again: the total moves only with the store's writes.
-    await raw.db.updateTable('sol_swaps').set({ out_amount: '500' }).where('signature', '=', 'a').execute()
-    await store.insert(swap('b', 7n))
-    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(12n)
-    await store.discard('b')
-    expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
-  })
+  it.runIf(testDialect() === 'sqlite')(
+    'keeps the open total in memory on SQLite instead of summing every open row again',
+    async () => {
+      const raw = await openTestStore()
+      opened.push(raw)
+      const store = solSwapStore(raw)
+      await store.insert(swap('a', 5n))
+      expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
+      // A row written behind the store's back is not summed again: the total moves only with the store's writes.
+      await raw.db.updateTable('sol_swaps').set({ out_amount: '500' }).where('signature', '=', 'a').execute()
+      await store.insert(swap('b', 7n))
+      expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(12n)
+      await store.discard('b')
+      expect(await store.reserved('local-solana', 'PUSDmint', await store.mark())).toBe(5n)
+    },
+  )
 
   it('lists recent swaps newest first, without the ones that expired unsubmitted', async () => {
     let t = 0
@@ -96,16 +116,28 @@ describe(`solSwapStore (${testDialect()})`, () => {
     for (const s of ['a', 'b', 'c', 'd']) await store.insert(swap(s, 1n))
     await store.settle('b', { status: 'expired' })
     await store.settle('c', { status: 'confirmed', slot: 9 })
-    expect((await store.recent('local-solana', 10)).map((s) => [s.signature, s.status])).toEqual([['d', 'built'], ['c', 'confirmed'], ['a', 'built']])
+    expect((await store.recent('local-solana', 10)).map((s) => [s.signature, s.status])).toEqual([
+      ['d', 'built'],
+      ['c', 'confirmed'],
+      ['a', 'built'],
+    ])
     expect(await store.recent('local-solana', 1)).toHaveLength(1)
   })
 })
 
 describe('settledStatus', () => {
-  const status = (confirmationStatus: 'processed' | 'confirmed' | 'finalized', err: unknown = null) => ({ slot: 5, confirmations: null, err: err as null, confirmationStatus })
+  const status = (confirmationStatus: 'processed' | 'confirmed' | 'finalized', err: unknown = null) => ({
+    slot: 5,
+    confirmations: null,
+    err: err as null,
+    confirmationStatus,
+  })
   it('counts a confirmed or finalized landing, success or failure', () => {
     expect(settledStatus(status('confirmed'), 10, 100)).toEqual({ status: 'confirmed', slot: 5 })
-    expect(settledStatus(status('finalized', { InstructionError: [0, 'Custom'] }), 10, 100)).toMatchObject({ status: 'failed', slot: 5 })
+    expect(settledStatus(status('finalized', { InstructionError: [0, 'Custom'] }), 10, 100)).toMatchObject({
+      status: 'failed',
+      slot: 5,
+    })
   })
   it('leaves a processed landing open: its fork may still be dropped', () => {
     expect(settledStatus(status('processed'), 1000, 100)).toBeUndefined()

@@ -1,18 +1,31 @@
-import { ASSOCIATED_TOKEN_PROGRAM_ID, decodeTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token'
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  decodeTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token'
 import { Keypair, Transaction, TransactionMessage, VersionedMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { describe, expect, it } from 'vitest'
-import type { Token } from './accounts.js'
 import { signMessage } from '../../src/sdk/solana/sign.js'
-import { MEMO_PROGRAM_ID, swapInstructions, swapMessage, type SwapTxParameters } from './swap-tx.js'
+import type { Token } from './accounts.js'
+import { MEMO_PROGRAM_ID, type SwapTxParameters, swapInstructions, swapMessage } from './swap-tx.js'
 
 const solver = Keypair.generate()
 const user = Keypair.generate()
 const usdc: Token = { symbol: 'USDC', mint: Keypair.generate().publicKey, decimals: 6, program: TOKEN_PROGRAM_ID }
 const pusd: Token = { symbol: 'PUSD', mint: Keypair.generate().publicKey, decimals: 9, program: TOKEN_2022_PROGRAM_ID }
 const params: SwapTxParameters = {
-  solver: solver.publicKey, user: user.publicKey, input: usdc, output: pusd, amountIn: 12_500_000n, amountOut: 12_500_000_000n,
-  create: { userOutput: false, solverInput: false }, blockhash: bs58.encode(new Uint8Array(32).fill(3)), memo: 'parx:entry:00',
+  solver: solver.publicKey,
+  user: user.publicKey,
+  input: usdc,
+  output: pusd,
+  amountIn: 12_500_000n,
+  amountOut: 12_500_000_000n,
+  create: { userOutput: false, solverInput: false },
+  blockhash: bs58.encode(new Uint8Array(32).fill(3)),
+  memo: 'parx:entry:00',
 }
 const ata = (owner: Keypair, t: Token) => getAssociatedTokenAddressSync(t.mint, owner.publicKey, false, t.program)
 
@@ -29,7 +42,9 @@ const coSigned = (p: SwapTxParameters) => {
 describe('swapInstructions', () => {
   it('moves exactly the input to the solver and the output to the user, and nothing else', () => {
     const ixs = swapInstructions(params)
-    expect(ixs.map((ix) => ix.programId.toBase58())).toEqual([TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, MEMO_PROGRAM_ID].map(String))
+    expect(ixs.map((ix) => ix.programId.toBase58())).toEqual(
+      [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, MEMO_PROGRAM_ID].map(String),
+    )
     const pay = decodeTransferCheckedInstruction(ixs[0]!, TOKEN_PROGRAM_ID)
     expect(pay.keys.source.pubkey.equals(ata(user, usdc))).toBe(true)
     expect(pay.keys.destination.pubkey.equals(ata(solver, usdc))).toBe(true)
@@ -46,7 +61,10 @@ describe('swapInstructions', () => {
   it("creates the user's output account, and the solver's input account, only when asked, paid by the solver", () => {
     const ixs = swapInstructions({ ...params, create: { userOutput: true, solverInput: true } })
     expect(ixs).toHaveLength(5)
-    for (const [ix, owner, token] of [[ixs[0]!, user, pusd], [ixs[1]!, solver, usdc]] as const) {
+    for (const [ix, owner, token] of [
+      [ixs[0]!, user, pusd],
+      [ixs[1]!, solver, usdc],
+    ] as const) {
       expect(ix.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)).toBe(true)
       expect([...ix.data]).toEqual([1]) // CreateIdempotent: a racing creation does not fail the swap
       expect(ix.keys[0]!.pubkey.equals(solver.publicKey)).toBe(true)
@@ -62,7 +80,8 @@ describe('swapTransaction', () => {
     expect(back.feePayer!.equals(solver.publicKey)).toBe(true)
     expect(back.recentBlockhash).toBe(params.blockhash)
     expect(back.signatures.map((s) => [s.publicKey.toBase58(), s.signature !== null])).toEqual([
-      [solver.publicKey.toBase58(), true], [user.publicKey.toBase58(), false],
+      [solver.publicKey.toBase58(), true],
+      [user.publicKey.toBase58(), false],
     ])
     expect(back.verifySignatures(false)).toBe(true)
     back.partialSign(user)
@@ -71,9 +90,17 @@ describe('swapTransaction', () => {
   })
 
   it('is the message web3.js compiles from the same instructions, byte for byte, with or without account creation', () => {
-    for (const create of [{ userOutput: false, solverInput: false }, { userOutput: true, solverInput: true }, { userOutput: true, solverInput: false }]) {
+    for (const create of [
+      { userOutput: false, solverInput: false },
+      { userOutput: true, solverInput: true },
+      { userOutput: true, solverInput: false },
+    ]) {
       const p = { ...params, create }
-      const web3 = new TransactionMessage({ payerKey: p.solver, recentBlockhash: p.blockhash, instructions: swapInstructions(p) }).compileToLegacyMessage()
+      const web3 = new TransactionMessage({
+        payerKey: p.solver,
+        recentBlockhash: p.blockhash,
+        instructions: swapInstructions(p),
+      }).compileToLegacyMessage()
       expect(Buffer.from(swapMessage(p))).toEqual(Buffer.from(web3.serialize()))
     }
   })

@@ -39,14 +39,36 @@ export function swapInstructions(p: SwapTxParameters): TransactionInstruction[] 
   const solverOut = ataOf(p.solver, p.output)
   const out: TransactionInstruction[] = []
   if (p.create.userOutput) {
-    out.push(createAssociatedTokenAccountIdempotentInstruction(p.solver, userOut, p.user, p.output.mint, p.output.program))
+    out.push(
+      createAssociatedTokenAccountIdempotentInstruction(p.solver, userOut, p.user, p.output.mint, p.output.program),
+    )
   }
   if (p.create.solverInput) {
-    out.push(createAssociatedTokenAccountIdempotentInstruction(p.solver, solverIn, p.solver, p.input.mint, p.input.program))
+    out.push(
+      createAssociatedTokenAccountIdempotentInstruction(p.solver, solverIn, p.solver, p.input.mint, p.input.program),
+    )
   }
   out.push(
-    createTransferCheckedInstruction(userIn, p.input.mint, solverIn, p.user, p.amountIn, p.input.decimals, [], p.input.program),
-    createTransferCheckedInstruction(solverOut, p.output.mint, userOut, p.solver, p.amountOut, p.output.decimals, [], p.output.program),
+    createTransferCheckedInstruction(
+      userIn,
+      p.input.mint,
+      solverIn,
+      p.user,
+      p.amountIn,
+      p.input.decimals,
+      [],
+      p.input.program,
+    ),
+    createTransferCheckedInstruction(
+      solverOut,
+      p.output.mint,
+      userOut,
+      p.solver,
+      p.amountOut,
+      p.output.decimals,
+      [],
+      p.output.program,
+    ),
     new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(p.memo, 'utf8') }),
   )
   return out

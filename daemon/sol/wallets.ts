@@ -1,6 +1,6 @@
 import type { Commitment, PublicKey } from '@solana/web3.js'
 import type { SolanaReads } from '../chains/solana/reads.js'
-import { ataOf, rpc, tokenAmount, type Token } from './accounts.js'
+import { ataOf, rpc, type Token, tokenAmount } from './accounts.js'
 
 export type Holding = { token: Token; ata: PublicKey; exists: boolean; balance: bigint }
 export type Wallet = { owner: PublicKey; lamports: bigint; tokens: Record<string, Holding> }
@@ -10,7 +10,12 @@ export type Wallet = { owner: PublicKey; lamports: bigint; tokens: Record<string
  * every figure comes from the same slot. Only associated token accounts count: they are what a
  * swap debits and credits, so a balance read here is what a swap can spend.
  */
-export async function readWallets(reads: SolanaReads, owners: PublicKey[], tokens: Token[], commitment: Commitment = 'confirmed'): Promise<Wallet[]> {
+export async function readWallets(
+  reads: SolanaReads,
+  owners: PublicKey[],
+  tokens: Token[],
+  commitment: Commitment = 'confirmed',
+): Promise<Wallet[]> {
   const per = 1 + tokens.length
   const keys = owners.flatMap((owner) => [owner, ...tokens.map((t) => ataOf(owner, t))])
   const infos = await rpc(() => reads.multipleAccounts(keys, commitment))

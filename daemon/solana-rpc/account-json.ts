@@ -1,8 +1,12 @@
 import bs58 from 'bs58'
 import { uiTokenAmount } from './amounts.js'
-import { RpcCode, RpcError, invalidParams } from './rpc-error.js'
+import { invalidParams, RpcCode, RpcError } from './rpc-error.js'
 import {
-  decodeMint, decodeTokenAccount, isTokenProgram, tokenProgramName, type AccountState,
+  type AccountState,
+  decodeMint,
+  decodeTokenAccount,
+  isTokenProgram,
+  tokenProgramName,
 } from './spl-token-state.js'
 
 export type AccountEncoding = 'binary' | 'base58' | 'base64' | 'base64+zstd' | 'jsonParsed'
@@ -20,12 +24,16 @@ export function parseTokenData(state: AccountState, getAccount: (a: string) => A
   const mint = decodeMint(state)
   if (mint) {
     return {
-      program, space,
+      program,
+      space,
       parsed: {
         type: 'mint',
         info: {
-          decimals: mint.decimals, freezeAuthority: mint.freezeAuthority, isInitialized: mint.isInitialized,
-          mintAuthority: mint.mintAuthority, supply: mint.supply.toString(),
+          decimals: mint.decimals,
+          freezeAuthority: mint.freezeAuthority,
+          isInitialized: mint.isInitialized,
+          mintAuthority: mint.mintAuthority,
+          supply: mint.supply.toString(),
         },
       },
     }
@@ -34,13 +42,19 @@ export function parseTokenData(state: AccountState, getAccount: (a: string) => A
   const decimals = token && decodeMint(getAccount(token.mint))?.decimals
   if (!token || decimals === undefined) return undefined
   return {
-    program, space,
+    program,
+    space,
     parsed: {
       type: 'account',
       info: {
-        isNative: token.isNative !== null, mint: token.mint, owner: token.owner, state: token.state,
+        isNative: token.isNative !== null,
+        mint: token.mint,
+        owner: token.owner,
+        state: token.state,
         tokenAmount: uiTokenAmount(token.amount, decimals),
-        ...(token.delegate ? { delegate: token.delegate, delegatedAmount: uiTokenAmount(token.delegatedAmount, decimals) } : {}),
+        ...(token.delegate
+          ? { delegate: token.delegate, delegatedAmount: uiTokenAmount(token.delegatedAmount, decimals) }
+          : {}),
         ...(token.closeAuthority ? { closeAuthority: token.closeAuthority } : {}),
         ...(token.isNative !== null ? { rentExemptReserve: uiTokenAmount(token.isNative, decimals) } : {}),
       },
@@ -51,9 +65,13 @@ export function parseTokenData(state: AccountState, getAccount: (a: string) => A
 function encodeData(data: Uint8Array, encoding: AccountEncoding, slice?: DataSlice): unknown {
   const bytes = slice ? data.subarray(slice.offset, slice.offset + slice.length) : data
   if (encoding === 'base64' || encoding === 'jsonParsed') return [Buffer.from(bytes).toString('base64'), 'base64']
-  if (encoding === 'base64+zstd') throw invalidParams('Invalid params: base64+zstd encoding is not supported by this node; use base64')
+  if (encoding === 'base64+zstd')
+    throw invalidParams('Invalid params: base64+zstd encoding is not supported by this node; use base64')
   if (bytes.length > MAX_BASE58_BYTES) {
-    throw new RpcError(RpcCode.INVALID_REQUEST, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`)
+    throw new RpcError(
+      RpcCode.INVALID_REQUEST,
+      `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
+    )
   }
   const text = bs58.encode(bytes)
   return encoding === 'binary' ? text : [text, 'base58']

@@ -17,7 +17,9 @@ export class AccountStore {
         executable = excluded.executable, data = excluded.data, slot = excluded.slot`)
     this.remove = db.prepare('DELETE FROM solana_accounts WHERE address = ?')
     this.selectAll = db.prepare('SELECT address, lamports, owner, executable, data FROM solana_accounts')
-    this.selectOne = db.prepare('SELECT address, lamports, owner, executable, data FROM solana_accounts WHERE address = ?')
+    this.selectOne = db.prepare(
+      'SELECT address, lamports, owner, executable, data FROM solana_accounts WHERE address = ?',
+    )
   }
 
   /** One account as saved, null when there is none. */
@@ -33,8 +35,12 @@ export class AccountStore {
       return
     }
     this.upsert.run({
-      address, lamports: state.lamports.toString(), owner: state.owner,
-      executable: state.executable ? 1 : 0, data: Buffer.from(state.data), slot,
+      address,
+      lamports: state.lamports.toString(),
+      owner: state.owner,
+      executable: state.executable ? 1 : 0,
+      data: Buffer.from(state.data),
+      slot,
     })
   }
 
@@ -45,4 +51,9 @@ export class AccountStore {
   }
 }
 
-const stateOf = (row: Row): AccountState => ({ lamports: BigInt(row.lamports), owner: row.owner, executable: row.executable === 1, data: new Uint8Array(row.data) })
+const stateOf = (row: Row): AccountState => ({
+  lamports: BigInt(row.lamports),
+  owner: row.owner,
+  executable: row.executable === 1,
+  data: new Uint8Array(row.data),
+})

@@ -7,7 +7,14 @@ function setup(validity = 150) {
   let now = 1_700_000_000_000
   const meta = new MetaStore(openChainDb(':memory:'))
   const options = { slotMs: 400, blockhashValidity: validity, now: () => now }
-  return { meta, options, clock: new ChainClock(meta, options), step: (ms: number) => { now += ms } }
+  return {
+    meta,
+    options,
+    clock: new ChainClock(meta, options),
+    step: (ms: number) => {
+      now += ms
+    },
+  }
 }
 
 describe('ChainClock', () => {
@@ -81,11 +88,18 @@ describe('ChainClock', () => {
   })
 
   it('a clock fact in the store that is not what parx wrote refuses the start (STORE_UNREADABLE), never a clock from NaN', () => {
-    for (const [key, value] of [['genesis_ms', 'garbage'], ['slot_offset', '1e3x'], ['blockhash_seed', 'zz'], ['legacy_until_slot', '']]) {
+    for (const [key, value] of [
+      ['genesis_ms', 'garbage'],
+      ['slot_offset', '1e3x'],
+      ['blockhash_seed', 'zz'],
+      ['legacy_until_slot', ''],
+    ]) {
       const meta = new MetaStore(openChainDb(':memory:'))
       new ChainClock(meta)
       meta.set(key!, value!)
-      expect(() => new ChainClock(meta), key).toThrow(expect.objectContaining({ code: 'STORE_UNREADABLE', message: expect.stringContaining(`solana_meta '${key}'`) }))
+      expect(() => new ChainClock(meta), key).toThrow(
+        expect.objectContaining({ code: 'STORE_UNREADABLE', message: expect.stringContaining(`solana_meta '${key}'`) }),
+      )
     }
   })
 

@@ -7,8 +7,11 @@ import type { MetaStore } from './meta-store.js'
  * The cluster's clock facts are read, never guessed: a value that is not what was written
  * refuses the start (a clock from NaN would hand out slots and times from nowhere).
  */
-const unreadable = (key: string, value: string) => new BaseError('STORE_UNREADABLE',
-  `the embedded Solana cluster's clock in parx.db cannot be read (solana_meta '${key}' is '${value.slice(0, 24)}', not what parx writes); restore parx.db from a backup, or start over with --fresh`)
+const unreadable = (key: string, value: string) =>
+  new BaseError(
+    'STORE_UNREADABLE',
+    `the embedded Solana cluster's clock in parx.db cannot be read (solana_meta '${key}' is '${value.slice(0, 24)}', not what parx writes); restore parx.db from a backup, or start over with --fresh`,
+  )
 function whole(key: string, value: string): number {
   if (!/^\d{1,16}$/.test(value)) throw unreadable(key, value)
   return Number(value)
@@ -57,19 +60,29 @@ export class ChainClock {
   private readonly hashesBySlot = new Map<number, string>()
 
   /** `minSlot`: the highest slot already used (e.g. by a recorded transaction); time never goes back. */
-  constructor(private readonly meta: MetaStore, options: ChainClockOptions = {}, minSlot = 0) {
+  constructor(
+    private readonly meta: MetaStore,
+    options: ChainClockOptions = {},
+    minSlot = 0,
+  ) {
     this.slotMs = options.slotMs ?? 400
     this.validity = options.blockhashValidity ?? 150
     this.now = options.now ?? Date.now
     const existing = meta.get('genesis_ms') !== undefined
-    this.genesisMs = whole('genesis_ms', meta.getOrCreate('genesis_ms', () => String(this.now())))
+    this.genesisMs = whole(
+      'genesis_ms',
+      meta.getOrCreate('genesis_ms', () => String(this.now())),
+    )
     const seed = meta.getOrCreate('blockhash_seed', () => randomBytes(32).toString('hex'))
     if (!/^[0-9a-f]{64}$/.test(seed)) throw unreadable('blockhash_seed', seed)
     this.seed = Buffer.from(seed, 'hex')
     this.offset = whole('slot_offset', meta.get('slot_offset') ?? String(FIRST_SLOT))
     this.floor = minSlot
     // A cluster made before wall-clock time keeps the times it handed out up to now.
-    this.legacyUntil = whole('legacy_until_slot', meta.getOrCreate('legacy_until_slot', () => String(existing ? this.slot() + 1 : 0)))
+    this.legacyUntil = whole(
+      'legacy_until_slot',
+      meta.getOrCreate('legacy_until_slot', () => String(existing ? this.slot() + 1 : 0)),
+    )
   }
 
   /** The current slot: never lower than one already reported, even if the wall clock steps back. */
@@ -122,7 +135,8 @@ export class ChainClock {
   /** Valid blockhashes, newest first (to give our own transactions distinct signatures). */
   *validBlockhashes(): Generator<{ slot: number; blockhash: string }> {
     const current = this.slot()
-    for (let s = current; s >= Math.max(0, current - this.validity); s--) yield { slot: s, blockhash: this.blockhash(s) }
+    for (let s = current; s >= Math.max(0, current - this.validity); s--)
+      yield { slot: s, blockhash: this.blockhash(s) }
   }
 
   /**

@@ -1,11 +1,16 @@
 import { address, createSolanaRpc, signature as kitSignature } from '@solana/kit'
+import type { PublicKey } from '@solana/web3.js'
 import {
-  ComputeBudgetProgram, Keypair, LAMPORTS_PER_SOL, SystemProgram, TransactionMessage, VersionedTransaction,
+  ComputeBudgetProgram,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
 } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PublicKey } from '@solana/web3.js'
 import { FIRST_SLOT } from './chain-clock.js'
-import { frozenClock, startTestCluster, tempDir, type TestCluster } from './testing.js'
+import { frozenClock, startTestCluster, type TestCluster, tempDir } from './testing.js'
 
 // The reads @solana/web3.js and @solana/kit make to confirm a transaction and look at history,
 // each against the embedded RPC with a real transaction in it.
@@ -22,8 +27,12 @@ beforeAll(async () => {
   c.svm.advanceSlots(2)
   const { blockhash } = await c.connection.getLatestBlockhash()
   const message = new TransactionMessage({
-    payerKey: payer.publicKey, recentBlockhash: blockhash,
-    instructions: [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 7 }), SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_000_000 })],
+    payerKey: payer.publicKey,
+    recentBlockhash: blockhash,
+    instructions: [
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 7 }),
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_000_000 }),
+    ],
   }).compileToV0Message()
   const tx = new VersionedTransaction(message)
   tx.sign([payer])
@@ -41,8 +50,14 @@ describe('confirmation and history reads against the embedded RPC', () => {
     const conn = c.connection
     const statuses = await conn.getSignatureStatuses([sig], { searchTransactionHistory: true })
     expect(statuses.value[0]).toMatchObject({ slot, err: null, confirmationStatus: 'finalized' })
-    expect((await conn.getTransaction(sig, { maxSupportedTransactionVersion: 0 }))?.meta?.postBalances[1]).toBe(1_000_000)
-    expect((await conn.getParsedTransaction(sig, { maxSupportedTransactionVersion: 0 }))?.transaction.message.accountKeys[0]?.pubkey.equals(payer.publicKey)).toBe(true)
+    expect((await conn.getTransaction(sig, { maxSupportedTransactionVersion: 0 }))?.meta?.postBalances[1]).toBe(
+      1_000_000,
+    )
+    expect(
+      (
+        await conn.getParsedTransaction(sig, { maxSupportedTransactionVersion: 0 })
+      )?.transaction.message.accountKeys[0]?.pubkey.equals(payer.publicKey),
+    ).toBe(true)
     expect((await conn.getSignaturesForAddress(to)).map((s) => s.signature)).toEqual([sig])
     const current = await conn.getSlot()
     expect(current).toBe(slot + 3)
@@ -50,7 +65,11 @@ describe('confirmation and history reads against the embedded RPC', () => {
     expect(await conn.getEpochInfo()).toMatchObject({ absoluteSlot: current, blockHeight: current })
     const latest = await conn.getLatestBlockhash()
     expect(await conn.isBlockhashValid(latest.blockhash)).toMatchObject({ value: true })
-    const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: latest.blockhash, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })] }).compileToV0Message()
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: latest.blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })],
+    }).compileToV0Message()
     expect((await conn.getFeeForMessage(message)).value).toBe(5000)
     expect(await conn.getMinimumBalanceForRentExemption(165)).toBe(2_039_280)
     expect(await conn.getTransactionCount()).toBe(c.svm.txs.count())
@@ -63,18 +82,29 @@ describe('confirmation and history reads against the embedded RPC', () => {
     const block = await conn.getBlock(slot, { maxSupportedTransactionVersion: 0 })
     expect(block).toMatchObject({ blockHeight: slot, parentSlot: slot - 1, blockTime: await conn.getBlockTime(slot) })
     expect(block!.transactions.map((t) => t.transaction.signatures[0])).toEqual([sig])
-    expect(block!.previousBlockhash).toBe((await conn.getBlock(slot - 1, { maxSupportedTransactionVersion: 0 }))!.blockhash)
+    expect(block!.previousBlockhash).toBe(
+      (await conn.getBlock(slot - 1, { maxSupportedTransactionVersion: 0 }))!.blockhash,
+    )
     expect((await conn.getBlock(slot + 1, { maxSupportedTransactionVersion: 0 }))!.transactions).toEqual([])
     const parsed = await conn.getParsedBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'full' })
     type Keys = { accountKeys: { pubkey: PublicKey }[] }
-    expect((parsed.transactions[0]!.transaction as unknown as { message: Keys }).message.accountKeys[1]!.pubkey.equals(to)).toBe(true)
+    expect(
+      (parsed.transactions[0]!.transaction as unknown as { message: Keys }).message.accountKeys[1]!.pubkey.equals(to),
+    ).toBe(true)
     expect((await conn.getBlockSignatures(slot)).signatures).toEqual([sig])
-    const accounts = (await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' })) as unknown as { transactions: { transaction: Keys }[] }
+    const accounts = (await conn.getBlock(slot, {
+      maxSupportedTransactionVersion: 0,
+      transactionDetails: 'accounts',
+    })) as unknown as { transactions: { transaction: Keys }[] }
     expect(accounts.transactions[0]!.transaction.accountKeys[0]!.pubkey.equals(payer.publicKey)).toBe(true)
-    expect(await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' })).toMatchObject({ blockhash: block!.blockhash })
+    expect(await conn.getBlock(slot, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' })).toMatchObject({
+      blockhash: block!.blockhash,
+    })
     // A version-0 transaction in the block, and no maxSupportedTransactionVersion: refused, as by a node.
     await expect(conn.getBlock(slot)).rejects.toThrow(/Transaction version \(0\) is not supported/)
-    await expect(conn.getBlock(slot + 100, { maxSupportedTransactionVersion: 0 })).rejects.toThrow(/Block not available for slot/)
+    await expect(conn.getBlock(slot + 100, { maxSupportedTransactionVersion: 0 })).rejects.toThrow(
+      /Block not available for slot/,
+    )
     expect(await conn.getBlocks(slot - 1, slot + 1)).toEqual([slot - 1, slot, slot + 1])
     expect(await conn.getBlocks(slot)).toEqual([slot, slot + 1, slot + 2, slot + 3])
     const fees = await conn.getRecentPrioritizationFees({ lockedWritableAccounts: [to] })
@@ -87,13 +117,18 @@ describe('confirmation and history reads against the embedded RPC', () => {
     const rpc = createSolanaRpc(c.rpc.rpcUrl)
     const { value } = await rpc.getSignatureStatuses([kitSignature(sig)], { searchTransactionHistory: true }).send()
     expect(value[0]?.confirmationStatus).toBe('finalized')
-    const block = await rpc.getBlock(BigInt(slot), { maxSupportedTransactionVersion: 0, transactionDetails: 'signatures', rewards: false }).send()
+    const block = await rpc
+      .getBlock(BigInt(slot), { maxSupportedTransactionVersion: 0, transactionDetails: 'signatures', rewards: false })
+      .send()
     expect(block?.signatures).toEqual([sig])
     expect(await rpc.getBlockTime(BigInt(slot)).send()).toBe(BigInt(c.svm.clock.unixTimestamp(slot)))
-    expect((await rpc.getBlocksWithLimit(BigInt(slot), 2).send())).toEqual([BigInt(slot), BigInt(slot + 1)])
+    expect(await rpc.getBlocksWithLimit(BigInt(slot), 2).send()).toEqual([BigInt(slot), BigInt(slot + 1)])
     const fees = await rpc.getRecentPrioritizationFees([address(to.toBase58())]).send()
     expect(fees.find((f) => f.slot === BigInt(slot))?.prioritizationFee).toBe(7n)
-    expect((await rpc.getTransaction(kitSignature(sig), { maxSupportedTransactionVersion: 0, encoding: 'json' }).send())?.slot).toBe(BigInt(slot))
+    expect(
+      (await rpc.getTransaction(kitSignature(sig), { maxSupportedTransactionVersion: 0, encoding: 'json' }).send())
+        ?.slot,
+    ).toBe(BigInt(slot))
     expect(await rpc.getBlockHeight().send()).toBe(BigInt(slot + 3))
     expect((await rpc.getEpochInfo().send()).absoluteSlot).toBe(BigInt(slot + 3))
     expect(await rpc.minimumLedgerSlot().send()).toBe(BigInt(FIRST_SLOT))

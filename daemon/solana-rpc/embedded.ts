@@ -1,22 +1,23 @@
-import Sqlite from 'better-sqlite3'
 import { Keypair, type PublicKey } from '@solana/web3.js'
+import Sqlite from 'better-sqlite3'
 import type { ChainClockOptions } from './chain-clock.js'
-import { prepareChainDb, type ChainDb } from './chain-db.js'
-import { memoryDeployments, type ClusterDeployments } from './local-deployments.js'
+import { type ChainDb, prepareChainDb } from './chain-db.js'
+import { type ClusterDeployments, memoryDeployments } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
-import { startSolanaRpc, type SolanaRpcServer, type StartSolanaRpcParameters } from './rpc-server.js'
+import { type SolanaRpcServer, type StartSolanaRpcParameters, startSolanaRpc } from './rpc-server.js'
 
 /** The keys a cluster's setup funds: SOL for each, the registry's SPL mints under `mintAuthority`, the solver's inventory. */
 export type ClusterKeys = { mintAuthority: Keypair; solver: Keypair; facilitator: Keypair }
 
-export type StartEmbeddedSolanaParameters = ChainClockOptions & Pick<StartSolanaRpcParameters, 'host' | 'port' | 'genesisHash' | 'onInternalError'> & {
-  /** The cluster's tables (prepareChainDb is run on it); stays open at stop. Default: a database in memory, closed at stop. */
-  db?: ChainDb
-  /** Where the mints are recorded, for a restart on the same `db` to find them. Default: in memory. */
-  deployments?: ClusterDeployments
-  /** Default: new keys. */
-  keys?: ClusterKeys
-}
+export type StartEmbeddedSolanaParameters = ChainClockOptions &
+  Pick<StartSolanaRpcParameters, 'host' | 'port' | 'genesisHash' | 'onInternalError'> & {
+    /** The cluster's tables (prepareChainDb is run on it); stays open at stop. Default: a database in memory, closed at stop. */
+    db?: ChainDb
+    /** Where the mints are recorded, for a restart on the same `db` to find them. Default: in memory. */
+    deployments?: ClusterDeployments
+    /** Default: new keys. */
+    keys?: ClusterKeys
+  }
 
 export type EmbeddedSolana = {
   svm: LocalSvm
@@ -47,11 +48,18 @@ export async function startEmbeddedSolana(p: StartEmbeddedSolanaParameters = {})
   const db = prepareChainDb(given ?? new Sqlite(':memory:'))
   try {
     const svm = createLocalSvm({ ...clock, db })
-    const keys = givenKeys ?? { mintAuthority: Keypair.generate(), solver: Keypair.generate(), facilitator: Keypair.generate() }
+    const keys = givenKeys ?? {
+      mintAuthority: Keypair.generate(),
+      solver: Keypair.generate(),
+      facilitator: Keypair.generate(),
+    }
     const { mints } = await ensureLocalSolana({ svm, deployments: deployments ?? memoryDeployments(), ...keys })
     const rpc = await startSolanaRpc({ svm, host, port: port ?? 0, genesisHash, onInternalError })
     return {
-      svm, rpc, keys, mints,
+      svm,
+      rpc,
+      keys,
+      mints,
       stop: async () => {
         await rpc.stop()
         if (owned) db.close()

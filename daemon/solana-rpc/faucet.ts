@@ -1,13 +1,15 @@
 import {
-  createAssociatedTokenAccountIdempotentInstruction, createMintToCheckedInstruction, getAssociatedTokenAddressSync,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createMintToCheckedInstruction,
+  getAssociatedTokenAddressSync,
 } from '@solana/spl-token'
-import { LAMPORTS_PER_SOL, type Keypair, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
+import { type Keypair, LAMPORTS_PER_SOL, type PublicKey, type TransactionInstruction } from '@solana/web3.js'
 import { BaseError } from '../../src/errors/index.js'
 import { assertFits, U64_MAX } from '../../src/sdk/amount-range.js'
 import { toBaseUnits } from '../../src/sdk/units.js'
-import { decodeMint } from './spl-token-state.js'
 import { localSolanaTokens } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
+import { decodeMint } from './spl-token-state.js'
 
 export type FaucetParameters = {
   svm: LocalSvm
@@ -43,7 +45,12 @@ export async function faucet(params: FaucetParameters): Promise<string[]> {
     const lamports = positive(toBaseUnits(params.amount, SOL_DECIMALS))
     // The faucet account is refilled with the amount plus a reserve, so that must fit a u64 too.
     assertFits({ adding: lamports, max: MAX_SOL_AIRDROP, what: 'one SOL faucet payment' })
-    assertFits({ adding: lamports, held: svm.getAccount(to.toBase58())?.lamports ?? 0n, max: U64_MAX, what: `the lamports of ${to.toBase58()}` })
+    assertFits({
+      adding: lamports,
+      held: svm.getAccount(to.toBase58())?.lamports ?? 0n,
+      max: U64_MAX,
+      what: `the lamports of ${to.toBase58()}`,
+    })
     return [await svm.airdrop(to.toBase58(), lamports)]
   }
   const token = localSolanaTokens().find((t) => t.symbol === symbol)
@@ -52,7 +59,12 @@ export async function faucet(params: FaucetParameters): Promise<string[]> {
   if (!mint) throw new BaseError('UNKNOWN_TOKEN', `${symbol} has no mint on local-solana yet`)
   const amount = positive(toBaseUnits(params.amount, token.decimals))
   // SPL amounts are u64: the mint's supply (which bounds every account) must not pass it.
-  assertFits({ adding: amount, held: decodeMint(svm.getAccount(mint.toBase58()))?.supply ?? 0n, max: U64_MAX, what: `the ${symbol} supply on local-solana` })
+  assertFits({
+    adding: amount,
+    held: decodeMint(svm.getAccount(mint.toBase58()))?.supply ?? 0n,
+    max: U64_MAX,
+    what: `the ${symbol} supply on local-solana`,
+  })
   const authority = mintAuthority.publicKey.toBase58()
   if ((svm.getAccount(authority)?.lamports ?? 0n) < AUTHORITY_FLOOR) await svm.airdrop(authority, AUTHORITY_TOP_UP)
   const ata = getAssociatedTokenAddressSync(mint, to, true)

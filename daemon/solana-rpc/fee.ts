@@ -10,10 +10,15 @@ const PRECOMPILES = new Set([
 ])
 // Builtins reserve 3k CU by default instead of 200k (what litesvm and current clusters charge).
 const BUILTINS = new Set([
-  '11111111111111111111111111111111', COMPUTE_BUDGET, 'Vote111111111111111111111111111111111111111',
-  'BPFLoader1111111111111111111111111111111111', 'BPFLoader2111111111111111111111111111111111',
-  'BPFLoaderUpgradeab1e11111111111111111111111', 'LoaderV411111111111111111111111111111111111',
-  'ZkE1Gama1Proof11111111111111111111111111111', ...PRECOMPILES,
+  '11111111111111111111111111111111',
+  COMPUTE_BUDGET,
+  'Vote111111111111111111111111111111111111111',
+  'BPFLoader1111111111111111111111111111111111',
+  'BPFLoader2111111111111111111111111111111111',
+  'BPFLoaderUpgradeab1e11111111111111111111111',
+  'LoaderV411111111111111111111111111111111111',
+  'ZkE1Gama1Proof11111111111111111111111111111',
+  ...PRECOMPILES,
 ])
 const DEFAULT_BUILTIN_CU = 3_000n
 const DEFAULT_PROGRAM_CU = 200_000n
@@ -33,7 +38,8 @@ export function transactionFee(message: VersionedMessage, staticKeys?: string[])
   let limit: bigint | undefined
   let defaultLimit = 0n
   for (const ix of message.compiledInstructions) {
-    const program = (staticKeys ? staticKeys[ix.programIdIndex] : message.staticAccountKeys[ix.programIdIndex]?.toBase58()) ?? ''
+    const program =
+      (staticKeys ? staticKeys[ix.programIdIndex] : message.staticAccountKeys[ix.programIdIndex]?.toBase58()) ?? ''
     if (PRECOMPILES.has(program)) signatures += BigInt(ix.data[0] ?? 0)
     if (program === COMPUTE_BUDGET && ix.data.length >= 5 && ix.data[0] === 2) limit = u32(ix.data)
     if (program === COMPUTE_BUDGET && ix.data.length >= 9 && ix.data[0] === 3) price = u64(ix.data)

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { holdWriteLock } from '../../test/helpers/sqlite-lock.js'
 import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 import { GroupCommit } from './group-commit.js'
 import { tempDir } from './testing.js'
-import { holdWriteLock } from '../../test/helpers/sqlite-lock.js'
 
 const dir = tempDir()
 afterAll(() => dir.remove())
 
-describe('group commit under another connection\'s write lock', () => {
+describe("group commit under another connection's write lock", () => {
   it('waits for the lock (busy_timeout) instead of failing a task that reads before it writes', async () => {
     const file = `${dir.dir}/parx.db`
     const db = openChainDb(file)

@@ -21,8 +21,11 @@ afterAll(() => {
 const lamports = (k: Keypair) => svm.getAccount(k.publicKey.toBase58())?.lamports ?? 0n
 
 function transfer(from: Keypair, to: Keypair, amount: number) {
-  const tx = new Transaction({ feePayer: from.publicKey, blockhash: svm.latestBlockhash().blockhash, lastValidBlockHeight: 0 })
-    .add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: amount }))
+  const tx = new Transaction({
+    feePayer: from.publicKey,
+    blockhash: svm.latestBlockhash().blockhash,
+    lastValidBlockHeight: 0,
+  }).add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports: amount }))
   tx.sign(from)
   return tx.serialize()
 }
@@ -34,25 +37,34 @@ describe('group commit of the embedded cluster', () => {
     const to = Keypair.generate()
     const wires = payers.map((p) => transfer(p, to, 1_000_000))
     const reader = openChainDb(`${dir.dir}/parx.db`)
-    const onDisk = (sig: string) => reader.prepare('SELECT 1 FROM solana_transactions WHERE signature = ?').get(sig) !== undefined
+    const onDisk = (sig: string) =>
+      reader.prepare('SELECT 1 FROM solana_transactions WHERE signature = ?').get(sig) !== undefined
     const heard: boolean[] = []
     const stop = svm.onTransaction.add((e) => heard.push(onDisk(e.signature)))
     const outer = vi.spyOn(db, 'transaction')
     let topLevel = 0
     outer.mockImplementation(function (this: ChainDb, fn) {
       const wrapped = ChainDbTransaction.call(this, fn)
-      const counted = (f: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
-        if (!db.inTransaction) topLevel++
-        return f(...args)
-      }
+      const counted =
+        (f: (...args: unknown[]) => unknown) =>
+        (...args: unknown[]) => {
+          if (!db.inTransaction) topLevel++
+          return f(...args)
+        }
       // Its variants (deferred, immediate, exclusive) are not enumerable: each counted too.
-      return Object.assign(counted(wrapped), { deferred: counted(wrapped.deferred), immediate: counted(wrapped.immediate), exclusive: counted(wrapped.exclusive) })
+      return Object.assign(counted(wrapped), {
+        deferred: counted(wrapped.deferred),
+        immediate: counted(wrapped.immediate),
+        exclusive: counted(wrapped.exclusive),
+      })
     } as ChainDb['transaction'])
-    const signatures = await Promise.all(wires.map(async (w) => {
-      const sig = await svm.submit(w)
-      expect(onDisk(sig)).toBe(true)
-      return sig
-    }))
+    const signatures = await Promise.all(
+      wires.map(async (w) => {
+        const sig = await svm.submit(w)
+        expect(onDisk(sig)).toBe(true)
+        return sig
+      }),
+    )
     outer.mockRestore()
     stop()
     reader.close()
@@ -69,7 +81,9 @@ describe('group commit of the embedded cluster', () => {
     const to = Keypair.generate()
     const doomed = transfer(a, to, 1_000_000)
     const doomedSig = bs58.encode(Transaction.from(doomed).signature!)
-    db.exec(`CREATE TEMP TRIGGER fail_one BEFORE INSERT ON solana_transactions WHEN NEW.signature = '${doomedSig}' BEGIN SELECT RAISE(ABORT, 'disk says no'); END`)
+    db.exec(
+      `CREATE TEMP TRIGGER fail_one BEFORE INSERT ON solana_transactions WHEN NEW.signature = '${doomedSig}' BEGIN SELECT RAISE(ABORT, 'disk says no'); END`,
+    )
     try {
       const [failed, landed] = await Promise.allSettled([svm.submit(doomed), svm.submit(transfer(b, to, 2_000_000))])
       expect(failed).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/disk says no/) } })

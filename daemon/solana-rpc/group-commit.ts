@@ -45,19 +45,21 @@ export class GroupCommit {
       // deferred BEGIN reads first and upgrades at the first write, and an upgrade that meets another
       // connection's write or a RESTART checkpoint on parx.db fails at once with "database is locked"
       // (seen under bench sol's 20 clients: sends answered "Internal error").
-      this.db.transaction(() => {
-        for (const task of tasks) {
-          const own: Landed[] = []
-          try {
-            outcomes.push({ ok: true, value: this.db.transaction(() => task.run(own))() })
-            landed.push(...own)
-          } catch (error) {
-            // Its savepoint is rolled back: what it changed in memory goes too.
-            for (const l of own.reverse()) l.undo()
-            outcomes.push({ ok: false, error })
+      this.db
+        .transaction(() => {
+          for (const task of tasks) {
+            const own: Landed[] = []
+            try {
+              outcomes.push({ ok: true, value: this.db.transaction(() => task.run(own))() })
+              landed.push(...own)
+            } catch (error) {
+              // Its savepoint is rolled back: what it changed in memory goes too.
+              for (const l of own.reverse()) l.undo()
+              outcomes.push({ ok: false, error })
+            }
           }
-        }
-      }).immediate()
+        })
+        .immediate()
     } catch (error) {
       // Nothing of this group is on disk: nothing of it stays in memory, newest first.
       for (const l of landed.reverse()) l.undo()

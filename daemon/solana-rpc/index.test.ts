@@ -1,10 +1,23 @@
 import { fileURLToPath } from 'node:url'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
-import { Connection, Keypair, LAMPORTS_PER_SOL, sendAndConfirmTransaction, SystemProgram, Transaction } from '@solana/web3.js'
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  SystemProgram,
+  sendAndConfirmTransaction,
+  Transaction,
+} from '@solana/web3.js'
+import Sqlite from 'better-sqlite3'
 import { build, type Metafile } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import Sqlite from 'better-sqlite3'
-import { LOCAL_SOLANA_GENESIS_HASH, memoryDeployments, prepareChainDb, startEmbeddedSolana, type EmbeddedSolana } from './index.js'
+import {
+  type EmbeddedSolana,
+  LOCAL_SOLANA_GENESIS_HASH,
+  memoryDeployments,
+  prepareChainDb,
+  startEmbeddedSolana,
+} from './index.js'
 
 // The room alone, through its public face only: no daemon, no store, no config. A client meets it
 // as it meets a validator, over JSON-RPC on 127.0.0.1.
@@ -33,7 +46,9 @@ describe('the embedded Solana cluster started from its public face', () => {
     await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight })
     expect(await connection.getBalance(payer.publicKey)).toBe(2 * LAMPORTS_PER_SOL)
 
-    const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_234_567 }))
+    const tx = new Transaction().add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1_234_567 }),
+    )
     const sent = await sendAndConfirmTransaction(connection, tx, [payer])
     const fee = (await connection.getTransaction(sent, { maxSupportedTransactionVersion: 0 }))!.meta!.fee
     expect(await connection.getBalance(to)).toBe(1_234_567)
@@ -61,7 +76,9 @@ it('a restart on the same database and deployments serves the same chain and min
   }
   const again = await startEmbeddedSolana({ db, deployments, keys: first.keys })
   try {
-    expect(Object.fromEntries(Object.entries(again.mints).map(([s, m]) => [s, m.toBase58()]))).toEqual(Object.fromEntries(Object.entries(first.mints).map(([s, m]) => [s, m.toBase58()])))
+    expect(Object.fromEntries(Object.entries(again.mints).map(([s, m]) => [s, m.toBase58()]))).toEqual(
+      Object.fromEntries(Object.entries(first.mints).map(([s, m]) => [s, m.toBase58()])),
+    )
     expect(await new Connection(again.rpc.rpcUrl, 'confirmed').getBalance(owner)).toBe(LAMPORTS_PER_SOL)
   } finally {
     await again.stop()
@@ -73,8 +90,17 @@ it('a restart on the same database and deployments serves the same chain and min
 async function faceBundle(): Promise<Metafile> {
   const root = fileURLToPath(new URL('../..', import.meta.url))
   const { metafile } = await build({
-    entryPoints: ['daemon/solana-rpc/index.ts'], absWorkingDir: root, bundle: true, write: false, splitting: true, format: 'esm',
-    platform: 'node', packages: 'external', outdir: '/tmp/unused', metafile: true, logLevel: 'silent',
+    entryPoints: ['daemon/solana-rpc/index.ts'],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outdir: '/tmp/unused',
+    metafile: true,
+    logLevel: 'silent',
   })
   return metafile
 }
@@ -105,6 +131,11 @@ it('loads neither LiteSVM nor @solana/kit until a cluster is built', async () =>
 it('imports nothing of the daemon but two pure helpers', async () => {
   const { inputs } = await faceBundle()
   const daemon = Object.keys(inputs).filter((p) => p.startsWith('daemon/') && !p.startsWith('daemon/solana-rpc/'))
-  expect(daemon.sort()).toEqual(['daemon/http/node-errors.ts', 'daemon/http/request-id.ts', 'daemon/keys/solana-keypair.ts', 'daemon/random-hex.ts'])
+  expect(daemon.sort()).toEqual([
+    'daemon/http/node-errors.ts',
+    'daemon/http/request-id.ts',
+    'daemon/keys/solana-keypair.ts',
+    'daemon/random-hex.ts',
+  ])
   expect(Object.keys(inputs).filter((p) => !/^(daemon|src|contracts)\//.test(p))).toEqual([])
 })

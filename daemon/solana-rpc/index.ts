@@ -8,17 +8,23 @@
  * This face loads no LiteSVM: a restarted daemon serves the recorded cluster (recordedCluster,
  * startSolanaRpc) before building it, and LiteSVM with @solana/kit comes in by `loadCluster()`.
  */
-export { prepareChainDb, type ChainDb } from './chain-db.js'
-export { memoryDeployments, type ClusterDeployments } from './local-deployments.js'
-export { recordedCluster, type RecordedCluster } from './recorded-cluster.js'
-export { startSolanaRpc, type SolanaRpcServer, type StartSolanaRpcParameters } from './rpc-server.js'
-export { startEmbeddedSolana, type ClusterKeys, type EmbeddedSolana, type StartEmbeddedSolanaParameters } from './embedded.js'
-export { LOCAL_SOLANA_GENESIS_HASH } from './genesis.js'
-export { SolanaTxError, transactionErrorJson, type TransactionErrorJson } from './tx-error.js'
+
 export type { ChainClockOptions } from './chain-clock.js'
-export type { LocalSvm, CreateLocalSvmParameters, Simulation } from './local-svm.js'
+export { type ChainDb, prepareChainDb } from './chain-db.js'
+export {
+  type ClusterKeys,
+  type EmbeddedSolana,
+  type StartEmbeddedSolanaParameters,
+  startEmbeddedSolana,
+} from './embedded.js'
+export { LOCAL_SOLANA_GENESIS_HASH } from './genesis.js'
+export { type ClusterDeployments, memoryDeployments } from './local-deployments.js'
+export type { CreateLocalSvmParameters, LocalSvm, Simulation } from './local-svm.js'
+export { type RecordedCluster, recordedCluster } from './recorded-cluster.js'
+export { type SolanaRpcServer, type StartSolanaRpcParameters, startSolanaRpc } from './rpc-server.js'
 export type { SettlementPrograms } from './settlement-programs.js'
 export type { AccountState } from './spl-token-state.js'
+export { SolanaTxError, type TransactionErrorJson, transactionErrorJson } from './tx-error.js'
 
 /** The cluster builders (createLocalSvm, ensureLocalSolana, ensureSettlementPrograms, faucet), loaded on first use. */
 export const loadCluster = () => import('./cluster.js')

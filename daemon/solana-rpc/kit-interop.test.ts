@@ -1,11 +1,23 @@
 import {
-  AccountRole, address, airdropFactory, appendTransactionMessageInstruction, createSolanaRpc, createSolanaRpcSubscriptions, createTransactionMessage,
-  generateKeyPairSigner, getSignatureFromTransaction, lamports, pipe, sendAndConfirmTransactionFactory,
-  setTransactionMessageFeePayerSigner, setTransactionMessageLifetimeUsingBlockhash, signTransactionMessageWithSigners,
+  AccountRole,
+  address,
+  airdropFactory,
+  appendTransactionMessageInstruction,
+  createSolanaRpc,
+  createSolanaRpcSubscriptions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getSignatureFromTransaction,
+  lamports,
+  pipe,
+  sendAndConfirmTransactionFactory,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
   type TransactionSigner,
 } from '@solana/kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestCluster, tempDir, type TestCluster } from './testing.js'
+import { startTestCluster, type TestCluster, tempDir } from './testing.js'
 
 let cluster: TestCluster
 const dir = tempDir()
@@ -39,7 +51,11 @@ describe('@solana/kit against the embedded RPC', () => {
     const rpcSubscriptions = createSolanaRpcSubscriptions(cluster.rpc.wsUrl)
     const payer = await generateKeyPairSigner()
     const recipient = await generateKeyPairSigner()
-    await airdropFactory({ rpc, rpcSubscriptions })({ recipientAddress: payer.address, lamports: lamports(2_000_000_000n), commitment: 'confirmed' })
+    await airdropFactory({ rpc, rpcSubscriptions })({
+      recipientAddress: payer.address,
+      lamports: lamports(2_000_000_000n),
+      commitment: 'confirmed',
+    })
     expect((await rpc.getBalance(payer.address).send()).value).toBe(2_000_000_000n)
 
     const { value: blockhash } = await rpc.getLatestBlockhash().send()

@@ -1,5 +1,5 @@
-import { BaseError } from '../../src/errors/base.js'
 import { PublicKey } from '@solana/web3.js'
+import { BaseError } from '../../src/errors/base.js'
 import { networks, type TokenSpec } from '../../src/networks/registry.js'
 
 /**

@@ -1,9 +1,9 @@
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BaseError } from '../../src/errors/index.js'
-import { openStore, type Store } from '../store/store.js'
 import { deploymentStore } from '../chains/embedded/deployments.js'
 import { openChainDb } from '../chains/embedded/solana-chain-db.js'
+import { openStore, type Store } from '../store/store.js'
 import type { ChainDb } from './chain-db.js'
 import { faucet } from './faucet.js'
 import { createLocalSvm, type LocalSvm } from './local-svm.js'
@@ -21,7 +21,13 @@ beforeAll(async () => {
   db = openChainDb(':memory:')
   store = await openStore({ file: ':memory:' })
   svm = createLocalSvm({ db, ...frozenClock() })
-  ;({ mints } = await ensureLocalSolana({ svm, deployments: deploymentStore(store), mintAuthority, solver: Keypair.generate(), facilitator: Keypair.generate() }))
+  ;({ mints } = await ensureLocalSolana({
+    svm,
+    deployments: deploymentStore(store),
+    mintAuthority,
+    solver: Keypair.generate(),
+    facilitator: Keypair.generate(),
+  }))
 })
 afterAll(async () => {
   db.close()
@@ -31,13 +37,18 @@ afterAll(async () => {
 const lamports = (k: Keypair) => svm.getAccount(k.publicKey.toBase58())?.lamports ?? 0n
 
 function transfer(from: Keypair, amount: bigint, blockhash = svm.latestBlockhash().blockhash) {
-  const tx = new Transaction({ feePayer: from.publicKey, blockhash, lastValidBlockHeight: 0 })
-    .add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: Keypair.generate().publicKey, lamports: amount }))
+  const tx = new Transaction({ feePayer: from.publicKey, blockhash, lastValidBlockHeight: 0 }).add(
+    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: Keypair.generate().publicKey, lamports: amount }),
+  )
   tx.sign(from)
   return tx
 }
 
-const reason = (p: Promise<unknown>) => p.then(() => 'accepted', (e: unknown) => (e instanceof SolanaTxError ? e.reason : String(e)))
+const reason = (p: Promise<unknown>) =>
+  p.then(
+    () => 'accepted',
+    (e: unknown) => (e instanceof SolanaTxError ? e.reason : String(e)),
+  )
 
 describe('LocalSvm', () => {
   it('refuses bytes that are not a transaction without crashing', async () => {
@@ -50,8 +61,13 @@ describe('LocalSvm', () => {
   it('refuses a missing signature', async () => {
     const payer = Keypair.generate()
     await svm.airdrop(payer.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL))
-    const tx = new Transaction({ feePayer: payer.publicKey, blockhash: svm.latestBlockhash().blockhash, lastValidBlockHeight: 0 })
-      .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1000 }))
+    const tx = new Transaction({
+      feePayer: payer.publicKey,
+      blockhash: svm.latestBlockhash().blockhash,
+      lastValidBlockHeight: 0,
+    }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1000 }),
+    )
     const unsigned = tx.serialize({ requireAllSignatures: false, verifySignatures: false })
     expect(await reason(svm.submit(unsigned))).toBe('signature')
     expect(await reason(svm.submit(unsigned, { skipPreflight: true }))).toBe('signature')
@@ -99,8 +115,14 @@ describe('LocalSvm', () => {
     const sol = await faucet({ svm, mintAuthority, mints, to, symbol: 'SOL', amount: '1.5' })
     expect(sol).toHaveLength(1)
     expect(svm.getAccount(to.toBase58())?.lamports).toBe(1_500_000_000n)
-    const err = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e instanceof BaseError ? e.code : String(e)))
-    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0.0000001' }))).toBe('BAD_REQUEST')
+    const err = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => (e instanceof BaseError ? e.code : String(e)),
+      )
+    expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0.0000001' }))).toBe(
+      'BAD_REQUEST',
+    )
     expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '1e3' }))).toBe('BAD_REQUEST')
     expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'XUSD', amount: '0' }))).toBe('BAD_REQUEST')
     expect(await err(faucet({ svm, mintAuthority, mints, to, symbol: 'DOGE', amount: '1' }))).toBe('UNKNOWN_TOKEN')
@@ -118,14 +140,30 @@ describe('LocalSvm', () => {
     expect(refused.err).toEqual({ InstructionError: [0, { Custom: 1 }] })
     expect(refused.logs.join('\n')).toContain('insufficient lamports')
     // What the RPC's simulation answers for the same bytes.
-    for (const [wire, outcome] of [[good, ok], [tooMuch, refused]] as const) {
+    for (const [wire, outcome] of [
+      [good, ok],
+      [tooMuch, refused],
+    ] as const) {
       const sim = svm.simulate(wire)
       expect({ err: sim.err, logs: sim.logs }).toEqual(outcome)
     }
     expect(lamports(payer)).toBe(BigInt(LAMPORTS_PER_SOL))
-    expect(svm.preflight(transfer(payer, tenth, Keypair.generate().publicKey.toBase58()).serialize(), { sigVerify: false }).err).toBe('BlockhashNotFound')
-    const unsigned = new Transaction({ feePayer: payer.publicKey, blockhash: svm.latestBlockhash().blockhash, lastValidBlockHeight: 0 })
-      .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: tenth }))
+    expect(
+      svm.preflight(transfer(payer, tenth, Keypair.generate().publicKey.toBase58()).serialize(), { sigVerify: false })
+        .err,
+    ).toBe('BlockhashNotFound')
+    const unsigned = new Transaction({
+      feePayer: payer.publicKey,
+      blockhash: svm.latestBlockhash().blockhash,
+      lastValidBlockHeight: 0,
+    })
+      .add(
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: tenth,
+        }),
+      )
       .serialize({ requireAllSignatures: false, verifySignatures: false })
     expect(svm.preflight(unsigned, { sigVerify: false }).err).toBeNull()
     expect(() => svm.preflight(unsigned, { sigVerify: true })).toThrow(SolanaTxError)

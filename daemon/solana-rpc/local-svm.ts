@@ -1,23 +1,35 @@
 import { randomBytes } from 'node:crypto'
 import {
-  type Keypair, PublicKey, SystemProgram, Transaction, type Signer, type TransactionInstruction, type VersionedMessage,
+  type Keypair,
+  PublicKey,
+  type Signer,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+  type VersionedMessage,
 } from '@solana/web3.js'
-import type { ChainDb } from './chain-db.js'
+import { signMessage } from '../../src/sdk/solana/sign.js'
+import { solanaKeypairFromSeed } from '../keys/solana-keypair.js'
 import { AccountStore } from './account-store.js'
 import { ChainClock, type ChainClockOptions, type LatestBlockhash } from './chain-clock.js'
+import type { ChainDb } from './chain-db.js'
 import { transactionFee } from './fee.js'
 import { SLOTS_PER_EPOCH } from './genesis.js'
 import { GroupCommit, type Landed } from './group-commit.js'
 import { Listeners } from './listeners.js'
-import { signMessage } from '../../src/sdk/solana/sign.js'
-import { solanaKeypairFromSeed } from '../keys/solana-keypair.js'
 import { MetaStore } from './meta-store.js'
 import type { AccountState } from './spl-token-state.js'
-import { TransactionProcessor, type ProcessedEvent } from './transaction-processor.js'
+import { type ProcessedEvent, TransactionProcessor } from './transaction-processor.js'
 import { rejected, type TransactionErrorJson } from './tx-error.js'
 import { TxStore } from './tx-store.js'
-import { Vm, type Execution } from './vm.js'
-import { decodeWireTransaction, readCanonicalLegacy, resolveAccountKeys, withBlockhash, type PreflightTransaction } from './wire-transaction.js'
+import { type Execution, Vm } from './vm.js'
+import {
+  decodeWireTransaction,
+  type PreflightTransaction,
+  readCanonicalLegacy,
+  resolveAccountKeys,
+  withBlockhash,
+} from './wire-transaction.js'
 
 export type Simulation = Execution & {
   slot: number
@@ -73,7 +85,12 @@ export class LocalSvm {
     this.txs = new TxStore(params.db)
     this.clock = new ChainClock(meta, params, this.txs.maxSlot())
     for (const { address, state } of this.accounts.all()) this.vm.setAccount(address, state)
-    this.faucet = solanaKeypairFromSeed(Buffer.from(meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')), 'hex'))
+    this.faucet = solanaKeypairFromSeed(
+      Buffer.from(
+        meta.getOrCreate('faucet_seed', () => randomBytes(32).toString('hex')),
+        'hex',
+      ),
+    )
     this.queue = new GroupCommit(params.db)
     this.processor = new TransactionProcessor(
       { vm: this.vm, clock: this.clock, accounts: this.accounts, txs: this.txs },
@@ -139,7 +156,9 @@ export class LocalSvm {
    */
   async submit(wire: Uint8Array, opts: { skipPreflight?: boolean } = {}): Promise<string> {
     const decoded = decodeWireTransaction(wire)
-    return this.queue.run((landed) => this.processor.process(decoded, { skipPreflight: opts.skipPreflight ?? false, slot: this.tick() }, landed))
+    return this.queue.run((landed) =>
+      this.processor.process(decoded, { skipPreflight: opts.skipPreflight ?? false, slot: this.tick() }, landed),
+    )
   }
 
   /**
@@ -156,23 +175,39 @@ export class LocalSvm {
       // Refilled inside the queue, so transfers queued ahead cannot drain it in between.
       const address = this.faucet.publicKey.toBase58()
       if ((this.vm.getAccount(address)?.lamports ?? 0n) < lamports + 1_000_000_000n) {
-        this.setAccount(address, { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false }, landed)
+        this.setAccount(
+          address,
+          { lamports: lamports + FAUCET_RESERVE, owner: SYSTEM_PROGRAM, data: new Uint8Array(), executable: false },
+          landed,
+        )
       }
-      const transfer = SystemProgram.transfer({ fromPubkey: this.faucet.publicKey, toPubkey: new PublicKey(to), lamports })
+      const transfer = SystemProgram.transfer({
+        fromPubkey: this.faucet.publicKey,
+        toPubkey: new PublicKey(to),
+        lamports,
+      })
       return this.signAndProcess([transfer], [this.faucet], landed)
     })
   }
 
-  private signAndProcess(instructions: TransactionInstruction[], signers: [Signer, ...Signer[]], landed: Landed[]): string {
+  private signAndProcess(
+    instructions: TransactionInstruction[],
+    signers: [Signer, ...Signer[]],
+    landed: Landed[],
+  ): string {
     const slot = this.tick()
     for (const { blockhash } of this.clock.validBlockhashes()) {
-      const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(...instructions)
+      const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash, lastValidBlockHeight: 0 }).add(
+        ...instructions,
+      )
       // Signed with Node's native ed25519 and not verified again by web3.js (the runtime checks
       // every signature): web3.js signs and verifies in JavaScript, ~5 ms per faucet transaction.
       const message = tx.serializeMessage()
-      for (const signer of signers) tx.addSignature(signer.publicKey, Buffer.from(signMessage(signer as Keypair, message)))
+      for (const signer of signers)
+        tx.addSignature(signer.publicKey, Buffer.from(signMessage(signer as Keypair, message)))
       const decoded = decodeWireTransaction(tx.serialize({ verifySignatures: false }))
-      if (!this.txs.has(decoded.signature)) return this.processor.process(decoded, { skipPreflight: false, slot }, landed)
+      if (!this.txs.has(decoded.signature))
+        return this.processor.process(decoded, { skipPreflight: false, slot }, landed)
     }
     throw rejected('AlreadyProcessed')
   }
@@ -182,7 +217,10 @@ export class LocalSvm {
    * asked, and `replaceRecentBlockhash` swaps in the latest blockhash first; `post` holds the
    * accounts it would leave behind only when `accounts` asks for them.
    */
-  simulate(wire: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean; accounts?: { addresses: string[] } } = {}): Simulation {
+  simulate(
+    wire: Uint8Array,
+    opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean; accounts?: { addresses: string[] } } = {},
+  ): Simulation {
     let decoded = decodeWireTransaction(wire)
     const slot = this.tick()
     const latest = this.clock.latest()
@@ -190,8 +228,19 @@ export class LocalSvm {
     const keys = resolveAccountKeys(decoded.tx.message, (a) => this.vm.getAccount(a), decoded.staticKeys).keys
     const base = { slot, keys, replacementBlockhash: opts.replaceRecentBlockhash ? latest : null }
     // The accounts left behind are only copied out for a caller that asked for some.
-    const result = this.checkedRun(decoded, opts.sigVerify ?? false, () => this.vm.simulate(decoded, opts.sigVerify ?? false, { post: opts.accounts !== undefined }))
-    if (!result) return { ...base, err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null, post: new Map() }
+    const result = this.checkedRun(decoded, opts.sigVerify ?? false, () =>
+      this.vm.simulate(decoded, opts.sigVerify ?? false, { post: opts.accounts !== undefined }),
+    )
+    if (!result)
+      return {
+        ...base,
+        err: 'BlockhashNotFound',
+        logs: [],
+        unitsConsumed: 0,
+        innerInstructions: [],
+        returnData: null,
+        post: new Map(),
+      }
     return { ...base, ...result }
   }
 
@@ -203,7 +252,12 @@ export class LocalSvm {
   preflight(wire: Uint8Array, opts: { sigVerify: boolean }): Pick<Simulation, 'err' | 'logs'> {
     const decoded = readCanonicalLegacy(wire) ?? decodeWireTransaction(wire)
     this.tick()
-    return this.checkedRun(decoded, opts.sigVerify, () => this.vm.simulateOutcome(decoded, opts.sigVerify)) ?? { err: 'BlockhashNotFound', logs: [] }
+    return (
+      this.checkedRun(decoded, opts.sigVerify, () => this.vm.simulateOutcome(decoded, opts.sigVerify)) ?? {
+        err: 'BlockhashNotFound',
+        logs: [],
+      }
+    )
   }
 
   /**
@@ -211,7 +265,11 @@ export class LocalSvm {
    * longer valid (the caller answers BlockhashNotFound), refused when it must be signed and is not,
    * or when the VM finds its signatures or its layout wrong.
    */
-  private checkedRun<R extends { err: unknown }>(tx: PreflightTransaction, sigVerify: boolean, run: () => R): R | undefined {
+  private checkedRun<R extends { err: unknown }>(
+    tx: PreflightTransaction,
+    sigVerify: boolean,
+    run: () => R,
+  ): R | undefined {
     if (!this.clock.isBlockhashValid(tx.recentBlockhash)) return undefined
     if (sigVerify && !tx.fullySigned) throw rejected('SignatureFailure')
     const result = run()
@@ -226,7 +284,10 @@ export class LocalSvm {
     if (!tx || (!searchHistory && tx.slot < this.tick() - STATUS_CACHE_SLOTS)) return null
     // One validator, no forks: a processed transaction is final at once.
     return {
-      slot: tx.slot, confirmations: null, err: tx.err, status: tx.err === null ? { Ok: null } : { Err: tx.err },
+      slot: tx.slot,
+      confirmations: null,
+      err: tx.err,
+      status: tx.err === null ? { Ok: null } : { Err: tx.err },
       confirmationStatus: 'finalized',
     }
   }

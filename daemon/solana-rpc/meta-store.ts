@@ -7,7 +7,9 @@ export class MetaStore {
 
   constructor(db: ChainDb) {
     this.getStmt = db.prepare('SELECT value FROM solana_meta WHERE key = ?').pluck()
-    this.setStmt = db.prepare('INSERT INTO solana_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    this.setStmt = db.prepare(
+      'INSERT INTO solana_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
   }
 
   get(key: string): string | undefined {

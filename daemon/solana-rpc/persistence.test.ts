@@ -15,10 +15,18 @@ describe('restart of the embedded cluster', () => {
     const user = Keypair.generate()
     const payer = Keypair.generate()
     await first.connection.requestAirdrop(payer.publicKey, LAMPORTS_PER_SOL)
-    await faucet({ svm: first.svm, mintAuthority: first.keys.mintAuthority, mints: first.mints, to: user.publicKey, symbol: TOKEN_A, amount: '12.34' })
+    await faucet({
+      svm: first.svm,
+      mintAuthority: first.keys.mintAuthority,
+      mints: first.mints,
+      to: user.publicKey,
+      symbol: TOKEN_A,
+      amount: '12.34',
+    })
     const { blockhash, lastValidBlockHeight } = await first.connection.getLatestBlockhash()
-    const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight })
-      .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: user.publicKey, lamports: 1_000_000 }))
+    const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: user.publicKey, lamports: 1_000_000 }),
+    )
     tx.sign(payer)
     const signature = await first.connection.sendRawTransaction(tx.serialize())
     const ata = getAssociatedTokenAddressSync(first.mints[TOKEN_A]!, user.publicKey)
@@ -28,8 +36,9 @@ describe('restart of the embedded cluster', () => {
 
     const second = await startTestCluster(file, { keys: first.keys })
     try {
-      expect(Object.fromEntries(Object.entries(second.mints).map(([k, v]) => [k, v.toBase58()])))
-        .toEqual(Object.fromEntries(Object.entries(first.mints).map(([k, v]) => [k, v.toBase58()])))
+      expect(Object.fromEntries(Object.entries(second.mints).map(([k, v]) => [k, v.toBase58()]))).toEqual(
+        Object.fromEntries(Object.entries(first.mints).map(([k, v]) => [k, v.toBase58()])),
+      )
       expect((await second.connection.getTokenAccountBalance(ata)).value.uiAmountString).toBe('12.34')
       expect(await second.connection.getBalance(user.publicKey)).toBe(1_000_000)
       expect(await second.connection.getBalance(payer.publicKey)).toBe(payerBalance)

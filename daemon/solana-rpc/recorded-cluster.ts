@@ -2,8 +2,8 @@ import { PublicKey } from '@solana/web3.js'
 import { configPda, decodeConfig } from '../../contracts/solana/client.js'
 import { AccountStore } from './account-store.js'
 import type { ChainDb } from './chain-db.js'
-import { LOCAL_SOLANA, localSolanaTokens, type ClusterDeployments } from './local-deployments.js'
-import { sameAttestors, type SettlementPrograms } from './settlement-programs.js'
+import { type ClusterDeployments, LOCAL_SOLANA, localSolanaTokens } from './local-deployments.js'
+import { type SettlementPrograms, sameAttestors } from './settlement-programs.js'
 import { decodeMint } from './spl-token-state.js'
 
 export type RecordedCluster = { mints: Record<string, PublicKey>; programs: SettlementPrograms }
@@ -16,7 +16,12 @@ export type RecordedCluster = { mints: Record<string, PublicKey>; programs: Sett
  * (a first start, a lost chain, new keys): the cluster is then built before the addresses are
  * known, as a first start does.
  */
-export async function recordedCluster(p: { db: ChainDb; deployments: ClusterDeployments; mintAuthority: PublicKey; attestors: PublicKey[] }): Promise<RecordedCluster | undefined> {
+export async function recordedCluster(p: {
+  db: ChainDb
+  deployments: ClusterDeployments
+  mintAuthority: PublicKey
+  attestors: PublicKey[]
+}): Promise<RecordedCluster | undefined> {
   const accounts = new AccountStore(p.db)
   // One read of what is recorded: the mints by symbol and the programs by name.
   const recorded = await p.deployments.read(LOCAL_SOLANA)
@@ -24,7 +29,8 @@ export async function recordedCluster(p: { db: ChainDb; deployments: ClusterDepl
   for (const token of localSolanaTokens()) {
     const mint = recorded[token.symbol]
     const state = mint && decodeMint(accounts.get(mint))
-    if (!mint || !state || state.decimals !== token.decimals || state.mintAuthority !== p.mintAuthority.toBase58()) return undefined
+    if (!mint || !state || state.decimals !== token.decimals || state.mintAuthority !== p.mintAuthority.toBase58())
+      return undefined
     mints[token.symbol] = new PublicKey(mint)
   }
   if (!recorded.origin_settler || !recorded.dest_settler) return undefined

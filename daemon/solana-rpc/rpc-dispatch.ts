@@ -28,7 +28,7 @@ export async function handleRequest<C extends Pick<RpcContext, 'onInternalError'
   }
   const r = request as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
   const idValid = r.id === undefined || r.id === null || typeof r.id === 'string' || typeof r.id === 'number'
-  const id = (idValid ? r.id ?? null : null) as Id
+  const id = (idValid ? (r.id ?? null) : null) as Id
   if (r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !idValid) {
     return failure(id, new RpcError(RpcCode.INVALID_REQUEST, 'Invalid request'))
   }

@@ -24,13 +24,19 @@ export const RpcCode = {
  */
 export class RpcError extends BaseError {
   override name = 'RpcError'
-  constructor(readonly rpcCode: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly rpcCode: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super('CHAIN_RPC_ERROR', message)
   }
 
   /** The JSON-RPC error object RPC clients read (BaseError's toJSON is parx's `{ error, code }`). */
   toWire(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined ? { code: this.rpcCode, message: this.message } : { code: this.rpcCode, message: this.message, data: this.data }
+    return this.data === undefined
+      ? { code: this.rpcCode, message: this.message }
+      : { code: this.rpcCode, message: this.message, data: this.data }
   }
 }
 
@@ -46,7 +52,12 @@ export function toRpcError(e: unknown): RpcError {
     if (e.reason === 'malformed') return invalidParams(e.message)
     if (e.reason === 'signature') return new RpcError(RpcCode.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, e.message)
     return new RpcError(RpcCode.SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${e.message}`, {
-      accounts: null, err: e.err, innerInstructions: null, logs: e.logs, replacementBlockhash: null, returnData: null,
+      accounts: null,
+      err: e.err,
+      innerInstructions: null,
+      logs: e.logs,
+      replacementBlockhash: null,
+      returnData: null,
       unitsConsumed: e.unitsConsumed,
     })
   }

@@ -18,7 +18,12 @@ export const tooLargeBatch = () =>
   new RpcError(RpcCode.INVALID_REQUEST, `Invalid request: a batch holds at most ${rpcLimits.maxBatch} requests`)
 
 /** A token bucket per client; idle buckets are dropped so memory stays bounded. */
-export function airdropRation(opts: { burst: number; perSecond: number; now?: () => number } = { burst: rpcLimits.airdropBurst, perSecond: rpcLimits.airdropsPerSecond }) {
+export function airdropRation(
+  opts: { burst: number; perSecond: number; now?: () => number } = {
+    burst: rpcLimits.airdropBurst,
+    perSecond: rpcLimits.airdropsPerSecond,
+  },
+) {
   const now = opts.now ?? Date.now
   const buckets = new Map<string, { tokens: number; at: number }>()
   return {
@@ -30,7 +35,10 @@ export function airdropRation(opts: { burst: number; perSecond: number; now?: ()
       b.at = t
       buckets.set(client, b)
       if (b.tokens < 1) {
-        throw new RpcError(RpcCode.AIRDROP_RATE_LIMITED, `airdrop request failed: rate limit reached (${opts.perSecond} per second per client); retry shortly`)
+        throw new RpcError(
+          RpcCode.AIRDROP_RATE_LIMITED,
+          `airdrop request failed: rate limit reached (${opts.perSecond} per second per client); retry shortly`,
+        )
       }
       b.tokens -= 1
       if (buckets.size > 10_000) for (const [k, v] of buckets) if (t - v.at > 60_000) buckets.delete(k)

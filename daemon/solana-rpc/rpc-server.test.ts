@@ -1,15 +1,25 @@
 import {
-  ACCOUNT_SIZE, AccountLayout, createTransferCheckedInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID,
+  ACCOUNT_SIZE,
+  AccountLayout,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import {
-  Keypair, LAMPORTS_PER_SOL, SendTransactionError, SystemProgram, TransactionMessage, VersionedTransaction,
-  type Connection, type PublicKey,
+  type Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  type PublicKey,
+  SendTransactionError,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
 } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { networks, TOKEN_A, tokenSpec } from '../../src/networks/registry.js'
 import { faucet } from './faucet.js'
-import { frozenClock, startTestCluster, tempDir, type TestCluster } from './testing.js'
+import { frozenClock, startTestCluster, type TestCluster, tempDir } from './testing.js'
 
 const PUSD_DECIMALS = tokenSpec('local-solana', TOKEN_A)!.decimals
 const units = (whole: bigint) => whole * 10n ** BigInt(PUSD_DECIMALS)
@@ -40,11 +50,18 @@ async function fundedKeypair(sol = 2): Promise<Keypair> {
 async function pusdTransfer(from: Keypair, to: PublicKey, amount: bigint, blockhash?: string) {
   const recentBlockhash = blockhash ?? (await connection.getLatestBlockhash()).blockhash
   const message = new TransactionMessage({
-    payerKey: from.publicKey, recentBlockhash,
-    instructions: [createTransferCheckedInstruction(
-      getAssociatedTokenAddressSync(pusd, from.publicKey), pusd, getAssociatedTokenAddressSync(pusd, to),
-      from.publicKey, amount, PUSD_DECIMALS,
-    )],
+    payerKey: from.publicKey,
+    recentBlockhash,
+    instructions: [
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(pusd, from.publicKey),
+        pusd,
+        getAssociatedTokenAddressSync(pusd, to),
+        from.publicKey,
+        amount,
+        PUSD_DECIMALS,
+      ),
+    ],
   }).compileToV0Message()
   const tx = new VersionedTransaction(message)
   tx.sign([from])
@@ -56,10 +73,19 @@ const tokenBalance = async (owner: PublicKey) =>
 
 /** 1 SOL from `payer` to a fresh address, signed on the current blockhash. */
 async function signedSolTransfer(payer: Keypair): Promise<VersionedTransaction> {
-  const tx = new VersionedTransaction(new TransactionMessage({
-    payerKey: payer.publicKey, recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
-    instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL })],
-  }).compileToLegacyMessage())
+  const tx = new VersionedTransaction(
+    new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
+      instructions: [
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: LAMPORTS_PER_SOL,
+        }),
+      ],
+    }).compileToLegacyMessage(),
+  )
   tx.sign([payer])
   return tx
 }
@@ -70,11 +96,25 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     expect(lastValidBlockHeight).toBe((await connection.getBlockHeight()) + 150)
     const fresh = Keypair.generate()
     expect(await connection.getBalance(fresh.publicKey)).toBe(0)
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: fresh.publicKey, symbol: TOKEN_A, amount: '25.5' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: fresh.publicKey,
+      symbol: TOKEN_A,
+      amount: '25.5',
+    })
     expect(await tokenBalance(fresh.publicKey)).toBe(units(255n) / 10n)
 
     const payer = await fundedKeypair()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: payer.publicKey, symbol: TOKEN_A, amount: '100' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: payer.publicKey,
+      symbol: TOKEN_A,
+      amount: '100',
+    })
     const solBefore = BigInt(await connection.getBalance(payer.publicKey))
     const tx = await pusdTransfer(payer, fresh.publicKey, units(7n), blockhash)
     const fee = (await connection.getFeeForMessage(tx.message)).value
@@ -100,9 +140,23 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('rejects a transaction whose blockhash expired, and a resent one', async () => {
     const payer = await fundedKeypair()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: payer.publicKey, symbol: TOKEN_A, amount: '10' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: payer.publicKey,
+      symbol: TOKEN_A,
+      amount: '10',
+    })
     const fresh = Keypair.generate()
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: fresh.publicKey, symbol: TOKEN_A, amount: '1' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: fresh.publicKey,
+      symbol: TOKEN_A,
+      amount: '1',
+    })
     const sent = await pusdTransfer(payer, fresh.publicKey, units(1n))
     await connection.sendRawTransaction(sent.serialize())
     await expect(connection.sendRawTransaction(sent.serialize())).rejects.toThrow(/already been processed/)
@@ -112,7 +166,9 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     cluster.svm.advanceSlots(151)
     expect((await connection.isBlockhashValid(blockhash)).value).toBe(false)
     await expect(connection.sendRawTransaction(stale.serialize())).rejects.toThrow(/Blockhash not found/)
-    await expect(connection.sendRawTransaction(stale.serialize(), { skipPreflight: true })).rejects.toThrow(SendTransactionError)
+    await expect(connection.sendRawTransaction(stale.serialize(), { skipPreflight: true })).rejects.toThrow(
+      SendTransactionError,
+    )
     expect(await tokenBalance(payer.publicKey)).toBe(units(9n))
   })
 
@@ -122,7 +178,9 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     const raw = tx.serialize()
     raw[1] = raw[1]! ^ 0xff
     await expect(connection.sendRawTransaction(raw)).rejects.toThrow(/signature verification failure/)
-    await expect(connection.sendRawTransaction(raw, { skipPreflight: true })).rejects.toThrow(/signature verification failure/)
+    await expect(connection.sendRawTransaction(raw, { skipPreflight: true })).rejects.toThrow(
+      /signature verification failure/,
+    )
     await expect(connection.sendRawTransaction(raw.subarray(0, 40))).rejects.toThrow(/failed to deserialize/)
     expect(await connection.getBalance(payer.publicKey)).toBe(2 * LAMPORTS_PER_SOL)
     const signature = await connection.sendRawTransaction(tx.serialize())
@@ -131,19 +189,35 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
 
   it('lists token accounts by owner, jsonParsed and raw', async () => {
     const owner = Keypair.generate().publicKey
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: owner, symbol: TOKEN_A, amount: '3.000000001' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: owner,
+      symbol: TOKEN_A,
+      amount: '3.000000001',
+    })
     const byMint = await connection.getParsedTokenAccountsByOwner(owner, { mint: pusd })
     expect(byMint.value).toHaveLength(1)
     const account = byMint.value[0]!
     expect(account.pubkey.equals(getAssociatedTokenAddressSync(pusd, owner))).toBe(true)
     expect(account.account.owner.equals(TOKEN_PROGRAM_ID)).toBe(true)
     expect(account.account.data).toEqual({
-      program: 'spl-token', space: ACCOUNT_SIZE,
+      program: 'spl-token',
+      space: ACCOUNT_SIZE,
       parsed: {
         type: 'account',
         info: {
-          isNative: false, mint: pusd.toBase58(), owner: owner.toBase58(), state: 'initialized',
-          tokenAmount: { amount: '3000000001', decimals: PUSD_DECIMALS, uiAmount: 3.000000001, uiAmountString: '3.000000001' },
+          isNative: false,
+          mint: pusd.toBase58(),
+          owner: owner.toBase58(),
+          state: 'initialized',
+          tokenAmount: {
+            amount: '3000000001',
+            decimals: PUSD_DECIMALS,
+            uiAmount: 3.000000001,
+            uiAmountString: '3.000000001',
+          },
         },
       },
     })
@@ -151,13 +225,19 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     expect(byProgram.value).toHaveLength(1)
     expect(AccountLayout.decode(byProgram.value[0]!.account.data).amount).toBe(3_000_000_001n)
     const mint = await connection.getParsedAccountInfo(pusd)
-    expect(mint.value?.data).toMatchObject({ program: 'spl-token', parsed: { type: 'mint', info: { decimals: PUSD_DECIMALS } } })
+    expect(mint.value?.data).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'mint', info: { decimals: PUSD_DECIMALS } },
+    })
   })
 
   it('answers batches, unknown methods and bad params like a node', async () => {
-    const post = (body: unknown) => fetch(cluster.rpc.rpcUrl, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }).then((r) => r.json())
+    const post = (body: unknown) =>
+      fetch(cluster.rpc.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json())
     const batch = await post([
       { jsonrpc: '2.0', id: 1, method: 'getSlot' },
       { jsonrpc: '2.0', id: 'b', method: 'getBalance', params: [cluster.keys.solver.publicKey.toBase58()] },
@@ -167,7 +247,10 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     expect(typeof batch[0].result).toBe('number')
     expect(batch[1].result).toMatchObject({ context: { slot: expect.any(Number) }, value: expect.any(Number) })
     expect(batch[2].error.code).toBe(-32601)
-    expect((await post({ jsonrpc: '2.0', id: 4, method: 'nope' })).error).toEqual({ code: -32601, message: 'Method not found' })
+    expect((await post({ jsonrpc: '2.0', id: 4, method: 'nope' })).error).toEqual({
+      code: -32601,
+      message: 'Method not found',
+    })
     expect((await post({ jsonrpc: '2.0', id: 5, method: 'getBalance', params: ['not-a-key'] })).error.code).toBe(-32602)
     expect((await post({ jsonrpc: '2.0', id: 6, method: 'getBalance' })).error.code).toBe(-32602)
     const parse = await fetch(cluster.rpc.rpcUrl, { method: 'POST', body: '{' }).then((r) => r.json())
@@ -200,7 +283,14 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     const before = cluster.svm.tick()
     cluster.svm.advanceSlots(1)
     expect(await slot).toBeGreaterThan(before)
-    await faucet({ svm: cluster.svm, mintAuthority: cluster.keys.mintAuthority, mints: cluster.mints, to: owner, symbol: TOKEN_A, amount: '2' })
+    await faucet({
+      svm: cluster.svm,
+      mintAuthority: cluster.keys.mintAuthority,
+      mints: cluster.mints,
+      to: owner,
+      symbol: TOKEN_A,
+      amount: '2',
+    })
     expect(await changed).toBe(units(2n))
   })
 
@@ -208,11 +298,15 @@ describe('embedded Solana RPC with an unmodified web3.js Connection', () => {
     const payer = await fundedKeypair()
     const tx = await signedSolTransfer(payer)
     const signature = bs58.encode(tx.signatures[0]!)
-    const early = new Promise<unknown>((resolve) => connection.onSignature(signature, (result) => resolve(result.err), 'confirmed'))
+    const early = new Promise<unknown>((resolve) =>
+      connection.onSignature(signature, (result) => resolve(result.err), 'confirmed'),
+    )
     await new Promise((r) => setTimeout(r, 200))
     await connection.sendRawTransaction(tx.serialize())
     expect(await early).toBeNull()
-    const late = new Promise<unknown>((resolve) => connection.onSignature(signature, (result) => resolve(result.err), 'confirmed'))
+    const late = new Promise<unknown>((resolve) =>
+      connection.onSignature(signature, (result) => resolve(result.err), 'confirmed'),
+    )
     expect(await late).toBeNull()
   })
 })

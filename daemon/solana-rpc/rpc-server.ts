@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import * as wsModule from 'ws'
 import type WebSocket from 'ws'
+import * as wsModule from 'ws'
 import { answerParserErrors } from '../http/node-errors.js'
 import { stringifyJson } from './json.js'
 import type { LocalSvm } from './local-svm.js'
-import { rpcMethods, type RpcContext } from './methods/index.js'
+import { type RpcContext, rpcMethods } from './methods/index.js'
 import { handlePayload } from './rpc-dispatch.js'
 import { RpcCode } from './rpc-error.js'
 import { airdropRation, rpcLimits } from './rpc-limits.js'
@@ -50,7 +50,11 @@ const PORT_ATTEMPTS = 20
 
 /** A JSON-RPC error for a request that never reached a method (id null, as a node answers). */
 export const rpcErrorBody = (status: number, message: string) =>
-  JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: status >= 500 ? RpcCode.INTERNAL_ERROR : RpcCode.INVALID_REQUEST, message } })
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: status >= 500 ? RpcCode.INTERNAL_ERROR : RpcCode.INVALID_REQUEST, message },
+  })
 
 function answerError(res: ServerResponse, status: number, message: string): void {
   const text = rpcErrorBody(status, message)
@@ -90,7 +94,10 @@ function httpHandler(contextOf: ContextOf) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader('access-control-allow-origin', '*')
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-allow-headers': 'content-type, solana-client' })
+      res.writeHead(204, {
+        'access-control-allow-methods': 'POST, GET, OPTIONS',
+        'access-control-allow-headers': 'content-type, solana-client',
+      })
       res.end()
       return
     }
@@ -113,15 +120,26 @@ function httpHandler(contextOf: ContextOf) {
 
 /** What web3.js reads of a fetch response (status, ok, statusText, text()): no stream to build for a string we hold. */
 const inProcessResponse = (status: number, text: string) =>
-  ({ status, ok: status < 300, statusText: status < 300 ? 'OK' : 'Error', text: async () => text, json: async () => JSON.parse(text) }) as unknown as Response
+  ({
+    status,
+    ok: status < 300,
+    statusText: status < 300 ? 'OK' : 'Error',
+    text: async () => text,
+    json: async () => JSON.parse(text),
+  }) as unknown as Response
 
 /** `SolanaRpcServer.fetch`: the HTTP handler's answers without the HTTP (same limits, same JSON). */
-function inProcessFetch(contextOf: ContextOf, onInternalError: RpcContext['onInternalError'], stopped: () => boolean): typeof fetch {
+function inProcessFetch(
+  contextOf: ContextOf,
+  onInternalError: RpcContext['onInternalError'],
+  stopped: () => boolean,
+): typeof fetch {
   return (async (_input: unknown, init?: { body?: unknown }) => {
     // As a stopped server's socket would: the caller sees a failed fetch, not a closed database.
     if (stopped()) throw new TypeError('fetch failed: the embedded Solana RPC has stopped')
     const body = typeof init?.body === 'string' ? init.body : ''
-    if (Buffer.byteLength(body) > MAX_BODY_BYTES) return inProcessResponse(413, rpcErrorBody(413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`))
+    if (Buffer.byteLength(body) > MAX_BODY_BYTES)
+      return inProcessResponse(413, rpcErrorBody(413, `Payload too large: at most ${MAX_BODY_BYTES} bytes`))
     try {
       const ctx = await contextOf()
       const response = await handlePayload(body, rpcMethods, { ...ctx, client: 'in-process' })
@@ -145,18 +163,20 @@ function safeHandler(contextOf: ContextOf, onInternalError: RpcContext['onIntern
   }
 }
 
-const listen = (server: Server, host: string, port: number) => new Promise<number>((resolve, reject) => {
-  server.once('error', reject)
-  server.listen(port, host, () => resolve((server.address() as AddressInfo).port))
-})
+const listen = (server: Server, host: string, port: number) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port))
+  })
 
-const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((resolve, reject) => {
-  // biome-ignore lint/plugin: Node's own EADDRINUSE shape, which the port retry below reads (its code is a string of Node's, not ours)
-  if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
-  const wss = new WebSocketServer({ host, port, maxPayload: MAX_BODY_BYTES })
-  wss.once('error', reject)
-  wss.once('listening', () => resolve(wss))
-})
+const listenWs = (host: string, port: number) =>
+  new Promise<WebSocket.Server>((resolve, reject) => {
+    // biome-ignore lint/plugin: Node's own EADDRINUSE shape, which the port retry below reads (its code is a string of Node's, not ours)
+    if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
+    const wss = new WebSocketServer({ host, port, maxPayload: MAX_BODY_BYTES })
+    wss.once('error', reject)
+    wss.once('listening', () => resolve(wss))
+  })
 
 /**
  * Serves the embedded cluster as a Solana node does: JSON-RPC over HTTP on `port` and pubsub
@@ -169,11 +189,17 @@ const listenWs = (host: string, port: number) => new Promise<WebSocket.Server>((
  */
 export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<SolanaRpcServer> {
   const host = params.host ?? '127.0.0.1'
-  const contextFor = (svm: LocalSvm): RpcContext => ({ svm, genesisHash: params.genesisHash, onInternalError: params.onInternalError, airdrops: airdropRation() })
+  const contextFor = (svm: LocalSvm): RpcContext => ({
+    svm,
+    genesisHash: params.genesisHash,
+    onInternalError: params.onInternalError,
+    airdrops: airdropRation(),
+  })
   const svm = params.svm
   let ctx = typeof svm === 'function' ? undefined : contextFor(svm)
   let ctxReady: Promise<RpcContext> | undefined
-  const contextOf: ContextOf = () => ctx ?? (ctxReady ??= (svm as () => Promise<LocalSvm>)().then((s) => (ctx = contextFor(s))))
+  const contextOf: ContextOf = () =>
+    ctx ?? (ctxReady ??= (svm as () => Promise<LocalSvm>)().then((s) => (ctx = contextFor(s))))
   for (let attempt = 1; ; attempt++) {
     const http = createServer(safeHandler(contextOf, params.onInternalError))
     answerParserErrors(http, rpcErrorBody)
@@ -189,7 +215,9 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
       continue
     }
     wss.on('error', (e) => params.onInternalError?.(e))
-    const subscriptions = ctx ? attachSubscriptions(wss, ctx.svm, params.onInternalError) : subscriptionsOnFirstClient(wss, contextOf, params.onInternalError)
+    const subscriptions = ctx
+      ? attachSubscriptions(wss, ctx.svm, params.onInternalError)
+      : subscriptionsOnFirstClient(wss, contextOf, params.onInternalError)
     const urlHost = host.includes(':') ? `[${host}]` : host
     let stopped: Promise<void> | undefined
     return {
@@ -197,13 +225,14 @@ export async function startSolanaRpc(params: StartSolanaRpcParameters): Promise<
       wsUrl: `ws://${urlHost}:${port + 1}`,
       port,
       fetch: inProcessFetch(contextOf, params.onInternalError, () => stopped !== undefined),
-      stop: () => (stopped ??= (async () => {
-        subscriptions.close()
-        for (const client of wss.clients) client.terminate()
-        await new Promise((resolve) => wss.close(resolve))
-        http.closeAllConnections()
-        await new Promise((resolve) => http.close(resolve))
-      })()),
+      stop: () =>
+        (stopped ??= (async () => {
+          subscriptions.close()
+          for (const client of wss.clients) client.terminate()
+          await new Promise((resolve) => wss.close(resolve))
+          http.closeAllConnections()
+          await new Promise((resolve) => http.close(resolve))
+        })()),
     }
   }
 }
@@ -216,7 +245,11 @@ const pausable = (ws: WebSocket) => ws as unknown as { pause(): void; resume(): 
  * before it is up is paused (its socket is not read, so nothing it sends is lost) and handed over
  * then; if the cluster failed to start, it is disconnected.
  */
-function subscriptionsOnFirstClient(wss: WebSocket.Server, contextOf: ContextOf, onInternalError: RpcContext['onInternalError']) {
+function subscriptionsOnFirstClient(
+  wss: WebSocket.Server,
+  contextOf: ContextOf,
+  onInternalError: RpcContext['onInternalError'],
+) {
   const early: Array<[WebSocket, IncomingMessage]> = []
   let attached: { close(): void } | undefined
   let closed = false
@@ -224,17 +257,20 @@ function subscriptionsOnFirstClient(wss: WebSocket.Server, contextOf: ContextOf,
     pausable(ws).pause()
     early.push([ws, req])
     if (early.length > 1) return
-    Promise.resolve(contextOf()).then((ctx) => {
-      wss.off('connection', hold)
-      if (closed) return
-      attached = attachSubscriptions(wss, ctx.svm, onInternalError)
-      for (const [client, request] of early.splice(0)) {
-        wss.emit('connection', client, request)
-        pausable(client).resume()
-      }
-    }, () => {
-      for (const [client] of early.splice(0)) client.terminate()
-    })
+    Promise.resolve(contextOf()).then(
+      (ctx) => {
+        wss.off('connection', hold)
+        if (closed) return
+        attached = attachSubscriptions(wss, ctx.svm, onInternalError)
+        for (const [client, request] of early.splice(0)) {
+          wss.emit('connection', client, request)
+          pausable(client).resume()
+        }
+      },
+      () => {
+        for (const [client] of early.splice(0)) client.terminate()
+      },
+    )
   }
   wss.on('connection', hold)
   return {

@@ -1,10 +1,14 @@
-import { BaseError } from '../../src/errors/base.js'
 import { Keypair, type PublicKey } from '@solana/web3.js'
 import {
-  configPda, decodeConfig, initConfigInstruction, PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress,
+  configPda,
+  decodeConfig,
+  initConfigInstruction,
+  PROGRAM_DATA_AUTHORITY_OPTION,
+  programDataAddress,
 } from '../../contracts/solana/client.js'
-import { programBytes, type ProgramName } from '../../contracts/solana/programs.js'
-import { readMint, writeMint, type ClusterDeployments } from './local-deployments.js'
+import { type ProgramName, programBytes } from '../../contracts/solana/programs.js'
+import { BaseError } from '../../src/errors/base.js'
+import { type ClusterDeployments, readMint, writeMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 
 export type SettlementPrograms = { originSettler: PublicKey; destSettler: PublicKey }
@@ -19,7 +23,12 @@ export type SettlementPrograms = { originSettler: PublicKey; destSettler: Public
  * the config account, written by a real transaction, persists with the other accounts. A config
  * naming other attestors cannot be changed, so the origin program then moves to a fresh id.
  */
-export async function ensureSettlementPrograms(p: { svm: LocalSvm; deployments: ClusterDeployments; admin: Keypair; attestors: PublicKey[] }): Promise<SettlementPrograms> {
+export async function ensureSettlementPrograms(p: {
+  svm: LocalSvm
+  deployments: ClusterDeployments
+  admin: Keypair
+  attestors: PublicKey[]
+}): Promise<SettlementPrograms> {
   const destSettler = await load(p, 'dest_settler')
   let originSettler = await load(p, 'origin_settler')
   let config = p.svm.getAccount(configPda(originSettler).toBase58())
@@ -28,12 +37,19 @@ export async function ensureSettlementPrograms(p: { svm: LocalSvm; deployments: 
     config = null
   }
   if (!config) {
-    await p.svm.sendInstructions([initConfigInstruction({ program: originSettler, admin: p.admin.publicKey, attestors: p.attestors })], [p.admin])
+    await p.svm.sendInstructions(
+      [initConfigInstruction({ program: originSettler, admin: p.admin.publicKey, attestors: p.attestors })],
+      [p.admin],
+    )
   }
   return { originSettler, destSettler }
 }
 
-async function load(p: { svm: LocalSvm; deployments: ClusterDeployments; admin: Keypair }, name: ProgramName, fresh = false): Promise<PublicKey> {
+async function load(
+  p: { svm: LocalSvm; deployments: ClusterDeployments; admin: Keypair },
+  name: ProgramName,
+  fresh = false,
+): Promise<PublicKey> {
   const id = (!fresh && (await readMint(p.deployments, name))) || Keypair.generate().publicKey
   await writeMint(p.deployments, name, id)
   p.svm.addProgram(id.toBase58(), programBytes(name))
@@ -49,4 +65,5 @@ async function load(p: { svm: LocalSvm; deployments: ClusterDeployments; admin: 
   return id
 }
 
-export const sameAttestors = (a: PublicKey[], b: PublicKey[]) => a.length === b.length && a.every((k, i) => k.equals(b[i]!))
+export const sameAttestors = (a: PublicKey[], b: PublicKey[]) =>
+  a.length === b.length && a.every((k, i) => k.equals(b[i]!))

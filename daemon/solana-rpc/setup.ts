@@ -1,13 +1,17 @@
 import {
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToCheckedInstruction,
-  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, LAMPORTS_PER_SOL, type PublicKey, SystemProgram } from '@solana/web3.js'
-import { localSolanaTokens, readMint, writeMint, type ClusterDeployments } from './local-deployments.js'
+import { type ClusterDeployments, localSolanaTokens, readMint, writeMint } from './local-deployments.js'
 import type { LocalSvm } from './local-svm.js'
 import { decodeMint } from './spl-token-state.js'
 
-export { faucet, type FaucetParameters } from './faucet.js'
+export { type FaucetParameters, faucet } from './faucet.js'
 
 export type EnsureLocalSolanaParameters = {
   svm: LocalSvm
@@ -44,7 +48,8 @@ export async function ensureLocalSolana(params: EnsureLocalSolanaParameters): Pr
   for (const token of localSolanaTokens()) {
     const recorded = await readMint(deployments, token.symbol)
     const state = recorded && decodeMint(svm.getAccount(recorded.toBase58()))
-    const usable = state && state.decimals === token.decimals && state.mintAuthority === mintAuthority.publicKey.toBase58()
+    const usable =
+      state && state.decimals === token.decimals && state.mintAuthority === mintAuthority.publicKey.toBase58()
     const mint = usable ? recorded : await createMint(svm, mintAuthority, token.decimals)
     if (!usable) await writeMint(deployments, token.symbol, mint)
     mints[token.symbol] = mint
@@ -55,22 +60,43 @@ export async function ensureLocalSolana(params: EnsureLocalSolanaParameters): Pr
 
 async function createMint(svm: LocalSvm, authority: Keypair, decimals: number): Promise<PublicKey> {
   const mint = Keypair.generate()
-  await svm.sendInstructions([
-    SystemProgram.createAccount({
-      fromPubkey: authority.publicKey, newAccountPubkey: mint.publicKey, space: MINT_SIZE,
-      lamports: Number(svm.minimumBalanceForRentExemption(MINT_SIZE)), programId: TOKEN_PROGRAM_ID,
-    }),
-    createInitializeMint2Instruction(mint.publicKey, decimals, authority.publicKey, null),
-  ], [authority, mint])
+  await svm.sendInstructions(
+    [
+      SystemProgram.createAccount({
+        fromPubkey: authority.publicKey,
+        newAccountPubkey: mint.publicKey,
+        space: MINT_SIZE,
+        lamports: Number(svm.minimumBalanceForRentExemption(MINT_SIZE)),
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeMint2Instruction(mint.publicKey, decimals, authority.publicKey, null),
+    ],
+    [authority, mint],
+  )
   return mint.publicKey
 }
 
 /** The solver's token account, created and filled when it does not exist yet (never refilled). */
-async function ensureInventory(svm: LocalSvm, authority: Keypair, solver: PublicKey, mint: PublicKey, decimals: number) {
+async function ensureInventory(
+  svm: LocalSvm,
+  authority: Keypair,
+  solver: PublicKey,
+  mint: PublicKey,
+  decimals: number,
+) {
   const ata = getAssociatedTokenAddressSync(mint, solver, true)
   if (svm.getAccount(ata.toBase58())) return
-  await svm.sendInstructions([
-    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, solver, mint),
-    createMintToCheckedInstruction(mint, ata, authority.publicKey, SOLVER_INVENTORY * 10n ** BigInt(decimals), decimals),
-  ], [authority])
+  await svm.sendInstructions(
+    [
+      createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, solver, mint),
+      createMintToCheckedInstruction(
+        mint,
+        ata,
+        authority.publicKey,
+        SOLVER_INVENTORY * 10n ** BigInt(decimals),
+        decimals,
+      ),
+    ],
+    [authority],
+  )
 }

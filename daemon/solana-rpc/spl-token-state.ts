@@ -1,7 +1,5 @@
+import { ACCOUNT_SIZE, MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token'
 import bs58 from 'bs58'
-import {
-  ACCOUNT_SIZE, MINT_SIZE, MintLayout, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID,
-} from '@solana/spl-token'
 
 export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID.toBase58()
 export const TOKEN_2022_PROGRAM = TOKEN_2022_PROGRAM_ID.toBase58()

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Connection, Keypair, type PublicKey } from '@solana/web3.js'
-import { openStore, type Store } from '../store/store.js'
 import { deploymentStore } from '../chains/embedded/deployments.js'
 import { openChainDb } from '../chains/embedded/solana-chain-db.js'
-import type { ChainDb } from './chain-db.js'
+import { openStore, type Store } from '../store/store.js'
 import type { ChainClockOptions } from './chain-clock.js'
-import { startEmbeddedSolana, type ClusterKeys } from './embedded.js'
+import type { ChainDb } from './chain-db.js'
+import { type ClusterKeys, startEmbeddedSolana } from './embedded.js'
 import type { LocalSvm } from './local-svm.js'
 import type { SolanaRpcServer } from './rpc-server.js'
 
@@ -44,14 +44,34 @@ export const frozenClock = (): ChainClockOptions => {
  * For tests: the embedded cluster over `file`, set up as the daemon does, served on free ports,
  * with an unmodified web3.js Connection on it. Same `file` and `keys` again = a restart.
  */
-export async function startTestCluster(file: string, opts: { keys?: ServiceKeys; clock?: ChainClockOptions } = {}): Promise<TestCluster> {
-  const keys = opts.keys ?? { mintAuthority: Keypair.generate(), solver: Keypair.generate(), facilitator: Keypair.generate() }
+export async function startTestCluster(
+  file: string,
+  opts: { keys?: ServiceKeys; clock?: ChainClockOptions } = {},
+): Promise<TestCluster> {
+  const keys = opts.keys ?? {
+    mintAuthority: Keypair.generate(),
+    solver: Keypair.generate(),
+    facilitator: Keypair.generate(),
+  }
   const db = openChainDb(file)
   const store = await openStore({ file })
-  const { svm, rpc, mints, stop } = await startEmbeddedSolana({ ...opts.clock, db, deployments: deploymentStore(store), keys, port: 0 })
+  const { svm, rpc, mints, stop } = await startEmbeddedSolana({
+    ...opts.clock,
+    db,
+    deployments: deploymentStore(store),
+    keys,
+    port: 0,
+  })
   const connection = new Connection(rpc.rpcUrl, 'confirmed')
   return {
-    file, db, store, svm, rpc, connection, keys, mints,
+    file,
+    db,
+    store,
+    svm,
+    rpc,
+    connection,
+    keys,
+    mints,
     stop: async () => {
       await stop()
       db.close()

@@ -1,5 +1,5 @@
 import { uiTokenAmount } from './amounts.js'
-import { decodeMint, decodeTokenAccount, type AccountState } from './spl-token-state.js'
+import { type AccountState, decodeMint, decodeTokenAccount } from './spl-token-state.js'
 import type { TokenBalance } from './tx-store.js'
 
 /**
@@ -24,7 +24,13 @@ export function tokenBalances(
     const token = decodeTokenAccount(state)
     const d = token && decimalsOf(token.mint)
     if (!token || d === undefined || !state) return
-    out.push({ accountIndex, mint: token.mint, owner: token.owner, programId: state.owner, uiTokenAmount: uiTokenAmount(token.amount, d) })
+    out.push({
+      accountIndex,
+      mint: token.mint,
+      owner: token.owner,
+      programId: state.owner,
+      uiTokenAmount: uiTokenAmount(token.amount, d),
+    })
   })
   return out
 }

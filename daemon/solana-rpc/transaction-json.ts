@@ -13,13 +13,20 @@ function transactionJson(tx: VersionedTransaction) {
       header: m.header,
       recentBlockhash: m.recentBlockhash,
       instructions: m.compiledInstructions.map((ix) => ({
-        programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: bs58.encode(ix.data), stackHeight: null,
+        programIdIndex: ix.programIdIndex,
+        accounts: ix.accountKeyIndexes,
+        data: bs58.encode(ix.data),
+        stackHeight: null,
       })),
-      ...(tx.version === 0 ? {
-        addressTableLookups: m.addressTableLookups.map((l) => ({
-          accountKey: l.accountKey.toBase58(), writableIndexes: l.writableIndexes, readonlyIndexes: l.readonlyIndexes,
-        })),
-      } : {}),
+      ...(tx.version === 0
+        ? {
+            addressTableLookups: m.addressTableLookups.map((l) => ({
+              accountKey: l.accountKey.toBase58(),
+              writableIndexes: l.writableIndexes,
+              readonlyIndexes: l.readonlyIndexes,
+            })),
+          }
+        : {}),
     },
   }
 }
@@ -33,24 +40,38 @@ function parsedTransactionJson(tx: VersionedTransaction, record: TxRecord) {
   const { writable, readonly } = record.meta.loadedAddresses
   const keys = [...m.staticAccountKeys.map((k) => k.toBase58()), ...writable, ...readonly]
   const decode = (ix: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number | null }) => ({
-    programId: keys[ix.programIdIndex], accounts: ix.accounts.map((i) => keys[i]), data: ix.data, stackHeight: ix.stackHeight,
+    programId: keys[ix.programIdIndex],
+    accounts: ix.accounts.map((i) => keys[i]),
+    data: ix.data,
+    stackHeight: ix.stackHeight,
   })
   return {
     transaction: {
       signatures: tx.signatures.map((s) => bs58.encode(s)),
       message: {
         accountKeys: keys.map((pubkey, i) => ({
-          pubkey, signer: i < m.header.numRequiredSignatures,
-          writable: i < m.staticAccountKeys.length ? m.isAccountWritable(i) : i < m.staticAccountKeys.length + writable.length,
+          pubkey,
+          signer: i < m.header.numRequiredSignatures,
+          writable:
+            i < m.staticAccountKeys.length ? m.isAccountWritable(i) : i < m.staticAccountKeys.length + writable.length,
           source: i < m.staticAccountKeys.length ? 'transaction' : 'lookupTable',
         })),
         recentBlockhash: m.recentBlockhash,
         instructions: m.compiledInstructions.map((ix) =>
-          decode({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: bs58.encode(ix.data), stackHeight: null })),
+          decode({
+            programIdIndex: ix.programIdIndex,
+            accounts: ix.accountKeyIndexes,
+            data: bs58.encode(ix.data),
+            stackHeight: null,
+          }),
+        ),
         ...(tx.version === 0 ? { addressTableLookups: transactionJson(tx).message.addressTableLookups } : {}),
       },
     },
-    innerInstructions: record.meta.innerInstructions.map(({ index, instructions }) => ({ index, instructions: instructions.map(decode) })),
+    innerInstructions: record.meta.innerInstructions.map(({ index, instructions }) => ({
+      index,
+      instructions: instructions.map(decode),
+    })),
   }
 }
 
@@ -62,9 +83,13 @@ export function renderTransaction(record: TxRecord, encoding: TransactionEncodin
   const { meta } = record
   const tx = VersionedTransaction.deserialize(record.raw)
   const parsed = encoding === 'jsonParsed' ? parsedTransactionJson(tx, record) : undefined
-  const transaction = parsed ? parsed.transaction
-    : encoding === 'json' ? transactionJson(tx)
-      : encoding === 'base64' ? [Buffer.from(record.raw).toString('base64'), 'base64'] : [bs58.encode(record.raw), 'base58']
+  const transaction = parsed
+    ? parsed.transaction
+    : encoding === 'json'
+      ? transactionJson(tx)
+      : encoding === 'base64'
+        ? [Buffer.from(record.raw).toString('base64'), 'base64']
+        : [bs58.encode(record.raw), 'base58']
   return {
     slot: record.slot,
     blockTime: record.blockTime,

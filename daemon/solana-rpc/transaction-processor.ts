@@ -7,7 +7,7 @@ import { tokenBalances } from './token-balances.js'
 import { rejected, SolanaTxError, type TransactionErrorJson } from './tx-error.js'
 import type { TxRecord, TxStore } from './tx-store.js'
 import type { Vm } from './vm.js'
-import { resolveAccountKeys, type DecodedTransaction } from './wire-transaction.js'
+import { type DecodedTransaction, resolveAccountKeys } from './wire-transaction.js'
 
 export type ProcessedEvent = {
   signature: string
@@ -28,8 +28,12 @@ function writableIndexes(d: DecodedTransaction, loadedWritable: number): Set<num
 
 function sameAccount(a: AccountState | null, b: AccountState | null): boolean {
   if (!a || !b) return a === b
-  return a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable
-    && Buffer.compare(Buffer.from(a.data), Buffer.from(b.data)) === 0
+  return (
+    a.lamports === b.lamports &&
+    a.owner === b.owner &&
+    a.executable === b.executable &&
+    Buffer.compare(Buffer.from(a.data), Buffer.from(b.data)) === 0
+  )
 }
 
 /**
@@ -69,7 +73,7 @@ export class TransactionProcessor {
     }
     // The runtime never writes a read-only account: only the writable ones are read again.
     const writable = writableIndexes(d, loaded.writable.length)
-    const post = keys.map((k, i) => (writable.has(i) ? vm.getAccount(k) : pre[i] ?? null))
+    const post = keys.map((k, i) => (writable.has(i) ? vm.getAccount(k) : (pre[i] ?? null)))
     const payerPre = pre[0]?.lamports ?? 0n
     const payerPost = post[0]?.lamports ?? 0n
     // The preflight an RPC node runs is this same run on this same state, so a transaction is
@@ -77,7 +81,9 @@ export class TransactionProcessor {
     // refused as the simulation would have refused it. Running a simulation first doubled the
     // runtime's work for every transaction that lands.
     if (result.err !== null && !opts.skipPreflight) {
-      keys.forEach((address, i) => { if (writable.has(i) && !sameAccount(pre[i] ?? null, post[i] ?? null)) vm.setAccount(address, pre[i] ?? null) })
+      keys.forEach((address, i) => {
+        if (writable.has(i) && !sameAccount(pre[i] ?? null, post[i] ?? null)) vm.setAccount(address, pre[i] ?? null)
+      })
       throw rejected(result.err, result.logs, result.unitsConsumed)
     }
     // A failure that charged no fee never landed (bad signature, unknown payer, ...): no record.
@@ -85,22 +91,35 @@ export class TransactionProcessor {
 
     const fee = result.err === null ? transactionFee(d.tx.message, d.staticKeys) : payerPre - payerPost
     const record: TxRecord = {
-      signature: d.signature, slot: opts.slot, blockTime: clock.unixTimestamp(opts.slot), err: result.err, raw: d.bytes,
+      signature: d.signature,
+      slot: opts.slot,
+      blockTime: clock.unixTimestamp(opts.slot),
+      err: result.err,
+      raw: d.bytes,
       meta: {
-        version: d.version, fee: fee.toString(), logs: result.logs,
+        version: d.version,
+        fee: fee.toString(),
+        logs: result.logs,
         preBalances: pre.map((a) => (a?.lamports ?? 0n).toString()),
         postBalances: post.map((a) => (a?.lamports ?? 0n).toString()),
         preTokenBalances: tokenBalances(keys, pre, (a) => vm.getAccount(a)),
         postTokenBalances: tokenBalances(keys, post, (a) => vm.getAccount(a)),
-        innerInstructions: result.innerInstructions, loadedAddresses: loaded,
-        computeUnitsConsumed: result.unitsConsumed, returnData: result.returnData,
+        innerInstructions: result.innerInstructions,
+        loadedAddresses: loaded,
+        computeUnitsConsumed: result.unitsConsumed,
+        returnData: result.returnData,
       },
     }
     const changed = keys.flatMap((address, i) =>
-      !writable.has(i) || sameAccount(pre[i] ?? null, post[i] ?? null) ? [] : [{ address, state: post[i] ?? null, before: pre[i] ?? null }])
+      !writable.has(i) || sameAccount(pre[i] ?? null, post[i] ?? null)
+        ? []
+        : [{ address, state: post[i] ?? null, before: pre[i] ?? null }],
+    )
     const event: ProcessedEvent = { signature: d.signature, slot: opts.slot, err: result.err, changed }
     landed.push({
-      undo: () => { for (const c of changed) vm.setAccount(c.address, c.before) },
+      undo: () => {
+        for (const c of changed) vm.setAccount(c.address, c.before)
+      },
       announce: () => this.onProcessed(event),
     })
     for (const c of changed) this.deps.accounts.save(c.address, c.state, opts.slot)

@@ -1,8 +1,14 @@
-import type { ChainDb } from './chain-db.js'
 import type { UiTokenAmount } from './amounts.js'
+import type { ChainDb } from './chain-db.js'
 import type { TransactionErrorJson } from './tx-error.js'
 
-export type TokenBalance = { accountIndex: number; mint: string; owner: string; programId: string; uiTokenAmount: UiTokenAmount }
+export type TokenBalance = {
+  accountIndex: number
+  mint: string
+  owner: string
+  programId: string
+  uiTokenAmount: UiTokenAmount
+}
 export type InnerInstructionsJson = {
   index: number
   instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number | null }[]
@@ -34,10 +40,21 @@ export type TxRecord = {
 
 export type TxSummary = { signature: string; slot: number; blockTime: number; err: TransactionErrorJson | null }
 
-type Row = { id: number; signature: string; slot: number; block_time: number; err: string | null; raw: Buffer; meta: string }
+type Row = {
+  id: number
+  signature: string
+  slot: number
+  block_time: number
+  err: string | null
+  raw: Buffer
+  meta: string
+}
 
 const summary = (r: Row): TxSummary => ({
-  signature: r.signature, slot: r.slot, blockTime: r.block_time, err: r.err === null ? null : JSON.parse(r.err),
+  signature: r.signature,
+  slot: r.slot,
+  blockTime: r.block_time,
+  err: r.err === null ? null : JSON.parse(r.err),
 })
 
 /** The processed-transaction history the RPC answers from, also after a restart. */
@@ -61,7 +78,9 @@ export class TxStore {
       WHERE a.address = ? AND a.tx_id < ? AND a.tx_id > ? ORDER BY a.tx_id DESC LIMIT ?`)
     this.bySignature = db.prepare('SELECT * FROM solana_transactions WHERE signature = ?')
     // Statuses are asked for far more often than whole transactions: the row without raw and meta.
-    this.summaryBySignature = db.prepare('SELECT signature, slot, block_time, err FROM solana_transactions WHERE signature = ?')
+    this.summaryBySignature = db.prepare(
+      'SELECT signature, slot, block_time, err FROM solana_transactions WHERE signature = ?',
+    )
     this.idOf = db.prepare('SELECT id FROM solana_transactions WHERE signature = ?').pluck()
     this.countStmt = db.prepare('SELECT COUNT(*) FROM solana_transactions').pluck()
     this.maxSlotStmt = db.prepare('SELECT COALESCE(MAX(slot), 0) FROM solana_transactions').pluck()
@@ -71,8 +90,12 @@ export class TxStore {
   /** Records a transaction and indexes it under every account it references. */
   insert(record: TxRecord, addresses: string[]): void {
     const { lastInsertRowid } = this.insertTx.run(
-      record.signature, record.slot, record.blockTime, record.err === null ? null : JSON.stringify(record.err),
-      Buffer.from(record.raw), JSON.stringify(record.meta),
+      record.signature,
+      record.slot,
+      record.blockTime,
+      record.err === null ? null : JSON.stringify(record.err),
+      Buffer.from(record.raw),
+      JSON.stringify(record.meta),
     )
     for (const address of new Set(addresses)) this.insertAddress.run(address, lastInsertRowid)
   }
@@ -94,8 +117,8 @@ export class TxStore {
 
   /** Newest first; `before`/`until` are signatures bounding the page (exclusive), as in the RPC. */
   forAddress(address: string, opts: { limit: number; before?: string; until?: string }): TxSummary[] {
-    const before = opts.before === undefined ? undefined : this.idOf.get(opts.before) as number | undefined
-    const until = opts.until === undefined ? undefined : this.idOf.get(opts.until) as number | undefined
+    const before = opts.before === undefined ? undefined : (this.idOf.get(opts.before) as number | undefined)
+    const until = opts.until === undefined ? undefined : (this.idOf.get(opts.until) as number | undefined)
     // An unknown `before` signature answers an empty page rather than the newest one.
     if (opts.before !== undefined && before === undefined) return []
     const rows = this.forAddressStmt.all(address, before ?? Number.MAX_SAFE_INTEGER, until ?? 0, opts.limit) as Row[]
@@ -104,7 +127,11 @@ export class TxStore {
 
   /** The transactions of slots `from`..`to` (inclusive), in the order they were executed: a block's entries. */
   inSlots(from: number, to: number): TxRecord[] {
-    return (this.inSlotsStmt.all(from, to) as Row[]).map((row) => ({ ...summary(row), raw: new Uint8Array(row.raw), meta: JSON.parse(row.meta) as TxMeta }))
+    return (this.inSlotsStmt.all(from, to) as Row[]).map((row) => ({
+      ...summary(row),
+      raw: new Uint8Array(row.raw),
+      meta: JSON.parse(row.meta) as TxMeta,
+    }))
   }
 
   count(): number {

@@ -8,8 +8,9 @@ const BLOCKHASH = '11111111111111111111111111111112'
 const funded = (lamports: bigint) => ({ lamports, owner: SYSTEM, data: new Uint8Array(), executable: false })
 
 function transfer(from: Keypair, to: Keypair, lamports: number) {
-  const tx = new Transaction({ feePayer: from.publicKey, blockhash: BLOCKHASH, lastValidBlockHeight: 0 })
-    .add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }))
+  const tx = new Transaction({ feePayer: from.publicKey, blockhash: BLOCKHASH, lastValidBlockHeight: 0 }).add(
+    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }),
+  )
   tx.sign(from)
   return decodeWireTransaction(tx.serialize())
 }

@@ -1,10 +1,10 @@
-import { BaseError } from '../../src/errors/base.js'
 import { PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
 import { Account, Clock, EpochSchedule, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { BaseError } from '../../src/errors/base.js'
 import { SLOTS_PER_EPOCH } from './genesis.js'
 import type { AccountState } from './spl-token-state.js'
-import { transactionErrorJson, type TransactionErrorJson } from './tx-error.js'
+import { type TransactionErrorJson, transactionErrorJson } from './tx-error.js'
 import type { InnerInstructionsJson, TxMeta } from './tx-store.js'
 import type { DecodedTransaction } from './wire-transaction.js'
 
@@ -12,7 +12,10 @@ import type { DecodedTransaction } from './wire-transaction.js'
 type Address = Parameters<LiteSVM['getAccount']>[0]
 
 type NativeAccount = { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean }
-type NativeSimulation = { meta(): TransactionMetadata; postAccounts(): { address: Uint8Array; account(): NativeAccount }[] }
+type NativeSimulation = {
+  meta(): TransactionMetadata
+  postAccounts(): { address: Uint8Array; account(): NativeAccount }[]
+}
 /**
  * litesvm's native binding (`LiteSVM.inner`, litesvm 1.5), for the hot calls. Its TS wrapper
  * re-encodes every transaction through @solana/kit (we already hold the checked wire bytes) and
@@ -58,7 +61,8 @@ export class Vm {
 
   constructor() {
     this.svm.setEpochSchedule(new EpochSchedule(BigInt(SLOTS_PER_EPOCH), BigInt(SLOTS_PER_EPOCH), false, 0n, 0n))
-    if (typeof this.native?.sendLegacyTransaction !== 'function') throw new BaseError('INTERNAL', 'litesvm: native binding not found (LiteSVM.inner); check the litesvm version')
+    if (typeof this.native?.sendLegacyTransaction !== 'function')
+      throw new BaseError('INTERNAL', 'litesvm: native binding not found (LiteSVM.inner); check the litesvm version')
   }
 
   /** The account as it is now; treat it as read-only (it may be shared with other readers). */
@@ -75,11 +79,19 @@ export class Vm {
 
   setAccount(address: string, state: AccountState | null): void {
     this.cache.delete(address)
-    const s = state ?? { lamports: 0n, owner: '11111111111111111111111111111111', data: new Uint8Array(), executable: false }
+    const s = state ?? {
+      lamports: 0n,
+      owner: '11111111111111111111111111111111',
+      data: new Uint8Array(),
+      executable: false,
+    }
     // Straight to the binding, as the wrapper does after converting both addresses through kit's
     // base58 codec: every start sets every stored account, and that conversion was a fifth of the
     // embedded cluster's set-up in the profile of \`parx serve\` (start-up cost, grows with the accounts).
-    this.native.setAccount(bs58.decode(address), new Account(s.lamports, s.data, bs58.decode(s.owner), s.executable, 0n))
+    this.native.setAccount(
+      bs58.decode(address),
+      new Account(s.lamports, s.data, bs58.decode(s.owner), s.executable, 0n),
+    )
   }
 
   programAccounts(program: string): { address: string; state: AccountState }[] {
@@ -107,7 +119,11 @@ export class Vm {
 
   send(tx: DecodedTransaction): Execution {
     try {
-      return execution(tx.version === 'legacy' ? this.native.sendLegacyTransaction(tx.bytes) : this.native.sendVersionedTransaction(tx.bytes))
+      return execution(
+        tx.version === 'legacy'
+          ? this.native.sendLegacyTransaction(tx.bytes)
+          : this.native.sendVersionedTransaction(tx.bytes),
+      )
     } finally {
       this.forgetWritable(tx)
     }
@@ -118,11 +134,16 @@ export class Vm {
    * back too (a preflight does not need them, and copying them out, programs included, costs more
    * than the run).
    */
-  simulate(tx: DecodedTransaction, sigVerify: boolean, opts: { post?: boolean } = {}): Execution & { post: Map<string, AccountState | null> } {
+  simulate(
+    tx: DecodedTransaction,
+    sigVerify: boolean,
+    opts: { post?: boolean } = {},
+  ): Execution & { post: Map<string, AccountState | null> } {
     const result = this.simulateNative(tx, sigVerify)
     if (result instanceof FailedTransactionMetadata) return { ...execution(result), post: new Map() }
     const post = new Map<string, AccountState | null>()
-    if (opts.post ?? true) for (const a of result.postAccounts()) post.set(bs58.encode(a.address), nativeState(a.account()))
+    if (opts.post ?? true)
+      for (const a of result.postAccounts()) post.set(bs58.encode(a.address), nativeState(a.account()))
     return { ...execution(result.meta()), post }
   }
 
@@ -130,16 +151,27 @@ export class Vm {
    * Runs without committing and keeps only the verdict and the logs: what a preflight reads. The
    * inner instructions and return data an RPC answer carries are never converted (their base58).
    */
-  simulateOutcome(tx: Pick<DecodedTransaction, 'version' | 'bytes'>, sigVerify: boolean): Pick<Execution, 'err' | 'logs'> {
+  simulateOutcome(
+    tx: Pick<DecodedTransaction, 'version' | 'bytes'>,
+    sigVerify: boolean,
+  ): Pick<Execution, 'err' | 'logs'> {
     const result = this.simulateNative(tx, sigVerify)
-    return { err: result instanceof FailedTransactionMetadata ? transactionErrorJson(result.err()) : null, logs: result.meta().logs() }
+    return {
+      err: result instanceof FailedTransactionMetadata ? transactionErrorJson(result.err()) : null,
+      logs: result.meta().logs(),
+    }
   }
 
   /** One run without committing, signatures checked only with `sigVerify` (the VM checks them again after). */
-  private simulateNative(tx: Pick<DecodedTransaction, 'version' | 'bytes'>, sigVerify: boolean): NativeSimulation | FailedTransactionMetadata {
+  private simulateNative(
+    tx: Pick<DecodedTransaction, 'version' | 'bytes'>,
+    sigVerify: boolean,
+  ): NativeSimulation | FailedTransactionMetadata {
     this.svm.withSigverify(sigVerify)
     try {
-      return tx.version === 'legacy' ? this.native.simulateLegacyTransaction(tx.bytes) : this.native.simulateVersionedTransaction(tx.bytes)
+      return tx.version === 'legacy'
+        ? this.native.simulateLegacyTransaction(tx.bytes)
+        : this.native.simulateVersionedTransaction(tx.bytes)
     } finally {
       this.svm.withSigverify(true)
     }
@@ -188,17 +220,30 @@ function execution(result: TransactionMetadata | FailedTransactionMetadata): Exe
     err: failed ? transactionErrorJson(result.err()) : null,
     logs: meta.logs(),
     unitsConsumed: Number(meta.computeUnitsConsumed()),
-    innerInstructions: meta.innerInstructions().flatMap((list, index) => list.length === 0 ? [] : [{
-      index,
-      instructions: list.map((inner) => {
-        const ix = inner.instruction()
-        return {
-          programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: bs58.encode(ix.data()),
-          stackHeight: inner.stackHeight(),
-        }
-      }),
-    }]),
-    returnData: retData.length === 0 ? null
-      : { programId: new PublicKey(ret.programId()).toBase58(), data: [Buffer.from(retData).toString('base64'), 'base64'] },
+    innerInstructions: meta.innerInstructions().flatMap((list, index) =>
+      list.length === 0
+        ? []
+        : [
+            {
+              index,
+              instructions: list.map((inner) => {
+                const ix = inner.instruction()
+                return {
+                  programIdIndex: ix.programIdIndex(),
+                  accounts: [...ix.accounts()],
+                  data: bs58.encode(ix.data()),
+                  stackHeight: inner.stackHeight(),
+                }
+              }),
+            },
+          ],
+    ),
+    returnData:
+      retData.length === 0
+        ? null
+        : {
+            programId: new PublicKey(ret.programId()).toBase58(),
+            data: [Buffer.from(retData).toString('base64'), 'base64'],
+          },
   }
 }

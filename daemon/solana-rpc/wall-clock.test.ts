@@ -1,7 +1,7 @@
 import { createSolanaRpc } from '@solana/kit'
 import { Keypair, LAMPORTS_PER_SOL, SYSVAR_CLOCK_PUBKEY } from '@solana/web3.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startTestCluster, tempDir, type TestCluster } from './testing.js'
+import { startTestCluster, type TestCluster, tempDir } from './testing.js'
 
 const dir = tempDir()
 afterAll(() => dir.remove())
@@ -9,7 +9,8 @@ afterAll(() => dir.remove())
 type RpcReply = { result?: any; error?: { code: number; message: string } }
 const call = (c: TestCluster, method: string, params: unknown[]): Promise<RpcReply> =>
   fetch(c.rpc.rpcUrl, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   }).then((r) => r.json() as Promise<RpcReply>)
 
@@ -39,7 +40,9 @@ describe('the embedded cluster keeps wall time', () => {
       expect(await first.connection.getBlockTime(landed!.slot)).toBe(landed!.blockTime)
 
       const slot = await first.connection.getSlot()
-      expect(await call(first, 'getBlockTime', [slot + 1000])).toMatchObject({ error: { code: -32004, message: `Block not available for slot ${slot + 1000}` } })
+      expect(await call(first, 'getBlockTime', [slot + 1000])).toMatchObject({
+        error: { code: -32004, message: `Block not available for slot ${slot + 1000}` },
+      })
       expect((await call(first, 'getBlockTime', [5])).error).toMatchObject({ code: -32001 })
       expect((await call(first, 'getBlockTime', ['x'])).error).toMatchObject({ code: -32602 })
       await first.stop()

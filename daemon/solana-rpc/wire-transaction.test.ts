@@ -8,7 +8,11 @@ function signed(version: 'legacy' | 0): Uint8Array {
     SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5 }),
     { programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'), keys: [], data: Buffer.alloc(200, 1) },
   ]
-  const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58(), instructions })
+  const message = new TransactionMessage({
+    payerKey: payer.publicKey,
+    recentBlockhash: Keypair.generate().publicKey.toBase58(),
+    instructions,
+  })
   const tx = new VersionedTransaction(version === 0 ? message.compileToV0Message() : message.compileToLegacyMessage())
   tx.sign([payer])
   return tx.serialize()
@@ -28,7 +32,10 @@ describe('decodeWireTransaction', () => {
       const wire = signed(version)
       // Trailing bytes, and one signature counted as a two-byte compact-u16 (0x81 0x00) instead of
       // 0x01: refused by the parser, or handed on in canonical form, never as given.
-      for (const odd of [Buffer.concat([wire, Buffer.from([1, 2, 3])]), Buffer.concat([Buffer.from([0x81, 0x00]), wire.subarray(1)])]) {
+      for (const odd of [
+        Buffer.concat([wire, Buffer.from([1, 2, 3])]),
+        Buffer.concat([Buffer.from([0x81, 0x00]), wire.subarray(1)]),
+      ]) {
         let bytes: Uint8Array | undefined
         try {
           bytes = decodeWireTransaction(odd).bytes
@@ -46,7 +53,12 @@ describe('readCanonicalLegacy', () => {
     unsigned.fill(0, 1, 65)
     for (const bytes of [wire, unsigned]) {
       const d = decodeWireTransaction(bytes)
-      expect(readCanonicalLegacy(bytes)).toEqual({ bytes: d.bytes, version: d.version, recentBlockhash: d.recentBlockhash, fullySigned: d.fullySigned })
+      expect(readCanonicalLegacy(bytes)).toEqual({
+        bytes: d.bytes,
+        version: d.version,
+        recentBlockhash: d.recentBlockhash,
+        fullySigned: d.fullySigned,
+      })
     }
     expect(readCanonicalLegacy(unsigned)!.fullySigned).toBe(false)
   })
@@ -58,8 +70,14 @@ describe('readCanonicalLegacy', () => {
     const keys = wire[1 + 64 + 3]!
     outOfRange[1 + 64 + 3 + 1 + 32 * keys + 32 + 1] = keys
     const odd = [
-      signed(0), Buffer.concat([wire, Buffer.from([1])]), wire.subarray(0, wire.length - 1), wire.subarray(0, 70),
-      Buffer.concat([Buffer.from([0x81, 0x00]), wire.subarray(1)]), outOfRange, new Uint8Array(), new Uint8Array(2000),
+      signed(0),
+      Buffer.concat([wire, Buffer.from([1])]),
+      wire.subarray(0, wire.length - 1),
+      wire.subarray(0, 70),
+      Buffer.concat([Buffer.from([0x81, 0x00]), wire.subarray(1)]),
+      outOfRange,
+      new Uint8Array(),
+      new Uint8Array(2000),
     ]
     for (const bytes of odd) expect(readCanonicalLegacy(bytes)).toBeUndefined()
   })

@@ -1,7 +1,7 @@
 import { PACKET_DATA_SIZE, PublicKey, VersionedMessage, VersionedTransaction } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { SolanaTxError } from './tx-error.js'
 import type { AccountState } from './spl-token-state.js'
+import { SolanaTxError } from './tx-error.js'
 
 export type DecodedTransaction = {
   /** The canonical encoding of the parsed form: litesvm aborts the process on bytes it cannot parse. */
@@ -23,7 +23,10 @@ const malformed = (detail: string) =>
 /** Parses a wire transaction, refusing anything litesvm could choke on. */
 export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   if (bytes.length > PACKET_DATA_SIZE) {
-    throw new SolanaTxError('malformed', `transaction too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`)
+    throw new SolanaTxError(
+      'malformed',
+      `transaction too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`,
+    )
   }
   let tx: VersionedTransaction
   let canonical: Uint8Array
@@ -37,7 +40,10 @@ export function decodeWireTransaction(bytes: Uint8Array): DecodedTransaction {
   }
   const first = tx.signatures[0]
   if (!first || tx.signatures.length !== tx.message.header.numRequiredSignatures) {
-    throw new SolanaTxError('malformed', 'invalid transaction: Transaction failed to sanitize accounts offsets correctly')
+    throw new SolanaTxError(
+      'malformed',
+      'invalid transaction: Transaction failed to sanitize accounts offsets correctly',
+    )
   }
   // The keys in base58 only when asked for: a preflight (the swap build's) never reads them.
   let staticKeys: string[] | undefined
@@ -103,8 +109,14 @@ export function readCanonicalLegacy(bytes: Uint8Array): PreflightTransaction | u
   }
   if (at !== bytes.length) return undefined
   let fullySigned = true
-  for (let i = 0; i < signatures && fullySigned; i++) fullySigned = bytes.subarray(sigStart + 64 * i, sigStart + 64 * (i + 1)).some((b) => b !== 0)
-  return { bytes, version: 'legacy', recentBlockhash: bs58.encode(bytes.subarray(blockhashAt, blockhashAt + 32)), fullySigned }
+  for (let i = 0; i < signatures && fullySigned; i++)
+    fullySigned = bytes.subarray(sigStart + 64 * i, sigStart + 64 * (i + 1)).some((b) => b !== 0)
+  return {
+    bytes,
+    version: 'legacy',
+    recentBlockhash: bs58.encode(bytes.subarray(blockhashAt, blockhashAt + 32)),
+    fullySigned,
+  }
 }
 
 const compactLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3)
@@ -118,15 +130,26 @@ const compactLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3)
 function canonicalSize(tx: VersionedTransaction): number {
   const m = tx.message
   let size = compactLength(tx.signatures.length) + 64 * tx.signatures.length
-  size += (m.version === 0 ? 1 : 0) + 3 + compactLength(m.staticAccountKeys.length) + 32 * m.staticAccountKeys.length + 32
+  size +=
+    (m.version === 0 ? 1 : 0) + 3 + compactLength(m.staticAccountKeys.length) + 32 * m.staticAccountKeys.length + 32
   size += compactLength(m.compiledInstructions.length)
   for (const ix of m.compiledInstructions) {
-    size += 1 + compactLength(ix.accountKeyIndexes.length) + ix.accountKeyIndexes.length + compactLength(ix.data.length) + ix.data.length
+    size +=
+      1 +
+      compactLength(ix.accountKeyIndexes.length) +
+      ix.accountKeyIndexes.length +
+      compactLength(ix.data.length) +
+      ix.data.length
   }
   if (m.version === 0) {
     size += compactLength(m.addressTableLookups.length)
     for (const l of m.addressTableLookups) {
-      size += 32 + compactLength(l.writableIndexes.length) + l.writableIndexes.length + compactLength(l.readonlyIndexes.length) + l.readonlyIndexes.length
+      size +=
+        32 +
+        compactLength(l.writableIndexes.length) +
+        l.writableIndexes.length +
+        compactLength(l.readonlyIndexes.length) +
+        l.readonlyIndexes.length
     }
   }
   return size
@@ -171,11 +194,23 @@ export function resolveAccountKeys(
     if (!table || table.owner !== LOOKUP_TABLE_PROGRAM) continue
     const at = (i: number) => {
       const start = LOOKUP_TABLE_META_SIZE + i * 32
-      return start + 32 <= table.data.length ? new PublicKey(table.data.subarray(start, start + 32)).toBase58() : undefined
+      return start + 32 <= table.data.length
+        ? new PublicKey(table.data.subarray(start, start + 32)).toBase58()
+        : undefined
     }
-    for (const i of lookup.writableIndexes) { const k = at(i); if (k) loaded.writable.push(k) }
-    for (const i of lookup.readonlyIndexes) { const k = at(i); if (k) loaded.readonly.push(k) }
+    for (const i of lookup.writableIndexes) {
+      const k = at(i)
+      if (k) loaded.writable.push(k)
+    }
+    for (const i of lookup.readonlyIndexes) {
+      const k = at(i)
+      if (k) loaded.readonly.push(k)
+    }
   }
-  const keys = [...(staticKeys ?? message.staticAccountKeys.map((k) => k.toBase58())), ...loaded.writable, ...loaded.readonly]
+  const keys = [
+    ...(staticKeys ?? message.staticAccountKeys.map((k) => k.toBase58())),
+    ...loaded.writable,
+    ...loaded.readonly,
+  ]
   return { keys, loaded }
 }

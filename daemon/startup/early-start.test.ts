@@ -10,7 +10,8 @@ import { startEarly } from './early-start.js'
 const tmp = mkdtempSync(join(tmpdir(), 'parx-early-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-const config = (dataDir: string, env: Record<string, string> = {}) => loadConfig({ env, file: {}, flags: { port: 0, dataDir, logLevel: 'silent' } })
+const config = (dataDir: string, env: Record<string, string> = {}) =>
+  loadConfig({ env, file: {}, flags: { port: 0, dataDir, logLevel: 'silent' } })
 
 /** eth_chainId of a node, or undefined while it does not answer. */
 function chainIdAt(url: string): Promise<string | undefined> {
@@ -66,7 +67,9 @@ describe('startEarly (what `parx serve` does while the daemon loads)', () => {
 
   it('refuses a config that cannot work before it creates the data dir or spawns a chain', async () => {
     const dataDir = join(tmp, 'refused')
-    await expect(startEarly(config(dataDir, { PARX_PUBLIC_ORIGIN: 'https://parx.example/app' }))).rejects.toMatchObject({ code: 'CONFIG_INVALID' })
+    await expect(startEarly(config(dataDir, { PARX_PUBLIC_ORIGIN: 'https://parx.example/app' }))).rejects.toMatchObject(
+      { code: 'CONFIG_INVALID' },
+    )
     expect(existsSync(dataDir)).toBe(false)
   })
 
@@ -79,7 +82,9 @@ describe('startEarly (what `parx serve` does while the daemon loads)', () => {
     writeFileSync(statePathOf(dataDir, 'local-base'), '{"block": ')
     await expect(startEarly(config(dataDir))).rejects.toMatchObject({ code: 'CHAIN_STATE_UNREADABLE' })
     // Nothing holds the data dir: a start with the chain reset gets it.
-    const reset = await startEarly(loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'silent', resetChain: ['local-base'] } }))
+    const reset = await startEarly(
+      loadConfig({ env: {}, file: {}, flags: { port: 0, dataDir, logLevel: 'silent', resetChain: ['local-base'] } }),
+    )
     await Promise.all(Object.values(reset.anvils!))
     await reset.release()
   })

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../../src/config/load.js'
 import { BaseError } from '../../src/errors/index.js'
-import { abandonAnvils, spawnLocalAnvils, type LocalAnvils } from '../chains/embedded/local-anvils.js'
+import { abandonAnvils, type LocalAnvils, spawnLocalAnvils } from '../chains/embedded/local-anvils.js'
 import { refuseWhatCannotWork } from '../startup-check.js'
 import { prepareDataDir } from './data-dir.js'
 import { startupError } from './failure.js'
@@ -25,7 +25,10 @@ export type EarlyStart = {
  */
 export async function startEarly(config: Readonly<ResolvedConfig>): Promise<EarlyStart> {
   if (config.role !== 'all' && !config.store.url) {
-    throw new BaseError('BAD_REQUEST', `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`)
+    throw new BaseError(
+      'BAD_REQUEST',
+      `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`,
+    )
   }
   await refuseWhatCannotWork(config)
   // Given back last, when the daemon stops or this start fails: its embedder's umask is its own.

@@ -61,7 +61,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw e
       const holder = readHolder(file)
       if (holder && isLiveParx(holder.pid)) {
-        throw new BaseError('DATA_DIR_IN_USE', `data dir ${dataDir} is in use by another parx serve (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ', still starting'}); stop it first or pass another --data-dir`)
+        throw new BaseError(
+          'DATA_DIR_IN_USE',
+          `data dir ${dataDir} is in use by another parx serve (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ', still starting'}); stop it first or pass another --data-dir`,
+        )
       }
       rmSync(file, { force: true })
       continue

@@ -16,9 +16,23 @@ export function assertPortFree(host: string, port: number, what: string): Promis
 
 export function portError(e: NodeJS.ErrnoException, host: string, port: number, what: string): unknown {
   if (e.code === 'EADDRINUSE') {
-    return new BaseError('PORT_IN_USE', `port ${port} on ${host} (${what}) is in use; stop what holds it, or pass another --port (the chains take the 4 ports after it) or --port 0`, { cause: e })
+    return new BaseError(
+      'PORT_IN_USE',
+      `port ${port} on ${host} (${what}) is in use; stop what holds it, or pass another --port (the chains take the 4 ports after it) or --port 0`,
+      { cause: e },
+    )
   }
-  if (e.code === 'EACCES') return new BaseError('PORT_IN_USE', `port ${port} on ${host} (${what}) needs privileges; pass a --port above 1023 or --port 0`, { cause: e })
-  if (e.code === 'EADDRNOTAVAIL') return new BaseError('PORT_IN_USE', `--host ${host} is not an address of this machine; pass one it has (default 127.0.0.1)`, { cause: e })
+  if (e.code === 'EACCES')
+    return new BaseError(
+      'PORT_IN_USE',
+      `port ${port} on ${host} (${what}) needs privileges; pass a --port above 1023 or --port 0`,
+      { cause: e },
+    )
+  if (e.code === 'EADDRNOTAVAIL')
+    return new BaseError(
+      'PORT_IN_USE',
+      `--host ${host} is not an address of this machine; pass one it has (default 127.0.0.1)`,
+      { cause: e },
+    )
   return e
 }

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Sqlite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 import { checkpointerStopped, checkpointInBackground } from './checkpointer.js'
 import { openSqlite } from './sqlite.js'
 import { openStore } from './store.js'
-import { openChainDb } from '../chains/embedded/solana-chain-db.js'
 
 const dirs: string[] = []
 const tempFile = () => {
@@ -84,7 +84,12 @@ describe('checkpointInBackground', () => {
     db.pragma('journal_mode = WAL')
     let go!: () => void
     // A worker that cannot load its driver gives the connection its checkpoint on commit back at once: that is what shows it ran.
-    checkpointInBackground(db, file, join(file, '..', 'no-such-driver.js'), new Promise<void>((resolve) => (go = resolve)))
+    checkpointInBackground(
+      db,
+      file,
+      join(file, '..', 'no-such-driver.js'),
+      new Promise<void>((resolve) => (go = resolve)),
+    )
     await new Promise((r) => setTimeout(r, 1_000))
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
     go()

@@ -45,7 +45,12 @@ export function checkpointerStopped(path: string): Promise<void> {
  * start costs ~0.2 s of CPU, which `parx serve` on two cores waited for. Until then commits do not
  * checkpoint either, so the WAL of a start (a few pages) waits for the worker's first round.
  */
-export function checkpointInBackground(db: Sqlite.Database, path: string, driver = createRequire(import.meta.url).resolve('better-sqlite3'), startAfter?: Promise<unknown>): void {
+export function checkpointInBackground(
+  db: Sqlite.Database,
+  path: string,
+  driver = createRequire(import.meta.url).resolve('better-sqlite3'),
+  startAfter?: Promise<unknown>,
+): void {
   const file = resolve(path)
   let c = byFile.get(file)
   if (!c) {
@@ -61,7 +66,8 @@ export function checkpointInBackground(db: Sqlite.Database, path: string, driver
       entry.worker = worker
       entry.exited = new Promise<void>((done) => worker.once('exit', () => done()))
       worker.once('error', () => {
-        for (const conn of entry.connections) if (conn.open) conn.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`)
+        for (const conn of entry.connections)
+          if (conn.open) conn.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`)
         if (byFile.get(file) === entry) byFile.delete(file)
       })
     }

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: migrations run against every past schema, not today's tables
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import { migrations as allMigrations } from './migrations/index.js'
 import type { StoreDialect, StoreMigration } from './migrations/migration.js'
 
@@ -16,17 +16,27 @@ const LEGACY_TABLE = 'schema_migrations'
  * half way leaves nothing applied and reruns it. Migrations from an area may land after a higher
  * number is applied, so unordered ones are allowed.
  */
-export async function migrate(db: Kysely<any>, dialect: StoreDialect, migrations: Record<string, StoreMigration> = allMigrations): Promise<string[]> {
+export async function migrate(
+  db: Kysely<any>,
+  dialect: StoreDialect,
+  migrations: Record<string, StoreMigration> = allMigrations,
+): Promise<string[]> {
   // Most starts have nothing to apply: one read of the record says so, without the Migrator's lock
   // and its table checks (each reads every table's columns).
   if (await allRecorded(db, Object.keys(migrations))) return []
   await adoptLegacyRecord(db, Object.keys(migrations))
   const provider: MigrationProvider = {
     getMigrations: async () =>
-      Object.fromEntries(Object.entries(migrations).map(([name, m]): [string, Migration] => [name, { up: (tx) => m.up(tx, dialect) }])),
+      Object.fromEntries(
+        Object.entries(migrations).map(([name, m]): [string, Migration] => [name, { up: (tx) => m.up(tx, dialect) }]),
+      ),
   }
   const migrator = new Migrator({
-    db, provider, migrationTableName: MIGRATION_TABLE, migrationLockTableName: LOCK_TABLE, allowUnorderedMigrations: true,
+    db,
+    provider,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: LOCK_TABLE,
+    allowUnorderedMigrations: true,
     // Kysely's default, localeCompare, builds an ICU collator on first use (about 0.1 s of a start);
     // our names are lower-case ASCII with a number first, ordered the same code unit by code unit.
     nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
@@ -58,14 +68,19 @@ async function adoptLegacyRecord(db: Kysely<any>, known: string[]): Promise<void
   if (!tables.has(LEGACY_TABLE) || tables.has(MIGRATION_TABLE)) return
   await db.transaction().execute(async (tx) => {
     const rows = await tx.selectFrom(LEGACY_TABLE).select(['name', 'applied_at']).execute()
-    await tx.schema.createTable(MIGRATION_TABLE).ifNotExists()
+    await tx.schema
+      .createTable(MIGRATION_TABLE)
+      .ifNotExists()
       .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
       .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
       .execute()
     for (const r of rows as { name: string; applied_at: number }[]) {
       const name = r.name.replace(/\.sql$/, '')
       if (!known.includes(name)) continue
-      await tx.insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date(Number(r.applied_at)).toISOString() }).execute()
+      await tx
+        .insertInto(MIGRATION_TABLE)
+        .values({ name, timestamp: new Date(Number(r.applied_at)).toISOString() })
+        .execute()
     }
   })
 }

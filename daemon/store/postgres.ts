@@ -1,5 +1,5 @@
-import pg from 'pg'
 import { PostgresDialect } from 'kysely'
+import pg from 'pg'
 
 export type PostgresDialectParameters = {
   url: string
@@ -14,7 +14,9 @@ export type PostgresDialectParameters = {
 const INT8_OID = 20
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID && format !== 'binary'
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 }
 
 export function postgresDialect(p: PostgresDialectParameters): { dialect: PostgresDialect; pool: pg.Pool } {

@@ -18,8 +18,14 @@ describe("the store's SQLite transactions", () => {
     // A spend's reservation has this shape: read (the day's sum), then insert. A deferred BEGIN
     // would hold a read snapshot when the insert needs the lock: "database is locked", at once.
     const n = await db.transaction().execute(async (tx) => {
-      const { c } = await tx.selectFrom('t').select((e) => e.fn.countAll<number>().as('c')).executeTakeFirstOrThrow()
-      await tx.insertInto('t').values({ n: Number(c) + 1 }).execute()
+      const { c } = await tx
+        .selectFrom('t')
+        .select((e) => e.fn.countAll<number>().as('c'))
+        .executeTakeFirstOrThrow()
+      await tx
+        .insertInto('t')
+        .values({ n: Number(c) + 1 })
+        .execute()
       return Number(c) + 1
     })
     expect(n).toBe(1)

@@ -1,8 +1,18 @@
-import Sqlite from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import Sqlite from 'better-sqlite3'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  SqliteAdapter,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely'
 import { checkpointInBackground } from './checkpointer.js'
-import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type SqliteDialectConfig, type SqliteDatabase } from 'kysely'
 
 /**
  * Opens one better-sqlite3 connection with the settings every parx connection to parx.db uses

@@ -1,9 +1,9 @@
 import { Kysely, sql } from 'kysely'
 import { BaseError } from '../../src/errors/index.js'
+import { checkpointerStopped } from './checkpointer.js'
 import type { Database } from './database.js'
 import { migrate } from './migrate.js'
 import type { StoreDialect } from './migrations/migration.js'
-import { checkpointerStopped } from './checkpointer.js'
 import { sqliteDialect } from './sqlite.js'
 import { isStoreUnavailable } from './unavailable.js'
 
@@ -53,8 +53,13 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
   } catch (e) {
     await db.destroy().catch(() => {})
     if (p.url && isStoreUnavailable(e)) {
-      const reason = e instanceof AggregateError ? e.errors.map((x) => (x as Error).message).join('; ') : (e as Error).message
-      throw new BaseError('STORE_UNAVAILABLE', `cannot reach the PostgreSQL store at ${postgres!.redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ${reason}`, { cause: e })
+      const reason =
+        e instanceof AggregateError ? e.errors.map((x) => (x as Error).message).join('; ') : (e as Error).message
+      throw new BaseError(
+        'STORE_UNAVAILABLE',
+        `cannot reach the PostgreSQL store at ${postgres!.redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ${reason}`,
+        { cause: e },
+      )
     }
     throw e
   }
@@ -62,7 +67,9 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
     db,
     dialect,
     ping: async () => void (await sql`SELECT 1`.execute(db)),
-    ...(pg ? { poolUsage: () => ({ total: pg.pool.totalCount, idle: pg.pool.idleCount, waiting: pg.pool.waitingCount }) } : {}),
+    ...(pg
+      ? { poolUsage: () => ({ total: pg.pool.totalCount, idle: pg.pool.idleCount, waiting: pg.pool.waitingCount }) }
+      : {}),
     close: async () => {
       await db.destroy()
       // Closed means closed: the SQLite checkpointer's own connection too (./checkpointer.ts).

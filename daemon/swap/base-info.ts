@@ -1,5 +1,5 @@
-import type { SwapDeps } from './deps.js'
 import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
+import type { SwapDeps } from './deps.js'
 import { solverInventory, ui } from './inventory.js'
 
 /** GET /api/base/info (docs/swap-api.md "Discovery and balances"): everything an integrator needs to sign an order and a permit. */
@@ -13,12 +13,22 @@ export async function baseInfo(s: SwapDeps) {
     const t = chain.tokens[symbol]
     if (!t) continue
     const i = inv[symbol]!
-    out[symbol] = { addr: t.address, dec: t.decimals, inventory: ui(i.balance, t.decimals), routerAllowance: ui(i.routerAllowance, t.decimals) }
+    out[symbol] = {
+      addr: t.address,
+      dec: t.decimals,
+      inventory: ui(i.balance, t.decimals),
+      routerAllowance: ui(i.routerAllowance, t.decimals),
+    }
     redeemInputs[symbol] = {
       addr: t.address,
       dec: t.decimals,
       cap: symbol,
-      permitDomain: { name: t.permitDomain!.name, version: t.permitDomain!.version, chainId: chain.chainId, verifyingContract: t.address },
+      permitDomain: {
+        name: t.permitDomain!.name,
+        version: t.permitDomain!.version,
+        chainId: chain.chainId,
+        verifyingContract: t.address,
+      },
     }
   }
   return {

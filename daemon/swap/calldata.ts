@@ -1,8 +1,14 @@
-import {
-  concatHex, decodeAbiParameters, encodeAbiParameters, parseAbiItem, toFunctionSelector,
-  type AbiFunction, type Address, type Hex,
-} from 'viem'
 import type { PublicClient } from 'viem'
+import {
+  type AbiFunction,
+  type Address,
+  concatHex,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  type Hex,
+  parseAbiItem,
+  toFunctionSelector,
+} from 'viem'
 
 /**
  * The view functions the swap path reads on every request, by their human-readable signatures,
@@ -34,15 +40,21 @@ export async function viewCall(client: PublicClient, call: Call): Promise<unknow
   return decodeOutputs(call.fn, data ?? '0x')
 }
 
-const aggregate3 = fn('function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)')
+const aggregate3 = fn(
+  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
+)
 
 /**
  * Several view calls in one eth_call through Multicall3; every call must succeed. Returns each
  * call's outputs (a single output unwrapped).
  */
 export async function multicall(client: PublicClient, multicall3: Address, calls: Call[]): Promise<unknown[]> {
-  const data = encodeFn(aggregate3, [calls.map((c) => ({ target: c.to, allowFailure: false, callData: encodeFn(c.fn, c.args ?? []) }))])
+  const data = encodeFn(aggregate3, [
+    calls.map((c) => ({ target: c.to, allowFailure: false, callData: encodeFn(c.fn, c.args ?? []) })),
+  ])
   const { data: out } = await client.call({ to: multicall3, data })
-  const [results] = decodeAbiParameters(aggregate3.item.outputs, out!) as [readonly { success: boolean; returnData: Hex }[]]
+  const [results] = decodeAbiParameters(aggregate3.item.outputs, out!) as [
+    readonly { success: boolean; returnData: Hex }[],
+  ]
   return results.map((r, i) => decodeOutputs(calls[i]!.fn, r.returnData))
 }

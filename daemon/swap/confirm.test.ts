@@ -1,4 +1,4 @@
-import { createWalletClient, http, type Address } from 'viem'
+import { type Address, createWalletClient, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../test/helpers/anvil-chain.js'
@@ -13,7 +13,11 @@ describe('confirmTransaction of a failed transaction', () => {
     const target: Address = '0x00000000000000000000000000000000000c0de1'
     await anvil.rpc('anvil_setCode', [target, REVERTS])
     const account = privateKeyToAccount(await anvil.fundedKey())
-    const wallet = createWalletClient({ account, chain: anvil.chain.client.chain!, transport: http(anvil.chain.rpcUrl) })
+    const wallet = createWalletClient({
+      account,
+      chain: anvil.chain.client.chain!,
+      transport: http(anvil.chain.rpcUrl),
+    })
     const hash = await wallet.sendTransaction({ to: target, data: '0x01', gas: 50_000n })
     await anvil.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
 

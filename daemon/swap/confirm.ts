@@ -1,6 +1,11 @@
 import {
-  BaseError as ViemBaseError, ExecutionRevertedError, parseEventLogs, TransactionNotFoundError, TransactionReceiptNotFoundError,
-  type Hex, type TransactionReceipt,
+  ExecutionRevertedError,
+  type Hex,
+  parseEventLogs,
+  TransactionNotFoundError,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+  BaseError as ViemBaseError,
 } from 'viem'
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import type { ConfirmResult, SwapEvent } from '../../src/sdk/swap/types.js'
@@ -16,14 +21,32 @@ export type { ConfirmResult }
  * tells the two losses apart: taken by another transaction (replaced, final), or still free
  * (dropped: the same signed bytes are broadcast again, so polling continues).
  */
-export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: TxSender, outbox?: Pick<Outbox, 'get'>): Promise<ConfirmResult> {
+export async function confirmTransaction(
+  chain: EvmChain,
+  hash: Hex,
+  sender?: TxSender,
+  outbox?: Pick<Outbox, 'get'>,
+): Promise<ConfirmResult> {
   try {
     const r = await chain.client.getTransactionReceipt({ hash })
     if (r.status === 'success') {
       const swap = swapOf(chain, r)
-      return { hash, status: 'included', success: true, blockNumber: Number(r.blockNumber), gasUsed: r.gasUsed.toString(), ...(swap ? { swap } : {}) }
+      return {
+        hash,
+        status: 'included',
+        success: true,
+        blockNumber: Number(r.blockNumber),
+        gasUsed: r.gasUsed.toString(),
+        ...(swap ? { swap } : {}),
+      }
     }
-    return { hash, status: 'failed', success: false, blockNumber: Number(r.blockNumber), reason: await revertReason(chain, hash, r.blockNumber) }
+    return {
+      hash,
+      status: 'failed',
+      success: false,
+      blockNumber: Number(r.blockNumber),
+      reason: await revertReason(chain, hash, r.blockNumber),
+    }
   } catch (e) {
     if (!(e instanceof TransactionReceiptNotFoundError)) throw e
   }
@@ -38,19 +61,35 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: Tx
     // Sent by an earlier run (or another replica): the outbox has it and reconciliation decides it.
     const row = await outbox?.get(hash).catch(() => undefined)
     if (row?.state === 'failed') {
-      return { hash, status: 'dropped', resubmitted: false, reason: `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order was not executed: check nonces(user) and re-sign` }
+      return {
+        hash,
+        status: 'dropped',
+        resubmitted: false,
+        reason: `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order was not executed: check nonces(user) and re-sign`,
+      }
     }
     // No receipt yet: reconciliation is broadcasting the same signed bytes again.
     if (row) return { hash, status: 'pending' }
   }
-  if (!sender || !ours) return { hash, status: 'unknown', reason: 'the node does not know this transaction (dropped, replaced, or never sent by this relayer)' }
+  if (!sender || !ours)
+    return {
+      hash,
+      status: 'unknown',
+      reason: 'the node does not know this transaction (dropped, replaced, or never sent by this relayer)',
+    }
   const mined = await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })
   if (mined > ours.nonce) return replaced(hash, ours.nonce)
   const resubmitted = await sender.resubmit(hash)
   // The resubmission can lose a race with another transaction of the same nonce.
-  if (!resubmitted && (await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })) > ours.nonce) return replaced(hash, ours.nonce)
+  if (
+    !resubmitted &&
+    (await chain.client.getTransactionCount({ address: sender.address, blockTag: 'latest' })) > ours.nonce
+  )
+    return replaced(hash, ours.nonce)
   return {
-    hash, status: 'dropped', resubmitted,
+    hash,
+    status: 'dropped',
+    resubmitted,
     reason: resubmitted
       ? 'the node had dropped this transaction; the relayer broadcast it again unchanged: keep polling'
       : 'the node dropped this transaction and refused it again; the order was not executed: re-sign it',
@@ -58,18 +97,29 @@ export async function confirmTransaction(chain: EvmChain, hash: Hex, sender?: Tx
 }
 
 function replaced(hash: Hex, nonce: number): ConfirmResult {
-  return { hash, status: 'replaced', reason: `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was not executed by it: check nonces(user) and re-sign if it is unchanged` }
+  return {
+    hash,
+    status: 'replaced',
+    reason: `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was not executed by it: check nonces(user) and re-sign if it is unchanged`,
+  }
 }
 
 /** The router's Swapped event in the receipt: the amounts really delivered (a pool fill can beat the floor). */
 function swapOf(chain: EvmChain, r: TransactionReceipt): SwapEvent | undefined {
   const router = chain.contracts.router?.toLowerCase()
-  const log = parseEventLogs({ abi: RfqSwap.abi, logs: r.logs, eventName: 'Swapped' }).find((l) => l.address.toLowerCase() === router)
+  const log = parseEventLogs({ abi: RfqSwap.abi, logs: r.logs, eventName: 'Swapped' }).find(
+    (l) => l.address.toLowerCase() === router,
+  )
   if (!log) return undefined
   const a = log.args
   return {
-    orderHash: a.orderHash, user: a.user, inputToken: a.inputToken, inputAmount: a.inputAmount.toString(),
-    outputToken: a.outputToken, outputAmount: a.outputAmount.toString(), nonce: a.nonce.toString(),
+    orderHash: a.orderHash,
+    user: a.user,
+    inputToken: a.inputToken,
+    inputAmount: a.inputAmount.toString(),
+    outputToken: a.outputToken,
+    outputAmount: a.outputAmount.toString(),
+    nonce: a.nonce.toString(),
   }
 }
 

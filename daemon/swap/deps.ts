@@ -4,8 +4,8 @@ import type { EvmChain } from '../chains/evm/chain.js'
 import type { FreshCache } from '../chains/evm/fresh-cache.js'
 import type { Outbox } from '../chains/evm/outbox.js'
 import type { TxSender } from '../chains/evm/tx-sender.js'
-import type { InflightOrders } from './inflight.js'
 import type { SwapRecorder } from '../metrics/operations.js'
+import type { InflightOrders } from './inflight.js'
 
 /**
  * What the Base swap surface needs (routes under /api/base), built once by the composition root.

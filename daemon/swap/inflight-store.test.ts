@@ -27,10 +27,13 @@ describe('storeInflightOrders (the claim of a Base order across replicas)', () =
     const b = storeInflightOrders({ store: sb, chainId: 84532, isLive: async () => true })
     const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claim(user, 7n)))
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
-    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'NONCE_MISMATCH' })
+    for (const r of results.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'NONCE_MISMATCH' })
     // Another nonce, or the same nonce on another chain, is its own claim.
     await expect(b.claim(user, 8n)).resolves.toBeDefined()
-    await expect(storeInflightOrders({ store: sb, chainId: 1, isLive: async () => true }).claim(user, 7n)).resolves.toBeDefined()
+    await expect(
+      storeInflightOrders({ store: sb, chainId: 1, isLive: async () => true }).claim(user, 7n),
+    ).resolves.toBeDefined()
   })
 
   it('names the relayed transaction on the other replica while it may still land, and frees it once dead', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Address, Hex } from 'viem'
 import type { Store } from '../store/store.js'
-import { orderTaken, type InflightOrders } from './inflight.js'
+import { type InflightOrders, orderTaken } from './inflight.js'
 
 export type StoreInflightOrdersParameters = {
   store: Store
@@ -36,27 +36,57 @@ export function storeInflightOrders(p: StoreInflightOrdersParameters): InflightO
       for (;;) {
         const claimId = randomUUID()
         const t = now()
-        const ins = await db.insertInto('swap_claims').values({ ...key, claim_id: claimId, hash: null, created_at: t })
+        const ins = await db
+          .insertInto('swap_claims')
+          .values({ ...key, claim_id: claimId, hash: null, created_at: t })
           .onConflict((oc) => oc.columns(['chain_id', 'user_address', 'nonce']).doNothing())
           .executeTakeFirst()
         if (Number(ins.numInsertedOrUpdatedRows ?? 0n) === 1) {
           if (++claimsSincePrune >= 500) {
             claimsSincePrune = 0
-            await db.deleteFrom('swap_claims').where('created_at', '<', t - KEPT_FOR_MS).execute().catch(() => {})
+            await db
+              .deleteFrom('swap_claims')
+              .where('created_at', '<', t - KEPT_FOR_MS)
+              .execute()
+              .catch(() => {})
           }
-          const mine = db.updateTable('swap_claims').where('chain_id', '=', key.chain_id).where('user_address', '=', key.user_address).where('nonce', '=', key.nonce).where('claim_id', '=', claimId)
+          const mine = db
+            .updateTable('swap_claims')
+            .where('chain_id', '=', key.chain_id)
+            .where('user_address', '=', key.user_address)
+            .where('nonce', '=', key.nonce)
+            .where('claim_id', '=', claimId)
           return {
             relayed: async (hash: Hex) => void (await mine.set({ hash }).execute()),
-            release: async () => void (await db.deleteFrom('swap_claims').where('chain_id', '=', key.chain_id).where('user_address', '=', key.user_address).where('nonce', '=', key.nonce).where('claim_id', '=', claimId).execute()),
+            release: async () =>
+              void (await db
+                .deleteFrom('swap_claims')
+                .where('chain_id', '=', key.chain_id)
+                .where('user_address', '=', key.user_address)
+                .where('nonce', '=', key.nonce)
+                .where('claim_id', '=', claimId)
+                .execute()),
           }
         }
-        const prior = await db.selectFrom('swap_claims').selectAll().where('chain_id', '=', key.chain_id).where('user_address', '=', key.user_address).where('nonce', '=', key.nonce).executeTakeFirst()
+        const prior = await db
+          .selectFrom('swap_claims')
+          .selectAll()
+          .where('chain_id', '=', key.chain_id)
+          .where('user_address', '=', key.user_address)
+          .where('nonce', '=', key.nonce)
+          .executeTakeFirst()
         if (!prior) continue // released meanwhile: try again
         if (prior.hash ? await p.isLive(prior.hash as Hex) : now() - Number(prior.created_at) < ORPHANED_AFTER_MS) {
           throw orderTaken(user, nonce, prior.hash ?? undefined)
         }
         // The earlier relay failed, vanished or was orphaned without moving the nonce: retry it.
-        await db.deleteFrom('swap_claims').where('chain_id', '=', key.chain_id).where('user_address', '=', key.user_address).where('nonce', '=', key.nonce).where('claim_id', '=', prior.claim_id).execute()
+        await db
+          .deleteFrom('swap_claims')
+          .where('chain_id', '=', key.chain_id)
+          .where('user_address', '=', key.user_address)
+          .where('nonce', '=', key.nonce)
+          .where('claim_id', '=', prior.claim_id)
+          .execute()
       }
     },
   }

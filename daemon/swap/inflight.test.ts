@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
 import type { Hex } from 'viem'
+import { describe, expect, it } from 'vitest'
 import { inflightOrders } from './inflight.js'
 
 const user = '0x00000000000000000000000000000000000000aa'
@@ -9,7 +9,9 @@ describe('inflightOrders', () => {
   it('refuses a second claim of the same order while the first is being checked', async () => {
     const orders = inflightOrders(async () => true)
     await orders.claim(user, 3n)
-    await expect(orders.claim(user.toUpperCase().replace('0X', '0x') as typeof user, 3n)).rejects.toMatchObject({ code: 'NONCE_MISMATCH' })
+    await expect(orders.claim(user.toUpperCase().replace('0X', '0x') as typeof user, 3n)).rejects.toMatchObject({
+      code: 'NONCE_MISMATCH',
+    })
     await expect(orders.claim(user, 4n)).resolves.toBeDefined()
   })
 

@@ -1,4 +1,4 @@
-import { getAddress, type Address, type Hex } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 
 /** How many (user, nonce) claims are kept; older ones have long landed or failed. */
@@ -20,7 +20,10 @@ export type InflightOrders = {
 }
 
 export const orderTaken = (user: Address, nonce: bigint, hash?: string) =>
-  new BaseError('NONCE_MISMATCH', `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`)
+  new BaseError(
+    'NONCE_MISMATCH',
+    `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`,
+  )
 
 /**
  * This process's version (one process per store: SQLite). `isLive` says whether a relayed hash may

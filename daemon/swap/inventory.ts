@@ -1,4 +1,4 @@
-import { erc20Abi, formatUnits, type Address } from 'viem'
+import { type Address, erc20Abi, formatUnits } from 'viem'
 import type { EvmChain } from '../chains/evm/chain.js'
 import type { SwapDeps } from './deps.js'
 

@@ -15,7 +15,9 @@ describe('usdToUnits', () => {
 describe('checkParSize', () => {
   it('allows the limit itself, refuses one unit more, and has no cap when max is null', () => {
     expect(() => checkParSize(10_000_000_000n, 6, USDC, 10_000)).not.toThrow()
-    expect(() => checkParSize(10_000_000_001n, 6, USDC, 10_000)).toThrow(expect.objectContaining({ code: 'AMOUNT_TOO_LARGE' }))
+    expect(() => checkParSize(10_000_000_001n, 6, USDC, 10_000)).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_TOO_LARGE' }),
+    )
     expect(() => checkParSize(10n ** 40n, 18, TOKEN_A, null)).not.toThrow()
   })
 })
@@ -23,6 +25,8 @@ describe('checkParSize', () => {
 describe('checkRedeemCeiling', () => {
   it('refuses above hardMaxUsd and says to reduce and re-quote', () => {
     expect(() => checkRedeemCeiling(100_000n * 10n ** 18n, 18, TOKEN_A, 100_000)).not.toThrow()
-    expect(() => checkRedeemCeiling(100_000n * 10n ** 18n + 1n, 18, TOKEN_A, 100_000)).toThrow(/hardMaxUsd = 100000: reduce the size and re-quote/)
+    expect(() => checkRedeemCeiling(100_000n * 10n ** 18n + 1n, 18, TOKEN_A, 100_000)).toThrow(
+      /hardMaxUsd = 100000: reduce the size and re-quote/,
+    )
   })
 })

@@ -22,11 +22,23 @@ const memo = new Map<string, bigint>()
 /** The par route's per-swap cap (`max` of /api/base/info); null means none. */
 export function checkParSize(amount: bigint, decimals: number, symbol: string, maxUsd: number | null): void {
   if (maxUsd === null || amount <= usdToUnits(maxUsd, decimals)) return
-  throw new BaseError('AMOUNT_TOO_LARGE', `uiAmount ${fromBaseUnits(amount, decimals)} ${symbol} is above the per-swap limit max = ${maxUsd} (see /api/base/info): reduce the size, e.g. split it into swaps of at most ${maxUsd}`)
+  throw new BaseError(
+    'AMOUNT_TOO_LARGE',
+    `uiAmount ${fromBaseUnits(amount, decimals)} ${symbol} is above the per-swap limit max = ${maxUsd} (see /api/base/info): reduce the size, e.g. split it into swaps of at most ${maxUsd}`,
+  )
 }
 
 /** The redemption ceiling (`hardMaxUsd` of the quote). */
-export function checkRedeemCeiling(amount: bigint, decimals: number, symbol: string, hardMaxUsd: number, field = 'uiAmount'): void {
+export function checkRedeemCeiling(
+  amount: bigint,
+  decimals: number,
+  symbol: string,
+  hardMaxUsd: number,
+  field = 'uiAmount',
+): void {
   if (amount <= usdToUnits(hardMaxUsd, decimals)) return
-  throw new BaseError('AMOUNT_TOO_LARGE', `${field} ${fromBaseUnits(amount, decimals)} ${symbol} is above the redemption ceiling hardMaxUsd = ${hardMaxUsd}: reduce the size and re-quote`)
+  throw new BaseError(
+    'AMOUNT_TOO_LARGE',
+    `${field} ${fromBaseUnits(amount, decimals)} ${symbol} is above the redemption ceiling hardMaxUsd = ${hardMaxUsd}: reduce the size and re-quote`,
+  )
 }

@@ -10,12 +10,16 @@ export type SwapPair = { kind: SwapKind; input: EvmToken; output: EvmToken; flow
 
 const flowOf: Record<SwapKind, FlowName> = { par: 'base.swap', entry: 'base.entry', redeem: 'base.redeem' }
 
-export const resolveToken = (chain: EvmChain, symbol: string, field: string): EvmToken => pickToken(chain.tokens, chain.key, symbol, field)
+export const resolveToken = (chain: EvmChain, symbol: string, field: string): EvmToken =>
+  pickToken(chain.tokens, chain.key, symbol, field)
 
 export function resolvePair(chain: EvmChain, inSymbol: string, outSymbol: string): SwapPair {
   const { kind, input, output } = pairOf(chain.tokens, chain.key, inSymbol, outSymbol)
   if (kind === 'redeem' && !chain.contracts[pairKey(input.symbol)]) {
-    throw new BaseError('UNSUPPORTED_PAIR', `${chain.key} has no ${input.symbol}/${USDC} pool to price a redemption of ${input.symbol}`)
+    throw new BaseError(
+      'UNSUPPORTED_PAIR',
+      `${chain.key} has no ${input.symbol}/${USDC} pool to price a redemption of ${input.symbol}`,
+    )
   }
   return { kind, input, output, flow: flowOf[kind] }
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { largestWithin, minOutFloor, poolAmountOut, price, QUOTE_DRIFT_BPS, slippageBps, type Pool } from './redeem-math.js'
+import {
+  largestWithin,
+  minOutFloor,
+  type Pool,
+  poolAmountOut,
+  price,
+  QUOTE_DRIFT_BPS,
+  slippageBps,
+} from './redeem-math.js'
 
 const e18 = 10n ** 18n
 const e6 = 10n ** 6n

@@ -41,7 +41,11 @@ export function price(pool: Pool, amountIn: bigint): Priced {
   // Compared at the finer of the two precisions: par rounded to the output's units would make
   // slippage jump around within one output unit, and a smaller size could then slip more.
   const fine = Math.max(pool.inDecimals, pool.outDecimals)
-  return { parOut, out, slippageBps: slippageBps(rescaleDown(amountIn, pool.inDecimals, fine), rescaleDown(out, pool.outDecimals, fine)) }
+  return {
+    parOut,
+    out,
+    slippageBps: slippageBps(rescaleDown(amountIn, pool.inDecimals, fine), rescaleDown(out, pool.outDecimals, fine)),
+  }
 }
 
 /**
@@ -55,7 +59,8 @@ export function largestWithin(pool: Pool, maxBps: number, upper: bigint): bigint
     const mid = (lo + hi + 1n) / 2n
     const p = price(pool, mid)
     if (p.parOut > 0n && p.slippageBps <= maxBps) lo = mid
-    else if (p.parOut === 0n) lo = mid // below one output unit there is nothing to price yet
+    else if (p.parOut === 0n)
+      lo = mid // below one output unit there is nothing to price yet
     else hi = mid - 1n
   }
   return lo

@@ -6,12 +6,17 @@ import type { SwapDeps } from './deps.js'
 import { solverInventory, ui } from './inventory.js'
 import { checkRedeemCeiling, usdToUnits } from './limits.js'
 import { pairKey } from './pairs.js'
-import { largestWithin, minOutFloor, price, type Pool, type Priced } from './redeem-math.js'
+import { largestWithin, minOutFloor, type Pool, type Priced, price } from './redeem-math.js'
 
-const pairAbi = [{
-  type: 'function', name: 'getReserves', stateMutability: 'view', inputs: [],
-  outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }],
-}] as const
+const pairAbi = [
+  {
+    type: 'function',
+    name: 'getReserves',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint112' }, { type: 'uint112' }, { type: 'uint32' }],
+  },
+] as const
 
 export type RedeemPlan = {
   input: EvmToken
@@ -30,30 +35,53 @@ export async function planRedeem(s: SwapDeps, input: EvmToken, usdc: EvmToken, a
   const chain = s.base
   const pair = chain.contracts[pairKey(input.symbol)]!
   const [reserves, inv] = await Promise.all([
-    s.reads.get(`reserves:${pair}`, () => chain.client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves' })),
+    s.reads.get(`reserves:${pair}`, () =>
+      chain.client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves' }),
+    ),
     solverInventory(s),
   ])
   return priceRedeem(s, { input, usdc, amountIn, reserves: [reserves[0], reserves[1]], inventory: inv[usdc.symbol]! })
 }
 
 /** Prices a redemption against given reserves and inventory (the swap route reads both fresh, in its one call). */
-export function priceRedeem(s: SwapDeps, x: {
-  input: EvmToken; usdc: EvmToken; amountIn: bigint; reserves: readonly [bigint, bigint]; inventory: RedeemPlan['inventory']
-}): RedeemPlan {
+export function priceRedeem(
+  s: SwapDeps,
+  x: {
+    input: EvmToken
+    usdc: EvmToken
+    amountIn: bigint
+    reserves: readonly [bigint, bigint]
+    inventory: RedeemPlan['inventory']
+  },
+): RedeemPlan {
   const { input, usdc, amountIn } = x
   // A V2 pair orders its tokens by address; no need to ask it.
   const inputIsToken0 = BigInt(input.address) < BigInt(usdc.address)
   const [r0, r1] = x.reserves
   const pool: Pool = {
-    reserveIn: inputIsToken0 ? r0 : r1, reserveOut: inputIsToken0 ? r1 : r0,
-    inDecimals: input.decimals, outDecimals: usdc.decimals,
+    reserveIn: inputIsToken0 ? r0 : r1,
+    reserveOut: inputIsToken0 ? r1 : r0,
+    inDecimals: input.decimals,
+    outDecimals: usdc.decimals,
   }
   const priced = price(pool, amountIn)
   if (priced.parOut === 0n) {
-    throw new BaseError('BAD_REQUEST', `the amount is below one unit of ${usdc.symbol} (${fromBaseUnits(1n, usdc.decimals)}): redeem more`)
+    throw new BaseError(
+      'BAD_REQUEST',
+      `the amount is below one unit of ${usdc.symbol} (${fromBaseUnits(1n, usdc.decimals)}): redeem more`,
+    )
   }
   const minOut = minOutFloor(priced.out, priced.slippageBps, s.limits.slippageBpsMax)
-  return { input, usdc, pair: s.base.contracts[pairKey(input.symbol)]!, amountIn, pool, priced, minOut, inventory: x.inventory }
+  return {
+    input,
+    usdc,
+    pair: s.base.contracts[pairKey(input.symbol)]!,
+    amountIn,
+    pool,
+    priced,
+    minOut,
+    inventory: x.inventory,
+  }
 }
 
 /**
@@ -77,8 +105,15 @@ export function checkRedeemable(s: SwapDeps, plan: RedeemPlan, field: string): v
   let fits = (largestWithin(plan.pool, slippageBpsMax, plan.amountIn) / unit) * unit
   while (fits > 0n && price(plan.pool, fits).slippageBps > slippageBpsMax) fits -= unit
   const what = `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} would slip ${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}`
-  if (fits === 0n) throw new BaseError('SLIPPAGE_TOO_HIGH', `${what}, and the pool is that far below par at any size: retry later, once it has recovered`)
-  throw new BaseError('SLIPPAGE_TOO_HIGH', `${what}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`)
+  if (fits === 0n)
+    throw new BaseError(
+      'SLIPPAGE_TOO_HIGH',
+      `${what}, and the pool is that far below par at any size: retry later, once it has recovered`,
+    )
+  throw new BaseError(
+    'SLIPPAGE_TOO_HIGH',
+    `${what}: reduce the size to at most ${fromBaseUnits(fits, plan.input.decimals)} and re-quote`,
+  )
 }
 
 /** GET /api/base/redeem/quote (docs/swap-api.md "Redemptions"). */

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { EvmChain, EvmToken } from '../chains/evm/chain.js'
-import { fn, multicall, type Call } from './calldata.js'
+import { type Call, fn, multicall } from './calldata.js'
 
 const nonces = fn('function nonces(address) view returns (uint256)')
 const balanceOf = fn('function balanceOf(address) view returns (uint256)')
@@ -46,7 +46,11 @@ export async function readSwapState(chain: EvmChain, p: SwapStateParameters): Pr
   const [routerNonce, permitNonce, balance, allowanceToRouter, chainTime, invBalance, invAllowance] = r as bigint[]
   const reserves = p.pair ? (r[7] as readonly [bigint, bigint, number]) : undefined
   return {
-    routerNonce: routerNonce!, permitNonce: permitNonce!, balance: balance!, allowance: allowanceToRouter!, chainTime: chainTime!,
+    routerNonce: routerNonce!,
+    permitNonce: permitNonce!,
+    balance: balance!,
+    allowance: allowanceToRouter!,
+    chainTime: chainTime!,
     inventory: { balance: invBalance!, routerAllowance: invAllowance! },
     ...(reserves ? { reserves: [reserves[0], reserves[1]] as const } : {}),
   }
@@ -55,7 +59,11 @@ export async function readSwapState(chain: EvmChain, p: SwapStateParameters): Pr
 /** GET /api/base/nonces: the router nonce and every token's permit nonce of `owner`, with chain time. */
 export async function readNonces(chain: EvmChain, owner: Address) {
   // A real-network daemon may run without a router (docs/hosting.md "Pointing at real networks"): Base swaps are off then.
-  if (!chain.contracts.router) throw new BaseError('FLOW_DISABLED', `Base swaps are disabled: no router address is configured for ${chain.key} (see GET /api/capabilities)`)
+  if (!chain.contracts.router)
+    throw new BaseError(
+      'FLOW_DISABLED',
+      `Base swaps are disabled: no router address is configured for ${chain.key} (see GET /api/capabilities)`,
+    )
   const tokens = Object.values(chain.tokens)
   const calls: Call[] = [
     { to: chain.contracts.router!, fn: nonces, args: [owner] },
@@ -72,4 +80,5 @@ export async function readNonces(chain: EvmChain, owner: Address) {
 }
 
 /** Multicall3 sits at the same address on every chain the client knows. */
-const multicall3 = (chain: EvmChain): Address => chain.contracts.multicall3 ?? chain.client.chain!.contracts!.multicall3!.address
+const multicall3 = (chain: EvmChain): Address =>
+  chain.contracts.multicall3 ?? chain.client.chain!.contracts!.multicall3!.address

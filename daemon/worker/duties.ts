@@ -54,17 +54,22 @@ export function workerDuties(p: WorkerDutiesParameters): { duties: Duties; first
     // Embedded: first everything the previous run left (nothing of this run is in flight yet);
     // both modes then sweep on a schedule what stayed idle too long (a reorg, a node that lost it).
     let stopped = false
-    let running = round(p.mode === 'embedded' ? { leftByEarlierRun: true } : { idleForMs: p.idleForMs ?? IDLE_FOR_MS }).then(passed)
+    let running = round(
+      p.mode === 'embedded' ? { leftByEarlierRun: true } : { idleForMs: p.idleForMs ?? IDLE_FOR_MS },
+    ).then(passed)
     const timer = setInterval(() => {
       running = running.then(() => (stopped ? undefined : round({ idleForMs: p.idleForMs ?? IDLE_FOR_MS })))
     }, p.sweepEveryMs ?? 30_000)
     timer.unref()
     // Its own cadence: a held spend keeps an agent's limit busy until it is decided.
     let spending: Promise<unknown> = Promise.resolve()
-    const spendsTimer = p.pendingSpends && setInterval(() => {
-      spending = spending.then(() => (stopped ? undefined : p.pendingSpends!()))
-        .catch((err) => p.log.warn({ err }, 'held pay spends: recheck failed; the next round retries'))
-    }, p.spendsEveryMs ?? 5_000)
+    const spendsTimer =
+      p.pendingSpends &&
+      setInterval(() => {
+        spending = spending
+          .then(() => (stopped ? undefined : p.pendingSpends!()))
+          .catch((err) => p.log.warn({ err }, 'held pay spends: recheck failed; the next round retries'))
+      }, p.spendsEveryMs ?? 5_000)
     spendsTimer?.unref()
     return async () => {
       stopped = true

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testPostgres } from '../../test/helpers/postgres.js'
-import { postgresLeadership, soleLeadership, WORKER_LOCK_KEY, type Duties, type Leadership } from './leader.js'
+import { type Duties, type Leadership, postgresLeadership, soleLeadership, WORKER_LOCK_KEY } from './leader.js'
 
 // Runs in the `postgres` vitest project only (it needs PostgreSQL's advisory locks).
 const running: Leadership[] = []
@@ -58,7 +58,10 @@ describe('worker leadership (PostgreSQL advisory lock)', () => {
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
     try {
-      const held = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1`, [WORKER_LOCK_KEY.toString()])
+      const held = await admin.query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1`,
+        [WORKER_LOCK_KEY.toString()],
+      )
       expect(held.rows).toHaveLength(1)
       await admin.query('SELECT pg_terminate_backend($1)', [held.rows[0].pid])
     } finally {

@@ -67,7 +67,12 @@ export function postgresLeadership(p: PostgresLeadershipParameters): Leadership 
         // query_timeout: a leader's check that hangs (a connection lost without a close) counts as lost.
         // pg loads on the first campaign, so a daemon on SQLite never loads it.
         const { Client } = (await import('pg')).default
-        const c = new Client({ connectionString: p.url, connectionTimeoutMillis: 5_000, query_timeout: Math.max(2 * pollMs, 2_000), keepAlive: true })
+        const c = new Client({
+          connectionString: p.url,
+          connectionTimeoutMillis: 5_000,
+          query_timeout: Math.max(2 * pollMs, 2_000),
+          keepAlive: true,
+        })
         // The lock lives and dies with this connection.
         c.on('error', (e) => {
           p.onError?.(e)
@@ -79,11 +84,18 @@ export function postgresLeadership(p: PostgresLeadershipParameters): Leadership 
         await c.connect()
         client = c
       }
-      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WORKER_LOCK_KEY.toString()])
+      const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+        WORKER_LOCK_KEY.toString(),
+      ])
       if (r.rows[0]?.ok && !stopped) {
         await new Promise((resolve) => setTimeout(resolve, graceMs))
         // Still ours? (the connection may have died meanwhile, which frees the lock)
-        const held = client ? await client.query('SELECT 1').then(() => true, () => false) : false
+        const held = client
+          ? await client.query('SELECT 1').then(
+              () => true,
+              () => false,
+            )
+          : false
         if (!held || stopped) return void (await lose())
         leading = true
         p.onChange?.(true)

@@ -5,11 +5,18 @@ import type { Logger } from 'pino'
  * rather than overlapping it); a failed round is logged as `what` and the next one retries. The
  * answer stops the loop and waits for the round under way, so a hand-over never cuts one in half.
  */
-export function roundEvery(round: () => Promise<unknown>, everyMs: number, log: Logger, what: string): () => Promise<void> {
+export function roundEvery(
+  round: () => Promise<unknown>,
+  everyMs: number,
+  log: Logger,
+  what: string,
+): () => Promise<void> {
   let stopped = false
   let running: Promise<unknown> = Promise.resolve()
   const timer = setInterval(() => {
-    running = running.then(() => (stopped ? undefined : round())).catch((err) => log.warn({ err }, `${what} failed; the next round retries`))
+    running = running
+      .then(() => (stopped ? undefined : round()))
+      .catch((err) => log.warn({ err }, `${what} failed; the next round retries`))
   }, everyMs)
   timer.unref()
   return async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { openStore, type Store } from '../store/store.js'
 import { testDialect, testStoreUrl } from '../../test/helpers/store.js'
-import { postgresOrderWakes, processOrderWakes, type OrderWakes } from './order-wakes.js'
+import { openStore, type Store } from '../store/store.js'
+import { type OrderWakes, postgresOrderWakes, processOrderWakes } from './order-wakes.js'
 
 const open: { stores: Store[]; wakes: OrderWakes[] } = { stores: [], wakes: [] }
 afterEach(async () => {
@@ -21,26 +21,32 @@ describe('order wakes', () => {
     expect(woken).toEqual(['0x01'])
   })
 
-  it.runIf(testDialect() === 'postgres')('wake every replica on the store, the one that built the order included', async () => {
-    const url = (await testStoreUrl())!
-    const replica = () => {
-      const counter = { woken: 0 }
-      return { counter, open: async () => {
-        const store = await openStore({ file: ':memory:', url })
-        open.stores.push(store)
-        const wakes = postgresOrderWakes({ url, store, wake: () => counter.woken++ })
-        open.wakes.push(wakes)
-        return wakes
-      } }
-    }
-    const [a, b] = [replica(), replica()]
-    const wa = await a.open()
-    await b.open()
-    // Each wakes once when its LISTEN is in place (announcements missed before it are unknown).
-    await until(() => a.counter.woken === 1 && b.counter.woken === 1)
-    wa.publish('0x02')
-    await until(() => b.counter.woken === 2)
-    // The publisher is woken at once and again by its own NOTIFY.
-    await until(() => a.counter.woken === 3)
-  })
+  it.runIf(testDialect() === 'postgres')(
+    'wake every replica on the store, the one that built the order included',
+    async () => {
+      const url = (await testStoreUrl())!
+      const replica = () => {
+        const counter = { woken: 0 }
+        return {
+          counter,
+          open: async () => {
+            const store = await openStore({ file: ':memory:', url })
+            open.stores.push(store)
+            const wakes = postgresOrderWakes({ url, store, wake: () => counter.woken++ })
+            open.wakes.push(wakes)
+            return wakes
+          },
+        }
+      }
+      const [a, b] = [replica(), replica()]
+      const wa = await a.open()
+      await b.open()
+      // Each wakes once when its LISTEN is in place (announcements missed before it are unknown).
+      await until(() => a.counter.woken === 1 && b.counter.woken === 1)
+      wa.publish('0x02')
+      await until(() => b.counter.woken === 2)
+      // The publisher is woken at once and again by its own NOTIFY.
+      await until(() => a.counter.woken === 3)
+    },
+  )
 })

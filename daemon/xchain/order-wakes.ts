@@ -34,7 +34,10 @@ export type PostgresOrderWakesParameters = {
 
 export function postgresOrderWakes(p: PostgresOrderWakesParameters): OrderWakes {
   const listener = pgListener({
-    url: p.url, channel: ORDER_WAKES_CHANNEL, onError: p.onError, retryMs: p.retryMs,
+    url: p.url,
+    channel: ORDER_WAKES_CHANNEL,
+    onError: p.onError,
+    retryMs: p.retryMs,
     onNotify: (orderId) => p.wake(orderId || undefined),
     // Announcements made while we were not listening are lost: look at the store once.
     onListening: () => p.wake(),
@@ -43,7 +46,9 @@ export function postgresOrderWakes(p: PostgresOrderWakesParameters): OrderWakes 
     publish(orderId) {
       p.wake(orderId)
       // A lost announcement only delays the other replicas' worker to its next sweep.
-      sql`SELECT pg_notify(${ORDER_WAKES_CHANNEL}, ${orderId})`.execute(p.store.db).catch((e: unknown) => p.onError?.(e as Error))
+      sql`SELECT pg_notify(${ORDER_WAKES_CHANNEL}, ${orderId})`
+        .execute(p.store.db)
+        .catch((e: unknown) => p.onError?.(e as Error))
     },
     stop: () => listener.stop(),
   }

@@ -40,7 +40,11 @@ export interface Rail<Req = unknown, Built = unknown> {
    * Claims the locked input with the collected signatures. `persist` is awaited after signing and
    * before the broadcast, so a crash leaves the reference to check instead of a second claim.
    */
-  claim(o: XOrder, attested: { statement: `0x${string}`; signatures: Signed[] }, persist: (sent: SentTx) => Promise<void>): Promise<SentTx>
+  claim(
+    o: XOrder,
+    attested: { statement: `0x${string}`; signatures: Signed[] },
+    persist: (sent: SentTx) => Promise<void>,
+  ): Promise<SentTx>
   /** Refunds an expired lock to its user (permissionless on chain; the solver pays the fee). */
   refund(o: XOrder, persist: (sent: SentTx) => Promise<void>): Promise<SentTx>
   /**
@@ -87,7 +91,9 @@ export type TxFate = 'landed' | 'failed' | 'pending' | 'dead'
  * destination, each with the attestor's own clients, and answer the statement to sign, or why not.
  */
 export type AttestorCheck = {
-  verify(orderId: `0x${string}`): Promise<{ ok: true; statement: `0x${string}`; scheme: SignatureScheme } | { ok: false; reason: string }>
+  verify(
+    orderId: `0x${string}`,
+  ): Promise<{ ok: true; statement: `0x${string}`; scheme: SignatureScheme } | { ok: false; reason: string }>
 }
 
 /** ed25519 over the statement bytes (sol-origin); secp256k1 over an EIP-712 digest (evm-origin). */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../test/helpers/store.js'
 import type { Store } from '../store/store.js'
-import { reservations, type Reservations } from './reservations.js'
+import { type Reservations, reservations } from './reservations.js'
 
 let store: Store
 let r: Reservations
@@ -14,7 +14,8 @@ beforeEach(async () => {
 })
 afterEach(async () => store.close())
 
-const hold = (id: string, amount: bigint, expiresAt?: number) => r.hold({ id, network: 'local-base', token: 'PUSD', amount, ref: 'test', what: 'this order pays out', expiresAt })
+const hold = (id: string, amount: bigint, expiresAt?: number) =>
+  r.hold({ id, network: 'local-base', token: 'PUSD', amount, ref: 'test', what: 'this order pays out', expiresAt })
 
 describe('inventory reservations', () => {
   it('promises no more than the balance, and what is released or spent stops counting', async () => {

@@ -1,6 +1,11 @@
 import { BaseError } from '../../src/errors/index.js'
 import type {
-  HeartbeatResponse, OperatorOrderResult, ReleaseResult, ReserveResult, XchainRail, XchainStatusResponse,
+  HeartbeatResponse,
+  OperatorOrderResult,
+  ReleaseResult,
+  ReserveResult,
+  XchainRail,
+  XchainStatusResponse,
 } from '../../src/sdk/xchain/wire.js'
 import type { Attestor } from './attestors/attestor.js'
 import type { OrderStore, XOrder } from './order-store.js'
@@ -24,7 +29,13 @@ export type XchainService = {
   heartbeat(): Promise<HeartbeatResponse>
   pause(p: Paused): Promise<Paused>
   resume(): Promise<Paused>
-  reserve(p: { network: string; token: string; amount: bigint; ref: string; ttlSeconds: number }): Promise<ReserveResult>
+  reserve(p: {
+    network: string
+    token: string
+    amount: bigint
+    ref: string
+    ttlSeconds: number
+  }): Promise<ReserveResult>
   release(id: string): Promise<ReleaseResult>
 }
 
@@ -52,11 +63,25 @@ export function xchainService(d: XchainServiceDeps): XchainService {
     railOf(rail)
     const o = await d.orders.get(orderId)
     if (!o) throw new BaseError('NOT_FOUND', `no cross-chain order ${orderId} was built by this service`)
-    if (o.rail !== rail) throw new BaseError('BAD_REQUEST', `order ${orderId} is a ${o.rail} order, not ${rail}: call /api/xchain/${o.rail}/...`)
+    if (o.rail !== rail)
+      throw new BaseError(
+        'BAD_REQUEST',
+        `order ${orderId} is a ${o.rail} order, not ${rail}: call /api/xchain/${o.rail}/...`,
+      )
     return o
   }
-  const result = (o: XOrder): OperatorOrderResult => ({ orderId: o.orderId, rail: o.rail, stage: o.stage, status: publicStatus(o.stage), reason: o.reason })
-  const notLeading = () => new BaseError('CHAIN_UNAVAILABLE', 'this process does not run the solver worker now (another process leads): retry against the leader, or wait for its next pass')
+  const result = (o: XOrder): OperatorOrderResult => ({
+    orderId: o.orderId,
+    rail: o.rail,
+    stage: o.stage,
+    status: publicStatus(o.stage),
+    reason: o.reason,
+  })
+  const notLeading = () =>
+    new BaseError(
+      'CHAIN_UNAVAILABLE',
+      'this process does not run the solver worker now (another process leads): retry against the leader, or wait for its next pass',
+    )
 
   return {
     rails: Object.keys(d.rails) as XchainRail[],
@@ -75,7 +100,8 @@ export function xchainService(d: XchainServiceDeps): XchainService {
     },
     async submit(rail, orderId, body) {
       const r = railOf(rail)
-      if (!r.submit) throw new BaseError('NOT_FOUND', `the ${rail} rail has no relayed open: the user submits the lock itself`)
+      if (!r.submit)
+        throw new BaseError('NOT_FOUND', `the ${rail} rail has no relayed open: the user submits the lock itself`)
       try {
         return await r.submit(await ownOrder(rail, orderId), body)
       } finally {
@@ -83,7 +109,8 @@ export function xchainService(d: XchainServiceDeps): XchainService {
         d.wake(orderId)
       }
     },
-    status: (orderId, rail) => xchainStatus({ rails: d.rails, orders: d.orders, step: d.leading() ? d.worker.step : undefined }, orderId, rail),
+    status: (orderId, rail) =>
+      xchainStatus({ rails: d.rails, orders: d.orders, step: d.leading() ? d.worker.step : undefined }, orderId, rail),
     async settle(rail, orderId) {
       await ownOrder(rail, orderId)
       if (!d.leading()) throw notLeading()
@@ -96,10 +123,25 @@ export function xchainService(d: XchainServiceDeps): XchainService {
     },
     async heartbeat() {
       const [paused, lastPassAt, orders, attestors] = await Promise.all([
-        d.switches.paused(), d.switches.lastPassAt(), d.orders.countByStage(),
-        Promise.all(d.attestors.map(async (a) => ({ index: a.index, online: await Promise.race([a.ping(), sleep(300).then(() => false)]) }))),
+        d.switches.paused(),
+        d.switches.lastPassAt(),
+        d.orders.countByStage(),
+        Promise.all(
+          d.attestors.map(async (a) => ({
+            index: a.index,
+            online: await Promise.race([a.ping(), sleep(300).then(() => false)]),
+          })),
+        ),
       ])
-      return { ok: true, leading: d.leading(), paused, lastPassAt, rails: Object.keys(d.rails) as XchainRail[], orders, attestors }
+      return {
+        ok: true,
+        leading: d.leading(),
+        paused,
+        lastPassAt,
+        rails: Object.keys(d.rails) as XchainRail[],
+        orders,
+        attestors,
+      }
     },
     async pause(p) {
       const paused = { deliveries: p.deliveries, claims: p.claims }
@@ -114,8 +156,23 @@ export function xchainService(d: XchainServiceDeps): XchainService {
     async reserve(p) {
       const id = d.reservations.newId()
       const expiresAt = Date.now() + p.ttlSeconds * 1000
-      const { available } = await d.reservations.hold({ id, network: p.network, token: p.token, amount: p.amount, ref: p.ref, expiresAt, what: 'asked for' })
-      return { id, network: p.network, token: p.token, amount: p.amount.toString(), available: available.toString(), expiresAt }
+      const { available } = await d.reservations.hold({
+        id,
+        network: p.network,
+        token: p.token,
+        amount: p.amount,
+        ref: p.ref,
+        expiresAt,
+        what: 'asked for',
+      })
+      return {
+        id,
+        network: p.network,
+        token: p.token,
+        amount: p.amount.toString(),
+        available: available.toString(),
+        expiresAt,
+      }
     },
     async release(id) {
       const released = await d.reservations.release(id)

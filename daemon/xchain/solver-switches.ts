@@ -18,10 +18,14 @@ export function solverSwitches(store: Store): SolverSwitches {
   const { db } = store
   const put = async (name: string, value: string) => {
     const t = Date.now()
-    await db.insertInto('xchain_solver').values({ name, value, updated_at: t })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: t })).execute()
+    await db
+      .insertInto('xchain_solver')
+      .values({ name, value, updated_at: t })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: t }))
+      .execute()
   }
-  const read = async (name: string) => (await db.selectFrom('xchain_solver').select('value').where('name', '=', name).executeTakeFirst())?.value
+  const read = async (name: string) =>
+    (await db.selectFrom('xchain_solver').select('value').where('name', '=', name).executeTakeFirst())?.value
   return {
     async paused() {
       const v = await read('paused')

@@ -4,8 +4,14 @@ import { canMove, publicStatus, STAGES } from './stages.js'
 describe('cross-chain stages', () => {
   it('maps every stage to one public status, locks not seen confirmed to unknown', () => {
     expect(Object.fromEntries(STAGES.map((s) => [s, publicStatus(s)]))).toEqual({
-      built: 'unknown', opened: 'pending', delivered: 'pending', attested: 'pending', claimed: 'claimed',
-      refunded: 'refunded', dropped: 'unknown', attention: 'attention',
+      built: 'unknown',
+      opened: 'pending',
+      delivered: 'pending',
+      attested: 'pending',
+      claimed: 'claimed',
+      refunded: 'refunded',
+      dropped: 'unknown',
+      attention: 'attention',
     })
   })
   it('ends an order once: nothing leaves claimed or refunded, and a delivered order never goes back to opened', () => {

@@ -12,7 +12,16 @@ import type { XchainStatus } from '../../src/sdk/xchain/wire.js'
  * `built` exists because the solver co-signs the lock before the user submits it: the order is
  * recorded (and its inventory held) before the answer, so nothing is promised unrecorded.
  */
-export const STAGES = ['built', 'opened', 'delivered', 'attested', 'claimed', 'refunded', 'dropped', 'attention'] as const
+export const STAGES = [
+  'built',
+  'opened',
+  'delivered',
+  'attested',
+  'claimed',
+  'refunded',
+  'dropped',
+  'attention',
+] as const
 export type Stage = (typeof STAGES)[number]
 
 /** Stages the worker still moves. */
@@ -39,10 +48,17 @@ export function canMove(from: string, to: Stage): boolean {
 /** The public status of a stage (docs/cross-chain.md "Cross-chain orders"): built and dropped are locks nobody saw confirm. */
 export function publicStatus(stage: string): XchainStatus {
   switch (stage) {
-    case 'opened': case 'delivered': case 'attested': return 'pending'
-    case 'claimed': return 'claimed'
-    case 'refunded': return 'refunded'
-    case 'attention': return 'attention'
-    default: return 'unknown'
+    case 'opened':
+    case 'delivered':
+    case 'attested':
+      return 'pending'
+    case 'claimed':
+      return 'claimed'
+    case 'refunded':
+      return 'refunded'
+    case 'attention':
+      return 'attention'
+    default:
+      return 'unknown'
   }
 }

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../test/helpers/store.js'
 import type { Store } from '../store/store.js'
 import { attestationStore } from './attestation-store.js'
-import { orderStore, type NewOrder, type OrderStore } from './order-store.js'
+import { type NewOrder, type OrderStore, orderStore } from './order-store.js'
 import type { Rail, SourceRead } from './rail.js'
 import { reservations } from './reservations.js'
 import { solverSwitches } from './solver-switches.js'
-import { solverWorker, type SolverWorker } from './worker.js'
+import { type SolverWorker, solverWorker } from './worker.js'
 
 let store: Store
 let stopDuty: (() => Promise<void>) | undefined
@@ -21,19 +21,38 @@ afterEach(async () => {
 })
 
 const order = (orderId: `0x${string}`): NewOrder => ({
-  orderId, rail: 'sol-origin', user: 'user', inSymbol: 'PUSD', outSymbol: 'PUSD', inputToken: 'in', inputAmount: 1n,
-  destChain: '0x01', outputToken: 'out', outputAmount: 1n, recipient: 'r', fillDeadline: 2e9, expires: 2e9, nonce: 1n,
-  orderData: '{}', openRef: null, openValidUntil: null,
+  orderId,
+  rail: 'sol-origin',
+  user: 'user',
+  inSymbol: 'PUSD',
+  outSymbol: 'PUSD',
+  inputToken: 'in',
+  inputAmount: 1n,
+  destChain: '0x01',
+  outputToken: 'out',
+  outputAmount: 1n,
+  recipient: 'r',
+  fillDeadline: 2e9,
+  expires: 2e9,
+  nonce: 1n,
+  orderData: '{}',
+  openRef: null,
+  openValidUntil: null,
 })
 
 /** Every store call the worker makes, counted; the chain as a map of lock states (the rails' chain reads are covered by the e2e tests). */
 function setup(opts: { pollMs: number; idleSweepMs: number }, gate?: () => Promise<void>) {
   const real = orderStore(store)
   const calls: string[] = []
-  const counted = Object.fromEntries(Object.entries(real).map(([name, fn]) => [name, (...args: unknown[]) => {
-    calls.push(name)
-    return (fn as (...a: unknown[]) => unknown)(...args)
-  }])) as OrderStore
+  const counted = Object.fromEntries(
+    Object.entries(real).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        calls.push(name)
+        return (fn as (...a: unknown[]) => unknown)(...args)
+      },
+    ]),
+  ) as OrderStore
   const locks = new Map<string, SourceRead['state']>()
   const reads: string[] = []
   const rail = {
@@ -45,9 +64,14 @@ function setup(opts: { pollMs: number; idleSweepMs: number }, gate?: () => Promi
     },
   } as unknown as Rail
   const worker: SolverWorker = solverWorker({
-    rails: { 'sol-origin': rail }, orders: counted, attestations: attestationStore(store),
-    reservations: reservations({ store, balance: async () => ({ balance: 10n, decimals: 0 }) }), switches: solverSwitches(store),
-    attestors: [], log: pino({ level: 'silent' }), ...opts,
+    rails: { 'sol-origin': rail },
+    orders: counted,
+    attestations: attestationStore(store),
+    reservations: reservations({ store, balance: async () => ({ balance: 10n, decimals: 0 }) }),
+    switches: solverSwitches(store),
+    attestors: [],
+    log: pino({ level: 'silent' }),
+    ...opts,
   })
   return { worker, orders: real, calls, locks, reads }
 }
@@ -111,10 +135,16 @@ describe('the solver worker, idle and woken', () => {
     expect(calls.filter((c) => c === 'active')).toHaveLength(passes)
   })
 
-  it('a step asked for while the same order\'s step is running runs again after it', async () => {
+  it("a step asked for while the same order's step is running runs again after it", async () => {
     let release: () => void = () => {}
     let held = true
-    const { worker, orders, locks } = setup({ pollMs: 600_000, idleSweepMs: 600_000 }, () => (held ? new Promise<void>((r) => { release = r }) : Promise.resolve()))
+    const { worker, orders, locks } = setup({ pollMs: 600_000, idleSweepMs: 600_000 }, () =>
+      held
+        ? new Promise<void>((r) => {
+            release = r
+          })
+        : Promise.resolve(),
+    )
     await orders.insert(order('0xd1'))
     const first = worker.step('0xd1')
     await new Promise((r) => setTimeout(r, 20))

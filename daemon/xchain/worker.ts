@@ -82,11 +82,16 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     const rail = d.rails[o.rail]
     if (!rail) return false
     switch (o.stage) {
-      case 'built': return built(rail, o)
-      case 'opened': return opened(rail, o)
-      case 'delivered': return delivered(rail, o)
-      case 'attested': return attested(rail, o)
-      default: return false
+      case 'built':
+        return built(rail, o)
+      case 'opened':
+        return opened(rail, o)
+      case 'delivered':
+        return delivered(rail, o)
+      case 'attested':
+        return attested(rail, o)
+      default:
+        return false
     }
   }
 
@@ -100,7 +105,9 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (src.state === 'refunded') {
       const delivered = o.stage === 'delivered' || o.stage === 'attested'
       const moved = delivered
-        ? await d.orders.move(o.orderId, o.stage, 'attention', { reason: 'the lock was refunded to the user after the solver delivered: the solver lost this order\'s input' })
+        ? await d.orders.move(o.orderId, o.stage, 'attention', {
+            reason: "the lock was refunded to the user after the solver delivered: the solver lost this order's input",
+          })
         : await d.orders.move(o.orderId, o.stage, 'refunded')
       if (moved && !delivered) await d.reservations.release(o.orderId)
       return moved
@@ -113,7 +120,11 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (await ended(o, src)) return true
     if (src.state === 'open') return d.orders.move(o.orderId, 'built', 'opened')
     if (src.lockDead) {
-      const moved = await d.orders.move(o.orderId, 'built', 'dropped', { reason: src.lockDeadReason ?? 'the lock transaction never confirmed and its blockhash has expired: build the order again' })
+      const moved = await d.orders.move(o.orderId, 'built', 'dropped', {
+        reason:
+          src.lockDeadReason ??
+          'the lock transaction never confirmed and its blockhash has expired: build the order again',
+      })
       if (moved) await d.reservations.release(o.orderId)
       return moved
     }
@@ -125,7 +136,10 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (await ended(o, src)) return true
     const fill = await rail.readFill(o)
     if (fill.filled) {
-      const moved = await d.orders.move(o.orderId, 'opened', 'delivered', { delivered: fill.amount, deliverRef: fill.ref ?? o.deliverRef })
+      const moved = await d.orders.move(o.orderId, 'opened', 'delivered', {
+        delivered: fill.amount,
+        deliverRef: fill.ref ?? o.deliverRef,
+      })
       if (moved) await d.reservations.spend(o.orderId)
       return moved
     }
@@ -172,7 +186,10 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       await failed(o.orderId, `attestor quorum not met (${signatures.length} of ${QUORUM}): ${refusals.join('; ')}`)
       return false
     }
-    await d.attestations.save(o.orderId, signatures.map((s) => ({ ...s, statement })))
+    await d.attestations.save(
+      o.orderId,
+      signatures.map((s) => ({ ...s, statement })),
+    )
     return d.orders.move(o.orderId, 'delivered', 'attested')
   }
 
@@ -192,7 +209,11 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       return d.orders.move(o.orderId, 'attested', 'delivered')
     }
     const sent = await rail.claim(o, { statement: saved[0]!.statement, signatures: saved }, async (s) => {
-      await d.orders.note(o.orderId, 'attested', { claimRef: s.ref, claimValidUntil: s.validUntil, claimRaw: s.raw ?? null })
+      await d.orders.note(o.orderId, 'attested', {
+        claimRef: s.ref,
+        claimValidUntil: s.validUntil,
+        claimRaw: s.raw ?? null,
+      })
     })
     const after = await rail.readSource(o)
     if (after.state === 'claimed') {
@@ -213,7 +234,14 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (!raw || !rail.rebroadcast || resent.has(raw)) return
     if (resent.size > 10_000) resent.clear()
     resent.add(raw)
-    await rail.rebroadcast(raw).catch((err: unknown) => d.log.debug({ err, orderId: o.orderId }, 'rebroadcast refused (already processed or expired); its fate decides'))
+    await rail
+      .rebroadcast(raw)
+      .catch((err: unknown) =>
+        d.log.debug(
+          { err, orderId: o.orderId },
+          'rebroadcast refused (already processed or expired); its fate decides',
+        ),
+      )
   }
 
   /** Expired and never delivered: the input goes back to the user. */
@@ -224,7 +252,11 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
       if (fate === 'pending' || fate === 'landed') return false
     }
     const sent = await rail.refund(o, async (s) => {
-      await d.orders.note(o.orderId, o.stage, { refundRef: s.ref, refundValidUntil: s.validUntil, refundRaw: s.raw ?? null })
+      await d.orders.note(o.orderId, o.stage, {
+        refundRef: s.ref,
+        refundValidUntil: s.validUntil,
+        refundRaw: s.raw ?? null,
+      })
     })
     const after = await rail.readSource(o)
     if (after.state !== 'refunded') return false
@@ -238,7 +270,9 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
 
   /** Delivered but past expires before the claim: the solver's loss, for an operator to see. */
   const late = (o: XOrder, from: Stage) =>
-    d.orders.move(o.orderId, from, 'attention', { reason: `delivered (${o.deliverRef ?? 'fill on record'}) but not claimed before expires ${o.expires}: the claim window closed; the user may refund the input` })
+    d.orders.move(o.orderId, from, 'attention', {
+      reason: `delivered (${o.deliverRef ?? 'fill on record'}) but not claimed before expires ${o.expires}: the claim window closed; the user may refund the input`,
+    })
 
   /** The order's steps, in turn, until one makes no progress (or it is no longer active). */
   const run = async (orderId: string): Promise<XOrder | undefined> => {
@@ -250,7 +284,8 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
         progressed = await once(o)
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err)
-        if (await failed(orderId, reason).catch(() => false)) d.log.warn({ err, orderId, stage: o.stage }, 'cross-chain step failed; retried on the next pass')
+        if (await failed(orderId, reason).catch(() => false))
+          d.log.warn({ err, orderId, stage: o.stage }, 'cross-chain step failed; retried on the next pass')
       }
       if (!progressed) return o
     }
@@ -268,10 +303,12 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (running !== undefined) {
       let next = again.get(orderId)
       if (!next) {
-        next = running.catch(() => undefined).then(() => {
-          again.delete(orderId)
-          return step(orderId)
-        })
+        next = running
+          .catch(() => undefined)
+          .then(() => {
+            again.delete(orderId)
+            return step(orderId)
+          })
         again.set(orderId, next)
       }
       return next
@@ -351,7 +388,10 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     const src = await rail.readSource(o)
     if (src.state !== 'open') return step(orderId)
     if (src.now <= o.expires) {
-      throw new BaseError('BAD_REQUEST', `order ${orderId} expires at ${o.expires} (origin chain time now ${src.now}): a lock is refundable only after its expiry`)
+      throw new BaseError(
+        'BAD_REQUEST',
+        `order ${orderId} expires at ${o.expires} (origin chain time now ${src.now}): a lock is refundable only after its expiry`,
+      )
     }
     await refund(rail, o)
     return d.orders.get(orderId)

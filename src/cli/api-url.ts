@@ -22,6 +22,7 @@ export function checkUrl(value: string, name: string): string {
   } catch {
     throw usageError(`${name} must be an http(s) URL such as http://127.0.0.1:8420, not '${value}'`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`${name} must be an http(s) URL, not '${value}'`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usageError(`${name} must be an http(s) URL, not '${value}'`)
   return value.replace(/\/+$/, '')
 }

@@ -9,7 +9,7 @@ import type { ChalkInstance } from 'chalk'
 export function colorEnabled(opts: { env: NodeJS.ProcessEnv; isTTY: boolean; flag?: boolean }): boolean {
   if (opts.flag === false || opts.env.NO_COLOR) return false
   const force = opts.env.FORCE_COLOR
-  if (force !== undefined && force !== '' ) return force !== '0' && force !== 'false'
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false'
   return opts.isTTY && opts.env.TERM !== 'dumb'
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { TOKEN_A, TOKEN_B, USDC, networks } from '../networks/registry.js'
+import { networks, TOKEN_A, TOKEN_B, USDC } from '../networks/registry.js'
 import { completionFiles, completionsDir } from './commands/completion.js'
 import { completions } from './completions.js'
 import { buildProgram } from './program.js'
@@ -21,7 +21,10 @@ describe('shell completions', () => {
   it('the committed scripts match the command tree (run npm run build:completions when this fails)', () => {
     const scripts = completions(program())
     for (const [shell, file] of Object.entries(completionFiles)) {
-      expect(readFileSync(join(completionsDir(), file), 'utf8'), `${file} is stale: run npm run build:completions`).toBe(scripts[shell as keyof typeof scripts])
+      expect(
+        readFileSync(join(completionsDir(), file), 'utf8'),
+        `${file} is stale: run npm run build:completions`,
+      ).toBe(scripts[shell as keyof typeof scripts])
     }
   })
 
@@ -44,8 +47,12 @@ describe('shell completions', () => {
     expect(bashComplete('serve --profile t')).toEqual(['testnet'])
   })
 
-  it("value lists agree with the network registry", () => {
-    expect([...localNetworks]).toEqual(Object.values(networks).filter((n) => n.kind === 'local').map((n) => n.key))
+  it('value lists agree with the network registry', () => {
+    expect([...localNetworks]).toEqual(
+      Object.values(networks)
+        .filter((n) => n.kind === 'local')
+        .map((n) => n.key),
+    )
     for (const t of [TOKEN_A, TOKEN_B, USDC]) expect(tokenSymbols).toContain(t)
   })
 })

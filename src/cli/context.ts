@@ -1,6 +1,6 @@
 import { resolveApiUrl } from './api-url.js'
-import { colorEnabled, palette, type Palette } from './color.js'
-import { startSpinner, type Spinner, type SpinnerStream } from './spinner.js'
+import { colorEnabled, type Palette, palette } from './color.js'
+import { type Spinner, type SpinnerStream, startSpinner } from './spinner.js'
 
 /** csv: only the commands that print a table (CSV_COMMANDS in program.ts); the others refuse it before running. */
 export type OutputFormat = 'text' | 'json' | 'csv'
@@ -82,4 +82,5 @@ export function emit(ctx: CliContext, result: unknown, human: () => string[]): v
 export const LABEL_WIDTH = 16
 
 /** A dim, padded label for `label  value` lines; a longer one (a network or check name) still gets two spaces. */
-export const label = (ctx: Pick<CliContext, 'color'>, s: string) => ctx.color.dim(s.padEnd(Math.max(LABEL_WIDTH, s.length + 2)))
+export const label = (ctx: Pick<CliContext, 'color'>, s: string) =>
+  ctx.color.dim(s.padEnd(Math.max(LABEL_WIDTH, s.length + 2)))

@@ -2,19 +2,23 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { UsageError } from '../errors/usage.js'
 import * as agentLogin from './commands/agent/login.js'
 import * as userLogin from './commands/auth/user-login.js'
-import * as logout from './commands/logout.js'
-import { createContext, type CliIo } from './context.js'
-import type { UsageError } from '../errors/usage.js'
-import { maskKey, resolveCredentials } from './credentials.js'
 import { AGENT_ID, AGENT_KEY, fakeDeps, REVOKED_AGENT_KEY, USER_KEY } from './commands/fake-platform.js'
+import * as logout from './commands/logout.js'
+import { type CliIo, createContext } from './context.js'
+import { maskKey, resolveCredentials } from './credentials.js'
 import { describeError } from './describe-error.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'parx-cred-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const out: string[] = []
-const io = (env: NodeJS.ProcessEnv = {}): CliIo => ({ env: { PARX_CONFIG_DIR: join(dir, 'conf'), PARX_RUNTIME_DIR: join(dir, 'run'), ...env }, stdout: (s) => void out.push(s), stderr: () => {} })
+const io = (env: NodeJS.ProcessEnv = {}): CliIo => ({
+  env: { PARX_CONFIG_DIR: join(dir, 'conf'), PARX_RUNTIME_DIR: join(dir, 'run'), ...env },
+  stdout: (s) => void out.push(s),
+  stderr: () => {},
+})
 const ctx = (env?: NodeJS.ProcessEnv) => createContext(io(env), { output: 'json', apiUrl: 'http://127.0.0.1:8420' })
 const userKey = USER_KEY
 const agentKey = AGENT_KEY
@@ -28,7 +32,10 @@ describe('credentials', () => {
     try {
       const r = (await userLogin.run({ userKey }, deps())).data
       expect(r).toMatchObject({ stored: ['userKey'], key: 'parx-…1111', validated: true, whoami: { name: 'dev' } })
-      expect((await agentLogin.run({ agentKey, agentId }, deps())).data).toMatchObject({ stored: ['agentKey', 'agentId'], whoami: { id: agentId } })
+      expect((await agentLogin.run({ agentKey, agentId }, deps())).data).toMatchObject({
+        stored: ['agentKey', 'agentId'],
+        whoami: { id: agentId },
+      })
       expect(statSync(r.path).mode & 0o777).toBe(0o600)
       expect(statSync(join(dir, 'conf')).mode & 0o777).toBe(0o700)
       expect(JSON.parse(readFileSync(r.path, 'utf8'))).toEqual({ platform: { userKey, agentKey, agentId } })
@@ -44,8 +51,14 @@ describe('credentials', () => {
     const file = await resolveCredentials(ctx())
     expect(file.values).toEqual({ agentsUrl: 'http://127.0.0.1:8420', userKey, agentKey, agentId })
     expect(file.sources).toEqual({ agentsUrl: 'default', userKey: 'file', agentKey: 'file', agentId: 'file' })
-    const env = await resolveCredentials(ctx({ PARX_AGENTS_URL: 'https://agents.example', PARX_AGENT_KEY: 'parxa-from-env-00001111' }))
-    expect(env.values).toMatchObject({ agentsUrl: 'https://agents.example', agentKey: 'parxa-from-env-00001111', userKey })
+    const env = await resolveCredentials(
+      ctx({ PARX_AGENTS_URL: 'https://agents.example', PARX_AGENT_KEY: 'parxa-from-env-00001111' }),
+    )
+    expect(env.values).toMatchObject({
+      agentsUrl: 'https://agents.example',
+      agentKey: 'parxa-from-env-00001111',
+      userKey,
+    })
     expect(env.sources).toMatchObject({ agentsUrl: 'env', agentKey: 'env', userKey: 'file' })
   })
 
@@ -55,13 +68,22 @@ describe('credentials', () => {
     expect((e as UsageError).message).toMatch(/--user-key/)
     const bad = await agentLogin.run({ agentKey, agentId: 'nope' }, deps()).catch((e: unknown) => e)
     expect((bad as UsageError).message).toMatch(/--agent-id 'nope' is not a UUID/)
-    const other = await agentLogin.run({ agentKey, agentId: '00000000-0000-4000-8000-000000000000' }, deps()).catch((e: unknown) => e)
-    expect(describeError(other)).toMatchObject({ code: 'USAGE', exit: 2, message: expect.stringMatching(/not the agent of this key/) })
+    const other = await agentLogin
+      .run({ agentKey, agentId: '00000000-0000-4000-8000-000000000000' }, deps())
+      .catch((e: unknown) => e)
+    expect(describeError(other)).toMatchObject({
+      code: 'USAGE',
+      exit: 2,
+      message: expect.stringMatching(/not the agent of this key/),
+    })
   })
 
   it('a wrong or revoked key is refused by the platform and never stored (auth exit code)', async () => {
     const before = await resolveCredentials(ctx())
-    for (const run of [() => agentLogin.run({ agentKey: REVOKED_AGENT_KEY }, deps()), () => userLogin.run({ userKey: `parx-u-${'9'.repeat(64)}` }, deps())]) {
+    for (const run of [
+      () => agentLogin.run({ agentKey: REVOKED_AGENT_KEY }, deps()),
+      () => userLogin.run({ userKey: `parx-u-${'9'.repeat(64)}` }, deps()),
+    ]) {
       const e = await run().catch((x: unknown) => x)
       expect(describeError(e)).toMatchObject({ code: 'UNAUTHORIZED', exit: 4 })
     }
@@ -69,7 +91,10 @@ describe('credentials', () => {
   })
 
   it('logout removes the agent, the user, or both, and says when the environment still sets one', async () => {
-    expect(await logout.run({ agent: true }, ctx())).toMatchObject({ removed: ['agentKey', 'agentId'], stillFromEnv: [] })
+    expect(await logout.run({ agent: true }, ctx())).toMatchObject({
+      removed: ['agentKey', 'agentId'],
+      stillFromEnv: [],
+    })
     expect((await resolveCredentials(ctx())).values).toEqual({ agentsUrl: 'http://127.0.0.1:8420', userKey })
     const r = await logout.run({}, ctx({ PARX_USER_KEY: 'parx-u-env-key-00000000' }))
     expect(r).toMatchObject({ removed: ['userKey'], stillFromEnv: ['PARX_USER_KEY'] })
@@ -81,7 +106,9 @@ describe('credentials', () => {
     await agentLogin.run({ agentKey }, deps())
     expect((await platformDeps(ctx())).session).toMatchObject({ agentKey: true, agentId })
     expect((await platformDeps(ctx({ PARX_AGENT_KEY: `parx-a-${'4'.repeat(64)}` }))).session.agentId).toBeUndefined()
-    expect((await platformDeps(ctx({ PARX_AGENT_KEY: `parx-a-${'4'.repeat(64)}`, PARX_AGENT_ID: agentId }))).session.agentId).toBe(agentId)
+    expect(
+      (await platformDeps(ctx({ PARX_AGENT_KEY: `parx-a-${'4'.repeat(64)}`, PARX_AGENT_ID: agentId }))).session.agentId,
+    ).toBe(agentId)
     await logout.run({ agent: true }, ctx())
   })
 

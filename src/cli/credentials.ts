@@ -39,7 +39,10 @@ export async function storedCredentials(ctx: Pick<CliContext, 'env' | 'stderr'>)
 }
 
 /** The credentials in effect: environment over the file; agentsUrl defaults to the local daemon. */
-export async function resolveCredentials(ctx: Ctx): Promise<{ values: Required<Pick<Credentials, 'agentsUrl'>> & Credentials; sources: Partial<Record<keyof Credentials, CredentialSource>> }> {
+export async function resolveCredentials(ctx: Ctx): Promise<{
+  values: Required<Pick<Credentials, 'agentsUrl'>> & Credentials
+  sources: Partial<Record<keyof Credentials, CredentialSource>>
+}> {
   const stored = await storedCredentials(ctx)
   const values: Credentials = {}
   const sources: Partial<Record<keyof Credentials, CredentialSource>> = {}
@@ -63,13 +66,17 @@ export async function resolveCredentials(ctx: Ctx): Promise<{ values: Required<P
 export async function saveCredentials(ctx: Pick<CliContext, 'env' | 'stderr'>, patch: Credentials): Promise<string> {
   const file = await open(ctx)
   const next: Credentials = { ...((file.get(CREDENTIALS_SECTION) as Credentials | undefined) ?? {}) }
-  for (const field of Object.keys(credentialEnv) as (keyof Credentials)[]) if (patch[field] !== undefined) next[field] = patch[field]
+  for (const field of Object.keys(credentialEnv) as (keyof Credentials)[])
+    if (patch[field] !== undefined) next[field] = patch[field]
   file.set(CREDENTIALS_SECTION, next)
   return file.path
 }
 
 /** Removes fields; the section goes when it is empty. Returns the fields that were stored. */
-export async function removeCredentials(ctx: Pick<CliContext, 'env' | 'stderr'>, fields: (keyof Credentials)[]): Promise<{ removed: (keyof Credentials)[]; path: string }> {
+export async function removeCredentials(
+  ctx: Pick<CliContext, 'env' | 'stderr'>,
+  fields: (keyof Credentials)[],
+): Promise<{ removed: (keyof Credentials)[]; path: string }> {
   const file = await open(ctx)
   const current: Credentials = { ...((file.get(CREDENTIALS_SECTION) as Credentials | undefined) ?? {}) }
   const removed = fields.filter((f) => current[f] !== undefined)

@@ -3,11 +3,15 @@ import { csvField, csvLines } from './csv.js'
 
 describe('csv', () => {
   it('quotes commas, quotes and line breaks; empty for null', () => {
-    expect(csvLines(['a', 'b', 'c'], [['x,y', 'say "hi"', null], ['line\nbreak', 3, undefined]])).toEqual([
-      'a,b,c',
-      '"x,y","say ""hi""",',
-      '"line\nbreak",3,',
-    ])
+    expect(
+      csvLines(
+        ['a', 'b', 'c'],
+        [
+          ['x,y', 'say "hi"', null],
+          ['line\nbreak', 3, undefined],
+        ],
+      ),
+    ).toEqual(['a,b,c', '"x,y","say ""hi""",', '"line\nbreak",3,'])
   })
 
   it('a text field a spreadsheet would evaluate is kept as text; numbers are left alone', () => {

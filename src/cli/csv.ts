@@ -4,7 +4,10 @@
  * (starting with = + - @, a tab or a carriage return) is prefixed with `'`: a seller's error text
  * or host is data, and must not become a formula in whoever opens the report.
  */
-export function csvLines(header: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string[] {
+export function csvLines(
+  header: readonly string[],
+  rows: readonly (readonly (string | number | null | undefined)[])[],
+): string[] {
   return [header, ...rows].map((r) => r.map(csvField).join(','))
 }
 

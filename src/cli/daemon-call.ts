@@ -16,7 +16,11 @@ export type DaemonCallOptions = CallOptions & {
  * more than everything else it does) nor fetch (which refuses ports such as 6000 and 6665-6669). An answer that is not parx's (an HTML 404,
  * JSON without `code`, a 200 without JSON) is NOT_PARX, naming the URL, instead of a bare `HTTP 404`.
  */
-export async function callDaemon<T>(ctx: Pick<CliContext, 'apiUrl'>, path: string, opts: DaemonCallOptions = {}): Promise<T> {
+export async function callDaemon<T>(
+  ctx: Pick<CliContext, 'apiUrl'>,
+  path: string,
+  opts: DaemonCallOptions = {},
+): Promise<T> {
   const base = ctx.apiUrl
   const url = new URL(path, base.endsWith('/') ? base : `${base}/`)
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
@@ -47,7 +51,10 @@ const acceptable = (opts: DaemonCallOptions, status: number) => opts.acceptStatu
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null
 
 const notParx = (url: string, what: string) =>
-  new CliError('NOT_PARX', `the server at ${url} is not a parx daemon (it answered ${what}). Check --api-url or PARX_API_URL, or start one with \`parx serve\`.`)
+  new CliError(
+    'NOT_PARX',
+    `the server at ${url} is not a parx daemon (it answered ${what}). Check --api-url or PARX_API_URL, or start one with \`parx serve\`.`,
+  )
 
 function send(url: URL, opts: CallOptions): Promise<{ status: number; text: string }> {
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body)
@@ -57,7 +64,12 @@ function send(url: URL, opts: CallOptions): Promise<{ status: number; text: stri
       url,
       {
         method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
-        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }), ...opts.headers },
+        headers: {
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...opts.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = []

@@ -19,9 +19,14 @@ describe('exit codes', () => {
   })
 
   it("docs/cli.md names every code the CLI finds itself (the list's codes no service answers)", () => {
-    const own = Object.entries(errorCodes).filter(([, v]) => v.status === null).map(([c]) => c)
+    const own = Object.entries(errorCodes)
+      .filter(([, v]) => v.status === null)
+      .map(([c]) => c)
     expect(own).toContain('USAGE')
-    for (const code of own.filter((c) => !['XCHAIN_LOCK_FAILED', 'SWAP_NOT_INCLUDED', 'BROWSER_WALLET_UNAVAILABLE'].includes(c))) expect(readme).toContain(`\`${code}\``)
+    for (const code of own.filter(
+      (c) => !['XCHAIN_LOCK_FAILED', 'SWAP_NOT_INCLUDED', 'BROWSER_WALLET_UNAVAILABLE'].includes(c),
+    ))
+      expect(readme).toContain(`\`${code}\``)
   })
 
   it('maps a service answer to its exit by the code table, and an unknown code by its status', () => {
@@ -42,27 +47,47 @@ describe('exit codes', () => {
     expect(exitForService(502, 'PAYMENT_LOST')).toBe(exitCodes.failure)
     expect(exitForService(401, 'SOME_NEW_AUTH')).toBe(exitCodes.auth)
     // Every code of the table answered at its own status exits as the table says.
-    for (const [code, v] of Object.entries(errorCodes)) if (v.status !== null) expect(exitForService(v.status, code), code).toBe(v.exit)
+    for (const [code, v] of Object.entries(errorCodes))
+      if (v.status !== null) expect(exitForService(v.status, code), code).toBe(v.exit)
   })
 
   it('maps failures to their codes', () => {
-    expect(describeError(new UnreachableError('http://127.0.0.1:9', new Error('ECONNREFUSED')))).toMatchObject({ code: 'DAEMON_UNREACHABLE', exit: 5 })
+    expect(describeError(new UnreachableError('http://127.0.0.1:9', new Error('ECONNREFUSED')))).toMatchObject({
+      code: 'DAEMON_UNREACHABLE',
+      exit: 5,
+    })
     expect(describeError(new ApiError(400, 'BAD_REQUEST', 'no'))).toMatchObject({ code: 'BAD_REQUEST', exit: 3 })
     // The daemon's request id travels to what the CLI prints, so a user can quote it.
-    expect(describeError(new ApiError(400, 'BAD_REQUEST', 'no', { error: 'no', code: 'BAD_REQUEST', requestId: 'req_1' }))).toMatchObject({ requestId: 'req_1' })
+    expect(
+      describeError(new ApiError(400, 'BAD_REQUEST', 'no', { error: 'no', code: 'BAD_REQUEST', requestId: 'req_1' })),
+    ).toMatchObject({ requestId: 'req_1' })
     expect(describeError(usageError('bad'))).toMatchObject({ code: 'USAGE', exit: 2 })
     expect(describeError(new CliError('NO_CREDENTIALS', 'no key'))).toMatchObject({ code: 'NO_CREDENTIALS', exit: 4 })
-    expect(describeError(new CliError('RECEIPT_MALFORMED', 'not a receipt'))).toMatchObject({ code: 'RECEIPT_MALFORMED', exit: 10 })
+    expect(describeError(new CliError('RECEIPT_MALFORMED', 'not a receipt'))).toMatchObject({
+      code: 'RECEIPT_MALFORMED',
+      exit: 10,
+    })
     expect(describeError(new CliError('CANCELLED', 'no'))).toMatchObject({ code: 'CANCELLED', exit: 130 })
     // Raised in this process: a UsageError whatever its code is usage; a service's code is a failure here.
-    expect(describeError(new UsageError('DATA_DIR_UNUSABLE', 'a file'))).toMatchObject({ code: 'DATA_DIR_UNUSABLE', exit: 2 })
+    expect(describeError(new UsageError('DATA_DIR_UNUSABLE', 'a file'))).toMatchObject({
+      code: 'DATA_DIR_UNUSABLE',
+      exit: 2,
+    })
     expect(describeError(new BaseError('PORT_IN_USE', 'taken'))).toMatchObject({ code: 'PORT_IN_USE', exit: 1 })
-    expect(describeError(Object.assign(new Error('x'), { name: 'ExitPromptError' }))).toMatchObject({ code: 'CANCELLED', exit: 130 })
+    expect(describeError(Object.assign(new Error('x'), { name: 'ExitPromptError' }))).toMatchObject({
+      code: 'CANCELLED',
+      exit: 130,
+    })
     expect(describeError(new TypeError('boom'))).toMatchObject({ code: 'INTERNAL', exit: 1 })
   })
 
   it('has one error family: the CLI, usage and SDK errors are BaseErrors with a code of the list', () => {
-    for (const e of [usageError('x'), new CliError('NOT_PARX', 'x'), new ApiError(404, 'NOT_FOUND', 'x'), new UnreachableError('http://127.0.0.1:9', 'x')]) {
+    for (const e of [
+      usageError('x'),
+      new CliError('NOT_PARX', 'x'),
+      new ApiError(404, 'NOT_FOUND', 'x'),
+      new UnreachableError('http://127.0.0.1:9', 'x'),
+    ]) {
       expect(e).toBeInstanceOf(BaseError)
       expect(Object.keys(errorCodes)).toContain(e.code)
     }

@@ -1,20 +1,30 @@
 import { CommanderError } from 'commander'
 import { BaseError } from '../errors/base.js'
 import { errorCodes } from '../errors/codes.js'
+import { type ExitCode, exitCodes } from '../errors/exit-codes.js'
 import { UsageError } from '../errors/usage.js'
 import { ApiError, UnreachableError } from '../sdk/http-errors.js'
-import { exitCodes, type ExitCode } from '../errors/exit-codes.js'
 
 /** `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so a user can quote it.
  * `fields`: the service error body's own fields beside error and code, printed in the --output json error document. */
-export type DescribedError = { code: string; message: string; exit: ExitCode; requestId?: string; fields?: Record<string, unknown> }
+export type DescribedError = {
+  code: string
+  message: string
+  exit: ExitCode
+  requestId?: string
+  fields?: Record<string, unknown>
+}
 
 /** Maps any error to what the user sees and the exit code: the one table from failures to codes. */
 export function describeError(e: unknown): DescribedError {
   if (e instanceof CommanderError) {
-    const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || (e.code === 'commander.help' && e.exitCode === 0)
+    const ok =
+      e.code === 'commander.helpDisplayed' ||
+      e.code === 'commander.version' ||
+      (e.code === 'commander.help' && e.exitCode === 0)
     // `parx` or `parx keys` alone: help on stderr and a usage exit, as a missing command is.
-    const message = e.code === 'commander.help' ? 'a command is needed: see `parx --help`' : e.message.replace(/^error: /, '')
+    const message =
+      e.code === 'commander.help' ? 'a command is needed: see `parx --help`' : e.message.replace(/^error: /, '')
     return { code: 'USAGE', message, exit: ok ? exitCodes.ok : exitCodes.usage }
   }
   if (e instanceof UnreachableError) {
@@ -26,12 +36,25 @@ export function describeError(e: unknown): DescribedError {
   }
   if (e instanceof ApiError) {
     // The body's own fields (APPROVAL_REQUIRED's approvalId, LIMIT_EXCEEDED's remainingUsd...) stay in the JSON document: an agent branches on them.
-    const { error: _e, code: _c, requestId: _r, ...fields } = (e.body && typeof e.body === 'object' ? e.body : {}) as Record<string, unknown>
-    return { code: e.code, message: e.message, exit: exitForService(e.status, e.code), ...(e.requestId ? { requestId: e.requestId } : {}), ...(Object.keys(fields).length ? { fields } : {}) }
+    const {
+      error: _e,
+      code: _c,
+      requestId: _r,
+      ...fields
+    } = (e.body && typeof e.body === 'object' ? e.body : {}) as Record<string, unknown>
+    return {
+      code: e.code,
+      message: e.message,
+      exit: exitForService(e.status, e.code),
+      ...(e.requestId ? { requestId: e.requestId } : {}),
+      ...(Object.keys(fields).length ? { fields } : {}),
+    }
   }
-  if (e instanceof BaseError) return { code: e.code, message: e.details ? `${e.message}\n${e.details}` : e.message, exit: exitForLocal(e) }
+  if (e instanceof BaseError)
+    return { code: e.code, message: e.details ? `${e.message}\n${e.details}` : e.message, exit: exitForLocal(e) }
   const name = (e as { name?: string })?.name
-  if (name === 'ExitPromptError' || name === 'AbortPromptError') return { code: 'CANCELLED', message: 'cancelled', exit: exitCodes.cancelled }
+  if (name === 'ExitPromptError' || name === 'AbortPromptError')
+    return { code: 'CANCELLED', message: 'cancelled', exit: exitCodes.cancelled }
   return { code: 'INTERNAL', message: (e as Error)?.stack ?? String(e), exit: exitCodes.failure }
 }
 

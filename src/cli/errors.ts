@@ -7,7 +7,16 @@ import { UsageError } from '../errors/usage.js'
  * Codes of failures the CLI finds itself, before or instead of a service answer. They are in the
  * one list (src/errors/codes.ts, status null: never answered by a service) with their exit codes.
  */
-export type CliErrorCode = 'DAEMON_UNREACHABLE' | 'NOT_PARX' | 'NO_CREDENTIALS' | 'CONFIG_CORRUPT' | 'CANCELLED' | 'WAIT_TIMEOUT' | 'DISCOVERY_UNREADABLE' | 'RECEIPT_INVALID' | 'RECEIPT_MALFORMED'
+export type CliErrorCode =
+  | 'DAEMON_UNREACHABLE'
+  | 'NOT_PARX'
+  | 'NO_CREDENTIALS'
+  | 'CONFIG_CORRUPT'
+  | 'CANCELLED'
+  | 'WAIT_TIMEOUT'
+  | 'DISCOVERY_UNREADABLE'
+  | 'RECEIPT_INVALID'
+  | 'RECEIPT_MALFORMED'
 
 /** A failure the CLI detected (no daemon, no key, a corrupt config...), with the exit code its code maps to. */
 export class CliError extends BaseError {

@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander'
-import { processIo, type CliIo } from './context.js'
-import { describeError } from './describe-error.js'
-import { exitCodes } from '../errors/exit-codes.js'
 import { packageVersion } from '../config/package-root.js'
+import { exitCodes } from '../errors/exit-codes.js'
+import { type CliIo, processIo } from './context.js'
+import { describeError } from './describe-error.js'
 import { buildProgram } from './program.js'
 
 /**
@@ -26,7 +26,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (exit === exitCodes.ok) return exit
     if (json) io.stdout(JSON.stringify({ ...fields, error: message, code, ...(requestId ? { requestId } : {}) }))
     // Commander has already printed its own usage message on stderr.
-    else if (!(e instanceof CommanderError)) io.stderr(`error ${message}${requestId ? `\n(request id ${requestId}: quote it when reporting this)` : ''}`)
+    else if (!(e instanceof CommanderError))
+      io.stderr(`error ${message}${requestId ? `\n(request id ${requestId}: quote it when reporting this)` : ''}`)
     return exit
   } finally {
     process.exitCode = undefined
@@ -35,5 +36,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 /** --output json in any spelling, known before parsing so that parse errors come out as JSON too. */
 export function wantsJson(args: string[]): boolean {
-  return args.some((a, i) => a === '--output=json' || a === '-ojson' || a === '-o=json' || ((a === '--output' || a === '-o') && args[i + 1] === 'json'))
+  return args.some(
+    (a, i) =>
+      a === '--output=json' ||
+      a === '-ojson' ||
+      a === '-o=json' ||
+      ((a === '--output' || a === '-o') && args[i + 1] === 'json'),
+  )
 }

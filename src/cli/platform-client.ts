@@ -27,26 +27,48 @@ export function createCliPlatform(c: PlatformConnection): PlatformApi {
       case 'open':
         return {}
       case 'operator':
-        if (!c.operatorToken) throw new CliError('NO_CREDENTIALS', `${name} needs the operator token: pass --operator-token or run it beside a local \`parx serve\``)
+        if (!c.operatorToken)
+          throw new CliError(
+            'NO_CREDENTIALS',
+            `${name} needs the operator token: pass --operator-token or run it beside a local \`parx serve\``,
+          )
         return { authorization: `Bearer ${c.operatorToken}` }
       case 'user':
-        if (!c.userKey) throw new CliError('NO_CREDENTIALS', `this command acts as a user and no user key is set: ${loginHint.user}`)
+        if (!c.userKey)
+          throw new CliError('NO_CREDENTIALS', `this command acts as a user and no user key is set: ${loginHint.user}`)
         return { [KEY_HEADER.user]: c.userKey }
       case 'agent':
-        if (!c.agentKey) throw new CliError('NO_CREDENTIALS', `this command acts as an agent and no agent key is set: ${loginHint.agent}`)
+        if (!c.agentKey)
+          throw new CliError(
+            'NO_CREDENTIALS',
+            `this command acts as an agent and no agent key is set: ${loginHint.agent}`,
+          )
         return { [KEY_HEADER.agent]: c.agentKey }
       case 'owner':
         // The agent's own key when both are set: an agent acting on itself is the common case.
         if (c.agentKey) return { [KEY_HEADER.agent]: c.agentKey }
         if (c.userKey) return { [KEY_HEADER.user]: c.userKey }
-        throw new CliError('NO_CREDENTIALS', `this command needs an agent key or its owner's user key: ${loginHint.agent}`)
+        throw new CliError(
+          'NO_CREDENTIALS',
+          `this command needs an agent key or its owner's user key: ${loginHint.agent}`,
+        )
     }
   }
   const target = { apiUrl: c.url }
-  const call = async (name: PlatformRouteName, input: { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown }) => {
+  const call = async (
+    name: PlatformRouteName,
+    input: { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: unknown },
+  ) => {
     const r = platformRoutePaths[name]
     const headers = headersFor(name, r.auth)
-    return callDaemon<unknown>(target, fillPath(r.path, input?.params), { method: r.method, headers, query: input?.query, body: r.method === 'POST' ? (input?.body ?? {}) : undefined })
+    return callDaemon<unknown>(target, fillPath(r.path, input?.params), {
+      method: r.method,
+      headers,
+      query: input?.query,
+      body: r.method === 'POST' ? (input?.body ?? {}) : undefined,
+    })
   }
-  return Object.fromEntries(Object.keys(platformRoutePaths).map((n) => [n, (input: never) => call(n as PlatformRouteName, input)])) as unknown as PlatformApi
+  return Object.fromEntries(
+    Object.keys(platformRoutePaths).map((n) => [n, (input: never) => call(n as PlatformRouteName, input)]),
+  ) as unknown as PlatformApi
 }

@@ -16,7 +16,8 @@ export type AskOptions = {
  * ExitPromptError, which main maps to exit 130.
  */
 export async function askFor(ctx: Pick<CliContext, 'interactive' | 'colorAllowed'>, opts: AskOptions): Promise<string> {
-  if (!ctx.interactive) throw usageError(`missing ${opts.flag}: pass ${opts.flag} <value> (there is no terminal to ask on)`)
+  if (!ctx.interactive)
+    throw usageError(`missing ${opts.flag}: pass ${opts.flag} <value> (there is no terminal to ask on)`)
   const { input, password } = await loadPrompts(ctx)
   const validate = (v: string) => (v.trim() === '' ? 'a value is needed' : (opts.validate?.(v.trim()) ?? true))
   const value = opts.secret
@@ -26,7 +27,11 @@ export async function askFor(ctx: Pick<CliContext, 'interactive' | 'colorAllowed
 }
 
 /** Yes or no on a terminal; `assumeYes` (--yes) or no terminal answers without asking. */
-export async function confirm(ctx: Pick<CliContext, 'interactive' | 'colorAllowed'>, message: string, opts: { assumeYes?: boolean; default?: boolean } = {}): Promise<boolean> {
+export async function confirm(
+  ctx: Pick<CliContext, 'interactive' | 'colorAllowed'>,
+  message: string,
+  opts: { assumeYes?: boolean; default?: boolean } = {},
+): Promise<boolean> {
   if (opts.assumeYes || !ctx.interactive) return true
   const { confirm } = await loadPrompts(ctx)
   return confirm({ message, default: opts.default ?? false }, { output: process.stderr })

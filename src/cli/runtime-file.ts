@@ -12,7 +12,9 @@ export type RuntimeRecord = { apiUrl: string; dataDir: string; pid: number; prof
 export function runtimeFilePath(env: NodeJS.ProcessEnv): string {
   const dir =
     env.PARX_RUNTIME_DIR ||
-    (env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'parx') : join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'parx'))
+    (env.XDG_RUNTIME_DIR
+      ? join(env.XDG_RUNTIME_DIR, 'parx')
+      : join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'parx'))
   return join(dir, 'daemon.json')
 }
 

@@ -1,6 +1,11 @@
 export type SpinnerStream = { isTTY?: boolean; columns?: number; write(s: string): unknown }
 
-export type Spinner = { update(text: string): void; succeed(text: string): void; fail(text: string): void; stop(): void }
+export type Spinner = {
+  update(text: string): void
+  succeed(text: string): void
+  fail(text: string): void
+  stop(): void
+}
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
@@ -9,7 +14,10 @@ const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * pipe, a dumb terminal or a zero-width pseudo-terminal nothing is drawn (no cursor codes) and only
  * the final line is printed. Each frame is one bounded line (`\r`, text cut to the width, erase to end).
  */
-export function startSpinner(text: string, opts: { stream: SpinnerStream; enabled: boolean; paint?: { green(s: string): string; red(s: string): string } }): Spinner {
+export function startSpinner(
+  text: string,
+  opts: { stream: SpinnerStream; enabled: boolean; paint?: { green(s: string): string; red(s: string): string } },
+): Spinner {
   const { stream } = opts
   const width = stream.columns ?? 0
   const draws = opts.enabled && stream.isTTY === true && width > 2

@@ -24,9 +24,13 @@ export function checkUserConfig(ctx: { env: NodeJS.ProcessEnv; stderr(line: stri
     narrow(file, 0o600, ctx)
     try {
       const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError('CONFIG_CORRUPT', 'not a JSON object')
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new CliError('CONFIG_CORRUPT', 'not a JSON object')
     } catch (e) {
-      throw new CliError('CONFIG_CORRUPT', `the config file ${file} is corrupt (${(e as Error).message}): fix it, or delete it to start over (credentials in it are lost)`)
+      throw new CliError(
+        'CONFIG_CORRUPT',
+        `the config file ${file} is corrupt (${(e as Error).message}): fix it, or delete it to start over (credentials in it are lost)`,
+      )
     }
   }
   return dir
@@ -41,5 +45,7 @@ function narrow(path: string, mode: number, ctx: { stderr(line: string): void })
     // Not ours to change: a shared folder someone named on purpose with PARX_CONFIG_DIR. Left as it is.
     return
   }
-  ctx.stderr(`warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; set it to ${mode.toString(8).padStart(4, '0')} so only you can read it`)
+  ctx.stderr(
+    `warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; set it to ${mode.toString(8).padStart(4, '0')} so only you can read it`,
+  )
 }

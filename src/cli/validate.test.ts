@@ -13,7 +13,9 @@ const usage = (f: () => unknown) => {
 
 describe('flag values', () => {
   it('addresses', () => {
-    expect(evmAddress('0x00000000000000000000000000000000000000cc', '--to')).toBe('0x00000000000000000000000000000000000000cc')
+    expect(evmAddress('0x00000000000000000000000000000000000000cc', '--to')).toBe(
+      '0x00000000000000000000000000000000000000cc',
+    )
     expect(usage(() => evmAddress('0x12', '--to'))).toMatch(/--to '0x12' is not an EVM address/)
     expect(usage(() => evmAddress('nobody', '--owner'))).toMatch(/--owner/)
     expect(solanaAddress('11111111111111111111111111111111', '--to')).toBe('11111111111111111111111111111111')
@@ -22,6 +24,7 @@ describe('flag values', () => {
 
   it('amounts', () => {
     for (const ok of ['1', '12.5', '0.000001', '.5', '10.']) expect(amount(ok, '--amount')).toBe(ok)
-    for (const bad of ['0', '0.0', '-1', '1e3', 'abc', '', '1.2.3']) expect(usage(() => amount(bad, '--amount'))).toMatch(/--amount '.*' is not a positive amount/)
+    for (const bad of ['0', '0.0', '-1', '1e3', 'abc', '', '1.2.3'])
+      expect(usage(() => amount(bad, '--amount'))).toMatch(/--amount '.*' is not a positive amount/)
   })
 })

@@ -1,5 +1,5 @@
-import Conf from 'conf'
 import { chmodSync, mkdirSync } from 'node:fs'
+import Conf from 'conf'
 import { UsageError } from '../errors/index.js'
 import { userConfigDir } from './paths.js'
 
@@ -21,6 +21,10 @@ export function openConfigFile(env: NodeJS.ProcessEnv = process.env): Conf<Recor
     return new Conf<Record<string, unknown>>({ projectName: 'parx', projectSuffix: '', configFileMode: 0o600, cwd })
   } catch (e) {
     const err = e as NodeJS.ErrnoException
-    throw new UsageError('BAD_REQUEST', `cannot open the config file in ${cwd} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`, { cause: e })
+    throw new UsageError(
+      'BAD_REQUEST',
+      `cannot open the config file in ${cwd} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`,
+      { cause: e },
+    )
   }
 }

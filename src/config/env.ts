@@ -68,7 +68,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   }
   // PARX_RPC_BASE_SEPOLIA=https://... -> rpc['base-sepolia']
   for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith('PARX_RPC_') && value) setPath(out, `rpc.${name.slice(9).toLowerCase().replaceAll('_', '-')}`, value)
+    if (name.startsWith('PARX_RPC_') && value)
+      setPath(out, `rpc.${name.slice(9).toLowerCase().replaceAll('_', '-')}`, value)
   }
   // PARX_CONTRACTS_BASE_SEPOLIA='{"router":"0x...","USDC":"0x..."}' -> contracts['base-sepolia'] (what `parx chains` and `parx deploy` print)
   for (const [name, value] of Object.entries(env)) {
@@ -77,7 +78,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
     try {
       parsed = JSON.parse(value)
     } catch {
-      throw new BaseError('BAD_REQUEST', `${name} is not JSON: it takes an object of name -> address, e.g. {"router":"0x..."}`)
+      throw new BaseError(
+        'BAD_REQUEST',
+        `${name} is not JSON: it takes an object of name -> address, e.g. {"router":"0x..."}`,
+      )
     }
     setPath(out, `contracts.${name.slice(15).toLowerCase().replaceAll('_', '-')}`, parsed)
   }
@@ -85,20 +89,42 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.PARX_FLOWS) {
     for (const pair of env.PARX_FLOWS.split(',')) {
       const [flow, state] = pair.split('=').map((s) => s.trim())
-      if (flow) setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
+      if (flow)
+        setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
     }
   }
   // PARX_XCHAIN_ATTESTOR_URLS="0=http://127.0.0.1:9100,1=http://127.0.0.1:9101" -> xchain.attestorUrls (indexes 0, 1, 2)
   if (env.PARX_XCHAIN_ATTESTOR_URLS) {
     for (const pair of env.PARX_XCHAIN_ATTESTOR_URLS.split(',')) {
       const at = pair.indexOf('=')
-      if (at < 1) throw new BaseError('BAD_REQUEST', `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 0=http://127.0.0.1:9100 (got '${pair}')`)
+      if (at < 1)
+        throw new BaseError(
+          'BAD_REQUEST',
+          `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 0=http://127.0.0.1:9100 (got '${pair}')`,
+        )
       setPath(out, `xchain.attestorUrls.${pair.slice(0, at).trim()}`, pair.slice(at + 1).trim())
     }
   }
-  if (env.PARX_ATTESTOR_KEYS) setPath(out, 'keys.attestors', env.PARX_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
-  if (env.PARX_SOLANA_ATTESTOR_KEYS) setPath(out, 'keys.solanaAttestors', env.PARX_SOLANA_ATTESTOR_KEYS.split(',').map((s) => s.trim()))
-  if (env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS) setPath(out, 'keys.platformWalletPrevious', env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS.split(',').map((s) => s.trim()).filter(Boolean))
+  if (env.PARX_ATTESTOR_KEYS)
+    setPath(
+      out,
+      'keys.attestors',
+      env.PARX_ATTESTOR_KEYS.split(',').map((s) => s.trim()),
+    )
+  if (env.PARX_SOLANA_ATTESTOR_KEYS)
+    setPath(
+      out,
+      'keys.solanaAttestors',
+      env.PARX_SOLANA_ATTESTOR_KEYS.split(',').map((s) => s.trim()),
+    )
+  if (env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS)
+    setPath(
+      out,
+      'keys.platformWalletPrevious',
+      env.PARX_PLATFORM_WALLET_PREVIOUS_KEYS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
   return out
 }
 

@@ -4,7 +4,12 @@ import { loadConfig } from './load.js'
 describe('loadConfig', () => {
   it('applies defaults', () => {
     const c = loadConfig({ env: { HOME: '/home/u' }, file: {} })
-    expect(c).toMatchObject({ profile: 'local', host: '127.0.0.1', port: 8420, auth: { enforce: true, keyPrefix: 'parx' } })
+    expect(c).toMatchObject({
+      profile: 'local',
+      host: '127.0.0.1',
+      port: 8420,
+      auth: { enforce: true, keyPrefix: 'parx' },
+    })
     expect(c.dataDir).toBe('/home/u/.local/share/parx/local')
   })
 
@@ -20,7 +25,12 @@ describe('loadConfig', () => {
   it('reads nested settings, RPC URLs and flow switches from the environment', () => {
     const c = loadConfig({
       file: {},
-      env: { PARX_AUTH_ENFORCE: 'false', PARX_RPC_BASE_SEPOLIA: 'https://rpc.example/base', PARX_FLOWS: 'base.swap=off,sol.swap=on', PARX_MAX_USD: '50' },
+      env: {
+        PARX_AUTH_ENFORCE: 'false',
+        PARX_RPC_BASE_SEPOLIA: 'https://rpc.example/base',
+        PARX_FLOWS: 'base.swap=off,sol.swap=on',
+        PARX_MAX_USD: '50',
+      },
     })
     expect(c.auth.enforce).toBe(false)
     expect(c.rpc['base-sepolia']).toBe('https://rpc.example/base')
@@ -30,18 +40,30 @@ describe('loadConfig', () => {
 
   it('metrics: on, no port of their own by default, on 127.0.0.1 whatever the API host; PARX_METRICS_* and the --metrics-port flag (serve passes it as metrics.port)', () => {
     expect(loadConfig({ env: {}, file: {} }).metrics).toEqual({ enabled: true, host: '127.0.0.1' })
-    expect(loadConfig({ env: { PARX_METRICS_ENABLED: 'false', PARX_METRICS_PORT: '9464' }, file: {} }).metrics).toEqual({ enabled: false, port: 9464, host: '127.0.0.1' })
-    expect(loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics).toEqual({ enabled: true, port: 0, host: '127.0.0.1' })
+    expect(loadConfig({ env: { PARX_METRICS_ENABLED: 'false', PARX_METRICS_PORT: '9464' }, file: {} }).metrics).toEqual(
+      { enabled: false, port: 9464, host: '127.0.0.1' },
+    )
+    expect(
+      loadConfig({ env: { PARX_METRICS_PORT: '9464' }, file: {}, flags: { metrics: { port: '0' } } }).metrics,
+    ).toEqual({ enabled: true, port: 0, host: '127.0.0.1' })
     expect(() => loadConfig({ env: { PARX_METRICS_PORT: '70000' }, file: {} })).toThrow(/metrics\.port/)
-    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_PORT: '9464' }, file: {} }).metrics.host).toBe('127.0.0.1')
-    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_HOST: '127.0.0.5' }, file: {} }).metrics.host).toBe('127.0.0.5')
+    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_PORT: '9464' }, file: {} }).metrics.host).toBe(
+      '127.0.0.1',
+    )
+    expect(loadConfig({ env: { PARX_HOST: '0.0.0.0', PARX_METRICS_HOST: '127.0.0.5' }, file: {} }).metrics.host).toBe(
+      '127.0.0.5',
+    )
     expect(loadConfig({ env: {}, file: { metrics: { host: '127.0.0.6' } } }).metrics.host).toBe('127.0.0.6')
   })
 
   it('takes the receipt key from PARX_RECEIPT_KEY (keys.receipt) and refuses one that is not a hex key', () => {
     const key = `0x${'ab'.repeat(32)}`
-    expect(loadConfig({ env: { PARX_RECEIPT_KEY: key }, file: {}, flags: { dataDir: '/nonexistent' } }).keys.receipt).toBe(key)
-    expect(() => loadConfig({ env: { PARX_RECEIPT_KEY: '0x1234' }, file: {}, flags: { dataDir: '/nonexistent' } })).toThrow(/keys\.receipt/)
+    expect(
+      loadConfig({ env: { PARX_RECEIPT_KEY: key }, file: {}, flags: { dataDir: '/nonexistent' } }).keys.receipt,
+    ).toBe(key)
+    expect(() =>
+      loadConfig({ env: { PARX_RECEIPT_KEY: '0x1234' }, file: {}, flags: { dataDir: '/nonexistent' } }),
+    ).toThrow(/keys\.receipt/)
   })
 
   it('is read-only once loaded', () => {

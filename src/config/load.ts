@@ -21,9 +21,13 @@ export function loadConfig(params: LoadConfigParameters = {}): Readonly<Resolved
   const parsed = configSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new UsageError('BAD_REQUEST', `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
-      details: 'Check the flag, the PARX_* variable or the config file (parx config path) that sets it.',
-    })
+    throw new UsageError(
+      'BAD_REQUEST',
+      `invalid configuration at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      {
+        details: 'Check the flag, the PARX_* variable or the config file (parx config path) that sets it.',
+      },
+    )
   }
   const config = parsed.data
   const dataDir = config.dataDir ?? defaultDataDir(config.profile, env)
@@ -44,18 +48,25 @@ function serveSection(env: NodeJS.ProcessEnv): Record<string, unknown> {
   } catch (e) {
     const err = e as NodeJS.ErrnoException
     if (err.code === 'ENOENT') return {}
-    throw new UsageError('BAD_REQUEST', `cannot open the config file ${file} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`, { cause: e })
+    throw new UsageError(
+      'BAD_REQUEST',
+      `cannot open the config file ${file} (${err.code ?? err.message}); fix its permissions or set PARX_CONFIG_DIR`,
+      { cause: e },
+    )
   }
   let parsed: unknown
   try {
     parsed = text.trim() === '' ? {} : JSON.parse(text)
   } catch (e) {
-    throw new UsageError('BAD_REQUEST', `the config file ${file} is not JSON (${(e as Error).message}): fix it, or delete it to start over`, { cause: e })
+    throw new UsageError(
+      'BAD_REQUEST',
+      `the config file ${file} is not JSON (${(e as Error).message}): fix it, or delete it to start over`,
+      { cause: e },
+    )
   }
   const serve = isPlainObject(parsed) ? parsed.serve : undefined
   return isPlainObject(serve) ? serve : {}
 }
-
 
 function stripUndefined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
@@ -67,7 +78,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a }
-  for (const [k, v] of Object.entries(b)) out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v
+  for (const [k, v] of Object.entries(b))
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v
   return out
 }
 

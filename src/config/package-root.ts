@@ -1,7 +1,7 @@
-import { BaseError } from '../errors/base.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BaseError } from '../errors/base.js'
 
 /**
  * The parx package folder (the one with package.json), found by walking up from this module: the

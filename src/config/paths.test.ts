@@ -7,13 +7,32 @@ describe('the data dir layout', () => {
     expect(lockPath('/d')).toBe('/d/parx.lock')
     expect(chainStatePath('/d', 'local-base')).toBe('/d/chains/local-base.json')
     expect(rotatedLogPath('/d/parx.log', 2)).toBe('/d/parx.log.2')
-    expect(DATA_DIR_ENTRIES).toEqual(['parx.db', 'parx.db-wal', 'parx.db-shm', 'keys.json', 'chains', 'parx.log', 'parx.lock'])
+    expect(DATA_DIR_ENTRIES).toEqual([
+      'parx.db',
+      'parx.db-wal',
+      'parx.db-shm',
+      'keys.json',
+      'chains',
+      'parx.log',
+      'parx.lock',
+    ])
   })
 
-  it('lets a backup hold the store, the keys and the chains\' state files only', () => {
+  it("lets a backup hold the store, the keys and the chains' state files only", () => {
     for (const ok of ['parx.db', 'keys.json', 'chains/local-base.json']) expect(isBackupEntry(ok), ok).toBe(true)
     // A running chain's files, other folders, paths that climb out: never extracted.
-    for (const no of ['chains/local-base.tmp', 'chains/a/b.json', 'chains/../x.json', '../parx.db', 'parx.lock', 'parx.db-wal', 'backups/x.tar.gz', 'chains', 'chains/', 'chains/Base.json']) {
+    for (const no of [
+      'chains/local-base.tmp',
+      'chains/a/b.json',
+      'chains/../x.json',
+      '../parx.db',
+      'parx.lock',
+      'parx.db-wal',
+      'backups/x.tar.gz',
+      'chains',
+      'chains/',
+      'chains/Base.json',
+    ]) {
       expect(isBackupEntry(no), no).toBe(false)
     }
   })

@@ -32,7 +32,14 @@ export const storeSidecars = [`${dataDirNames.store}-wal`, `${dataDirNames.store
  * What a data dir made by parx may hold besides the marker: a dir made before the marker existed
  * is adopted only when it holds nothing else (daemon/startup/data-dir.ts).
  */
-export const DATA_DIR_ENTRIES: readonly string[] = [dataDirNames.store, ...storeSidecars, dataDirNames.keys, dataDirNames.chains, dataDirNames.log, dataDirNames.lock]
+export const DATA_DIR_ENTRIES: readonly string[] = [
+  dataDirNames.store,
+  ...storeSidecars,
+  dataDirNames.keys,
+  dataDirNames.chains,
+  dataDirNames.log,
+  dataDirNames.lock,
+]
 
 export const keyFilePath = (dataDir: string) => join(dataDir, dataDirNames.keys)
 export const storePath = (dataDir: string) => join(dataDir, dataDirNames.store)

@@ -3,7 +3,8 @@ import { loadConfig } from './load.js'
 
 /** Platform wallet keys before a rotation (docs/hosting.md "Hosting safely"): a list, each 32 bytes of hex. */
 describe('keys.platformWalletPrevious', () => {
-  const load = (v: string) => loadConfig({ env: { PARX_PLATFORM_WALLET_PREVIOUS_KEYS: v }, file: {}, flags: { dataDir: '/nonexistent' } })
+  const load = (v: string) =>
+    loadConfig({ env: { PARX_PLATFORM_WALLET_PREVIOUS_KEYS: v }, file: {}, flags: { dataDir: '/nonexistent' } })
   const a = `0x${'1'.repeat(64)}`
   const b = 'ab'.repeat(32)
 

@@ -11,20 +11,36 @@ describe('configProblems', () => {
 
   it('lists every missing setting of an empty testnet config at once', () => {
     const settings = configProblems(testnet({})).map((p) => p.setting)
-    expect(settings).toEqual(expect.arrayContaining([
-      'serve.keys.solver', 'serve.keys.facilitator', 'serve.keys.solanaSolver', 'serve.keys.solanaFacilitator',
-      'serve.keys.attestors', 'serve.keys.solanaAttestors', 'serve.auth.operatorToken',
-      'serve.rpc["base-sepolia"]', 'serve.rpc["radius-testnet"]', 'serve.rpc["solana-devnet"]',
-      'serve.contracts["base-sepolia"].USDC', 'serve.contracts["solana-devnet"].PUSD', 'serve.publicOrigin',
-    ]))
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        'serve.keys.solver',
+        'serve.keys.facilitator',
+        'serve.keys.solanaSolver',
+        'serve.keys.solanaFacilitator',
+        'serve.keys.attestors',
+        'serve.keys.solanaAttestors',
+        'serve.auth.operatorToken',
+        'serve.rpc["base-sepolia"]',
+        'serve.rpc["radius-testnet"]',
+        'serve.rpc["solana-devnet"]',
+        'serve.contracts["base-sepolia"].USDC',
+        'serve.contracts["solana-devnet"].PUSD',
+        'serve.publicOrigin',
+      ]),
+    )
     // the public origin + 7 keys + 3 RPC URLs + 3 + 2 + 3 token addresses
     expect(settings).toHaveLength(19)
   })
 
   it('needs a public origin off the local profile: an https one, or http on a loopback host only', () => {
-    const origin = (value?: string, profile = 'testnet') => configProblems(loadConfig({ env: { PARX_PROFILE: profile, ...(value ? { PARX_PUBLIC_ORIGIN: value } : {}) }, file: {} }))
-      .find((p) => p.setting === 'serve.publicOrigin')
-    expect(origin()).toMatchObject({ problem: expect.stringContaining('missing'), fix: expect.stringContaining('PARX_PUBLIC_ORIGIN') })
+    const origin = (value?: string, profile = 'testnet') =>
+      configProblems(
+        loadConfig({ env: { PARX_PROFILE: profile, ...(value ? { PARX_PUBLIC_ORIGIN: value } : {}) }, file: {} }),
+      ).find((p) => p.setting === 'serve.publicOrigin')
+    expect(origin()).toMatchObject({
+      problem: expect.stringContaining('missing'),
+      fix: expect.stringContaining('PARX_PUBLIC_ORIGIN'),
+    })
     expect(origin('https://pay.example.com')).toBeUndefined()
     expect(origin('https://pay.example.com:8443/')).toBeUndefined()
     expect(origin('http://127.0.0.1:8420')).toBeUndefined()
@@ -41,14 +57,25 @@ describe('configProblems', () => {
   })
 
   it('reads addresses from PARX_CONTRACTS_<NETWORK> (JSON) and checks their form', () => {
-    const c = testnet({ PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify({ USDC: '0x1', router: '0x0000000000000000000000000000000000000001' }) })
+    const c = testnet({
+      PARX_CONTRACTS_BASE_SEPOLIA: JSON.stringify({
+        USDC: '0x1',
+        router: '0x0000000000000000000000000000000000000001',
+      }),
+    })
     expect(c.contracts['base-sepolia']!.router).toBe('0x0000000000000000000000000000000000000001')
-    expect(configProblems(c).find((p) => p.setting === 'serve.contracts["base-sepolia"].USDC')!.problem).toContain('is not an EVM address')
-    expect(() => testnet({ PARX_CONTRACTS_BASE_SEPOLIA: '{not json' })).toThrow(/PARX_CONTRACTS_BASE_SEPOLIA is not JSON/)
+    expect(configProblems(c).find((p) => p.setting === 'serve.contracts["base-sepolia"].USDC')!.problem).toContain(
+      'is not an EVM address',
+    )
+    expect(() => testnet({ PARX_CONTRACTS_BASE_SEPOLIA: '{not json' })).toThrow(
+      /PARX_CONTRACTS_BASE_SEPOLIA is not JSON/,
+    )
   })
 
   it('counts three attestor keys', () => {
-    const p = configProblems(testnet({ PARX_ATTESTOR_KEYS: `0x${'1'.repeat(64)}` })).find((x) => x.setting === 'serve.keys.attestors')!
+    const p = configProblems(testnet({ PARX_ATTESTOR_KEYS: `0x${'1'.repeat(64)}` })).find(
+      (x) => x.setting === 'serve.keys.attestors',
+    )!
     expect(p.problem).toBe('has 1 keys, needs 3')
     expect(p.fix).toContain('PARX_ATTESTOR_KEYS')
   })

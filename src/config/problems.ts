@@ -1,14 +1,14 @@
 import bs58 from 'bs58'
 import { isAddress } from 'viem'
-import { networks, profiles, type NetworkSpec } from '../networks/registry.js'
+import { type NetworkSpec, networks, profiles } from '../networks/registry.js'
 import { contractsEnv, rpcEnv } from './env-names.js'
-import { publicOriginProblems } from './public-origin.js'
-import type { FlowName } from './schema.js'
 import type { ResolvedConfig } from './load.js'
 import type { ConfigProblem } from './problem.js'
+import { publicOriginProblems } from './public-origin.js'
+import type { FlowName } from './schema.js'
 
+export { type ConfigProblem, describeProblems } from './problem.js'
 export { contractsEnv, rpcEnv }
-export { describeProblems, type ConfigProblem } from './problem.js'
 
 const hex32 = (s: string) => /^0x[0-9a-fA-F]{64}$/.test(s)
 const solanaSecret = (s: string) => {
@@ -38,30 +38,68 @@ export function configProblems(config: Readonly<ResolvedConfig>): ConfigProblem[
   const out: ConfigProblem[] = [...publicOriginProblems(config)]
   const k = config.keys
   const evmKey = (value: string | undefined, setting: string, env: string) => {
-    if (!value) out.push({ setting, problem: 'missing', fix: `set ${env} (0x + 64 hex) or ${setting} in the config file` })
-    else if (!hex32(value)) out.push({ setting, problem: 'not a 32-byte hex private key', fix: `set ${env} to 0x + 64 hex` })
+    if (!value)
+      out.push({ setting, problem: 'missing', fix: `set ${env} (0x + 64 hex) or ${setting} in the config file` })
+    else if (!hex32(value))
+      out.push({ setting, problem: 'not a 32-byte hex private key', fix: `set ${env} to 0x + 64 hex` })
   }
   const solKey = (value: string | undefined, setting: string, env: string) => {
-    if (!value) out.push({ setting, problem: 'missing', fix: `set ${env} (base58 64-byte secret key) or ${setting} in the config file` })
-    else if (!solanaSecret(value)) out.push({ setting, problem: 'not a base58 64-byte Solana secret key', fix: `set ${env} to a base58 secret key` })
+    if (!value)
+      out.push({
+        setting,
+        problem: 'missing',
+        fix: `set ${env} (base58 64-byte secret key) or ${setting} in the config file`,
+      })
+    else if (!solanaSecret(value))
+      out.push({ setting, problem: 'not a base58 64-byte Solana secret key', fix: `set ${env} to a base58 secret key` })
   }
-  const three = (values: readonly string[] | undefined, setting: string, env: string, check: (v: string) => boolean, what: string) => {
+  const three = (
+    values: readonly string[] | undefined,
+    setting: string,
+    env: string,
+    check: (v: string) => boolean,
+    what: string,
+  ) => {
     if (values?.length !== 3) {
-      out.push({ setting, problem: values ? `has ${values.length} keys, needs 3` : 'missing', fix: `set ${env} to three comma-separated ${what}, or ${setting} in the config file` })
-    } else if (!values.every(check)) out.push({ setting, problem: `an entry is not a ${what.replace(/s$/, '')}`, fix: `set ${env} to three comma-separated ${what}` })
+      out.push({
+        setting,
+        problem: values ? `has ${values.length} keys, needs 3` : 'missing',
+        fix: `set ${env} to three comma-separated ${what}, or ${setting} in the config file`,
+      })
+    } else if (!values.every(check))
+      out.push({
+        setting,
+        problem: `an entry is not a ${what.replace(/s$/, '')}`,
+        fix: `set ${env} to three comma-separated ${what}`,
+      })
   }
   evmKey(k.solver, 'serve.keys.solver', 'PARX_SOLVER_KEY')
   evmKey(k.facilitator, 'serve.keys.facilitator', 'PARX_FACILITATOR_KEY')
   solKey(k.solanaSolver, 'serve.keys.solanaSolver', 'PARX_SOLANA_SOLVER_KEY')
   solKey(k.solanaFacilitator, 'serve.keys.solanaFacilitator', 'PARX_SOLANA_FACILITATOR_KEY')
   three(k.attestors, 'serve.keys.attestors', 'PARX_ATTESTOR_KEYS', hex32, 'hex private keys')
-  three(k.solanaAttestors, 'serve.keys.solanaAttestors', 'PARX_SOLANA_ATTESTOR_KEYS', solanaSecret, 'base58 secret keys')
+  three(
+    k.solanaAttestors,
+    'serve.keys.solanaAttestors',
+    'PARX_SOLANA_ATTESTOR_KEYS',
+    solanaSecret,
+    'base58 secret keys',
+  )
   if (!config.auth.operatorToken) {
-    out.push({ setting: 'serve.auth.operatorToken', problem: 'missing', fix: 'set PARX_OPERATOR_TOKEN (24+ characters) or serve.auth.operatorToken in the config file' })
+    out.push({
+      setting: 'serve.auth.operatorToken',
+      problem: 'missing',
+      fix: 'set PARX_OPERATOR_TOKEN (24+ characters) or serve.auth.operatorToken in the config file',
+    })
   }
   for (const key of profiles[config.profile].networks) {
     const spec = networks[key]!
-    if (!config.rpc[key]) out.push({ setting: `serve.rpc["${key}"]`, problem: 'missing', fix: `set ${rpcEnv(key)} or serve.rpc["${key}"] in the config file` })
+    if (!config.rpc[key])
+      out.push({
+        setting: `serve.rpc["${key}"]`,
+        problem: 'missing',
+        fix: `set ${rpcEnv(key)} or serve.rpc["${key}"] in the config file`,
+      })
     out.push(...addressProblems(spec, config.contracts[key] ?? {}))
   }
   return out
@@ -71,12 +109,23 @@ export function configProblems(config: Readonly<ResolvedConfig>): ConfigProblem[
 function addressProblems(spec: NetworkSpec, given: Record<string, string>): ConfigProblem[] {
   const out: ConfigProblem[] = []
   const valid = spec.family === 'evm' ? (a: string) => isAddress(a, { strict: false }) : solanaPubkey
-  const fixFor = (name: string) => `set serve.contracts["${spec.key}"].${name} in the config file or "${name}" in ${contractsEnv(spec.key)} (JSON), e.g. from \`parx deploy --network ${spec.key}\``
+  const fixFor = (name: string) =>
+    `set serve.contracts["${spec.key}"].${name} in the config file or "${name}" in ${contractsEnv(spec.key)} (JSON), e.g. from \`parx deploy --network ${spec.key}\``
   for (const t of spec.tokens) {
-    if (!given[t.symbol] && !t.address) out.push({ setting: `serve.contracts["${spec.key}"].${t.symbol}`, problem: `missing (the ${t.symbol} ${spec.family === 'evm' ? 'token' : 'mint'})`, fix: fixFor(t.symbol) })
+    if (!given[t.symbol] && !t.address)
+      out.push({
+        setting: `serve.contracts["${spec.key}"].${t.symbol}`,
+        problem: `missing (the ${t.symbol} ${spec.family === 'evm' ? 'token' : 'mint'})`,
+        fix: fixFor(t.symbol),
+      })
   }
   for (const [name, address] of Object.entries(given)) {
-    if (!valid(address)) out.push({ setting: `serve.contracts["${spec.key}"].${name}`, problem: `'${address}' is not ${spec.family === 'evm' ? 'an EVM address' : 'a base58 public key'}`, fix: fixFor(name) })
+    if (!valid(address))
+      out.push({
+        setting: `serve.contracts["${spec.key}"].${name}`,
+        problem: `'${address}' is not ${spec.family === 'evm' ? 'an EVM address' : 'a base58 public key'}`,
+        fix: fixFor(name),
+      })
   }
   return out
 }
@@ -103,7 +152,9 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
   const s = config.contracts[sol] ?? {}
   const rail = (flow: 'xchain.evm-origin' | 'xchain.sol-origin', evm: string[], solana: string) => {
     const gaps = [...evm.filter((n) => !c[n]).map((n) => `${base} ${n}`), ...(s[solana] ? [] : [`${sol} ${solana}`])]
-    if (gaps.length) out[flow] = `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
+    if (gaps.length)
+      out[flow] =
+        `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
   }
   rail('xchain.evm-origin', ['escrow', 'verifier'], 'destSettler')
   rail('xchain.sol-origin', ['outputSettler'], 'originSettler')

@@ -11,11 +11,15 @@ export type PublicOrigin = {
   https: boolean
 }
 
-const FIX = 'set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at, e.g. https://pay.example.com (scheme and host, no path), or serve.publicOrigin in the config file'
+const FIX =
+  'set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at, e.g. https://pay.example.com (scheme and host, no path), or serve.publicOrigin in the config file'
 
 /** Loopback names: an http origin there never crosses a network (a testnet tried on one machine). */
 export const isLoopbackHost = (hostname: string): boolean =>
-  hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  hostname === '[::1]' ||
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
 
 /**
  * `serve.publicOrigin` parsed: an http(s) origin with nothing after the host (a path, query,
@@ -30,7 +34,8 @@ export function parsePublicOrigin(value: string): PublicOrigin | { problem: stri
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `'${value}' is not an http(s) URL` }
   if (url.username || url.password) return { problem: `'${url.origin}' must not carry credentials` }
-  if (url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(value)) return { problem: `'${value}' has a path, query or fragment; give the origin alone (${url.origin})` }
+  if (url.pathname !== '/' || url.search || url.hash || /[?#]$/.test(value))
+    return { problem: `'${value}' has a path, query or fragment; give the origin alone (${url.origin})` }
   return { origin: url.origin, host: url.host, https: url.protocol === 'https:' }
 }
 
@@ -40,13 +45,24 @@ export function parsePublicOrigin(value: string): PublicOrigin | { problem: stri
  * request carries, so a phishing site could have a wallet sign in for its own domain and replay
  * that signature here (docs/hosting.md "Hosting safely"). The local profile may leave it out.
  */
-export function publicOriginProblems(config: Pick<Readonly<ResolvedConfig>, 'profile' | 'publicOrigin'>): ConfigProblem[] {
+export function publicOriginProblems(
+  config: Pick<Readonly<ResolvedConfig>, 'profile' | 'publicOrigin'>,
+): ConfigProblem[] {
   const setting = 'serve.publicOrigin'
-  if (!config.publicOrigin) return config.profile === 'local' ? [] : [{ setting, problem: 'missing (sign-in messages are bound to it)', fix: FIX }]
+  if (!config.publicOrigin)
+    return config.profile === 'local'
+      ? []
+      : [{ setting, problem: 'missing (sign-in messages are bound to it)', fix: FIX }]
   const parsed = parsePublicOrigin(config.publicOrigin)
   if ('problem' in parsed) return [{ setting, problem: parsed.problem, fix: FIX }]
   if (config.profile !== 'local' && !parsed.https && !isLoopbackHost(new URL(parsed.origin).hostname)) {
-    return [{ setting, problem: `'${parsed.origin}' is plain http: session cookies and sign-ins would cross the network in clear`, fix: 'serve the dashboard over TLS (a proxy in front) and set PARX_PUBLIC_ORIGIN to its https:// origin' }]
+    return [
+      {
+        setting,
+        problem: `'${parsed.origin}' is plain http: session cookies and sign-ins would cross the network in clear`,
+        fix: 'serve the dashboard over TLS (a proxy in front) and set PARX_PUBLIC_ORIGIN to its https:// origin',
+      },
+    ]
   }
   return []
 }

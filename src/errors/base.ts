@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode } from './codes.js'
+import { type ErrorCode, errorCodes } from './codes.js'
 
 export type BaseErrorParameters = {
   /** Extra lines shown after the message in a terminal (what to do next). */

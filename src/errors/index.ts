@@ -1,3 +1,3 @@
 export { BaseError, badRequest, isBaseError } from './base.js'
-export { errorCodes, type ErrorCode } from './codes.js'
+export { type ErrorCode, errorCodes } from './codes.js'
 export { UsageError } from './usage.js'

@@ -10,11 +10,20 @@ export type SwapKind = 'par' | 'entry' | 'redeem'
 /** A token of a network by symbol (any case), or UNKNOWN_TOKEN naming the field and the choices. */
 export function pickToken<T>(tokens: Record<string, T>, network: string, symbol: string, field: string): T {
   const t = tokens[symbol.toUpperCase()]
-  if (!t) throw new BaseError('UNKNOWN_TOKEN', `${field} '${symbol}' is not a token of ${network}; use one of ${Object.keys(tokens).join(', ')}`)
+  if (!t)
+    throw new BaseError(
+      'UNKNOWN_TOKEN',
+      `${field} '${symbol}' is not a token of ${network}; use one of ${Object.keys(tokens).join(', ')}`,
+    )
   return t
 }
 
-export function pairOf<T extends { symbol: string }>(tokens: Record<string, T>, network: string, inSymbol: string, outSymbol: string) {
+export function pairOf<T extends { symbol: string }>(
+  tokens: Record<string, T>,
+  network: string,
+  inSymbol: string,
+  outSymbol: string,
+) {
   const input = pickToken(tokens, network, inSymbol, 'in')
   const output = pickToken(tokens, network, outSymbol, 'out')
   if (input.symbol === output.symbol) {

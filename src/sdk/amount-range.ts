@@ -12,6 +12,9 @@ export function assertFits(p: { adding: bigint; held?: bigint; max: bigint; what
   const held = p.held ?? 0n
   if (p.adding > p.max || held + p.adding > p.max) {
     const room = p.max - held > 0n ? p.max - held : 0n
-    throw new BaseError('AMOUNT_OUT_OF_RANGE', `amount is out of range: ${p.what} can hold at most ${p.max} base units, ${room} more now; ask for less`)
+    throw new BaseError(
+      'AMOUNT_OUT_OF_RANGE',
+      `amount is out of range: ${p.what} can hold at most ${p.max} base units, ${room} more now; ask for less`,
+    )
   }
 }

@@ -16,21 +16,37 @@ const b = '0x00000000000000000000000000000000000000b2'
 describe('encodeCall', () => {
   it('encodes exactly as viem does, call after call (the cached item is reused)', () => {
     for (const amount of [1n, 2n, 3n]) {
-      expect(encodeCall({ abi, functionName: 'transfer', args: [a, amount] })).toBe(encodeFunctionData({ abi, functionName: 'transfer', args: [a, amount] }))
+      expect(encodeCall({ abi, functionName: 'transfer', args: [a, amount] })).toBe(
+        encodeFunctionData({ abi, functionName: 'transfer', args: [a, amount] }),
+      )
     }
     expect(encodeCall({ abi, functionName: 'name' })).toBe('0x06fdde03')
   })
 
   it('tells overloads apart by their argument count', () => {
-    const vrs = encodeCall({ abi, functionName: 'permit', args: [a, b, 1n, 2n, 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`] })
+    const vrs = encodeCall({
+      abi,
+      functionName: 'permit',
+      args: [a, b, 1n, 2n, 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`],
+    })
     const bytes = encodeCall({ abi, functionName: 'permit', args: [a, b, 1n, 2n, '0x1234'] })
-    expect(vrs.slice(0, 10)).toBe(encodeFunctionData({ abi, functionName: 'permit', args: [a, b, 1n, 2n, 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`] }).slice(0, 10))
+    expect(vrs.slice(0, 10)).toBe(
+      encodeFunctionData({
+        abi,
+        functionName: 'permit',
+        args: [a, b, 1n, 2n, 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`],
+      }).slice(0, 10),
+    )
     expect(bytes).toBe(encodeFunctionData({ abi, functionName: 'permit', args: [a, b, 1n, 2n, '0x1234'] }))
     expect(vrs.slice(0, 10)).not.toBe(bytes.slice(0, 10))
   })
 
   it('leaves overloads of the same argument count to viem, which picks by the argument types', () => {
-    expect(encodeCall({ abi, functionName: 'pick', args: [5n] })).toBe(encodeFunctionData({ abi, functionName: 'pick', args: [5n] }))
-    expect(encodeCall({ abi, functionName: 'pick', args: [a] })).toBe(encodeFunctionData({ abi, functionName: 'pick', args: [a] }))
+    expect(encodeCall({ abi, functionName: 'pick', args: [5n] })).toBe(
+      encodeFunctionData({ abi, functionName: 'pick', args: [5n] }),
+    )
+    expect(encodeCall({ abi, functionName: 'pick', args: [a] })).toBe(
+      encodeFunctionData({ abi, functionName: 'pick', args: [a] }),
+    )
   })
 })

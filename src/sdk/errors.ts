@@ -5,5 +5,5 @@
  * holds whichever entry threw.
  */
 export { BaseError } from '../errors/base.js'
-export { errorCodes, type ErrorCode } from '../errors/codes.js'
+export { type ErrorCode, errorCodes } from '../errors/codes.js'
 export { ApiError, UnreachableError } from './http-errors.js'

@@ -1,10 +1,10 @@
 import { secp256k1 } from '@noble/curves/secp256k1'
-import { bytesToHex, hexToBytes, keccak256, numberToHex, recoverAddress, type Hex } from 'viem'
+import { bytesToHex, type Hex, hexToBytes, keccak256, numberToHex, recoverAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { isSignedBy, recoverSigner } from './evm-signer.js'
 import { voucherTypedData } from './x402/evm/batch-settlement/contracts.js'
 import { voucherDigest } from './x402/evm/batch-settlement/voucher-digest.js'
-import { isSignedBy, recoverSigner } from './evm-signer.js'
 
 const CHAIN = 8453
 const channelId = `0x${'5a'.repeat(32)}` as Hex
@@ -18,7 +18,7 @@ const malleate = (sig: Hex): Hex => {
 }
 
 describe('EVM signer (libsecp256k1 recovery)', () => {
-  it("recovers what viem recovers, for many keys and digests, on both parities", async () => {
+  it('recovers what viem recovers, for many keys and digests, on both parities', async () => {
     const parities = new Set<string>()
     for (let i = 0; i < 40; i++) {
       const key = privateKeyToAccount(generatePrivateKey())
@@ -33,7 +33,8 @@ describe('EVM signer (libsecp256k1 recovery)', () => {
 
   it("accepts the signer's vouchers and refuses another key's", async () => {
     const other = privateKeyToAccount(generatePrivateKey())
-    for (let i = 1n; i <= 5n; i++) expect(isSignedBy(buyer.address, digest(i * 1000n), await sign(i * 1000n))).toBe(true)
+    for (let i = 1n; i <= 5n; i++)
+      expect(isSignedBy(buyer.address, digest(i * 1000n), await sign(i * 1000n))).toBe(true)
     expect(isSignedBy(buyer.address, digest(3000n), await sign(3000n, other))).toBe(false)
     expect(isSignedBy(other.address, digest(3000n), await sign(3000n, other))).toBe(true)
     // The address is compared whatever its case.
@@ -49,13 +50,16 @@ describe('EVM signer (libsecp256k1 recovery)', () => {
     // Still the buyer's key by viem's recovery, which is why the contract checks s and v: so do we.
     expect(await recoverAddress({ hash: bytesToHex(digest(2000n)), signature: malleate(sig) })).toBe(buyer.address)
     expect(isSignedBy(buyer.address, digest(2000n), malleate(sig))).toBe(false)
-    for (const v of ['00', '01', '1d']) expect(isSignedBy(buyer.address, digest(2000n), `${sig.slice(0, 130)}${v}` as Hex)).toBe(false)
+    for (const v of ['00', '01', '1d'])
+      expect(isSignedBy(buyer.address, digest(2000n), `${sig.slice(0, 130)}${v}` as Hex)).toBe(false)
     expect(isSignedBy(buyer.address, digest(2000n), sig.slice(0, 130) as Hex)).toBe(false)
     expect(isSignedBy(buyer.address, digest(2000n), `${sig}00` as Hex)).toBe(false)
     expect(isSignedBy(buyer.address, digest(2000n).subarray(1), sig)).toBe(false)
     // r = 0 and r = n name no point.
     expect(recoverSigner(digest(2000n), `0x${'00'.repeat(32)}${sig.slice(66)}` as Hex)).toBeUndefined()
-    expect(recoverSigner(digest(2000n), `${numberToHex(secp256k1.CURVE.n, { size: 32 })}${sig.slice(66)}` as Hex)).toBeUndefined()
+    expect(
+      recoverSigner(digest(2000n), `${numberToHex(secp256k1.CURVE.n, { size: 32 })}${sig.slice(66)}` as Hex),
+    ).toBeUndefined()
     expect(isSignedBy(buyer.address, digest(2000n), sig)).toBe(true)
   })
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type * as Libsecp256k1 from 'tiny-secp256k1'
-import { keccak256, type Address, type Hex } from 'viem'
+import { type Address, type Hex, keccak256 } from 'viem'
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const HALF_N = N >> 1n
@@ -24,7 +24,9 @@ const libsecp256k1 = () => (lib ??= createRequire(import.meta.url)('tiny-secp256
 export function recoverSigner(digest: Uint8Array, signature: Hex): Address | undefined {
   if (digest.length !== 32 || signature.length !== 132 || !/^0x[0-9a-fA-F]{130}$/.test(signature)) return undefined
   const bytes = Buffer.from(signature.slice(2), 'hex')
-  const r = BigInt(`0x${signature.slice(2, 66)}`), s = BigInt(`0x${signature.slice(66, 130)}`), v = bytes[64]!
+  const r = BigInt(`0x${signature.slice(2, 66)}`),
+    s = BigInt(`0x${signature.slice(66, 130)}`),
+    v = bytes[64]!
   if (r === 0n || r >= N || s === 0n || s > HALF_N || (v !== 27 && v !== 28)) return undefined
   let key: Uint8Array | null
   try {

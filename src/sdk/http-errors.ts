@@ -8,7 +8,12 @@ import type { ErrorCode } from '../errors/codes.js'
  */
 export class ApiError extends BaseError<ErrorCode | (string & {})> {
   override name = 'ApiError'
-  constructor(status: number, code: string, message: string, readonly body?: unknown) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly body?: unknown,
+  ) {
     super(code, message, { status })
   }
 
@@ -22,7 +27,10 @@ export class ApiError extends BaseError<ErrorCode | (string & {})> {
 /** The daemon could not be reached at all (not running, wrong URL). */
 export class UnreachableError extends BaseError {
   override name = 'UnreachableError'
-  constructor(readonly url: string, cause: unknown) {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
     super('DAEMON_UNREACHABLE', `cannot reach ${url}: ${(cause as Error)?.message ?? cause}`, { cause })
   }
 }

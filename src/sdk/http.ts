@@ -35,7 +35,12 @@ export async function callJson<T>(baseUrl: string, path: string, opts: CallOptio
   }
   if (res.statusCode >= 400) {
     const body = (data ?? {}) as { error?: string; code?: string }
-    throw new ApiError(res.statusCode, body.code ?? 'HTTP_' + res.statusCode, body.error ?? (text.slice(0, 200) || `HTTP ${res.statusCode}`), data)
+    throw new ApiError(
+      res.statusCode,
+      body.code ?? 'HTTP_' + res.statusCode,
+      body.error ?? (text.slice(0, 200) || `HTTP ${res.statusCode}`),
+      data,
+    )
   }
   return data as T
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { errorCodes, type ErrorCode } from '../errors/codes.js'
+import { type ErrorCode, errorCodes } from '../errors/codes.js'
 import { BaseError } from '../errors/index.js'
 
 /**
@@ -13,15 +13,24 @@ import { BaseError } from '../errors/index.js'
  * parseInput(sendBodyFor('local-radius'), { to, amount: '1', token: 'XUSD' }, 'body')
  * // throws BaseError UNKNOWN_TOKEN: invalid field 'token': 'XUSD' is not a token of local-radius ...
  */
-export function parseInput<S extends z.ZodTypeAny>(schema: S, data: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
+export function parseInput<S extends z.ZodTypeAny>(
+  schema: S,
+  data: unknown,
+  where: 'body' | 'query' | 'path',
+): z.output<S> {
   const parsed = schema.safeParse(data)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]!
   const field = issue.path.join('.')
   const missing = issue.code === 'invalid_type' && issue.received === 'undefined'
   const noun = where === 'query' ? 'query parameter' : where === 'path' ? 'path parameter' : 'field'
-  const message = field ? (missing ? `missing ${noun} '${field}'` : `invalid ${noun} '${field}': ${issue.message}`) : `invalid request ${where}: ${issue.message}`
+  const message = field
+    ? missing
+      ? `missing ${noun} '${field}'`
+      : `invalid ${noun} '${field}': ${issue.message}`
+    : `invalid request ${where}: ${issue.message}`
   const declared = issue.code === 'custom' ? (issue.params as { code?: string } | undefined)?.code : undefined
-  const code: ErrorCode = declared && declared in errorCodes ? (declared as ErrorCode) : where === 'path' ? 'NOT_FOUND' : 'BAD_REQUEST'
+  const code: ErrorCode =
+    declared && declared in errorCodes ? (declared as ErrorCode) : where === 'path' ? 'NOT_FOUND' : 'BAD_REQUEST'
   throw new BaseError(code, message)
 }

@@ -13,13 +13,19 @@ describe('toBaseUnits', () => {
   })
   it('refuses more decimals than the token has, and non-decimals', () => {
     expect(() => toBaseUnits('1.0000001', 6)).toThrow(/more than 6 decimal places/)
-    for (const bad of ['-1', '1e5', 'abc', '', '1.', '.5']) expect(() => toBaseUnits(bad, 6)).toThrow(/positive decimal/)
+    for (const bad of ['-1', '1e5', 'abc', '', '1.', '.5'])
+      expect(() => toBaseUnits(bad, 6)).toThrow(/positive decimal/)
   })
 })
 
 describe('fromBaseUnits', () => {
   it('round-trips', () => {
-    for (const [v, d] of [['0.000001', 6], ['1', 18], ['42.5', 18], ['0', 6]] as const) {
+    for (const [v, d] of [
+      ['0.000001', 6],
+      ['1', 18],
+      ['42.5', 18],
+      ['0', 6],
+    ] as const) {
       expect(fromBaseUnits(toBaseUnits(v, d), d)).toBe(v)
     }
   })

@@ -9,7 +9,10 @@ export function toBaseUnits(amount: string, decimals: number, field = 'amount'):
   if (!m) throw new BaseError('BAD_REQUEST', `${field} must be a positive decimal like "12.5", got "${amount}"`)
   const [, whole, frac = ''] = m
   if (frac.replace(/0+$/, '').length > decimals) {
-    throw new BaseError('BAD_REQUEST', `${field} has more than ${decimals} decimal places, the token's precision: "${amount}"`)
+    throw new BaseError(
+      'BAD_REQUEST',
+      `${field} has more than ${decimals} decimal places, the token's precision: "${amount}"`,
+    )
   }
   return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt((frac + '0'.repeat(decimals)).slice(0, decimals) || '0')
 }

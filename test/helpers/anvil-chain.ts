@@ -1,8 +1,8 @@
-import { afterAll, beforeAll } from 'vitest'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { startAnvil, type Anvil } from '../../daemon/chains/embedded/anvil.js'
-import { evmChain, type EvmChain } from '../../daemon/chains/evm/chain.js'
+import { afterAll, beforeAll } from 'vitest'
+import { type Anvil, startAnvil } from '../../daemon/chains/embedded/anvil.js'
+import { type EvmChain, evmChain } from '../../daemon/chains/evm/chain.js'
 import { networks } from '../../src/networks/registry.js'
 
 /**
@@ -22,7 +22,8 @@ export function useAnvilChain() {
     if (!chain) throw new Error('the anvil chain is started by beforeAll: use it inside a test')
     return chain
   }
-  const rpc = <T = unknown>(method: string, params: unknown[] = []) => started().client.request({ method, params } as never) as Promise<T>
+  const rpc = <T = unknown>(method: string, params: unknown[] = []) =>
+    started().client.request({ method, params } as never) as Promise<T>
   return {
     get chain() {
       return started()

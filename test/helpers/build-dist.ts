@@ -9,6 +9,8 @@ const built = Symbol.for('parx.test.distBuilt')
 export default function setup(): void {
   const g = globalThis as { [built]?: true }
   if (g[built]) return
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build.js', import.meta.url))], { stdio: 'inherit' })
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build.js', import.meta.url))], {
+    stdio: 'inherit',
+  })
   g[built] = true
 }

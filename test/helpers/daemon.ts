@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type Daemon, startDaemon } from '../../daemon/main.js'
 import { loadConfig } from '../../src/config/load.js'
-import { callJson, type CallOptions } from '../../src/sdk/http.js'
-import { startDaemon, type Daemon } from '../../daemon/main.js'
+import { type CallOptions, callJson } from '../../src/sdk/http.js'
 import { testStoreUrl } from './store.js'
 
 export type TestDaemon = Daemon & {
@@ -22,12 +22,30 @@ export type TestDaemon = Daemon & {
 const storeUrls = new Map<string, string | undefined>()
 
 /** Starts a real daemon in-process (local profile unless `env`/`file` say otherwise): free ports, temp data dir. */
-export async function startTestDaemon(opts: { dataDir?: string; flags?: Record<string, unknown>; file?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  opts: {
+    dataDir?: string
+    flags?: Record<string, unknown>
+    file?: Record<string, unknown>
+    env?: NodeJS.ProcessEnv
+  } = {},
+): Promise<TestDaemon> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'parx-test-'))
   // On the postgres test project each data dir gets its own database, found again on a restart.
   let storeUrl = storeUrls.get(dataDir)
   if (!storeUrl && !opts.flags?.store && !opts.file?.store) storeUrls.set(dataDir, (storeUrl = await testStoreUrl()))
-  const config = loadConfig({ env: opts.env ?? {}, file: opts.file ?? {}, flags: { port: 0, dataDir, logLevel: 'warn', bundler: { prestart: false }, ...(storeUrl ? { store: { url: storeUrl } } : {}), ...opts.flags } })
+  const config = loadConfig({
+    env: opts.env ?? {},
+    file: opts.file ?? {},
+    flags: {
+      port: 0,
+      dataDir,
+      logLevel: 'warn',
+      bundler: { prestart: false },
+      ...(storeUrl ? { store: { url: storeUrl } } : {}),
+      ...opts.flags,
+    },
+  })
   const daemon = await startDaemon(config)
   const api = daemon.urls.api
   const operatorHeaders = () => ({ authorization: `Bearer ${daemon.services.keys.operatorToken}` })

@@ -1,5 +1,5 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { toHex, type Hex } from 'viem'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Hex, toHex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
 /**
@@ -7,11 +7,23 @@ import type { PrivateKeyAccount } from 'viem/accounts'
  * and personal_sign by `account`), as the dashboard's Chromium tests sign in with SIWE. Page errors
  * are collected in `pageErrors` for the tests to assert none.
  */
-export async function openDashboardBrowser(account: PrivateKeyAccount, chainId: number): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
+export async function openDashboardBrowser(
+  account: PrivateKeyAccount,
+  chainId: number,
+): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
+    executablePath: '/usr/bin/chromium',
+    headless: true,
     // notes/hosted-and-mpp.md: without the background-networking flags Chromium floods the closed network.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
   page.setDefaultTimeout(20_000)
@@ -23,6 +35,8 @@ export async function openDashboardBrowser(account: PrivateKeyAccount, chainId: 
     if (method === 'personal_sign') return account.signMessage({ message: { raw: params[0] as Hex } })
     throw new Error(`the test wallet does not do ${method}`)
   })
-  await page.addInitScript('window.ethereum = { request: function (a) { return window.__parxTestWallet(a.method, a.params || []) } }')
+  await page.addInitScript(
+    'window.ethereum = { request: function (a) { return window.__parxTestWallet(a.method, a.params || []) } }',
+  )
   return { browser, page, pageErrors }
 }

@@ -10,13 +10,22 @@ export type DashResponse = { status: number; body: any; setCookie: string | null
 export function dashboardClient(api: string) {
   let cookie: string | undefined
   let csrf: string | undefined
-  const call = async (method: string, path: string, body?: unknown, opts: { csrf?: string | null } = {}): Promise<DashResponse> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { csrf?: string | null } = {},
+  ): Promise<DashResponse> => {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (cookie) headers.cookie = cookie
     const token = opts.csrf === undefined ? csrf : opts.csrf
     if (token) headers['x-csrf-token'] = token
-    const res = await fetch(`${api}/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await fetch(`${api}/dashboard/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const setCookie = res.headers.get('set-cookie')
     if (setCookie) {
       const [pair] = setCookie.split(';')

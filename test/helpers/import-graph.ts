@@ -23,27 +23,35 @@ export const layerRules: LayerRule[] = [
     name: 'low layers import no CLI or daemon',
     from: /^src\/(sdk|config|errors|networks)\//,
     to: /^(src\/cli|daemon)\//,
-    message: 'src/sdk, src/config, src/errors and src/networks sit below the CLI and the daemon: move what they need down (docs/development.md "One door")',
+    message:
+      'src/sdk, src/config, src/errors and src/networks sit below the CLI and the daemon: move what they need down (docs/development.md "One door")',
   },
   {
     name: 'the daemon imports no CLI',
     from: /^daemon\//,
     to: /^src\/cli\//,
-    message: 'the daemon never imports src/cli: move the shared piece to src/config (e.g. src/config/package-root.ts) or lower',
+    message:
+      'the daemon never imports src/cli: move the shared piece to src/config (e.g. src/config/package-root.ts) or lower',
   },
   {
     name: 'src reaches the daemon through daemon/entry.ts',
     from: /^src\//,
     to: /^daemon\/(?!entry\.ts$)/,
-    message: 'src/ reaches daemon/ only through daemon/entry.ts: export what the CLI needs there (lazily, as its other functions do)',
+    message:
+      'src/ reaches daemon/ only through daemon/entry.ts: export what the CLI needs there (lazily, as its other functions do)',
   },
 ]
 
 /** The product files of a checkout: .ts/.tsx under src/ and daemon/ (tracked, or new and not ignored), tests and declarations left out. */
 export function productFiles(root: string): string[] {
-  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'src', 'daemon'], { cwd: root, encoding: 'utf8' })
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'src', 'daemon'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
     .split('\n')
-    .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts') && existsSync(posix.join(root, f)))
+    .filter(
+      (f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts') && existsSync(posix.join(root, f)),
+    )
 }
 
 /** Every relative import between product files (package imports and files outside src/ and daemon/ are not arrows of this graph). */
@@ -78,12 +86,16 @@ function kindAt(text: string, pos: number): EdgeKind {
   const statement = before.slice(start)
   if (/^(import|export)\s+type\b/.test(statement)) return 'type'
   const names = /^(?:import|export)\s*\{([^}]*)\}\s*from\s*$/.exec(statement)?.[1]
-  const bindings = names?.split(',').map((s) => s.trim()).filter(Boolean)
+  const bindings = names
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   return bindings?.length && bindings.every((b) => b.startsWith('type ')) ? 'type' : 'value'
 }
 
 /** The edges breaking a rule. */
-export const breaking = (edges: Edge[], rule: LayerRule) => edges.filter((e) => rule.from.test(e.from) && rule.to.test(e.to))
+export const breaking = (edges: Edge[], rule: LayerRule) =>
+  edges.filter((e) => rule.from.test(e.from) && rule.to.test(e.to))
 
 /** Import circles: the strongly connected components of two files or more (Tarjan), each sorted. */
 export function circles(edges: Edge[]): string[][] {

@@ -27,5 +27,9 @@ export function listeningAddresses(port: number): string[] {
 
 /** The kernel prints each 32-bit word in host order (little-endian here). */
 const words = (hex: string) => hex.match(/.{8}/g)!.map((w) => w.match(/../g)!.reverse().join(''))
-const ipv4 = (hex: string) => words(hex)[0]!.match(/../g)!.map((b) => parseInt(b, 16)).join('.')
+const ipv4 = (hex: string) =>
+  words(hex)[0]!
+    .match(/../g)!
+    .map((b) => parseInt(b, 16))
+    .join('.')
 const ipv6 = (hex: string) => words(hex).join('').match(/.{4}/g)!.join(':')

@@ -1,5 +1,9 @@
-import { x402ResourceServer, type FacilitatorClient } from '@x402/core/server'
-import { BatchSettlementChannelManager, BatchSettlementEvmScheme as BatchServer, type ChannelStorage } from '@x402/evm/batch-settlement/server'
+import { type FacilitatorClient, x402ResourceServer } from '@x402/core/server'
+import {
+  BatchSettlementEvmScheme as BatchServer,
+  BatchSettlementChannelManager,
+  type ChannelStorage,
+} from '@x402/evm/batch-settlement/server'
 import { ExactEvmScheme as ExactServer } from '@x402/evm/exact/server'
 import { paymentMiddleware, setSettlementOverrides } from '@x402/express'
 import express from 'express'
@@ -35,15 +39,28 @@ export async function officialSeller(o: {
   storage?: ChannelStorage
 }): Promise<OfficialSeller> {
   const scheme = new BatchServer(o.payTo, { withdrawDelay: 900, ...(o.storage ? { storage: o.storage } : {}) })
-  const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactServer()).register(o.network, scheme)
+  const server = new x402ResourceServer(o.facilitator)
+    .register(o.network, new ExactServer())
+    .register(o.network, scheme)
   const app = express()
-  const priced = Object.fromEntries(Object.entries(o.routes).map(([path, r]) => [`GET ${path}`, {
-    accepts: {
-      scheme: r.scheme ?? 'batch-settlement', network: o.network, payTo: o.payTo,
-      price: { amount: r.amount, asset: o.token.address as Address, extra: { name: o.token.name, version: o.token.version, ...r.extra } },
-    },
-    ...(r.extensions ? { extensions: r.extensions } : {}),
-  }]))
+  const priced = Object.fromEntries(
+    Object.entries(o.routes).map(([path, r]) => [
+      `GET ${path}`,
+      {
+        accepts: {
+          scheme: r.scheme ?? 'batch-settlement',
+          network: o.network,
+          payTo: o.payTo,
+          price: {
+            amount: r.amount,
+            asset: o.token.address as Address,
+            extra: { name: o.token.name, version: o.token.version, ...r.extra },
+          },
+        },
+        ...(r.extensions ? { extensions: r.extensions } : {}),
+      },
+    ]),
+  )
   app.use(paymentMiddleware(priced, server))
   for (const [path, r] of Object.entries(o.routes)) {
     app.get(path, (_req, res) => {
@@ -53,6 +70,12 @@ export async function officialSeller(o: {
     })
   }
   const listening = await listen(app)
-  const manager = new BatchSettlementChannelManager({ scheme, facilitator: o.facilitator, receiver: o.payTo, token: o.token.address as Address, network: o.network })
+  const manager = new BatchSettlementChannelManager({
+    scheme,
+    facilitator: o.facilitator,
+    receiver: o.payTo,
+    token: o.token.address as Address,
+    network: o.network,
+  })
   return { ...listening, manager }
 }

@@ -54,7 +54,11 @@ export async function packedParx(): Promise<Packed> {
   } catch {}
   if (mine) {
     try {
-      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repo, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } })
+      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+        cwd: repo,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      })
       const [p] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
       const packed: Packed = { tarball: join(dir, p!.filename), files: p!.files.map((f) => f.path) }
       // Written whole, then renamed: the waiting file never reads half of it.

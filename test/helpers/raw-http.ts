@@ -7,12 +7,18 @@ function parseAnswer(data: string, closed: boolean): RawAnswer | undefined {
   const end = data.indexOf('\r\n\r\n')
   if (end < 0) return closed ? { status: 0, headers: {}, body: '' } : undefined
   const [statusLine = '', ...lines] = data.slice(0, end).split('\r\n')
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  )
   const status = Number(statusLine.split(' ')[1] ?? 0)
   let rest = data.slice(end + 4)
   if (headers['content-length'] !== undefined) {
     const n = Number(headers['content-length'])
-    return rest.length >= n ? { status, headers, body: rest.slice(0, n) } : closed ? { status, headers, body: rest } : undefined
+    return rest.length >= n
+      ? { status, headers, body: rest.slice(0, n) }
+      : closed
+        ? { status, headers, body: rest }
+        : undefined
   }
   if (headers['transfer-encoding'] === 'chunked') {
     let body = ''

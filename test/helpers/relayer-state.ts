@@ -1,7 +1,10 @@
 import pg from 'pg'
-import { createPublicClient, http, type Address } from 'viem'
+import { type Address, createPublicClient, http } from 'viem'
 
-type PoolContent = { pending?: Record<string, Record<string, { hash: string }>>; queued?: Record<string, Record<string, { hash: string }>> }
+type PoolContent = {
+  pending?: Record<string, Record<string, { hash: string }>>
+  queued?: Record<string, Record<string, { hash: string }>>
+}
 
 /**
  * What a stuck relayer looks like, for a failing hosted test's output: its counts on the node
@@ -17,20 +20,34 @@ export async function relayerState(rpcUrl: string, db: string, chainId: number, 
   const content = (await client.request({ method: 'txpool_content', params: [] } as never)) as PoolContent
   const mine = (part?: Record<string, Record<string, { hash: string }>>) =>
     Object.entries(part ?? {}).find(([a]) => a.toLowerCase() === relayer.toLowerCase())?.[1] ?? {}
-  const nonces = (part: Record<string, { hash: string }>) => Object.keys(part).map(Number).sort((a, b) => a - b)
+  const nonces = (part: Record<string, { hash: string }>) =>
+    Object.keys(part)
+      .map(Number)
+      .sort((a, b) => a - b)
   const store = new pg.Client({ connectionString: db })
   await store.connect()
   try {
-    const counter = await store.query('SELECT next_nonce FROM relayer_nonces WHERE chain_id = $1 AND address = $2', [chainId, relayer.toLowerCase()])
+    const counter = await store.query('SELECT next_nonce FROM relayer_nonces WHERE chain_id = $1 AND address = $2', [
+      chainId,
+      relayer.toLowerCase(),
+    ])
     const rows = await store.query(
       'SELECT nonce, purpose, state, hash, created_at FROM tx_outbox WHERE chain_id = $1 AND sender = $2 AND nonce >= $3 ORDER BY nonce, created_at LIMIT 40',
       [chainId, relayer.toLowerCase(), mined],
     )
-    return JSON.stringify({
-      relayer, mined, pending, storeNext: counter.rows[0]?.next_nonce,
-      poolPending: nonces(mine(content.pending)), poolQueued: nonces(mine(content.queued)),
-      outboxFromMined: rows.rows.map((r) => `${r.nonce} ${r.purpose} ${r.state} ${r.hash} @${r.created_at}`),
-    }, null, 1)
+    return JSON.stringify(
+      {
+        relayer,
+        mined,
+        pending,
+        storeNext: counter.rows[0]?.next_nonce,
+        poolPending: nonces(mine(content.pending)),
+        poolQueued: nonces(mine(content.queued)),
+        outboxFromMined: rows.rows.map((r) => `${r.nonce} ${r.purpose} ${r.state} ${r.hash} @${r.created_at}`),
+      },
+      null,
+      1,
+    )
   } finally {
     await store.end()
   }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { tiedToParent } from '../../daemon/chains/embedded/tied-to-parent.js'
@@ -25,11 +25,32 @@ export type ReplicaOptions = {
  * testnet daemon otherwise limits it like any client, shared by every replica).
  */
 export async function serveReplica(o: ReplicaOptions): Promise<ReplicaProcess> {
-  const argv = [join(import.meta.dirname, '..', '..', 'bin', 'parx.js'), '--output', 'json', 'serve', '--role', o.role, '--port', String(o.port ?? 0), '--data-dir', o.dataDir, '--log-level', 'info']
+  const argv = [
+    join(import.meta.dirname, '..', '..', 'bin', 'parx.js'),
+    '--output',
+    'json',
+    'serve',
+    '--role',
+    o.role,
+    '--port',
+    String(o.port ?? 0),
+    '--data-dir',
+    o.dataDir,
+    '--log-level',
+    'info',
+  ]
   const [cmd, ...rest] = tiedToParent([process.execPath, ...argv])
   const child = spawn(cmd!, rest, {
-    stdio: ['ignore', 'pipe', 'pipe'], detached: o.detached ?? false,
-    env: { ...process.env, ...o.chainsEnv, PARX_STORE_URL: o.storeUrl, PARX_RUNTIME_DIR: join(o.dataDir, 'run'), PARX_MAX_USD: '1000000', PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: o.detached ?? false,
+    env: {
+      ...process.env,
+      ...o.chainsEnv,
+      PARX_STORE_URL: o.storeUrl,
+      PARX_RUNTIME_DIR: join(o.dataDir, 'run'),
+      PARX_MAX_USD: '1000000',
+      PARX_RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
+    },
   })
   let stderr = ''
   child.stderr!.on('data', (d) => (stderr += d))

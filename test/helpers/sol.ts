@@ -23,11 +23,26 @@ export async function solClient(d: TestDaemon): Promise<SolClient> {
   const key = await d.partnerKey()
   const connection = new Connection(d.urls.rpc[d.services.solana.key]!, 'confirmed')
   const info = await d.call('/api/sol/info')
-  const mints = Object.fromEntries(Object.entries(info.mints as Record<string, { mint: string }>).map(([s, m]) => [s, new PublicKey(m.mint)]))
-  const json = (headers: Record<string, string> = {}) => ({ 'content-type': 'application/json', 'x-api-key': key, ...headers })
+  const mints = Object.fromEntries(
+    Object.entries(info.mints as Record<string, { mint: string }>).map(([s, m]) => [s, new PublicKey(m.mint)]),
+  )
+  const json = (headers: Record<string, string> = {}) => ({
+    'content-type': 'application/json',
+    'x-api-key': key,
+    ...headers,
+  })
   const c: SolClient = {
-    d, key, connection, mints, solver: new PublicKey(info.solver),
-    post: (path, body, headers) => d.raw(path, { method: 'POST', headers: json(headers), body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    d,
+    key,
+    connection,
+    mints,
+    solver: new PublicKey(info.solver),
+    post: (path, body, headers) =>
+      d.raw(path, {
+        method: 'POST',
+        headers: json(headers),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     get: (path, headers) => d.raw(path, { headers: json(headers) }),
     async fund(to, token, amount) {
       await d.call('/api/local/faucet', { body: { network: d.services.solana.key, to: to.toBase58(), token, amount } })
@@ -45,7 +60,11 @@ export async function solClient(d: TestDaemon): Promise<SolClient> {
       const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
       tx.partialSign(user)
       const signature = await connection.sendRawTransaction(tx.serialize())
-      const { value } = await connection.confirmTransaction({ signature, blockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight })
+      const { value } = await connection.confirmTransaction({
+        signature,
+        blockhash: built.blockhash,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+      })
       if (value.err) throw new Error(`swap ${signature} failed: ${JSON.stringify(value.err)}`)
       return { built, signature }
     },

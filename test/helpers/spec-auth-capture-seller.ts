@@ -1,5 +1,5 @@
 import express from 'express'
-import { keccak256, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { type Address, type Hex, keccak256, toHex, zeroAddress } from 'viem'
 import { listen } from './x402-buyers.js'
 
 /**
@@ -7,10 +7,22 @@ import { listen } from './x402-buyers.js'
  * unless `charge`), whether its handler fails (status 500: the hold is voided), and `deferred` to
  * answer on the hold and capture later.
  */
-export type SpecRoute = { amount: string; charge?: string; fails?: boolean; deferred?: boolean; captureDeadlineSeconds?: number }
+export type SpecRoute = {
+  amount: string
+  charge?: string
+  fails?: boolean
+  deferred?: boolean
+  captureDeadlineSeconds?: number
+}
 
 /** What a deferred server persists with each hold to author its lifecycle settles (the binding: paymentInfo and saltNonce). */
-export type SpecHold = { requirements: Record<string, unknown>; paymentInfo: Record<string, unknown>; saltNonce: string; capturable: bigint; refundable: bigint }
+export type SpecHold = {
+  requirements: Record<string, unknown>
+  paymentInfo: Record<string, unknown>
+  saltNonce: string
+  capturable: bigint
+  refundable: bigint
+}
 
 /** payTo's key, which funds refunds by signing (any viem account). */
 export type RefundSigner = { signTypedData(td: any): Promise<Hex> }
@@ -29,7 +41,14 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64')
 const unb64 = (s: string) => JSON.parse(Buffer.from(s, 'base64').toString('utf8'))
 /** Key-order independent JSON, to recognise requirements this seller wrote. */
 const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`).join(',')}}` : JSON.stringify(v)
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v)
 
 /**
  * A minimal x402 auth-capture seller written from the spec (scheme_auth_capture.md's server
@@ -41,27 +60,64 @@ const canonical = (v: unknown): string =>
  * voided when the handler fails. Lifecycle settles carry the seller's partner key (its out-of-band
  * authentication, bound to payTo) and an `idempotencyKey`.
  */
-export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: string; network: string; payTo: Address; asset: Address; routes: Record<string, SpecRoute> }): Promise<SpecSeller> {
-  const supported = (await (await fetch(`${o.facilitator}/supported`)).json()) as { kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }> }
-  const kind = supported.kinds.find((k) => k.scheme === 'auth-capture' && k.network === o.network && String(k.extra.asset).toLowerCase() === o.asset.toLowerCase())
+export async function specAuthCaptureSeller(o: {
+  facilitator: string
+  apiKey: string
+  network: string
+  payTo: Address
+  asset: Address
+  routes: Record<string, SpecRoute>
+}): Promise<SpecSeller> {
+  const supported = (await (await fetch(`${o.facilitator}/supported`)).json()) as {
+    kinds: Array<{ scheme: string; network: string; extra: Record<string, unknown> }>
+  }
+  const kind = supported.kinds.find(
+    (k) =>
+      k.scheme === 'auth-capture' &&
+      k.network === o.network &&
+      String(k.extra.asset).toLowerCase() === o.asset.toLowerCase(),
+  )
   if (!kind) throw new Error(`the facilitator offers no auth-capture for ${o.asset} on ${o.network}`)
   const issued = new Set<string>()
   const holds = new Map<string, SpecHold>()
   const applied = new Set<string>()
   const post = async (op: 'verify' | 'settle', body: unknown) => {
-    const r = await fetch(`${o.facilitator}/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': o.apiKey }, body: JSON.stringify(body) })
+    const r = await fetch(`${o.facilitator}/${op}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': o.apiKey },
+      body: JSON.stringify(body),
+    })
     return (await r.json()) as Record<string, any>
   }
-  const body = (requirements: unknown, payload: unknown) => ({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements })
+  const body = (requirements: unknown, payload: unknown) => ({
+    x402Version: 2,
+    paymentPayload: { x402Version: 2, accepted: requirements, payload },
+    paymentRequirements: requirements,
+  })
   const offer = (route: SpecRoute) => {
     const now = Math.floor(Date.now() / 1000)
     const captureDeadline = now + (route.captureDeadlineSeconds ?? 3600)
     const r = {
-      scheme: 'auth-capture', network: o.network, amount: route.amount, asset: o.asset, payTo: o.payTo, maxTimeoutSeconds: 60,
+      scheme: 'auth-capture',
+      network: o.network,
+      amount: route.amount,
+      asset: o.asset,
+      payTo: o.payTo,
+      maxTimeoutSeconds: 60,
       extra: {
-        name: kind.extra.name, version: kind.extra.version, authCaptureEscrow: kind.extra.authCaptureEscrow, captureAuthorizer: kind.extra.captureAuthorizer,
-        operatorType: 'delegated', receiverAuthorizer: kind.extra.receiverAuthorizer, paymentFlow: 'escrow', captureMode: route.deferred ? 'deferred' : 'sync',
-        captureDeadline, refundDeadline: captureDeadline + 3600, feeRecipient: zeroAddress, minFeeBps: 0, maxFeeBps: 0,
+        name: kind.extra.name,
+        version: kind.extra.version,
+        authCaptureEscrow: kind.extra.authCaptureEscrow,
+        captureAuthorizer: kind.extra.captureAuthorizer,
+        operatorType: 'delegated',
+        receiverAuthorizer: kind.extra.receiverAuthorizer,
+        paymentFlow: 'escrow',
+        captureMode: route.deferred ? 'deferred' : 'sync',
+        captureDeadline,
+        refundDeadline: captureDeadline + 3600,
+        feeRecipient: zeroAddress,
+        minFeeBps: 0,
+        maxFeeBps: 0,
       },
     }
     issued.add(canonical(r))
@@ -69,13 +125,20 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
   }
   const lifecycle = async (id: string, payload: Record<string, unknown>) => {
     const h = holds.get(id)!
-    const s = await post('settle', body(h.requirements, { paymentInfo: h.paymentInfo, saltNonce: h.saltNonce, ...payload }))
+    const s = await post(
+      'settle',
+      body(h.requirements, { paymentInfo: h.paymentInfo, saltNonce: h.saltNonce, ...payload }),
+    )
     // A replayed answer of a settle already applied here changes nothing (a seller that lost the first answer applies it now).
     if (s.success && applied.has(`${id}:${s.transaction}`)) return s
     if (s.success) applied.add(`${id}:${s.transaction}`)
     if (s.success && payload.type === 'capture') {
       const voided = BigInt(s.extra.voided ?? 0)
-      holds.set(id, { ...h, capturable: h.capturable - BigInt(s.amount) - voided, refundable: h.refundable + BigInt(s.amount) })
+      holds.set(id, {
+        ...h,
+        capturable: h.capturable - BigInt(s.amount) - voided,
+        refundable: h.refundable + BigInt(s.amount),
+      })
     }
     if (s.success && payload.type === 'void') holds.set(id, { ...h, capturable: 0n })
     if (s.success && payload.type === 'refund') holds.set(id, { ...h, refundable: h.refundable - BigInt(s.amount) })
@@ -84,9 +147,14 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
   const capture = (id: string, amount: bigint, c: { closeOut?: boolean; idempotencyKey?: string } = {}) => {
     const h = holds.get(id)!
     return lifecycle(id, {
-      type: 'capture', amount: amount.toString(), feeAmount: '0', feeReceiver: zeroAddress,
-      expectedCapturableAmount: h.capturable.toString(), expectedRefundableAmount: h.refundable.toString(),
-      ...(c.closeOut ? { closeOut: true } : {}), idempotencyKey: c.idempotencyKey ?? `${id}:capture:${h.capturable}:${h.refundable}`,
+      type: 'capture',
+      amount: amount.toString(),
+      feeAmount: '0',
+      feeReceiver: zeroAddress,
+      expectedCapturableAmount: h.capturable.toString(),
+      expectedRefundableAmount: h.refundable.toString(),
+      ...(c.closeOut ? { closeOut: true } : {}),
+      idempotencyKey: c.idempotencyKey ?? `${id}:capture:${h.capturable}:${h.refundable}`,
     })
   }
 
@@ -99,16 +167,49 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
     const h = holds.get(id)!
     const extra = h.requirements.extra as Record<string, unknown>
     const validBefore = BigInt(Math.floor(Date.now() / 1000) + 600)
-    const authorization = { from: o.payTo, to: h.paymentInfo.operator as Address, value: amount, validAfter: 0n, validBefore, nonce: keccak256(toHex(`${id}:${h.refundable}:${Math.random()}`)) }
+    const authorization = {
+      from: o.payTo,
+      to: h.paymentInfo.operator as Address,
+      value: amount,
+      validAfter: 0n,
+      validBefore,
+      nonce: keccak256(toHex(`${id}:${h.refundable}:${Math.random()}`)),
+    }
     const signature = await signer.signTypedData({
-      domain: { name: String(extra.name), version: String(extra.version), chainId: Number(o.network.split(':')[1]), verifyingContract: o.asset },
-      types: { ReceiveWithAuthorization: [{ name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' }] },
-      primaryType: 'ReceiveWithAuthorization', message: authorization,
+      domain: {
+        name: String(extra.name),
+        version: String(extra.version),
+        chainId: Number(o.network.split(':')[1]),
+        verifyingContract: o.asset,
+      },
+      types: {
+        ReceiveWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'ReceiveWithAuthorization',
+      message: authorization,
     })
     return lifecycle(id, {
-      type: 'refund', amount: amount.toString(), expectedCapturableAmount: h.capturable.toString(), expectedRefundableAmount: h.refundable.toString(),
+      type: 'refund',
+      amount: amount.toString(),
+      expectedCapturableAmount: h.capturable.toString(),
+      expectedRefundableAmount: h.refundable.toString(),
       idempotencyKey: `${id}:refund:${h.refundable}`,
-      refundFunding: { authorization: { ...authorization, value: amount.toString(), validAfter: '0', validBefore: validBefore.toString() }, signature },
+      refundFunding: {
+        authorization: {
+          ...authorization,
+          value: amount.toString(),
+          validAfter: '0',
+          validBefore: validBefore.toString(),
+        },
+        signature,
+      },
     })
   }
 
@@ -117,7 +218,15 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
     app.get(path, async (req, res) => {
       const header = req.header('payment-signature')
       const refuse = (error: string) => {
-        res.setHeader('PAYMENT-REQUIRED', b64({ x402Version: 2, error, resource: { url: `${req.protocol}://${req.get('host')}${req.originalUrl}` }, accepts: [offer(route)] }))
+        res.setHeader(
+          'PAYMENT-REQUIRED',
+          b64({
+            x402Version: 2,
+            error,
+            resource: { url: `${req.protocol}://${req.get('host')}${req.originalUrl}` },
+            accepts: [offer(route)],
+          }),
+        )
         res.status(402).json({})
       }
       if (!header) return refuse('payment required')
@@ -130,7 +239,13 @@ export async function specAuthCaptureSeller(o: { facilitator: string; apiKey: st
       const held = await post('settle', body(requirements, payment.payload))
       if (!held.success) return refuse(held.errorReason)
       const id = held.extra.paymentInfoHash as string
-      holds.set(id, { requirements, paymentInfo: held.extra.paymentInfo, saltNonce: String(payment.payload.saltNonce), capturable: BigInt(held.amount), refundable: 0n })
+      holds.set(id, {
+        requirements,
+        paymentInfo: held.extra.paymentInfo,
+        saltNonce: String(payment.payload.saltNonce),
+        capturable: BigInt(held.amount),
+        refundable: 0n,
+      })
       if (route.fails) {
         const voided = await lifecycle(id, { type: 'void', idempotencyKey: `${id}:void` })
         res.setHeader('PAYMENT-RESPONSE', b64(voided))

@@ -7,7 +7,8 @@ import { Worker } from 'node:worker_threads'
  */
 export function holdWriteLock(file: string, ms: number): Promise<void> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { workerData, parentPort } = require('node:worker_threads')
     const db = new (require(workerData.driver))(workerData.file)
     db.exec('BEGIN IMMEDIATE')
@@ -15,7 +16,9 @@ export function holdWriteLock(file: string, ms: number): Promise<void> {
     const until = Date.now() + workerData.ms
     while (Date.now() < until) {}
     db.exec('COMMIT'); db.close()
-  `, { eval: true, workerData: { file, ms, driver } })
+  `,
+    { eval: true, workerData: { file, ms, driver } },
+  )
   return new Promise((resolve, reject) => {
     worker.once('message', () => resolve())
     worker.once('error', reject)

@@ -5,7 +5,8 @@ import { testPostgres } from './postgres.js'
  * The store dialect this run tests: `PARX_TEST_STORE=postgres` (the `postgres` vitest project)
  * or SQLite, the default. Store-sensitive suites use the helpers below and so run on both.
  */
-export const testDialect = (): 'sqlite' | 'postgres' => (process.env.PARX_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite')
+export const testDialect = (): 'sqlite' | 'postgres' =>
+  process.env.PARX_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite'
 
 /** A fresh database URL on this file's PostgreSQL when testing that dialect; undefined (SQLite) otherwise. */
 export async function testStoreUrl(): Promise<string | undefined> {

@@ -17,11 +17,23 @@ export type UploadOptions = {
  * with a declared length; like a well-behaved client it stops writing once the answer arrives and
  * abandons the rest, as a client that read a 413 does. `sent` is how much it had written.
  */
-export function streamedUpload(agent: http.Agent, target: { port: number; path: string }, total: number, opts: UploadOptions = {}): Promise<UploadAnswer> {
+export function streamedUpload(
+  agent: http.Agent,
+  target: { port: number; path: string },
+  total: number,
+  opts: UploadOptions = {},
+): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'content-type': opts.contentType ?? 'application/octet-stream' }
     if (opts.declare) headers['content-length'] = total
-    const req = http.request({ host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', agent, headers })
+    const req = http.request({
+      host: '127.0.0.1',
+      port: target.port,
+      path: target.path,
+      method: 'POST',
+      agent,
+      headers,
+    })
     let sent = 0
     let answered = false
     const chunk = Buffer.alloc(opts.chunkBytes ?? 64 * 1024, 0x20)

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect } from 'vitest'
 import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
 import { startTestDaemon, type TestDaemon } from './daemon.js'
-import { buildBody, type BuildParameters } from './swap-orders.js'
-import { newUser, snapshot, type SwapUser } from './swap-users.js'
+import { type BuildParameters, buildBody } from './swap-orders.js'
+import { newUser, type SwapUser, snapshot } from './swap-users.js'
 
 export type RejectKit = {
   d: TestDaemon
@@ -19,7 +19,11 @@ export type RejectKit = {
    * Sends a request that must fail with `code`, and asserts that no balance, permit nonce, router
    * nonce or ETH of the user, the other wallet or the solver moved: nothing reached the chain.
    */
-  rejected(body: unknown, code: string, o?: { status?: number; says?: string | RegExp; path?: string; headers?: Record<string, string> }): Promise<string>
+  rejected(
+    body: unknown,
+    code: string,
+    o?: { status?: number; says?: string | RegExp; path?: string; headers?: Record<string, string> },
+  ): Promise<string>
 }
 
 /** A daemon and two funded wallets for the files that send bad requests; started and stopped with the file. */
@@ -35,7 +39,11 @@ export function useRejectKit(): RejectKit {
 
   const everyone = () => ({ user: kit.u.address, other: kit.other.address, solver: kit.d.services.accounts.solver })
   kit.post = (path, body, headers = { 'x-api-key': kit.key }) =>
-    kit.d.raw(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    kit.d.raw(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
   kit.build = (p, who = kit.u) => buildBody(kit.d, kit.key, who.account, p)
   kit.entry = (o = {}) => kit.build({ in: USDC, out: TOKEN_A, amount: '10', ...o })
   kit.rejected = async (body, code, o = {}) => {

@@ -1,5 +1,5 @@
-import { erc20Abi, type Address } from 'viem'
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { type Address, erc20Abi } from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import * as PermitToken from '../../contracts/evm/artifacts/PermitToken.js'
 import * as RfqSwap from '../../contracts/evm/artifacts/RfqSwap.js'
 import { createSwapClient, type SwapClient } from '../../src/sdk/swap/index.js'

@@ -1,10 +1,10 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Keypair } from '@solana/web3.js'
 import { x402Client } from '@x402/core/client'
 import { ExactEvmScheme, toClientEvmSigner } from '@x402/evm'
 import { wrapFetchWithPayment as officialFetch } from '@x402/fetch'
 import type { Express } from 'express'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { wrapFetchWithPayment as parxFetch } from '../../src/sdk/x402/client/fetch.js'
 import { ParxEvmClientScheme } from '../../src/sdk/x402/plugins/evm-client.js'
@@ -26,7 +26,9 @@ export async function listen(app: Express): Promise<{ url: string; close(): Prom
 /** The buyer a stock x402 integration is: @x402/fetch with @x402/evm's ExactEvmScheme (eip3009). */
 export function officialBuyer(d: TestDaemon, account: PrivateKeyAccount): typeof fetch {
   const client = x402Client.fromConfig({
-    schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(account, d.services.base.client as never)) }],
+    schemes: [
+      { network: 'eip155:*', client: new ExactEvmScheme(toClientEvmSigner(account, d.services.base.client as never)) },
+    ],
     // Our local tokens are not in the reference's default asset table.
     spendControls: false,
   })
@@ -34,15 +36,29 @@ export function officialBuyer(d: TestDaemon, account: PrivateKeyAccount): typeof
 }
 
 /** @x402/fetch with parx's scheme plugins: erc2612 on EVM, delegated-spl on Solana. */
-export function officialBuyerWithParxPlugins(d: TestDaemon, keys: { evm?: PrivateKeyAccount; solana?: Keypair }): typeof fetch {
+export function officialBuyerWithParxPlugins(
+  d: TestDaemon,
+  keys: { evm?: PrivateKeyAccount; solana?: Keypair },
+): typeof fetch {
   const schemes = []
-  if (keys.evm) schemes.push({ network: 'eip155:*' as const, client: new ParxEvmClientScheme({ signer: keys.evm, clients: [d.services.base.client] }) })
-  if (keys.solana) schemes.push({ network: 'solana:*' as const, client: new ParxSvmClientScheme(keypairSigner(keys.solana)) })
+  if (keys.evm)
+    schemes.push({
+      network: 'eip155:*' as const,
+      client: new ParxEvmClientScheme({ signer: keys.evm, clients: [d.services.base.client] }),
+    })
+  if (keys.solana)
+    schemes.push({ network: 'solana:*' as const, client: new ParxSvmClientScheme(keypairSigner(keys.solana)) })
   return officialFetch(fetch, x402Client.fromConfig({ schemes, spendControls: false }))
 }
 
 /** parx's own paying fetch (over `base`, default fetch; `paymentId` picks the purchase's id). */
-export function parxBuyer(d: TestDaemon, keys: { evm?: PrivateKeyAccount; solana?: Keypair }, version?: 1 | 2, base: typeof fetch = fetch, paymentId?: () => string): typeof fetch {
+export function parxBuyer(
+  d: TestDaemon,
+  keys: { evm?: PrivateKeyAccount; solana?: Keypair },
+  version?: 1 | 2,
+  base: typeof fetch = fetch,
+  paymentId?: () => string,
+): typeof fetch {
   return parxFetch(base, {
     ...(keys.evm ? { evm: { signer: keys.evm, clients: [d.services.base.client] } } : {}),
     ...(keys.solana ? { solana: { signer: keypairSigner(keys.solana) } } : {}),
@@ -56,7 +72,9 @@ export function recordingFetch() {
   const sent: string[] = []
   const f: typeof fetch = async (input, init) => {
     // The official client passes a Request (duck-typed: it may come from another realm than this file's Request).
-    const h = new Headers(init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined))
+    const h = new Headers(
+      init?.headers ?? (typeof input === 'object' && 'headers' in input ? input.headers : undefined),
+    )
     const sig = h.get('payment-signature')
     if (sig) sent.push(sig)
     return fetch(input, init)

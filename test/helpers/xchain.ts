@@ -1,10 +1,10 @@
 import { Keypair, Transaction } from '@solana/web3.js'
-import { erc20Abi, type Address } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { attestationStore } from '../../daemon/xchain/attestation-store.js'
 import { collectQuorum } from '../../daemon/xchain/attestors/quorum.js'
 import type { TestDaemon } from './daemon.js'
-import { solClient, type SolClient } from './sol.js'
+import { type SolClient, solClient } from './sol.js'
 
 export type XchainClient = SolClient & {
   /** Base balance of `owner` in base units. */
@@ -26,14 +26,24 @@ export async function xchainClient(d: TestDaemon): Promise<XchainClient> {
   const base = d.services.base
   const x: XchainClient = {
     ...c,
-    baseBalance: (owner, symbol) => base.client.readContract({ address: base.tokens[symbol]!.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }),
+    baseBalance: (owner, symbol) =>
+      base.client.readContract({
+        address: base.tokens[symbol]!.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [owner],
+      }),
     newRecipient: () => privateKeyToAccount(generatePrivateKey()).address,
     build: (user, body) => c.post('/api/xchain/sol-origin/open/build', { user: user.publicKey.toBase58(), ...body }),
     async submit(user, built) {
       const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
       tx.partialSign(user)
       const signature = await c.connection.sendRawTransaction(tx.serialize())
-      const { value } = await c.connection.confirmTransaction({ signature, blockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight })
+      const { value } = await c.connection.confirmTransaction({
+        signature,
+        blockhash: built.blockhash,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+      })
       if (value.err) throw new Error(`open ${signature} failed: ${JSON.stringify(value.err)}`)
       return signature
     },
@@ -44,13 +54,17 @@ export async function xchainClient(d: TestDaemon): Promise<XchainClient> {
       for (;;) {
         last = (await x.status(orderId)).body
         if (until(last)) return last
-        if (Date.now() > end) throw new Error(`order ${orderId} did not reach the expected status; last answer: ${JSON.stringify(last)}`)
+        if (Date.now() > end)
+          throw new Error(`order ${orderId} did not reach the expected status; last answer: ${JSON.stringify(last)}`)
         await new Promise((r) => setTimeout(r, 100))
       }
     },
-    operator: (path, body, method = 'POST') => d.raw(path, {
-      method, headers: { 'content-type': 'application/json', ...d.operatorHeaders() }, body: body === undefined ? undefined : JSON.stringify(body),
-    }),
+    operator: (path, body, method = 'POST') =>
+      d.raw(path, {
+        method,
+        headers: { 'content-type': 'application/json', ...d.operatorHeaders() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
   }
   return x
 }
@@ -92,11 +106,21 @@ export async function resetXchainFaults(d: TestDaemon, x: XchainClient): Promise
  * The worker's own attestation step for a delivered order, done by a test while claims are held
  * (same calls, same rows): the quorum's signatures saved and the order moved to `attested`.
  */
-export async function attestDelivered(d: TestDaemon, rail: 'sol-origin' | 'evm-origin', orderId: string): Promise<{ signatures: number; moved: boolean }> {
+export async function attestDelivered(
+  d: TestDaemon,
+  rail: 'sol-origin' | 'evm-origin',
+  orderId: string,
+): Promise<{ signatures: number; moved: boolean }> {
   const record = (await d.services.xchain.orders.get(orderId))!
   const r = d.services.xchain.rails[rail]!
   const statement = r.statement(record, (await r.readFill(record)) as never)
   const q = await collectQuorum(d.services.xchain.attestors, { rail, orderId: record.orderId, statement })
-  await attestationStore(d.services.store).save(record.orderId, q.signatures.map((s) => ({ ...s, statement })))
-  return { signatures: q.signatures.length, moved: await d.services.xchain.orders.move(record.orderId, 'delivered', 'attested') }
+  await attestationStore(d.services.store).save(
+    record.orderId,
+    q.signatures.map((s) => ({ ...s, statement })),
+  )
+  return {
+    signatures: q.signatures.length,
+    moved: await d.services.xchain.orders.move(record.orderId, 'delivered', 'attested'),
+  }
 }

@@ -1,8 +1,21 @@
 import {
-  BaseError, ContractFunctionRevertedError, createPublicClient, createTestClient, createWalletClient, defineChain,
-  getAddress, http, keccak256, parseEther, toHex, type Abi, type Address, type Hex, type TransactionReceipt,
+  type Abi,
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+  type TransactionReceipt,
+  toHex,
 } from 'viem'
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
 import { startAnvil } from '../../../daemon/chains/embedded/anvil.js'
 import { LOCAL_BASE_CHAIN_ID } from '../../../src/networks/registry.js'
@@ -33,14 +46,16 @@ export async function startTestChain() {
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: 50 })
   const key = (label: string) => privateKeyToAccount(keccak256(toHex(`parx contracts test ${label}`)))
   const accounts = { deployer: key('deployer'), solver: key('solver'), user: key('user'), other: key('other') }
-  for (const a of Object.values(accounts)) await testClient.setBalance({ address: a.address, value: parseEther('1000') })
+  for (const a of Object.values(accounts))
+    await testClient.setBalance({ address: a.address, value: parseEther('1000') })
 
   const wallet = (account: PrivateKeyAccount) => createWalletClient({ account, chain, transport, pollingInterval: 50 })
 
   /** Sends and waits; throws when the transaction reverted, so a test never mistakes a revert for success. */
   async function send(from: PrivateKeyAccount, call: Call): Promise<TransactionReceipt> {
     const receipt = await sendRaw(from, call)
-    if (receipt.status !== 'success') throw new Error(`${call.functionName} reverted: ${await revertReason(from, call)}`)
+    if (receipt.status !== 'success')
+      throw new Error(`${call.functionName} reverted: ${await revertReason(from, call)}`)
     return receipt
   }
 
@@ -87,8 +102,18 @@ export async function startTestChain() {
   }
 
   return {
-    anvil, chain, client, testClient, accounts, wallet,
-    send, sendRaw, deploy, expectRevert, revertReason, latestTimestamp,
+    anvil,
+    chain,
+    client,
+    testClient,
+    accounts,
+    wallet,
+    send,
+    sendRaw,
+    deploy,
+    expectRevert,
+    revertReason,
+    latestTimestamp,
     stop: () => anvil.stop(),
   }
 }

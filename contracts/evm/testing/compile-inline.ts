@@ -11,8 +11,13 @@ const require = createRequire(import.meta.url)
 export function compileInline(file: string, source: string): Record<string, Hex> {
   const solc = require('solc') as { compile(input: string): string }
   const input = {
-    language: 'Solidity', sources: { [file]: { content: source } },
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+    language: 'Solidity',
+    sources: { [file]: { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['evm.bytecode.object'] } },
+    },
   }
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>
@@ -20,5 +25,7 @@ export function compileInline(file: string, source: string): Record<string, Hex>
   }
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  return Object.fromEntries(Object.entries(out.contracts[file]!).map(([name, c]) => [name, `0x${c.evm.bytecode.object}` as Hex]))
+  return Object.fromEntries(
+    Object.entries(out.contracts[file]!).map(([name, c]) => [name, `0x${c.evm.bytecode.object}` as Hex]),
+  )
 }

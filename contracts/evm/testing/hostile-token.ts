@@ -1,4 +1,4 @@
-import { parseAbi, type Hex } from 'viem'
+import { type Hex, parseAbi } from 'viem'
 import { compileInline } from './compile-inline.js'
 
 /**

@@ -1,6 +1,5 @@
-import { concat, encodeFunctionData, getContractAddress, keccak256, parseAbi, type Address, type Hex } from 'viem'
+import { type Address, concat, encodeFunctionData, getContractAddress, type Hex, keccak256, parseAbi } from 'viem'
 import { compileInline } from './compile-inline.js'
-
 
 /**
  * A minimal ERC-1271 smart wallet and its CREATE2 factory, for tests of contract-wallet payers:

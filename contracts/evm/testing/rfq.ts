@@ -1,11 +1,11 @@
-import { maxUint256, parseUnits, type Address, type Hex } from 'viem'
+import { type Address, type Hex, maxUint256, parseUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { TOKEN_A, USDC } from '../../../src/networks/registry.js'
 import * as PermitToken from '../artifacts/PermitToken.js'
 import * as RfqSwap from '../artifacts/RfqSwap.js'
-import { TOKEN_A, USDC } from '../../../src/networks/registry.js'
-import { startTestChain, type Call } from './chain.js'
-import { signOrder, signPermit, type Domain, type RfqOrder } from './sign.js'
-import { balanceOf, deployToken, mint, type DeployedToken } from './tokens.js'
+import { type Call, startTestChain } from './chain.js'
+import { type Domain, type RfqOrder, signOrder, signPermit } from './sign.js'
+import { balanceOf, type DeployedToken, deployToken, mint } from './tokens.js'
 
 export type PrepareParameters = {
   input: DeployedToken
@@ -35,7 +35,12 @@ export async function setupRfq() {
   for (const t of [usdc, pusd]) {
     await mint(tc, t, user.address, parseUnits('1000', t.decimals))
     await mint(tc, t, solver.address, parseUnits('1000000', t.decimals))
-    await tc.send(solver, { address: t.address, abi: PermitToken.abi, functionName: 'approve', args: [router, maxUint256] })
+    await tc.send(solver, {
+      address: t.address,
+      abi: PermitToken.abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+    })
   }
 
   const routerNonce = (who: Address) =>
@@ -48,13 +53,22 @@ export async function setupRfq() {
     const deadline = (await tc.latestTimestamp()) + 3600n
     const orderUser = p.overrides?.user ?? user.address
     const order: RfqOrder = {
-      user: user.address, inputToken: p.input.address, inputAmount: p.inputAmount, outputToken: p.output.address,
-      minOutputAmount: p.minOutputAmount, solver: solver.address, deadline, nonce: await routerNonce(orderUser),
+      user: user.address,
+      inputToken: p.input.address,
+      inputAmount: p.inputAmount,
+      outputToken: p.output.address,
+      minOutputAmount: p.minOutputAmount,
+      solver: solver.address,
+      deadline,
+      nonce: await routerNonce(orderUser),
       ...p.overrides,
     }
     const orderSig = await signOrder(p.orderSigner ?? user, routerDomain, order)
     const { v, r, s } = await signPermit(user, p.permitDomain ?? p.input.domain, {
-      spender: router, value: order.inputAmount, nonce: await permitNonce(p.input, user.address), deadline: order.deadline,
+      spender: router,
+      value: order.inputAmount,
+      nonce: await permitNonce(p.input, user.address),
+      deadline: order.deadline,
     })
     return { order, orderSig, v, r, s }
   }

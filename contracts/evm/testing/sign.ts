@@ -1,14 +1,14 @@
-import { parseSignature, type Address, type Hex } from 'viem'
+import { type Address, type Hex, parseSignature } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { authorizationFields, permitTypes, type TypedDomain } from '../../../src/sdk/eip712.js'
-import { rfqOrderTypes, type RfqOrder } from '../../../src/sdk/swap/order.js'
+import { type RfqOrder, rfqOrderTypes } from '../../../src/sdk/swap/order.js'
 
 /** EIP-712 domain as wallets sign it. */
 export type Domain = TypedDomain
 
 export type SplitSignature = { v: number; r: Hex; s: Hex; signature: Hex }
 
-export { permitTypes, rfqOrderTypes, type RfqOrder }
+export { permitTypes, type RfqOrder, rfqOrderTypes }
 
 export type Authorization = {
   from: Address
@@ -30,7 +30,10 @@ export async function signPermit(
   message: { spender: Address; value: bigint; nonce: bigint; deadline: bigint },
 ): Promise<SplitSignature> {
   const signature = await owner.signTypedData({
-    domain, types: permitTypes, primaryType: 'Permit', message: { owner: owner.address, ...message },
+    domain,
+    types: permitTypes,
+    primaryType: 'Permit',
+    message: { owner: owner.address, ...message },
   })
   return split(signature)
 }
@@ -46,7 +49,10 @@ export async function signAuthorization(
   auth: Authorization,
 ): Promise<SplitSignature> {
   const signature = await signer.signTypedData({
-    domain, types: { [kind]: authorizationFields }, primaryType: kind, message: auth,
+    domain,
+    types: { [kind]: authorizationFields },
+    primaryType: kind,
+    message: auth,
   } as never)
   return split(signature)
 }
@@ -54,7 +60,12 @@ export async function signAuthorization(
 export async function signCancel(signer: PrivateKeyAccount, domain: Domain, nonce: Hex): Promise<SplitSignature> {
   const signature = await signer.signTypedData({
     domain,
-    types: { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] },
+    types: {
+      CancelAuthorization: [
+        { name: 'authorizer', type: 'address' },
+        { name: 'nonce', type: 'bytes32' },
+      ],
+    },
     primaryType: 'CancelAuthorization',
     message: { authorizer: signer.address, nonce },
   })

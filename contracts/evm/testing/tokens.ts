@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
+import { tokenSpec } from '../../../src/networks/registry.js'
 import * as PermitToken from '../artifacts/PermitToken.js'
 import * as UsdcToken from '../artifacts/UsdcToken.js'
-import { tokenSpec } from '../../../src/networks/registry.js'
 import type { TestChain } from './chain.js'
 import type { Domain } from './sign.js'
 
@@ -23,15 +23,29 @@ export async function deployToken(tc: TestChain, symbol: string): Promise<Deploy
   if (!spec?.permitDomain) throw new Error(`local-base has no EVM token ${symbol}`)
   const art = spec.eip3009 ? UsdcToken : PermitToken
   const { name, version } = spec.permitDomain
-  const address = await tc.deploy(art.abi, art.bytecode, [name, symbol, version, spec.decimals, tc.accounts.deployer.address])
+  const address = await tc.deploy(art.abi, art.bytecode, [
+    name,
+    symbol,
+    version,
+    spec.decimals,
+    tc.accounts.deployer.address,
+  ])
   return {
-    symbol, address, decimals: spec.decimals, abi: art.abi,
+    symbol,
+    address,
+    decimals: spec.decimals,
+    abi: art.abi,
     domain: { name, version, chainId: tc.chain.id, verifyingContract: address },
   }
 }
 
 export async function mint(tc: TestChain, token: DeployedToken, to: Address, amount: bigint): Promise<void> {
-  await tc.send(tc.accounts.deployer, { address: token.address, abi: PermitToken.abi, functionName: 'mint', args: [to, amount] })
+  await tc.send(tc.accounts.deployer, {
+    address: token.address,
+    abi: PermitToken.abi,
+    functionName: 'mint',
+    args: [to, amount],
+  })
 }
 
 export async function balanceOf(tc: TestChain, token: DeployedToken | Address, owner: Address): Promise<bigint> {

@@ -52,7 +52,8 @@ export function readElfObject(input: Uint8Array): ElfObject {
   const magic = bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46
   if (!magic || bytes[4] !== 2 || bytes[5] !== 1) throw new LinkError('not a 64-bit little-endian ELF file')
   if (view.getUint16(16, true) !== 1) throw new LinkError('not a relocatable object (ET_REL)')
-  if (view.getUint16(18, true) !== EM_BPF) throw new LinkError(`not a BPF object (e_machine ${view.getUint16(18, true)})`)
+  if (view.getUint16(18, true) !== EM_BPF)
+    throw new LinkError(`not a BPF object (e_machine ${view.getUint16(18, true)})`)
   const shoff = Number(view.getBigUint64(40, true))
   const shentsize = view.getUint16(58, true)
   const shnum = view.getUint16(60, true)
@@ -79,7 +80,12 @@ export function readElfObject(input: Uint8Array): ElfObject {
     return new TextDecoder().decode(bytes.subarray(start, end))
   }
   const sections: ObjectSection[] = raw.map((s, index) => ({
-    index, name: strAt(shstrndx, s.name), type: s.type, flags: s.flags, align: Math.max(1, s.align), size: s.size,
+    index,
+    name: strAt(shstrndx, s.name),
+    type: s.type,
+    flags: s.flags,
+    align: Math.max(1, s.align),
+    size: s.size,
     data: s.type === SHT_NOBITS ? new Uint8Array(s.size) : bytes.slice(s.offset, s.offset + s.size),
   }))
 
@@ -90,8 +96,11 @@ export function readElfObject(input: Uint8Array): ElfObject {
   for (let at = st.offset; at < st.offset + st.size; at += 24) {
     const info = bytes[at + 4]!
     symbols.push({
-      name: strAt(st.link, view.getUint32(at, true)), type: info & 0xf, bind: info >> 4,
-      section: view.getUint16(at + 6, true), value: Number(view.getBigUint64(at + 8, true)),
+      name: strAt(st.link, view.getUint32(at, true)),
+      type: info & 0xf,
+      bind: info >> 4,
+      section: view.getUint16(at + 6, true),
+      value: Number(view.getBigUint64(at + 8, true)),
     })
   }
 
@@ -102,7 +111,11 @@ export function readElfObject(input: Uint8Array): ElfObject {
     const list: ObjectRelocation[] = []
     for (let at = s.offset; at < s.offset + s.size; at += 16) {
       const info = view.getBigUint64(at + 8, true)
-      list.push({ offset: Number(view.getBigUint64(at, true)), type: Number(info & 0xffffffffn), symbol: Number(info >> 32n) })
+      list.push({
+        offset: Number(view.getBigUint64(at, true)),
+        type: Number(info & 0xffffffffn),
+        symbol: Number(info >> 32n),
+      })
     }
     relocations.set(s.info, list)
   })

@@ -10,7 +10,16 @@
  *   `call imm != -1` into an internal call); calls to undefined symbols stay `call -1` with a
  *   dynamic relocation naming the syscall, and only known syscalls are accepted.
  */
-import { LinkError, readElfObject, SHF_ALLOC, SHF_WRITE, SHN_COMMON, SHN_UNDEF, SHT_NOBITS, type ElfObject } from './elf-object.js'
+import {
+  type ElfObject,
+  LinkError,
+  readElfObject,
+  SHF_ALLOC,
+  SHF_WRITE,
+  SHN_COMMON,
+  SHN_UNDEF,
+  SHT_NOBITS,
+} from './elf-object.js'
 import { planLayout, writeSharedObject } from './shared-object.js'
 import { KNOWN_SYSCALLS } from './syscalls.js'
 
@@ -27,14 +36,17 @@ const R_BPF_64_32 = 10
 const CALL_IMM = 0x85
 const LDDW = 0x18
 
-const isReadOnlyData = (name: string) => name === '.rodata' || name.startsWith('.rodata.') || name.startsWith('.data.rel.ro')
+const isReadOnlyData = (name: string) =>
+  name === '.rodata' || name.startsWith('.rodata.') || name.startsWith('.data.rel.ro')
 
 /** Links a BPF relocatable object into an SBPFv0 shared object. Throws LinkError on anything it cannot place. */
 export function linkProgram(objectBytes: Uint8Array): Uint8Array {
   const obj = readElfObject(objectBytes)
   const textSections = obj.sections.filter((s) => s.name === '.text' || s.name.startsWith('.text.'))
   if (textSections.length !== 1 || textSections[0]!.name !== '.text') {
-    throw new LinkError(`expected exactly one .text section, found ${textSections.map((s) => s.name).join(', ') || 'none'} (do not use -ffunction-sections)`)
+    throw new LinkError(
+      `expected exactly one .text section, found ${textSections.map((s) => s.name).join(', ') || 'none'} (do not use -ffunction-sections)`,
+    )
   }
   const textSection = textSections[0]!
   checkSections(obj, textSection.index)
@@ -61,7 +73,10 @@ export function linkProgram(objectBytes: Uint8Array): Uint8Array {
     let base: number
     if (sym.section === textSection.index) base = layout.text
     else if (placedAt.has(sym.section)) base = layout.rodata + placedAt.get(sym.section)!
-    else throw new LinkError(`reference to '${sym.name || obj.sections[sym.section]?.name}' in a section that is not loaded`)
+    else
+      throw new LinkError(
+        `reference to '${sym.name || obj.sections[sym.section]?.name}' in a section that is not loaded`,
+      )
     return MM_PROGRAM_START + BigInt(base + sym.value) + addend
   }
 
@@ -82,14 +97,18 @@ export function linkProgram(objectBytes: Uint8Array): Uint8Array {
       text[r.offset + 1] = text[r.offset + 1]! & 0x0f // src 0: a plain `call imm`, as the v0 loader reads it
       if (sym.section === SHN_UNDEF) {
         if (!KNOWN_SYSCALLS.has(sym.name)) {
-          throw new LinkError(`call to undefined symbol '${sym.name}', which is not a Solana syscall${sym.name.startsWith('mem') ? ' (use sol_memcpy_/sol_memset_/sol_memcmp_)' : ''}`)
+          throw new LinkError(
+            `call to undefined symbol '${sym.name}', which is not a Solana syscall${sym.name.startsWith('mem') ? ' (use sol_memcpy_/sol_memset_/sol_memcmp_)' : ''}`,
+          )
         }
         textView.setInt32(r.offset + 4, -1, true)
         syscallSites.push({ offset: r.offset, name: sym.name })
       } else if (sym.section === textSection.index && sym.type === 2 /* STT_FUNC */) {
         textView.setInt32(r.offset + 4, sym.value / 8 - r.offset / 8 - 1, true)
       } else {
-        throw new LinkError(`call at .text+${r.offset} to '${sym.name}', which is neither a function in .text nor a syscall`)
+        throw new LinkError(
+          `call at .text+${r.offset} to '${sym.name}', which is neither a function in .text nor a syscall`,
+        )
       }
     } else {
       throw new LinkError(`unsupported relocation type ${r.type} in .text at ${r.offset}`)

@@ -49,7 +49,17 @@ class Writer {
   u64 = (at: number, v: number | bigint) => this.view.setBigUint64(at, BigInt(v), true)
 }
 
-type Section = { name: string; type: number; flags: number; offset: number; size: number; link: number; info: number; align: number; entsize: number }
+type Section = {
+  name: string
+  type: number
+  flags: number
+  offset: number
+  size: number
+  link: number
+  info: number
+  align: number
+  entsize: number
+}
 
 export function writeSharedObject(p: SharedObjectParts): Uint8Array {
   const { layout } = p
@@ -66,7 +76,12 @@ export function writeSharedObject(p: SharedObjectParts): Uint8Array {
   const hasRel = p.syscallSites.length > 0
   const textEnd = layout.text + p.text.length
   const rodataEnd = p.rodata.length > 0 ? layout.rodata + p.rodata.length : textEnd
-  const dynEntries: [number, number][] = [[6, 0], [11, 24], [5, 0], [10, dynstr.length]]
+  const dynEntries: [number, number][] = [
+    [6, 0],
+    [11, 24],
+    [5, 0],
+    [10, dynstr.length],
+  ]
   if (hasRel) dynEntries.push([17, 0], [18, p.syscallSites.length * 16], [19, 16])
   dynEntries.push([0, 0])
   const dynamic = align(rodataEnd, 8)
@@ -81,19 +96,93 @@ export function writeSharedObject(p: SharedObjectParts): Uint8Array {
     if (e[0] === 17) e[1] = rel
   }
 
-  const sections: Section[] = [{ name: '', type: 0, flags: 0, offset: 0, size: 0, link: 0, info: 0, align: 0, entsize: 0 }]
-  sections.push({ name: '.text', type: 1, flags: 6, offset: layout.text, size: p.text.length, link: 0, info: 0, align: 8, entsize: 0 })
-  if (p.rodata.length > 0) sections.push({ name: '.rodata', type: 1, flags: 2, offset: layout.rodata, size: p.rodata.length, link: 0, info: 0, align: layout.rodataAlign, entsize: 0 })
+  const sections: Section[] = [
+    { name: '', type: 0, flags: 0, offset: 0, size: 0, link: 0, info: 0, align: 0, entsize: 0 },
+  ]
+  sections.push({
+    name: '.text',
+    type: 1,
+    flags: 6,
+    offset: layout.text,
+    size: p.text.length,
+    link: 0,
+    info: 0,
+    align: 8,
+    entsize: 0,
+  })
+  if (p.rodata.length > 0)
+    sections.push({
+      name: '.rodata',
+      type: 1,
+      flags: 2,
+      offset: layout.rodata,
+      size: p.rodata.length,
+      link: 0,
+      info: 0,
+      align: layout.rodataAlign,
+      entsize: 0,
+    })
   const dynstrIndex = sections.length + 2
-  sections.push({ name: '.dynamic', type: 6, flags: 2, offset: dynamic, size: dynEntries.length * 16, link: dynstrIndex, info: 0, align: 8, entsize: 16 })
+  sections.push({
+    name: '.dynamic',
+    type: 6,
+    flags: 2,
+    offset: dynamic,
+    size: dynEntries.length * 16,
+    link: dynstrIndex,
+    info: 0,
+    align: 8,
+    entsize: 16,
+  })
   const dynsymIndex = sections.length
-  sections.push({ name: '.dynsym', type: 11, flags: 2, offset: dynsym, size: (1 + names.length) * 24, link: dynstrIndex, info: 1, align: 8, entsize: 24 })
-  sections.push({ name: '.dynstr', type: 3, flags: 2, offset: dynstrAt, size: dynstr.length, link: 0, info: 0, align: 1, entsize: 0 })
-  if (hasRel) sections.push({ name: '.rel.dyn', type: 9, flags: 2, offset: rel, size: relEnd - rel, link: dynsymIndex, info: 0, align: 8, entsize: 16 })
+  sections.push({
+    name: '.dynsym',
+    type: 11,
+    flags: 2,
+    offset: dynsym,
+    size: (1 + names.length) * 24,
+    link: dynstrIndex,
+    info: 1,
+    align: 8,
+    entsize: 24,
+  })
+  sections.push({
+    name: '.dynstr',
+    type: 3,
+    flags: 2,
+    offset: dynstrAt,
+    size: dynstr.length,
+    link: 0,
+    info: 0,
+    align: 1,
+    entsize: 0,
+  })
+  if (hasRel)
+    sections.push({
+      name: '.rel.dyn',
+      type: 9,
+      flags: 2,
+      offset: rel,
+      size: relEnd - rel,
+      link: dynsymIndex,
+      info: 0,
+      align: 8,
+      entsize: 16,
+    })
   const shstrtabAt = relEnd
   const shstrNames = sections.map((s) => s.name).concat('.shstrtab')
   const shstr = new TextEncoder().encode(shstrNames.join('\0') + '\0')
-  sections.push({ name: '.shstrtab', type: 3, flags: 0, offset: shstrtabAt, size: shstr.length, link: 0, info: 0, align: 1, entsize: 0 })
+  sections.push({
+    name: '.shstrtab',
+    type: 3,
+    flags: 0,
+    offset: shstrtabAt,
+    size: shstr.length,
+    link: 0,
+    info: 0,
+    align: 1,
+    entsize: 0,
+  })
   const shoff = align(shstrtabAt + shstr.length, 8)
 
   const w = new Writer(shoff + sections.length * SHDR)

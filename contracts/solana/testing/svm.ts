@@ -5,13 +5,17 @@
  */
 import { getTransactionDecoder } from '@solana/kit'
 import {
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
-  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, type PublicKey, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js'
 import { Clock, FailedTransactionMetadata, LiteSVM } from 'litesvm'
-import { transactionErrorJson, type TransactionErrorJson } from '../../../daemon/solana-rpc/index.js'
-import { programDataAddress, PROGRAM_DATA_AUTHORITY_OPTION } from '../client.js'
+import { type TransactionErrorJson, transactionErrorJson } from '../../../daemon/solana-rpc/index.js'
+import { PROGRAM_DATA_AUTHORITY_OPTION, programDataAddress } from '../client.js'
 import { programBytes } from '../programs.js'
 
 type Address = Parameters<LiteSVM['getAccount']>[0]
@@ -54,7 +58,12 @@ export class SettlementSvm {
     this.svm.expireBlockhash()
     if (result instanceof FailedTransactionMetadata) {
       const meta = result.meta()
-      return { ok: false, err: transactionErrorJson(result.err()), logs: meta.logs(), computeUnits: Number(meta.computeUnitsConsumed()) }
+      return {
+        ok: false,
+        err: transactionErrorJson(result.err()),
+        logs: meta.logs(),
+        computeUnits: Number(meta.computeUnitsConsumed()),
+      }
     }
     return { ok: true, err: null, logs: result.logs(), computeUnits: Number(result.computeUnitsConsumed()) }
   }
@@ -83,13 +92,19 @@ export class SettlementSvm {
 
   createMint(payer: Keypair, decimals = 6): PublicKey {
     const mint = Keypair.generate()
-    const sent = this.send([
-      SystemProgram.createAccount({
-        fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID,
-        lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))),
-      }),
-      createInitializeMint2Instruction(mint.publicKey, decimals, payer.publicKey, null),
-    ], [payer, mint])
+    const sent = this.send(
+      [
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+          lamports: Number(this.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))),
+        }),
+        createInitializeMint2Instruction(mint.publicKey, decimals, payer.publicKey, null),
+      ],
+      [payer, mint],
+    )
     if (!sent.ok) throw new Error(`create mint: ${JSON.stringify(sent.err)}`)
     return mint.publicKey
   }

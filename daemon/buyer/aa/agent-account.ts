@@ -1,10 +1,24 @@
-import { to7702SimpleSmartAccount } from 'permissionless/accounts'
 import { createSmartAccountClient } from 'permissionless'
-import { prepareAuthorization } from 'viem/actions'
-import { http, RpcError, RpcRequestError, type Address, type Chain, type Hex, type LocalAccount, type PublicClient } from 'viem'
+import { to7702SimpleSmartAccount } from 'permissionless/accounts'
 import {
-  formatUserOperationReceipt, formatUserOperationRequest, getUserOperationHash, type RpcUserOperation, type RpcUserOperationReceipt, type UserOperationReceipt,
+  type Address,
+  type Chain,
+  type Hex,
+  http,
+  type LocalAccount,
+  type PublicClient,
+  RpcError,
+  RpcRequestError,
+} from 'viem'
+import {
+  formatUserOperationReceipt,
+  formatUserOperationRequest,
+  getUserOperationHash,
+  type RpcUserOperation,
+  type RpcUserOperationReceipt,
+  type UserOperationReceipt,
 } from 'viem/account-abstraction'
+import { prepareAuthorization } from 'viem/actions'
 import { BaseError } from '../../../src/errors/index.js'
 import { ENTRY_POINT_08, SIMPLE_7702_ACCOUNT } from './canonical.js'
 import type { Sponsor } from './sponsor.js'
@@ -39,7 +53,10 @@ export type PreparedUserOp = { entryPoint: Address; sender: Address; hash: Hex; 
  */
 export async function createAgentAccount(p: AgentAccountParameters) {
   const account = await to7702SimpleSmartAccount({
-    client: p.client, owner: p.owner, entryPoint: { address: ENTRY_POINT_08, version: '0.8' }, accountLogicAddress: SIMPLE_7702_ACCOUNT,
+    client: p.client,
+    owner: p.owner,
+    entryPoint: { address: ENTRY_POINT_08, version: '0.8' },
+    accountLogicAddress: SIMPLE_7702_ACCOUNT,
   })
   const bundler = createSmartAccountClient({
     account,
@@ -72,8 +89,18 @@ export async function createAgentAccount(p: AgentAccountParameters) {
       const prepared = await bundler.prepareUserOperation({ calls, ...(authorization ? { authorization } : {}) })
       const signature = await account.signUserOperation(prepared)
       const op = formatUserOperationRequest({ ...prepared, signature }) as RpcUserOperation<'0.8'>
-      const hash = getUserOperationHash({ chainId: p.chain.id, entryPointAddress: ENTRY_POINT_08, entryPointVersion: '0.8', userOperation: { ...prepared, signature } as never })
-      identities.set(op, { entryPoint: ENTRY_POINT_08, sender: account.address, hash, validUntil: BigInt(`0x${(op.paymasterData ?? '0x').slice(2, 14) || '0'}`) })
+      const hash = getUserOperationHash({
+        chainId: p.chain.id,
+        entryPointAddress: ENTRY_POINT_08,
+        entryPointVersion: '0.8',
+        userOperation: { ...prepared, signature } as never,
+      })
+      identities.set(op, {
+        entryPoint: ENTRY_POINT_08,
+        sender: account.address,
+        hash,
+        validUntil: BigInt(`0x${(op.paymasterData ?? '0x').slice(2, 14) || '0'}`),
+      })
       return op
     })
   }
@@ -89,13 +116,20 @@ export async function createAgentAccount(p: AgentAccountParameters) {
    */
   async function submit(op: RpcUserOperation<'0.8'>): Promise<UserOperationReceipt> {
     try {
-      const rpc = await bundler.request({ method: 'pimlico_sendUserOperationNow' as never, params: [op, ENTRY_POINT_08] as never })
+      const rpc = await bundler.request({
+        method: 'pimlico_sendUserOperationNow' as never,
+        params: [op, ENTRY_POINT_08] as never,
+      })
       return formatUserOperationReceipt(rpc as unknown as RpcUserOperationReceipt)
     } catch (e) {
       if (e instanceof BaseError || refusedConnection(e) || bundlerAnswered(e)) return guard(() => Promise.reject(e))
       const id = identify(op)
       const until = id ? ` until ${new Date(Number(id.validUntil) * 1000).toISOString()}` : ''
-      throw new BaseError('SEND_PENDING', `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer (${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved until the chain decides`, { cause: e })
+      throw new BaseError(
+        'SEND_PENDING',
+        `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer (${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved until the chain decides`,
+        { cause: e },
+      )
     }
   }
 
@@ -104,14 +138,26 @@ export async function createAgentAccount(p: AgentAccountParameters) {
       return await run()
     } catch (e) {
       if (e instanceof BaseError) throw e
-      if (unreachable(e)) throw new BaseError('BUNDLER_UNAVAILABLE', `the bundler at ${p.bundlerUrl} did not answer; nothing was spent`, { cause: e })
+      if (unreachable(e))
+        throw new BaseError('BUNDLER_UNAVAILABLE', `the bundler at ${p.bundlerUrl} did not answer; nothing was spent`, {
+          cause: e,
+        })
       // The bundler answered but refused or could not include the operation: the agent's tokens did not move.
       const details = (e as { details?: string }).details ?? (e as Error).message
-      throw new BaseError('RELAY_FAILED', `the bundler refused the user operation (${details}); nothing was spent`, { cause: e })
+      throw new BaseError('RELAY_FAILED', `the bundler refused the user operation (${details}); nothing was spent`, {
+        cause: e,
+      })
     }
   }
 
-  return { address: account.address, account, prepare, identify, submit, sendNow: async (calls: readonly Call[]) => submit(await prepare(calls)) }
+  return {
+    address: account.address,
+    account,
+    prepare,
+    identify,
+    submit,
+    sendNow: async (calls: readonly Call[]) => submit(await prepare(calls)),
+  }
 }
 
 async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
@@ -120,20 +166,32 @@ async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; max
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pimlico_getUserOperationGasPrice', params: [] }),
   })
-  const body = (await res.json()) as { result?: { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }; error?: { message: string } }
-  if (!body.result) throw new BaseError('RELAY_FAILED', `the bundler refused the user operation (pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}); nothing was spent`)
-  return { maxFeePerGas: BigInt(body.result.fast.maxFeePerGas), maxPriorityFeePerGas: BigInt(body.result.fast.maxPriorityFeePerGas) }
+  const body = (await res.json()) as {
+    result?: { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }
+    error?: { message: string }
+  }
+  if (!body.result)
+    throw new BaseError(
+      'RELAY_FAILED',
+      `the bundler refused the user operation (pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}); nothing was spent`,
+    )
+  return {
+    maxFeePerGas: BigInt(body.result.fast.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(body.result.fast.maxPriorityFeePerGas),
+  }
 }
 
 /** A refused connection: the request never reached the bundler. */
 function refusedConnection(e: unknown): boolean {
-  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) if ((c as { code?: string }).code === 'ECONNREFUSED') return true
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause)
+    if ((c as { code?: string }).code === 'ECONNREFUSED') return true
   return false
 }
 
 /** The bundler answered, with a JSON-RPC error: it refused the operation, which then never moves anything. */
 function bundlerAnswered(e: unknown): boolean {
-  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) if (c instanceof RpcError || c instanceof RpcRequestError) return true
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause)
+    if (c instanceof RpcError || c instanceof RpcRequestError) return true
   return false
 }
 

@@ -21,13 +21,22 @@ describe('deployAa on a persisted local chain', () => {
       try {
         const transport = http(anvil.rpcUrl)
         const client = createPublicClient({ transport, pollingInterval: 50 })
-        const chain = { id: LOCAL_BASE_CHAIN_ID, name: 'test', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } } as const
-        await createTestClient({ chain, transport, mode: 'anvil' }).setBalance({ address: deployer.address, value: parseEther('100') })
+        const chain = {
+          id: LOCAL_BASE_CHAIN_ID,
+          name: 'test',
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          rpcUrls: { default: { http: [anvil.rpcUrl] } },
+        } as const
+        await createTestClient({ chain, transport, mode: 'anvil' }).setBalance({
+          address: deployer.address,
+          value: parseEther('100'),
+        })
         const wallet = createWalletClient({ account: deployer, chain, transport, pollingInterval: 50 })
         const before = await client.getTransactionCount({ address: deployer.address })
         const d = await deployAa({ client, deployer: wallet, sponsor: deployer.address })
         const sent = (await client.getTransactionCount({ address: deployer.address })) - before
-        for (const a of [ENTRY_POINT_08, SIMPLE_7702_ACCOUNT]) expect((await client.getCode({ address: a }))?.length).toBeGreaterThan(100)
+        for (const a of [ENTRY_POINT_08, SIMPLE_7702_ACCOUNT])
+          expect((await client.getCode({ address: a }))?.length).toBeGreaterThan(100)
         return { d, sent }
       } finally {
         await anvil.stop()

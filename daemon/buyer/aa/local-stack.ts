@@ -1,7 +1,16 @@
-import { parseEther, type Account, type Chain, type Hex, type LocalAccount, type PublicClient, type Transport, type WalletClient } from 'viem'
+import {
+  type Account,
+  type Chain,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+  parseEther,
+  type Transport,
+  type WalletClient,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { startAlto, type Alto } from '../../chains/embedded/alto.js'
-import { deployAa, type AaDeployment } from './deploy.js'
+import { type Alto, startAlto } from '../../chains/embedded/alto.js'
+import { type AaDeployment, deployAa } from './deploy.js'
 import { createSponsor, type Sponsor, type SponsorParameters } from './sponsor.js'
 
 export type LocalAaParameters = {
@@ -29,7 +38,12 @@ export async function startLocalAa(p: LocalAaParameters): Promise<LocalAa> {
     const hash = await p.deployer.sendTransaction({ to: privateKeyToAccount(key).address, value: parseEther('10') })
     await p.client.waitForTransactionReceipt({ hash })
   }
-  const alto = await startAlto({ rpcUrl: p.rpcUrl, entryPoints: [deployment.entryPoint], executorKeys: [p.executorKey], utilityKey: p.utilityKey })
+  const alto = await startAlto({
+    rpcUrl: p.rpcUrl,
+    entryPoints: [deployment.entryPoint],
+    executorKeys: [p.executorKey],
+    utilityKey: p.utilityKey,
+  })
   const sponsor = createSponsor({ paymaster: deployment.paymaster, signer: p.sponsorKey, sponsors: p.sponsors })
   return { deployment, alto, sponsor, stop: () => alto.stop() }
 }

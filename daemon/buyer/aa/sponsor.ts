@@ -1,5 +1,9 @@
-import { concat, numberToHex, pad, type Address, type Hex, type LocalAccount } from 'viem'
-import type { GetPaymasterDataParameters, GetPaymasterDataReturnType, GetPaymasterStubDataReturnType } from 'viem/account-abstraction'
+import { type Address, concat, type Hex, type LocalAccount, numberToHex, pad } from 'viem'
+import type {
+  GetPaymasterDataParameters,
+  GetPaymasterDataReturnType,
+  GetPaymasterStubDataReturnType,
+} from 'viem/account-abstraction'
 import { BaseError } from '../../../src/errors/index.js'
 import { paymasterHash, type SponsoredFields } from './paymaster-hash.js'
 
@@ -37,7 +41,8 @@ export function createSponsor(p: SponsorParameters) {
   const gas = { paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS, paymasterPostOpGasLimit: 0n }
 
   async function checkSender(sender: Address) {
-    if (!(await p.sponsors(sender))) throw new BaseError('FORBIDDEN', `the platform does not sponsor operations of ${sender}`)
+    if (!(await p.sponsors(sender)))
+      throw new BaseError('FORBIDDEN', `the platform does not sponsor operations of ${sender}`)
   }
 
   return {

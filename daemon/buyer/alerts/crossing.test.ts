@@ -4,7 +4,8 @@ import { averageMicros, budgetCrossed, factorMilli, paymentAbove, rateCrossed, r
 const usd = (v: number) => BigInt(Math.round(v * 1e6))
 
 describe('budget crossing', () => {
-  const at = (before: number, after: number) => budgetCrossed({ beforeMicros: usd(before), afterMicros: usd(after), limitMicros: usd(10), percent: 80 })
+  const at = (before: number, after: number) =>
+    budgetCrossed({ beforeMicros: usd(before), afterMicros: usd(after), limitMicros: usd(10), percent: 80 })
   it('fires on the spend that takes the window from below 80% to at or above it', () => {
     expect(at(7, 8)).toBe(true)
     expect(at(7.99, 8.5)).toBe(true)
@@ -44,8 +45,24 @@ describe('spend rate', () => {
     expect(rateCrossed({ ...base, beforeMicros: usd(1), afterMicros: usd(3) })).toBe(false)
   })
   it('a day period divides the week by 7; fractional factors are exact', () => {
-    expect(rateCrossed({ baselineMicros: usd(7), period: 'day', factorMilli: factorMilli('2.5'), beforeMicros: 0n, afterMicros: usd(2.5) })).toBe(false)
-    expect(rateCrossed({ baselineMicros: usd(7), period: 'day', factorMilli: factorMilli('2.5'), beforeMicros: 0n, afterMicros: usd(2.500001) })).toBe(true)
+    expect(
+      rateCrossed({
+        baselineMicros: usd(7),
+        period: 'day',
+        factorMilli: factorMilli('2.5'),
+        beforeMicros: 0n,
+        afterMicros: usd(2.5),
+      }),
+    ).toBe(false)
+    expect(
+      rateCrossed({
+        baselineMicros: usd(7),
+        period: 'day',
+        factorMilli: factorMilli('2.5'),
+        beforeMicros: 0n,
+        afterMicros: usd(2.500001),
+      }),
+    ).toBe(true)
     expect(averageMicros(usd(7), 'day')).toBe(usd(1))
   })
   it('never without a baseline: a new agent has no average', () => {

@@ -9,7 +9,12 @@
  */
 
 /** `percent` % of a window's budget crossed: before < limit*percent/100 <= after (exact, no division). */
-export function budgetCrossed(p: { beforeMicros: bigint; afterMicros: bigint; limitMicros: bigint; percent: number }): boolean {
+export function budgetCrossed(p: {
+  beforeMicros: bigint
+  afterMicros: bigint
+  limitMicros: bigint
+  percent: number
+}): boolean {
   const line = p.limitMicros * BigInt(p.percent)
   return p.beforeMicros * 100n < line && line <= p.afterMicros * 100n
 }
@@ -35,7 +40,13 @@ export function factorMilli(factor: string): bigint {
  * the 7 days before it (baseline / periods per week). No baseline (no spend in those 7 days): no
  * average, never fires. Crossed: not above before this spend, above with it.
  */
-export function rateCrossed(p: { beforeMicros: bigint; afterMicros: bigint; baselineMicros: bigint; period: RatePeriod; factorMilli: bigint }): boolean {
+export function rateCrossed(p: {
+  beforeMicros: bigint
+  afterMicros: bigint
+  baselineMicros: bigint
+  period: RatePeriod
+  factorMilli: bigint
+}): boolean {
   if (p.baselineMicros <= 0n) return false
   const line = p.factorMilli * p.baselineMicros
   const scaled = (v: bigint) => v * PERIODS_PER_WEEK[p.period] * 1000n
@@ -43,4 +54,5 @@ export function rateCrossed(p: { beforeMicros: bigint; afterMicros: bigint; base
 }
 
 /** The period's average over the baseline week, in micro-USD (rounded down), for the alert's figures. */
-export const averageMicros = (baselineMicros: bigint, period: RatePeriod): bigint => baselineMicros / PERIODS_PER_WEEK[period]
+export const averageMicros = (baselineMicros: bigint, period: RatePeriod): bigint =>
+  baselineMicros / PERIODS_PER_WEEK[period]

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '../../store/database.js'
-import type { Store } from '../../store/store.js'
 import type { EndpointRow } from '../../seller/endpoints.js'
 import { webhookQueue } from '../../seller/webhooks/queue.js'
+import type { Database } from '../../store/database.js'
+import type { Store } from '../../store/store.js'
 import type { Firing } from './evaluate.js'
 import type { FiredAlertRow } from './store.js'
 import { alertEvents } from './webhook.js'
@@ -14,15 +14,30 @@ import { alertEvents } from './webhook.js'
  * (dedupe_key, unique in the store) is there already inserts nothing: another replica or an
  * earlier evaluation fired it. Returns the alerts this call fired.
  */
-export async function fire(tx: Kysely<Database>, store: Store, p: { userId: string; firings: Firing[]; endpoints: EndpointRow[]; now?: number }): Promise<FiredAlertRow[]> {
+export async function fire(
+  tx: Kysely<Database>,
+  store: Store,
+  p: { userId: string; firings: Firing[]; endpoints: EndpointRow[]; now?: number },
+): Promise<FiredAlertRow[]> {
   const queue = webhookQueue({ ...store, db: tx })
   const fired: FiredAlertRow[] = []
   for (const f of p.firings) {
     const row: FiredAlertRow = {
-      id: randomUUID(), dedupe_key: f.dedupeKey, rule_id: f.rule.id, user_id: p.userId, agent_id: f.agentId, kind: f.rule.kind,
-      figures: JSON.stringify(f.figures), message: f.message, created_at: p.now ?? Date.now(),
+      id: randomUUID(),
+      dedupe_key: f.dedupeKey,
+      rule_id: f.rule.id,
+      user_id: p.userId,
+      agent_id: f.agentId,
+      kind: f.rule.kind,
+      figures: JSON.stringify(f.figures),
+      message: f.message,
+      created_at: p.now ?? Date.now(),
     }
-    const r = await tx.insertInto('platform_alerts').values(row).onConflict((oc) => oc.column('dedupe_key').doNothing()).executeTakeFirst()
+    const r = await tx
+      .insertInto('platform_alerts')
+      .values(row)
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .executeTakeFirst()
     if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) continue
     for (const e of alertEvents(row, p.endpoints)) await queue.enqueue(e, row.created_at)
     fired.push(row)

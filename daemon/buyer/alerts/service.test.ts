@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { testStoreUrl } from '../../../test/helpers/store.js'
 import { BaseError } from '../../../src/errors/index.js'
 import type { AlertRuleSettings } from '../../../src/sdk/platform/alerts.js'
+import { testStoreUrl } from '../../../test/helpers/store.js'
+import type { AgentRow } from '../../platform/store.js'
+import type { EndpointRow, EndpointStore } from '../../seller/endpoints.js'
 import { openStore, type Store } from '../../store/store.js'
 import { WINDOW_MS } from '../budgets.js'
-import type { EndpointRow, EndpointStore } from '../../seller/endpoints.js'
 import { spendsLedger } from '../spends.js'
-import type { AgentRow } from '../../platform/store.js'
-import { alertsService, type Alerts } from './service.js'
+import { type Alerts, alertsService } from './service.js'
 
 /**
  * Alert rules fire once per crossing, in the store (SQLite and PostgreSQL: storeSensitive): a
@@ -32,7 +32,10 @@ beforeEach(async () => {
   url = await testStoreUrl()
   store = await openStore({ file: ':memory:', url })
   alerts = service(store)
-  await store.db.insertInto('platform_users').values({ id: userId, wallet: null, name: 'u', created_at: Date.now() }).execute()
+  await store.db
+    .insertInto('platform_users')
+    .values({ id: userId, wallet: null, name: 'u', created_at: Date.now() })
+    .execute()
   agent = await addAgent()
   await store.db.updateTable('platform_agents').set({ monthly_usd: '10' }).where('id', '=', agent.id).execute()
 })
@@ -42,26 +45,54 @@ afterEach(async () => {
 
 async function addAgent(): Promise<AgentRow> {
   const id = randomUUID()
-  await store.db.insertInto('platform_agents').values({
-    id, user_id: userId, name: 'a', network: 'local-base', address: `0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`, wallet_sealed: 'x',
-    per_payment_usd: null, daily_usd: null, allowed_hosts: null, created_at: Date.now(),
-  }).execute()
-  return (await store.db.selectFrom('platform_agents').selectAll().where('id', '=', id).executeTakeFirstOrThrow())
+  await store.db
+    .insertInto('platform_agents')
+    .values({
+      id,
+      user_id: userId,
+      name: 'a',
+      network: 'local-base',
+      address: `0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`,
+      wallet_sealed: 'x',
+      per_payment_usd: null,
+      daily_usd: null,
+      allowed_hosts: null,
+      created_at: Date.now(),
+    })
+    .execute()
+  return await store.db.selectFrom('platform_agents').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 }
 
 /** One pay of `usd` to `host` through the real ledger, watched as the platform watches it. */
-const pay = (usd: number, host = 'seller.test', a: AgentRow = agent, s = store, al = alerts) => al.watch(a, async () => {
-  const ledger = spendsLedger(s)
-  const row = await ledger.reserve({ agentId: a.id, kind: 'pay', amountMicros: BigInt(Math.round(usd * 1e6)), token: 'USDC', amount: String(usd), host })
-  await ledger.confirm(row.id, { tx: '0x01' })
-})
+const pay = (usd: number, host = 'seller.test', a: AgentRow = agent, s = store, al = alerts) =>
+  al.watch(a, async () => {
+    const ledger = spendsLedger(s)
+    const row = await ledger.reserve({
+      agentId: a.id,
+      kind: 'pay',
+      amountMicros: BigInt(Math.round(usd * 1e6)),
+      token: 'USDC',
+      amount: String(usd),
+      host,
+    })
+    await ledger.confirm(row.id, { tx: '0x01' })
+  })
 const refused = (code: 'LIMIT_EXCEEDED' | 'AGENT_FROZEN' | 'SELLER_FAILED', a: AgentRow = agent) =>
-  alerts.watch(a, async () => { throw new BaseError(code, 'refused') }).catch(() => undefined)
+  alerts
+    .watch(a, async () => {
+      throw new BaseError(code, 'refused')
+    })
+    .catch(() => undefined)
 const rule = (s: AlertRuleSettings) => alerts.add(userId, s)
-const fired = async (kind?: string) => (await alerts.store.history(userId, { limit: 100 })).filter((a) => !kind || a.kind === kind)
+const fired = async (kind?: string) =>
+  (await alerts.store.history(userId, { limit: 100 })).filter((a) => !kind || a.kind === kind)
 const deliveries = () => store.db.selectFrom('platform_webhook_deliveries').selectAll().execute()
 /** Moves every ledger row of the agent `ms` into the past, as the clock would. */
-const age = (ms: number) => store.db.updateTable('platform_spends').set((eb) => ({ created_at: eb('created_at', '-', ms) })).execute()
+const age = (ms: number) =>
+  store.db
+    .updateTable('platform_spends')
+    .set((eb) => ({ created_at: eb('created_at', '-', ms) }))
+    .execute()
 
 describe('budget', () => {
   it('fires once when 80% of the month is crossed, not on later spends, and again after the window fell below', async () => {
@@ -73,10 +104,19 @@ describe('budget', () => {
     const [a] = await fired()
     expect(await fired()).toHaveLength(1)
     expect(a).toMatchObject({ rule_id: r.id, kind: 'budget', agent_id: agent.id })
-    expect(JSON.parse(a!.figures)).toMatchObject({ window: 'month', of: 'agent', percent: 80, limitUsd: '10', spentUsd: '8.5' })
+    expect(JSON.parse(a!.figures)).toMatchObject({
+      window: 'month',
+      of: 'agent',
+      percent: 80,
+      limitUsd: '10',
+      spentUsd: '8.5',
+    })
     const [d] = await deliveries()
     expect(d).toMatchObject({ endpoint_id: hook.id, type: 'alert.budget' })
-    expect(JSON.parse(d!.body)).toMatchObject({ type: 'alert.budget', data: { id: a!.id, ruleId: r.id, kind: 'budget', agentId: agent.id } })
+    expect(JSON.parse(d!.body)).toMatchObject({
+      type: 'alert.budget',
+      data: { id: a!.id, ruleId: r.id, kind: 'budget', agentId: agent.id },
+    })
 
     await age(WINDOW_MS.month + 1) // every spend left the rolling month: below again
     await pay(7)
@@ -109,7 +149,10 @@ describe('budget', () => {
     const spent = new Promise<void>((r) => (done = r))
     // Both evaluations start before the spend exists, so both read it and find the crossing.
     await Promise.all([
-      alerts.watch(agent, async () => { await pay(0.5, 'seller.test', agent, store, service(store)); done() }),
+      alerts.watch(agent, async () => {
+        await pay(0.5, 'seller.test', agent, store, service(store))
+        done()
+      }),
       replica.watch(agent, () => spent),
     ])
     expect(await fired()).toHaveLength(1)
@@ -151,9 +194,13 @@ describe('payment above, new payee, spend rate', () => {
     expect(JSON.parse(all[0]!.figures)).toMatchObject({ period: 'day', factor: '3', spentUsd: '3.5', averageUsd: '1' })
   })
 
-  it("refuses a user-wide rule narrowed to one agent (BAD_REQUEST), and more than 50 rules (QUOTA_EXCEEDED)", async () => {
-    await expect(rule({ kind: 'budget', percent: 80, window: 'month', of: 'user', agentId: agent.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
-    await expect(rule({ kind: 'new_payee', of: 'user', agentId: agent.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+  it('refuses a user-wide rule narrowed to one agent (BAD_REQUEST), and more than 50 rules (QUOTA_EXCEEDED)', async () => {
+    await expect(
+      rule({ kind: 'budget', percent: 80, window: 'month', of: 'user', agentId: agent.id }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(rule({ kind: 'new_payee', of: 'user', agentId: agent.id })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
     for (let i = 0; i < 50; i++) await rule({ kind: 'payment_above', usd: String(1000 + i) })
     await expect(rule({ kind: 'payment_above', usd: '1' })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' })
   })
@@ -178,15 +225,26 @@ describe('refusals', () => {
     await refused('LIMIT_EXCEEDED') // the third
     await refused('LIMIT_EXCEEDED')
     expect(await fired('refusals')).toHaveLength(1)
-    expect(JSON.parse((await fired())[0]!.figures)).toMatchObject({ count: 3, withinMinutes: 10, lastCode: 'LIMIT_EXCEEDED' })
-    await store.db.updateTable('platform_alert_refusals').set((eb) => ({ created_at: eb('created_at', '-', 11 * 60_000) })).execute()
+    expect(JSON.parse((await fired())[0]!.figures)).toMatchObject({
+      count: 3,
+      withinMinutes: 10,
+      lastCode: 'LIMIT_EXCEEDED',
+    })
+    await store.db
+      .updateTable('platform_alert_refusals')
+      .set((eb) => ({ created_at: eb('created_at', '-', 11 * 60_000) }))
+      .execute()
     for (let i = 0; i < 3; i++) await refused('AGENT_FROZEN')
     expect(await fired('refusals')).toHaveLength(2)
   })
 
   it('the refused error reaches the caller unchanged', async () => {
     await rule({ kind: 'refusals', count: 1, withinMinutes: 10 })
-    await expect(alerts.watch(agent, async () => { throw new BaseError('LIMIT_EXCEEDED', 'no') })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' })
+    await expect(
+      alerts.watch(agent, async () => {
+        throw new BaseError('LIMIT_EXCEEDED', 'no')
+      }),
+    ).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' })
     expect(await fired()).toHaveLength(1)
   })
 })

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
-import { COUNTED_REFUSALS, type AlertRule, type AlertRuleSettings } from '../../../src/sdk/platform/alerts.js'
+import { type AlertRule, type AlertRuleSettings, COUNTED_REFUSALS } from '../../../src/sdk/platform/alerts.js'
+import type { AgentRow } from '../../platform/store.js'
+import type { EndpointStore } from '../../seller/endpoints.js'
+import type { WebhookDelivery } from '../../seller/webhooks/deliver.js'
 import type { Store } from '../../store/store.js'
 import { WINDOW_MS } from '../budgets.js'
-import type { EndpointStore } from '../../seller/endpoints.js'
-import type { AgentRow } from '../../platform/store.js'
-import type { WebhookDelivery } from '../../seller/webhooks/deliver.js'
 import { refusalsCrossed } from './crossing.js'
-import { spendFirings, type Firing } from './evaluate.js'
+import { type Firing, spendFirings } from './evaluate.js'
 import { fire } from './fire.js'
 import { spendsSince } from './ledger-reads.js'
-import { alertStore, ruleView, type AlertRuleRow, type AlertStore, type FiredAlertRow } from './store.js'
+import { type AlertRuleRow, type AlertStore, alertStore, type FiredAlertRow, ruleView } from './store.js'
 
 /**
  * How long a replica trusts the rules it read for a user: the pay path then costs no round trip
@@ -35,7 +35,13 @@ export type Alerts = {
   watch<T>(agent: AgentRow, spend: () => Promise<T>): Promise<T>
 }
 
-export type AlertsParameters = { store: Store; endpoints: EndpointStore; delivery: Pick<WebhookDelivery, 'poke'>; log: Logger; ttlMs?: number }
+export type AlertsParameters = {
+  store: Store
+  endpoints: EndpointStore
+  delivery: Pick<WebhookDelivery, 'poke'>
+  log: Logger
+  ttlMs?: number
+}
 
 const watches = (agent: AgentRow) => (r: AlertRule) => r.agentId === null || r.agentId === agent.id
 
@@ -60,9 +66,13 @@ export function alertsService(p: AlertsParameters): Alerts {
     const spends = await spendsSince(db, agent.id, since)
     if (!spends.length) return
     const a = await db.selectFrom('platform_agents').selectAll().where('id', '=', agent.id).executeTakeFirstOrThrow()
-    const u = await db.selectFrom('platform_users').selectAll().where('id', '=', agent.user_id).executeTakeFirstOrThrow()
+    const u = await db
+      .selectFrom('platform_users')
+      .selectAll()
+      .where('id', '=', agent.user_id)
+      .executeTakeFirstOrThrow()
     const firings: Firing[] = []
-    for (const s of spends) firings.push(...await spendFirings(db, rules, a, u, s))
+    for (const s of spends) firings.push(...(await spendFirings(db, rules, a, u, s)))
     if (!firings.length) return
     const endpoints = await p.endpoints.list(agent.user_id)
     delivered(await db.transaction().execute((tx) => fire(tx, p.store, { userId: agent.user_id, firings, endpoints })))
@@ -83,15 +93,25 @@ export function alertsService(p: AlertsParameters): Alerts {
       const id = randomUUID()
       await tx.insertInto('platform_alert_refusals').values({ id, agent_id: agent.id, code, created_at: now }).execute()
       // Nothing older than the longest window a rule may have (7 days) is ever counted again.
-      await tx.deleteFrom('platform_alert_refusals').where('agent_id', '=', agent.id).where('created_at', '<=', now - WINDOW_MS.week).execute()
+      await tx
+        .deleteFrom('platform_alert_refusals')
+        .where('agent_id', '=', agent.id)
+        .where('created_at', '<=', now - WINDOW_MS.week)
+        .execute()
       const firings: Firing[] = []
       for (const rule of rules) {
-        const r = await tx.selectFrom('platform_alert_refusals').select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('agent_id', '=', agent.id).where('created_at', '>', now - rule.withinMinutes * 60_000).executeTakeFirstOrThrow()
+        const r = await tx
+          .selectFrom('platform_alert_refusals')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('agent_id', '=', agent.id)
+          .where('created_at', '>', now - rule.withinMinutes * 60_000)
+          .executeTakeFirstOrThrow()
         const n = Number(r.n)
         if (!refusalsCrossed(n, rule.count)) continue
         firings.push({
-          rule, agentId: agent.id, dedupeKey: `${rule.id}:${agent.id}:${id}`,
+          rule,
+          agentId: agent.id,
+          dedupeKey: `${rule.id}:${agent.id}:${id}`,
           figures: { count: n, withinMinutes: rule.withinMinutes, lastCode: code },
           message: `agent ${agent.name ? `${agent.name} (${agent.id})` : agent.id} was refused ${n} times within ${rule.withinMinutes} minutes (last: ${code})`,
         })
@@ -101,14 +121,18 @@ export function alertsService(p: AlertsParameters): Alerts {
     delivered(fired)
   }
 
-  const guard = (what: string, f: Promise<void>) => f.catch((e: unknown) => p.log.warn({ err: e }, `alert evaluation after ${what} failed`))
+  const guard = (what: string, f: Promise<void>) =>
+    f.catch((e: unknown) => p.log.warn({ err: e }, `alert evaluation after ${what} failed`))
 
   return {
     store,
     async add(userId, s) {
       // A user's budget and a payee new to all its agents are about every agent at once: one agent cannot narrow them.
       if (s.agentId && 'of' in s && s.of === 'user') {
-        throw new BaseError('BAD_REQUEST', `a ${s.kind} rule with of "user" watches all your agents together; leave agentId out, or use of "agent"`)
+        throw new BaseError(
+          'BAD_REQUEST',
+          `a ${s.kind} rule with of "user" watches all your agents together; leave agentId out, or use of "agent"`,
+        )
       }
       const row = await store.add(userId, s)
       cache.delete(userId)
@@ -127,7 +151,8 @@ export function alertsService(p: AlertsParameters): Alerts {
       try {
         return await spend()
       } catch (e) {
-        if (onRefusal.length && e instanceof BaseError && (COUNTED_REFUSALS as readonly string[]).includes(e.code)) await guard('a refusal', afterRefusal(agent, e.code, onRefusal))
+        if (onRefusal.length && e instanceof BaseError && (COUNTED_REFUSALS as readonly string[]).includes(e.code))
+          await guard('a refusal', afterRefusal(agent, e.code, onRefusal))
         throw e
       } finally {
         // Also after a failure: a pay refused by its seller may hold a signed spend that counts.

@@ -21,10 +21,21 @@ export function resolved(s: AlertRuleSettings): AlertRuleSettings {
 }
 
 export const ruleView = (r: AlertRuleRow): AlertRule =>
-  ({ ...(JSON.parse(r.params) as object), kind: r.kind, id: r.id, agentId: r.agent_id, createdAt: iso(r.created_at) }) as AlertRule
+  ({
+    ...(JSON.parse(r.params) as object),
+    kind: r.kind,
+    id: r.id,
+    agentId: r.agent_id,
+    createdAt: iso(r.created_at),
+  }) as AlertRule
 
 export const alertView = (r: FiredAlertRow): FiredAlert => ({
-  id: r.id, ruleId: r.rule_id, kind: r.kind, agentId: r.agent_id, firedAt: iso(r.created_at), message: r.message,
+  id: r.id,
+  ruleId: r.rule_id,
+  kind: r.kind,
+  agentId: r.agent_id,
+  firedAt: iso(r.created_at),
+  message: r.message,
   figures: JSON.parse(r.figures) as FiredAlert['figures'],
 })
 
@@ -40,20 +51,41 @@ export type AlertStore = {
 
 export function alertStore(store: Store): AlertStore {
   const { db } = store
-  const rules = (userId: string) => db.selectFrom('platform_alert_rules').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
+  const rules = (userId: string) =>
+    db
+      .selectFrom('platform_alert_rules')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
   return {
     rules,
     async add(userId, s, now = Date.now()) {
       if ((await rules(userId)).length >= MAX_ALERT_RULES) {
-        throw new BaseError('QUOTA_EXCEEDED', `a user keeps at most ${MAX_ALERT_RULES} alert rules; remove one first (parx alerts remove <id>)`)
+        throw new BaseError(
+          'QUOTA_EXCEEDED',
+          `a user keeps at most ${MAX_ALERT_RULES} alert rules; remove one first (parx alerts remove <id>)`,
+        )
       }
       const { kind, agentId, ...params } = resolved(s)
-      const row: AlertRuleRow = { id: randomUUID(), user_id: userId, agent_id: agentId ?? null, kind, params: JSON.stringify(params), created_at: now }
+      const row: AlertRuleRow = {
+        id: randomUUID(),
+        user_id: userId,
+        agent_id: agentId ?? null,
+        kind,
+        params: JSON.stringify(params),
+        created_at: now,
+      }
       await db.insertInto('platform_alert_rules').values(row).execute()
       return row
     },
     async remove(userId, id) {
-      const r = await db.deleteFrom('platform_alert_rules').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+      const r = await db
+        .deleteFrom('platform_alert_rules')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst()
       if (Number(r.numDeletedRows) === 0) throw new BaseError('NOT_FOUND', `no alert rule ${id} for this key`)
     },
     history(userId, q) {

@@ -11,10 +11,13 @@ import { alertView, type FiredAlertRow } from './store.js'
 export function alertEvents(row: FiredAlertRow, endpoints: EndpointRow[]): WebhookEvent[] {
   const urls = new Set<string>()
   const type = ALERT_EVENTS[row.kind]
-  return endpoints.filter((e) => e.webhook_url && !urls.has(e.webhook_url) && urls.add(e.webhook_url)).map((e) => ({
-    endpointId: e.id,
-    key: `${e.id}:alert:${row.id}`,
-    type,
-    body: (id) => JSON.stringify({ id, type, createdAt: new Date(Number(row.created_at)).toISOString(), data: alertView(row) }),
-  }))
+  return endpoints
+    .filter((e) => e.webhook_url && !urls.has(e.webhook_url) && urls.add(e.webhook_url))
+    .map((e) => ({
+      endpointId: e.id,
+      key: `${e.id}:alert:${row.id}`,
+      type,
+      body: (id) =>
+        JSON.stringify({ id, type, createdAt: new Date(Number(row.created_at)).toISOString(), data: alertView(row) }),
+    }))
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { AgentRow } from '../../platform/store.js'
-import { usdMicros, USD_DECIMALS } from '../limits.js'
-import { approvalRequired, type ApprovalRow, type ApprovalStore } from './store.js'
+import { USD_DECIMALS, usdMicros } from '../limits.js'
+import { type ApprovalRow, type ApprovalStore, approvalRequired } from './store.js'
 
 /** How long an owner has to decide, and the agent to use an approval, by default: 15 minutes (config `platform.approvalTtlSeconds`). */
 export const APPROVAL_TTL_SECONDS = 900
@@ -32,7 +32,8 @@ export function needsApproval(agent: Pick<AgentRow, 'approve_above_usd'>, amount
 }
 
 /** sha256 over the request's fields in a fixed order: the agent's retry must ask the same thing. */
-export const requestHash = (request: unknown): string => createHash('sha256').update(JSON.stringify(request)).digest('hex')
+export const requestHash = (request: unknown): string =>
+  createHash('sha256').update(JSON.stringify(request)).digest('hex')
 
 /**
  * Called by pay and send once the amount is known and before anything is reserved or signed. At
@@ -51,10 +52,20 @@ export async function gateApproval(d: ApprovalGateDeps, agent: AgentRow, s: Gate
     await d.approvals.consume(s.approvalId, { agentId: agent.id, requestHash: hash, amountMicros: s.amountMicros })
     return
   }
-  const row = await d.approvals.create({
-    agent_id: agent.id, user_id: agent.user_id, kind: s.kind, request_hash: hash, target: s.target, method: s.method, amount: s.amount, token: s.token, amountMicros: s.amountMicros,
-  }, d.ttlSeconds * 1000)
+  const row = await d.approvals.create(
+    {
+      agent_id: agent.id,
+      user_id: agent.user_id,
+      kind: s.kind,
+      request_hash: hash,
+      target: s.target,
+      method: s.method,
+      amount: s.amount,
+      token: s.token,
+      amountMicros: s.amountMicros,
+    },
+    d.ttlSeconds * 1000,
+  )
   await d.onRequested?.(row).catch(() => {})
   throw approvalRequired(row)
 }
-

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../../test/helpers/store.js'
-import type { Store } from '../../store/store.js'
 import type { AgentRow } from '../../platform/store.js'
-import { gateApproval, requestHash, type ApprovalGateDeps } from './gate.js'
-import { approvalStore, stateOf, type ApprovalRow, type ApprovalStore } from './store.js'
+import type { Store } from '../../store/store.js'
+import { type ApprovalGateDeps, gateApproval, requestHash } from './gate.js'
+import { type ApprovalRow, type ApprovalStore, approvalStore, stateOf } from './store.js'
 
 /**
  * The approvals' state machine in the store (SQLite and PostgreSQL: storeSensitive): pending ->
@@ -20,12 +20,33 @@ const HASH = requestHash(REQ)
 const T0 = 1_800_000_000_000
 const TTL = 900_000
 
-const ask = (now = T0) => approvals.create({
-  agent_id: agentId, user_id: userId, kind: 'pay', request_hash: HASH, target: REQ.url, method: 'GET', amount: '6', token: 'USDC', amountMicros: 6_000_000n,
-}, TTL, now)
-const use = (id: string, now = T0 + 1000, over: Partial<{ agentId: string; requestHash: string; amountMicros: bigint }> = {}) =>
-  approvals.consume(id, { agentId, requestHash: HASH, amountMicros: 6_000_000n, ...over }, now)
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string; fields?: Record<string, unknown> }) => `${e.code}${e.fields?.state ? `:${e.fields.state}` : ''}`)
+const ask = (now = T0) =>
+  approvals.create(
+    {
+      agent_id: agentId,
+      user_id: userId,
+      kind: 'pay',
+      request_hash: HASH,
+      target: REQ.url,
+      method: 'GET',
+      amount: '6',
+      token: 'USDC',
+      amountMicros: 6_000_000n,
+    },
+    TTL,
+    now,
+  )
+const use = (
+  id: string,
+  now = T0 + 1000,
+  over: Partial<{ agentId: string; requestHash: string; amountMicros: bigint }> = {},
+) => approvals.consume(id, { agentId, requestHash: HASH, amountMicros: 6_000_000n, ...over }, now)
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string; fields?: Record<string, unknown> }) =>
+      `${e.code}${e.fields?.state ? `:${e.fields.state}` : ''}`,
+  )
 
 beforeEach(async () => {
   store = await openTestStore()
@@ -73,22 +94,41 @@ describe('approvals store', () => {
     expect(await codeOf(approvals.decide(a.id, randomUUID(), 'approved', T0 + 10))).toBe('NOT_FOUND')
     await approvals.decide(a.id, userId, 'approved', T0 + 10)
     expect(await codeOf(use(a.id, T0 + 20, { agentId: randomUUID() }))).toBe('NOT_FOUND')
-    expect(await codeOf(use(a.id, T0 + 20, { requestHash: requestHash({ ...REQ, url: 'https://other.example/' }) }))).toBe('APPROVAL_NOT_USABLE:approved')
+    expect(
+      await codeOf(use(a.id, T0 + 20, { requestHash: requestHash({ ...REQ, url: 'https://other.example/' }) })),
+    ).toBe('APPROVAL_NOT_USABLE:approved')
     expect(await codeOf(use(a.id, T0 + 20, { amountMicros: 6_000_001n }))).toBe('APPROVAL_NOT_USABLE:approved')
     expect(await codeOf(use(a.id, T0 + 20, { amountMicros: 5_000_000n }))).toBe('ok')
   })
 })
 
 describe('gateApproval', () => {
-  const agent = (approveAboveUsd: string | null) => ({ id: agentId, user_id: userId, approve_above_usd: approveAboveUsd }) as AgentRow
+  const agent = (approveAboveUsd: string | null) =>
+    ({ id: agentId, user_id: userId, approve_above_usd: approveAboveUsd }) as AgentRow
   const requested: ApprovalRow[] = []
-  const deps = (): ApprovalGateDeps => ({ approvals, ttlSeconds: 900, onRequested: async (r) => void requested.push(r) })
-  const spend = (amountMicros: bigint, approvalId?: string) => ({ kind: 'pay' as const, request: REQ, target: REQ.url, method: 'GET', amount: '6', token: 'USDC', amountMicros, approvalId })
+  const deps = (): ApprovalGateDeps => ({
+    approvals,
+    ttlSeconds: 900,
+    onRequested: async (r) => void requested.push(r),
+  })
+  const spend = (amountMicros: bigint, approvalId?: string) => ({
+    kind: 'pay' as const,
+    request: REQ,
+    target: REQ.url,
+    method: 'GET',
+    amount: '6',
+    token: 'USDC',
+    amountMicros,
+    approvalId,
+  })
 
   it('passes at or under the threshold or without one; above it holds a pending approval and tells the owner', async () => {
     await gateApproval(deps(), agent(null), spend(10n ** 12n))
     await gateApproval(deps(), agent('5'), spend(5_000_000n))
-    const held = await gateApproval(deps(), agent('5'), spend(5_000_001n)).then(() => undefined, (e) => e)
+    const held = await gateApproval(deps(), agent('5'), spend(5_000_001n)).then(
+      () => undefined,
+      (e) => e,
+    )
     expect(held).toMatchObject({ code: 'APPROVAL_REQUIRED', fields: { state: 'pending' } })
     const id = held.fields.approvalId as string
     expect(requested.map((r) => r.id)).toEqual([id])

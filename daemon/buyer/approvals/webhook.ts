@@ -1,7 +1,7 @@
 import type { EndpointRow } from '../../seller/endpoints.js'
 import type { WebhookEvent } from '../../seller/webhooks/queue.js'
-import { approvalView } from './view.js'
 import type { ApprovalRow } from './store.js'
+import { approvalView } from './view.js'
 
 export const APPROVAL_REQUESTED = 'approval.requested'
 
@@ -13,10 +13,18 @@ export const APPROVAL_REQUESTED = 'approval.requested'
  */
 export function approvalRequestedEvents(row: ApprovalRow, endpoints: EndpointRow[], now = Date.now()): WebhookEvent[] {
   const urls = new Set<string>()
-  return endpoints.filter((e) => e.webhook_url && !urls.has(e.webhook_url) && urls.add(e.webhook_url)).map((e) => ({
-    endpointId: e.id,
-    key: `${e.id}:approval:${row.id}:requested`,
-    type: APPROVAL_REQUESTED,
-    body: (id) => JSON.stringify({ id, type: APPROVAL_REQUESTED, createdAt: new Date(now).toISOString(), data: approvalView(row, now) }),
-  }))
+  return endpoints
+    .filter((e) => e.webhook_url && !urls.has(e.webhook_url) && urls.add(e.webhook_url))
+    .map((e) => ({
+      endpointId: e.id,
+      key: `${e.id}:approval:${row.id}:requested`,
+      type: APPROVAL_REQUESTED,
+      body: (id) =>
+        JSON.stringify({
+          id,
+          type: APPROVAL_REQUESTED,
+          createdAt: new Date(now).toISOString(),
+          data: approvalView(row, now),
+        }),
+    }))
 }

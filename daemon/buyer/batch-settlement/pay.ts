@@ -1,26 +1,26 @@
-import { recoverTypedDataAddress, type Hex } from 'viem'
+import { type Hex, recoverTypedDataAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { PayAnswer, Price } from '../../../src/sdk/platform/pay.js'
-import { BATCH_SETTLEMENT, voucherTypedData } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import type { PaymentRequired, SettleResponse } from '../../../src/sdk/x402/types.js'
-import { decodeHeader, encodeHeader, headers as x402Headers, isRecord } from '../../../src/sdk/x402/wire.js'
-import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
-import type { EvmChain } from '../../chains/evm/chain.js'
-import { roomMicros } from '../budgets.js'
-import { usdMicros, USD_DECIMALS } from '../limits.js'
-import { decodeProof, hasExpired, usedIn, wasUsed, type PaymentProof } from '../pay/proof.js'
-import { isTxHash } from '../pay/quote.js'
-import { passThrough, readBounded, MAX_TERMS_BODY } from '../pay/seller-body.js'
-import type { SpendsLedger } from '../spends.js'
-import type { ReceiptIssuer } from '../receipts/issue.js'
 import { voucherTransaction } from '../../../src/sdk/platform/receipt-typed-data.js'
-import type { AgentRow } from '../../platform/store.js'
-import { chargedBy } from '../../../src/sdk/x402/evm/batch-settlement/charged.js'
-import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
+import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import { readChannelState } from '../../../src/sdk/x402/evm/batch-settlement/channel-state.js'
+import { chargedBy } from '../../../src/sdk/x402/evm/batch-settlement/charged.js'
+import { BATCH_SETTLEMENT, voucherTypedData } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
+import type { PaymentRequired, SettleResponse } from '../../../src/sdk/x402/types.js'
+import { decodeHeader, encodeHeader, isRecord, headers as x402Headers } from '../../../src/sdk/x402/wire.js'
+import type { EvmChain } from '../../chains/evm/chain.js'
+import type { AgentRow } from '../../platform/store.js'
+import { roomMicros } from '../budgets.js'
+import { USD_DECIMALS, usdMicros } from '../limits.js'
+import { decodeProof, hasExpired, type PaymentProof, usedIn, wasUsed } from '../pay/proof.js'
+import { isTxHash } from '../pay/quote.js'
+import { MAX_TERMS_BODY, passThrough, readBounded } from '../pay/seller-body.js'
+import type { ReceiptIssuer } from '../receipts/issue.js'
+import type { SpendsLedger } from '../spends.js'
 import type { ChannelRow, ChannelStore, SpendWithChannel as SpendRow } from './store.js'
-import { depositAmount, type ChannelTerms } from './terms.js'
+import { type ChannelTerms, depositAmount } from './terms.js'
 
 /**
  * Channel deposits (config `pay.channels`): `multiplier` x the price, at most `cap` token units open
@@ -30,7 +30,10 @@ export type ChannelSettings = { depositMultiplier: number; depositCap: string; m
 export const CHANNEL_DEFAULTS: ChannelSettings = { depositMultiplier: 10, depositCap: '5', maxWithdrawDelay: 86_400 }
 
 /** The seller's answers that say our cumulative drifted from its record (the official client resyncs on them). */
-const CORRECTIVE = new Set(['invalid_batch_settlement_evm_cumulative_amount_mismatch', 'invalid_batch_settlement_evm_cumulative_below_claimed'])
+const CORRECTIVE = new Set([
+  'invalid_batch_settlement_evm_cumulative_amount_mismatch',
+  'invalid_batch_settlement_evm_cumulative_below_claimed',
+])
 
 export type ChannelPayContext = {
   chain: EvmChain
@@ -67,8 +70,15 @@ export async function payWithChannel(x: ChannelPayContext): Promise<PayAnswer> {
   const { terms, channels } = x
   const id = terms.channelId
   await channels.ensure({
-    id, agent_id: x.agent.id, network: x.agent.network, token: terms.token.symbol, config: JSON.stringify(terms.config),
-    receiver: terms.config.receiver, receiver_authorizer: terms.config.receiverAuthorizer, url: x.url, host: x.host,
+    id,
+    agent_id: x.agent.id,
+    network: x.agent.network,
+    token: terms.token.symbol,
+    config: JSON.stringify(terms.config),
+    receiver: terms.config.receiver,
+    receiver_authorizer: terms.config.receiverAuthorizer,
+    url: x.url,
+    host: x.host,
   })
   const lease = await channels.lease(id, 2 * x.timeoutMs + 10_000, x.timeoutMs)
   try {
@@ -76,14 +86,23 @@ export async function payWithChannel(x: ChannelPayContext): Promise<PayAnswer> {
     // A withdrawal under way takes the escrow back: a voucher signed now could not be paid from it.
     if (held.withdraw_requested_at != null) {
       const at = new Date(Number(held.withdraw_finalizable_at)).toISOString()
-      throw new BaseError('CHANNEL_WITHDRAW_PENDING', `channel ${id} to this seller is being withdrawn (finalizable from ${at}); nothing was paid: finalize it with parx channels withdraw ${id}, then pay again`, { fields: { charged: false, transaction: null, finalizableAt: at } })
+      throw new BaseError(
+        'CHANNEL_WITHDRAW_PENDING',
+        `channel ${id} to this seller is being withdrawn (finalizable from ${at}); nothing was paid: finalize it with parx channels withdraw ${id}, then pay again`,
+        { fields: { charged: false, transaction: null, finalizableAt: at } },
+      )
     }
     let row = await settlePending(x, held)
     if (row.url !== x.url) await channels.update(id, { url: x.url, host: x.host })
     for (let attempt = 0; ; attempt++) {
       const out = await payOnce(x, row)
       if (!('corrective' in out)) return out
-      if (attempt > 0) throw new BaseError('PAYMENT_REFUSED', `the seller refused the channel voucher twice (${out.reason}); nothing more was charged`, { fields: { charged: false, transaction: null } })
+      if (attempt > 0)
+        throw new BaseError(
+          'PAYMENT_REFUSED',
+          `the seller refused the channel voucher twice (${out.reason}); nothing more was charged`,
+          { fields: { charged: false, transaction: null } },
+        )
       // A deposit signed in the refused attempt and not on chain yet must not be followed by a second one.
       row = await settlePending(x, await resync(x, row, out.required))
     }
@@ -100,8 +119,20 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   const charged = n(row.charged)
   let balance = n(row.deposited) - n(row.refunded) - n(row.withdrawn)
   const cumulative = charged + terms.price
-  const price: Price = { protocol: 'x402-v2', amount: fromBaseUnits(terms.price, dec), token: terms.token.symbol, network: x.agent.network, payTo: terms.config.receiver }
-  const spend = { agentId: x.agent.id, channelId: terms.channelId, token: terms.token.symbol, recipient: terms.config.receiver, host: x.host }
+  const price: Price = {
+    protocol: 'x402-v2',
+    amount: fromBaseUnits(terms.price, dec),
+    token: terms.token.symbol,
+    network: x.agent.network,
+    payTo: terms.config.receiver,
+  }
+  const spend = {
+    agentId: x.agent.id,
+    channelId: terms.channelId,
+    token: terms.token.symbol,
+    recipient: terms.config.receiver,
+    host: x.host,
+  }
 
   // Short by our own record: the chain says what the channel holds before anything more goes in
   // (a deposit we did not record, a refund the seller made), never the seller's report of it.
@@ -118,14 +149,30 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     const cap = toBaseUnits(x.settings.depositCap, dec) - open
     // The least any window (agent or user) still allows: a deposit counts in all of them.
     const left = roomMicros(await x.spends.budget(x.agent.id))
-    const room = left === null ? null : dec >= USD_DECIMALS ? left * 10n ** BigInt(dec - USD_DECIMALS) : left / 10n ** BigInt(USD_DECIMALS - dec)
-    const amount = depositAmount({ needed: cumulative - balance, price: terms.price, multiplier: x.settings.depositMultiplier, cap: cap > 0n ? cap : 0n, minDeposit: terms.minDeposit, room })
+    const room =
+      left === null
+        ? null
+        : dec >= USD_DECIMALS
+          ? left * 10n ** BigInt(dec - USD_DECIMALS)
+          : left / 10n ** BigInt(USD_DECIMALS - dec)
+    const amount = depositAmount({
+      needed: cumulative - balance,
+      price: terms.price,
+      multiplier: x.settings.depositMultiplier,
+      cap: cap > 0n ? cap : 0n,
+      minDeposit: terms.minDeposit,
+      room,
+    })
     const a = fromBaseUnits(amount, dec)
     deposit = { amount, spend: await channels.reserveDeposit({ ...spend, amountMicros: usdMicros(a, dec), amount: a }) }
   }
   let voucher: SpendRow
   try {
-    voucher = await channels.reserveVoucher({ ...spend, amountMicros: usdMicros(price.amount, dec), amount: price.amount })
+    voucher = await channels.reserveVoucher({
+      ...spend,
+      amountMicros: usdMicros(price.amount, dec),
+      amount: price.amount,
+    })
   } catch (e) {
     if (deposit) await x.spends.release(deposit.spend.id, (e as Error).message)
     throw e
@@ -135,20 +182,44 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   let proof: PaymentProof | undefined
   if (deposit) {
     const token = { address: terms.token.address, ...terms.token.permitDomain! }
-    const signed = await signDeposit({ signer: x.signer, chainId: chain.chainId, token, config: terms.config, channelId: terms.channelId, amount: deposit.amount, cumulative, validSeconds: x.validSeconds })
+    const signed = await signDeposit({
+      signer: x.signer,
+      chainId: chain.chainId,
+      token,
+      config: terms.config,
+      channelId: terms.channelId,
+      amount: deposit.amount,
+      cumulative,
+      validSeconds: x.validSeconds,
+    })
     payload = signed.payload
-    proof = { kind: 'eip3009', token: terms.token.address, from: x.signer.address, nonce: signed.nonce, validBefore: signed.validBefore }
+    proof = {
+      kind: 'eip3009',
+      token: terms.token.address,
+      from: x.signer.address,
+      nonce: signed.nonce,
+      validBefore: signed.validBefore,
+    }
     // Written before the seller sees anything: from here the chain decides whether the deposit happened.
     await x.spends.signed(deposit.spend.id, proof)
   } else {
-    payload = { type: 'voucher', channelConfig: terms.config, voucher: await signVoucher(x.signer, chain.chainId, terms.channelId, cumulative) }
+    payload = {
+      type: 'voucher',
+      channelConfig: terms.config,
+      voucher: await signVoucher(x.signer, chain.chainId, terms.channelId, cumulative),
+    }
   }
   await channels.update(terms.channelId, {
     signed: (cumulative > n(row.signed) ? cumulative : n(row.signed)).toString(),
     ...(deposit ? { pending_deposit: deposit.amount.toString(), pending_spend: deposit.spend.id } : {}),
   })
 
-  const message = { x402Version: 2, accepted: terms.requirement, payload, ...(x.resource ? { resource: x.resource } : {}) }
+  const message = {
+    x402Version: 2,
+    accepted: terms.requirement,
+    payload,
+    ...(x.resource ? { resource: x.resource } : {}),
+  }
   let paid: Response
   try {
     paid = await x.send({ [x402Headers.signature]: encodeHeader(message) })
@@ -156,7 +227,9 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     await channels.releaseVoucher(voucher, (e as Error).message)
     const d = deposit ? await decideDeposit(x, deposit, proof!, (e as Error).message) : undefined
     if (e instanceof BaseError && e.code === 'EGRESS_REFUSED') throw e
-    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${d?.message ?? 'the voucher charged nothing'}`, { fields: d?.fields ?? { charged: false, transaction: null } })
+    throw new BaseError('SELLER_FAILED', `${(e as Error).message}; ${d?.message ?? 'the voucher charged nothing'}`, {
+      fields: d?.fields ?? { charged: false, transaction: null },
+    })
   }
   const settle = decodeHeader<SettleResponse>(paid.headers.get(x402Headers.response))
   if (settle?.success && paid.status < 400) {
@@ -164,7 +237,11 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     if (deposit) {
       tx = isTxHash(settle.transaction) ? settle.transaction : null
       await x.spends.confirm(deposit.spend.id, { tx })
-      await channels.update(terms.channelId, { deposited: (n(row.deposited) + deposit.amount).toString(), pending_deposit: null, pending_spend: null })
+      await channels.update(terms.channelId, {
+        deposited: (n(row.deposited) + deposit.amount).toString(),
+        pending_deposit: null,
+        pending_spend: null,
+      })
     }
     const delta = chargedBy(settle, charged, terms.price)
     const amount = fromBaseUnits(delta, terms.token.decimals)
@@ -172,40 +249,88 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     await channels.update(terms.channelId, { charged: (charged + delta).toString() })
     // The voucher is what pays here (a deposit only fills the escrow): the receipt names it, at what the seller charged.
     const signed = await x.receipts?.issue({
-      paymentId: voucher.id, agent: x.agent, host: x.host, payTo: terms.config.receiver, network: chain.spec.caip2, token: terms.token, amount: delta,
-      protocol: price.protocol, transaction: voucherTransaction(terms.channelId, cumulative), seller: paid,
+      paymentId: voucher.id,
+      agent: x.agent,
+      host: x.host,
+      payTo: terms.config.receiver,
+      network: chain.spec.caip2,
+      token: terms.token,
+      amount: delta,
+      protocol: price.protocol,
+      transaction: voucherTransaction(terms.channelId, cumulative),
+      seller: paid,
     })
     return {
-      dryRun: false, ...(await passThrough(paid)),
-      receipt: { ...price, amount, transaction: tx, payer: x.signer.address, channel: { id: terms.channelId, cumulative: fromBaseUnits(charged + delta, terms.token.decimals), ...(deposit ? { deposited: fromBaseUnits(deposit.amount, terms.token.decimals) } : {}) }, ...(signed ? { signed } : {}) },
+      dryRun: false,
+      ...(await passThrough(paid)),
+      receipt: {
+        ...price,
+        amount,
+        transaction: tx,
+        payer: x.signer.address,
+        channel: {
+          id: terms.channelId,
+          cumulative: fromBaseUnits(charged + delta, terms.token.decimals),
+          ...(deposit ? { deposited: fromBaseUnits(deposit.amount, terms.token.decimals) } : {}),
+        },
+        ...(signed ? { signed } : {}),
+      },
     }
   }
   // Not charged by the seller's word: the voucher's reservation goes back to the escrow, which still counts it.
   await channels.releaseVoucher(voucher, `seller answered ${paid.status} without a settlement`)
-  const required = paid.status === 402 ? decodeHeader<PaymentRequired>(paid.headers.get(x402Headers.required)) : undefined
+  const required =
+    paid.status === 402 ? decodeHeader<PaymentRequired>(paid.headers.get(x402Headers.required)) : undefined
   const d = deposit ? await decideDeposit(x, deposit, proof!, `seller answered ${paid.status}`) : undefined
-  if (required && typeof required.error === 'string' && CORRECTIVE.has(required.error) && Array.isArray(required.accepts)) {
+  if (
+    required &&
+    typeof required.error === 'string' &&
+    CORRECTIVE.has(required.error) &&
+    Array.isArray(required.accepts)
+  ) {
     await paid.body?.cancel().catch(() => {})
     return { corrective: true, reason: required.error, required }
   }
-  const why = paid.status === 402 ? `the seller refused the channel payment (${settle?.errorReason ?? required?.error ?? (await refusal(paid))})` : `the seller answered ${paid.status} after the payment was offered`
+  const why =
+    paid.status === 402
+      ? `the seller refused the channel payment (${settle?.errorReason ?? required?.error ?? (await refusal(paid))})`
+      : `the seller answered ${paid.status} after the payment was offered`
   await paid.body?.cancel().catch(() => {})
-  throw new BaseError(paid.status === 402 ? 'PAYMENT_REFUSED' : 'SELLER_FAILED', `${why}; ${d?.message ?? 'the voucher charged nothing'}`, { fields: d?.fields ?? { charged: false, transaction: null } })
+  throw new BaseError(
+    paid.status === 402 ? 'PAYMENT_REFUSED' : 'SELLER_FAILED',
+    `${why}; ${d?.message ?? 'the voucher charged nothing'}`,
+    { fields: d?.fields ?? { charged: false, transaction: null } },
+  )
 }
 
 /** A signed deposit the seller did not confirm: the chain says whether it happened; if not yet, it stays pending (and counted). */
-async function decideDeposit(x: ChannelPayContext, deposit: { amount: bigint; spend: SpendRow }, proof: PaymentProof, reason: string) {
+async function decideDeposit(
+  x: ChannelPayContext,
+  deposit: { amount: bigint; spend: SpendRow },
+  proof: PaymentProof,
+  reason: string,
+) {
   const used = await wasUsed(x.chain, proof)
   if (used === true) {
     const tx = await usedIn(x.chain, proof)
     await x.spends.confirm(deposit.spend.id, { tx })
     const row = (await x.channels.get(x.terms.channelId))!
-    await x.channels.update(row.id, { deposited: (n(row.deposited) + deposit.amount).toString(), pending_deposit: null, pending_spend: null })
-    return { message: `the deposit of ${fromBaseUnits(deposit.amount, x.terms.token.decimals)} ${x.terms.token.symbol} is in the channel${tx ? ` (${tx})` : ''} and refundable`, fields: { charged: true, transaction: tx, reservedUntil: null } }
+    await x.channels.update(row.id, {
+      deposited: (n(row.deposited) + deposit.amount).toString(),
+      pending_deposit: null,
+      pending_spend: null,
+    })
+    return {
+      message: `the deposit of ${fromBaseUnits(deposit.amount, x.terms.token.decimals)} ${x.terms.token.symbol} is in the channel${tx ? ` (${tx})` : ''} and refundable`,
+      fields: { charged: true, transaction: tx, reservedUntil: null },
+    }
   }
   const until = new Date(Number(proof.validBefore) * 1000).toISOString()
   await x.spends.hold(deposit.spend.id, `${reason}; deposit authorization valid until ${until}`)
-  return { message: `the deposit was not made yet: its authorization stays valid until ${until}, so it stays counted against the limits until the chain shows it unused after that time`, fields: { charged: false, transaction: null, reservedUntil: until } }
+  return {
+    message: `the deposit was not made yet: its authorization stays valid until ${until}, so it stays counted against the limits until the chain shows it unused after that time`,
+    fields: { charged: false, transaction: null, reservedUntil: until },
+  }
 }
 
 /**
@@ -234,7 +359,17 @@ async function settlePending(x: ChannelPayContext, row: ChannelRow): Promise<Cha
         await x.spends.release(spend.id, 'the deposit authorization expired unused')
         await x.channels.update(row.id, clear)
       } else {
-        throw new BaseError('SELLER_FAILED', `a deposit into channel ${row.id} is still pending until ${new Date(Number(proof.validBefore) * 1000).toISOString()}; nothing was paid, retry after that`, { fields: { charged: false, transaction: null, reservedUntil: new Date(Number(proof.validBefore) * 1000).toISOString() } })
+        throw new BaseError(
+          'SELLER_FAILED',
+          `a deposit into channel ${row.id} is still pending until ${new Date(Number(proof.validBefore) * 1000).toISOString()}; nothing was paid, retry after that`,
+          {
+            fields: {
+              charged: false,
+              transaction: null,
+              reservedUntil: new Date(Number(proof.validBefore) * 1000).toISOString(),
+            },
+          },
+        )
       }
     }
   }
@@ -259,16 +394,39 @@ export async function resync(x: ChannelPayContext, row: ChannelRow, required: Pa
   const sellerCharged = digits(cs.chargedCumulativeAmount)
   const signedMax = digits(vs.signedMaxClaimable)
   if (sellerCharged !== undefined && signedMax !== undefined && typeof vs.signature === 'string') {
-    const signer = await recoverTypedDataAddress({ ...voucherTypedData(x.chain.chainId, x.terms.channelId, signedMax), signature: vs.signature as Hex }).catch(() => undefined)
-    if (signer?.toLowerCase() !== x.signer.address.toLowerCase() || signedMax > n(row.signed) || sellerCharged > signedMax || sellerCharged < totalClaimed) {
-      throw new BaseError('PAYMENT_REFUSED', `the seller's record of channel ${row.id} does not match what the agent signed (charged ${sellerCharged}, voucher ${signedMax}); nothing more was paid`, { fields: { charged: false, transaction: null } })
+    const signer = await recoverTypedDataAddress({
+      ...voucherTypedData(x.chain.chainId, x.terms.channelId, signedMax),
+      signature: vs.signature as Hex,
+    }).catch(() => undefined)
+    if (
+      signer?.toLowerCase() !== x.signer.address.toLowerCase() ||
+      signedMax > n(row.signed) ||
+      sellerCharged > signedMax ||
+      sellerCharged < totalClaimed
+    ) {
+      throw new BaseError(
+        'PAYMENT_REFUSED',
+        `the seller's record of channel ${row.id} does not match what the agent signed (charged ${sellerCharged}, voucher ${signedMax}); nothing more was paid`,
+        { fields: { charged: false, transaction: null } },
+      )
     }
     charged = sellerCharged
   }
   const before = n(row.charged)
   if (charged > before) {
     const amount = fromBaseUnits(charged - before, x.terms.token.decimals)
-    await x.channels.recordCharge({ agentId: x.agent.id, channelId: row.id, token: x.terms.token.symbol, recipient: x.terms.config.receiver, host: x.host, amountMicros: usdMicros(amount, x.terms.token.decimals), amount }, 'charged by a voucher the seller held (corrective 402)')
+    await x.channels.recordCharge(
+      {
+        agentId: x.agent.id,
+        channelId: row.id,
+        token: x.terms.token.symbol,
+        recipient: x.terms.config.receiver,
+        host: x.host,
+        amountMicros: usdMicros(amount, x.terms.token.decimals),
+        amount,
+      },
+      'charged by a voucher the seller held (corrective 402)',
+    )
   }
   const deposited = balance + n(row.refunded) > n(row.deposited) ? balance + n(row.refunded) : n(row.deposited)
   await x.channels.update(row.id, { charged: charged.toString(), deposited: deposited.toString() })
@@ -280,7 +438,9 @@ async function channelOnChain(x: ChannelPayContext, id: string): Promise<{ balan
   try {
     return await readChannelState(x.chain.client, id as Hex)
   } catch (e) {
-    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer for channel ${id}; nothing more was paid`, { cause: e })
+    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer for channel ${id}; nothing more was paid`, {
+      cause: e,
+    })
   }
 }
 

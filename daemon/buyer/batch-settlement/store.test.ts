@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../../test/helpers/store.js'
-import type { Store } from '../../store/store.js'
 import { spendingByDay } from '../../dashboard/spending.js'
+import type { Store } from '../../store/store.js'
 import { paymentsPage, spendReport } from '../payments.js'
 import { DAY_MS, spendsLedger } from '../spends.js'
-import { channelStore, type ChannelStore } from './store.js'
+import { type ChannelStore, channelStore } from './store.js'
 
 /**
  * A channel's accounting on the spends ledger: the deposit counts as escrow, vouchers draw on it
@@ -16,19 +16,51 @@ let store: Store
 let channels: ChannelStore
 let agentId: string
 const CH = `0x${'ab'.repeat(32)}`
-const spend = (micros: bigint, amount: string) => ({ agentId, channelId: CH, amountMicros: micros, token: 'USDC', amount, recipient: '0x00000000000000000000000000000000000000cc', host: 'seller.test' })
+const spend = (micros: bigint, amount: string) => ({
+  agentId,
+  channelId: CH,
+  amountMicros: micros,
+  token: 'USDC',
+  amount,
+  recipient: '0x00000000000000000000000000000000000000cc',
+  host: 'seller.test',
+})
 
 beforeEach(async () => {
   store = await openTestStore()
   channels = channelStore(store)
   const userId = randomUUID()
   agentId = randomUUID()
-  await store.db.insertInto('platform_users').values({ id: userId, wallet: null, name: 'u', created_at: Date.now() }).execute()
-  await store.db.insertInto('platform_agents').values({
-    id: agentId, user_id: userId, name: 'a', network: 'local-base', address: '0x00000000000000000000000000000000000000bb', wallet_sealed: 'x',
-    per_payment_usd: '0.002', daily_usd: '0.05', allowed_hosts: null, created_at: Date.now(),
-  }).execute()
-  await channels.ensure({ id: CH, agent_id: agentId, network: 'local-base', token: 'USDC', config: '{}', receiver: '0xcc', receiver_authorizer: '0xdd', url: 'http://seller.test/x', host: 'seller.test' })
+  await store.db
+    .insertInto('platform_users')
+    .values({ id: userId, wallet: null, name: 'u', created_at: Date.now() })
+    .execute()
+  await store.db
+    .insertInto('platform_agents')
+    .values({
+      id: agentId,
+      user_id: userId,
+      name: 'a',
+      network: 'local-base',
+      address: '0x00000000000000000000000000000000000000bb',
+      wallet_sealed: 'x',
+      per_payment_usd: '0.002',
+      daily_usd: '0.05',
+      allowed_hosts: null,
+      created_at: Date.now(),
+    })
+    .execute()
+  await channels.ensure({
+    id: CH,
+    agent_id: agentId,
+    network: 'local-base',
+    token: 'USDC',
+    config: '{}',
+    receiver: '0xcc',
+    receiver_authorizer: '0xdd',
+    url: 'http://seller.test/x',
+    host: 'seller.test',
+  })
 })
 afterEach(async () => store.close())
 
@@ -55,12 +87,22 @@ describe('channel accounting', () => {
 
   it('a voucher is refused by the per-payment limit, and by the daily limit on what vouchers charged (not the escrow they draw on)', async () => {
     await channels.reserveDeposit(spend(4000n, '0.004'))
-    await expect(channels.reserveVoucher(spend(3000n, '0.003'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'perPayment' } })
+    await expect(channels.reserveVoucher(spend(3000n, '0.003'))).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      fields: { limit: 'perPayment' },
+    })
     // Another seller's channel's 0.045 and this one's 0.004 escrow: two 0.002 vouchers fit (the escrow they draw on is left out), a third no more.
-    await channels.reserveDeposit({ ...spend(45_000n, '0.045'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })
+    await channels.reserveDeposit({
+      ...spend(45_000n, '0.045'),
+      channelId: `0x${'cd'.repeat(32)}`,
+      recipient: '0x00000000000000000000000000000000000000ee',
+    })
     await channels.reserveVoucher(spend(2000n, '0.002'))
     await channels.reserveVoucher(spend(2000n, '0.002'))
-    await expect(channels.reserveVoucher(spend(2000n, '0.002'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
+    await expect(channels.reserveVoucher(spend(2000n, '0.002'))).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      fields: { limit: 'day' },
+    })
   })
 
   it('escrow counts against the day until it is back in the wallet, not for 24 hours: a two-day-old deposit still refuses what it leaves no room for', async () => {
@@ -69,26 +111,61 @@ describe('channel accounting', () => {
     await channels.settleVoucher(v, 1000n, '0.001')
     // Two days pass (the rows dated back, as the clock would move them).
     const twoDaysAgo = Date.now() - 2 * DAY_MS
-    await store.db.updateTable('platform_spends').set({ created_at: twoDaysAgo }).where('agent_id', '=', agentId).execute()
+    await store.db
+      .updateTable('platform_spends')
+      .set({ created_at: twoDaysAgo })
+      .where('agent_id', '=', agentId)
+      .execute()
     // The voucher's charge left the day; the 0.029 still in escrow did not.
     expect(await spentToday()).toBe(29_000n)
     expect(await spendsLedger(store).spentToday(agentId, Date.now() + 30 * DAY_MS)).toBe(29_000n)
     // The daily limit of 0.05 leaves 0.021: a payment or a deposit above it is refused (no per-payment limit here).
     await store.db.updateTable('platform_agents').set({ per_payment_usd: null }).where('id', '=', agentId).execute()
-    await expect(spendsLedger(store).reserve({ agentId, kind: 'pay', amountMicros: 22_000n, token: 'USDC', amount: '0.022', host: 'seller.test' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
-    await expect(channels.reserveDeposit({ ...spend(22_000n, '0.022'), channelId: `0x${'cd'.repeat(32)}`, recipient: '0x00000000000000000000000000000000000000ee' })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
+    await expect(
+      spendsLedger(store).reserve({
+        agentId,
+        kind: 'pay',
+        amountMicros: 22_000n,
+        token: 'USDC',
+        amount: '0.022',
+        host: 'seller.test',
+      }),
+    ).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
+    await expect(
+      channels.reserveDeposit({
+        ...spend(22_000n, '0.022'),
+        channelId: `0x${'cd'.repeat(32)}`,
+        recipient: '0x00000000000000000000000000000000000000ee',
+      }),
+    ).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
     // Refunded: back in the wallet, it stops counting.
     await channels.refundEscrow(CH, 29_000n, '0.029', 'refunded')
     expect(await spentToday()).toBe(0n)
-    expect((await store.db.selectFrom('platform_spends').select('amount_micros').where('id', '=', deposit.id).executeTakeFirstOrThrow()).amount_micros.toString()).toBe('0')
+    expect(
+      (
+        await store.db
+          .selectFrom('platform_spends')
+          .select('amount_micros')
+          .where('id', '=', deposit.id)
+          .executeTakeFirstOrThrow()
+      ).amount_micros.toString(),
+    ).toBe('0')
   })
 
   it('one channel per seller and token: a second channel to the same seller takes no deposit while the first holds one', async () => {
     await channels.reserveDeposit(spend(10_000n, '0.01'))
     const other = `0x${'cd'.repeat(32)}`
-    await expect(channels.reserveDeposit({ ...spend(10_000n, '0.01'), channelId: other })).rejects.toMatchObject({ code: 'CHANNEL_TERMS_CHANGED', status: 409, fields: { channelId: CH, charged: false } })
+    await expect(channels.reserveDeposit({ ...spend(10_000n, '0.01'), channelId: other })).rejects.toMatchObject({
+      code: 'CHANNEL_TERMS_CHANGED',
+      status: 409,
+      fields: { channelId: CH, charged: false },
+    })
     // Another seller, or another token, is another channel.
-    await channels.reserveDeposit({ ...spend(1000n, '0.001'), channelId: other, recipient: '0x00000000000000000000000000000000000000ee' })
+    await channels.reserveDeposit({
+      ...spend(1000n, '0.001'),
+      channelId: other,
+      recipient: '0x00000000000000000000000000000000000000ee',
+    })
     await channels.reserveDeposit({ ...spend(1000n, '0.001'), channelId: `0x${'ef'.repeat(32)}`, token: 'PUSD' })
     // The first channel's deposit back in the wallet: the seller's new terms may have their channel.
     await channels.refundEscrow(CH, 10_000n, '0.01', 'refunded')
@@ -97,7 +174,10 @@ describe('channel accounting', () => {
 
   it('a deposit is checked against the day and the hosts, not the per-payment limit', async () => {
     await channels.reserveDeposit(spend(10_000n, '0.01'))
-    await expect(channels.reserveDeposit(spend(41_000n, '0.041'))).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', fields: { limit: 'day' } })
+    await expect(channels.reserveDeposit(spend(41_000n, '0.041'))).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      fields: { limit: 'day' },
+    })
   })
 
   it('the report, the history and the dashboard count a channel once: vouchers at what was charged, the deposit at what is still in escrow', async () => {
@@ -134,8 +214,17 @@ describe('channel accounting', () => {
     await channels.reserveDeposit(spend(1000n, '0.001'))
     await channels.reserveDeposit(spend(2000n, '0.002'))
     const v = await channels.reserveVoucher(spend(1500n, '0.0015'))
-    const deposits = async () => (await store.db.selectFrom('platform_spends').select(['amount', 'amount_micros']).where('agent_id', '=', agentId)
-      .where('id', '!=', v.id).orderBy('created_at').orderBy('amount_micros').execute()).map((r) => `${r.amount}/${r.amount_micros}`)
+    const deposits = async () =>
+      (
+        await store.db
+          .selectFrom('platform_spends')
+          .select(['amount', 'amount_micros'])
+          .where('agent_id', '=', agentId)
+          .where('id', '!=', v.id)
+          .orderBy('created_at')
+          .orderBy('amount_micros')
+          .execute()
+      ).map((r) => `${r.amount}/${r.amount_micros}`)
     expect((await deposits()).sort()).toEqual(['0.0015/1500', '0/0'])
     await channels.releaseVoucher(v, 'refused')
     // Back into one row (the newest; both may share a millisecond): 0.003 again, each row's amount its micros.

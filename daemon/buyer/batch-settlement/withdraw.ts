@@ -1,13 +1,13 @@
-import { encodeFunctionData, parseEventLogs, type Hex } from 'viem'
+import { encodeFunctionData, type Hex, parseEventLogs } from 'viem'
 import * as X402BatchSettlement from '../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import { BaseError } from '../../../src/errors/index.js'
 import type { ChannelWithdraw } from '../../../src/sdk/platform/channels.js'
 import { fromBaseUnits } from '../../../src/sdk/units.js'
 import { BATCH_SETTLEMENT_ADDRESS, type ChannelConfig } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
+import type { AgentRow } from '../../platform/store.js'
 import { usdMicros } from '../limits.js'
 import type { AgentCall } from '../send.js'
-import type { AgentRow } from '../../platform/store.js'
 import { channelView, decimalsOf } from './refund.js'
 import type { ChannelStore } from './store.js'
 
@@ -45,42 +45,87 @@ export async function withdrawChannel(x: WithdrawContext, id: string): Promise<C
     const row = (await x.channels.get(id))!
     const config = JSON.parse(row.config) as ChannelConfig
     const args = configArgs(config)
-    const [pendingAmount, initiatedAt] = await read(x, 'pendingWithdrawals', id) as readonly [bigint, number]
+    const [pendingAmount, initiatedAt] = (await read(x, 'pendingWithdrawals', id)) as readonly [bigint, number]
     if (initiatedAt === 0) {
-      const [balance, claimed] = await read(x, 'channels', id) as readonly [bigint, bigint]
+      const [balance, claimed] = (await read(x, 'channels', id)) as readonly [bigint, bigint]
       const available = balance - claimed
-      if (available <= 0n) throw new BaseError('NOTHING_TO_WITHDRAW', `channel ${id} holds nothing unclaimed (balance ${u(balance)}, claimed ${u(claimed)} ${row.token}); nothing was sent`)
-      const sent = await x.call(BATCH_SETTLEMENT_ADDRESS, encodeFunctionData({ abi, functionName: 'initiateWithdraw', args: [args, available] }))
-      const ev = parseEventLogs({ abi, logs: sent.logs, eventName: 'WithdrawInitiated' }).find((l) => l.args.channelId.toLowerCase() === id)
-      const finalizeAfter = ev ? BigInt(ev.args.finalizeAfter) : BigInt(Math.floor(Date.now() / 1000) + config.withdrawDelay)
-      await x.channels.update(id, { withdraw_amount: available.toString(), withdraw_requested_at: Date.now(), withdraw_finalizable_at: Number(finalizeAfter) * 1000 })
+      if (available <= 0n)
+        throw new BaseError(
+          'NOTHING_TO_WITHDRAW',
+          `channel ${id} holds nothing unclaimed (balance ${u(balance)}, claimed ${u(claimed)} ${row.token}); nothing was sent`,
+        )
+      const sent = await x.call(
+        BATCH_SETTLEMENT_ADDRESS,
+        encodeFunctionData({ abi, functionName: 'initiateWithdraw', args: [args, available] }),
+      )
+      const ev = parseEventLogs({ abi, logs: sent.logs, eventName: 'WithdrawInitiated' }).find(
+        (l) => l.args.channelId.toLowerCase() === id,
+      )
+      const finalizeAfter = ev
+        ? BigInt(ev.args.finalizeAfter)
+        : BigInt(Math.floor(Date.now() / 1000) + config.withdrawDelay)
+      await x.channels.update(id, {
+        withdraw_amount: available.toString(),
+        withdraw_requested_at: Date.now(),
+        withdraw_finalizable_at: Number(finalizeAfter) * 1000,
+      })
       return {
-        state: 'initiated', amount: u(available), withdrawn: '0', token: row.token, finalizableAt: iso(finalizeAfter),
-        transaction: sent.transaction, userOperation: sent.userOperation, channel: channelView((await x.channels.get(id))!, dec),
+        state: 'initiated',
+        amount: u(available),
+        withdrawn: '0',
+        token: row.token,
+        finalizableAt: iso(finalizeAfter),
+        transaction: sent.transaction,
+        userOperation: sent.userOperation,
+        channel: channelView((await x.channels.get(id))!, dec),
       }
     }
     const finalizeAfter = BigInt(initiatedAt) + BigInt(config.withdrawDelay)
     // A withdrawal on chain the row does not know (a lost answer): recorded now, so pays stop.
     if (row.withdraw_requested_at == null) {
-      await x.channels.update(id, { withdraw_amount: pendingAmount.toString(), withdraw_requested_at: initiatedAt * 1000, withdraw_finalizable_at: Number(finalizeAfter) * 1000 })
+      await x.channels.update(id, {
+        withdraw_amount: pendingAmount.toString(),
+        withdraw_requested_at: initiatedAt * 1000,
+        withdraw_finalizable_at: Number(finalizeAfter) * 1000,
+      })
     }
     const now = await chainTime(x)
     if (now < finalizeAfter) {
-      throw new BaseError('CHANNEL_WITHDRAW_PENDING', `the withdrawal of ${u(pendingAmount)} ${row.token} from channel ${id} can be finalized from ${iso(finalizeAfter)} (the channel's ${config.withdrawDelay} s delay, chain time; ${finalizeAfter - now} s left); call withdraw again then`, {
-        fields: { finalizableAt: iso(finalizeAfter), amount: u(pendingAmount) },
-      })
+      throw new BaseError(
+        'CHANNEL_WITHDRAW_PENDING',
+        `the withdrawal of ${u(pendingAmount)} ${row.token} from channel ${id} can be finalized from ${iso(finalizeAfter)} (the channel's ${config.withdrawDelay} s delay, chain time; ${finalizeAfter - now} s left); call withdraw again then`,
+        {
+          fields: { finalizableAt: iso(finalizeAfter), amount: u(pendingAmount) },
+        },
+      )
     }
-    const sent = await x.call(BATCH_SETTLEMENT_ADDRESS, encodeFunctionData({ abi, functionName: 'finalizeWithdraw', args: [args] }))
-    const ev = parseEventLogs({ abi, logs: sent.logs, eventName: 'WithdrawFinalized' }).find((l) => l.args.channelId.toLowerCase() === id)
+    const sent = await x.call(
+      BATCH_SETTLEMENT_ADDRESS,
+      encodeFunctionData({ abi, functionName: 'finalizeWithdraw', args: [args] }),
+    )
+    const ev = parseEventLogs({ abi, logs: sent.logs, eventName: 'WithdrawFinalized' }).find(
+      (l) => l.args.channelId.toLowerCase() === id,
+    )
     const back = ev ? BigInt(ev.args.amount) : 0n
     const withdrawn = u(back)
     const what = `withdrew ${withdrawn} ${row.token} in ${sent.transaction}`
     // Out of the escrow first (never below zero): the rest, if any, is charges the seller never claimed in time.
     if (back > 0n) await x.channels.refundEscrow(id, usdMicros(withdrawn, dec), withdrawn, what)
-    await x.channels.update(id, { withdrawn: (n(row.withdrawn) + back).toString(), withdraw_amount: null, withdraw_requested_at: null, withdraw_finalizable_at: null })
+    await x.channels.update(id, {
+      withdrawn: (n(row.withdrawn) + back).toString(),
+      withdraw_amount: null,
+      withdraw_requested_at: null,
+      withdraw_finalizable_at: null,
+    })
     return {
-      state: 'finalized', amount: u(pendingAmount), withdrawn, token: row.token, finalizableAt: iso(finalizeAfter),
-      transaction: sent.transaction, userOperation: sent.userOperation, channel: channelView((await x.channels.get(id))!, dec),
+      state: 'finalized',
+      amount: u(pendingAmount),
+      withdrawn,
+      token: row.token,
+      finalizableAt: iso(finalizeAfter),
+      transaction: sent.transaction,
+      userOperation: sent.userOperation,
+      channel: channelView((await x.channels.get(id))!, dec),
     }
   } finally {
     await lease.release().catch(() => {})
@@ -91,11 +136,24 @@ function configArgs(c: ChannelConfig) {
   return { ...c, withdrawDelay: Number(c.withdrawDelay), salt: c.salt as Hex }
 }
 
-async function read(x: WithdrawContext, functionName: 'channels' | 'pendingWithdrawals', id: string): Promise<readonly unknown[]> {
+async function read(
+  x: WithdrawContext,
+  functionName: 'channels' | 'pendingWithdrawals',
+  id: string,
+): Promise<readonly unknown[]> {
   try {
-    return await x.chain.client.readContract({ address: BATCH_SETTLEMENT_ADDRESS, abi, functionName, args: [id as Hex] }) as readonly unknown[]
+    return (await x.chain.client.readContract({
+      address: BATCH_SETTLEMENT_ADDRESS,
+      abi,
+      functionName,
+      args: [id as Hex],
+    })) as readonly unknown[]
   } catch (e) {
-    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer reading channel ${id}; nothing was sent, retry shortly`, { cause: e })
+    throw new BaseError(
+      'CHAIN_UNAVAILABLE',
+      `${x.chain.key} did not answer reading channel ${id}; nothing was sent, retry shortly`,
+      { cause: e },
+    )
   }
 }
 
@@ -104,6 +162,8 @@ async function chainTime(x: WithdrawContext): Promise<bigint> {
   try {
     return (await x.chain.client.getBlock({ blockTag: 'latest' })).timestamp
   } catch (e) {
-    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer; nothing was sent, retry shortly`, { cause: e })
+    throw new BaseError('CHAIN_UNAVAILABLE', `${x.chain.key} did not answer; nothing was sent, retry shortly`, {
+      cause: e,
+    })
   }
 }

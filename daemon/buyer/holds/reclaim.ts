@@ -1,4 +1,4 @@
-import { encodeFunctionData, type Address, type Hex } from 'viem'
+import { type Address, encodeFunctionData, type Hex } from 'viem'
 import { authCaptureDeployment, authCaptureEscrowAbi } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
 import type { PaymentInfo } from '../../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
@@ -17,10 +17,21 @@ export function storedPaymentInfo(h: AgentHoldRow): PaymentInfo {
  * send.ts callFromAgent). Simulated from the agent's address first, so a hold captured or voided
  * meanwhile costs nothing (null). Returns the transaction.
  */
-export async function reclaimHold(p: { chain: EvmChain; hold: AgentHoldRow; payer: Address; call(to: Address, data: Hex): Promise<{ transaction: Hex }> }): Promise<Hex | null> {
+export async function reclaimHold(p: {
+  chain: EvmChain
+  hold: AgentHoldRow
+  payer: Address
+  call(to: Address, data: Hex): Promise<{ transaction: Hex }>
+}): Promise<Hex | null> {
   const d = authCaptureDeployment(p.hold.escrow)!
   const info = storedPaymentInfo(p.hold)
-  const request = { address: d.escrow, abi: authCaptureEscrowAbi[d.version], functionName: 'reclaim', args: [info], account: p.payer } as const
+  const request = {
+    address: d.escrow,
+    abi: authCaptureEscrowAbi[d.version],
+    functionName: 'reclaim',
+    args: [info],
+    account: p.payer,
+  } as const
   try {
     await p.chain.client.simulateContract(request as never)
   } catch {

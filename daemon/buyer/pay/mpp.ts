@@ -1,8 +1,8 @@
 import type { Challenge } from 'mppx'
 import { getAddress, type Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
+import { isTxHash, type Offered, type Quote, type QuoteContext, sameAddress, validitySeconds } from './quote.js'
 import { amountOf } from './x402.js'
-import { isTxHash, sameAddress, validitySeconds, type Offered, type Quote, type QuoteContext } from './quote.js'
 
 /** mppx's EVM charge: method `evm`, intent `charge`, paid with an EIP-3009 authorization. */
 const EVM = 'evm'
@@ -10,7 +10,8 @@ const CHARGE = 'charge'
 
 /** mppx (about 1 MB of modules with its own zod and ox) loads on the first MPP challenge read, not at start. */
 let mppxModules: Promise<typeof import('mppx') & typeof import('mppx/evm')> | undefined
-const loadMppx = () => (mppxModules ??= Promise.all([import('mppx'), import('mppx/evm')]).then(([core, evm]) => ({ ...core, ...evm })))
+const loadMppx = () =>
+  (mppxModules ??= Promise.all([import('mppx'), import('mppx/evm')]).then(([core, evm]) => ({ ...core, ...evm })))
 
 type EvmChargeRequest = {
   amount: string
@@ -34,25 +35,42 @@ export async function mppQuotes(c: QuoteContext, header: string | null): Promise
   try {
     challenges = Challenge.deserializeList(header)
   } catch (e) {
-    throw new BaseError('SELLER_TERMS_MALFORMED', `the seller's WWW-Authenticate Payment challenge cannot be read (${(e as Error).message}); nothing was paid`)
+    throw new BaseError(
+      'SELLER_TERMS_MALFORMED',
+      `the seller's WWW-Authenticate Payment challenge cannot be read (${(e as Error).message}); nothing was paid`,
+    )
   }
   const quotes: Quote[] = []
   const offered: string[] = []
   for (const challenge of challenges) {
     const r = challenge.request as unknown as EvmChargeRequest
-    offered.push(challenge.method === EVM ? `mpp ${EVM}/${challenge.intent} on eip155:${r.methodDetails?.chainId} in ${r.currency}` : `mpp ${challenge.method}/${challenge.intent}`)
-    if (challenge.method !== EVM || challenge.intent !== CHARGE || r.methodDetails?.chainId !== c.chain.chainId) continue
+    offered.push(
+      challenge.method === EVM
+        ? `mpp ${EVM}/${challenge.intent} on eip155:${r.methodDetails?.chainId} in ${r.currency}`
+        : `mpp ${challenge.method}/${challenge.intent}`,
+    )
+    if (challenge.method !== EVM || challenge.intent !== CHARGE || r.methodDetails?.chainId !== c.chain.chainId)
+      continue
     if (!r.methodDetails.credentialTypes?.includes('authorization') || r.methodDetails.splits?.length) continue
     const token = c.tokens.find((t) => sameAddress(t.address, r.currency) && t.eip3009 && t.permitDomain)
     if (!token) continue
     quotes.push({
-      protocol: 'mpp', token, raw: amountOf(r.amount), payTo: getAddress(r.recipient),
+      protocol: 'mpp',
+      token,
+      raw: amountOf(r.amount),
+      payTo: getAddress(r.recipient),
       async sign() {
         const validBefore = mppValidBefore(challenge.expires, c.maxValiditySeconds)
         const credential = await authorizationCredential(mppx, c, challenge, r, token.permitDomain!, validBefore)
         return {
           headers: { [Challenge.credentialHeader(challenge)]: credential },
-          proof: { kind: 'eip3009', token: token.address, from: c.signer.address, nonce: challengeHash(challenge), validBefore },
+          proof: {
+            kind: 'eip3009',
+            token: token.address,
+            from: c.signer.address,
+            nonce: challengeHash(challenge),
+            validBefore,
+          },
         }
       },
       settlement(res) {
@@ -60,7 +78,9 @@ export async function mppQuotes(c: QuoteContext, header: string | null): Promise
         if (!header) return { transaction: null }
         try {
           const receipt = Receipt.deserialize(header)
-          return isTxHash(receipt.reference) ? { transaction: receipt.reference } : { transaction: null, reason: `receipt reference ${receipt.reference}` }
+          return isTxHash(receipt.reference)
+            ? { transaction: receipt.reference }
+            : { transaction: null, reason: `receipt reference ${receipt.reference}` }
         } catch {
           return { transaction: null, reason: 'unreadable Payment-Receipt' }
         }
@@ -88,7 +108,14 @@ export function mppValidBefore(expires: string | undefined, cap: number, nowMs =
  * Charge.js: same EIP-712 message, payload and source), with `validBefore` given instead of taken
  * from the challenge's `expires`.
  */
-async function authorizationCredential(mppx: Awaited<ReturnType<typeof loadMppx>>, c: QuoteContext, challenge: Challenge.Challenge, r: EvmChargeRequest, domain: { name: string; version: string }, validBefore: bigint): Promise<string> {
+async function authorizationCredential(
+  mppx: Awaited<ReturnType<typeof loadMppx>>,
+  c: QuoteContext,
+  challenge: Challenge.Challenge,
+  r: EvmChargeRequest,
+  domain: { name: string; version: string },
+  validBefore: bigint,
+): Promise<string> {
   const { authorizationDomain, authorizationTypes, challengeHash, Credential, toSource } = mppx
   const from = getAddress(c.signer.address)
   const to = getAddress(r.recipient)
@@ -100,6 +127,15 @@ async function authorizationCredential(mppx: Awaited<ReturnType<typeof loadMppx>
     primaryType: 'TransferWithAuthorization',
     types: authorizationTypes,
   })
-  const payload = { from, nonce, signature, to, type: 'authorization', validAfter: '0', validBefore: validBefore.toString(), value: r.amount }
+  const payload = {
+    from,
+    nonce,
+    signature,
+    to,
+    type: 'authorization',
+    validAfter: '0',
+    validBefore: validBefore.toString(),
+    value: r.amount,
+  }
   return Credential.serialize(Credential.from({ challenge, payload, source: toSource({ address: from, chainId }) }))
 }

@@ -1,4 +1,4 @@
-import { parseAbiItem, type Hex } from 'viem'
+import { type Hex, parseAbiItem } from 'viem'
 import type { EvmChain } from '../../chains/evm/chain.js'
 
 /**
@@ -25,7 +25,9 @@ const abi = [
   parseAbiItem('function authorizationState(address, bytes32) view returns (bool)'),
 ] as const
 const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
-const userOperationEvent = parseAbiItem('event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)')
+const userOperationEvent = parseAbiItem(
+  'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
+)
 const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 /** How far back the settlement is looked for: it happened during this request. */
 const RECENT_BLOCKS = 1000n
@@ -41,8 +43,16 @@ export async function wasUsed(chain: EvmChain, p: PaymentProof): Promise<boolean
   try {
     // Included and reverted moved nothing (the paymaster paid the gas): unused, like one never included.
     if (p.kind === 'userOp') return (await userOpEvent(chain, p))?.args.success === true
-    if (p.kind === 'erc2612') return (await chain.client.readContract({ address: p.token, abi, functionName: 'nonces', args: [p.owner] })) > p.nonce
-    return await chain.client.readContract({ address: p.token, abi, functionName: 'authorizationState', args: [p.from, p.nonce] })
+    if (p.kind === 'erc2612')
+      return (
+        (await chain.client.readContract({ address: p.token, abi, functionName: 'nonces', args: [p.owner] })) > p.nonce
+      )
+    return await chain.client.readContract({
+      address: p.token,
+      abi,
+      functionName: 'authorizationState',
+      args: [p.from, p.nonce],
+    })
   } catch {
     return undefined
   }
@@ -53,7 +63,11 @@ export async function wasUsed(chain: EvmChain, p: PaymentProof): Promise<boolean
  * timestamps never go back), or the local clock is past it by EXPIRY_MARGIN_SECONDS. Checked
  * BEFORE `wasUsed`, so an unused answer read afterwards is final. Undefined when the chain did not answer.
  */
-export async function hasExpired(chain: EvmChain, p: PaymentProof, nowSeconds = BigInt(Math.floor(Date.now() / 1000))): Promise<boolean | undefined> {
+export async function hasExpired(
+  chain: EvmChain,
+  p: PaymentProof,
+  nowSeconds = BigInt(Math.floor(Date.now() / 1000)),
+): Promise<boolean | undefined> {
   if (nowSeconds >= p.validBefore + EXPIRY_MARGIN_SECONDS) return true
   try {
     const head = await chain.client.getBlock({ blockTag: 'latest' })
@@ -74,10 +88,22 @@ export async function usedIn(chain: EvmChain, p: PaymentProof): Promise<Hex | nu
     const head = await chain.client.getBlockNumber({ cacheTime: 0 })
     const fromBlock = head > RECENT_BLOCKS ? head - RECENT_BLOCKS : 0n
     if (p.kind === 'eip3009') {
-      const logs = await chain.client.getLogs({ address: p.token, event: authorizationUsed, args: { authorizer: p.from, nonce: p.nonce }, fromBlock, toBlock: 'latest' })
+      const logs = await chain.client.getLogs({
+        address: p.token,
+        event: authorizationUsed,
+        args: { authorizer: p.from, nonce: p.nonce },
+        fromBlock,
+        toBlock: 'latest',
+      })
       return logs[0]?.transactionHash ?? null
     }
-    const logs = await chain.client.getLogs({ address: p.token, event: transfer, args: { from: p.owner, to: p.to }, fromBlock, toBlock: 'latest' })
+    const logs = await chain.client.getLogs({
+      address: p.token,
+      event: transfer,
+      args: { from: p.owner, to: p.to },
+      fromBlock,
+      toBlock: 'latest',
+    })
     return logs.filter((l) => l.args.value === p.value).at(-1)?.transactionHash ?? null
   } catch {
     return null
@@ -91,7 +117,13 @@ export function encodeProof(p: PaymentProof): string {
 
 /** The EntryPoint's event for the operation, if it was included (searched from the block it was sent at); throws when the chain does not answer. */
 async function userOpEvent(chain: EvmChain, p: Extract<PaymentProof, { kind: 'userOp' }>) {
-  const logs = await chain.client.getLogs({ address: p.entryPoint, event: userOperationEvent, args: { userOpHash: p.hash }, fromBlock: p.fromBlock, toBlock: 'latest' })
+  const logs = await chain.client.getLogs({
+    address: p.entryPoint,
+    event: userOperationEvent,
+    args: { userOpHash: p.hash },
+    fromBlock: p.fromBlock,
+    toBlock: 'latest',
+  })
   return logs[0]
 }
 
@@ -99,12 +131,34 @@ async function userOpEvent(chain: EvmChain, p: Extract<PaymentProof, { kind: 'us
 export function decodeProof(text: string): PaymentProof | undefined {
   try {
     const o = JSON.parse(text) as Record<string, string>
-    if (o.kind === 'eip3009') return { kind: 'eip3009', token: o.token as Hex, from: o.from as Hex, nonce: o.nonce as Hex, validBefore: BigInt(o.validBefore!) }
+    if (o.kind === 'eip3009')
+      return {
+        kind: 'eip3009',
+        token: o.token as Hex,
+        from: o.from as Hex,
+        nonce: o.nonce as Hex,
+        validBefore: BigInt(o.validBefore!),
+      }
     if (o.kind === 'userOp') {
-      return { kind: 'userOp', entryPoint: o.entryPoint as Hex, sender: o.sender as Hex, hash: o.hash as Hex, fromBlock: BigInt(o.fromBlock!), validBefore: BigInt(o.validBefore!) }
+      return {
+        kind: 'userOp',
+        entryPoint: o.entryPoint as Hex,
+        sender: o.sender as Hex,
+        hash: o.hash as Hex,
+        fromBlock: BigInt(o.fromBlock!),
+        validBefore: BigInt(o.validBefore!),
+      }
     }
     if (o.kind === 'erc2612') {
-      return { kind: 'erc2612', token: o.token as Hex, owner: o.owner as Hex, nonce: BigInt(o.nonce!), to: o.to as Hex, value: BigInt(o.value!), validBefore: BigInt(o.validBefore!) }
+      return {
+        kind: 'erc2612',
+        token: o.token as Hex,
+        owner: o.owner as Hex,
+        nonce: BigInt(o.nonce!),
+        to: o.to as Hex,
+        value: BigInt(o.value!),
+        validBefore: BigInt(o.validBefore!),
+      }
     }
   } catch {}
   return undefined

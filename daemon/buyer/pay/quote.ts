@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
 import type { PaymentInfo } from '../../../src/sdk/x402/evm/auth-capture/payment-info.js'
+import type { EvmChain, EvmToken } from '../../chains/evm/chain.js'
 import type { PaymentProof } from './proof.js'
 
 /** What an agent's auth-capture payment holds: the escrow's id of it and the terms signed. */
@@ -20,7 +20,14 @@ export type HoldOutcome = { operation: 'authorize' | 'capture' | 'void'; capture
  * What reading a seller's terms needs: the agent's chain, the tokens it pays with, its signer, and
  * the longest a signed payment may stay valid (seconds): the seller's wish is clamped to it.
  */
-export type QuoteContext = { chain: EvmChain; tokens: EvmToken[]; signer: PrivateKeyAccount; url: string; maxValiditySeconds: number; scheme?: PayScheme }
+export type QuoteContext = {
+  chain: EvmChain
+  tokens: EvmToken[]
+  signer: PrivateKeyAccount
+  url: string
+  maxValiditySeconds: number
+  scheme?: PayScheme
+}
 
 /**
  * Which x402 scheme an agent pays with when a seller offers more than one: `auth-capture` (a

@@ -35,7 +35,10 @@ export async function passThrough(res: Response) {
   const text = /^(text\/|application\/(json|xml|javascript)|[^;]*\+json)/i.test(type) || type === ''
   const headers = endToEnd(res.headers)
   return {
-    status: res.status, headers, body: text ? buf.toString('utf8') : buf.toString('base64'), bodyEncoding: (text ? 'utf8' : 'base64') as 'utf8' | 'base64',
+    status: res.status,
+    headers,
+    body: text ? buf.toString('utf8') : buf.toString('base64'),
+    bodyEncoding: (text ? 'utf8' : 'base64') as 'utf8' | 'base64',
     ...(truncated ? { bodyTruncated: true as const } : {}),
   }
 }

@@ -10,7 +10,8 @@ describe('validity of a signed payment', () => {
     expect(validitySeconds(365 * 86_400, 300)).toBe(300)
     expect(validitySeconds('120', 300)).toBe(120)
     expect(validitySeconds(90.7, 300)).toBe(90)
-    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '1e9', 'soon', null, undefined, {}]) expect(validitySeconds(bad, 300)).toBe(300)
+    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '1e9', 'soon', null, undefined, {}])
+      expect(validitySeconds(bad, 300)).toBe(300)
   })
 
   it("MPP: the challenge's expires, at most the cap from now", () => {
@@ -29,6 +30,7 @@ describe('pay.validitySeconds', () => {
     expect(loadConfig({ env: {}, file: {} }).pay.validitySeconds).toBe(300)
     expect(loadConfig({ env: { PARX_PAY_VALIDITY_SECONDS: '60' }, file: {} }).pay.validitySeconds).toBe(60)
     expect(loadConfig({ env: {}, file: { pay: { validitySeconds: 3600 } } }).pay.validitySeconds).toBe(3600)
-    for (const bad of ['5', '3601', '31536000', 'soon']) expect(() => loadConfig({ env: { PARX_PAY_VALIDITY_SECONDS: bad }, file: {} })).toThrow(/validitySeconds/)
+    for (const bad of ['5', '3601', '31536000', 'soon'])
+      expect(() => loadConfig({ env: { PARX_PAY_VALIDITY_SECONDS: bad }, file: {} })).toThrow(/validitySeconds/)
   })
 })

@@ -1,4 +1,4 @@
-import { leastByWindow, microsToUsd, perPaymentMicros, WINDOWS, type BudgetState } from '../budgets.js'
+import { type BudgetState, leastByWindow, microsToUsd, perPaymentMicros, WINDOWS } from '../budgets.js'
 
 /**
  * What the agent may still spend, in USD, for a dry-run verdict: per-payment (the tighter of the

@@ -36,7 +36,9 @@ export function hostMatches(pattern: string, host: string): boolean {
 
 /** EVM addresses compare case-insensitively (checksums are a spelling); anything else (Solana base58) exactly. */
 export function payToMatches(entry: string, payTo: string): boolean {
-  return entry.startsWith('0x') && payTo.startsWith('0x') ? entry.toLowerCase() === payTo.toLowerCase() : entry === payTo
+  return entry.startsWith('0x') && payTo.startsWith('0x')
+    ? entry.toLowerCase() === payTo.toLowerCase()
+    : entry === payTo
 }
 
 /** An entry names a network by its parx name or its CAIP-2 id. */
@@ -54,10 +56,38 @@ type Dimension = { deny: RuleName; allow: RuleName; what: string; value: string;
 
 function dimensions(p: Payee): Dimension[] {
   const d: Dimension[] = []
-  if (p.host !== undefined) d.push({ deny: 'denyHosts', allow: 'allowHosts', what: 'host', value: p.host, matches: (e) => hostMatches(e, p.host!) })
-  if (p.payTo !== undefined) d.push({ deny: 'denyPayTo', allow: 'allowPayTo', what: 'payTo', value: p.payTo, matches: (e) => payToMatches(e, p.payTo!) })
-  if (p.network !== undefined) d.push({ deny: 'denyNetworks', allow: 'allowNetworks', what: 'network', value: p.network.key, matches: (e) => networkMatches(e, p.network!) })
-  for (const t of p.tokens ?? []) d.push({ deny: 'denyTokens', allow: 'allowTokens', what: 'token', value: t.symbol, matches: (e) => tokenMatches(e, t) })
+  if (p.host !== undefined)
+    d.push({
+      deny: 'denyHosts',
+      allow: 'allowHosts',
+      what: 'host',
+      value: p.host,
+      matches: (e) => hostMatches(e, p.host!),
+    })
+  if (p.payTo !== undefined)
+    d.push({
+      deny: 'denyPayTo',
+      allow: 'allowPayTo',
+      what: 'payTo',
+      value: p.payTo,
+      matches: (e) => payToMatches(e, p.payTo!),
+    })
+  if (p.network !== undefined)
+    d.push({
+      deny: 'denyNetworks',
+      allow: 'allowNetworks',
+      what: 'network',
+      value: p.network.key,
+      matches: (e) => networkMatches(e, p.network!),
+    })
+  for (const t of p.tokens ?? [])
+    d.push({
+      deny: 'denyTokens',
+      allow: 'allowTokens',
+      what: 'token',
+      value: t.symbol,
+      matches: (e) => tokenMatches(e, t),
+    })
   return d
 }
 
@@ -70,13 +100,23 @@ export function refusalOf(rules: ScopedRules, p: Payee): Refusal | null {
     for (const scope of ['user', 'agent'] as const) {
       const deny = rules[scope][d.deny]
       if (deny?.some((e) => d.matches(e))) {
-        return { rule: d.deny, scope, value, message: `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was signed. Pay another ${d.what}, or ask the owner to change the ${scope} policy` }
+        return {
+          rule: d.deny,
+          scope,
+          value,
+          message: `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was signed. Pay another ${d.what}, or ask the owner to change the ${scope} policy`,
+        }
       }
     }
     for (const scope of ['user', 'agent'] as const) {
       const allow = rules[scope][d.allow]
       if (allow !== null && !allow.some((e) => d.matches(e))) {
-        return { rule: d.allow, scope, value, message: `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); nothing was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy` }
+        return {
+          rule: d.allow,
+          scope,
+          value,
+          message: `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); nothing was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy`,
+        }
       }
     }
   }

@@ -1,10 +1,10 @@
 import { BaseError } from '../../../src/errors/index.js'
 import type { ChosenOffer, PayDryRun } from '../../../src/sdk/platform/pay.js'
 import type { RefusedBy } from '../../../src/sdk/platform/policy.js'
+import { type AgentRow, policyOf } from '../../platform/store.js'
 import { needsApproval } from '../approvals/gate.js'
 import { checkSpend } from '../limits.js'
 import type { SpendsLedger } from '../spends.js'
-import { policyOf, type AgentRow } from '../../platform/store.js'
 import { remainingUsd } from './remaining.js'
 import type { Refusal } from './rules.js'
 
@@ -18,8 +18,15 @@ import type { Refusal } from './rules.js'
  * meets once approved.
  */
 export async function dryRunVerdict(
-  spends: Pick<SpendsLedger, 'budget'>, agent: AgentRow,
-  x: { offer: ChosenOffer | null; ruleRefusal: Refusal | null; amountMicros?: bigint; host?: string; approvals?: boolean },
+  spends: Pick<SpendsLedger, 'budget'>,
+  agent: AgentRow,
+  x: {
+    offer: ChosenOffer | null
+    ruleRefusal: Refusal | null
+    amountMicros?: bigint
+    host?: string
+    approvals?: boolean
+  },
 ): Promise<PayDryRun> {
   let refusedBy: RefusedBy | null = x.ruleRefusal
   const state = await spends.budget(agent.id)
@@ -36,7 +43,20 @@ export async function dryRunVerdict(
   const remaining = remainingUsd(state)
   const { scheme: _scheme, ...price } = x.offer ?? { scheme: '' }
   return {
-    dryRun: true, wouldPay: refusedBy === null && !approvalRequired, approvalRequired, approveAboveUsd: agent.approve_above_usd ?? null, refusedBy: refusedBy && { rule: refusedBy.rule, scope: refusedBy.scope, value: refusedBy.value, message: refusedBy.message },
-    offer: x.offer, remaining, price: x.offer ? (price as PayDryRun['price']) : null, withinLimits: refusedBy === null, remainingTodayUsd: remaining.day ?? null,
+    dryRun: true,
+    wouldPay: refusedBy === null && !approvalRequired,
+    approvalRequired,
+    approveAboveUsd: agent.approve_above_usd ?? null,
+    refusedBy: refusedBy && {
+      rule: refusedBy.rule,
+      scope: refusedBy.scope,
+      value: refusedBy.value,
+      message: refusedBy.message,
+    },
+    offer: x.offer,
+    remaining,
+    price: x.offer ? (price as PayDryRun['price']) : null,
+    withinLimits: refusedBy === null,
+    remainingTodayUsd: remaining.day ?? null,
   }
 }

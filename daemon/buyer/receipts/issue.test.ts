@@ -6,7 +6,7 @@ import { receiptsQuery, signedReceipt } from '../../../src/sdk/platform/receipts
 import { encodeHeader } from '../../../src/sdk/x402/wire.js'
 import { openTestStore } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
-import { receiptIssuer, type ReceiptInput } from './issue.js'
+import { type ReceiptInput, receiptIssuer } from './issue.js'
 import { receiptStore } from './store.js'
 
 /**
@@ -29,9 +29,16 @@ afterAll(async () => {
 })
 
 const input = (over: Partial<ReceiptInput> = {}): ReceiptInput => ({
-  paymentId: randomUUID(), agent, host: 'api.example.com', payTo: '0x2222222222222222222222222222222222222222', network: 'eip155:8453',
-  token: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 }, amount: 10_000n, protocol: 'x402-v2',
-  transaction: `0x${'ab'.repeat(32)}`, ...over,
+  paymentId: randomUUID(),
+  agent,
+  host: 'api.example.com',
+  payTo: '0x2222222222222222222222222222222222222222',
+  network: 'eip155:8453',
+  token: { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', symbol: 'USDC', decimals: 6 },
+  amount: 10_000n,
+  protocol: 'x402-v2',
+  transaction: `0x${'ab'.repeat(32)}`,
+  ...over,
 })
 
 describe('receipt issuer', () => {
@@ -42,10 +49,26 @@ describe('receipt issuer', () => {
     const r = (await issuer.issue(x))!
     expect(signedReceipt.parse(r)).toEqual(r)
     expect(r.message).toEqual({
-      paymentId: x.paymentId, agentId: agent.id, agentWallet: agent.address, host: 'api.example.com', payTo: x.payTo, network: 'eip155:8453',
-      token: x.token.address, symbol: 'USDC', decimals: 6, amount: '10000', protocol: 'x402-v2', transaction: x.transaction, paidAt: T0 / 1000 + 1,
+      paymentId: x.paymentId,
+      agentId: agent.id,
+      agentWallet: agent.address,
+      host: 'api.example.com',
+      payTo: x.payTo,
+      network: 'eip155:8453',
+      token: x.token.address,
+      symbol: 'USDC',
+      decimals: 6,
+      amount: '10000',
+      protocol: 'x402-v2',
+      transaction: x.transaction,
+      paidAt: T0 / 1000 + 1,
     })
-    expect(r).toMatchObject({ signer, sellerReceipt: null, domain: { name: 'parx receipt', version: '1' }, primaryType: 'Receipt' })
+    expect(r).toMatchObject({
+      signer,
+      sellerReceipt: null,
+      domain: { name: 'parx receipt', version: '1' },
+      primaryType: 'Receipt',
+    })
     const stored = (await receiptStore(store).get(agent.id, x.paymentId))!
     expect(stored).toEqual(r)
     expect(await verifyReceipt(stored, { signer })).toMatchObject({ valid: true })
@@ -54,8 +77,24 @@ describe('receipt issuer', () => {
   })
 
   it("keeps the seller's offer-receipt beside ours, outside what we sign", async () => {
-    const seller = { format: 'eip712', payload: { version: 1, network: 'eip155:8453', resourceUrl: 'https://api.example.com/x', payer: agent.address, issuedAt: 1, transaction: '' }, signature: `0x${'11'.repeat(65)}` }
-    const headers = new Headers({ 'PAYMENT-RESPONSE': encodeHeader({ success: true, extensions: { 'offer-receipt': { info: { receipt: seller } } } }) })
+    const seller = {
+      format: 'eip712',
+      payload: {
+        version: 1,
+        network: 'eip155:8453',
+        resourceUrl: 'https://api.example.com/x',
+        payer: agent.address,
+        issuedAt: 1,
+        transaction: '',
+      },
+      signature: `0x${'11'.repeat(65)}`,
+    }
+    const headers = new Headers({
+      'PAYMENT-RESPONSE': encodeHeader({
+        success: true,
+        extensions: { 'offer-receipt': { info: { receipt: seller } } },
+      }),
+    })
     const r = (await receiptIssuer({ key, store: receiptStore(store) }).issue(input({ seller: { headers } })))!
     expect(r.sellerReceipt).toEqual(seller)
     expect((await receiptStore(store).get(agent.id, r.message.paymentId))!.sellerReceipt).toEqual(seller)
@@ -65,18 +104,30 @@ describe('receipt issuer', () => {
   it('never re-signs a payment: a second issue keeps and returns the first receipt', async () => {
     const x = input()
     const first = (await receiptIssuer({ key, store: receiptStore(store), now: () => T0 }).issue(x))!
-    const again = (await receiptIssuer({ key: generatePrivateKey(), store: receiptStore(store), now: () => T0 + 60_000 }).issue({ ...x, amount: 1n }))!
+    const again = (await receiptIssuer({
+      key: generatePrivateKey(),
+      store: receiptStore(store),
+      now: () => T0 + 60_000,
+    }).issue({ ...x, amount: 1n }))!
     expect(again).toEqual(first)
   })
 
   it('a store that fails or a field that cannot be signed: no receipt, logged, not thrown (the money has moved; the pay still answers)', async () => {
     const errors: unknown[] = []
     const failing = { ...receiptStore(store), put: async () => Promise.reject(new Error('disk full')) }
-    const r = await receiptIssuer({ key, store: failing, log: { error: (o: unknown) => void errors.push(o) } }).issue(input())
+    const r = await receiptIssuer({ key, store: failing, log: { error: (o: unknown) => void errors.push(o) } }).issue(
+      input(),
+    )
     expect(r).toBeUndefined()
     expect(errors).toHaveLength(1)
     // A payee that is not an address cannot be signed as one: the same, never a thrown pay.
-    expect(await receiptIssuer({ key, store: receiptStore(store), log: { error: (o: unknown) => void errors.push(o) } }).issue(input({ payTo: 'not-an-address' }))).toBeUndefined()
+    expect(
+      await receiptIssuer({
+        key,
+        store: receiptStore(store),
+        log: { error: (o: unknown) => void errors.push(o) },
+      }).issue(input({ payTo: 'not-an-address' })),
+    ).toBeUndefined()
     expect(errors).toHaveLength(2)
   })
 
@@ -100,7 +151,10 @@ describe('receipt issuer', () => {
     expect(new Set(seen).size).toBe(5)
     expect(seen.slice(0, 3)).toEqual([ids[4], ids[3], ids[2]])
     expect(new Set(seen.slice(3))).toEqual(new Set([ids[0], ids[1]]))
-    const window = await s.page(a.id, receiptsQuery.parse({ since: new Date(T0 + 2000).toISOString(), until: new Date(T0 + 4000).toISOString() }))
+    const window = await s.page(
+      a.id,
+      receiptsQuery.parse({ since: new Date(T0 + 2000).toISOString(), until: new Date(T0 + 4000).toISOString() }),
+    )
     expect(window.receipts.map((r) => r.message.paymentId)).toEqual([ids[3], ids[2]])
   })
 })

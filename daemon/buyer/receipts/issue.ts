@@ -1,7 +1,7 @@
-import { getAddress, type Address, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { Logger } from 'pino'
-import { RECEIPT_DOMAIN, receiptTypedData, type ReceiptMessage } from '../../../src/sdk/platform/receipt-typed-data.js'
+import { type Address, getAddress, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { RECEIPT_DOMAIN, type ReceiptMessage, receiptTypedData } from '../../../src/sdk/platform/receipt-typed-data.js'
 import type { SignedReceipt } from '../../../src/sdk/platform/receipts.js'
 import { sellerReceiptOf } from '../../../src/sdk/x402/offer-receipt.js'
 import type { ReceiptStore } from './store.js'
@@ -47,7 +47,12 @@ export type ReceiptIssuer = {
  * const receipts = receiptIssuer({ key, store: receiptStore(store) })
  * const signed = await receipts.issue({ paymentId, agent, host, payTo, network, token, amount, protocol, transaction })
  */
-export function receiptIssuer(p: { key: Hex; store: ReceiptStore; log?: Pick<Logger, 'error'>; now?: () => number }): ReceiptIssuer {
+export function receiptIssuer(p: {
+  key: Hex
+  store: ReceiptStore
+  log?: Pick<Logger, 'error'>
+  now?: () => number
+}): ReceiptIssuer {
   const account = privateKeyToAccount(p.key)
   const now = p.now ?? Date.now
   return {
@@ -57,18 +62,35 @@ export function receiptIssuer(p: { key: Hex; store: ReceiptStore; log?: Pick<Log
       try {
         const at = now()
         const message: ReceiptMessage = {
-          paymentId: x.paymentId, agentId: x.agent.id, agentWallet: getAddress(x.agent.address), host: x.host, payTo: getAddress(x.payTo),
-          network: x.network, token: getAddress(x.token.address), symbol: x.token.symbol, decimals: x.token.decimals, amount: x.amount.toString(),
-          protocol: x.protocol, transaction: x.transaction, paidAt: Math.floor(at / 1000),
+          paymentId: x.paymentId,
+          agentId: x.agent.id,
+          agentWallet: getAddress(x.agent.address),
+          host: x.host,
+          payTo: getAddress(x.payTo),
+          network: x.network,
+          token: getAddress(x.token.address),
+          symbol: x.token.symbol,
+          decimals: x.token.decimals,
+          amount: x.amount.toString(),
+          protocol: x.protocol,
+          transaction: x.transaction,
+          paidAt: Math.floor(at / 1000),
         }
         const signature = await account.signTypedData(receiptTypedData(message))
         const signed: SignedReceipt = {
-          domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt', message, signature, signer: account.address,
+          domain: { ...RECEIPT_DOMAIN },
+          primaryType: 'Receipt',
+          message,
+          signature,
+          signer: account.address,
           sellerReceipt: (x.seller && sellerReceiptOf(x.seller)) ?? null,
         }
         return await p.store.put(x.agent.id, signed, at)
       } catch (err) {
-        p.log?.error({ err, paymentId: x.paymentId }, 'the receipt of a settled pay could not be signed or stored; the pay is answered without one')
+        p.log?.error(
+          { err, paymentId: x.paymentId },
+          'the receipt of a settled pay could not be signed or stored; the pay is answered without one',
+        )
         return undefined
       }
     },

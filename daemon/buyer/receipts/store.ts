@@ -6,7 +6,12 @@ import type { Store } from '../../store/store.js'
 import type { PlatformReceiptsTable } from '../../store/tables/receipts.js'
 
 type Row = Selectable<PlatformReceiptsTable>
-export type ReceiptsQueryParsed = { since?: number; until?: number; limit?: number; cursor?: { createdAt: number; id: string } }
+export type ReceiptsQueryParsed = {
+  since?: number
+  until?: number
+  limit?: number
+  cursor?: { createdAt: number; id: string }
+}
 
 /** Signed receipts by payment (migration 650), shared by every replica through the store. */
 export type ReceiptStore = {
@@ -20,15 +25,29 @@ export type ReceiptStore = {
 export function receiptStore(store: Store): ReceiptStore {
   const { db } = store
   const get = async (agentId: string, paymentId: string) => {
-    const row = await db.selectFrom('platform_receipts').selectAll().where('payment_id', '=', paymentId).where('agent_id', '=', agentId).executeTakeFirst()
+    const row = await db
+      .selectFrom('platform_receipts')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .where('agent_id', '=', agentId)
+      .executeTakeFirst()
     return row ? receiptOf(row) : undefined
   }
   return {
     async put(agentId, r, createdAt) {
-      await db.insertInto('platform_receipts').values({
-        payment_id: r.message.paymentId, agent_id: agentId, message: JSON.stringify(r.message), signature: r.signature, signer: r.signer,
-        seller_receipt: r.sellerReceipt ? JSON.stringify(r.sellerReceipt) : null, created_at: createdAt,
-      }).onConflict((oc) => oc.column('payment_id').doNothing()).execute()
+      await db
+        .insertInto('platform_receipts')
+        .values({
+          payment_id: r.message.paymentId,
+          agent_id: agentId,
+          message: JSON.stringify(r.message),
+          signature: r.signature,
+          signer: r.signer,
+          seller_receipt: r.sellerReceipt ? JSON.stringify(r.sellerReceipt) : null,
+          created_at: createdAt,
+        })
+        .onConflict((oc) => oc.column('payment_id').doNothing())
+        .execute()
       return (await get(agentId, r.message.paymentId))!
     },
     get,
@@ -39,19 +58,35 @@ export function receiptStore(store: Store): ReceiptStore {
       if (q.until !== undefined) sel = sel.where('created_at', '<', q.until)
       if (q.cursor) {
         const { createdAt, id } = q.cursor
-        sel = sel.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('payment_id', '<', id)])]))
+        sel = sel.where((eb) =>
+          eb.or([
+            eb('created_at', '<', createdAt),
+            eb.and([eb('created_at', '=', createdAt), eb('payment_id', '<', id)]),
+          ]),
+        )
       }
-      const rows = await sel.orderBy('created_at', 'desc').orderBy('payment_id', 'desc').limit(limit + 1).execute()
+      const rows = await sel
+        .orderBy('created_at', 'desc')
+        .orderBy('payment_id', 'desc')
+        .limit(limit + 1)
+        .execute()
       const page = rows.slice(0, limit)
       const last = page[page.length - 1]
-      return { receipts: page.map(receiptOf), nextCursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.payment_id) : null }
+      return {
+        receipts: page.map(receiptOf),
+        nextCursor: rows.length > limit && last ? encodeCursor(Number(last.created_at), last.payment_id) : null,
+      }
     },
   }
 }
 
 function receiptOf(r: Row): SignedReceipt {
   return {
-    domain: { ...RECEIPT_DOMAIN }, primaryType: 'Receipt', message: JSON.parse(r.message) as SignedReceipt['message'],
-    signature: r.signature, signer: r.signer, sellerReceipt: r.seller_receipt ? (JSON.parse(r.seller_receipt) as Record<string, unknown>) : null,
+    domain: { ...RECEIPT_DOMAIN },
+    primaryType: 'Receipt',
+    message: JSON.parse(r.message) as SignedReceipt['message'],
+    signature: r.signature,
+    signer: r.signer,
+    sellerReceipt: r.seller_receipt ? (JSON.parse(r.seller_receipt) as Record<string, unknown>) : null,
   }
 }

@@ -10,7 +10,9 @@ const require = createRequire(import.meta.url)
  * packages' `exports` hide package.json and the files we need (alto's CLI, the JSON artifacts).
  */
 function packageDir(name: string): string {
-  const dir = (require.resolve.paths(name) ?? []).map((d) => join(d, name)).find((d) => existsSync(join(d, 'package.json')))
+  const dir = (require.resolve.paths(name) ?? [])
+    .map((d) => join(d, name))
+    .find((d) => existsSync(join(d, 'package.json')))
   if (!dir) throw new BaseError('INTERNAL', `the dependency ${name} is not installed: run npm install`)
   return dir
 }

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import type { Address, Hex } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
-import { freePort } from './free-port.js'
 import { altoScript } from './aa-packages.js'
+import { freePort } from './free-port.js'
 import { loopbackOnlyFlags } from './loopback-only.js'
 import { stopChild } from './stop-child.js'
 
@@ -43,15 +43,26 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
   const args = [
     ...loopbackOnlyFlags(),
     script,
-    '--entrypoints', o.entryPoints.join(','),
-    '--rpc-url', o.rpcUrl,
-    '--port', String(port),
-    '--safe-mode', 'false',
-    '--enable-instant-bundling-endpoint', 'true',
-    '--log-level', 'warn',
+    '--entrypoints',
+    o.entryPoints.join(','),
+    '--rpc-url',
+    o.rpcUrl,
+    '--port',
+    String(port),
+    '--safe-mode',
+    'false',
+    '--enable-instant-bundling-endpoint',
+    'true',
+    '--log-level',
+    'warn',
   ]
   // NODE_OPTIONS cleared: a parent run through tsx or vitest passes loaders alto does not need (and starts slower with).
-  const env = { ...process.env, NODE_OPTIONS: '', ALTO_EXECUTOR_PRIVATE_KEYS: o.executorKeys.join(','), ALTO_UTILITY_PRIVATE_KEY: o.utilityKey }
+  const env = {
+    ...process.env,
+    NODE_OPTIONS: '',
+    ALTO_EXECUTOR_PRIVATE_KEYS: o.executorKeys.join(','),
+    ALTO_UTILITY_PRIVATE_KEY: o.utilityKey,
+  }
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
   // Never outlive the process that started it, even when that process exits without calling stop.
   const reap = () => child.kill('SIGKILL')
@@ -76,7 +87,10 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new BaseError('BUNDLER_UNAVAILABLE', `alto exited (${child.exitCode ?? child.signalCode}) at start: ${output().trim().slice(-1500)}`)
+      throw new BaseError(
+        'BUNDLER_UNAVAILABLE',
+        `alto exited (${child.exitCode ?? child.signalCode}) at start: ${output().trim().slice(-1500)}`,
+      )
     }
     try {
       const res = await fetch(url, {
@@ -91,5 +105,8 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number, ou
     }
     await new Promise((r) => setTimeout(r, 50))
   }
-  throw new BaseError('BUNDLER_UNAVAILABLE', `alto did not answer at ${url} within ${timeoutMs} ms: ${output().trim().slice(-1500)}`)
+  throw new BaseError(
+    'BUNDLER_UNAVAILABLE',
+    `alto did not answer at ${url} within ${timeoutMs} ms: ${output().trim().slice(-1500)}`,
+  )
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -61,7 +61,19 @@ export async function spawnAnvil(opts: AnvilOptions): Promise<SpawnedAnvil> {
   // older one, the whole state as JSON, to ~/.foundry/anvil/tmp, in a directory it leaves behind
   // when stopped (225 MB after 1,500 blocks; this machine had gathered 72 GB). State at blocks
   // older than the last 500 is then unavailable; nothing in parx reads that far back.
-  const args = ['--host', host, '--port', String(port), '--chain-id', String(opts.chainId), '--accounts', '0', '--silent', '--max-persisted-states', '0']
+  const args = [
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--chain-id',
+    String(opts.chainId),
+    '--accounts',
+    '0',
+    '--silent',
+    '--max-persisted-states',
+    '0',
+  ]
   const statePath = opts.statePath
   const warn = opts.warn ?? warnOnStderr
   const pidFile = statePath ? `${statePath}.pid` : undefined

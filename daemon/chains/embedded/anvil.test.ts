@@ -44,7 +44,11 @@ describe.runIf(process.platform === 'linux')('the embedded anvil state file writ
     const dir = mkdtempSync(join(tmpdir(), 'parx-anvil-dumps-after-'))
     const statePath = join(dir, 'chain.json')
     let go!: () => void
-    const anvil = await startAnvil({ chainId: 31337, statePath, dumpsAfter: new Promise<void>((resolve) => (go = resolve)) })
+    const anvil = await startAnvil({
+      chainId: 31337,
+      statePath,
+      dumpsAfter: new Promise<void>((resolve) => (go = resolve)),
+    })
     try {
       // A running writer writes a new chain's state within half a second (its start counts as a change).
       await new Promise((r) => setTimeout(r, 1_500))

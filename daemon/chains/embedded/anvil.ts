@@ -3,12 +3,12 @@ import { rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { BaseError } from '../../../src/errors/index.js'
 import { requestsSentTo } from '../evm/lean-transport.js'
-import { spawnAnvil, type AnvilOptions, type SpawnedAnvil } from './anvil-spawn.js'
+import { type AnvilOptions, type SpawnedAnvil, spawnAnvil } from './anvil-spawn.js'
 import { keepStateDumped, type StateDumper } from './state-dumper.js'
-import { stopChild } from './stop-child.js'
 import { adoptExitDump, unreadableStateError } from './state-file.js'
+import { stopChild } from './stop-child.js'
 
-export { anvilBinary, type AnvilOptions } from './anvil-spawn.js'
+export { type AnvilOptions, anvilBinary } from './anvil-spawn.js'
 
 /** How to spawn it, or the anvil spawned already (./local-anvils.ts), which is waited for and run from here. */
 export type StartAnvilOptions = (AnvilOptions | { spawned: Promise<SpawnedAnvil> }) & {
@@ -38,8 +38,13 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
   const startDumper = () => {
     if (!statePath || stopping) return
     dumper = keepStateDumped({
-      rpcUrl, statePath, requests: requestsSentTo(rpcUrl),
-      onError: (e) => warn(`${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`),
+      rpcUrl,
+      statePath,
+      requests: requestsSentTo(rpcUrl),
+      onError: (e) =>
+        warn(
+          `${statePath} is no longer written while the chain runs (${e.message}); anvil still writes it when it stops`,
+        ),
     })
   }
   if (opts.dumpsAfter !== undefined) opts.dumpsAfter.then(startDumper, () => {})
@@ -54,13 +59,19 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<Anvil> {
   return { rpcUrl, port, pid: child.pid!, stop }
 }
 
-async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => string, unreadable: (reason: string) => BaseError): Promise<void> {
+async function waitReady(
+  rpcUrl: string,
+  child: ChildProcess,
+  stderr: () => string,
+  unreadable: (reason: string) => BaseError,
+): Promise<void> {
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       // A state file whose ends look whole but whose inside anvil cannot parse (./state-file.ts).
       const refused = /for '--load-state <PATH>': (.*)/.exec(stderr())
-      if (refused) throw unreadable(`anvil cannot load it: ${refused[1]!.replace(/^failed to parse json file: "[^"]*": /, '')}`)
+      if (refused)
+        throw unreadable(`anvil cannot load it: ${refused[1]!.replace(/^failed to parse json file: "[^"]*": /, '')}`)
       throw new BaseError('CHAIN_UNAVAILABLE', `anvil exited with code ${child.exitCode} at start: ${stderr().trim()}`)
     }
     if (await answers(rpcUrl)) return
@@ -77,11 +88,15 @@ async function waitReady(rpcUrl: string, child: ChildProcess, stderr: () => stri
  */
 function answers(rpcUrl: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = request(rpcUrl, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' }, timeout: 1_000 }, (res) => {
-      res.resume()
-      res.once('end', () => resolve(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300))
-      res.once('error', () => resolve(false))
-    })
+    const req = request(
+      rpcUrl,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' }, timeout: 1_000 },
+      (res) => {
+        res.resume()
+        res.once('end', () => resolve(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300))
+        res.once('error', () => resolve(false))
+      },
+    )
     // A listener that accepts and never answers must not hold the start forever.
     req.once('timeout', () => req.destroy())
     // Not listening yet.

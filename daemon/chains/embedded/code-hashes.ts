@@ -1,4 +1,4 @@
-import { keccak256, type Address, type Hex, type PublicClient } from 'viem'
+import { type Address, type Hex, keccak256, type PublicClient } from 'viem'
 import { BaseError } from '../../../src/errors/index.js'
 
 /** EXTCODEHASH of an account that exists without code (an account that does not exist gives 0). */
@@ -19,10 +19,15 @@ export const hasCode = (hash: Hex) => hash !== NO_ACCOUNT_HASH && hash !== EMPTY
 export async function codeHashes(client: Pick<PublicClient, 'request'>, addresses: readonly Address[]): Promise<Hex[]> {
   const word = (n: number) => n.toString(16).padStart(4, '0')
   // PUSH20 address, EXTCODEHASH, PUSH2 1 + offset, MSTORE ... PUSH2 1 + size, PUSH1 0, RETURN (byte 0 stays zero)
-  const code = addresses.map((a, i) => `73${a.slice(2).toLowerCase()}3f61${word(1 + i * 32)}52`).join('') + `61${word(1 + addresses.length * 32)}6000f3`
+  const code =
+    addresses.map((a, i) => `73${a.slice(2).toLowerCase()}3f61${word(1 + i * 32)}52`).join('') +
+    `61${word(1 + addresses.length * 32)}6000f3`
   const out = (await client.request({ method: 'eth_call', params: [{ data: `0x${code}` }, 'latest'] } as never)) as Hex
   if (typeof out !== 'string' || out.length !== 4 + addresses.length * 64 || !out.startsWith('0x00')) {
-    throw new BaseError('CHAIN_UNAVAILABLE', `the chain answered ${String(out).slice(0, 80)} to a code-hash read of ${addresses.length} addresses`)
+    throw new BaseError(
+      'CHAIN_UNAVAILABLE',
+      `the chain answered ${String(out).slice(0, 80)} to a code-hash read of ${addresses.length} addresses`,
+    )
   }
   return addresses.map((_, i) => `0x${out.slice(4 + i * 64, 4 + (i + 1) * 64)}` as Hex)
 }

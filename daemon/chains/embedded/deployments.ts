@@ -17,12 +17,20 @@ export type DeploymentStore = {
 export function deploymentStore(store: Store): DeploymentStore {
   const { db } = store
   const upsert = (rows: { network: string; name: string; address: string }[]) =>
-    db.insertInto('deployments').values(rows)
-      .onConflict((oc) => oc.columns(['network', 'name']).doUpdateSet((eb) => ({ address: eb.ref('excluded.address') })))
+    db
+      .insertInto('deployments')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['network', 'name']).doUpdateSet((eb) => ({ address: eb.ref('excluded.address') })),
+      )
       .execute()
   return {
     async read(network) {
-      const rows = await db.selectFrom('deployments').select(['name', 'address']).where('network', '=', network).execute()
+      const rows = await db
+        .selectFrom('deployments')
+        .select(['name', 'address'])
+        .where('network', '=', network)
+        .execute()
       return Object.fromEntries(rows.map((r) => [r.name, r.address]))
     },
     async write(network, addresses) {
@@ -33,7 +41,12 @@ export function deploymentStore(store: Store): DeploymentStore {
       await stale.execute()
     },
     async readOne(network, name) {
-      const r = await db.selectFrom('deployments').select('address').where('network', '=', network).where('name', '=', name).executeTakeFirst()
+      const r = await db
+        .selectFrom('deployments')
+        .select('address')
+        .where('network', '=', network)
+        .where('name', '=', name)
+        .executeTakeFirst()
       return r?.address
     },
     writeOne: async (network, name, address) => void (await upsert([{ network, name, address }])),

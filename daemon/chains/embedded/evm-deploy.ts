@@ -1,7 +1,14 @@
-import { BaseError } from '../../../src/errors/base.js'
 import {
-  createWalletClient, custom, getContractAddress, keccak256, maxUint256, parseEther, parseUnits,
-  type Address, type Hex, type PublicClient,
+  type Address,
+  createWalletClient,
+  custom,
+  getContractAddress,
+  type Hex,
+  keccak256,
+  maxUint256,
+  type PublicClient,
+  parseEther,
+  parseUnits,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import * as AttestationVerifierMofN from '../../../contracts/evm/artifacts/AttestationVerifierMofN.js'
@@ -19,14 +26,17 @@ import * as UsdcToken from '../../../contracts/evm/artifacts/UsdcToken.js'
 import * as X402BatchSettlement from '../../../contracts/evm/artifacts/X402BatchSettlement.js'
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import * as X402UptoPermit2ProxyLite from '../../../contracts/evm/artifacts/X402UptoPermit2ProxyLite.js'
-import { USDC, type NetworkSpec } from '../../../src/networks/registry.js'
-import { codeHashes, hasCode } from './code-hashes.js'
+import { BaseError } from '../../../src/errors/base.js'
+import { type NetworkSpec, USDC } from '../../../src/networks/registry.js'
+import { authCaptureRuntimeCode } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
+import {
+  BATCH_SETTLEMENT_ADDRESS,
+  ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
+  PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
+} from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/permit2.js'
 import { X402_UPTO_PERMIT2_PROXY } from '../../../src/sdk/x402/evm/upto.js'
-import {
-  BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_DEPOSIT_COLLECTOR_ADDRESS,
-} from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
-import { authCaptureRuntimeCode } from '../../../src/sdk/x402/evm/auth-capture/contracts.js'
+import { codeHashes, hasCode } from './code-hashes.js'
 
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
@@ -60,7 +70,8 @@ export const HISTORY_STORAGE_ADDRESS: Address = '0x0000F90827F1C53a10cb7A02335B1
  * without the code). Nothing parx deploys reads it; BLOCKHASH of the last 256 blocks is unchanged.
  */
 export async function installCanonical(client: PublicClient): Promise<void> {
-  const setCode = (address: Address, code: Hex) => client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
+  const setCode = (address: Address, code: Hex) =>
+    client.request({ method: 'anvil_setCode' as never, params: [address, code] as never })
   // Only what differs is written: a restart usually finds every one in place.
   const hashes = await codeHashes(client, [...CANONICAL.map(([address]) => address), HISTORY_STORAGE_ADDRESS])
   const expected = canonicalHashes()
@@ -109,7 +120,13 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
   const out: Record<string, Address> = { multicall3: MULTICALL3 }
   for (const t of spec.tokens) {
     const art = t.eip3009 ? UsdcToken : PermitToken
-    out[t.symbol] = await deploy(art.abi, art.bytecode, [t.permitDomain!.name, t.symbol, t.permitDomain!.version, t.decimals, deployer.address])
+    out[t.symbol] = await deploy(art.abi, art.bytecode, [
+      t.permitDomain!.name,
+      t.symbol,
+      t.permitDomain!.version,
+      t.decimals,
+      deployer.address,
+    ])
   }
   const mint = (symbol: string, to: Address, human: string) =>
     call(out[symbol]!, PermitToken.abi, 'mint', [to, parseUnits(human, decimalsOf(spec, symbol))])
@@ -123,14 +140,20 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
     }
     await waitAll(client, sent.splice(0))
     for (const t of spec.tokens.filter((t) => t.symbol !== USDC)) {
-      const pair = (await client.readContract({ address: out.factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [out[t.symbol]!, out[USDC]!] } as never)) as Address
+      const pair = (await client.readContract({
+        address: out.factory,
+        abi: UniswapV2Factory.abi,
+        functionName: 'getPair',
+        args: [out[t.symbol]!, out[USDC]!],
+      } as never)) as Address
       out[`pair:${t.symbol}/${USDC}`] = pair
       await mint(t.symbol, pair, seed.poolDepthPerSide)
       await mint(USDC, pair, seed.poolDepthPerSide)
       await call(pair, UniswapV2Pair.abi, 'mint', [deployer.address])
     }
   }
-  if (spec.features.includes('xchain')) Object.assign(out, await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address }))
+  if (spec.features.includes('xchain'))
+    Object.assign(out, await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address }))
 
   // The solver pays swap outputs through the router and cross-chain deliveries through the settler.
   await approveSolver(out, [out.router, out.outputSettler])
@@ -143,8 +166,12 @@ export async function deployLocalEvm(p: DeployParameters): Promise<Record<string
  * (and the solver's allowance to the settler) so an upgrade gets cross-chain without --fresh.
  * Returns the completed addresses, or undefined when nothing was missing.
  */
-export async function deployMissingXchain(p: DeployParameters, existing: Record<string, string>): Promise<Record<string, string> | undefined> {
-  if (!p.spec.features.includes('xchain') || (existing.verifier && existing.escrow && existing.outputSettler)) return undefined
+export async function deployMissingXchain(
+  p: DeployParameters,
+  existing: Record<string, string>,
+): Promise<Record<string, string> | undefined> {
+  if (!p.spec.features.includes('xchain') || (existing.verifier && existing.escrow && existing.outputSettler))
+    return undefined
   const { deployer, deploy, sent, approveSolver } = await deploySession(p)
   const added = await deployXchain({ deploy, attestors: p.attestors, owner: deployer.address })
   const out = { ...existing, ...added }
@@ -165,7 +192,10 @@ async function deploySession(p: DeployParameters) {
   const sw = createWalletClient({ account: solver, chain: client.chain, transport })
 
   for (const a of new Set([deployer.address, solver.address, ...p.fund])) {
-    await client.request({ method: 'anvil_setBalance' as never, params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never })
+    await client.request({
+      method: 'anvil_setBalance' as never,
+      params: [a, `0x${seed.ethPerServiceAccount.toString(16)}`] as never,
+    })
   }
 
   let nonce = await client.getTransactionCount({ address: deployer.address })
@@ -182,7 +212,16 @@ async function deploySession(p: DeployParameters) {
     let solverNonce = await client.getTransactionCount({ address: solver.address })
     for (const spender of spenders.filter((a) => a !== undefined)) {
       for (const t of spec.tokens) {
-        sent.push(await sw.writeContract({ address: tokens[t.symbol] as Address, abi: PermitToken.abi, functionName: 'approve', args: [spender, maxUint256], nonce: solverNonce++, gas: 100_000n } as never))
+        sent.push(
+          await sw.writeContract({
+            address: tokens[t.symbol] as Address,
+            abi: PermitToken.abi,
+            functionName: 'approve',
+            args: [spender, maxUint256],
+            nonce: solverNonce++,
+            gas: 100_000n,
+          } as never),
+        )
       }
     }
   }
@@ -193,7 +232,11 @@ type Deploy = (abi: readonly unknown[], bytecode: Hex, args: readonly unknown[])
 
 /** The three cross-chain contracts; the escrow is bound to the verifier for good. */
 async function deployXchain(p: { deploy: Deploy; attestors: Address[]; owner: Address }) {
-  const verifier = await p.deploy(AttestationVerifierMofN.abi, AttestationVerifierMofN.bytecode, [p.owner, p.attestors, ATTESTOR_THRESHOLD])
+  const verifier = await p.deploy(AttestationVerifierMofN.abi, AttestationVerifierMofN.bytecode, [
+    p.owner,
+    p.attestors,
+    ATTESTOR_THRESHOLD,
+  ])
   const escrow = await p.deploy(SourceEscrow.abi, SourceEscrow.bytecode, [verifier])
   const outputSettler = await p.deploy(OutputSettler.abi, OutputSettler.bytecode, [])
   return { verifier, escrow, outputSettler }
@@ -206,6 +249,7 @@ function decimalsOf(spec: NetworkSpec, symbol: string): number {
 async function waitAll(client: PublicClient, hashes: Hex[]): Promise<void> {
   for (const hash of hashes) {
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-    if (r.status !== 'success') throw new BaseError('CHAIN_SETUP_FAILED', `embedded deployment transaction ${hash} reverted`)
+    if (r.status !== 'success')
+      throw new BaseError('CHAIN_SETUP_FAILED', `embedded deployment transaction ${hash} reverted`)
   }
 }

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ResolvedConfig } from '../../../src/config/load.js'
-import { networks, type NetworkSpec } from '../../../src/networks/registry.js'
-import { spawnAnvil, warnOnStderr, type SpawnedAnvil } from './anvil-spawn.js'
+import { type NetworkSpec, networks } from '../../../src/networks/registry.js'
+import { type SpawnedAnvil, spawnAnvil, warnOnStderr } from './anvil-spawn.js'
 import { prepareEmbeddedStates, stateFileChains, statePathOf } from './state-check.js'
 
 /** The local profile's anvils by network, spawned and maybe not answering yet. */
@@ -36,12 +36,14 @@ export function spawnChainAnvil(dataDir: string, spec: NetworkSpec, port: number
 
 /** Stops what spawnLocalAnvils started and nothing then took over (a start refused before its chains ran). */
 export async function abandonAnvils(anvils: LocalAnvils): Promise<void> {
-  await Promise.all(Object.values(anvils).map(async (p) => {
-    const a = await p.catch(() => undefined)
-    if (!a || a.adopted) return
-    // Killed, not stopped: it changed nothing, so no exit dump is written over its state file.
-    a.child.kill('SIGKILL')
-    if (a.child.exitCode === null && a.child.signalCode === null) await new Promise((r) => a.child.once('exit', r))
-    if (a.pidFile) rmSync(a.pidFile, { force: true })
-  }))
+  await Promise.all(
+    Object.values(anvils).map(async (p) => {
+      const a = await p.catch(() => undefined)
+      if (!a || a.adopted) return
+      // Killed, not stopped: it changed nothing, so no exit dump is written over its state file.
+      a.child.kill('SIGKILL')
+      if (a.child.exitCode === null && a.child.signalCode === null) await new Promise((r) => a.child.once('exit', r))
+      if (a.pidFile) rmSync(a.pidFile, { force: true })
+    }),
+  )
 }

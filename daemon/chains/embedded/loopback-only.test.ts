@@ -21,7 +21,12 @@ for (const ask of asks) await new Promise((r) => { const s = net.createServer();
 console.log(JSON.stringify(bound))
 `
 
-const run = (flags: string[]) => JSON.parse(execFileSync(process.execPath, [...flags, '--input-type=module', '-e', PROGRAM], { env: { ...process.env, NODE_OPTIONS: '' } }).toString()) as string[]
+const run = (flags: string[]) =>
+  JSON.parse(
+    execFileSync(process.execPath, [...flags, '--input-type=module', '-e', PROGRAM], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    }).toString(),
+  ) as string[]
 
 describe('loopbackOnlyFlags', () => {
   it('binds every TCP listen of the child to 127.0.0.1, however it asks for all addresses', () => {

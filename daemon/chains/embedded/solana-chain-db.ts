@@ -1,5 +1,5 @@
+import { type ChainDb, prepareChainDb } from '../../solana-rpc/index.js'
 import { openSqlite } from '../../store/sqlite.js'
-import { prepareChainDb, type ChainDb } from '../../solana-rpc/index.js'
 
 /**
  * The embedded Solana cluster's tables on their own connection to `file` (parx.db), with the

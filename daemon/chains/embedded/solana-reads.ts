@@ -1,7 +1,7 @@
-import { PublicKey, type AccountInfo, type SignatureStatus } from '@solana/web3.js'
+import { type AccountInfo, PublicKey, type SignatureStatus } from '@solana/web3.js'
+import type { AccountState, LocalSvm } from '../../solana-rpc/index.js'
 import { keyBase58 } from '../solana/key-memo.js'
 import type { SolanaReads } from '../solana/reads.js'
-import type { AccountState, LocalSvm } from '../../solana-rpc/index.js'
 
 /**
  * The embedded cluster's answers to the daemon's own chain reads, taken from its state in process.
@@ -36,8 +36,11 @@ export function embeddedReadsOnceUp(svm: () => Promise<LocalSvm>): SolanaReads {
     return ((...args: unknown[]) => (reads ? call(reads, args) : up().then((r) => call(r, args)))) as SolanaReads[K]
   }
   return {
-    multipleAccounts: through('multipleAccounts'), blockHeight: through('blockHeight'), signatureStatuses: through('signatureStatuses'),
-    latestBlockhash: through('latestBlockhash'), simulate: through('simulate'),
+    multipleAccounts: through('multipleAccounts'),
+    blockHeight: through('blockHeight'),
+    signatureStatuses: through('signatureStatuses'),
+    latestBlockhash: through('latestBlockhash'),
+    simulate: through('simulate'),
   }
 }
 
@@ -55,5 +58,11 @@ function accountInfo(s: AccountState | null): AccountInfo<Buffer> | null {
     owners.set(s.owner, owner)
   }
   // A copy: the state is shared with the cluster's cache and must not be written through.
-  return { lamports: Number(s.lamports), owner, executable: s.executable, data: Buffer.from(s.data), rentEpoch: RENT_EPOCH }
+  return {
+    lamports: Number(s.lamports),
+    owner,
+    executable: s.executable,
+    data: Buffer.from(s.data),
+    rentEpoch: RENT_EPOCH,
+  }
 }

@@ -14,13 +14,19 @@ export const statePathOf = chainStatePath
  * refused start leaves the store and every chain file as they were. `reset` names the chains to
  * start over (`--reset-chain`): only those with a state file; Solana's state is parx.db's tables.
  */
-export function prepareEmbeddedStates(p: { dataDir: string; reset: readonly string[]; warn: (message: string) => void }): void {
+export function prepareEmbeddedStates(p: {
+  dataDir: string
+  reset: readonly string[]
+  warn: (message: string) => void
+}): void {
   for (const name of p.reset) {
     if (stateFileChains.includes(name)) continue
-    const why = name === profiles.local.solana
-      ? `${name} keeps its state in parx.db with the store (an unreadable parx.db is refused as STORE_UNREADABLE)`
-      : `${name} is not an embedded chain`
+    const why =
+      name === profiles.local.solana
+        ? `${name} keeps its state in parx.db with the store (an unreadable parx.db is refused as STORE_UNREADABLE)`
+        : `${name} is not an embedded chain`
     throw new UsageError('BAD_REQUEST', `--reset-chain ${name}: ${why}; it takes ${stateFileChains.join(' or ')}`)
   }
-  for (const name of stateFileChains) prepareStateFile(statePathOf(p.dataDir, name), { name, reset: p.reset.includes(name), warn: p.warn })
+  for (const name of stateFileChains)
+    prepareStateFile(statePathOf(p.dataDir, name), { name, reset: p.reset.includes(name), warn: p.warn })
 }

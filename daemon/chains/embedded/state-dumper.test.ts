@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
+import { networks } from '../../../src/networks/registry.js'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { stateHead } from '../../../test/helpers/state-file.js'
-import { networks } from '../../../src/networks/registry.js'
 import { startAnvil } from './anvil.js'
 import { keepStateDumped } from './state-dumper.js'
 
@@ -21,14 +21,27 @@ describe('the embedded chain state, written by parx', () => {
   it('is written when the chain goes quiet, within a bound under constant load, and not rewritten while nothing changes', async () => {
     const path = join(dir, 'quiet.json')
     const writes: number[] = []
-    const written = (atLeast: number) => new Promise<void>((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new Error(`no write holding block ${atLeast} (writes: ${writes.join(',')})`)), 5_000)
-      const look = setInterval(() => {
-        if (writes.some((b) => b >= atLeast)) (clearTimeout(deadline), clearInterval(look), resolve())
-      }, 10)
-    })
+    const written = (atLeast: number) =>
+      new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(
+          () => reject(new Error(`no write holding block ${atLeast} (writes: ${writes.join(',')})`)),
+          5_000,
+        )
+        const look = setInterval(() => {
+          if (writes.some((b) => b >= atLeast)) clearTimeout(deadline), clearInterval(look), resolve()
+        }, 10)
+      })
     const requests = new Int32Array(new SharedArrayBuffer(8))
-    const dumper = keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 100, maxDelayMs: 800, backstopMs: 150, onWrite: (b) => writes.push(b) })
+    const dumper = keepStateDumped({
+      rpcUrl: anvil.rpcUrl,
+      statePath: path,
+      requests,
+      pollMs: 20,
+      quietMs: 100,
+      maxDelayMs: 800,
+      backstopMs: 150,
+      onWrite: (b) => writes.push(b),
+    })
     try {
       // The start counts as a change (code placed with anvil_setCode mines no block).
       await written(0)
@@ -54,7 +67,8 @@ describe('the embedded chain state, written by parx', () => {
       // A change without a block (anvil_setBalance) is written by the backstop read.
       const rich = '0x00000000000000000000000000000000000000aa'
       await anvil.rpc('anvil_setBalance', [rich, '0x1234'])
-      for (const end = Date.now() + 3_000; Date.now() < end && !readFileSync(path, 'utf8').includes(rich.slice(2)); ) await sleep(20)
+      for (const end = Date.now() + 3_000; Date.now() < end && !readFileSync(path, 'utf8').includes(rich.slice(2)); )
+        await sleep(20)
       expect(JSON.parse(readFileSync(path, 'utf8')).accounts[rich]?.balance).toBe('0x1234')
 
       // A block every 30 ms is never quiet for 100 ms: written anyway, within maxDelayMs.
@@ -90,7 +104,16 @@ describe('the embedded chain state of a quiet daemon', () => {
     const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
     const requests = new Int32Array(new SharedArrayBuffer(8))
     const writes: number[] = []
-    const dumper = keepStateDumped({ rpcUrl: url, statePath: join(dir, 'idle.json'), requests, pollMs: 20, quietMs: 50, backstopMs: 600_000, idleLookMs: 600_000, onWrite: (b) => writes.push(b) })
+    const dumper = keepStateDumped({
+      rpcUrl: url,
+      statePath: join(dir, 'idle.json'),
+      requests,
+      pollMs: 20,
+      quietMs: 50,
+      backstopMs: 600_000,
+      idleLookMs: 600_000,
+      onWrite: (b) => writes.push(b),
+    })
     try {
       while (writes.length === 0) await sleep(10)
       await sleep(200)
@@ -124,7 +147,9 @@ describe('the embedded chain state file stays bounded', () => {
     // anvil answers eth_sendTransaction before its automined block is in: wait for the receipt, so
     // the head read below is the block the transfer landed in (it read one block short under load).
     const send = async () => {
-      const hash = await anvil.rpc<string>('eth_sendTransaction', [{ from, to: '0x00000000000000000000000000000000000000bb', value: '0x1' }])
+      const hash = await anvil.rpc<string>('eth_sendTransaction', [
+        { from, to: '0x00000000000000000000000000000000000000bb', value: '0x1' },
+      ])
       for (;;) {
         const receipt = await anvil.rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash])
         if (receipt) return Number(receipt.blockNumber)
@@ -139,14 +164,26 @@ describe('the embedded chain state file stays bounded', () => {
     const requests = new Int32Array(new SharedArrayBuffer(8))
     let stop = async () => {}
     const written = new Promise<number>((resolve, reject) => {
-      stop = keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 50, keepBlocks: 100, onWrite: resolve, onError: reject }).stop
+      stop = keepStateDumped({
+        rpcUrl: anvil.rpcUrl,
+        statePath: path,
+        requests,
+        pollMs: 20,
+        quietMs: 50,
+        keepBlocks: 100,
+        onWrite: resolve,
+        onError: reject,
+      }).stop
     })
     try {
       expect(await written).toBe(mined)
     } finally {
       await stop()
     }
-    const state = JSON.parse(readFileSync(path, 'utf8')) as { blocks: { header: { number: string } }[]; transactions: { block_number: number }[] }
+    const state = JSON.parse(readFileSync(path, 'utf8')) as {
+      blocks: { header: { number: string } }[]
+      transactions: { block_number: number }[]
+    }
     const numbers = state.blocks.map((b) => Number(b.header.number))
     expect(numbers.length).toBe(100)
     expect(Math.min(...numbers)).toBe(mined - 99)
@@ -155,7 +192,16 @@ describe('the embedded chain state file stays bounded', () => {
     const spec = networks['local-base']!
     const again = await startAnvil({ chainId: spec.chainId!, statePath: path })
     try {
-      const call = async <T>(method: string, params: unknown[] = []) => ((await (await fetch(again.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: T }).result
+      const call = async <T>(method: string, params: unknown[] = []) =>
+        (
+          (await (
+            await fetch(again.rpcUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+            })
+          ).json()) as { result: T }
+        ).result
       expect(Number(await call<string>('eth_blockNumber'))).toBe(mined)
       expect(await call<string>('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest'])).toBe('0x2')
       await call('evm_mine')
@@ -172,14 +218,30 @@ describe('the state dumper built as tsx builds it (keepNames: bin/run-ts.js runs
   it('runs its worker and writes the state', async () => {
     // keepNames wraps the worker function's inner functions in a module-level __name helper.
     const out = join(dir, 'state-dumper.keep-names.mjs')
-    await build({ entryPoints: [new URL('./state-dumper.ts', import.meta.url).pathname], outfile: out, bundle: true, format: 'esm', platform: 'node', keepNames: true, logLevel: 'silent' })
+    await build({
+      entryPoints: [new URL('./state-dumper.ts', import.meta.url).pathname],
+      outfile: out,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      keepNames: true,
+      logLevel: 'silent',
+    })
     expect(readFileSync(out, 'utf8')).toContain('__name(')
     const built = (await import(pathToFileURL(out).href)) as typeof import('./state-dumper.js')
     const path = join(dir, 'keep-names.json')
     const requests = new Int32Array(new SharedArrayBuffer(8))
     let stop = async () => {}
     const first = new Promise<number>((resolve, reject) => {
-      stop = built.keepStateDumped({ rpcUrl: anvil.rpcUrl, statePath: path, requests, pollMs: 20, quietMs: 50, onWrite: resolve, onError: reject }).stop
+      stop = built.keepStateDumped({
+        rpcUrl: anvil.rpcUrl,
+        statePath: path,
+        requests,
+        pollMs: 20,
+        quietMs: 50,
+        onWrite: resolve,
+        onError: reject,
+      }).stop
     })
     try {
       expect(await first).toBeGreaterThanOrEqual(0)
@@ -194,7 +256,11 @@ describe.runIf(process.platform === 'linux')('an embedded chain with a state fil
   const spec = networks['local-base']!
   const path = join(dir, 'chain.json')
   const rpc = async <T>(url: string, method: string, params: unknown[] = []) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
     return ((await res.json()) as { result: T }).result
   }
 

@@ -1,5 +1,5 @@
-import { BaseError } from '../../../src/errors/base.js'
 import { Worker } from 'node:worker_threads'
+import { BaseError } from '../../../src/errors/base.js'
 
 export type StateDumperOptions = {
   rpcUrl: string
@@ -38,7 +38,14 @@ export type StateDumperOptions = {
 
 export type StateDumper = { stop(): Promise<void> }
 
-const DEFAULTS = { pollMs: 100, quietMs: 300, maxDelayMs: 10_000, backstopMs: 30_000, idleLookMs: 2_000, keepBlocks: 5_000 }
+const DEFAULTS = {
+  pollMs: 100,
+  quietMs: 300,
+  maxDelayMs: 10_000,
+  backstopMs: 30_000,
+  idleLookMs: 2_000,
+  keepBlocks: 5_000,
+}
 
 /**
  * The worker's loop. Self-contained (modules from process.getBuiltinModule): it is
@@ -54,20 +61,28 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const rpc = (method: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      const req = http.request(o.rpcUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('error', reject)
-        res.on('end', () => {
-          try {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: string; error?: { message: string } }
-            if (body.error || typeof body.result !== 'string') throw new BaseError('CHAIN_UNAVAILABLE', body.error?.message ?? `${method}: no result`)
-            resolve(body.result)
-          } catch (e) {
-            reject(e)
-          }
-        })
-      })
+      const req = http.request(
+        o.rpcUrl,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('error', reject)
+          res.on('end', () => {
+            try {
+              const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+                result?: string
+                error?: { message: string }
+              }
+              if (body.error || typeof body.result !== 'string')
+                throw new BaseError('CHAIN_UNAVAILABLE', body.error?.message ?? `${method}: no result`)
+              resolve(body.result)
+            } catch (e) {
+              reject(e)
+            }
+          })
+        },
+      )
       req.on('error', reject)
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }))
     })
@@ -78,12 +93,19 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
     if (json.length < o.keepBlocks * 1000) return json
     const text = json.toString('utf8')
     if (/[:[,]\s*-?\d{16,}/.test(text)) return json
-    const state = JSON.parse(text) as { best_block_number?: number; blocks?: { header?: { number?: string } }[]; transactions?: { block_number?: number }[] }
+    const state = JSON.parse(text) as {
+      best_block_number?: number
+      blocks?: { header?: { number?: string } }[]
+      transactions?: { block_number?: number }[]
+    }
     const head = state.best_block_number ?? Number.NaN
     if (!Number.isFinite(head) || !Array.isArray(state.blocks) || state.blocks.length <= o.keepBlocks) return json
     const oldest = head - o.keepBlocks
     state.blocks = state.blocks.filter((b) => !(Number.parseInt(b.header?.number ?? '', 16) <= oldest))
-    if (Array.isArray(state.transactions)) state.transactions = state.transactions.filter((t) => !(typeof t.block_number === 'number' && t.block_number <= oldest))
+    if (Array.isArray(state.transactions))
+      state.transactions = state.transactions.filter(
+        (t) => !(typeof t.block_number === 'number' && t.block_number <= oldest),
+      )
     return Buffer.from(JSON.stringify(state))
   }
   let head: string | undefined
@@ -106,8 +128,16 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
     const backstopIn = o.backstopMs - (Date.now() - readAt)
     if (dirtySince === undefined && idleFor >= o.quietMs && backstopIn > 0) {
       const sleepMs = Math.min(backstopIn, o.idleLookMs)
-      const w = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: Promise<string> | string } })
-        .waitAsync(o.requests, 0, asked, sleepMs)
+      const w = (
+        Atomics as unknown as {
+          waitAsync(
+            a: Int32Array,
+            i: number,
+            v: number,
+            ms: number,
+          ): { async: boolean; value: Promise<string> | string }
+        }
+      ).waitAsync(o.requests, 0, asked, sleepMs)
       // The timer also keeps the worker alive: a pending waitAsync alone holds no handle, and the thread would end.
       let timer: ReturnType<typeof setTimeout> | undefined
       if (w.async) await Promise.race([w.value, new Promise((r) => (timer = setTimeout(r, sleepMs)))])
@@ -134,7 +164,8 @@ async function dumpLoop(o: Required<Omit<StateDumperOptions, 'onWrite' | 'onErro
         dirtySince ??= now
       }
       const quiet = now - Math.max(changedAt, activeAt) >= o.quietMs
-      const due = dirtySince !== undefined ? quiet || now - dirtySince >= o.maxDelayMs : quiet && now - readAt >= o.backstopMs
+      const due =
+        dirtySince !== undefined ? quiet || now - dirtySince >= o.maxDelayMs : quiet && now - readAt >= o.backstopMs
       if (!due) continue
       // A change during the read is seen by the next look (a new head or count), so this one is done.
       const gz = await rpc('anvil_dumpState')

@@ -12,7 +12,8 @@ const state = () => {
   dirs.push(d)
   return join(d, 'local-base.json')
 }
-const ago = (path: string, s: number) => utimesSync(path, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000))
+const ago = (path: string, s: number) =>
+  utimesSync(path, new Date(Date.now() - s * 1000), new Date(Date.now() - s * 1000))
 const never = () => {
   throw new Error('must not warn')
 }
@@ -29,7 +30,7 @@ describe('the embedded chain state file', () => {
     expect(unreadableReason(path)).toMatch(/^not JSON: starts with/)
   })
 
-  it('takes anvil\'s exit dump when it is whole and newer than what parx last wrote', () => {
+  it("takes anvil's exit dump when it is whole and newer than what parx last wrote", () => {
     const path = state()
     writeFileSync(path, '{"block": 1}')
     ago(path, 10)
@@ -39,7 +40,7 @@ describe('the embedded chain state file', () => {
     expect(existsSync(exitDumpOf(path))).toBe(false)
   })
 
-  it('drops an exit dump cut short, or one older than parx\'s last write, and keeps the state file', () => {
+  it("drops an exit dump cut short, or one older than parx's last write, and keeps the state file", () => {
     const path = state()
     writeFileSync(path, '{"block": 5}')
     ago(path, 10)
@@ -88,8 +89,12 @@ describe('the embedded chain state file', () => {
     expect((error as BaseError).code).toBe('CHAIN_STATE_UNREADABLE')
     const message = (error as BaseError).message
     expect(message.split('\n')).toHaveLength(1)
-    expect(message).toMatch(new RegExp(`^${path} cannot be read: not JSON: starts with 'garbage' \\(7 bytes, written .*Z\\)`))
-    expect(message).toMatch(/restore the file from a backup; a complete earlier copy is .*\.tmp .*; a complete earlier copy is .*\.good .*--fresh.*--reset-chain local-base/)
+    expect(message).toMatch(
+      new RegExp(`^${path} cannot be read: not JSON: starts with 'garbage' \\(7 bytes, written .*Z\\)`),
+    )
+    expect(message).toMatch(
+      /restore the file from a backup; a complete earlier copy is .*\.tmp .*; a complete earlier copy is .*\.good .*--fresh.*--reset-chain local-base/,
+    )
     expect(message).not.toMatch(/\.exit/)
     for (const [f, text] of Object.entries(files)) expect(readFileSync(f, 'utf8')).toBe(text)
     expect(readdirSync(join(path, '..'))).toHaveLength(4)

@@ -36,7 +36,10 @@ export function adoptExitDump(statePath: string, warn: (message: string) => void
     renameSync(exit, statePath)
     return
   }
-  if (newer) warn(`${exit} was cut short (the chain was killed while writing it on its way out); the chain starts from ${statePath}, and transactions we signed since then are replayed`)
+  if (newer)
+    warn(
+      `${exit} was cut short (the chain was killed while writing it on its way out); the chain starts from ${statePath}, and transactions we signed since then are replayed`,
+    )
   rmSync(exit, { force: true })
 }
 
@@ -104,18 +107,34 @@ export function unreadableReason(path: string): string | undefined {
     return `invalid JSON at byte ${Buffer.byteLength(text.slice(0, Number(at[1])))}`
   }
   const o = state as Record<string, unknown> | null
-  if (typeof o !== 'object' || o === null || Array.isArray(o) || typeof o.accounts !== 'object' || typeof o.block !== 'object') {
+  if (
+    typeof o !== 'object' ||
+    o === null ||
+    Array.isArray(o) ||
+    typeof o.accounts !== 'object' ||
+    typeof o.block !== 'object'
+  ) {
     return 'JSON, but not an anvil state (no "block" and "accounts")'
   }
   return undefined
 }
 
 /** The start refused over an unreadable state file: what was found, and the three ways on. */
-export function unreadableStateError(statePath: string, name: string, reason: string, candidates: string[] = []): BaseError {
+export function unreadableStateError(
+  statePath: string,
+  name: string,
+  reason: string,
+  candidates: string[] = [],
+): BaseError {
   const stat = statSync(statePath, { throwIfNoEntry: false })
   const found = stat ? ` (${stat.size} bytes, written ${stat.mtime.toISOString()})` : ''
-  const copies = candidates.map((f) => `; a complete earlier copy is ${f} (written ${statSync(f).mtime.toISOString()})`).join('')
-  return new BaseError('CHAIN_STATE_UNREADABLE', `${statePath} cannot be read: ${reason}${found}. The ${name} chain was not started and nothing was changed: restore the file from a backup${copies}, start everything over with --fresh, or start only this chain over with --reset-chain ${name} (what the store records on it will then disagree with the chain)`)
+  const copies = candidates
+    .map((f) => `; a complete earlier copy is ${f} (written ${statSync(f).mtime.toISOString()})`)
+    .join('')
+  return new BaseError(
+    'CHAIN_STATE_UNREADABLE',
+    `${statePath} cannot be read: ${reason}${found}. The ${name} chain was not started and nothing was changed: restore the file from a backup${copies}, start everything over with --fresh, or start only this chain over with --reset-chain ${name} (what the store records on it will then disagree with the chain)`,
+  )
 }
 
 export type PrepareStateFileOptions = {
@@ -143,8 +162,11 @@ export function prepareStateFile(statePath: string, o: PrepareStateFileOptions):
   const good = `${statePath}.good`
   // Beside an unreadable state file, an exit dump that is not to be taken over (cut short, or
   // older) is left for the user to look at, as is everything else: the refusal changes nothing.
-  const keepExit = existsSync(statePath) && existsSync(exit) && unreadableReason(statePath) !== undefined
-    && !(isWhole(exit) && statSync(exit).mtimeMs >= statSync(statePath).mtimeMs)
+  const keepExit =
+    existsSync(statePath) &&
+    existsSync(exit) &&
+    unreadableReason(statePath) !== undefined &&
+    !(isWhole(exit) && statSync(exit).mtimeMs >= statSync(statePath).mtimeMs)
   if (!keepExit) adoptExitDump(statePath, o.warn)
   const exists = existsSync(statePath)
   const reason = exists ? unreadableReason(statePath) : undefined
@@ -154,7 +176,9 @@ export function prepareStateFile(statePath: string, o: PrepareStateFileOptions):
     if (!exists) return
     const aside = `${statePath}.reset-${(o.now ?? Date.now)()}`
     renameSync(statePath, aside)
-    o.warn(`${o.name} starts over from an empty chain (--reset-chain); its old state file is kept at ${aside}. Contracts are deployed again; balances and transactions that were on it are gone, while the store keeps its records of them (payments, sends, swaps, faucet mints): those records now disagree with the chain`)
+    o.warn(
+      `${o.name} starts over from an empty chain (--reset-chain); its old state file is kept at ${aside}. Contracts are deployed again; balances and transactions that were on it are gone, while the store keeps its records of them (payments, sends, swaps, faucet mints): those records now disagree with the chain`,
+    )
     return
   }
   if (reason === undefined) {

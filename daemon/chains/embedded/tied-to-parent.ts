@@ -28,5 +28,13 @@ export function tiedToParent(argv: string[]): string[] {
  */
 export function ownProcessGroup(argv: string[]): { argv: string[]; detached: boolean } {
   if (!PERL) return { argv, detached: true }
-  return { argv: [PERL, '-e', 'setpgrp(0, 0) or die "setpgrp: $!"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!"', ...argv], detached: false }
+  return {
+    argv: [
+      PERL,
+      '-e',
+      'setpgrp(0, 0) or die "setpgrp: $!"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!"',
+      ...argv,
+    ],
+    detached: false,
+  }
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { causalOrder } from './causal-order.js'
 
-const row = (sender: string, nonce: number, created_at: number) => ({ network: 'local-base', sender, nonce, created_at })
+const row = (sender: string, nonce: number, created_at: number) => ({
+  network: 'local-base',
+  sender,
+  nonce,
+  created_at,
+})
 
 describe('causalOrder', () => {
   it('replays across senders in the order they were signed, whatever their addresses', () => {

@@ -1,5 +1,10 @@
 /** What causalOrder needs of an outbox row. */
-export type Ordered = { network: string; sender: string; nonce: number | bigint | string; created_at: number | bigint | string }
+export type Ordered = {
+  network: string
+  sender: string
+  nonce: number | bigint | string
+  created_at: number | bigint | string
+}
 
 /**
  * The replay order of unconfirmed transactions: each sender's in nonce order (a later nonce cannot
@@ -26,7 +31,12 @@ export function causalOrder<R extends Ordered>(rows: readonly R[]): R[] {
       const h = heads[i]![0]
       if (!h) continue
       const b = best < 0 ? undefined : heads[best]![0]!
-      if (!b || Number(h.created_at) < Number(b.created_at) || (Number(h.created_at) === Number(b.created_at) && h.sender < b.sender)) best = i
+      if (
+        !b ||
+        Number(h.created_at) < Number(b.created_at) ||
+        (Number(h.created_at) === Number(b.created_at) && h.sender < b.sender)
+      )
+        best = i
     }
     out.push(heads[best]!.shift()!)
   }

@@ -1,4 +1,4 @@
-import { createPublicClient, custom, defineChain, type Address, type PublicClient } from 'viem'
+import { type Address, createPublicClient, custom, defineChain, type PublicClient } from 'viem'
 import type { NetworkSpec } from '../../../src/networks/registry.js'
 import { leanRpc } from './lean-transport.js'
 
@@ -42,7 +42,14 @@ export function evmChain(spec: NetworkSpec, rpcUrl: string, addresses: Record<st
   const tokens: Record<string, EvmToken> = {}
   for (const t of spec.tokens) {
     const address = (addresses[t.symbol] ?? t.address) as Address | undefined
-    if (address) tokens[t.symbol] = { symbol: t.symbol, address, decimals: t.decimals, permitDomain: t.permitDomain, eip3009: t.eip3009 }
+    if (address)
+      tokens[t.symbol] = {
+        symbol: t.symbol,
+        address,
+        decimals: t.decimals,
+        permitDomain: t.permitDomain,
+        eip3009: t.eip3009,
+      }
   }
   const contracts = Object.fromEntries(Object.entries(addresses).filter(([k]) => !tokens[k])) as Record<string, Address>
   return { key: spec.key, spec, chainId: spec.chainId!, rpcUrl, client: evmClient(spec, rpcUrl), tokens, contracts }

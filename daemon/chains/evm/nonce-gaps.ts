@@ -22,7 +22,9 @@ export type NonceGapsParameters = {
  * waited `idleForMs` (far longer than any live sender takes from nonce to record), the nonce is
  * filled with a no-op so the rest land. Returns the nonces filled.
  */
-export async function fillNonceGaps(p: NonceGapsParameters): Promise<Array<{ network: string; address: string; nonce: number }>> {
+export async function fillNonceGaps(
+  p: NonceGapsParameters,
+): Promise<Array<{ network: string; address: string; nonce: number }>> {
   const filled: Array<{ network: string; address: string; nonce: number }> = []
   for (const { chain, sender } of p.senders) {
     try {
@@ -33,7 +35,10 @@ export async function fillNonceGaps(p: NonceGapsParameters): Promise<Array<{ net
       if (!rows.some((r) => Number(r.created_at) <= Date.now() - p.idleForMs)) continue
       const hash = await sender.fill(count)
       filled.push({ network: chain.key, address: sender.address, nonce: count })
-      p.log.warn({ network: chain.key, address: sender.address, nonce: count, hash, waiting: rows.length }, 'nonce taken by a process that never sent it: filled with a no-op so the transactions behind it land')
+      p.log.warn(
+        { network: chain.key, address: sender.address, nonce: count, hash, waiting: rows.length },
+        'nonce taken by a process that never sent it: filled with a no-op so the transactions behind it land',
+      )
     } catch (err) {
       p.log.warn({ err, network: chain.key, address: sender.address }, 'nonce gap check failed; the next round retries')
     }

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { keccak256, type Hex } from 'viem'
+import { pino } from 'pino'
+import { type Hex, keccak256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterEach, describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { openTestStore, testDialect } from '../../../test/helpers/store.js'
 import type { Store } from '../../store/store.js'
-import { pino } from 'pino'
 import { evmChain } from './chain.js'
 import { fillNonceGaps } from './nonce-gaps.js'
 import { storeNonces } from './nonce-source.js'
@@ -46,7 +46,9 @@ describe(`nonces through the store (${testDialect()})`, () => {
       const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, chain.chainId, a, seed)
       const [one, two] = [txSender(chain, key, { nonceSource: nonces }), txSender(chain, key, { nonceSource: nonces })]
       const to = privateKeyToAccount(generatePrivateKey()).address
-      const sends = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).send({ to, data: '0x', value: 1n, gas: 21_000n }))
+      const sends = Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? one : two).send({ to, data: '0x', value: 1n, gas: 21_000n }),
+      )
       // The node refuses one at the door (more gas than a block holds); the rest go on.
       const refused = one.send({ to, data: '0x', value: 1n, gas: 10n ** 9n })
       const more = Array.from({ length: 4 }, () => two.send({ to, data: '0x', value: 1n, gas: 21_000n }))
@@ -68,22 +70,52 @@ describe(`nonces through the store (${testDialect()})`, () => {
       const remote = evmChain({ ...anvil.chain.spec, rpc: 'config' }, anvil.rpcUrl, {})
       const key = await anvil.fundedKey()
       const nonces = (a: string, seed: () => Promise<number>) => storeNonces(s, remote.chainId, a, seed)
-      return { s, remote, key, account: privateKeyToAccount(key), outbox: outboxStore(s), nonces, to: privateKeyToAccount(generatePrivateKey()).address }
+      return {
+        s,
+        remote,
+        key,
+        account: privateKeyToAccount(key),
+        outbox: outboxStore(s),
+        nonces,
+        to: privateKeyToAccount(generatePrivateKey()).address,
+      }
     }
 
-    it('a transaction anvil leaves queued at the sender count is released with every replica\'s bytes from the outbox, a dead one\'s included', async () => {
+    it("a transaction anvil leaves queued at the sender count is released with every replica's bytes from the outbox, a dead one's included", async () => {
       const { s, remote, key, account, outbox, nonces, to } = await replicaOnRemoteAnvil()
       const queued = async () => {
         const pool = await anvil.rpc<{ queued: Record<string, Record<string, unknown>> }>('txpool_content')
-        return Object.keys(Object.entries(pool.queued).find(([a]) => a.toLowerCase() === account.address.toLowerCase())?.[1] ?? {}).map(Number)
+        return Object.keys(
+          Object.entries(pool.queued).find(([a]) => a.toLowerCase() === account.address.toLowerCase())?.[1] ?? {},
+        ).map(Number)
       }
       // The shared counter one ahead of the chain, so both transactions wait in the queued pool.
       const count = await remote.client.getTransactionCount({ address: account.address })
-      await s.db.insertInto('relayer_nonces').values({ chain_id: remote.chainId, address: account.address.toLowerCase(), next_nonce: count + 1 }).execute()
+      await s.db
+        .insertInto('relayer_nonces')
+        .values({ chain_id: remote.chainId, address: account.address.toLowerCase(), next_nonce: count + 1 })
+        .execute()
       // A replica that took a nonce, recorded and broadcast its transaction, then was killed: nothing of it watches any more.
       const deadNonce = await nonces(account.address, async () => count).take()
-      const dead = await account.signTransaction({ chainId: remote.chainId, type: 'eip1559', to, value: 1n, gas: 21_000n, nonce: deadNonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
-      await outbox.record({ hash: keccak256(dead), network: remote.key, chainId: remote.chainId, sender: account.address, nonce: deadNonce, raw: dead, purpose: 'swap' })
+      const dead = await account.signTransaction({
+        chainId: remote.chainId,
+        type: 'eip1559',
+        to,
+        value: 1n,
+        gas: 21_000n,
+        nonce: deadNonce,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 1n,
+      })
+      await outbox.record({
+        hash: keccak256(dead),
+        network: remote.key,
+        chainId: remote.chainId,
+        sender: account.address,
+        nonce: deadNonce,
+        raw: dead,
+        purpose: 'swap',
+      })
       await anvil.rpc('eth_sendRawTransaction', [dead])
       // The live replica's transaction, one nonce later.
       const warned: string[] = []
@@ -103,7 +135,7 @@ describe(`nonces through the store (${testDialect()})`, () => {
       expect(warned).toEqual([expect.stringContaining(`transaction ${count + 1} queued`)])
     })
 
-    it('a nonce taken by a replica killed before it recorded anything is filled by the leader\'s round; the transactions behind it land', async () => {
+    it("a nonce taken by a replica killed before it recorded anything is filled by the leader's round; the transactions behind it land", async () => {
       const { remote, key, account, outbox, nonces, to } = await replicaOnRemoteAnvil()
       const live = txSender(remote, key, { nonceSource: nonces, outbox })
       const first = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
@@ -111,7 +143,8 @@ describe(`nonces through the store (${testDialect()})`, () => {
       // Another replica takes the next nonce and is killed before it records or broadcasts anything.
       const lost = await nonces(account.address, async () => 0).take()
       const behind = await live.send({ to, data: '0x', value: 1n, gas: 21_000n })
-      const round = (idleForMs: number) => fillNonceGaps({ outbox, senders: [{ chain: remote, sender: live }], log: pino({ level: 'silent' }), idleForMs })
+      const round = (idleForMs: number) =>
+        fillNonceGaps({ outbox, senders: [{ chain: remote, sender: live }], log: pino({ level: 'silent' }), idleForMs })
       // Rows younger than the wait are a live sender's business: left alone.
       expect(await round(3_600_000)).toEqual([])
       expect(await round(0)).toEqual([{ network: remote.key, address: account.address, nonce: lost }])

@@ -45,23 +45,40 @@ export function storeNonces(store: Store, chainId: number, address: string, seed
   const ensureSeeded = async () => {
     if (seeded) return
     const pending = await seed()
-    await db.insertInto('relayer_nonces').values({ ...key, next_nonce: pending }).onConflict((oc) => oc.doNothing()).execute()
+    await db
+      .insertInto('relayer_nonces')
+      .values({ ...key, next_nonce: pending })
+      .onConflict((oc) => oc.doNothing())
+      .execute()
     // Raise the counter only when the chain is ahead of it (a seed never hands out a nonce twice).
-    await db.updateTable('relayer_nonces').set({ next_nonce: pending })
-      .where('chain_id', '=', chainId).where('address', '=', key.address).where('next_nonce', '<', pending).execute()
+    await db
+      .updateTable('relayer_nonces')
+      .set({ next_nonce: pending })
+      .where('chain_id', '=', chainId)
+      .where('address', '=', key.address)
+      .where('next_nonce', '<', pending)
+      .execute()
     seeded = true
   }
   return {
     async take() {
       await ensureSeeded()
-      const r = await db.updateTable('relayer_nonces').set((eb) => ({ next_nonce: eb('next_nonce', '+', 1) }))
-        .where('chain_id', '=', chainId).where('address', '=', key.address)
-        .returning('next_nonce').executeTakeFirstOrThrow()
+      const r = await db
+        .updateTable('relayer_nonces')
+        .set((eb) => ({ next_nonce: eb('next_nonce', '+', 1) }))
+        .where('chain_id', '=', chainId)
+        .where('address', '=', key.address)
+        .returning('next_nonce')
+        .executeTakeFirstOrThrow()
       return Number(r.next_nonce) - 1
     },
     async giveBack(nonce) {
-      const r = await db.updateTable('relayer_nonces').set({ next_nonce: nonce })
-        .where('chain_id', '=', chainId).where('address', '=', key.address).where('next_nonce', '=', nonce + 1)
+      const r = await db
+        .updateTable('relayer_nonces')
+        .set({ next_nonce: nonce })
+        .where('chain_id', '=', chainId)
+        .where('address', '=', key.address)
+        .where('next_nonce', '=', nonce + 1)
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },

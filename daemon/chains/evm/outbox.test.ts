@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { openTestStore } from '../../../test/helpers/store.js'
 import { outboxStore } from './outbox.js'
 
-const entry = (n: number) => ({ hash: `0x${n.toString(16).padStart(64, '0')}`, network: 'local-base', chainId: 1, sender: '0xAbC', nonce: n, raw: '0x02', purpose: 'settlement' })
+const entry = (n: number) => ({
+  hash: `0x${n.toString(16).padStart(64, '0')}`,
+  network: 'local-base',
+  chainId: 1,
+  sender: '0xAbC',
+  nonce: n,
+  raw: '0x02',
+  purpose: 'settlement',
+})
 
 describe('outboxStore.unconfirmed', () => {
   it('reads only rows created before the cut-off when given one (the sweep never reads what a live sender holds)', async () => {
@@ -32,7 +40,8 @@ describe('outboxStore.sentFrom', () => {
       await outbox.record({ ...entry(4), sender: '0xdef' })
       await outbox.record({ ...entry(6), network: 'local-radius' })
       await outbox.mark(entry(5).hash, 'included')
-      const from = async (nonce: number) => (await outbox.sentFrom('local-base', '0xABC', nonce)).map((r) => Number(r.nonce))
+      const from = async (nonce: number) =>
+        (await outbox.sentFrom('local-base', '0xABC', nonce)).map((r) => Number(r.nonce))
       expect(await from(2)).toEqual([2, 3])
       expect(await from(0)).toEqual([1, 2, 3])
       expect(await from(6)).toEqual([])

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import { processNonces } from './nonce-source.js'
 import { stuckQueueGuard } from './stuck-queue.js'
@@ -20,10 +20,21 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     return { key, account: privateKeyToAccount(key) }
   }
   const signTransfer = (key: Hex, nonce: number) =>
-    privateKeyToAccount(key).signTransaction({ chainId: anvil.chain.chainId, type: 'eip1559', to, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
+    privateKeyToAccount(key).signTransaction({
+      chainId: anvil.chain.chainId,
+      type: 'eip1559',
+      to,
+      value: 1n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+    })
   const queued = async (address: string) => {
     const pool = await rpc<{ queued: Record<string, Record<string, unknown>> }>('txpool_content')
-    return Object.keys(Object.entries(pool.queued).find(([a]) => a.toLowerCase() === address.toLowerCase())?.[1] ?? {}).map(Number)
+    return Object.keys(
+      Object.entries(pool.queued).find(([a]) => a.toLowerCase() === address.toLowerCase())?.[1] ?? {},
+    ).map(Number)
   }
   const stickAt = async (address: string, nonce: number) => {
     await rpc('anvil_setNonce', [address, `0x${nonce.toString(16)}`])
@@ -43,13 +54,19 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     expect(await rpc('eth_getTransactionReceipt', [hashes[0]])).toBeNull()
 
     const released: unknown[] = []
-    const guard = stuckQueueGuard({ client: anvil.chain.client, address: account.address, onRelease: (e) => released.push(e), ...manual })
+    const guard = stuckQueueGuard({
+      client: anvil.chain.client,
+      address: account.address,
+      onRelease: (e) => released.push(e),
+      ...manual,
+    })
     raws.forEach((raw, i) => guard.signed(i + 1, raw))
     expect(await guard.check()).toBe(false) // the first look only notes the count
     expect(await guard.check()).toBe(false) // the next one notes what is queued at it
     expect(await guard.check()).toBe(true)
     expect(released).toEqual([{ nonce: 1, resent: 2 }])
-    for (const hash of hashes) expect((await anvil.chain.client.waitForTransactionReceipt({ hash, timeout: 5_000 })).status).toBe('success')
+    for (const hash of hashes)
+      expect((await anvil.chain.client.waitForTransactionReceipt({ hash, timeout: 5_000 })).status).toBe('success')
     expect(await queued(account.address)).toEqual([])
     expect(await guard.check()).toBe(false) // everything signed is on chain
   })
@@ -69,7 +86,12 @@ describe('a transaction anvil leaves queued at the sender next nonce', () => {
     const raw = await signTransfer(key, 1)
     const hash = await rpc<Hex>('eth_sendRawTransaction', [raw])
     await stickAt(account.address, 1)
-    const guard = stuckQueueGuard({ client: anvil.chain.client, address: account.address, active: async () => false, ...manual })
+    const guard = stuckQueueGuard({
+      client: anvil.chain.client,
+      address: account.address,
+      active: async () => false,
+      ...manual,
+    })
     guard.signed(1, raw)
     for (let i = 0; i < 4; i++) expect(await guard.check()).toBe(false)
     expect(await queued(account.address)).toEqual([1])

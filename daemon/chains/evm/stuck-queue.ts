@@ -32,7 +32,10 @@ export type StuckQueueGuard = {
 /** How often a sender with transactions outstanding looks at its nonce on the chain. */
 const EVERY_MS = 500
 
-type TxPoolContent = { pending?: Record<string, Record<string, { hash: Hex }>>; queued?: Record<string, Record<string, { hash: Hex }>> }
+type TxPoolContent = {
+  pending?: Record<string, Record<string, { hash: Hex }>>
+  queued?: Record<string, Record<string, { hash: Hex }>>
+}
 
 /**
  * anvil (1.7, automine) can leave a transaction in its queued pool although its nonce is the
@@ -123,7 +126,9 @@ export function stuckQueueGuard(p: StuckQueueGuardParameters): StuckQueueGuard {
         if (running) return
         running = true
         // A failed look (the node stopping with the daemon) is retried at the next tick.
-        check().catch(() => undefined).finally(() => (running = false))
+        check()
+          .catch(() => undefined)
+          .finally(() => (running = false))
       }, p.everyMs ?? EVERY_MS)
       timer.unref()
     },

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
-import { keccak256, type Hex } from 'viem'
+import { type Hex, keccak256 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
 import { useAnvilChain } from '../../../test/helpers/anvil-chain.js'
 import type { Outbox, OutboxEntry } from './outbox.js'
 import { InclusionUnknown, txSender } from './tx-sender.js'
@@ -39,7 +39,10 @@ describe('txSender.sendAndWait on an embedded chain', () => {
     await rpc('evm_setAutomine', [false])
     try {
       const started = Date.now()
-      const err = await sender.sendAndWait(transfer, 300).then(() => undefined, (e: unknown) => e)
+      const err = await sender.sendAndWait(transfer, 300).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(err).toBeInstanceOf(InclusionUnknown)
       expect(err).toMatchObject({ code: 'RELAY_FAILED' })
       expect(Date.now() - started).toBeLessThan(5_000)
@@ -59,7 +62,10 @@ describe('txSender.sendAndWait on an embedded chain', () => {
 
   it('a refusal is RELAY_FAILED, not InclusionUnknown, and its nonce is used by the next transaction', async () => {
     const sender = txSender(anvil.chain, await anvil.fundedKey())
-    const err = await sender.sendAndWait({ ...transfer, gas: 10n ** 9n }, 5_000).then(() => undefined, (e: unknown) => e)
+    const err = await sender.sendAndWait({ ...transfer, gas: 10n ** 9n }, 5_000).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(err).toMatchObject({ code: 'RELAY_FAILED' })
     expect(err).not.toBeInstanceOf(InclusionUnknown)
     const { receipt } = await sender.sendAndWait(transfer, 5_000)

@@ -1,15 +1,27 @@
-import { BaseError as ViemError, formatTransactionReceipt, keccak256, RpcError, type Address, type Hex, type TransactionReceipt } from 'viem'
+import {
+  type Address,
+  formatTransactionReceipt,
+  type Hex,
+  keccak256,
+  RpcError,
+  type TransactionReceipt,
+  BaseError as ViemError,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { BaseError } from '../../../src/errors/index.js'
 import type { EvmChain } from './chain.js'
-import { processNonces, type NonceSource } from './nonce-source.js'
+import { type NonceSource, processNonces } from './nonce-source.js'
 import type { Outbox } from './outbox.js'
 import { stuckQueueGuard } from './stuck-queue.js'
 
 export type TxRequest = {
-  to: Address; data: Hex; value?: bigint; gas: bigint
+  to: Address
+  data: Hex
+  value?: bigint
+  gas: bigint
   /** What the outbox records it as (default `other`), and what it serves. */
-  purpose?: string; refs?: string
+  purpose?: string
+  refs?: string
 }
 
 export type TxSenderOptions = {
@@ -48,7 +60,10 @@ export type TxSender = {
 
 /** Broadcast, but not seen included within the wait: it may still be mined, so its nonce stays spent. */
 export class InclusionUnknown extends BaseError {
-  constructor(readonly hash: Hex, cause?: unknown) {
+  constructor(
+    readonly hash: Hex,
+    cause?: unknown,
+  ) {
     const why = cause instanceof Error ? ` (${cause.message})` : ''
     super('RELAY_FAILED', `transaction ${hash} was broadcast but its inclusion is not known yet${why}`, { cause })
   }
@@ -66,11 +81,14 @@ const isAlreadyKnown = (e: unknown) => nodeSays(e, /already (imported|known)/i)
 
 /** Whether the node is anvil (`parx chains`); one that will not say is not. */
 const isAnvil = (client: EvmChain['client']): Promise<boolean> =>
-  client.request({ method: 'web3_clientVersion' }).then((v) => /^anvil\//i.test(String(v)), (e: unknown) => {
-    // A node that refuses the method is not anvil; one that cannot be reached is asked again.
-    if (e instanceof RpcError) return false
-    throw e
-  })
+  client.request({ method: 'web3_clientVersion' }).then(
+    (v) => /^anvil\//i.test(String(v)),
+    (e: unknown) => {
+      // A node that refuses the method is not anvil; one that cannot be reached is asked again.
+      if (e instanceof RpcError) return false
+      throw e
+    },
+  )
 
 /** Oldest fee data a transaction is signed with (maxFeePerGas is twice it, so a few blocks of base-fee rise fit). */
 const FEES_STALE_MS = 5_000
@@ -97,28 +115,38 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   // chains, and on `parx chains` (anvil as a remote node) where replicas share the key through the
   // store, so the bytes sent again are every replica's, from the outbox. Real nodes: never.
   const onRelease = (e: { nonce: number; resent: number }) =>
-    opts.warn?.(`${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`)
-  const stuck = chain.spec.rpc === 'embedded'
-    ? stuckQueueGuard({ client, address: account.address, onRelease })
-    : outbox
-      ? stuckQueueGuard({
-        client, address: account.address, onRelease, active: () => isAnvil(client),
-        signedFrom: async (nonce) => {
-          // The newest row per nonce: a refused transaction's nonce is reused or filled after it.
-          const newest = new Map<number, Hex>()
-          for (const row of await outbox.sentFrom(chain.key, account.address, nonce)) newest.set(Number(row.nonce), row.raw as Hex)
-          return [...newest.values()]
-        },
-      })
-      : undefined
+    opts.warn?.(
+      `${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had already mined; ${e.resent} transaction(s) sent again`,
+    )
+  const stuck =
+    chain.spec.rpc === 'embedded'
+      ? stuckQueueGuard({ client, address: account.address, onRelease })
+      : outbox
+        ? stuckQueueGuard({
+            client,
+            address: account.address,
+            onRelease,
+            active: () => isAnvil(client),
+            signedFrom: async (nonce) => {
+              // The newest row per nonce: a refused transaction's nonce is reused or filled after it.
+              const newest = new Map<number, Hex>()
+              for (const row of await outbox.sentFrom(chain.key, account.address, nonce))
+                newest.set(Number(row.nonce), row.raw as Hex)
+              return [...newest.values()]
+            },
+          })
+        : undefined
   type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
   let fees: { at: number; value: Fees } | undefined
   let refreshing: Promise<Fees> | undefined
   const refreshFees = () =>
-    (refreshing ??= client.estimateFeesPerGas().then((value) => {
-      fees = { at: Date.now(), value }
-      return value
-    }).finally(() => (refreshing = undefined)))
+    (refreshing ??= client
+      .estimateFeesPerGas()
+      .then((value) => {
+        fees = { at: Date.now(), value }
+        return value
+      })
+      .finally(() => (refreshing = undefined)))
 
   /**
    * Fee data changes per block, not per transaction: a value under a second old is used as is, and
@@ -141,7 +169,16 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
    */
   const record = async (nonce: number, signed: Hex, hash: Hex, purpose: string, refs?: string) => {
     if (!outbox) return
-    await outbox.record({ hash, network: chain.key, chainId: chain.chainId, sender: account.address, nonce, raw: signed, purpose, refs })
+    await outbox.record({
+      hash,
+      network: chain.key,
+      chainId: chain.chainId,
+      sender: account.address,
+      nonce,
+      raw: signed,
+      purpose,
+      refs,
+    })
   }
 
   /** The serial part of send(): the next nonce and the signature, with no node round trip once the nonce is known. */
@@ -151,8 +188,15 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     const nonce = await nonces.take()
     try {
       const raw = await account.signTransaction({
-        chainId: chain.chainId, type: 'eip1559', to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: tx.gas,
-        nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+        chainId: chain.chainId,
+        type: 'eip1559',
+        to: tx.to,
+        data: tx.data,
+        value: tx.value ?? 0n,
+        gas: tx.gas,
+        nonce,
+        maxFeePerGas: maxFeePerGas * 2n,
+        maxPriorityFeePerGas,
       })
       stuck?.signed(nonce, raw)
       return { nonce, signed: raw, hash: keccak256(raw) }
@@ -166,8 +210,14 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   const fill = async (nonce: number): Promise<Hex> => {
     const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
     const raw = await account.signTransaction({
-      chainId: chain.chainId, type: 'eip1559', to: account.address, value: 0n, gas: 21_000n,
-      nonce, maxFeePerGas: maxFeePerGas * 2n, maxPriorityFeePerGas,
+      chainId: chain.chainId,
+      type: 'eip1559',
+      to: account.address,
+      value: 0n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: maxFeePerGas * 2n,
+      maxPriorityFeePerGas,
     })
     const hash = keccak256(raw)
     await record(nonce, raw, hash, 'filler')
@@ -185,11 +235,14 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     // Decided now (the source's state at the refusal), filled in order behind what is queued.
     stuck?.forget(nonce)
     const reused = nonces.giveBack(nonce)
-    const filler = tail.then(() => reused).then(async (wasReused) => {
-      if (!wasReused) await fill(nonce)
-    }).catch(() => {
-      nonces.reset()
-    })
+    const filler = tail
+      .then(() => reused)
+      .then(async (wasReused) => {
+        if (!wasReused) await fill(nonce)
+      })
+      .catch(() => {
+        nonces.reset()
+      })
     tail = filler
   }
 
@@ -238,7 +291,11 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
      */
     async send(tx) {
       const { nonce, signed } = await next(tx)
-      return broadcast(nonce, signed, async () => (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex)
+      return broadcast(
+        nonce,
+        signed,
+        async () => (await client.request({ method: 'eth_sendRawTransaction', params: [signed] })) as Hex,
+      )
     },
     async sendAndWait(tx, timeoutMs = 60_000) {
       if (chain.spec.rpc !== 'embedded') {
@@ -254,7 +311,9 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
       const accepted = broadcast(nonce, signed, async () => {
         try {
           // Not retried: a second copy of the same bytes would be refused as known, and read as a refusal.
-          const raw = await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never, { retryCount: 0 })
+          const raw = await client.request({ method: 'eth_sendRawTransactionSync', params: [signed] } as never, {
+            retryCount: 0,
+          })
           receipt = formatTransactionReceipt(raw as never)
         } catch (e) {
           if (!isConfirmationTimeout(e)) throw e
@@ -292,7 +351,9 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
       try {
         return await client.waitForTransactionReceipt({
           // A receipt is asked for at least every 250 ms: real networks mine every 2 s or faster.
-          hash, timeout: timeoutMs, pollingInterval: Math.min(client.pollingInterval, 250),
+          hash,
+          timeout: timeoutMs,
+          pollingInterval: Math.min(client.pollingInterval, 250),
           onReplaced: (r) => {
             throw new BaseError('RELAY_FAILED', `transaction ${hash} was ${r.reason} by ${r.transaction.hash}`)
           },

@@ -29,16 +29,30 @@ export type SolanaChain = {
  * `fetch`: how `connection` sends its HTTP requests (the embedded cluster answers in process).
  * `reads`: the reads, when not through `connection` (the embedded cluster answers from its own state).
  */
-export function solanaChain(spec: NetworkSpec, rpcUrl: string, wsUrl: string, contracts: Record<string, string>, opts: { fetch?: typeof fetch; reads?: SolanaReads } = {}): SolanaChain {
+export function solanaChain(
+  spec: NetworkSpec,
+  rpcUrl: string,
+  wsUrl: string,
+  contracts: Record<string, string>,
+  opts: { fetch?: typeof fetch; reads?: SolanaReads } = {},
+): SolanaChain {
   const mints = contracts
   const out: Record<string, SplMint> = {}
   for (const t of spec.tokens) {
     const address = mints[t.symbol] ?? t.address
     if (address) out[t.symbol] = { symbol: t.symbol, mint: new PublicKey(address), decimals: t.decimals }
   }
-  const connection = solanaConnection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl, ...(opts.fetch ? { fetch: opts.fetch } : {}) })
+  const connection = solanaConnection(rpcUrl, {
+    commitment: 'confirmed',
+    wsEndpoint: wsUrl,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  })
   return {
-    key: spec.key, spec, rpcUrl, wsUrl, connection,
+    key: spec.key,
+    spec,
+    rpcUrl,
+    wsUrl,
+    connection,
     reads: opts.reads ?? connectionReads(connection),
     mints: out,
     programs: {

@@ -1,6 +1,6 @@
-import { BaseError } from '../../../src/errors/base.js'
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js'
 import bs58 from 'bs58'
+import { BaseError } from '../../../src/errors/base.js'
 import { keyBytes } from './key-memo.js'
 
 // A blockhash serves every build of its slot (400 ms): decoded once.
@@ -20,7 +20,11 @@ type KeyMeta = { bytes: Uint8Array; signer: boolean; writable: boolean }
  * serializes through buffer-layout; this keys them by raw bytes and writes once, several times
  * cheaper on the path of every swap build.
  */
-export function compileLegacyMessage(payer: PublicKey, instructions: TransactionInstruction[], recentBlockhash: string): Uint8Array {
+export function compileLegacyMessage(
+  payer: PublicKey,
+  instructions: TransactionInstruction[],
+  recentBlockhash: string,
+): Uint8Array {
   const metas = new Map<string, KeyMeta>()
   const idOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
   const meta = (key: PublicKey): KeyMeta => {
@@ -41,14 +45,25 @@ export function compileLegacyMessage(payer: PublicKey, instructions: Transaction
     }
   }
   const all = [...metas.values()]
-  const group = (signer: boolean, writable: boolean) => all.filter((m) => m.signer === signer && m.writable === writable)
-  const [writableSigners, readonlySigners, writableUnsigned, readonlyUnsigned] = [group(true, true), group(true, false), group(false, true), group(false, false)]
+  const group = (signer: boolean, writable: boolean) =>
+    all.filter((m) => m.signer === signer && m.writable === writable)
+  const [writableSigners, readonlySigners, writableUnsigned, readonlyUnsigned] = [
+    group(true, true),
+    group(true, false),
+    group(false, true),
+    group(false, false),
+  ]
   const keys = [...writableSigners, ...readonlySigners, ...writableUnsigned, ...readonlyUnsigned]
-  if (keys.length > 256) throw new BaseError('BAD_REQUEST', `a legacy message holds at most 256 account keys, not ${keys.length}`)
+  if (keys.length > 256)
+    throw new BaseError('BAD_REQUEST', `a legacy message holds at most 256 account keys, not ${keys.length}`)
   const index = new Map(keys.map((m, i) => [idOf(m.bytes), i]))
   const indexOf = (key: PublicKey) => index.get(idOf(keyBytes(key)))!
 
-  const out: number[] = [writableSigners.length + readonlySigners.length, readonlySigners.length, readonlyUnsigned.length]
+  const out: number[] = [
+    writableSigners.length + readonlySigners.length,
+    readonlySigners.length,
+    readonlyUnsigned.length,
+  ]
   shortVec(out, keys.length)
   for (const m of keys) for (const b of m.bytes) out.push(b)
   for (const b of blockhashBytes(recentBlockhash)) out.push(b)

@@ -1,6 +1,12 @@
 import {
+  type AccountInfo,
+  type BlockhashWithExpiryBlockHeight,
+  type Commitment,
+  type Connection,
+  type PublicKey,
+  type SignatureStatus,
+  type TransactionError,
   VersionedTransaction,
-  type AccountInfo, type BlockhashWithExpiryBlockHeight, type Commitment, type Connection, type PublicKey, type SignatureStatus, type TransactionError,
 } from '@solana/web3.js'
 
 export type SimulationOutcome = { err: TransactionError | string | null; logs: string[] | null }
@@ -18,7 +24,10 @@ export type SolanaReads = {
   latestBlockhash(commitment: Commitment): Promise<BlockhashWithExpiryBlockHeight>
   blockHeight(commitment: Commitment): Promise<number>
   /** At most 256 signatures per call, as nodes take. */
-  signatureStatuses(signatures: string[], opts: { searchTransactionHistory: boolean }): Promise<(SignatureStatus | null)[]>
+  signatureStatuses(
+    signatures: string[],
+    opts: { searchTransactionHistory: boolean },
+  ): Promise<(SignatureStatus | null)[]>
   /** Runs the wire transaction `wire` without landing it; signatures are checked only with `sigVerify`. */
   simulate(wire: Uint8Array, opts: { sigVerify: boolean; commitment: Commitment }): Promise<SimulationOutcome>
 }
@@ -30,7 +39,11 @@ export function connectionReads(connection: Connection): SolanaReads {
     blockHeight: (commitment) => connection.getBlockHeight(commitment),
     signatureStatuses: async (signatures, opts) => (await connection.getSignatureStatuses(signatures, opts)).value,
     simulate: async (wire, opts) => {
-      const { value } = await connection.simulateTransaction(VersionedTransaction.deserialize(wire), { sigVerify: opts.sigVerify, replaceRecentBlockhash: false, commitment: opts.commitment })
+      const { value } = await connection.simulateTransaction(VersionedTransaction.deserialize(wire), {
+        sigVerify: opts.sigVerify,
+        replaceRecentBlockhash: false,
+        commitment: opts.commitment,
+      })
       return { err: value.err, logs: value.logs }
     },
   }

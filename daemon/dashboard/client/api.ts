@@ -5,9 +5,15 @@ import { render, state } from './state.js'
 type Method = 'GET' | 'POST' | 'DELETE'
 
 /** A path of src/sdk/dashboard/routes.ts with its `:name` parts filled in. */
-export function at(path: string, params: Record<string, string> = {}, query: Record<string, string | undefined> = {}): string {
+export function at(
+  path: string,
+  params: Record<string, string> = {},
+  query: Record<string, string | undefined> = {},
+): string {
   const filled = path.replace(/:([a-zA-Z]+)/g, (_, k: string) => encodeURIComponent(params[k] ?? ''))
-  const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''))
+  const q = new URLSearchParams(
+    Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+  )
   const qs = q.toString()
   return qs ? `${filled}?${qs}` : filled
 }
@@ -21,7 +27,12 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (method !== 'GET' && state.session) headers[CSRF_HEADER] = state.session.csrfToken
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   const text = await res.text()
   let data: { error?: string; code?: string } | null
   try {

@@ -7,8 +7,8 @@
 import type { DashboardSession } from '../../../src/sdk/dashboard/fields.js'
 import { dashboardPaths } from '../../../src/sdk/dashboard/routes.js'
 import { agentPage } from './agent-page.js'
-import { alertsPage } from './alerts-page.js'
 import { agentsPage } from './agents-page.js'
+import { alertsPage } from './alerts-page.js'
 import { api } from './api.js'
 import { APPROVALS_HASH, approvalsPage } from './approvals-page.js'
 import { cliPage } from './cli-page.js'
@@ -33,4 +33,13 @@ setRender(render)
 window.addEventListener('hashchange', render)
 // The first render, once the session is known; nothing awaits a page script's start (a render that
 // throws reaches the console, as one from hashchange does).
-void api<DashboardSession>('GET', dashboardPaths.session).then((s) => { state.session = s }, () => { state.session = null }).then(render)
+void api<DashboardSession>('GET', dashboardPaths.session)
+  .then(
+    (s) => {
+      state.session = s
+    },
+    () => {
+      state.session = null
+    },
+  )
+  .then(render)

@@ -8,7 +8,9 @@ import { app, nav, page, render, state, who } from './state.js'
 /** The injected EIP-1193 wallet (a browser extension). */
 type Eip1193 = { request(a: { method: string; params?: unknown[] }): Promise<unknown> }
 declare global {
-  interface Window { ethereum?: Eip1193 }
+  interface Window {
+    ethereum?: Eip1193
+  }
 }
 
 /** personal_sign takes the message as 0x hex of its UTF-8 bytes. */
@@ -21,7 +23,11 @@ function utf8Hex(text: string): string {
 /** Sign-In with Ethereum: the server's message, signed by the wallet, for a session cookie. */
 async function signIn(box: HTMLElement): Promise<void> {
   const eth = window.ethereum
-  if (!eth) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'No wallet found in this browser. Install or unlock an Ethereum wallet extension, then reload.')
+  if (!eth)
+    throw new BaseError(
+      'BROWSER_WALLET_UNAVAILABLE',
+      'No wallet found in this browser. Install or unlock an Ethereum wallet extension, then reload.',
+    )
   const accounts = (await eth.request({ method: 'eth_requestAccounts' })) as string[] | null
   if (!accounts?.length) throw new BaseError('BROWSER_WALLET_UNAVAILABLE', 'The wallet shared no account.')
   const address = accounts[0]!
@@ -41,22 +47,48 @@ export function signInPage(): void {
   who.replaceChildren()
   const box = errorBox()
   const btn = h('button', { type: 'button', id: 'connect', text: 'Connect wallet and sign in' })
-  btn.addEventListener('click', act(btn, box, () => signIn(box)))
-  page('Sign in', 'Sign in with your Ethereum wallet (Sign-In with Ethereum). There is no password and no e-mail: your wallet address is your account, and it owns your partner API keys, command line keys and agents.')
-  app.append(h('section', null, btn, box, window.ethereum ? null : h('p', { class: 'muted', text: 'No wallet detected in this browser yet.' })))
+  btn.addEventListener(
+    'click',
+    act(btn, box, () => signIn(box)),
+  )
+  page(
+    'Sign in',
+    'Sign in with your Ethereum wallet (Sign-In with Ethereum). There is no password and no e-mail: your wallet address is your account, and it owns your partner API keys, command line keys and agents.',
+  )
+  app.append(
+    h(
+      'section',
+      null,
+      btn,
+      box,
+      window.ethereum ? null : h('p', { class: 'muted', text: 'No wallet detected in this browser yet.' }),
+    ),
+  )
 }
 
 /** The signed-in header: the wallet, sign-out, and the section links (the current one marked). */
 export function header(session: DashboardSession): void {
   const box = errorBox()
   const out = h('button', { type: 'button', class: 'secondary', id: 'logout', text: 'Sign out' })
-  out.addEventListener('click', act(out, box, async () => {
-    await api('POST', dashboardPaths.logout)
-    state.session = null
-    state.secret = state.userSecret = state.agentSecret = null
-    render()
-  }))
-  who.replaceChildren(h('span', { class: 'mono', id: 'wallet', title: session.wallet, text: `${session.wallet.slice(0, 6)}…${session.wallet.slice(-4)}` }), out, box)
+  out.addEventListener(
+    'click',
+    act(out, box, async () => {
+      await api('POST', dashboardPaths.logout)
+      state.session = null
+      state.secret = state.userSecret = state.agentSecret = null
+      render()
+    }),
+  )
+  who.replaceChildren(
+    h('span', {
+      class: 'mono',
+      id: 'wallet',
+      title: session.wallet,
+      text: `${session.wallet.slice(0, 6)}…${session.wallet.slice(-4)}`,
+    }),
+    out,
+    box,
+  )
   nav.hidden = false
   for (const a of nav.querySelectorAll('a')) {
     if (location.hash.indexOf(a.getAttribute('href')!) === 0) a.setAttribute('aria-current', 'page')

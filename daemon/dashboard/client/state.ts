@@ -17,7 +17,9 @@ export const nav = document.getElementById('nav')!
 let renderHook: () => void = () => {}
 /** Draws the page for the current hash and session (set by main.ts; modules call it after a change). */
 export const render = (): void => renderHook()
-export const setRender = (fn: () => void): void => { renderHook = fn }
+export const setRender = (fn: () => void): void => {
+  renderHook = fn
+}
 
 /** Starts a page: its heading, an optional intro, focus on the main region (for screen readers and the keyboard). */
 export function page(title: string, intro: string | null): void {

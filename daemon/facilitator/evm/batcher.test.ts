@@ -74,16 +74,26 @@ describe('settlementBatcher (group commit)', () => {
 
   it('splits a queue so no batch asks for more gas than allowed (groups that deploy a wallet declare more)', async () => {
     const sizes: number[] = []
-    const b = settlementBatcher({ account, maxGas: 1_000_000n, send: async (groups) => (sizes.push(groups.length), { hash: '0x04', receipt: receipt([]) }) })
+    const b = settlementBatcher({
+      account,
+      maxGas: 1_000_000n,
+      send: async (groups) => (sizes.push(groups.length), { hash: '0x04', receipt: receipt([]) }),
+    })
     // 60k base + 160k a group: 5 plain groups fit in 1M; one declaring 500k more leaves room for 1 more.
     const heavy: Group = [{ target: account, data: '0x01', gas: 500_000n }]
-    await Promise.all([group(1), heavy, group(2), group(3), group(4), group(5), group(6), group(7)].map((g) => b.submit(g)))
+    await Promise.all(
+      [group(1), heavy, group(2), group(3), group(4), group(5), group(6), group(7)].map((g) => b.submit(g)),
+    )
     expect(sizes).toEqual([1, 2, 5])
   })
 
   it('splits a long queue into batches of at most maxGroups', async () => {
     const sizes: number[] = []
-    const b = settlementBatcher({ account, maxGroups: 2, send: async (groups) => (sizes.push(groups.length), { hash: '0x03', receipt: receipt([]) }) })
+    const b = settlementBatcher({
+      account,
+      maxGroups: 2,
+      send: async (groups) => (sizes.push(groups.length), { hash: '0x03', receipt: receipt([]) }),
+    })
     await Promise.all([1, 2, 3, 4, 5].map((n) => b.submit(group(n))))
     expect(sizes).toEqual([1, 2, 2])
   })

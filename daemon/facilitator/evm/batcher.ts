@@ -1,5 +1,5 @@
 import type { Address, Hex, TransactionReceipt } from 'viem'
-import { BATCH_BASE_GAS, failedGroups, groupGas, type Group } from '../../../src/sdk/x402/evm/executor.js'
+import { BATCH_BASE_GAS, failedGroups, type Group, groupGas } from '../../../src/sdk/x402/evm/executor.js'
 
 /** One payment's fate in a mined batch. */
 export type GroupOutcome = { tx: Hex; ok: boolean; revert?: Hex; batchReverted?: boolean }
@@ -17,7 +17,13 @@ export const MAX_BATCH_GAS = 15_000_000n
  * therefore pays no batching delay and heavy load shares transactions, one nonce per batch, so
  * concurrent settlements never contend for the signer's nonce.
  */
-export function settlementBatcher(p: { account: Address; send: SendBatch; maxGroups?: number; maxGas?: bigint; onBatch?: (size: number) => void }) {
+export function settlementBatcher(p: {
+  account: Address
+  send: SendBatch
+  maxGroups?: number
+  maxGas?: bigint
+  onBatch?: (size: number) => void
+}) {
   const max = p.maxGroups ?? MAX_GROUPS
   const maxGas = p.maxGas ?? MAX_BATCH_GAS
   /** The next batch: up to `max` groups whose gas fits (the first always goes, alone if need be). */

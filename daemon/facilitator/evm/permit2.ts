@@ -1,12 +1,27 @@
-import { decodeFunctionResult, encodeFunctionData, hashTypedData, isAddressEqual, type Abi, type Address, type Hex } from 'viem'
+import {
+  type Abi,
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  hashTypedData,
+  isAddressEqual,
+} from 'viem'
 import * as X402Permit2ProxyLite from '../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
 import { readCall, tokenAbi } from '../../../src/sdk/x402/evm/calls.js'
-import {
-  PERMIT2_ADDRESS, X402_EXACT_PERMIT2_PROXY, checkPermit2, parsePermit2, permit2Abi, permit2ReplayKey, permit2SettleCall, permit2TypedData,
-  type Permit2Authorization,
-} from '../../../src/sdk/x402/evm/permit2.js'
 import type { ExecCall } from '../../../src/sdk/x402/evm/executor.js'
+import {
+  checkPermit2,
+  PERMIT2_ADDRESS,
+  type Permit2Authorization,
+  parsePermit2,
+  permit2Abi,
+  permit2ReplayKey,
+  permit2SettleCall,
+  permit2TypedData,
+  X402_EXACT_PERMIT2_PROXY,
+} from '../../../src/sdk/x402/evm/permit2.js'
 import { explainPermit2Revert } from '../../../src/sdk/x402/evm/permit2-revert.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
@@ -33,7 +48,10 @@ const read = (abi: Abi, functionName: string, ok: boolean | undefined, data: Hex
  * A payer that never approved Permit2 may send an EIP-2612 permit for it in the eip2612GasSponsoring
  * extension (./eip2612-sponsoring.ts): the settlement is then `settleWithPermit`.
  */
-export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowedFactories: () => readonly Address[]): PaymentMethod {
+export function permit2Method(
+  runtimeOf: (network: string) => EvmRuntime,
+  allowedFactories: () => readonly Address[],
+): PaymentMethod {
   return {
     name: methods.permit2,
     family: 'evm',
@@ -57,8 +75,11 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowe
       const rt = runtimeOf(p.spec.key)
       await rt.ready()
       const sig = await checkPayerSignature(rt, {
-        payer: a.from, digest: () => hashTypedData(permit2TypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
-        allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
+        payer: a.from,
+        digest: () => hashTypedData(permit2TypedData(p.spec.chainId!, a)),
+        signature: p.payload.signature as Hex,
+        allowedFactories: allowedFactories(),
+        invalid: reasons.permit2InvalidSignature,
         // Verified moments ago (same payload): a plain signature needs no second ecrecover.
         lazy: purpose === 'settle-verified',
       })
@@ -70,7 +91,11 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowe
         const refused = await permit2OnChain(rt, a, group, sponsored !== undefined)
         if (refused) return { ok: false, payer: a.from, ...refused }
       }
-      return { ok: true, payer: a.from, execute: () => executeGroup(rt, group, explainPermit2Revert, reasons.permit2SimulationFailed) }
+      return {
+        ok: true,
+        payer: a.from,
+        execute: () => executeGroup(rt, group, explainPermit2Revert, reasons.permit2SimulationFailed),
+      }
     },
   }
 }
@@ -80,15 +105,29 @@ export function permit2Method(runtimeOf: (network: string) => EvmRuntime, allowe
  * a simulation of the very settle call. The reads name the cause where the reference would.
  */
 export async function permit2OnChain(
-  rt: EvmRuntime, a: Permit2Authorization, settle: ExecCall | ExecCall[], sponsored: boolean,
-  proxy: `0x${string}` = X402_EXACT_PERMIT2_PROXY, amount: bigint = a.amount,
+  rt: EvmRuntime,
+  a: Permit2Authorization,
+  settle: ExecCall | ExecCall[],
+  sponsored: boolean,
+  proxy: `0x${string}` = X402_EXACT_PERMIT2_PROXY,
+  amount: bigint = a.amount,
 ): Promise<Failure | undefined> {
   const wordPos = a.nonce >> 8n
   const sim = await rt.simulate([
     [{ target: proxy, data: encodeFunctionData({ abi: X402Permit2ProxyLite.abi, functionName: 'PERMIT2' }) }],
     [readCall.balanceOf(a.token, a.from)],
-    [{ target: a.token, data: encodeFunctionData({ abi: tokenAbi, functionName: 'allowance', args: [a.from, PERMIT2_ADDRESS] }) }],
-    [{ target: PERMIT2_ADDRESS, data: encodeFunctionData({ abi: permit2Abi, functionName: 'nonceBitmap', args: [a.from, wordPos] }) }],
+    [
+      {
+        target: a.token,
+        data: encodeFunctionData({ abi: tokenAbi, functionName: 'allowance', args: [a.from, PERMIT2_ADDRESS] }),
+      },
+    ],
+    [
+      {
+        target: PERMIT2_ADDRESS,
+        data: encodeFunctionData({ abi: permit2Abi, functionName: 'nonceBitmap', args: [a.from, wordPos] }),
+      },
+    ],
     Array.isArray(settle) ? settle : [settle],
   ])
   const proxyPermit2 = read(X402Permit2ProxyLite.abi as Abi, 'PERMIT2', sim.ok[0], sim.data[0])
@@ -106,7 +145,10 @@ export async function permit2OnChain(
   const allowance = read(tokenAbi, 'allowance', sim.ok[2], sim.data[2])
   // A sponsored permit grants the allowance inside the settlement: the simulation below judges it.
   if (!sponsored && typeof allowance === 'bigint' && allowance < amount) {
-    return { reason: reasons.permit2AllowanceRequired, message: `${a.from} allows Permit2 ${allowance} of the token, less than ${amount}; approve Permit2 (${PERMIT2_ADDRESS}) first` }
+    return {
+      reason: reasons.permit2AllowanceRequired,
+      message: `${a.from} allows Permit2 ${allowance} of the token, less than ${amount}; approve Permit2 (${PERMIT2_ADDRESS}) first`,
+    }
   }
   if (!sim.ok[4]) return explainPermit2Revert(sim.data[4])
   return undefined

@@ -1,4 +1,4 @@
-import { decodeErrorResult, type Abi, type Hex } from 'viem'
+import { type Abi, decodeErrorResult, type Hex } from 'viem'
 
 /** A contract's revert by its custom error's name, read against `abi`'s errors (the escrows' and the token's under them). */
 export function revertNamer(abi: Abi): (data: Hex | undefined) => string {

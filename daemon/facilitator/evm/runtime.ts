@@ -1,4 +1,4 @@
-import { keccak256, type Address, type Hex } from 'viem'
+import { type Address, type Hex, keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { batchGas, decodeExecute, encodeExecute, type Group } from '../../../src/sdk/x402/evm/executor.js'
 import { ensureExecutor } from '../../../src/sdk/x402/evm/executor-setup.js'
@@ -6,7 +6,7 @@ import type { Simulate } from '../../../src/sdk/x402/evm/verify.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
 import { outboxStore } from '../../chains/evm/outbox.js'
 import { DEFAULT_RECEIPT_TIMEOUT_MS, type FacilitatorDeps } from '../deps.js'
-import { settlementBatcher, type GroupOutcome } from './batcher.js'
+import { type GroupOutcome, settlementBatcher } from './batcher.js'
 
 /** What the EVM payment methods need of one network: its executor account, simulation and batched settlement. */
 export type EvmRuntime = {
@@ -28,7 +28,15 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
     // a lost delegation lands again before the settlements signed after it (which need it).
     (setup ??= ensureExecutor(chain.client, privateKeyToAccount(s.keys.facilitator), chain.chainId, {
       beforeBroadcast: ({ nonce, raw, purpose }) =>
-        outbox.record({ hash: keccak256(raw), network: chain.key, chainId: chain.chainId, sender: account, nonce, raw, purpose }),
+        outbox.record({
+          hash: keccak256(raw),
+          network: chain.key,
+          chainId: chain.chainId,
+          sender: account,
+          nonce,
+          raw,
+          purpose,
+        }),
     }).then(
       () => undefined,
       (e) => {
@@ -40,7 +48,8 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
 
   const simulate: Simulate = async (groups) => {
     const ret = (await chain.client.request({
-      method: 'eth_call', params: [{ from: account, to: account, data: encodeExecute(groups) }, 'latest'],
+      method: 'eth_call',
+      params: [{ from: account, to: account, data: encodeExecute(groups) }, 'latest'],
     })) as Hex
     return decodeExecute(ret)
   }
@@ -52,7 +61,10 @@ export function evmRuntime(s: FacilitatorDeps, chain: EvmChain): EvmRuntime {
     onBatch: (size) => s.metrics?.batch(chain.key, size),
     // RELAY_FAILED: refused, nothing was broadcast; InclusionUnknown: broadcast, outcome open.
     send: (groups) =>
-      sender.sendAndWait({ to: account, data: encodeExecute(groups), gas: batchGas(groups), purpose: 'settlement' }, timeoutMs),
+      sender.sendAndWait(
+        { to: account, data: encodeExecute(groups), gas: batchGas(groups), purpose: 'settlement' },
+        timeoutMs,
+      ),
   })
   return { chain, account, ready, simulate, submit: (g) => batcher.submit(g) }
 }

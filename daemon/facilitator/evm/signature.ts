@@ -1,10 +1,17 @@
 import {
-  encodeFunctionData, isAddressEqual, parseAbi, parseErc6492Signature, recoverAddress, size, type Address, type Hex,
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  isAddressEqual,
+  parseAbi,
+  parseErc6492Signature,
+  recoverAddress,
+  size,
 } from 'viem'
+import type { Failure } from '../../../src/sdk/x402/evm/authorization.js'
+import type { ExecCall } from '../../../src/sdk/x402/evm/executor.js'
 import type { Reason } from '../../../src/sdk/x402/reasons.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
-import type { ExecCall } from '../../../src/sdk/x402/evm/executor.js'
-import type { Failure } from '../../../src/sdk/x402/evm/authorization.js'
 import type { EvmRuntime } from './runtime.js'
 
 const erc1271Abi = parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)'])
@@ -66,29 +73,53 @@ export async function checkPayerSignature(rt: EvmRuntime, x: SignatureInput): Pr
   const recovered = ecdsa ? await recoverAddress({ hash: digest, signature: inner }).catch(() => undefined) : undefined
   if (!isWrapped && recovered && isAddressEqual(recovered, x.payer)) return { ok: true, kind: 'eoa', signature: inner }
   const code = ((await rt.chain.client.request({ method: 'eth_getCode', params: [x.payer, 'latest'] })) ?? '0x') as Hex
-  const bad = (kind: PayerKind, why: string): SignatureVerdict => ({ ok: false, kind, reason: x.invalid, message: `the signature is not ${x.payer}'s: ${why}`, payer: x.payer })
+  const bad = (kind: PayerKind, why: string): SignatureVerdict => ({
+    ok: false,
+    kind,
+    reason: x.invalid,
+    message: `the signature is not ${x.payer}'s: ${why}`,
+    payer: x.payer,
+  })
 
   if (code === '0x' && wrapped.address && wrapped.data) {
     const factory = wrapped.address
     if (!x.allowedFactories.some((f) => isAddressEqual(f, factory))) {
-      return { ok: false, kind: 'counterfactual', reason: reasons.eip6492FactoryNotAllowed, message: `${x.payer} is not deployed and its ERC-6492 factory ${factory} is not on this facilitator's allow-list`, payer: x.payer }
+      return {
+        ok: false,
+        kind: 'counterfactual',
+        reason: reasons.eip6492FactoryNotAllowed,
+        message: `${x.payer} is not deployed and its ERC-6492 factory ${factory} is not on this facilitator's allow-list`,
+        payer: x.payer,
+      }
     }
     const deploy: ExecCall = { target: factory, data: wrapped.data, gas: DEPLOY_GAS }
     const sim = await rt.simulate([[deploy, isValidSignatureCall(x.payer, digest, inner)]])
-    if (!sim.ok[0]) return bad('counterfactual', 'deploying it with its ERC-6492 factory call failed, or its wallet rejected the signature')
-    return isMagic(sim.data[0]) ? { ok: true, kind: 'counterfactual', signature: inner, deploy } : bad('counterfactual', 'its wallet, once deployed, rejects it (ERC-1271)')
+    if (!sim.ok[0])
+      return bad(
+        'counterfactual',
+        'deploying it with its ERC-6492 factory call failed, or its wallet rejected the signature',
+      )
+    return isMagic(sim.data[0])
+      ? { ok: true, kind: 'counterfactual', signature: inner, deploy }
+      : bad('counterfactual', 'its wallet, once deployed, rejects it (ERC-1271)')
   }
   if (code === '0x' || code.toLowerCase().startsWith(DELEGATION_PREFIX)) {
     const kind: PayerKind = code === '0x' ? 'eoa' : 'eip7702'
-    if (!ecdsa) return bad(kind, `${x.payer} has no contract code, so it signs with ECDSA (65 bytes), not ${size(inner)} bytes`)
-    return recovered && isAddressEqual(recovered, x.payer) ? { ok: true, kind, signature: inner } : bad(kind, `it recovers to ${recovered ?? 'no address'}`)
+    if (!ecdsa)
+      return bad(kind, `${x.payer} has no contract code, so it signs with ECDSA (65 bytes), not ${size(inner)} bytes`)
+    return recovered && isAddressEqual(recovered, x.payer)
+      ? { ok: true, kind, signature: inner }
+      : bad(kind, `it recovers to ${recovered ?? 'no address'}`)
   }
   const sim = await rt.simulate([[isValidSignatureCall(x.payer, digest, inner)]])
-  return sim.ok[0] && isMagic(sim.data[0]) ? { ok: true, kind: 'contract', signature: inner } : bad('contract', 'its wallet rejects it (ERC-1271 isValidSignature)')
+  return sim.ok[0] && isMagic(sim.data[0])
+    ? { ok: true, kind: 'contract', signature: inner }
+    : bad('contract', 'its wallet rejects it (ERC-1271 isValidSignature)')
 }
 
 const isValidSignatureCall = (wallet: Address, digest: Hex, signature: Hex): ExecCall => ({
-  target: wallet, data: encodeFunctionData({ abi: erc1271Abi, functionName: 'isValidSignature', args: [digest, signature] }),
+  target: wallet,
+  data: encodeFunctionData({ abi: erc1271Abi, functionName: 'isValidSignature', args: [digest, signature] }),
 })
 
 /** The ABI-encoded bytes4 return starts with the magic value. */

@@ -1,8 +1,8 @@
-import { getAddress, hashTypedData, isHex, type Address, type Hex } from 'viem'
+import { type Address, getAddress, type Hex, hashTypedData, isHex } from 'viem'
 import type { EvmAuthorization } from '../../../src/sdk/x402/evm/authorization.js'
-import { permitTypedData, transferWithAuthorizationTypedData } from '../../../src/sdk/x402/evm/typed-data.js'
 import { parseEvmAuthorization } from '../../../src/sdk/x402/evm/authorization.js'
 import { explainRevert } from '../../../src/sdk/x402/evm/revert.js'
+import { permitTypedData, transferWithAuthorizationTypedData } from '../../../src/sdk/x402/evm/typed-data.js'
 import { planEvmPayment, replayKey } from '../../../src/sdk/x402/evm/verify.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
@@ -20,7 +20,11 @@ type Name = typeof methods.erc2612 | typeof methods.eip3009
  * signature is judged as the token will judge it (./signature.ts: ECDSA, EIP-7702, ERC-1271, and
  * ERC-6492 from allow-listed factories, whose deployment then runs first in the payment's group).
  */
-export function signedAuthorizationMethod(name: Name, runtimeOf: (network: string) => EvmRuntime, allowedFactories: () => readonly Address[]): PaymentMethod {
+export function signedAuthorizationMethod(
+  name: Name,
+  runtimeOf: (network: string) => EvmRuntime,
+  allowedFactories: () => readonly Address[],
+): PaymentMethod {
   const nonceKind = name === methods.eip3009 ? 'bytes32' : 'uint'
   return {
     name,
@@ -45,24 +49,65 @@ export function signedAuthorizationMethod(name: Name, runtimeOf: (network: strin
       const t = rt.chain.tokens[p.token.symbol]
       // The domain the payer signed: the seller's stated one (a wrong one is named by the simulation's reads), else the token's.
       const domain = {
-        name: typeof p.requirements.extra.name === 'string' ? p.requirements.extra.name : t?.permitDomain?.name ?? p.token.symbol,
-        version: typeof p.requirements.extra.version === 'string' ? p.requirements.extra.version : t?.permitDomain?.version ?? '1',
-        chainId: p.spec.chainId!, verifyingContract: getAddress(p.token.address),
+        name:
+          typeof p.requirements.extra.name === 'string'
+            ? p.requirements.extra.name
+            : (t?.permitDomain?.name ?? p.token.symbol),
+        version:
+          typeof p.requirements.extra.version === 'string'
+            ? p.requirements.extra.version
+            : (t?.permitDomain?.version ?? '1'),
+        chainId: p.spec.chainId!,
+        verifyingContract: getAddress(p.token.address),
       }
       const judge = (a: EvmAuthorization, lazy: boolean) => {
-        const digest = () => name === methods.eip3009
-          ? hashTypedData(transferWithAuthorizationTypedData(domain, { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex }))
-          : hashTypedData(permitTypedData(domain, { owner: a.from, spender: rt.account, value: a.value, nonce: BigInt(a.nonce), deadline: a.validBefore }))
-        return checkPayerSignature(rt, { payer: a.from, digest, signature: a.signature, allowedFactories: allowedFactories(), invalid: reasons.evmSignature, lazy })
+        const digest = () =>
+          name === methods.eip3009
+            ? hashTypedData(
+                transferWithAuthorizationTypedData(domain, {
+                  from: a.from,
+                  to: a.to,
+                  value: a.value,
+                  validAfter: a.validAfter,
+                  validBefore: a.validBefore,
+                  nonce: a.nonce as Hex,
+                }),
+              )
+            : hashTypedData(
+                permitTypedData(domain, {
+                  owner: a.from,
+                  spender: rt.account,
+                  value: a.value,
+                  nonce: BigInt(a.nonce),
+                  deadline: a.validBefore,
+                }),
+              )
+        return checkPayerSignature(rt, {
+          payer: a.from,
+          digest,
+          signature: a.signature,
+          allowedFactories: allowedFactories(),
+          invalid: reasons.evmSignature,
+          lazy,
+        })
       }
       let parsed: EvmAuthorization | undefined
       // A plain signature is judged by the token itself in the simulation; an ERC-6492 one here first.
       const checkSignature = async (a: EvmAuthorization) => {
         parsed = a
         const v = await judge(a, true)
-        return v.ok ? { signature: v.signature, before: v.deploy ? [v.deploy] : [] } : { reason: v.reason, message: v.message }
+        return v.ok
+          ? { signature: v.signature, before: v.deploy ? [v.deploy] : [] }
+          : { reason: v.reason, message: v.message }
       }
-      const plan = await planEvmPayment({ method: name, payload: p.payload, requirements: p.requirements, spender: rt.account, simulate, checkSignature })
+      const plan = await planEvmPayment({
+        method: name,
+        payload: p.payload,
+        requirements: p.requirements,
+        spender: rt.account,
+        simulate,
+        checkSignature,
+      })
       if (!plan.ok && plan.reason === reasons.evmSignature && parsed) {
         // The token refused the signature: say why, as the payer's code decides (recovers to whom, or the wallet's answer).
         const why = await judge(parsed, false)

@@ -1,10 +1,16 @@
-import { hashTypedData, type Address, type Hex } from 'viem'
+import { type Address, type Hex, hashTypedData } from 'viem'
 import { nowSeconds } from '../../../src/sdk/x402/evm/authorization.js'
+import { permit2ReplayKey } from '../../../src/sdk/x402/evm/permit2.js'
 import { explainPermit2Revert } from '../../../src/sdk/x402/evm/permit2-revert.js'
 import {
-  UPTO, X402_UPTO_PERMIT2_PROXY, checkUpto, parseUpto, uptoSettleCall, uptoSettleWithPermitCall, uptoTypedData,
+  checkUpto,
+  parseUpto,
+  UPTO,
+  uptoSettleCall,
+  uptoSettleWithPermitCall,
+  uptoTypedData,
+  X402_UPTO_PERMIT2_PROXY,
 } from '../../../src/sdk/x402/evm/upto.js'
-import { permit2ReplayKey } from '../../../src/sdk/x402/evm/permit2.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
 import { methods } from '../../../src/sdk/x402/types.js'
 import type { PaymentMethod } from '../method.js'
@@ -24,7 +30,10 @@ import { checkPayerSignature } from './signature.js'
  * proxy, which only the witness's facilitator may call. Permit2's nonce makes a second settlement
  * impossible on chain; the ledger makes it impossible here first (same replay key as permit2).
  */
-export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFactories: () => readonly Address[]): PaymentMethod {
+export function uptoMethod(
+  runtimeOf: (network: string) => EvmRuntime,
+  allowedFactories: () => readonly Address[],
+): PaymentMethod {
   return {
     name: UPTO,
     scheme: UPTO,
@@ -40,7 +49,12 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       if ('reason' in a) return { ok: false, ...a }
       const atm = p.requirements.extra.assetTransferMethod
       if (atm !== undefined && atm !== methods.permit2) {
-        return { ok: false, payer: a.from, reason: reasons.unsupportedScheme, message: `upto settles with assetTransferMethod 'permit2', not '${String(atm)}'` }
+        return {
+          ok: false,
+          payer: a.from,
+          reason: reasons.unsupportedScheme,
+          message: `upto settles with assetTransferMethod 'permit2', not '${String(atm)}'`,
+        }
       }
       const rt = runtimeOf(p.spec.key)
       const now = nowSeconds()
@@ -50,14 +64,22 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       const local = checkUpto(a, terms, { facilitator: rt.account, now })
       if (local) return { ok: false, payer: a.from, ...local }
       if (amount > a.amount) {
-        return { ok: false, payer: a.from, reason: reasons.uptoSettlementExceedsAmount, message: `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was moved` }
+        return {
+          ok: false,
+          payer: a.from,
+          reason: reasons.uptoSettlementExceedsAmount,
+          message: `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was moved`,
+        }
       }
       const sponsored = sponsoredPermit(p.extensions, a, now)
       if (sponsored && 'reason' in sponsored) return { ok: false, ...sponsored }
       await rt.ready()
       const sig = await checkPayerSignature(rt, {
-        payer: a.from, digest: () => hashTypedData(uptoTypedData(p.spec.chainId!, a)), signature: p.payload.signature as Hex,
-        allowedFactories: allowedFactories(), invalid: reasons.permit2InvalidSignature,
+        payer: a.from,
+        digest: () => hashTypedData(uptoTypedData(p.spec.chainId!, a)),
+        signature: p.payload.signature as Hex,
+        allowedFactories: allowedFactories(),
+        invalid: reasons.permit2InvalidSignature,
         // Verified moments ago (same payload): a plain signature needs no second ecrecover.
         lazy: purpose === 'settle-verified',
       })
@@ -66,12 +88,23 @@ export function uptoMethod(runtimeOf: (network: string) => EvmRuntime, allowedFa
       const call = sponsored ? uptoSettleWithPermitCall(signed, amount, sponsored) : uptoSettleCall(signed, amount)
       const group = sig.deploy ? [sig.deploy, call] : [call]
       if (purpose !== 'settle-verified' && amount > 0n) {
-        const refused = await permit2OnChain(rt, signed, group, sponsored !== undefined, X402_UPTO_PERMIT2_PROXY, amount)
+        const refused = await permit2OnChain(
+          rt,
+          signed,
+          group,
+          sponsored !== undefined,
+          X402_UPTO_PERMIT2_PROXY,
+          amount,
+        )
         if (refused) return { ok: false, payer: a.from, ...refused }
       }
       // Nothing used, nothing moved: the authorization is spent in the ledger only (only we may settle it).
       if (amount === 0n) return { ok: true, payer: a.from, execute: async () => ({ ok: true, tx: '' }) }
-      return { ok: true, payer: a.from, execute: () => executeGroup(rt, group, explainPermit2Revert, reasons.permit2SimulationFailed) }
+      return {
+        ok: true,
+        payer: a.from,
+        execute: () => executeGroup(rt, group, explainPermit2Revert, reasons.permit2SimulationFailed),
+      }
     },
   }
 }

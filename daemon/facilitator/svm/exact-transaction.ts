@@ -1,5 +1,5 @@
-import { checkExactTransaction } from '../../../src/sdk/x402/svm/exact-transaction.js'
 import { reasons } from '../../../src/sdk/x402/reasons.js'
+import { checkExactTransaction } from '../../../src/sdk/x402/svm/exact-transaction.js'
 import { methods } from '../../../src/sdk/x402/types.js'
 import type { PaymentMethod } from '../method.js'
 import type { SvmRuntime } from './runtime.js'
@@ -22,9 +22,17 @@ export function exactTransactionMethod(rt: () => SvmRuntime): PaymentMethod {
       const r = rt()
       const c = checkExactTransaction(p.payload, p.requirements, r.signer.publicKey, p.spec.caip2)
       if (!('key' in c)) return { ok: false, ...c }
-      const sim = purpose === 'settle-verified' ? undefined : await r.connection.simulateTransaction(c.tx, { sigVerify: false, commitment: 'confirmed' })
+      const sim =
+        purpose === 'settle-verified'
+          ? undefined
+          : await r.connection.simulateTransaction(c.tx, { sigVerify: false, commitment: 'confirmed' })
       if (sim?.value.err) {
-        return { ok: false, payer: c.payer, reason: reasons.svmSimulationFailed, message: `simulation failed: ${JSON.stringify(sim.value.err)} ${(sim.value.logs ?? []).slice(-2).join(' | ')}` }
+        return {
+          ok: false,
+          payer: c.payer,
+          reason: reasons.svmSimulationFailed,
+          message: `simulation failed: ${JSON.stringify(sim.value.err)} ${(sim.value.logs ?? []).slice(-2).join(' | ')}`,
+        }
       }
       return {
         ok: true,
@@ -33,7 +41,14 @@ export function exactTransactionMethod(rt: () => SvmRuntime): PaymentMethod {
           c.tx.sign([r.signer])
           const landed = await r.land(c.tx.serialize())
           if (landed.state === 'ok') return { ok: true, tx: landed.signature }
-          if (landed.state === 'pending') return { ok: false, pending: true, tx: landed.signature, reason: reasons.settlementPending, message: `transaction ${landed.signature} is not confirmed yet` }
+          if (landed.state === 'pending')
+            return {
+              ok: false,
+              pending: true,
+              tx: landed.signature,
+              reason: reasons.settlementPending,
+              message: `transaction ${landed.signature} is not confirmed yet`,
+            }
           return { ok: false, tx: landed.signature, reason: reasons.svmTransactionFailed, message: landed.message }
         },
       }

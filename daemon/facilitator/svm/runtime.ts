@@ -1,9 +1,8 @@
-import type { PublicKey, AccountInfo, Connection, Keypair } from '@solana/web3.js'
-import { solanaKeypair } from '../../keys/solana-keypair.js'
-import { landTransaction, type Landing } from '../../../src/sdk/x402/svm/land.js'
+import type { AccountInfo, Connection, Keypair, PublicKey } from '@solana/web3.js'
+import { type Landing, landTransaction } from '../../../src/sdk/x402/svm/land.js'
 import type { SolanaChain } from '../../chains/solana/chain.js'
+import { solanaKeypair } from '../../keys/solana-keypair.js'
 import type { FacilitatorDeps } from '../deps.js'
-
 
 /** What the Solana payment methods need of the network: the fee payer and delegate key, reads, and sending. */
 export type SvmRuntime = {
@@ -27,7 +26,9 @@ export function svmRuntime(s: FacilitatorDeps): SvmRuntime {
   let recent: { at: number; hash: Promise<string> } | undefined
 
   return {
-    chain, connection, signer,
+    chain,
+    connection,
+    signer,
     blockhash() {
       // A blockhash stays valid for ~60 s; sharing one for a few seconds saves a round trip per payment.
       if (!recent || Date.now() - recent.at > 5_000) {

@@ -38,29 +38,62 @@ export function splUptoMethod(rt: () => SvmRuntime, store: SettlementStore): Pay
       const local = checkSplUpto(a, terms, nowSeconds())
       if (local) return { ok: false, payer: a.from, ...local }
       if (amount > a.amount) {
-        return { ok: false, payer: a.from, reason: reasons.uptoSettlementExceedsAmount, message: `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was moved` }
+        return {
+          ok: false,
+          payer: a.from,
+          reason: reasons.uptoSettlementExceedsAmount,
+          message: `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was moved`,
+        }
       }
       // At settle time this payment's own claim is the live row; at verify time any live row means spent.
-      if (purpose === 'verify' && await store.live(splUptoReplayKey(p.spec.caip2, a))) {
-        return { ok: false, payer: a.from, reason: reasons.svmSplNonceUsed, message: `upto nonce ${a.nonce} of ${a.from} was already used` }
+      if (purpose === 'verify' && (await store.live(splUptoReplayKey(p.spec.caip2, a)))) {
+        return {
+          ok: false,
+          payer: a.from,
+          reason: reasons.svmSplNonceUsed,
+          message: `upto nonce ${a.nonce} of ${a.from} was already used`,
+        }
       }
       // Nothing used, nothing moved: the authorization is spent in the ledger only.
       if (amount === 0n) return { ok: true, payer: a.from, execute: async () => ({ ok: true, tx: '' }) }
       const r = rt()
       const mint = new PublicKey(p.token.address)
       const programId = await r.tokenProgram(mint)
-      if (!programId) return { ok: false, payer: a.from, reason: reasons.invalidPaymentRequirements, message: `mint ${mint.toBase58()} does not exist` }
+      if (!programId)
+        return {
+          ok: false,
+          payer: a.from,
+          reason: reasons.invalidPaymentRequirements,
+          message: `mint ${mint.toBase58()} does not exist`,
+        }
       const { source, destination } = tokenAccounts({ from: a.from, to: a.to, mint, programId })
       const [sourceInfo, destinationInfo] = await r.accounts([source, destination])
       // Verify: the delegation covers the maximum; settle: the amount actually moved.
-      const chain = checkDelegatedAccount(sourceInfo ?? null, { source, mint, owner: a.from, delegate: r.signer.publicKey, price: amount, programId })
+      const chain = checkDelegatedAccount(sourceInfo ?? null, {
+        source,
+        mint,
+        owner: a.from,
+        delegate: r.signer.publicKey,
+        price: amount,
+        programId,
+      })
       if (chain) return { ok: false, payer: a.from, ...chain }
       return {
         ok: true,
         payer: a.from,
-        execute: () => sendDelegatedTransfer(r, {
-          source, destination, to: a.to, mint, programId, amount, decimals: p.token.decimals, createDestination: !destinationInfo, nonce: a.nonce, form: UPTO,
-        }),
+        execute: () =>
+          sendDelegatedTransfer(r, {
+            source,
+            destination,
+            to: a.to,
+            mint,
+            programId,
+            amount,
+            decimals: p.token.decimals,
+            createDestination: !destinationInfo,
+            nonce: a.nonce,
+            form: UPTO,
+          }),
       }
     },
   }

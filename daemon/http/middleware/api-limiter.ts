@@ -1,7 +1,7 @@
 import type { Logger } from 'pino'
 import type { ParxConfig } from '../../../src/config/schema.js'
 import type { Store } from '../../store/store.js'
-import { rateLimiter, type RateLimiter } from './rate-limit.js'
+import { type RateLimiter, rateLimiter } from './rate-limit.js'
 import { storeRateLimiter } from './rate-limit-store.js'
 
 /**
@@ -10,10 +10,24 @@ import { storeRateLimiter } from './rate-limit-store.js'
  * setting says so, by default on the local profile alone: hosted, a proxy on the same machine is
  * loopback, and exempting it would exempt everyone behind it.
  */
-export function apiLimiter(config: Pick<ParxConfig, 'rateLimit' | 'profile' | 'store'>, store: Store, log: Pick<Logger, 'warn'>): RateLimiter {
-  const opts = { perSecond: config.rateLimit.perSecond, burst: config.rateLimit.burst, exemptLoopback: exemptsLoopback(config) }
+export function apiLimiter(
+  config: Pick<ParxConfig, 'rateLimit' | 'profile' | 'store'>,
+  store: Store,
+  log: Pick<Logger, 'warn'>,
+): RateLimiter {
+  const opts = {
+    perSecond: config.rateLimit.perSecond,
+    burst: config.rateLimit.burst,
+    exemptLoopback: exemptsLoopback(config),
+  }
   if (store.dialect !== 'postgres') return rateLimiter(opts)
-  return storeRateLimiter({ ...opts, store, warn: (err) => log.warn({ err }, 'rate limits: the store did not answer; this process limits on its own until it does') })
+  return storeRateLimiter({
+    ...opts,
+    store,
+    warn: (err) =>
+      log.warn({ err }, 'rate limits: the store did not answer; this process limits on its own until it does'),
+  })
 }
 
-export const exemptsLoopback = (config: Pick<ParxConfig, 'rateLimit' | 'profile'>): boolean => config.rateLimit.exemptLoopback ?? config.profile === 'local'
+export const exemptsLoopback = (config: Pick<ParxConfig, 'rateLimit' | 'profile'>): boolean =>
+  config.rateLimit.exemptLoopback ?? config.profile === 'local'

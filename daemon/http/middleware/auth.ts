@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { BaseError } from '../../../src/errors/index.js'
-import type { AuthService } from '../../auth/service.js'
 import { keyPattern } from '../../auth/partner-keys.js'
+import type { AuthService } from '../../auth/service.js'
 
 const UNAUTHORIZED = 'missing or invalid x-api-key'
 
@@ -17,7 +17,8 @@ async function checkPartner(c: Context, s: AuthService): Promise<void> {
   const key = c.req.header('x-api-key')
   if (!key || !(await s.isPartnerKey(key))) {
     throw new BaseError('UNAUTHORIZED', UNAUTHORIZED, {
-      details: 'Send the partner key in the x-api-key header (Authorization: Bearer is for operator routes). Create one with `parx keys create`.',
+      details:
+        'Send the partner key in the x-api-key header (Authorization: Bearer is for operator routes). Create one with `parx keys create`.',
     })
   }
 }
@@ -26,9 +27,15 @@ function checkOperator(c: Context, s: AuthService): void {
   const header = c.req.header('authorization') ?? ''
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : ''
   if (c.req.header('x-api-key') || keyPattern(s.keyPrefix).test(token)) {
-    throw new BaseError('UNAUTHORIZED', 'partner keys cannot call operator endpoints; to follow an order, poll GET /api/xchain/status/:orderId with your x-api-key')
+    throw new BaseError(
+      'UNAUTHORIZED',
+      'partner keys cannot call operator endpoints; to follow an order, poll GET /api/xchain/status/:orderId with your x-api-key',
+    )
   }
   if (!s.isOperatorToken(token)) {
-    throw new BaseError('UNAUTHORIZED', 'missing or invalid operator token: send Authorization: Bearer <operator token> (see `parx keys operator-token`)')
+    throw new BaseError(
+      'UNAUTHORIZED',
+      'missing or invalid operator token: send Authorization: Bearer <operator token> (see `parx keys operator-token`)',
+    )
   }
 }

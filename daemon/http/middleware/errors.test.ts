@@ -16,13 +16,19 @@ describe('errorHandler', () => {
     app.onError(errorHandler(log))
     app.get('/x', () => {
       const e = new HttpRequestError({ url, body: { method: 'eth_call' }, details: 'other side closed' })
-      throw new BaseError('CHAIN_UNAVAILABLE', `base-sepolia did not answer (${e.message}); retry shortly`, { cause: e, fields: { node: url } })
+      throw new BaseError('CHAIN_UNAVAILABLE', `base-sepolia did not answer (${e.message}); retry shortly`, {
+        cause: e,
+        fields: { node: url },
+      })
     })
     const res = await app.request('/x')
     const text = await res.text()
     expect(res.status).toBe(503)
     expect(text).not.toMatch(/SECRET|Request body|URL:/)
-    expect(JSON.parse(text)).toMatchObject({ code: 'CHAIN_UNAVAILABLE', error: expect.stringContaining('other side closed') })
+    expect(JSON.parse(text)).toMatchObject({
+      code: 'CHAIN_UNAVAILABLE',
+      error: expect.stringContaining('other side closed'),
+    })
     expect(JSON.stringify(logged)).toContain('SECRETKEY123')
   })
 })

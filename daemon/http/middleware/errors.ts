@@ -2,8 +2,8 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import { BaseError } from '../../../src/errors/index.js'
-import { isStoreUnavailable, storeUnavailable } from '../../store/unavailable.js'
 import { redactText } from '../../redact.js'
+import { isStoreUnavailable, storeUnavailable } from '../../store/unavailable.js'
 import { requestIdOf } from './request-id.js'
 
 /**
@@ -15,7 +15,10 @@ export function errorHandler(log: Logger) {
     if (err instanceof BaseError) {
       // One line per refusal, so "my payment failed" is found in parx.log by its request id (the
       // mixin adds it). Rate-limit refusals only at debug: a flood would otherwise fill the log.
-      log[err.code === 'RATE_LIMITED' ? 'debug' : 'info']({ method: c.req.method, path: c.req.path, status: err.status, code: err.code }, 'request refused')
+      log[err.code === 'RATE_LIMITED' ? 'debug' : 'info'](
+        { method: c.req.method, path: c.req.path, status: err.status, code: err.code },
+        'request refused',
+      )
       return c.json(withRequestId(publicBody(err, log, c), c), err.status as 400)
     }
     if (err instanceof HTTPException) {

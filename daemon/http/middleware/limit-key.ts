@@ -14,7 +14,11 @@ export type Resolved = { caller?: Caller; session?: Session & { id: string } }
  * anonymous one's address. A credential that fails costs its address a token before the 401, so
  * guessing keys is limited like any anonymous traffic and never earns a fresh bucket.
  */
-export async function limitedResolve<T extends Resolved>(c: Context, p: { limiter: RateLimiter; address: string | undefined; auth: RouteAuth; authService: AuthService }, resolve: () => Promise<T>): Promise<T> {
+export async function limitedResolve<T extends Resolved>(
+  c: Context,
+  p: { limiter: RateLimiter; address: string | undefined; auth: RouteAuth; authService: AuthService },
+  resolve: () => Promise<T>,
+): Promise<T> {
   let resolved: T
   try {
     resolved = await resolve()
@@ -27,7 +31,12 @@ export async function limitedResolve<T extends Resolved>(c: Context, p: { limite
 }
 
 /** The bucket of a caller whose credential was just checked; undefined for an anonymous one. */
-export function limitIdentity(c: Context, auth: RouteAuth, r: Resolved, s: Pick<AuthService, 'enforce'>): string | undefined {
+export function limitIdentity(
+  c: Context,
+  auth: RouteAuth,
+  r: Resolved,
+  s: Pick<AuthService, 'enforce'>,
+): string | undefined {
   if (r.caller) return r.caller.kind === 'user' ? `user:${r.caller.userId}` : `agent:${r.caller.agentId}`
   if (r.session) return `wallet:${r.session.wallet.toLowerCase()}`
   // Only a key that was checked: with enforcement off any string passes, and each would be a new bucket.

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Store } from '../../store/store.js'
 import { isLoopback } from '../client-address.js'
-import { rateLimited, rateLimiter, type RateLimiter, type RateLimitParameters } from './rate-limit.js'
+import { type RateLimiter, type RateLimitParameters, rateLimited, rateLimiter } from './rate-limit.js'
 
 /** The tables of token buckets: the API's (005) and the dashboard sign-in's (610). */
 export type BucketTable = 'rate_limit_buckets' | 'dashboard_login_buckets'
@@ -17,7 +17,13 @@ const SWEEP_EVERY_MS = 60_000
  * differ still agree. Rows idle for burst/perSecond seconds are full and are swept. When the store
  * does not answer, this process's own buckets decide meanwhile (a warning is logged once per outage).
  */
-export function storeRateLimiter(p: Omit<RateLimitParameters, 'now' | 'maxBuckets'> & { store: Store; warn?: (err: Error) => void; table?: BucketTable }): RateLimiter {
+export function storeRateLimiter(
+  p: Omit<RateLimitParameters, 'now' | 'maxBuckets'> & {
+    store: Store
+    warn?: (err: Error) => void
+    table?: BucketTable
+  },
+): RateLimiter {
   const { db } = p.store
   // One table per limiter whose rates differ: each sweeps rows by its own refill time.
   const table = sql.table(p.table ?? 'rate_limit_buckets')

@@ -51,5 +51,8 @@ export function rateLimiter(opts: RateLimitParameters): RateLimiter {
 
 export function rateLimited(key: string, perSecond: number): BaseError {
   const who = key.includes(':') && !/^[0-9a-f:.]+$/i.test(key) ? key.slice(0, key.indexOf(':')) : key
-  return new BaseError('RATE_LIMITED', `too many requests from this ${who === key ? `client (${key})` : who}; slow down to ${perSecond} per second and retry`)
+  return new BaseError(
+    'RATE_LIMITED',
+    `too many requests from this ${who === key ? `client (${key})` : who}; slow down to ${perSecond} per second and retry`,
+  )
 }

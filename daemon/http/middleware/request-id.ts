@@ -1,6 +1,6 @@
-import type { Context, Next } from 'hono'
 import type { ServerResponse } from 'node:http'
-import { REQUEST_ID_HEADER, inRequest, requestIdFrom } from '../request-id.js'
+import type { Context, Next } from 'hono'
+import { inRequest, REQUEST_ID_HEADER, requestIdFrom } from '../request-id.js'
 
 /**
  * The app's first middleware: names the request (daemon/http/request-id.ts), runs everything it

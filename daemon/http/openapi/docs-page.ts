@@ -28,7 +28,8 @@ export const docsHtml = `<!doctype html>
  * and a worker from a blob: URL (its search index). No inline or foreign script runs; the page
  * holds no credential and submits nothing.
  */
-export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
 let bundle: Promise<Buffer> | undefined
 

@@ -6,7 +6,8 @@ import { routes, workerRoutes } from '../routes/index.js'
 import { openApiDocument, openApiPath } from './document.js'
 
 const { document, unexpressed } = openApiDocument({ routes, version: '0.0.0-test' })
-const op = (method: string, path: string) => document.paths?.[openApiPath(path)]?.[method.toLowerCase() as 'get'] as OperationObject | undefined
+const op = (method: string, path: string) =>
+  document.paths?.[openApiPath(path)]?.[method.toLowerCase() as 'get'] as OperationObject | undefined
 
 describe('the OpenAPI document of the route table', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -18,9 +19,13 @@ describe('the OpenAPI document of the route table', () => {
 
   // The CI check of issue 28: a route added to the table (by anyone) is in the document, or this fails.
   it('holds every route of the table, method and path', () => {
-    const missing = [...routes, ...workerRoutes].filter((r) => !op(r.method, r.path)).map((r) => `${r.method} ${r.path}`)
+    const missing = [...routes, ...workerRoutes]
+      .filter((r) => !op(r.method, r.path))
+      .map((r) => `${r.method} ${r.path}`)
     expect(missing).toEqual([])
-    const operations = Object.values(document.paths ?? {}).flatMap((item) => ['get', 'post', 'delete'].filter((m) => (item as Record<string, unknown>)[m]))
+    const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+      ['get', 'post', 'delete'].filter((m) => (item as Record<string, unknown>)[m]),
+    )
     expect(operations.length).toBe(new Set(routes.map((r) => `${r.method} ${r.path}`)).size)
   })
 
@@ -33,12 +38,27 @@ describe('the OpenAPI document of the route table', () => {
     expect(document.paths!['/api/agents/{id}']).toBeDefined()
     expect((show.parameters as ParameterObject[]).filter((p) => p.in === 'path').map((p) => p.name)).toEqual(['id'])
     const revoke = op('DELETE', '/api/agents/:id/keys/:keyId')!
-    expect((revoke.parameters as ParameterObject[]).filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(['id', 'keyId'])
+    expect(
+      (revoke.parameters as ParameterObject[])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['id', 'keyId'])
   })
 
   it("maps each route's auth to its security scheme", () => {
-    expect(Object.keys(document.components!.securitySchemes!).sort()).toEqual(['agentKey', 'dashboardSession', 'operatorToken', 'partnerKey', 'userKey'])
-    expect(document.components!.securitySchemes!.partnerKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' })
+    expect(Object.keys(document.components!.securitySchemes!).sort()).toEqual([
+      'agentKey',
+      'dashboardSession',
+      'operatorToken',
+      'partnerKey',
+      'userKey',
+    ])
+    expect(document.components!.securitySchemes!.partnerKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+    })
     expect(op('POST', '/api/base/swap')!.security).toEqual([{ partnerKey: [] }])
     expect(op('POST', '/api/operator/keys')!.security).toEqual([{ operatorToken: [] }])
     expect(op('POST', '/api/agents/:id/pay')!.security).toEqual([{ userKey: [] }, { agentKey: [] }])
@@ -48,16 +68,28 @@ describe('the OpenAPI document of the route table', () => {
   it('documents bodies, answers and the error body with every published code', () => {
     const pay = op('POST', '/api/agents/:id/pay')!
     expect(pay.summary).toMatch(/402-gated/)
-    expect(pay.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { type: 'object' } } } })
+    expect(pay.requestBody).toMatchObject({
+      required: true,
+      content: { 'application/json': { schema: { type: 'object' } } },
+    })
     // The wire contract's answer schema, not a generic object.
-    const answer = (pay.responses!['200'] as { content: Record<string, { schema: SchemaObject }> }).content['application/json']!.schema
-    expect(answer.oneOf?.flatMap((o) => Object.keys((o as SchemaObject).properties ?? {}))).toEqual(expect.arrayContaining(['dryRun', 'receipt']))
+    const answer = (pay.responses!['200'] as { content: Record<string, { schema: SchemaObject }> }).content[
+      'application/json'
+    ]!.schema
+    expect(answer.oneOf?.flatMap((o) => Object.keys((o as SchemaObject).properties ?? {}))).toEqual(
+      expect.arrayContaining(['dryRun', 'receipt']),
+    )
     // Declared codes by status, each pointing at the one error body.
-    expect(pay.responses!['409']).toMatchObject({ description: expect.stringContaining('PRICE_ABOVE_MAX'), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+    expect(pay.responses!['409']).toMatchObject({
+      description: expect.stringContaining('PRICE_ABOVE_MAX'),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    })
     expect(pay.responses!.default).toBeDefined()
     const error = document.components!.schemas!.Error as SchemaObject
     expect(error.required).toEqual(['error', 'code'])
-    expect((error.properties!.code as SchemaObject).enum).toEqual(Object.keys(errorCodes).filter((c) => errorCodes[c as keyof typeof errorCodes].status !== null))
+    expect((error.properties!.code as SchemaObject).enum).toEqual(
+      Object.keys(errorCodes).filter((c) => errorCodes[c as keyof typeof errorCodes].status !== null),
+    )
     expect(error.properties!.requestId).toBeDefined()
     expect(op('POST', '/api/operator/keys')!.responses!['201']).toBeDefined()
   })
@@ -70,7 +102,8 @@ describe('the OpenAPI document of the route table', () => {
   })
 
   it('documents pages, scripts and the Prometheus scrape with their own media type, not as JSON', () => {
-    const content = (method: string, path: string) => Object.keys((op(method, path)!.responses!['200'] as { content: object }).content)
+    const content = (method: string, path: string) =>
+      Object.keys((op(method, path)!.responses!['200'] as { content: object }).content)
     expect(content('GET', '/dashboard')).toEqual(['text/html'])
     expect(content('GET', '/api/docs')).toEqual(['text/html'])
     expect(content('GET', '/metrics')).toEqual(['text/plain'])

@@ -1,4 +1,11 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig, type ZodRequestBody } from '@asteasolutions/zod-to-openapi'
+import {
+  extendZodWithOpenApi,
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+  type ZodRequestBody,
+} from '@asteasolutions/zod-to-openapi'
 import type { OpenAPIObject } from 'openapi3-ts/oas31'
 import { z } from 'zod'
 import type { ErrorCode } from '../../../src/errors/codes.js'
@@ -37,13 +44,18 @@ export function openApiDocument(p: OpenApiParameters): { document: OpenAPIObject
 
 function build(p: OpenApiParameters, probe: boolean): { document: OpenAPIObject; unexpressed: string[] } {
   const registry = new OpenAPIRegistry()
-  for (const [name, scheme] of Object.entries(securitySchemes)) registry.registerComponent('securitySchemes', name, scheme)
+  for (const [name, scheme] of Object.entries(securitySchemes))
+    registry.registerComponent('securitySchemes', name, scheme)
   const errorRef = registry.register('Error', errorBody)
   const unexpressed: string[] = []
   const ids = new Set<string>()
   for (const def of p.routes) {
     const where = `${def.method} ${def.path}`
-    const schema = <T extends z.ZodTypeAny>(s: T | undefined, part: string, fallback: z.ZodTypeAny = z.unknown()): z.ZodTypeAny | undefined => {
+    const schema = <T extends z.ZodTypeAny>(
+      s: T | undefined,
+      part: string,
+      fallback: z.ZodTypeAny = z.unknown(),
+    ): z.ZodTypeAny | undefined => {
       if (!s) return undefined
       if (!probe || expressible(s)) return s
       unexpressed.push(`${where} ${part}`)
@@ -63,7 +75,10 @@ function build(p: OpenApiParameters, probe: boolean): { document: OpenAPIObject;
       },
       responses: {
         [String(def.status ?? 200)]: {
-          description: def.response || def.contentType || def.rawBody ? 'success' : 'success: a JSON object (no schema declared for this route yet)',
+          description:
+            def.response || def.contentType || def.rawBody
+              ? 'success'
+              : 'success: a JSON object (no schema declared for this route yet)',
           content: def.rawBody
             ? { '*/*': { schema: {} } }
             : def.contentType
@@ -73,7 +88,8 @@ function build(p: OpenApiParameters, probe: boolean): { document: OpenAPIObject;
         ...errorResponses(def, errorRef),
       },
     }
-    if (def.body || def.rawBody) route.description = `Bodies up to ${def.maxBody ?? DEFAULT_MAX_BODY} bytes (413 PAYLOAD_TOO_LARGE past it).`
+    if (def.body || def.rawBody)
+      route.description = `Bodies up to ${def.maxBody ?? DEFAULT_MAX_BODY} bytes (413 PAYLOAD_TOO_LARGE past it).`
     registry.registerPath(route)
   }
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -81,7 +97,8 @@ function build(p: OpenApiParameters, probe: boolean): { document: OpenAPIObject;
     info: {
       title: 'parx',
       version: p.version,
-      description: 'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, the agent payments platform and its dashboard. Generated from the route table; errors are `{ error, code, requestId? }` with `code` from one published list.',
+      description:
+        'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, the agent payments platform and its dashboard. Generated from the route table; errors are `{ error, code, requestId? }` with `code` from one published list.',
     },
     ...(p.serverUrl ? { servers: [{ url: p.serverUrl }] } : {}),
   })
@@ -104,7 +121,12 @@ function pathParams(def: AnyRoute, declared: z.ZodTypeAny | undefined): z.AnyZod
 }
 
 function requestBody(def: AnyRoute, body: z.ZodTypeAny | undefined): ZodRequestBody | undefined {
-  if (def.rawBody && def.method !== 'GET') return { description: "forwarded to the seller's upstream as sent, once paid", required: false, content: { '*/*': { schema: {} } } }
+  if (def.rawBody && def.method !== 'GET')
+    return {
+      description: "forwarded to the seller's upstream as sent, once paid",
+      required: false,
+      content: { '*/*': { schema: {} } },
+    }
   if (!body) return undefined
   return { required: true, content: { 'application/json': { schema: body } } }
 }
@@ -132,12 +154,18 @@ function errorResponses(def: AnyRoute, ref: z.ZodTypeAny): Record<string, Respon
     out[String(status)] = { description: list.join(', '), content: { 'application/json': { schema: ref } } }
   }
   // Whatever else may come (a code the route's declarations do not list): the same body.
-  out.default = { description: 'an error: `code` is one of the published list', content: { 'application/json': { schema: ref } } }
+  out.default = {
+    description: 'an error: `code` is one of the published list',
+    content: { 'application/json': { schema: ref } },
+  }
   return out
 }
 
 function operationId(def: AnyRoute, seen: Set<string>): string {
-  const words = def.path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1))
+  const words = def.path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
   const base = def.method.toLowerCase() + words.join('')
   let id = base
   for (let i = 2; seen.has(id); i++) id = `${base}${i}`
@@ -157,8 +185,16 @@ function derivedSummary(def: AnyRoute): string {
 function expressible(s: z.ZodTypeAny): boolean {
   try {
     const r = new OpenAPIRegistry()
-    r.registerPath({ method: 'post', path: '/probe', request: { body: { content: { 'application/json': { schema: s } } } }, responses: {} })
-    new OpenApiGeneratorV31(r.definitions).generateDocument({ openapi: '3.1.0', info: { title: 'probe', version: '0' } })
+    r.registerPath({
+      method: 'post',
+      path: '/probe',
+      request: { body: { content: { 'application/json': { schema: s } } } },
+      responses: {},
+    })
+    new OpenApiGeneratorV31(r.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: { title: 'probe', version: '0' },
+    })
     return true
   } catch {
     return false

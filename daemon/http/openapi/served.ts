@@ -13,6 +13,7 @@ const cached = new WeakMap<readonly AnyRoute[], string>()
  */
 export function servedDocument(routes: readonly AnyRoute[]): string {
   let doc = cached.get(routes)
-  if (doc === undefined) cached.set(routes, (doc = JSON.stringify(openApiDocument({ routes, version: packageVersion() }).document)))
+  if (doc === undefined)
+    cached.set(routes, (doc = JSON.stringify(openApiDocument({ routes, version: packageVersion() }).document)))
   return doc
 }

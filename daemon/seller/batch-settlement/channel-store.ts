@@ -8,10 +8,21 @@ import type { X402SellerChannelsTable } from '../../store/tables/seller.js'
 type Row = Selectable<X402SellerChannelsTable>
 
 const toRecord = (r: Row): ChannelRecord => ({
-  channelId: r.channel_id as Hex, network: r.network, config: JSON.parse(r.config) as ChannelConfig, chargedCumulativeAmount: r.charged,
-  signedMaxClaimable: r.signed_max, signature: r.signature as Hex, balance: r.balance, totalClaimed: r.total_claimed,
-  withdrawRequestedAt: Number(r.withdraw_requested_at), refundNonce: r.refund_nonce, syncedAt: r.synced_at === null ? null : Number(r.synced_at),
-  lastRequestAt: Number(r.last_request_at), pendingId: r.pending_id, pendingExpiresAt: r.pending_expires_at === null ? null : Number(r.pending_expires_at), tag: r.tag,
+  channelId: r.channel_id as Hex,
+  network: r.network,
+  config: JSON.parse(r.config) as ChannelConfig,
+  chargedCumulativeAmount: r.charged,
+  signedMaxClaimable: r.signed_max,
+  signature: r.signature as Hex,
+  balance: r.balance,
+  totalClaimed: r.total_claimed,
+  withdrawRequestedAt: Number(r.withdraw_requested_at),
+  refundNonce: r.refund_nonce,
+  syncedAt: r.synced_at === null ? null : Number(r.synced_at),
+  lastRequestAt: Number(r.last_request_at),
+  pendingId: r.pending_id,
+  pendingExpiresAt: r.pending_expires_at === null ? null : Number(r.pending_expires_at),
+  tag: r.tag,
 })
 
 /** The columns a record or a partial change of it sets. */
@@ -19,7 +30,12 @@ function toColumns(c: Partial<ChannelRecord>): Partial<Row> {
   const out: Partial<Row> = {}
   if (c.channelId !== undefined) out.channel_id = c.channelId.toLowerCase()
   if (c.network !== undefined) out.network = c.network
-  if (c.config !== undefined) Object.assign(out, { config: JSON.stringify(c.config), token: c.config.token.toLowerCase(), receiver: c.config.receiver.toLowerCase() })
+  if (c.config !== undefined)
+    Object.assign(out, {
+      config: JSON.stringify(c.config),
+      token: c.config.token.toLowerCase(),
+      receiver: c.config.receiver.toLowerCase(),
+    })
   if (c.chargedCumulativeAmount !== undefined) out.charged = c.chargedCumulativeAmount
   if (c.signedMaxClaimable !== undefined) out.signed_max = c.signedMaxClaimable
   if (c.signature !== undefined) out.signature = c.signature
@@ -51,11 +67,23 @@ export function sellerChannelStore(store: Store): ChannelStore {
       return r && toRecord(r)
     },
     async reserve({ record, expectedCharged, mirror, now }) {
-      const inserted = await db.insertInto(t).values(toColumns(record) as Row).onConflict((oc) => oc.column('channel_id').doNothing()).executeTakeFirst()
+      const inserted = await db
+        .insertInto(t)
+        .values(toColumns(record) as Row)
+        .onConflict((oc) => oc.column('channel_id').doNothing())
+        .executeTakeFirst()
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return { status: 'reserved', created: true }
-      const set: Partial<Row> = { ...toColumns((mirror ?? {}) as Partial<ChannelMirror>), pending_id: record.pendingId, pending_expires_at: record.pendingExpiresAt, last_request_at: now }
-      const u = await db.updateTable(t).set(set)
-        .where('channel_id', '=', record.channelId.toLowerCase()).where('charged', '=', expectedCharged)
+      const set: Partial<Row> = {
+        ...toColumns((mirror ?? {}) as Partial<ChannelMirror>),
+        pending_id: record.pendingId,
+        pending_expires_at: record.pendingExpiresAt,
+        last_request_at: now,
+      }
+      const u = await db
+        .updateTable(t)
+        .set(set)
+        .where('channel_id', '=', record.channelId.toLowerCase())
+        .where('charged', '=', expectedCharged)
         .where((eb) => eb.or([eb('pending_id', 'is', null), eb('pending_expires_at', '<=', now)]))
         .executeTakeFirst()
       if (Number(u.numUpdatedRows) > 0) return { status: 'reserved', created: false }
@@ -64,8 +92,12 @@ export function sellerChannelStore(store: Store): ChannelStore {
       return cur.charged !== expectedCharged ? { status: 'stale', current: toRecord(cur) } : { status: 'busy' }
     },
     async commit(id, pendingId, patch) {
-      const u = await db.updateTable(t).set({ ...toColumns(patch), pending_id: null, pending_expires_at: null })
-        .where('channel_id', '=', id.toLowerCase()).where('pending_id', '=', pendingId).executeTakeFirst()
+      const u = await db
+        .updateTable(t)
+        .set({ ...toColumns(patch), pending_id: null, pending_expires_at: null })
+        .where('channel_id', '=', id.toLowerCase())
+        .where('pending_id', '=', pendingId)
+        .executeTakeFirst()
       return Number(u.numUpdatedRows) > 0
     },
     async release(id, pendingId, opts) {
@@ -81,8 +113,12 @@ export function sellerChannelStore(store: Store): ChannelStore {
     async markClaimed(id, totalClaimed) {
       const cur = await byId(id).executeTakeFirst()
       if (!cur || BigInt(totalClaimed) <= BigInt(cur.total_claimed)) return
-      await db.updateTable(t).set({ total_claimed: totalClaimed })
-        .where('channel_id', '=', id.toLowerCase()).where('total_claimed', '=', cur.total_claimed).execute()
+      await db
+        .updateTable(t)
+        .set({ total_claimed: totalClaimed })
+        .where('channel_id', '=', id.toLowerCase())
+        .where('total_claimed', '=', cur.total_claimed)
+        .execute()
     },
     remove: async (id) => void (await db.deleteFrom(t).where('channel_id', '=', id.toLowerCase()).execute()),
   }

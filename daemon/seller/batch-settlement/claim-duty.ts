@@ -1,8 +1,14 @@
 import type { Logger } from 'pino'
-import { roundEvery } from '../../worker/rounds.js'
-import { claimAndSettle, type ChannelSettlement, type ClaimFacilitator, type ClaimPolicy, type ClaimReport } from '../../../src/sdk/x402/seller/batch-settlement/claim.js'
+import {
+  type ChannelSettlement,
+  type ClaimFacilitator,
+  type ClaimPolicy,
+  type ClaimReport,
+  claimAndSettle,
+} from '../../../src/sdk/x402/seller/batch-settlement/claim.js'
 import type { ChannelStore } from '../../../src/sdk/x402/seller/batch-settlement/store.js'
 import type { ChannelClaimRecorder } from '../../metrics/channel-claims.js'
+import { roundEvery } from '../../worker/rounds.js'
 
 export type ChannelClaimDutyParameters = {
   channels: ChannelStore
@@ -33,8 +39,12 @@ export function channelClaimDuty(p: ChannelClaimDutyParameters): () => Promise<(
       } finally {
         p.metrics?.round(report)
       }
-      for (const e of report.errors) p.log.warn({ error: e }, 'batch-settlement claim-and-settle: a step failed; the next round retries')
-      for (const s of report.settlements) await p.onSettled?.(s).catch((err) => p.log.warn({ err }, 'batch-settlement: the settlement webhook could not be queued'))
+      for (const e of report.errors)
+        p.log.warn({ error: e }, 'batch-settlement claim-and-settle: a step failed; the next round retries')
+      for (const s of report.settlements)
+        await p
+          .onSettled?.(s)
+          .catch((err) => p.log.warn({ err }, 'batch-settlement: the settlement webhook could not be queued'))
     }
     return roundEvery(round, p.everyMs, p.log, 'batch-settlement claim-and-settle')
   }

@@ -1,7 +1,7 @@
 import { fromBaseUnits } from '../../../src/sdk/units.js'
 import type { ChannelSettlement } from '../../../src/sdk/x402/seller/batch-settlement/claim.js'
 import type { EvmChain } from '../../chains/evm/chain.js'
-import { paidUrl, type EndpointStore } from '../endpoints.js'
+import { type EndpointStore, paidUrl } from '../endpoints.js'
 import type { SettlementWebhooks } from '../webhooks/service.js'
 
 /**
@@ -10,7 +10,10 @@ import type { SettlementWebhooks } from '../webhooks/service.js'
  * token units; the event is keyed by the claim and sweep transactions, so a round reported twice
  * is one event.
  */
-export async function recordChannelSettlement(p: { endpoints: EndpointStore; webhooks: SettlementWebhooks; evm: Record<string, EvmChain>; platformUrl: string }, s: ChannelSettlement): Promise<void> {
+export async function recordChannelSettlement(
+  p: { endpoints: EndpointStore; webhooks: SettlementWebhooks; evm: Record<string, EvmChain>; platformUrl: string },
+  s: ChannelSettlement,
+): Promise<void> {
   const byEndpoint = new Map<string, { claimed: bigint; channels: string[] }>()
   for (const c of s.channels) {
     if (!c.tag) continue
@@ -24,10 +27,27 @@ export async function recordChannelSettlement(p: { endpoints: EndpointStore; web
     const token = endpoint && p.evm[endpoint.network]?.tokens[endpoint.token]
     if (!endpoint || !token) continue
     await p.webhooks.record({
-      endpoint, paidUrl: paidUrl(p.platformUrl, id), protocol: 'x402',
-      payment: { scheme: 'batch-settlement', claim: s.claimTransaction, settle: s.settle.transaction, channels: e.channels },
-      result: { success: s.settle.success, errorReason: s.settle.errorReason, errorMessage: s.settle.errorMessage, transaction: s.settle.transaction, network: s.network },
-      channels: { amount: fromBaseUnits(e.claimed, token.decimals), count: e.channels.length, claimTransaction: s.claimTransaction },
+      endpoint,
+      paidUrl: paidUrl(p.platformUrl, id),
+      protocol: 'x402',
+      payment: {
+        scheme: 'batch-settlement',
+        claim: s.claimTransaction,
+        settle: s.settle.transaction,
+        channels: e.channels,
+      },
+      result: {
+        success: s.settle.success,
+        errorReason: s.settle.errorReason,
+        errorMessage: s.settle.errorMessage,
+        transaction: s.settle.transaction,
+        network: s.network,
+      },
+      channels: {
+        amount: fromBaseUnits(e.claimed, token.decimals),
+        count: e.channels.length,
+        claimTransaction: s.claimTransaction,
+      },
     })
   }
 }

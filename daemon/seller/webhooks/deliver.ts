@@ -1,13 +1,17 @@
-import { BaseError } from '../../../src/errors/index.js'
 import type { Logger } from 'pino'
-import type { EndpointRow } from '../endpoints.js'
+import { BaseError } from '../../../src/errors/index.js'
 import { readBounded } from '../../buyer/pay/seller-body.js'
-import type { DeliveryRow, WebhookQueue } from './queue.js'
+import type { EndpointRow } from '../endpoints.js'
 import { fairShares } from './fair.js'
-import { webhookSignature, type WebhookSecrets } from './secret.js'
+import type { DeliveryRow, WebhookQueue } from './queue.js'
+import { type WebhookSecrets, webhookSignature } from './secret.js'
 
 /** Header names of a delivery (Standard Webhooks); docs/platform-api.md "Settlement webhooks" has the recipe. */
-export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const
+export const WEBHOOK_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const
 
 /** Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 8 hours in) the event is given up. */
 export const RETRY = { firstMs: 1_000, maxMs: 3_600_000, attempts: 20 }
@@ -47,9 +51,12 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
   let stopped = false
   // One tenant's slow or hanging receivers hold its own slots only; a freed slot starts the next event at once.
   const shares = fairShares({
-    ...WEBHOOK_SHARES, batch: BATCH, slotMs: LEASE_MS,
+    ...WEBHOOK_SHARES,
+    batch: BATCH,
+    slotMs: LEASE_MS,
     due: (busy, limit) => d.queue.due(Date.now(), limit, busy),
-    run: (r) => attempt(r).catch((err) => d.log.warn({ err, event: r.id }, 'webhook delivery attempt failed unexpectedly')),
+    run: (r) =>
+      attempt(r).catch((err) => d.log.warn({ err, event: r.id }, 'webhook delivery attempt failed unexpectedly')),
     freed: () => {
       if (!stopped) void poke()
     },
@@ -67,10 +74,15 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
     const ts = Math.floor(now / 1000)
     try {
       const res = await f(e.webhook_url, {
-        method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS), body: row.body,
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        body: row.body,
         headers: {
-          'content-type': 'application/json', 'user-agent': 'parx-webhooks/1',
-          [WEBHOOK_HEADERS.id]: row.id, [WEBHOOK_HEADERS.timestamp]: String(ts),
+          'content-type': 'application/json',
+          'user-agent': 'parx-webhooks/1',
+          [WEBHOOK_HEADERS.id]: row.id,
+          [WEBHOOK_HEADERS.timestamp]: String(ts),
           [WEBHOOK_HEADERS.signature]: webhookSignature(d.secrets.key(e.id, e.webhook_secret), row.id, ts, row.body),
         },
       })
@@ -78,7 +90,13 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
       if (res.status >= 200 && res.status < 300) return void (await d.queue.delivered(row.id))
       await retry(row, attempts, `the receiver answered ${res.status}`)
     } catch (err) {
-      await retry(row, attempts, (err as Error).name === 'TimeoutError' ? `no answer within ${ATTEMPT_TIMEOUT_MS} ms` : refusal(err) ?? (err as Error).message)
+      await retry(
+        row,
+        attempts,
+        (err as Error).name === 'TimeoutError'
+          ? `no answer within ${ATTEMPT_TIMEOUT_MS} ms`
+          : (refusal(err) ?? (err as Error).message),
+      )
     }
   }
   async function retry(row: DeliveryRow, attempts: number, why: string) {
@@ -98,7 +116,9 @@ export function webhookDelivery(d: WebhookDeliveryDeps) {
       again = true
       return running
     }
-    running = pass().catch((err) => d.log.warn({ err }, 'webhook delivery pass failed; retried on the next tick')).finally(() => (running = undefined))
+    running = pass()
+      .catch((err) => d.log.warn({ err }, 'webhook delivery pass failed; retried on the next tick'))
+      .finally(() => (running = undefined))
     return running
   }
   return {

@@ -1,20 +1,29 @@
 import { createHash } from 'node:crypto'
-import type { SettleResponse } from '../../../src/sdk/x402/types.js'
-import { reasons } from '../../../src/sdk/x402/reasons.js'
-import type { EndpointRow } from '../endpoints.js'
-import type { WebhookEvent } from './queue.js'
 import { networks } from '../../../src/networks/registry.js'
 import { fromBaseUnits } from '../../../src/sdk/units.js'
+import { reasons } from '../../../src/sdk/x402/reasons.js'
+import type { SettleResponse } from '../../../src/sdk/x402/types.js'
 import { isRecord } from '../../../src/sdk/x402/wire.js'
+import type { EndpointRow } from '../endpoints.js'
+import type { WebhookEvent } from './queue.js'
 
 /** The event types: the outcome of one settlement of a paid call. */
-export const WEBHOOK_EVENTS = { settled: 'settlement.succeeded', pending: 'settlement.pending', failed: 'settlement.failed' } as const
+export const WEBHOOK_EVENTS = {
+  settled: 'settlement.succeeded',
+  pending: 'settlement.pending',
+  failed: 'settlement.failed',
+} as const
 
 /**
  * auth-capture's lifecycle, one event per operation that moved money (src/sdk/x402/seller/auth-capture/):
  * the hold placed, the capture (with what was voided beside it), a void, a refund.
  */
-export const AUTH_CAPTURE_EVENTS = { authorize: 'payment.authorized', capture: 'payment.captured', void: 'payment.voided', refund: 'payment.refunded' } as const
+export const AUTH_CAPTURE_EVENTS = {
+  authorize: 'payment.authorized',
+  capture: 'payment.captured',
+  void: 'payment.voided',
+  refund: 'payment.refunded',
+} as const
 type Operation = keyof typeof AUTH_CAPTURE_EVENTS
 
 export type SettlementOutcome = {
@@ -23,7 +32,10 @@ export type SettlementOutcome = {
   /** The payment's own bytes (its signed authorization): what makes the outcome unique. */
   payment: unknown
   protocol: 'x402' | 'mpp'
-  result: Pick<SettleResponse, 'success' | 'errorReason' | 'errorMessage' | 'payer' | 'transaction' | 'network' | 'amount' | 'extra'>
+  result: Pick<
+    SettleResponse,
+    'success' | 'errorReason' | 'errorMessage' | 'payer' | 'transaction' | 'network' | 'amount' | 'extra'
+  >
   /**
    * A batch-settlement sweep (daemon/seller/batch-settlement/claim-duty.ts): what it moved for this endpoint, in
    * token units, and how many channels it came from. Absent: one paid call at the endpoint's price.
@@ -38,24 +50,54 @@ export type SettlementOutcome = {
  */
 export function settlementEvent(o: SettlementOutcome, now = Date.now()): WebhookEvent {
   const r = o.result
-  const operation = isRecord(r.extra) && typeof r.extra.operation === 'string' && r.extra.operation in AUTH_CAPTURE_EVENTS ? (r.extra.operation as Operation) : undefined
+  const operation =
+    isRecord(r.extra) && typeof r.extra.operation === 'string' && r.extra.operation in AUTH_CAPTURE_EVENTS
+      ? (r.extra.operation as Operation)
+      : undefined
   if (operation && r.success) return authCaptureEvent(o, operation, now)
-  const type = r.success ? WEBHOOK_EVENTS.settled : r.errorReason === reasons.settlementPending ? WEBHOOK_EVENTS.pending : WEBHOOK_EVENTS.failed
-  const paymentHash = createHash('sha256').update(JSON.stringify(o.payment ?? null)).digest('hex')
+  const type = r.success
+    ? WEBHOOK_EVENTS.settled
+    : r.errorReason === reasons.settlementPending
+      ? WEBHOOK_EVENTS.pending
+      : WEBHOOK_EVENTS.failed
+  const paymentHash = createHash('sha256')
+    .update(JSON.stringify(o.payment ?? null))
+    .digest('hex')
   const e = o.endpoint
   return {
     endpointId: e.id,
     key: `${e.id}:${paymentHash}:${type}`,
     type,
-    body: (id) => JSON.stringify({
-      id, type, createdAt: new Date(now).toISOString(),
-      data: {
-        endpointId: e.id, resource: o.paidUrl, protocol: o.protocol, network: e.network, caip2: r.network || null, token: e.token, amount: e.price,
-        payTo: e.pay_to, payer: r.payer || null, transaction: r.transaction || null, success: r.success,
-        errorReason: r.errorReason ?? null, errorMessage: r.errorMessage ?? null, paymentHash,
-        ...(o.channels ? { amount: o.channels.amount, scheme: 'batch-settlement', channels: o.channels.count, claimTransaction: o.channels.claimTransaction } : {}),
-      },
-    }),
+    body: (id) =>
+      JSON.stringify({
+        id,
+        type,
+        createdAt: new Date(now).toISOString(),
+        data: {
+          endpointId: e.id,
+          resource: o.paidUrl,
+          protocol: o.protocol,
+          network: e.network,
+          caip2: r.network || null,
+          token: e.token,
+          amount: e.price,
+          payTo: e.pay_to,
+          payer: r.payer || null,
+          transaction: r.transaction || null,
+          success: r.success,
+          errorReason: r.errorReason ?? null,
+          errorMessage: r.errorMessage ?? null,
+          paymentHash,
+          ...(o.channels
+            ? {
+                amount: o.channels.amount,
+                scheme: 'batch-settlement',
+                channels: o.channels.count,
+                claimTransaction: o.channels.claimTransaction,
+              }
+            : {}),
+        },
+      }),
   }
 }
 
@@ -77,13 +119,27 @@ function authCaptureEvent(o: SettlementOutcome, operation: Operation, now: numbe
     endpointId: e.id,
     key: `${e.id}:${String(extra.paymentInfoHash ?? '')}:${type}:${r.transaction}`,
     type,
-    body: (id) => JSON.stringify({
-      id, type, createdAt: new Date(now).toISOString(),
-      data: {
-        endpointId: e.id, resource: o.paidUrl, protocol: o.protocol, scheme: 'auth-capture', network: e.network, caip2: r.network || null, token: e.token,
-        amount: units(moved), ...(operation === 'capture' ? { voided: units(extra.voided) } : {}),
-        paymentId: extra.paymentInfoHash ?? null, payTo: e.pay_to, payer: r.payer || null, transaction: r.transaction || null, success: true,
-      },
-    }),
+    body: (id) =>
+      JSON.stringify({
+        id,
+        type,
+        createdAt: new Date(now).toISOString(),
+        data: {
+          endpointId: e.id,
+          resource: o.paidUrl,
+          protocol: o.protocol,
+          scheme: 'auth-capture',
+          network: e.network,
+          caip2: r.network || null,
+          token: e.token,
+          amount: units(moved),
+          ...(operation === 'capture' ? { voided: units(extra.voided) } : {}),
+          paymentId: extra.paymentInfoHash ?? null,
+          payTo: e.pay_to,
+          payer: r.payer || null,
+          transaction: r.transaction || null,
+          success: true,
+        },
+      }),
   }
 }

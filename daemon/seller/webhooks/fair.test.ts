@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestStore } from '../../../test/helpers/store.js'
+import { platformStore } from '../../platform/store.js'
 import type { Store } from '../../store/store.js'
 import { endpointStore } from '../endpoints.js'
-import { platformStore } from '../../platform/store.js'
 import { webhookDelivery } from './deliver.js'
 import { webhookQueue } from './queue.js'
 import { webhookSecrets } from './secret.js'
@@ -56,17 +56,40 @@ describe('webhook deliveries are shared out fairly between tenants', () => {
     const endpoint = async (userId: string, url: string) => {
       const id = crypto.randomUUID()
       return endpoints.create({
-        id, user_id: userId, name: null, upstream_url: 'http://127.0.0.1:9/', price: '0.01', network: 'local-base', token: 'PUSD', pay_to: '0x0000000000000000000000000000000000000001',
-        pay_to_agent_id: null, discoverable: 0, description: null, webhook_url: url, webhook_secret: secrets.make(id).stored,
+        id,
+        user_id: userId,
+        name: null,
+        upstream_url: 'http://127.0.0.1:9/',
+        price: '0.01',
+        network: 'local-base',
+        token: 'PUSD',
+        pay_to: '0x0000000000000000000000000000000000000001',
+        pay_to_agent_id: null,
+        discoverable: 0,
+        description: null,
+        webhook_url: url,
+        webhook_secret: secrets.make(id).stored,
       })
     }
     const a = await endpoint((await users.createUser({ name: 'a' })).user.id, hangingUrl)
     const b = await endpoint((await users.createUser({ name: 'b' })).user.id, quickUrl)
     const t0 = Date.now() - 1_000
-    for (let i = 0; i < 30; i++) await queue.enqueue({ endpointId: a.id, key: `a:${i}`, type: 'settlement.succeeded', body: (id) => JSON.stringify({ id, i }) }, t0)
-    await queue.enqueue({ endpointId: b.id, key: 'b:0', type: 'settlement.succeeded', body: (id) => JSON.stringify({ id }) }, t0 + 500)
+    for (let i = 0; i < 30; i++)
+      await queue.enqueue(
+        { endpointId: a.id, key: `a:${i}`, type: 'settlement.succeeded', body: (id) => JSON.stringify({ id, i }) },
+        t0,
+      )
+    await queue.enqueue(
+      { endpointId: b.id, key: 'b:0', type: 'settlement.succeeded', body: (id) => JSON.stringify({ id }) },
+      t0 + 500,
+    )
 
-    const delivery = webhookDelivery({ queue, secrets, endpoint: (id) => endpoints.served(id), log: pino({ level: 'silent' }) })
+    const delivery = webhookDelivery({
+      queue,
+      secrets,
+      endpoint: (id) => endpoints.served(id),
+      log: pino({ level: 'silent' }),
+    })
     const started = Date.now()
     delivery.start()
     try {

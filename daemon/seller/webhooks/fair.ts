@@ -8,13 +8,15 @@ export type FairShares = { perTenant: number; total: number; batch: number; slot
  * every other tenant's events keep going out at once, because a batch is fetched leaving the busy
  * tenants out and a freed slot starts the next event straight away (no batch waits for its slowest).
  */
-export function fairShares<R extends { id: string; tenant: string }>(p: FairShares & {
-  /** Due rows, oldest first, leaving out `busy` tenants. */
-  due(busy: string[], limit: number): Promise<R[]>
-  run(row: R): Promise<void>
-  /** A slot came free: look for more work. */
-  freed(): void
-}) {
+export function fairShares<R extends { id: string; tenant: string }>(
+  p: FairShares & {
+    /** Due rows, oldest first, leaving out `busy` tenants. */
+    due(busy: string[], limit: number): Promise<R[]>
+    run(row: R): Promise<void>
+    /** A slot came free: look for more work. */
+    freed(): void
+  },
+) {
   const perTenant = new Map<string, number>()
   const active = new Map<string, Promise<void>>()
   const release = (row: R) => {

@@ -14,11 +14,21 @@ describe('webhook delivery retention', () => {
     store = await openTestStore()
     const q = webhookQueue(store)
     const now = 1_800_000_000_000
-    const event = (key: string) => ({ endpointId: 'ep', key, type: 'payment.settled', body: (id: string) => JSON.stringify({ id }) })
+    const event = (key: string) => ({
+      endpointId: 'ep',
+      key,
+      type: 'payment.settled',
+      body: (id: string) => JSON.stringify({ id }),
+    })
     const ids: Record<string, string> = {}
-    for (const k of ['oldDelivered', 'oldGaveUp', 'newDelivered', 'oldWaiting', 'oldRetrying']) ids[k] = (await q.enqueue(event(k), now - 40 * DAY))!
+    for (const k of ['oldDelivered', 'oldGaveUp', 'newDelivered', 'oldWaiting', 'oldRetrying'])
+      ids[k] = (await q.enqueue(event(k), now - 40 * DAY))!
     await q.delivered(ids.oldDelivered!, now - 31 * DAY)
-    await store.db.updateTable('platform_webhook_deliveries').set({ gave_up_at: now - 35 * DAY }).where('id', '=', ids.oldGaveUp!).execute()
+    await store.db
+      .updateTable('platform_webhook_deliveries')
+      .set({ gave_up_at: now - 35 * DAY })
+      .where('id', '=', ids.oldGaveUp!)
+      .execute()
     await q.delivered(ids.newDelivered!, now - 29 * DAY)
     await q.failed(ids.oldRetrying!, 'HTTP 500', now - 39 * DAY, false)
     // Many old finished rows: deleted over several batches.
@@ -26,7 +36,12 @@ describe('webhook delivery retention', () => {
       const id = (await q.enqueue(event(`bulk${i}`), now - 50 * DAY))!
       await q.delivered(id, now - 45 * DAY)
     }
-    const pruned = await pruneWebhookDeliveries({ queue: { prune: (before) => q.prune(before, 10) }, retentionDays: 30, log, now: () => now })
+    const pruned = await pruneWebhookDeliveries({
+      queue: { prune: (before) => q.prune(before, 10) },
+      retentionDays: 30,
+      log,
+      now: () => now,
+    })
     expect(pruned).toBe(27)
     const left = (await q.byEndpoint('ep')).map((r) => r.event_key).sort()
     expect(left).toEqual(['newDelivered', 'oldRetrying', 'oldWaiting'])

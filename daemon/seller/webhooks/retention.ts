@@ -27,7 +27,11 @@ export async function pruneWebhookDeliveries(p: WebhookRetentionParameters): Pro
     total += n
     if (n === 0) break
   }
-  if (total) p.log.info({ deleted: total, retentionDays: p.retentionDays }, 'webhook deliveries: finished rows past the retention deleted')
+  if (total)
+    p.log.info(
+      { deleted: total, retentionDays: p.retentionDays },
+      'webhook deliveries: finished rows past the retention deleted',
+    )
   return total
 }
 
@@ -38,7 +42,9 @@ export async function pruneWebhookDeliveries(p: WebhookRetentionParameters): Pro
 export function webhookRetention(p: WebhookRetentionParameters): () => Promise<void> {
   let pass: Promise<unknown> = Promise.resolve()
   const run = () => {
-    pass = pass.then(() => pruneWebhookDeliveries(p)).catch((err) => p.log.warn({ err }, 'webhook deliveries: pruning failed; the next pass retries'))
+    pass = pass
+      .then(() => pruneWebhookDeliveries(p))
+      .catch((err) => p.log.warn({ err }, 'webhook deliveries: pruning failed; the next pass retries'))
   }
   run()
   const timer = setInterval(run, p.everyMs ?? PRUNE_EVERY_MS)

@@ -16,7 +16,10 @@ function verify(secret: string, headers: { id: string; timestamp: string; signat
 
 describe('webhook secrets and signatures', () => {
   it('a shown secret verifies what is signed with the stored one, sealed or not; another body or id does not', () => {
-    for (const [sealed, secrets] of [[true, webhookSecrets(walletSeal('11'.repeat(32)))], [false, webhookSecrets(undefined)]] as const) {
+    for (const [sealed, secrets] of [
+      [true, webhookSecrets(walletSeal('11'.repeat(32)))],
+      [false, webhookSecrets(undefined)],
+    ] as const) {
       const { shown, stored } = secrets.make('e1')
       expect(shown).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
       // Sealed at rest when the deployment has a platform wallet key.

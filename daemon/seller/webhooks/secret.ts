@@ -1,5 +1,5 @@
-import { BaseError } from '../../../src/errors/base.js'
 import { createHmac, randomBytes } from 'node:crypto'
+import { BaseError } from '../../../src/errors/base.js'
 import type { WalletSeal } from '../../platform/wallet-seal.js'
 
 /** The secret's printed form, as Standard Webhooks writes it: `whsec_` + base64 of 32 random bytes. */
@@ -20,12 +20,18 @@ export function webhookSecrets(seal: WalletSeal | undefined): WebhookSecrets {
   return {
     make(endpointId) {
       const bytes = randomBytes(32)
-      const stored = seal ? seal.seal(`webhook:${endpointId}`, `0x${bytes.toString('hex')}`) : `raw.${bytes.toString('base64')}`
+      const stored = seal
+        ? seal.seal(`webhook:${endpointId}`, `0x${bytes.toString('hex')}`)
+        : `raw.${bytes.toString('base64')}`
       return { shown: `${SECRET_PREFIX}${bytes.toString('base64')}`, stored }
     },
     key(endpointId, stored) {
       if (stored.startsWith('raw.')) return Buffer.from(stored.slice(4), 'base64')
-      if (!seal) throw new BaseError('WALLET_KEY_UNAVAILABLE', 'this webhook secret was sealed under a platform wallet key this deployment does not have')
+      if (!seal)
+        throw new BaseError(
+          'WALLET_KEY_UNAVAILABLE',
+          'this webhook secret was sealed under a platform wallet key this deployment does not have',
+        )
       return Buffer.from(seal.open(`webhook:${endpointId}`, stored).slice(2), 'hex')
     },
   }

@@ -9,6 +9,10 @@ export function producedSlot(ctx: RpcContext, slot: number): number {
   const current = ctx.svm.tick()
   const first = ctx.svm.clock.firstSlot()
   if (slot > current) throw new RpcError(RpcCode.BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`)
-  if (slot < first) throw new RpcError(RpcCode.BLOCK_CLEANED_UP, `Block ${slot} cleaned up, does not exist on node. First available block: ${first}`)
+  if (slot < first)
+    throw new RpcError(
+      RpcCode.BLOCK_CLEANED_UP,
+      `Block ${slot} cleaned up, does not exist on node. First available block: ${first}`,
+    )
   return slot
 }

@@ -1,10 +1,10 @@
 import bs58 from 'bs58'
 import { z } from 'zod'
 import { isBase58Of, solanaEncodedSize } from '../../../src/sdk/solana/encoded-size.js'
-import type { AirdropRation } from '../rpc-limits.js'
-import type { LocalSvm } from '../local-svm.js'
 import { SOLANA_CORE_VERSION } from '../genesis.js'
+import type { LocalSvm } from '../local-svm.js'
 import { invalidParams, RpcCode, RpcError } from '../rpc-error.js'
+import type { AirdropRation } from '../rpc-limits.js'
 
 export type RpcContext = {
   svm: LocalSvm
@@ -50,7 +50,16 @@ export function positional<T extends [] | [z.ZodTypeAny, ...z.ZodTypeAny[]]>(...
 export const pubkey = z.string().refine((s) => isBase58Of(s, 32), 'Invalid param: Invalid')
 export const signature = z.string().refine((s) => isBase58Of(s, 64), 'Invalid param: Invalid')
 
-export const commitment = z.enum(['processed', 'confirmed', 'finalized', 'recent', 'single', 'singleGossip', 'root', 'max'])
+export const commitment = z.enum([
+  'processed',
+  'confirmed',
+  'finalized',
+  'recent',
+  'single',
+  'singleGossip',
+  'root',
+  'max',
+])
 
 export const contextConfig = z.object({
   commitment: commitment.optional(),
@@ -65,20 +74,26 @@ export const accountConfig = contextConfig.extend({ encoding: encoding.optional(
 export function contextSlot(ctx: RpcContext, config?: { minContextSlot?: number }): number {
   const slot = ctx.svm.tick()
   if (config?.minContextSlot !== undefined && config.minContextSlot > slot) {
-    throw new RpcError(RpcCode.MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: slot })
+    throw new RpcError(RpcCode.MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', {
+      contextSlot: slot,
+    })
   }
   return slot
 }
 
 /** `{ context: { slot }, value }`, the envelope of most reads. */
-export const withContext = <T>(slot: number, value: T) => ({ context: { apiVersion: SOLANA_CORE_VERSION, slot }, value })
+export const withContext = <T>(slot: number, value: T) => ({
+  context: { apiVersion: SOLANA_CORE_VERSION, slot },
+  value,
+})
 
 export const binaryEncoding = z.enum(['base58', 'base64'])
 
 /** Decodes a transaction or message sent as base58 (the node's default) or base64. */
 export function decodeBinary(data: string, as: 'base58' | 'base64' = 'base58'): Uint8Array {
   const max = as === 'base64' ? solanaEncodedSize.transactionBase64 : solanaEncodedSize.transactionBase58
-  if (data.length > max) throw invalidParams(`${as} encoded transaction too large: ${data.length} characters (max: ${as} ${max} characters)`)
+  if (data.length > max)
+    throw invalidParams(`${as} encoded transaction too large: ${data.length} characters (max: ${as} ${max} characters)`)
   if (as === 'base64') {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw invalidParams(`invalid base64 encoding: ${data.slice(0, 16)}`)
     return new Uint8Array(Buffer.from(data, 'base64'))

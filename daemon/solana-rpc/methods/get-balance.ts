@@ -3,5 +3,6 @@ import { contextConfig, contextSlot, defineMethod, positional, pubkey, withConte
 export const getBalance = defineMethod({
   method: 'getBalance',
   params: positional(pubkey, contextConfig.optional()),
-  handler: ([address, config], ctx) => withContext(contextSlot(ctx, config), ctx.svm.getAccount(address)?.lamports ?? 0n),
+  handler: ([address, config], ctx) =>
+    withContext(contextSlot(ctx, config), ctx.svm.getAccount(address)?.lamports ?? 0n),
 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { defineMethod, positional } from './define.js'
 import { producedSlot } from './block-range.js'
+import { defineMethod, positional } from './define.js'
 
 /** The unix time (seconds) of a produced block: the cluster's clock at that slot, which is wall time. */
 export const getBlockTime = defineMethod({

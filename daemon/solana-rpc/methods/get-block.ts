@@ -19,7 +19,10 @@ const config = z.object({
  */
 export const getBlock = defineMethod({
   method: 'getBlock',
-  params: positional(z.number().int().nonnegative(), z.union([config, z.enum(['json', 'jsonParsed', 'base64', 'base58'])]).optional()),
+  params: positional(
+    z.number().int().nonnegative(),
+    z.union([config, z.enum(['json', 'jsonParsed', 'base64', 'base58'])]).optional(),
+  ),
   handler: ([requested, raw], ctx) => {
     const cfg = typeof raw === 'string' ? { encoding: raw } : raw
     const slot = producedSlot(ctx, requested)
@@ -36,13 +39,20 @@ export const getBlock = defineMethod({
     const records = details === 'none' ? [] : ctx.svm.txs.inSlots(slot, slot)
     const maxVersion = cfg?.maxSupportedTransactionVersion
     if (details !== 'signatures' && maxVersion === undefined && records.some((r) => r.meta.version === 0)) {
-      throw new RpcError(RpcCode.UNSUPPORTED_TRANSACTION_VERSION, 'Transaction version (0) is not supported by the requesting client. '
-        + 'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0')
+      throw new RpcError(
+        RpcCode.UNSUPPORTED_TRANSACTION_VERSION,
+        'Transaction version (0) is not supported by the requesting client. ' +
+          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      )
     }
     if (details === 'signatures') block.signatures = records.map((r) => r.signature)
     if (details === 'full') {
       block.transactions = records.map((r) => {
-        const { slot: _slot, blockTime: _time, ...entry } = renderTransaction(r, cfg?.encoding ?? 'json', maxVersion !== undefined)
+        const {
+          slot: _slot,
+          blockTime: _time,
+          ...entry
+        } = renderTransaction(r, cfg?.encoding ?? 'json', maxVersion !== undefined)
         return entry
       })
     }
@@ -50,8 +60,18 @@ export const getBlock = defineMethod({
       block.transactions = records.map((r) => {
         const parsed = renderTransaction(r, 'jsonParsed', maxVersion !== undefined)
         const tx = parsed.transaction as { signatures: string[]; message: { accountKeys: unknown[] } }
-        const { innerInstructions: _i, logMessages: _l, returnData: _r, computeUnitsConsumed: _c, ...meta } = parsed.meta as Record<string, unknown>
-        return { ...(maxVersion !== undefined ? { version: r.meta.version } : {}), transaction: { signatures: tx.signatures, accountKeys: tx.message.accountKeys }, meta }
+        const {
+          innerInstructions: _i,
+          logMessages: _l,
+          returnData: _r,
+          computeUnitsConsumed: _c,
+          ...meta
+        } = parsed.meta as Record<string, unknown>
+        return {
+          ...(maxVersion !== undefined ? { version: r.meta.version } : {}),
+          transaction: { signatures: tx.signatures, accountKeys: tx.message.accountKeys },
+          meta,
+        }
       })
     }
     if (cfg?.rewards ?? true) block.rewards = []

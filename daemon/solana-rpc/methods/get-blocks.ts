@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { invalidParams } from '../rpc-error.js'
-import { commitment, defineMethod, positional } from './define.js'
 import type { RpcContext } from './define.js'
+import { commitment, defineMethod, positional } from './define.js'
 
 // A node refuses wider ranges.
 const MAX_RANGE = 500_000

@@ -11,9 +11,12 @@ export const getMultipleAccounts = defineMethod({
   handler: ([addresses, config], ctx) => {
     const slot = contextSlot(ctx, config)
     const getAccount = (a: string) => ctx.svm.getAccount(a)
-    return withContext(slot, addresses.map((address) => {
-      const state = getAccount(address)
-      return state ? encodeAccount(state, { ...config, getAccount }) : null
-    }))
+    return withContext(
+      slot,
+      addresses.map((address) => {
+        const state = getAccount(address)
+        return state ? encodeAccount(state, { ...config, getAccount }) : null
+      }),
+    )
   },
 })

@@ -12,7 +12,12 @@ const MAX_ACCOUNTS = 128
 function unitPrice(tx: VersionedTransaction): number {
   const keys = tx.message.staticAccountKeys
   for (const ix of tx.message.compiledInstructions) {
-    if (keys[ix.programIdIndex]?.toBase58() !== COMPUTE_BUDGET || ix.data[0] !== SET_COMPUTE_UNIT_PRICE || ix.data.length < 9) continue
+    if (
+      keys[ix.programIdIndex]?.toBase58() !== COMPUTE_BUDGET ||
+      ix.data[0] !== SET_COMPUTE_UNIT_PRICE ||
+      ix.data.length < 9
+    )
+      continue
     return Number(Buffer.from(ix.data).readBigUInt64LE(1))
   }
   return 0

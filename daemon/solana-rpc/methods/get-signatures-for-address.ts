@@ -14,7 +14,8 @@ export const getSignaturesForAddress = defineMethod({
   params: positional(pubkey, config.optional()),
   handler: ([address, cfg], ctx) => {
     contextSlot(ctx, cfg)
-    return ctx.svm.txs.forAddress(address, { limit: cfg?.limit ?? 1000, before: cfg?.before, until: cfg?.until })
+    return ctx.svm.txs
+      .forAddress(address, { limit: cfg?.limit ?? 1000, before: cfg?.before, until: cfg?.until })
       .map((tx) => ({ ...tx, memo: null, confirmationStatus: 'finalized' }))
   },
 })

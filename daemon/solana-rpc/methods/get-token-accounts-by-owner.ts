@@ -22,11 +22,13 @@ export const getTokenAccountsByOwner = defineMethod({
       programs = [by.programId]
     }
     const getAccount = (a: string) => ctx.svm.getAccount(a)
-    const value = programs.flatMap((program) => ctx.svm.programAccounts(program)).flatMap(({ address, state }) => {
-      const token = decodeTokenAccount(state)
-      if (!token || token.owner !== owner || ('mint' in by && token.mint !== by.mint)) return []
-      return [{ pubkey: address, account: encodeAccount(state, { ...config, getAccount }) }]
-    })
+    const value = programs
+      .flatMap((program) => ctx.svm.programAccounts(program))
+      .flatMap(({ address, state }) => {
+        const token = decodeTokenAccount(state)
+        if (!token || token.owner !== owner || ('mint' in by && token.mint !== by.mint)) return []
+        return [{ pubkey: address, account: encodeAccount(state, { ...config, getAccount }) }]
+      })
     return withContext(slot, value)
   },
 })

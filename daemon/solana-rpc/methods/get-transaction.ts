@@ -19,8 +19,11 @@ export const getTransaction = defineMethod({
     if (!record) return null
     const maxVersion = cfg?.maxSupportedTransactionVersion
     if (record.meta.version === 0 && maxVersion === undefined) {
-      throw new RpcError(RpcCode.UNSUPPORTED_TRANSACTION_VERSION, 'Transaction version (0) is not supported by the requesting client. '
-        + 'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0')
+      throw new RpcError(
+        RpcCode.UNSUPPORTED_TRANSACTION_VERSION,
+        'Transaction version (0) is not supported by the requesting client. ' +
+          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      )
     }
     return renderTransaction(record, cfg?.encoding ?? 'json', maxVersion !== undefined)
   },

@@ -3,8 +3,8 @@ import { getAccountInfo } from './get-account-info.js'
 import { getBalance } from './get-balance.js'
 import { getBlock } from './get-block.js'
 import { getBlockHeight } from './get-block-height.js'
-import { getBlocks, getBlocksWithLimit } from './get-blocks.js'
 import { getBlockTime } from './get-block-time.js'
+import { getBlocks, getBlocksWithLimit } from './get-blocks.js'
 import { getEpochInfo } from './get-epoch-info.js'
 import { getFeeForMessage } from './get-fee-for-message.js'
 import { getGenesisHash } from './get-genesis-hash.js'
@@ -12,8 +12,8 @@ import { getHealth } from './get-health.js'
 import { getLatestBlockhash } from './get-latest-blockhash.js'
 import { getMinimumBalanceForRentExemption } from './get-minimum-balance-for-rent-exemption.js'
 import { getMultipleAccounts } from './get-multiple-accounts.js'
-import { getRecentPrioritizationFees } from './get-recent-prioritization-fees.js'
 import { getRecentBlockhash } from './get-recent-blockhash.js'
+import { getRecentPrioritizationFees } from './get-recent-prioritization-fees.js'
 import { getSignatureStatuses } from './get-signature-statuses.js'
 import { getSignaturesForAddress } from './get-signatures-for-address.js'
 import { getSlot } from './get-slot.js'
@@ -31,11 +31,39 @@ import { simulateTransaction } from './simulate-transaction.js'
 export type { RpcContext, RpcMethod } from './define.js'
 
 /** Every HTTP JSON-RPC method the embedded cluster answers, by name. */
-export const rpcMethods: ReadonlyMap<string, RpcMethod> = new Map([
-  getAccountInfo, getBalance, getBlockHeight, getBlockTime, getEpochInfo, getFeeForMessage, getGenesisHash, getHealth,
-  getLatestBlockhash, getMinimumBalanceForRentExemption, getMultipleAccounts, getRecentBlockhash,
-  getSignatureStatuses, getSignaturesForAddress, getSlot, getTokenAccountBalance, getTokenAccountsByOwner,
-  getTokenSupply, getTransaction, getVersion, isBlockhashValid, requestAirdrop, sendTransaction, simulateTransaction,
-  getBlock, getBlocks, getBlocksWithLimit, getEpochSchedule, getFirstAvailableBlock, getRecentPrioritizationFees,
-  getTransactionCount, minimumLedgerSlot,
-].map((m) => [m.method, m]))
+export const rpcMethods: ReadonlyMap<string, RpcMethod> = new Map(
+  [
+    getAccountInfo,
+    getBalance,
+    getBlockHeight,
+    getBlockTime,
+    getEpochInfo,
+    getFeeForMessage,
+    getGenesisHash,
+    getHealth,
+    getLatestBlockhash,
+    getMinimumBalanceForRentExemption,
+    getMultipleAccounts,
+    getRecentBlockhash,
+    getSignatureStatuses,
+    getSignaturesForAddress,
+    getSlot,
+    getTokenAccountBalance,
+    getTokenAccountsByOwner,
+    getTokenSupply,
+    getTransaction,
+    getVersion,
+    isBlockhashValid,
+    requestAirdrop,
+    sendTransaction,
+    simulateTransaction,
+    getBlock,
+    getBlocks,
+    getBlocksWithLimit,
+    getEpochSchedule,
+    getFirstAvailableBlock,
+    getRecentPrioritizationFees,
+    getTransactionCount,
+    minimumLedgerSlot,
+  ].map((m) => [m.method, m]),
+)

@@ -4,5 +4,6 @@ import { contextConfig, contextSlot, defineMethod, positional, withContext } fro
 export const isBlockhashValid = defineMethod({
   method: 'isBlockhashValid',
   params: positional(z.string(), contextConfig.optional()),
-  handler: ([blockhash, config], ctx) => withContext(contextSlot(ctx, config), ctx.svm.clock.isBlockhashValid(blockhash)),
+  handler: ([blockhash, config], ctx) =>
+    withContext(contextSlot(ctx, config), ctx.svm.clock.isBlockhashValid(blockhash)),
 })

@@ -28,5 +28,11 @@ export const getTransactionCount = defineMethod({
 export const getEpochSchedule = defineMethod({
   method: 'getEpochSchedule',
   params: positional(z.object({ commitment: commitment.optional() }).optional()),
-  handler: () => ({ slotsPerEpoch: SLOTS_PER_EPOCH, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 }),
+  handler: () => ({
+    slotsPerEpoch: SLOTS_PER_EPOCH,
+    leaderScheduleSlotOffset: SLOTS_PER_EPOCH,
+    warmup: false,
+    firstNormalEpoch: 0,
+    firstNormalSlot: 0,
+  }),
 })

@@ -8,7 +8,9 @@ export const requestAirdrop = defineMethod({
   method: 'requestAirdrop',
   params: positional(
     pubkey,
-    z.union([z.number().int().positive(), z.bigint().positive()]).transform(BigInt)
+    z
+      .union([z.number().int().positive(), z.bigint().positive()])
+      .transform(BigInt)
       .refine((v) => v <= MAX_AIRDROP_LAMPORTS, `Invalid params: at most ${MAX_AIRDROP_LAMPORTS} lamports per airdrop`),
     contextConfig.optional(),
   ),

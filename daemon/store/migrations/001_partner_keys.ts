@@ -4,7 +4,8 @@ import type { StoreMigration } from './migration.js'
 /** Partner API keys: only the sha256 of the secret is kept. */
 export const m001_partner_keys: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('partner_keys')
+    await db.schema
+      .createTable('partner_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('key_hash', 'text', (c) => c.notNull().unique())
       .addColumn('hint', 'text', (c) => c.notNull())

@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m004_tx_outbox: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('tx_outbox')
+    await db.schema
+      .createTable('tx_outbox')
       .addColumn('hash', 'text', (c) => c.primaryKey())
       .addColumn('network', 'text', (c) => c.notNull())
       .addColumn('chain_id', 'bigint', (c) => c.notNull())
@@ -22,7 +23,11 @@ export const m004_tx_outbox: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('tx_outbox_unconfirmed').on('tx_outbox').columns(['network', 'sender', 'nonce'])
-      .where(sql<boolean>`state = 'sent'`).execute()
+    await db.schema
+      .createIndex('tx_outbox_unconfirmed')
+      .on('tx_outbox')
+      .columns(['network', 'sender', 'nonce'])
+      .where(sql<boolean>`state = 'sent'`)
+      .execute()
   },
 }

@@ -7,7 +7,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m005_rate_limit_buckets: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('rate_limit_buckets')
+    await db.schema
+      .createTable('rate_limit_buckets')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('tokens', 'double precision', (c) => c.notNull())
       .addColumn('at', 'double precision', (c) => c.notNull())

@@ -3,7 +3,8 @@ import type { StoreMigration } from './migration.js'
 /** Base swap orders being relayed, shared by api replicas: one row per (chain, user, nonce). */
 export const m100_swap_claims: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('swap_claims')
+    await db.schema
+      .createTable('swap_claims')
       .addColumn('chain_id', 'bigint', (c) => c.notNull())
       .addColumn('user_address', 'text', (c) => c.notNull())
       .addColumn('nonce', 'text', (c) => c.notNull())

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { withAutoId, type StoreMigration } from './migration.js'
+import { type StoreMigration, withAutoId } from './migration.js'
 
 /**
  * x402 settlements: one row per attempt to settle an authorization. A row is written (pending)
@@ -25,9 +25,18 @@ export const m200_x402_settlements: StoreMigration = {
       .execute()
     // At most one live (pending or settled) row per authorization: the insert that wins is the
     // settle that runs. Failed attempts stay as history and do not block a retry.
-    await db.schema.createIndex('x402_settlements_live').on('x402_settlements').column('auth_key').unique()
-      .where(sql<boolean>`state IN ('pending', 'settled')`).execute()
-    await db.schema.createIndex('x402_settlements_pending').on('x402_settlements').column('state')
-      .where(sql<boolean>`state = 'pending'`).execute()
+    await db.schema
+      .createIndex('x402_settlements_live')
+      .on('x402_settlements')
+      .column('auth_key')
+      .unique()
+      .where(sql<boolean>`state IN ('pending', 'settled')`)
+      .execute()
+    await db.schema
+      .createIndex('x402_settlements_pending')
+      .on('x402_settlements')
+      .column('state')
+      .where(sql<boolean>`state = 'pending'`)
+      .execute()
   },
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { withAutoId, type StoreMigration } from './migration.js'
+import { type StoreMigration, withAutoId } from './migration.js'
 
 /**
  * x402 payment identifiers (the `payment-identifier` extension): one row per client-chosen id per
@@ -24,9 +24,22 @@ export const m210_x402_payment_ids: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('x402_payment_ids_scope_id').on('x402_payment_ids').columns(['scope', 'payment_id']).unique().execute()
-    await db.schema.alterTable('x402_settlements').addColumn('reported', 'integer', (c) => c.notNull().defaultTo(1)).execute()
+    await db.schema
+      .createIndex('x402_payment_ids_scope_id')
+      .on('x402_payment_ids')
+      .columns(['scope', 'payment_id'])
+      .unique()
+      .execute()
+    await db.schema
+      .alterTable('x402_settlements')
+      .addColumn('reported', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute()
     // The status route finds payments by their transaction.
-    await db.schema.createIndex('x402_settlements_tx').on('x402_settlements').column('tx').where(sql<boolean>`tx IS NOT NULL`).execute()
+    await db.schema
+      .createIndex('x402_settlements_tx')
+      .on('x402_settlements')
+      .column('tx')
+      .where(sql<boolean>`tx IS NOT NULL`)
+      .execute()
   },
 }

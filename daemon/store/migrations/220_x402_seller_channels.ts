@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m220_x402_seller_channels: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('x402_seller_channels')
+    await db.schema
+      .createTable('x402_seller_channels')
       .addColumn('channel_id', 'text', (c) => c.primaryKey())
       .addColumn('network', 'text', (c) => c.notNull())
       .addColumn('config', 'text', (c) => c.notNull())

@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m230_x402_seller_answers: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('x402_seller_answers')
+    await db.schema
+      .createTable('x402_seller_answers')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('fingerprint', 'text', (c) => c.notNull())
       .addColumn('owner', 'text', (c) => c.notNull())

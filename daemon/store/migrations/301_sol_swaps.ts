@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { withAutoId, type StoreMigration } from './migration.js'
+import { type StoreMigration, withAutoId } from './migration.js'
 
 /**
  * Solana swaps the daemon built and co-signed (POST /api/sol/swap, /api/sol/redeem). The solver

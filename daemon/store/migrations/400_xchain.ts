@@ -9,7 +9,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m400_xchain: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('xchain_orders')
+    await db.schema
+      .createTable('xchain_orders')
       .addColumn('order_id', 'text', (c) => c.primaryKey())
       .addColumn('rail', 'text', (c) => c.notNull().check(sql`rail IN ('sol-origin', 'evm-origin')`))
       .addColumn('stage', 'text', (c) => c.notNull())
@@ -41,7 +42,8 @@ export const m400_xchain: StoreMigration = {
       .execute()
     await db.schema.createIndex('xchain_orders_stage').on('xchain_orders').columns(['stage', 'rail']).execute()
 
-    await db.schema.createTable('xchain_attestations')
+    await db.schema
+      .createTable('xchain_attestations')
       .addColumn('order_id', 'text', (c) => c.notNull())
       .addColumn('attestor', 'integer', (c) => c.notNull())
       .addColumn('signer', 'text', (c) => c.notNull())
@@ -51,7 +53,8 @@ export const m400_xchain: StoreMigration = {
       .addPrimaryKeyConstraint('xchain_attestations_pk', ['order_id', 'attestor'])
       .execute()
 
-    await db.schema.createTable('xchain_reservations')
+    await db.schema
+      .createTable('xchain_reservations')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('network', 'text', (c) => c.notNull())
       .addColumn('token', 'text', (c) => c.notNull())
@@ -62,9 +65,14 @@ export const m400_xchain: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('xchain_reservations_held').on('xchain_reservations').columns(['state', 'network', 'token']).execute()
+    await db.schema
+      .createIndex('xchain_reservations_held')
+      .on('xchain_reservations')
+      .columns(['state', 'network', 'token'])
+      .execute()
 
-    await db.schema.createTable('xchain_solver')
+    await db.schema
+      .createTable('xchain_solver')
       .addColumn('name', 'text', (c) => c.primaryKey())
       .addColumn('value', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())

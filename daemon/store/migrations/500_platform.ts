@@ -4,13 +4,15 @@ import type { StoreMigration } from './migration.js'
 /** The agent payments platform: users and their keys, agents with sealed wallets and their keys, limits, the spends ledger. */
 export const m500_platform: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_users')
+    await db.schema
+      .createTable('platform_users')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('wallet', 'text', (c) => c.unique())
       .addColumn('name', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createTable('platform_user_keys')
+    await db.schema
+      .createTable('platform_user_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('platform_users.id'))
       .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -18,7 +20,8 @@ export const m500_platform: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('revoked_at', 'bigint')
       .execute()
-    await db.schema.createTable('platform_agents')
+    await db.schema
+      .createTable('platform_agents')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('platform_users.id'))
       .addColumn('name', 'text', (c) => c.notNull())
@@ -31,7 +34,8 @@ export const m500_platform: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
     await db.schema.createIndex('platform_agents_user').on('platform_agents').column('user_id').execute()
-    await db.schema.createTable('platform_agent_keys')
+    await db.schema
+      .createTable('platform_agent_keys')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull().references('platform_agents.id'))
       .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -42,7 +46,8 @@ export const m500_platform: StoreMigration = {
       .addColumn('revoked_at', 'bigint')
       .execute()
     await db.schema.createIndex('platform_agent_keys_agent').on('platform_agent_keys').column('agent_id').execute()
-    await db.schema.createTable('platform_spends')
+    await db.schema
+      .createTable('platform_spends')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull().references('platform_agents.id'))
       .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind IN ('send', 'swap', 'pay')`))
@@ -57,6 +62,10 @@ export const m500_platform: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_spends_agent_time').on('platform_spends').columns(['agent_id', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_spends_agent_time')
+      .on('platform_spends')
+      .columns(['agent_id', 'created_at'])
+      .execute()
   },
 }

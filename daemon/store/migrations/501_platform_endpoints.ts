@@ -3,7 +3,8 @@ import type { StoreMigration } from './migration.js'
 /** Seller endpoints: served at /paid/<id>, gated by x402, forwarded to the upstream after payment. */
 export const m501_platform_endpoints: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_endpoints')
+    await db.schema
+      .createTable('platform_endpoints')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull().references('platform_users.id'))
       .addColumn('name', 'text')

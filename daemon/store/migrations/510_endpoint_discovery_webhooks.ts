@@ -8,14 +8,21 @@ import type { StoreMigration } from './migration.js'
 export const m510_endpoint_discovery_webhooks: StoreMigration = {
   async up(db) {
     const t = () => db.schema.alterTable('platform_endpoints')
-    await t().addColumn('discoverable', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+    await t()
+      .addColumn('discoverable', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute()
     await t().addColumn('description', 'text').execute()
     await t().addColumn('webhook_url', 'text').execute()
     await t().addColumn('webhook_secret', 'text').execute()
     await t().addColumn('updated_at', 'bigint').execute()
-    await db.schema.createIndex('platform_endpoints_discoverable').on('platform_endpoints').columns(['discoverable', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_endpoints_discoverable')
+      .on('platform_endpoints')
+      .columns(['discoverable', 'created_at'])
+      .execute()
 
-    await db.schema.createTable('platform_webhook_deliveries')
+    await db.schema
+      .createTable('platform_webhook_deliveries')
       // The event id the receiver dedupes on (webhook-id): one per settlement outcome.
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('endpoint_id', 'text', (c) => c.notNull())
@@ -30,6 +37,10 @@ export const m510_endpoint_discovery_webhooks: StoreMigration = {
       .addColumn('last_error', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_webhook_deliveries_due').on('platform_webhook_deliveries').columns(['delivered_at', 'gave_up_at', 'next_attempt_at']).execute()
+    await db.schema
+      .createIndex('platform_webhook_deliveries_due')
+      .on('platform_webhook_deliveries')
+      .columns(['delivered_at', 'gave_up_at', 'next_attempt_at'])
+      .execute()
   },
 }

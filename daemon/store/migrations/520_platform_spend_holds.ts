@@ -10,6 +10,10 @@ export const m520_platform_spend_holds: StoreMigration = {
   async up(db) {
     await db.schema.alterTable('platform_spends').addColumn('valid_before', 'bigint').execute()
     await db.schema.alterTable('platform_spends').addColumn('proof', 'text').execute()
-    await db.schema.createIndex('platform_spends_state_valid_before').on('platform_spends').columns(['state', 'valid_before']).execute()
+    await db.schema
+      .createIndex('platform_spends_state_valid_before')
+      .on('platform_spends')
+      .columns(['state', 'valid_before'])
+      .execute()
   },
 }

@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m545_platform_pay_channels: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_pay_channels')
+    await db.schema
+      .createTable('platform_pay_channels')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull())
       .addColumn('network', 'text', (c) => c.notNull())
@@ -30,9 +31,17 @@ export const m545_platform_pay_channels: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_pay_channels_agent').on('platform_pay_channels').columns(['agent_id', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_pay_channels_agent')
+      .on('platform_pay_channels')
+      .columns(['agent_id', 'created_at'])
+      .execute()
     await db.schema.alterTable('platform_spends').addColumn('channel_id', 'text').execute()
     await db.schema.alterTable('platform_spends').addColumn('channel_role', 'text').execute()
-    await db.schema.createIndex('platform_spends_channel').on('platform_spends').columns(['channel_id', 'channel_role']).execute()
+    await db.schema
+      .createIndex('platform_spends_channel')
+      .on('platform_spends')
+      .columns(['channel_id', 'channel_role'])
+      .execute()
   },
 }

@@ -11,6 +11,9 @@ export const m546_platform_pay_channel_withdrawals: StoreMigration = {
     await db.schema.alterTable('platform_pay_channels').addColumn('withdraw_amount', 'text').execute()
     await db.schema.alterTable('platform_pay_channels').addColumn('withdraw_requested_at', 'bigint').execute()
     await db.schema.alterTable('platform_pay_channels').addColumn('withdraw_finalizable_at', 'bigint').execute()
-    await db.schema.alterTable('platform_pay_channels').addColumn('withdrawn', 'text', (c) => c.notNull().defaultTo('0')).execute()
+    await db.schema
+      .alterTable('platform_pay_channels')
+      .addColumn('withdrawn', 'text', (c) => c.notNull().defaultTo('0'))
+      .execute()
   },
 }

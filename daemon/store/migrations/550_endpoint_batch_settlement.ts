@@ -7,6 +7,9 @@ import type { StoreMigration } from './migration.js'
  */
 export const m550_endpoint_batch_settlement: StoreMigration = {
   async up(db) {
-    await db.schema.alterTable('platform_endpoints').addColumn('batch_settlement', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+    await db.schema
+      .alterTable('platform_endpoints')
+      .addColumn('batch_settlement', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute()
   },
 }

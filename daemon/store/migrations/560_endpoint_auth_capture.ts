@@ -7,8 +7,12 @@ import type { StoreMigration } from './migration.js'
  */
 export const m560_endpoint_auth_capture: StoreMigration = {
   async up(db) {
-    await db.schema.alterTable('platform_endpoints').addColumn('auth_capture', 'integer', (c) => c.notNull().defaultTo(0)).execute()
-    await db.schema.createTable('x402_seller_holds')
+    await db.schema
+      .alterTable('platform_endpoints')
+      .addColumn('auth_capture', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute()
+    await db.schema
+      .createTable('x402_seller_holds')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('network', 'text', (c) => c.notNull())
       .addColumn('requirements', 'text', (c) => c.notNull())
@@ -30,6 +34,10 @@ export const m560_endpoint_auth_capture: StoreMigration = {
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .addColumn('version', 'integer', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('x402_seller_holds_status').on('x402_seller_holds').columns(['status', 'created_at']).execute()
+    await db.schema
+      .createIndex('x402_seller_holds_status')
+      .on('x402_seller_holds')
+      .columns(['status', 'created_at'])
+      .execute()
   },
 }

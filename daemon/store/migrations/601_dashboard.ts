@@ -10,11 +10,13 @@ export const m601_dashboard: StoreMigration = {
     await db.schema.alterTable('partner_keys').addColumn('owner_wallet', 'text').execute()
     await db.schema.alterTable('partner_keys').addColumn('last_used_at', 'bigint').execute()
     await db.schema.createIndex('partner_keys_owner_wallet').on('partner_keys').column('owner_wallet').execute()
-    await db.schema.createTable('dashboard_nonces')
+    await db.schema
+      .createTable('dashboard_nonces')
       .addColumn('nonce', 'text', (c) => c.primaryKey())
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createTable('dashboard_sessions')
+    await db.schema
+      .createTable('dashboard_sessions')
       .addColumn('id_hash', 'text', (c) => c.primaryKey())
       .addColumn('wallet', 'text', (c) => c.notNull())
       .addColumn('csrf_token', 'text', (c) => c.notNull())

@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m610_dashboard_login_buckets: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('dashboard_login_buckets')
+    await db.schema
+      .createTable('dashboard_login_buckets')
       .addColumn('key', 'text', (c) => c.primaryKey())
       .addColumn('tokens', 'double precision', (c) => c.notNull())
       .addColumn('at', 'double precision', (c) => c.notNull())

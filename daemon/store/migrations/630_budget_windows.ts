@@ -8,7 +8,9 @@ import type { StoreMigration } from './migration.js'
  */
 export const m630_budget_windows: StoreMigration = {
   async up(db) {
-    for (const c of ['hourly_usd', 'weekly_usd', 'monthly_usd']) await db.schema.alterTable('platform_agents').addColumn(c, 'text').execute()
-    for (const c of ['per_payment_usd', 'hourly_usd', 'daily_usd', 'weekly_usd', 'monthly_usd']) await db.schema.alterTable('platform_users').addColumn(c, 'text').execute()
+    for (const c of ['hourly_usd', 'weekly_usd', 'monthly_usd'])
+      await db.schema.alterTable('platform_agents').addColumn(c, 'text').execute()
+    for (const c of ['per_payment_usd', 'hourly_usd', 'daily_usd', 'weekly_usd', 'monthly_usd'])
+      await db.schema.alterTable('platform_users').addColumn(c, 'text').execute()
   },
 }

@@ -7,7 +7,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m640_payee_rules: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_payee_rules')
+    await db.schema
+      .createTable('platform_payee_rules')
       .addColumn('scope', 'text', (c) => c.notNull())
       .addColumn('owner_id', 'text', (c) => c.notNull())
       .addColumn('rules', 'text', (c) => c.notNull())

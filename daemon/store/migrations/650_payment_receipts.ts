@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m650_payment_receipts: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_receipts')
+    await db.schema
+      .createTable('platform_receipts')
       .addColumn('payment_id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull())
       .addColumn('message', 'text', (c) => c.notNull())
@@ -17,6 +18,10 @@ export const m650_payment_receipts: StoreMigration = {
       .addColumn('seller_receipt', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_receipts_agent').on('platform_receipts').columns(['agent_id', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_receipts_agent')
+      .on('platform_receipts')
+      .columns(['agent_id', 'created_at'])
+      .execute()
   },
 }

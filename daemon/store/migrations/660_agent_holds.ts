@@ -7,7 +7,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m660_agent_holds: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_agent_holds')
+    await db.schema
+      .createTable('platform_agent_holds')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('spend_id', 'text', (c) => c.notNull())
       .addColumn('agent_id', 'text', (c) => c.notNull())
@@ -30,7 +31,11 @@ export const m660_agent_holds: StoreMigration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_agent_holds_status').on('platform_agent_holds').columns(['status', 'capture_deadline']).execute()
+    await db.schema
+      .createIndex('platform_agent_holds_status')
+      .on('platform_agent_holds')
+      .columns(['status', 'capture_deadline'])
+      .execute()
     await db.schema.createIndex('platform_agent_holds_spend').on('platform_agent_holds').column('spend_id').execute()
   },
 }

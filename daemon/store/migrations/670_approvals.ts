@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
 export const m670_approvals: StoreMigration = {
   async up(db) {
     await db.schema.alterTable('platform_agents').addColumn('approve_above_usd', 'text').execute()
-    await db.schema.createTable('platform_approvals')
+    await db.schema
+      .createTable('platform_approvals')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull())
@@ -25,7 +26,15 @@ export const m670_approvals: StoreMigration = {
       .addColumn('decided_at', 'bigint')
       .addColumn('consumed_at', 'bigint')
       .execute()
-    await db.schema.createIndex('platform_approvals_user').on('platform_approvals').columns(['user_id', 'created_at']).execute()
-    await db.schema.createIndex('platform_approvals_agent').on('platform_approvals').columns(['agent_id', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_approvals_user')
+      .on('platform_approvals')
+      .columns(['user_id', 'created_at'])
+      .execute()
+    await db.schema
+      .createIndex('platform_approvals_agent')
+      .on('platform_approvals')
+      .columns(['agent_id', 'created_at'])
+      .execute()
   },
 }

@@ -8,7 +8,8 @@ import type { StoreMigration } from './migration.js'
  */
 export const m680_alerts: StoreMigration = {
   async up(db) {
-    await db.schema.createTable('platform_alert_rules')
+    await db.schema
+      .createTable('platform_alert_rules')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('user_id', 'text', (c) => c.notNull())
       .addColumn('agent_id', 'text')
@@ -16,8 +17,13 @@ export const m680_alerts: StoreMigration = {
       .addColumn('params', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_alert_rules_user').on('platform_alert_rules').columns(['user_id', 'created_at']).execute()
-    await db.schema.createTable('platform_alerts')
+    await db.schema
+      .createIndex('platform_alert_rules_user')
+      .on('platform_alert_rules')
+      .columns(['user_id', 'created_at'])
+      .execute()
+    await db.schema
+      .createTable('platform_alerts')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('dedupe_key', 'text', (c) => c.notNull().unique())
       .addColumn('rule_id', 'text', (c) => c.notNull())
@@ -28,13 +34,22 @@ export const m680_alerts: StoreMigration = {
       .addColumn('message', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_alerts_user').on('platform_alerts').columns(['user_id', 'created_at']).execute()
-    await db.schema.createTable('platform_alert_refusals')
+    await db.schema
+      .createIndex('platform_alerts_user')
+      .on('platform_alerts')
+      .columns(['user_id', 'created_at'])
+      .execute()
+    await db.schema
+      .createTable('platform_alert_refusals')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('agent_id', 'text', (c) => c.notNull())
       .addColumn('code', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute()
-    await db.schema.createIndex('platform_alert_refusals_agent').on('platform_alert_refusals').columns(['agent_id', 'created_at']).execute()
+    await db.schema
+      .createIndex('platform_alert_refusals_agent')
+      .on('platform_alert_refusals')
+      .columns(['agent_id', 'created_at'])
+      .execute()
   },
 }

@@ -1,4 +1,3 @@
-import type { StoreMigration } from './migration.js'
 import { m001_partner_keys } from './001_partner_keys.js'
 import { m002_deployments } from './002_deployments.js'
 import { m003_relayer_nonces } from './003_relayer_nonces.js'
@@ -30,6 +29,7 @@ import { m650_payment_receipts } from './650_payment_receipts.js'
 import { m660_agent_holds } from './660_agent_holds.js'
 import { m670_approvals } from './670_approvals.js'
 import { m680_alerts } from './680_alerts.js'
+import type { StoreMigration } from './migration.js'
 
 /**
  * Every migration of the store, by name. Names are numbered by area so areas never collide:

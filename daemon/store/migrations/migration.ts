@@ -13,7 +13,10 @@ export type StoreMigration = {
 }
 
 /** An autoincrement integer primary key named `id` (SQLite's rowid alias; a bigserial on PostgreSQL). */
-export function withAutoId<T extends string>(t: CreateTableBuilder<T, never>, dialect: StoreDialect): CreateTableBuilder<T, 'id'> {
+export function withAutoId<T extends string>(
+  t: CreateTableBuilder<T, never>,
+  dialect: StoreDialect,
+): CreateTableBuilder<T, 'id'> {
   return dialect === 'sqlite'
     ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
     : t.addColumn('id', 'bigserial', (c) => c.primaryKey())

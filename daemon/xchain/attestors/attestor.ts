@@ -1,8 +1,8 @@
-import { signMessage } from '../../../src/sdk/solana/sign.js'
-import { solanaKeypair } from '../../keys/solana-keypair.js'
-import { bytesToHex, hexToBytes, type Hex } from 'viem'
+import { bytesToHex, type Hex, hexToBytes } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { signMessage } from '../../../src/sdk/solana/sign.js'
 import type { XchainRail } from '../../../src/sdk/xchain/wire.js'
+import { solanaKeypair } from '../../keys/solana-keypair.js'
 import type { AttestorCheck, Signed } from '../rail.js'
 
 /**
@@ -33,7 +33,12 @@ export type Attestor = {
 
 const never = () => new Promise<never>(() => {})
 
-export function createAttestor(p: { index: number; ed25519Secret: Uint8Array; evmKey: Hex; checks: Partial<Record<XchainRail, AttestorCheck>> }): Attestor {
+export function createAttestor(p: {
+  index: number
+  ed25519Secret: Uint8Array
+  evmKey: Hex
+  checks: Partial<Record<XchainRail, AttestorCheck>>
+}): Attestor {
   const kp = solanaKeypair(p.ed25519Secret)
   const evm = privateKeyToAccount(p.evmKey)
   const a: Attestor = {

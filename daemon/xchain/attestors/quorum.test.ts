@@ -1,10 +1,10 @@
-import { Keypair } from '@solana/web3.js'
 import { secp256k1 } from '@noble/curves/secp256k1'
-import { keccak256, toHex, type Hex } from 'viem'
+import { Keypair } from '@solana/web3.js'
+import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { AttestorCheck } from '../rail.js'
-import { createAttestor, type Attestor } from './attestor.js'
+import { type Attestor, createAttestor } from './attestor.js'
 import { collectQuorum, quorumReachable } from './quorum.js'
 
 const orderId = keccak256(toHex('order'))
@@ -15,9 +15,15 @@ const digest = keccak256(toHex('delivery'))
 const sees = (s: `0x${string}` | undefined, scheme: 'ed25519' | 'secp256k1-digest' = 'ed25519'): AttestorCheck => ({
   verify: async () => (s ? { ok: true, statement: s, scheme } : { ok: false, reason: 'no fill on chain' }),
 })
-const attestors = (checks: AttestorCheck[]): Attestor[] => checks.map((c, index) => createAttestor({
-  index, ed25519Secret: Keypair.generate().secretKey, evmKey: generatePrivateKey(), checks: { 'sol-origin': c, 'evm-origin': c },
-}))
+const attestors = (checks: AttestorCheck[]): Attestor[] =>
+  checks.map((c, index) =>
+    createAttestor({
+      index,
+      ed25519Secret: Keypair.generate().secretKey,
+      evmKey: generatePrivateKey(),
+      checks: { 'sol-origin': c, 'evm-origin': c },
+    }),
+  )
 
 describe('the attestor quorum', () => {
   it('goes on at 2 valid signatures without waiting for an attestor that never answers', async () => {
@@ -51,7 +57,8 @@ describe('the attestor quorum', () => {
   it('drops an answer whose signature does not verify against that attestor and this statement', async () => {
     const [good0, good1] = attestors([sees(statement), sees(statement)])
     const forger: Attestor = {
-      ...good1!, index: 1,
+      ...good1!,
+      index: 1,
       attest: async (req) => {
         const real = await good0!.attest(req)
         return real.ok ? { ...real, attestor: 1, signer: good1!.ed25519 } : real
@@ -63,15 +70,30 @@ describe('the attestor quorum', () => {
   })
 
   it('evm-origin: secp256k1 signatures over the EIP-712 digest, recovered to each attestor', async () => {
-    const a = attestors([sees(digest, 'secp256k1-digest'), sees(digest, 'secp256k1-digest'), sees(digest, 'secp256k1-digest')])
+    const a = attestors([
+      sees(digest, 'secp256k1-digest'),
+      sees(digest, 'secp256k1-digest'),
+      sees(digest, 'secp256k1-digest'),
+    ])
     const q = await collectQuorum(a, { rail: 'evm-origin', orderId, statement: digest })
     expect(q.signatures).toHaveLength(2)
     for (const s of q.signatures) expect(s.signer).toBe(a[s.attestor]!.evm)
   })
 
-  it('evm-origin: counts only signatures the verifier contract accepts, by the attestor\'s key, over this digest, order after order', async () => {
+  it("evm-origin: counts only signatures the verifier contract accepts, by the attestor's key, over this digest, order after order", async () => {
     const keys = [generatePrivateKey(), generatePrivateKey()]
-    const honest = keys.map((evmKey, index) => createAttestor({ index, ed25519Secret: Keypair.generate().secretKey, evmKey, checks: { 'evm-origin': { verify: async () => ({ ok: true, statement: digestOf(currentOrder), scheme: 'secp256k1-digest' }) } } }))
+    const honest = keys.map((evmKey, index) =>
+      createAttestor({
+        index,
+        ed25519Secret: Keypair.generate().secretKey,
+        evmKey,
+        checks: {
+          'evm-origin': {
+            verify: async () => ({ ok: true, statement: digestOf(currentOrder), scheme: 'secp256k1-digest' }),
+          },
+        },
+      }),
+    )
     let currentOrder = 0
     const digestOf = (i: number) => keccak256(toHex(`delivery ${i}`))
     // Several orders: each attestor's key is learnt once, then checked against.
@@ -81,13 +103,15 @@ describe('the attestor quorum', () => {
     }
     /** Attestor 1 answering with `sign` instead of its own signature. */
     const answering = (sign: (digest: Hex) => Promise<Hex> | Hex): Attestor => ({
-      ...honest[1]!, attest: async (req) => ({ ok: true, attestor: 1, signer: honest[1]!.evm, signature: await sign(req.statement) }),
+      ...honest[1]!,
+      attest: async (req) => ({ ok: true, attestor: 1, signer: honest[1]!.evm, signature: await sign(req.statement) }),
     })
     const statement = digestOf(currentOrder)
     const own = await privateKeyToAccount(keys[1]!).sign({ hash: statement })
     // The same signature with s -> n - s (and v flipped) recovers to the same key, but ECDSA.tryRecoverCalldata refuses it.
     const s = BigInt(`0x${own.slice(66, 130)}`)
-    const highS = `${own.slice(0, 66)}${(secp256k1.CURVE.n - s).toString(16).padStart(64, '0')}${own.slice(130) === '1b' ? '1c' : '1b'}` as Hex
+    const highS =
+      `${own.slice(0, 66)}${(secp256k1.CURVE.n - s).toString(16).padStart(64, '0')}${own.slice(130) === '1b' ? '1c' : '1b'}` as Hex
     const cases: [string, Attestor][] = [
       ['high s', answering(() => highS)],
       ['another key', answering((d) => privateKeyToAccount(keys[0]!).sign({ hash: d }))],
@@ -96,7 +120,10 @@ describe('the attestor quorum', () => {
     ]
     for (const [what, bad] of cases) {
       const q = await collectQuorum([honest[0]!, bad], { rail: 'evm-origin', orderId, statement }, { timeoutMs: 1_000 })
-      expect(q.signatures.map((x) => x.attestor), what).toEqual([0])
+      expect(
+        q.signatures.map((x) => x.attestor),
+        what,
+      ).toEqual([0])
       expect(q.refusals.join(), what).toMatch(/does not verify/)
     }
     // And its own signature still counts.

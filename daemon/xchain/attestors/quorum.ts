@@ -1,8 +1,8 @@
-import { hexToBytes, type Hex } from 'viem'
-import { ed25519Verifies } from '../../../src/sdk/solana/ed25519-keys.js'
+import { type Hex, hexToBytes } from 'viem'
 import { isSignedBy } from '../../../src/sdk/evm-signer.js'
+import { ed25519Verifies } from '../../../src/sdk/solana/ed25519-keys.js'
 import type { Signed } from '../rail.js'
-import type { AttestRequest, Attestor } from './attestor.js'
+import type { Attestor, AttestRequest } from './attestor.js'
 
 /** The attestor quorum (docs/cross-chain.md "Cross-chain orders"): 2 of 3. */
 export const QUORUM = 2
@@ -15,7 +15,11 @@ export type QuorumResult = { signatures: Signed[]; refusals: string[] }
  * answer is checked here too (right signer, valid signature over exactly this statement): a bad
  * one is dropped, never counted. Gives up after `timeoutMs` with what it has.
  */
-export function collectQuorum(attestors: Attestor[], req: AttestRequest, opts: { needed?: number; timeoutMs?: number } = {}): Promise<QuorumResult> {
+export function collectQuorum(
+  attestors: Attestor[],
+  req: AttestRequest,
+  opts: { needed?: number; timeoutMs?: number } = {},
+): Promise<QuorumResult> {
   const needed = opts.needed ?? QUORUM
   const signatures: Signed[] = []
   const refusals: string[] = []
@@ -35,24 +39,33 @@ export function collectQuorum(attestors: Attestor[], req: AttestRequest, opts: {
     }, opts.timeoutMs ?? 3_000)
     timer.unref?.()
     for (const a of attestors) {
-      a.attest(req).then(async (answer) => {
-        if (done) return
-        if (!answer.ok) refusals.push(answer.reason)
-        else if (await validSignature(a, req, answer)) signatures.push({ attestor: answer.attestor, signer: answer.signer, signature: answer.signature })
-        else refusals.push(`attestor ${a.index}: its signature does not verify against its key and this statement`)
-      }, (e: unknown) => {
-        refusals.push(`attestor ${a.index}: ${e instanceof Error ? e.message : String(e)}`)
-      }).finally(() => {
-        pending--
-        if (signatures.length >= needed || pending === 0) finish()
-      })
+      a.attest(req)
+        .then(
+          async (answer) => {
+            if (done) return
+            if (!answer.ok) refusals.push(answer.reason)
+            else if (await validSignature(a, req, answer))
+              signatures.push({ attestor: answer.attestor, signer: answer.signer, signature: answer.signature })
+            else refusals.push(`attestor ${a.index}: its signature does not verify against its key and this statement`)
+          },
+          (e: unknown) => {
+            refusals.push(`attestor ${a.index}: ${e instanceof Error ? e.message : String(e)}`)
+          },
+        )
+        .finally(() => {
+          pending--
+          if (signatures.length >= needed || pending === 0) finish()
+        })
     }
     if (attestors.length === 0) finish()
   })
 }
 
 /** Whether at least `needed` attestors answer a ping within `timeoutMs` (asked at once). */
-export function quorumReachable(attestors: Attestor[], opts: { needed?: number; timeoutMs?: number } = {}): Promise<boolean> {
+export function quorumReachable(
+  attestors: Attestor[],
+  opts: { needed?: number; timeoutMs?: number } = {},
+): Promise<boolean> {
   const needed = opts.needed ?? QUORUM
   return new Promise((resolve) => {
     let up = 0
@@ -60,16 +73,21 @@ export function quorumReachable(attestors: Attestor[], opts: { needed?: number; 
     const timer = setTimeout(() => resolve(false), opts.timeoutMs ?? 1_000)
     timer.unref?.()
     for (const a of attestors) {
-      a.ping().then((ok) => (ok ? up++ : undefined), () => undefined).finally(() => {
-        answered++
-        if (up >= needed) {
-          clearTimeout(timer)
-          resolve(true)
-        } else if (answered === attestors.length) {
-          clearTimeout(timer)
-          resolve(false)
-        }
-      })
+      a.ping()
+        .then(
+          (ok) => (ok ? up++ : undefined),
+          () => undefined,
+        )
+        .finally(() => {
+          answered++
+          if (up >= needed) {
+            clearTimeout(timer)
+            resolve(true)
+          } else if (answered === attestors.length) {
+            clearTimeout(timer)
+            resolve(false)
+          }
+        })
     }
   })
 }

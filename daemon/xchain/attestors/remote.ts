@@ -1,5 +1,5 @@
-import { attestorPaths, type AttestorHealth, type AttestResponse } from '../../../src/sdk/xchain/attestor.js'
 import { BaseError } from '../../../src/errors/base.js'
+import { type AttestorHealth, type AttestResponse, attestorPaths } from '../../../src/sdk/xchain/attestor.js'
 import type { AttestAnswer, Attestor, AttestorMode } from './attestor.js'
 
 /**
@@ -8,7 +8,12 @@ import type { AttestAnswer, Attestor, AttestorMode } from './attestor.js'
  * keys.json); otherwise it is learnt from its /health. Either way the quorum checks every signature
  * against that identity, and the on-chain verifier checks it again.
  */
-export function remoteAttestor(p: { index: number; url: string; expect?: { ed25519: string; evm: `0x${string}` }; timeoutMs?: number }): Attestor {
+export function remoteAttestor(p: {
+  index: number
+  url: string
+  expect?: { ed25519: string; evm: `0x${string}` }
+  timeoutMs?: number
+}): Attestor {
   const base = p.url.replace(/\/$/, '')
   const timeout = p.timeoutMs ?? 3_000
   let identity = p.expect
@@ -19,16 +24,19 @@ export function remoteAttestor(p: { index: number; url: string; expect?: { ed255
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      headersTimeout: timeout, bodyTimeout: timeout,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
     })
     const text = await res.body.text()
-    if (res.statusCode !== 200) throw new RemoteAttestorError(`attestor ${p.index} at ${base} answered ${res.statusCode}: ${text.slice(0, 200)}`)
+    if (res.statusCode !== 200)
+      throw new RemoteAttestorError(`attestor ${p.index} at ${base} answered ${res.statusCode}: ${text.slice(0, 200)}`)
     return JSON.parse(text) as T
   }
   /** Reads /health and checks the process is attestor `index` with the expected keys. */
   const health = async () => {
     const h = await call<AttestorHealth>(attestorPaths.health)
-    if (h.index !== p.index) throw new RemoteAttestorError(`the attestor at ${base} is index ${h.index}, configured as ${p.index}`)
+    if (h.index !== p.index)
+      throw new RemoteAttestorError(`the attestor at ${base} is index ${h.index}, configured as ${p.index}`)
     if (identity && (identity.ed25519 !== h.ed25519 || identity.evm.toLowerCase() !== h.evm.toLowerCase())) {
       throw new RemoteAttestorError(`the attestor at ${base} signs with other keys than attestor ${p.index}'s`)
     }

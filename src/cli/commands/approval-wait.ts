@@ -12,7 +12,8 @@ export function waitSeconds(v: string | boolean | undefined, flag: string): numb
   if (v === undefined || v === false) return undefined
   if (v === true) return WAIT_APPROVAL_DEFAULT_SECONDS
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 1 || n > WAIT_APPROVAL_MAX_SECONDS) throw usageError(`${flag} '${v}' is not a whole number of seconds from 1 to ${WAIT_APPROVAL_MAX_SECONDS}`)
+  if (!Number.isInteger(n) || n < 1 || n > WAIT_APPROVAL_MAX_SECONDS)
+    throw usageError(`${flag} '${v}' is not a whole number of seconds from 1 to ${WAIT_APPROVAL_MAX_SECONDS}`)
   return n
 }
 
@@ -24,7 +25,8 @@ export function waitSeconds(v: string | boolean | undefined, flag: string): numb
  * pending at the end: the APPROVAL_REQUIRED error (exit 11) with its approvalId, to come back with.
  */
 export async function withApproval<T>(
-  deps: PlatformDeps, o: { wait: number | undefined; approvalId: string | undefined; retry: (id: string) => string },
+  deps: PlatformDeps,
+  o: { wait: number | undefined; approvalId: string | undefined; retry: (id: string) => string },
   call: (approvalId: string | undefined) => Promise<T>,
 ): Promise<T> {
   try {
@@ -32,7 +34,9 @@ export async function withApproval<T>(
   } catch (e) {
     if (o.wait === undefined || !(e instanceof ApiError) || e.code !== 'APPROVAL_REQUIRED') throw e
     const approvalId = (e.body as { approvalId: string }).approvalId
-    deps.ctx.stderr(`Approval ${approvalId} is waiting for the agent's owner (parx approvals approve ${approvalId}); waiting up to ${o.wait} s.`)
+    deps.ctx.stderr(
+      `Approval ${approvalId} is waiting for the agent's owner (parx approvals approve ${approvalId}); waiting up to ${o.wait} s.`,
+    )
     if (!(await decided(deps, approvalId, o.wait))) {
       e.message = `${e.message} (still pending after ${o.wait} s: ${o.retry(approvalId)} once it is approved)`
       throw e

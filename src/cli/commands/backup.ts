@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, label, type CliContext } from '../context.js'
+import { type CliContext, emit, label } from '../context.js'
 import { usageError } from '../errors.js'
 
 export type BackupOptions = { to: string; dataDir?: string; operatorToken?: string }
@@ -18,16 +18,26 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
   const daemon = await import('../../../daemon/entry.js')
   const { readRuntimeFile } = await import('../runtime-file.js')
   const to = resolve(opts.to)
-  if (existsSync(to)) throw usageError(`--to ${opts.to} exists already; pass a new file name (a backup never overwrites one)`)
-  const dataDir = resolve(opts.dataDir ?? ctx.env.PARX_DATA_DIR ?? readRuntimeFile(ctx.env)?.dataDir ?? defaultDataDir('local', ctx.env))
-  if (!existsSync(storePath(dataDir))) throw usageError(`${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`)
+  if (existsSync(to))
+    throw usageError(`--to ${opts.to} exists already; pass a new file name (a backup never overwrites one)`)
+  const dataDir = resolve(
+    opts.dataDir ?? ctx.env.PARX_DATA_DIR ?? readRuntimeFile(ctx.env)?.dataDir ?? defaultDataDir('local', ctx.env),
+  )
+  if (!existsSync(storePath(dataDir)))
+    throw usageError(
+      `${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`,
+    )
   const holder = await daemon.lockHolder(dataDir)
   let result: BackupResult
   if (holder?.url) {
     const { callDaemon } = await import('../daemon-call.js')
     const { resolveOperatorToken } = await import('../operator-token.js')
     const token = resolveOperatorToken({ operatorToken: opts.operatorToken, dataDir }, ctx.env)
-    const r = await callDaemon<{ file: string; bytes: number; manifest: { files: Record<string, unknown> } }>({ apiUrl: holder.url }, '/api/operator/backup', { method: 'POST', body: {}, headers: { authorization: `Bearer ${token}` } })
+    const r = await callDaemon<{ file: string; bytes: number; manifest: { files: Record<string, unknown> } }>(
+      { apiUrl: holder.url },
+      '/api/operator/backup',
+      { method: 'POST', body: {}, headers: { authorization: `Bearer ${token}` } },
+    )
     try {
       renameSync(r.file, to)
     } catch (e) {
@@ -37,7 +47,10 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
     }
     result = { file: to, bytes: r.bytes, taken: 'live', dataDir, files: Object.keys(r.manifest.files) }
   } else {
-    if (holder) throw usageError(`the daemon of ${dataDir} (pid ${holder.pid}) is still starting; run parx backup again once it is ready`)
+    if (holder)
+      throw usageError(
+        `the daemon of ${dataDir} (pid ${holder.pid}) is still starting; run parx backup again once it is ready`,
+      )
     // Stopped: hold the data dir's lock so no `parx serve` starts on it while the files are copied.
     const { packageVersion } = await import('../../config/package-root.js')
     const lock = await daemon.lockDataDir(dataDir)
@@ -59,9 +72,14 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
 
 export function define(ctx: () => CliContext): Command {
   return new Command('backup')
-    .description('copy a data dir (SQLite store, embedded chain states, keys) into one file, from a running or stopped daemon')
+    .description(
+      'copy a data dir (SQLite store, embedded chain states, keys) into one file, from a running or stopped daemon',
+    )
     .requiredOption('--to <file>', 'the backup file to write (.tar.gz; must not exist)')
-    .option('--data-dir <dir>', 'the data dir to back up (default PARX_DATA_DIR, the running `parx serve`, or the local default)')
+    .option(
+      '--data-dir <dir>',
+      'the data dir to back up (default PARX_DATA_DIR, the running `parx serve`, or the local default)',
+    )
     .option('--operator-token <token>', 'operator token of a running daemon (default: read from the data dir)')
     .action(async (opts: BackupOptions) => void (await run(opts, ctx())))
 }

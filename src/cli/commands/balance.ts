@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Balance } from '../../sdk/platform/wallet.js'
-import { label, type CliContext } from '../context.js'
-import { agentIdOf, needAgent, ok, platformAction, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { type CliContext, label } from '../context.js'
+import { agentIdOf, type CommandResult, needAgent, ok, type PlatformDeps, platformAction } from './platform-shared.js'
 
 /** The agent wallet's token balances (TOKEN_A and TOKEN_B on Base) and its native coin. */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<Balance>> {

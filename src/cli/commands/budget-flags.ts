@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import type { WindowsView } from '../../sdk/platform/limits.js'
-import { label, type CliContext } from '../context.js'
+import { type CliContext, label } from '../context.js'
 import { usageError } from '../errors.js'
 import { decimalArg } from './platform-shared.js'
 
@@ -9,7 +9,13 @@ import { decimalArg } from './platform-shared.js'
  * rolling window. Each takes USD, or `none` to clear that limit.
  */
 export type BudgetOptions = { perPayment?: string; hourly?: string; daily?: string; weekly?: string; monthly?: string }
-export type BudgetBody = { perPaymentUsd?: string | null; hourlyUsd?: string | null; dailyUsd?: string | null; weeklyUsd?: string | null; monthlyUsd?: string | null }
+export type BudgetBody = {
+  perPaymentUsd?: string | null
+  hourlyUsd?: string | null
+  dailyUsd?: string | null
+  weeklyUsd?: string | null
+  monthlyUsd?: string | null
+}
 
 const FLAGS = [
   ['perPayment', 'perPaymentUsd', '--per-payment', 'most one pay, send or swap may spend'],

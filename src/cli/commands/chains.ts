@@ -1,8 +1,14 @@
 import { Command, Option } from 'commander'
 import { defaultDataDir } from '../../config/paths.js'
-import { label, type CliContext } from '../context.js'
+import { type CliContext, label } from '../context.js'
 
-export type ChainsOptions = { as?: 'local' | 'testnet'; port?: string; host?: string; dataDir?: string; fresh?: boolean }
+export type ChainsOptions = {
+  as?: 'local' | 'testnet'
+  port?: string
+  host?: string
+  dataDir?: string
+  fresh?: boolean
+}
 
 type DaemonModule = typeof import('../../../daemon/entry.js')
 
@@ -17,10 +23,29 @@ export async function run(opts: ChainsOptions, ctx: CliContext, deps = { loadDae
   const as = opts.as ?? 'local'
   const dataDir = opts.dataDir ?? defaultDataDir(`chains-${as}`, ctx.env)
   const { startStandaloneChains } = await deps.loadDaemon()
-  const chains = await startStandaloneChains({ as, dataDir, host: opts.host, port: opts.port === undefined ? 8545 : Number(opts.port), fresh: opts.fresh })
+  const chains = await startStandaloneChains({
+    as,
+    dataDir,
+    host: opts.host,
+    port: opts.port === undefined ? 8545 : Number(opts.port),
+    fresh: opts.fresh,
+  })
   const serve = { profile: as, rpc: chains.rpc, contracts: chains.contracts }
   if (ctx.output === 'json') {
-    ctx.stdout(JSON.stringify({ ready: true, as, pid: process.pid, dataDir, rpc: chains.rpc, contracts: chains.contracts, faucet: chains.faucetUrl, accounts: chains.accounts, serve, env: chains.env }))
+    ctx.stdout(
+      JSON.stringify({
+        ready: true,
+        as,
+        pid: process.pid,
+        dataDir,
+        rpc: chains.rpc,
+        contracts: chains.contracts,
+        faucet: chains.faucetUrl,
+        accounts: chains.accounts,
+        serve,
+        env: chains.env,
+      }),
+    )
   } else {
     ctx.stdout(`parx chains are ready (as ${as})`)
     for (const [net, url] of Object.entries(chains.rpc)) ctx.stdout(`${label(ctx, net)}${url}`)
@@ -56,9 +81,21 @@ function untilSignal(): Promise<string> {
 
 export function define(ctx: () => CliContext): Command {
   return new Command('chains')
-    .description('run only the embedded chains (both anvils, the Solana RPC, a faucet) as RPC endpoints for a daemon or a team')
-    .addOption(new Option('--as <profile>', 'present the local networks, or the testnet ones (base-sepolia and radius-testnet chain ids, devnet genesis)').choices(['local', 'testnet']).default('local'))
-    .option('--port <port>', 'first of five ports: Base, Radius, Solana RPC and websocket, faucet (0 picks free ones; default 8545)')
+    .description(
+      'run only the embedded chains (both anvils, the Solana RPC, a faucet) as RPC endpoints for a daemon or a team',
+    )
+    .addOption(
+      new Option(
+        '--as <profile>',
+        'present the local networks, or the testnet ones (base-sepolia and radius-testnet chain ids, devnet genesis)',
+      )
+        .choices(['local', 'testnet'])
+        .default('local'),
+    )
+    .option(
+      '--port <port>',
+      'first of five ports: Base, Radius, Solana RPC and websocket, faucet (0 picks free ones; default 8545)',
+    )
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
     .option('--data-dir <dir>', 'chain state and the keys they are seeded for (default <data>/parx/chains-<as>)')
     .option('--fresh', 'delete the data dir first and start over')

@@ -1,9 +1,9 @@
-import { Command, Option } from 'commander'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Command, Option } from 'commander'
+import { packageRoot } from '../../config/package-root.js'
 import { completions } from '../completions.js'
 import type { CliContext } from '../context.js'
-import { packageRoot } from '../../config/package-root.js'
 
 export const completionsDir = () => join(packageRoot(), 'completions')
 export const completionFiles = { bash: 'parx.bash', zsh: '_parx', fish: 'parx.fish' } as const
@@ -14,7 +14,8 @@ export type CompletionOptions = { shell?: 'bash' | 'zsh' | 'fish'; write?: boole
 export function run(opts: CompletionOptions, ctx: CliContext, program: Command): number {
   const scripts = completions(program)
   if (opts.write) {
-    for (const [shell, file] of Object.entries(completionFiles)) writeFileSync(join(completionsDir(), file), scripts[shell as keyof typeof scripts])
+    for (const [shell, file] of Object.entries(completionFiles))
+      writeFileSync(join(completionsDir(), file), scripts[shell as keyof typeof scripts])
     ctx.stderr(`wrote ${Object.values(completionFiles).join(', ')} to ${completionsDir()}`)
     return 0
   }

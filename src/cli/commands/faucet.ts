@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander'
-import { emit, type CliContext } from '../context.js'
+import { type CliContext, emit } from '../context.js'
 import { callDaemon } from '../daemon-call.js'
 import * as validate from '../validate.js'
 import { choiceOption, localNetworks, tokenSymbols } from '../values.js'
@@ -29,7 +29,13 @@ export function define(ctx: () => CliContext): Command {
   return new Command('faucet')
     .description('mint test tokens to any address (local profile only)')
     .requiredOption('--to <address>', 'recipient (EVM address, or Solana public key with --network local-solana)')
-    .addOption(choiceOption('--token <symbol>', 'USDC, PUSD, XUSD, ETH on EVM; SOL, USDC, PUSD, XUSD on Solana', tokenSymbols).default('USDC'))
+    .addOption(
+      choiceOption(
+        '--token <symbol>',
+        'USDC, PUSD, XUSD, ETH on EVM; SOL, USDC, PUSD, XUSD on Solana',
+        tokenSymbols,
+      ).default('USDC'),
+    )
     .option('--amount <amount>', 'human amount', '1000')
     .addOption(new Option('--network <key>', 'which embedded chain (default local-base)').choices(localNetworks))
     .action(async (opts: FaucetOptions) => void (await run(opts, ctx())))

@@ -1,6 +1,6 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../context.js'
-import { credentialEnv, removeCredentials, type Credentials } from '../credentials.js'
+import { type CliContext, emit } from '../context.js'
+import { type Credentials, credentialEnv, removeCredentials } from '../credentials.js'
 
 export type LogoutOptions = { user?: boolean; agent?: boolean }
 export type LogoutResult = { removed: (keyof Credentials)[]; path: string; stillFromEnv: string[] }
@@ -8,7 +8,10 @@ export type LogoutResult = { removed: (keyof Credentials)[]; path: string; still
 /** Removes stored keys: both by default, or only the user's or the agent's. */
 export async function run(opts: LogoutOptions, ctx: CliContext): Promise<LogoutResult> {
   const both = !opts.user && !opts.agent
-  const fields: (keyof Credentials)[] = [...(both || opts.agent ? (['agentKey', 'agentId'] as const) : []), ...(both || opts.user ? (['userKey'] as const) : [])]
+  const fields: (keyof Credentials)[] = [
+    ...(both || opts.agent ? (['agentKey', 'agentId'] as const) : []),
+    ...(both || opts.user ? (['userKey'] as const) : []),
+  ]
   const { removed, path } = await removeCredentials(ctx, fields)
   // A key in the environment still applies: say so rather than pretend it is gone.
   const stillFromEnv = fields.map((f) => credentialEnv[f]).filter((name) => !!ctx.env[name])

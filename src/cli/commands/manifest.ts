@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Manifest } from '../../sdk/platform/manifest.js'
-import { label, type CliContext } from '../context.js'
-import { ok, platformAction, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { type CliContext, label } from '../context.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction } from './platform-shared.js'
 
 /** The platform manifest: networks, tokens, payment protocols, limits and the agent routes (no key needed). */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<Manifest>> {
@@ -12,7 +12,8 @@ export function human(m: Manifest, ctx: CliContext): string[] {
   return [
     `${label(ctx, 'platform')}${m.name} ${m.version} (${m.profile})`,
     ...m.networks.map(
-      (n) => `${label(ctx, n.key)}${n.tokens.map((t) => t.symbol).join(', ')}; ${n.sendMethod}${n.swapPairs.length ? `; swaps ${n.swapPairs.map(([f, t]) => `${f}->${t}`).join(', ')}` : ''}`,
+      (n) =>
+        `${label(ctx, n.key)}${n.tokens.map((t) => t.symbol).join(', ')}; ${n.sendMethod}${n.swapPairs.length ? `; swaps ${n.swapPairs.map(([f, t]) => `${f}->${t}`).join(', ')}` : ''}`,
     ),
     `${label(ctx, 'payments')}${m.payments.protocols.join(', ')} via ${m.payments.facilitator}`,
     `${label(ctx, 'receipt signer')}${m.receipts.signer ?? 'none (this deployment signs no receipts)'}`,
@@ -23,5 +24,10 @@ export function human(m: Manifest, ctx: CliContext): string[] {
 }
 
 export function define(ctx: () => CliContext): Command {
-  return platformAction(new Command('manifest').description('the platform manifest: networks, tokens, payments, limits, agent routes'), ctx, run, human)
+  return platformAction(
+    new Command('manifest').description('the platform manifest: networks, tokens, payments, limits, agent routes'),
+    ctx,
+    run,
+    human,
+  )
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { PAY_METHODS, RESERVED_HEADERS, payBody } from '../../sdk/platform/pay.js'
+import { PAY_METHODS, payBody, RESERVED_HEADERS } from '../../sdk/platform/pay.js'
 import { usageError } from '../errors.js'
 
 /** The request pay forwards to the seller: what the platform's pay body takes besides the URL. */
@@ -40,23 +40,39 @@ export async function sellerRequest(
 ): Promise<SellerRequest> {
   const names = opts.names ?? cliNames
   const given = (['data', 'json', 'body'] as const).filter((k) => input[k] !== undefined)
-  if (given.length > 1) throw usageError(`give the body once: ${given.map((k) => (k === 'data' ? '-d/--data' : k === 'json' ? '--json' : 'body')).join(' and ')} were both given`)
+  if (given.length > 1)
+    throw usageError(
+      `give the body once: ${given.map((k) => (k === 'data' ? '-d/--data' : k === 'json' ? '--json' : 'body')).join(' and ')} were both given`,
+    )
   const bodyFlag = input.json !== undefined ? '--json' : names.body
   const body =
-    input.body ?? (input.data !== undefined ? await bodyArg(input.data, '-d/--data', opts.stdin) : input.json !== undefined ? await bodyArg(input.json, '--json', opts.stdin) : undefined)
+    input.body ??
+    (input.data !== undefined
+      ? await bodyArg(input.data, '-d/--data', opts.stdin)
+      : input.json !== undefined
+        ? await bodyArg(input.json, '--json', opts.stdin)
+        : undefined)
 
   const headers: Record<string, string> = {}
   const set = (name: string, value: string) => {
     for (const k of Object.keys(headers)) if (k.toLowerCase() === name.toLowerCase()) delete headers[k]
     headers[name] = value
   }
-  const defaults = input.json !== undefined ? { 'content-type': 'application/json', accept: 'application/json' } : input.data !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}
+  const defaults =
+    input.json !== undefined
+      ? { 'content-type': 'application/json', accept: 'application/json' }
+      : input.data !== undefined
+        ? { 'content-type': 'application/x-www-form-urlencoded' }
+        : {}
   for (const [k, v] of Object.entries(defaults)) set(k, v)
   const typed = [...(input.header ?? []).map((h) => headerArg(h, names.header)), ...Object.entries(input.headers ?? {})]
   for (const [name, value] of typed) {
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw usageError(`${names.header} '${name}': a header name has characters HTTP does not allow`)
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name))
+      throw usageError(`${names.header} '${name}': a header name has characters HTTP does not allow`)
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
-      throw usageError(`${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the platform sets the payment and connection headers itself, and the agent's keys never go to a seller)`)
+      throw usageError(
+        `${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the platform sets the payment and connection headers itself, and the agent's keys never go to a seller)`,
+      )
     }
     set(name, value)
   }
@@ -64,11 +80,14 @@ export async function sellerRequest(
   let method: SellerRequest['method']
   if (input.method !== undefined) {
     const m = input.method.trim().toUpperCase()
-    if (!(PAY_METHODS as readonly string[]).includes(m)) throw usageError(`${names.method} '${input.method}': pay forwards ${PAY_METHODS.join(', ')}`)
+    if (!(PAY_METHODS as readonly string[]).includes(m))
+      throw usageError(`${names.method} '${input.method}': pay forwards ${PAY_METHODS.join(', ')}`)
     method = m as SellerRequest['method']
   } else method = body !== undefined ? 'POST' : 'GET'
   if (method === 'GET' && body !== undefined) {
-    throw usageError(`a GET has no body: ${names === cliNames ? `drop -X GET (${bodyFlag} implies POST) or pass -X POST` : 'pass method POST (or PUT, PATCH, DELETE)'}`)
+    throw usageError(
+      `a GET has no body: ${names === cliNames ? `drop -X GET (${bodyFlag} implies POST) or pass -X POST` : 'pass method POST (or PUT, PATCH, DELETE)'}`,
+    )
   }
 
   // The contract's own checks (sizes, counts), so that nothing the platform would refuse as 400 is sent.
@@ -76,7 +95,14 @@ export async function sellerRequest(
   const checked = payBody.safeParse({ url, ...req })
   if (!checked.success) {
     const issue = checked.error.issues[0]!
-    const where = issue.path[0] === 'headers' ? names.header : issue.path[0] === 'body' ? bodyFlag : issue.path[0] === 'method' ? names.method : String(issue.path[0] ?? 'request')
+    const where =
+      issue.path[0] === 'headers'
+        ? names.header
+        : issue.path[0] === 'body'
+          ? bodyFlag
+          : issue.path[0] === 'method'
+            ? names.method
+            : String(issue.path[0] ?? 'request')
     throw usageError(`${where}: ${issue.message}`)
   }
   return req
@@ -99,7 +125,9 @@ async function bodyArg(v: string, flag: string, stdin?: () => Promise<Buffer>): 
     try {
       bytes = await readFile(path)
     } catch (e) {
-      throw usageError(`${flag} @${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+      throw usageError(
+        `${flag} @${path}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      )
     }
   }
   try {

@@ -7,8 +7,8 @@ import { emit } from '../context.js'
 import { describeError } from '../describe-error.js'
 import { callTool } from '../mcp/tools.js'
 import { AGENT_KEY, fakeDeps, SELLER_URL } from './fake-platform.js'
-import * as pay from './pay.js'
 import type { PayOptions } from './pay.js'
+import * as pay from './pay.js'
 
 const agent = { agentKey: AGENT_KEY }
 const dir = mkdtempSync(join(tmpdir(), 'parx-pay-'))
@@ -19,17 +19,34 @@ async function cli(opts: PayOptions, deps = fakeDeps(agent)) {
   try {
     const r = await pay.run(opts, deps)
     emit(deps.ctx, r.data, () => pay.human(r.data, deps.ctx, opts.out))
-    return { exit: r.exit as number, data: r.data, out: deps.out, err: deps.err, sent: deps.state.payBodies, calls: deps.state.calls }
+    return {
+      exit: r.exit as number,
+      data: r.data,
+      out: deps.out,
+      err: deps.err,
+      sent: deps.state.payBodies,
+      calls: deps.state.calls,
+    }
   } catch (e) {
     const d = describeError(e)
-    return { exit: d.exit as number, error: { error: d.message, code: d.code, fields: d.fields }, out: deps.out, err: deps.err, sent: deps.state.payBodies, calls: deps.state.calls }
+    return {
+      exit: d.exit as number,
+      error: { error: d.message, code: d.code, fields: d.fields },
+      out: deps.out,
+      err: deps.err,
+      sent: deps.state.payBodies,
+      calls: deps.state.calls,
+    }
   }
 }
 
 /** A refusal: the usage exit code, the reason, and nothing sent to the platform. */
 async function refused(opts: PayOptions, reason: RegExp) {
   const r = await cli(opts)
-  expect(r, JSON.stringify(opts)).toMatchObject({ exit: 2, error: { code: 'USAGE', error: expect.stringMatching(reason) } })
+  expect(r, JSON.stringify(opts)).toMatchObject({
+    exit: 2,
+    error: { code: 'USAGE', error: expect.stringMatching(reason) },
+  })
   expect(r.calls).toEqual([])
 }
 
@@ -37,21 +54,47 @@ describe('pay: the HTTP call, as curl takes it', () => {
   it('-X POST --json: method, body, and content-type and accept as curl sets them', async () => {
     const r = await cli({ url: SELLER_URL, method: 'POST', json: '{"q":1}' })
     expect(r.exit).toBe(0)
-    expect(r.sent).toEqual([{ url: SELLER_URL, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"q":1}', dryRun: false }])
+    expect(r.sent).toEqual([
+      {
+        url: SELLER_URL,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{"q":1}',
+        dryRun: false,
+      },
+    ])
   })
 
   it('-d and --json imply POST unless -X is given; -d sends the form content type; -X is case-insensitive', async () => {
     expect((await cli({ url: SELLER_URL, json: '[]' })).sent[0]).toMatchObject({ method: 'POST', body: '[]' })
-    expect((await cli({ url: SELLER_URL, data: 'a=1&b=2' })).sent[0]).toMatchObject({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' })
-    expect((await cli({ url: SELLER_URL, method: 'put', data: 'x' })).sent[0]).toMatchObject({ method: 'PUT', body: 'x' })
+    expect((await cli({ url: SELLER_URL, data: 'a=1&b=2' })).sent[0]).toMatchObject({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=2',
+    })
+    expect((await cli({ url: SELLER_URL, method: 'put', data: 'x' })).sent[0]).toMatchObject({
+      method: 'PUT',
+      body: 'x',
+    })
     expect((await cli({ url: SELLER_URL, method: 'delete' })).sent[0]).toMatchObject({ method: 'DELETE' })
     // A plain GET sends only the URL, as before.
     expect((await cli({ url: SELLER_URL })).sent).toEqual([{ url: SELLER_URL, dryRun: false }])
   })
 
-  it('-H is repeatable, takes curl\'s Name: value, and a later one (or one typed over --json\'s) wins', async () => {
-    const r = await cli({ url: SELLER_URL, json: '{}', header: ['X-Trace: a:b:c', 'Content-Type: application/vnd.api+json', 'x-trace: 2', 'X-Empty:'] })
-    expect(r.sent[0]).toMatchObject({ headers: { accept: 'application/json', 'Content-Type': 'application/vnd.api+json', 'x-trace': '2', 'X-Empty': '' } })
+  it("-H is repeatable, takes curl's Name: value, and a later one (or one typed over --json's) wins", async () => {
+    const r = await cli({
+      url: SELLER_URL,
+      json: '{}',
+      header: ['X-Trace: a:b:c', 'Content-Type: application/vnd.api+json', 'x-trace: 2', 'X-Empty:'],
+    })
+    expect(r.sent[0]).toMatchObject({
+      headers: {
+        accept: 'application/json',
+        'Content-Type': 'application/vnd.api+json',
+        'x-trace': '2',
+        'X-Empty': '',
+      },
+    })
     expect(Object.keys((r.sent[0] as { headers: object }).headers)).toHaveLength(4)
   })
 
@@ -59,24 +102,52 @@ describe('pay: the HTTP call, as curl takes it', () => {
     const file = join(dir, 'body.json')
     writeFileSync(file, '{\n  "q": 1\n}\n')
     expect((await cli({ url: SELLER_URL, data: `@${file}` })).sent[0]).toMatchObject({ body: '{\n  "q": 1\n}\n' })
-    expect((await cli({ url: SELLER_URL, json: `@${file}` })).sent[0]).toMatchObject({ body: '{\n  "q": 1\n}\n', headers: { 'content-type': 'application/json' } })
+    expect((await cli({ url: SELLER_URL, json: `@${file}` })).sent[0]).toMatchObject({
+      body: '{\n  "q": 1\n}\n',
+      headers: { 'content-type': 'application/json' },
+    })
     const d = fakeDeps(agent)
     d.stdin = async () => Buffer.from('from stdin')
     expect((await cli({ url: SELLER_URL, data: '@-' }, d)).sent[0]).toMatchObject({ body: 'from stdin' })
   })
 
   it('refuses before sending anything: reserved headers, a body on GET, a method not forwarded, malformed flags', async () => {
-    for (const h of ['Authorization: Bearer x', 'x-agent-key: parx-a-1', 'Payment-Signature: abc', 'Host: evil.example', 'Content-Length: 3', 'X-API-Key: k']) {
-      await refused({ url: SELLER_URL, header: [h] }, new RegExp(`-H/--header '${h.split(':')[0]}' is refused: pay may not set .*authorization`))
+    for (const h of [
+      'Authorization: Bearer x',
+      'x-agent-key: parx-a-1',
+      'Payment-Signature: abc',
+      'Host: evil.example',
+      'Content-Length: 3',
+      'X-API-Key: k',
+    ]) {
+      await refused(
+        { url: SELLER_URL, header: [h] },
+        new RegExp(`-H/--header '${h.split(':')[0]}' is refused: pay may not set .*authorization`),
+      )
     }
-    await refused({ url: SELLER_URL, method: 'GET', data: 'x' }, /a GET has no body: drop -X GET \(-d\/--data implies POST\) or pass -X POST/)
-    await refused({ url: SELLER_URL, method: 'GET', json: '{}' }, /a GET has no body: drop -X GET \(--json implies POST\)/)
-    await refused({ url: SELLER_URL, method: 'HEAD' }, /-X\/--method 'HEAD': pay forwards GET, POST, PUT, PATCH, DELETE/)
+    await refused(
+      { url: SELLER_URL, method: 'GET', data: 'x' },
+      /a GET has no body: drop -X GET \(-d\/--data implies POST\) or pass -X POST/,
+    )
+    await refused(
+      { url: SELLER_URL, method: 'GET', json: '{}' },
+      /a GET has no body: drop -X GET \(--json implies POST\)/,
+    )
+    await refused(
+      { url: SELLER_URL, method: 'HEAD' },
+      /-X\/--method 'HEAD': pay forwards GET, POST, PUT, PATCH, DELETE/,
+    )
     await refused({ url: SELLER_URL, header: ['no colon'] }, /-H\/--header 'no colon' is not 'Name: value'/)
     await refused({ url: SELLER_URL, header: ['Bad Name: x'] }, /characters HTTP does not allow/)
-    await refused({ url: SELLER_URL, header: [`X-Big: ${'a'.repeat(9000)}`] }, /-H\/--header: header value longer than 8192/)
+    await refused(
+      { url: SELLER_URL, header: [`X-Big: ${'a'.repeat(9000)}`] },
+      /-H\/--header: header value longer than 8192/,
+    )
     await refused({ url: SELLER_URL, data: 'a', json: '{}' }, /give the body once: -d\/--data and --json/)
-    await refused({ url: SELLER_URL, data: `@${join(dir, 'missing')}` }, /-d\/--data @.*missing: cannot read the file \(ENOENT\)/)
+    await refused(
+      { url: SELLER_URL, data: `@${join(dir, 'missing')}` },
+      /-d\/--data @.*missing: cannot read the file \(ENOENT\)/,
+    )
     const bin = join(dir, 'bin')
     writeFileSync(bin, Buffer.from([0xff, 0xfe, 0x00, 0x81]))
     await refused({ url: SELLER_URL, data: `@${bin}` }, /not UTF-8 text/)
@@ -98,7 +169,17 @@ describe('pay: the HTTP call, as curl takes it', () => {
     const b = fakeDeps(agent, { output: 'text' })
     const real = b.platform
     b.platform = new Proxy(real, {
-      get: (t, name) => (name === 'pay' ? async () => ({ dryRun: false, status: 200, headers: { 'content-type': 'image/png' }, body: png.toString('base64'), bodyEncoding: 'base64', receipt: null }) : t[name as keyof typeof t]),
+      get: (t, name) =>
+        name === 'pay'
+          ? async () => ({
+              dryRun: false,
+              status: 200,
+              headers: { 'content-type': 'image/png' },
+              body: png.toString('base64'),
+              bodyEncoding: 'base64',
+              receipt: null,
+            })
+          : t[name as keyof typeof t],
     })
     const img = join(dir, 'answer.png')
     expect((await cli({ url: SELLER_URL, out: img }, b)).exit).toBe(0)
@@ -113,7 +194,10 @@ describe('pay: the HTTP call, as curl takes it', () => {
 
   it('--max below the price names the flag the user typed; the MCP tool names its field', async () => {
     const r = await cli({ url: SELLER_URL, max: '0.001' })
-    expect(r).toMatchObject({ exit: 7, error: { code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.25 PUSD, above --max 0.001; nothing was paid' } })
+    expect(r).toMatchObject({
+      exit: 7,
+      error: { code: 'PRICE_ABOVE_MAX', error: 'the seller asks 0.25 PUSD, above --max 0.001; nothing was paid' },
+    })
     expect(r.error?.fields).toEqual({ maxAmount: '0.001', amount: '0.25', token: 'PUSD' })
     const m = await cli({ url: SELLER_URL, max: '0.001', via: 'mcp' })
     expect(m.error?.error).toMatch(/above maxAmount 0\.001;/)
@@ -121,25 +205,54 @@ describe('pay: the HTTP call, as curl takes it', () => {
     const t = fakeDeps(agent, { output: 'text', interactive: true, confirm: async () => true })
     const real = t.platform
     t.platform = new Proxy(real, {
-      get: (target, name) => (name === 'pay'
-        ? async (input: { body: { dryRun: boolean; maxAmount?: string } }) => {
-          if (input.body.dryRun) return real.pay(input as never)
-          // The sentence is built from the fields, whatever the platform's message says.
-          throw new ApiError(409, 'PRICE_ABOVE_MAX', 'price above the cap', { maxAmount: input.body.maxAmount, amount: '0.3', token: 'PUSD', error: 'price above the cap', code: 'PRICE_ABOVE_MAX' })
-        }
-        : target[name as keyof typeof target]),
+      get: (target, name) =>
+        name === 'pay'
+          ? async (input: { body: { dryRun: boolean; maxAmount?: string } }) => {
+              if (input.body.dryRun) return real.pay(input as never)
+              // The sentence is built from the fields, whatever the platform's message says.
+              throw new ApiError(409, 'PRICE_ABOVE_MAX', 'price above the cap', {
+                maxAmount: input.body.maxAmount,
+                amount: '0.3',
+                token: 'PUSD',
+                error: 'price above the cap',
+                code: 'PRICE_ABOVE_MAX',
+              })
+            }
+          : target[name as keyof typeof target],
     })
     const raised = await cli({ url: SELLER_URL, max: '5' }, t)
-    expect(raised).toMatchObject({ exit: 7, error: { error: 'the seller asks 0.3 PUSD, above the price you accepted (0.25); nothing was paid' } })
+    expect(raised).toMatchObject({
+      exit: 7,
+      error: { error: 'the seller asks 0.3 PUSD, above the price you accepted (0.25); nothing was paid' },
+    })
   })
 })
 
 describe('the MCP pay tool', () => {
   it('takes method, headers and body, and refuses what the CLI refuses, before paying', async () => {
     const d = fakeDeps(agent)
-    const ok = await callTool('pay', { url: SELLER_URL, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":1}', maxAmount: '1' }, async () => d)
+    const ok = await callTool(
+      'pay',
+      {
+        url: SELLER_URL,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"q":1}',
+        maxAmount: '1',
+      },
+      async () => d,
+    )
     expect(ok.isError).toBeFalsy()
-    expect(d.state.payBodies).toEqual([{ url: SELLER_URL, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"q":1}', maxAmount: '1', dryRun: false }])
+    expect(d.state.payBodies).toEqual([
+      {
+        url: SELLER_URL,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"q":1}',
+        maxAmount: '1',
+        dryRun: false,
+      },
+    ])
     // A body implies POST; a body that starts with @ is text, never a file.
     const at = fakeDeps(agent)
     await callTool('pay', { url: SELLER_URL, body: '@/etc/passwd', maxAmount: '1' }, async () => at)

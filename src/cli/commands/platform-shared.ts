@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
-import { emit, type CliContext } from '../context.js'
+import { type ExitCode, exitCodes } from '../../errors/exit-codes.js'
+import { type CliContext, emit } from '../context.js'
 import { CliError, usageError } from '../errors.js'
-import { exitCodes, type ExitCode } from '../../errors/exit-codes.js'
 import type { PlatformApi, PlatformConnection } from '../platform-client.js'
 
 /** Who is logged in, as far as the CLI knows before asking the platform (keys never leave here). */
@@ -29,7 +29,10 @@ export const ok = <T>(data: T): CommandResult<T> => ({ data, exit: exitCodes.ok 
 
 /** The credentials in effect (environment over the config file) and a node:http client with them. */
 export async function platformDeps(ctx: CliContext, extra: { operatorToken?: string } = {}): Promise<PlatformDeps> {
-  const [{ resolveCredentials }, { createCliPlatform }] = await Promise.all([import('../credentials.js'), import('../platform-client.js')])
+  const [{ resolveCredentials }, { createCliPlatform }] = await Promise.all([
+    import('../credentials.js'),
+    import('../platform-client.js'),
+  ])
   const { values, sources } = await resolveCredentials(ctx)
   const url = values.agentsUrl
   // The stored agent id was stored with the stored key: an agent key from the environment may be another agent's.
@@ -47,14 +50,20 @@ export async function platformDeps(ctx: CliContext, extra: { operatorToken?: str
 export function needAgent(deps: Pick<PlatformDeps, 'session'>, command: string): void {
   if (deps.session.agentKey) return
   const why = deps.session.userKey ? ' (a user key is logged in, but this command acts as an agent)' : ''
-  throw new CliError('NO_CREDENTIALS', `\`parx ${command}\` needs an agent key${why}: log in with \`parx agent login --agent-key <key>\` or set PARX_AGENT_KEY`)
+  throw new CliError(
+    'NO_CREDENTIALS',
+    `\`parx ${command}\` needs an agent key${why}: log in with \`parx agent login --agent-key <key>\` or set PARX_AGENT_KEY`,
+  )
 }
 
 /** User commands (agents, endpoints) act with the user's key. */
 export function needUser(deps: Pick<PlatformDeps, 'session'>, command: string): void {
   if (deps.session.userKey) return
   const why = deps.session.agentKey ? ' (an agent key is logged in, but this command acts as its user)' : ''
-  throw new CliError('NO_CREDENTIALS', `\`parx ${command}\` needs a user key${why}: log in with \`parx auth user login --user-key <key>\` or set PARX_USER_KEY`)
+  throw new CliError(
+    'NO_CREDENTIALS',
+    `\`parx ${command}\` needs a user key${why}: log in with \`parx auth user login --user-key <key>\` or set PARX_USER_KEY`,
+  )
 }
 
 /** The agent a command acts on: PARX_AGENT_ID or the stored one, else the agent the key belongs to. */
@@ -73,7 +82,12 @@ export async function spinning<T>(deps: Pick<PlatformDeps, 'ctx'>, what: string,
 }
 
 /** An agent command's one call (send, swap): needs an agent key, resolves the agent's id, spins meanwhile. */
-export async function agentCall<T>(deps: PlatformDeps, command: string, what: string, call: (id: string) => Promise<T>): Promise<CommandResult<T>> {
+export async function agentCall<T>(
+  deps: PlatformDeps,
+  command: string,
+  what: string,
+  call: (id: string) => Promise<T>,
+): Promise<CommandResult<T>> {
   needAgent(deps, command)
   const id = await agentIdOf(deps)
   return ok(await spinning(deps, what, () => call(id)))
@@ -81,7 +95,8 @@ export async function agentCall<T>(deps: PlatformDeps, command: string, what: st
 
 /** An agent or key id given as a flag or argument, checked before it reaches a path. */
 export function uuidArg(value: string, name: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw usageError(`${name} '${value}' is not a UUID`)
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+    throw usageError(`${name} '${value}' is not a UUID`)
   return value.toLowerCase()
 }
 
@@ -111,24 +126,30 @@ export function platformAction<O, T>(
 function mergeArgs<O>(cmd: Command, args: unknown[]): O {
   const names = cmd.registeredArguments.map((a) => a.name().replace(/-(\w)/g, (_, c: string) => c.toUpperCase()))
   const options = args[names.length] as Record<string, unknown>
-  return { ...options, ...Object.fromEntries(names.map((n, i) => [n, args[i]]).filter(([, v]) => v !== undefined)) } as O
+  return {
+    ...options,
+    ...Object.fromEntries(names.map((n, i) => [n, args[i]]).filter(([, v]) => v !== undefined)),
+  } as O
 }
 
 /** Amounts as the contract takes them: a positive decimal string, no sign, exponent or leading zeros. */
 export function decimalArg(value: string, flag: string): string {
   const v = value.trim()
-  if (!/^(0|[1-9]\d*)(\.\d+)?$/.test(v) || !/[1-9]/.test(v)) throw usageError(`${flag} '${value}' is not a positive amount such as 12.5 (digits and one optional point)`)
+  if (!/^(0|[1-9]\d*)(\.\d+)?$/.test(v) || !/[1-9]/.test(v))
+    throw usageError(`${flag} '${value}' is not a positive amount such as 12.5 (digits and one optional point)`)
   return v
 }
 
 export function tokenArg(value: string, flag: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9]{1,15}$/.test(value.trim())) throw usageError(`${flag} '${value}' is not a token symbol such as PUSD`)
+  if (!/^[A-Za-z][A-Za-z0-9]{1,15}$/.test(value.trim()))
+    throw usageError(`${flag} '${value}' is not a token symbol such as PUSD`)
   return value.trim().toUpperCase()
 }
 
 export function addressArg(value: string, flag: string): string {
   const v = value.trim()
-  if (!/^0x[0-9a-fA-F]{40}$/.test(v)) throw usageError(`${flag} '${value}' is not an EVM address: pass 0x followed by 40 hex digits`)
+  if (!/^0x[0-9a-fA-F]{40}$/.test(v))
+    throw usageError(`${flag} '${value}' is not an EVM address: pass 0x followed by 40 hex digits`)
   if (/^0x0{40}$/.test(v)) throw usageError(`${flag} is the zero address; tokens sent there are lost`)
   return v
 }
@@ -140,7 +161,8 @@ export function httpUrlArg(value: string, flag: string): string {
   } catch {
     throw usageError(`${flag} '${value}' is not a URL: pass an http:// or https:// URL`)
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) throw usageError(`${flag} '${value}' must be an http:// or https:// URL`)
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname)
+    throw usageError(`${flag} '${value}' must be an http:// or https:// URL`)
   return value.trim()
 }
 

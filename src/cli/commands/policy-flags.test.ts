@@ -4,8 +4,20 @@ import { ruleBody } from './policy-flags.js'
 describe('rule flags', () => {
   it('maps flags to lists (comma-separated, repeatable), none to null, --clear; nothing given: show only', async () => {
     expect(await ruleBody({})).toBeUndefined()
-    expect(await ruleBody({ allowHost: ['a.test', '*.b.test'], denyPayto: ['0x00000000000000000000000000000000000000aa'], denyNetwork: ['none'], allowToken: ['usdc'], clear: true })).toEqual({
-      allowHosts: ['a.test', '*.b.test'], denyPayTo: ['0x00000000000000000000000000000000000000AA'], denyNetworks: null, allowTokens: ['USDC'], clear: true,
+    expect(
+      await ruleBody({
+        allowHost: ['a.test', '*.b.test'],
+        denyPayto: ['0x00000000000000000000000000000000000000aa'],
+        denyNetwork: ['none'],
+        allowToken: ['usdc'],
+        clear: true,
+      }),
+    ).toEqual({
+      allowHosts: ['a.test', '*.b.test'],
+      denyPayTo: ['0x00000000000000000000000000000000000000AA'],
+      denyNetworks: null,
+      allowTokens: ['USDC'],
+      clear: true,
     })
   })
 

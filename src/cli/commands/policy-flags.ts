@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import type { PayeeRules, SetPayeeRulesBody } from '../../sdk/platform/policy.js'
-import { label, type CliContext } from '../context.js'
+import { type CliContext, label } from '../context.js'
 import { usageError } from '../errors.js'
 
 /**
@@ -10,8 +10,15 @@ import { usageError } from '../errors.js'
  * loaded only then: a command's definition loads no zod (test/cli-build.test.ts).
  */
 export type RuleFlags = {
-  allowHost?: string[]; denyHost?: string[]; allowPayto?: string[]; denyPayto?: string[]
-  allowNetwork?: string[]; denyNetwork?: string[]; allowToken?: string[]; denyToken?: string[]; clear?: boolean
+  allowHost?: string[]
+  denyHost?: string[]
+  allowPayto?: string[]
+  denyPayto?: string[]
+  allowNetwork?: string[]
+  denyNetwork?: string[]
+  allowToken?: string[]
+  denyToken?: string[]
+  clear?: boolean
 }
 
 const FLAGS: [keyof RuleFlags, keyof PayeeRules, string, string][] = [
@@ -25,10 +32,17 @@ const FLAGS: [keyof RuleFlags, keyof PayeeRules, string, string][] = [
   ['denyToken', 'denyTokens', '--deny-token', 'tokens never used'],
 ]
 
-const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)]
+const collect = (v: string, prev: string[] = []) => [
+  ...prev,
+  ...v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+]
 
 export function addRuleFlags(cmd: Command): Command {
-  for (const [, , flag, what] of FLAGS) cmd.option(`${flag} <list>`, `${what}; comma-separated, repeatable; none clears the list`, collect)
+  for (const [, , flag, what] of FLAGS)
+    cmd.option(`${flag} <list>`, `${what}; comma-separated, repeatable; none clears the list`, collect)
   return cmd.option('--clear', 'clear every list first')
 }
 
@@ -48,11 +62,15 @@ export async function ruleBody(o: RuleFlags): Promise<SetPayeeRulesBody | undefi
   if (!checked.success) {
     const i = checked.error.issues[0]!
     const flag = FLAGS.find(([, rule]) => rule === i.path[0])?.[2] ?? '--clear'
-    throw usageError(`${flag} ${i.path.length > 1 ? `'${(body[i.path[0] as string] as string[])[i.path[1] as number]}' ` : ''}${i.message}`)
+    throw usageError(
+      `${flag} ${i.path.length > 1 ? `'${(body[i.path[0] as string] as string[])[i.path[1] as number]}' ` : ''}${i.message}`,
+    )
   }
   return checked.data
 }
 
 export function ruleLines(r: PayeeRules, ctx: CliContext, prefix = ''): string[] {
-  return FLAGS.map(([, k]) => k).filter((k) => r[k] !== null).map((k) => `${label(ctx, `${prefix}${k}`)}${r[k]!.length ? r[k]!.join(', ') : '(empty: refuses all)'}`)
+  return FLAGS.map(([, k]) => k)
+    .filter((k) => r[k] !== null)
+    .map((k) => `${label(ctx, `${prefix}${k}`)}${r[k]!.length ? r[k]!.join(', ') : '(empty: refuses all)'}`)
 }

@@ -1,9 +1,9 @@
 import { Command } from 'commander'
 import type { Report } from '../../sdk/platform/history.js'
-import { label, type CliContext } from '../context.js'
+import { type CliContext, label } from '../context.js'
 import { csvLines } from '../csv.js'
-import { historyAgent, historyQuery, type HistoryFilterOptions } from './history-args.js'
-import { ok, platformAction, spinning, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { type HistoryFilterOptions, historyAgent, historyQuery } from './history-args.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction, spinning } from './platform-shared.js'
 
 export type ReportOptions = HistoryFilterOptions
 
@@ -28,7 +28,14 @@ const HOLD_SECTIONS = ['held', 'holding', 'captured', 'voided', 'refunded', 'rec
  * limits as `limit` rows whose usd is the value (empty: no limit of that kind).
  */
 export function csv(r: Report): string[] {
-  const t = (section: string, key: string, x: Report['total'], amount?: string) => [section, key, x.count, x.usd, x.pending, amount]
+  const t = (section: string, key: string, x: Report['total'], amount?: string) => [
+    section,
+    key,
+    x.count,
+    x.usd,
+    x.pending,
+    amount,
+  ]
   const l = r.limits
   return csvLines(REPORT_COLUMNS, [
     t('total', `${r.since}/${r.until}`, r.total),
@@ -49,19 +56,40 @@ export function human(r: Report, ctx: CliContext): string[] {
   const usd = (x: Report['total']) => `${x.usd} USD${x.pending ? ctx.color.yellow(` (${x.pending} pending)`) : ''}`
   const n = (c: number) => `${c} ${c === 1 ? 'payment' : 'payments'}`
   const rows = (title: string, items: { key: string; x: Report['total']; extra?: string }[]) =>
-    items.length ? [ctx.color.bold(title), ...items.map((i) => `  ${label(ctx, i.key)}${n(i.x.count).padEnd(13)} ${i.extra ? `${i.extra}  ` : ''}${usd(i.x)}`)] : []
+    items.length
+      ? [
+          ctx.color.bold(title),
+          ...items.map(
+            (i) => `  ${label(ctx, i.key)}${n(i.x.count).padEnd(13)} ${i.extra ? `${i.extra}  ` : ''}${usd(i.x)}`,
+          ),
+        ]
+      : []
   const l = r.limits
   return [
     `${label(ctx, 'window')}${r.since} to ${r.until}`,
     `${label(ctx, 'total')}${n(r.total.count)}, ${usd(r.total)}`,
     `${label(ctx, 'per payment')}${l.perPaymentUsd ? `${l.perPaymentUsd} USD` : 'no limit'}`,
     `${label(ctx, 'daily limit')}${l.dailyUsd ? `${l.dailyUsd} USD, ${l.spentTodayUsd} used in the last 24 h, ${l.remainingTodayUsd} left` : `no limit (${l.spentTodayUsd} USD in the last 24 h)`}`,
-    ...rows('per day', r.byDay.map((x) => ({ key: x.day, x }))),
-    ...rows('per host', r.byHost.map((x) => ({ key: x.host, x }))),
-    ...rows('per token', r.byToken.map((x) => ({ key: x.token, x, extra: `${x.amount} ${x.token}` }))),
-    ...rows('per kind', r.byKind.map((x) => ({ key: x.kind, x }))),
+    ...rows(
+      'per day',
+      r.byDay.map((x) => ({ key: x.day, x })),
+    ),
+    ...rows(
+      'per host',
+      r.byHost.map((x) => ({ key: x.host, x })),
+    ),
+    ...rows(
+      'per token',
+      r.byToken.map((x) => ({ key: x.token, x, extra: `${x.amount} ${x.token}` })),
+    ),
+    ...rows(
+      'per kind',
+      r.byKind.map((x) => ({ key: x.kind, x })),
+    ),
     // A daemon from before holds in the report sends none.
-    ...(r.holds?.length ? [ctx.color.bold('auth-capture holds'), ...r.holds.map((h) => `  ${label(ctx, h.token)}${holdTotals(h)}`)] : []),
+    ...(r.holds?.length
+      ? [ctx.color.bold('auth-capture holds'), ...r.holds.map((h) => `  ${label(ctx, h.token)}${holdTotals(h)}`)]
+      : []),
   ]
 }
 
@@ -74,7 +102,7 @@ export function holdTotals(h: Report['holds'][number]): string {
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('report')
-    .description("what the agent spent per day, host and token, with its limits (-o json, -o csv)")
+    .description('what the agent spent per day, host and token, with its limits (-o json, -o csv)')
     .option('--agent <id>', 'agent id (a user key reads any of its agents; default: the logged-in agent)')
     .option('--since <when>', 'from this date or time, or a span back from now (7d, 24h); default 30 days ago')
     .option('--until <when>', 'before this date or time (default now)')

@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, label, type CliContext } from '../context.js'
+import { type CliContext, emit, label } from '../context.js'
 
 export type RestoreOptions = { from: string; dataDir: string }
 export type RestoreResult = { dataDir: string; createdAt: string; taken: string; files: string[] }

@@ -1,8 +1,20 @@
 import { Command } from 'commander'
 import type { SendResult } from '../../sdk/platform/wallet.js'
-import { label, type CliContext } from '../context.js'
+import { type CliContext, label } from '../context.js'
 import { WAIT_APPROVAL_DEFAULT_SECONDS, waitSeconds, withApproval } from './approval-wait.js'
-import { addressArg, agentIdOf, decimalArg, needAgent, ok, platformAction, spinning, tokenArg, uuidArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import {
+  addressArg,
+  agentIdOf,
+  type CommandResult,
+  decimalArg,
+  needAgent,
+  ok,
+  type PlatformDeps,
+  platformAction,
+  spinning,
+  tokenArg,
+  uuidArg,
+} from './platform-shared.js'
 
 export type SendOptions = {
   to: string
@@ -30,9 +42,16 @@ export async function run(opts: SendOptions, deps: PlatformDeps): Promise<Comman
   const id = await agentIdOf(deps)
   const what = `sending ${amount} ${token ?? ''}`.trim()
   // The same to, amount and token each time: an approval binds exactly this send.
-  return ok(await withApproval(deps, { wait, approvalId, retry: (a) => `send again with --approval-id ${a}` }, (approvalId) =>
-    spinning(deps, approvalId ? `${what} with approval ${approvalId}` : what, () =>
-      deps.platform.send({ params: { id }, body: { to, amount, ...(token ? { token } : {}), ...(approvalId ? { approvalId } : {}) } }))))
+  return ok(
+    await withApproval(deps, { wait, approvalId, retry: (a) => `send again with --approval-id ${a}` }, (approvalId) =>
+      spinning(deps, approvalId ? `${what} with approval ${approvalId}` : what, () =>
+        deps.platform.send({
+          params: { id },
+          body: { to, amount, ...(token ? { token } : {}), ...(approvalId ? { approvalId } : {}) },
+        }),
+      ),
+    ),
+  )
 }
 
 export function human(s: SendResult, ctx: CliContext): string[] {
@@ -49,7 +68,13 @@ export function define(ctx: () => CliContext): Command {
     .requiredOption('--to <address>', 'recipient address')
     .requiredOption('--amount <amount>', 'amount, e.g. 1.5')
     .option('--token <symbol>', 'token (default TOKEN_A)')
-    .option('--wait-approval [seconds]', `above the agent's approval threshold, wait for the owner's decision (default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then send once approved`)
-    .option('--approval-id <id>', 'send with an approval an earlier APPROVAL_REQUIRED named (the same --to, --amount and --token), once the owner approved it')
+    .option(
+      '--wait-approval [seconds]',
+      `above the agent's approval threshold, wait for the owner's decision (default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then send once approved`,
+    )
+    .option(
+      '--approval-id <id>',
+      'send with an approval an earlier APPROVAL_REQUIRED named (the same --to, --amount and --token), once the owner approved it',
+    )
   return platformAction(cmd, ctx, run, human)
 }

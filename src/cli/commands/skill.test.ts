@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
-import { createContext } from '../context.js'
-import { exitCodes } from '../../errors/exit-codes.js'
 import { packageRoot } from '../../config/package-root.js'
+import { exitCodes } from '../../errors/exit-codes.js'
+import { createContext } from '../context.js'
 import { buildProgram } from '../program.js'
 import { run, skillPath } from './skill.js'
 
@@ -73,7 +73,8 @@ describe('the agent skill (skills/parx/SKILL.md)', () => {
 
   it('`parx skill` prints it, `--path` where it is; package.json ships it', async () => {
     const out: string[] = []
-    const ctx = (output: 'text' | 'json') => createContext({ env: {}, stdout: (s) => void out.push(s), stderr: () => {} }, { output })
+    const ctx = (output: 'text' | 'json') =>
+      createContext({ env: {}, stdout: (s) => void out.push(s), stderr: () => {} }, { output })
     await run({}, ctx('text'))
     expect(out.join('\n')).toBe(text.trimEnd())
     out.length = 0

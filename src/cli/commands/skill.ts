@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../context.js'
+import { type CliContext, emit } from '../context.js'
 
 export type SkillOptions = { path?: boolean }
 export type SkillResult = { path: string; skill?: string }

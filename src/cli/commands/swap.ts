@@ -1,7 +1,14 @@
 import { Command } from 'commander'
 import type { SwapResult } from '../../sdk/platform/wallet.js'
-import { label, type CliContext } from '../context.js'
-import { agentCall, decimalArg, platformAction, tokenArg, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { type CliContext, label } from '../context.js'
+import {
+  agentCall,
+  type CommandResult,
+  decimalArg,
+  type PlatformDeps,
+  platformAction,
+  tokenArg,
+} from './platform-shared.js'
 
 export type SwapOptions = { from: string; to: string; amount: string }
 
@@ -10,11 +17,16 @@ export async function run(opts: SwapOptions, deps: PlatformDeps): Promise<Comman
   const from = tokenArg(opts.from ?? '', '--from')
   const to = tokenArg(opts.to ?? '', '--to')
   const amount = decimalArg(opts.amount ?? '', '--amount')
-  return agentCall(deps, 'swap', `swapping ${amount} ${from} to ${to}`, (id) => deps.platform.swap({ params: { id }, body: { from, to, amount } }))
+  return agentCall(deps, 'swap', `swapping ${amount} ${from} to ${to}`, (id) =>
+    deps.platform.swap({ params: { id }, body: { from, to, amount } }),
+  )
 }
 
 export function human(s: SwapResult, ctx: CliContext): string[] {
-  return [`Swapped ${s.from.amount} ${s.from.token} for ${s.to.amount} ${s.to.token} on ${s.network}.`, `${label(ctx, 'transaction')}${s.transaction}`]
+  return [
+    `Swapped ${s.from.amount} ${s.from.token} for ${s.to.amount} ${s.to.token} on ${s.network}.`,
+    `${label(ctx, 'transaction')}${s.transaction}`,
+  ]
 }
 
 export function define(ctx: () => CliContext): Command {

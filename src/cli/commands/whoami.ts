@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Agent } from '../../sdk/platform/agents.js'
-import { label, type CliContext } from '../context.js'
-import { needAgent, ok, platformAction, type CommandResult, type PlatformDeps } from './platform-shared.js'
+import { type CliContext, label } from '../context.js'
+import { type CommandResult, needAgent, ok, type PlatformDeps, platformAction } from './platform-shared.js'
 
 /** The agent the agent key belongs to (GET /api/agents/me): id, network, wallet, tokens, limits. */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<Agent>> {
@@ -16,7 +16,11 @@ export function human(a: Agent, ctx: CliContext): string[] {
     `${label(ctx, 'wallet')}${a.wallet}`,
     `${label(ctx, 'tokens')}${a.tokens.map((t) => t.symbol).join(', ')}`,
     `${label(ctx, 'limits')}${limitsLine(a.limits)}`,
-    ...(a.frozen ? [`${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused (AGENT_FROZEN)`] : []),
+    ...(a.frozen
+      ? [
+          `${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused (AGENT_FROZEN)`,
+        ]
+      : []),
   ]
 }
 

@@ -33,7 +33,9 @@ describe('getBounded (parx discover --facilitator)', () => {
         res.writeHead(status, { location: target.href })
         res.end()
       })
-      await expect(getBounded(from, opts)).rejects.toThrow(new RegExp(`redirect \\(HTTP ${status} to ${target.href}\\); redirects are not followed`))
+      await expect(getBounded(from, opts)).rejects.toThrow(
+        new RegExp(`redirect \\(HTTP ${status} to ${target.href}\\); redirects are not followed`),
+      )
     }
     expect(followed).toBe(0)
     // The same server answered directly is read.

@@ -1,23 +1,47 @@
 import { describe, expect, it } from 'vitest'
 import { networks } from '../../networks/registry.js'
-import { decimalGreater, listingPage, readItems, sellersOf, tokenKey, type Payer, type TokenBook } from './listing.js'
+import { decimalGreater, listingPage, type Payer, readItems, sellersOf, type TokenBook, tokenKey } from './listing.js'
 
 const BASE = networks.base!.caip2
 const PUSD = '0x00000000000000000000000000000000000000a1'
 const USDC = '0x00000000000000000000000000000000000000c1'
-const book: TokenBook = new Map([[tokenKey(BASE, PUSD), { symbol: 'PUSD', decimals: 18 }], [tokenKey(BASE, USDC), { symbol: 'USDC', decimals: 6 }]])
+const book: TokenBook = new Map([
+  [tokenKey(BASE, PUSD), { symbol: 'PUSD', decimals: 18 }],
+  [tokenKey(BASE, USDC), { symbol: 'USDC', decimals: 6 }],
+])
 const payer: Payer = { id: 'a', network: 'base', caip2: BASE, assets: [PUSD] }
-const item = (resource: string, accepts: unknown[], extra: Record<string, unknown> = {}) => ({ resource, type: 'http', x402Version: 2, accepts, lastUpdated: '2026-11-01T00:00:00Z', ...extra })
-const req = (network: string, asset: string, amount: string, scheme = 'exact') => ({ scheme, network, amount, asset, payTo: '0x00000000000000000000000000000000000000ff', maxTimeoutSeconds: 60, extra: {} })
+const item = (resource: string, accepts: unknown[], extra: Record<string, unknown> = {}) => ({
+  resource,
+  type: 'http',
+  x402Version: 2,
+  accepts,
+  lastUpdated: '2026-11-01T00:00:00Z',
+  ...extra,
+})
+const req = (network: string, asset: string, amount: string, scheme = 'exact') => ({
+  scheme,
+  network,
+  amount,
+  asset,
+  payTo: '0x00000000000000000000000000000000000000ff',
+  maxTimeoutSeconds: 60,
+  extra: {},
+})
 
 const page = listingPage.parse({
   x402Version: 2,
   items: [
-    item('https://a.test/weather', [req(BASE, PUSD, '10000000000000000')], { description: 'Weather by city', tags: ['forecast'] }),
+    item('https://a.test/weather', [req(BASE, PUSD, '10000000000000000')], {
+      description: 'Weather by city',
+      tags: ['forecast'],
+    }),
     item('https://b.test/usdc', [req(BASE, USDC, '2500000')], { serviceName: 'B' }),
     item('https://c.test/sepolia', [req('eip155:84532', USDC, '1000')]),
     item('https://d.test/upto', [req(BASE, PUSD, '1', 'upto')]),
-    { resource: 'https://v1.test', accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '5000000000000000000', asset: PUSD }] },
+    {
+      resource: 'https://v1.test',
+      accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '5000000000000000000', asset: PUSD }],
+    },
     { resource: 42 },
     'not even an object',
   ],
@@ -26,7 +50,13 @@ const page = listingPage.parse({
 describe('a bazaar listing read as sellers', () => {
   it('reads v2 and v1 items, skipping what is not an item', () => {
     const { items, skipped } = readItems(page)
-    expect(items.map((i) => i.resource)).toEqual(['https://a.test/weather', 'https://b.test/usdc', 'https://c.test/sepolia', 'https://d.test/upto', 'https://v1.test'])
+    expect(items.map((i) => i.resource)).toEqual([
+      'https://a.test/weather',
+      'https://b.test/usdc',
+      'https://c.test/sepolia',
+      'https://d.test/upto',
+      'https://v1.test',
+    ])
     expect(skipped).toBe(2)
   })
 

@@ -98,15 +98,26 @@ export function offerOf(r: z.infer<typeof requirement>, book: TokenBook, payer: 
   const token = book.get(tokenKey(caip2, r.asset)) ?? null
   let price: string | null = null
   if (token && /^\d{1,78}$/.test(amount)) price = fromBaseUnits(BigInt(amount), token.decimals)
-  const offer: Offer = { network: spec?.key ?? r.network, caip2, scheme: r.scheme, token: token?.symbol ?? null, asset: r.asset, price, amount, payTo: r.payTo ?? null, payable: null }
+  const offer: Offer = {
+    network: spec?.key ?? r.network,
+    caip2,
+    scheme: r.scheme,
+    token: token?.symbol ?? null,
+    asset: r.asset,
+    price,
+    amount,
+    payTo: r.payTo ?? null,
+    payable: null,
+  }
   if (payer) {
-    const why = caip2 !== payer.caip2
-      ? `on ${offer.network}; this agent is on ${payer.network}`
-      : !payer.assets.includes(r.asset.toLowerCase())
-        ? `in ${offer.token ?? r.asset}, not one of this agent's tokens`
-        : r.scheme !== 'exact'
-          ? `in the ${r.scheme} scheme; agents pay exact`
-          : undefined
+    const why =
+      caip2 !== payer.caip2
+        ? `on ${offer.network}; this agent is on ${payer.network}`
+        : !payer.assets.includes(r.asset.toLowerCase())
+          ? `in ${offer.token ?? r.asset}, not one of this agent's tokens`
+          : r.scheme !== 'exact'
+            ? `in the ${r.scheme} scheme; agents pay exact`
+            : undefined
     offer.payable = why === undefined
     if (why) offer.notPayable = why
   }
@@ -122,22 +133,38 @@ export function offerMatches(o: Offer, f: SellerFilter): boolean {
 }
 
 /** The sellers of listed resources that match: every query word somewhere in its text, and at least one offer through the filters. */
-export function sellersOf(items: readonly ListedResource[], book: TokenBook, payer: Payer | null, f: SellerFilter): Seller[] {
+export function sellersOf(
+  items: readonly ListedResource[],
+  book: TokenBook,
+  payer: Payer | null,
+  f: SellerFilter,
+): Seller[] {
   const words = (f.query ?? '').toLowerCase().split(/\s+/).filter(Boolean)
   const out: Seller[] = []
   for (const it of items) {
     if (words.length) {
-      const info = JSON.stringify((it.extensions as { bazaar?: { info?: unknown } } | undefined)?.bazaar?.info ?? '').slice(0, 4096)
-      const text = [it.resource, it.description ?? '', it.serviceName ?? '', ...(it.tags ?? []), info].join(' ').toLowerCase()
+      const info = JSON.stringify(
+        (it.extensions as { bazaar?: { info?: unknown } } | undefined)?.bazaar?.info ?? '',
+      ).slice(0, 4096)
+      const text = [it.resource, it.description ?? '', it.serviceName ?? '', ...(it.tags ?? []), info]
+        .join(' ')
+        .toLowerCase()
       if (!words.every((w) => text.includes(w))) continue
     }
     const offers = it.accepts.map((r) => offerOf(r, book, payer)).filter((o) => offerMatches(o, f))
     if (!offers.length) continue
     const shown = offers.find((o) => o.payable) ?? offers[0]!
     out.push({
-      name: it.serviceName ?? null, url: it.resource, description: it.description || null,
-      network: shown.network, token: shown.token, price: shown.price, payable: shown.payable, ...(shown.notPayable ? { notPayable: shown.notPayable } : {}),
-      offers, lastUpdated: it.lastUpdated ?? null,
+      name: it.serviceName ?? null,
+      url: it.resource,
+      description: it.description || null,
+      network: shown.network,
+      token: shown.token,
+      price: shown.price,
+      payable: shown.payable,
+      ...(shown.notPayable ? { notPayable: shown.notPayable } : {}),
+      offers,
+      lastUpdated: it.lastUpdated ?? null,
     })
   }
   return out

@@ -1,20 +1,20 @@
-import { describeError } from '../describe-error.js'
-import { usageError } from '../errors.js'
 import * as agentLimits from '../commands/agent/limits.js'
 import * as balance from '../commands/balance.js'
 import * as channelsList from '../commands/channels/list.js'
 import * as channelsRefund from '../commands/channels/refund.js'
 import * as channelsWithdraw from '../commands/channels/withdraw.js'
 import * as discover from '../commands/discover.js'
-import * as manifest from '../commands/manifest.js'
-import * as payments from '../commands/payments.js'
-import * as report from '../commands/report.js'
-import * as pay from '../commands/pay.js'
-import { agentIdOf, needAgent, uuidArg, type PlatformDeps } from '../commands/platform-shared.js'
 import { historyAgent } from '../commands/history-args.js'
+import * as manifest from '../commands/manifest.js'
+import * as pay from '../commands/pay.js'
+import * as payments from '../commands/payments.js'
+import { agentIdOf, needAgent, type PlatformDeps, uuidArg } from '../commands/platform-shared.js'
+import * as report from '../commands/report.js'
 import * as send from '../commands/send.js'
 import * as swap from '../commands/swap.js'
 import * as whoami from '../commands/whoami.js'
+import { describeError } from '../describe-error.js'
+import { usageError } from '../errors.js'
 
 /** What a tool answers: the command's JSON document, or `{ error, code }` flagged as a tool error. */
 export type ToolAnswer = { isError?: boolean; content: { type: 'text'; text: string }[] }
@@ -42,15 +42,44 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
     return (await agentLimits.run({ agent: await agentIdOf(deps) }, deps)).data
   },
   manifest: async (_a, deps) => (await manifest.run({}, deps)).data,
-  send: async (a, deps) => (await send.run({ to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '', token: str(a, 'token'), approvalId: str(a, 'approvalId') }, deps)).data,
-  swap: async (a, deps) => (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
-  discover: async (a, deps) => (await discover.run({ query: str(a, 'query'), facilitator: str(a, 'facilitator'), network: str(a, 'network'), token: str(a, 'token'), maxPrice: str(a, 'maxPrice') }, deps)).data,
+  send: async (a, deps) =>
+    (
+      await send.run(
+        {
+          to: str(a, 'to') ?? '',
+          amount: str(a, 'amount') ?? '',
+          token: str(a, 'token'),
+          approvalId: str(a, 'approvalId'),
+        },
+        deps,
+      )
+    ).data,
+  swap: async (a, deps) =>
+    (await swap.run({ from: str(a, 'from') ?? '', to: str(a, 'to') ?? '', amount: str(a, 'amount') ?? '' }, deps)).data,
+  discover: async (a, deps) =>
+    (
+      await discover.run(
+        {
+          query: str(a, 'query'),
+          facilitator: str(a, 'facilitator'),
+          network: str(a, 'network'),
+          token: str(a, 'token'),
+          maxPrice: str(a, 'maxPrice'),
+        },
+        deps,
+      )
+    ).data,
   history: async (a, deps) => {
     const receipt = str(a, 'receipt')
     if (receipt !== undefined) return receiptOf(receipt, deps)
     const filter = { since: str(a, 'since'), until: str(a, 'until'), kind: str(a, 'kind'), host: str(a, 'host') }
     if (a.report === true) return (await report.run(filter, deps)).data
-    return (await payments.run({ ...filter, limit: typeof a.limit === 'number' ? String(a.limit) : undefined, cursor: str(a, 'cursor') }, deps)).data
+    return (
+      await payments.run(
+        { ...filter, limit: typeof a.limit === 'number' ? String(a.limit) : undefined, cursor: str(a, 'cursor') },
+        deps,
+      )
+    ).data
   },
   channels: async (_a, deps) => (await channelsList.run({}, deps)).data,
   refund_channel: async (a, deps) => (await channelsRefund.run({ channel: str(a, 'channel') ?? '' }, deps)).data,
@@ -64,11 +93,28 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       const limits = await deps.platform.getLimits({ params: { id: await agentIdOf(deps) } })
       // Any per-payment limit or window, the agent's or its user's, caps it; none at all is what mayStillSpendUsd null says.
       if (limits.mayStillSpendUsd === null) {
-        throw usageError('pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)')
+        throw usageError(
+          'pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)',
+        )
       }
     }
     const request = { method: str(a, 'method'), headers: stringRecord(a.headers, 'headers'), body: str(a, 'body') }
-    return (await pay.run({ url: str(a, 'url') ?? '', max: maxAmount, protocol: str(a, 'protocol'), scheme: str(a, 'scheme'), dryRun, yes: true, via: 'mcp', approvalId: str(a, 'approvalId'), ...request }, deps)).data
+    return (
+      await pay.run(
+        {
+          url: str(a, 'url') ?? '',
+          max: maxAmount,
+          protocol: str(a, 'protocol'),
+          scheme: str(a, 'scheme'),
+          dryRun,
+          yes: true,
+          via: 'mcp',
+          approvalId: str(a, 'approvalId'),
+          ...request,
+        },
+        deps,
+      )
+    ).data
   },
   approvals: async (_a, deps) => {
     needAgent(deps, 'approvals')

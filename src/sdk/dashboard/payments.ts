@@ -5,6 +5,12 @@
  * one history alike; only the sign-in differs (the session cookie here).
  */
 export {
-  paymentsQuery as agentPaymentsQuery, paymentsPage as agentPaymentsPage, PAYMENT_KINDS, PAYMENTS_PAGE,
-  type Payment, type PaymentKind, type PaymentsPage, type PaymentsQuery,
+  PAYMENT_KINDS,
+  PAYMENTS_PAGE,
+  type Payment,
+  type PaymentKind,
+  type PaymentsPage,
+  type PaymentsQuery,
+  paymentsPage as agentPaymentsPage,
+  paymentsQuery as agentPaymentsQuery,
 } from '../platform/history.js'

@@ -52,7 +52,12 @@ export const createAgentBody = z
     const choices = agentNetworks().map((n) => n.key)
     if (!choices.includes(b.network)) {
       const known = networks[b.network] ? ` (${b.network} exists but agents cannot live there)` : ''
-      issue(ctx, ['network'], `'${b.network}' is not an agent network${known}; use one of ${choices.join(', ')}`, 'NETWORK_UNSUPPORTED')
+      issue(
+        ctx,
+        ['network'],
+        `'${b.network}' is not an agent network${known}; use one of ${choices.join(', ')}`,
+        'NETWORK_UNSUPPORTED',
+      )
     }
   })
 export type CreateAgentBody = z.input<typeof createAgentBody>

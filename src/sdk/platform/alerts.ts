@@ -25,7 +25,11 @@ export type AlertKind = (typeof ALERT_KINDS)[number]
 
 /** The webhook event type of each kind's alerts. */
 export const ALERT_EVENTS = {
-  budget: 'alert.budget', payment_above: 'alert.payment_above', new_payee: 'alert.new_payee', refusals: 'alert.refusals', spend_rate: 'alert.spend_rate',
+  budget: 'alert.budget',
+  payment_above: 'alert.payment_above',
+  new_payee: 'alert.new_payee',
+  refusals: 'alert.refusals',
+  spend_rate: 'alert.spend_rate',
 } as const satisfies Record<AlertKind, string>
 
 /** The error codes a `refusals` rule counts. */
@@ -34,22 +38,40 @@ export const COUNTED_REFUSALS = ['LIMIT_EXCEEDED', 'AGENT_FROZEN', 'APPROVAL_NOT
 const scope = { agentId: uuid.nullable().optional() }
 const factor = decimalAmount.refine((v) => (v.split('.')[1] ?? '').length <= 3, 'has more than 3 decimal places')
 
-export const budgetRule = z.object({
-  kind: z.literal('budget'), ...scope,
-  percent: z.number().int().min(1).max(100),
-  window: z.enum(budgetWindows),
-  /** whose budget: the agent's own window (each agent's, or the one named) or the user's across all its agents; default agent with agentId, user without */
-  of: z.enum(['agent', 'user']).optional(),
-}).strict()
+export const budgetRule = z
+  .object({
+    kind: z.literal('budget'),
+    ...scope,
+    percent: z.number().int().min(1).max(100),
+    window: z.enum(budgetWindows),
+    /** whose budget: the agent's own window (each agent's, or the one named) or the user's across all its agents; default agent with agentId, user without */
+    of: z.enum(['agent', 'user']).optional(),
+  })
+  .strict()
 export const paymentAboveRule = z.object({ kind: z.literal('payment_above'), ...scope, usd: usdAmount }).strict()
-export const newPayeeRule = z.object({ kind: z.literal('new_payee'), ...scope, of: z.enum(['agent', 'user']).optional() }).strict()
-export const refusalsRule = z.object({
-  kind: z.literal('refusals'), ...scope, count: z.number().int().min(1).max(1000), withinMinutes: z.number().int().min(1).max(10_080),
-}).strict()
-export const spendRateRule = z.object({ kind: z.literal('spend_rate'), ...scope, factor, period: z.enum(['hour', 'day']) }).strict()
+export const newPayeeRule = z
+  .object({ kind: z.literal('new_payee'), ...scope, of: z.enum(['agent', 'user']).optional() })
+  .strict()
+export const refusalsRule = z
+  .object({
+    kind: z.literal('refusals'),
+    ...scope,
+    count: z.number().int().min(1).max(1000),
+    withinMinutes: z.number().int().min(1).max(10_080),
+  })
+  .strict()
+export const spendRateRule = z
+  .object({ kind: z.literal('spend_rate'), ...scope, factor, period: z.enum(['hour', 'day']) })
+  .strict()
 
 /** POST /api/alerts: one rule. */
-export const createAlertRuleBody = z.discriminatedUnion('kind', [budgetRule, paymentAboveRule, newPayeeRule, refusalsRule, spendRateRule])
+export const createAlertRuleBody = z.discriminatedUnion('kind', [
+  budgetRule,
+  paymentAboveRule,
+  newPayeeRule,
+  refusalsRule,
+  spendRateRule,
+])
 export type CreateAlertRuleBody = z.input<typeof createAlertRuleBody>
 export type AlertRuleSettings = z.output<typeof createAlertRuleBody>
 
@@ -86,9 +108,11 @@ export const alertHistory = z.object({ alerts: z.array(firedAlert) })
 export type AlertHistory = z.infer<typeof alertHistory>
 
 /** GET /api/alerts/history: newest first, at most `limit` (default 100), optionally one agent's. */
-export const alertHistoryQuery = z.object({
-  agentId: uuid.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-}).strict()
+export const alertHistoryQuery = z
+  .object({
+    agentId: uuid.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict()
 
 export const deletedAlertRule = z.object({ id: uuid, deleted: z.literal(true) })

@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { uuid } from './fields.js'
 
 /** A channel id: the EIP-712 hash of its ChannelConfig (0x + 64 hex). */
-export const channelId = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a channel id (0x and 64 hex digits)').transform((s) => s.toLowerCase())
+export const channelId = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a channel id (0x and 64 hex digits)')
+  .transform((s) => s.toLowerCase())
 export const channelParams = z.object({ id: uuid, channelId })
 
 /**

@@ -17,12 +17,28 @@ const agentKey = newPlatformKey('agent')
 const openWindow = { limitUsd: null, spentUsd: '0', remainingUsd: null }
 const windows = { hour: openWindow, day: openWindow, week: openWindow, month: openWindow }
 const limits = {
-  perPaymentUsd: '5', hourlyUsd: null, dailyUsd: null, weeklyUsd: null, monthlyUsd: null, allowedHosts: null, spentTodayUsd: '0', remainingTodayUsd: null,
-  windows, user: { perPaymentUsd: null, windows }, mayStillSpendUsd: '5',
+  perPaymentUsd: '5',
+  hourlyUsd: null,
+  dailyUsd: null,
+  weeklyUsd: null,
+  monthlyUsd: null,
+  allowedHosts: null,
+  spentTodayUsd: '0',
+  remainingTodayUsd: null,
+  windows,
+  user: { perPaymentUsd: null, windows },
+  mayStillSpendUsd: '5',
 }
 const agent = {
-  id: AGENT_ID, name: 'buyer', network: 'local-base', chainId: 84530017, wallet: WALLET, sendMethod: 'userOperation',
-  tokens: [{ symbol: 'PUSD', decimals: 18, address: null }], createdAt: NOW, limits,
+  id: AGENT_ID,
+  name: 'buyer',
+  network: 'local-base',
+  chainId: 84530017,
+  wallet: WALLET,
+  sendMethod: 'userOperation',
+  tokens: [{ symbol: 'PUSD', decimals: 18, address: null }],
+  createdAt: NOW,
+  limits,
 }
 
 /** A real HTTP server on 127.0.0.1 that records what the client sent and answers per path. */
@@ -38,7 +54,10 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d))
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
-      const a = answers.get(`${req.method} ${req.url}`) ?? { status: 404, body: { error: 'no route', code: 'NOT_FOUND' } }
+      const a = answers.get(`${req.method} ${req.url}`) ?? {
+        status: 404,
+        body: { error: 'no route', code: 'NOT_FOUND' },
+      }
       res.writeHead(a.status, { 'content-type': 'application/json' }).end(JSON.stringify(a.body))
     })
   })
@@ -48,15 +67,22 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
 describe('platform client', () => {
-  it('sends a route\'s query as given, after checking it against the contract (a bad one never leaves)', async () => {
+  it("sends a route's query as given, after checking it against the contract (a bad one never leaves)", async () => {
     const page = { payments: [], nextCursor: null }
     answers.set(`GET /api/agents/${AGENT_ID}/payments?kind=pay&since=2026-11-01&limit=2`, { status: 200, body: page })
     const c = createPlatformClient({ url, agentKey })
-    expect(await c.listPayments({ params: { id: AGENT_ID }, query: { kind: 'pay', since: '2026-11-01', limit: '2' } })).toEqual(page)
+    expect(
+      await c.listPayments({ params: { id: AGENT_ID }, query: { kind: 'pay', since: '2026-11-01', limit: '2' } }),
+    ).toEqual(page)
     expect(seen.at(-1)!.url).toBe(`/api/agents/${AGENT_ID}/payments?kind=pay&since=2026-11-01&limit=2`)
     const before = seen.length
-    await expect(c.listPayments({ params: { id: AGENT_ID }, query: { cursor: 'not-one' } })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/query parameter 'cursor'/) })
-    await expect(c.report({ params: { id: AGENT_ID }, query: { since: 'yesterday' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(c.listPayments({ params: { id: AGENT_ID }, query: { cursor: 'not-one' } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/query parameter 'cursor'/),
+    })
+    await expect(c.report({ params: { id: AGENT_ID }, query: { since: 'yesterday' } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
     expect(seen.length).toBe(before)
   })
 
@@ -81,7 +107,15 @@ describe('platform client', () => {
   })
 
   it('DELETE with two params', async () => {
-    const revoked = { id: KEY_ID, agentId: AGENT_ID, label: null, hint: 'parx-a-…abcd', createdAt: NOW, lastUsedAt: null, revokedAt: NOW }
+    const revoked = {
+      id: KEY_ID,
+      agentId: AGENT_ID,
+      label: null,
+      hint: 'parx-a-…abcd',
+      createdAt: NOW,
+      lastUsedAt: null,
+      revokedAt: NOW,
+    }
     answers.set(`DELETE /api/agents/${AGENT_ID}/keys/${KEY_ID}`, { status: 200, body: revoked })
     const c = createPlatformClient({ url, userKey })
     expect(await c.revokeAgentKey({ params: { id: AGENT_ID, keyId: KEY_ID } })).toEqual(revoked)
@@ -100,23 +134,36 @@ describe('platform client', () => {
   })
 
   it('needs the right kind of key, naming the login command', async () => {
-    const e = await createPlatformClient({ url, agentKey }).listAgents({}).catch((x) => x)
-    expect(e).toMatchObject({ code: 'UNAUTHORIZED', message: 'listAgents needs a user key; log in with parx auth user login --user-key' })
+    const e = await createPlatformClient({ url, agentKey })
+      .listAgents({})
+      .catch((x) => x)
+    expect(e).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'listAgents needs a user key; log in with parx auth user login --user-key',
+    })
   })
 
   it('surfaces the server code and refuses answers that break the contract', async () => {
-    answers.set('GET /api/agents/me', { status: 403, body: { error: 'a user key cannot act as an agent', code: 'FORBIDDEN' } })
-    const e = await createPlatformClient({ url, agentKey }).whoamiAgent({}).catch((x) => x)
+    answers.set('GET /api/agents/me', {
+      status: 403,
+      body: { error: 'a user key cannot act as an agent', code: 'FORBIDDEN' },
+    })
+    const e = await createPlatformClient({ url, agentKey })
+      .whoamiAgent({})
+      .catch((x) => x)
     expect(e).toBeInstanceOf(ApiError)
     expect(e).toMatchObject({ status: 403, code: 'FORBIDDEN' })
     answers.set('GET /api/agents/me', { status: 200, body: { ...agent, wallet: 'nope' } })
-    const m = await createPlatformClient({ url, agentKey }).whoamiAgent({}).catch((x) => x)
+    const m = await createPlatformClient({ url, agentKey })
+      .whoamiAgent({})
+      .catch((x) => x)
     expect(m.message).toMatch(/does not match this client's contract at 'wallet'/)
   })
 
   it('has one method per route', () => {
     const c = createPlatformClient({ url })
-    for (const name of Object.keys(platformRoutes)) expect(typeof (c as Record<string, unknown>)[name], name).toBe('function')
+    for (const name of Object.keys(platformRoutes))
+      expect(typeof (c as Record<string, unknown>)[name], name).toBe('function')
   })
 })
 

@@ -8,7 +8,8 @@ const doc = readFileSync(new URL('../../../docs/platform-api.md', import.meta.ur
 describe('docs/platform-api.md', () => {
   it('documents every route of the contract by method and path', () => {
     for (const [name, r] of Object.entries(platformRoutes)) {
-      const paths = doc.match(new RegExp(`\`${r.method} ${r.path.replace(/[/:]/g, (c) => `\\${c}`)}\``)) ??
+      const paths =
+        doc.match(new RegExp(`\`${r.method} ${r.path.replace(/[/:]/g, (c) => `\\${c}`)}\``)) ??
         doc.match(new RegExp(`\`${r.method} [^\`]*${r.path.replace(/[/:]/g, (c) => `\\${c}`)}\``))
       expect(paths, `${name}: ${r.method} ${r.path}`).not.toBeNull()
     }

@@ -51,7 +51,10 @@ export const endpointList = z.object({ endpoints: z.array(endpoint) })
 const payTo = z
   .string({ required_error: 'required', invalid_type_error: 'must be a string' })
   .trim()
-  .refine((v) => uuid.safeParse(v).success || evmAddress.safeParse(v).success, 'must be one of your agent ids or an EVM address (not the zero address)')
+  .refine(
+    (v) => uuid.safeParse(v).success || evmAddress.safeParse(v).success,
+    'must be one of your agent ids or an EVM address (not the zero address)',
+  )
   .transform((v) => (uuid.safeParse(v).success ? v.toLowerCase() : evmAddress.parse(v)))
 
 /** POST /api/endpoints. The token is chosen here, once (docs/platform-api.md "POST /api/endpoints": no route changes it). */
@@ -76,11 +79,25 @@ export const createEndpointBody = z
   .strict()
   .superRefine((b, ctx) => {
     const n = networks[b.network]
-    const usable = Object.values(networks).filter((x) => x.family === 'evm' && priceableTokens(x).length > 0).map((x) => x.key)
+    const usable = Object.values(networks)
+      .filter((x) => x.family === 'evm' && priceableTokens(x).length > 0)
+      .map((x) => x.key)
     if (!n || !usable.includes(n.key)) {
-      return issue(ctx, ['network'], `'${b.network}' cannot take payments here; use one of ${usable.join(', ')}`, 'NETWORK_UNSUPPORTED')
+      return issue(
+        ctx,
+        ['network'],
+        `'${b.network}' cannot take payments here; use one of ${usable.join(', ')}`,
+        'NETWORK_UNSUPPORTED',
+      )
     }
-    checkTokenAmount(ctx, n, priceableTokens(n), { token: b.token, amount: b.price }, { token: 'token', amount: 'price' }, 'prices')
+    checkTokenAmount(
+      ctx,
+      n,
+      priceableTokens(n),
+      { token: b.token, amount: b.price },
+      { token: 'token', amount: 'price' },
+      'prices',
+    )
   })
 export type CreateEndpointBody = z.input<typeof createEndpointBody>
 
@@ -96,7 +113,10 @@ export const updateEndpointBody = z
     rotateWebhookSecret: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'nothing to change: give discoverable, description, webhookUrl or rotateWebhookSecret')
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'nothing to change: give discoverable, description, webhookUrl or rotateWebhookSecret',
+  )
 export type UpdateEndpointBody = z.input<typeof updateEndpointBody>
 
 export const deletedEndpoint = z.object({ id: uuid, deleted: z.literal(true) })

@@ -1,4 +1,4 @@
-import { getAddress, isAddress, type Address } from 'viem'
+import { type Address, getAddress, isAddress } from 'viem'
 import { z } from 'zod'
 
 /**
@@ -10,11 +10,17 @@ import { z } from 'zod'
 export const decimalAmount = z
   .string({ required_error: 'required', invalid_type_error: 'must be a decimal string like "12.5" (not a number)' })
   .trim()
-  .refine((v) => /^(0|[1-9]\d*)(\.\d+)?$/.test(v), 'must be a decimal string like "12.5" (digits, one optional point; no sign or exponent)')
+  .refine(
+    (v) => /^(0|[1-9]\d*)(\.\d+)?$/.test(v),
+    'must be a decimal string like "12.5" (digits, one optional point; no sign or exponent)',
+  )
   .refine((v) => /[1-9]/.test(v), 'must be greater than zero')
 
 /** A dollar amount for limits: a positive decimal with at most 6 places (USDC precision). */
-export const usdAmount = decimalAmount.refine((v) => (v.split('.')[1] ?? '').length <= 6, 'has more than 6 decimal places')
+export const usdAmount = decimalAmount.refine(
+  (v) => (v.split('.')[1] ?? '').length <= 6,
+  'has more than 6 decimal places',
+)
 
 /** An EVM address in any case, normalised to its checksum form; the zero address is refused (funds sent there are lost). */
 export const evmAddress = z
@@ -60,8 +66,11 @@ export const hostName = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((v) => /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(v) && v.length <= 253,
-    'must be a host name like api.example.com or *.example.com (no scheme, path or port)')
+  .refine(
+    (v) =>
+      /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(v) && v.length <= 253,
+    'must be a host name like api.example.com or *.example.com (no scheme, path or port)',
+  )
 
 export const isoTime = z.string().datetime({ offset: true })
 export const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'must be 0x-prefixed hex')

@@ -31,7 +31,10 @@ export const cursorParam = z
   .transform((v, ctx) => {
     const [t, id] = v.split('_')
     if (!t || !/^\d{1,15}$/.test(t) || !id || !uuid.safeParse(id).success) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'is not a cursor this route gave out (pass nextCursor as it came)' })
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'is not a cursor this route gave out (pass nextCursor as it came)',
+      })
       return z.NEVER
     }
     return { createdAt: Number(t), id }
@@ -46,7 +49,12 @@ const pageLimit = z
   .refine((n) => n >= 1 && n <= PAYMENTS_PAGE.max, `must be 1 to ${PAYMENTS_PAGE.max}`)
 
 /** A seller host as pay recorded it (lower case, no scheme or path; a port kept). */
-const hostParam = z.string().trim().toLowerCase().max(260).regex(/^[a-z0-9.:\-[\]]+$/, 'must be a host name such as api.example.com')
+const hostParam = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(260)
+  .regex(/^[a-z0-9.:\-[\]]+$/, 'must be a host name such as api.example.com')
 
 /** GET /api/agents/:id/payments: every filter optional; query strings, as a URL carries them. */
 export const paymentsQuery = z
@@ -92,10 +100,20 @@ export const payment = z.object({
    * the agent parted with or still holds (held - voided - refunded - reclaimed), as its limits count.
    * Absent for every other payment.
    */
-  hold: z.object({
-    id: z.string(), status: z.enum(['held', 'settled', 'done']), held: z.string(), holding: z.string(), captured: z.string(),
-    voided: z.string(), refunded: z.string(), reclaimed: z.string(), captureDeadline: isoTime, refundDeadline: isoTime,
-  }).optional(),
+  hold: z
+    .object({
+      id: z.string(),
+      status: z.enum(['held', 'settled', 'done']),
+      held: z.string(),
+      holding: z.string(),
+      captured: z.string(),
+      voided: z.string(),
+      refunded: z.string(),
+      reclaimed: z.string(),
+      captureDeadline: isoTime,
+      refundDeadline: isoTime,
+    })
+    .optional(),
 })
 export type Payment = z.infer<typeof payment>
 
@@ -138,9 +156,20 @@ export const report = z.object({
    * `voided` / `refunded` / `reclaimed` what came back. Each payment's own are its history row's
    * `hold`. Empty when there were none (and from a daemon older than this field).
    */
-  holds: z.array(z.object({
-    token: z.string(), count: z.number().int(), held: z.string(), holding: z.string(), captured: z.string(), voided: z.string(), refunded: z.string(), reclaimed: z.string(),
-  })).default([]),
+  holds: z
+    .array(
+      z.object({
+        token: z.string(),
+        count: z.number().int(),
+        held: z.string(),
+        holding: z.string(),
+        captured: z.string(),
+        voided: z.string(),
+        refunded: z.string(),
+        reclaimed: z.string(),
+      }),
+    )
+    .default([]),
   /** The agent's limits now and what the rolling day has used. */
   limits,
 })

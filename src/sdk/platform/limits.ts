@@ -64,16 +64,26 @@ const setBudgetFields = {
 
 /** POST /api/agents/:id/limits: a field left out stays as it is; `null` removes that limit. */
 export const setLimitsBody = z
-  .object({ ...setBudgetFields, allowedHosts: z.array(hostName).max(100, 'at most 100 hosts').nullable().optional(), approveAboveUsd: usdAmount.nullable().optional() })
+  .object({
+    ...setBudgetFields,
+    allowedHosts: z.array(hostName).max(100, 'at most 100 hosts').nullable().optional(),
+    approveAboveUsd: usdAmount.nullable().optional(),
+  })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd, allowedHosts, approveAboveUsd')
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd, allowedHosts, approveAboveUsd',
+  )
 export type SetLimitsBody = z.input<typeof setLimitsBody>
 
 /** POST /api/users/me/limits: same rule. */
 export const setUserLimitsBody = z
   .object(setBudgetFields)
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd')
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'set at least one of perPaymentUsd, hourlyUsd, dailyUsd, weeklyUsd, monthlyUsd',
+  )
 export type SetUserLimitsBody = z.input<typeof setUserLimitsBody>
 
 /** The extra fields of a LIMIT_EXCEEDED error body, beside `error` and `code`. */

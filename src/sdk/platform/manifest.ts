@@ -24,7 +24,12 @@ export const manifest = z.object({
     /** Seconds of the rolling day window (`dailyUsd`). */
     windowSeconds: z.number().int(),
     /** Seconds of each rolling window (a month is 30 days). */
-    windows: z.object({ hour: z.number().int(), day: z.number().int(), week: z.number().int(), month: z.number().int() }),
+    windows: z.object({
+      hour: z.number().int(),
+      day: z.number().int(),
+      week: z.number().int(),
+      month: z.number().int(),
+    }),
     /** Whose budgets apply: the agent's own, and its user's across all its agents. */
     scopes: z.array(z.enum(['agent', 'user'])),
     countedBy: z.array(z.enum(['pay', 'send', 'swap'])),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../errors/codes.js'
-import { networks, TOKEN_A, TOKEN_B, USDC, type NetworkSpec, type TokenSpec } from '../../networks/registry.js'
+import { type NetworkSpec, networks, TOKEN_A, TOKEN_B, type TokenSpec, USDC } from '../../networks/registry.js'
 
 /**
  * What the platform offers on each registry network, read from the registry so no route spells a
@@ -11,7 +11,9 @@ export type SendMethod = 'userOperation' | 'transfer'
 
 /** Networks an agent may be created on. */
 export function agentNetworks(): NetworkSpec[] {
-  return Object.values(networks).filter((n) => n.family === 'evm' && (n.features.includes('aa') || n.features.includes('direct')))
+  return Object.values(networks).filter(
+    (n) => n.family === 'evm' && (n.features.includes('aa') || n.features.includes('direct')),
+  )
 }
 
 export function sendMethodOf(n: NetworkSpec): SendMethod {
@@ -29,14 +31,23 @@ export function priceableTokens(n: NetworkSpec): TokenSpec[] {
 }
 
 /** docs/platform-api.md "Networks and tokens": USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A, on Base networks only. */
-export const SWAP_PAIRS: readonly (readonly [string, string])[] = [[USDC, TOKEN_A], [TOKEN_A, TOKEN_B], [TOKEN_B, TOKEN_A]]
+export const SWAP_PAIRS: readonly (readonly [string, string])[] = [
+  [USDC, TOKEN_A],
+  [TOKEN_A, TOKEN_B],
+  [TOKEN_B, TOKEN_A],
+]
 
 export function canSwap(n: NetworkSpec): boolean {
   return n.features.includes('aa') && n.features.includes('swap')
 }
 
 /** A zod issue that carries the error code the server answers with (see parse.ts). */
-export function issue(ctx: z.RefinementCtx, path: (string | number)[], message: string, code: ErrorCode = 'BAD_REQUEST') {
+export function issue(
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+  message: string,
+  code: ErrorCode = 'BAD_REQUEST',
+) {
   ctx.addIssue({ code: z.ZodIssueCode.custom, path, message, params: { code } })
 }
 
@@ -56,11 +67,21 @@ export function checkTokenAmount(
   const t = n.tokens.find((x) => x.symbol === fields.token)
   if (!t) {
     const why = fields.token === TOKEN_B ? ` (${TOKEN_B}, TOKEN_B, exists on Base networks only)` : ''
-    issue(ctx, [paths.token], `'${fields.token}' is not a token of ${n.key}${why}; ${n.key} has ${allowed.map((x) => x.symbol).join(', ') || 'none'} for ${use}`, 'UNKNOWN_TOKEN')
+    issue(
+      ctx,
+      [paths.token],
+      `'${fields.token}' is not a token of ${n.key}${why}; ${n.key} has ${allowed.map((x) => x.symbol).join(', ') || 'none'} for ${use}`,
+      'UNKNOWN_TOKEN',
+    )
     return undefined
   }
   if (!allowed.includes(t)) {
-    issue(ctx, [paths.token], `${t.symbol} cannot be used for ${use} on ${n.key}; use ${allowed.map((x) => x.symbol).join(', ') || 'another network'}`, 'UNKNOWN_TOKEN')
+    issue(
+      ctx,
+      [paths.token],
+      `${t.symbol} cannot be used for ${use} on ${n.key}; use ${allowed.map((x) => x.symbol).join(', ') || 'another network'}`,
+      'UNKNOWN_TOKEN',
+    )
     return undefined
   }
   if (fields.amount !== undefined && (fields.amount.split('.')[1] ?? '').replace(/0+$/, '').length > t.decimals) {

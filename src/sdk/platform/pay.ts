@@ -1,15 +1,28 @@
 import { z } from 'zod'
 import { decimalAmount, evmAddress, httpUrl, txHash, uuid } from './fields.js'
-import { signedReceipt } from './receipts.js'
 import { refusedBy } from './policy.js'
+import { signedReceipt } from './receipts.js'
 
 /**
  * Request headers the platform sets itself or that would let the agent speak for the platform.
  * Exported so that clients (the CLI, the MCP tool) refuse them before sending anything.
  */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
-  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
-  'payment-signature', 'x-payment', 'authorization', 'proxy-authorization', 'x-user-key', 'x-agent-key', 'x-api-key',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'payment-signature',
+  'x-payment',
+  'authorization',
+  'proxy-authorization',
+  'x-user-key',
+  'x-agent-key',
+  'x-api-key',
 ])
 
 /** The methods pay forwards to a seller. */
@@ -23,9 +36,14 @@ export const payBody = z
     headers: z
       .record(z.string().max(8192, 'header value longer than 8192 characters'))
       .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers')
-      .refine((h) => Object.keys(h).every((k) => /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(k)), 'a header name has characters HTTP does not allow')
-      .refine((h) => !Object.keys(h).some((k) => RESERVED_HEADERS.has(k.toLowerCase())),
-        `may not set ${[...RESERVED_HEADERS].join(', ')}: the platform sets payment headers itself`)
+      .refine(
+        (h) => Object.keys(h).every((k) => /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(k)),
+        'a header name has characters HTTP does not allow',
+      )
+      .refine(
+        (h) => !Object.keys(h).some((k) => RESERVED_HEADERS.has(k.toLowerCase())),
+        `may not set ${[...RESERVED_HEADERS].join(', ')}: the platform sets payment headers itself`,
+      )
       .default({}),
     /** Forwarded as is (text). */
     body: z.string().max(1_000_000, 'body longer than 1 MB').optional(),
@@ -44,7 +62,10 @@ export const payBody = z
     approvalId: uuid.optional(),
   })
   .strict()
-  .refine((b) => b.body === undefined || b.method !== 'GET', { message: 'a GET has no body; use method POST', path: ['body'] })
+  .refine((b) => b.body === undefined || b.method !== 'GET', {
+    message: 'a GET has no body; use method POST',
+    path: ['body'],
+  })
 export type PayBody = z.input<typeof payBody>
 
 export const payProtocol = z.enum(['x402-v2', 'x402-v1', 'mpp'])
@@ -81,7 +102,16 @@ export const receipt = z.object({
    * the seller captured and voided as its answer says (token units), and until when the seller may
    * capture (after it the platform reclaims what is still held) and refund (ISO times).
    */
-  hold: z.object({ id: z.string(), held: z.string(), captured: z.string(), voided: z.string(), captureDeadline: z.string(), refundDeadline: z.string() }).optional(),
+  hold: z
+    .object({
+      id: z.string(),
+      held: z.string(),
+      captured: z.string(),
+      voided: z.string(),
+      captureDeadline: z.string(),
+      refundDeadline: z.string(),
+    })
+    .optional(),
 })
 export type Receipt = z.infer<typeof receipt>
 

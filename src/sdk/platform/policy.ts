@@ -16,23 +16,33 @@ const MAX_ENTRIES = 100
 export const payToEntry = z
   .string()
   .trim()
-  .refine((v) => isAddress(v, { strict: false }) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v), 'must be an EVM address (0x + 40 hex) or a Solana address (base58)')
+  .refine(
+    (v) => isAddress(v, { strict: false }) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v),
+    'must be an EVM address (0x + 40 hex) or a Solana address (base58)',
+  )
   .transform((v) => (v.startsWith('0x') ? getAddress(v) : v))
 
 /** A parx network name (`base`, `local-base`) or a CAIP-2 id (`eip155:8453`). */
 export const networkEntry = z
   .string()
   .trim()
-  .refine((v) => /^[a-z0-9-]{2,32}$/.test(v) || /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64}$/.test(v), 'must be a network name like base or a CAIP-2 id like eip155:8453')
+  .refine(
+    (v) => /^[a-z0-9-]{2,32}$/.test(v) || /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,64}$/.test(v),
+    'must be a network name like base or a CAIP-2 id like eip155:8453',
+  )
 
 /** A token symbol (case-insensitive, kept upper case) or a token contract address (checksummed). */
 export const tokenEntry = z
   .string()
   .trim()
-  .refine((v) => /^[A-Za-z][A-Za-z0-9]{1,15}$/.test(v) || isAddress(v, { strict: false }), 'must be a token symbol like USDC or a token address (0x + 40 hex)')
+  .refine(
+    (v) => /^[A-Za-z][A-Za-z0-9]{1,15}$/.test(v) || isAddress(v, { strict: false }),
+    'must be a token symbol like USDC or a token address (0x + 40 hex)',
+  )
   .transform((v) => (v.startsWith('0x') ? getAddress(v) : v.toUpperCase()))
 
-const list = <T extends z.ZodTypeAny>(entry: T) => z.array(entry).max(MAX_ENTRIES, `at most ${MAX_ENTRIES} entries`).nullable()
+const list = <T extends z.ZodTypeAny>(entry: T) =>
+  z.array(entry).max(MAX_ENTRIES, `at most ${MAX_ENTRIES} entries`).nullable()
 
 /** The eight lists; each null (not set) or a list. */
 export const payeeRules = z.object({
@@ -53,7 +63,10 @@ export const RULE_NAMES = Object.keys(payeeRules.shape) as RuleName[]
 export const NO_RULES: PayeeRules = Object.fromEntries(RULE_NAMES.map((k) => [k, null])) as PayeeRules
 
 /** PUT bodies: a list left out stays as it is; null clears it; `clear: true` clears every list first. */
-export const setPayeeRulesBody = payeeRules.partial().extend({ clear: z.literal(true).optional() }).strict()
+export const setPayeeRulesBody = payeeRules
+  .partial()
+  .extend({ clear: z.literal(true).optional() })
+  .strict()
   .refine((b) => Object.keys(b).length > 0, `set at least one of ${RULE_NAMES.join(', ')} or clear`)
 export type SetPayeeRulesBody = z.input<typeof setPayeeRulesBody>
 
@@ -81,11 +94,18 @@ export const userPolicy = z.object({ rules: payeeRules, default: defaultPolicy }
 export type UserPolicy = z.infer<typeof userPolicy>
 
 /** PUT /api/users/me/policy/default: like rules, plus the new agents' limits (null: none). */
-export const setDefaultPolicyBody = payeeRules.partial().extend({
-  clear: z.literal(true).optional(),
-  perPaymentUsd: usdAmount.nullable().optional(),
-  dailyUsd: usdAmount.nullable().optional(),
-}).strict().refine((b) => Object.keys(b).length > 0, `set at least one of ${RULE_NAMES.join(', ')}, perPaymentUsd, dailyUsd or clear`)
+export const setDefaultPolicyBody = payeeRules
+  .partial()
+  .extend({
+    clear: z.literal(true).optional(),
+    perPaymentUsd: usdAmount.nullable().optional(),
+    dailyUsd: usdAmount.nullable().optional(),
+  })
+  .strict()
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    `set at least one of ${RULE_NAMES.join(', ')}, perPaymentUsd, dailyUsd or clear`,
+  )
 export type SetDefaultPolicyBody = z.input<typeof setDefaultPolicyBody>
 
 /**

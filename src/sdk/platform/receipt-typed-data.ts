@@ -64,4 +64,5 @@ export function receiptTypedData(m: ReceiptMessage) {
 }
 
 /** The voucher identifier a channel pay's receipt names as its `transaction`. */
-export const voucherTransaction = (channelId: Hex | string, cumulative: bigint) => `batch-settlement:${channelId.toLowerCase()}:${cumulative}`
+export const voucherTransaction = (channelId: Hex | string, cumulative: bigint) =>
+  `batch-settlement:${channelId.toLowerCase()}:${cumulative}`

@@ -1,7 +1,7 @@
-import { isAddressEqual, recoverTypedDataAddress, type Address, type Hex } from 'viem'
+import { type Address, type Hex, isAddressEqual, recoverTypedDataAddress } from 'viem'
 import { BaseError } from '../../errors/index.js'
-import { receiptTypedData, type ReceiptMessage } from './receipt-typed-data.js'
-import { signedReceipt, type SignedReceipt } from './receipts.js'
+import { type ReceiptMessage, receiptTypedData } from './receipt-typed-data.js'
+import { type SignedReceipt, signedReceipt } from './receipts.js'
 
 export type VerifyReceiptParameters = {
   /** The address the receipt must be signed by (the manifest's `receipts.signer`). Absent: the `signer` the receipt names. */
@@ -26,13 +26,24 @@ export type VerifyReceiptReturnType = {
  * const r = await verifyReceipt(receipt, { signer: manifest.receipts.signer })
  * if (!r.valid) throw new BaseError('BAD_REQUEST', 'not a receipt of this platform')
  */
-export async function verifyReceipt(receipt: SignedReceipt, p: VerifyReceiptParameters = {}): Promise<VerifyReceiptReturnType> {
+export async function verifyReceipt(
+  receipt: SignedReceipt,
+  p: VerifyReceiptParameters = {},
+): Promise<VerifyReceiptReturnType> {
   const expected = p.signer ?? (receipt.signer as Address)
   let recovered: Address | null = null
   try {
-    recovered = await recoverTypedDataAddress({ ...receiptTypedData(receipt.message as ReceiptMessage), signature: receipt.signature as Hex })
+    recovered = await recoverTypedDataAddress({
+      ...receiptTypedData(receipt.message as ReceiptMessage),
+      signature: receipt.signature as Hex,
+    })
   } catch {}
-  return { valid: recovered !== null && isAddressEqual(recovered, expected), recovered, expected, pinned: p.signer !== undefined }
+  return {
+    valid: recovered !== null && isAddressEqual(recovered, expected),
+    recovered,
+    expected,
+    pinned: p.signer !== undefined,
+  }
 }
 
 /**
@@ -45,22 +56,32 @@ export function parseReceipts(text: string): SignedReceipt[] {
   let items: unknown[]
   try {
     const whole = JSON.parse(t) as unknown
-    items = Array.isArray(whole) ? whole : whole && typeof whole === 'object' && Array.isArray((whole as { receipts?: unknown }).receipts) ? (whole as { receipts: unknown[] }).receipts : [whole]
+    items = Array.isArray(whole)
+      ? whole
+      : whole && typeof whole === 'object' && Array.isArray((whole as { receipts?: unknown }).receipts)
+        ? (whole as { receipts: unknown[] }).receipts
+        : [whole]
   } catch {
-    items = t.split('\n').filter((l) => l.trim()).map((l, i) => {
-      try {
-        return JSON.parse(l) as unknown
-      } catch {
-        throw new BaseError('BAD_REQUEST', `line ${i + 1} is not JSON`)
-      }
-    })
+    items = t
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l, i) => {
+        try {
+          return JSON.parse(l) as unknown
+        } catch {
+          throw new BaseError('BAD_REQUEST', `line ${i + 1} is not JSON`)
+        }
+      })
   }
   if (!items.length) throw new BaseError('BAD_REQUEST', 'no receipt in the input')
   return items.map((x, i) => {
     const r = signedReceipt.safeParse(x)
     if (!r.success) {
       const issue = r.error.issues[0]!
-      throw new BaseError('BAD_REQUEST', `${items.length > 1 ? `receipt ${i + 1}: ` : ''}${issue.path.join('.') || '(root)'} ${issue.message}`)
+      throw new BaseError(
+        'BAD_REQUEST',
+        `${items.length > 1 ? `receipt ${i + 1}: ` : ''}${issue.path.join('.') || '(root)'} ${issue.message}`,
+      )
     }
     return r.data
   })

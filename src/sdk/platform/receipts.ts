@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { cursorParam, timeParam } from './history.js'
 import { uuid } from './fields.js'
+import { cursorParam, timeParam } from './history.js'
 import { RECEIPT_DOMAIN } from './receipt-typed-data.js'
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x and 40 hex digits)')
@@ -54,7 +54,12 @@ const pageLimit = z
 
 /** GET /api/agents/:id/receipts: newest first, paged like the payments (the cursor names a payment). */
 export const receiptsQuery = z
-  .object({ since: timeParam.optional(), until: timeParam.optional(), limit: pageLimit.optional(), cursor: cursorParam.optional() })
+  .object({
+    since: timeParam.optional(),
+    until: timeParam.optional(),
+    limit: pageLimit.optional(),
+    cursor: cursorParam.optional(),
+  })
   .strict()
 export type ReceiptsQuery = z.input<typeof receiptsQuery>
 

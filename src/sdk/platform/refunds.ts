@@ -2,7 +2,11 @@ import { z } from 'zod'
 import { decimalAmount, txHash, uuid } from './fields.js'
 
 /** An auth-capture payment's id: the escrow's paymentInfoHash, as PAYMENT-RESPONSE `extra.paymentInfoHash` and the webhook name it. */
-export const paymentInfoId = z.string({ required_error: 'required' }).trim().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte payment id (0x + 64 hex)').transform((v) => v.toLowerCase())
+export const paymentInfoId = z
+  .string({ required_error: 'required' })
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte payment id (0x + 64 hex)')
+  .transform((v) => v.toLowerCase())
 
 /**
  * POST /api/refunds: a seller returns a captured auth-capture payment of one of its endpoints to

@@ -4,7 +4,9 @@ import { platformRoutes } from './routes.js'
 
 describe('platformRoutePaths', () => {
   it('is the contract of routes.ts without its schemas: same names, methods, paths and auth', () => {
-    const fromContract = Object.fromEntries(Object.entries(platformRoutes).map(([n, r]) => [n, { method: r.method, path: r.path, auth: r.auth }]))
+    const fromContract = Object.fromEntries(
+      Object.entries(platformRoutes).map(([n, r]) => [n, { method: r.method, path: r.path, auth: r.auth }]),
+    )
     expect(platformRoutePaths).toEqual(fromContract)
   })
 

@@ -1,8 +1,8 @@
-import { BaseError } from '../../errors/base.js'
 import { z } from 'zod'
+import { BaseError } from '../../errors/base.js'
 import { networks, TOKEN_A } from '../../networks/registry.js'
 import { decimalAmount, evmAddress, isoTime, tokenSymbol, txHash, uuid } from './fields.js'
-import { canSwap, checkTokenAmount, issue, sendableTokens, SWAP_PAIRS } from './networks.js'
+import { canSwap, checkTokenAmount, issue, SWAP_PAIRS, sendableTokens } from './networks.js'
 
 /** GET /api/agents/:id/balance: every token of the agent's network, and the native coin (0 on AA networks, by design). */
 export const balance = z.object({
@@ -63,11 +63,24 @@ export function swapBodyFor(networkKey: string) {
   const n = networks[networkKey]
   if (!n) throw new BaseError('NETWORK_UNSUPPORTED', `no network ${networkKey} in the registry`)
   return swapBody.superRefine((b, ctx) => {
-    if (!canSwap(n)) return issue(ctx, [], `agents on ${n.key} cannot swap; swaps are on Base networks only`, 'NETWORK_UNSUPPORTED')
+    if (!canSwap(n))
+      return issue(ctx, [], `agents on ${n.key} cannot swap; swaps are on Base networks only`, 'NETWORK_UNSUPPORTED')
     if (!SWAP_PAIRS.some(([f, t]) => f === b.from && t === b.to)) {
-      return issue(ctx, ['to'], `${b.from} -> ${b.to} is not a swap pair; use ${SWAP_PAIRS.map(([f, t]) => `${f}->${t}`).join(', ')}`, 'UNSUPPORTED_PAIR')
+      return issue(
+        ctx,
+        ['to'],
+        `${b.from} -> ${b.to} is not a swap pair; use ${SWAP_PAIRS.map(([f, t]) => `${f}->${t}`).join(', ')}`,
+        'UNSUPPORTED_PAIR',
+      )
     }
-    checkTokenAmount(ctx, n, n.tokens, { token: b.from, amount: b.amount }, { token: 'from', amount: 'amount' }, 'swaps')
+    checkTokenAmount(
+      ctx,
+      n,
+      n.tokens,
+      { token: b.from, amount: b.amount },
+      { token: 'from', amount: 'amount' },
+      'swaps',
+    )
   })
 }
 

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, verify, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, type KeyObject, verify } from 'node:crypto'
 import bs58 from 'bs58'
 
 // DER headers of Ed25519 keys: PKCS#8 (the 32-byte seed follows) and SPKI (the 32-byte public key follows).

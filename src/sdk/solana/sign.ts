@@ -1,4 +1,4 @@
-import { sign, type KeyObject } from 'node:crypto'
+import { type KeyObject, sign } from 'node:crypto'
 import type { Keypair } from '@solana/web3.js'
 import { ed25519PrivateKey } from './ed25519-keys.js'
 

@@ -4,8 +4,8 @@ import { USDC } from '../../networks/registry.js'
 import { callJson } from '../http.js'
 import { toBaseUnits } from '../units.js'
 import { rescaleExact } from './amounts.js'
-import { toWireOrder, type RfqOrder, type SwapRequestBody } from './order.js'
-import { signSwap, type SwapSigner } from './sign.js'
+import { type RfqOrder, type SwapRequestBody, toWireOrder } from './order.js'
+import { type SwapSigner, signSwap } from './sign.js'
 import type { BaseInfo, ConfirmResult, Nonces, RedeemQuote, SwapAccepted } from './types.js'
 
 export type SwapClientParameters = {
@@ -77,7 +77,8 @@ export function createSwapClient(p: SwapClientParameters) {
       nonce: BigInt(nonces.router),
     }
     const permitNonce = nonces.permit[x.in.toUpperCase()]
-    if (permitNonce === undefined) throw new BaseError('UNKNOWN_TOKEN', `/api/base/nonces reports no permit nonce for '${x.in}'`)
+    if (permitNonce === undefined)
+      throw new BaseError('UNKNOWN_TOKEN', `/api/base/nonces reports no permit nonce for '${x.in}'`)
     const signed = await signSwap(p.account, i, order, BigInt(permitNonce))
     return { user: p.account.address, uiAmount: x.amount, in: x.in, out: x.out, order: toWireOrder(order), ...signed }
   }
@@ -85,9 +86,11 @@ export function createSwapClient(p: SwapClientParameters) {
   return {
     info,
     prepare,
-    quote: (x: { in: string; amount: string }) => get<RedeemQuote>('/api/base/redeem/quote', { in: x.in, amount: x.amount }),
+    quote: (x: { in: string; amount: string }) =>
+      get<RedeemQuote>('/api/base/redeem/quote', { in: x.in, amount: x.amount }),
     /** Par swap (partner stable to partner stable) or entry buy (USDC to a partner stable). */
-    swap: async (x: { in: string; out: string; amount: string }) => post<SwapAccepted>('/api/base/swap', await prepare(x)),
+    swap: async (x: { in: string; out: string; amount: string }) =>
+      post<SwapAccepted>('/api/base/swap', await prepare(x)),
     /** Partner stable to USDC: quotes, signs the quote's floor, submits; the quote is fetched just before signing. */
     async redeem(x: { in: string; amount: string }) {
       const q = await get<RedeemQuote>('/api/base/redeem/quote', { in: x.in, amount: x.amount })
@@ -115,6 +118,10 @@ function tokenOf(info: BaseInfo, symbol: string): { addr: Address; dec: number }
   const sym = symbol.toUpperCase()
   if (sym === USDC) return { addr: info.usdc, dec: info.usdcDec }
   const t = info.out[sym] ?? info.redeemInputs[sym]
-  if (!t) throw new BaseError('UNKNOWN_TOKEN', `/api/base/info has no token '${symbol}'; it has USDC, ${Object.keys(info.out).join(', ')}`)
+  if (!t)
+    throw new BaseError(
+      'UNKNOWN_TOKEN',
+      `/api/base/info has no token '${symbol}'; it has USDC, ${Object.keys(info.out).join(', ')}`,
+    )
   return t
 }

@@ -1,8 +1,13 @@
-import { parseSignature, type Address, type Hex, type LocalAccount } from 'viem'
+import { type Address, type Hex, type LocalAccount, parseSignature } from 'viem'
 import { BaseError } from '../../errors/index.js'
 import {
-  ORDER_DOMAIN_NAME, ORDER_DOMAIN_VERSION, permitMessage, permitTypes, rfqOrderTypes,
-  type RfqOrder, type TypedDomain,
+  ORDER_DOMAIN_NAME,
+  ORDER_DOMAIN_VERSION,
+  permitMessage,
+  permitTypes,
+  type RfqOrder,
+  rfqOrderTypes,
+  type TypedDomain,
 } from './order.js'
 import type { BaseInfo } from './types.js'
 
@@ -13,7 +18,12 @@ export type SignedSwap = { orderSig: Hex; v: number; r: Hex; s: Hex }
 
 /** The order's domain (docs/swap-api.md "What the wallet signs"): the router of /api/base/info on its chain. */
 export function orderDomain(info: Pick<BaseInfo, 'chainId' | 'router'>): TypedDomain {
-  return { name: ORDER_DOMAIN_NAME, version: ORDER_DOMAIN_VERSION, chainId: info.chainId, verifyingContract: info.router }
+  return {
+    name: ORDER_DOMAIN_NAME,
+    version: ORDER_DOMAIN_VERSION,
+    chainId: info.chainId,
+    verifyingContract: info.router,
+  }
 }
 
 /**
@@ -26,16 +36,24 @@ export function permitDomain(info: BaseInfo, inputToken: Address): TypedDomain {
     return { name: info.usdcName, version: info.usdcVersion, chainId: info.chainId, verifyingContract: info.usdc }
   }
   const entry = Object.values(info.redeemInputs).find((r) => same(r.addr, inputToken))
-  if (!entry) throw new BaseError('UNKNOWN_TOKEN', `${inputToken} is neither USDC nor a partner stable of /api/base/info`)
+  if (!entry)
+    throw new BaseError('UNKNOWN_TOKEN', `${inputToken} is neither USDC nor a partner stable of /api/base/info`)
   return { ...entry.permitDomain, chainId: info.chainId }
 }
 
 /** Signs the order and the permit it implies; the permit's signature leaves split into v, r, s. */
-export async function signSwap(signer: SwapSigner, info: BaseInfo, order: RfqOrder, permitNonce: bigint): Promise<SignedSwap> {
+export async function signSwap(
+  signer: SwapSigner,
+  info: BaseInfo,
+  order: RfqOrder,
+  permitNonce: bigint,
+): Promise<SignedSwap> {
   const [orderSig, permitSig] = await Promise.all([
     signer.signTypedData({ domain: orderDomain(info), types: rfqOrderTypes, primaryType: 'RfqOrder', message: order }),
     signer.signTypedData({
-      domain: permitDomain(info, order.inputToken), types: permitTypes, primaryType: 'Permit',
+      domain: permitDomain(info, order.inputToken),
+      types: permitTypes,
+      primaryType: 'Permit',
       message: permitMessage(order, info.router, permitNonce),
     }),
   ])

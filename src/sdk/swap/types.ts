@@ -10,12 +10,15 @@ export type BaseInfo = {
   usdcName: string
   usdcVersion: string
   out: Record<string, { addr: Address; dec: number; inventory: number; routerAllowance: number }>
-  redeemInputs: Record<string, {
-    addr: Address
-    dec: number
-    cap: string
-    permitDomain: { name: string; version: string; chainId: number; verifyingContract: Address }
-  }>
+  redeemInputs: Record<
+    string,
+    {
+      addr: Address
+      dec: number
+      cap: string
+      permitDomain: { name: string; version: string; chainId: number; verifyingContract: Address }
+    }
+  >
   max: number | null
   rate: number
 }

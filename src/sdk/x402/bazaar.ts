@@ -10,11 +10,12 @@ export const BAZAAR = 'bazaar'
 /** Page sizes: what a call without `limit` gets, and the most one page holds. */
 export const DISCOVERY_PAGE = { default: 20, max: 100 } as const
 
-const count = (name: string, max: number) => z
-  .string()
-  .regex(/^\d{1,9}$/, `${name} must be a whole number`)
-  .transform(Number)
-  .refine((n) => n <= max, `${name} must be at most ${max}`)
+const count = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n <= max, `${name} must be at most ${max}`)
 
 /** The query the reference client sends: filters and offset paging, all optional. */
 export const discoveryQuery = z.object({
@@ -26,7 +27,9 @@ export const discoveryQuery = z.object({
   network: z.string().max(64).optional(),
   /** Only resources carrying this extension key (`bazaar`: all of ours). */
   extensions: z.string().max(64).optional(),
-  limit: count('limit', DISCOVERY_PAGE.max).refine((n) => n >= 1, 'limit must be at least 1').optional(),
+  limit: count('limit', DISCOVERY_PAGE.max)
+    .refine((n) => n >= 1, 'limit must be at least 1')
+    .optional(),
   offset: count('offset', 1e9).optional(),
 })
 export type DiscoveryQuery = z.output<typeof discoveryQuery>

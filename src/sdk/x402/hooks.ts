@@ -34,7 +34,11 @@ export const isAbort = (v: unknown): v is HookAbort =>
  * throws refuses the payment too (`failReason`): a guard that cannot decide must not wave a
  * payment through. (The reference's resource server logs and ignores such a hook; we fail closed.)
  */
-export async function runGuards<A>(hooks: ((a: A) => Promise<void | HookAbort>)[], arg: A, failReason: string): Promise<HookAbort | undefined> {
+export async function runGuards<A>(
+  hooks: ((a: A) => Promise<void | HookAbort>)[],
+  arg: A,
+  failReason: string,
+): Promise<HookAbort | undefined> {
   for (const h of hooks) {
     try {
       const r = await h(arg)
@@ -47,7 +51,11 @@ export async function runGuards<A>(hooks: ((a: A) => Promise<void | HookAbort>)[
 }
 
 /** Runs observing hooks in order; one that throws is reported and the others still run. */
-export async function runObservers<A>(hooks: ((a: A) => Promise<void>)[], arg: A, onError: (e: unknown) => void): Promise<void> {
+export async function runObservers<A>(
+  hooks: ((a: A) => Promise<void>)[],
+  arg: A,
+  onError: (e: unknown) => void,
+): Promise<void> {
   for (const h of hooks) {
     try {
       await h(arg)

@@ -1,4 +1,4 @@
-import { decodeHeader, headers as x402Headers, isRecord } from './wire.js'
+import { decodeHeader, isRecord, headers as x402Headers } from './wire.js'
 
 /** x402's offer-and-receipt extension key (x402 specs/extensions/extension-offer-and-receipt.md, v1.0). */
 export const OFFER_RECEIPT = 'offer-receipt'

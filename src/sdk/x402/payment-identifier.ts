@@ -11,7 +11,10 @@ export const PAYMENT_ID_MAX_LENGTH = 128
 export const PAYMENT_ID_PATTERN = /^[a-zA-Z0-9_-]+$/
 
 export const isValidPaymentId = (id: unknown): id is string =>
-  typeof id === 'string' && id.length >= PAYMENT_ID_MIN_LENGTH && id.length <= PAYMENT_ID_MAX_LENGTH && PAYMENT_ID_PATTERN.test(id)
+  typeof id === 'string' &&
+  id.length >= PAYMENT_ID_MIN_LENGTH &&
+  id.length <= PAYMENT_ID_MAX_LENGTH &&
+  PAYMENT_ID_PATTERN.test(id)
 
 /** A new id, as the reference generates them: `pay_` and 32 hex digits. */
 export const newPaymentId = (): string => `pay_${globalThis.crypto.randomUUID().replaceAll('-', '')}`
@@ -22,7 +25,12 @@ const schema = {
   type: 'object',
   properties: {
     required: { type: 'boolean' },
-    id: { type: 'string', minLength: PAYMENT_ID_MIN_LENGTH, maxLength: PAYMENT_ID_MAX_LENGTH, pattern: '^[a-zA-Z0-9_-]+$' },
+    id: {
+      type: 'string',
+      minLength: PAYMENT_ID_MIN_LENGTH,
+      maxLength: PAYMENT_ID_MAX_LENGTH,
+      pattern: '^[a-zA-Z0-9_-]+$',
+    },
   },
   required: ['required'],
 }
@@ -35,7 +43,9 @@ export const declarePaymentIdentifier = (required = false) => ({ info: { require
  * resource server checks that a client's echo still contains the declared fields).
  */
 export function withPaymentId(extensions: Record<string, unknown> | undefined, id: string): Record<string, unknown> {
-  const declared = isRecord(extensions?.[PAYMENT_IDENTIFIER]) ? (extensions![PAYMENT_IDENTIFIER] as Record<string, unknown>) : undefined
+  const declared = isRecord(extensions?.[PAYMENT_IDENTIFIER])
+    ? (extensions![PAYMENT_IDENTIFIER] as Record<string, unknown>)
+    : undefined
   const info = isRecord(declared?.info) ? declared!.info : { required: false }
   return { ...(extensions ?? {}), [PAYMENT_IDENTIFIER]: { ...(declared ?? {}), info: { ...info, id } } }
 }
@@ -47,11 +57,14 @@ export function withPaymentId(extensions: Record<string, unknown> | undefined, i
 export function paymentIdOf(extensions: Record<string, unknown> | undefined): string | undefined | { invalid: string } {
   const ext = extensions?.[PAYMENT_IDENTIFIER]
   if (ext === undefined) return undefined
-  if (!isRecord(ext) || !isRecord(ext.info)) return { invalid: `extensions.${PAYMENT_IDENTIFIER} must be {info: {required, id}}` }
+  if (!isRecord(ext) || !isRecord(ext.info))
+    return { invalid: `extensions.${PAYMENT_IDENTIFIER} must be {info: {required, id}}` }
   const id = ext.info.id
   if (id === undefined) return undefined
   if (!isValidPaymentId(id)) {
-    return { invalid: `extensions.${PAYMENT_IDENTIFIER}.info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'` }
+    return {
+      invalid: `extensions.${PAYMENT_IDENTIFIER}.info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'`,
+    }
   }
   return id
 }

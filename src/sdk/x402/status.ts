@@ -11,12 +11,18 @@ export const statusPaths = {
 } as const
 
 export const StatusParams = z.object({
-  paymentId: z.string().min(PAYMENT_ID_MIN_LENGTH).max(PAYMENT_ID_MAX_LENGTH).regex(PAYMENT_ID_PATTERN, 'letters, digits, - and _ only'),
+  paymentId: z
+    .string()
+    .min(PAYMENT_ID_MIN_LENGTH)
+    .max(PAYMENT_ID_MAX_LENGTH)
+    .regex(PAYMENT_ID_PATTERN, 'letters, digits, - and _ only'),
 })
 /** `payTo`: the seller the id is scoped to, needed only when two sellers used the same id. */
 export const StatusQuery = z.object({ payTo: z.string().min(1).max(128).optional() })
 export const TransactionParams = z.object({
-  transaction: z.string().regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,90})$/, 'an EVM transaction hash or a Solana signature'),
+  transaction: z
+    .string()
+    .regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,90})$/, 'an EVM transaction hash or a Solana signature'),
 })
 
 /** `pending`: broadcast, not yet decided by the chain; `completed`: paid; `failed`: nothing was paid. */

@@ -53,9 +53,18 @@ export type Payment = {
  * older spellings too (docs/facilitator.md "x402 facilitator") (`accepted` on any version, `maxAmountRequired` beside `amount`).
  * Returns a string naming the first malformed field instead when something is missing.
  */
-export function toPayment(paymentPayload: Record<string, unknown>, paymentRequirements: Record<string, unknown>, x402Version?: unknown): Payment | { malformed: 'payload' | 'requirements'; field: string } {
-  const p = paymentPayload as Partial<AnyPaymentPayload> & { accepted?: Partial<PaymentRequirements>; scheme?: string; network?: string }
-  const version = typeof p.x402Version === 'number' ? p.x402Version : typeof x402Version === 'number' ? x402Version : NaN
+export function toPayment(
+  paymentPayload: Record<string, unknown>,
+  paymentRequirements: Record<string, unknown>,
+  x402Version?: unknown,
+): Payment | { malformed: 'payload' | 'requirements'; field: string } {
+  const p = paymentPayload as Partial<AnyPaymentPayload> & {
+    accepted?: Partial<PaymentRequirements>
+    scheme?: string
+    network?: string
+  }
+  const version =
+    typeof p.x402Version === 'number' ? p.x402Version : typeof x402Version === 'number' ? x402Version : NaN
   const accepted = isRecord(p.accepted) ? p.accepted : undefined
   const scheme = accepted?.scheme ?? p.scheme
   const network = accepted?.network ?? p.network
@@ -67,30 +76,55 @@ export function toPayment(paymentPayload: Record<string, unknown>, paymentRequir
   const r = paymentRequirements as Partial<PaymentRequirements & PaymentRequirementsV1>
   const amount = r.amount ?? r.maxAmountRequired
   const str = (v: unknown) => typeof v === 'string' && v.length > 0
-  for (const [field, value] of [['scheme', r.scheme], ['network', r.network], ['asset', r.asset], ['payTo', r.payTo]] as const) {
+  for (const [field, value] of [
+    ['scheme', r.scheme],
+    ['network', r.network],
+    ['asset', r.asset],
+    ['payTo', r.payTo],
+  ] as const) {
     if (!str(value)) return { malformed: 'requirements', field }
   }
   if (typeof amount !== 'string' || !/^\d+$/.test(amount)) return { malformed: 'requirements', field: 'amount' }
   const timeout = r.maxTimeoutSeconds ?? 60
   // Zero only for batch-settlement's claim and settle: the official channel manager's requirements for batched operations carry 0.
   const tooShort = r.scheme === 'batch-settlement' ? timeout < 0 : timeout <= 0
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || tooShort) return { malformed: 'requirements', field: 'maxTimeoutSeconds' }
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || tooShort)
+    return { malformed: 'requirements', field: 'maxTimeoutSeconds' }
   const extensions = (p as { extensions?: unknown }).extensions
   return {
-    version, scheme, network, payload: p.payload,
+    version,
+    scheme,
+    network,
+    payload: p.payload,
     ...(isRecord(extensions) ? { extensions } : {}),
     requirements: {
-      scheme: r.scheme!, network: r.network!, asset: r.asset!, amount, payTo: r.payTo!,
-      maxTimeoutSeconds: timeout, extra: isRecord(r.extra) ? r.extra : {},
+      scheme: r.scheme!,
+      network: r.network!,
+      asset: r.asset!,
+      amount,
+      payTo: r.payTo!,
+      maxTimeoutSeconds: timeout,
+      extra: isRecord(r.extra) ? r.extra : {},
     },
   }
 }
 
 /** v2 requirements as a v1 client expects them (legacy network name, `maxAmountRequired`, resource fields). */
-export function toV1Requirements(r: PaymentRequirements, legacyNetwork: string, resource: { url: string; description?: string; mimeType?: string }): PaymentRequirementsV1 {
+export function toV1Requirements(
+  r: PaymentRequirements,
+  legacyNetwork: string,
+  resource: { url: string; description?: string; mimeType?: string },
+): PaymentRequirementsV1 {
   return {
-    scheme: r.scheme, network: legacyNetwork, maxAmountRequired: r.amount, resource: resource.url,
-    description: resource.description ?? '', mimeType: resource.mimeType ?? '', payTo: r.payTo,
-    maxTimeoutSeconds: r.maxTimeoutSeconds, asset: r.asset, extra: r.extra,
+    scheme: r.scheme,
+    network: legacyNetwork,
+    maxAmountRequired: r.amount,
+    resource: resource.url,
+    description: resource.description ?? '',
+    mimeType: resource.mimeType ?? '',
+    payTo: r.payTo,
+    maxTimeoutSeconds: r.maxTimeoutSeconds,
+    asset: r.asset,
+    extra: r.extra,
   }
 }

@@ -10,12 +10,18 @@ import { orderIdSchema, railSchema, type XchainRail } from './wire.js'
 export const attestorPaths = { health: '/health', attest: '/attest' } as const
 
 /** POST /attest */
-export const AttestBody = z.object({
-  rail: railSchema,
-  orderId: orderIdSchema,
-  /** The statement the worker wants signed, hex (sol-origin: the delivery message bytes; evm-origin: the 32-byte EIP-712 digest). */
-  statement: z.string().max(2 + 2 * 1024).regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'a statement is 0x and whole bytes of hex (at most 1024)').transform((s) => s.toLowerCase() as `0x${string}`),
-}).strict()
+export const AttestBody = z
+  .object({
+    rail: railSchema,
+    orderId: orderIdSchema,
+    /** The statement the worker wants signed, hex (sol-origin: the delivery message bytes; evm-origin: the 32-byte EIP-712 digest). */
+    statement: z
+      .string()
+      .max(2 + 2 * 1024)
+      .regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'a statement is 0x and whole bytes of hex (at most 1024)')
+      .transform((s) => s.toLowerCase() as `0x${string}`),
+  })
+  .strict()
 
 /** POST /attest answers 200 with one of these (a refusal is an answer, not an HTTP error). */
 export type AttestResponse =

@@ -5,7 +5,12 @@ import { buildSignSubmitEvmOrigin, type EvmOriginOrderRequest, type EvmOriginSig
 import { xchainPaths } from './paths.js'
 import { pollStatus, type WaitOptions } from './poll.js'
 import type {
-  EvmOriginBuildRequest, EvmOriginBuilt, SolOriginBuildRequest, SolOriginBuilt, XchainRail, XchainStatusResponse,
+  EvmOriginBuildRequest,
+  EvmOriginBuilt,
+  SolOriginBuildRequest,
+  SolOriginBuilt,
+  XchainRail,
+  XchainStatusResponse,
 } from './wire.js'
 
 export type XchainClientParameters = {
@@ -20,8 +25,15 @@ export { FINAL_STATUSES, isFinal, OrderWaitTimeoutError, type WaitOptions } from
 /** The user's lock transaction landed but failed on chain: nothing was locked. */
 export class LockFailedError extends BaseError {
   override name = 'LockFailedError'
-  constructor(readonly orderId: string, readonly ref: string, detail: string) {
-    super('XCHAIN_LOCK_FAILED', `the lock of order ${orderId} (${ref}) failed on chain: ${detail}; nothing was locked, build a new order`)
+  constructor(
+    readonly orderId: string,
+    readonly ref: string,
+    detail: string,
+  ) {
+    super(
+      'XCHAIN_LOCK_FAILED',
+      `the lock of order ${orderId} (${ref}) failed on chain: ${detail}; nothing was locked, build a new order`,
+    )
   }
 }
 
@@ -42,12 +54,17 @@ export function createXchainClient(p: XchainClientParameters) {
     apiUrl: p.apiUrl,
     headers,
     /** POST /api/xchain/sol-origin/open/build: the lock, co-signed by the solver as fee payer. */
-    buildSolOrigin: (req: SolOriginBuildRequest) => callJson<SolOriginBuilt>(p.apiUrl, xchainPaths.solBuild, { headers, body: req }),
+    buildSolOrigin: (req: SolOriginBuildRequest) =>
+      callJson<SolOriginBuilt>(p.apiUrl, xchainPaths.solBuild, { headers, body: req }),
     /** POST /api/xchain/evm-origin/open/build: the order, what to sign for the gasless open, and the plain calls. */
-    buildEvmOrigin: (req: EvmOriginBuildRequest) => callJson<EvmOriginBuilt>(p.apiUrl, xchainPaths.evmBuild, { headers, body: req }),
+    buildEvmOrigin: (req: EvmOriginBuildRequest) =>
+      callJson<EvmOriginBuilt>(p.apiUrl, xchainPaths.evmBuild, { headers, body: req }),
     /** GET /api/xchain/status/:orderId (rail defaults to sol-origin, as the route does). */
     status: (orderId: string, rail?: XchainRail) =>
-      callJson<XchainStatusResponse>(p.apiUrl, xchainPaths.status.replace(':orderId', orderId), { headers, query: { rail } }),
+      callJson<XchainStatusResponse>(p.apiUrl, xchainPaths.status.replace(':orderId', orderId), {
+        headers,
+        query: { rail },
+      }),
 
     /** Polls status until a final status (or `until`), then returns that answer. */
     waitForStatus: (orderId: string, o: WaitOptions = {}) => pollStatus(() => client.status(orderId, o.rail), o),
@@ -64,7 +81,11 @@ export function createXchainClient(p: XchainClientParameters) {
       const tx = Transaction.from(Buffer.from(built.txB64, 'base64'))
       tx.partialSign(signer)
       const signature = await connection.sendRawTransaction(tx.serialize())
-      const { value } = await connection.confirmTransaction({ signature, blockhash: built.blockhash, lastValidBlockHeight: built.lastValidBlockHeight })
+      const { value } = await connection.confirmTransaction({
+        signature,
+        blockhash: built.blockhash,
+        lastValidBlockHeight: built.lastValidBlockHeight,
+      })
       if (value.err) throw new LockFailedError(built.orderId, signature, JSON.stringify(value.err))
       return { built, signature }
     },
@@ -74,7 +95,8 @@ export function createXchainClient(p: XchainClientParameters) {
      * data only: the wallet needs no ETH) and submits both; the solver relays the open. Resolves
      * once the lock is confirmed on Base (`submitted.opened`). Then poll with `rail: 'evm-origin'`.
      */
-    openEvmOrigin: (signer: EvmOriginSigner, req: EvmOriginOrderRequest) => buildSignSubmitEvmOrigin({ apiUrl: p.apiUrl, apiKey: p.apiKey }, signer, req),
+    openEvmOrigin: (signer: EvmOriginSigner, req: EvmOriginOrderRequest) =>
+      buildSignSubmitEvmOrigin({ apiUrl: p.apiUrl, apiKey: p.apiKey }, signer, req),
   }
   return client
 }

@@ -12,7 +12,11 @@ export type EvmOriginSigner = Pick<LocalAccount, 'address' | 'signTypedData'>
 /** The evm-origin build request without `user` (the signer is the user). */
 export type EvmOriginOrderRequest = { inSym: string; outSym: string; uiAmount: string; recipientSol: string }
 
-export type BuildSignSubmitEvmOriginReturnType = { orderId: `0x${string}`; built: EvmOriginBuilt; submitted: EvmOriginSubmitted }
+export type BuildSignSubmitEvmOriginReturnType = {
+  orderId: `0x${string}`
+  built: EvmOriginBuilt
+  submitted: EvmOriginSubmitted
+}
 
 /**
  * Typed data from the API (uint256 as decimal strings) as viem signs it (bigints): every field
@@ -26,7 +30,9 @@ export function typedDataForViem<P extends string>(td: TypedDataJson<P>) {
     const bits = /^u?int(\d+)$/.exec(f.type)?.[1]
     message[f.name] = bits && Number(bits) > 48 && v !== undefined ? BigInt(v) : v
   }
-  return { domain: td.domain, types: td.types, primaryType: td.primaryType, message } as Parameters<EvmOriginSigner['signTypedData']>[0]
+  return { domain: td.domain, types: td.types, primaryType: td.primaryType, message } as Parameters<
+    EvmOriginSigner['signTypedData']
+  >[0]
 }
 
 /**
@@ -39,13 +45,23 @@ export function typedDataForViem<P extends string>(td: TypedDataJson<P>) {
  *   inSym: 'USDC', outSym: 'USDC', uiAmount: '25', recipientSol: 'Fk4...base58',
  * })
  */
-export async function buildSignSubmitEvmOrigin(api: XchainApi, signer: EvmOriginSigner, req: EvmOriginOrderRequest): Promise<BuildSignSubmitEvmOriginReturnType> {
+export async function buildSignSubmitEvmOrigin(
+  api: XchainApi,
+  signer: EvmOriginSigner,
+  req: EvmOriginOrderRequest,
+): Promise<BuildSignSubmitEvmOriginReturnType> {
   const headers: Record<string, string> = api.apiKey ? { 'x-api-key': api.apiKey } : {}
-  const built = await callJson<EvmOriginBuilt>(api.apiUrl, xchainPaths.evmBuild, { headers, body: { user: signer.address, ...req } })
-  const [orderSignature, permitSignature] = await Promise.all([
+  const built = await callJson<EvmOriginBuilt>(api.apiUrl, xchainPaths.evmBuild, {
+    headers,
+    body: { user: signer.address, ...req },
+  })
+  const [orderSignature, permitSignature] = (await Promise.all([
     signer.signTypedData(typedDataForViem(built.gasless.order)),
     signer.signTypedData(typedDataForViem(built.gasless.permit)),
-  ]) as [Hex, Hex]
-  const submitted = await callJson<EvmOriginSubmitted>(api.apiUrl, built.gasless.submit, { headers, body: { orderId: built.orderId, orderSignature, permitSignature } })
+  ])) as [Hex, Hex]
+  const submitted = await callJson<EvmOriginSubmitted>(api.apiUrl, built.gasless.submit, {
+    headers,
+    body: { orderId: built.orderId, orderSignature, permitSignature },
+  })
   return { orderId: built.orderId, built, submitted }
 }

@@ -25,13 +25,22 @@ export type WaitOptions = {
 /** Polling ended before the order reached what was waited for; `last` is the last answer. */
 export class OrderWaitTimeoutError extends BaseError {
   override name = 'OrderWaitTimeoutError'
-  constructor(readonly last: XchainStatusResponse, readonly timeoutMs: number) {
-    super('WAIT_TIMEOUT', `order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`)
+  constructor(
+    readonly last: XchainStatusResponse,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      'WAIT_TIMEOUT',
+      `order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`,
+    )
   }
 }
 
 /** Reads the status until `until` (default: a final status) holds, and returns that answer. */
-export async function pollStatus(read: () => Promise<XchainStatusResponse>, o: Omit<WaitOptions, 'rail'> = {}): Promise<XchainStatusResponse> {
+export async function pollStatus(
+  read: () => Promise<XchainStatusResponse>,
+  o: Omit<WaitOptions, 'rail'> = {},
+): Promise<XchainStatusResponse> {
   const timeoutMs = o.timeoutMs ?? 120_000
   const end = Date.now() + timeoutMs
   const until = o.until ?? ((s: XchainStatusResponse) => isFinal(s.status))

@@ -8,7 +8,7 @@
  * `openFor`) and the plain one (send `calls.approve` then `calls.open` from the user's wallet).
  */
 import { PublicKey } from '@solana/web3.js'
-import { getAddress, isAddress, type Address, type Hex } from 'viem'
+import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { z } from 'zod'
 import { isBase58Of } from '../solana/encoded-size.js'
 import { RAILS, type XchainRail } from './paths.js'
@@ -26,37 +26,56 @@ export { xchainPaths } from './paths.js'
 // ---------------------------------------------------------------------------------------------
 
 /** A Base address that is already in its EIP-55 checksum form (docs/cross-chain.md "Cross-chain orders": "not in EIP-55 checksum form" is refused). */
-export const checksummedAddress = z.string({ required_error: 'required' }).refine(
-  (v) => isAddress(v, { strict: false }) && getAddress(v) === v,
-  (v) => ({
-    message: isAddress(v, { strict: false })
-      ? `not in EIP-55 checksum form; send ${getAddress(v)}`
-      : 'not an EVM address (0x followed by 40 hex characters, in EIP-55 checksum form)',
-  }),
-).transform((v) => v as Address)
+export const checksummedAddress = z
+  .string({ required_error: 'required' })
+  .refine(
+    (v) => isAddress(v, { strict: false }) && getAddress(v) === v,
+    (v) => ({
+      message: isAddress(v, { strict: false })
+        ? `not in EIP-55 checksum form; send ${getAddress(v)}`
+        : 'not an EVM address (0x followed by 40 hex characters, in EIP-55 checksum form)',
+    }),
+  )
+  .transform((v) => v as Address)
 
 /** A Solana public key (base58, 32 bytes). */
-export const solanaPublicKey = z.string({ required_error: 'required' }).refine(
-  (v) => isBase58Of(v, 32) && new PublicKey(v).toBase58() === v,
-  'not a Solana public key (base58, 32 bytes)',
-)
+export const solanaPublicKey = z
+  .string({ required_error: 'required' })
+  .refine((v) => isBase58Of(v, 32) && new PublicKey(v).toBase58() === v, 'not a Solana public key (base58, 32 bytes)')
 
 /** A human decimal amount, string preferred, number accepted; kept as the exact string. */
 export const uiAmount = z
   .union([z.string(), z.number()])
-  .transform((v) => (typeof v === 'number' ? (Number.isFinite(v) ? (String(v).includes('e') ? v.toFixed(20).replace(/\.?0+$/, '') : String(v)) : 'NaN') : v.trim()))
+  .transform((v) =>
+    typeof v === 'number'
+      ? Number.isFinite(v)
+        ? String(v).includes('e')
+          ? v.toFixed(20).replace(/\.?0+$/, '')
+          : String(v)
+        : 'NaN'
+      : v.trim(),
+  )
   .refine((v) => /^\d{1,30}(\.\d{1,30})?$/.test(v), 'must be a positive decimal like "12.5"')
   .refine((v) => /[1-9]/.test(v), 'must be greater than zero')
 
-const symbol = z.string({ required_error: 'required' }).regex(/^[A-Za-z0-9]{1,16}$/, 'a token symbol like USDC').transform((s) => s.toUpperCase())
+const symbol = z
+  .string({ required_error: 'required' })
+  .regex(/^[A-Za-z0-9]{1,16}$/, 'a token symbol like USDC')
+  .transform((s) => s.toUpperCase())
 
 /**
  * 32 bytes as 64 hex characters, with or without 0x; normalised to lower-case 0x form. Malformed is
  * a 400 BAD_REQUEST wherever it appears, the status path included (docs/errors.md "Errors": a malformed field).
  */
-export const orderIdSchema = z.string({ required_error: 'required' })
+export const orderIdSchema = z
+  .string({ required_error: 'required' })
   .superRefine((v, ctx) => {
-    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v)) ctx.addIssue({ code: 'custom', message: 'an order id is 32 bytes: 64 hex characters, with or without 0x', params: { code: 'BAD_REQUEST' } })
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'an order id is 32 bytes: 64 hex characters, with or without 0x',
+        params: { code: 'BAD_REQUEST' },
+      })
   })
   .transform((v) => `0x${v.replace(/^0x/, '').toLowerCase()}` as `0x${string}`)
 
@@ -69,16 +88,18 @@ export const RailParams = z.object({ rail: railSchema })
 // ---------------------------------------------------------------------------------------------
 
 /** POST /api/xchain/sol-origin/open/build */
-export const SolOriginBuildBody = z.object({
-  /** The Solana wallet funding the order; it signs txB64 (the solver pays the fee). */
-  user: solanaPublicKey,
-  /** Input symbol on Solana. */
-  inSym: symbol,
-  /** Output symbol on Base. */
-  outSym: symbol,
-  uiAmount,
-  recipientEvm: checksummedAddress,
-}).strict()
+export const SolOriginBuildBody = z
+  .object({
+    /** The Solana wallet funding the order; it signs txB64 (the solver pays the fee). */
+    user: solanaPublicKey,
+    /** Input symbol on Solana. */
+    inSym: symbol,
+    /** Output symbol on Base. */
+    outSym: symbol,
+    uiAmount,
+    recipientEvm: checksummedAddress,
+  })
+  .strict()
 export type SolOriginBuildRequest = z.infer<typeof SolOriginBuildBody>
 
 /** What both rails' build responses say of the order: its id, par amounts, deadlines and where to poll. */
@@ -110,13 +131,18 @@ export type SolOriginBuilt = BuiltOrder & {
 }
 
 /** POST /api/xchain/evm-origin/open/build (the evm-origin rail defines its response). */
-export const EvmOriginBuildBody = z.object({
-  user: z.string({ required_error: 'required' }).refine((v) => isAddress(v, { strict: false }), 'not an EVM address').transform((v) => getAddress(v) as Address),
-  inSym: symbol,
-  outSym: symbol,
-  uiAmount,
-  recipientSol: solanaPublicKey,
-}).strict()
+export const EvmOriginBuildBody = z
+  .object({
+    user: z
+      .string({ required_error: 'required' })
+      .refine((v) => isAddress(v, { strict: false }), 'not an EVM address')
+      .transform((v) => getAddress(v) as Address),
+    inSym: symbol,
+    outSym: symbol,
+    uiAmount,
+    recipientSol: solanaPublicKey,
+  })
+  .strict()
 export type EvmOriginBuildRequest = z.infer<typeof EvmOriginBuildBody>
 
 /**
@@ -181,7 +207,10 @@ export type EvmOriginBuilt = BuiltOrder & {
   calls: { approve: WalletCall; open: WalletCall }
 }
 
-const hexSignature = z.string({ required_error: 'required' }).regex(/^0x([0-9a-fA-F]{2}){65,}$/, 'a signature: 0x and at least 65 bytes of hex').transform((v) => v as Hex)
+const hexSignature = z
+  .string({ required_error: 'required' })
+  .regex(/^0x([0-9a-fA-F]{2}){65,}$/, 'a signature: 0x and at least 65 bytes of hex')
+  .transform((v) => v as Hex)
 
 /**
  * POST /api/xchain/evm-origin/open/submit: the gasless open. `orderSignature` signs
@@ -189,11 +218,17 @@ const hexSignature = z.string({ required_error: 'required' }).regex(/^0x([0-9a-f
  * `permitSignature` signs `gasless.permit` (65 bytes). Without a permit, the user's allowance to
  * the escrow must cover inputAmount already.
  */
-export const EvmOriginSubmitBody = z.object({
-  orderId: orderIdSchema,
-  orderSignature: hexSignature,
-  permitSignature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex characters').transform((v) => v as Hex).optional(),
-}).strict()
+export const EvmOriginSubmitBody = z
+  .object({
+    orderId: orderIdSchema,
+    orderSignature: hexSignature,
+    permitSignature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature: 0x and 130 hex characters')
+      .transform((v) => v as Hex)
+      .optional(),
+  })
+  .strict()
 export type EvmOriginSubmitRequest = z.infer<typeof EvmOriginSubmitBody>
 
 /**
@@ -243,9 +278,18 @@ export const SettleBody = z.object({ orderId: orderIdSchema }).strict()
 /** POST /api/xchain/:rail/refund: refund one expired, undelivered order now. */
 export const RefundBody = z.object({ orderId: orderIdSchema }).strict()
 /** POST /api/solver/pause: stop delivering and claiming (each can be kept on); refunds of expired orders go on. */
-export const PauseBody = z.object({ deliveries: z.boolean().default(true), claims: z.boolean().default(true) }).strict().default({})
+export const PauseBody = z
+  .object({ deliveries: z.boolean().default(true), claims: z.boolean().default(true) })
+  .strict()
+  .default({})
 
-export type OperatorOrderResult = { orderId: `0x${string}`; rail: XchainRail; stage: string; status: XchainStatus; reason: string | null }
+export type OperatorOrderResult = {
+  orderId: `0x${string}`
+  rail: XchainRail
+  stage: string
+  status: XchainStatus
+  reason: string | null
+}
 
 /** GET or POST /api/solver/heartbeat */
 export type HeartbeatResponse = {
@@ -264,17 +308,31 @@ export type HeartbeatResponse = {
 // Internal inventory helpers (operator bearer token)
 // ---------------------------------------------------------------------------------------------
 
-export const ReserveBody = z.object({
-  network: z.string().min(1).max(64),
-  token: symbol,
-  /** Base units, decimal string. */
-  amount: z.string().regex(/^[1-9]\d{0,77}$/, 'base units as a positive decimal string'),
-  /** Who holds it (free text, shown in listings). */
-  ref: z.string().min(1).max(128),
-  /** Held until released, or until this many seconds pass (default 600). */
-  ttlSeconds: z.number().int().positive().max(7 * 86400).default(600),
-}).strict()
-export type ReserveResult = { id: string; network: string; token: string; amount: string; available: string; expiresAt: number }
+export const ReserveBody = z
+  .object({
+    network: z.string().min(1).max(64),
+    token: symbol,
+    /** Base units, decimal string. */
+    amount: z.string().regex(/^[1-9]\d{0,77}$/, 'base units as a positive decimal string'),
+    /** Who holds it (free text, shown in listings). */
+    ref: z.string().min(1).max(128),
+    /** Held until released, or until this many seconds pass (default 600). */
+    ttlSeconds: z
+      .number()
+      .int()
+      .positive()
+      .max(7 * 86400)
+      .default(600),
+  })
+  .strict()
+export type ReserveResult = {
+  id: string
+  network: string
+  token: string
+  amount: string
+  available: string
+  expiresAt: number
+}
 
 export const ReleaseBody = z.object({ id: z.string().min(1).max(128) }).strict()
 export type ReleaseResult = { id: string; released: boolean; state: string }

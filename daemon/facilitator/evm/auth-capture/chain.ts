@@ -1,26 +1,48 @@
-import { encodeFunctionData, type Abi } from 'viem'
+import { type Abi, encodeFunctionData } from 'viem'
 import * as UsdcToken from '../../../../contracts/evm/artifacts/UsdcToken.js'
-import { authCaptureEscrowAbi, type AuthCaptureDeployment } from '../../../../src/sdk/x402/evm/auth-capture/contracts.js'
-import { paymentInfoHash, type PaymentInfo } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'
+import {
+  type AuthCaptureDeployment,
+  authCaptureEscrowAbi,
+} from '../../../../src/sdk/x402/evm/auth-capture/contracts.js'
+import { type PaymentInfo, paymentInfoHash } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import type { ExecCall, Group } from '../../../../src/sdk/x402/evm/executor.js'
-import { reasons, type Reason } from '../../../../src/sdk/x402/reasons.js'
+import { type Reason, reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Executed, Failure } from '../../method.js'
 import { executeGroup } from '../execute.js'
-import type { EvmRuntime } from '../runtime.js'
 import { revertNamer } from '../revert-name.js'
+import type { EvmRuntime } from '../runtime.js'
 
 export type PaymentState = { hasCollectedPayment: boolean; capturableAmount: bigint; refundableAmount: bigint }
 
 /** One call of the deployment's escrow for the executor; `gas` beyond the group's allowance. */
-export function escrowCall(d: AuthCaptureDeployment, functionName: string, args: readonly unknown[], gas?: bigint): ExecCall {
-  return { target: d.escrow, data: encodeFunctionData({ abi: authCaptureEscrowAbi[d.version], functionName, args } as never), ...(gas ? { gas } : {}) }
+export function escrowCall(
+  d: AuthCaptureDeployment,
+  functionName: string,
+  args: readonly unknown[],
+  gas?: bigint,
+): ExecCall {
+  return {
+    target: d.escrow,
+    data: encodeFunctionData({ abi: authCaptureEscrowAbi[d.version], functionName, args } as never),
+    ...(gas ? { gas } : {}),
+  }
 }
 
 /** The escrow's `paymentState` for a payment, read as the executor would see it. */
-export async function paymentState(rt: EvmRuntime, d: AuthCaptureDeployment, info: PaymentInfo, chainId: number): Promise<PaymentState> {
+export async function paymentState(
+  rt: EvmRuntime,
+  d: AuthCaptureDeployment,
+  info: PaymentInfo,
+  chainId: number,
+): Promise<PaymentState> {
   const abi = authCaptureEscrowAbi[d.version]
   const hash = paymentInfoHash(info, chainId, d.escrow)
-  const data = await rt.chain.client.readContract({ address: d.escrow, abi, functionName: 'paymentState', args: [hash] } as never) as readonly [boolean, bigint, bigint]
+  const data = (await rt.chain.client.readContract({
+    address: d.escrow,
+    abi,
+    functionName: 'paymentState',
+    args: [hash],
+  } as never)) as readonly [boolean, bigint, bigint]
   return { hasCollectedPayment: data[0], capturableAmount: data[1], refundableAmount: data[2] }
 }
 
@@ -43,7 +65,11 @@ const byError: Record<string, Reason> = {
   RefundExceedsCapture: reasons.acRefundExceedsCapture,
 }
 
-export const revertName = revertNamer([...authCaptureEscrowAbi['v1.1'], ...authCaptureEscrowAbi['v1.0'], ...UsdcToken.abi] as Abi)
+export const revertName = revertNamer([
+  ...authCaptureEscrowAbi['v1.1'],
+  ...authCaptureEscrowAbi['v1.0'],
+  ...UsdcToken.abi,
+] as Abi)
 
 /** A simulated group's refusal as the binding names it, or undefined when it would go through. */
 export async function simulated(rt: EvmRuntime, group: Group, what: string): Promise<Failure | undefined> {
@@ -55,5 +81,10 @@ export async function simulated(rt: EvmRuntime, group: Group, what: string): Pro
 
 /** Sends a checked group through the executor (batched with other payments); a mined revert is `transaction_reverted`. */
 export function send(rt: EvmRuntime, group: Group): Promise<Executed> {
-  return executeGroup(rt, group, (revert) => ({ reason: reasons.acTransactionReverted, message: `the transaction reverted: ${revertName(revert)}` }), reasons.acSimulationFailed)
+  return executeGroup(
+    rt,
+    group,
+    (revert) => ({ reason: reasons.acTransactionReverted, message: `the transaction reverted: ${revertName(revert)}` }),
+    reasons.acSimulationFailed,
+  )
 }

@@ -1,4 +1,4 @@
-import { isAddressEqual, zeroAddress, type Hex, type TypedDataDefinition } from 'viem'
+import { type Hex, isAddressEqual, type TypedDataDefinition, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Failure, Resolved } from '../../method.js'
@@ -15,16 +15,35 @@ import type { Terms } from './terms.js'
  * Nothing on chain reads this consent under `delegated`: this check is the whole gate.
  */
 export async function consented(
-  rt: EvmRuntime, p: Resolved, t: Terms, typed: TypedDataDefinition, sent: Hex | undefined, authorizer: PrivateKeyAccount | undefined,
+  rt: EvmRuntime,
+  p: Resolved,
+  t: Terms,
+  typed: TypedDataDefinition,
+  sent: Hex | undefined,
+  authorizer: PrivateKeyAccount | undefined,
   invalid: Failure['reason'] = reasons.acAuthorizerSignature,
 ): Promise<Failure | undefined> {
-  if (isAddressEqual(t.receiverAuthorizer, zeroAddress)) return { reason: reasons.acMissingReceiverAuthorizer, message: 'extra.receiverAuthorizer is zero: this route is collect-only' }
+  if (isAddressEqual(t.receiverAuthorizer, zeroAddress))
+    return {
+      reason: reasons.acMissingReceiverAuthorizer,
+      message: 'extra.receiverAuthorizer is zero: this route is collect-only',
+    }
   if (sent) {
-    const ok = await rt.chain.client.verifyTypedData({ address: t.receiverAuthorizer, ...typed, signature: sent } as never).catch(() => false)
-    return ok ? undefined : { reason: invalid, message: `the authorizer signature is not ${t.receiverAuthorizer}'s over this ${String(typed.primaryType)}` }
+    const ok = await rt.chain.client
+      .verifyTypedData({ address: t.receiverAuthorizer, ...typed, signature: sent } as never)
+      .catch(() => false)
+    return ok
+      ? undefined
+      : {
+          reason: invalid,
+          message: `the authorizer signature is not ${t.receiverAuthorizer}'s over this ${String(typed.primaryType)}`,
+        }
   }
   if (!authorizer || !isAddressEqual(authorizer.address, t.receiverAuthorizer)) {
-    return { reason: invalid, message: `no authorizer signature, and the receiver authorizer ${t.receiverAuthorizer} is not one this facilitator signs for` }
+    return {
+      reason: invalid,
+      message: `no authorizer signature, and the receiver authorizer ${t.receiverAuthorizer} is not one this facilitator signs for`,
+    }
   }
   const wallet = await p.caller?.wallet()
   if (!wallet || !isAddressEqual(wallet as Hex, p.requirements.payTo as Hex)) {

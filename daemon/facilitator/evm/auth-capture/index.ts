@@ -5,12 +5,13 @@ import type { PaymentMethod, Resolved } from '../../method.js'
 import type { EvmRuntime } from '../runtime.js'
 import { checkCapture } from './capture.js'
 import { checkCollect, collectKey } from './collect.js'
-import { LIFECYCLE, readLifecycle, type LifecycleType } from './lifecycle.js'
+import { LIFECYCLE, type LifecycleType, readLifecycle } from './lifecycle.js'
 import { uint } from './parse.js'
 import { checkRefund } from './refund.js'
 import { checkVoid } from './void.js'
 
-const lifecycleType = (p: Resolved) => (LIFECYCLE as readonly unknown[]).includes(p.payload.type) ? (p.payload.type as LifecycleType) : undefined
+const lifecycleType = (p: Resolved) =>
+  (LIFECYCLE as readonly unknown[]).includes(p.payload.type) ? (p.payload.type as LifecycleType) : undefined
 
 /**
  * The x402 `auth-capture` scheme on EVM, as a `delegated` operator: the facilitator's executor
@@ -21,7 +22,11 @@ const lifecycleType = (p: Resolved) => (LIFECYCLE as readonly unknown[]).include
  * `idempotencyKey` (else the escrow balances it was signed against, single-use by themselves),
  * and a settled key is answered with its first outcome rather than `duplicate_settlement`.
  */
-export function authCaptureMethod(runtimeOf: (network: string) => EvmRuntime, receiverAuthorizer: () => PrivateKeyAccount | undefined, factories: () => readonly Address[]): PaymentMethod {
+export function authCaptureMethod(
+  runtimeOf: (network: string) => EvmRuntime,
+  receiverAuthorizer: () => PrivateKeyAccount | undefined,
+  factories: () => readonly Address[],
+): PaymentMethod {
   return {
     name: AUTH_CAPTURE,
     scheme: AUTH_CAPTURE,
@@ -31,11 +36,20 @@ export function authCaptureMethod(runtimeOf: (network: string) => EvmRuntime, re
       if (p.payload.type === undefined) return collectKey(p)
       const l = readLifecycle(p, runtimeOf(p.spec.key).account)
       if ('reason' in l) return l
-      const scope = l.idempotencyKey !== undefined ? `key:${l.idempotencyKey}`
-        : l.type === 'void' ? 'once' : `state:${String(p.payload.expectedCapturableAmount)}:${String(p.payload.expectedRefundableAmount)}`
+      const scope =
+        l.idempotencyKey !== undefined
+          ? `key:${l.idempotencyKey}`
+          : l.type === 'void'
+            ? 'once'
+            : `state:${String(p.payload.expectedCapturableAmount)}:${String(p.payload.expectedRefundableAmount)}`
       return `auth-capture:${p.spec.caip2}:${l.type}:${l.hash}:${scope}`
     },
-    ledgerAmount: (p) => (p.payload.type === 'capture' || p.payload.type === 'refund' ? uint(p.payload.amount)?.toString() ?? '0' : p.payload.type === 'void' ? '0' : p.requirements.amount),
+    ledgerAmount: (p) =>
+      p.payload.type === 'capture' || p.payload.type === 'refund'
+        ? (uint(p.payload.amount)?.toString() ?? '0')
+        : p.payload.type === 'void'
+          ? '0'
+          : p.requirements.amount,
     replays: (p) => lifecycleType(p) !== undefined,
     async check(p, purpose) {
       const rt = runtimeOf(p.spec.key)

@@ -1,5 +1,5 @@
-import { isAddressEqual, zeroAddress, type Address, type Hex } from 'viem'
-import { boundSalt, paymentInfoHash, type PaymentInfo } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'
+import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem'
+import { boundSalt, type PaymentInfo, paymentInfoHash } from '../../../../src/sdk/x402/evm/auth-capture/payment-info.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
 import type { Failure, Resolved } from '../../method.js'
 import { parsePaymentInfo, word } from './parse.js'
@@ -24,26 +24,71 @@ const KEY = /^[\x21-\x7e]{1,128}$/
  */
 export function readLifecycle(p: Resolved, operatorAccount: Address): Lifecycle | Failure {
   const type = p.payload.type as LifecycleType
-  if (!LIFECYCLE.includes(type)) return { reason: reasons.acPayloadType, message: `payload.type must be one of ${LIFECYCLE.join(', ')}` }
+  if (!LIFECYCLE.includes(type))
+    return { reason: reasons.acPayloadType, message: `payload.type must be one of ${LIFECYCLE.join(', ')}` }
   const t = readTerms(p, operatorAccount)
   if ('reason' in t) return t
-  if (!relaysLifecycle(t)) return { reason: reasons.acLifecycleNotRelayed, message: 'a route without receiverAuthorizer is collect-only: its lifecycle runs out of band' }
-  if (type !== 'refund' && t.flow !== 'escrow') return { reason: reasons.acPayloadType, message: `paymentFlow authorization places no hold: there is nothing to ${type}` }
+  if (!relaysLifecycle(t))
+    return {
+      reason: reasons.acLifecycleNotRelayed,
+      message: 'a route without receiverAuthorizer is collect-only: its lifecycle runs out of band',
+    }
+  if (type !== 'refund' && t.flow !== 'escrow')
+    return {
+      reason: reasons.acPayloadType,
+      message: `paymentFlow authorization places no hold: there is nothing to ${type}`,
+    }
   const info = parsePaymentInfo(p.payload.paymentInfo)
   const saltNonce = word(p.payload.saltNonce)
-  if (!info || saltNonce === undefined) return { reason: reasons.acPayloadFormat, message: 'a lifecycle payload carries paymentInfo (the escrow struct) and a 32-byte saltNonce' }
+  if (!info || saltNonce === undefined)
+    return {
+      reason: reasons.acPayloadFormat,
+      message: 'a lifecycle payload carries paymentInfo (the escrow struct) and a 32-byte saltNonce',
+    }
   const key = p.payload[IDEMPOTENCY_FIELD]
-  if (key !== undefined && (typeof key !== 'string' || !KEY.test(key))) return { reason: reasons.acIdempotencyKey, message: `${IDEMPOTENCY_FIELD} is 1 to 128 printable ASCII characters` }
+  if (key !== undefined && (typeof key !== 'string' || !KEY.test(key)))
+    return { reason: reasons.acIdempotencyKey, message: `${IDEMPOTENCY_FIELD} is 1 to 128 printable ASCII characters` }
   const payer = info.payer
-  if (!isAddressEqual(info.operator, t.operator)) return { reason: reasons.acOperatorMismatch, message: `paymentInfo.operator ${info.operator} is not captureAuthorizer ${t.operator}`, payer }
+  if (!isAddressEqual(info.operator, t.operator))
+    return {
+      reason: reasons.acOperatorMismatch,
+      message: `paymentInfo.operator ${info.operator} is not captureAuthorizer ${t.operator}`,
+      payer,
+    }
   if (boundSalt(t.receiverAuthorizer, zeroAddress, saltNonce) !== info.salt) {
-    return { reason: reasons.acSaltBindingMismatch, message: `paymentInfo.salt is not the commitment to receiver authorizer ${t.receiverAuthorizer} and saltNonce`, payer }
+    return {
+      reason: reasons.acSaltBindingMismatch,
+      message: `paymentInfo.salt is not the commitment to receiver authorizer ${t.receiverAuthorizer} and saltNonce`,
+      payer,
+    }
   }
   const r = p.requirements
-  const differs = !isAddressEqual(info.receiver, r.payTo as Address) ? 'receiver (payTo)' : !isAddressEqual(info.token, r.asset as Address) ? 'token (asset)'
-    : info.maxAmount !== BigInt(r.amount) ? 'maxAmount (amount)' : info.authorizationExpiry !== t.captureDeadline ? 'authorizationExpiry (captureDeadline)'
-    : info.refundExpiry !== t.refundDeadline ? 'refundExpiry (refundDeadline)' : info.minFeeBps !== t.minFeeBps || info.maxFeeBps !== t.maxFeeBps ? 'fee bounds'
-    : !isAddressEqual(info.feeReceiver, t.feeRecipient) ? 'feeReceiver (feeRecipient)' : undefined
-  if (differs) return { reason: reasons.acRequirementsMismatch, message: `paymentInfo's ${differs} is not what the requirements state`, payer }
-  return { type, t, info, hash: paymentInfoHash(info, p.spec.chainId!, t.deployment.escrow), ...(key !== undefined ? { idempotencyKey: key as string } : {}) }
+  const differs = !isAddressEqual(info.receiver, r.payTo as Address)
+    ? 'receiver (payTo)'
+    : !isAddressEqual(info.token, r.asset as Address)
+      ? 'token (asset)'
+      : info.maxAmount !== BigInt(r.amount)
+        ? 'maxAmount (amount)'
+        : info.authorizationExpiry !== t.captureDeadline
+          ? 'authorizationExpiry (captureDeadline)'
+          : info.refundExpiry !== t.refundDeadline
+            ? 'refundExpiry (refundDeadline)'
+            : info.minFeeBps !== t.minFeeBps || info.maxFeeBps !== t.maxFeeBps
+              ? 'fee bounds'
+              : !isAddressEqual(info.feeReceiver, t.feeRecipient)
+                ? 'feeReceiver (feeRecipient)'
+                : undefined
+  if (differs)
+    return {
+      reason: reasons.acRequirementsMismatch,
+      message: `paymentInfo's ${differs} is not what the requirements state`,
+      payer,
+    }
+  return {
+    type,
+    t,
+    info,
+    hash: paymentInfoHash(info, p.spec.chainId!, t.deployment.escrow),
+    ...(key !== undefined ? { idempotencyKey: key as string } : {}),
+  }
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
 import { derivedAuthorizerKey, receiverAuthorizer } from './authorizer.js'
 
 describe('the receiver authorizer batch-settlement offers delegating sellers', () => {
@@ -16,7 +16,9 @@ describe('the receiver authorizer batch-settlement offers delegating sellers', (
     expect(receiverAuthorizer({ profile: 'mainnet', keys: { facilitator } })).toBeUndefined()
     const configured = generatePrivateKey()
     for (const profile of ['local', 'testnet', 'mainnet'] as const) {
-      expect(receiverAuthorizer({ profile, keys: { facilitator, batchReceiverAuthorizer: configured } })?.address).toBe(privateKeyToAccount(configured).address)
+      expect(receiverAuthorizer({ profile, keys: { facilitator, batchReceiverAuthorizer: configured } })?.address).toBe(
+        privateKeyToAccount(configured).address,
+      )
     }
   })
 })

@@ -1,5 +1,5 @@
-import { concat, keccak256, toHex, type Hex } from 'viem'
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
+import { concat, type Hex, keccak256, toHex } from 'viem'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import type { ParxConfig } from '../../../../src/config/schema.js'
 
 const cache = new Map<Hex, PrivateKeyAccount>()
@@ -28,7 +28,10 @@ export const derivedAuthorizerKey = (facilitatorKey: Hex): Hex =>
  * (BATCH_AUTHORIZER_NOT_CONFIGURED): its channels must name an authorizer parx holds. Offering one is an operator's decision: whoever holds the key can refund any
  * delegating seller's unclaimed escrow, so it is not conjured from another secret there.
  */
-export function receiverAuthorizer(s: { profile: ParxConfig['profile']; keys: { facilitator: Hex; batchReceiverAuthorizer?: Hex } }): PrivateKeyAccount | undefined {
+export function receiverAuthorizer(s: {
+  profile: ParxConfig['profile']
+  keys: { facilitator: Hex; batchReceiverAuthorizer?: Hex }
+}): PrivateKeyAccount | undefined {
   if (s.keys.batchReceiverAuthorizer) return account(s.keys.batchReceiverAuthorizer)
   return s.profile === 'local' ? account(derivedAuthorizerKey(s.keys.facilitator)) : undefined
 }

@@ -1,15 +1,17 @@
-import { isAddress, isAddressEqual, zeroAddress, type Hex } from 'viem'
-import {
-  MAX_WITHDRAW_DELAY, MIN_WITHDRAW_DELAY, voucherTypedData, type ChannelConfig,
-} from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
+import { type Hex, isAddress, isAddressEqual, zeroAddress } from 'viem'
 import { channelIdMemo } from '../../../../src/sdk/x402/evm/batch-settlement/channel-id.js'
+import {
+  type ChannelConfig,
+  MAX_WITHDRAW_DELAY,
+  MIN_WITHDRAW_DELAY,
+  voucherTypedData,
+} from '../../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { voucherSignedBy } from '../../../../src/sdk/x402/evm/batch-settlement/voucher-signer.js'
+import type { Group } from '../../../../src/sdk/x402/evm/executor.js'
 import { reasons } from '../../../../src/sdk/x402/reasons.js'
-import type { Failure, Resolved } from '../../method.js'
+import type { Executed, Failure, Resolved } from '../../method.js'
 import { executeGroup } from '../execute.js'
 import type { EvmRuntime } from '../runtime.js'
-import type { Group } from '../../../../src/sdk/x402/evm/executor.js'
-import type { Executed } from '../../method.js'
 import { revertName } from './chain.js'
 import type { SignedVoucher } from './parse.js'
 
@@ -21,26 +23,62 @@ import type { SignedVoucher } from './parse.js'
  * seller returning escrow: a channel manager's refund requirements carry an empty `extra`) is
  * held to it only where stated.
  */
-export function channelTerms(p: Resolved, config: ChannelConfig, voucher: SignedVoucher, o: { refund?: boolean } = {}): Failure | undefined {
+export function channelTerms(
+  p: Resolved,
+  config: ChannelConfig,
+  voucher: SignedVoucher,
+  o: { refund?: boolean } = {},
+): Failure | undefined {
   const payer = config.payer
   const id = channelIdMemo(config, p.spec.chainId!)
-  if (id.toLowerCase() !== voucher.channelId) return { reason: reasons.batchChannelIdMismatch, message: `the channel config hashes to ${id}, not ${voucher.channelId}`, payer }
+  if (id.toLowerCase() !== voucher.channelId)
+    return {
+      reason: reasons.batchChannelIdMismatch,
+      message: `the channel config hashes to ${id}, not ${voucher.channelId}`,
+      payer,
+    }
   const r = p.requirements
-  if (!isAddressEqual(config.token, r.asset as Hex)) return { reason: reasons.batchTokenMismatch, message: `the channel's token ${config.token} is not the asset ${r.asset}`, payer }
-  if (!isAddressEqual(config.receiver, r.payTo as Hex)) return { reason: reasons.batchReceiverMismatch, message: `the channel's receiver ${config.receiver} is not payTo ${r.payTo}`, payer }
+  if (!isAddressEqual(config.token, r.asset as Hex))
+    return {
+      reason: reasons.batchTokenMismatch,
+      message: `the channel's token ${config.token} is not the asset ${r.asset}`,
+      payer,
+    }
+  if (!isAddressEqual(config.receiver, r.payTo as Hex))
+    return {
+      reason: reasons.batchReceiverMismatch,
+      message: `the channel's receiver ${config.receiver} is not payTo ${r.payTo}`,
+      payer,
+    }
   const ra = r.extra.receiverAuthorizer
   if (!o.refund && (typeof ra !== 'string' || !isAddress(ra, { strict: false }))) {
-    return { reason: reasons.invalidPaymentRequirements, message: 'batch-settlement requirements must name extra.receiverAuthorizer', payer }
+    return {
+      reason: reasons.invalidPaymentRequirements,
+      message: 'batch-settlement requirements must name extra.receiverAuthorizer',
+      payer,
+    }
   }
   if (typeof ra === 'string' && !isAddressEqual(config.receiverAuthorizer, ra as Hex)) {
-    return { reason: reasons.batchReceiverAuthorizerMismatch, message: `the channel's receiver authorizer ${config.receiverAuthorizer} is not ${ra}`, payer }
+    return {
+      reason: reasons.batchReceiverAuthorizerMismatch,
+      message: `the channel's receiver authorizer ${config.receiverAuthorizer} is not ${ra}`,
+      payer,
+    }
   }
   const wd = r.extra.withdrawDelay
   if (wd !== undefined && Number(wd) !== config.withdrawDelay) {
-    return { reason: reasons.batchWithdrawDelayMismatch, message: `the channel's withdraw delay ${config.withdrawDelay} s is not the ${String(wd)} s asked`, payer }
+    return {
+      reason: reasons.batchWithdrawDelayMismatch,
+      message: `the channel's withdraw delay ${config.withdrawDelay} s is not the ${String(wd)} s asked`,
+      payer,
+    }
   }
   if (config.withdrawDelay < MIN_WITHDRAW_DELAY || config.withdrawDelay > MAX_WITHDRAW_DELAY) {
-    return { reason: reasons.batchWithdrawDelayOutOfRange, message: `withdraw delay ${config.withdrawDelay} s is outside ${MIN_WITHDRAW_DELAY}..${MAX_WITHDRAW_DELAY} s`, payer }
+    return {
+      reason: reasons.batchWithdrawDelayOutOfRange,
+      message: `withdraw delay ${config.withdrawDelay} s is outside ${MIN_WITHDRAW_DELAY}..${MAX_WITHDRAW_DELAY} s`,
+      payer,
+    }
   }
   return undefined
 }
@@ -49,7 +87,12 @@ export function channelTerms(p: Resolved, config: ChannelConfig, voucher: Signed
  * Rule 6: a payer authorizer's vouchers are plain ECDSA (no chain read); with none, the payer
  * itself signs and may be a smart wallet (ERC-1271 / ERC-6492 through the chain).
  */
-export async function voucherSigned(rt: EvmRuntime, chainId: number, config: ChannelConfig, v: SignedVoucher): Promise<boolean> {
+export async function voucherSigned(
+  rt: EvmRuntime,
+  chainId: number,
+  config: ChannelConfig,
+  v: SignedVoucher,
+): Promise<boolean> {
   if (!isAddressEqual(config.payerAuthorizer, zeroAddress)) {
     return voucherSignedBy(config.payerAuthorizer, chainId, v.channelId, v.maxClaimableAmount, v.signature)
   }
@@ -65,5 +108,10 @@ export async function simulated(rt: EvmRuntime, group: Group): Promise<string | 
 
 /** Sends a checked group through the executor (batched with other payments); a mined revert is `failed`. */
 export function send(rt: EvmRuntime, group: Group, failed: Failure['reason']): Promise<Executed> {
-  return executeGroup(rt, group, (revert) => ({ reason: failed as never, message: `the transaction reverted: ${revertName(revert)}` }), reasons.unexpectedSettleError)
+  return executeGroup(
+    rt,
+    group,
+    (revert) => ({ reason: failed as never, message: `the transaction reverted: ${revertName(revert)}` }),
+    reasons.unexpectedSettleError,
+  )
 }

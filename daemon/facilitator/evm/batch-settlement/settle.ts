@@ -12,18 +12,26 @@ import { parseAddress } from './parse.js'
 export async function checkSettle(rt: EvmRuntime, p: Resolved, purpose: Purpose): Promise<Checked> {
   const receiver = parseAddress(p.payload.receiver)
   const token = parseAddress(p.payload.token)
-  if (!receiver || !token) return { ok: false, reason: reasons.batchSettlePayload, message: 'a settle payload names receiver and token' }
-  if (token.toLowerCase() !== p.requirements.asset.toLowerCase()) return { ok: false, reason: reasons.batchTokenMismatch, message: `token ${token} is not the asset ${p.requirements.asset}` }
+  if (!receiver || !token)
+    return { ok: false, reason: reasons.batchSettlePayload, message: 'a settle payload names receiver and token' }
+  if (token.toLowerCase() !== p.requirements.asset.toLowerCase())
+    return {
+      ok: false,
+      reason: reasons.batchTokenMismatch,
+      message: `token ${token} is not the asset ${p.requirements.asset}`,
+    }
   const due = await receiverDue(rt, receiver, token)
   if (due === 0n) return { ok: true, payer: '', execute: async () => ({ ok: true, tx: '', answer: { amount: '0' } }) }
   await rt.ready()
   const group = [settlementCall('settle', [receiver, token])]
   if (purpose !== 'settle-verified') {
     const refused = await simulated(rt, group)
-    if (refused) return { ok: false, reason: reasons.batchSettleSimulationFailed, message: `the settle would revert: ${refused}` }
+    if (refused)
+      return { ok: false, reason: reasons.batchSettleSimulationFailed, message: `the settle would revert: ${refused}` }
   }
   return {
-    ok: true, payer: '',
+    ok: true,
+    payer: '',
     async execute() {
       const out = await send(rt, group, reasons.batchSettleTransactionFailed)
       // What this transaction swept: what was due when it was checked (a concurrent settle would have left nothing).

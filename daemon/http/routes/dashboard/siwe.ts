@@ -11,7 +11,13 @@ import { route } from '../../route.js'
  * Like the login, taken only from the dashboard's own page (`sameOrigin`).
  */
 export const siweMessage = route({
-  method: 'POST', path: dashboardPaths.siweMessage, auth: 'open', sameOrigin: true, surface: 'dashboard', body: siweMessageBody, maxBody: 1024,
+  method: 'POST',
+  path: dashboardPaths.siweMessage,
+  auth: 'open',
+  sameOrigin: true,
+  surface: 'dashboard',
+  body: siweMessageBody,
+  maxBody: 1024,
   handler: async (c, s, { body }) => {
     await s.loginLimiter.check(addressBucket(clientOf(c).address))
     return c.json(await s.siwe.message(s.origin.siwe(c), body))
@@ -27,7 +33,14 @@ export const siweMessage = route({
  * attacker, who would then see the agents and keys the visitor creates.
  */
 export const siweLogin = route({
-  method: 'POST', path: dashboardPaths.siweLogin, auth: 'open', sameOrigin: true, surface: 'dashboard', body: siweLoginBody, maxBody: 8192, noStore: true,
+  method: 'POST',
+  path: dashboardPaths.siweLogin,
+  auth: 'open',
+  sameOrigin: true,
+  surface: 'dashboard',
+  body: siweLoginBody,
+  maxBody: 8192,
+  noStore: true,
   handler: async (c, s, { body }) => {
     await s.loginLimiter.check(`login:${addressBucket(clientOf(c).address)}`)
     const wallet = await s.siwe.verify(s.origin.siwe(c), body)
@@ -41,13 +54,24 @@ export const siweLogin = route({
 })
 
 export const sessionShow = route({
-  method: 'GET', path: dashboardPaths.session, auth: 'session', surface: 'dashboard',
-  handler: (c, _s, { session }) => c.json({ wallet: getAddress(session.wallet), csrfToken: session.csrfToken, expiresAt: new Date(session.expiresAt).toISOString() }),
+  method: 'GET',
+  path: dashboardPaths.session,
+  auth: 'session',
+  surface: 'dashboard',
+  handler: (c, _s, { session }) =>
+    c.json({
+      wallet: getAddress(session.wallet),
+      csrfToken: session.csrfToken,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+    }),
 })
 
 /** Ends the sign-in on the server (the cookie alone is not trusted to go away). */
 export const logout = route({
-  method: 'POST', path: dashboardPaths.logout, auth: 'session', surface: 'dashboard',
+  method: 'POST',
+  path: dashboardPaths.logout,
+  auth: 'session',
+  surface: 'dashboard',
   handler: async (c, s, { session }) => {
     await s.sessions.destroy(session.id)
     clearSessionCookie(c, s.origin.secure(c))

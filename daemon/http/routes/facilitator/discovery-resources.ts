@@ -7,6 +7,10 @@ import { route } from '../../route.js'
  * (`discoverable`), with the filters and offset paging the extension defines.
  */
 export default route({
-  method: 'GET', path: '/facilitator/discovery/resources', auth: 'open', surface: 'bazaar', query: discoveryQuery,
+  method: 'GET',
+  path: '/facilitator/discovery/resources',
+  auth: 'open',
+  surface: 'bazaar',
+  query: discoveryQuery,
   handler: async (c, s, { query }) => c.json(await s.list(query)),
 })

@@ -4,6 +4,9 @@ import { route } from '../../route.js'
 export const FACILITATOR_SERVICE = 'parx-facilitator'
 
 export default route({
-  method: 'GET', path: '/facilitator/health', auth: 'open', surface: 'facilitator',
+  method: 'GET',
+  path: '/facilitator/health',
+  auth: 'open',
+  surface: 'facilitator',
   handler: (c) => c.json({ status: 'ok', service: FACILITATOR_SERVICE }),
 })

@@ -17,16 +17,22 @@ export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {
 
 /** POST /facilitator/settle: settles at most once per authorization and answers only once the outcome is stored. */
 const def = route({
-  method: 'POST', path: '/facilitator/settle', auth: 'open', surface: 'facilitator', flow: 'facilitator', body: PaymentBody,
+  method: 'POST',
+  path: '/facilitator/settle',
+  auth: 'open',
+  surface: 'facilitator',
+  flow: 'facilitator',
+  body: PaymentBody,
   handler: async (c, s, { body }) => {
     const p = await readPayment(c, body, s.auth)
     // Read only by a scheme that must know who asks (a batch-settlement refund our authorizer signs).
     const key = c.req.header('x-api-key')
     if (!('reason' in p)) p.caller = { wallet: async () => (key ? s.auth.walletOf(key) : undefined) }
     const network = String((p as { requirements?: { network?: string } }).requirements?.network ?? '')
-    const r: SettleResponse = 'reason' in p
-      ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
-      : await s.service.settle(p)
+    const r: SettleResponse =
+      'reason' in p
+        ? { success: false, errorReason: p.reason, errorMessage: p.message, payer: '', transaction: '', network }
+        : await s.service.settle(p)
     return c.json(r, settleStatus(r))
   },
 })

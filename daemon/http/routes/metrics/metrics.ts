@@ -5,7 +5,11 @@ import { route } from '../../route.js'
  * `--metrics-port` serves the same exposition on a listener of its own (daemon/metrics/server.ts).
  */
 export default route({
-  method: 'GET', path: '/metrics', auth: 'operator', surface: 'metrics', contentType: 'text/plain',
+  method: 'GET',
+  path: '/metrics',
+  auth: 'operator',
+  surface: 'metrics',
+  contentType: 'text/plain',
   handler: async (c, s) => {
     const { contentType, body } = await s.scrape()
     return c.body(body, 200, { 'content-type': contentType })

@@ -6,6 +6,9 @@ import { route } from '../../route.js'
  * "Backups"). A PostgreSQL store answers BACKUP_UNSUPPORTED: pg_dump backs it up.
  */
 export default route({
-  method: 'POST', path: '/api/operator/backup', auth: 'operator', surface: 'backup',
+  method: 'POST',
+  path: '/api/operator/backup',
+  auth: 'operator',
+  surface: 'backup',
   handler: async (c, s) => c.json(await s.create()),
 })

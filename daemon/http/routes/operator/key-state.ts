@@ -10,7 +10,8 @@ export const KeyParams = z.object({ id: z.string() })
 /** Moves a key to a new state and drops its cached verdict so the change applies at once here. */
 export async function changeKeyState(c: Context, s: KeysService, id: string, state: KeyState): Promise<Response> {
   const current = await s.get(id)
-  if (!current || current.state === 'deleted') throw new BaseError('NOT_FOUND', `no partner key with id ${id}; list them with \`parx keys list\``)
+  if (!current || current.state === 'deleted')
+    throw new BaseError('NOT_FOUND', `no partner key with id ${id}; list them with \`parx keys list\``)
   if (state === 'deactivated' && current.state !== 'active') {
     throw new BaseError('BAD_REQUEST', `key ${id} is ${current.state}; only an active key can be deactivated`)
   }

@@ -6,6 +6,9 @@ import { route } from '../../route.js'
  * opens are left as they are and named.
  */
 export default route({
-  method: 'POST', path: '/api/operator/platform/reseal', auth: 'operator', surface: 'platform',
+  method: 'POST',
+  path: '/api/operator/platform/reseal',
+  auth: 'operator',
+  surface: 'platform',
   handler: async (c, s) => c.json(await s.reseal()),
 })

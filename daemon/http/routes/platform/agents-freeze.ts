@@ -1,7 +1,7 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { platformRoute } from './contract-route.js'
 import type { PlatformOperations } from '../../../platform/service.js'
+import { platformRoute } from './contract-route.js'
 
 /**
  * Freezing takes only the user key (an owner who fears a leak acts at once); unfreezing may take a
@@ -11,9 +11,14 @@ import type { PlatformOperations } from '../../../platform/service.js'
  */
 export function refuseUserKeyUnfreeze(s: Pick<PlatformOperations, 'unfreezeRequiresDashboard'>): void {
   if (s.unfreezeRequiresDashboard) {
-    throw new BaseError('FORBIDDEN', 'on this deployment an agent is unfrozen from the dashboard only (signed in with the owning wallet); a user key can freeze but not unfreeze', {
-      details: 'Sign in to the dashboard, open the agent and choose Unfreeze (config platform.unfreezeRequiresDashboard).',
-    })
+    throw new BaseError(
+      'FORBIDDEN',
+      'on this deployment an agent is unfrozen from the dashboard only (signed in with the owning wallet); a user key can freeze but not unfreeze',
+      {
+        details:
+          'Sign in to the dashboard, open the agent and choose Unfreeze (config platform.unfreezeRequiresDashboard).',
+      },
+    )
   }
 }
 

@@ -1,7 +1,7 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { platformRoute } from './contract-route.js'
 import type { PlatformOperations } from '../../../platform/service.js'
 import type { AgentRow } from '../../../platform/store.js'
+import { platformRoute } from './contract-route.js'
 
 const view = async (s: PlatformOperations, agent: AgentRow) => {
   const { agent: rules, user: userRules } = await s.policies.scoped(agent)

@@ -1,8 +1,8 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { platformRoute } from './contract-route.js'
 import { approvalView } from '../../../buyer/approvals/view.js'
 import type { Caller, PlatformOperations } from '../../../platform/service.js'
+import { platformRoute } from './contract-route.js'
 
 /** The approval if the caller may see it: its owning user, or the agent it was asked for; else NOT_FOUND (not revealed). */
 async function visible(s: PlatformOperations, caller: Caller, id: string) {
@@ -37,5 +37,7 @@ export const denyApproval = platformRoute(platformRoutes.denyApproval, async (c,
 
 export const listAgentApprovals = platformRoute(platformRoutes.listAgentApprovals, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
-  return c.json({ approvals: (await s.approvals.listForAgent(agent.id, { pending: true })).map((r) => approvalView(r)) })
+  return c.json({
+    approvals: (await s.approvals.listForAgent(agent.id, { pending: true })).map((r) => approvalView(r)),
+  })
 })

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { PlatformRoute } from '../../../../src/sdk/platform/routes.js'
-import { route, type RouteDef } from '../../route.js'
+import { type RouteDef, route } from '../../route.js'
 
 type BodyOf<R> = R extends { body: infer B extends z.ZodTypeAny } ? B : undefined
 type ParamsOf<R> = R extends { params: infer P extends z.ZodTypeAny } ? P : undefined
@@ -14,6 +14,18 @@ export function platformRoute<const R extends PlatformRoute>(
   r: R,
   handler: RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']>['handler'],
 ): RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']> {
-  const def = { method: r.method, path: r.path, auth: r.auth, params: r.params, query: r.query, body: r.body, summary: r.summary, response: r.response, errors: r.errors, surface: 'platform', handler }
+  const def = {
+    method: r.method,
+    path: r.path,
+    auth: r.auth,
+    params: r.params,
+    query: r.query,
+    body: r.body,
+    summary: r.summary,
+    response: r.response,
+    errors: r.errors,
+    surface: 'platform',
+    handler,
+  }
   return route(def as RouteDef<'platform', BodyOf<R>, QueryOf<R>, ParamsOf<R>, R['auth']>)
 }

@@ -1,6 +1,6 @@
 import { BaseError } from '../../../../src/errors/index.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { endpointView, type EndpointChange } from '../../../seller/endpoints.js'
+import { type EndpointChange, endpointView } from '../../../seller/endpoints.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.updateEndpoint
@@ -18,7 +18,11 @@ export default platformRoute(r, async (c, s, { params, body, caller }) => {
   if (body.discoverable !== undefined) change.discoverable = body.discoverable ? 1 : 0
   if (body.description !== undefined) change.description = body.description
   const url = body.webhookUrl === undefined ? current.webhook_url : body.webhookUrl
-  if (body.rotateWebhookSecret && !url) throw new BaseError('BAD_REQUEST', "invalid field 'rotateWebhookSecret': the endpoint has no webhook; give webhookUrl")
+  if (body.rotateWebhookSecret && !url)
+    throw new BaseError(
+      'BAD_REQUEST',
+      "invalid field 'rotateWebhookSecret': the endpoint has no webhook; give webhookUrl",
+    )
   let shown: string | undefined
   if (body.webhookUrl) await s.egress.check(body.webhookUrl, 'webhookUrl')
   if (body.webhookUrl && !current.webhook_url) await s.quotas.webhook(userId, current.id)

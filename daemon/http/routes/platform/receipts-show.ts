@@ -8,6 +8,10 @@ const r = platformRoutes.showReceipt
 export default platformRoute(r, async (c, s, { params, caller }) => {
   const agent = await s.ownedAgent(caller, params.id)
   const receipt = await s.receipts.store.get(agent.id, params.paymentId)
-  if (!receipt) throw new BaseError('NOT_FOUND', `no receipt for payment ${params.paymentId} of this agent (only settled pays have one)`)
+  if (!receipt)
+    throw new BaseError(
+      'NOT_FOUND',
+      `no receipt for payment ${params.paymentId} of this agent (only settled pays have one)`,
+    )
   return c.json(receipt)
 })

@@ -1,6 +1,6 @@
+import { parseInput } from '../../../../src/sdk/parse-input.js'
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
 import { swapBodyFor } from '../../../../src/sdk/platform/wallet.js'
-import { parseInput } from '../../../../src/sdk/parse-input.js'
 import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.swap

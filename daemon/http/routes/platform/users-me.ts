@@ -1,6 +1,6 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { platformRoute } from './contract-route.js'
 import { userView } from '../../../platform/views.js'
+import { platformRoute } from './contract-route.js'
 
 const r = platformRoutes.whoamiUser
 

@@ -1,10 +1,15 @@
 import { platformRoutes } from '../../../../src/sdk/platform/routes.js'
-import { platformRoute } from './contract-route.js'
 import type { PlatformOperations } from '../../../platform/service.js'
+import { platformRoute } from './contract-route.js'
 
-const view = async (s: PlatformOperations, userId: string) => ({ rules: await s.policies.userRules(userId), default: await s.policies.defaultPolicy(userId) })
+const view = async (s: PlatformOperations, userId: string) => ({
+  rules: await s.policies.userRules(userId),
+  default: await s.policies.defaultPolicy(userId),
+})
 
-export const getUserPolicy = platformRoute(platformRoutes.getUserPolicy, async (c, s, { caller }) => c.json(await view(s, s.userOf(caller))))
+export const getUserPolicy = platformRoute(platformRoutes.getUserPolicy, async (c, s, { caller }) =>
+  c.json(await view(s, s.userOf(caller))),
+)
 
 /** The user's rules apply to every one of its agents at once, beside each agent's own. */
 export const setUserPolicy = platformRoute(platformRoutes.setUserPolicy, async (c, s, { body, caller }) => {

@@ -7,6 +7,11 @@ const Body = solSwapBody({ in: USDC, out: TOKEN_A })
 
 /** docs/swap-api.md "Solana swaps": a base64 transaction the solver built and co-signed; the user signs and submits it. */
 export default route({
-  method: 'POST', path: '/api/sol/swap', auth: 'partner', surface: 'sol', maxBody: SOL_SWAP_MAX_BODY, body: Body,
+  method: 'POST',
+  path: '/api/sol/swap',
+  auth: 'partner',
+  surface: 'sol',
+  maxBody: SOL_SWAP_MAX_BODY,
+  body: Body,
   handler: async (c, s, { body }) => c.json(await buildSolSwap(s, body)),
 })

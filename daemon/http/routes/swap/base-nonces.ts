@@ -10,6 +10,10 @@ const Query = z.object({ owner: evmAddress })
  * an integrator with only the API URL and a key can sign (the SDK uses it). K: tied to a wallet.
  */
 export default route({
-  method: 'GET', path: '/api/base/nonces', auth: 'partner', surface: 'swap', query: Query,
+  method: 'GET',
+  path: '/api/base/nonces',
+  auth: 'partner',
+  surface: 'swap',
+  query: Query,
   handler: async (c, s, { query }) => c.json(await readNonces(s.base, query.owner)),
 })

@@ -11,7 +11,12 @@ const Query = z.object({ in: z.string().min(1).default(TOKEN_A), amount: require
 
 /** docs/swap-api.md "Redemptions": priced from live pool depth and solver inventory; fetch it immediately before signing. */
 export default route({
-  method: 'GET', path: '/api/base/redeem/quote', auth: 'partner', surface: 'swap', flow: 'base.redeem', query: Query,
+  method: 'GET',
+  path: '/api/base/redeem/quote',
+  auth: 'partner',
+  surface: 'swap',
+  flow: 'base.redeem',
+  query: Query,
   handler: async (c, s, { query: q }) => {
     const pair = resolvePair(s.base, q.in, USDC)
     const plan = await planRedeem(s, pair.input, pair.output, toBaseUnits(q.amount, pair.input.decimals, 'amount'))

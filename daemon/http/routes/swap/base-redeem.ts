@@ -10,6 +10,11 @@ const Body = swapBody({ in: TOKEN_A, out: USDC })
  * swap route; only the defaults of `in` and `out` differ.
  */
 export default route({
-  method: 'POST', path: '/api/base/redeem', auth: 'partner', surface: 'swap', maxBody: SWAP_MAX_BODY, body: Body,
+  method: 'POST',
+  path: '/api/base/redeem',
+  auth: 'partner',
+  surface: 'swap',
+  maxBody: SWAP_MAX_BODY,
+  body: Body,
   handler: async (c, s, { body }) => c.json(await relaySwap(s, body)),
 })

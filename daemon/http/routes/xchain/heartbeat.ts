@@ -3,6 +3,9 @@ import { route } from '../../route.js'
 
 /** Operator: the solver worker's liveness (leader, last pass, pause switches, orders by stage, attestors). */
 export default route({
-  method: 'GET', path: xchainPaths.heartbeat, auth: 'operator', surface: 'xchain',
+  method: 'GET',
+  path: xchainPaths.heartbeat,
+  auth: 'operator',
+  surface: 'xchain',
   handler: async (c, s) => c.json(await s.heartbeat()),
 })

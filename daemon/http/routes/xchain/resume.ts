@@ -3,6 +3,9 @@ import { route } from '../../route.js'
 
 /** Operator: the solver delivers and claims again. */
 export default route({
-  method: 'POST', path: xchainPaths.resume, auth: 'operator', surface: 'xchain',
+  method: 'POST',
+  path: xchainPaths.resume,
+  auth: 'operator',
+  surface: 'xchain',
   handler: async (c, s) => c.json({ paused: await s.resume() }),
 })

@@ -8,7 +8,11 @@ import type { EvmOriginDeps } from './deps.js'
 export const PURPOSE = { open: 'xchain-open', claim: 'xchain-claim', refund: 'xchain-refund' } as const
 export type EscrowPurpose = (typeof PURPOSE)[keyof typeof PURPOSE]
 
-const GAS: Record<EscrowPurpose, bigint> = { 'xchain-open': 300_000n, 'xchain-claim': 300_000n, 'xchain-refund': 150_000n }
+const GAS: Record<EscrowPurpose, bigint> = {
+  'xchain-open': 300_000n,
+  'xchain-claim': 300_000n,
+  'xchain-refund': 150_000n,
+}
 
 /**
  * The solver's SourceEscrow transactions on Base (openFor relays, claims, refunds). The sender
@@ -23,7 +27,10 @@ export function escrowTxs(d: Pick<EvmOriginDeps, 'base' | 'baseSender' | 'store'
   const receiptOf = (hash: Hex) => client.getTransactionReceipt({ hash }).catch(() => undefined)
 
   /** The newest transaction of `purpose` for `orderId` that nobody decided failed, and its receipt if included. */
-  async function earlier(purpose: EscrowPurpose, orderId: string): Promise<{ hash: Hex; receipt?: TransactionReceipt } | undefined> {
+  async function earlier(
+    purpose: EscrowPurpose,
+    orderId: string,
+  ): Promise<{ hash: Hex; receipt?: TransactionReceipt } | undefined> {
     for (const row of await outbox.byRefs(d.base.key, purpose, orderId)) {
       if (row.state === 'failed') continue
       const hash = row.hash as Hex
@@ -40,7 +47,12 @@ export function escrowTxs(d: Pick<EvmOriginDeps, 'base' | 'baseSender' | 'store'
    * `persist` gets its hash either way. Resolves once included and successful; a revert is a
    * RELAY_FAILED naming the transaction.
    */
-  async function send(purpose: EscrowPurpose, orderId: string, data: Hex, persist: (s: SentTx) => Promise<void>): Promise<SentTx & { receipt?: TransactionReceipt }> {
+  async function send(
+    purpose: EscrowPurpose,
+    orderId: string,
+    data: Hex,
+    persist: (s: SentTx) => Promise<void>,
+  ): Promise<SentTx & { receipt?: TransactionReceipt }> {
     const escrow = d.base.contracts.escrow
     if (!escrow) throw new BaseError('FLOW_DISABLED', `SourceEscrow is not deployed on ${d.base.key}`)
     const before = await earlier(purpose, orderId)
@@ -48,7 +60,13 @@ export function escrowTxs(d: Pick<EvmOriginDeps, 'base' | 'baseSender' | 'store'
       await persist({ ref: before.hash, validUntil: null })
       return { ref: before.hash, validUntil: null, receipt: before.receipt }
     }
-    const { hash, receipt } = await d.baseSender.sendAndWait({ to: escrow, data, gas: GAS[purpose], purpose, refs: orderId })
+    const { hash, receipt } = await d.baseSender.sendAndWait({
+      to: escrow,
+      data,
+      gas: GAS[purpose],
+      purpose,
+      refs: orderId,
+    })
     await persist({ ref: hash, validUntil: null })
     if (receipt.status !== 'success') {
       // Decided now, so `earlier` no longer offers it and the next attempt may send again.

@@ -1,9 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setupXchain, type XchainFixture } from '../../../../contracts/evm/testing/xchain.js'
 import type { PublicClient } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Multicall3 from '../../../../contracts/evm/artifacts/Multicall3.js'
 import { MULTICALL3 } from '../../../../contracts/evm/testing/chain.js'
-import { baseNow, batchedLockReads, clockThenStatus, ESCROW_STATUS, escrowStatus, openedIndex, readLock, sharedRead } from './chain-reads.js'
+import { setupXchain, type XchainFixture } from '../../../../contracts/evm/testing/xchain.js'
+import {
+  baseNow,
+  batchedLockReads,
+  clockThenStatus,
+  ESCROW_STATUS,
+  escrowStatus,
+  openedIndex,
+  readLock,
+  sharedRead,
+} from './chain-reads.js'
 
 let f: XchainFixture
 beforeAll(async () => {
@@ -26,7 +35,10 @@ describe('evm-origin chain reads', () => {
   it('reads the lock: missing, dead once Base reaches fillDeadline unopened, open, refunded', async () => {
     const order = await f.makeOrder()
     const id = f.orderId(order)
-    expect(await readLock(f.tc.client, f.escrow, id, false, order.fillDeadline)).toMatchObject({ state: 'missing', lockDead: false })
+    expect(await readLock(f.tc.client, f.escrow, id, false, order.fillDeadline)).toMatchObject({
+      state: 'missing',
+      lockDead: false,
+    })
     await f.openAsUser(order)
     expect(await escrowStatus(f.tc.client, f.escrow, id)).toBe(ESCROW_STATUS.deposited)
     expect((await readLock(f.tc.client, f.escrow, id, false, order.fillDeadline)).state).toBe('open')
@@ -40,7 +52,7 @@ describe('evm-origin chain reads', () => {
     expect((await readLock(f.tc.client, f.escrow, id, false, order.fillDeadline)).state).toBe('refunded')
   })
 
-  it('Base\'s clock read by orders stepped together: one block read for those asking at once, a new one after, never a time from before a block mined since', async () => {
+  it("Base's clock read by orders stepped together: one block read for those asking at once, a new one after, never a time from before a block mined since", async () => {
     let blockReads = 0
     const clock = sharedRead(() => {
       blockReads++
@@ -49,7 +61,9 @@ describe('evm-origin chain reads', () => {
     const order = await f.makeOrder()
     const ids = [f.orderId(order), `0x${'cd'.repeat(32)}` as const]
     const read = clockThenStatus(f.tc.client, false, clock)
-    const together = await Promise.all(ids.map((id) => readLock(f.tc.client, f.escrow, id, false, order.fillDeadline, read)))
+    const together = await Promise.all(
+      ids.map((id) => readLock(f.tc.client, f.escrow, id, false, order.fillDeadline, read)),
+    )
     expect(blockReads).toBe(1)
     expect(together.map((r) => r.state)).toEqual(['missing', 'missing'])
     await f.mineAt(order.fillDeadline)
@@ -58,16 +72,26 @@ describe('evm-origin chain reads', () => {
     expect(after).toMatchObject({ state: 'missing', lockDead: true, now: order.fillDeadline })
   })
 
-  it('the statuses and Base\'s clock asked at once come in one eth_call, each as escrowStatus and baseNow read them alone; a later ask sees a lock opened since, and a block mined at fillDeadline', async () => {
-    await f.tc.client.request({ method: 'anvil_setCode' as never, params: [MULTICALL3, Multicall3.deployedBytecode] as never })
+  it("the statuses and Base's clock asked at once come in one eth_call, each as escrowStatus and baseNow read them alone; a later ask sees a lock opened since, and a block mined at fillDeadline", async () => {
+    await f.tc.client.request({
+      method: 'anvil_setCode' as never,
+      params: [MULTICALL3, Multicall3.deployedBytecode] as never,
+    })
     let ethCalls = 0
-    const counting = { call: (a: Parameters<PublicClient['call']>[0]) => (ethCalls++, f.tc.client.call(a)) } as unknown as PublicClient
+    const counting = {
+      call: (a: Parameters<PublicClient['call']>[0]) => (ethCalls++, f.tc.client.call(a)),
+    } as unknown as PublicClient
     const lock = batchedLockReads(counting, MULTICALL3, false)
     const opened = await f.makeOrder()
     await f.openAsUser(opened)
     const waiting = await f.makeOrder()
     const ids = [f.orderId(opened), f.orderId(waiting), `0x${'ef'.repeat(32)}` as const]
-    const alone = await Promise.all(ids.map(async (id) => ({ now: await baseNow(f.tc.client, false), status: await escrowStatus(f.tc.client, f.escrow, id) })))
+    const alone = await Promise.all(
+      ids.map(async (id) => ({
+        now: await baseNow(f.tc.client, false),
+        status: await escrowStatus(f.tc.client, f.escrow, id),
+      })),
+    )
     const before = ethCalls
     expect(await Promise.all(ids.map((id) => lock(f.escrow, id)))).toEqual(alone)
     expect(alone.map((r) => r.status)).toEqual([ESCROW_STATUS.deposited, ESCROW_STATUS.none, ESCROW_STATUS.none])
@@ -77,6 +101,10 @@ describe('evm-origin chain reads', () => {
     expect(ethCalls - before).toBe(2)
     const late = await f.makeOrder()
     await f.mineAt(late.fillDeadline)
-    expect(await readLock(f.tc.client, f.escrow, f.orderId(late), false, late.fillDeadline, lock)).toMatchObject({ state: 'missing', lockDead: true, now: late.fillDeadline })
+    expect(await readLock(f.tc.client, f.escrow, f.orderId(late), false, late.fillDeadline, lock)).toMatchObject({
+      state: 'missing',
+      lockDead: true,
+      now: late.fillDeadline,
+    })
   })
 })

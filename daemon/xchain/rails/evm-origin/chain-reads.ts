@@ -1,11 +1,16 @@
 import { PublicKey } from '@solana/web3.js'
 import type { Address, Hex, PublicClient } from 'viem'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
-import { decodeFillRecord, FILL_RECORD_LEN, fillRecordPda, type FillRecordAccount } from '../../../../contracts/solana/client.js'
+import {
+  decodeFillRecord,
+  FILL_RECORD_LEN,
+  type FillRecordAccount,
+  fillRecordPda,
+} from '../../../../contracts/solana/client.js'
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
-import type { SolanaReads } from '../../../chains/solana/reads.js'
 import { BaseError } from '../../../../src/errors/index.js'
-import { fn, multicall, viewCall, type Call } from '../../../swap/calldata.js'
+import type { SolanaReads } from '../../../chains/solana/reads.js'
+import { type Call, fn, multicall, viewCall } from '../../../swap/calldata.js'
 import type { SourceRead } from '../../rail.js'
 
 /**
@@ -19,7 +24,11 @@ export async function baseRpc<T>(read: () => Promise<T>): Promise<T> {
     return await read()
   } catch (e) {
     if (e instanceof BaseError) throw e
-    throw new BaseError('CHAIN_UNAVAILABLE', `Base did not answer (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); retry shortly`, { cause: e })
+    throw new BaseError(
+      'CHAIN_UNAVAILABLE',
+      `Base did not answer (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); retry shortly`,
+      { cause: e },
+    )
   }
 }
 
@@ -59,14 +68,20 @@ export type LockRead = { status: number; now: number }
  * which is what `readLock` needs (on an embedded chain, also no earlier than the wall clock read
  * before the call was sent, as `baseNow`).
  */
-export function batchedLockReads(client: PublicClient, multicall3: Address, embedded: boolean): (escrow: Address, orderId: Hex) => Promise<LockRead> {
+export function batchedLockReads(
+  client: PublicClient,
+  multicall3: Address,
+  embedded: boolean,
+): (escrow: Address, orderId: Hex) => Promise<LockRead> {
   let queue: { call: Call; resolve: (r: LockRead) => void; reject: (e: unknown) => void }[] = []
   const flush = async () => {
     const batch = queue
     queue = []
     try {
       const wall = Math.floor(Date.now() / 1000)
-      const [at, ...out] = await baseRpc(() => multicall(client, multicall3, [{ to: multicall3, fn: timestampFn }, ...batch.map((b) => b.call)]))
+      const [at, ...out] = await baseRpc(() =>
+        multicall(client, multicall3, [{ to: multicall3, fn: timestampFn }, ...batch.map((b) => b.call)]),
+      )
       const now = embedded ? Math.max(Number(at), wall) : Number(at)
       batch.forEach((b, i) => b.resolve({ status: Number(out[i]), now }))
     } catch (e) {
@@ -89,7 +104,10 @@ export function batchedLockReads(client: PublicClient, multicall3: Address, embe
  */
 export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
   let inFlight: Promise<T> | undefined
-  return () => (inFlight ??= read().finally(() => { inFlight = undefined }))
+  return () =>
+    (inFlight ??= read().finally(() => {
+      inFlight = undefined
+    }))
 }
 
 export function lockState(status: number): SourceRead['state'] {
@@ -115,19 +133,36 @@ export function clockThenStatus(client: PublicClient, embedded: boolean, now$ = 
  * Multicall3 is deployed).
  */
 export async function readLock(
-  client: PublicClient, escrow: Address, orderId: Hex, embedded: boolean, fillDeadline: number | null,
+  client: PublicClient,
+  escrow: Address,
+  orderId: Hex,
+  embedded: boolean,
+  fillDeadline: number | null,
   read$: (escrow: Address, orderId: Hex) => Promise<LockRead> = clockThenStatus(client, embedded),
 ): Promise<SourceRead> {
   const { now, status } = await read$(escrow, orderId)
   if (status === ESCROW_STATUS.none) {
     const lockDead = fillDeadline !== null && now >= fillDeadline
-    return { state: 'missing', now, lockDead, ...(lockDead ? { lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again` } : {}) }
+    return {
+      state: 'missing',
+      now,
+      lockDead,
+      ...(lockDead
+        ? {
+            lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again`,
+          }
+        : {}),
+    }
   }
   return { state: lockState(status), now }
 }
 
 /** The dest_settler fill record of an order, when there is one. */
-export async function readFillRecord(reads: SolanaReads, program: PublicKey, orderId: Hex): Promise<FillRecordAccount | undefined> {
+export async function readFillRecord(
+  reads: SolanaReads,
+  program: PublicKey,
+  orderId: Hex,
+): Promise<FillRecordAccount | undefined> {
   const [info] = await reads.multipleAccounts([fillRecordPda(program, orderId)], 'confirmed')
   if (!info || info.data.length !== FILL_RECORD_LEN || !info.owner.equals(program)) return undefined
   return decodeFillRecord(new Uint8Array(info.data))
@@ -138,13 +173,25 @@ export async function readFillRecord(reads: SolanaReads, program: PublicKey, ord
  * last `lookbackBlocks` are searched when given: an order still unclaimed was opened within its
  * expiry window.
  */
-export async function openedOrder(client: PublicClient, escrow: Address, orderId: Hex, lookbackBlocks?: bigint): Promise<EvmOrder | undefined> {
+export async function openedOrder(
+  client: PublicClient,
+  escrow: Address,
+  orderId: Hex,
+  lookbackBlocks?: bigint,
+): Promise<EvmOrder | undefined> {
   let fromBlock = 0n
   if (lookbackBlocks !== undefined) {
     const latest = await client.getBlockNumber()
     fromBlock = latest > lookbackBlocks ? latest - lookbackBlocks : 0n
   }
-  const logs = await client.getContractEvents({ address: escrow, abi: SourceEscrow.abi, eventName: 'Opened', args: { orderId }, fromBlock, toBlock: 'latest' })
+  const logs = await client.getContractEvents({
+    address: escrow,
+    abi: SourceEscrow.abi,
+    eventName: 'Opened',
+    args: { orderId },
+    fromBlock,
+    toBlock: 'latest',
+  })
   const order = (logs[0]?.args as { order?: EvmOrder } | undefined)?.order
   return order && { ...order, fillDeadline: Number(order.fillDeadline), expires: Number(order.expires) }
 }
@@ -155,7 +202,11 @@ export async function openedOrder(client: PublicClient, escrow: Address, orderId
  * transaction grows fast). An order not in the index is looked up directly as a last resort (a
  * reorg may have moved its event behind the scan). `chunk`: the widest block range one query asks.
  */
-export function openedIndex(client: PublicClient, escrow: Address, opts: { lookbackBlocks?: bigint; chunk?: bigint } = {}) {
+export function openedIndex(
+  client: PublicClient,
+  escrow: Address,
+  opts: { lookbackBlocks?: bigint; chunk?: bigint } = {},
+) {
   const seen = new Map<string, EvmOrder>()
   const chunk = opts.chunk ?? 2_000n
   let next: bigint | undefined
@@ -164,13 +215,25 @@ export function openedIndex(client: PublicClient, escrow: Address, opts: { lookb
     const hit = seen.get(id)
     if (hit) return hit
     const latest = await client.getBlockNumber()
-    let from = next ?? (opts.lookbackBlocks !== undefined && latest > opts.lookbackBlocks ? latest - opts.lookbackBlocks : 0n)
+    let from =
+      next ?? (opts.lookbackBlocks !== undefined && latest > opts.lookbackBlocks ? latest - opts.lookbackBlocks : 0n)
     while (from <= latest) {
       const to = from + chunk - 1n < latest ? from + chunk - 1n : latest
-      const logs = await client.getContractEvents({ address: escrow, abi: SourceEscrow.abi, eventName: 'Opened', fromBlock: from, toBlock: to })
+      const logs = await client.getContractEvents({
+        address: escrow,
+        abi: SourceEscrow.abi,
+        eventName: 'Opened',
+        fromBlock: from,
+        toBlock: to,
+      })
       for (const l of logs) {
         const args = l.args as { orderId?: Hex; order?: EvmOrder }
-        if (args.orderId && args.order) seen.set(args.orderId.toLowerCase(), { ...args.order, fillDeadline: Number(args.order.fillDeadline), expires: Number(args.order.expires) })
+        if (args.orderId && args.order)
+          seen.set(args.orderId.toLowerCase(), {
+            ...args.order,
+            fillDeadline: Number(args.order.fillDeadline),
+            expires: Number(args.order.expires),
+          })
       }
       next = to + 1n
       from = to + 1n

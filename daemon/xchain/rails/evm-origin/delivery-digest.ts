@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { evmDeliveryDigest, type Delivery } from '../../../../contracts/xchain/statement.js'
+import { type Delivery, evmDeliveryDigest } from '../../../../contracts/xchain/statement.js'
 
 /** Digests kept: far more than the orders in flight at once. */
 const KEPT = 1_000

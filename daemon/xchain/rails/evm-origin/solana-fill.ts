@@ -31,7 +31,14 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
 
   async function read(o: XOrder): Promise<FillRead> {
     const record = await readFillRecord(d.solana.reads, program(), o.orderId)
-    if (record) return { filled: true, amount: record.amount, claimant: record.claimant, filledAt: Number(record.filledAt), ref: o.deliverRef ?? undefined }
+    if (record)
+      return {
+        filled: true,
+        amount: record.amount,
+        claimant: record.claimant,
+        filledAt: Number(record.filledAt),
+        ref: o.deliverRef ?? undefined,
+      }
     if (!o.deliverRef) return { filled: false, inFlight: false }
     const [status] = await d.solana.reads.signatureStatuses([o.deliverRef], { searchTransactionHistory: true })
     if (status) return { filled: false, inFlight: !status.err }
@@ -41,14 +48,28 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
   async function deliver(o: XOrder): Promise<{ ref: string }> {
     const tokens = await chainTokens(d.solana)
     const mint = Object.values(tokens).find((t) => t.mint.toBase58() === o.outputToken)
-    if (!mint) throw new BaseError('UNKNOWN_TOKEN', `the output mint ${o.outputToken} of ${o.orderId} is not a token of ${d.solana.key}`)
+    if (!mint)
+      throw new BaseError(
+        'UNKNOWN_TOKEN',
+        `the output mint ${o.outputToken} of ${o.orderId} is not a token of ${d.solana.key}`,
+      )
     const recipient = new PublicKey(o.recipient)
     const recipientToken = ataOf(recipient, mint)
     const ixs = [
       // The recipient may hold no account of this mint yet: the solver opens it (and pays its rent).
-      createAssociatedTokenAccountIdempotentInstruction(d.solver.publicKey, recipientToken, recipient, mint.mint, mint.program),
+      createAssociatedTokenAccountIdempotentInstruction(
+        d.solver.publicKey,
+        recipientToken,
+        recipient,
+        mint.mint,
+        mint.program,
+      ),
       fillInstruction({
-        program: program(), solver: d.solver.publicKey, solverToken: ataOf(d.solver.publicKey, mint), recipientToken, mint: mint.mint,
+        program: program(),
+        solver: d.solver.publicKey,
+        solverToken: ataOf(d.solver.publicKey, mint),
+        recipientToken,
+        mint: mint.mint,
         fill: { orderId: o.orderId, recipient, amount: o.outputAmount, claimant, fillDeadline: BigInt(o.fillDeadline) },
       }),
     ]
@@ -63,7 +84,8 @@ export function solanaFills(d: Pick<EvmOriginDeps, 'solana' | 'solver' | 'orders
       return { ref: sent.ref }
     } catch (e) {
       // Refused, failed or expired: it never lands, so the next pass may fill again.
-      if (ref && e instanceof BaseError && e.code === 'RELAY_FAILED') await d.orders.note(o.orderId, 'opened', { deliverRef: null })
+      if (ref && e instanceof BaseError && e.code === 'RELAY_FAILED')
+        await d.orders.note(o.orderId, 'opened', { deliverRef: null })
       throw e
     }
   }

@@ -1,4 +1,13 @@
-import { BaseError as ViemError, decodeErrorResult, encodeFunctionData, HttpRequestError, parseSignature, RawContractError, TimeoutError, type Hex } from 'viem'
+import {
+  decodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  HttpRequestError,
+  parseSignature,
+  RawContractError,
+  TimeoutError,
+  BaseError as ViemError,
+} from 'viem'
 import * as PermitToken from '../../../../contracts/evm/artifacts/PermitToken.js'
 import * as SourceEscrow from '../../../../contracts/evm/artifacts/SourceEscrow.js'
 import { BaseError, type ErrorCode } from '../../../../src/errors/index.js'
@@ -18,10 +27,19 @@ const revertAbi = [...SourceEscrow.abi, ...PermitToken.abi].filter((e) => e.type
 
 /** Escrow reverts a user can act on, with the code of the check that should have caught them. */
 const codeOf: Record<string, { code: ErrorCode; todo: string }> = {
-  BadSignature: { code: 'INVALID_SIGNATURE', todo: 'orderSignature does not verify for order.user: sign gasless.order again with the user\'s wallet' },
-  InsufficientAllowance: { code: 'INVALID_SIGNATURE', todo: 'the permit did not verify and no allowance covers inputAmount: sign gasless.permit with the user\'s wallet (its nonce may have moved since the build: build again)' },
+  BadSignature: {
+    code: 'INVALID_SIGNATURE',
+    todo: "orderSignature does not verify for order.user: sign gasless.order again with the user's wallet",
+  },
+  InsufficientAllowance: {
+    code: 'INVALID_SIGNATURE',
+    todo: "the permit did not verify and no allowance covers inputAmount: sign gasless.permit with the user's wallet (its nonce may have moved since the build: build again)",
+  },
   FillDeadlinePassed: { code: 'DEADLINE_EXPIRED', todo: 'the order can no longer open: build a new one' },
-  ERC20InsufficientBalance: { code: 'INSUFFICIENT_BALANCE', todo: 'the user holds less than inputAmount: fund the wallet and build again' },
+  ERC20InsufficientBalance: {
+    code: 'INSUFFICIENT_BALANCE',
+    todo: 'the user holds less than inputAmount: fund the wallet and build again',
+  },
 }
 
 /**
@@ -30,7 +48,13 @@ const codeOf: Record<string, { code: ErrorCode; todo: string }> = {
  * open_ref is taken by compare-and-set before anything is signed, and the signed transaction is in
  * the outbox before the node sees it. A second submit answers the state of the first.
  */
-export function evmOriginSubmit(d: EvmOriginDeps, lock: (escrow: Hex, orderId: Hex) => Promise<LockRead> = clockThenStatus(d.base.client, d.base.spec.rpc === 'embedded')) {
+export function evmOriginSubmit(
+  d: EvmOriginDeps,
+  lock: (escrow: Hex, orderId: Hex) => Promise<LockRead> = clockThenStatus(
+    d.base.client,
+    d.base.spec.rpc === 'embedded',
+  ),
+) {
   const txs = escrowTxs(d)
   const status = async (escrow: Hex, orderId: string) => (await lock(escrow, orderId as Hex)).status
 
@@ -46,7 +70,13 @@ export function evmOriginSubmit(d: EvmOriginDeps, lock: (escrow: Hex, orderId: H
         await d.orders.swapOpenRef(o.orderId, row.openRef, signed.hash)
       }
     }
-    return { rail: 'evm-origin', orderId: o.orderId, opened: opened !== ESCROW_STATUS.none, openRef: ref, status: `/api/xchain/status/${o.orderId}?rail=evm-origin` }
+    return {
+      rail: 'evm-origin',
+      orderId: o.orderId,
+      opened: opened !== ESCROW_STATUS.none,
+      openRef: ref,
+      status: `/api/xchain/status/${o.orderId}?rail=evm-origin`,
+    }
   }
 
   /** Takes the row's relay claim; false when another relay holds it. */
@@ -66,20 +96,28 @@ export function evmOriginSubmit(d: EvmOriginDeps, lock: (escrow: Hex, orderId: H
   return async function submit(o: XOrder, body: EvmOriginSubmitRequest): Promise<EvmOriginSubmitted> {
     const escrow = d.base.contracts.escrow
     if (!escrow) throw new BaseError('FLOW_DISABLED', `SourceEscrow is not deployed on ${d.base.key}`)
-    if (o.stage === 'dropped') throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} was not opened before its fillDeadline ${o.fillDeadline}: build a new one`)
+    if (o.stage === 'dropped')
+      throw new BaseError(
+        'DEADLINE_EXPIRED',
+        `order ${o.orderId} was not opened before its fillDeadline ${o.fillDeadline}: build a new one`,
+      )
     // Relayed already (a hash), or past built: the state is the answer. A relay claim is for `take`.
     if (o.stage !== 'built' || (o.openRef && !o.openRef.startsWith(RELAYING))) return answer(o)
     const order = decodeEvmOrder(o.orderData)
     const now = await lock(escrow, o.orderId as Hex)
     if (now.status !== ESCROW_STATUS.none) return answer(o)
     if (now.now >= order.fillDeadline) {
-      throw new BaseError('DEADLINE_EXPIRED', `order ${o.orderId} had to be opened before its fillDeadline ${order.fillDeadline}: build a new one`)
+      throw new BaseError(
+        'DEADLINE_EXPIRED',
+        `order ${o.orderId} had to be opened before its fillDeadline ${order.fillDeadline}: build a new one`,
+      )
     }
     const permit = body.permitSignature ? splitPermit(body.permitSignature) : undefined
     const v = permit?.v ?? 0
     const zero = `0x${'00'.repeat(32)}` as Hex
     const data = encodeFunctionData({
-      abi: SourceEscrow.abi, functionName: 'openFor',
+      abi: SourceEscrow.abi,
+      functionName: 'openFor',
       args: [order, body.orderSignature, BigInt(order.fillDeadline), v, permit?.r ?? zero, permit?.s ?? zero],
     })
     // Nothing is signed for a relay that would revert: the user hears why instead.
@@ -106,13 +144,24 @@ export function evmOriginSubmit(d: EvmOriginDeps, lock: (escrow: Hex, orderId: H
 }
 
 /** eth_call of the relay as the solver sends it: undefined when it would succeed, the revert's name or error otherwise. */
-async function simulate(d: EvmOriginDeps, escrow: Hex, data: Hex): Promise<BaseError | 'OrderAlreadyOpened' | undefined> {
+async function simulate(
+  d: EvmOriginDeps,
+  escrow: Hex,
+  data: Hex,
+): Promise<BaseError | 'OrderAlreadyOpened' | undefined> {
   try {
     await d.base.client.call({ account: d.baseSender.address, to: escrow, data, gas: 300_000n })
     return undefined
   } catch (e) {
-    if (e instanceof ViemError && e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) && !e.walk((x) => x instanceof RawContractError)) {
-      return new BaseError('CHAIN_UNAVAILABLE', `${d.base.key} did not answer the simulation (${e.shortMessage}); nothing was sent: retry shortly`)
+    if (
+      e instanceof ViemError &&
+      e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) &&
+      !e.walk((x) => x instanceof RawContractError)
+    ) {
+      return new BaseError(
+        'CHAIN_UNAVAILABLE',
+        `${d.base.key} did not answer the simulation (${e.shortMessage}); nothing was sent: retry shortly`,
+      )
     }
     const root = e instanceof ViemError ? (e.walk() as { data?: Hex | { data?: Hex } }) : undefined
     const revert = typeof root?.data === 'object' ? root.data?.data : root?.data
@@ -129,7 +178,10 @@ async function simulate(d: EvmOriginDeps, escrow: Hex, data: Hex): Promise<BaseE
         // not one of ours: the node's words below
       }
     }
-    return new BaseError('SIMULATION_FAILED', `openFor reverts in simulation: ${e instanceof ViemError ? e.shortMessage : String(e)}; nothing was sent`)
+    return new BaseError(
+      'SIMULATION_FAILED',
+      `openFor reverts in simulation: ${e instanceof ViemError ? e.shortMessage : String(e)}; nothing was sent`,
+    )
   }
 }
 
@@ -139,6 +191,9 @@ function splitPermit(signature: Hex): { v: number; r: Hex; s: Hex } {
     const { r, s, v, yParity } = parseSignature(signature)
     return { r, s, v: Number(v ?? BigInt(yParity + 27)) }
   } catch {
-    throw new BaseError('INVALID_SIGNATURE', 'permitSignature is not an ECDSA signature (its last byte, v, must be 27, 28, 0 or 1): sign gasless.permit again')
+    throw new BaseError(
+      'INVALID_SIGNATURE',
+      'permitSignature is not an ECDSA signature (its last byte, v, must be 27, 28, 0 or 1): sign gasless.permit again',
+    )
   }
 }

@@ -1,5 +1,5 @@
-import { SYSVAR_CLOCK_PUBKEY, type AccountInfo, type PublicKey } from '@solana/web3.js'
-import { bytesToHex, type Address, type Hex, type PublicClient } from 'viem'
+import { type AccountInfo, type PublicKey, SYSVAR_CLOCK_PUBKEY } from '@solana/web3.js'
+import { type Address, bytesToHex, type Hex, type PublicClient } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { decodeOrder, ORDER_LEN, ORDER_STATUS, orderPda } from '../../../../contracts/solana/client.js'
 import type { SolanaReads } from '../../../chains/solana/reads.js'
@@ -25,9 +25,18 @@ function clockSeconds(info: AccountInfo<Buffer> | null): number {
 }
 
 /** The whole origin_settler order account, including the output fields `decodeOrder` leaves out. */
-export type OnChainOrder = ReturnType<typeof decodeOrder> & { destChain: Hex; outputToken: Hex; outputAmount: bigint; recipient: Hex }
+export type OnChainOrder = ReturnType<typeof decodeOrder> & {
+  destChain: Hex
+  outputToken: Hex
+  outputAmount: bigint
+  recipient: Hex
+}
 
-export async function readOrderAccount(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`): Promise<OnChainOrder | undefined> {
+export async function readOrderAccount(
+  reads: SolanaReads,
+  program: PublicKey,
+  orderId: `0x${string}`,
+): Promise<OnChainOrder | undefined> {
   const [info] = await reads.multipleAccounts([orderPda(program, orderId)], 'confirmed')
   return orderAccount(info ?? null, program)
 }
@@ -38,13 +47,20 @@ function orderAccount(info: AccountInfo<Buffer> | null, program: PublicKey): OnC
   const b = Buffer.from(data)
   return {
     ...decodeOrder(data),
-    destChain: bytesToHex(data.subarray(224, 256)), outputToken: bytesToHex(data.subarray(256, 288)),
-    outputAmount: BigInt(`0x${b.subarray(288, 320).toString('hex')}`), recipient: bytesToHex(data.subarray(320, 352)),
+    destChain: bytesToHex(data.subarray(224, 256)),
+    outputToken: bytesToHex(data.subarray(256, 288)),
+    outputAmount: BigInt(`0x${b.subarray(288, 320).toString('hex')}`),
+    recipient: bytesToHex(data.subarray(320, 352)),
   }
 }
 
 /** The lock's state; `validUntil`: the lock transaction's lastValidBlockHeight, when known. */
-export async function readLock(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`, validUntil: number | null): Promise<SourceRead> {
+export async function readLock(
+  reads: SolanaReads,
+  program: PublicKey,
+  orderId: `0x${string}`,
+  validUntil: number | null,
+): Promise<SourceRead> {
   // Height before the account: a lock missing from a read made after its blockhash expired never lands.
   const height = await reads.blockHeight('confirmed')
   // The clock and the order in one read: one round trip, both from the same state.
@@ -59,7 +75,11 @@ const orderState = (order: OnChainOrder): SourceRead['state'] =>
   order.status === ORDER_STATUS.claimed ? 'claimed' : order.status === ORDER_STATUS.refunded ? 'refunded' : 'open'
 
 /** The lock's state alone: one account read, no clock or height. */
-export async function readLockState(reads: SolanaReads, program: PublicKey, orderId: `0x${string}`): Promise<SourceRead['state']> {
+export async function readLockState(
+  reads: SolanaReads,
+  program: PublicKey,
+  orderId: `0x${string}`,
+): Promise<SourceRead['state']> {
   const order = await readOrderAccount(reads, program, orderId)
   return order ? orderState(order) : 'missing'
 }
@@ -67,8 +87,17 @@ export async function readLockState(reads: SolanaReads, program: PublicKey, orde
 export type BaseFill = { filler: Address; timestamp: number; claimant: Hex }
 
 /** OutputSettler.fillOf for exactly this output; filler is the zero address when none. */
-export async function readBaseFill(client: PublicClient, settler: Address, q: { orderId: Hex; token: Address; amount: bigint; recipient: Address }): Promise<BaseFill> {
-  const r = await client.readContract({ address: settler, abi: OutputSettler.abi, functionName: 'fillOf', args: [q.orderId, q.token, q.amount, q.recipient] }) as { filler: Address; timestamp: bigint; claimant: Hex }
+export async function readBaseFill(
+  client: PublicClient,
+  settler: Address,
+  q: { orderId: Hex; token: Address; amount: bigint; recipient: Address },
+): Promise<BaseFill> {
+  const r = (await client.readContract({
+    address: settler,
+    abi: OutputSettler.abi,
+    functionName: 'fillOf',
+    args: [q.orderId, q.token, q.amount, q.recipient],
+  })) as { filler: Address; timestamp: bigint; claimant: Hex }
   return { filler: r.filler, timestamp: Number(r.timestamp), claimant: r.claimant }
 }
 

@@ -1,15 +1,15 @@
 import { createAssociatedTokenAccountIdempotentInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token'
 import { PublicKey } from '@solana/web3.js'
-import { encodeFunctionData, hexToBytes, type Address, type Hex } from 'viem'
+import { type Address, encodeFunctionData, type Hex, hexToBytes } from 'viem'
 import * as OutputSettler from '../../../../contracts/evm/artifacts/OutputSettler.js'
 import { claimInstruction, ed25519Instruction, refundInstruction } from '../../../../contracts/solana/client.js'
 import { chainRef, solDeliveryMessage, solParty } from '../../../../contracts/xchain/statement.js'
 import { BaseError } from '../../../../src/errors/index.js'
 import type { SolOriginBuildRequest, SolOriginBuilt } from '../../../../src/sdk/xchain/wire.js'
 import { evmClient } from '../../../chains/evm/chain.js'
+import { outboxStore } from '../../../chains/evm/outbox.js'
 import { ataOf } from '../../../sol/accounts.js'
 import { attestorSolanaReads } from '../../attestors/solana-reads.js'
-import { outboxStore } from '../../../chains/evm/outbox.js'
 import type { XOrder } from '../../order-store.js'
 import type { AttestorCheck, FillRead, Rail } from '../../rail.js'
 import { prepareSolOrigin } from './build.js'
@@ -40,7 +40,12 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
   const connection = d.solana.connection
   const reads = d.solana.reads
   const claimant = solParty(d.solver.publicKey.toBytes())
-  const fillQuery = (o: XOrder) => ({ orderId: o.orderId as Hex, token: o.outputToken as Address, amount: o.outputAmount, recipient: o.recipient as Address })
+  const fillQuery = (o: XOrder) => ({
+    orderId: o.orderId as Hex,
+    token: o.outputToken as Address,
+    amount: o.outputAmount,
+    recipient: o.recipient as Address,
+  })
   const knownAtas = new Set<string>()
   const outbox = outboxStore(d.store)
 
@@ -58,26 +63,53 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
     readSourceById: (orderId) => readLock(reads, program(), orderId, null),
     readLockState: (o) => readLockState(reads, program(), o.orderId),
     async readFill(o): Promise<FillRead> {
-      const [fill, out] = await Promise.all([readBaseFill(d.base.client, settler(), fillQuery(o)), outboxFills(o.orderId)])
+      const [fill, out] = await Promise.all([
+        readBaseFill(d.base.client, settler(), fillQuery(o)),
+        outboxFills(o.orderId),
+      ])
       if (fill.filler === '0x0000000000000000000000000000000000000000') return { filled: false, inFlight: out.inFlight }
-      return { filled: true, amount: o.outputAmount, claimant: fill.claimant, filledAt: fill.timestamp, ref: out.included }
+      return {
+        filled: true,
+        amount: o.outputAmount,
+        claimant: fill.claimant,
+        filledAt: fill.timestamp,
+        ref: out.included,
+      }
     },
     async deliver(o) {
       const q = fillQuery(o)
-      const data = encodeFunctionData({ abi: OutputSettler.abi, functionName: 'fill', args: [q.orderId, q.token, q.amount, q.recipient, claimant, BigInt(o.fillDeadline)] })
-      const { hash, receipt } = await d.baseSender.sendAndWait({ to: settler(), data, gas: FILL_GAS, purpose: FILL_PURPOSE, refs: o.orderId })
+      const data = encodeFunctionData({
+        abi: OutputSettler.abi,
+        functionName: 'fill',
+        args: [q.orderId, q.token, q.amount, q.recipient, claimant, BigInt(o.fillDeadline)],
+      })
+      const { hash, receipt } = await d.baseSender.sendAndWait({
+        to: settler(),
+        data,
+        gas: FILL_GAS,
+        purpose: FILL_PURPOSE,
+        refs: o.orderId,
+      })
       // A successful fill's row stays for the outbox replay (a chain that loses it gets it again); a
       // reverted one is decided now, so `readFill` stops reporting it in flight and the next pass may retry.
       if (receipt.status !== 'success') await outbox.mark(hash, 'included')
-      if (receipt.status !== 'success') throw new BaseError('RELAY_FAILED', `the fill ${hash} of ${o.orderId} reverted on ${d.base.key}`)
+      if (receipt.status !== 'success')
+        throw new BaseError('RELAY_FAILED', `the fill ${hash} of ${o.orderId} reverted on ${d.base.key}`)
       return { ref: hash }
     },
     statement(o, fill) {
       const { order } = decodeSolOrder(o.orderData)
-      const message = solDeliveryMessage({
-        orderId: o.orderId, destChain: order.destChain, recipient: order.recipient, outputToken: order.outputToken,
-        amount: order.outputAmount, solver: fill.claimant,
-      }, order.program)
+      const message = solDeliveryMessage(
+        {
+          orderId: o.orderId,
+          destChain: order.destChain,
+          recipient: order.recipient,
+          outputToken: order.outputToken,
+          amount: order.outputAmount,
+          solver: fill.claimant,
+        },
+        order.program,
+      )
       return `0x${Buffer.from(message).toString('hex')}`
     },
     async claim(o, { statement, signatures }, persist) {
@@ -91,11 +123,30 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const ixs = []
       if (!knownAtas.has(solverToken.toBase58())) {
         if ((await reads.multipleAccounts([solverToken], 'confirmed'))[0]) knownAtas.add(solverToken.toBase58())
-        else ixs.push(createAssociatedTokenAccountIdempotentInstruction(d.solver.publicKey, solverToken, d.solver.publicKey, mint, TOKEN_PROGRAM_ID))
+        else
+          ixs.push(
+            createAssociatedTokenAccountIdempotentInstruction(
+              d.solver.publicKey,
+              solverToken,
+              d.solver.publicKey,
+              mint,
+              TOKEN_PROGRAM_ID,
+            ),
+          )
       }
       ixs.push(
-        ed25519Instruction(hexToBytes(statement), signatures.map((s) => ({ publicKey: new PublicKey(s.signer).toBytes(), signature: hexToBytes(s.signature) }))),
-        claimInstruction({ program: p, orderId: o.orderId, mint, solver: d.solver.publicKey, solverToken, rentPayer: onChain.rentPayer }),
+        ed25519Instruction(
+          hexToBytes(statement),
+          signatures.map((s) => ({ publicKey: new PublicKey(s.signer).toBytes(), signature: hexToBytes(s.signature) })),
+        ),
+        claimInstruction({
+          program: p,
+          orderId: o.orderId,
+          mint,
+          solver: d.solver.publicKey,
+          solverToken,
+          rentPayer: onChain.rentPayer,
+        }),
       )
       return sendSolverTx(d.solana, d.solver, ixs, persist)
     },
@@ -104,7 +155,13 @@ export function solOriginRail(d: SolOriginDeps): Rail<SolOriginBuildRequest, Sol
       const p = new PublicKey(order.program)
       const onChain = await readOrderAccount(reads, p, o.orderId)
       if (!onChain) throw new BaseError('CHAIN_UNAVAILABLE', `no origin_settler order ${o.orderId} on ${d.solana.key}`)
-      const ix = refundInstruction({ program: p, orderId: o.orderId, mint: onChain.mint, userToken: onChain.userToken, rentPayer: onChain.rentPayer })
+      const ix = refundInstruction({
+        program: p,
+        orderId: o.orderId,
+        mint: onChain.mint,
+        userToken: onChain.userToken,
+        rentPayer: onChain.rentPayer,
+      })
       return sendSolverTx(d.solana, d.solver, [ix], persist)
     },
     rebroadcast: (raw) => rebroadcastSolana(connection, raw),
@@ -131,16 +188,28 @@ export function solOriginAttestorCheck(d: Pick<SolOriginDeps, 'solana' | 'base'>
       const order = await readOrderAccount(reads, program, orderId)
       if (!order) return { ok: false, reason: `attestor ${index} finds no order ${orderId} on ${d.solana.key}` }
       if (order.status !== 1) return { ok: false, reason: `order ${orderId} is no longer open on ${d.solana.key}` }
-      if (order.destChain.toLowerCase() !== destChain) return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.base.key}` }
+      if (order.destChain.toLowerCase() !== destChain)
+        return { ok: false, reason: `order ${orderId} is bound for another chain than ${d.base.key}` }
       const token = partyAddress(order.outputToken)
       const recipient = partyAddress(order.recipient)
-      if (!token || !recipient) return { ok: false, reason: `order ${orderId} names an output or recipient that is not an EVM address` }
+      if (!token || !recipient)
+        return { ok: false, reason: `order ${orderId} names an output or recipient that is not an EVM address` }
       const fill = await readBaseFill(client, settler, { orderId, token, amount: order.outputAmount, recipient })
-      if (fill.filler === '0x0000000000000000000000000000000000000000') return { ok: false, reason: `no fill of ${orderId} with its output on ${d.base.key}` }
-      if (BigInt(fill.timestamp) > order.fillDeadline) return { ok: false, reason: `the fill of ${orderId} landed after its fillDeadline` }
-      const message = solDeliveryMessage({
-        orderId, destChain: order.destChain, recipient: order.recipient, outputToken: order.outputToken, amount: order.outputAmount, solver: fill.claimant,
-      }, program.toBytes())
+      if (fill.filler === '0x0000000000000000000000000000000000000000')
+        return { ok: false, reason: `no fill of ${orderId} with its output on ${d.base.key}` }
+      if (BigInt(fill.timestamp) > order.fillDeadline)
+        return { ok: false, reason: `the fill of ${orderId} landed after its fillDeadline` }
+      const message = solDeliveryMessage(
+        {
+          orderId,
+          destChain: order.destChain,
+          recipient: order.recipient,
+          outputToken: order.outputToken,
+          amount: order.outputAmount,
+          solver: fill.claimant,
+        },
+        program.toBytes(),
+      )
       return { ok: true, statement: `0x${Buffer.from(message).toString('hex')}`, scheme: 'ed25519' }
     },
   }

@@ -1,9 +1,9 @@
 import type { Connection, Keypair, TransactionInstruction } from '@solana/web3.js'
-import type { SolanaReads } from '../../../chains/solana/reads.js'
 import bs58 from 'bs58'
 import { BaseError } from '../../../../src/errors/index.js'
-import { compileLegacyMessage, legacyWire } from '../../../chains/solana/legacy-message.js'
 import { signMessage } from '../../../../src/sdk/solana/sign.js'
+import { compileLegacyMessage, legacyWire } from '../../../chains/solana/legacy-message.js'
+import type { SolanaReads } from '../../../chains/solana/reads.js'
 import type { SentTx, TxFate } from '../../rail.js'
 
 /**
@@ -13,22 +13,36 @@ import type { SentTx, TxFate } from '../../rail.js'
  * data as base58, quadratic in its length: a claim's ed25519 instruction carries ~470 bytes, and
  * web3.js encoded and decoded it four times per claim).
  */
-export async function sendSolverTx(chain: { connection: Connection; reads: SolanaReads }, solver: Keypair, instructions: TransactionInstruction[], persist: (s: SentTx) => Promise<void>): Promise<SentTx> {
+export async function sendSolverTx(
+  chain: { connection: Connection; reads: SolanaReads },
+  solver: Keypair,
+  instructions: TransactionInstruction[],
+  persist: (s: SentTx) => Promise<void>,
+): Promise<SentTx> {
   const { connection, reads } = chain
   const latest = await reads.latestBlockhash('confirmed')
   const message = compileLegacyMessage(solver.publicKey, instructions, latest.blockhash)
   // The header's first byte: how many signatures the message needs. The solver's is the only one here.
-  if (message[0] !== 1) throw new BaseError('INTERNAL', `a solver transaction needs ${message[0]} signatures; only the solver signs`)
+  if (message[0] !== 1)
+    throw new BaseError('INTERNAL', `a solver transaction needs ${message[0]} signatures; only the solver signs`)
   const signature = signMessage(solver, message)
   const wire = legacyWire([signature], message)
-  const sent: SentTx = { ref: bs58.encode(signature), validUntil: latest.lastValidBlockHeight, raw: wire.toString('base64') }
+  const sent: SentTx = {
+    ref: bs58.encode(signature),
+    validUntil: latest.lastValidBlockHeight,
+    raw: wire.toString('base64'),
+  }
   await persist(sent)
   try {
     await connection.sendRawTransaction(wire, { skipPreflight: false, preflightCommitment: 'confirmed' })
   } catch (e) {
     // Refused before it reached a block (preflight): it never lands, so the next attempt need not wait for its blockhash.
     await persist({ ref: sent.ref, validUntil: 0 })
-    throw new BaseError('RELAY_FAILED', `the Solana node refused ${sent.ref}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new BaseError(
+      'RELAY_FAILED',
+      `the Solana node refused ${sent.ref}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    )
   }
   await confirmByPolling(reads, sent.ref, latest.lastValidBlockHeight)
   return sent
@@ -43,10 +57,15 @@ async function confirmByPolling(reads: SolanaReads, signature: string, lastValid
     const height = await reads.blockHeight('confirmed')
     const [status] = await reads.signatureStatuses([signature], { searchTransactionHistory: false })
     if (status && status.confirmationStatus !== 'processed') {
-      if (status.err) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} failed: ${JSON.stringify(status.err)}`)
+      if (status.err)
+        throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} failed: ${JSON.stringify(status.err)}`)
       return
     }
-    if (!status && height > lastValidBlockHeight) throw new BaseError('RELAY_FAILED', `Solana transaction ${signature} expired (block height ${lastValidBlockHeight} passed) before it landed`)
+    if (!status && height > lastValidBlockHeight)
+      throw new BaseError(
+        'RELAY_FAILED',
+        `Solana transaction ${signature} expired (block height ${lastValidBlockHeight} passed) before it landed`,
+      )
     await new Promise((r) => setTimeout(r, 50))
   }
 }

@@ -2,7 +2,7 @@ import { Command } from 'commander'
 import type { Agent } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { human as showAgent } from './show.js'
 
 export type CreateAgentOptions = { name: string; network: string }
@@ -12,7 +12,8 @@ export async function run(opts: CreateAgentOptions, deps: PlatformDeps): Promise
   const name = (opts.name ?? '').trim()
   if (!name || name.length > 64) throw usageError('--name must be 1 to 64 characters')
   const network = (opts.network ?? '').trim().toLowerCase()
-  if (!/^[a-z0-9-]+$/.test(network)) throw usageError(`--network '${opts.network}' is not a network name such as local-base`)
+  if (!/^[a-z0-9-]+$/.test(network))
+    throw usageError(`--network '${opts.network}' is not a network name such as local-base`)
   needUser(deps, 'agent create')
   return ok(await deps.platform.createAgent({ body: { name, network } }))
 }

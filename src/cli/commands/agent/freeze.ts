@@ -2,7 +2,7 @@ import { Command } from 'commander'
 import type { Agent } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
 export type FreezeOptions = { id?: string; all?: boolean }
@@ -29,14 +29,18 @@ export async function setFrozen(opts: FreezeOptions, deps: PlatformDeps, frozen:
 
 export function human(r: FreezeResult): string[] {
   if (!r.agents.length) return ['No agents.']
-  return r.agents.map((a) => (a.frozen
-    ? `Agent ${a.name} (${a.id}) is frozen since ${a.frozenAt}: new pays, sends, swaps and channel deposits are refused; payments signed before still complete.`
-    : `Agent ${a.name} (${a.id}) may spend again (within its limits).`))
+  return r.agents.map((a) =>
+    a.frozen
+      ? `Agent ${a.name} (${a.id}) is frozen since ${a.frozenAt}: new pays, sends, swaps and channel deposits are refused; payments signed before still complete.`
+      : `Agent ${a.name} (${a.id}) may spend again (within its limits).`,
+  )
 }
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('freeze')
-    .description("stop an agent's spending at once (every replica): pays, sends, swaps and channel deposits answer AGENT_FROZEN")
+    .description(
+      "stop an agent's spending at once (every replica): pays, sends, swaps and channel deposits answer AGENT_FROZEN",
+    )
     .argument('[id]', 'agent id (default: PARX_AGENT_ID or the stored agent)')
     .option('--all', 'freeze every agent of the user')
   return platformAction(cmd, ctx, run, human)

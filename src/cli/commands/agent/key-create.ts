@@ -1,7 +1,7 @@
 import { Command } from 'commander'
-import { label, type CliContext } from '../../context.js'
+import { type CliContext, label } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
 export type CreateAgentKeyOptions = { agent?: string; label?: string }
@@ -11,9 +11,12 @@ export type CreatedAgentKey = { key: AgentKeyInfo; agentKey: string }
 /** Creates an agent key (user key needed); the key is printed this once. */
 export async function run(opts: CreateAgentKeyOptions, deps: PlatformDeps): Promise<CommandResult<CreatedAgentKey>> {
   const id = agentArg(opts.agent, deps, '--agent')
-  if (opts.label !== undefined && (opts.label.trim() === '' || opts.label.length > 64)) throw usageError('--label must be 1 to 64 characters')
+  if (opts.label !== undefined && (opts.label.trim() === '' || opts.label.length > 64))
+    throw usageError('--label must be 1 to 64 characters')
   needUser(deps, 'agent key create')
-  return ok(await deps.platform.createAgentKey({ params: { id }, body: opts.label ? { label: opts.label.trim() } : {} }))
+  return ok(
+    await deps.platform.createAgentKey({ params: { id }, body: opts.label ? { label: opts.label.trim() } : {} }),
+  )
 }
 
 export function human(c: CreatedAgentKey, ctx: CliContext): string[] {

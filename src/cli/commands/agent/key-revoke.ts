@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { AgentKeyInfo } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
 export type RevokeAgentKeyOptions = { agent?: string; keyId: string }

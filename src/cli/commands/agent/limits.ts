@@ -1,9 +1,9 @@
 import { Command } from 'commander'
 import type { Limits, SetLimitsBody } from '../../../sdk/platform/limits.js'
-import { label, type CliContext } from '../../context.js'
+import { type CliContext, label } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { budgetBody, budgetOptions, usdFlag, windowLines, type BudgetOptions } from '../budget-flags.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type BudgetOptions, budgetBody, budgetOptions, usdFlag, windowLines } from '../budget-flags.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { agentArg } from './show.js'
 
 export type LimitsOptions = BudgetOptions & { agent?: string; allowedHosts?: string; approveAbove?: string }
@@ -17,8 +17,17 @@ export async function run(opts: LimitsOptions, deps: PlatformDeps): Promise<Comm
   const body: SetLimitsBody = budgetBody(opts)
   if (opts.approveAbove !== undefined) body.approveAboveUsd = usdFlag(opts.approveAbove, '--approve-above')
   if (opts.allowedHosts !== undefined) {
-    const hosts = opts.allowedHosts === 'none' ? null : opts.allowedHosts.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
-    if (hosts?.some((h) => !/^(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(h))) throw usageError(`--allowed-hosts takes host names such as api.example.com,*.example.com (no scheme, path or port)`)
+    const hosts =
+      opts.allowedHosts === 'none'
+        ? null
+        : opts.allowedHosts
+            .split(',')
+            .map((h) => h.trim().toLowerCase())
+            .filter(Boolean)
+    if (hosts?.some((h) => !/^(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(h)))
+      throw usageError(
+        `--allowed-hosts takes host names such as api.example.com,*.example.com (no scheme, path or port)`,
+      )
     body.allowedHosts = hosts
   }
   if (Object.keys(body).length === 0) return ok(await deps.platform.getLimits({ params: { id } }))
@@ -40,10 +49,15 @@ export function human(l: Limits, ctx: CliContext): string[] {
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('limits')
-    .description("show an agent's spending limits and what each window (the agent's and its user's) has left; with flags, set them (none clears one)")
+    .description(
+      "show an agent's spending limits and what each window (the agent's and its user's) has left; with flags, set them (none clears one)",
+    )
     .option('--agent <id>', 'agent id (default: the logged-in agent)')
   budgetOptions(cmd, '')
-  cmd.option('--allowed-hosts <hosts>', 'comma-separated hosts pay may pay (*.example.com matches sub-domains), or none')
+  cmd.option(
+    '--allowed-hosts <hosts>',
+    'comma-separated hosts pay may pay (*.example.com matches sub-domains), or none',
+  )
   cmd.option('--approve-above <usd>', 'a pay or send above this waits for your approval (parx approvals), or none')
   return platformAction(cmd, ctx, run, human)
 }

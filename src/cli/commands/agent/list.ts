@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Agent } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 /** The user's agents. */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<{ agents: Agent[] }>> {
@@ -11,7 +11,10 @@ export async function run(_opts: object, deps: PlatformDeps): Promise<CommandRes
 
 export function human(d: { agents: Agent[] }, ctx: CliContext): string[] {
   if (!d.agents.length) return ['No agents yet: create one with `parx agent create --name <name> --network <network>`.']
-  return d.agents.map((a) => `${a.id}  ${a.name.padEnd(16)} ${a.network.padEnd(14)} ${a.wallet}${a.id === ctx.env.PARX_AGENT_ID ? ctx.color.dim('  (PARX_AGENT_ID)') : ''}`)
+  return d.agents.map(
+    (a) =>
+      `${a.id}  ${a.name.padEnd(16)} ${a.network.padEnd(14)} ${a.wallet}${a.id === ctx.env.PARX_AGENT_ID ? ctx.color.dim('  (PARX_AGENT_ID)') : ''}`,
+  )
 }
 
 export function define(ctx: () => CliContext): Command {

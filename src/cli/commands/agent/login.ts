@@ -2,8 +2,8 @@ import { Command } from 'commander'
 import type { Agent } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { storeKey, type LoginResult } from '../login-shared.js'
-import { ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type LoginResult, storeKey } from '../login-shared.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 
 export type AgentLoginOptions = { agentKey?: string; agentId?: string }
 
@@ -21,7 +21,8 @@ export async function run(opts: AgentLoginOptions, deps: PlatformDeps): Promise<
       message: 'Agent API key',
       check: async (agentKey) => {
         const me = await deps.connect({ agentKey }).whoamiAgent({})
-        if (wanted && wanted !== me.id.toLowerCase()) throw usageError(`--agent-id ${wanted} is not the agent of this key (${me.id}); leave it out`)
+        if (wanted && wanted !== me.id.toLowerCase())
+          throw usageError(`--agent-id ${wanted} is not the agent of this key (${me.id}); leave it out`)
         return me
       },
       extra: (me) => ({ agentId: me.id }),
@@ -29,12 +30,16 @@ export async function run(opts: AgentLoginOptions, deps: PlatformDeps): Promise<
   )
 }
 
-export const human = (r: LoginResult<Agent>) => [`Logged in as agent ${r.whoami.name} (${r.whoami.id}, ${r.whoami.network}); stored the agent key ${r.key} in ${r.path}.`]
+export const human = (r: LoginResult<Agent>) => [
+  `Logged in as agent ${r.whoami.name} (${r.whoami.id}, ${r.whoami.network}); stored the agent key ${r.key} in ${r.path}.`,
+]
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('login')
-    .description('log in as an agent (checks the agent API key with the platform, then stores it and the agent id; asked hidden on a terminal)')
+    .description(
+      'log in as an agent (checks the agent API key with the platform, then stores it and the agent id; asked hidden on a terminal)',
+    )
     .option('--agent-key <key>', 'agent API key (default: ask on a terminal)')
-    .option('--agent-id <uuid>', 'the agent (checked: it must be the key\'s own)')
+    .option('--agent-id <uuid>', "the agent (checked: it must be the key's own)")
   return platformAction(cmd, ctx, run, human)
 }

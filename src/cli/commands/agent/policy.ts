@@ -1,8 +1,8 @@
 import { Command } from 'commander'
 import type { AgentPolicy } from '../../../sdk/platform/policy.js'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
-import { addRuleFlags, ruleBody, ruleLines, type RuleFlags } from '../policy-flags.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
+import { addRuleFlags, type RuleFlags, ruleBody, ruleLines } from '../policy-flags.js'
 import { agentArg } from './show.js'
 
 export type PolicyOptions = { id?: string } & RuleFlags
@@ -22,12 +22,17 @@ export async function run(opts: PolicyOptions, deps: PlatformDeps): Promise<Comm
 export function human(p: AgentPolicy, ctx: CliContext): string[] {
   const own = ruleLines(p.rules, ctx)
   const user = ruleLines(p.userRules, ctx, 'user ')
-  return [...(own.length ? own : ['No rules of its own: any host, payee, network and token (within its limits).']), ...user]
+  return [
+    ...(own.length ? own : ['No rules of its own: any host, payee, network and token (within its limits).']),
+    ...user,
+  ]
 }
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('policy')
-    .description("show an agent's payee and network rules (and its user's); with flags, set the agent's (deny wins; a set allow-list must match)")
+    .description(
+      "show an agent's payee and network rules (and its user's); with flags, set the agent's (deny wins; a set allow-list must match)",
+    )
     .argument('[id]', 'agent id (default: PARX_AGENT_ID or the stored agent)')
   return platformAction(addRuleFlags(cmd), ctx, run, human)
 }

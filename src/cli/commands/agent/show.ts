@@ -2,7 +2,7 @@ import { Command } from 'commander'
 import type { Agent } from '../../../sdk/platform/agents.js'
 import type { CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 import { human as whoami } from '../whoami.js'
 
 export type ShowAgentOptions = { id?: string }
@@ -17,12 +17,16 @@ export async function run(opts: ShowAgentOptions, deps: PlatformDeps): Promise<C
 export function agentArg(given: string | undefined, deps: Pick<PlatformDeps, 'session'>, flag = '<id>'): string {
   if (given !== undefined) return uuidArg(given, flag)
   if (deps.session.agentId) return deps.session.agentId
-  throw usageError(`which agent? pass ${flag}, set PARX_AGENT_ID, or log in with \`parx agent login\` (see \`parx agent list\`)`)
+  throw usageError(
+    `which agent? pass ${flag}, set PARX_AGENT_ID, or log in with \`parx agent login\` (see \`parx agent list\`)`,
+  )
 }
 
 export const human = whoami
 
 export function define(ctx: () => CliContext): Command {
-  const cmd = new Command('show').description('show one agent (default: the logged-in agent)').argument('[id]', 'agent id')
+  const cmd = new Command('show')
+    .description('show one agent (default: the logged-in agent)')
+    .argument('[id]', 'agent id')
   return platformAction(cmd, ctx, run, human)
 }

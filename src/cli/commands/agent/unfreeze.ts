@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { CliContext } from '../../context.js'
-import { ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
-import { human, setFrozen, type FreezeOptions, type FreezeResult } from './freeze.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
+import { type FreezeOptions, type FreezeResult, human, setFrozen } from './freeze.js'
 
 /**
  * Lets a frozen agent (or with `--all` every agent of the user) spend again. Where the deployment

@@ -2,7 +2,7 @@ import { Command } from 'commander'
 import type { AlertHistory } from '../../../sdk/platform/alerts.js'
 import type { CliContext } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { needUser, ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 
 export type HistoryOptions = { agent?: string; limit?: string }
 
@@ -11,7 +11,8 @@ export async function run(opts: HistoryOptions, deps: PlatformDeps): Promise<Com
   const query: { agentId?: string; limit?: number } = {}
   if (opts.agent !== undefined) query.agentId = uuidArg(opts.agent, '--agent')
   if (opts.limit !== undefined) {
-    if (!/^\d{1,3}$/.test(opts.limit.trim()) || Number(opts.limit) < 1 || Number(opts.limit) > 500) throw usageError(`--limit '${opts.limit}' is not a whole number from 1 to 500`)
+    if (!/^\d{1,3}$/.test(opts.limit.trim()) || Number(opts.limit) < 1 || Number(opts.limit) > 500)
+      throw usageError(`--limit '${opts.limit}' is not a whole number from 1 to 500`)
     query.limit = Number(opts.limit)
   }
   needUser(deps, 'alerts history')

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { AlertRule, AlertRuleList } from '../../../sdk/platform/alerts.js'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 /** The user's alert rules, oldest first. User key only. */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<AlertRuleList>> {
@@ -14,11 +14,16 @@ export function ruleLine(r: AlertRule): string {
   const scope = r.agentId ? `agent ${r.agentId}` : 'all agents'
   const what = (() => {
     switch (r.kind) {
-      case 'budget': return `budget: ${r.of === 'user' ? "the user's" : "the agent's"} ${r.window} window at ${r.percent}%`
-      case 'payment_above': return `payment above ${r.usd} USD`
-      case 'new_payee': return `new payee host (${r.of === 'user' ? 'new to all your agents' : 'new to the agent'})`
-      case 'refusals': return `${r.count} refusals within ${r.withinMinutes} min`
-      case 'spend_rate': return `spend over the last ${r.period} above ${r.factor}x its 7-day average`
+      case 'budget':
+        return `budget: ${r.of === 'user' ? "the user's" : "the agent's"} ${r.window} window at ${r.percent}%`
+      case 'payment_above':
+        return `payment above ${r.usd} USD`
+      case 'new_payee':
+        return `new payee host (${r.of === 'user' ? 'new to all your agents' : 'new to the agent'})`
+      case 'refusals':
+        return `${r.count} refusals within ${r.withinMinutes} min`
+      case 'spend_rate':
+        return `spend over the last ${r.period} above ${r.factor}x its 7-day average`
     }
   })()
   return `${r.id}  ${what}  (${scope})`

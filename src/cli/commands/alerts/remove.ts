@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 
 export type RemoveOptions = { id?: string }
 export type Removed = { id: string; deleted: true }
@@ -12,7 +12,9 @@ export async function run(opts: RemoveOptions, deps: PlatformDeps): Promise<Comm
   return ok(await deps.platform.deleteAlertRule({ params: { ruleId } }))
 }
 
-export const human = (r: Removed): string[] => [`Removed alert rule ${r.id} (the alerts it fired stay in parx alerts history).`]
+export const human = (r: Removed): string[] => [
+  `Removed alert rule ${r.id} (the alerts it fired stay in parx alerts history).`,
+]
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('remove').description('remove an alert rule').argument('<id>', 'the rule id (parx alerts)')

@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Approval } from '../../../sdk/platform/approvals.js'
 import type { CliContext } from '../../context.js'
-import { ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { decide } from './decide.js'
 
 export type ApproveOptions = { id?: string }
@@ -16,7 +16,9 @@ export async function run(opts: ApproveOptions, deps: PlatformDeps): Promise<Com
 }
 
 export function human(a: Approval): string[] {
-  return [`Approved ${a.id}: the agent may now ${a.kind} ${a.amount} ${a.token} once, until ${a.expiresAt} (its limits still apply).`]
+  return [
+    `Approved ${a.id}: the agent may now ${a.kind} ${a.amount} ${a.token} once, until ${a.expiresAt} (its limits still apply).`,
+  ]
 }
 
 export function define(ctx: () => CliContext): Command {

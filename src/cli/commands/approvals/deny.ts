@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Approval } from '../../../sdk/platform/approvals.js'
 import type { CliContext } from '../../context.js'
-import { ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 import { decide } from './decide.js'
 
 export type DenyOptions = { id?: string }

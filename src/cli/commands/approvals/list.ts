@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { Approval, ApprovalList } from '../../../sdk/platform/approvals.js'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 export type ListOptions = { all?: boolean }
 

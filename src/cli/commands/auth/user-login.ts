@@ -1,8 +1,8 @@
 import { Command } from 'commander'
 import type { User } from '../../../sdk/platform/users.js'
 import type { CliContext } from '../../context.js'
-import { storeKey, type LoginResult } from '../login-shared.js'
-import { ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type LoginResult, storeKey } from '../login-shared.js'
+import { type CommandResult, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 export type UserLoginOptions = { userKey?: string }
 
@@ -19,11 +19,15 @@ export async function run(opts: UserLoginOptions, deps: PlatformDeps): Promise<C
   )
 }
 
-export const human = (r: LoginResult<User>) => [`Logged in as user ${r.whoami.name ?? r.whoami.id}; stored the user key ${r.key} in ${r.path}.`]
+export const human = (r: LoginResult<User>) => [
+  `Logged in as user ${r.whoami.name ?? r.whoami.id}; stored the user key ${r.key} in ${r.path}.`,
+]
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('login')
-    .description('log in as a user (checks the user API key with the platform, then stores it; asked hidden on a terminal)')
+    .description(
+      'log in as a user (checks the user API key with the platform, then stores it; asked hidden on a terminal)',
+    )
     .option('--user-key <key>', 'user API key (default: ask on a terminal)')
   return platformAction(cmd, ctx, run, human)
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../config/load.js'
-import { createContext } from '../../context.js'
 import { UsageError } from '../../../errors/usage.js'
+import { createContext } from '../../context.js'
 import type { CliError } from '../../errors.js'
 import * as get from './get.js'
 import * as path from './path.js'
@@ -14,7 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), 'parx-conf-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const out: string[] = []
 const err: string[] = []
-const ctx = createContext({ env: { PARX_CONFIG_DIR: dir }, stdout: (s) => void out.push(s), stderr: (s) => void err.push(s) }, { output: 'json' })
+const ctx = createContext(
+  { env: { PARX_CONFIG_DIR: dir }, stdout: (s) => void out.push(s), stderr: (s) => void err.push(s) },
+  { output: 'json' },
+)
 
 describe('parx config', () => {
   it('sets values the daemon then reads, in a 0600 file', async () => {
@@ -57,7 +60,10 @@ describe('parx config', () => {
     const other = mkdtempSync(join(tmpdir(), 'parx-conf-bad-'))
     try {
       writeFileSync(join(other, 'config.json'), '{"serve": {', { mode: 0o600 })
-      const bad = createContext({ env: { PARX_CONFIG_DIR: other }, stdout: () => {}, stderr: () => {} }, { output: 'json' })
+      const bad = createContext(
+        { env: { PARX_CONFIG_DIR: other }, stdout: () => {}, stderr: () => {} },
+        { output: 'json' },
+      )
       const e = await get.run('port', bad).catch((e: unknown) => e)
       expect((e as CliError).code).toBe('CONFIG_CORRUPT')
       expect((e as CliError).message).toContain(join(other, 'config.json'))

@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
+import { type CliContext, emit } from '../../context.js'
 import { getPlatform, PLATFORM_PREFIX } from './platform.js'
 import { configFile, SECTION } from './shared.js'
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
+import { type CliContext, emit } from '../../context.js'
 import { configFile } from './shared.js'
 
 export async function run(_opts: object, ctx: CliContext) {
@@ -9,5 +9,7 @@ export async function run(_opts: object, ctx: CliContext) {
 }
 
 export function define(ctx: () => CliContext): Command {
-  return new Command('path').description('print where the config file is').action(async () => void (await run({}, ctx())))
+  return new Command('path')
+    .description('print where the config file is')
+    .action(async () => void (await run({}, ctx())))
 }

@@ -1,6 +1,12 @@
 import { checkUrl } from '../../api-url.js'
 import type { CliContext } from '../../context.js'
-import { CREDENTIALS_SECTION, maskKey, saveCredentials, storedCredentials, type Credentials } from '../../credentials.js'
+import {
+  CREDENTIALS_SECTION,
+  type Credentials,
+  maskKey,
+  saveCredentials,
+  storedCredentials,
+} from '../../credentials.js'
 import { usageError } from '../../errors.js'
 
 /** `platform.*` keys of `parx config get|set`: the credentials side of the config file. */
@@ -11,13 +17,22 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Sets platform.agentsUrl or platform.agentId; keys go through `login`, which can ask for them hidden. */
 export async function setPlatform(key: string, raw: string, ctx: CliContext): Promise<{ value: string; path: string }> {
   const field = key.slice(PLATFORM_PREFIX.length)
-  if (field === 'agentsUrl') return { value: checkUrl(raw, 'platform.agentsUrl'), path: await saveCredentials(ctx, { agentsUrl: checkUrl(raw, 'platform.agentsUrl') }) }
+  if (field === 'agentsUrl')
+    return {
+      value: checkUrl(raw, 'platform.agentsUrl'),
+      path: await saveCredentials(ctx, { agentsUrl: checkUrl(raw, 'platform.agentsUrl') }),
+    }
   if (field === 'agentId') {
     if (!uuid.test(raw)) throw usageError(`platform.agentId '${raw}' is not a UUID`)
     return { value: raw, path: await saveCredentials(ctx, { agentId: raw }) }
   }
-  if (field === 'agentKey' || field === 'userKey') throw usageError(`set ${key} with \`parx ${field === 'agentKey' ? 'agent login' : 'auth user login'}\` (it can ask for the key hidden)`)
-  throw usageError(`unknown setting '${key}': the platform keys are platform.agentsUrl, platform.agentId, platform.agentKey, platform.userKey`)
+  if (field === 'agentKey' || field === 'userKey')
+    throw usageError(
+      `set ${key} with \`parx ${field === 'agentKey' ? 'agent login' : 'auth user login'}\` (it can ask for the key hidden)`,
+    )
+  throw usageError(
+    `unknown setting '${key}': the platform keys are platform.agentsUrl, platform.agentId, platform.agentKey, platform.userKey`,
+  )
 }
 
 /** The stored platform settings, keys masked (prefix and last 4). */

@@ -1,6 +1,6 @@
 import { Command } from 'commander'
 import { setPath } from '../../../config/env.js'
-import { emit, type CliContext } from '../../context.js'
+import { type CliContext, emit } from '../../context.js'
 import { PLATFORM_PREFIX, setPlatform } from './platform.js'
 import { configFile, parseValue, SECTION, validateSection } from './shared.js'
 

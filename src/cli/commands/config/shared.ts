@@ -27,6 +27,10 @@ export async function validateSection(section: Record<string, unknown>, key: str
   const { loadConfig } = await import('../../../config/load.js')
   const resolved = loadConfig({ env: {}, file: section }) as unknown as Record<string, unknown>
   let node: unknown = resolved
-  for (const part of key.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
-  if (node === undefined) throw usageError(`unknown setting '${key}': see \`parx config get\` and docs/hosting.md "Pointing at real networks" for the keys the daemon reads`)
+  for (const part of key.split('.'))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
+  if (node === undefined)
+    throw usageError(
+      `unknown setting '${key}': see \`parx config get\` and docs/hosting.md "Pointing at real networks" for the keys the daemon reads`,
+    )
 }

@@ -1,9 +1,12 @@
 import { Command } from 'commander'
 import type { CliContext } from '../../context.js'
-import { needUser, ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction, uuidArg } from '../platform-shared.js'
 
 /** Stops serving an endpoint. */
-export async function run(opts: { id: string }, deps: PlatformDeps): Promise<CommandResult<{ id: string; deleted: true }>> {
+export async function run(
+  opts: { id: string },
+  deps: PlatformDeps,
+): Promise<CommandResult<{ id: string; deleted: true }>> {
   const id = uuidArg(opts.id ?? '', '<id>')
   needUser(deps, 'endpoint delete')
   return ok(await deps.platform.deleteEndpoint({ params: { id } }))
@@ -12,5 +15,10 @@ export async function run(opts: { id: string }, deps: PlatformDeps): Promise<Com
 export const human = (d: { id: string }) => [`Deleted endpoint ${d.id}.`]
 
 export function define(ctx: () => CliContext): Command {
-  return platformAction(new Command('delete').description('stop serving an endpoint').argument('<id>', 'endpoint id'), ctx, run, human)
+  return platformAction(
+    new Command('delete').description('stop serving an endpoint').argument('<id>', 'endpoint id'),
+    ctx,
+    run,
+    human,
+  )
 }

@@ -1,11 +1,25 @@
 import { Command } from 'commander'
 import type { EndpointWithSecret, UpdateEndpointBody } from '../../../sdk/platform/endpoints.js'
-import { label, type CliContext } from '../../context.js'
+import { type CliContext, label } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { httpUrlArg, needUser, ok, platformAction, uuidArg, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import {
+  type CommandResult,
+  httpUrlArg,
+  needUser,
+  ok,
+  type PlatformDeps,
+  platformAction,
+  uuidArg,
+} from '../platform-shared.js'
 import { endpointExtras } from './create.js'
 
-export type UpdateEndpointOptions = { id: string; discoverable?: string; description?: string; webhookUrl?: string; rotateWebhookSecret?: boolean }
+export type UpdateEndpointOptions = {
+  id: string
+  discoverable?: string
+  description?: string
+  webhookUrl?: string
+  rotateWebhookSecret?: boolean
+}
 
 const YES = ['yes', 'true', 'on']
 const NO = ['no', 'false', 'off']
@@ -19,10 +33,14 @@ export async function run(opts: UpdateEndpointOptions, deps: PlatformDeps): Prom
     if (![...YES, ...NO].includes(v)) throw usageError(`--discoverable '${opts.discoverable}' must be yes or no`)
     body.discoverable = YES.includes(v)
   }
-  if (opts.description !== undefined) body.description = opts.description.trim().toLowerCase() === 'none' ? null : opts.description
-  if (opts.webhookUrl !== undefined) body.webhookUrl = opts.webhookUrl.trim().toLowerCase() === 'none' ? null : httpUrlArg(opts.webhookUrl, '--webhook-url')
+  if (opts.description !== undefined)
+    body.description = opts.description.trim().toLowerCase() === 'none' ? null : opts.description
+  if (opts.webhookUrl !== undefined)
+    body.webhookUrl =
+      opts.webhookUrl.trim().toLowerCase() === 'none' ? null : httpUrlArg(opts.webhookUrl, '--webhook-url')
   if (opts.rotateWebhookSecret) body.rotateWebhookSecret = true
-  if (Object.keys(body).length === 0) throw usageError('nothing to change: pass --discoverable, --description, --webhook-url or --rotate-webhook-secret')
+  if (Object.keys(body).length === 0)
+    throw usageError('nothing to change: pass --discoverable, --description, --webhook-url or --rotate-webhook-secret')
   needUser(deps, 'endpoint update')
   return ok(await deps.platform.updateEndpoint({ params: { id }, body }))
 }

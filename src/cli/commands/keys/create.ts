@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
-import { emit, label, type CliContext } from '../../context.js'
+import { type CliContext, emit, label } from '../../context.js'
 import { evmAddress } from '../../validate.js'
-import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
+import { type OperatorOptions, operatorCall, operatorCommand, type PartnerKeyRecord } from './shared.js'
 
 export type CreateKeyOptions = OperatorOptions & { name: string; description?: string; owner?: string }
 

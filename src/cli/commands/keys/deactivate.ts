@@ -1,9 +1,14 @@
 import type { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
-import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
+import { type CliContext, emit } from '../../context.js'
+import { type OperatorOptions, operatorCall, operatorCommand, type PartnerKeyRecord } from './shared.js'
 
 export async function run(id: string, opts: OperatorOptions, ctx: CliContext) {
-  const result = await operatorCall<PartnerKeyRecord>(ctx, opts, `/api/operator/keys/${encodeURIComponent(id)}/deactivate`, { method: 'POST', body: {} })
+  const result = await operatorCall<PartnerKeyRecord>(
+    ctx,
+    opts,
+    `/api/operator/keys/${encodeURIComponent(id)}/deactivate`,
+    { method: 'POST', body: {} },
+  )
   emit(ctx, result, () => [`Deactivated ${result.id} (${result.name}); it stays listed and no longer validates.`])
   return result
 }

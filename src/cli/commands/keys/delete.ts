@@ -1,9 +1,11 @@
 import type { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
-import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
+import { type CliContext, emit } from '../../context.js'
+import { type OperatorOptions, operatorCall, operatorCommand, type PartnerKeyRecord } from './shared.js'
 
 export async function run(id: string, opts: OperatorOptions, ctx: CliContext) {
-  const result = await operatorCall<PartnerKeyRecord>(ctx, opts, `/api/operator/keys/${encodeURIComponent(id)}`, { method: 'DELETE' })
+  const result = await operatorCall<PartnerKeyRecord>(ctx, opts, `/api/operator/keys/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+  })
   emit(ctx, result, () => [`Deleted ${result.id} (${result.name}).`])
   return result
 }

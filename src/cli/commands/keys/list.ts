@@ -1,13 +1,15 @@
 import type { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
+import { type CliContext, emit } from '../../context.js'
 import { evmAddress } from '../../validate.js'
-import { operatorCall, operatorCommand, type OperatorOptions, type PartnerKeyRecord } from './shared.js'
+import { type OperatorOptions, operatorCall, operatorCommand, type PartnerKeyRecord } from './shared.js'
 
 export type ListKeysOptions = OperatorOptions & { owner?: string }
 
 export async function run(opts: ListKeysOptions, ctx: CliContext) {
   if (opts.owner !== undefined) evmAddress(opts.owner, '--owner')
-  const result = await operatorCall<{ keys: PartnerKeyRecord[] }>(ctx, opts, '/api/operator/keys', { query: { owner: opts.owner } })
+  const result = await operatorCall<{ keys: PartnerKeyRecord[] }>(ctx, opts, '/api/operator/keys', {
+    query: { owner: opts.owner },
+  })
   emit(ctx, result, () =>
     result.keys.length === 0
       ? ['No partner keys yet. Create one with `parx keys create --name <name>`.']

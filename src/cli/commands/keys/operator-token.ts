@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { emit, type CliContext } from '../../context.js'
+import { type CliContext, emit } from '../../context.js'
 import { operatorToken } from './shared.js'
 
 /** Prints the operator token of a local daemon, for scripts (no browser needed). */

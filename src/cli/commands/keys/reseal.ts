@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import { emit, label, type CliContext } from '../../context.js'
-import { operatorCall, operatorCommand, type OperatorOptions } from './shared.js'
+import { type CliContext, emit, label } from '../../context.js'
+import { type OperatorOptions, operatorCall, operatorCommand } from './shared.js'
 
 /** What the daemon answers (daemon/platform/reseal.ts). */
 export type ResealResult = {
@@ -17,7 +17,10 @@ export type ResealResult = {
  */
 export async function run(opts: OperatorOptions, ctx: CliContext): Promise<ResealResult> {
   const r = await operatorCall<ResealResult>(ctx, opts, '/api/operator/platform/reseal', { method: 'POST', body: {} })
-  const unopened = [...r.agents.unopened.map((id) => `agent ${id}`), ...r.webhooks.unopened.map((id) => `webhook of endpoint ${id}`)]
+  const unopened = [
+    ...r.agents.unopened.map((id) => `agent ${id}`),
+    ...r.webhooks.unopened.map((id) => `webhook of endpoint ${id}`),
+  ]
   emit(ctx, r, () => [
     `${label(ctx, 'key id')}${r.keyId}`,
     `${label(ctx, 'agents')}${r.agents.resealed} re-sealed, ${r.agents.current} already current`,
@@ -31,6 +34,8 @@ export async function run(opts: OperatorOptions, ctx: CliContext): Promise<Resea
 
 export function define(ctx: () => CliContext): Command {
   return operatorCommand('reseal')
-    .description('re-seal every agent wallet and webhook secret under the current platform wallet key (after rotating it)')
+    .description(
+      're-seal every agent wallet and webhook secret under the current platform wallet key (after rotating it)',
+    )
     .action(async (opts: OperatorOptions) => void (await run(opts, ctx())))
 }

@@ -7,7 +7,15 @@ import { readRuntimeFile } from '../../runtime-file.js'
 
 export type OperatorOptions = { operatorToken?: string; dataDir?: string }
 
-export type PartnerKeyRecord = { id: string; hint: string; name: string; description: string | null; owner: string | null; state: string; createdAt: number }
+export type PartnerKeyRecord = {
+  id: string
+  hint: string
+  name: string
+  description: string | null
+  owner: string | null
+  state: string
+  createdAt: number
+}
 
 /** The operator token for these options, reading the running daemon's data dir when nothing else names one. */
 export function operatorToken(ctx: CliContext, opts: OperatorOptions): string {
@@ -15,7 +23,12 @@ export function operatorToken(ctx: CliContext, opts: OperatorOptions): string {
 }
 
 /** A call to an operator route with the resolved operator token. */
-export function operatorCall<T>(ctx: CliContext, opts: OperatorOptions, path: string, call: CallOptions = {}): Promise<T> {
+export function operatorCall<T>(
+  ctx: CliContext,
+  opts: OperatorOptions,
+  path: string,
+  call: CallOptions = {},
+): Promise<T> {
   const token = operatorToken(ctx, opts)
   return callDaemon<T>(ctx, path, { ...call, headers: { authorization: `Bearer ${token}` } })
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander'
 import { xchainPaths } from '../../../sdk/xchain/paths.js'
 import type { HeartbeatResponse } from '../../../sdk/xchain/wire.js'
-import { emit, type CliContext } from '../../context.js'
-import { operatorCall, operatorCommand, type OperatorOptions } from '../keys/shared.js'
+import { type CliContext, emit } from '../../context.js'
+import { type OperatorOptions, operatorCall, operatorCommand } from '../keys/shared.js'
 
 /** `parx solver heartbeat`: the cross-chain solver worker's liveness. */
 export async function run(opts: OperatorOptions, ctx: CliContext) {
@@ -10,7 +10,11 @@ export async function run(opts: OperatorOptions, ctx: CliContext) {
   emit(ctx, hb, () => [
     `leading: ${hb.leading ? 'yes' : 'no (another process runs the worker)'}; last pass: ${hb.lastPassAt ? new Date(hb.lastPassAt).toISOString() : 'none yet'}`,
     `paused: deliveries ${hb.paused.deliveries ? 'yes' : 'no'}, claims ${hb.paused.claims ? 'yes' : 'no'}; rails: ${hb.rails.join(', ') || 'none'}`,
-    `orders: ${Object.entries(hb.orders).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    `orders: ${
+      Object.entries(hb.orders)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }`,
     `attestors: ${hb.attestors.map((a) => `#${a.index} ${a.online ? 'online' : 'offline'}`).join(', ')}`,
   ])
   return hb

@@ -1,9 +1,9 @@
 import { Command } from 'commander'
 import type { CreatedUser } from '../../../sdk/platform/users.js'
-import { label, type CliContext } from '../../context.js'
+import { type CliContext, label } from '../../context.js'
 import { usageError } from '../../errors.js'
-import { operatorToken, type OperatorOptions } from '../keys/shared.js'
-import { addressArg, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type OperatorOptions, operatorToken } from '../keys/shared.js'
+import { addressArg, type CommandResult, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 export type CreateUserOptions = OperatorOptions & { name?: string; wallet?: string }
 
@@ -11,7 +11,11 @@ export type CreateUserOptions = OperatorOptions & { name?: string; wallet?: stri
 export async function run(opts: CreateUserOptions, deps: PlatformDeps): Promise<CommandResult<CreatedUser>> {
   const wallet = opts.wallet === undefined ? undefined : addressArg(opts.wallet, '--wallet')
   if (opts.name !== undefined && opts.name.trim() === '') throw usageError('--name must not be empty')
-  return ok(await deps.platform.createUser({ body: { ...(opts.name ? { name: opts.name.trim() } : {}), ...(wallet ? { wallet } : {}) } }))
+  return ok(
+    await deps.platform.createUser({
+      body: { ...(opts.name ? { name: opts.name.trim() } : {}), ...(wallet ? { wallet } : {}) },
+    }),
+  )
 }
 
 export function human(c: CreatedUser, ctx: CliContext): string[] {

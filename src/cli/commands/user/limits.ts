@@ -1,8 +1,8 @@
 import { Command } from 'commander'
 import type { UserLimits } from '../../../sdk/platform/limits.js'
-import { label, type CliContext } from '../../context.js'
-import { budgetBody, budgetOptions, windowLines, type BudgetOptions } from '../budget-flags.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CliContext, label } from '../../context.js'
+import { type BudgetOptions, budgetBody, budgetOptions, windowLines } from '../budget-flags.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 /** The user's budgets across all its agents and what each window has left; with flags, sets them first. `none` clears one. */
 export async function run(opts: BudgetOptions, deps: PlatformDeps): Promise<CommandResult<UserLimits>> {
@@ -13,11 +13,16 @@ export async function run(opts: BudgetOptions, deps: PlatformDeps): Promise<Comm
 }
 
 export function human(l: UserLimits, ctx: CliContext): string[] {
-  return [`${label(ctx, 'per payment')}${l.perPaymentUsd ? `${l.perPaymentUsd} USD` : 'no limit'}`, ...windowLines(l.windows, ctx)]
+  return [
+    `${label(ctx, 'per payment')}${l.perPaymentUsd ? `${l.perPaymentUsd} USD` : 'no limit'}`,
+    ...windowLines(l.windows, ctx),
+  ]
 }
 
 export function define(ctx: () => CliContext): Command {
-  const cmd = new Command('limits').description("show your budgets across all your agents and what each window has left; with flags, set them (none clears one)")
+  const cmd = new Command('limits').description(
+    'show your budgets across all your agents and what each window has left; with flags, set them (none clears one)',
+  )
   budgetOptions(cmd, ' by all your agents together')
   return platformAction(cmd, ctx, run, human)
 }

@@ -1,10 +1,10 @@
 import { Command } from 'commander'
 import type { SetDefaultPolicyBody, UserPolicy } from '../../../sdk/platform/policy.js'
-import { label, type CliContext } from '../../context.js'
+import { type CliContext, label } from '../../context.js'
 import { usageError } from '../../errors.js'
 import { usdFlag } from '../budget-flags.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
-import { addRuleFlags, ruleBody, ruleLines, type RuleFlags } from '../policy-flags.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
+import { addRuleFlags, type RuleFlags, ruleBody, ruleLines } from '../policy-flags.js'
 
 export type UserPolicyOptions = RuleFlags & { default?: boolean; perPayment?: string; daily?: string }
 
@@ -18,7 +18,8 @@ export async function run(opts: UserPolicyOptions, deps: PlatformDeps): Promise<
   needUser(deps, 'user policy')
   const rules = await ruleBody(opts)
   if (!opts.default) {
-    if (opts.perPayment !== undefined || opts.daily !== undefined) throw usageError('--per-payment and --daily go with --default (an existing agent\'s limits: parx agent limits)')
+    if (opts.perPayment !== undefined || opts.daily !== undefined)
+      throw usageError("--per-payment and --daily go with --default (an existing agent's limits: parx agent limits)")
     return ok(rules ? await deps.platform.setUserPolicy({ body: rules }) : await deps.platform.getUserPolicy({}))
   }
   const body: SetDefaultPolicyBody = { ...rules }
@@ -42,7 +43,7 @@ export function define(ctx: () => CliContext): Command {
   const cmd = new Command('policy')
     .description("show the user's rules for all its agents and its default for new agents; with flags, set them")
     .option('--default', "set the default policy copied into agents created afterwards, not the user's rules")
-    .option('--per-payment <usd>', 'with --default: new agents\' per-payment limit, or none')
-    .option('--daily <usd>', 'with --default: new agents\' daily limit, or none')
+    .option('--per-payment <usd>', "with --default: new agents' per-payment limit, or none")
+    .option('--daily <usd>', "with --default: new agents' daily limit, or none")
   return platformAction(addRuleFlags(cmd), ctx, run, human)
 }

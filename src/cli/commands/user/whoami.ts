@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import type { User } from '../../../sdk/platform/users.js'
-import { label, type CliContext } from '../../context.js'
-import { needUser, ok, platformAction, type CommandResult, type PlatformDeps } from '../platform-shared.js'
+import { type CliContext, label } from '../../context.js'
+import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
 /** The user the user key belongs to. */
 export async function run(_opts: object, deps: PlatformDeps): Promise<CommandResult<User>> {

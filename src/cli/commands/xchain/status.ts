@@ -1,12 +1,12 @@
 import { Command, Option } from 'commander'
+import { exitCodes } from '../../../errors/exit-codes.js'
 import { xchainPaths } from '../../../sdk/xchain/paths.js'
 import { isFinal, OrderWaitTimeoutError, pollStatus } from '../../../sdk/xchain/poll.js'
 import type { XchainRail, XchainStatusResponse } from '../../../sdk/xchain/wire.js'
-import { emit, label, type CliContext } from '../../context.js'
+import { type CliContext, emit, label } from '../../context.js'
 import { callDaemon } from '../../daemon-call.js'
 import { CliError, usageError } from '../../errors.js'
-import { exitCodes } from '../../../errors/exit-codes.js'
-import { apiKeyHelp, partnerHeaders, type PartnerOptions } from './shared.js'
+import { apiKeyHelp, type PartnerOptions, partnerHeaders } from './shared.js'
 
 export type StatusOptions = PartnerOptions & { rail?: XchainRail; wait?: boolean; timeout?: string; interval?: string }
 
@@ -16,9 +16,11 @@ export type StatusOptions = PartnerOptions & { rail?: XchainRail; wait?: boolean
  * 1 otherwise), so a script can branch on it as on `gh run watch --exit-status`.
  */
 export async function run(orderId: string, opts: StatusOptions, ctx: CliContext): Promise<number> {
-  const read = () => callDaemon<XchainStatusResponse>(ctx, xchainPaths.status.replace(':orderId', encodeURIComponent(orderId)), {
-    query: { rail: opts.rail }, headers: partnerHeaders(ctx, opts),
-  })
+  const read = () =>
+    callDaemon<XchainStatusResponse>(ctx, xchainPaths.status.replace(':orderId', encodeURIComponent(orderId)), {
+      query: { rail: opts.rail },
+      headers: partnerHeaders(ctx, opts),
+    })
   let s = await read()
   if (opts.wait && !isFinal(s.status)) {
     const timeoutMs = seconds(opts.timeout ?? '120', '--timeout') * 1000
@@ -31,7 +33,10 @@ export async function run(orderId: string, opts: StatusOptions, ctx: CliContext)
       if (!(e instanceof OrderWaitTimeoutError)) throw e
       // Text: where it stands, then the error. JSON: the error alone (one document per failure).
       if (ctx.output === 'text') for (const l of describe(ctx, e.last)) ctx.stdout(l)
-      throw new CliError('WAIT_TIMEOUT', `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: run \`parx xchain status ${e.last.orderId} --wait\` again`)
+      throw new CliError(
+        'WAIT_TIMEOUT',
+        `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: run \`parx xchain status ${e.last.orderId} --wait\` again`,
+      )
     } finally {
       spinner.stop()
     }
@@ -43,12 +48,22 @@ export async function run(orderId: string, opts: StatusOptions, ctx: CliContext)
 function describe(ctx: CliContext, s: XchainStatusResponse): string[] {
   const { green, red, yellow, bold } = ctx.color
   const paint = s.status === 'claimed' ? green : s.status === 'attention' ? red : yellow
-  const lines = [`${label(ctx, 'order')}${bold(s.orderId)} (${s.rail}) ${paint(s.status)}${s.stage && s.stage !== s.status ? ` (${s.stage})` : ''}`]
+  const lines = [
+    `${label(ctx, 'order')}${bold(s.orderId)} (${s.rail}) ${paint(s.status)}${s.stage && s.stage !== s.status ? ` (${s.stage})` : ''}`,
+  ]
   if (s.recipient) lines.push(`${label(ctx, 'recipient')}${s.recipient}`)
   if (s.delivered !== '0') lines.push(`${label(ctx, 'delivered')}${s.delivered} (base units of the output token)`)
-  for (const [k, v] of [['deliver', s.deliverRef], ['claim', s.claimRef], ['refund', s.refundRef]] as const) if (v) lines.push(`${label(ctx, k)}${v}`)
+  for (const [k, v] of [
+    ['deliver', s.deliverRef],
+    ['claim', s.claimRef],
+    ['refund', s.refundRef],
+  ] as const)
+    if (v) lines.push(`${label(ctx, k)}${v}`)
   if (s.reason) lines.push(`${label(ctx, 'reason')}${s.reason}`)
-  if (s.status === 'unknown') lines.push(`${label(ctx, 'note')}no lock of this order is confirmed on the ${s.rail === 'sol-origin' ? 'Solana' : 'Base'} chain (yet); check --rail`)
+  if (s.status === 'unknown')
+    lines.push(
+      `${label(ctx, 'note')}no lock of this order is confirmed on the ${s.rail === 'sol-origin' ? 'Solana' : 'Base'} chain (yet); check --rail`,
+    )
   return lines
 }
 
@@ -60,9 +75,15 @@ function seconds(v: string, flag: string): number {
 
 export function define(ctx: () => CliContext): Command {
   return new Command('status')
-    .description("a cross-chain order's status; --wait polls until claimed, refunded or attention (exit 0 only when claimed)")
+    .description(
+      "a cross-chain order's status; --wait polls until claimed, refunded or attention (exit 0 only when claimed)",
+    )
     .argument('<orderId>', 'the order id (64 hex characters, with or without 0x)')
-    .addOption(new Option('--rail <rail>', 'the direction it was opened in').choices(['sol-origin', 'evm-origin']).default('sol-origin'))
+    .addOption(
+      new Option('--rail <rail>', 'the direction it was opened in')
+        .choices(['sol-origin', 'evm-origin'])
+        .default('sol-origin'),
+    )
     .option('--wait', 'poll until a final status')
     .option('--timeout <seconds>', 'with --wait: give up after this long (default 120)')
     .option('--interval <seconds>', 'with --wait: between polls (default 0.5)')

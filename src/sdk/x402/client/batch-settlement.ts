@@ -1,15 +1,15 @@
 import type { Hex, PublicClient } from 'viem'
 import { BaseError } from '../../../errors/index.js'
+import { channelIdMemo } from '../evm/batch-settlement/channel-id.js'
 import { readChannelState } from '../evm/batch-settlement/channel-state.js'
+import { baseUnitsOf, chargedBy, isCorrective } from '../evm/batch-settlement/charged.js'
 import { BATCH_SETTLEMENT, type ChannelConfig } from '../evm/batch-settlement/contracts.js'
 import { signDeposit, signVoucher } from '../evm/batch-settlement/sign.js'
 import { channelConfigFor } from '../evm/batch-settlement/terms.js'
+import { voucherSignedBy } from '../evm/batch-settlement/voucher-signer.js'
 import type { TypedDataSigner } from '../evm/sign.js'
 import { evmChainId } from '../evm/typed-data.js'
-import { baseUnitsOf, chargedBy, isCorrective } from '../evm/batch-settlement/charged.js'
-import { channelIdMemo } from '../evm/batch-settlement/channel-id.js'
-import { voucherSignedBy } from '../evm/batch-settlement/voucher-signer.js'
-import type { PaymentRequirements, PaymentRequired, SettleResponse } from '../types.js'
+import type { PaymentRequired, PaymentRequirements, SettleResponse } from '../types.js'
 import { isRecord } from '../wire.js'
 
 /**
@@ -34,10 +34,22 @@ export type ChannelOptions = {
 /** What a wallet reads a channel with: a public client of its chain. */
 export type ChannelReader = Pick<PublicClient, 'chain' | 'readContract'>
 
-export const CHANNEL_DEFAULTS = { depositMultiplier: 10, maxDeposit: 5_000_000n, validitySeconds: 300, maxWithdrawDelay: 86_400 } as const
+export const CHANNEL_DEFAULTS = {
+  depositMultiplier: 10,
+  maxDeposit: 5_000_000n,
+  validitySeconds: 300,
+  maxWithdrawDelay: 86_400,
+} as const
 
 /** One channel as this buyer knows it: what the seller says it charged so far, and what the chain (or our own deposit) says it holds. */
-export type Channel = { id: Hex; chainId: number; config: ChannelConfig; charged: bigint; balance: bigint; busy: Promise<unknown> }
+export type Channel = {
+  id: Hex
+  chainId: number
+  config: ChannelConfig
+  charged: bigint
+  balance: bigint
+  busy: Promise<unknown>
+}
 
 /**
  * A buyer's batch-settlement channels, in memory: one per seller offer's config, each paid by a
@@ -51,7 +63,11 @@ export class ChannelWallet {
   private readonly options: Required<ChannelOptions>
 
   /** `clients`: a public client per chain paid on, from which each channel's balance is read before a deposit. */
-  constructor(private readonly signer: TypedDataSigner, options: ChannelOptions = {}, private readonly clients: ChannelReader[] = []) {
+  constructor(
+    private readonly signer: TypedDataSigner,
+    options: ChannelOptions = {},
+    private readonly clients: ChannelReader[] = [],
+  ) {
     this.options = { ...CHANNEL_DEFAULTS, ...options }
   }
 
@@ -68,9 +84,12 @@ export class ChannelWallet {
     if ('refused' in terms) return terms.refused
     const max = this.options.maxWithdrawDelay
     // A delay is how long a deposit stays locked once the buyer asks for it back without the seller.
-    if (terms.config.withdrawDelay > max) return `has a withdrawDelay of ${terms.config.withdrawDelay} s, above this buyer's maxWithdrawDelay of ${max} s`
-    if (terms.minDeposit !== undefined && terms.minDeposit > this.options.maxDeposit) return `asks a minDeposit of ${terms.minDeposit} base units, above this buyer's maxDeposit of ${this.options.maxDeposit}`
-    if (!this.clientFor(chainId)) return `is on chain ${chainId}, for which this buyer has no public client to read the channel's balance from`
+    if (terms.config.withdrawDelay > max)
+      return `has a withdrawDelay of ${terms.config.withdrawDelay} s, above this buyer's maxWithdrawDelay of ${max} s`
+    if (terms.minDeposit !== undefined && terms.minDeposit > this.options.maxDeposit)
+      return `asks a minDeposit of ${terms.minDeposit} base units, above this buyer's maxDeposit of ${this.options.maxDeposit}`
+    if (!this.clientFor(chainId))
+      return `is on chain ${chainId}, for which this buyer has no public client to read the channel's balance from`
     return undefined
   }
 
@@ -83,10 +102,15 @@ export class ChannelWallet {
     const refused = this.refusal(r)
     const terms = channelConfigFor(r, this.signer.address)
     const chainId = evmChainId(r.network)
-    if (refused !== undefined || 'refused' in terms || chainId === undefined) throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${refused}; nothing was paid`)
+    if (refused !== undefined || 'refused' in terms || chainId === undefined)
+      throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer ${refused}; nothing was paid`)
     const id = channelIdMemo(terms.config, chainId).toLowerCase() as Hex
     let ch = this.channels.get(id)
-    if (!ch) this.channels.set(id, (ch = { id, chainId, config: terms.config, charged: 0n, balance: 0n, busy: Promise.resolve() }))
+    if (!ch)
+      this.channels.set(
+        id,
+        (ch = { id, chainId, config: terms.config, charged: 0n, balance: 0n, busy: Promise.resolve() }),
+      )
     return ch
   }
 
@@ -108,9 +132,17 @@ export class ChannelWallet {
     let cumulative = ch.charged + price
     if (cumulative > ch.balance) {
       const client = this.clientFor(ch.chainId)
-      if (!client) throw new BaseError('CHANNEL_TERMS_REFUSED', `no public client for chain ${ch.chainId} to read channel ${ch.id} from; nothing was paid`)
+      if (!client)
+        throw new BaseError(
+          'CHANNEL_TERMS_REFUSED',
+          `no public client for chain ${ch.chainId} to read channel ${ch.id} from; nothing was paid`,
+        )
       const onChain = await readChannelState(client, ch.id).catch((e: unknown) => {
-        throw new BaseError('CHAIN_UNAVAILABLE', `chain ${ch.chainId} did not answer for channel ${ch.id}; nothing was paid`, { cause: e })
+        throw new BaseError(
+          'CHAIN_UNAVAILABLE',
+          `chain ${ch.chainId} did not answer for channel ${ch.id}; nothing was paid`,
+          { cause: e },
+        )
       })
       ch.balance = onChain.balance
       // What the receiver claimed was charged, whatever this process remembers.
@@ -118,14 +150,28 @@ export class ChannelWallet {
       cumulative = ch.charged + price
     }
     if (cumulative <= ch.balance) {
-      return { payload: { type: 'voucher', channelConfig: ch.config, voucher: await signVoucher(this.signer, ch.chainId, ch.id, cumulative) } }
+      return {
+        payload: {
+          type: 'voucher',
+          channelConfig: ch.config,
+          voucher: await signVoucher(this.signer, ch.chainId, ch.id, cumulative),
+        },
+      }
     }
     const extra = isRecord(r.extra) ? r.extra : {}
-    if (typeof extra.name !== 'string' || typeof extra.version !== 'string') throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); nothing was paid`)
+    if (typeof extra.name !== 'string' || typeof extra.version !== 'string')
+      throw new BaseError(
+        'CHANNEL_TERMS_REFUSED',
+        `the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); nothing was paid`,
+      )
     const needed = cumulative - ch.balance
     const min = baseUnitsOf(extra.minDeposit) ?? 0n
     const cap = this.options.maxDeposit
-    if (needed > cap || min > cap) throw new BaseError('CHANNEL_TERMS_REFUSED', `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} base units, above this buyer's maxDeposit of ${cap}; nothing was paid`)
+    if (needed > cap || min > cap)
+      throw new BaseError(
+        'CHANNEL_TERMS_REFUSED',
+        `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} base units, above this buyer's maxDeposit of ${cap}; nothing was paid`,
+      )
     let amount = price * BigInt(this.options.depositMultiplier)
     if (amount < min) amount = min
     if (amount < needed) amount = needed
@@ -134,7 +180,16 @@ export class ChannelWallet {
     // Clamped like every signature: a seller asking a year gets this buyer's validity.
     const offered = r.maxTimeoutSeconds > 0 ? r.maxTimeoutSeconds : 60
     const validSeconds = Math.min(offered, this.options.validitySeconds)
-    const signed = await signDeposit({ signer: this.signer, chainId: ch.chainId, token, config: ch.config, channelId: ch.id, amount, cumulative, validSeconds })
+    const signed = await signDeposit({
+      signer: this.signer,
+      chainId: ch.chainId,
+      token,
+      config: ch.config,
+      channelId: ch.id,
+      amount,
+      cumulative,
+      validSeconds,
+    })
     return { payload: signed.payload, deposit: amount }
   }
 
@@ -142,7 +197,13 @@ export class ChannelWallet {
    * Takes in the seller's answer to a paid request: a settlement it reports as done counts the
    * charge (and the deposit, if one was sent). False when the seller did not take the payment.
    */
-  settled(ch: Channel, r: PaymentRequirements, settle: SettleResponse | undefined, status: number, deposit?: bigint): boolean {
+  settled(
+    ch: Channel,
+    r: PaymentRequirements,
+    settle: SettleResponse | undefined,
+    status: number,
+    deposit?: bigint,
+  ): boolean {
     if (!settle?.success || status >= 400) return false
     ch.charged += chargedBy(settle, ch.charged, BigInt(r.amount))
     // Our own deposit, never the seller's reported balance: the chain is read again before the next one.

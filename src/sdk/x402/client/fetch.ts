@@ -1,11 +1,18 @@
 import { BaseError } from '../../../errors/base.js'
-import type { PaymentPayload, PaymentPayloadV1, PaymentRequired, PaymentRequiredV1, PaymentRequirements, SettleResponse } from '../types.js'
-import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
 import { newPaymentId, PAYMENT_IDENTIFIER, withPaymentId } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
-import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
-import { ChannelWallet, type Channel, type ChannelOptions } from './batch-settlement.js'
-import { canPay, signPayment, type PayerKeys } from './payer.js'
+import type {
+  PaymentPayload,
+  PaymentPayloadV1,
+  PaymentRequired,
+  PaymentRequiredV1,
+  PaymentRequirements,
+  SettleResponse,
+} from '../types.js'
+import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { type Channel, type ChannelOptions, ChannelWallet } from './batch-settlement.js'
+import { canPay, type PayerKeys, signPayment } from './payer.js'
 
 export type PayingFetchOptions = PayerKeys & {
   /** Picks among the requirements these keys can pay; default: the first. */
@@ -48,7 +55,10 @@ type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequire
  * settlementOf(res) // { success: true, transaction: '0x…', … }
  */
 export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOptions): typeof fetch {
-  const wallet = opts.evm && opts.channels ? new ChannelWallet(opts.evm.signer, opts.channels === true ? {} : opts.channels, opts.evm.clients) : undefined
+  const wallet =
+    opts.evm && opts.channels
+      ? new ChannelWallet(opts.evm.signer, opts.channels === true ? {} : opts.channels, opts.evm.clients)
+      : undefined
   // The channel offer last paid at a method and path: the next request there carries its voucher at
   // once, one round trip instead of two. A seller whose terms changed answers 402, paid afresh below.
   const offers = new Map<string, ChannelOffer>()
@@ -75,13 +85,22 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     const byChannel = new Set(wallet && !v1 ? all.filter((r) => wallet.pays(r)) : [])
     const payable = all.filter((r) => canPay(opts, r) || byChannel.has(r))
     // A channel offer alone, refused by this buyer's bounds: the refusal says which (CHANNEL_TERMS_REFUSED).
-    const offeredChannel = wallet && !v1 && payable.length === 0 ? all.find((r) => r.scheme === BATCH_SETTLEMENT) : undefined
+    const offeredChannel =
+      wallet && !v1 && payable.length === 0 ? all.find((r) => r.scheme === BATCH_SETTLEMENT) : undefined
     if (offeredChannel) wallet!.channelFor(offeredChannel)
-    if (payable.length === 0) throw new BaseError('SELLER_METHOD_UNSUPPORTED', `none of the ${all.length} payment options can be paid with the configured keys`)
+    if (payable.length === 0)
+      throw new BaseError(
+        'SELLER_METHOD_UNSUPPORTED',
+        `none of the ${all.length} payment options can be paid with the configured keys`,
+      )
     const chosen = (opts.select ?? ((p) => p.find((r) => byChannel.has(r)) ?? p[0]!))(payable)
     const index = all.indexOf(chosen)
     if (wallet && byChannel.has(chosen)) {
-      const offer = { requirement: chosen, resource: (required as PaymentRequired).resource, channel: wallet.channelFor(chosen) }
+      const offer = {
+        requirement: chosen,
+        resource: (required as PaymentRequired).resource,
+        channel: wallet.channelFor(chosen),
+      }
       const res = await payByChannel(wallet, offer, send, base)
       if (res.status < 400) {
         // Bounded: the oldest path is forgotten first (its next request asks for a 402 again).
@@ -99,8 +118,14 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
     const extensions = id ? withPaymentId({ [PAYMENT_IDENTIFIER]: declared }, id) : undefined
     const message: PaymentPayload | PaymentPayloadV1 = v1
       ? { x402Version: 1, scheme: chosen.scheme, network: chosen.network, payload }
-      // `accepted` must be the server's requirement exactly as sent: sellers compare it field by field.
-      : { x402Version: 2, accepted: (required as PaymentRequired).accepts[index]!, payload, resource: (required as PaymentRequired).resource, ...(extensions ? { extensions } : {}) }
+      : // `accepted` must be the server's requirement exactly as sent: sellers compare it field by field.
+        {
+          x402Version: 2,
+          accepted: (required as PaymentRequired).accepts[index]!,
+          payload,
+          resource: (required as PaymentRequired).resource,
+          ...(extensions ? { extensions } : {}),
+        }
     const h = new Headers(base)
     h.set(v1 ? headers.v1Payment : headers.signature, encodeHeader(message))
     const paid = () => send(h)
@@ -130,27 +155,50 @@ function offerKey(input: RequestInfo | URL, init?: RequestInit): string {
  * One request paid through the offer's channel, one at a time per channel; a corrective 402 (our
  * total is not the seller's) is resynced from and paid once more.
  */
-async function payByChannel(wallet: ChannelWallet, offer: ChannelOffer, send: (h: Headers) => Promise<Response>, base: HeadersInit | undefined): Promise<Response> {
+async function payByChannel(
+  wallet: ChannelWallet,
+  offer: ChannelOffer,
+  send: (h: Headers) => Promise<Response>,
+  base: HeadersInit | undefined,
+): Promise<Response> {
   const ch = offer.channel
   return wallet.exclusive(ch, async () => {
     for (let attempt = 0; ; attempt++) {
       const { payload, deposit } = await wallet.payload(ch, offer.requirement)
       const h = new Headers(base)
-      h.set(headers.signature, encodeHeader({ x402Version: 2, accepted: offer.requirement, payload, resource: offer.resource } satisfies PaymentPayload))
+      h.set(
+        headers.signature,
+        encodeHeader({
+          x402Version: 2,
+          accepted: offer.requirement,
+          payload,
+          resource: offer.resource,
+        } satisfies PaymentPayload),
+      )
       const res = await send(h)
       if (wallet.settled(ch, offer.requirement, settlementOf(res), res.status, deposit)) return res
-      if (attempt > 0 || res.status !== 402 || !wallet.resync(ch, decodeHeader<PaymentRequired>(res.headers.get(headers.required)))) return res
+      if (
+        attempt > 0 ||
+        res.status !== 402 ||
+        !wallet.resync(ch, decodeHeader<PaymentRequired>(res.headers.get(headers.required)))
+      )
+        return res
       await res.body?.cancel().catch(() => {})
     }
   })
 }
 
-async function paymentRequired(res: Response, version?: 1 | 2): Promise<PaymentRequired | PaymentRequiredV1 | undefined> {
+async function paymentRequired(
+  res: Response,
+  version?: 1 | 2,
+): Promise<PaymentRequired | PaymentRequiredV1 | undefined> {
   const v2 = decodeHeader<PaymentRequired>(res.headers.get(headers.required))
   if (version !== 1 && v2 && Array.isArray(v2.accepts)) return v2
   if (version === 2) return undefined
   const body = (await res.json().catch(() => undefined)) as unknown
-  return isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts) ? (body as PaymentRequiredV1) : undefined
+  return isRecord(body) && body.x402Version === 1 && Array.isArray(body.accepts)
+    ? (body as PaymentRequiredV1)
+    : undefined
 }
 
 /** The settlement a paid response reports (PAYMENT-RESPONSE, or X-PAYMENT-RESPONSE for v1). */

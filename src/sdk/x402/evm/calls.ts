@@ -1,4 +1,4 @@
-import { parseAbi, parseSignature, size, type Address, type Hex } from 'viem'
+import { type Address, type Hex, parseAbi, parseSignature, size } from 'viem'
 import { encodeCall } from '../../encode-call.js'
 import type { ExecCall } from './executor.js'
 
@@ -20,8 +20,10 @@ export const tokenAbi = parseAbi([
 const call = (target: Address, data: Hex): ExecCall => ({ target, data })
 
 export const readCall = {
-  balanceOf: (token: Address, owner: Address) => call(token, encodeCall({ abi: tokenAbi, functionName: 'balanceOf', args: [owner] })),
-  nonces: (token: Address, owner: Address) => call(token, encodeCall({ abi: tokenAbi, functionName: 'nonces', args: [owner] })),
+  balanceOf: (token: Address, owner: Address) =>
+    call(token, encodeCall({ abi: tokenAbi, functionName: 'balanceOf', args: [owner] })),
+  nonces: (token: Address, owner: Address) =>
+    call(token, encodeCall({ abi: tokenAbi, functionName: 'nonces', args: [owner] })),
   name: (token: Address) => call(token, encodeCall({ abi: tokenAbi, functionName: 'name' })),
   version: (token: Address) => call(token, encodeCall({ abi: tokenAbi, functionName: 'version' })),
   authorizationState: (token: Address, from: Address, nonce: Hex) =>
@@ -37,18 +39,51 @@ function vrs(signature: Hex) {
 }
 
 /** permit then transferFrom: the erc2612 payment group, run by the facilitator (the spender). */
-export function erc2612Group(p: { token: Address; owner: Address; spender: Address; value: bigint; deadline: bigint; signature: Hex; to: Address; amount: bigint }): ExecCall[] {
+export function erc2612Group(p: {
+  token: Address
+  owner: Address
+  spender: Address
+  value: bigint
+  deadline: bigint
+  signature: Hex
+  to: Address
+  amount: bigint
+}): ExecCall[] {
   const permit = isEcdsa(p.signature)
-    ? (({ v, r, s }) => encodeCall({ abi: tokenAbi, functionName: 'permit', args: [p.owner, p.spender, p.value, p.deadline, v, r, s] }))(vrs(p.signature))
-    : encodeCall({ abi: tokenAbi, functionName: 'permit', args: [p.owner, p.spender, p.value, p.deadline, p.signature] })
-  return [call(p.token, permit), call(p.token, encodeCall({ abi: tokenAbi, functionName: 'transferFrom', args: [p.owner, p.to, p.amount] }))]
+    ? (({ v, r, s }) =>
+        encodeCall({
+          abi: tokenAbi,
+          functionName: 'permit',
+          args: [p.owner, p.spender, p.value, p.deadline, v, r, s],
+        }))(vrs(p.signature))
+    : encodeCall({
+        abi: tokenAbi,
+        functionName: 'permit',
+        args: [p.owner, p.spender, p.value, p.deadline, p.signature],
+      })
+  return [
+    call(p.token, permit),
+    call(p.token, encodeCall({ abi: tokenAbi, functionName: 'transferFrom', args: [p.owner, p.to, p.amount] })),
+  ]
 }
 
 /** transferWithAuthorization: the eip3009 payment group (anyone may submit it; the token checks the signature). */
-export function eip3009Group(p: { token: Address; from: Address; to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex; signature: Hex }): ExecCall[] {
+export function eip3009Group(p: {
+  token: Address
+  from: Address
+  to: Address
+  value: bigint
+  validAfter: bigint
+  validBefore: bigint
+  nonce: Hex
+  signature: Hex
+}): ExecCall[] {
   const base = [p.from, p.to, p.value, p.validAfter, p.validBefore, p.nonce] as const
   const data = isEcdsa(p.signature)
-    ? (({ v, r, s }) => encodeCall({ abi: tokenAbi, functionName: 'transferWithAuthorization', args: [...base, v, r, s] }))(vrs(p.signature))
+    ? (({ v, r, s }) =>
+        encodeCall({ abi: tokenAbi, functionName: 'transferWithAuthorization', args: [...base, v, r, s] }))(
+        vrs(p.signature),
+      )
     : encodeCall({ abi: tokenAbi, functionName: 'transferWithAuthorization', args: [...base, p.signature] })
   return [call(p.token, data)]
 }

@@ -1,9 +1,16 @@
 import {
-  concat, decodeFunctionResult, getContractAddress, isAddressEqual, parseEventLogs, zeroHash,
-  type Address, type Hex, type Log,
+  type Address,
+  concat,
+  decodeFunctionResult,
+  getContractAddress,
+  type Hex,
+  isAddressEqual,
+  type Log,
+  parseEventLogs,
+  zeroHash,
 } from 'viem'
-import { encodeCall } from '../../encode-call.js'
 import * as X402BatchExecutor from '../../../../contracts/evm/artifacts/X402BatchExecutor.js'
+import { encodeCall } from '../../encode-call.js'
 
 /**
  * One call of a payment group: the executor runs it from the facilitator's own address. `gas`:
@@ -18,7 +25,12 @@ export const CREATE2_FACTORY: Address = '0x4e59b44847b379578588920ca78fbf26c0b49
 const SALT = zeroHash
 
 /** Where the executor lives on every chain: CREATE2 from the public factory, so no per-chain config. */
-export const EXECUTOR_ADDRESS: Address = getContractAddress({ opcode: 'CREATE2', from: CREATE2_FACTORY, salt: SALT, bytecode: X402BatchExecutor.bytecode })
+export const EXECUTOR_ADDRESS: Address = getContractAddress({
+  opcode: 'CREATE2',
+  from: CREATE2_FACTORY,
+  salt: SALT,
+  bytecode: X402BatchExecutor.bytecode,
+})
 
 /** Calldata for the factory that deploys the executor at EXECUTOR_ADDRESS. */
 export const EXECUTOR_DEPLOY_DATA: Hex = concat([SALT, X402BatchExecutor.bytecode])

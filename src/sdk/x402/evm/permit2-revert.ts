@@ -1,5 +1,5 @@
-import { decodeErrorResult, parseAbi, type Hex } from 'viem'
-import { reasons, type Reason } from '../reasons.js'
+import { decodeErrorResult, type Hex, parseAbi } from 'viem'
+import { type Reason, reasons } from '../reasons.js'
 
 /** Errors of the x402 Permit2 proxies (exact and upto), of Permit2's signature transfer, and of OpenZeppelin tokens below them. */
 const errorsAbi = parseAbi([
@@ -43,12 +43,19 @@ const byError: Record<string, Reason> = {
 
 /** The reason and a readable message for a reverted permit2 settlement. */
 export function explainPermit2Revert(data: Hex | undefined): { reason: Reason; message: string } {
-  if (!data || data === '0x') return { reason: reasons.permit2SimulationFailed, message: 'the Permit2 settlement reverted without a reason' }
+  if (!data || data === '0x')
+    return { reason: reasons.permit2SimulationFailed, message: 'the Permit2 settlement reverted without a reason' }
   try {
     const { errorName, args } = decodeErrorResult({ abi: errorsAbi, data })
     const shown = (args ?? []).map((a) => String(a)).join(', ')
-    return { reason: byError[errorName] ?? reasons.permit2SimulationFailed, message: `the Permit2 settlement reverted with ${errorName}(${shown})` }
+    return {
+      reason: byError[errorName] ?? reasons.permit2SimulationFailed,
+      message: `the Permit2 settlement reverted with ${errorName}(${shown})`,
+    }
   } catch {
-    return { reason: reasons.permit2SimulationFailed, message: `the Permit2 settlement reverted (${data.slice(0, 10)})` }
+    return {
+      reason: reasons.permit2SimulationFailed,
+      message: `the Permit2 settlement reverted (${data.slice(0, 10)})`,
+    }
   }
 }

@@ -1,13 +1,21 @@
 import {
-  encodeFunctionData, getAddress, isAddress, isHex, parseAbi, parseErc6492Signature, recoverTypedDataAddress, size,
-  type Address, type Hex,
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddress,
+  isHex,
+  parseAbi,
+  parseErc6492Signature,
+  recoverTypedDataAddress,
+  size,
 } from 'viem'
 import * as X402Permit2ProxyLite from '../../../../contracts/evm/artifacts/X402Permit2ProxyLite.js'
 import { permit2WitnessTypes } from '../../eip712.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
-import { MIN_VALIDITY_SECONDS, type Failure } from './authorization.js'
+import { type Failure, MIN_VALIDITY_SECONDS } from './authorization.js'
 import type { ExecCall } from './executor.js'
 
 /** Permit2's canonical address, the same on every chain (and placed there on the embedded ones). */
@@ -41,32 +49,59 @@ export function permit2TypedData(chainId: number, a: Omit<Permit2Authorization, 
     types: permit2WitnessTypes,
     primaryType: 'PermitWitnessTransferFrom' as const,
     message: {
-      permitted: { token: a.token, amount: a.amount }, spender: a.spender, nonce: a.nonce, deadline: a.deadline,
+      permitted: { token: a.token, amount: a.amount },
+      spender: a.spender,
+      nonce: a.nonce,
+      deadline: a.deadline,
       witness: { to: a.to, validAfter: a.validAfter },
     },
   }
 }
 
-const uint = (v: unknown) => (typeof v === 'string' && /^\d{1,78}$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined)
+const uint = (v: unknown) =>
+  typeof v === 'string' && /^\d{1,78}$/.test(v)
+    ? BigInt(v)
+    : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+      ? BigInt(v)
+      : undefined
 const address = (v: unknown) => (typeof v === 'string' && isAddress(v, { strict: false }) ? getAddress(v) : undefined)
 
 /** Parses `{signature, permit2Authorization}`, or names the first field that is missing or malformed. */
 export function parsePermit2(payload: Record<string, unknown>): Permit2Authorization | Failure {
-  const bad = (field: string): Failure => ({ reason: reasons.invalidPayload, message: `payload.${field} is missing or malformed` })
+  const bad = (field: string): Failure => ({
+    reason: reasons.invalidPayload,
+    message: `payload.${field} is missing or malformed`,
+  })
   const a = payload.permit2Authorization
-  if (typeof payload.signature !== 'string' || !isHex(payload.signature) || payload.signature.length < 130) return bad('signature')
+  if (typeof payload.signature !== 'string' || !isHex(payload.signature) || payload.signature.length < 130)
+    return bad('signature')
   if (!isRecord(a)) return bad('permit2Authorization')
   const permitted = isRecord(a.permitted) ? a.permitted : {}
   const witness = isRecord(a.witness) ? a.witness : {}
   const fields = {
-    from: address(a.from), token: address(permitted.token), amount: uint(permitted.amount), spender: address(a.spender),
-    nonce: uint(a.nonce), deadline: uint(a.deadline), to: address(witness.to), validAfter: uint(witness.validAfter ?? '0'),
+    from: address(a.from),
+    token: address(permitted.token),
+    amount: uint(permitted.amount),
+    spender: address(a.spender),
+    nonce: uint(a.nonce),
+    deadline: uint(a.deadline),
+    to: address(witness.to),
+    validAfter: uint(witness.validAfter ?? '0'),
   }
   const path: Record<keyof typeof fields, string> = {
-    from: 'from', token: 'permitted.token', amount: 'permitted.amount', spender: 'spender', nonce: 'nonce', deadline: 'deadline', to: 'witness.to', validAfter: 'witness.validAfter',
+    from: 'from',
+    token: 'permitted.token',
+    amount: 'permitted.amount',
+    spender: 'spender',
+    nonce: 'nonce',
+    deadline: 'deadline',
+    to: 'witness.to',
+    validAfter: 'witness.validAfter',
   }
-  for (const [k, v] of Object.entries(fields)) if (v === undefined) return bad(`permit2Authorization.${path[k as keyof typeof fields]}`)
-  if (fields.nonce! >= 2n ** 256n || fields.amount! >= 2n ** 256n || fields.deadline! >= 2n ** 256n) return bad('permit2Authorization')
+  for (const [k, v] of Object.entries(fields))
+    if (v === undefined) return bad(`permit2Authorization.${path[k as keyof typeof fields]}`)
+  if (fields.nonce! >= 2n ** 256n || fields.amount! >= 2n ** 256n || fields.deadline! >= 2n ** 256n)
+    return bad('permit2Authorization')
   // Smart-wallet signatures may arrive ERC-6492-wrapped; Permit2 verifies the inner one.
   const { signature } = parseErc6492Signature(payload.signature as Hex)
   return { signature, ...(fields as Omit<Permit2Authorization, 'signature'>) }
@@ -78,22 +113,52 @@ export function parsePermit2(payload: Record<string, unknown>): Permit2Authoriza
  * contract wallet's is left to Permit2's ERC-1271 call in the simulation). `signature: false`:
  * the caller judges the signature itself (the daemon does, by whether the payer has code).
  */
-export async function checkPermit2(a: Permit2Authorization, r: PaymentRequirements, chainId: number, now: bigint, o: { signature?: boolean } = {}): Promise<Failure | undefined> {
+export async function checkPermit2(
+  a: Permit2Authorization,
+  r: PaymentRequirements,
+  chainId: number,
+  now: bigint,
+  o: { signature?: boolean } = {},
+): Promise<Failure | undefined> {
   if (a.spender !== X402_EXACT_PERMIT2_PROXY) {
-    return { reason: reasons.permit2InvalidSpender, message: `the permit names spender ${a.spender}; permit2 payments must name the x402 Permit2 proxy ${X402_EXACT_PERMIT2_PROXY}` }
+    return {
+      reason: reasons.permit2InvalidSpender,
+      message: `the permit names spender ${a.spender}; permit2 payments must name the x402 Permit2 proxy ${X402_EXACT_PERMIT2_PROXY}`,
+    }
   }
   if (!isAddress(r.payTo, { strict: false }) || getAddress(r.payTo) !== a.to) {
-    return { reason: reasons.permit2RecipientMismatch, message: `witness.to ${a.to} is not the seller's payTo ${r.payTo}` }
+    return {
+      reason: reasons.permit2RecipientMismatch,
+      message: `witness.to ${a.to} is not the seller's payTo ${r.payTo}`,
+    }
   }
   if (a.deadline < now + MIN_VALIDITY_SECONDS) {
-    return { reason: reasons.permit2DeadlineExpired, message: `deadline ${a.deadline} has passed or is less than ${MIN_VALIDITY_SECONDS} s away (now ${now})` }
+    return {
+      reason: reasons.permit2DeadlineExpired,
+      message: `deadline ${a.deadline} has passed or is less than ${MIN_VALIDITY_SECONDS} s away (now ${now})`,
+    }
   }
-  if (a.validAfter > now) return { reason: reasons.permit2NotYetValid, message: `witness.validAfter ${a.validAfter} is in the future (now ${now})` }
-  if (a.amount !== BigInt(r.amount)) return { reason: reasons.permit2AmountMismatch, message: `permitted.amount ${a.amount} must be exactly ${r.amount}` }
-  if (a.token !== getAddress(r.asset)) return { reason: reasons.permit2TokenMismatch, message: `permitted.token ${a.token} is not the required asset ${r.asset}` }
+  if (a.validAfter > now)
+    return {
+      reason: reasons.permit2NotYetValid,
+      message: `witness.validAfter ${a.validAfter} is in the future (now ${now})`,
+    }
+  if (a.amount !== BigInt(r.amount))
+    return {
+      reason: reasons.permit2AmountMismatch,
+      message: `permitted.amount ${a.amount} must be exactly ${r.amount}`,
+    }
+  if (a.token !== getAddress(r.asset))
+    return {
+      reason: reasons.permit2TokenMismatch,
+      message: `permitted.token ${a.token} is not the required asset ${r.asset}`,
+    }
   if (o.signature !== false && size(a.signature) === 65) {
-    const signer = await recoverTypedDataAddress({ ...permit2TypedData(chainId, a), signature: a.signature }).catch(() => undefined)
-    if (signer !== a.from) return { reason: reasons.permit2InvalidSignature, message: `the Permit2 signature does not recover to ${a.from}` }
+    const signer = await recoverTypedDataAddress({ ...permit2TypedData(chainId, a), signature: a.signature }).catch(
+      () => undefined,
+    )
+    if (signer !== a.from)
+      return { reason: reasons.permit2InvalidSignature, message: `the Permit2 signature does not recover to ${a.from}` }
   }
   return undefined
 }
@@ -103,7 +168,12 @@ export function permit2SettleCall(a: Permit2Authorization): ExecCall {
   const data = encodeFunctionData({
     abi: X402Permit2ProxyLite.abi,
     functionName: 'settle',
-    args: [{ permitted: { token: a.token, amount: a.amount }, nonce: a.nonce, deadline: a.deadline }, a.from, { to: a.to, validAfter: a.validAfter }, a.signature],
+    args: [
+      { permitted: { token: a.token, amount: a.amount }, nonce: a.nonce, deadline: a.deadline },
+      a.from,
+      { to: a.to, validAfter: a.validAfter },
+      a.signature,
+    ],
   })
   return { target: X402_EXACT_PERMIT2_PROXY, data }
 }

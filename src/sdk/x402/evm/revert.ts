@@ -1,5 +1,5 @@
-import { decodeErrorResult, parseAbi, type Hex } from 'viem'
-import { reasons, type Reason } from '../reasons.js'
+import { decodeErrorResult, type Hex, parseAbi } from 'viem'
+import { type Reason, reasons } from '../reasons.js'
 
 /** Custom errors of OpenZeppelin tokens (and ours), plus Error(string) for FiatToken-style reverts. */
 const errorsAbi = parseAbi([
@@ -38,7 +38,8 @@ const byMessage: Array<[RegExp, Reason]> = [
 
 /** The reason and a readable message for a reverted payment group. */
 export function explainRevert(data: Hex | undefined): { reason: Reason; message: string } {
-  if (!data || data === '0x') return { reason: reasons.evmSimulationFailed, message: 'the transfer reverted without a reason' }
+  if (!data || data === '0x')
+    return { reason: reasons.evmSimulationFailed, message: 'the transfer reverted without a reason' }
   try {
     const { errorName, args } = decodeErrorResult({ abi: errorsAbi, data })
     if (errorName === 'Error') {
@@ -47,7 +48,10 @@ export function explainRevert(data: Hex | undefined): { reason: Reason; message:
       return { reason: hit?.[1] ?? reasons.evmSimulationFailed, message: `the token reverted: ${text}` }
     }
     const shown = (args ?? []).map((a) => String(a)).join(', ')
-    return { reason: byError[errorName] ?? reasons.evmSimulationFailed, message: `the token reverted with ${errorName}(${shown})` }
+    return {
+      reason: byError[errorName] ?? reasons.evmSimulationFailed,
+      message: `the token reverted with ${errorName}(${shown})`,
+    }
   } catch {
     return { reason: reasons.evmSimulationFailed, message: `the transfer reverted (${data.slice(0, 10)})` }
   }

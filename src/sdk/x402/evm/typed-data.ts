@@ -1,12 +1,15 @@
 import type { Address, Hex } from 'viem'
-import { permitTypes, transferWithAuthorizationTypes, type TypedDomain } from '../../eip712.js'
+import { permitTypes, type TypedDomain, transferWithAuthorizationTypes } from '../../eip712.js'
 
 /** An EIP-712 domain as tokens define it for permits and EIP-3009 authorizations. */
 export type TokenDomain = TypedDomain
 export { permitTypes, transferWithAuthorizationTypes }
 
 /** The EIP-2612 permit an erc2612 payment signs: the facilitator's signer may pull `value` until `deadline`. */
-export function permitTypedData(domain: TokenDomain, m: { owner: Address; spender: Address; value: bigint; nonce: bigint; deadline: bigint }) {
+export function permitTypedData(
+  domain: TokenDomain,
+  m: { owner: Address; spender: Address; value: bigint; nonce: bigint; deadline: bigint },
+) {
   return { domain, types: permitTypes, primaryType: 'Permit' as const, message: m }
 }
 
@@ -14,7 +17,12 @@ export function transferWithAuthorizationTypedData(
   domain: TokenDomain,
   m: { from: Address; to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex },
 ) {
-  return { domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization' as const, message: m }
+  return {
+    domain,
+    types: transferWithAuthorizationTypes,
+    primaryType: 'TransferWithAuthorization' as const,
+    message: m,
+  }
 }
 
 /** `eip155:<id>` -> id, or undefined for anything else. */

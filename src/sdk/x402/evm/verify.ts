@@ -1,7 +1,13 @@
-import { decodeFunctionResult, getAddress, type Address, type Hex } from 'viem'
+import { type Address, decodeFunctionResult, getAddress, type Hex } from 'viem'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
-import { checkAuthorization, nowSeconds, parseEvmAuthorization, type EvmAuthorization, type Failure } from './authorization.js'
+import {
+  checkAuthorization,
+  type EvmAuthorization,
+  type Failure,
+  nowSeconds,
+  parseEvmAuthorization,
+} from './authorization.js'
 import { eip3009Group, erc2612Group, readCall, tokenAbi } from './calls.js'
 import type { ExecCall, Group } from './executor.js'
 import { explainRevert } from './revert.js'
@@ -35,7 +41,11 @@ export type EvmVerifyInput = {
   checkSignature?: (a: EvmAuthorization) => Promise<{ signature: Hex; before?: ExecCall[] } | Failure>
 }
 
-const decode = (fn: 'balanceOf' | 'nonces' | 'name' | 'version' | 'authorizationState', ok: boolean | undefined, data: Hex | undefined) => {
+const decode = (
+  fn: 'balanceOf' | 'nonces' | 'name' | 'version' | 'authorizationState',
+  ok: boolean | undefined,
+  data: Hex | undefined,
+) => {
   if (!ok || !data) return undefined
   try {
     return decodeFunctionResult({ abi: tokenAbi, functionName: fn, data }) as bigint | string | boolean
@@ -57,7 +67,10 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
   const token = getAddress(r.asset)
   const now = input.now ?? nowSeconds()
   const local = checkAuthorization(a, r, {
-    now, value: method === 'erc2612' ? 'at-least' : 'exact', boundDeadline: method === 'erc2612', spender: input.spender,
+    now,
+    value: method === 'erc2612' ? 'at-least' : 'exact',
+    boundDeadline: method === 'erc2612',
+    spender: input.spender,
   })
   if (local) return { ok: false, payer: a.from, ...local }
 
@@ -65,17 +78,48 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
   const judged = input.checkSignature ? await input.checkSignature(a) : { signature: a.signature }
   if ('reason' in judged) return { ok: false, payer: a.from, ...judged }
   const signature = judged.signature
-  const group = [...(judged.before ?? []), ...(method === 'erc2612'
-    ? erc2612Group({ token, owner: a.from, spender: input.spender, value: a.value, deadline: a.validBefore, signature, to: a.to, amount })
-    : eip3009Group({ token, from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce as Hex, signature }))]
+  const group = [
+    ...(judged.before ?? []),
+    ...(method === 'erc2612'
+      ? erc2612Group({
+          token,
+          owner: a.from,
+          spender: input.spender,
+          value: a.value,
+          deadline: a.validBefore,
+          signature,
+          to: a.to,
+          amount,
+        })
+      : eip3009Group({
+          token,
+          from: a.from,
+          to: a.to,
+          value: a.value,
+          validAfter: a.validAfter,
+          validBefore: a.validBefore,
+          nonce: a.nonce as Hex,
+          signature,
+        })),
+  ]
   if (!input.simulate) return { ok: true, payer: a.from, group, auth: a }
-  const nonceRead = method === 'erc2612' ? readCall.nonces(token, a.from) : readCall.authorizationState(token, a.from, a.nonce as Hex)
-  const sim = await input.simulate([[readCall.balanceOf(token, a.from)], [nonceRead], [readCall.name(token)], [readCall.version(token)], group])
+  const nonceRead =
+    method === 'erc2612' ? readCall.nonces(token, a.from) : readCall.authorizationState(token, a.from, a.nonce as Hex)
+  const sim = await input.simulate([
+    [readCall.balanceOf(token, a.from)],
+    [nonceRead],
+    [readCall.name(token)],
+    [readCall.version(token)],
+    group,
+  ])
   const fail = (f: Failure): Rejected => ({ ok: false, payer: a.from, ...f })
 
   const nonceState = decode(method === 'erc2612' ? 'nonces' : 'authorizationState', sim.ok[1], sim.data[1])
   if (method === 'eip3009' && nonceState === true) {
-    return fail({ reason: reasons.evmNonceAlreadyUsed, message: `authorization nonce ${a.nonce} of ${a.from} was already used` })
+    return fail({
+      reason: reasons.evmNonceAlreadyUsed,
+      message: `authorization nonce ${a.nonce} of ${a.from} was already used`,
+    })
   }
   if (method === 'erc2612' && typeof nonceState === 'bigint' && nonceState !== BigInt(a.nonce)) {
     const used = BigInt(a.nonce) < nonceState
@@ -87,16 +131,25 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
   const name = decode('name', sim.ok[2], sim.data[2])
   const version = decode('version', sim.ok[3], sim.data[3])
   if (typeof r.extra.name === 'string' && typeof name === 'string' && r.extra.name !== name) {
-    return fail({ reason: reasons.evmTokenNameMismatch, message: `extra.name '${r.extra.name}' is not the token's EIP-712 name '${name}'` })
+    return fail({
+      reason: reasons.evmTokenNameMismatch,
+      message: `extra.name '${r.extra.name}' is not the token's EIP-712 name '${name}'`,
+    })
   }
   if (typeof r.extra.version === 'string' && typeof version === 'string' && r.extra.version !== version) {
-    return fail({ reason: reasons.evmTokenVersionMismatch, message: `extra.version '${r.extra.version}' is not the token's EIP-712 version '${version}'` })
+    return fail({
+      reason: reasons.evmTokenVersionMismatch,
+      message: `extra.version '${r.extra.version}' is not the token's EIP-712 version '${version}'`,
+    })
   }
   if (!sim.ok[4]) {
     const explained = explainRevert(sim.data[4])
     const balance = decode('balanceOf', sim.ok[0], sim.data[0])
     if (explained.reason === reasons.evmSimulationFailed && typeof balance === 'bigint' && balance < amount) {
-      return fail({ reason: reasons.evmInsufficientBalance, message: `${a.from} holds ${balance}, less than ${amount}` })
+      return fail({
+        reason: reasons.evmInsufficientBalance,
+        message: `${a.from} holds ${balance}, less than ${amount}`,
+      })
     }
     return fail(explained)
   }

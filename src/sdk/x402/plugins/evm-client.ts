@@ -1,6 +1,12 @@
+import type {
+  PaymentPayloadContext,
+  PaymentPayloadResult,
+  PaymentRequirements,
+  PaymentRequirementsV1,
+  SchemeNetworkClient,
+} from '@x402/core/types'
 import { BaseError } from '../../../errors/base.js'
-import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types'
-import { canPay, signPayment, type PayerKeys } from '../client/payer.js'
+import { canPay, type PayerKeys, signPayment } from '../client/payer.js'
 import { EXACT } from '../types.js'
 
 /**
@@ -14,14 +20,24 @@ import { EXACT } from '../types.js'
  */
 export class ParxEvmClientScheme implements SchemeNetworkClient {
   readonly scheme = EXACT
-  constructor(private readonly keys: NonNullable<PayerKeys['evm']>, private readonly fallback?: SchemeNetworkClient) {}
+  constructor(
+    private readonly keys: NonNullable<PayerKeys['evm']>,
+    private readonly fallback?: SchemeNetworkClient,
+  ) {}
 
-  async createPaymentPayload(x402Version: number, requirements: PaymentRequirements, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
+  async createPaymentPayload(
+    x402Version: number,
+    requirements: PaymentRequirements,
+    context?: PaymentPayloadContext,
+  ): Promise<PaymentPayloadResult> {
     const v1 = requirements as unknown as Partial<PaymentRequirementsV1>
     const r = { ...requirements, amount: requirements.amount ?? v1.maxAmountRequired ?? '' }
     if (!canPay({ evm: this.keys }, r)) {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
-      throw new BaseError('SELLER_METHOD_UNSUPPORTED', `ParxEvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
+      throw new BaseError(
+        'SELLER_METHOD_UNSUPPORTED',
+        `ParxEvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`,
+      )
     }
     const payload = await signPayment({ evm: this.keys }, r)
     // v1 clients send the scheme payload whole; core passes it through as is.

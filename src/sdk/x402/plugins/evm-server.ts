@@ -1,6 +1,14 @@
-import type { AssetAmount, Network, PaymentFlowConfig, PaymentRequirements, Price, SchemeNetworkServer, SupportedKind } from '@x402/core/types'
-import { methods, EXACT } from '../types.js'
-import { authorizationFlow, enhance, parsePrice, type DefaultAsset } from './server-base.js'
+import type {
+  AssetAmount,
+  Network,
+  PaymentFlowConfig,
+  PaymentRequirements,
+  Price,
+  SchemeNetworkServer,
+  SupportedKind,
+} from '@x402/core/types'
+import { EXACT, methods } from '../types.js'
+import { authorizationFlow, type DefaultAsset, enhance, parsePrice } from './server-base.js'
 
 /**
  * `exact` on EVM for @x402/core's x402ResourceServer (so @x402/express, @x402/hono): lets a seller
@@ -21,7 +29,10 @@ export class ParxEvmServerScheme implements SchemeNetworkServer {
     [methods.permit2]: authorizationFlow,
   }
 
-  constructor(private readonly assets: Record<string, DefaultAsset> = {}, defaultMethod: string = methods.erc2612) {
+  constructor(
+    private readonly assets: Record<string, DefaultAsset> = {},
+    defaultMethod: string = methods.erc2612,
+  ) {
     this.defaultAssetTransferMethod = defaultMethod
   }
 

@@ -1,5 +1,5 @@
-import { BaseError } from '../../../errors/base.js'
 import type { AssetAmount, Network, PaymentRequirements, Price, SupportedKind } from '@x402/core/types'
+import { BaseError } from '../../../errors/base.js'
 import { toBaseUnits } from '../../units.js'
 
 /** A token a seller prices in by default on one network (CAIP-2): its address or mint, decimals and EIP-712 domain. */
@@ -9,13 +9,21 @@ export type DefaultAsset = { asset: string; decimals: number; name?: string; ver
 const FACILITATOR_EXTRAS = ['spender', 'feePayer', 'delegate'] as const
 
 /** parsePrice of both server schemes: an AssetAmount as given, or money in the network's default asset. */
-export async function parsePrice(assets: Record<string, DefaultAsset>, price: Price, network: Network): Promise<AssetAmount> {
+export async function parsePrice(
+  assets: Record<string, DefaultAsset>,
+  price: Price,
+  network: Network,
+): Promise<AssetAmount> {
   if (typeof price === 'object' && price !== null && 'amount' in price) {
     if (!price.asset) throw new BaseError('BAD_REQUEST', `an AssetAmount on ${network} needs its asset`)
     return { amount: price.amount, asset: price.asset, extra: price.extra ?? {} }
   }
   const a = assets[network]
-  if (!a) throw new BaseError('NETWORK_UNSUPPORTED', `no default asset for ${network}: price in { amount, asset } or configure one`)
+  if (!a)
+    throw new BaseError(
+      'NETWORK_UNSUPPORTED',
+      `no default asset for ${network}: price in { amount, asset } or configure one`,
+    )
   const human = String(price).replace(/^\$/, '').trim()
   const extra = a.name && a.version ? { name: a.name, version: a.version } : {}
   return { amount: toBaseUnits(human, a.decimals).toString(), asset: a.asset, extra }
@@ -28,7 +36,8 @@ export async function parsePrice(assets: Record<string, DefaultAsset>, price: Pr
 export function enhance(r: PaymentRequirements, kind: SupportedKind, defaultMethod: string): PaymentRequirements {
   const extra: Record<string, unknown> = { ...r.extra }
   extra.assetTransferMethod ??= defaultMethod
-  for (const k of FACILITATOR_EXTRAS) if (kind.extra?.[k] !== undefined && extra[k] === undefined) extra[k] = kind.extra[k]
+  for (const k of FACILITATOR_EXTRAS)
+    if (kind.extra?.[k] !== undefined && extra[k] === undefined) extra[k] = kind.extra[k]
   return { ...r, extra }
 }
 

@@ -1,5 +1,11 @@
+import type {
+  PaymentPayloadContext,
+  PaymentPayloadResult,
+  PaymentRequirements,
+  PaymentRequirementsV1,
+  SchemeNetworkClient,
+} from '@x402/core/types'
 import { BaseError } from '../../../errors/base.js'
-import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types'
 import { canPay, signPayment } from '../client/payer.js'
 import type { MessageSigner } from '../svm/delegated-spl.js'
 import { EXACT, UPTO } from '../types.js'
@@ -11,15 +17,25 @@ import { EXACT, UPTO } from '../types.js'
  */
 export class ParxSvmClientScheme implements SchemeNetworkClient {
   readonly scheme: string = EXACT
-  constructor(private readonly signer: MessageSigner, private readonly fallback?: SchemeNetworkClient) {}
+  constructor(
+    private readonly signer: MessageSigner,
+    private readonly fallback?: SchemeNetworkClient,
+  ) {}
 
-  async createPaymentPayload(x402Version: number, requirements: PaymentRequirements, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
+  async createPaymentPayload(
+    x402Version: number,
+    requirements: PaymentRequirements,
+    context?: PaymentPayloadContext,
+  ): Promise<PaymentPayloadResult> {
     const v1 = requirements as unknown as Partial<PaymentRequirementsV1>
     const r = { ...requirements, amount: requirements.amount ?? v1.maxAmountRequired ?? '' }
     const keys = { solana: { signer: this.signer } }
     if (!canPay(keys, r)) {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
-      throw new BaseError('SELLER_METHOD_UNSUPPORTED', `ParxSvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`)
+      throw new BaseError(
+        'SELLER_METHOD_UNSUPPORTED',
+        `ParxSvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has no fallback`,
+      )
     }
     const payload = await signPayment(keys, r)
     return x402Version === 1

@@ -1,6 +1,14 @@
-import type { AssetAmount, Network, PaymentFlowConfig, PaymentRequirements, Price, SchemeNetworkServer, SupportedKind } from '@x402/core/types'
+import type {
+  AssetAmount,
+  Network,
+  PaymentFlowConfig,
+  PaymentRequirements,
+  Price,
+  SchemeNetworkServer,
+  SupportedKind,
+} from '@x402/core/types'
 import { EXACT, methods } from '../types.js'
-import { authorizationFlow, enhance, parsePrice, type DefaultAsset } from './server-base.js'
+import { authorizationFlow, type DefaultAsset, enhance, parsePrice } from './server-base.js'
 
 /**
  * `exact` on Solana for @x402/core's x402ResourceServer: offers delegated-spl (default) or the

@@ -7,24 +7,38 @@
 const QUERY_METHODS = ['GET', 'HEAD', 'DELETE'] as const
 const BODY_METHODS = ['POST', 'PUT', 'PATCH'] as const
 
-export type BazaarExtension = { info: { input: Record<string, unknown>; output?: Record<string, unknown> }; schema: Record<string, unknown> }
+export type BazaarExtension = {
+  info: { input: Record<string, unknown>; output?: Record<string, unknown> }
+  schema: Record<string, unknown>
+}
 
 /** The extension for a resource called with `method`, taking any query (or a JSON body for body methods). */
 export function bazaarExtension(method: string): BazaarExtension {
   const m = method.toUpperCase()
   const body = (BODY_METHODS as readonly string[]).includes(m)
-  const input = body ? { type: 'http', method: m, bodyType: 'json', body: {} } : { type: 'http', method: (QUERY_METHODS as readonly string[]).includes(m) ? m : 'GET', queryParams: {} }
+  const input = body
+    ? { type: 'http', method: m, bodyType: 'json', body: {} }
+    : { type: 'http', method: (QUERY_METHODS as readonly string[]).includes(m) ? m : 'GET', queryParams: {} }
   const properties: Record<string, unknown> = {
     type: { type: 'string', const: 'http' },
     method: { type: 'string', enum: [input.method] },
-    ...(body ? { bodyType: { type: 'string', enum: ['json', 'form-data', 'text'] }, body: { properties: {} } } : { queryParams: { type: 'object', properties: {} } }),
+    ...(body
+      ? { bodyType: { type: 'string', enum: ['json', 'form-data', 'text'] }, body: { properties: {} } }
+      : { queryParams: { type: 'object', properties: {} } }),
   }
   return {
     info: { input },
     schema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      properties: { input: { type: 'object', properties, required: body ? ['type', 'method', 'bodyType', 'body'] : ['type', 'method'], additionalProperties: false } },
+      properties: {
+        input: {
+          type: 'object',
+          properties,
+          required: body ? ['type', 'method', 'bodyType', 'body'] : ['type', 'method'],
+          additionalProperties: false,
+        },
+      },
       required: ['input'],
     },
   }

@@ -21,13 +21,21 @@ export function facilitatorClient(o: FacilitatorClientOptions) {
   const post = async <T>(path: string, body: unknown, shape: (v: Record<string, unknown>) => boolean): Promise<T> => {
     const res = await f(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
     const data = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined
-    if (!data || !shape(data)) throw new BaseError('FACILITATOR_UNAVAILABLE', `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    if (!data || !shape(data))
+      throw new BaseError(
+        'FACILITATOR_UNAVAILABLE',
+        `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`,
+      )
     return data as T
   }
   const get = async <T>(path: string): Promise<T> => {
     const res = await f(`${base}${path}`, { headers })
     const data = (await res.json().catch(() => undefined)) as T | undefined
-    if (!res.ok || !data) throw new BaseError('FACILITATOR_UNAVAILABLE', `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`)
+    if (!res.ok || !data)
+      throw new BaseError(
+        'FACILITATOR_UNAVAILABLE',
+        `facilitator ${path} answered ${res.status}: ${JSON.stringify(data ?? {}).slice(0, 200)}`,
+      )
     return data
   }
   return {
@@ -39,7 +47,10 @@ export function facilitatorClient(o: FacilitatorClientOptions) {
     verify: (body: unknown) => post<VerifyResponse>('/verify', body, (d) => typeof d.isValid === 'boolean'),
     settle: (body: unknown) => post<SettleResponse>('/settle', body, (d) => typeof d.success === 'boolean'),
     /** Where a payment stands by its payment-identifier (`payTo` when two sellers used the id); throws on 404. */
-    status: (paymentId: string, payTo?: string) => get<PaymentStatus>(`/status/${encodeURIComponent(paymentId)}${payTo ? `?payTo=${encodeURIComponent(payTo)}` : ''}`),
+    status: (paymentId: string, payTo?: string) =>
+      get<PaymentStatus>(
+        `/status/${encodeURIComponent(paymentId)}${payTo ? `?payTo=${encodeURIComponent(payTo)}` : ''}`,
+      ),
     /** Every payment a settlement transaction carries; throws on 404. */
     transactionStatus: (transaction: string) => get<TransactionStatus>(`/status/tx/${encodeURIComponent(transaction)}`),
   }

@@ -11,17 +11,30 @@ const digits = { type: 'string', pattern: '^[0-9]+$' }
  * `declareEip2612GasSponsoringExtension()` does, so a stock client whose payer never approved
  * Permit2 signs an EIP-2612 permit instead of failing for want of gas. Undefined otherwise.
  */
-export function gasSponsoringExtensions(offers: Offer[], supported: SupportedResponse): Record<string, unknown> | undefined {
-  if (!supported.extensions?.includes(KEY) || !offers.some((o) => o.v2.extra.assetTransferMethod === methods.permit2)) return undefined
+export function gasSponsoringExtensions(
+  offers: Offer[],
+  supported: SupportedResponse,
+): Record<string, unknown> | undefined {
+  if (!supported.extensions?.includes(KEY) || !offers.some((o) => o.v2.extra.assetTransferMethod === methods.permit2))
+    return undefined
   return {
     [KEY]: {
-      info: { description: 'The facilitator accepts EIP-2612 gasless Permit to `Permit2` canonical contract.', version: '1' },
+      info: {
+        description: 'The facilitator accepts EIP-2612 gasless Permit to `Permit2` canonical contract.',
+        version: '1',
+      },
       schema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         properties: {
-          from: { type: 'string', pattern: hex(40) }, asset: { type: 'string', pattern: hex(40) }, spender: { type: 'string', pattern: hex(40) },
-          amount: digits, nonce: digits, deadline: digits, signature: { type: 'string', pattern: '^0x[a-fA-F0-9]+$' }, version: { type: 'string' },
+          from: { type: 'string', pattern: hex(40) },
+          asset: { type: 'string', pattern: hex(40) },
+          spender: { type: 'string', pattern: hex(40) },
+          amount: digits,
+          nonce: digits,
+          deadline: digits,
+          signature: { type: 'string', pattern: '^0x[a-fA-F0-9]+$' },
+          version: { type: 'string' },
         },
         required: ['from', 'asset', 'spender', 'amount', 'nonce', 'deadline', 'signature', 'version'],
       },

@@ -19,12 +19,24 @@ const facilitatorFetch = (async (url: string | URL, init?: RequestInit) => {
   const path = new URL(String(url)).pathname
   if (path.endsWith('/supported')) {
     const extra = { asset: ASSET, symbol: 'PUSD', name: 'PUSD', version: '1', assetTransferMethod: 'erc2612' }
-    return Response.json({ kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK, extra }, { x402Version: 1, scheme: 'exact', network: 'local-base', extra }], extensions: [], signers: {} })
+    return Response.json({
+      kinds: [
+        { x402Version: 2, scheme: 'exact', network: NETWORK, extra },
+        { x402Version: 1, scheme: 'exact', network: 'local-base', extra },
+      ],
+      extensions: [],
+      signers: {},
+    })
   }
   const body = JSON.parse(String(init?.body)) as { paymentPayload: { payload: { fail?: string } } }
-  if (path.endsWith('/verify')) return calls.push('facilitator-verify'), Response.json({ isValid: true, payer: '0xpayer' })
+  if (path.endsWith('/verify'))
+    return (calls.push('facilitator-verify'), Response.json({ isValid: true, payer: '0xpayer' }))
   calls.push('facilitator-settle')
-  return Response.json(body.paymentPayload.payload.fail ? { success: false, errorReason: body.paymentPayload.payload.fail, transaction: '', network: NETWORK } : { success: true, payer: '0xpayer', transaction: '0xtx', network: NETWORK })
+  return Response.json(
+    body.paymentPayload.payload.fail
+      ? { success: false, errorReason: body.paymentPayload.payload.fail, transaction: '', network: NETWORK }
+      : { success: true, payer: '0xpayer', transaction: '0xtx', network: NETWORK },
+  )
 }) as typeof fetch
 
 const hooks: SellerHooks[] = []
@@ -34,7 +46,16 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const gate = paymentGate({
       facilitator: { url: 'http://facilitator.invalid', fetch: facilitatorFetch },
-      routes: { 'GET /paid': { prices: [{ network: NETWORK, asset: 'PUSD', amount: '100', payTo: PAY_TO }], description: 'a paid thing' }, 'GET /listed': { prices: [{ network: NETWORK, asset: 'PUSD', amount: '100', payTo: PAY_TO }], discoverable: true } },
+      routes: {
+        'GET /paid': {
+          prices: [{ network: NETWORK, asset: 'PUSD', amount: '100', payTo: PAY_TO }],
+          description: 'a paid thing',
+        },
+        'GET /listed': {
+          prices: [{ network: NETWORK, asset: 'PUSD', amount: '100', payTo: PAY_TO }],
+          discoverable: true,
+        },
+      },
       hooks,
     })
     void gate(req, res, () => {
@@ -48,10 +69,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
 async function pay(payload: Record<string, unknown> = { signature: '0x01' }) {
-  const offer = decodeHeader<{ accepts: Record<string, unknown>[] }>((await fetch(`${base}/paid`)).headers.get('payment-required'))!.accepts[0]
+  const offer = decodeHeader<{ accepts: Record<string, unknown>[] }>(
+    (await fetch(`${base}/paid`)).headers.get('payment-required'),
+  )!.accepts[0]
   calls = []
-  const res = await fetch(`${base}/paid`, { headers: { 'payment-signature': encodeHeader({ x402Version: 2, accepted: offer, payload }) } })
-  return { status: res.status, body: await res.text(), required: decodeHeader<{ error: string }>(res.headers.get('payment-required')) }
+  const res = await fetch(`${base}/paid`, {
+    headers: { 'payment-signature': encodeHeader({ x402Version: 2, accepted: offer, payload }) },
+  })
+  return {
+    status: res.status,
+    body: await res.text(),
+    required: decodeHeader<{ error: string }>(res.headers.get('payment-required')),
+  }
 }
 const use = (...h: SellerHooks[]) => void hooks.splice(0, hooks.length, ...h)
 
@@ -68,11 +97,22 @@ describe('seller middleware hooks', () => {
     })
     const r = await pay()
     expect(r).toMatchObject({ status: 200, body: 'paid content' })
-    expect(calls).toEqual(['before-verify:true', 'facilitator-verify', 'after-verify:true', 'handler', 'before-settle', 'facilitator-settle', 'after-settle:0xtx:true'])
+    expect(calls).toEqual([
+      'before-verify:true',
+      'facilitator-verify',
+      'after-verify:true',
+      'handler',
+      'before-settle',
+      'facilitator-settle',
+      'after-settle:0xtx:true',
+    ])
   })
 
   it('an after-verify abort answers 402 with its reason: the handler does not run and nothing is settled', async () => {
-    use({ onAfterVerify: async () => ({ abort: true, reason: 'payer_not_allowed' }) }, { onAfterVerify: async () => void calls.push('second') })
+    use(
+      { onAfterVerify: async () => ({ abort: true, reason: 'payer_not_allowed' }) },
+      { onAfterVerify: async () => void calls.push('second') },
+    )
     const r = await pay()
     expect(r.status).toBe(402)
     expect(r.required?.error).toBe('payer_not_allowed')
@@ -92,7 +132,14 @@ describe('seller middleware hooks', () => {
 
   it('after-settle hooks see a failed settlement too; a hook that throws does not change the answer', async () => {
     const seen: unknown[] = []
-    use({ onAfterSettle: async () => { throw new Error('boom') } }, { onAfterSettle: async (c) => void seen.push(c.result.errorReason) })
+    use(
+      {
+        onAfterSettle: async () => {
+          throw new Error('boom')
+        },
+      },
+      { onAfterSettle: async (c) => void seen.push(c.result.errorReason) },
+    )
     const r = await pay({ signature: '0x01', fail: 'insufficient_funds' })
     expect(r).toMatchObject({ status: 402, required: { error: 'insufficient_funds' } })
     expect(seen).toEqual(['insufficient_funds'])
@@ -100,10 +147,16 @@ describe('seller middleware hooks', () => {
 
   it('a discoverable route declares the bazaar extension in v2 and discoverable in v1', async () => {
     const res = await fetch(`${base}/listed`)
-    const v2 = decodeHeader<{ extensions: { bazaar: { info: { input: { type: string; method: string } } } } }>(res.headers.get('payment-required'))!
+    const v2 = decodeHeader<{ extensions: { bazaar: { info: { input: { type: string; method: string } } } } }>(
+      res.headers.get('payment-required'),
+    )!
     expect(v2.extensions.bazaar.info.input).toMatchObject({ type: 'http', method: 'GET' })
-    const v1 = (await res.json()) as { accepts: { outputSchema: { input: { discoverable: boolean; method: string } } }[] }
+    const v1 = (await res.json()) as {
+      accepts: { outputSchema: { input: { discoverable: boolean; method: string } } }[]
+    }
     expect(v1.accepts[0]!.outputSchema.input).toMatchObject({ discoverable: true, method: 'GET' })
-    expect(decodeHeader<{ extensions?: unknown }>((await fetch(`${base}/paid`)).headers.get('payment-required'))!.extensions).toBeUndefined()
+    expect(
+      decodeHeader<{ extensions?: unknown }>((await fetch(`${base}/paid`)).headers.get('payment-required'))!.extensions,
+    ).toBeUndefined()
   })
 })

@@ -23,6 +23,12 @@ export type SellerHooks = PaymentHooks<SellerHookContext>
 /** Several hook sets, flattened per kind in the order given. */
 export function hookLists(h: SellerHooks | SellerHooks[] | undefined) {
   const all = Array.isArray(h) ? h : h ? [h] : []
-  const of = <K extends keyof SellerHooks>(k: K) => all.flatMap((x) => (x[k] ? [x[k]!] : [])) as NonNullable<SellerHooks[K]>[]
-  return { beforeVerify: of('onBeforeVerify'), afterVerify: of('onAfterVerify'), beforeSettle: of('onBeforeSettle'), afterSettle: of('onAfterSettle') }
+  const of = <K extends keyof SellerHooks>(k: K) =>
+    all.flatMap((x) => (x[k] ? [x[k]!] : [])) as NonNullable<SellerHooks[K]>[]
+  return {
+    beforeVerify: of('onBeforeVerify'),
+    afterVerify: of('onAfterVerify'),
+    beforeSettle: of('onBeforeSettle'),
+    afterSettle: of('onAfterSettle'),
+  }
 }

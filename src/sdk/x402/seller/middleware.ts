@@ -1,25 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { UPTO, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SettleResponse, type SupportedResponse } from '../types.js'
-import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { canonical } from '../canonical-json.js'
+import { AUTH_CAPTURE } from '../evm/auth-capture/contracts.js'
+import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
 import { runGuards, runObservers } from '../hooks.js'
+import { declarePaymentIdentifier, PAYMENT_IDENTIFIER, paymentIdOf } from '../payment-identifier.js'
 import { reasons } from '../reasons.js'
+import {
+  type PaymentRequired,
+  type PaymentRequiredV1,
+  type PaymentRequirements,
+  type PaymentRequirementsV1,
+  type ResourceInfo,
+  type SettleResponse,
+  type SupportedResponse,
+  UPTO,
+} from '../types.js'
+import { decodeHeader, encodeHeader, headers, isRecord } from '../wire.js'
+import { digest, keptAnswer, type Once, onceById, replay } from './answers/once.js'
+import { type AnswerBounds, type AnswerStore, memoryAnswerStore } from './answers/store.js'
+import { serveAuthCapturePayment } from './auth-capture/gate.js'
+import { type HoldStore, memoryHoldStore } from './auth-capture/store.js'
+import { serveChannelPayment } from './batch-settlement/gate.js'
+import { type ChannelStore, memoryChannelStore } from './batch-settlement/store.js'
 import { bazaarExtension, v1OutputSchema } from './bazaar.js'
-import { facilitatorClient, type FacilitatorClientOptions, type SellerFacilitator } from './facilitator-client.js'
+import { type FacilitatorClientOptions, facilitatorClient, type SellerFacilitator } from './facilitator-client.js'
 import { gasSponsoringExtensions } from './gas-sponsoring.js'
 import { hookLists, type SellerHookContext, type SellerHooks } from './hooks.js'
-import { declarePaymentIdentifier, PAYMENT_IDENTIFIER, paymentIdOf } from '../payment-identifier.js'
-import { digest, keptAnswer, onceById, replay, type Once } from './answers/once.js'
-import { canonical } from '../canonical-json.js'
-import { memoryAnswerStore, type AnswerBounds, type AnswerStore } from './answers/store.js'
-import { offersFor, type Offer, type Price } from './offers.js'
+import { type Offer, offersFor, type Price } from './offers.js'
 import { bufferResponse } from './response-buffer.js'
 import { SETTLEMENT_OVERRIDES_HEADER, takeSettlementAmount } from './usage.js'
-import { BATCH_SETTLEMENT } from '../evm/batch-settlement/contracts.js'
-import { serveChannelPayment } from './batch-settlement/gate.js'
-import { memoryChannelStore, type ChannelStore } from './batch-settlement/store.js'
-import { AUTH_CAPTURE } from '../evm/auth-capture/contracts.js'
-import { serveAuthCapturePayment } from './auth-capture/gate.js'
-import { memoryHoldStore, type HoldStore } from './auth-capture/store.js'
 
 export type RouteTerms = {
   prices: Price[]
@@ -108,16 +117,23 @@ export function paymentGate(o: PaymentGateOptions) {
   }
   const routes = Object.entries(o.routes).map(([pattern, terms]) => ({ ...parsePattern(pattern), terms }))
   const hooks = hookLists(o.hooks)
-  const onHookError = o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
+  const onHookError =
+    o.onHookError ?? ((err: unknown) => console.warn('x402 seller: an onAfterSettle hook failed', err))
   const channels = o.channels?.store ?? memoryChannelStore()
   const answers = o.answers?.store ?? memoryAnswerStore(o.answers?.bounds)
   const holds = o.holds?.store ?? memoryHoldStore()
 
   return async function gate(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
-    const route = routes.find((r) => (!r.method || r.method === req.method) && (r.prefix ? path.startsWith(r.path) : path === r.path))
+    const route = routes.find(
+      (r) => (!r.method || r.method === req.method) && (r.prefix ? path.startsWith(r.path) : path === r.path),
+    )
     if (!route) return void next()
-    const resource: ResourceInfo = { url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, description: route.terms.description ?? '', mimeType: route.terms.mimeType ?? '' }
+    const resource: ResourceInfo = {
+      url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+      description: route.terms.description ?? '',
+      mimeType: route.terms.mimeType ?? '',
+    }
     let offers: Offer[]
     let extensions: Record<string, unknown> | undefined
     try {
@@ -130,31 +146,52 @@ export function paymentGate(o: PaymentGateOptions) {
         offers = offers.map((x) => (x.v1 ? { ...x, v1: { ...x.v1, outputSchema: v1OutputSchema(bazaar) } } : x))
       }
       if (o.paymentIdentifier !== false && s.extensions?.includes(PAYMENT_IDENTIFIER)) {
-        extensions = { ...extensions, [PAYMENT_IDENTIFIER]: declarePaymentIdentifier(o.paymentIdentifier === 'required') }
+        extensions = {
+          ...extensions,
+          [PAYMENT_IDENTIFIER]: declarePaymentIdentifier(o.paymentIdentifier === 'required'),
+        }
       }
     } catch (e) {
       return void next(e)
     }
-    const paymentRequired = (res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string) => answer402(res, offers, resource, error, extensions)
+    const paymentRequired = (res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string) =>
+      answer402(res, offers, resource, error, extensions)
     const v2Header = header(req, headers.signature)
     const v1Header = header(req, headers.v1Payment)
     const payment = decodeHeader(v2Header ?? v1Header)
-    if (!payment) return paymentRequired(res, offers, resource, v2Header || v1Header ? 'invalid payment header' : 'payment required')
+    if (!payment)
+      return paymentRequired(
+        res,
+        offers,
+        resource,
+        v2Header || v1Header ? 'invalid payment header' : 'payment required',
+      )
 
     const candidates = matching(payment, offers)
     if (candidates.length === 0) return paymentRequired(res, offers, resource, 'no matching payment requirements')
     const first = candidates[0]!
     if (payment.x402Version === 2 && first.scheme === BATCH_SETTLEMENT && 'amount' in first) {
       return serveChannelPayment({
-        req, res, payment, requirements: first, offers, decimals: offers.find((x) => x.v2 === first)?.decimals, facilitator, store: channels,
-        ttlMs: o.channels?.stateTtlMs ?? 60_000, tag: o.channels?.tag ?? null, hooks, onHookError,
+        req,
+        res,
+        payment,
+        requirements: first,
+        offers,
+        decimals: offers.find((x) => x.v2 === first)?.decimals,
+        facilitator,
+        store: channels,
+        ttlMs: o.channels?.stateTtlMs ?? 60_000,
+        tag: o.channels?.tag ?? null,
+        hooks,
+        onHookError,
         ctx: { paymentPayload: payment, requirements: first, resource, req },
         paymentRequired: (list, error) => paymentRequired(res, list, resource, error),
         next: async () => next(),
       })
     }
     // A payment id (v2): a repeat of a payment served already is answered what it was; one in progress is waited for.
-    const id = payment.x402Version === 2 ? paymentIdOf(isRecord(payment.extensions) ? payment.extensions : undefined) : undefined
+    const id =
+      payment.x402Version === 2 ? paymentIdOf(isRecord(payment.extensions) ? payment.extensions : undefined) : undefined
     let once: Once | undefined
     if (typeof id === 'string' && 'payTo' in first) {
       once = await onceById(answers, {
@@ -170,22 +207,47 @@ export function paymentGate(o: PaymentGateOptions) {
       if (payment.x402Version === 2 && first.scheme === AUTH_CAPTURE && 'amount' in first) {
         const run = once?.kind === 'run' ? once : undefined
         kept = await serveAuthCapturePayment({
-          req, res, payment, offer: first, offers, decimals: offers.find((x) => x.v2 === first)?.decimals, facilitator, store: holds,
-          tag: o.holds?.tag ?? null, hooks, onHookError, ctx: { paymentPayload: payment, requirements: first, resource, req },
+          req,
+          res,
+          payment,
+          offer: first,
+          offers,
+          decimals: offers.find((x) => x.v2 === first)?.decimals,
+          facilitator,
+          store: holds,
+          tag: o.holds?.tag ?? null,
+          hooks,
+          onHookError,
+          ctx: { paymentPayload: payment, requirements: first, resource, req },
           paymentRequired: (error) => paymentRequired(res, offers, resource, error),
           next: async () => next(),
-          keep: run ? (answer) => run.keep(keptAnswer(answer)).then(() => true, (err) => (onHookError(err), false)) : undefined,
+          keep: run
+            ? (answer) =>
+                run.keep(keptAnswer(answer)).then(
+                  () => true,
+                  (err) => (onHookError(err), false),
+                )
+            : undefined,
         })
         return
       }
       let accepted: PaymentRequirements | PaymentRequiredV1['accepts'][number] | undefined
       let lastReason = 'payment invalid'
-      const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({ paymentPayload: payment, requirements, resource, req })
+      const ctxOf = (requirements: PaymentRequirements | PaymentRequirementsV1): SellerHookContext => ({
+        paymentPayload: payment,
+        requirements,
+        resource,
+        req,
+      })
       for (const requirements of candidates) {
         const ctx = ctxOf(requirements)
         const before = await runGuards(hooks.beforeVerify, ctx, reasons.unexpectedVerifyError)
         if (before) return paymentRequired(res, offers, resource, before.reason)
-        const v = await facilitator.verify({ x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: requirements })
+        const v = await facilitator.verify({
+          x402Version: payment.x402Version,
+          paymentPayload: payment,
+          paymentRequirements: requirements,
+        })
         if (v.isValid) {
           const after = await runGuards(hooks.afterVerify, { ...ctx, result: v }, reasons.unexpectedVerifyError)
           if (after) return paymentRequired(res, offers, resource, after.reason)
@@ -208,7 +270,10 @@ export function paymentGate(o: PaymentGateOptions) {
       // exact charges its price whatever the handler reports (taken off unread): a report, even a
       // malformed one, never lowers what an exact payment pays nor costs the buyer its answer.
       const max = 'amount' in accepted ? accepted.amount : accepted.maxAmountRequired
-      const used = accepted.scheme === UPTO ? takeSettlementAmount(res, max, offers.find((o) => o.v2 === accepted)?.decimals) : (res.removeHeader(SETTLEMENT_OVERRIDES_HEADER), max)
+      const used =
+        accepted.scheme === UPTO
+          ? takeSettlementAmount(res, max, offers.find((o) => o.v2 === accepted)?.decimals)
+          : (res.removeHeader(SETTLEMENT_OVERRIDES_HEADER), max)
       if (status >= 400) return held.release()
       if (typeof used !== 'string') {
         held.discard()
@@ -221,7 +286,11 @@ export function paymentGate(o: PaymentGateOptions) {
         return paymentRequired(res, offers, resource, refused.reason)
       }
       const terms = accepted.scheme === UPTO && 'amount' in accepted ? { ...accepted, amount: used } : accepted
-      const settled = await settleWithPendingRetry(facilitator, { x402Version: payment.x402Version, paymentPayload: payment, paymentRequirements: terms })
+      const settled = await settleWithPendingRetry(facilitator, {
+        x402Version: payment.x402Version,
+        paymentPayload: payment,
+        paymentRequirements: terms,
+      })
       await runObservers(hooks.afterSettle, { ...ctx, result: settled }, onHookError)
       if (!settled.success) {
         held.discard()
@@ -234,7 +303,10 @@ export function paymentGate(o: PaymentGateOptions) {
       if (once?.kind === 'run') {
         // Kept before the buyer sees it: a repeat that arrives while it is on the wire is answered the same.
         // A store that cannot keep it does not cost the buyer the answer it paid for; the id is freed instead.
-        kept = await once.keep(keptAnswer(held.recorded())).then(() => true, (err) => (onHookError(err), false))
+        kept = await once.keep(keptAnswer(held.recorded())).then(
+          () => true,
+          (err) => (onHookError(err), false),
+        )
       }
       held.release()
     } finally {
@@ -251,9 +323,20 @@ export function paymentGate(o: PaymentGateOptions) {
  * is answered 402 naming the transaction; the same payment sent again (same payment id) is
  * answered from the facilitator's ledger once the chain decided it.
  */
-async function settleWithPendingRetry(facilitator: SellerFacilitator, body: Record<string, unknown>): Promise<SettleResponse> {
-  const once = () => facilitator.settle(body)
-    .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
+async function settleWithPendingRetry(
+  facilitator: SellerFacilitator,
+  body: Record<string, unknown>,
+): Promise<SettleResponse> {
+  const once = () =>
+    facilitator.settle(body).catch(
+      (e: Error): SettleResponse => ({
+        success: false,
+        errorReason: reasons.unexpectedSettleError,
+        errorMessage: e.message,
+        transaction: '',
+        network: '',
+      }),
+    )
   const first = await once()
   return !first.success && first.errorReason === reasons.settlementPending && first.transaction ? once() : first
 }
@@ -275,15 +358,39 @@ function matching(payment: Record<string, unknown>, offers: Offer[]) {
   if (payment.x402Version === 2 && isRecord(payment.accepted)) {
     const a = payment.accepted as Partial<PaymentRequirements>
     const same = (x?: string, y?: string) => String(x ?? '').toLowerCase() === String(y ?? '').toLowerCase()
-    return offers.map((o) => o.v2).filter((r) => r.scheme === a.scheme && r.network === a.network && same(r.asset, a.asset) &&
-      r.amount === a.amount && same(r.payTo, a.payTo) && r.extra.assetTransferMethod === a.extra?.assetTransferMethod)
+    return offers
+      .map((o) => o.v2)
+      .filter(
+        (r) =>
+          r.scheme === a.scheme &&
+          r.network === a.network &&
+          same(r.asset, a.asset) &&
+          r.amount === a.amount &&
+          same(r.payTo, a.payTo) &&
+          r.extra.assetTransferMethod === a.extra?.assetTransferMethod,
+      )
   }
-  if (payment.x402Version === 1) return offers.flatMap((o) => (o.v1 && o.v1.scheme === payment.scheme && o.v1.network === payment.network ? [o.v1] : []))
+  if (payment.x402Version === 1)
+    return offers.flatMap((o) =>
+      o.v1 && o.v1.scheme === payment.scheme && o.v1.network === payment.network ? [o.v1] : [],
+    )
   return []
 }
 
-function answer402(res: ServerResponse, offers: Offer[], resource: ResourceInfo, error: string, extensions?: Record<string, unknown>): void {
-  const v2: PaymentRequired = { x402Version: 2, error, resource, accepts: offers.map((o) => o.v2), ...(extensions ? { extensions } : {}) }
+function answer402(
+  res: ServerResponse,
+  offers: Offer[],
+  resource: ResourceInfo,
+  error: string,
+  extensions?: Record<string, unknown>,
+): void {
+  const v2: PaymentRequired = {
+    x402Version: 2,
+    error,
+    resource,
+    accepts: offers.map((o) => o.v2),
+    ...(extensions ? { extensions } : {}),
+  }
   const v1: PaymentRequiredV1 = { x402Version: 1, error, accepts: offers.flatMap((o) => (o.v1 ? [o.v1] : [])) }
   res.statusCode = 402
   res.setHeader(headers.required, encodeHeader(v2))

@@ -1,11 +1,18 @@
 import { isAddress, isAddressEqual, zeroAddress } from 'viem'
 import { BaseError } from '../../../errors/index.js'
 import { networks } from '../../../networks/registry.js'
-import { EXACT, type PaymentRequirements, type PaymentRequirementsV1, type ResourceInfo, type SupportedKind, type SupportedResponse } from '../types.js'
-import { toV1Requirements } from '../wire.js'
-import { BATCH_SETTLEMENT, MIN_WITHDRAW_DELAY } from '../evm/batch-settlement/contracts.js'
 import { AUTH_CAPTURE } from '../evm/auth-capture/contracts.js'
-import { authCaptureRequirements, type AuthCapturePrice } from './auth-capture/terms.js'
+import { BATCH_SETTLEMENT, MIN_WITHDRAW_DELAY } from '../evm/batch-settlement/contracts.js'
+import {
+  EXACT,
+  type PaymentRequirements,
+  type PaymentRequirementsV1,
+  type ResourceInfo,
+  type SupportedKind,
+  type SupportedResponse,
+} from '../types.js'
+import { toV1Requirements } from '../wire.js'
+import { type AuthCapturePrice, authCaptureRequirements } from './auth-capture/terms.js'
 
 /** One way a seller accepts payment for a route. */
 export type Price = AuthCapturePrice & {
@@ -43,11 +50,22 @@ export type Offer = { v2: PaymentRequirements; v1?: PaymentRequirementsV1; decim
 
 const caip2 = (n: string) => networks[n]?.caip2 ?? Object.values(networks).find((x) => x.legacyName === n)?.caip2 ?? n
 
-function kindFor(s: SupportedResponse, version: number, network: string, asset: string, scheme: string = EXACT): SupportedKind | undefined {
+function kindFor(
+  s: SupportedResponse,
+  version: number,
+  network: string,
+  asset: string,
+  scheme: string = EXACT,
+): SupportedKind | undefined {
   const spec = Object.values(networks).find((n) => n.caip2 === network)
   const names = version === 2 ? [network] : [spec?.legacyName ?? network]
-  return s.kinds.find((k) => k.x402Version === version && k.scheme === scheme && names.includes(k.network) &&
-    (k.extra?.symbol === asset || String(k.extra?.asset ?? '').toLowerCase() === asset.toLowerCase()))
+  return s.kinds.find(
+    (k) =>
+      k.x402Version === version &&
+      k.scheme === scheme &&
+      names.includes(k.network) &&
+      (k.extra?.symbol === asset || String(k.extra?.asset ?? '').toLowerCase() === asset.toLowerCase()),
+  )
 }
 
 /**
@@ -60,16 +78,31 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
     const network = caip2(p.network)
     const scheme = p.scheme ?? EXACT
     const kind = kindFor(supported, 2, network, p.asset, scheme)
-    if (!kind) throw new BaseError('FACILITATOR_UNSUPPORTED', `the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`)
+    if (!kind)
+      throw new BaseError(
+        'FACILITATOR_UNSUPPORTED',
+        `the facilitator does not support ${scheme} payments in ${p.asset} on ${p.network}; see its /supported`,
+      )
     const x = kind.extra ?? {}
     const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]]))
     if (scheme === BATCH_SETTLEMENT) return batchOffer(p, network, x)
-    if (scheme === AUTH_CAPTURE) return { v2: authCaptureRequirements(p, network, x, Math.floor(Date.now() / 1000)), decimals: typeof x.decimals === 'number' ? x.decimals : undefined }
+    if (scheme === AUTH_CAPTURE)
+      return {
+        v2: authCaptureRequirements(p, network, x, Math.floor(Date.now() / 1000)),
+        decimals: typeof x.decimals === 'number' ? x.decimals : undefined,
+      }
     const v2: PaymentRequirements = {
-      scheme, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo,
+      scheme,
+      network,
+      asset: String(x.asset),
+      amount: p.amount,
+      payTo: p.payTo,
       maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120,
       // upto: the payer's witness must name the facilitator that will settle (extra.facilitatorAddress).
-      extra: { assetTransferMethod: p.method ?? x.assetTransferMethod, ...pick(['name', 'version', 'spender', 'feePayer', 'delegate', 'facilitatorAddress']) },
+      extra: {
+        assetTransferMethod: p.method ?? x.assetTransferMethod,
+        ...pick(['name', 'version', 'spender', 'feePayer', 'delegate', 'facilitatorAddress']),
+      },
     }
     const decimals = typeof x.decimals === 'number' ? x.decimals : undefined
     // x402 v1 has no metered scheme.
@@ -86,11 +119,27 @@ export function offersFor(prices: Price[], supported: SupportedResponse, resourc
 function batchOffer(p: Price, network: string, x: Record<string, unknown>): Offer {
   const ra = x.receiverAuthorizer
   if (typeof ra !== 'string' || !isAddress(ra, { strict: false }) || isAddressEqual(ra, zeroAddress)) {
-    throw new BaseError('BATCH_AUTHORIZER_NOT_CONFIGURED', `the facilitator names no receiver authorizer for batch-settlement on ${p.network}, so no channel can be offered (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`)
+    throw new BaseError(
+      'BATCH_AUTHORIZER_NOT_CONFIGURED',
+      `the facilitator names no receiver authorizer for batch-settlement on ${p.network}, so no channel can be offered (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
+    )
   }
-  const extra: Record<string, unknown> = { name: x.name, version: x.version, receiverAuthorizer: x.receiverAuthorizer, withdrawDelay: p.withdrawDelay ?? MIN_WITHDRAW_DELAY }
+  const extra: Record<string, unknown> = {
+    name: x.name,
+    version: x.version,
+    receiverAuthorizer: x.receiverAuthorizer,
+    withdrawDelay: p.withdrawDelay ?? MIN_WITHDRAW_DELAY,
+  }
   return {
-    v2: { scheme: BATCH_SETTLEMENT, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo, maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120, extra },
+    v2: {
+      scheme: BATCH_SETTLEMENT,
+      network,
+      asset: String(x.asset),
+      amount: p.amount,
+      payTo: p.payTo,
+      maxTimeoutSeconds: p.maxTimeoutSeconds ?? 120,
+      extra,
+    },
     decimals: typeof x.decimals === 'number' ? x.decimals : undefined,
   }
 }

@@ -39,17 +39,22 @@ export function bufferResponse(res: ServerResponse) {
      */
     recorded(): { status: number; headers: Record<string, string | string[]>; body: Buffer } {
       const headers: Record<string, string | string[]> = {}
-      for (const [k, v] of Object.entries(res.getHeaders())) if (v !== undefined) headers[k] = Array.isArray(v) ? v : String(v)
+      for (const [k, v] of Object.entries(res.getHeaders()))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v : String(v)
       const chunks: Buffer[] = []
       for (const [m, args] of calls) {
         if (m === 'writeHead') {
           const h = args.find((a, i) => i > 0 && a !== null && typeof a === 'object')
-          if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) headers[String(h[i]).toLowerCase()] = String(h[i + 1])
-          else if (h) for (const [k, v] of Object.entries(h)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.map(String) : String(v)
+          if (Array.isArray(h))
+            for (let i = 0; i + 1 < h.length; i += 2) headers[String(h[i]).toLowerCase()] = String(h[i + 1])
+          else if (h)
+            for (const [k, v] of Object.entries(h))
+              if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.map(String) : String(v)
         }
         if (m === 'write' || m === 'end') {
           const [chunk, enc] = args
-          if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8'))
+          if (typeof chunk === 'string')
+            chunks.push(Buffer.from(chunk, typeof enc === 'string' ? (enc as BufferEncoding) : 'utf8'))
           else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk))
         }
       }

@@ -1,4 +1,4 @@
-import { ServerResponse, IncomingMessage } from 'node:http'
+import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { SETTLEMENT_OVERRIDES_HEADER, settleAmount, takeSettlementAmount } from './usage.js'
@@ -7,7 +7,14 @@ const response = () => new ServerResponse(new IncomingMessage(new Socket()))
 
 describe('a metered handler reporting what it used', () => {
   it('is read in base units, as a percentage of the maximum or in dollars, and the header is taken off', () => {
-    const cases: Array<[string | bigint, string]> = [['1500', '1500'], [1500n, '1500'], ['25%', '12500'], ['33.33%', '16665'], ['$0.015', '15000'], ['0', '0']]
+    const cases: Array<[string | bigint, string]> = [
+      ['1500', '1500'],
+      [1500n, '1500'],
+      ['25%', '12500'],
+      ['33.33%', '16665'],
+      ['$0.015', '15000'],
+      ['0', '0'],
+    ]
     for (const [reported, settled] of cases) {
       const res = response()
       settleAmount(res, reported)

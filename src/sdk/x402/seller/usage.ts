@@ -30,7 +30,11 @@ export function settleAmount(res: ServerResponse, amount: string | bigint): void
  * The amount to settle, in base units: the handler's report resolved against the signed maximum,
  * the maximum when there is none, or `{ invalid }` naming what could not be read.
  */
-export function takeSettlementAmount(res: ServerResponse, max: string, decimals?: number): string | { invalid: string } {
+export function takeSettlementAmount(
+  res: ServerResponse,
+  max: string,
+  decimals?: number,
+): string | { invalid: string } {
   const raw = res.getHeader(SETTLEMENT_OVERRIDES_HEADER)
   res.removeHeader(SETTLEMENT_OVERRIDES_HEADER)
   return raw === undefined ? max : readSettlementAmount(String(raw), max, decimals)
@@ -51,8 +55,14 @@ export function readSettlementAmount(raw: string, max: string, decimals?: number
   if (typeof amount !== 'string') return { invalid: `${SETTLEMENT_OVERRIDES_HEADER} has no string amount` }
   if (/^\d{1,78}$/.test(amount)) return BigInt(amount).toString()
   const percent = /^(\d+)(?:\.(\d{1,2}))?%$/.exec(amount)
-  if (percent) return ((BigInt(max) * (BigInt(percent[1]!) * 100n + BigInt((percent[2] ?? '').padEnd(2, '0')))) / 10_000n).toString()
+  if (percent)
+    return (
+      (BigInt(max) * (BigInt(percent[1]!) * 100n + BigInt((percent[2] ?? '').padEnd(2, '0')))) /
+      10_000n
+    ).toString()
   const dollars = /^\$(\d+(?:\.\d+)?)$/.exec(amount)
   if (dollars && decimals !== undefined) return parseUnits(dollars[1]!, decimals).toString()
-  return { invalid: `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is neither base units, a percentage nor dollars of a known asset` }
+  return {
+    invalid: `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is neither base units, a percentage nor dollars of a known asset`,
+  }
 }

@@ -1,8 +1,8 @@
+import { sign as edSign } from 'node:crypto'
 import type { Keypair, PublicKey } from '@solana/web3.js'
 import bs58 from 'bs58'
-import { decodeBase58Of, isBase58Of } from '../../solana/encoded-size.js'
-import { sign as edSign } from 'node:crypto'
 import { ed25519PrivateKey, ed25519Verifies } from '../../solana/ed25519-keys.js'
+import { decodeBase58Of, isBase58Of } from '../../solana/encoded-size.js'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
@@ -13,7 +13,15 @@ import { isRecord } from '../wire.js'
  * account, moves the amount with transferChecked. The message binds neither mint nor network, so
  * the facilitator records every nonce per payer and the delegated amount caps what it can move.
  */
-export type SplAuthorization = { from: string; to: string; amount: bigint; nonce: string; deadline: bigint; validAfter: bigint; signature: Uint8Array }
+export type SplAuthorization = {
+  from: string
+  to: string
+  amount: bigint
+  nonce: string
+  deadline: bigint
+  validAfter: bigint
+  signature: Uint8Array
+}
 
 export type SplFailure = { reason: string; message: string }
 
@@ -21,8 +29,16 @@ export const DEADLINE_SKEW_SECONDS = 60n
 const MIN_VALIDITY_SECONDS = 6n
 
 /** The exact bytes the payer signs. */
-export function splMessage(a: { from: string; to: string; amount: bigint | string; nonce: string; deadline: bigint | string }): Uint8Array {
-  return new TextEncoder().encode(`from:${a.from}|to:${a.to}|amount:${a.amount}|nonce:${a.nonce}|deadline:${a.deadline}`)
+export function splMessage(a: {
+  from: string
+  to: string
+  amount: bigint | string
+  nonce: string
+  deadline: bigint | string
+}): Uint8Array {
+  return new TextEncoder().encode(
+    `from:${a.from}|to:${a.to}|amount:${a.amount}|nonce:${a.nonce}|deadline:${a.deadline}`,
+  )
 }
 
 /** Something that signs raw bytes with an ed25519 key: a Keypair, or a wallet adapter. */
@@ -38,14 +54,22 @@ export const verifySplSignature = ed25519Verifies
 
 // Length-bounded before decoding (bs58 is quadratic): a payload field costs microseconds at most.
 const isPubkey = (v: unknown): v is string => isBase58Of(v, 32)
-const uint = (v: unknown) => (typeof v === 'string' && /^\d{1,20}$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined)
+const uint = (v: unknown) =>
+  typeof v === 'string' && /^\d{1,20}$/.test(v)
+    ? BigInt(v)
+    : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+      ? BigInt(v)
+      : undefined
 
 /**
  * Reads `{signature, authorization}`. The authorization takes the x402 field names (value,
  * validBefore) or the message's own (amount, deadline); the signature is base58.
  */
 export function parseSplPayload(payload: Record<string, unknown>): SplAuthorization | SplFailure {
-  const bad = (field: string): SplFailure => ({ reason: reasons.invalidPayload, message: `payload.${field} is missing or malformed` })
+  const bad = (field: string): SplFailure => ({
+    reason: reasons.invalidPayload,
+    message: `payload.${field} is missing or malformed`,
+  })
   const a = payload.authorization
   if (!isRecord(a)) return bad('authorization')
   const signature = decodeBase58Of(payload.signature, 64)
@@ -63,27 +87,52 @@ export function parseSplPayload(payload: Record<string, unknown>): SplAuthorizat
 }
 
 /** Signature, recipient, amount and the validity window: everything that needs no chain. */
-export function checkSplAuthorization(a: SplAuthorization, r: PaymentRequirements, now: bigint): SplFailure | undefined {
+export function checkSplAuthorization(
+  a: SplAuthorization,
+  r: PaymentRequirements,
+  now: bigint,
+): SplFailure | undefined {
   if (!verifySplSignature(splMessage(a), a.signature, a.from)) {
-    return { reason: reasons.svmSplSignature, message: `the signature does not verify against ${a.from} over the delegated-spl message` }
+    return {
+      reason: reasons.svmSplSignature,
+      message: `the signature does not verify against ${a.from} over the delegated-spl message`,
+    }
   }
-  if (a.to !== r.payTo) return { reason: reasons.svmSplRecipientMismatch, message: `authorization.to ${a.to} is not the seller's payTo ${r.payTo}` }
-  if (a.amount < BigInt(r.amount)) return { reason: reasons.svmSplAmountMismatch, message: `authorization amount ${a.amount} is less than the price ${r.amount}` }
+  if (a.to !== r.payTo)
+    return {
+      reason: reasons.svmSplRecipientMismatch,
+      message: `authorization.to ${a.to} is not the seller's payTo ${r.payTo}`,
+    }
+  if (a.amount < BigInt(r.amount))
+    return {
+      reason: reasons.svmSplAmountMismatch,
+      message: `authorization amount ${a.amount} is less than the price ${r.amount}`,
+    }
   return checkSplWindow(a, r, now)
 }
 
 /** The validity window both signed forms (delegated-spl and its upto) share: deadline and validAfter. */
-export function checkSplWindow(a: Pick<SplAuthorization, 'deadline' | 'validAfter'>, r: PaymentRequirements, now: bigint): SplFailure | undefined {
-  if (a.deadline < now + MIN_VALIDITY_SECONDS) return { reason: reasons.svmSplDeadline, message: `deadline ${a.deadline} has passed (now ${now})` }
+export function checkSplWindow(
+  a: Pick<SplAuthorization, 'deadline' | 'validAfter'>,
+  r: PaymentRequirements,
+  now: bigint,
+): SplFailure | undefined {
+  if (a.deadline < now + MIN_VALIDITY_SECONDS)
+    return { reason: reasons.svmSplDeadline, message: `deadline ${a.deadline} has passed (now ${now})` }
   if (a.deadline > now + BigInt(r.maxTimeoutSeconds) + DEADLINE_SKEW_SECONDS) {
-    return { reason: reasons.svmSplDeadline, message: `deadline ${a.deadline} is further out than maxTimeoutSeconds (${r.maxTimeoutSeconds} s) allows` }
+    return {
+      reason: reasons.svmSplDeadline,
+      message: `deadline ${a.deadline} is further out than maxTimeoutSeconds (${r.maxTimeoutSeconds} s) allows`,
+    }
   }
-  if (a.validAfter > now) return { reason: reasons.svmSplNotYetValid, message: `validAfter ${a.validAfter} is in the future (now ${now})` }
+  if (a.validAfter > now)
+    return { reason: reasons.svmSplNotYetValid, message: `validAfter ${a.validAfter} is in the future (now ${now})` }
   return undefined
 }
 
 /** Nonces are per payer across mints, since the signed message names no mint. */
-export const splReplayKey = (network: string, a: Pick<SplAuthorization, 'from' | 'nonce'>) => `${network}:spl:${a.from}:${a.nonce}`
+export const splReplayKey = (network: string, a: Pick<SplAuthorization, 'from' | 'nonce'>) =>
+  `${network}:spl:${a.from}:${a.nonce}`
 
 /** A fresh nonce for a payer's next authorization. */
 export function newSplNonce(): string {
@@ -94,11 +143,22 @@ export function newSplNonce(): string {
  * Builds and signs a delegated-spl payload for the seller's requirements. `message` is the form
  * signed: delegated-spl's own, or upto's (./upto.ts), whose `amount` is the maximum.
  */
-export async function createSplPayload(signer: MessageSigner, r: PaymentRequirements, now = BigInt(Math.floor(Date.now() / 1000)), message = splMessage) {
+export async function createSplPayload(
+  signer: MessageSigner,
+  r: PaymentRequirements,
+  now = BigInt(Math.floor(Date.now() / 1000)),
+  message = splMessage,
+) {
   const authorization = {
-    from: signer.publicKey.toBase58(), to: r.payTo, value: r.amount,
-    validAfter: '0', validBefore: String(now + BigInt(r.maxTimeoutSeconds)), nonce: newSplNonce(),
+    from: signer.publicKey.toBase58(),
+    to: r.payTo,
+    value: r.amount,
+    validAfter: '0',
+    validBefore: String(now + BigInt(r.maxTimeoutSeconds)),
+    nonce: newSplNonce(),
   }
-  const signature = await signer.signMessage(message({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }))
+  const signature = await signer.signMessage(
+    message({ ...authorization, amount: authorization.value, deadline: authorization.validBefore }),
+  )
   return { signature: bs58.encode(signature), authorization }
 }

@@ -1,8 +1,11 @@
 import {
-  AccountState, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync, unpackAccount,
+  AccountState,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  unpackAccount,
 } from '@solana/spl-token'
-import { PublicKey, TransactionInstruction, type AccountInfo } from '@solana/web3.js'
+import { type AccountInfo, PublicKey, TransactionInstruction } from '@solana/web3.js'
 import { reasons } from '../reasons.js'
 import type { SplFailure } from './delegated-spl.js'
 
@@ -22,15 +25,25 @@ export function checkDelegatedAccount(
   info: AccountInfo<Buffer> | null,
   p: { source: PublicKey; mint: PublicKey; owner: string; delegate: PublicKey; price: bigint; programId: PublicKey },
 ): SplFailure | undefined {
-  if (!info) return { reason: reasons.svmSplTokenAccount, message: `${p.owner} has no token account for mint ${p.mint.toBase58()} (${p.source.toBase58()})` }
+  if (!info)
+    return {
+      reason: reasons.svmSplTokenAccount,
+      message: `${p.owner} has no token account for mint ${p.mint.toBase58()} (${p.source.toBase58()})`,
+    }
   let acc
   try {
     acc = unpackAccount(p.source, info, p.programId)
   } catch (e) {
-    return { reason: reasons.svmSplTokenAccount, message: `${p.source.toBase58()} is not a token account: ${(e as Error).message}` }
+    return {
+      reason: reasons.svmSplTokenAccount,
+      message: `${p.source.toBase58()} is not a token account: ${(e as Error).message}`,
+    }
   }
   if (!acc.mint.equals(p.mint) || acc.owner.toBase58() !== p.owner) {
-    return { reason: reasons.svmSplTokenAccount, message: `${p.source.toBase58()} is not ${p.owner}'s account for mint ${p.mint.toBase58()}` }
+    return {
+      reason: reasons.svmSplTokenAccount,
+      message: `${p.source.toBase58()} is not ${p.owner}'s account for mint ${p.mint.toBase58()}`,
+    }
   }
   if (acc.isFrozen || (acc as { state?: AccountState }).state === AccountState.Frozen) {
     return { reason: reasons.svmSplTokenAccount, message: `${p.source.toBase58()} is frozen` }
@@ -42,9 +55,13 @@ export function checkDelegatedAccount(
     }
   }
   if (acc.delegatedAmount < p.price) {
-    return { reason: reasons.svmDelegatedAmount, message: `the delegated amount ${acc.delegatedAmount} is less than the price ${p.price}` }
+    return {
+      reason: reasons.svmDelegatedAmount,
+      message: `the delegated amount ${acc.delegatedAmount} is less than the price ${p.price}`,
+    }
   }
-  if (acc.amount < p.price) return { reason: reasons.svmInsufficientBalance, message: `${p.owner} holds ${acc.amount}, less than ${p.price}` }
+  if (acc.amount < p.price)
+    return { reason: reasons.svmInsufficientBalance, message: `${p.owner} holds ${acc.amount}, less than ${p.price}` }
   return undefined
 }
 
@@ -56,16 +73,49 @@ export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqX
  * sent under one blockhash from being one transaction.
  */
 export function delegatedTransferInstructions(p: {
-  feePayer: PublicKey; source: PublicKey; destination: PublicKey; to: string; mint: PublicKey; programId: PublicKey
-  amount: bigint; decimals: number; createDestination: boolean; nonce: string
+  feePayer: PublicKey
+  source: PublicKey
+  destination: PublicKey
+  to: string
+  mint: PublicKey
+  programId: PublicKey
+  amount: bigint
+  decimals: number
+  createDestination: boolean
+  nonce: string
   /** Which signed form the memo names (delegated-spl, or its metered upto). */
   form?: string
 }): TransactionInstruction[] {
   const out: TransactionInstruction[] = []
   if (p.createDestination) {
-    out.push(createAssociatedTokenAccountIdempotentInstruction(p.feePayer, p.destination, new PublicKey(p.to), p.mint, p.programId))
+    out.push(
+      createAssociatedTokenAccountIdempotentInstruction(
+        p.feePayer,
+        p.destination,
+        new PublicKey(p.to),
+        p.mint,
+        p.programId,
+      ),
+    )
   }
-  out.push(createTransferCheckedInstruction(p.source, p.mint, p.destination, p.feePayer, p.amount, p.decimals, [], p.programId))
-  out.push(new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`x402 ${p.form ?? 'delegated-spl'} nonce:${p.nonce}`, 'utf8') }))
+  out.push(
+    createTransferCheckedInstruction(
+      p.source,
+      p.mint,
+      p.destination,
+      p.feePayer,
+      p.amount,
+      p.decimals,
+      [],
+      p.programId,
+    ),
+  )
+  out.push(
+    new TransactionInstruction({
+      programId: MEMO_PROGRAM_ID,
+      keys: [],
+      data: Buffer.from(`x402 ${p.form ?? 'delegated-spl'} nonce:${p.nonce}`, 'utf8'),
+    }),
+  )
   return out
 }

@@ -2,13 +2,26 @@ import { Keypair } from '@solana/web3.js'
 import { describe, expect, it } from 'vitest'
 import { reasons } from '../reasons.js'
 import type { PaymentRequirements } from '../types.js'
-import { checkSplAuthorization, createSplPayload, keypairSigner, parseSplPayload } from './delegated-spl.js'
+import {
+  checkSplAuthorization,
+  createSplPayload,
+  keypairSigner,
+  parseSplPayload,
+  splReplayKey,
+} from './delegated-spl.js'
 import { checkSplUpto, createSplUptoPayload, parseSplUptoPayload, splUptoMessage, splUptoReplayKey } from './upto.js'
-import { splReplayKey } from './delegated-spl.js'
 
 const payer = Keypair.generate()
 const seller = Keypair.generate().publicKey.toBase58()
-const r: PaymentRequirements = { scheme: 'upto', network: 'solana:x', asset: 'mint', amount: '5000', payTo: seller, maxTimeoutSeconds: 60, extra: {} }
+const r: PaymentRequirements = {
+  scheme: 'upto',
+  network: 'solana:x',
+  asset: 'mint',
+  amount: '5000',
+  payTo: seller,
+  maxTimeoutSeconds: 60,
+  extra: {},
+}
 const now = 1_700_000_000n
 
 const parsed = (payload: Record<string, unknown>) => {
@@ -19,7 +32,9 @@ const parsed = (payload: Record<string, unknown>) => {
 
 describe('Solana upto (delegated-spl, metered)', () => {
   it('signs its own message, naming the maximum', () => {
-    const text = new TextDecoder().decode(splUptoMessage({ from: 'A', to: 'B', amount: 5n, nonce: 'n1', deadline: 99n }))
+    const text = new TextDecoder().decode(
+      splUptoMessage({ from: 'A', to: 'B', amount: 5n, nonce: 'n1', deadline: 99n }),
+    )
     expect(text).toBe('upto|from:A|to:B|max:5|nonce:n1|deadline:99')
   })
 
@@ -39,7 +54,9 @@ describe('Solana upto (delegated-spl, metered)', () => {
 
   it('checks recipient, the maximum against the requirements, and the window', async () => {
     const a = parsed(await createSplUptoPayload(keypairSigner(payer), r, now))
-    expect(checkSplUpto(a, { ...r, payTo: Keypair.generate().publicKey.toBase58() }, now)?.reason).toBe(reasons.svmSplRecipientMismatch)
+    expect(checkSplUpto(a, { ...r, payTo: Keypair.generate().publicKey.toBase58() }, now)?.reason).toBe(
+      reasons.svmSplRecipientMismatch,
+    )
     expect(checkSplUpto(a, { ...r, amount: '4999' }, now)?.reason).toBe(reasons.svmSplAmountMismatch)
     expect(checkSplUpto(a, { ...r, amount: '5001' }, now)?.reason).toBe(reasons.svmSplAmountMismatch)
     expect(checkSplUpto(a, r, now + 120n)?.reason).toBe(reasons.svmSplDeadline)

@@ -13,37 +13,81 @@ export const authorizerDomain = (chainId: number, captureAuthorizer: Address) =>
 export const authorizerTypes = {
   'v1.1': {
     Capture: [
-      { name: 'paymentInfoHash', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'feeAmount', type: 'uint256' },
-      { name: 'feeReceiver', type: 'address' }, { name: 'expectedCapturableAmount', type: 'uint256' }, { name: 'expectedRefundableAmount', type: 'uint256' },
+      { name: 'paymentInfoHash', type: 'bytes32' },
+      { name: 'amount', type: 'uint256' },
+      { name: 'feeAmount', type: 'uint256' },
+      { name: 'feeReceiver', type: 'address' },
+      { name: 'expectedCapturableAmount', type: 'uint256' },
+      { name: 'expectedRefundableAmount', type: 'uint256' },
     ],
     Charge: [
-      { name: 'paymentInfoHash', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'tokenCollector', type: 'address' },
-      { name: 'collectorDataHash', type: 'bytes32' }, { name: 'feeAmount', type: 'uint256' }, { name: 'feeReceiver', type: 'address' },
+      { name: 'paymentInfoHash', type: 'bytes32' },
+      { name: 'amount', type: 'uint256' },
+      { name: 'tokenCollector', type: 'address' },
+      { name: 'collectorDataHash', type: 'bytes32' },
+      { name: 'feeAmount', type: 'uint256' },
+      { name: 'feeReceiver', type: 'address' },
     ],
   },
   'v1.0': {
     Capture: [
-      { name: 'paymentInfoHash', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'feeBps', type: 'uint16' },
-      { name: 'feeReceiver', type: 'address' }, { name: 'expectedCapturableAmount', type: 'uint256' }, { name: 'expectedRefundableAmount', type: 'uint256' },
+      { name: 'paymentInfoHash', type: 'bytes32' },
+      { name: 'amount', type: 'uint256' },
+      { name: 'feeBps', type: 'uint16' },
+      { name: 'feeReceiver', type: 'address' },
+      { name: 'expectedCapturableAmount', type: 'uint256' },
+      { name: 'expectedRefundableAmount', type: 'uint256' },
     ],
     Charge: [
-      { name: 'paymentInfoHash', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'tokenCollector', type: 'address' },
-      { name: 'collectorDataHash', type: 'bytes32' }, { name: 'feeBps', type: 'uint16' }, { name: 'feeReceiver', type: 'address' },
+      { name: 'paymentInfoHash', type: 'bytes32' },
+      { name: 'amount', type: 'uint256' },
+      { name: 'tokenCollector', type: 'address' },
+      { name: 'collectorDataHash', type: 'bytes32' },
+      { name: 'feeBps', type: 'uint16' },
+      { name: 'feeReceiver', type: 'address' },
     ],
   },
   Void: [{ name: 'paymentInfoHash', type: 'bytes32' }],
   Refund: [
-    { name: 'paymentInfoHash', type: 'bytes32' }, { name: 'amount', type: 'uint256' }, { name: 'tokenCollector', type: 'address' },
-    { name: 'expectedCapturableAmount', type: 'uint256' }, { name: 'expectedRefundableAmount', type: 'uint256' },
+    { name: 'paymentInfoHash', type: 'bytes32' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'tokenCollector', type: 'address' },
+    { name: 'expectedCapturableAmount', type: 'uint256' },
+    { name: 'expectedRefundableAmount', type: 'uint256' },
   ],
 } as const
 
 /** What the authorizer signs for a relayed charge or lifecycle operation. */
 export type AuthorizerMessage =
-  | { type: 'capture'; version: 'v1.0' | 'v1.1'; paymentInfoHash: Hex; amount: bigint; fee: bigint; feeReceiver: Address; expectedCapturableAmount: bigint; expectedRefundableAmount: bigint }
-  | { type: 'charge'; version: 'v1.0' | 'v1.1'; paymentInfoHash: Hex; amount: bigint; tokenCollector: Address; collectorDataHash: Hex; fee: bigint; feeReceiver: Address }
+  | {
+      type: 'capture'
+      version: 'v1.0' | 'v1.1'
+      paymentInfoHash: Hex
+      amount: bigint
+      fee: bigint
+      feeReceiver: Address
+      expectedCapturableAmount: bigint
+      expectedRefundableAmount: bigint
+    }
+  | {
+      type: 'charge'
+      version: 'v1.0' | 'v1.1'
+      paymentInfoHash: Hex
+      amount: bigint
+      tokenCollector: Address
+      collectorDataHash: Hex
+      fee: bigint
+      feeReceiver: Address
+    }
   | { type: 'void'; paymentInfoHash: Hex }
-  | { type: 'refund'; paymentInfoHash: Hex; amount: bigint; tokenCollector: Address; expectedCapturableAmount: bigint; expectedRefundableAmount: bigint }
+  | {
+      type: 'refund'
+      paymentInfoHash: Hex
+      amount: bigint
+      tokenCollector: Address
+      expectedCapturableAmount: bigint
+      expectedRefundableAmount: bigint
+    }
 
 /**
  * The typed data a receiver authorizer signs for one operation (viem's signTypedData shape).
@@ -53,13 +97,20 @@ export type AuthorizerMessage =
  */
 export function authorizerTypedData(chainId: number, captureAuthorizer: Address, m: AuthorizerMessage) {
   const domain = authorizerDomain(chainId, captureAuthorizer)
-  if (m.type === 'void') return { domain, types: { Void: authorizerTypes.Void }, primaryType: 'Void', message: { paymentInfoHash: m.paymentInfoHash } } as const
+  if (m.type === 'void')
+    return {
+      domain,
+      types: { Void: authorizerTypes.Void },
+      primaryType: 'Void',
+      message: { paymentInfoHash: m.paymentInfoHash },
+    } as const
   if (m.type === 'refund') {
     const { type: _, ...message } = m
     return { domain, types: { Refund: authorizerTypes.Refund }, primaryType: 'Refund', message } as const
   }
   const { type, version, fee, ...rest } = m
   const message = version === 'v1.0' ? { ...rest, feeBps: Number(fee) } : { ...rest, feeAmount: fee }
-  if (type === 'charge') return { domain, types: { Charge: authorizerTypes[version].Charge }, primaryType: 'Charge', message } as const
+  if (type === 'charge')
+    return { domain, types: { Charge: authorizerTypes[version].Charge }, primaryType: 'Charge', message } as const
   return { domain, types: { Capture: authorizerTypes[version].Capture }, primaryType: 'Capture', message } as const
 }

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { channelIdOf, type ChannelConfig } from './contracts.js'
+import { type ChannelConfig, channelIdOf } from './contracts.js'
 
 const MAX = 10_000
 const ids = new Map<string, Hex>()
@@ -10,7 +10,8 @@ const ids = new Map<string, Hex>()
  * the channel's whole life. Bounded; the oldest entry goes first.
  */
 export function channelIdMemo(config: ChannelConfig, chainId: number): Hex {
-  const key = `${chainId}|${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`.toLowerCase()
+  const key =
+    `${chainId}|${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`.toLowerCase()
   let id = ids.get(key)
   if (!id) {
     id = channelIdOf(config, chainId)

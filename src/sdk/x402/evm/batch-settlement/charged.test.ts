@@ -3,7 +3,12 @@ import { reasons } from '../../reasons.js'
 import type { SettleResponse } from '../../types.js'
 import { baseUnitsOf, chargedBy, isCorrective } from './charged.js'
 
-const settle = (extra?: Record<string, unknown>): SettleResponse => ({ success: true, transaction: '', network: 'eip155:8453', ...(extra ? { extra } : {}) })
+const settle = (extra?: Record<string, unknown>): SettleResponse => ({
+  success: true,
+  transaction: '',
+  network: 'eip155:8453',
+  ...(extra ? { extra } : {}),
+})
 
 describe('chargedBy', () => {
   it("reads the seller's cumulative, else its chargedAmount, else the price", () => {
@@ -26,7 +31,8 @@ describe('baseUnitsOf', () => {
   it('reads a uint128 spelt in digits, nothing else', () => {
     expect(baseUnitsOf('0')).toBe(0n)
     expect(baseUnitsOf('9'.repeat(39))).toBe(BigInt('9'.repeat(39)))
-    for (const v of ['', '1.5', '0x10', ' 1', '9'.repeat(40), 1, null, undefined]) expect(baseUnitsOf(v)).toBeUndefined()
+    for (const v of ['', '1.5', '0x10', ' 1', '9'.repeat(40), 1, null, undefined])
+      expect(baseUnitsOf(v)).toBeUndefined()
   })
 })
 

@@ -6,7 +6,8 @@ import { isRecord } from '../../wire.js'
  * An amount in base units as the scheme's messages spell it (a string of at most 39 digits, a
  * uint128 at most), else undefined: a seller's answer is read, never trusted to be well formed.
  */
-export const baseUnitsOf = (v: unknown): bigint | undefined => (typeof v === 'string' && /^\d{1,39}$/.test(v) ? BigInt(v) : undefined)
+export const baseUnitsOf = (v: unknown): bigint | undefined =>
+  typeof v === 'string' && /^\d{1,39}$/.test(v) ? BigInt(v) : undefined
 
 /**
  * What one paid request cost, by the seller's settlement answer: its

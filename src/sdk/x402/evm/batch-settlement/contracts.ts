@@ -1,4 +1,4 @@
-import { hashTypedData, type Address, type Hex } from 'viem'
+import { type Address, type Hex, hashTypedData } from 'viem'
 
 /** The scheme's name on the wire. */
 export const BATCH_SETTLEMENT = 'batch-settlement'
@@ -99,19 +99,39 @@ export function batchSettlementDomain(chainId: number) {
  * channelIdOf(config, 84532) // '0x3f…'
  */
 export function channelIdOf(config: ChannelConfig, chainId: number): Hex {
-  return hashTypedData({ domain: batchSettlementDomain(chainId), types: channelConfigTypes, primaryType: 'ChannelConfig', message: config })
+  return hashTypedData({
+    domain: batchSettlementDomain(chainId),
+    types: channelConfigTypes,
+    primaryType: 'ChannelConfig',
+    message: config,
+  })
 }
 
 export function voucherTypedData(chainId: number, channelId: Hex, maxClaimableAmount: bigint) {
-  return { domain: batchSettlementDomain(chainId), types: voucherTypes, primaryType: 'Voucher' as const, message: { channelId, maxClaimableAmount } }
+  return {
+    domain: batchSettlementDomain(chainId),
+    types: voucherTypes,
+    primaryType: 'Voucher' as const,
+    message: { channelId, maxClaimableAmount },
+  }
 }
 
 export function refundTypedData(chainId: number, channelId: Hex, nonce: bigint, amount: bigint) {
-  return { domain: batchSettlementDomain(chainId), types: refundTypes, primaryType: 'Refund' as const, message: { channelId, nonce, amount } }
+  return {
+    domain: batchSettlementDomain(chainId),
+    types: refundTypes,
+    primaryType: 'Refund' as const,
+    message: { channelId, nonce, amount },
+  }
 }
 
 export type ClaimEntry = { channelId: Hex; maxClaimableAmount: bigint; totalClaimed: bigint }
 
 export function claimBatchTypedData(chainId: number, claims: ClaimEntry[]) {
-  return { domain: batchSettlementDomain(chainId), types: claimBatchTypes, primaryType: 'ClaimBatch' as const, message: { claims } }
+  return {
+    domain: batchSettlementDomain(chainId),
+    types: claimBatchTypes,
+    primaryType: 'ClaimBatch' as const,
+    message: { claims },
+  }
 }

@@ -1,9 +1,12 @@
-import { hashDomain, hexToBytes, keccak256, stringToBytes, type Hex } from 'viem'
+import { type Hex, hashDomain, hexToBytes, keccak256, stringToBytes } from 'viem'
 import { batchSettlementDomain } from './contracts.js'
 
 const VOUCHER_TYPEHASH = keccak256(stringToBytes('Voucher(bytes32 channelId,uint128 maxClaimableAmount)'), 'bytes')
 const eip712Domain = [
-  { name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' },
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
 ] as const
 /** One per chain id a seller serves (a handful): the domain never changes. */
 const separators = new Map<number, Uint8Array>()
@@ -18,13 +21,19 @@ const separators = new Map<number, Uint8Array>()
 export function voucherDigest(chainId: number, channelId: Hex, maxClaimableAmount: bigint): Uint8Array {
   let domain = separators.get(chainId)
   if (!domain) {
-    domain = hexToBytes(hashDomain({ domain: { ...batchSettlementDomain(chainId), chainId: BigInt(chainId) }, types: { EIP712Domain: eip712Domain } }))
+    domain = hexToBytes(
+      hashDomain({
+        domain: { ...batchSettlementDomain(chainId), chainId: BigInt(chainId) },
+        types: { EIP712Domain: eip712Domain },
+      }),
+    )
     separators.set(chainId, domain)
   }
   const struct = new Uint8Array(96)
   struct.set(VOUCHER_TYPEHASH, 0)
   struct.set(hexToBytes(channelId, { size: 32 }), 32)
-  if (maxClaimableAmount < 0n || maxClaimableAmount >= 2n ** 128n) throw new RangeError(`maxClaimableAmount ${maxClaimableAmount} is not a uint128`)
+  if (maxClaimableAmount < 0n || maxClaimableAmount >= 2n ** 128n)
+    throw new RangeError(`maxClaimableAmount ${maxClaimableAmount} is not a uint128`)
   let amount = maxClaimableAmount
   for (let i = 95; i >= 64 && amount > 0n; i--, amount >>= 8n) struct[i] = Number(amount & 0xffn)
   const message = new Uint8Array(66)

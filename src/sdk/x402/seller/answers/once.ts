@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import { DEFAULT_ANSWER_BOUNDS, type AnswerBounds, type AnswerStore, type KeptAnswer } from './store.js'
+import { type AnswerBounds, type AnswerStore, DEFAULT_ANSWER_BOUNDS, type KeptAnswer } from './store.js'
 
 /**
  * How long a request holds a payment id while it is served (verify, the handler, settle), and so
@@ -21,13 +21,23 @@ export type Once =
  * request's answer (polling the store, which replicas share) instead of meeting a settlement in
  * progress; the one it waited for failing (nothing charged) lets it serve the payment itself.
  */
-export async function onceById(store: AnswerStore, p: { key: string; fingerprint: string; bounds?: Partial<AnswerBounds>; leaseMs?: number }): Promise<Once> {
+export async function onceById(
+  store: AnswerStore,
+  p: { key: string; fingerprint: string; bounds?: Partial<AnswerBounds>; leaseMs?: number },
+): Promise<Once> {
   const b = { ...DEFAULT_ANSWER_BOUNDS, ...p.bounds }
   const owner = randomUUID()
   const leaseMs = p.leaseMs ?? ANSWER_LEASE_MS
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
     const now = Date.now()
-    const c = await store.claim({ key: p.key, fingerprint: p.fingerprint, owner, now, leaseUntil: now + leaseMs, expiresAt: now + b.windowMs })
+    const c = await store.claim({
+      key: p.key,
+      fingerprint: p.fingerprint,
+      owner,
+      now,
+      leaseUntil: now + leaseMs,
+      expiresAt: now + b.windowMs,
+    })
     if (c.kind === 'answer' || c.kind === 'mismatch') return c
     if (c.kind === 'run') {
       return {
@@ -58,8 +68,20 @@ export function replay(res: ServerResponse, a: KeptAnswer): void {
  * An answer to keep, from what was sent: per-connection headers left out (a replay goes out on
  * another connection), and the request's own id and date, which the repeat has its own of.
  */
-export function keptAnswer(a: { status: number; headers: Record<string, string | string[]>; body: Buffer }): KeptAnswer {
-  const { connection: _c, 'keep-alive': _k, 'content-length': _l, 'transfer-encoding': _t, 'x-request-id': _r, date: _d, ...headers } = a.headers
+export function keptAnswer(a: {
+  status: number
+  headers: Record<string, string | string[]>
+  body: Buffer
+}): KeptAnswer {
+  const {
+    connection: _c,
+    'keep-alive': _k,
+    'content-length': _l,
+    'transfer-encoding': _t,
+    'x-request-id': _r,
+    date: _d,
+    ...headers
+  } = a.headers
   return { status: a.status, headers, body: a.body.toString('base64') }
 }
 

@@ -15,7 +15,14 @@ export type AnswerClaim =
   | { kind: 'busy' }
   | { kind: 'mismatch' }
 
-export type ClaimParams = { key: string; fingerprint: string; owner: string; now: number; leaseUntil: number; expiresAt: number }
+export type ClaimParams = {
+  key: string
+  fingerprint: string
+  owner: string
+  now: number
+  leaseUntil: number
+  expiresAt: number
+}
 
 /**
  * Answers of paid requests by payment id, shared by every process that serves the same sellers
@@ -35,9 +42,21 @@ export interface AnswerStore {
 /** How long a served answer is kept, and the bounds on what a store holds (docs/platform-api.md "Retries"). */
 export type AnswerBounds = { windowMs: number; maxEntries: number; maxBytes: number; maxAnswerBytes: number }
 
-export const DEFAULT_ANSWER_BOUNDS: AnswerBounds = { windowMs: 10 * 60_000, maxEntries: 1_000, maxBytes: 64 * 1024 * 1024, maxAnswerBytes: 10 * 1024 * 1024 }
+export const DEFAULT_ANSWER_BOUNDS: AnswerBounds = {
+  windowMs: 10 * 60_000,
+  maxEntries: 1_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxAnswerBytes: 10 * 1024 * 1024,
+}
 
-type Entry = { fingerprint: string; owner: string; leaseUntil: number; expiresAt: number; answer?: KeptAnswer; bytes: number }
+type Entry = {
+  fingerprint: string
+  owner: string
+  leaseUntil: number
+  expiresAt: number
+  answer?: KeptAnswer
+  bytes: number
+}
 
 /**
  * The answers of one process (paymentGate's default): enough for a single seller process. Kept
@@ -71,7 +90,13 @@ export function memoryAnswerStore(bounds: Partial<AnswerBounds> = {}): AnswerSto
       // A lease that ended is taken over only by the same payment: another payload stays refused.
       if (cur && !cur.answer && cur.fingerprint !== p.fingerprint) return { kind: 'mismatch' }
       drop(p.key)
-      rows.set(p.key, { fingerprint: p.fingerprint, owner: p.owner, leaseUntil: p.leaseUntil, expiresAt: p.expiresAt, bytes: 0 })
+      rows.set(p.key, {
+        fingerprint: p.fingerprint,
+        owner: p.owner,
+        leaseUntil: p.leaseUntil,
+        expiresAt: p.expiresAt,
+        bytes: 0,
+      })
       prune(p.now)
       return { kind: 'run' }
     },

@@ -1,5 +1,5 @@
-import { BaseError } from '../../../../errors/base.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { BaseError } from '../../../../errors/base.js'
 import { runGuards, runObservers } from '../../hooks.js'
 import { reasons } from '../../reasons.js'
 import type { PaymentRequirements, SettleResponse } from '../../types.js'
@@ -56,7 +56,9 @@ export async function serveAuthCapturePayment(g: AuthCaptureGateParameters): Pro
   const before = await runGuards(g.hooks.beforeVerify, ctx, reasons.unexpectedVerifyError)
   if (before) return (g.paymentRequired(before.reason), false)
   const body = { x402Version: 2, paymentPayload: g.payment, paymentRequirements: r }
-  const v = await g.facilitator.verify(body).catch((e: Error) => ({ isValid: false, invalidReason: reasons.unexpectedVerifyError, invalidMessage: e.message }))
+  const v = await g.facilitator
+    .verify(body)
+    .catch((e: Error) => ({ isValid: false, invalidReason: reasons.unexpectedVerifyError, invalidMessage: e.message }))
   if (!v.isValid) return (g.paymentRequired(v.invalidReason ?? 'payment invalid'), false)
   const after = await runGuards(g.hooks.afterVerify, { ...ctx, result: v }, reasons.unexpectedVerifyError)
   if (after) return (g.paymentRequired(after.reason), false)
@@ -69,10 +71,26 @@ export async function serveAuthCapturePayment(g: AuthCaptureGateParameters): Pro
   const id = collected.id
   const t = Date.now()
   const inserted = await g.store.insert({
-    id, network: r.network, requirements: r, paymentInfo: paymentInfoWire(collected.info), saltNonce: collected.saltNonce,
-    payer: collected.payer, payTo: r.payTo, maxAmount: r.amount, status: 'authorizing', captured: '0', voided: '0', refunded: '0',
-    captureDeadline: Number(r.extra.captureDeadline), refundDeadline: Number(r.extra.refundDeadline), authorizeTransaction: '', captureTransaction: '',
-    tag: g.tag, createdAt: t, updatedAt: t, version: 0,
+    id,
+    network: r.network,
+    requirements: r,
+    paymentInfo: paymentInfoWire(collected.info),
+    saltNonce: collected.saltNonce,
+    payer: collected.payer,
+    payTo: r.payTo,
+    maxAmount: r.amount,
+    status: 'authorizing',
+    captured: '0',
+    voided: '0',
+    refunded: '0',
+    captureDeadline: Number(r.extra.captureDeadline),
+    refundDeadline: Number(r.extra.refundDeadline),
+    authorizeTransaction: '',
+    captureTransaction: '',
+    tag: g.tag,
+    createdAt: t,
+    updatedAt: t,
+    version: 0,
   })
   if (!inserted) return (g.paymentRequired(reasons.duplicateSettlement), false)
   const authorized = await settleOnce(g.facilitator, body)
@@ -80,16 +98,24 @@ export async function serveAuthCapturePayment(g: AuthCaptureGateParameters): Pro
   if (!authorized.success) {
     await runObservers(g.hooks.afterSettle, { ...ctx, result: authorized }, g.onHookError)
     // Pending: the hold may still land, so the record stays `authorizing` for the sweep to decide.
-    if (authorized.errorReason !== reasons.settlementPending) await g.store.update(id, record.version, { status: 'failed', updatedAt: Date.now() })
+    if (authorized.errorReason !== reasons.settlementPending)
+      await g.store.update(id, record.version, { status: 'failed', updatedAt: Date.now() })
     g.res.setHeader(headers.response, encodeHeader(authorized))
     return (g.paymentRequired(authorized.errorReason ?? 'authorize failed'), false)
   }
-  await g.store.update(id, record.version, { status: 'held', authorizeTransaction: authorized.transaction, updatedAt: Date.now() })
+  await g.store.update(id, record.version, {
+    status: 'held',
+    authorizeTransaction: authorized.transaction,
+    updatedAt: Date.now(),
+  })
   // Every settle of the payment is observed (hold, capture, void): the platform's webhooks report each.
   const observe = (result: SettleResponse) => runObservers(g.hooks.afterSettle, { ...ctx, result }, g.onHookError)
   await observe(authorized)
   const lifecycle = { facilitator: g.facilitator, store: g.store, observe }
-  const report = (s: SettleResponse): SettleResponse => ({ ...s, extra: { ...s.extra, authorizeTransaction: authorized.transaction, paymentInfoHash: id } })
+  const report = (s: SettleResponse): SettleResponse => ({
+    ...s,
+    extra: { ...s.extra, authorizeTransaction: authorized.transaction, paymentInfoHash: id },
+  })
 
   const out = bufferResponse(g.res)
   try {
@@ -140,17 +166,36 @@ export async function serveAuthCapturePayment(g: AuthCaptureGateParameters): Pro
 
 /** One settle, and once more for `settlement_pending` with a transaction (the facilitator then waits for that one, never sends another). */
 async function settleOnce(f: SellerFacilitator, body: unknown): Promise<SettleResponse> {
-  const once = () => f.settle(body).catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
+  const once = () =>
+    f.settle(body).catch(
+      (e: Error): SettleResponse => ({
+        success: false,
+        errorReason: reasons.unexpectedSettleError,
+        errorMessage: e.message,
+        transaction: '',
+        network: '',
+      }),
+    )
   const first = await once()
   return !first.success && first.errorReason === reasons.settlementPending && first.transaction ? once() : first
 }
 
 /** Voids, reporting (never throwing) a failure: the hold then stays `held` in the store for a sweep to void. */
-async function voidOrWarn(c: Parameters<typeof voidHold>[0] & { observe(r: SettleResponse): Promise<void> }, id: `0x${string}`, warn: (err: unknown) => void): Promise<SettleResponse | undefined> {
+async function voidOrWarn(
+  c: Parameters<typeof voidHold>[0] & { observe(r: SettleResponse): Promise<void> },
+  id: `0x${string}`,
+  warn: (err: unknown) => void,
+): Promise<SettleResponse | undefined> {
   try {
     const v = await voidHold(c, id)
     await c.observe(v)
-    if (!v.success) warn(new BaseError('VOID_REFUSED', `auth-capture: the void of ${id} was refused (${v.errorReason}: ${v.errorMessage ?? ''}); the hold stays recorded for a later void`))
+    if (!v.success)
+      warn(
+        new BaseError(
+          'VOID_REFUSED',
+          `auth-capture: the void of ${id} was refused (${v.errorReason}: ${v.errorMessage ?? ''}); the hold stays recorded for a later void`,
+        ),
+      )
     return v
   } catch (e) {
     warn(e)

@@ -1,4 +1,4 @@
-import { keccak256, toHex, zeroAddress, type Address, type Hex } from 'viem'
+import { type Address, type Hex, keccak256, toHex, zeroAddress } from 'viem'
 import { BaseError } from '../../../../errors/index.js'
 import { receiveWithAuthorizationTypes } from '../../../eip712.js'
 import { reasons } from '../../reasons.js'
@@ -12,11 +12,23 @@ export type HoldContext = { facilitator: SellerFacilitator; store: HoldStore }
 
 /** A settle that could not be read answers as a refusal, never a throw: the hold's state is unchanged. */
 const settle = (f: SellerFacilitator, body: unknown): Promise<SettleResponse> =>
-  f.settle(body).catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: '' }))
+  f.settle(body).catch(
+    (e: Error): SettleResponse => ({
+      success: false,
+      errorReason: reasons.unexpectedSettleError,
+      errorMessage: e.message,
+      transaction: '',
+      network: '',
+    }),
+  )
 
 const lifecycleBody = (r: HoldRecord, payload: Record<string, unknown>) => ({
   x402Version: 2,
-  paymentPayload: { x402Version: 2, accepted: r.requirements, payload: { paymentInfo: r.paymentInfo, saltNonce: r.saltNonce, ...payload } },
+  paymentPayload: {
+    x402Version: 2,
+    accepted: r.requirements,
+    payload: { paymentInfo: r.paymentInfo, saltNonce: r.saltNonce, ...payload },
+  },
   paymentRequirements: r.requirements,
 })
 
@@ -35,25 +47,43 @@ async function load(store: HoldStore, id: Hex): Promise<HoldRecord> {
  * @example
  * await captureHold({ facilitator, store }, id, { amount: '600', closeOut: true })
  */
-export async function captureHold(c: HoldContext, id: Hex, o: { amount?: string; closeOut?: boolean } = {}): Promise<SettleResponse> {
+export async function captureHold(
+  c: HoldContext,
+  id: Hex,
+  o: { amount?: string; closeOut?: boolean } = {},
+): Promise<SettleResponse> {
   const r = await load(c.store, id)
   const { capturable, refundable } = balancesOf(r)
   const amount = o.amount === undefined ? capturable : BigInt(o.amount)
   if (capturable === 0n || amount <= 0n || amount > capturable) {
-    throw new BaseError('HOLD_AMOUNT_INVALID', `the payment holds ${capturable}; a capture takes more than 0 and at most that`)
+    throw new BaseError(
+      'HOLD_AMOUNT_INVALID',
+      `the payment holds ${capturable}; a capture takes more than 0 and at most that`,
+    )
   }
   const closeOut = o.closeOut === true && amount < capturable
-  const result = await settle(c.facilitator, lifecycleBody(r, {
-    type: 'capture', amount: amount.toString(), feeAmount: '0', feeReceiver: zeroAddress,
-    expectedCapturableAmount: capturable.toString(), expectedRefundableAmount: refundable.toString(),
-    ...(closeOut ? { closeOut: true } : {}), idempotencyKey: `capture:${r.captured}:${r.voided}:${r.refunded}`,
-  }))
+  const result = await settle(
+    c.facilitator,
+    lifecycleBody(r, {
+      type: 'capture',
+      amount: amount.toString(),
+      feeAmount: '0',
+      feeReceiver: zeroAddress,
+      expectedCapturableAmount: capturable.toString(),
+      expectedRefundableAmount: refundable.toString(),
+      ...(closeOut ? { closeOut: true } : {}),
+      idempotencyKey: `capture:${r.captured}:${r.voided}:${r.refunded}`,
+    }),
+  )
   if (result.success) {
     const voided = closeOut ? capturable - amount : 0n
     const captured = BigInt(r.captured) + amount
     await c.store.update(id, r.version, {
-      captured: captured.toString(), voided: (BigInt(r.voided) + voided).toString(),
-      status: amount + voided === capturable ? 'captured' : 'held', captureTransaction: result.transaction, updatedAt: Date.now(),
+      captured: captured.toString(),
+      voided: (BigInt(r.voided) + voided).toString(),
+      status: amount + voided === capturable ? 'captured' : 'held',
+      captureTransaction: result.transaction,
+      updatedAt: Date.now(),
     })
   }
   return result
@@ -66,7 +96,9 @@ export async function voidHold(c: HoldContext, id: Hex): Promise<SettleResponse>
   const result = await settle(c.facilitator, lifecycleBody(r, { type: 'void', idempotencyKey: `void:${r.captured}` }))
   if (result.success) {
     await c.store.update(id, r.version, {
-      voided: (BigInt(r.voided) + capturable).toString(), status: BigInt(r.captured) > 0n ? 'captured' : 'voided', updatedAt: Date.now(),
+      voided: (BigInt(r.voided) + capturable).toString(),
+      status: BigInt(r.captured) > 0n ? 'captured' : 'voided',
+      updatedAt: Date.now(),
     })
   } else if (result.errorReason === reasons.acZeroAuthorization && r.status === 'authorizing') {
     // The authorize never landed (a crash between asking and the answer): nothing is held.
@@ -87,26 +119,67 @@ export type RefundSigner = { address: Address; signTypedData(td: never): Promise
  * @example
  * await refundHold({ facilitator, store }, id, { amount: '300', signer: payToAccount })
  */
-export async function refundHold(c: HoldContext, id: Hex, o: { amount?: string; signer: RefundSigner; validitySeconds?: number }): Promise<SettleResponse> {
+export async function refundHold(
+  c: HoldContext,
+  id: Hex,
+  o: { amount?: string; signer: RefundSigner; validitySeconds?: number },
+): Promise<SettleResponse> {
   const r = await load(c.store, id)
   const { capturable, refundable } = balancesOf(r)
   const amount = o.amount === undefined ? refundable : BigInt(o.amount)
-  if (amount <= 0n || amount > refundable) throw new BaseError('HOLD_AMOUNT_INVALID', `the payment has ${refundable} captured and not refunded; a refund returns more than 0 and at most that`)
-  if (r.refundDeadline <= Math.floor(Date.now() / 1000)) throw new BaseError('REFUND_DEADLINE_PASSED', `the refund deadline ${new Date(r.refundDeadline * 1000).toISOString()} has passed`)
+  if (amount <= 0n || amount > refundable)
+    throw new BaseError(
+      'HOLD_AMOUNT_INVALID',
+      `the payment has ${refundable} captured and not refunded; a refund returns more than 0 and at most that`,
+    )
+  if (r.refundDeadline <= Math.floor(Date.now() / 1000))
+    throw new BaseError(
+      'REFUND_DEADLINE_PASSED',
+      `the refund deadline ${new Date(r.refundDeadline * 1000).toISOString()} has passed`,
+    )
   const e = r.requirements.extra
   const operator = e.captureAuthorizer as Address
   const validBefore = BigInt(Math.floor(Date.now() / 1000) + (o.validitySeconds ?? 600))
   // A fresh nonce per attempt; the idempotency key (the hold's state) keeps a retry from refunding twice.
-  const authorization = { from: r.payTo as Address, to: operator, value: amount, validAfter: 0n, validBefore, nonce: keccak256(toHex(`${id}:${r.refunded}:${Date.now()}:${Math.random()}`)) }
+  const authorization = {
+    from: r.payTo as Address,
+    to: operator,
+    value: amount,
+    validAfter: 0n,
+    validBefore,
+    nonce: keccak256(toHex(`${id}:${r.refunded}:${Date.now()}:${Math.random()}`)),
+  }
   const signature = await o.signer.signTypedData({
-    domain: { name: String(e.name), version: String(e.version), chainId: chainIdOf(r.network)!, verifyingContract: r.requirements.asset as Address },
-    types: receiveWithAuthorizationTypes, primaryType: 'ReceiveWithAuthorization', message: authorization,
+    domain: {
+      name: String(e.name),
+      version: String(e.version),
+      chainId: chainIdOf(r.network)!,
+      verifyingContract: r.requirements.asset as Address,
+    },
+    types: receiveWithAuthorizationTypes,
+    primaryType: 'ReceiveWithAuthorization',
+    message: authorization,
   } as never)
-  const result = await settle(c.facilitator, lifecycleBody(r, {
-    type: 'refund', amount: amount.toString(), expectedCapturableAmount: capturable.toString(), expectedRefundableAmount: refundable.toString(),
-    idempotencyKey: `refund:${r.captured}:${r.refunded}`,
-    refundFunding: { authorization: { ...authorization, value: amount.toString(), validAfter: '0', validBefore: validBefore.toString() }, signature },
-  }))
-  if (result.success) await c.store.update(id, r.version, { refunded: (BigInt(r.refunded) + amount).toString(), updatedAt: Date.now() })
+  const result = await settle(
+    c.facilitator,
+    lifecycleBody(r, {
+      type: 'refund',
+      amount: amount.toString(),
+      expectedCapturableAmount: capturable.toString(),
+      expectedRefundableAmount: refundable.toString(),
+      idempotencyKey: `refund:${r.captured}:${r.refunded}`,
+      refundFunding: {
+        authorization: {
+          ...authorization,
+          value: amount.toString(),
+          validAfter: '0',
+          validBefore: validBefore.toString(),
+        },
+        signature,
+      },
+    }),
+  )
+  if (result.success)
+    await c.store.update(id, r.version, { refunded: (BigInt(r.refunded) + amount).toString(), updatedAt: Date.now() })
   return result
 }

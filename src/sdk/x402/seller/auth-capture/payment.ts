@@ -1,15 +1,21 @@
-import { getAddress, isAddress, isHex, pad, toHex, type Address, type Hex } from 'viem'
-import { authCaptureDeployment } from '../../evm/auth-capture/contracts.js'
-import { paymentInfoHash, type PaymentInfo } from '../../evm/auth-capture/payment-info.js'
+import { type Address, getAddress, type Hex, isAddress, isHex, pad, toHex } from 'viem'
 import { networks } from '../../../../networks/registry.js'
+import { authCaptureDeployment } from '../../evm/auth-capture/contracts.js'
+import { type PaymentInfo, paymentInfoHash } from '../../evm/auth-capture/payment-info.js'
 import type { PaymentRequirements } from '../../types.js'
 import { isRecord } from '../../wire.js'
 
 /** A held payment as the seller derives it from the buyer's collect payload, before anything is sent. */
 export type CollectedPayment = { id: Hex; info: PaymentInfo; saltNonce: Hex; payer: Address }
 
-const word = (v: unknown): Hex | undefined => (typeof v === 'string' && isHex(v) && v.length === 66 ? (v.toLowerCase() as Hex) : undefined)
-const uint = (v: unknown): bigint | undefined => (typeof v === 'string' && /^\d{1,78}$/.test(v) ? BigInt(v) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined)
+const word = (v: unknown): Hex | undefined =>
+  typeof v === 'string' && isHex(v) && v.length === 66 ? (v.toLowerCase() as Hex) : undefined
+const uint = (v: unknown): bigint | undefined =>
+  typeof v === 'string' && /^\d{1,78}$/.test(v)
+    ? BigInt(v)
+    : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+      ? BigInt(v)
+      : undefined
 
 /** The chain id of a CAIP-2 `eip155:<id>` network. */
 export const chainIdOf = (network: string): number | undefined => {
@@ -32,15 +38,36 @@ export function collectedPayment(r: PaymentRequirements, payload: unknown): Coll
   const p = isRecord(payload.permit2Authorization) ? payload.permit2Authorization : undefined
   const from = a?.from ?? p?.from
   const expiry = uint(a?.validBefore ?? p?.deadline)
-  const salt = word(payload.salt), saltNonce = word(payload.saltNonce)
+  const salt = word(payload.salt),
+    saltNonce = word(payload.saltNonce)
   const chainId = chainIdOf(r.network)
-  const deployment = authCaptureDeployment(typeof r.extra.authCaptureEscrow === 'string' ? r.extra.authCaptureEscrow : undefined)
+  const deployment = authCaptureDeployment(
+    typeof r.extra.authCaptureEscrow === 'string' ? r.extra.authCaptureEscrow : undefined,
+  )
   const e = r.extra
-  if (typeof from !== 'string' || !isAddress(from, { strict: false }) || expiry === undefined || !salt || !saltNonce || !chainId || !deployment) return undefined
+  if (
+    typeof from !== 'string' ||
+    !isAddress(from, { strict: false }) ||
+    expiry === undefined ||
+    !salt ||
+    !saltNonce ||
+    !chainId ||
+    !deployment
+  )
+    return undefined
   const info: PaymentInfo = {
-    operator: getAddress(String(e.captureAuthorizer)), payer: getAddress(from), receiver: getAddress(r.payTo), token: getAddress(r.asset),
-    maxAmount: BigInt(r.amount), preApprovalExpiry: Number(expiry), authorizationExpiry: Number(e.captureDeadline), refundExpiry: Number(e.refundDeadline),
-    minFeeBps: Number(e.minFeeBps), maxFeeBps: Number(e.maxFeeBps), feeReceiver: getAddress(String(e.feeRecipient)), salt: BigInt(salt),
+    operator: getAddress(String(e.captureAuthorizer)),
+    payer: getAddress(from),
+    receiver: getAddress(r.payTo),
+    token: getAddress(r.asset),
+    maxAmount: BigInt(r.amount),
+    preApprovalExpiry: Number(expiry),
+    authorizationExpiry: Number(e.captureDeadline),
+    refundExpiry: Number(e.refundDeadline),
+    minFeeBps: Number(e.minFeeBps),
+    maxFeeBps: Number(e.maxFeeBps),
+    feeReceiver: getAddress(String(e.feeRecipient)),
+    salt: BigInt(salt),
   }
   return { id: paymentInfoHash(info, chainId, deployment.escrow), info, saltNonce, payer: info.payer }
 }

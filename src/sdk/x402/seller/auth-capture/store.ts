@@ -71,7 +71,11 @@ export interface HoldStore {
 export function memoryHoldStore(): HoldStore {
   const rows = new Map<string, HoldRecord>()
   const key = (id: string) => id.toLowerCase()
-  const copy = (r: HoldRecord): HoldRecord => ({ ...r, requirements: { ...r.requirements, extra: { ...r.requirements.extra } }, paymentInfo: { ...r.paymentInfo } })
+  const copy = (r: HoldRecord): HoldRecord => ({
+    ...r,
+    requirements: { ...r.requirements, extra: { ...r.requirements.extra } },
+    paymentInfo: { ...r.paymentInfo },
+  })
   return {
     async insert(r) {
       if (rows.has(key(r.id))) return false
@@ -85,6 +89,10 @@ export function memoryHoldStore(): HoldStore {
       rows.set(key(id), { ...cur, ...patch, version: version + 1 })
       return true
     },
-    list: async (statuses) => [...rows.values()].filter((r) => statuses.includes(r.status)).sort((a, b) => a.createdAt - b.createdAt).map(copy),
+    list: async (statuses) =>
+      [...rows.values()]
+        .filter((r) => statuses.includes(r.status))
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(copy),
   }
 }

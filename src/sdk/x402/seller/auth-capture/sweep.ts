@@ -27,7 +27,12 @@ export function sweepDue(r: HoldRecord, now: number, p: HoldSweepPolicy = HOLD_S
  * the capture deadline. The buyer gets them back now instead of reclaiming them itself after the
  * deadline. A hold that never landed (`authorizing`, nothing in escrow) is marked failed.
  */
-export async function sweepHolds(p: { store: HoldStore; facilitatorFor: (r: HoldRecord) => SellerFacilitator; now?: number; policy?: HoldSweepPolicy }): Promise<Array<{ hold: HoldRecord; result: SettleResponse }>> {
+export async function sweepHolds(p: {
+  store: HoldStore
+  facilitatorFor: (r: HoldRecord) => SellerFacilitator
+  now?: number
+  policy?: HoldSweepPolicy
+}): Promise<Array<{ hold: HoldRecord; result: SettleResponse }>> {
   const now = p.now ?? Date.now()
   const out: Array<{ hold: HoldRecord; result: SettleResponse }> = []
   for (const hold of await p.store.list(['authorizing', 'held'])) {

@@ -31,9 +31,17 @@ export type AuthCapturePrice = {
   refundDeadlineSeconds?: number
 }
 
-type Base = { network: string; asset: string; amount: string; payTo: string; method?: string; maxTimeoutSeconds?: number }
+type Base = {
+  network: string
+  asset: string
+  amount: string
+  payTo: string
+  method?: string
+  maxTimeoutSeconds?: number
+}
 
-const clamp = (v: number | undefined, d: number, min: number, max: number) => Math.min(max, Math.max(min, Math.floor(v ?? d)))
+const clamp = (v: number | undefined, d: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, Math.floor(v ?? d)))
 
 /**
  * The auth-capture requirements for one price, from the facilitator's /supported kind: its
@@ -43,23 +51,54 @@ const clamp = (v: number | undefined, d: number, min: number, max: number) => Ma
  * the gate could then neither capture nor void in the request, and the hold would sit until the
  * buyer reclaims it.
  */
-export function authCaptureRequirements(p: Base & AuthCapturePrice, network: string, x: Record<string, unknown>, now: number): PaymentRequirements {
+export function authCaptureRequirements(
+  p: Base & AuthCapturePrice,
+  network: string,
+  x: Record<string, unknown>,
+  now: number,
+): PaymentRequirements {
   const ra = x.receiverAuthorizer
   if (typeof ra !== 'string' || !isAddress(ra, { strict: false }) || isAddressEqual(ra, zeroAddress)) {
-    throw new BaseError('AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED', `the facilitator names no receiver authorizer for auth-capture on ${p.network}, so no hold could be captured or voided (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`)
+    throw new BaseError(
+      'AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED',
+      `the facilitator names no receiver authorizer for auth-capture on ${p.network}, so no hold could be captured or voided (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
+    )
   }
   const maxTimeoutSeconds = p.maxTimeoutSeconds ?? 120
   const L = AUTH_CAPTURE_LIMITS
-  const capture = clamp(p.captureDeadlineSeconds, L.captureDeadlineSeconds.default, maxTimeoutSeconds + L.marginSeconds, L.captureDeadlineSeconds.max)
-  const refund = clamp(p.refundDeadlineSeconds, Math.max(capture, L.refundDeadlineSeconds.default), capture, L.refundDeadlineSeconds.max)
+  const capture = clamp(
+    p.captureDeadlineSeconds,
+    L.captureDeadlineSeconds.default,
+    maxTimeoutSeconds + L.marginSeconds,
+    L.captureDeadlineSeconds.max,
+  )
+  const refund = clamp(
+    p.refundDeadlineSeconds,
+    Math.max(capture, L.refundDeadlineSeconds.default),
+    capture,
+    L.refundDeadlineSeconds.max,
+  )
   return {
-    scheme: AUTH_CAPTURE, network, asset: String(x.asset), amount: p.amount, payTo: p.payTo, maxTimeoutSeconds,
+    scheme: AUTH_CAPTURE,
+    network,
+    asset: String(x.asset),
+    amount: p.amount,
+    payTo: p.payTo,
+    maxTimeoutSeconds,
     extra: {
-      name: x.name, version: x.version, authCaptureEscrow: x.authCaptureEscrow ?? AUTH_CAPTURE_V1_1.escrow,
-      captureAuthorizer: x.captureAuthorizer, operatorType: 'delegated', receiverAuthorizer: ra,
-      paymentFlow: 'escrow', captureMode: p.captureMode ?? 'sync',
-      captureDeadline: now + capture, refundDeadline: now + refund,
-      feeRecipient: zeroAddress, minFeeBps: 0, maxFeeBps: 0,
+      name: x.name,
+      version: x.version,
+      authCaptureEscrow: x.authCaptureEscrow ?? AUTH_CAPTURE_V1_1.escrow,
+      captureAuthorizer: x.captureAuthorizer,
+      operatorType: 'delegated',
+      receiverAuthorizer: ra,
+      paymentFlow: 'escrow',
+      captureMode: p.captureMode ?? 'sync',
+      captureDeadline: now + capture,
+      refundDeadline: now + refund,
+      feeRecipient: zeroAddress,
+      minFeeBps: 0,
+      maxFeeBps: 0,
       assetTransferMethod: p.method ?? 'eip3009',
     },
   }
@@ -72,20 +111,36 @@ export function authCaptureRequirements(p: Base & AuthCapturePrice, network: str
  * deadline no later than a fresh offer's and still far enough ahead that the payment's validity
  * and a capture fit before it, and the two deadlines as far apart as ours.
  */
-export function heldRequirements(offer: PaymentRequirements, accepted: unknown, now: number): PaymentRequirements | { reason: string; message: string } {
+export function heldRequirements(
+  offer: PaymentRequirements,
+  accepted: unknown,
+  now: number,
+): PaymentRequirements | { reason: string; message: string } {
   const a = isRecord(accepted) && isRecord(accepted.extra) ? accepted.extra : undefined
   const o = offer.extra
   const bad = (message: string) => ({ reason: reasons.acDeadlineOrdering, message })
   if (!a) return { reason: reasons.acExtra, message: 'the payment names no auth-capture terms' }
   for (const k of Object.keys(o)) {
     if (k === 'captureDeadline' || k === 'refundDeadline') continue
-    const same = typeof o[k] === 'string' && typeof a[k] === 'string' ? String(o[k]).toLowerCase() === String(a[k]).toLowerCase() : o[k] === a[k]
+    const same =
+      typeof o[k] === 'string' && typeof a[k] === 'string'
+        ? String(o[k]).toLowerCase() === String(a[k]).toLowerCase()
+        : o[k] === a[k]
     if (!same) return { reason: reasons.acExtra, message: `extra.${k} is not this seller's` }
   }
-  const capture = a.captureDeadline, refund = a.refundDeadline
-  if (typeof capture !== 'number' || typeof refund !== 'number' || !Number.isSafeInteger(capture) || !Number.isSafeInteger(refund)) return bad('captureDeadline and refundDeadline are whole seconds')
+  const capture = a.captureDeadline,
+    refund = a.refundDeadline
+  if (
+    typeof capture !== 'number' ||
+    typeof refund !== 'number' ||
+    !Number.isSafeInteger(capture) ||
+    !Number.isSafeInteger(refund)
+  )
+    return bad('captureDeadline and refundDeadline are whole seconds')
   if (capture > (o.captureDeadline as number)) return bad(`captureDeadline ${capture} is later than this seller offers`)
-  if (capture < now + offer.maxTimeoutSeconds + AUTH_CAPTURE_LIMITS.marginSeconds) return bad(`captureDeadline ${capture} is too near: ask for fresh terms`)
-  if (refund - capture !== (o.refundDeadline as number) - (o.captureDeadline as number)) return bad('refundDeadline is not as far beyond captureDeadline as this seller offers')
+  if (capture < now + offer.maxTimeoutSeconds + AUTH_CAPTURE_LIMITS.marginSeconds)
+    return bad(`captureDeadline ${capture} is too near: ask for fresh terms`)
+  if (refund - capture !== (o.refundDeadline as number) - (o.captureDeadline as number))
+    return bad('refundDeadline is not as far beyond captureDeadline as this seller offers')
   return { ...offer, extra: { ...o, captureDeadline: capture, refundDeadline: refund } }
 }

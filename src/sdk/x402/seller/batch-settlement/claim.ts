@@ -31,13 +31,25 @@ export type ChannelSettlement = {
  * One round's outcome: the claims sent, the sweeps, and what failed (`failedChannels`: channels
  * whose claim was refused or threw, left for the next round; `errors`: one line per failed step).
  */
-export type ClaimReport = { claims: { network: string; token: string; channels: number; transaction: string }[]; settlements: ChannelSettlement[]; errors: string[]; failedChannels: number }
+export type ClaimReport = {
+  claims: { network: string; token: string; channels: number; transaction: string }[]
+  settlements: ChannelSettlement[]
+  errors: string[]
+  failedChannels: number
+}
 
 /** What the duty asks of a facilitator: `/settle` of claim and settle payloads, over HTTP or in process. */
 export type ClaimFacilitator = Pick<SellerFacilitator, 'settle'>
 
-const requirementsFor = (network: string, token: string, payTo: string) =>
-  ({ scheme: BATCH_SETTLEMENT, network, asset: token, amount: '0', payTo, maxTimeoutSeconds: 0, extra: {} })
+const requirementsFor = (network: string, token: string, payTo: string) => ({
+  scheme: BATCH_SETTLEMENT,
+  network,
+  asset: token,
+  amount: '0',
+  payTo,
+  maxTimeoutSeconds: 0,
+  extra: {},
+})
 
 /**
  * The seller's batched settlement: claims every due group's newest vouchers in one `/settle` of
@@ -48,7 +60,13 @@ const requirementsFor = (network: string, token: string, payTo: string) =>
  * @example
  * const report = await claimAndSettle({ store, facilitator: facilitatorClient({ url }) })
  */
-export async function claimAndSettle(o: { store: ChannelStore; facilitator: ClaimFacilitator; policy?: ClaimPolicy; force?: boolean; now?: number }): Promise<ClaimReport> {
+export async function claimAndSettle(o: {
+  store: ChannelStore
+  facilitator: ClaimFacilitator
+  policy?: ClaimPolicy
+  force?: boolean
+  now?: number
+}): Promise<ClaimReport> {
   const policy = { ...DEFAULT_CLAIM_POLICY, ...o.policy }
   const now = o.now ?? Date.now()
   const report: ClaimReport = { claims: [], settlements: [], errors: [], failedChannels: 0 }
@@ -61,17 +79,40 @@ export async function claimAndSettle(o: { store: ChannelStore; facilitator: Clai
   for (const rows of groups.values()) {
     const unclaimed = rows.reduce((s, c) => s + BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed), 0n)
     const oldest = Math.min(...rows.map((c) => c.lastRequestAt))
-    const due = o.force || unclaimed >= policy.minUnclaimed || now - oldest >= policy.maxAgeMs || rows.some((c) => c.withdrawRequestedAt > 0)
+    const due =
+      o.force ||
+      unclaimed >= policy.minUnclaimed ||
+      now - oldest >= policy.maxAgeMs ||
+      rows.some((c) => c.withdrawRequestedAt > 0)
     if (!due) continue
     const { network, config } = rows[0]!
     for (let i = 0; i < rows.length; i += policy.maxClaimsPerBatch) {
       const batch = rows.slice(i, i + policy.maxClaimsPerBatch)
-      const claims = batch.map((c) => ({ voucher: { channel: c.config, maxClaimableAmount: c.signedMaxClaimable }, signature: c.signature, totalClaimed: c.chargedCumulativeAmount }))
+      const claims = batch.map((c) => ({
+        voucher: { channel: c.config, maxClaimableAmount: c.signedMaxClaimable },
+        signature: c.signature,
+        totalClaimed: c.chargedCumulativeAmount,
+      }))
       const r = requirementsFor(network, config.token, config.receiver)
-      const out = await o.facilitator.settle({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { type: 'claim', claims } }, paymentRequirements: r })
-        .catch((e: Error): SettleResponse => ({ success: false, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network }))
+      const out = await o.facilitator
+        .settle({
+          x402Version: 2,
+          paymentPayload: { x402Version: 2, accepted: r, payload: { type: 'claim', claims } },
+          paymentRequirements: r,
+        })
+        .catch(
+          (e: Error): SettleResponse => ({
+            success: false,
+            errorReason: 'unexpected_settle_error',
+            errorMessage: e.message,
+            transaction: '',
+            network,
+          }),
+        )
       if (!out.success) {
-        report.errors.push(`claim of ${batch.length} channel(s) on ${network}: ${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim())
+        report.errors.push(
+          `claim of ${batch.length} channel(s) on ${network}: ${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim(),
+        )
         report.failedChannels += batch.length
         continue
       }
@@ -79,18 +120,49 @@ export async function claimAndSettle(o: { store: ChannelStore; facilitator: Clai
       for (const c of batch) {
         await o.store.markClaimed(c.channelId, c.chargedCumulativeAmount)
         const k = [network, c.config.token, c.config.receiver].join('|').toLowerCase()
-        const s = receivers.get(k) ?? { network, token: c.config.token, receiver: c.config.receiver, claimTransaction: out.transaction, settle: out, channels: [] }
-        s.channels.push({ channelId: c.channelId, tag: c.tag, claimed: (BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed)).toString() })
+        const s = receivers.get(k) ?? {
+          network,
+          token: c.config.token,
+          receiver: c.config.receiver,
+          claimTransaction: out.transaction,
+          settle: out,
+          channels: [],
+        }
+        s.channels.push({
+          channelId: c.channelId,
+          tag: c.tag,
+          claimed: (BigInt(c.chargedCumulativeAmount) - BigInt(c.totalClaimed)).toString(),
+        })
         receivers.set(k, s)
       }
     }
   }
   for (const s of receivers.values()) {
     const r = requirementsFor(s.network, s.token, s.receiver)
-    const out = await o.facilitator.settle({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: r, payload: { type: 'settle', receiver: s.receiver, token: s.token } }, paymentRequirements: r })
-      .catch((e: Error): SettleResponse => ({ success: false, errorReason: 'unexpected_settle_error', errorMessage: e.message, transaction: '', network: s.network }))
+    const out = await o.facilitator
+      .settle({
+        x402Version: 2,
+        paymentPayload: {
+          x402Version: 2,
+          accepted: r,
+          payload: { type: 'settle', receiver: s.receiver, token: s.token },
+        },
+        paymentRequirements: r,
+      })
+      .catch(
+        (e: Error): SettleResponse => ({
+          success: false,
+          errorReason: 'unexpected_settle_error',
+          errorMessage: e.message,
+          transaction: '',
+          network: s.network,
+        }),
+      )
     // Claimed but not swept stays owed to the receiver on chain: the next round's settle sweeps it.
-    if (!out.success) report.errors.push(`settle to ${s.receiver} on ${s.network}: ${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim())
+    if (!out.success)
+      report.errors.push(
+        `settle to ${s.receiver} on ${s.network}: ${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim(),
+      )
     report.settlements.push({ ...s, settle: out })
   }
   return report

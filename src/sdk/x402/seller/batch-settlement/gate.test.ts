@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { channelIdOf, voucherTypedData, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { type ChannelConfig, channelIdOf, voucherTypedData } from '../../evm/batch-settlement/contracts.js'
 import { reasons } from '../../reasons.js'
 import { decodeHeader, encodeHeader } from '../../wire.js'
 import { paymentGate } from '../middleware.js'
 import { settleAmount } from '../usage.js'
-import { memoryChannelStore, type ChannelStore } from './store.js'
+import { type ChannelStore, memoryChannelStore } from './store.js'
 
 /**
  * The batch-settlement gate over HTTP with a channel whose mirror is fresh (so vouchers are
@@ -22,10 +22,44 @@ const AUTHORIZER = '0x00000000000000000000000000000000000000c3'
 const PAY_TO = '0x00000000000000000000000000000000000000b2'
 const PRICE = 1000n
 const payer = privateKeyToAccount(generatePrivateKey())
-const config: ChannelConfig = { payer: payer.address, payerAuthorizer: payer.address, receiver: PAY_TO, receiverAuthorizer: AUTHORIZER, token: ASSET, withdrawDelay: 900, salt: `0x${'00'.repeat(32)}` }
+const config: ChannelConfig = {
+  payer: payer.address,
+  payerAuthorizer: payer.address,
+  receiver: PAY_TO,
+  receiverAuthorizer: AUTHORIZER,
+  token: ASSET,
+  withdrawDelay: 900,
+  salt: `0x${'00'.repeat(32)}`,
+}
 const channelId = channelIdOf(config, CHAIN)
-const offer = { scheme: 'batch-settlement', network: NETWORK, asset: ASSET, amount: String(PRICE), payTo: PAY_TO, maxTimeoutSeconds: 120, extra: { name: 'USD Coin', version: '2', receiverAuthorizer: AUTHORIZER, withdrawDelay: 900 } }
-const supported = { kinds: [{ x402Version: 2, scheme: 'batch-settlement', network: NETWORK, extra: { asset: ASSET, symbol: 'USDC', name: 'USD Coin', version: '2', decimals: 6, receiverAuthorizer: AUTHORIZER } }], extensions: [], signers: {} }
+const offer = {
+  scheme: 'batch-settlement',
+  network: NETWORK,
+  asset: ASSET,
+  amount: String(PRICE),
+  payTo: PAY_TO,
+  maxTimeoutSeconds: 120,
+  extra: { name: 'USD Coin', version: '2', receiverAuthorizer: AUTHORIZER, withdrawDelay: 900 },
+}
+const supported = {
+  kinds: [
+    {
+      x402Version: 2,
+      scheme: 'batch-settlement',
+      network: NETWORK,
+      extra: {
+        asset: ASSET,
+        symbol: 'USDC',
+        name: 'USD Coin',
+        version: '2',
+        decimals: 6,
+        receiverAuthorizer: AUTHORIZER,
+      },
+    },
+  ],
+  extensions: [],
+  signers: {},
+}
 
 let store: ChannelStore
 let server: Server
@@ -42,7 +76,11 @@ beforeAll(async () => {
     facilitatorCalls.push(path)
     return new Response(JSON.stringify({ isValid: false, invalidReason: 'not expected' }))
   }) as unknown as typeof fetch
-  const route = { prices: [{ network: NETWORK, asset: 'USDC', amount: String(PRICE), payTo: PAY_TO, scheme: 'batch-settlement' as const }] }
+  const route = {
+    prices: [
+      { network: NETWORK, asset: 'USDC', amount: String(PRICE), payTo: PAY_TO, scheme: 'batch-settlement' as const },
+    ],
+  }
   const gate = paymentGate({
     facilitator: { url: 'http://facilitator.test', fetch: facilitatorFetch },
     routes: { '/ok': route, '/slow': route, '/fail': route, '/metered': route },
@@ -67,10 +105,27 @@ beforeEach(async () => {
   facilitatorCalls.length = 0
   // A channel after its deposit: 2000 charged, balance 30000, mirror read just now.
   const now = Date.now()
-  await store.reserve({ now, expectedCharged: '0', record: {
-    channelId, network: NETWORK, config, chargedCumulativeAmount: '2000', signedMaxClaimable: '2000', signature: await sign(2000n),
-    balance: '30000', totalClaimed: '0', withdrawRequestedAt: 0, refundNonce: '0', syncedAt: now, lastRequestAt: now, pendingId: 'p', pendingExpiresAt: now + 1000, tag: null,
-  } })
+  await store.reserve({
+    now,
+    expectedCharged: '0',
+    record: {
+      channelId,
+      network: NETWORK,
+      config,
+      chargedCumulativeAmount: '2000',
+      signedMaxClaimable: '2000',
+      signature: await sign(2000n),
+      balance: '30000',
+      totalClaimed: '0',
+      withdrawRequestedAt: 0,
+      refundNonce: '0',
+      syncedAt: now,
+      lastRequestAt: now,
+      pendingId: 'p',
+      pendingExpiresAt: now + 1000,
+      tag: null,
+    },
+  })
   await store.commit(channelId, 'p', {})
 })
 
@@ -78,17 +133,46 @@ async function sign(amount: bigint) {
   return payer.signTypedData(voucherTypedData(CHAIN, channelId, amount))
 }
 async function pay(path: string, cumulative: bigint) {
-  const payment = { x402Version: 2, accepted: offer, payload: { type: 'voucher', channelConfig: config, voucher: { channelId, maxClaimableAmount: String(cumulative), signature: await sign(cumulative) } } }
+  const payment = {
+    x402Version: 2,
+    accepted: offer,
+    payload: {
+      type: 'voucher',
+      channelConfig: config,
+      voucher: { channelId, maxClaimableAmount: String(cumulative), signature: await sign(cumulative) },
+    },
+  }
   const r = await fetch(`${url}${path}`, { headers: { 'PAYMENT-SIGNATURE': encodeHeader(payment) } })
-  return { status: r.status, body: await r.text(), required: decodeHeader<any>(r.headers.get('payment-required')), receipt: decodeHeader<any>(r.headers.get('payment-response')) }
+  return {
+    status: r.status,
+    body: await r.text(),
+    required: decodeHeader<any>(r.headers.get('payment-required')),
+    receipt: decodeHeader<any>(r.headers.get('payment-response')),
+  }
 }
 const charged = async () => (await store.get(channelId))!.chargedCumulativeAmount
 
 describe('batch-settlement in the payment gate', () => {
   it('a voucher for the charged total plus the price is checked locally and committed after the handler', async () => {
     const r = await pay('/ok', 3000n)
-    expect(r).toMatchObject({ status: 200, body: 'ok', receipt: { success: true, transaction: '', network: NETWORK, extra: { chargedAmount: '1000', channelState: { channelId, balance: '30000', chargedCumulativeAmount: '3000' } } } })
-    expect(await store.get(channelId)).toMatchObject({ chargedCumulativeAmount: '3000', signedMaxClaimable: '3000', pendingId: null })
+    expect(r).toMatchObject({
+      status: 200,
+      body: 'ok',
+      receipt: {
+        success: true,
+        transaction: '',
+        network: NETWORK,
+        extra: {
+          chargedAmount: '1000',
+          channelState: { channelId, balance: '30000', chargedCumulativeAmount: '3000' },
+        },
+      },
+    })
+    expect(await store.get(channelId)).toMatchObject({
+      chargedCumulativeAmount: '3000',
+      signedMaxClaimable: '3000',
+      pendingId: null,
+    })
     expect(facilitatorCalls).toEqual([])
   })
 
@@ -127,18 +211,44 @@ describe('batch-settlement in the payment gate', () => {
     expect(r.required.error).toBe('invalid_batch_settlement_evm_cumulative_amount_mismatch')
     const extra = r.required.accepts.find((a: { scheme: string }) => a.scheme === 'batch-settlement').extra
     expect(extra).toMatchObject({
-      receiverAuthorizer: AUTHORIZER, withdrawDelay: 900,
-      channelState: { channelId, balance: '30000', totalClaimed: '0', withdrawRequestedAt: 0, refundNonce: '0', chargedCumulativeAmount: '2000' },
+      receiverAuthorizer: AUTHORIZER,
+      withdrawDelay: 900,
+      channelState: {
+        channelId,
+        balance: '30000',
+        totalClaimed: '0',
+        withdrawRequestedAt: 0,
+        refundNonce: '0',
+        chargedCumulativeAmount: '2000',
+      },
       voucherState: { signedMaxClaimable: '2000', signature: await sign(2000n) },
     })
     expect(await store.get(channelId)).toMatchObject({ chargedCumulativeAmount: '2000', pendingId: null })
   })
 
   it('a voucher above the balance or signed by another key is refused with the spec reason, nothing charged', async () => {
-    await store.reserve({ now: Date.now(), expectedCharged: '2000', record: { ...(await store.get(channelId))!, pendingId: 'q', pendingExpiresAt: Date.now() + 1000 } })
+    await store.reserve({
+      now: Date.now(),
+      expectedCharged: '2000',
+      record: { ...(await store.get(channelId))!, pendingId: 'q', pendingExpiresAt: Date.now() + 1000 },
+    })
     await store.commit(channelId, 'q', { chargedCumulativeAmount: '29500' })
     expect((await pay('/ok', 30_500n)).required.error).toBe(reasons.batchCumulativeExceedsBalance)
-    const payment = { x402Version: 2, accepted: offer, payload: { type: 'voucher', channelConfig: config, voucher: { channelId, maxClaimableAmount: '30500', signature: await privateKeyToAccount(generatePrivateKey()).signTypedData(voucherTypedData(CHAIN, channelId, 30_500n)) } } }
+    const payment = {
+      x402Version: 2,
+      accepted: offer,
+      payload: {
+        type: 'voucher',
+        channelConfig: config,
+        voucher: {
+          channelId,
+          maxClaimableAmount: '30500',
+          signature: await privateKeyToAccount(generatePrivateKey()).signTypedData(
+            voucherTypedData(CHAIN, channelId, 30_500n),
+          ),
+        },
+      },
+    }
     const r = await fetch(`${url}/ok`, { headers: { 'PAYMENT-SIGNATURE': encodeHeader(payment) } })
     expect(decodeHeader<any>(r.headers.get('payment-required')).error).toBe(reasons.batchVoucherSignature)
     expect(await charged()).toBe('29500')

@@ -9,7 +9,7 @@ import type { hookLists, SellerHookContext } from '../hooks.js'
 import type { Offer } from '../offers.js'
 import { bufferResponse } from '../response-buffer.js'
 import { takeSettlementAmount } from '../usage.js'
-import { readChannelPayment, type ChannelPayment } from './payload.js'
+import { type ChannelPayment, readChannelPayment } from './payload.js'
 import type { ChannelMirror, ChannelRecord, ChannelStore } from './store.js'
 import { verifyVoucherLocally } from './verify.js'
 
@@ -56,16 +56,31 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
   const price = BigInt(r.amount)
   const paid = p.type !== 'refund'
   const signed = p.maxClaimableAmount
-  const charged = current ? BigInt(current.chargedCumulativeAmount) : paid ? (signed > price ? signed - price : 0n) : signed
-  if (signed !== (paid ? charged + price : charged)) return corrective(g, current ?? provisional(p, r, charged, now, g.tag))
+  const charged = current
+    ? BigInt(current.chargedCumulativeAmount)
+    : paid
+      ? signed > price
+        ? signed - price
+        : 0n
+      : signed
+  if (signed !== (paid ? charged + price : charged))
+    return corrective(g, current ?? provisional(p, r, charged, now, g.tag))
 
   const before = await runGuards(g.hooks.beforeVerify, g.ctx, reasons.unexpectedVerifyError)
   if (before) return g.paymentRequired(g.offers, before.reason)
   let mirror: ChannelMirror | undefined
   let verdict: VerifyResponse
-  const local = p.type === 'voucher' ? await verifyVoucherLocally({ ...p, channel: current, ttlMs: g.ttlMs, now }) : undefined
+  const local =
+    p.type === 'voucher' ? await verifyVoucherLocally({ ...p, channel: current, ttlMs: g.ttlMs, now }) : undefined
   if (local) {
-    verdict = local.isValid ? { isValid: true, payer: p.config.payer } : { isValid: false, invalidReason: local.invalidReason, invalidMessage: local.invalidMessage, payer: p.config.payer }
+    verdict = local.isValid
+      ? { isValid: true, payer: p.config.payer }
+      : {
+          isValid: false,
+          invalidReason: local.invalidReason,
+          invalidMessage: local.invalidMessage,
+          payer: p.config.payer,
+        }
   } else {
     try {
       verdict = await g.facilitator.verify({ x402Version: 2, paymentPayload: g.payment, paymentRequirements: r })
@@ -80,8 +95,11 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
 
   const pendingId = randomUUID()
   const record: ChannelRecord = {
-    ...provisional(p, r, charged, now, g.tag), ...(current ? pick(current) : {}), ...(mirror ?? {}),
-    pendingId, pendingExpiresAt: now + pendingTtl(r.maxTimeoutSeconds),
+    ...provisional(p, r, charged, now, g.tag),
+    ...(current ? pick(current) : {}),
+    ...(mirror ?? {}),
+    pendingId,
+    pendingExpiresAt: now + pendingTtl(r.maxTimeoutSeconds),
   }
   const held = await g.store.reserve({ record, expectedCharged: charged.toString(), mirror, now })
   if (held.status === 'busy') return g.paymentRequired(g.offers, reasons.batchChannelBusy)
@@ -120,8 +138,15 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
   let synced: ChannelMirror | undefined
   if (p.type === 'deposit') {
     // The deposit is the one transaction of a channel's life, sent only for a handler that succeeded.
-    result = await g.facilitator.settle({ x402Version: 2, paymentPayload: g.payment, paymentRequirements: r })
-      .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: r.network }))
+    result = await g.facilitator.settle({ x402Version: 2, paymentPayload: g.payment, paymentRequirements: r }).catch(
+      (e: Error): SettleResponse => ({
+        success: false,
+        errorReason: reasons.unexpectedSettleError,
+        errorMessage: e.message,
+        transaction: '',
+        network: r.network,
+      }),
+    )
     if (!result.success) {
       await runObservers(g.hooks.afterSettle, { ...g.ctx, result }, g.onHookError)
       return refuse(result.errorReason ?? 'settlement failed', result)
@@ -129,15 +154,34 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
     synced = mirrorOf(isRecord(result.extra) ? result.extra.channelState : undefined, Date.now())
   }
   const committed = await g.store.commit(p.channelId, pendingId, {
-    chargedCumulativeAmount: newCharged, signedMaxClaimable: signed.toString(), signature: p.signature, lastRequestAt: Date.now(), ...(synced ?? {}),
+    chargedCumulativeAmount: newCharged,
+    signedMaxClaimable: signed.toString(),
+    signature: p.signature,
+    lastRequestAt: Date.now(),
+    ...(synced ?? {}),
   })
   // Our hold expired and another request took the channel: this answer is not paid for (a deposit, if any, stays the buyer's).
   if (!committed) return refuse(reasons.batchChannelBusy)
   const view = { ...state, ...(synced ?? {}) }
-  const channelState = { channelId: p.channelId, balance: view.balance, totalClaimed: view.totalClaimed, withdrawRequestedAt: view.withdrawRequestedAt, refundNonce: view.refundNonce, chargedCumulativeAmount: newCharged }
-  result = p.type === 'deposit'
-    ? { ...result!, extra: { ...result!.extra, channelState, chargedAmount: used } }
-    : { success: true, payer: p.config.payer.toLowerCase(), transaction: '', network: r.network, amount: '', extra: { channelState, chargedAmount: used } }
+  const channelState = {
+    channelId: p.channelId,
+    balance: view.balance,
+    totalClaimed: view.totalClaimed,
+    withdrawRequestedAt: view.withdrawRequestedAt,
+    refundNonce: view.refundNonce,
+    chargedCumulativeAmount: newCharged,
+  }
+  result =
+    p.type === 'deposit'
+      ? { ...result!, extra: { ...result!.extra, channelState, chargedAmount: used } }
+      : {
+          success: true,
+          payer: p.config.payer.toLowerCase(),
+          transaction: '',
+          network: r.network,
+          amount: '',
+          extra: { channelState, chargedAmount: used },
+        }
   await runObservers(g.hooks.afterSettle, { ...g.ctx, result }, g.onHookError)
   g.res.setHeader(headers.response, encodeHeader(result))
   g.res.setHeader('Cache-Control', 'private')
@@ -149,12 +193,33 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
  * charged is claimed, never refunded) and the refund nonce it mirrored; the facilitator signs as
  * the receiver authorizer the channel delegates to and sends both in one transaction.
  */
-async function refund(g: ChannelGateParameters, p: ChannelPayment, state: ChannelRecord, pendingId: string, release: () => Promise<void>): Promise<void> {
+async function refund(
+  g: ChannelGateParameters,
+  p: ChannelPayment,
+  state: ChannelRecord,
+  pendingId: string,
+  release: () => Promise<void>,
+): Promise<void> {
   const r = g.requirements
-  const claims = [{ voucher: { channel: p.config, maxClaimableAmount: p.maxClaimableAmount.toString() }, signature: p.signature, totalClaimed: state.chargedCumulativeAmount }]
+  const claims = [
+    {
+      voucher: { channel: p.config, maxClaimableAmount: p.maxClaimableAmount.toString() },
+      signature: p.signature,
+      totalClaimed: state.chargedCumulativeAmount,
+    },
+  ]
   const payload = { ...p.raw, refundNonce: state.refundNonce, claims }
-  const result = await g.facilitator.settle({ x402Version: 2, paymentPayload: { ...g.payment, payload }, paymentRequirements: r })
-    .catch((e: Error): SettleResponse => ({ success: false, errorReason: reasons.unexpectedSettleError, errorMessage: e.message, transaction: '', network: r.network }))
+  const result = await g.facilitator
+    .settle({ x402Version: 2, paymentPayload: { ...g.payment, payload }, paymentRequirements: r })
+    .catch(
+      (e: Error): SettleResponse => ({
+        success: false,
+        errorReason: reasons.unexpectedSettleError,
+        errorMessage: e.message,
+        transaction: '',
+        network: r.network,
+      }),
+    )
   await runObservers(g.hooks.afterSettle, { ...g.ctx, result }, g.onHookError)
   if (!result.success) {
     await release()
@@ -164,7 +229,13 @@ async function refund(g: ChannelGateParameters, p: ChannelPayment, state: Channe
   const after = mirrorOf(isRecord(result.extra) ? result.extra.channelState : undefined, Date.now())
   if (!after || BigInt(after.balance) <= BigInt(state.chargedCumulativeAmount)) await g.store.remove(p.channelId)
   else await g.store.commit(p.channelId, pendingId, { ...after, totalClaimed: after.totalClaimed })
-  const extra = { ...result.extra, channelState: { ...(isRecord(result.extra?.channelState) ? result.extra.channelState : {}), chargedCumulativeAmount: state.chargedCumulativeAmount } }
+  const extra = {
+    ...result.extra,
+    channelState: {
+      ...(isRecord(result.extra?.channelState) ? result.extra.channelState : {}),
+      chargedCumulativeAmount: state.chargedCumulativeAmount,
+    },
+  }
   g.res.statusCode = 200
   g.res.setHeader(headers.response, encodeHeader({ ...result, extra }))
   g.res.setHeader('Cache-Control', 'private')
@@ -179,32 +250,78 @@ async function refund(g: ChannelGateParameters, p: ChannelPayment, state: Channe
  * official client checks that voucher's signature and resumes from our total.
  */
 function corrective(g: ChannelGateParameters, c: ChannelRecord): void {
-  const offers = g.offers.map((o) => (o.v2.scheme === g.requirements.scheme && o.v2.network === g.requirements.network
-    ? { ...o, v2: { ...o.v2, extra: {
-        ...o.v2.extra,
-        channelState: { channelId: c.channelId, balance: c.balance, totalClaimed: c.totalClaimed, withdrawRequestedAt: c.withdrawRequestedAt, refundNonce: c.refundNonce, chargedCumulativeAmount: c.chargedCumulativeAmount },
-        voucherState: { signedMaxClaimable: c.signedMaxClaimable, signature: c.signature },
-      } } }
-    : o))
+  const offers = g.offers.map((o) =>
+    o.v2.scheme === g.requirements.scheme && o.v2.network === g.requirements.network
+      ? {
+          ...o,
+          v2: {
+            ...o.v2,
+            extra: {
+              ...o.v2.extra,
+              channelState: {
+                channelId: c.channelId,
+                balance: c.balance,
+                totalClaimed: c.totalClaimed,
+                withdrawRequestedAt: c.withdrawRequestedAt,
+                refundNonce: c.refundNonce,
+                chargedCumulativeAmount: c.chargedCumulativeAmount,
+              },
+              voucherState: { signedMaxClaimable: c.signedMaxClaimable, signature: c.signature },
+            },
+          },
+        }
+      : o,
+  )
   g.paymentRequired(offers, reasons.batchCumulativeAmountMismatch)
 }
 
 /** A record for a channel we hold nothing of yet (state lost, or the first deposit), from the payload itself. */
-function provisional(p: ChannelPayment, r: PaymentRequirements, charged: bigint, now: number, tag: string | null): ChannelRecord {
+function provisional(
+  p: ChannelPayment,
+  r: PaymentRequirements,
+  charged: bigint,
+  now: number,
+  tag: string | null,
+): ChannelRecord {
   return {
-    channelId: p.channelId, network: r.network, config: p.config, chargedCumulativeAmount: charged.toString(),
-    signedMaxClaimable: p.maxClaimableAmount.toString(), signature: p.signature, balance: '0', totalClaimed: '0', withdrawRequestedAt: 0, refundNonce: '0',
-    syncedAt: null, lastRequestAt: now, pendingId: null, pendingExpiresAt: null, tag,
+    channelId: p.channelId,
+    network: r.network,
+    config: p.config,
+    chargedCumulativeAmount: charged.toString(),
+    signedMaxClaimable: p.maxClaimableAmount.toString(),
+    signature: p.signature,
+    balance: '0',
+    totalClaimed: '0',
+    withdrawRequestedAt: 0,
+    refundNonce: '0',
+    syncedAt: null,
+    lastRequestAt: now,
+    pendingId: null,
+    pendingExpiresAt: null,
+    tag,
   }
 }
 
 const pick = (c: ChannelRecord): Partial<ChannelRecord> => ({
-  chargedCumulativeAmount: c.chargedCumulativeAmount, signedMaxClaimable: c.signedMaxClaimable, signature: c.signature, balance: c.balance,
-  totalClaimed: c.totalClaimed, withdrawRequestedAt: c.withdrawRequestedAt, refundNonce: c.refundNonce, syncedAt: c.syncedAt, tag: c.tag ?? null,
+  chargedCumulativeAmount: c.chargedCumulativeAmount,
+  signedMaxClaimable: c.signedMaxClaimable,
+  signature: c.signature,
+  balance: c.balance,
+  totalClaimed: c.totalClaimed,
+  withdrawRequestedAt: c.withdrawRequestedAt,
+  refundNonce: c.refundNonce,
+  syncedAt: c.syncedAt,
+  tag: c.tag ?? null,
 })
 
 /** The facilitator's channel snapshot (verify `extra`, settle `extra.channelState`) as our mirror. */
 function mirrorOf(v: unknown, at: number): ChannelMirror | undefined {
   if (!isRecord(v) || typeof v.balance !== 'string' || typeof v.totalClaimed !== 'string') return undefined
-  return { balance: v.balance, totalClaimed: v.totalClaimed, withdrawRequestedAt: Number(v.withdrawRequestedAt ?? 0), refundNonce: String(v.refundNonce ?? '0'), syncedAt: at }
+  return {
+    balance: v.balance,
+    totalClaimed: v.totalClaimed,
+    withdrawRequestedAt: Number(v.withdrawRequestedAt ?? 0),
+    refundNonce: String(v.refundNonce ?? '0'),
+    syncedAt: at,
+  }
 }

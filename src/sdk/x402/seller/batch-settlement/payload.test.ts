@@ -1,6 +1,6 @@
-import { toHex, type Address } from 'viem'
+import { type Address, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { channelIdOf, type ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { type ChannelConfig, channelIdOf } from '../../evm/batch-settlement/contracts.js'
 import type { PaymentRequirements } from '../../types.js'
 import { readChannelPayment } from './payload.js'
 
@@ -14,11 +14,29 @@ const ours: Address = '0x00000000000000000000000000000000000000a9'
 const payTo: Address = '0x00000000000000000000000000000000000000c1'
 const token: Address = '0x00000000000000000000000000000000000000a1'
 const offer = (extra: Record<string, unknown>): PaymentRequirements => ({
-  scheme: 'batch-settlement', network: 'eip155:84532', asset: token, amount: '1000', payTo, maxTimeoutSeconds: 60, extra: { withdrawDelay: 900, ...extra },
+  scheme: 'batch-settlement',
+  network: 'eip155:84532',
+  asset: token,
+  amount: '1000',
+  payTo,
+  maxTimeoutSeconds: 60,
+  extra: { withdrawDelay: 900, ...extra },
 })
 const payload = (receiverAuthorizer: Address) => {
-  const config: ChannelConfig = { payer: buyer, payerAuthorizer: buyer, receiver: payTo, receiverAuthorizer, token, withdrawDelay: 900, salt: toHex(1, { size: 32 }) }
-  return { type: 'voucher', channelConfig: config, voucher: { channelId: channelIdOf(config, 84532), maxClaimableAmount: '1000', signature: `0x${'11'.repeat(65)}` } }
+  const config: ChannelConfig = {
+    payer: buyer,
+    payerAuthorizer: buyer,
+    receiver: payTo,
+    receiverAuthorizer,
+    token,
+    withdrawDelay: 900,
+    salt: toHex(1, { size: 32 }),
+  }
+  return {
+    type: 'voucher',
+    channelConfig: config,
+    voucher: { channelId: channelIdOf(config, 84532), maxClaimableAmount: '1000', signature: `0x${'11'.repeat(65)}` },
+  }
 }
 
 describe('readChannelPayment: the receiver authorizer', () => {
@@ -27,7 +45,9 @@ describe('readChannelPayment: the receiver authorizer', () => {
     expect('config' in p && p.config.receiverAuthorizer.toLowerCase()).toBe(ours)
   })
   it('refuses a self-authorized channel against an offer naming ours', () => {
-    expect(readChannelPayment(payload(buyer), offer({ receiverAuthorizer: ours }))).toMatchObject({ reason: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch' })
+    expect(readChannelPayment(payload(buyer), offer({ receiverAuthorizer: ours }))).toMatchObject({
+      reason: 'invalid_batch_settlement_evm_receiver_authorizer_mismatch',
+    })
   })
   it('refuses any channel against an offer naming no authorizer (or not an address), as malformed requirements', () => {
     for (const extra of [{}, { receiverAuthorizer: 'nobody' }, { receiverAuthorizer: 7 }]) {

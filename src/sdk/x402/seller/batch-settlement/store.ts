@@ -30,10 +30,16 @@ export type ChannelRecord = {
 }
 
 /** `created`: the channel was new, so releasing the reservation forgets it again. */
-export type ReserveResult = { status: 'reserved'; created: boolean } | { status: 'busy' } | { status: 'stale'; current: ChannelRecord }
+export type ReserveResult =
+  | { status: 'reserved'; created: boolean }
+  | { status: 'busy' }
+  | { status: 'stale'; current: ChannelRecord }
 
 /** The on-chain mirror a verify, deposit or refund answered. */
-export type ChannelMirror = Pick<ChannelRecord, 'balance' | 'totalClaimed' | 'withdrawRequestedAt' | 'refundNonce' | 'syncedAt'>
+export type ChannelMirror = Pick<
+  ChannelRecord,
+  'balance' | 'totalClaimed' | 'withdrawRequestedAt' | 'refundNonce' | 'syncedAt'
+>
 
 /**
  * Channel state behind the payment gate, shared by every replica that serves the same sellers.
@@ -49,7 +55,12 @@ export interface ChannelStore {
    * when its charged total is `expectedCharged` and no live reservation holds it, and then
    * refreshes the mirror when `mirror` is given.
    */
-  reserve(p: { record: ChannelRecord; expectedCharged: string; mirror?: ChannelMirror; now: number }): Promise<ReserveResult>
+  reserve(p: {
+    record: ChannelRecord
+    expectedCharged: string
+    mirror?: ChannelMirror
+    now: number
+  }): Promise<ReserveResult>
   /** Applies `patch` and clears the reservation, only while `pendingId` still holds it; false when it did not. */
   commit(channelId: Hex, pendingId: string, patch: Partial<ChannelRecord>): Promise<boolean>
   /** Drops `pendingId`'s reservation (a failed handler, a refused settle); a record that was never committed goes with it. */
@@ -81,7 +92,13 @@ export function memoryChannelStore(): ChannelStore {
       }
       if (cur.chargedCumulativeAmount !== expectedCharged) return { status: 'stale', current: { ...cur } }
       if (live(cur, now)) return { status: 'busy' }
-      rows.set(key(record.channelId), { ...cur, ...(mirror ?? {}), pendingId: record.pendingId, pendingExpiresAt: record.pendingExpiresAt, lastRequestAt: now })
+      rows.set(key(record.channelId), {
+        ...cur,
+        ...(mirror ?? {}),
+        pendingId: record.pendingId,
+        pendingExpiresAt: record.pendingExpiresAt,
+        lastRequestAt: now,
+      })
       return { status: 'reserved', created: false }
     },
     async commit(id, pendingId, patch) {
@@ -96,7 +113,10 @@ export function memoryChannelStore(): ChannelStore {
       if (opts?.drop) rows.delete(key(id))
       else rows.set(key(id), { ...cur, pendingId: null, pendingExpiresAt: null })
     },
-    claimable: async () => [...rows.values()].filter((r) => BigInt(r.chargedCumulativeAmount) > BigInt(r.totalClaimed)).map((r) => ({ ...r })),
+    claimable: async () =>
+      [...rows.values()]
+        .filter((r) => BigInt(r.chargedCumulativeAmount) > BigInt(r.totalClaimed))
+        .map((r) => ({ ...r })),
     async markClaimed(id, totalClaimed) {
       const cur = rows.get(key(id))
       if (cur && BigInt(totalClaimed) > BigInt(cur.totalClaimed)) rows.set(key(id), { ...cur, totalClaimed })

@@ -1,8 +1,8 @@
-import { isAddressEqual, zeroAddress, type Hex } from 'viem'
-import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
+import { type Hex, isAddressEqual, zeroAddress } from 'viem'
 import { channelIdMemo } from '../../evm/batch-settlement/channel-id.js'
-import { reasons } from '../../reasons.js'
+import type { ChannelConfig } from '../../evm/batch-settlement/contracts.js'
 import { voucherSignedBy } from '../../evm/batch-settlement/voucher-signer.js'
+import { reasons } from '../../reasons.js'
 import type { ChannelRecord } from './store.js'
 
 export type LocalVerdict = { isValid: true } | { isValid: false; invalidReason: string; invalidMessage: string }
@@ -15,20 +15,42 @@ export type LocalVerdict = { isValid: true } | { isValid: false; invalidReason: 
  * ask the facilitator.
  */
 export async function verifyVoucherLocally(p: {
-  config: ChannelConfig; channelId: Hex; maxClaimableAmount: bigint; signature: Hex; chainId: number
-  channel: ChannelRecord | undefined; ttlMs: number; now: number
+  config: ChannelConfig
+  channelId: Hex
+  maxClaimableAmount: bigint
+  signature: Hex
+  chainId: number
+  channel: ChannelRecord | undefined
+  ttlMs: number
+  now: number
 }): Promise<LocalVerdict | undefined> {
   const c = p.channel
   if (!c || c.syncedAt === null || p.now - c.syncedAt > p.ttlMs) return undefined
   if (isAddressEqual(p.config.payerAuthorizer, zeroAddress)) return undefined
   // A withdrawal under way may end the channel before a claim: the facilitator reads the chain.
   if (c.withdrawRequestedAt > 0) return undefined
-  const bad = (invalidReason: string, invalidMessage: string): LocalVerdict => ({ isValid: false, invalidReason, invalidMessage })
-  if (channelIdMemo(p.config, p.chainId).toLowerCase() !== p.channelId.toLowerCase() || c.channelId.toLowerCase() !== p.channelId.toLowerCase()) {
-    return bad(reasons.batchChannelIdMismatch, 'the channel config does not hash to the voucher\'s channel id')
+  const bad = (invalidReason: string, invalidMessage: string): LocalVerdict => ({
+    isValid: false,
+    invalidReason,
+    invalidMessage,
+  })
+  if (
+    channelIdMemo(p.config, p.chainId).toLowerCase() !== p.channelId.toLowerCase() ||
+    c.channelId.toLowerCase() !== p.channelId.toLowerCase()
+  ) {
+    return bad(reasons.batchChannelIdMismatch, "the channel config does not hash to the voucher's channel id")
   }
-  if (!voucherSignedBy(p.config.payerAuthorizer, p.chainId, p.channelId, p.maxClaimableAmount, p.signature)) return bad(reasons.batchVoucherSignature, "the voucher is not signed by the channel's payer authorizer")
-  if (p.maxClaimableAmount > BigInt(c.balance)) return bad(reasons.batchCumulativeExceedsBalance, `the voucher's ${p.maxClaimableAmount} exceeds the channel's balance ${c.balance}`)
-  if (p.maxClaimableAmount <= BigInt(c.totalClaimed)) return bad(reasons.batchCumulativeBelowClaimed, `the voucher's ${p.maxClaimableAmount} is not above the ${c.totalClaimed} already claimed`)
+  if (!voucherSignedBy(p.config.payerAuthorizer, p.chainId, p.channelId, p.maxClaimableAmount, p.signature))
+    return bad(reasons.batchVoucherSignature, "the voucher is not signed by the channel's payer authorizer")
+  if (p.maxClaimableAmount > BigInt(c.balance))
+    return bad(
+      reasons.batchCumulativeExceedsBalance,
+      `the voucher's ${p.maxClaimableAmount} exceeds the channel's balance ${c.balance}`,
+    )
+  if (p.maxClaimableAmount <= BigInt(c.totalClaimed))
+    return bad(
+      reasons.batchCumulativeBelowClaimed,
+      `the voucher's ${p.maxClaimableAmount} is not above the ${c.totalClaimed} already claimed`,
+    )
   return { isValid: true }
 }
