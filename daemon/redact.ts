@@ -42,7 +42,9 @@ export function registerSecretUrl(url: string): void {
   for (const p of parts) if (p.length >= MIN_SECRET_LENGTH) secrets.add(p)
 }
 
-/** viem's lines that quote the request: the URL, the JSON-RPC body, the call's arguments, its docs link, its version. */
+/**
+ * viem's lines that quote the request: the URL, the JSON-RPC body, the call's arguments, its docs link, its version.
+ */
 const QUOTING_LINE = /^\s*(URL|Request body|Docs|Version):.*$/gim
 /** A URL in prose: it does not end on the punctuation after it. */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*[^\s"'<>`.,;:)\]}]/gi

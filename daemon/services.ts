@@ -27,7 +27,10 @@ export type FaucetSurface = {
   defaultNetwork: string
 }
 
-/** The facilitator's surface: payments on mainnet networks also need a partner key (docs/facilitator.md "x402 facilitator"). */
+/**
+ * The facilitator's surface: payments on mainnet networks also need a partner key (docs/facilitator.md "x402
+ * facilitator").
+ */
 export type FacilitatorSurface = { service: Facilitator; auth: AuthService }
 
 /**
@@ -44,9 +47,15 @@ export type Surfaces = {
   faucet: FaucetSurface
   /** The agent payments platform (docs/platform-api.md). */
   platform: PlatformService
-  /** The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (docs/dashboard.md "Dashboard"). */
+  /**
+   * The dashboard at {dashboard_url}: SIWE sessions, partner keys, CLI user keys, agents (docs/dashboard.md
+   * "Dashboard").
+   */
   dashboard: DashboardService
-  /** Cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status, the solver's operator routes (daemon/xchain/README.md). */
+  /**
+   * Cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status, the solver's operator routes
+   * (daemon/xchain/README.md).
+   */
   xchain: XchainService
   /** The bazaar discovery listing at {facilitator_url}/discovery/resources: discoverable seller endpoints. */
   bazaar: BazaarService

@@ -2,7 +2,8 @@ import { BaseError } from '../../src/errors/index.js'
 import { hashKey } from './partner-keys.js'
 
 /**
- * Key verdicts as docs/swap-api.md "Authentication" describes their propagation: a new key is honoured within `unknownTtlMs`
+ * Key verdicts as docs/swap-api.md "Authentication" describes their propagation: a new key is honoured within
+ * `unknownTtlMs`
  * (a "no" is cached at most that long), a deactivated or deleted key stops within `knownTtlMs`, and
  * when the key store cannot be read the last verdict is honoured for up to `staleTtlMs`.
  * Changes made through this daemon are applied at once with `forget`.

@@ -26,7 +26,9 @@ export type BackupManifest = {
   createdAt: string
   /** The parx version that wrote it. */
   parxVersion: string
-  /** `live`: taken from a running daemon through POST /api/operator/backup; `stopped`: from the files of a stopped one. */
+  /**
+   * `live`: taken from a running daemon through POST /api/operator/backup; `stopped`: from the files of a stopped one.
+   */
   taken: 'live' | 'stopped'
   files: Record<string, BackupFile>
 }

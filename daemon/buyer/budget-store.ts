@@ -66,7 +66,8 @@ export const countsWhateverItsAge = sql<SqlBool>`(channel_role = 'deposit' or id
  * conditional sum per window over the rows of the longest one. Counted: reserved and confirmed
  * spends (released ones came back) created inside the window, and a channel's escrow whatever its
  * age (its row's amount is what is still in escrow, daemon/buyer/batch-settlement/store.ts: it counts
- * until it is back in the wallet), and likewise an auth-capture hold still held. `drawingOn` leaves out the escrow of the channel a voucher is
+ * until it is back in the wallet), and likewise an auth-capture hold still held. `drawingOn` leaves out the escrow of
+ * the channel a voucher is
  * paid from, which the voucher's own amount moves out of. Sums are cast to text: PostgreSQL's
  * numeric and SQLite's integer then read back the same, exactly.
  */

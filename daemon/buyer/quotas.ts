@@ -24,7 +24,10 @@ export const DEFAULT_QUOTAS: QuotaSettings = {
   concurrentPaysPerUser: 8,
 }
 
-/** What a new agent's limits are when the settings leave them out: conservative hosted, none on the local profile (test money). */
+/**
+ * What a new agent's limits are when the settings leave them out: conservative hosted, none on the local profile (test
+ * money).
+ */
 export const HOSTED_NEW_AGENT_LIMITS = { perPaymentUsd: '1', dailyUsd: '10' } as const
 
 /** The limits a new agent starts with on this profile and settings; the user lifts them with set-limits. */

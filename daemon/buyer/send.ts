@@ -31,7 +31,10 @@ export type SendDeps = {
   walletKey(agent: AgentRow): Hex
   /** AA networks: the ERC-4337 stack (undefined where this deployment has none). */
   aa?: AaRuntime
-  /** Direct networks on the local profile: keeps the agent's wallet supplied with the native coin that stands in for the fee token. */
+  /**
+   * Direct networks on the local profile: keeps the agent's wallet supplied with the native coin that stands in for the
+   * fee token.
+   */
   topUpFees?: (address: Address) => Promise<void>
   /** The agent's and its user's payee and network rules (recipient, network, token); none when left out. */
   rules?: ScopedRules
@@ -40,7 +43,8 @@ export type SendDeps = {
 }
 
 /**
- * One send from an agent's wallet. Order matters for money: the payee and network rules, then the limits are checked and the amount
+ * One send from an agent's wallet. Order matters for money: the payee and network rules, then the limits are checked
+ * and the amount
  * reserved in the store first (LIMIT_EXCEEDED: nothing recorded, nothing signed), then the balance,
  * then the signing and submission; a send that moves nothing releases its reservation, one that
  * lands is confirmed with its transaction before the answer.
@@ -111,7 +115,8 @@ export async function sendFromAgent(
       agent,
       { to: token.address, data },
       async (op) => {
-        // Kept before the bundler sees it: a send whose answer is lost is then decided from the chain (pending-spends.ts).
+        // Kept before the bundler sees it: a send whose answer is lost is then decided from the chain
+        // (pending-spends.ts).
         if (op) {
           const { entryPoint, sender, hash, validUntil } = op
           await d.spends.signed(spend.id, {

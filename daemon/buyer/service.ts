@@ -44,7 +44,10 @@ import { callFromAgent, sendFromAgent } from './send.js'
 import { type SpendsLedger, spendsLedger } from './spends.js'
 import { swapForAgent } from './swap.js'
 
-/** The buyer's side of the platform: agents spending (pay, channels, send, swap), and the limits, rules, approvals and alerts around it. */
+/**
+ * The buyer's side of the platform: agents spending (pay, channels, send, swap), and the limits, rules, approvals and
+ * alerts around it.
+ */
 export type BuyerService = {
   spends: SpendsLedger
   /** Payee and network rules of agents and users, and users' defaults for new agents (./policy/). */
@@ -69,13 +72,19 @@ export type BuyerService = {
     refund(agent: AgentRow, channelId: string): Promise<ChannelRefund>
     withdraw(agent: AgentRow, channelId: string): Promise<ChannelWithdraw>
   }
-  /** Signed receipts of settled pays (./receipts/): the signer the manifest publishes (null without a receipt key), and the stored receipts. */
+  /**
+   * Signed receipts of settled pays (./receipts/): the signer the manifest publishes (null without a receipt key), and
+   * the stored receipts.
+   */
   receipts: { signer: Address | null; store: ReceiptStore }
   /** Swaps through our own swap service (./swap.ts). */
   swap(agent: AgentRow, body: { from: string; to: string; amount: string }): Promise<SwapResult>
   /** Agents' own auth-capture holds (./holds/), refreshed from the chain by the leader. */
   agentHolds: AgentHoldStore
-  /** Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account (./holds/reclaim.ts); null when nothing is reclaimable. */
+  /**
+   * Reclaims an agent's hold left uncaptured past its capture deadline, from the agent's own account
+   * (./holds/reclaim.ts); null when nothing is reclaimable.
+   */
   reclaimHold(h: AgentHoldRow): Promise<Hex | null>
   /** ERC-4337 stacks by AA network (tests stop a bundler through it). */
   aa: Record<string, AaRuntime>

@@ -50,11 +50,19 @@ export type SpendsLedger = {
   release(id: string, reason: string): Promise<void>
   /** The seller did not settle and the chain shows nothing moved yet: the spend stays reserved; `reason` says why. */
   hold(id: string, reason: string): Promise<void>
-  /** Reserved signed spends whose payment expired by `nowSeconds` (unix seconds), oldest first: the worker's to decide. */
+  /**
+   * Reserved signed spends whose payment expired by `nowSeconds` (unix seconds), oldest first: the worker's to decide.
+   */
   expired(nowSeconds: number, limit?: number): Promise<(SpendRow & { network: string })[]>
-  /** Reserved (held ones included: a refused payment still valid on chain) plus confirmed spends of the rolling day, in USD micro-units. */
+  /**
+   * Reserved (held ones included: a refused payment still valid on chain) plus confirmed spends of the rolling day, in
+   * USD micro-units.
+   */
   spentToday(agentId: string, now?: number): Promise<bigint>
-  /** The agent's and its user's limits and what counts in each window now (a read: the check that decides is inside `reserve`). */
+  /**
+   * The agent's and its user's limits and what counts in each window now (a read: the check that decides is inside
+   * `reserve`).
+   */
   budget(agentId: string, now?: number): Promise<BudgetState>
   /** What counts in each window across all of a user's agents. */
   userSpent(userId: string, now?: number): Promise<WindowSpent>

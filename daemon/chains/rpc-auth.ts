@@ -11,7 +11,8 @@ export type RpcEndpoint = { url: string; headers: Record<string, string> }
  * auth instead (RFC 7617; the userinfo is already percent-encoded, which the header wants decoded).
  *
  * @example
- * rpcEndpoint('https://me:s3cret@rpc.example/v1') // { url: 'https://rpc.example/v1', headers: { authorization: 'Basic bWU6czNjcmV0' } }
+ * rpcEndpoint('https://me:s3cret@rpc.example/v1') // { url: 'https://rpc.example/v1', headers: { authorization: 'Basic
+ * bWU6czNjcmV0' } }
  */
 export function rpcEndpoint(url: string): RpcEndpoint {
   let u: URL

@@ -20,7 +20,10 @@ import { startLocalSolana } from './embedded/local-solana.js'
 export const DEVNET_GENESIS_HASH = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1iZbV4zxDkYJ'
 
 export type StandaloneChainsOptions = {
-  /** `local`: the local profile's networks and ids; `testnet`: base-sepolia's and radius-testnet's chain ids and devnet's genesis. */
+  /**
+   * `local`: the local profile's networks and ids; `testnet`: base-sepolia's and radius-testnet's chain ids and
+   * devnet's genesis.
+   */
   as: 'local' | 'testnet'
   /** Chain state, the chains' store and their service keys (keys.json, 0600). */
   dataDir: string

@@ -35,7 +35,10 @@ export type StartChainsParameters = {
   /** The local faucet's mints go through the transaction outbox, after its first replay. */
   outbox?: Outbox
   after?: Promise<unknown>
-  /** Background work of the embedded chains (their state files' writers) starts once this resolves: the daemon's ready line. */
+  /**
+   * Background work of the embedded chains (their state files' writers) starts once this resolves: the daemon's ready
+   * line.
+   */
   backgroundAfter?: Promise<unknown>
 }
 

@@ -23,7 +23,10 @@ export function composeAccess({ config, store, keys }: Ground): Access {
   return { partnerKeys, verdicts, auth }
 }
 
-/** The operator's partner key routes; replicas on one PostgreSQL store tell each other about key changes at once (LISTEN/NOTIFY). */
+/**
+ * The operator's partner key routes; replicas on one PostgreSQL store tell each other about key changes at once
+ * (LISTEN/NOTIFY).
+ */
 export function composeKeys({ config, store, log, life }: Core, { partnerKeys, verdicts }: Access): KeysService {
   const keyChanges = config.store.url
     ? postgresKeyChanges({

@@ -120,7 +120,8 @@ export async function openGround({
       )
     return sx
   }
-  // A surface missing a contract address is off, whatever PARX_FLOWS says (docs/hosting.md "Pointing at real networks").
+  // A surface missing a contract address is off, whatever PARX_FLOWS says (docs/hosting.md "Pointing at real
+  // networks").
   const gaps = surfaceGaps(config)
   const flowEnabled = (flow: FlowName) =>
     flow === 'faucet' && config.profile !== 'local' ? false : !gaps[flow] && (config.flows[flow] ?? true)

@@ -2,7 +2,10 @@ import { listenMetrics, metricsServer } from '../metrics/server.js'
 import type { Core } from './core.js'
 import { closeServer, httpOrigin } from './http.js'
 
-/** Read when scraped, never polled: the store's rows, the leadership, each network's head; the --metrics-port listener when set. */
+/**
+ * Read when scraped, never polled: the store's rows, the leadership, each network's head; the --metrics-port listener
+ * when set.
+ */
 export async function composeMetrics({
   metrics,
   store,

@@ -36,7 +36,8 @@ export function composePlatform(
   p: { aa: Record<string, AaRuntime>; swap: Surfaces['swap']; facilitator: ComposedFacilitator },
 ): PlatformService {
   const { config, keys, store, chains, urls, radius, log, life } = core
-  // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile (docs/hosting.md "Hosting safely").
+  // User-directed requests (pay, upstreams, webhooks) leave through one guard: strict off the local profile
+  // (docs/hosting.md "Hosting safely").
   const egress = egressGuard({ strict: config.profile !== 'local' || config.egress.strict, allow: config.egress.allow })
   life.onStop(() => egress.close())
   const platform = platformService({
@@ -48,7 +49,8 @@ export function composePlatform(
     store,
     evm: chains.evm,
     walletKey: keys.platformWallet,
-    // Paid endpoints call the facilitator in process, as their payTo where the platform holds it (a delegated refund needs the receiver).
+    // Paid endpoints call the facilitator in process, as their payTo where the platform holds it (a delegated refund
+    // needs the receiver).
     paidFacilitator: p.facilitator.inProcess,
     batchReceiverAuthorizer: receiverAuthorizer({
       profile: config.profile,

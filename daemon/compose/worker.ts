@@ -38,7 +38,8 @@ export async function composeWorker(
   }
   const { platform, xchain } = p
   const inProcessFacilitator = p.facilitator.inProcess
-  // Hosted, the relayer keys' nonces come from the store's shared counter: a nonce a killed process took and never sent is filled.
+  // Hosted, the relayer keys' nonces come from the store's shared counter: a nonce a killed process took and never sent
+  // is filled.
   const sharedSenders = () =>
     Object.values(chains.evm).flatMap((chain) =>
       (['solver', 'facilitator'] as const).map((role) => ({ chain, sender: sender(chain.key, role) })),
@@ -70,7 +71,8 @@ export async function composeWorker(
       retentionDays: config.webhooks.retentionDays,
       log,
     })
-    // Batch-settlement channels paying the platform's endpoints: claimed and swept on a schedule (docs/platform-api.md "Batch settlement").
+    // Batch-settlement channels paying the platform's endpoints: claimed and swept on a schedule (docs/platform-api.md
+    // "Batch settlement").
     const sc = config.sellerChannels
     const stopClaims = await channelClaimDuty({
       // In process, as the paid endpoints call it: a worker serves no /facilitator route, and off the
@@ -88,7 +90,8 @@ export async function composeWorker(
           s,
         ),
     })()
-    // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline (docs/platform-api.md "Auth-capture").
+    // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline
+    // (docs/platform-api.md "Auth-capture").
     const stopHoldSweep = await holdSweepDuty({
       holds: platform.sellerHolds,
       facilitatorFor: (payTo) => inProcessFacilitator(payTo),
@@ -101,7 +104,8 @@ export async function composeWorker(
           result,
         ),
     })()
-    // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
+    // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its
+    // capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
     const stopAgentHolds = await agentHoldDuty({
       holds: platform.agentHolds,
       evm: chains.evm,

@@ -32,7 +32,9 @@ export type DashboardParameters = {
   sessions: SessionStore
   /** Sign-in attempts per client address (SIWE messages and logins), apart from the API's limiter. */
   loginLimiter: RateLimiter
-  /** The origin sign-in binds and the cookie's Secure flag (the configured public origin: daemon/dashboard/origin.ts). */
+  /**
+   * The origin sign-in binds and the cookie's Secure flag (the configured public origin: daemon/dashboard/origin.ts).
+   */
   origin: DashboardOrigin
   partnerKeys: PartnerKeyStore
   /** Changes go through the key service, which applies them to this process's verdict cache at once. */
@@ -156,7 +158,10 @@ export function dashboardService(p: DashboardParameters) {
         policy,
       }
     },
-    /** The chart of the agent page: spending per UTC day over 30 days and the daily limit (src/sdk/dashboard/spending.ts). */
+    /**
+     * The chart of the agent page: spending per UTC day over 30 days and the daily limit
+     * (src/sdk/dashboard/spending.ts).
+     */
     async agentSpending(wallet: string, id: string, now = Date.now()) {
       const agent = await ownedAgent(wallet, id)
       return {
@@ -176,7 +181,10 @@ export function dashboardService(p: DashboardParameters) {
       const updated = await p.platform.store.setLimits(agent.id, body)
       return limitsView(updated, await p.platform.spends.budget(agent.id))
     },
-    /** The agent's payee and network rules, as `parx agent policy` sets them (its `allowHosts` is its limits' `allowedHosts`). */
+    /**
+     * The agent's payee and network rules, as `parx agent policy` sets them (its `allowHosts` is its limits'
+     * `allowedHosts`).
+     */
     async setPolicy(wallet: string, id: string, body: SetPayeeRulesBody) {
       const agent = await ownedAgent(wallet, id)
       await p.platform.policies.setAgentRules(agent, body)
@@ -190,7 +198,10 @@ export function dashboardService(p: DashboardParameters) {
       log: p.platform.log,
       userOf,
     }),
-    /** Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard` is set. */
+    /**
+     * Freeze or unfreeze from a signed-in session: the one way to unfreeze where `platform.unfreezeRequiresDashboard`
+     * is set.
+     */
     async setFrozen(wallet: string, id: string, frozen: boolean) {
       const agent = await ownedAgent(wallet, id)
       const [row] = await p.platform.store.setFrozen({ agentId: agent.id }, frozen)

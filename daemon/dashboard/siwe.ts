@@ -4,7 +4,10 @@ import { type Address, getAddress, type Hex } from 'viem'
 import { BaseError } from '../../src/errors/index.js'
 import type { Store } from '../store/store.js'
 
-/** How long a message may wait for its signature: long enough to read it in a wallet, short enough that a leaked one is useless. */
+/**
+ * How long a message may wait for its signature: long enough to read it in a wallet, short enough that a leaked one is
+ * useless.
+ */
 export const SIWE_TTL_MS = 5 * 60_000
 
 /** Where the page is, as the browser reached it: the message binds both (EIP-4361 domain and URI). */
@@ -73,7 +76,10 @@ export function siwe(p: SiweParameters) {
       return { message, nonce, expiresAt }
     },
 
-    /** The checksummed address that signed, once the message passed every check; its nonce is spent whatever the outcome. */
+    /**
+     * The checksummed address that signed, once the message passed every check; its nonce is spent whatever the
+     * outcome.
+     */
     async verify(origin: SiweOrigin, body: { message: string; signature: string }): Promise<Address> {
       const { SiweMessage } = await loadSiwe()
       let msg: InstanceType<typeof SiweMessage>

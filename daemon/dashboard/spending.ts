@@ -12,7 +12,8 @@ const DAY_MS = 86_400_000
  * Totalled by the store in one grouped query on the (agent_id, created_at) index: `created_at` is
  * epoch milliseconds, so `created_at / 86400000` is the UTC day number on both dialects (integer
  * division of integers on SQLite and of a bigint on PostgreSQL). The sums come back as a number on
- * SQLite and a numeric string on PostgreSQL; both go through BigInt (exact on SQLite up to 2^53 micros, nine billion dollars, a day).
+ * SQLite and a numeric string on PostgreSQL; both go through BigInt (exact on SQLite up to 2^53 micros, nine billion
+ * dollars, a day).
  * Released spends moved nothing and are left out, as the limits leave them out.
  */
 export async function spendingByDay(

@@ -42,7 +42,9 @@ export type DiscoveryDeps = {
   process: RoleDeps
   /** True once a stop began: readiness answers 503 with `draining: true`, so a balancer sends nothing new here. */
   draining?(): boolean
-  /** The route table's OpenAPI document (daemon/http/openapi/served.ts, loaded on first use by the composition root). */
+  /**
+   * The route table's OpenAPI document (daemon/http/openapi/served.ts, loaded on first use by the composition root).
+   */
   openApi(): Promise<string>
 }
 
@@ -77,11 +79,13 @@ export function discoveryService(d: DiscoveryDeps): DiscoveryService {
       networks: { base: d.base.key, radius: d.radius.key, solana: d.solana.key },
       chainId: d.base.chainId,
       router: d.base.contracts.router ?? null,
-      // Cross-chain (docs/cross-chain.md "Cross-chain orders"): where evm-origin orders lock their input, and who checks attestations.
+      // Cross-chain (docs/cross-chain.md "Cross-chain orders"): where evm-origin orders lock their input, and who
+      // checks attestations.
       escrow: d.base.contracts.escrow ?? null,
       verifier: d.base.contracts.verifier ?? null,
       outputSettler: d.base.contracts.outputSettler ?? null,
-      // The Solana side of cross-chain: sol-origin orders lock in originSettler, evm-origin ones are filled by destSettler.
+      // The Solana side of cross-chain: sol-origin orders lock in originSettler, evm-origin ones are filled by
+      // destSettler.
       solanaPrograms: {
         originSettler: d.solana.programs.originSettler?.toBase58() ?? null,
         destSettler: d.solana.programs.destSettler?.toBase58() ?? null,

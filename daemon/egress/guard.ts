@@ -8,7 +8,10 @@ import { addressRange } from './ranges.js'
 export type Lookup = (hostname: string) => Promise<Array<{ address: string }>>
 
 export type EgressParameters = {
-  /** Only public unicast addresses (testnet, mainnet); off, anything is reached (the local profile, where sellers live on 127.0.0.1). */
+  /**
+   * Only public unicast addresses (testnet, mainnet); off, anything is reached (the local profile, where sellers live
+   * on 127.0.0.1).
+   */
   strict: boolean
   /** Exact `host:port` entries admitted whatever they resolve to (config egress.allow). */
   allow?: readonly string[]
@@ -23,7 +26,10 @@ export type Egress = {
    * webhooks). A name that does not resolve now passes: the connection is checked again anyway.
    */
   check(url: string, field?: string): Promise<void>
-  /** `fetch` through the one guarded dispatcher; a refused connection rejects with the EGRESS_REFUSED error as its cause. */
+  /**
+   * `fetch` through the one guarded dispatcher; a refused connection rejects with the EGRESS_REFUSED error as its
+   * cause.
+   */
   fetch(url: string, init: RequestInit): Promise<Response>
   /** Ends every connection, aborting requests still in flight. */
   close(): Promise<void>

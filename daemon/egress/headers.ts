@@ -6,7 +6,9 @@ import type { IncomingHttpHeaders } from 'node:http'
  * origin, so both directions are allow-lists: whatever is not named here stays where it was.
  */
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1, plus the proxy ones and Trailer): they describe one connection, never forwarded. */
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1, plus the proxy ones and Trailer): they describe one connection, never forwarded.
+ */
 export const HOP_BY_HOP = new Set([
   'connection',
   'proxy-connection',
@@ -65,7 +67,10 @@ export const TO_BUYER = new Set([
   'x-request-id',
 ])
 
-/** Set on every answer of /paid/:id: an HTML answer runs no script and reaches no cookie of our origin; no type sniffing. */
+/**
+ * Set on every answer of /paid/:id: an HTML answer runs no script and reaches no cookie of our origin; no type
+ * sniffing.
+ */
 export const PAID_ANSWER_HEADERS = {
   'Content-Security-Policy': 'sandbox',
   'X-Content-Type-Options': 'nosniff',

@@ -23,7 +23,10 @@ export type FacilitatorDeps = {
   keys: { facilitator: Hex; solanaFacilitator: Uint8Array; batchReceiverAuthorizer?: Hex }
   /** The facilitator key's transaction sender on an EVM network (port: this process's nonces). */
   sender(network: string): TxSender
-  /** ERC-6492 factories a counterfactual smart-wallet payer may be deployed with (config `facilitator.eip6492Factories`). */
+  /**
+   * ERC-6492 factories a counterfactual smart-wallet payer may be deployed with (config
+   * `facilitator.eip6492Factories`).
+   */
   eip6492Factories?: Address[]
   /** Payments verified a moment ago (port: this process's memory); default a fresh one. */
   verified?: VerifiedCache

@@ -58,7 +58,8 @@ type Core = { verify(p: Payment): Promise<VerifyResponse>; settle(p: Payment): P
  *
  * @example
  * const facilitator = withHooks(createFacilitator(deps), log)
- *   .onBeforeSettle(async ({ requirements }) => (blocked(requirements.payTo) ? { abort: true, reason: 'payee_blocked' } : undefined))
+ *   .onBeforeSettle(async ({ requirements }) => (blocked(requirements.payTo) ? { abort: true, reason: 'payee_blocked' }
+ * : undefined))
  */
 export function withHooks<T extends Core>(f: T, log: Pick<Logger, 'warn'>): Hooked<T> {
   const beforeVerify: BeforeVerifyHook<FacilitatorHookContext>[] = []

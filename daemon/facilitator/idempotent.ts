@@ -8,7 +8,10 @@ import type { SettlementRow, SettlementStore } from './settlements.js'
 export type IdempotentDeps = {
   ids: PaymentIdStore
   store: SettlementStore
-  /** What a settlement attempt answers now: success, pending (after a bounded wait) or its failure; undefined to settle anew. */
+  /**
+   * What a settlement attempt answers now: success, pending (after a bounded wait) or its failure; undefined to settle
+   * anew.
+   */
   answerOf(row: SettlementRow, network: string): Promise<SettleResponse | undefined>
   failed(network: string, f: Failure, tx?: string): SettleResponse
 }

@@ -20,7 +20,10 @@ export type MethodDeps = {
   store: SettlementStore
   /** ERC-6492 factories a counterfactual payer's wallet may be deployed with (config). */
   eip6492Factories(): readonly Address[]
-  /** batch-settlement's (and auth-capture's) receiver authorizer for delegating sellers, when this facilitator offers one. */
+  /**
+   * batch-settlement's (and auth-capture's) receiver authorizer for delegating sellers, when this facilitator offers
+   * one.
+   */
   receiverAuthorizer(): PrivateKeyAccount | undefined
 }
 

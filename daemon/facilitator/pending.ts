@@ -38,7 +38,9 @@ export function pendingSettlements(s: FacilitatorDeps, store: SettlementStore) {
     return chain?.spec.rpc === 'embedded' ? POLL_MS.embedded : POLL_MS.remote
   }
 
-  /** Waits up to `waitMs` for the row's transaction to be mined, decides the row then, and returns it as it now stands. */
+  /**
+   * Waits up to `waitMs` for the row's transaction to be mined, decides the row then, and returns it as it now stands.
+   */
   const settle = async (row: SettlementRow, waitMs: number): Promise<SettlementRow> => {
     const deadline = Date.now() + waitMs
     let current = row

@@ -7,7 +7,10 @@ import { isEvmRow } from './reconcile.js'
 import { networkByName } from './resolve.js'
 import type { SettlementRow, SettlementStore } from './settlements.js'
 
-/** How long a concurrent duplicate waits for the first settle's outcome, to name its transaction (at least the receipt wait). */
+/**
+ * How long a concurrent duplicate waits for the first settle's outcome, to name its transaction (at least the receipt
+ * wait).
+ */
 const DUPLICATE_WAIT_MS = 30_000
 
 export type RepeatedSettlesDeps = {
@@ -75,7 +78,10 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       },
       e.tx ?? '',
     )
-  /** A settled row whose transaction the chain does not have now (a reorg, a restarted node): neither paid nor unpaid yet. */
+  /**
+   * A settled row whose transaction the chain does not have now (a reorg, a restarted node): neither paid nor unpaid
+   * yet.
+   */
   const lostByChain = async (network: string, e: SettlementRow): Promise<SettleResponse | undefined> => {
     if (!e.tx || !isEvmRow(e) || (await onChain(network, e.tx))) return undefined
     return failed(
@@ -95,7 +101,10 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
     return (await chain.client.request({ method: 'eth_getTransactionReceipt', params: [tx as `0x${string}`] })) !== null
   }
 
-  /** What an earlier settlement attempt of a payment id answers now; undefined when it failed for a reason worth a new attempt. */
+  /**
+   * What an earlier settlement attempt of a payment id answers now; undefined when it failed for a reason worth a new
+   * attempt.
+   */
   const answerOf = async (e: SettlementRow, network: string): Promise<SettleResponse | undefined> => {
     let row: SettlementRow | undefined = e
     while (row?.state === 'pending' && !row.tx && Date.now() - Number(row.updated_at) < duplicateWaitMs) {

@@ -94,7 +94,8 @@ function facilitator(s: FacilitatorDeps): Facilitator {
     try {
       const c = await picked.m.check(picked.r, 'verify')
       if (c.ok) verified.add(p)
-      // A valid answer omits invalidReason, as the reference does (docs/facilitator.md "x402 facilitator"): null was allowed, but a
+      // A valid answer omits invalidReason, as the reference does (docs/facilitator.md "x402 facilitator"): null was
+      // allowed, but a
       // stock mppx seller's facilitator client rejects null (its schema wants absent or a string).
       return c.ok
         ? { isValid: true, payer: c.payer, ...(c.extra ? { extra: c.extra } : {}) }

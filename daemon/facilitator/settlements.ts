@@ -32,7 +32,10 @@ export type SettlementStore = {
   failed(id: number, f: { reason: string; message: string; tx?: string; payer?: string }): Promise<void>
   /** Broadcast, fate unknown: the row stays pending (the authorization stays claimed) but names its transaction. */
   broadcast(id: number, tx: string, payer?: string): Promise<void>
-  /** A settled row whose transaction was broadcast again and is not mined yet: pending (fate unknown) again; false when it was not settled. */
+  /**
+   * A settled row whose transaction was broadcast again and is not mined yet: pending (fate unknown) again; false when
+   * it was not settled.
+   */
   reopen(id: number): Promise<boolean>
   /** Rows left pending by a stop mid-settlement, for reconciliation at start. */
   pending(): Promise<SettlementRow[]>

@@ -40,7 +40,10 @@ export function paymentStatus(d: { ids: PaymentIdStore; store: SettlementStore }
   })
 
   return {
-    /** The id's payment; NOT_FOUND when no settle was asked for it, BAD_REQUEST when two sellers share the id and `payTo` is missing. */
+    /**
+     * The id's payment; NOT_FOUND when no settle was asked for it, BAD_REQUEST when two sellers share the id and
+     * `payTo` is missing.
+     */
     async byPaymentId(paymentId: string, payTo?: string): Promise<PaymentStatus> {
       const rows = await d.ids.find(paymentId, payTo === undefined ? undefined : scopeOf(payTo))
       if (rows.length > 1)

@@ -13,7 +13,8 @@ import { servedNetworks, tokensOf } from './resolve.js'
 const VERSIONS = [2, 1] as const
 
 /**
- * GET /supported (docs/facilitator.md "x402 facilitator"): one `exact` kind per network, asset and x402 version, and one v2
+ * GET /supported (docs/facilitator.md "x402 facilitator"): one `exact` kind per network, asset and x402 version, and
+ * one v2
  * `upto` kind per asset: on EVM through permit2 (extra.facilitatorAddress: the address the payer's
  * witness names), on Solana through delegated-spl (extra.feePayer / delegate). `extra` carries the
  * method (erc2612 / delegated-spl), the token's name and version, and what a client or seller
@@ -113,7 +114,8 @@ export function supported(s: FacilitatorDeps): SupportedResponse {
   return {
     kinds,
     // The reference's EIP-2612 gas sponsoring for permit2 (./evm/eip2612-sponsoring.ts), and
-    // payment-identifier: an id in the payload makes verify and settle idempotent (./idempotent.ts); the bazaar when the listing is served.
+    // payment-identifier: an id in the payload makes verify and settle idempotent (./idempotent.ts); the bazaar when
+    // the listing is served.
     extensions: [EIP2612_GAS_SPONSORING, PAYMENT_IDENTIFIER, ...(s.extensions ?? [])],
     signers: { 'eip155:*': [s.accounts.facilitator], 'solana:*': [s.accounts.solanaFacilitator] },
   }

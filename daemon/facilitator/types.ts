@@ -16,7 +16,10 @@ export type Facilitator = {
    * rows untouched that long, which no live replica is still settling (the hosted case).
    */
   reconcile(select: { leftByEarlierRun?: boolean; idleForMs?: number; replayed?: ReplayResult }): Promise<void>
-  /** Where a payment stands, by its payment-identifier (within one seller's payTo when given); NOT_FOUND when no settle was asked for it. */
+  /**
+   * Where a payment stands, by its payment-identifier (within one seller's payTo when given); NOT_FOUND when no settle
+   * was asked for it.
+   */
   statusOf(paymentId: string, payTo?: string): Promise<PaymentStatus>
   /** Every payment a transaction settles (a batch settles many); NOT_FOUND when none. */
   statusOfTransaction(transaction: string): Promise<TransactionStatus>

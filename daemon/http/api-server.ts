@@ -27,7 +27,10 @@ const json = (status: number, error: string) => {
   })
 }
 
-/** The app's fetch; `env` carries Node's request and response (`c.env.incoming`/`outgoing` in routes that write the socket themselves, and for the client's address). */
+/**
+ * The app's fetch; `env` carries Node's request and response (`c.env.incoming`/`outgoing` in routes that write the
+ * socket themselves, and for the client's address).
+ */
 export type ApiFetch = (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>
 
 /**
@@ -48,7 +51,10 @@ export function createApiServer(fetch: ApiFetch, opts: ApiServerOptions = {}): S
 }
 
 export type ApiServerOptions = {
-  /** Every answer carries Strict-Transport-Security: the deployment's public origin is https (docs/hosting.md "Hosting safely"). */
+  /**
+   * Every answer carries Strict-Transport-Security: the deployment's public origin is https (docs/hosting.md "Hosting
+   * safely").
+   */
   hsts?: boolean
 }
 

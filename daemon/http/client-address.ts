@@ -4,7 +4,9 @@ import { remoteAddress } from './remote-address.js'
 
 /** Who sent a request, as far as this process can tell. */
 export type Client = {
-  /** The client's address: the socket's peer, or behind trusted proxies the nearest untrusted hop of X-Forwarded-For. */
+  /**
+   * The client's address: the socket's peer, or behind trusted proxies the nearest untrusted hop of X-Forwarded-For.
+   */
   address: string | undefined
   /**
    * True when the socket's peer is a trusted proxy (`http.trustedProxies`): only then may its

@@ -7,7 +7,8 @@ import type { Caller, PlatformOperations } from '../platform/service.js'
 import type { SurfaceName, Surfaces } from '../services.js'
 
 /**
- * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of docs/swap-api.md "Authentication").
+ * Who may call a route. open: anyone. partner: a partner key in x-api-key (the K routes of docs/swap-api.md
+ * "Authentication").
  * operator: the operator bearer token. user: a platform user key (x-user-key). agent: an agent key
  * (x-agent-key). owner: either, for routes an agent may call on itself and its user on any of its
  * agents (docs/platform-api.md). session: a signed-in dashboard session cookie, and on POST and
@@ -58,7 +59,10 @@ export type RouteDef<
    * routes' changes are checked so without it.
    */
   sameOrigin?: true
-  /** `Cache-Control: no-store` on an open route's answers (authenticated routes always have it: daemon/http/no-store.ts). */
+  /**
+   * `Cache-Control: no-store` on an open route's answers (authenticated routes always have it:
+   * daemon/http/no-store.ts).
+   */
   noStore?: boolean
   body?: B
   query?: Q
@@ -81,7 +85,10 @@ export type RouteDef<
   handler: (c: Context, s: RouteSurface<S>, input: RouteInput<B, Q, P, A>) => Response | Promise<Response>
 }
 
-/** The service a route's handler gets: its surface's, and for the platform only its operations (no rows, ledger, chains or logger). */
+/**
+ * The service a route's handler gets: its surface's, and for the platform only its operations (no rows, ledger, chains
+ * or logger).
+ */
 export type RouteSurface<S extends SurfaceName> = S extends 'platform' ? PlatformOperations : Surfaces[S]
 
 /** Any route, whatever its surface and schemas (what the route list holds). */

@@ -25,7 +25,10 @@ import { mppSecrets, walletSeal } from './wallet-seal.js'
 /** Who called: a user (its key) or an agent (its key). */
 export type Caller = { kind: 'user'; userId: string } | { kind: 'agent'; agentId: string }
 
-/** What both sides share: users and their keys, agents and theirs, who is calling, the deployment's chains and its one way out. */
+/**
+ * What both sides share: users and their keys, agents and theirs, who is calling, the deployment's chains and its one
+ * way out.
+ */
 export type PlatformCore = {
   profile: ParxConfig['profile']
   version: string
@@ -48,7 +51,10 @@ export type PlatformCore = {
     create(body: { wallet?: Address; name?: string }): Promise<{ user: UserRow; userKey: string }>
     get(userId: string): Promise<{ user: UserRow; agents: number; endpoints: number }>
   }
-  /** A user's agents: created (checked against the deployment, the quotas and the user's default policy) and listed as the owner sees them. */
+  /**
+   * A user's agents: created (checked against the deployment, the quotas and the user's default policy) and listed as
+   * the owner sees them.
+   */
   agents: {
     create(userId: string, body: { name: string; network: string }): Promise<Agent>
     list(userId: string): Promise<Agent[]>
@@ -61,14 +67,21 @@ export type PlatformCore = {
   }
   /** The one guarded way out for user-directed requests: pay, upstreams, webhooks (daemon/egress/). */
   egress: Egress
-  /** Unfreezing takes a dashboard sign-in: the user-key routes refuse it (config `platform.unfreezeRequiresDashboard`). */
+  /**
+   * Unfreezing takes a dashboard sign-in: the user-key routes refuse it (config `platform.unfreezeRequiresDashboard`).
+   */
   unfreezeRequiresDashboard: boolean
-  /** Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts). */
+  /**
+   * Re-seals every agent wallet and webhook secret under the current platform key (`parx keys reseal`, ./reseal.ts).
+   */
   reseal(): Promise<ResealReport>
   log: Logger
 }
 
-/** The platform's surface (daemon/services.ts): the shared part, the buyer's side (daemon/buyer/) and the seller's (daemon/seller/). */
+/**
+ * The platform's surface (daemon/services.ts): the shared part, the buyer's side (daemon/buyer/) and the seller's
+ * (daemon/seller/).
+ */
 export type PlatformService = PlatformCore & BuyerService & SellerService
 
 /**
@@ -108,14 +121,20 @@ export type PlatformServiceParameters = {
   channelSettings?: ChannelSettings
   /** Config `platform.unfreezeRequiresDashboard` (default false). */
   unfreezeRequiresDashboard?: boolean
-  /** The receipt key (config `keys.receipt` / PARX_RECEIPT_KEY; the local keys file); without it pays carry no signed receipt. */
+  /**
+   * The receipt key (config `keys.receipt` / PARX_RECEIPT_KEY; the local keys file); without it pays carry no signed
+   * receipt.
+   */
   receiptKey?: Hex
   /** Config `platform.approvalTtlSeconds`: how long an approval may wait and be used (default 900). */
   approvalTtlSeconds?: number
   log: Logger
 }
 
-/** The composition: the shared part, then the seller's side (its webhooks tell of approvals and alerts too), then the buyer's. */
+/**
+ * The composition: the shared part, then the seller's side (its webhooks tell of approvals and alerts too), then the
+ * buyer's.
+ */
 export function platformService(p: PlatformServiceParameters): PlatformService {
   const seal = p.walletKey ? walletSeal(p.walletKey, p.previousWalletKeys) : undefined
   const store = platformStore(p.store, seal)

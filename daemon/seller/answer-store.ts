@@ -78,7 +78,8 @@ export function sellerAnswerStore(store: Store, bounds: AnswerBounds = STORE_ANS
           },
         }
       }
-      // An expired answer, or a holder whose lease ended (its process stopped): taken over by this request, if nobody was quicker.
+      // An expired answer, or a holder whose lease ended (its process stopped): taken over by this request, if nobody
+      // was quicker.
       const taken = await db
         .updateTable(t)
         .set({

@@ -73,7 +73,10 @@ export function endpointStore(store: Store) {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
-    /** One page of the endpoints listed in the bazaar, oldest first (a stable order for offset paging), and how many match. */
+    /**
+     * One page of the endpoints listed in the bazaar, oldest first (a stable order for offset paging), and how many
+     * match.
+     */
     async discoverable(q: DiscoverableQuery): Promise<{ rows: EndpointRow[]; total: number }> {
       const [rows, total] = await Promise.all([
         listed(q).selectAll().orderBy('created_at').orderBy('id').limit(q.limit).offset(q.offset).execute(),

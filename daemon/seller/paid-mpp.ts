@@ -116,7 +116,8 @@ export function mppGate(p: {
   }
   // By secret too: one process may hold daemons of different platform keys (tests do).
   const cacheKey = `${e.id} ${p.secret}`
-  // A gate is reused only for the terms it was built with: a changed row (price, payTo, token, name) gets a new one in its place.
+  // A gate is reused only for the terms it was built with: a changed row (price, payTo, token, name) gets a new one in
+  // its place.
   const termsKey = JSON.stringify([terms, e.price, e.name ?? null])
   const cached = gates.get(cacheKey)
   if (cached) gates.delete(cacheKey)

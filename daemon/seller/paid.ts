@@ -20,7 +20,10 @@ import { type MppGate, mppGate } from './paid-mpp.js'
 import { endpointPrices } from './prices.js'
 import { upstreamUsage } from './upstream-usage.js'
 
-/** How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504. */
+/**
+ * How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so
+ * a platform buyer hears the 504.
+ */
 const UPSTREAM_TIMEOUT_MS = 20_000
 /**
  * The largest upstream answer relayed, read while it streams: past it the buyer gets 502 and is
@@ -44,7 +47,10 @@ type Paid = {
   onHookError?: (err: unknown) => void
   /** Batch-settlement channels of the platform's endpoints (the store's x402_seller_channels), shared by replicas. */
   channels?: ChannelStore
-  /** Answers by payment id (x402 payment-identifier, or the MPP credential), shared by replicas: a repeated payment gets the first answer. */
+  /**
+   * Answers by payment id (x402 payment-identifier, or the MPP credential), shared by replicas: a repeated payment gets
+   * the first answer.
+   */
   answers?: AnswerStore
   /**
    * The daemon's facilitator in process, acting for this endpoint's payTo (./paid-facilitator.ts):
@@ -98,7 +104,8 @@ export async function servePaid(p: Paid): Promise<void> {
     const up = await forward(p)
     p.res.statusCode = up.status
     for (const [k, v] of Object.entries(up.headers)) p.res.setHeader(k, v)
-    // What the upstream used, for the gate to capture (auth-capture) or charge (batch-settlement); the gate takes it off.
+    // What the upstream used, for the gate to capture (auth-capture) or charge (batch-settlement); the gate takes it
+    // off.
     if (up.usage !== undefined) p.res.setHeader(SETTLEMENT_OVERRIDES_HEADER, up.usage)
     p.res.end(up.body)
   })
@@ -106,7 +113,8 @@ export async function servePaid(p: Paid): Promise<void> {
 }
 
 const settledHook = (onSettled: NonNullable<Paid['onSettled']>): SellerHooks => ({
-  // A channel's vouchers move no money; its webhook is the worker's claim-and-settle (daemon/seller/batch-settlement/claim-duty.ts).
+  // A channel's vouchers move no money; its webhook is the worker's claim-and-settle
+  // (daemon/seller/batch-settlement/claim-duty.ts).
   onAfterSettle: ({ paymentPayload, requirements, result }) =>
     requirements.scheme === BATCH_SETTLEMENT
       ? Promise.resolve()
@@ -158,7 +166,10 @@ async function serveMpp(p: Paid, mpp: MppGate, credential: string): Promise<void
   }
 }
 
-/** Validate (no money moves), forward, settle only after a successful upstream; `keep` is given the paid answer before it is sent. */
+/**
+ * Validate (no money moves), forward, settle only after a successful upstream; `keep` is given the paid answer before
+ * it is sent.
+ */
 async function serveMppOnce(
   p: Paid,
   mpp: MppGate,

@@ -17,23 +17,41 @@ import { type EndpointStore, endpointStore, paidUrl } from './endpoints.js'
 import { sellerHoldStore } from './hold-store.js'
 import { type SettlementWebhooks, settlementWebhooks } from './webhooks/service.js'
 
-/** The seller's side of the platform: endpoints sold through it, their paid calls, webhooks, and what the paid calls leave to settle. */
+/**
+ * The seller's side of the platform: endpoints sold through it, their paid calls, webhooks, and what the paid calls
+ * leave to settle.
+ */
 export type SellerService = {
   facilitatorUrl: string
-  /** The facilitator in process for a paid endpoint, acting for its payTo (./paid-facilitator.ts); absent: HTTP to facilitatorUrl. */
+  /**
+   * The facilitator in process for a paid endpoint, acting for its payTo (./paid-facilitator.ts); absent: HTTP to
+   * facilitatorUrl.
+   */
   paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
-  /** The facilitator's batch-settlement receiver authorizer (../facilitator/evm/batch-settlement/authorizer.ts); none: no batch-settlement endpoint is created. */
+  /**
+   * The facilitator's batch-settlement receiver authorizer (../facilitator/evm/batch-settlement/authorizer.ts); none:
+   * no batch-settlement endpoint is created.
+   */
   batchReceiverAuthorizer?: Address
-  /** HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still accepted). */
+  /**
+   * HMAC key binding the MPP challenges of paid endpoints (HKDF of the platform wallet key; older keys are still
+   * accepted).
+   */
   mppSecret: string
   endpoints: EndpointStore
   /** The chain an endpoint is paid on; undefined when this deployment does not serve it now. */
   endpointChain(network: string): EvmChain | undefined
   /** Batch-settlement channels paying the endpoints, shared by replicas (./batch-settlement/channel-store.ts). */
   sellerChannels: ChannelStore
-  /** Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas (./answer-store.ts). */
+  /**
+   * Paid answers by payment id, so a repeated payment is answered, never refused; shared by replicas
+   * (./answer-store.ts).
+   */
   sellerAnswers: AnswerStore
-  /** auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas (./hold-store.ts). */
+  /**
+   * auth-capture holds of the endpoints (paymentInfo, saltNonce, what was captured and refunded), shared by replicas
+   * (./hold-store.ts).
+   */
   sellerHolds: HoldStore
   /** A seller refunds a captured auth-capture payment of one of its endpoints (./endpoint-refund.ts). */
   refundPayment(userId: string, body: { paymentId: string; amount?: string }): Promise<RefundAnswer>

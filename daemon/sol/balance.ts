@@ -9,7 +9,8 @@ import { readWallets } from './wallets.js'
 const LAMPORTS_DECIMALS = 9
 
 /**
- * GET /api/sol/balance: the Solana counterpart of docs/swap-api.md "Discovery and balances" (`sol` in place of `eth`). Token
+ * GET /api/sol/balance: the Solana counterpart of docs/swap-api.md "Discovery and balances" (`sol` in place of `eth`).
+ * Token
  * balances are those of the owner's associated token accounts, what a swap can spend; `raw` is
  * exact, `ui` for display.
  */

@@ -60,7 +60,10 @@ export function checkSolRedeemCeiling(
   checkRedeemCeiling(amountIn, decimals, symbol, solRedeemMaxUsd(limits), field)
 }
 
-/** docs/swap-api.md "Redemptions": a quote whose slippage exceeds slippageBpsMax is refused with the size that would fit. */
+/**
+ * docs/swap-api.md "Redemptions": a quote whose slippage exceeds slippageBpsMax is refused with the size that would
+ * fit.
+ */
 export function checkSolSlippage(plan: SolRedeemPlan, symbol: string, decimals: number, slippageBpsMax: number): void {
   if (plan.priced.slippageBps <= slippageBpsMax) return
   const fits = largestWithin(plan.pool, slippageBpsMax, plan.amountIn)

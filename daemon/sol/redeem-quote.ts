@@ -20,7 +20,8 @@ import { readWallets } from './wallets.js'
 export type SolQuoteRequest = { net?: string; in: string; amount: string }
 
 /**
- * GET /api/sol/redeem/quote: the Base quote's fields (docs/swap-api.md "Redemptions") where they apply, priced from the solver's live
+ * GET /api/sol/redeem/quote: the Base quote's fields (docs/swap-api.md "Redemptions") where they apply, priced from the
+ * solver's live
  * inventory (see redeem-price.ts). `deliverFrom` is always 'inventory': Solana has no pool route.
  */
 export async function solRedeemQuote(d: SolDeps, q: SolQuoteRequest) {

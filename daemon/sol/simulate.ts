@@ -3,7 +3,8 @@ import type { SolanaReads } from '../chains/solana/reads.js'
 import { rpc } from './accounts.js'
 
 /**
- * Runs the co-signed transaction (`wire`, its wire bytes) without the user's signature (sigVerify off) before handing it
+ * Runs the co-signed transaction (`wire`, its wire bytes) without the user's signature (sigVerify off) before handing
+ * it
  * out: what the checks cannot see (a frozen account, a token extension) fails here, not on chain
  * where the solver, as fee payer, would pay for the failure.
  */

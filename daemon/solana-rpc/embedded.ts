@@ -6,12 +6,18 @@ import { type ClusterDeployments, memoryDeployments } from './local-deployments.
 import type { LocalSvm } from './local-svm.js'
 import { type SolanaRpcServer, type StartSolanaRpcParameters, startSolanaRpc } from './rpc-server.js'
 
-/** The keys a cluster's setup funds: SOL for each, the registry's SPL mints under `mintAuthority`, the solver's inventory. */
+/**
+ * The keys a cluster's setup funds: SOL for each, the registry's SPL mints under `mintAuthority`, the solver's
+ * inventory.
+ */
 export type ClusterKeys = { mintAuthority: Keypair; solver: Keypair; facilitator: Keypair }
 
 export type StartEmbeddedSolanaParameters = ChainClockOptions &
   Pick<StartSolanaRpcParameters, 'host' | 'port' | 'genesisHash' | 'onInternalError'> & {
-    /** The cluster's tables (prepareChainDb is run on it); stays open at stop. Default: a database in memory, closed at stop. */
+    /**
+     * The cluster's tables (prepareChainDb is run on it); stays open at stop. Default: a database in memory, closed at
+     * stop.
+     */
     db?: ChainDb
     /** Where the mints are recorded, for a restart on the same `db` to find them. Default: in memory. */
     deployments?: ClusterDeployments

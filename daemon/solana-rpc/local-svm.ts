@@ -278,7 +278,10 @@ export class LocalSvm {
     return result
   }
 
-  /** What getSignatureStatuses answers for `signature`: null when unknown (or older than the status cache without `searchHistory`). */
+  /**
+   * What getSignatureStatuses answers for `signature`: null when unknown (or older than the status cache without
+   * `searchHistory`).
+   */
   signatureStatus(signature: string, searchHistory: boolean): SignatureStatusJson | null {
     const tx = this.txs.summary(signature)
     if (!tx || (!searchHistory && tx.slot < this.tick() - STATUS_CACHE_SLOTS)) return null

@@ -12,7 +12,10 @@ export type EarlyStart = {
   lock: DataDirLock
   /** The local profile's EVM chains, spawned (the composition root waits for them and runs them). */
   anvils?: LocalAnvils
-  /** Gives back what was taken here: the anvils nothing took over since (a start that failed before its chains ran), the lock, then the umask. */
+  /**
+   * Gives back what was taken here: the anvils nothing took over since (a start that failed before its chains ran), the
+   * lock, then the umask.
+   */
   release(): Promise<void>
 }
 

@@ -34,7 +34,10 @@ export function ownerOnlyUmask(): () => void {
   }
 }
 
-/** ENOENT: the entry went away during the walk (a daemon just stopped removes parx.db-wal as its last connection closes). */
+/**
+ * ENOENT: the entry went away during the walk (a daemon just stopped removes parx.db-wal as its last connection
+ * closes).
+ */
 const gone = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT'
 
 /**

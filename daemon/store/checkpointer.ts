@@ -97,14 +97,16 @@ export function checkpointInBackground(
   }
 }
 
-// The worker's whole program: its modules come from process.getBuiltinModule, better-sqlite3 from the path resolved here.
+// The worker's whole program: its modules come from process.getBuiltinModule, better-sqlite3 from the path resolved
+// here.
 const source = `
   const { workerData, parentPort } = process.getBuiltinModule('node:worker_threads')
   const fs = process.getBuiltinModule('node:fs')
   const Sqlite = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver)
   const db = new Sqlite(workerData.file)
   db.pragma('busy_timeout = 100')
-  // The WAL as the last checkpoint that copied everything left it: unchanged since, nothing is to copy (an idle daemon).
+  // The WAL as the last checkpoint that copied everything left it: unchanged since, nothing is to copy (an idle
+  // daemon).
   let seen
   const timer = setInterval(() => {
     try {

@@ -2,7 +2,10 @@ import { TOKEN_A, TOKEN_B, USDC } from '../../src/networks/registry.js'
 import type { SwapDeps } from './deps.js'
 import { solverInventory, ui } from './inventory.js'
 
-/** GET /api/base/info (docs/swap-api.md "Discovery and balances"): everything an integrator needs to sign an order and a permit. */
+/**
+ * GET /api/base/info (docs/swap-api.md "Discovery and balances"): everything an integrator needs to sign an order and a
+ * permit.
+ */
 export async function baseInfo(s: SwapDeps) {
   const chain = s.base
   const inv = await solverInventory(s)

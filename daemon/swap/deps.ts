@@ -22,7 +22,10 @@ export type SwapDeps = {
   sender: TxSender
   /** Short-lived chain reads shared by concurrent requests (inventory, reserves). */
   reads: FreshCache
-  /** Orders being relayed (port: this process's in-flight set), so a second submission is refused while the first may land. */
+  /**
+   * Orders being relayed (port: this process's in-flight set), so a second submission is refused while the first may
+   * land.
+   */
   inflight: InflightOrders
   /** Every relayed transaction, written before its broadcast: what confirm knows after a restart. */
   outbox?: Pick<Outbox, 'get'>

@@ -6,7 +6,9 @@ import { rescaleDown } from '../../src/sdk/swap/amounts.js'
  * change the price.
  */
 
-/** What a V2 pair pays for `amountIn` (UniswapV2Library.getAmountOut; the router's `swapViaPool` uses the same formula). */
+/**
+ * What a V2 pair pays for `amountIn` (UniswapV2Library.getAmountOut; the router's `swapViaPool` uses the same formula).
+ */
 export function poolAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
   if (amountIn <= 0n || reserveIn <= 0n || reserveOut <= 0n) return 0n
   const withFee = amountIn * 997n

@@ -58,7 +58,8 @@ export async function readSwapState(chain: EvmChain, p: SwapStateParameters): Pr
 
 /** GET /api/base/nonces: the router nonce and every token's permit nonce of `owner`, with chain time. */
 export async function readNonces(chain: EvmChain, owner: Address) {
-  // A real-network daemon may run without a router (docs/hosting.md "Pointing at real networks"): Base swaps are off then.
+  // A real-network daemon may run without a router (docs/hosting.md "Pointing at real networks"): Base swaps are off
+  // then.
   if (!chain.contracts.router)
     throw new BaseError(
       'FLOW_DISABLED',

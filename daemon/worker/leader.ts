@@ -16,7 +16,10 @@ export const WORKER_LOCK_KEY = 0x7061_7278_0001n // 'parx' + 1
 export type PostgresLeadershipParameters = {
   url: string
   duties: Duties
-  /** How often a standby tries the lock and a leader checks its connection (default 1 s): the takeover time after a leader dies. */
+  /**
+   * How often a standby tries the lock and a leader checks its connection (default 1 s): the takeover time after a
+   * leader dies.
+   */
   pollMs?: number
   /**
    * How long a process that just won the lock waits before starting the duties (default `pollMs`).

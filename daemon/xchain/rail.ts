@@ -83,7 +83,9 @@ export type FillRead = Filled | { filled: false; inFlight: boolean }
 export type Signed = { attestor: number; signer: string; signature: `0x${string}` }
 /** `raw`: the signed transaction (base64) where the rail can send it again as is (`rebroadcast`). */
 export type SentTx = { ref: string; validUntil: number | null; raw?: string }
-/** landed: included and succeeded; failed: included and failed, or refused; pending: may still land; dead: never will. */
+/**
+ * landed: included and succeeded; failed: included and failed, or refused; pending: may still land; dead: never will.
+ */
 export type TxFate = 'landed' | 'failed' | 'pending' | 'dead'
 
 /**

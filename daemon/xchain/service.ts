@@ -49,7 +49,9 @@ export type XchainServiceDeps = {
   balance: BalanceReader
   /** Whether this process runs the worker duties now: only the leader moves orders. */
   leading(): boolean
-  /** An order was built or its lock relayed here: the leader's worker (this process's or another replica's) looks now. */
+  /**
+   * An order was built or its lock relayed here: the leader's worker (this process's or another replica's) looks now.
+   */
   wake(orderId: string): void
 }
 

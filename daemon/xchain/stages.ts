@@ -45,7 +45,10 @@ export function canMove(from: string, to: Stage): boolean {
   return (NEXT[from as Stage] ?? []).includes(to)
 }
 
-/** The public status of a stage (docs/cross-chain.md "Cross-chain orders"): built and dropped are locks nobody saw confirm. */
+/**
+ * The public status of a stage (docs/cross-chain.md "Cross-chain orders"): built and dropped are locks nobody saw
+ * confirm.
+ */
 export function publicStatus(stage: string): XchainStatus {
   switch (stage) {
     case 'opened':

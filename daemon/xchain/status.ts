@@ -19,7 +19,8 @@ export type StatusDeps = {
 }
 
 /**
- * GET /api/xchain/status/:orderId (docs/cross-chain.md "Cross-chain orders": the chain wins): the live lock on the origin chain,
+ * GET /api/xchain/status/:orderId (docs/cross-chain.md "Cross-chain orders": the chain wins): the live lock on the
+ * origin chain,
  * reconciled with the worker's record. The chain wins: a lock claimed or refunded on chain is
  * reported so even before the worker's next pass saw it, and a lock not on chain is `unknown`
  * whatever was built.

@@ -13,7 +13,8 @@ export type DaemonCallOptions = CallOptions & {
 /**
  * One JSON call to the daemon at ctx.apiUrl, with the same errors as src/sdk/http.ts (ApiError,
  * UnreachableError). node:http, not the undici package (importing it costs a CLI process ~150 ms,
- * more than everything else it does) nor fetch (which refuses ports such as 6000 and 6665-6669). An answer that is not parx's (an HTML 404,
+ * more than everything else it does) nor fetch (which refuses ports such as 6000 and 6665-6669). An answer that is not
+ * parx's (an HTML 404,
  * JSON without `code`, a 200 without JSON) is NOT_PARX, naming the URL, instead of a bare `HTTP 404`.
  */
 export async function callDaemon<T>(

@@ -35,7 +35,8 @@ export function describeError(e: unknown): DescribedError {
     }
   }
   if (e instanceof ApiError) {
-    // The body's own fields (APPROVAL_REQUIRED's approvalId, LIMIT_EXCEEDED's remainingUsd...) stay in the JSON document: an agent branches on them.
+    // The body's own fields (APPROVAL_REQUIRED's approvalId, LIMIT_EXCEEDED's remainingUsd...) stay in the JSON
+    // document: an agent branches on them.
     const {
       error: _e,
       code: _c,

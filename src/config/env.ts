@@ -71,7 +71,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
     if (name.startsWith('PARX_RPC_') && value)
       setPath(out, `rpc.${name.slice(9).toLowerCase().replaceAll('_', '-')}`, value)
   }
-  // PARX_CONTRACTS_BASE_SEPOLIA='{"router":"0x...","USDC":"0x..."}' -> contracts['base-sepolia'] (what `parx chains` and `parx deploy` print)
+  // PARX_CONTRACTS_BASE_SEPOLIA='{"router":"0x...","USDC":"0x..."}' -> contracts['base-sepolia'] (what `parx chains`
+  // and `parx deploy` print)
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PARX_CONTRACTS_') || !value) continue
     let parsed: unknown
@@ -93,7 +94,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
         setPath(out, `flows.${flow.replaceAll('.', '\u0000')}`, state !== 'off' && state !== 'false' && state !== '0')
     }
   }
-  // PARX_XCHAIN_ATTESTOR_URLS="0=http://127.0.0.1:9100,1=http://127.0.0.1:9101" -> xchain.attestorUrls (indexes 0, 1, 2)
+  // PARX_XCHAIN_ATTESTOR_URLS="0=http://127.0.0.1:9100,1=http://127.0.0.1:9101" -> xchain.attestorUrls (indexes 0, 1,
+  // 2)
   if (env.PARX_XCHAIN_ATTESTOR_URLS) {
     for (const pair of env.PARX_XCHAIN_ATTESTOR_URLS.split(',')) {
       const at = pair.indexOf('=')

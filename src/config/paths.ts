@@ -75,7 +75,10 @@ export const isBackupEntry = (name: string) => {
  * The per-user config folder: $PARX_CONFIG_DIR, else $XDG_CONFIG_HOME/parx or ~/.config/parx (where
  * conf would put it). Created 0700 by whoever opens the file first (src/cli/user-config.ts, load.ts).
  */
-/** Where a profile keeps its data when no --data-dir is given: $XDG_DATA_HOME/parx/<profile> or ~/.local/share/parx/<profile>. */
+/**
+ * Where a profile keeps its data when no --data-dir is given: $XDG_DATA_HOME/parx/<profile> or
+ * ~/.local/share/parx/<profile>.
+ */
 export function defaultDataDir(profile: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share')
   return join(base, 'parx', profile)

@@ -195,9 +195,14 @@ export const configSchema = z.object({
    */
   egress: z
     .object({
-      /** Exact `host:port` entries admitted although not public (a seller, upstream or receiver inside); other ports stay refused. */
+      /**
+       * Exact `host:port` entries admitted although not public (a seller, upstream or receiver inside); other ports
+       * stay refused.
+       */
       allow: hostPortList.default([]),
-      /** The guard on the local profile too (to try a hosted deployment's settings); testnet and mainnet always have it. */
+      /**
+       * The guard on the local profile too (to try a hosted deployment's settings); testnet and mainnet always have it.
+       */
       strict: bool.default(false),
     })
     .default({}),
@@ -367,7 +372,10 @@ export const configSchema = z.object({
   /** Prometheus metrics (docs/operations.md "Metrics"). */
   metrics: z
     .object({
-      /** Off: nothing is recorded and GET /metrics answers NOT_FOUND (the benchmark compares the two). Env PARX_METRICS_ENABLED. */
+      /**
+       * Off: nothing is recorded and GET /metrics answers NOT_FOUND (the benchmark compares the two). Env
+       * PARX_METRICS_ENABLED.
+       */
       enabled: bool.default(true),
       /**
        * A listener of its own serving GET /metrics without a token, on `host` (`--metrics-port`,
@@ -414,7 +422,10 @@ export const configSchema = z.object({
         .string()
         .regex(/^0x[0-9a-fA-F]{64}$/, 'a hex private key (0x + 64 hex)')
         .optional(),
-      /** Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal` (docs/hosting.md "Hosting safely"). */
+      /**
+       * Platform wallet keys before a rotation: they only open what they sealed, until `parx keys reseal`
+       * (docs/hosting.md "Hosting safely").
+       */
       platformWalletPrevious: z
         .array(
           z

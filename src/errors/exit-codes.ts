@@ -1,6 +1,7 @@
 /**
  * The process exit codes of `parx`, for scripts and agents to branch on. Published: never renumber.
- * The exit-code table of docs/cli.md is checked against this list (src/errors/codes.test.ts); each error code names its exit in src/errors/codes.ts.
+ * The exit-code table of docs/cli.md is checked against this list (src/errors/codes.test.ts); each error code names its
+ * exit in src/errors/codes.ts.
  */
 export const exitCodes = {
   ok: 0,
@@ -22,9 +23,15 @@ export const exitCodes = {
   paymentRefused: 8,
   /** The agent is frozen by its owner (AGENT_FROZEN): nothing was signed; only the owner can unfreeze it. */
   agentFrozen: 9,
-  /** `parx receipt verify`: a receipt is not one the expected key signed as it reads (a field was changed, or another key signed it), or not a receipt at all. */
+  /**
+   * `parx receipt verify`: a receipt is not one the expected key signed as it reads (a field was changed, or another
+   * key signed it), or not a receipt at all.
+   */
   receiptInvalid: 10,
-  /** The amount is above the agent's approval threshold (APPROVAL_REQUIRED): held, nothing signed; the owner approves, then pay again with the approval id. */
+  /**
+   * The amount is above the agent's approval threshold (APPROVAL_REQUIRED): held, nothing signed; the owner approves,
+   * then pay again with the approval id.
+   */
   approvalRequired: 11,
   /** The user cancelled (Ctrl-C at a prompt, or on `parx serve`). */
   cancelled: 130,

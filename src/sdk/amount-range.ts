@@ -1,6 +1,9 @@
 import { BaseError } from '../errors/index.js'
 
-/** The largest amount each ledger can hold: an EVM uint256 (balances, supplies) and a Solana u64 (lamports, SPL amounts). */
+/**
+ * The largest amount each ledger can hold: an EVM uint256 (balances, supplies) and a Solana u64 (lamports, SPL
+ * amounts).
+ */
 export const UINT256_MAX = 2n ** 256n - 1n
 export const U64_MAX = 2n ** 64n - 1n
 

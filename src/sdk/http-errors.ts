@@ -17,7 +17,9 @@ export class ApiError extends BaseError<ErrorCode | (string & {})> {
     super(code, message, { status })
   }
 
-  /** The daemon's id for the failed request (its X-Request-Id, in every error body): what to quote when reporting it. */
+  /**
+   * The daemon's id for the failed request (its X-Request-Id, in every error body): what to quote when reporting it.
+   */
   get requestId(): string | undefined {
     const id = (this.body as { requestId?: unknown } | undefined)?.requestId
     return typeof id === 'string' ? id : undefined

@@ -23,7 +23,9 @@ import type { Sponsor } from './sponsor.js'
 export type AaStack = { bundlerUrl: string; paymaster: Address; sponsor: Sponsor; chain: EvmChain; alto: Alto }
 
 export type AaRuntime = {
-  /** Started on first call (deploy or reuse, then alto); later calls share it. BUNDLER_UNAVAILABLE when it cannot start. */
+  /**
+   * Started on first call (deploy or reuse, then alto); later calls share it. BUNDLER_UNAVAILABLE when it cannot start.
+   */
   stack(): Promise<AaStack>
   /** A sponsored EIP-7702 account for an agent's key. */
   account(privateKey: Hex): Promise<Awaited<ReturnType<typeof createAgentAccount>>>
@@ -34,7 +36,9 @@ export type AaRuntime = {
 
 export type AaRuntimeParameters = {
   chain: EvmChain
-  /** The local deployer key: the platform's AA keys are derived from it, so a restart finds the same paymaster signer. */
+  /**
+   * The local deployer key: the platform's AA keys are derived from it, so a restart finds the same paymaster signer.
+   */
   deployerKey: Hex
   deployments: DeploymentStore
   /** The platform sponsors only its own agents' wallets. */

@@ -3,7 +3,10 @@ import type { AgentRow } from '../../platform/store.js'
 import { USD_DECIMALS, usdMicros } from '../limits.js'
 import { type ApprovalRow, type ApprovalStore, approvalRequired } from './store.js'
 
-/** How long an owner has to decide, and the agent to use an approval, by default: 15 minutes (config `platform.approvalTtlSeconds`). */
+/**
+ * How long an owner has to decide, and the agent to use an approval, by default: 15 minutes (config
+ * `platform.approvalTtlSeconds`).
+ */
 export const APPROVAL_TTL_SECONDS = 900
 
 export type ApprovalGateDeps = {
@@ -25,7 +28,10 @@ export type GatedSpend = {
   approvalId?: string
 }
 
-/** Whether a spend of `amountMicros` is above the agent's approval threshold (none set: never); the gate and the dry-run verdict ask this one question. */
+/**
+ * Whether a spend of `amountMicros` is above the agent's approval threshold (none set: never); the gate and the dry-run
+ * verdict ask this one question.
+ */
 export function needsApproval(agent: Pick<AgentRow, 'approve_above_usd'>, amountMicros: bigint): boolean {
   if (agent.approve_above_usd === null || agent.approve_above_usd === undefined) return false
   return amountMicros > usdMicros(agent.approve_above_usd, USD_DECIMALS)

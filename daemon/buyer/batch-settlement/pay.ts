@@ -247,7 +247,8 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
     const amount = fromBaseUnits(delta, terms.token.decimals)
     await channels.settleVoucher(voucher, usdMicros(amount, terms.token.decimals), amount)
     await channels.update(terms.channelId, { charged: (charged + delta).toString() })
-    // The voucher is what pays here (a deposit only fills the escrow): the receipt names it, at what the seller charged.
+    // The voucher is what pays here (a deposit only fills the escrow): the receipt names it, at what the seller
+    // charged.
     const signed = await x.receipts?.issue({
       paymentId: voucher.id,
       agent: x.agent,
@@ -303,7 +304,10 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   )
 }
 
-/** A signed deposit the seller did not confirm: the chain says whether it happened; if not yet, it stays pending (and counted). */
+/**
+ * A signed deposit the seller did not confirm: the chain says whether it happened; if not yet, it stays pending (and
+ * counted).
+ */
 async function decideDeposit(
   x: ChannelPayContext,
   deposit: { amount: bigint; spend: SpendRow },

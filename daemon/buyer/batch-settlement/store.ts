@@ -13,7 +13,10 @@ import { checkSpend } from '../limits.js'
 import { addDecimals } from '../report.js'
 
 export type ChannelRow = Selectable<PlatformPayChannelsTable>
-/** The store as this module sees it: the spends ledger with its channel columns (545), which only channels read or write. */
+/**
+ * The store as this module sees it: the spends ledger with its channel columns (545), which only channels read or
+ * write.
+ */
 type Db = Omit<Database, 'platform_spends'> & { platform_spends: PlatformSpendsTable & ChannelSpendColumns }
 export type SpendWithChannel = Selectable<Db['platform_spends']>
 export type NewChannel = Pick<
@@ -70,7 +73,10 @@ export type ChannelStore = {
   update(id: string, patch: ChannelPatch): Promise<void>
   /** A spend row by id (a channel's pending deposit). */
   spend(id: string): Promise<SpendWithChannel | undefined>
-  /** Holds the channel for this pay (across replicas) until `release` or `holdMs` passes; waits up to `waitMs` for another holder. */
+  /**
+   * Holds the channel for this pay (across replicas) until `release` or `holdMs` passes; waits up to `waitMs` for
+   * another holder.
+   */
   lease(id: string, holdMs: number, waitMs: number): Promise<{ release(): Promise<void> }>
   reserveDeposit(s: ChannelSpend): Promise<SpendWithChannel>
   reserveVoucher(s: ChannelSpend): Promise<SpendWithChannel>
@@ -78,7 +84,10 @@ export type ChannelStore = {
   settleVoucher(spend: SpendWithChannel, chargedMicros: bigint, chargedAmount: string): Promise<void>
   /** The voucher charged nothing (refused, failed): its reservation goes back to the escrow, which still counts it. */
   releaseVoucher(spend: SpendWithChannel, reason: string): Promise<void>
-  /** A charge the seller proved with our own voucher (a corrective 402) that we had not recorded: drawn from the escrow, confirmed. */
+  /**
+   * A charge the seller proved with our own voucher (a corrective 402) that we had not recorded: drawn from the escrow,
+   * confirmed.
+   */
   recordCharge(s: ChannelSpend, reason: string): Promise<void>
   /** `micros` of the escrow came back to the wallet (a refund): it stops counting. */
   refundEscrow(channelId: string, micros: bigint, amount: string, reason: string): Promise<void>
@@ -357,7 +366,10 @@ async function moveEscrow(
   }
 }
 
-/** a - b for non-negative decimal strings, exactly, floored at zero (micros round up, so a token amount may run out a hair early). */
+/**
+ * a - b for non-negative decimal strings, exactly, floored at zero (micros round up, so a token amount may run out a
+ * hair early).
+ */
 function subDecimals(a: string, b: string): string {
   const places = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0)
   const d = toBaseUnits(a, places) - toBaseUnits(b, places)

@@ -26,7 +26,10 @@ export type ChannelTerms = {
 /** The platform's own bounds on a seller's channel terms (config `pay.channels`). */
 export type DepositBounds = { maxWithdrawDelay: number; depositCap: string }
 
-/** Where the settlement contract is present, by chain: a network without it is not one the scheme's canonical contract serves. */
+/**
+ * Where the settlement contract is present, by chain: a network without it is not one the scheme's canonical contract
+ * serves.
+ */
 const hasContract = new WeakMap<EvmChain, Promise<boolean>>()
 
 /**
@@ -48,7 +51,8 @@ export async function channelTerms(
   accepts: PaymentRequirements[],
   bounds?: DepositBounds,
 ): Promise<ChannelTerms | undefined> {
-  // Only tokens the platform deposits by ERC-3009 (USDC); an offer in another token is left for the seller's other offers.
+  // Only tokens the platform deposits by ERC-3009 (USDC); an offer in another token is left for the seller's other
+  // offers.
   const payable = tokens.filter((t) => t.eip3009 && t.permitDomain)
   const r = accepts.find(
     (a) =>

@@ -15,7 +15,9 @@ export type WithdrawContext = {
   chain: EvmChain
   channels: ChannelStore
   agent: AgentRow
-  /** One contract call from the agent's own address (send's machinery: the sponsored EIP-7702 account on AA networks). */
+  /**
+   * One contract call from the agent's own address (send's machinery: the sponsored EIP-7702 account on AA networks).
+   */
   call(to: Hex, data: Hex): Promise<AgentCall>
 }
 

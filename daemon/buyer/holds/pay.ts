@@ -12,7 +12,8 @@ export async function recordHold(
   chain: EvmChain,
   p: { agent: AgentRow; spendId: string; token: EvmToken; hold: HoldTerms },
 ): Promise<void> {
-  // A chain that does not answer still gets the hold recorded: its events are then read from a day's worth of blocks back.
+  // A chain that does not answer still gets the hold recorded: its events are then read from a day's worth of blocks
+  // back.
   const head = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => undefined)
   await holds.insert({
     id: p.hold.id,

@@ -136,7 +136,8 @@ export function agentHoldStore(store: Store): AgentHoldStore {
             .where('state', '!=', 'released')
             .execute()
         } else {
-          // The amount too, so history and the report (token totals) show what the agent parted with; the hold keeps the maximum.
+          // The amount too, so history and the report (token totals) show what the agent parted with; the hold keeps
+          // the maximum.
           await tx
             .updateTable('platform_spends')
             .set({

@@ -182,7 +182,10 @@ export async function signHold(
   return { payload: bound ? { authorization, signature, salt, saltNonce } : { authorization, signature, salt }, nonce }
 }
 
-/** The seller's PAYMENT-RESPONSE for a hold: the transaction (the capture's, the void's or the authorize's) and what it says became of the maximum. */
+/**
+ * The seller's PAYMENT-RESPONSE for a hold: the transaction (the capture's, the void's or the authorize's) and what it
+ * says became of the maximum.
+ */
 export function holdSettlement(
   res: Response,
   max: bigint,

@@ -90,7 +90,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     if (req.dryRun) return dryRunVerdict(d.spends, agent, { offer: null, ruleRefusal: hostRefused })
     throw refusalError(hostRefused)
   }
-  // Every request to the seller goes through the deployment's egress fetch (refusals are EGRESS_REFUSED, before anything is signed).
+  // Every request to the seller goes through the deployment's egress fetch (refusals are EGRESS_REFUSED, before
+  // anything is signed).
   const sellerFetch = (url: string, i: RequestInit, afterPayment: boolean) =>
     fetchSeller(d.fetch ?? fetch, url, i, afterPayment)
   const init = (extra: Record<string, string> = {}): RequestInit => ({
@@ -243,7 +244,8 @@ export async function payForAgent(d: PayDeps, agent: AgentRow, req: PayRequest):
     throw new BaseError(code, `${why}; ${outcome.message}`, { fields: outcome.fields })
   }
   await d.spends.confirm(spend.id, { tx: settlement.transaction })
-  // What the seller says became of a hold (captured, the rest voided) comes back to the limits now; the chain has the last word (./holds/refresh.ts).
+  // What the seller says became of a hold (captured, the rest voided) comes back to the limits now; the chain has the
+  // last word (./holds/refresh.ts).
   const hold =
     chosen.hold && d.holds
       ? await holdReceipt(d.holds, chosen.hold, chosen.token, settlement.outcome, settlement.transaction)
@@ -378,7 +380,10 @@ async function decide(d: PayDeps, spendId: string, proof: PaymentProof, reason: 
   }
 }
 
-/** The first payable offer (x402 before MPP, or only the protocol asked for); the errors say what was offered and why none fits. */
+/**
+ * The first payable offer (x402 before MPP, or only the protocol asked for); the errors say what was offered and why
+ * none fits.
+ */
 async function chooseQuote(
   ctx: QuoteContext,
   res: Response,

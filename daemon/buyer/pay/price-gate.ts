@@ -61,7 +61,10 @@ export async function priceGate(
   return { amountMicros }
 }
 
-/** Above the agent's approval threshold: held (APPROVAL_REQUIRED) or the approval consumed, before anything is reserved or signed. */
+/**
+ * Above the agent's approval threshold: held (APPROVAL_REQUIRED) or the approval consumed, before anything is reserved
+ * or signed.
+ */
 async function approvalGate(
   d: PriceGateDeps,
   agent: AgentRow,

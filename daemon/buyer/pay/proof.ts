@@ -115,7 +115,10 @@ export function encodeProof(p: PaymentProof): string {
   return JSON.stringify(p, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))
 }
 
-/** The EntryPoint's event for the operation, if it was included (searched from the block it was sent at); throws when the chain does not answer. */
+/**
+ * The EntryPoint's event for the operation, if it was included (searched from the block it was sent at); throws when
+ * the chain does not answer.
+ */
 async function userOpEvent(chain: EvmChain, p: Extract<PaymentProof, { kind: 'userOp' }>) {
   const logs = await chain.client.getLogs({
     address: p.entryPoint,

@@ -28,7 +28,10 @@ export async function readBounded(res: Response, max: number): Promise<{ buf: Bu
   }
 }
 
-/** The seller's answer as the pay route returns it: text as utf8, anything else base64; its end-to-end headers (egress/headers.ts). */
+/**
+ * The seller's answer as the pay route returns it: text as utf8, anything else base64; its end-to-end headers
+ * (egress/headers.ts).
+ */
 export async function passThrough(res: Response) {
   const { buf, truncated } = await readBounded(res, MAX_SELLER_BODY)
   const type = res.headers.get('content-type') ?? ''

@@ -148,7 +148,8 @@ export function x402Quotes(c: QuoteContext, header: string | null, body: unknown
         : pref.preferAuthCapture
           ? [...holds, ...quotes]
           : [...quotes, ...holds]
-  // A hold the platform does not sign (deadlines beyond its maxima...) is refused when nothing else asked for is payable.
+  // A hold the platform does not sign (deadlines beyond its maxima...) is refused when nothing else asked for is
+  // payable.
   if (ordered.length === 0 && refused && pref.only !== 'exact') throw refused
   return { quotes: ordered, offered }
 }

@@ -20,7 +20,10 @@ export type PolicyStore = {
   agentRules(agent: AgentRow): Promise<PayeeRules>
   userRules(userId: string): Promise<PayeeRules>
   defaultPolicy(userId: string): Promise<DefaultPolicy>
-  /** The lists given replace the stored ones (null clears one); `clear` clears all first. Returns the rules as they now are. */
+  /**
+   * The lists given replace the stored ones (null clears one); `clear` clears all first. Returns the rules as they now
+   * are.
+   */
   setAgentRules(agent: AgentRow, patch: SetPayeeRulesBody): Promise<PayeeRules>
   setUserRules(userId: string, patch: SetPayeeRulesBody): Promise<PayeeRules>
   setDefaultPolicy(userId: string, patch: SetDefaultPolicyBody): Promise<DefaultPolicy>

@@ -15,7 +15,10 @@ export type ReceiptsQueryParsed = {
 
 /** Signed receipts by payment (migration 650), shared by every replica through the store. */
 export type ReceiptStore = {
-  /** Keeps a receipt; a payment already holding one keeps the first (a receipt is never re-signed). Returns the stored one. */
+  /**
+   * Keeps a receipt; a payment already holding one keeps the first (a receipt is never re-signed). Returns the stored
+   * one.
+   */
   put(agentId: string, r: SignedReceipt, createdAt: number): Promise<SignedReceipt>
   get(agentId: string, paymentId: string): Promise<SignedReceipt | undefined>
   /** Newest first, keyset-paged on (created_at, payment_id) like the payments. */

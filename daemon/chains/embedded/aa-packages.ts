@@ -20,5 +20,8 @@ function packageDir(name: string): string {
 /** The alto bundler's CLI script (dependency `@pimlico/alto`). */
 export const altoScript = (): string => join(packageDir('@pimlico/alto'), 'esm', 'cli', 'alto.js')
 
-/** The EntryPoint v0.8 artifacts (`@account-abstraction/contracts-v08`, an alias of @account-abstraction/contracts@0.8.0). */
+/**
+ * The EntryPoint v0.8 artifacts (`@account-abstraction/contracts-v08`, an alias of
+ * @account-abstraction/contracts@0.8.0).
+ */
 export const entryPoint08Artifacts = (): string => join(packageDir('@account-abstraction/contracts-v08'), 'artifacts')

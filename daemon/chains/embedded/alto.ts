@@ -56,7 +56,8 @@ export async function startAlto(o: AltoOptions): Promise<Alto> {
     '--log-level',
     'warn',
   ]
-  // NODE_OPTIONS cleared: a parent run through tsx or vitest passes loaders alto does not need (and starts slower with).
+  // NODE_OPTIONS cleared: a parent run through tsx or vitest passes loaders alto does not need (and starts slower
+  // with).
   const env = {
     ...process.env,
     NODE_OPTIONS: '',

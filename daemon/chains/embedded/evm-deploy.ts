@@ -180,7 +180,9 @@ export async function deployMissingXchain(
   return out
 }
 
-/** Funded deployer and solver wallets with locally counted nonces, so deployments go out without waiting on each other. */
+/**
+ * Funded deployer and solver wallets with locally counted nonces, so deployments go out without waiting on each other.
+ */
 async function deploySession(p: DeployParameters) {
   const { client, spec } = p
   const deployer = privateKeyToAccount(p.deployerKey)

@@ -11,11 +11,17 @@ export type StateDumperOptions = {
   requests: Int32Array
   /** How often the chain's head is looked at. */
   pollMs?: number
-  /** A chain that mined nothing and was asked nothing by the daemon for this long is quiet: its new state is written then. */
+  /**
+   * A chain that mined nothing and was asked nothing by the daemon for this long is quiet: its new state is written
+   * then.
+   */
   quietMs?: number
   /** Under constant load (never quiet), new state is still written at least this often. */
   maxDelayMs?: number
-  /** With no change seen, the state is read this often anyway (a node call from outside the daemon) and written if it changed. */
+  /**
+   * With no change seen, the state is read this often anyway (a node call from outside the daemon) and written if it
+   * changed.
+   */
   backstopMs?: number
   /**
    * While the daemon sends the chain nothing, its head is still looked at this often: a block mined

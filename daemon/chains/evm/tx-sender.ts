@@ -206,7 +206,9 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
     }
   }
 
-  /** A no-op self-transfer at `nonce`, recorded (as a filler) and broadcast: what fills a nonce nothing else will use. */
+  /**
+   * A no-op self-transfer at `nonce`, recorded (as a filler) and broadcast: what fills a nonce nothing else will use.
+   */
   const fill = async (nonce: number): Promise<Hex> => {
     const { maxFeePerGas, maxPriorityFeePerGas } = await currentFees()
     const raw = await account.signTransaction({

@@ -12,7 +12,9 @@ export type SolanaChain = {
   rpcUrl: string
   wsUrl: string
   connection: Connection
-  /** Account, blockhash and height reads and simulations: through `connection`, or in process for the embedded cluster. */
+  /**
+   * Account, blockhash and height reads and simulations: through `connection`, or in process for the embedded cluster.
+   */
   reads: SolanaReads
   mints: Record<string, SplMint>
   /** The cross-chain settlement programs (`originSettler`, `destSettler`), where deployed. */

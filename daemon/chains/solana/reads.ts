@@ -12,7 +12,8 @@ import {
 export type SimulationOutcome = { err: TransactionError | string | null; logs: string[] | null }
 
 /**
- * Port: the chain reads a swap build, its settle passes and the cross-chain worker make, several per request or step. Any cluster answers them through
+ * Port: the chain reads a swap build, its settle passes and the cross-chain worker make, several per request or step.
+ * Any cluster answers them through
  * its Connection (`connectionReads`); the embedded cluster answers them from its own state, in
  * process (embedded/solana-reads.ts): for it the JSON-RPC round trip (web3.js encoding the
  * request, our dispatcher, JSON both ways, web3.js validating the answer with superstruct) cost

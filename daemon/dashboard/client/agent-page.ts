@@ -61,7 +61,10 @@ function walletSection(d: AgentDetail): HTMLElement {
   )
 }
 
-/** The owner's stop switch: a frozen agent signs nothing new until unfrozen (here, or with the user key unless the deployment requires the dashboard). */
+/**
+ * The owner's stop switch: a frozen agent signs nothing new until unfrozen (here, or with the user key unless the
+ * deployment requires the dashboard).
+ */
 function freezeSection(id: string, d: AgentDetail): HTMLElement {
   const box = errorBox()
   const frozen = d.agent.frozen
@@ -113,7 +116,8 @@ function limitsSection(id: string, d: AgentDetail): HTMLElement {
         const t = form.querySelector<HTMLInputElement>(`#${x}`)!.value.trim()
         return t === '' ? null : t
       }
-      // The hosts allow-list is edited with the other rules (rules-section.ts): it is one list with the policy's allowHosts.
+      // The hosts allow-list is edited with the other rules (rules-section.ts): it is one list with the policy's
+      // allowHosts.
       await api('POST', at(dashboardPaths.agentLimits, { id }), {
         perPaymentUsd: v('limit-per-payment'),
         hourlyUsd: v('limit-hourly'),

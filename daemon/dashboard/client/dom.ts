@@ -20,7 +20,10 @@ function attach(el: Element, props: Props | null | undefined, children: Child[])
   children.forEach(add)
 }
 
-/** An HTML element: `text` sets its text, `on<event>` a listener, anything else an attribute (true: present, false/null: absent). */
+/**
+ * An HTML element: `text` sets its text, `on<event>` a listener, anything else an attribute (true: present, false/null:
+ * absent).
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props?: Props | null,

@@ -129,7 +129,9 @@ function paymentsTable(r: PaymentsPage): HTMLTableElement {
   )
 }
 
-/** An auth-capture payment's hold (docs/platform-api.md "Paying with auth-capture"): held, captured, and what came back. */
+/**
+ * An auth-capture payment's hold (docs/platform-api.md "Paying with auth-capture"): held, captured, and what came back.
+ */
 export function holdText(x: NonNullable<PaymentsPage['payments'][number]['hold']>): string {
   const back = (
     [

@@ -74,7 +74,10 @@ export function rulesSection(id: string, d: AgentDetail, reload: () => void): HT
   )
 }
 
-/** What is enforced now, a row per kind of payee (allow and deny side by side): the page's tests read it back against GET /api/agents/:id/policy. */
+/**
+ * What is enforced now, a row per kind of payee (allow and deny side by side): the page's tests read it back against
+ * GET /api/agents/:id/policy.
+ */
 function rulesTable(tableId: string, rules: PayeeRules): HTMLTableElement {
   const kinds = RULES.filter((r) => r.verb === 'allow')
   const cell = (name: RuleName, label: string) => {

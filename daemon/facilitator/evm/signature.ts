@@ -28,7 +28,10 @@ export type SignatureVerdict =
 
 export type SignatureInput = {
   payer: Address
-  /** The EIP-712 digest the token, Permit2 or the proxy will check; computed only when needed (a lazy verdict on a plain signature needs none). */
+  /**
+   * The EIP-712 digest the token, Permit2 or the proxy will check; computed only when needed (a lazy verdict on a plain
+   * signature needs none).
+   */
   digest: () => Hex
   /** As sent; may be ERC-6492-wrapped. */
   signature: Hex

@@ -14,7 +14,8 @@ import { checkPayerSignature } from './signature.js'
 type Name = typeof methods.erc2612 | typeof methods.eip3009
 
 /**
- * The two EVM methods whose payload is `{signature, authorization}` (docs/facilitator.md "x402 facilitator"): erc2612, ours
+ * The two EVM methods whose payload is `{signature, authorization}` (docs/facilitator.md "x402 facilitator"): erc2612,
+ * ours
  * (an EIP-2612 permit to the facilitator's signer, then transferFrom) and eip3009, the reference
  * default (transferWithAuthorization). Both settle through the batched executor account. The
  * signature is judged as the token will judge it (./signature.ts: ECDSA, EIP-7702, ERC-1271, and
@@ -47,7 +48,8 @@ export function signedAuthorizationMethod(
       await rt.ready()
       const simulate = purpose === 'settle-verified' ? undefined : rt.simulate
       const t = rt.chain.tokens[p.token.symbol]
-      // The domain the payer signed: the seller's stated one (a wrong one is named by the simulation's reads), else the token's.
+      // The domain the payer signed: the seller's stated one (a wrong one is named by the simulation's reads), else the
+      // token's.
       const domain = {
         name:
           typeof p.requirements.extra.name === 'string'
@@ -109,7 +111,8 @@ export function signedAuthorizationMethod(
         checkSignature,
       })
       if (!plan.ok && plan.reason === reasons.evmSignature && parsed) {
-        // The token refused the signature: say why, as the payer's code decides (recovers to whom, or the wallet's answer).
+        // The token refused the signature: say why, as the payer's code decides (recovers to whom, or the wallet's
+        // answer).
         const why = await judge(parsed, false)
         return why.ok ? plan : { ...plan, message: `${why.message} (${plan.message})` }
       }

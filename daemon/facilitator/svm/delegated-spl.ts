@@ -10,7 +10,8 @@ import type { SvmRuntime } from './runtime.js'
 import { sendDelegatedTransfer } from './send-delegated.js'
 
 /**
- * delegated-spl (docs/facilitator.md "x402 facilitator"): check the payer's ed25519 authorization and their token account's
+ * delegated-spl (docs/facilitator.md "x402 facilitator"): check the payer's ed25519 authorization and their token
+ * account's
  * delegation, then move the price with transferChecked signed by the facilitator as delegate.
  * Nothing on chain records the nonce, so the settlement ledger is the replay guard.
  */

@@ -2,7 +2,8 @@ import { BaseError } from '../../../src/errors/index.js'
 import { isLoopback } from '../client-address.js'
 
 /**
- * Generic abuse protection: a token bucket per caller (docs/hosting.md "Quotas and rate limits per tenant": no per-key tiers). The bucket is
+ * Generic abuse protection: a token bucket per caller (docs/hosting.md "Quotas and rate limits per tenant": no per-key
+ * tiers). The bucket is
  * the caller's identity when it has one (`user:<id>`, `agent:<id>`, `partner:<key hash>`,
  * `wallet:<address>`: daemon/http/middleware/limit-key.ts), else its address. Buckets refill
  * continuously; one idle for burst/perSecond seconds is full, the same as absent.

@@ -131,7 +131,10 @@ function requestBody(def: AnyRoute, body: z.ZodTypeAny | undefined): ZodRequestB
   return { required: true, content: { 'application/json': { schema: body } } }
 }
 
-/** The generator takes parameters only as an object schema (possibly refined): anything else is left to the handler's words. */
+/**
+ * The generator takes parameters only as an object schema (possibly refined): anything else is left to the handler's
+ * words.
+ */
 function objectOrUndefined(s: z.ZodTypeAny | undefined): z.AnyZodObject | undefined {
   let t = s
   while (t instanceof z.ZodEffects) t = t.innerType()

@@ -114,7 +114,8 @@ export const routes: AnyRoute[] = [
   solRedeemQuote,
   solConfirm,
   solRecent,
-  // cross-chain (docs/cross-chain.md "Cross-chain orders"): build and status (K); the solver's operator routes and the internal inventory helpers
+  // cross-chain (docs/cross-chain.md "Cross-chain orders"): build and status (K); the solver's operator routes and the
+  // internal inventory helpers
   xchainSolBuild,
   xchainEvmBuild,
   xchainEvmSubmit,

@@ -12,7 +12,10 @@ import { roundEvery } from '../../worker/rounds.js'
 
 export type ChannelClaimDutyParameters = {
   channels: ChannelStore
-  /** The daemon's own facilitator, in process (../paid-facilitator.ts): a worker serves no /facilitator route, and off the local profile that route wants a partner key. */
+  /**
+   * The daemon's own facilitator, in process (../paid-facilitator.ts): a worker serves no /facilitator route, and off
+   * the local profile that route wants a partner key.
+   */
   facilitator: ClaimFacilitator
   policy: ClaimPolicy
   everyMs: number

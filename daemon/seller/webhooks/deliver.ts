@@ -13,16 +13,24 @@ export const WEBHOOK_HEADERS = {
   signature: 'webhook-signature',
 } as const
 
-/** Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 8 hours in) the event is given up. */
+/**
+ * Retries: 1 s, 2 s, 4 s ... doubling up to an hour apart; after the last attempt (about 8 hours in) the event is given
+ * up.
+ */
 export const RETRY = { firstMs: 1_000, maxMs: 3_600_000, attempts: 20 }
 /** How long one attempt may take, and how long its row stays taken (longer, so no one else sends it meanwhile). */
 const ATTEMPT_TIMEOUT_MS = 10_000
 const LEASE_MS = 30_000
 const POLL_MS = 1_000
 const BATCH = 20
-/** Attempts in flight at once, per tenant (the user owning the endpoint) and in all (daemon/seller/webhooks/fair.ts). */
+/**
+ * Attempts in flight at once, per tenant (the user owning the endpoint) and in all (daemon/seller/webhooks/fair.ts).
+ */
 export const WEBHOOK_SHARES = { perTenant: 4, total: 64 }
-/** A receiver's answer is not used, only its status: at most this much of it is read (the rest is cancelled), so a receiver streaming without end holds nothing. */
+/**
+ * A receiver's answer is not used, only its status: at most this much of it is read (the rest is cancelled), so a
+ * receiver streaming without end holds nothing.
+ */
 export const MAX_RECEIVER_BODY = 64 * 1024
 
 export type WebhookDeliveryDeps = {

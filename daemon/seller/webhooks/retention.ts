@@ -7,7 +7,10 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 export type WebhookRetentionParameters = {
   queue: Pick<WebhookQueue, 'prune'>
-  /** Finished deliveries older than this are deleted (webhooks.retentionDays; docs/operations.md "Retention and log size"). */
+  /**
+   * Finished deliveries older than this are deleted (webhooks.retentionDays; docs/operations.md "Retention and log
+   * size").
+   */
   retentionDays: number
   log: Pick<Logger, 'info' | 'warn'>
   everyMs?: number

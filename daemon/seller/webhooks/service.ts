@@ -7,7 +7,10 @@ import { type SettlementOutcome, settlementEvent } from './events.js'
 import { type WebhookQueue, webhookQueue } from './queue.js'
 import { type WebhookSecrets, webhookSecrets } from './secret.js'
 
-/** Sellers' settlement webhooks (docs/platform-api.md "Settlement webhooks"): secrets, the persisted queue, its delivery. */
+/**
+ * Sellers' settlement webhooks (docs/platform-api.md "Settlement webhooks"): secrets, the persisted queue, its
+ * delivery.
+ */
 export type SettlementWebhooks = {
   secrets: WebhookSecrets
   queue: WebhookQueue

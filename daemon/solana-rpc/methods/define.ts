@@ -8,7 +8,9 @@ import type { AirdropRation } from '../rpc-limits.js'
 
 export type RpcContext = {
   svm: LocalSvm
-  /** What getGenesisHash answers; the local cluster's own when absent (`parx chains --as testnet` presents devnet's). */
+  /**
+   * What getGenesisHash answers; the local cluster's own when absent (`parx chains --as testnet` presents devnet's).
+   */
   genesisHash?: string
   /** Told about failures that are our bugs (the client only sees "Internal error"). */
   onInternalError?: (error: unknown) => void

@@ -1,7 +1,10 @@
 import { sql } from 'kysely'
 import type { StoreMigration } from './migration.js'
 
-/** The agent payments platform: users and their keys, agents with sealed wallets and their keys, limits, the spends ledger. */
+/**
+ * The agent payments platform: users and their keys, agents with sealed wallets and their keys, limits, the spends
+ * ledger.
+ */
 export const m500_platform: StoreMigration = {
   async up(db) {
     await db.schema

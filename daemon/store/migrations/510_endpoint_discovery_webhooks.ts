@@ -26,7 +26,8 @@ export const m510_endpoint_discovery_webhooks: StoreMigration = {
       // The event id the receiver dedupes on (webhook-id): one per settlement outcome.
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('endpoint_id', 'text', (c) => c.notNull())
-      // What the outcome is about (network:transaction, or the payment's key when nothing was sent): at most one event per outcome.
+      // What the outcome is about (network:transaction, or the payment's key when nothing was sent): at most one event
+      // per outcome.
       .addColumn('event_key', 'text', (c) => c.notNull().unique())
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('body', 'text', (c) => c.notNull())

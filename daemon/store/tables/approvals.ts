@@ -8,13 +8,19 @@ export interface PlatformApprovalsTable {
   agent_id: string
   user_id: string
   kind: 'pay' | 'send'
-  /** sha256 of what was asked (pay: method, URL, body, maxAmount, protocol; send: to, amount, token): the retry must ask the same */
+  /**
+   * sha256 of what was asked (pay: method, URL, body, maxAmount, protocol; send: to, amount, token): the retry must ask
+   * the same
+   */
   request_hash: string
   /** pay: the seller URL; send: the recipient address */
   target: string
   /** pay: GET, POST...; send: null */
   method: string | null
-  /** the price (pay) or amount (send) when asked, in the token's units, and in USD micro-units; execution may cost at most this */
+  /**
+   * the price (pay) or amount (send) when asked, in the token's units, and in USD micro-units; execution may cost at
+   * most this
+   */
   amount: string
   token: string
   amount_micros: string

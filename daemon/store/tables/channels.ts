@@ -26,7 +26,10 @@ export interface PlatformPayChannelsTable {
   pending_deposit: string | null
   pending_spend: string | null
   lease: string | null
-  /** a withdrawal started on the contract (546): amount asked, when, and from when (chain time, epoch ms) it can be finalized; null when none is pending */
+  /**
+   * a withdrawal started on the contract (546): amount asked, when, and from when (chain time, epoch ms) it can be
+   * finalized; null when none is pending
+   */
   withdraw_amount: string | null
   withdraw_requested_at: number | string | null
   withdraw_finalizable_at: number | string | null

@@ -19,7 +19,10 @@ export interface X402SettlementsTable {
   message: string | null
   created_at: number
   updated_at: number
-  /** 1 once a settle answered this row's outcome to its caller (210); a pending row finished in the background is 0 until a retry is told */
+  /**
+   * 1 once a settle answered this row's outcome to its caller (210); a pending row finished in the background is 0
+   * until a retry is told
+   */
   reported: ColumnType<number, number | undefined, number>
 }
 

@@ -59,7 +59,10 @@ export interface TxOutboxTable {
   updated_at: number
 }
 
-/** A caller's token bucket shared by replicas (005); keyed `user:<id>`, `agent:<id>`, `partner:<hash>`, `wallet:<addr>` or an address. */
+/**
+ * A caller's token bucket shared by replicas (005); keyed `user:<id>`, `agent:<id>`, `partner:<hash>`, `wallet:<addr>`
+ * or an address.
+ */
 export interface RateLimitBucketsTable {
   key: string
   tokens: number

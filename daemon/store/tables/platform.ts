@@ -129,7 +129,9 @@ export interface PlatformEndpointsTable {
   auth_capture: ColumnType<number, number | undefined, number>
 }
 
-/** Webhook deliveries (510): a persisted queue; a row is delivered at least once, or given up after the last attempt. */
+/**
+ * Webhook deliveries (510): a persisted queue; a row is delivered at least once, or given up after the last attempt.
+ */
 export interface PlatformWebhookDeliveriesTable {
   id: string
   endpoint_id: string

@@ -3,7 +3,10 @@ export interface XchainOrdersTable {
   /** 0x + 64 lower-case hex */
   order_id: string
   rail: 'sol-origin' | 'evm-origin'
-  /** The worker's step: built, opened, delivered, attested, claimed, refunded, dropped, attention (daemon/xchain/stages.ts). */
+  /**
+   * The worker's step: built, opened, delivered, attested, claimed, refunded, dropped, attention
+   * (daemon/xchain/stages.ts).
+   */
   stage: string
   /** The origin-chain user (base58 or 0x). */
   user: string

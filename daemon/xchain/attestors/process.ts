@@ -31,7 +31,10 @@ export type AttestorProcessParameters = {
   chains: AttestorChains
   host: string
   port: number
-  /** How far back an open order can be (the daemon's xchain.expirySeconds): bounds the evm-origin lock search on real chains. */
+  /**
+   * How far back an open order can be (the daemon's xchain.expirySeconds): bounds the evm-origin lock search on real
+   * chains.
+   */
   expirySeconds: number
 }
 

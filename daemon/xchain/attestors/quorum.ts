@@ -100,7 +100,8 @@ async function validSignature(a: Attestor, req: AttestRequest, s: Signed): Promi
     }
     if (s.signer.toLowerCase() !== a.evm.toLowerCase()) return false
     // Recovered with libsecp256k1 (~0.3 ms; viem's recoverAddress took ~1.7 ms, twice per evm-origin claim), and
-    // refused as AttestationVerifierMofN would refuse it (high s, v other than 27/28): never counted into a claim that reverts.
+    // refused as AttestationVerifierMofN would refuse it (high s, v other than 27/28): never counted into a claim that
+    // reverts.
     return isSignedBy(a.evm, hexToBytes(req.statement), s.signature as Hex)
   } catch {
     return false

@@ -65,7 +65,8 @@ export async function run(opts: DiscoverOptions, deps: PlatformDeps): Promise<Co
   return ok(
     await spinning(deps, 'reading the bazaar', async () => {
       const [manifest, agent] = await Promise.all([
-        // The deployment's token addresses name the assets of its networks; a listing elsewhere still reads without them.
+        // The deployment's token addresses name the assets of its networks; a listing elsewhere still reads without
+        // them.
         deps.platform.manifest({}).catch((e) => (given ? undefined : Promise.reject(e))),
         payerAgent(deps, agentId),
       ])

@@ -3,7 +3,10 @@ import type { CliContext } from '../context.js'
 import { callDaemon } from '../daemon-call.js'
 import { CliError } from '../errors.js'
 
-/** The daemon's OpenAPI 3.1 document (GET /api/openapi.json), for a generator or a file: `parx openapi > parx.openapi.json`. */
+/**
+ * The daemon's OpenAPI 3.1 document (GET /api/openapi.json), for a generator or a file: `parx openapi >
+ * parx.openapi.json`.
+ */
 export async function run(_opts: object, ctx: CliContext): Promise<number> {
   const doc = await callDaemon<{ openapi?: unknown }>(ctx, '/api/openapi.json')
   if (typeof doc?.openapi !== 'string')

@@ -115,7 +115,9 @@ function headerArg(h: string, flag: string): [string, string] {
   return [h.slice(0, i).trim(), h.slice(i + 1).trim()]
 }
 
-/** A body flag's value: the text itself, `@file`, or `@-` (standard input); text only, as the platform forwards text. */
+/**
+ * A body flag's value: the text itself, `@file`, or `@-` (standard input); text only, as the platform forwards text.
+ */
 async function bodyArg(v: string, flag: string, stdin?: () => Promise<Buffer>): Promise<string> {
   if (!v.startsWith('@')) return v
   const path = v.slice(1)

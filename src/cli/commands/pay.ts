@@ -33,7 +33,10 @@ export type PayOptions = {
   out?: string
   /** `mcp` when the MCP tool calls: messages name its fields (maxAmount, method...) instead of flags. */
   via?: 'cli' | 'mcp'
-  /** Above the approval threshold: wait this long (seconds; true: the default) for the owner, then pay with the approval. */
+  /**
+   * Above the approval threshold: wait this long (seconds; true: the default) for the owner, then pay with the
+   * approval.
+   */
   waitApproval?: string | boolean
   /** An approval an earlier APPROVAL_REQUIRED named: pay with it (the same request). */
   approvalId?: string
@@ -121,7 +124,10 @@ export async function run(opts: PayOptions, deps: PlatformDeps): Promise<Command
   return ok(answer)
 }
 
-/** PRICE_ABOVE_MAX's fields (the cap, the seller's price, its token); undefined from a platform that sends none: its message then stands. */
+/**
+ * PRICE_ABOVE_MAX's fields (the cap, the seller's price, its token); undefined from a platform that sends none: its
+ * message then stands.
+ */
 function priceAboveMax(body: unknown): { maxAmount: string; amount: string; token: string } | undefined {
   const f = (body ?? {}) as Record<string, unknown>
   return typeof f.maxAmount === 'string' && typeof f.amount === 'string' && typeof f.token === 'string'

@@ -67,7 +67,10 @@ export const PAYMENT_COLUMNS = [
   'reason',
   'id',
 ] as const
-/** An auth-capture pay's hold, in the token's units (empty for every other payment); after the others, so a sheet reading them by position still does. */
+/**
+ * An auth-capture pay's hold, in the token's units (empty for every other payment); after the others, so a sheet
+ * reading them by position still does.
+ */
 export const HOLD_COLUMNS = ['holdId', 'held', 'holding', 'captured', 'voided', 'refunded', 'reclaimed'] as const
 
 export function csv(p: PaymentsPage): string[] {

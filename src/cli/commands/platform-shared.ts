@@ -46,7 +46,10 @@ export async function platformDeps(ctx: CliContext, extra: { operatorToken?: str
   }
 }
 
-/** Agent commands (whoami, balance, pay, send, swap) act with the agent's key, said plainly when only a user is logged in. */
+/**
+ * Agent commands (whoami, balance, pay, send, swap) act with the agent's key, said plainly when only a user is logged
+ * in.
+ */
 export function needAgent(deps: Pick<PlatformDeps, 'session'>, command: string): void {
   if (deps.session.agentKey) return
   const why = deps.session.userKey ? ' (a user key is logged in, but this command acts as an agent)' : ''

@@ -20,7 +20,10 @@ export type SendOptions = {
   to: string
   amount: string
   token?: string
-  /** Above the approval threshold: wait this long (seconds; true: the default) for the owner, then send with the approval. */
+  /**
+   * Above the approval threshold: wait this long (seconds; true: the default) for the owner, then send with the
+   * approval.
+   */
   waitApproval?: string | boolean
   /** An approval an earlier APPROVAL_REQUIRED named: send with it (the same to, amount and token). */
   approvalId?: string

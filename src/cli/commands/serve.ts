@@ -21,7 +21,10 @@ export type ServeOptions = {
 
 type DaemonModule = typeof import('../../../daemon/entry.js')
 
-/** The one place the CLI loads the daemon: lazily, so client commands never pay for it; its composition root starts loading at once. */
+/**
+ * The one place the CLI loads the daemon: lazily, so client commands never pay for it; its composition root starts
+ * loading at once.
+ */
 const loadDaemon = async (): Promise<DaemonModule> => {
   const daemon = await import('../../../daemon/entry.js')
   void daemon.loadRoot()

@@ -4,13 +4,18 @@ import { type CliContext, emit } from '../context.js'
 export type SkillOptions = { path?: boolean }
 export type SkillResult = { path: string; skill?: string }
 
-/** Where the skill is in the package: Agent Skills' `<name>/SKILL.md` layout, shipped with it (package.json "files"). */
+/**
+ * Where the skill is in the package: Agent Skills' `<name>/SKILL.md` layout, shipped with it (package.json "files").
+ */
 export const skillPath = async () => {
   const [{ join }, { packageRoot }] = await Promise.all([import('node:path'), import('../../config/package-root.js')])
   return join(packageRoot(), 'skills', 'parx', 'SKILL.md')
 }
 
-/** Prints the agent skill (SKILL.md) for coding agents, or with --path where it is, to copy or link into an agent's skills folder. */
+/**
+ * Prints the agent skill (SKILL.md) for coding agents, or with --path where it is, to copy or link into an agent's
+ * skills folder.
+ */
 export async function run(opts: SkillOptions, ctx: CliContext): Promise<SkillResult> {
   const path = await skillPath()
   if (opts.path) {

@@ -15,7 +15,10 @@ export type StatusResult = {
   leadership?: string
 }
 
-/** Is the daemon up, and can it reach its store and every chain? Each check with its reason, and the process' role (GET /api/readiness). */
+/**
+ * Is the daemon up, and can it reach its store and every chain? Each check with its reason, and the process' role (GET
+ * /api/readiness).
+ */
 export async function run(_opts: object, ctx: CliContext): Promise<number> {
   // 503 means "not ready" and still carries every check's detail.
   const readiness = await callDaemon<Partial<Readiness>>(ctx, '/api/readiness', { acceptStatus: [503] })

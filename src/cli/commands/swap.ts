@@ -12,7 +12,10 @@ import {
 
 export type SwapOptions = { from: string; to: string; amount: string }
 
-/** Swaps in the agent wallet on Base (USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A); counts toward the agent's limits. */
+/**
+ * Swaps in the agent wallet on Base (USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A); counts toward the agent's
+ * limits.
+ */
 export async function run(opts: SwapOptions, deps: PlatformDeps): Promise<CommandResult<SwapResult>> {
   const from = tokenArg(opts.from ?? '', '--from')
   const to = tokenArg(opts.to ?? '', '--to')

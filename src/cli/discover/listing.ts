@@ -132,7 +132,10 @@ export function offerMatches(o: Offer, f: SellerFilter): boolean {
   return true
 }
 
-/** The sellers of listed resources that match: every query word somewhere in its text, and at least one offer through the filters. */
+/**
+ * The sellers of listed resources that match: every query word somewhere in its text, and at least one offer through
+ * the filters.
+ */
 export function sellersOf(
   items: readonly ListedResource[],
   book: TokenBook,

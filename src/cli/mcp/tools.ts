@@ -91,7 +91,8 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       // No person confirms here: without a cap of its own, the agent's limits must be the cap.
       needAgent(deps, 'pay')
       const limits = await deps.platform.getLimits({ params: { id: await agentIdOf(deps) } })
-      // Any per-payment limit or window, the agent's or its user's, caps it; none at all is what mayStillSpendUsd null says.
+      // Any per-payment limit or window, the agent's or its user's, caps it; none at all is what mayStillSpendUsd null
+      // says.
       if (limits.mayStillSpendUsd === null) {
         throw usageError(
           'pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)',

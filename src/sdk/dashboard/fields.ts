@@ -82,7 +82,10 @@ export const agentDetail = z.object({
   keys: z.array(agentKeyInfo),
   // Its payments are paged apart: GET /dashboard/api/agents/:id/payments (payments.ts).
   limits,
-  /** Its payee and network rules and its user's, which apply too (src/sdk/platform/policy.ts); set with POST /dashboard/api/agents/:id/policy. */
+  /**
+   * Its payee and network rules and its user's, which apply too (src/sdk/platform/policy.ts); set with POST
+   * /dashboard/api/agents/:id/policy.
+   */
   policy: z.object({ rules: payeeRules, userRules: payeeRules }),
 })
 export type AgentDetail = z.infer<typeof agentDetail>

@@ -17,7 +17,9 @@ export const agent = z.object({
   name: z.string(),
   network: z.string(),
   chainId: z.number().int(),
-  /** The agent's address: an EIP-7702 account on AA networks, a plain EOA on direct ones. Holds no gas on AA networks. */
+  /**
+   * The agent's address: an EIP-7702 account on AA networks, a plain EOA on direct ones. Holds no gas on AA networks.
+   */
   wallet: evmAddress,
   /** How send moves tokens: a sponsored ERC-4337 user operation, or a plain transfer paying the network's fee. */
   sendMethod: z.enum(['userOperation', 'transfer']),
@@ -25,7 +27,10 @@ export const agent = z.object({
   tokens: z.array(tokenInfo),
   createdAt: isoTime,
   limits,
-  /** Frozen by its owner: no pay, send, swap or channel deposit is signed (AGENT_FROZEN); what was signed before follows its course. */
+  /**
+   * Frozen by its owner: no pay, send, swap or channel deposit is signed (AGENT_FROZEN); what was signed before follows
+   * its course.
+   */
   // Defaults: a daemon from before freezing (620) does not send them, and its agents cannot be frozen.
   frozen: z.boolean().default(false),
   /** When it was frozen; null while it may spend. */
@@ -33,7 +38,10 @@ export const agent = z.object({
 })
 export type Agent = z.infer<typeof agent>
 
-/** GET /api/agents/me: the agent its key belongs to (docs/platform-api.md "GET /api/agents/me": id, chain, wallet and tokens). */
+/**
+ * GET /api/agents/me: the agent its key belongs to (docs/platform-api.md "GET /api/agents/me": id, chain, wallet and
+ * tokens).
+ */
 export const agentMe = agent
 export const agentList = z.object({ agents: z.array(agent) })
 

@@ -44,7 +44,10 @@ export const budgetRule = z
     ...scope,
     percent: z.number().int().min(1).max(100),
     window: z.enum(budgetWindows),
-    /** whose budget: the agent's own window (each agent's, or the one named) or the user's across all its agents; default agent with agentId, user without */
+    /**
+     * whose budget: the agent's own window (each agent's, or the one named) or the user's across all its agents;
+     * default agent with agentId, user without
+     */
     of: z.enum(['agent', 'user']).optional(),
   })
   .strict()
@@ -100,7 +103,10 @@ export const firedAlert = z.object({
   firedAt: z.string(),
   /** one line saying what crossed what */
   message: z.string(),
-  /** the numbers that made it fire: USD amounts as decimal strings, counts as numbers, and the spend's id (paymentId) where one crossed */
+  /**
+   * the numbers that made it fire: USD amounts as decimal strings, counts as numbers, and the spend's id (paymentId)
+   * where one crossed
+   */
   figures: z.record(z.union([z.string(), z.number(), z.null()])),
 })
 export type FiredAlert = z.infer<typeof firedAlert>

@@ -35,7 +35,9 @@ export type ApprovalList = z.infer<typeof approvalList>
 
 export const approvalParams = z.object({ approvalId: uuid }).strict()
 
-/** GET /api/approvals: `state=pending` (default) for those awaiting a decision, `all` for the latest 100 of any state. */
+/**
+ * GET /api/approvals: `state=pending` (default) for those awaiting a decision, `all` for the latest 100 of any state.
+ */
 export const approvalsQuery = z.object({ state: z.enum(['pending', 'all']).default('pending') }).strict()
 
 /** The extra fields of an APPROVAL_REQUIRED error body, beside `error` and `code`. */

@@ -40,7 +40,9 @@ export type Channel = z.infer<typeof channel>
 export const channelList = z.object({ channels: z.array(channel) })
 export type ChannelList = z.infer<typeof channelList>
 
-/** POST /api/agents/:id/channels/:channelId/refund: the cooperative refund through the seller, and the channel after it. */
+/**
+ * POST /api/agents/:id/channels/:channelId/refund: the cooperative refund through the seller, and the channel after it.
+ */
 export const channelRefund = z.object({
   refunded: z.string(),
   token: z.string(),

@@ -25,9 +25,15 @@ export const endpoint = z.object({
   description: z.string().nullable(),
   /** Where each settlement outcome is POSTed, signed (docs/platform-api.md "Settlement webhooks"); null: none. */
   webhookUrl: z.string().url().nullable(),
-  /** Its 402 also offers x402 batch-settlement: a buyer deposits once and pays later calls with vouchers (docs/platform-api.md "Batch settlement"). */
+  /**
+   * Its 402 also offers x402 batch-settlement: a buyer deposits once and pays later calls with vouchers
+   * (docs/platform-api.md "Batch settlement").
+   */
   batchSettlement: z.boolean(),
-  /** Its 402 also offers x402 auth-capture: held before the upstream runs, captured after it answered, voided when it failed, refundable (docs/platform-api.md "Auth-capture"). */
+  /**
+   * Its 402 also offers x402 auth-capture: held before the upstream runs, captured after it answered, voided when it
+   * failed, refundable (docs/platform-api.md "Auth-capture").
+   */
   authCapture: z.boolean(),
 })
 export type Endpoint = z.infer<typeof endpoint>
@@ -57,7 +63,10 @@ const payTo = z
   )
   .transform((v) => (uuid.safeParse(v).success ? v.toLowerCase() : evmAddress.parse(v)))
 
-/** POST /api/endpoints. The token is chosen here, once (docs/platform-api.md "POST /api/endpoints": no route changes it). */
+/**
+ * POST /api/endpoints. The token is chosen here, once (docs/platform-api.md "POST /api/endpoints": no route changes
+ * it).
+ */
 export const createEndpointBody = z
   .object({
     name: label.optional(),
@@ -73,7 +82,10 @@ export const createEndpointBody = z
     webhookUrl: httpUrl.optional(),
     /** Also offer x402 batch-settlement (payment channels; tokens with EIP-3009 such as USDC). */
     batchSettlement: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-    /** Also offer x402 auth-capture (refundable: held, captured after the upstream answered; EIP-3009 tokens, payTo one of your agents). */
+    /**
+     * Also offer x402 auth-capture (refundable: held, captured after the upstream answered; EIP-3009 tokens, payTo one
+     * of your agents).
+     */
     authCapture: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
   })
   .strict()

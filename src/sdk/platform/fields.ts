@@ -22,7 +22,9 @@ export const usdAmount = decimalAmount.refine(
   'has more than 6 decimal places',
 )
 
-/** An EVM address in any case, normalised to its checksum form; the zero address is refused (funds sent there are lost). */
+/**
+ * An EVM address in any case, normalised to its checksum form; the zero address is refused (funds sent there are lost).
+ */
 export const evmAddress = z
   .string({ required_error: 'required', invalid_type_error: 'must be a string' })
   .trim()
@@ -30,7 +32,10 @@ export const evmAddress = z
   .transform((v) => getAddress(v) as Address)
   .refine((v) => !/^0x0{40}$/.test(v), 'is the zero address; tokens sent there are lost')
 
-/** A token symbol; case-insensitive on input, upper case after. Whether the network has it is checked against the registry. */
+/**
+ * A token symbol; case-insensitive on input, upper case after. Whether the network has it is checked against the
+ * registry.
+ */
 export const tokenSymbol = z
   .string({ required_error: 'required', invalid_type_error: 'must be a string' })
   .trim()

@@ -24,7 +24,10 @@ export const timeParam = z
   .refine((v) => !Number.isNaN(parseMoment(v)), 'must be an ISO date (2026-11-01) or time (2026-11-01T12:00:00Z)')
   .transform(parseMoment)
 
-/** A page cursor, `<createdAt ms>_<id>` of the last row of the page before (plain text: no Buffer, so a browser bundle can import this). */
+/**
+ * A page cursor, `<createdAt ms>_<id>` of the last row of the page before (plain text: no Buffer, so a browser bundle
+ * can import this).
+ */
 export const cursorParam = z
   .string()
   .max(128)
@@ -80,7 +83,9 @@ export const payment = z.object({
   state: z.enum(['reserved', 'confirmed', 'released']),
   amount: z.string(),
   token: z.string(),
-  /** The amount in USD as the limits count it (every platform token is a dollar stable, 1:1, rounded up to 6 places). */
+  /**
+   * The amount in USD as the limits count it (every platform token is a dollar stable, 1:1, rounded up to 6 places).
+   */
   amountUsd: z.string(),
   /** pay: the seller's host (null for payments recorded before hosts were kept); send and swap: null. */
   host: z.string().nullable(),
@@ -135,7 +140,10 @@ export const reportQuery = z
   .strict()
 export type ReportQuery = z.input<typeof reportQuery>
 
-/** One group's totals: spends counted (confirmed or reserved; released ones moved nothing), their USD, and how many are still pending on chain. */
+/**
+ * One group's totals: spends counted (confirmed or reserved; released ones moved nothing), their USD, and how many are
+ * still pending on chain.
+ */
 const totals = { count: z.number().int(), usd: z.string(), pending: z.number().int() }
 
 export const report = z.object({

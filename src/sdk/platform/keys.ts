@@ -9,7 +9,10 @@ import { createHash, randomBytes } from 'node:crypto'
 export type PlatformKeyKind = 'user' | 'agent'
 
 export const KEY_PREFIX: Record<PlatformKeyKind, string> = { user: 'parx-u-', agent: 'parx-a-' }
-/** The request header that carries each kind. Partner keys keep `x-api-key`; `Authorization: Bearer` stays the operator's (docs/swap-api.md "Authentication"). */
+/**
+ * The request header that carries each kind. Partner keys keep `x-api-key`; `Authorization: Bearer` stays the
+ * operator's (docs/swap-api.md "Authentication").
+ */
 export const KEY_HEADER: Record<PlatformKeyKind, string> = { user: 'x-user-key', agent: 'x-agent-key' }
 
 const KEY_RE: Record<PlatformKeyKind, RegExp> = { user: /^parx-u-[0-9a-f]{64}$/, agent: /^parx-a-[0-9a-f]{64}$/ }

@@ -42,14 +42,20 @@ export const limits = z.object({
    * null: never asked. Defaults to null so this client still reads a daemon from before approvals.
    */
   approveAboveUsd: z.string().nullable().default(null),
-  /** What counted in the rolling 24 hours, and what the agent's daily limit still allows (null: no daily limit); `windows.day` repeats them. */
+  /**
+   * What counted in the rolling 24 hours, and what the agent's daily limit still allows (null: no daily limit);
+   * `windows.day` repeats them.
+   */
   spentTodayUsd: z.string(),
   remainingTodayUsd: z.string().nullable(),
   /** The agent's own windows. */
   windows: windowsView,
   /** Its user's budgets, over all the user's agents: they apply too. */
   user: z.object({ perPaymentUsd: z.string().nullable(), windows: windowsView }),
-  /** What one spend may be now: the least of every per-payment limit and window still open, agent and user. null: no limit at all. */
+  /**
+   * What one spend may be now: the least of every per-payment limit and window still open, agent and user. null: no
+   * limit at all.
+   */
   mayStillSpendUsd: z.string().nullable(),
 })
 export type Limits = z.infer<typeof limits>
@@ -90,7 +96,10 @@ export type SetUserLimitsBody = z.input<typeof setUserLimitsBody>
 export const limitExceeded = z.object({
   error: z.string(),
   code: z.literal('LIMIT_EXCEEDED'),
-  /** which limit or rule refused: the per-payment limit, a window, the host allow-list, or a payee and network rule (src/sdk/platform/policy.ts) */
+  /**
+   * which limit or rule refused: the per-payment limit, a window, the host allow-list, or a payee and network rule
+   * (src/sdk/platform/policy.ts)
+   */
   limit: z.enum(['perPayment', 'hour', 'day', 'week', 'month', 'allowedHosts', ...RULE_NAMES] as [string, ...string[]]),
   /** whose limit or rule: the agent's own, or its user's (all its agents together) */
   scope: z.enum(['agent', 'user']),

@@ -20,7 +20,10 @@ export function sendMethodOf(n: NetworkSpec): SendMethod {
   return n.features.includes('aa') ? 'userOperation' : 'transfer'
 }
 
-/** Tokens an agent on this network may send and be paid in: every registry token on AA networks, TOKEN_A only on direct ones. */
+/**
+ * Tokens an agent on this network may send and be paid in: every registry token on AA networks, TOKEN_A only on direct
+ * ones.
+ */
 export function sendableTokens(n: NetworkSpec): TokenSpec[] {
   return n.features.includes('aa') ? n.tokens : n.tokens.filter((t) => t.symbol === TOKEN_A)
 }
@@ -30,7 +33,9 @@ export function priceableTokens(n: NetworkSpec): TokenSpec[] {
   return n.features.includes('x402') ? n.tokens : []
 }
 
-/** docs/platform-api.md "Networks and tokens": USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A, on Base networks only. */
+/**
+ * docs/platform-api.md "Networks and tokens": USDC->TOKEN_A, TOKEN_A->TOKEN_B, TOKEN_B->TOKEN_A, on Base networks only.
+ */
 export const SWAP_PAIRS: readonly (readonly [string, string])[] = [
   [USDC, TOKEN_A],
   [TOKEN_A, TOKEN_B],

@@ -93,9 +93,15 @@ export const receipt = z.object({
   transaction: txHash.nullable(),
   payer: evmAddress,
   payTo: z.string(),
-  /** Paid through the agent's batch-settlement channel: its id, the cumulative charged, and the deposit made by this request if any. */
+  /**
+   * Paid through the agent's batch-settlement channel: its id, the cumulative charged, and the deposit made by this
+   * request if any.
+   */
   channel: z.object({ id: z.string(), cumulative: z.string(), deposited: z.string().optional() }).optional(),
-  /** The platform's signed receipt of this payment, as GET /api/agents/:id/receipts/:paymentId returns it (absent where the deployment has no receipt key). */
+  /**
+   * The platform's signed receipt of this payment, as GET /api/agents/:id/receipts/:paymentId returns it (absent where
+   * the deployment has no receipt key).
+   */
   signed: signedReceipt.optional(),
   /**
    * Paid with x402 auth-capture: the escrow's payment id (paymentInfoHash), the maximum held, what
@@ -156,7 +162,10 @@ export const payDryRun = z.object({
   remaining: z.record(z.string().nullable()),
   /** The offer's price (as before the verdict; same as `offer` without `scheme`). */
   price: price.nullable(),
-  /** No rule or limit refuses (kept for clients from before the verdict; wouldPay also says whether an approval would be asked). */
+  /**
+   * No rule or limit refuses (kept for clients from before the verdict; wouldPay also says whether an approval would be
+   * asked).
+   */
   withinLimits: z.boolean(),
   remainingTodayUsd: z.string().nullable(),
 })

@@ -12,7 +12,10 @@ import { hostName, usdAmount } from './fields.js'
 
 const MAX_ENTRIES = 100
 
-/** `0x…` (40 hex, any case, kept checksummed; compared case-insensitively) or a Solana base58 address (compared exactly). */
+/**
+ * `0x…` (40 hex, any case, kept checksummed; compared case-insensitively) or a Solana base58 address (compared
+ * exactly).
+ */
 export const payToEntry = z
   .string()
   .trim()

@@ -4,7 +4,10 @@ import { type ReceiptMessage, receiptTypedData } from './receipt-typed-data.js'
 import { type SignedReceipt, signedReceipt } from './receipts.js'
 
 export type VerifyReceiptParameters = {
-  /** The address the receipt must be signed by (the manifest's `receipts.signer`). Absent: the `signer` the receipt names. */
+  /**
+   * The address the receipt must be signed by (the manifest's `receipts.signer`). Absent: the `signer` the receipt
+   * names.
+   */
   signer?: Address
 }
 

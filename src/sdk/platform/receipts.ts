@@ -5,7 +5,9 @@ import { RECEIPT_DOMAIN } from './receipt-typed-data.js'
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x and 40 hex digits)')
 
-/** The signed fields (src/sdk/platform/receipt-typed-data.ts), exactly as signed: nothing else may ride along unsigned. */
+/**
+ * The signed fields (src/sdk/platform/receipt-typed-data.ts), exactly as signed: nothing else may ride along unsigned.
+ */
 export const receiptMessage = z
   .object({
     paymentId: z.string().max(200),

@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import { decimalAmount, txHash, uuid } from './fields.js'
 
-/** An auth-capture payment's id: the escrow's paymentInfoHash, as PAYMENT-RESPONSE `extra.paymentInfoHash` and the webhook name it. */
+/**
+ * An auth-capture payment's id: the escrow's paymentInfoHash, as PAYMENT-RESPONSE `extra.paymentInfoHash` and the
+ * webhook name it.
+ */
 export const paymentInfoId = z
   .string({ required_error: 'required' })
   .trim()

@@ -48,7 +48,10 @@ export const COMMON_ERRORS = [
   'INTERNAL',
 ] as const
 
-/** Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of key is FORBIDDEN. */
+/**
+ * Resource routes: another tenant's agent or endpoint is NOT_FOUND (its existence is not revealed); the wrong kind of
+ * key is FORBIDDEN.
+ */
 const TENANT = ['NOT_FOUND', 'FORBIDDEN'] as const
 /** Routes that move funds. */
 const SPENDS = [

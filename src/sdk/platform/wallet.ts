@@ -4,7 +4,9 @@ import { networks, TOKEN_A } from '../../networks/registry.js'
 import { decimalAmount, evmAddress, isoTime, tokenSymbol, txHash, uuid } from './fields.js'
 import { canSwap, checkTokenAmount, issue, SWAP_PAIRS, sendableTokens } from './networks.js'
 
-/** GET /api/agents/:id/balance: every token of the agent's network, and the native coin (0 on AA networks, by design). */
+/**
+ * GET /api/agents/:id/balance: every token of the agent's network, and the native coin (0 on AA networks, by design).
+ */
 export const balance = z.object({
   agentId: uuid,
   network: z.string(),

@@ -2,7 +2,8 @@ import type { Address, Hex } from 'viem'
 import { permitTypes, type TypedDomain } from '../eip712.js'
 
 /**
- * The router's EIP-712 domain name and version (docs/swap-api.md "What the wallet signs"). chainId and verifyingContract come from
+ * The router's EIP-712 domain name and version (docs/swap-api.md "What the wallet signs"). chainId and
+ * verifyingContract come from
  * GET /api/base/info; the router also reports the whole domain through ERC-5267 `eip712Domain()`.
  */
 export const ORDER_DOMAIN_NAME = 'ParxRfqSwap'

@@ -59,7 +59,10 @@ export type VerifyResponse = {
   invalidReason?: string | null
   invalidMessage?: string
   payer?: string
-  /** batch-settlement: the channel's on-chain snapshot (channelId, balance, totalClaimed, withdrawRequestedAt, refundNonce). */
+  /**
+   * batch-settlement: the channel's on-chain snapshot (channelId, balance, totalClaimed, withdrawRequestedAt,
+   * refundNonce).
+   */
   extra?: Record<string, unknown>
 }
 
@@ -72,7 +75,10 @@ export type SettleResponse = {
   transaction: string
   /** CAIP-2 network. */
   network: string
-  /** upto: the amount settled, in base units (at most the signed maximum); batch-settlement: deposited, swept or refunded. */
+  /**
+   * upto: the amount settled, in base units (at most the signed maximum); batch-settlement: deposited, swept or
+   * refunded.
+   */
   amount?: string
   /** batch-settlement: `channelState`, the channel's on-chain snapshot after the settlement. */
   extra?: Record<string, unknown>
@@ -86,7 +92,10 @@ export type SupportedResponse = {
   signers: Record<string, string[]>
 }
 
-/** `{signature, authorization}`: the EVM payload of eip3009 and erc2612 (docs/facilitator.md "x402 facilitator"); all values strings. */
+/**
+ * `{signature, authorization}`: the EVM payload of eip3009 and erc2612 (docs/facilitator.md "x402 facilitator"); all
+ * values strings.
+ */
 export type EvmAuthorizationPayload = {
   signature: string
   authorization: {

@@ -50,7 +50,8 @@ export type Payment = {
 
 /**
  * Reads `{paymentPayload, paymentRequirements}` of either version into a Payment. Accepts the
- * older spellings too (docs/facilitator.md "x402 facilitator") (`accepted` on any version, `maxAmountRequired` beside `amount`).
+ * older spellings too (docs/facilitator.md "x402 facilitator") (`accepted` on any version, `maxAmountRequired` beside
+ * `amount`).
  * Returns a string naming the first malformed field instead when something is missing.
  */
 export function toPayment(
@@ -86,7 +87,8 @@ export function toPayment(
   }
   if (typeof amount !== 'string' || !/^\d+$/.test(amount)) return { malformed: 'requirements', field: 'amount' }
   const timeout = r.maxTimeoutSeconds ?? 60
-  // Zero only for batch-settlement's claim and settle: the official channel manager's requirements for batched operations carry 0.
+  // Zero only for batch-settlement's claim and settle: the official channel manager's requirements for batched
+  // operations carry 0.
   const tooShort = r.scheme === 'batch-settlement' ? timeout < 0 : timeout <= 0
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || tooShort)
     return { malformed: 'requirements', field: 'maxTimeoutSeconds' }

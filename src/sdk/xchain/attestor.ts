@@ -14,7 +14,10 @@ export const AttestBody = z
   .object({
     rail: railSchema,
     orderId: orderIdSchema,
-    /** The statement the worker wants signed, hex (sol-origin: the delivery message bytes; evm-origin: the 32-byte EIP-712 digest). */
+    /**
+     * The statement the worker wants signed, hex (sol-origin: the delivery message bytes; evm-origin: the 32-byte
+     * EIP-712 digest).
+     */
     statement: z
       .string()
       .max(2 + 2 * 1024)

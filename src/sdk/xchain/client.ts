@@ -38,13 +38,15 @@ export class LockFailedError extends BaseError {
 }
 
 /**
- * A partner backend's client for cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status and polling for both
+ * A partner backend's client for cross-chain orders (docs/cross-chain.md "Cross-chain orders"): build, status and
+ * polling for both
  * rails, and `openSolOrigin`, which builds, signs and submits a Solana-origin order in one call.
  * `openEvmOrigin` does the same for a Base-origin order, gaslessly (./evm-origin-client.ts).
  *
  * @example
  * const x = createXchainClient({ apiUrl, apiKey })
- * const { built } = await x.openSolOrigin({ signer, connection, inSym: 'USDC', outSym: 'USDC', uiAmount: '25', recipientEvm })
+ * const { built } = await x.openSolOrigin({ signer, connection, inSym: 'USDC', outSym: 'USDC', uiAmount: '25',
+ * recipientEvm })
  * const final = await x.waitForStatus(built.orderId)   // claimed, refunded or attention
  */
 export function createXchainClient(p: XchainClientParameters) {

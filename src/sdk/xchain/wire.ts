@@ -1,5 +1,6 @@
 /**
- * The cross-chain HTTP contract (docs/cross-chain.md "Cross-chain orders"), as data: request schemas, response types and
+ * The cross-chain HTTP contract (docs/cross-chain.md "Cross-chain orders"), as data: request schemas, response types
+ * and
  * paths of every cross-chain route, both rails. The daemon's routes validate with these schemas and
  * the SDK helpers build with them, so no field is described twice.
  *
@@ -25,7 +26,10 @@ export { xchainPaths } from './paths.js'
 // Field schemas
 // ---------------------------------------------------------------------------------------------
 
-/** A Base address that is already in its EIP-55 checksum form (docs/cross-chain.md "Cross-chain orders": "not in EIP-55 checksum form" is refused). */
+/**
+ * A Base address that is already in its EIP-55 checksum form (docs/cross-chain.md "Cross-chain orders": "not in EIP-55
+ * checksum form" is refused).
+ */
 export const checksummedAddress = z
   .string({ required_error: 'required' })
   .refine(
@@ -105,7 +109,10 @@ export type SolOriginBuildRequest = z.infer<typeof SolOriginBuildBody>
 /** What both rails' build responses say of the order: its id, par amounts, deadlines and where to poll. */
 export type BuiltOrder = {
   orderId: `0x${string}`
-  /** Par: equal human amounts; base units at each token's decimals (input on the origin chain, output on the destination). */
+  /**
+   * Par: equal human amounts; base units at each token's decimals (input on the origin chain, output on the
+   * destination).
+   */
   inAmount: number
   outAmount: number
   inAmountBase: string

@@ -79,7 +79,9 @@ export async function simulated(rt: EvmRuntime, group: Group, what: string): Pro
   return { reason: byError[name] ?? reasons.acSimulationFailed, message: `the ${what} would revert: ${name}` }
 }
 
-/** Sends a checked group through the executor (batched with other payments); a mined revert is `transaction_reverted`. */
+/**
+ * Sends a checked group through the executor (batched with other payments); a mined revert is `transaction_reverted`.
+ */
 export function send(rt: EvmRuntime, group: Group): Promise<Executed> {
   return executeGroup(
     rt,

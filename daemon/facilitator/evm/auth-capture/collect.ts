@@ -21,7 +21,10 @@ import { readTerms, relaysLifecycle, type Terms } from './terms.js'
 
 /** Seconds a deadline must lie ahead of now (the binding's 6 s floor): the capture margin, and a signature's. */
 export const MARGIN_SECONDS = 6n
-/** Gas an authorize or charge may take beyond its group's: the payer's token store clone on first use, the collector's pull. */
+/**
+ * Gas an authorize or charge may take beyond its group's: the payer's token store clone on first use, the collector's
+ * pull.
+ */
 const COLLECT_GAS = 150_000n
 
 const permitTransferFromTypes = {
@@ -50,7 +53,10 @@ export function collectKey(p: Resolved): string | Failure {
   return `auth-capture:${p.spec.caip2}:collect:${c.auth.kind}:${c.auth.from.toLowerCase()}:${nonce}`
 }
 
-/** The `PaymentInfo` the client signed for: every field from the requirements, the payer and the salt (binding appendix). */
+/**
+ * The `PaymentInfo` the client signed for: every field from the requirements, the payer and the salt (binding
+ * appendix).
+ */
 export function collectedInfo(p: Resolved, t: Terms, c: CollectPayload): PaymentInfo {
   return {
     operator: t.operator,
@@ -301,7 +307,10 @@ type Completion =
   | { given: false }
   | { given: true; amount: bigint; fee: bigint; feeReceiver: Address; authorizerSignature?: Hex }
 
-/** A charge's four server-added fields: all or none (the authorizer signature alone may be left to a delegated authorizer). */
+/**
+ * A charge's four server-added fields: all or none (the authorizer signature alone may be left to a delegated
+ * authorizer).
+ */
 function chargeCompletion(payload: Record<string, unknown>): Completion | Failure {
   const fields = [payload.amount, payload.feeAmount ?? payload.feeBps, payload.feeReceiver]
   if (fields.every((f) => f === undefined) && payload.authorizerSignature === undefined) return { given: false }

@@ -73,7 +73,10 @@ export type Permit2Collect = {
   nonce: bigint
   validBefore: bigint
 }
-/** The client's collect payload: one token authorization naming a collector, its signature and the salt (and saltNonce when bound). */
+/**
+ * The client's collect payload: one token authorization naming a collector, its signature and the salt (and saltNonce
+ * when bound).
+ */
 export type CollectPayload = { auth: Erc3009Collect | Permit2Collect; signature: Hex; salt: bigint; saltNonce?: bigint }
 
 export function parseCollect(payload: Record<string, unknown>): CollectPayload | undefined {

@@ -110,7 +110,8 @@ export function readTerms(p: Resolved, operatorAccount: Address): Terms | Failur
   if (mode !== undefined && flow === 'authorization') return bad('captureMode applies to paymentFlow escrow only')
   if (mode !== undefined && mode !== 'sync' && mode !== 'deferred')
     return bad(`captureMode '${String(mode)}' is neither sync nor deferred`)
-  // A collect-only route cannot finalize in the request: a sync capture would be refused and the hold stranded until reclaim.
+  // A collect-only route cannot finalize in the request: a sync capture would be refused and the hold stranded until
+  // reclaim.
   if (collectOnly && flow === 'escrow' && mode !== 'deferred')
     return bad('a route without receiverAuthorizer is collect-only: its captureMode must be written out as "deferred"')
   return {

@@ -10,7 +10,9 @@ const account = (key: Hex) => {
   return a
 }
 
-/** The local profile's authorizer key: derived from the facilitator key with a fixed label, so nothing new is stored. */
+/**
+ * The local profile's authorizer key: derived from the facilitator key with a fixed label, so nothing new is stored.
+ */
 export const derivedAuthorizerKey = (facilitatorKey: Hex): Hex =>
   keccak256(concat([toHex('parx x402 batch-settlement receiver authorizer v1'), facilitatorKey]))
 
@@ -25,7 +27,8 @@ export const derivedAuthorizerKey = (facilitatorKey: Hex): Hex =>
  * none on testnet and mainnet, where /supported then names no receiverAuthorizer (as the
  * reference facilitator without an authorizer signer), sellers who name their own sign their
  * claims and refunds, and the platform creates no batch-settlement endpoint
- * (BATCH_AUTHORIZER_NOT_CONFIGURED): its channels must name an authorizer parx holds. Offering one is an operator's decision: whoever holds the key can refund any
+ * (BATCH_AUTHORIZER_NOT_CONFIGURED): its channels must name an authorizer parx holds. Offering one is an operator's
+ * decision: whoever holds the key can refund any
  * delegating seller's unclaimed escrow, so it is not conjured from another secret there.
  */
 export function receiverAuthorizer(s: {

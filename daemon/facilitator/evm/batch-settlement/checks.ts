@@ -100,7 +100,9 @@ export async function voucherSigned(
   return rt.chain.client.verifyTypedData({ address: config.payer, ...typed, signature: v.signature }).catch(() => false)
 }
 
-/** Whether a group would go through now, from the executor account's point of view; the revert's error name when not. */
+/**
+ * Whether a group would go through now, from the executor account's point of view; the revert's error name when not.
+ */
 export async function simulated(rt: EvmRuntime, group: Group): Promise<string | undefined> {
   const r = await rt.simulate([group])
   return r.ok[0] ? undefined : revertName(r.data[0])

@@ -16,7 +16,10 @@ const bytes32 = (v: unknown): Hex | undefined =>
   typeof v === 'string' && isHex(v) && v.length === 66 ? (v.toLowerCase() as Hex) : undefined
 const hex = (v: unknown): Hex | undefined => (typeof v === 'string' && isHex(v) && v.length > 2 ? v : undefined)
 
-/** A non-negative integer below 2^256 as the wire carries it: a decimal string, a 0x hex string (salts) or a safe integer. */
+/**
+ * A non-negative integer below 2^256 as the wire carries it: a decimal string, a 0x hex string (salts) or a safe
+ * integer.
+ */
 export function uint(v: unknown): bigint | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
   if (typeof v !== 'string' || !/^(\d{1,78}|0x[0-9a-fA-F]{1,64})$/.test(v)) return undefined

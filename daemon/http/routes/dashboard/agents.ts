@@ -63,7 +63,10 @@ export const agentKeysRevoke = route({
   handler: async (c, s, { session, params }) => c.json(await s.revokeAgentKey(session.wallet, params.id, params.keyId)),
 })
 
-/** Freeze and unfreeze (session, origin and CSRF checked): unfreezing here works whatever `platform.unfreezeRequiresDashboard` says. */
+/**
+ * Freeze and unfreeze (session, origin and CSRF checked): unfreezing here works whatever
+ * `platform.unfreezeRequiresDashboard` says.
+ */
 export const agentFreeze = route({
   method: 'POST',
   path: dashboardPaths.agentFreeze,

@@ -2,7 +2,9 @@ import { dashboardPaths, idParams } from '../../../../src/sdk/dashboard/index.js
 import { createAlertRuleBody } from '../../../../src/sdk/platform/alerts.js'
 import { route } from '../../route.js'
 
-/** The Alerts view (daemon/dashboard/alerts.ts): rules and fired alerts, add and remove, with the platform's own schema. */
+/**
+ * The Alerts view (daemon/dashboard/alerts.ts): rules and fired alerts, add and remove, with the platform's own schema.
+ */
 export const alertsView = route({
   method: 'GET',
   path: dashboardPaths.alerts,

@@ -1,7 +1,9 @@
 import { createPartnerKeyBody, dashboardPaths, idParams } from '../../../../src/sdk/dashboard/index.js'
 import { route } from '../../route.js'
 
-/** The signed-in wallet's partner keys (docs/dashboard.md "Dashboard"): listed masked, the secret shown only by create. */
+/**
+ * The signed-in wallet's partner keys (docs/dashboard.md "Dashboard"): listed masked, the secret shown only by create.
+ */
 export const partnerKeysList = route({
   method: 'GET',
   path: dashboardPaths.partnerKeys,

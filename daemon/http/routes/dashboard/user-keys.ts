@@ -1,7 +1,10 @@
 import { dashboardPaths, idParams } from '../../../../src/sdk/dashboard/index.js'
 import { route } from '../../route.js'
 
-/** Command line access (docs/dashboard.md "Dashboard"): user keys of the wallet's platform user, for `parx auth user login`. */
+/**
+ * Command line access (docs/dashboard.md "Dashboard"): user keys of the wallet's platform user, for `parx auth user
+ * login`.
+ */
 export const userKeysList = route({
   method: 'GET',
   path: dashboardPaths.userKeys,

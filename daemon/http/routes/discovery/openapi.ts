@@ -1,6 +1,9 @@
 import { route } from '../../route.js'
 
-/** GET /api/openapi.json: the OpenAPI 3.1 document of every route, generated from the route table (daemon/http/openapi/). */
+/**
+ * GET /api/openapi.json: the OpenAPI 3.1 document of every route, generated from the route table
+ * (daemon/http/openapi/).
+ */
 export default route({
   method: 'GET',
   path: '/api/openapi.json',

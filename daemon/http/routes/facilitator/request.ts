@@ -16,7 +16,8 @@ export const PaymentBody = z.object({
 /**
  * Reads a /verify or /settle body. A body that is not `{paymentPayload, paymentRequirements}`
  * objects is an HTTP error (400); fields inside them that are missing or malformed are a payment
- * failure, answered in x402's own shape. Payments on mainnet networks need a partner key (docs/facilitator.md "x402 facilitator").
+ * failure, answered in x402's own shape. Payments on mainnet networks need a partner key (docs/facilitator.md "x402
+ * facilitator").
  */
 export async function readPayment(
   c: Context,

@@ -5,7 +5,8 @@ import { PaymentBody, readPayment } from './request.js'
 
 /**
  * A failed settlement is never a 200: 409 when the authorization was already settled (or is
- * being settled), or its payment id was used by another payload, 502 when the chain's answer is missing or unexpected, 422 for a payment the
+ * being settled), or its payment id was used by another payload, 502 when the chain's answer is missing or unexpected,
+ * 422 for a payment the
  * chain or our checks rejected. The body is x402's `{success: false, errorReason, ...}` in all cases.
  */
 export function settleStatus(r: SettleResponse): 200 | 409 | 422 | 502 {

@@ -5,7 +5,10 @@ import { networkByName } from '../../../facilitator/resolve.js'
 import { authorize } from '../../middleware/auth.js'
 import { route } from '../../route.js'
 
-/** Payments on mainnet networks are a partner's business, as on /verify and /settle (docs/facilitator.md "x402 facilitator"). */
+/**
+ * Payments on mainnet networks are a partner's business, as on /verify and /settle (docs/facilitator.md "x402
+ * facilitator").
+ */
 async function mainnetNeedsKey(c: Context, auth: AuthService, networks: string[]): Promise<void> {
   if (networks.some((n) => networkByName(n)?.kind === 'mainnet')) await authorize(c, 'partner', auth)
 }

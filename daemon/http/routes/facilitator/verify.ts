@@ -1,7 +1,9 @@
 import { route } from '../../route.js'
 import { PaymentBody, readPayment } from './request.js'
 
-/** POST /facilitator/verify: answers 200 with `{isValid, invalidReason?, invalidMessage?, payer}`; it never moves funds. */
+/**
+ * POST /facilitator/verify: answers 200 with `{isValid, invalidReason?, invalidMessage?, payer}`; it never moves funds.
+ */
 const def = route({
   method: 'POST',
   path: '/facilitator/verify',

@@ -4,7 +4,9 @@ import { approvalView } from '../../../buyer/approvals/view.js'
 import type { Caller, PlatformOperations } from '../../../platform/service.js'
 import { platformRoute } from './contract-route.js'
 
-/** The approval if the caller may see it: its owning user, or the agent it was asked for; else NOT_FOUND (not revealed). */
+/**
+ * The approval if the caller may see it: its owning user, or the agent it was asked for; else NOT_FOUND (not revealed).
+ */
 async function visible(s: PlatformOperations, caller: Caller, id: string) {
   const row = await s.approvals.get(id)
   const mine = row && (caller.kind === 'user' ? row.user_id === caller.userId : row.agent_id === caller.agentId)

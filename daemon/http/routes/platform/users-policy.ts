@@ -18,7 +18,9 @@ export const setUserPolicy = platformRoute(platformRoutes.setUserPolicy, async (
   return c.json(await view(s, userId))
 })
 
-/** Copied into agents created afterwards (daemon/http/routes/platform/agents-create.ts); existing agents keep theirs. */
+/**
+ * Copied into agents created afterwards (daemon/http/routes/platform/agents-create.ts); existing agents keep theirs.
+ */
 export const setDefaultPolicy = platformRoute(platformRoutes.setDefaultPolicy, async (c, s, { body, caller }) => {
   const userId = s.userOf(caller)
   await s.owner.setDefaultPolicy(userId, body)

@@ -11,7 +11,9 @@ const Query = z.object({
     .default(20),
 })
 
-/** Open (docs/swap-api.md "Solana swaps"): what the service did on Solana lately; everything in it is public on chain. */
+/**
+ * Open (docs/swap-api.md "Solana swaps"): what the service did on Solana lately; everything in it is public on chain.
+ */
 export default route({
   method: 'GET',
   path: '/api/sol/recent',

@@ -11,7 +11,9 @@ const Query = z.object({
   amount: required(uiAmount),
 })
 
-/** docs/swap-api.md "Solana swaps": the Solana counterpart of the redeem quote, priced from the solver's live inventory. */
+/**
+ * docs/swap-api.md "Solana swaps": the Solana counterpart of the redeem quote, priced from the solver's live inventory.
+ */
 export default route({
   method: 'GET',
   path: '/api/sol/redeem/quote',

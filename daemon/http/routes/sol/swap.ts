@@ -5,7 +5,9 @@ import { SOL_SWAP_MAX_BODY, solSwapBody } from './swap-body.js'
 
 const Body = solSwapBody({ in: USDC, out: TOKEN_A })
 
-/** docs/swap-api.md "Solana swaps": a base64 transaction the solver built and co-signed; the user signs and submits it. */
+/**
+ * docs/swap-api.md "Solana swaps": a base64 transaction the solver built and co-signed; the user signs and submits it.
+ */
 export default route({
   method: 'POST',
   path: '/api/sol/swap',

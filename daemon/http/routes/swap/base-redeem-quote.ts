@@ -9,7 +9,10 @@ import { required } from './swap-body.js'
 
 const Query = z.object({ in: z.string().min(1).default(TOKEN_A), amount: required(uiAmount) })
 
-/** docs/swap-api.md "Redemptions": priced from live pool depth and solver inventory; fetch it immediately before signing. */
+/**
+ * docs/swap-api.md "Redemptions": priced from live pool depth and solver inventory; fetch it immediately before
+ * signing.
+ */
 export default route({
   method: 'GET',
   path: '/api/base/redeem/quote',

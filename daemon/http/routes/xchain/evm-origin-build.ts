@@ -1,7 +1,10 @@
 import { EvmOriginBuildBody, xchainPaths } from '../../../../src/sdk/xchain/wire.js'
 import { route } from '../../route.js'
 
-/** docs/cross-chain.md "Cross-chain orders": the Base SourceEscrow order, with the gasless typed data (order + permit) and the plain approve + open calls. */
+/**
+ * docs/cross-chain.md "Cross-chain orders": the Base SourceEscrow order, with the gasless typed data (order + permit)
+ * and the plain approve + open calls.
+ */
 export default route({
   method: 'POST',
   path: xchainPaths.evmBuild,

@@ -1,7 +1,10 @@
 import { EvmOriginSubmitBody, xchainPaths } from '../../../../src/sdk/xchain/wire.js'
 import { route } from '../../route.js'
 
-/** The gasless evm-origin open: the user's signed order and permit, relayed by the solver as openFor (at most once per order). */
+/**
+ * The gasless evm-origin open: the user's signed order and permit, relayed by the solver as openFor (at most once per
+ * order).
+ */
 export default route({
   method: 'POST',
   path: xchainPaths.evmSubmit,

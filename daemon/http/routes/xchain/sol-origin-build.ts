@@ -1,7 +1,10 @@
 import { SolOriginBuildBody, xchainPaths } from '../../../../src/sdk/xchain/wire.js'
 import { route } from '../../route.js'
 
-/** docs/cross-chain.md "Cross-chain orders": the Solana lock, signed by the solver as fee payer; the user signs and submits it. */
+/**
+ * docs/cross-chain.md "Cross-chain orders": the Solana lock, signed by the solver as fee payer; the user signs and
+ * submits it.
+ */
 export default route({
   method: 'POST',
   path: xchainPaths.solBuild,

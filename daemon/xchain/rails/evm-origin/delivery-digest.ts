@@ -13,7 +13,8 @@ const digests = new Map<string, Hex>()
  * in any field (or any hex spelling) is another key, hashed anew.
  */
 export function deliveryDigest(d: Delivery, chainId: number, verifier: Address): Hex {
-  // Every field the delivery has, whatever it grows: a field left out of the key could hand one delivery another's digest.
+  // Every field the delivery has, whatever it grows: a field left out of the key could hand one delivery another's
+  // digest.
   const key = JSON.stringify([chainId, verifier, d], (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))
   let digest = digests.get(key)
   if (!digest) {

@@ -1,7 +1,10 @@
 import type { EvmOrder } from '../../../../contracts/xchain/statement.js'
 import type { EvmOrderJson } from '../../../../src/sdk/xchain/wire.js'
 
-/** The evm-origin order as xchain_orders.order_data keeps it and the build response shows it: uint256 as decimal strings. */
+/**
+ * The evm-origin order as xchain_orders.order_data keeps it and the build response shows it: uint256 as decimal
+ * strings.
+ */
 export function orderJson(o: EvmOrder): EvmOrderJson {
   return {
     user: o.user,

@@ -143,7 +143,9 @@ export function evmOriginSubmit(
   }
 }
 
-/** eth_call of the relay as the solver sends it: undefined when it would succeed, the revert's name or error otherwise. */
+/**
+ * eth_call of the relay as the solver sends it: undefined when it would succeed, the revert's name or error otherwise.
+ */
 async function simulate(
   d: EvmOriginDeps,
   escrow: Hex,

@@ -1,7 +1,9 @@
 import { PublicKey } from '@solana/web3.js'
 import type { SolOrder } from '../../../../contracts/xchain/statement.js'
 
-/** The sol-origin order as xchain_orders.order_data keeps it: every field of SolOrder, plus the user's token account. */
+/**
+ * The sol-origin order as xchain_orders.order_data keeps it: every field of SolOrder, plus the user's token account.
+ */
 export type SolOrderData = {
   program: string
   user: string

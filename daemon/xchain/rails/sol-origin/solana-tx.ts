@@ -36,7 +36,8 @@ export async function sendSolverTx(
   try {
     await connection.sendRawTransaction(wire, { skipPreflight: false, preflightCommitment: 'confirmed' })
   } catch (e) {
-    // Refused before it reached a block (preflight): it never lands, so the next attempt need not wait for its blockhash.
+    // Refused before it reached a block (preflight): it never lands, so the next attempt need not wait for its
+    // blockhash.
     await persist({ ref: sent.ref, validUntil: 0 })
     throw new BaseError(
       'RELAY_FAILED',

@@ -109,7 +109,10 @@ export function ruleBody(o: AddOptions): CreateAlertRuleBody {
   return { kind: 'spend_rate', factor, period: oneOf(o.period, ['hour', 'day'] as const, '--period') ?? 'day', agentId }
 }
 
-/** Adds one alert rule; it fires once per crossing to the webhooks of your endpoints and `parx alerts history`. User key only. */
+/**
+ * Adds one alert rule; it fires once per crossing to the webhooks of your endpoints and `parx alerts history`. User key
+ * only.
+ */
 export async function run(opts: AddOptions, deps: PlatformDeps): Promise<CommandResult<AlertRule>> {
   const body = ruleBody(opts)
   needUser(deps, 'alerts add')

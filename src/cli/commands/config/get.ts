@@ -3,7 +3,9 @@ import { type CliContext, emit } from '../../context.js'
 import { getPlatform, PLATFORM_PREFIX } from './platform.js'
 import { configFile, SECTION } from './shared.js'
 
-/** Prints one daemon setting, or all of them, as stored (daemon secrets included: it is yours); platform keys masked. */
+/**
+ * Prints one daemon setting, or all of them, as stored (daemon secrets included: it is yours); platform keys masked.
+ */
 export async function run(key: string | undefined, ctx: CliContext) {
   const value =
     key === 'platform' || key?.startsWith(PLATFORM_PREFIX)

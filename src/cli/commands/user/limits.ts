@@ -4,7 +4,10 @@ import { type CliContext, label } from '../../context.js'
 import { type BudgetOptions, budgetBody, budgetOptions, windowLines } from '../budget-flags.js'
 import { type CommandResult, needUser, ok, type PlatformDeps, platformAction } from '../platform-shared.js'
 
-/** The user's budgets across all its agents and what each window has left; with flags, sets them first. `none` clears one. */
+/**
+ * The user's budgets across all its agents and what each window has left; with flags, sets them first. `none` clears
+ * one.
+ */
 export async function run(opts: BudgetOptions, deps: PlatformDeps): Promise<CommandResult<UserLimits>> {
   needUser(deps, 'user limits')
   const body = budgetBody(opts)

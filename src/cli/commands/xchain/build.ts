@@ -14,7 +14,8 @@ export type BuildOptions = PartnerOptions & {
 }
 
 /**
- * `parx xchain build <rail>`: builds a cross-chain order for a user to sign (docs/cross-chain.md "Cross-chain orders"). It signs
+ * `parx xchain build <rail>`: builds a cross-chain order for a user to sign (docs/cross-chain.md "Cross-chain orders").
+ * It signs
  * nothing and moves nothing: the user's wallet signs what it prints (`--output json` has every
  * field); the SDK's openSolOrigin / openEvmOrigin build, sign and submit in one call.
  */

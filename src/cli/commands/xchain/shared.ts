@@ -2,7 +2,10 @@ import type { CliContext } from '../../context.js'
 
 export type PartnerOptions = { apiKey?: string }
 
-/** The partner key for K routes: --api-key, else PARX_API_KEY; none sends none (a local daemon may not enforce keys, and a 401 says what to do). */
+/**
+ * The partner key for K routes: --api-key, else PARX_API_KEY; none sends none (a local daemon may not enforce keys, and
+ * a 401 says what to do).
+ */
 export function partnerHeaders(ctx: CliContext, opts: PartnerOptions): Record<string, string> {
   const key = opts.apiKey ?? ctx.env.PARX_API_KEY
   return key ? { 'x-api-key': key } : {}

@@ -11,7 +11,8 @@ import { apiKeyHelp, type PartnerOptions, partnerHeaders } from './shared.js'
 export type StatusOptions = PartnerOptions & { rail?: XchainRail; wait?: boolean; timeout?: string; interval?: string }
 
 /**
- * `parx xchain status <orderId>`: where a cross-chain order is (docs/cross-chain.md "Cross-chain orders"). With --wait it polls
+ * `parx xchain status <orderId>`: where a cross-chain order is (docs/cross-chain.md "Cross-chain orders"). With --wait
+ * it polls
  * until the order is claimed, refunded or needs attention; the exit code then says which (0 claimed,
  * 1 otherwise), so a script can branch on it as on `gh run watch --exit-status`.
  */

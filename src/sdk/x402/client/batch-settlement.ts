@@ -18,16 +18,24 @@ import { isRecord } from '../wire.js'
  * bound of the buyer's own (CHANNEL_DEFAULTS) that a hostile offer cannot lift.
  */
 export type ChannelOptions = {
-  /** A deposit is this many times the price (default 10), at least the seller's `minDeposit` and what the request needs. */
+  /**
+   * A deposit is this many times the price (default 10), at least the seller's `minDeposit` and what the request needs.
+   */
   depositMultiplier?: number
   /**
    * The most one deposit may be, in the token's base units (default 5,000,000: 5 USDC, a token of
    * 6 decimals). An offer whose request or `minDeposit` needs more is refused, nothing signed.
    */
   maxDeposit?: bigint
-  /** How long a deposit authorization stays valid, in seconds (default 300): the offer's `maxTimeoutSeconds` only when shorter. */
+  /**
+   * How long a deposit authorization stays valid, in seconds (default 300): the offer's `maxTimeoutSeconds` only when
+   * shorter.
+   */
   validitySeconds?: number
-  /** The longest withdraw delay accepted, in seconds (default 86,400: a day); an offer asking longer is not paid by channel. */
+  /**
+   * The longest withdraw delay accepted, in seconds (default 86,400: a day); an offer asking longer is not paid by
+   * channel.
+   */
   maxWithdrawDelay?: number
 }
 
@@ -41,7 +49,10 @@ export const CHANNEL_DEFAULTS = {
   maxWithdrawDelay: 86_400,
 } as const
 
-/** One channel as this buyer knows it: what the seller says it charged so far, and what the chain (or our own deposit) says it holds. */
+/**
+ * One channel as this buyer knows it: what the seller says it charged so far, and what the chain (or our own deposit)
+ * says it holds.
+ */
 export type Channel = {
   id: Hex
   chainId: number
@@ -71,7 +82,10 @@ export class ChannelWallet {
     this.options = { ...CHANNEL_DEFAULTS, ...options }
   }
 
-  /** Whether this requirement is a channel offer this wallet pays (checked as channelConfigFor checks it, and within this buyer's bounds). */
+  /**
+   * Whether this requirement is a channel offer this wallet pays (checked as channelConfigFor checks it, and within
+   * this buyer's bounds).
+   */
   pays(r: PaymentRequirements): boolean {
     return r.scheme === BATCH_SETTLEMENT && this.refusal(r) === undefined
   }

@@ -37,7 +37,10 @@ export type PayingFetchOptions = PayerKeys & {
 
 const MAX_REMEMBERED_OFFERS = 1000
 
-/** A seller's channel offer as it sent it (sent back as `accepted`, and paid again without asking), and our channel for it. */
+/**
+ * A seller's channel offer as it sent it (sent back as `accepted`, and paid again without asking), and our channel for
+ * it.
+ */
 type ChannelOffer = { requirement: PaymentRequirements; resource: PaymentRequired['resource']; channel: Channel }
 
 /**

@@ -1,7 +1,10 @@
 import { decodeErrorResult, type Hex, parseAbi } from 'viem'
 import { type Reason, reasons } from '../reasons.js'
 
-/** Errors of the x402 Permit2 proxies (exact and upto), of Permit2's signature transfer, and of OpenZeppelin tokens below them. */
+/**
+ * Errors of the x402 Permit2 proxies (exact and upto), of Permit2's signature transfer, and of OpenZeppelin tokens
+ * below them.
+ */
 const errorsAbi = parseAbi([
   'error InvalidAmount()',
   'error InvalidDestination()',

@@ -15,7 +15,8 @@ import { EXACT } from '../types.js'
  * own ExactEvmScheme, when given.
  *
  * @example
- * const client = new x402Client().register('eip155:*', new ParxEvmClientScheme({ signer: account, clients: [publicClient] }))
+ * const client = new x402Client().register('eip155:*', new ParxEvmClientScheme({ signer: account, clients:
+ * [publicClient] }))
  * const pay = wrapFetchWithPayment(fetch, client)
  */
 export class ParxEvmClientScheme implements SchemeNetworkClient {

@@ -50,7 +50,8 @@ export class ParxSvmClientScheme implements SchemeNetworkClient {
  * reference's channel-based Solana upto goes to `fallback` when given.
  *
  * @example
- * x402Client.fromConfig({ schemes: [{ network: 'solana:*', client: new ParxSvmUptoClientScheme(keypairSigner(payer)) }] })
+ * x402Client.fromConfig({ schemes: [{ network: 'solana:*', client: new ParxSvmUptoClientScheme(keypairSigner(payer)) }]
+ * })
  */
 export class ParxSvmUptoClientScheme extends ParxSvmClientScheme {
   override readonly scheme: string = UPTO

@@ -11,7 +11,8 @@ export type FacilitatorClientOptions = {
 }
 
 /**
- * The facilitator calls a seller makes (and the status reads of parx's facilitator). x402 failures come back as values (isValid or
+ * The facilitator calls a seller makes (and the status reads of parx's facilitator). x402 failures come back as values
+ * (isValid or
  * success false, whatever the HTTP status); only a facilitator that cannot be read throws.
  */
 export function facilitatorClient(o: FacilitatorClientOptions) {

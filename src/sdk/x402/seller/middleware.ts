@@ -100,7 +100,8 @@ type Next = (err?: unknown) => unknown
  * @example
  * app.use(paymentGate({
  *   facilitator: { url: 'http://127.0.0.1:8420/facilitator' },
- *   routes: { 'GET /weather': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }] } },
+ *   routes: { 'GET /weather': { prices: [{ network: 'local-base', asset: 'PUSD', amount: '10000000000000000', payTo }]
+ * } },
  * }))
  */
 export function paymentGate(o: PaymentGateOptions) {

@@ -8,7 +8,8 @@ import type { PaymentRequirements } from '../types.js'
 import { isRecord } from '../wire.js'
 
 /**
- * delegated-spl (docs/facilitator.md "x402 facilitator"): the payer signs an ed25519 message naming recipient, amount, nonce
+ * delegated-spl (docs/facilitator.md "x402 facilitator"): the payer signs an ed25519 message naming recipient, amount,
+ * nonce
  * and deadline; the facilitator, which the payer once approved as SPL delegate of their token
  * account, moves the amount with transferChecked. The message binds neither mint nor network, so
  * the facilitator records every nonce per payer and the delegated amount caps what it can move.

@@ -29,7 +29,10 @@ export function chargedBy(settle: SettleResponse, chargedBefore: bigint, price: 
   return delta < 0n ? 0n : delta > price ? price : delta
 }
 
-/** The seller's refusals that say the buyer's cumulative drifted from its record: a buyer resyncs on them rather than give up. */
+/**
+ * The seller's refusals that say the buyer's cumulative drifted from its record: a buyer resyncs on them rather than
+ * give up.
+ */
 const CORRECTIVE = new Set<string>([reasons.batchCumulativeAmountMismatch, reasons.batchCumulativeBelowClaimed])
 
 /** Whether a 402's `error` is a corrective one (see CORRECTIVE). */

@@ -10,7 +10,10 @@ import { type AnswerBounds, type AnswerStore, DEFAULT_ANSWER_BOUNDS, type KeptAn
  */
 export const ANSWER_LEASE_MS = 90_000
 
-/** What one request with a payment id does: replay an answer, refuse another payload, or serve it and then keep or release it. */
+/**
+ * What one request with a payment id does: replay an answer, refuse another payload, or serve it and then keep or
+ * release it.
+ */
 export type Once =
   | { kind: 'answer'; answer: KeptAnswer }
   | { kind: 'mismatch' }
@@ -44,7 +47,8 @@ export async function onceById(
         kind: 'run',
         async keep(answer) {
           const bytes = keptBytes(answer)
-          // Too large to keep: the id is freed, and a repeat is served anew (the facilitator still never charges twice).
+          // Too large to keep: the id is freed, and a repeat is served anew (the facilitator still never charges
+          // twice).
           if (bytes > b.maxAnswerBytes) return store.release(p.key, owner)
           await store.keep({ key: p.key, owner, answer, bytes, now: Date.now() })
         },

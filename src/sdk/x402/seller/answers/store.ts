@@ -33,7 +33,10 @@ export type ClaimParams = {
  */
 export interface AnswerStore {
   claim(p: ClaimParams): Promise<AnswerClaim>
-  /** Stores the answer of `owner`'s claim; false when the claim was lost meanwhile (its lease ended and another took it). */
+  /**
+   * Stores the answer of `owner`'s claim; false when the claim was lost meanwhile (its lease ended and another took
+   * it).
+   */
   keep(p: { key: string; owner: string; answer: KeptAnswer; bytes: number; now: number }): Promise<boolean>
   /** Frees `owner`'s claim (nothing was charged: a refused payment, a failed handler); a retry runs anew. */
   release(key: string, owner: string): Promise<void>

@@ -164,7 +164,10 @@ export async function serveAuthCapturePayment(g: AuthCaptureGateParameters): Pro
   return kept
 }
 
-/** One settle, and once more for `settlement_pending` with a transaction (the facilitator then waits for that one, never sends another). */
+/**
+ * One settle, and once more for `settlement_pending` with a transaction (the facilitator then waits for that one, never
+ * sends another).
+ */
 async function settleOnce(f: SellerFacilitator, body: unknown): Promise<SettleResponse> {
   const once = () =>
     f.settle(body).catch(

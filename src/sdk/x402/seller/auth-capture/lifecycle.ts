@@ -7,7 +7,9 @@ import type { SellerFacilitator } from '../facilitator-client.js'
 import { chainIdOf } from './payment.js'
 import { balancesOf, type HoldRecord, type HoldStore } from './store.js'
 
-/** What every lifecycle call needs: the facilitator (with the seller's partner key, bound to payTo) and the hold store. */
+/**
+ * What every lifecycle call needs: the facilitator (with the seller's partner key, bound to payTo) and the hold store.
+ */
 export type HoldContext = { facilitator: SellerFacilitator; store: HoldStore }
 
 /** A settle that could not be read answers as a refusal, never a throw: the hold's state is unchanged. */

@@ -4,9 +4,15 @@ import { voidHold } from './lifecycle.js'
 import type { HoldRecord, HoldStore } from './store.js'
 
 export type HoldSweepPolicy = {
-  /** A sync hold (or one still `authorizing`) untouched this long is a request that never finished: a crash, or a void that failed. Default 10 minutes. */
+  /**
+   * A sync hold (or one still `authorizing`) untouched this long is a request that never finished: a crash, or a void
+   * that failed. Default 10 minutes.
+   */
   staleMs: number
-  /** A deferred hold is voided this long before its capture deadline, so the void lands before the buyer's reclaim window opens. Default 5 minutes. */
+  /**
+   * A deferred hold is voided this long before its capture deadline, so the void lands before the buyer's reclaim
+   * window opens. Default 5 minutes.
+   */
   marginSeconds: number
 }
 

@@ -14,7 +14,10 @@ import { isRecord } from '../../wire.js'
 export const AUTH_CAPTURE_LIMITS = {
   captureDeadlineSeconds: { default: 3600, max: 7 * 86_400 },
   refundDeadlineSeconds: { default: 86_400, max: 30 * 86_400 },
-  /** What the capture deadline must lie beyond the payment's own validity, so a sync capture is never refused for lateness. */
+  /**
+   * What the capture deadline must lie beyond the payment's own validity, so a sync capture is never refused for
+   * lateness.
+   */
   marginSeconds: 60,
 } as const
 
@@ -27,7 +30,9 @@ export type AuthCapturePrice = {
   captureMode?: 'sync' | 'deferred'
   /** Seconds from the 402 to the capture deadline (default 3600, at most 7 days). */
   captureDeadlineSeconds?: number
-  /** Seconds from the 402 to the refund deadline (default a day, at most 30 days; never before the capture deadline). */
+  /**
+   * Seconds from the 402 to the refund deadline (default a day, at most 30 days; never before the capture deadline).
+   */
   refundDeadlineSeconds?: number
 }
 

@@ -160,7 +160,8 @@ export async function serveChannelPayment(g: ChannelGateParameters): Promise<voi
     lastRequestAt: Date.now(),
     ...(synced ?? {}),
   })
-  // Our hold expired and another request took the channel: this answer is not paid for (a deposit, if any, stays the buyer's).
+  // Our hold expired and another request took the channel: this answer is not paid for (a deposit, if any, stays the
+  // buyer's).
   if (!committed) return refuse(reasons.batchChannelBusy)
   const view = { ...state, ...(synced ?? {}) }
   const channelState = {

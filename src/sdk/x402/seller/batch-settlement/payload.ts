@@ -25,7 +25,10 @@ const uint = (v: unknown): bigint | undefined =>
       ? BigInt(v)
       : undefined
 
-/** The payload, or the spec's reason it cannot be one; its channel must be this seller's (payTo, asset, authorizer, delay). */
+/**
+ * The payload, or the spec's reason it cannot be one; its channel must be this seller's (payTo, asset, authorizer,
+ * delay).
+ */
 export function readChannelPayment(
   payload: unknown,
   r: PaymentRequirements,

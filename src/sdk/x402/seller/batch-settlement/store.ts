@@ -20,7 +20,9 @@ export type ChannelRecord = {
   totalClaimed: string
   withdrawRequestedAt: number
   refundNonce: string
-  /** When balance / totalClaimed / withdrawRequestedAt / refundNonce were last read from the chain (ms); null: never. */
+  /**
+   * When balance / totalClaimed / withdrawRequestedAt / refundNonce were last read from the chain (ms); null: never.
+   */
   syncedAt: number | null
   lastRequestAt: number
   pendingId: string | null
@@ -63,7 +65,10 @@ export interface ChannelStore {
   }): Promise<ReserveResult>
   /** Applies `patch` and clears the reservation, only while `pendingId` still holds it; false when it did not. */
   commit(channelId: Hex, pendingId: string, patch: Partial<ChannelRecord>): Promise<boolean>
-  /** Drops `pendingId`'s reservation (a failed handler, a refused settle); a record that was never committed goes with it. */
+  /**
+   * Drops `pendingId`'s reservation (a failed handler, a refused settle); a record that was never committed goes with
+   * it.
+   */
   release(channelId: Hex, pendingId: string, opts?: { drop?: boolean }): Promise<void>
   /** Channels with a voucher charged beyond what was claimed on chain. */
   claimable(): Promise<ChannelRecord[]>
