@@ -82,7 +82,9 @@ beforeAll(async () => {
       facilitator: { url: d.urls.facilitator, apiKey },
       routes: {
         'GET /metered': { prices: [price, { ...price, scheme: 'auth-capture' as const }] },
-        // A seller that holds and never captures: deferred, with the shortest capture deadline the gate allows (30 + 60 s).
+        // A seller that holds and never captures: deferred, with a capture deadline near the shortest the
+        // gate allows (30 + 60 s from the offer), plus 10 s of slack: the gate refuses a deadline that got
+        // nearer than that by the time the payment arrives (a busy machine took over a second).
         'GET /vanishes': {
           prices: [
             {
@@ -90,7 +92,7 @@ beforeAll(async () => {
               scheme: 'auth-capture' as const,
               captureMode: 'deferred' as const,
               maxTimeoutSeconds: 30,
-              captureDeadlineSeconds: 90,
+              captureDeadlineSeconds: 100,
             },
           ],
         },
