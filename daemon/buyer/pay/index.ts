@@ -28,44 +28,36 @@ import { dryRunVerdict } from '../policy/verdict.js'
 import type { ReceiptIssuer } from '../receipts/issue.js'
 import type { SpendsLedger } from '../spends.js'
 import { mppQuotes } from './mpp.js'
-import { priceGate } from './price-gate.js'
+import { type PricedRequest, priceGate } from './price-gate.js'
 import { type PaymentProof, usedIn, wasUsed } from './proof.js'
 import { type Offered, type Quote, type QuoteContext, VALIDITY_SECONDS, validitySeconds } from './quote.js'
 import { MAX_TERMS_BODY, passThrough, readBounded } from './seller-body.js'
 import { x402Quotes } from './x402.js'
 
-/** `maxValiditySeconds`: the longest a signed payment stays valid (config `pay.validitySeconds`). */
 export type PayDeps = {
   chain: EvmChain
   spends: SpendsLedger
   walletKey(agent: AgentRow): Hex
   timeoutMs?: number
+  /** The longest a signed payment stays valid (config `pay.validitySeconds`). */
   maxValiditySeconds?: number
-} /** x402 auth-capture (./pay/auth-capture.ts): preferred over exact unless false (config `pay.preferAuthCapture`); its holds recorded in `holds`. */ & {
+  /** x402 auth-capture (./auth-capture.ts): preferred over exact unless false (config `pay.preferAuthCapture`). */
   preferAuthCapture?: boolean
+  /** Where the auth-capture holds are recorded. */
   holds?: AgentHoldStore
-} /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/egress/), plain fetch by default. */ & {
+  /** How the seller is fetched: the guarded egress fetch in the daemon (daemon/egress/), plain fetch by default. */
   fetch?: SellerFetch
-} /** x402 batch-settlement channels (daemon/buyer/batch-settlement/): without them, such offers are not taken. */ & {
+  /** x402 batch-settlement channels (daemon/buyer/batch-settlement/): without them, such offers are not taken. */
   channels?: { store: ChannelStore; settings: ChannelSettings }
-} /** Signs and stores each settled pay's receipt (daemon/buyer/receipts/); absent: pays carry no signed receipt. */ & {
+  /** Signs and stores each settled pay's receipt (daemon/buyer/receipts/); absent: pays carry no signed receipt. */
   receipts?: ReceiptIssuer
-} /** The agent's and its user's payee and network rules (daemon/buyer/policy/); none when left out. */ & {
+  /** The agent's and its user's payee and network rules (daemon/buyer/policy/); none when left out. */
   rules?: ScopedRules
-} /** Approval above the agent's threshold (daemon/buyer/approvals/): without it, no approval is ever asked. */ & {
+  /** Approval above the agent's threshold (daemon/buyer/approvals/): without it, no approval is ever asked. */
   approvals?: ApprovalGateDeps
 }
-export type PayRequest = {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body?: string
-  maxAmount?: string
-  protocol?: 'x402' | 'mpp'
-  scheme?: 'exact' | 'auth-capture'
-  dryRun: boolean
-  approvalId?: string
-}
+/** A pay as the route hands it over: the fields the price gate reads are the whole request. */
+export type PayRequest = PricedRequest
 
 /** How long the seller may take on each request before the payment is abandoned. */
 const DEFAULT_TIMEOUT_MS = 30_000
