@@ -1,6 +1,7 @@
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
+import { launchChromium } from './helpers/dashboard-browser.js'
 
 /**
  * Issue 28 item 3: GET /api/docs renders the OpenAPI document in a real browser, with Redoc's
@@ -12,19 +13,7 @@ let browser: Browser
 
 beforeAll(async () => {
   d = await startTestDaemon()
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium()
 }, 120_000)
 afterAll(async () => {
   await browser?.close()

@@ -167,6 +167,13 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
     if (!chain) throw new BaseError('CHAIN_UNAVAILABLE', `${agent.network} is not served by this deployment now`)
     return chain
   }
+  /** What a transaction or user operation from the agent's wallet needs: send, channel withdraw, hold reclaim. */
+  const agentSender = (agent: AgentRow) => ({
+    chain: chainOf(agent),
+    walletKey: (a: AgentRow) => store.walletKey(a),
+    aa: p.aa[agent.network],
+    topUpFees: p.topUpFees[agent.network],
+  })
   const view = async (a: AgentRow) => agentView(a, await spends.budget(a.id), p.tokenAddress)
   return {
     spends,
@@ -181,11 +188,8 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
       alerts.watch(agent, async () =>
         sendFromAgent(
           {
-            chain: chainOf(agent),
+            ...agentSender(agent),
             spends,
-            walletKey: (a) => store.walletKey(a),
-            aa: p.aa[agent.network],
-            topUpFees: p.topUpFees[agent.network],
             rules: await policies.scoped(agent),
             approvals: approvalGate,
           },
@@ -252,19 +256,7 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
             chain: chainOf(agent),
             channels,
             agent,
-            call: (to, data) =>
-              callFromAgent(
-                {
-                  chain: chainOf(agent),
-                  walletKey: (a) => store.walletKey(a),
-                  aa: p.aa[agent.network],
-                  topUpFees: p.topUpFees[agent.network],
-                },
-                agent,
-                { to, data },
-                () => {},
-                'nothing moved',
-              ),
+            call: (to, data) => callFromAgent(agentSender(agent), agent, { to, data }, () => {}, 'nothing moved'),
           },
           channelId,
         ),
@@ -280,19 +272,7 @@ export function buyerService(p: BuyerServiceParameters): BuyerService {
         chain,
         hold: h,
         payer: getAddress(agent.address),
-        call: (to, data) =>
-          callFromAgent(
-            {
-              chain,
-              walletKey: (a) => store.walletKey(a),
-              aa: p.aa[agent.network],
-              topUpFees: p.topUpFees[agent.network],
-            },
-            agent,
-            { to, data },
-            () => {},
-            'nothing was reclaimed',
-          ),
+        call: (to, data) => callFromAgent(agentSender(agent), agent, { to, data }, () => {}, 'nothing was reclaimed'),
       })
     },
     aa: p.aa,

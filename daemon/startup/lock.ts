@@ -26,12 +26,16 @@ function isLiveParx(pid: number): boolean {
   }
 }
 
+/** The lock file's holder, read as untrusted: undefined unless it names a numeric pid. */
 function readHolder(file: string): Holder | undefined {
+  let holder: { pid?: unknown; url?: unknown }
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Holder
+    holder = JSON.parse(readFileSync(file, 'utf8')) as typeof holder
   } catch {
     return undefined
   }
+  if (typeof holder?.pid !== 'number') return undefined
+  return { pid: holder.pid, url: typeof holder.url === 'string' ? holder.url : undefined }
 }
 
 /**
@@ -40,9 +44,8 @@ function readHolder(file: string): Holder | undefined {
  * `parx backup` asks this to choose between the running daemon and the files.
  */
 export function lockHolder(dataDir: string): Holder | undefined {
-  const holder = readHolder(lockPath(dataDir)) as { pid?: unknown; url?: unknown } | undefined
-  if (typeof holder?.pid !== 'number' || !isLiveParx(holder.pid)) return undefined
-  return { pid: holder.pid, url: typeof holder.url === 'string' ? holder.url : undefined }
+  const holder = readHolder(lockPath(dataDir))
+  return holder && isLiveParx(holder.pid) ? holder : undefined
 }
 
 /**
@@ -59,8 +62,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
       fd = openSync(file, 'wx', 0o600)
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw e
-      const holder = readHolder(file)
-      if (holder && isLiveParx(holder.pid)) {
+      const holder = lockHolder(dataDir)
+      if (holder) {
         throw new BaseError(
           'DATA_DIR_IN_USE',
           `data dir ${dataDir} is in use by another parx serve (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ', still starting'}); stop it first or pass another --data-dir`,

@@ -2,16 +2,9 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { type Hex, toHex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 
-/**
- * Debian's Chromium with one page whose `window.ethereum` is the test's wallet (accounts, chain id
- * and personal_sign by `account`), as the dashboard's Chromium tests sign in with SIWE. Page errors
- * are collected in `pageErrors` for the tests to assert none.
- */
-export async function openDashboardBrowser(
-  account: PrivateKeyAccount,
-  chainId: number,
-): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, with nothing of its own reaching for the network. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     // notes/hosted-and-mpp.md: without the background-networking flags Chromium floods the closed network.
@@ -25,6 +18,18 @@ export async function openDashboardBrowser(
       '--disable-sync',
     ],
   })
+}
+
+/**
+ * Debian's Chromium with one page whose `window.ethereum` is the test's wallet (accounts, chain id
+ * and personal_sign by `account`), as the dashboard's Chromium tests sign in with SIWE. Page errors
+ * are collected in `pageErrors` for the tests to assert none.
+ */
+export async function openDashboardBrowser(
+  account: PrivateKeyAccount,
+  chainId: number,
+): Promise<{ browser: Browser; page: Page; pageErrors: string[] }> {
+  const browser = await launchChromium()
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
   page.setDefaultTimeout(20_000)
   const pageErrors: string[] = []

@@ -5,7 +5,7 @@ import type { PayAnswer, Price } from '../../../src/sdk/platform/pay.js'
 import { voucherTransaction } from '../../../src/sdk/platform/receipt-typed-data.js'
 import { fromBaseUnits, toBaseUnits } from '../../../src/sdk/units.js'
 import { readChannelState } from '../../../src/sdk/x402/evm/batch-settlement/channel-state.js'
-import { chargedBy } from '../../../src/sdk/x402/evm/batch-settlement/charged.js'
+import { baseUnitsOf, chargedBy, isCorrective } from '../../../src/sdk/x402/evm/batch-settlement/charged.js'
 import { BATCH_SETTLEMENT, voucherTypedData } from '../../../src/sdk/x402/evm/batch-settlement/contracts.js'
 import { signDeposit, signVoucher } from '../../../src/sdk/x402/evm/batch-settlement/sign.js'
 import type { PaymentRequired, SettleResponse } from '../../../src/sdk/x402/types.js'
@@ -28,12 +28,6 @@ import { type ChannelTerms, depositAmount } from './terms.js'
  */
 export type ChannelSettings = { depositMultiplier: number; depositCap: string; maxWithdrawDelay: number }
 export const CHANNEL_DEFAULTS: ChannelSettings = { depositMultiplier: 10, depositCap: '5', maxWithdrawDelay: 86_400 }
-
-/** The seller's answers that say our cumulative drifted from its record (the official client resyncs on them). */
-const CORRECTIVE = new Set([
-  'invalid_batch_settlement_evm_cumulative_amount_mismatch',
-  'invalid_batch_settlement_evm_cumulative_below_claimed',
-])
 
 export type ChannelPayContext = {
   chain: EvmChain
@@ -283,12 +277,7 @@ async function payOnce(x: ChannelPayContext, row: ChannelRow): Promise<Once> {
   const required =
     paid.status === 402 ? decodeHeader<PaymentRequired>(paid.headers.get(x402Headers.required)) : undefined
   const d = deposit ? await decideDeposit(x, deposit, proof!, `seller answered ${paid.status}`) : undefined
-  if (
-    required &&
-    typeof required.error === 'string' &&
-    CORRECTIVE.has(required.error) &&
-    Array.isArray(required.accepts)
-  ) {
+  if (required && isCorrective(required.error) && Array.isArray(required.accepts)) {
     await paid.body?.cancel().catch(() => {})
     return { corrective: true, reason: required.error, required }
   }
@@ -394,9 +383,8 @@ export async function resync(x: ChannelPayContext, row: ChannelRow, required: Pa
   const vs = isRecord(extra.voucherState) ? extra.voucherState : {}
   const { balance, totalClaimed } = await channelOnChain(x, row.id)
   let charged = totalClaimed
-  const digits = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined)
-  const sellerCharged = digits(cs.chargedCumulativeAmount)
-  const signedMax = digits(vs.signedMaxClaimable)
+  const sellerCharged = baseUnitsOf(cs.chargedCumulativeAmount)
+  const signedMax = baseUnitsOf(vs.signedMaxClaimable)
   if (sellerCharged !== undefined && signedMax !== undefined && typeof vs.signature === 'string') {
     const signer = await recoverTypedDataAddress({
       ...voucherTypedData(x.chain.chainId, x.terms.channelId, signedMax),
