@@ -12,9 +12,12 @@ export async function refuseWhatCannotWork(config: Readonly<ResolvedConfig>): Pr
   if (problems.length === 0) return
   throw new BaseError(
     'CONFIG_INVALID',
-    `the ${config.profile} profile cannot start: ${problems.length} problem${problems.length > 1 ? 's' : ''} in the configuration`,
+    `the ${config.profile} profile cannot start: ${problems.length} ` +
+      `problem${problems.length > 1 ? 's' : ''} in the configuration`,
     {
-      details: `${describeProblems(problems)}\nSee docs/hosting.md "Pointing at real networks"; the config file is at \`parx config path\`.`,
+      details:
+        `${describeProblems(problems)}\nSee docs/hosting.md "Pointing at real networks"; the config file is at ` +
+        `\`parx config path\`.`,
     },
   )
 }

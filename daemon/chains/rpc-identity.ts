@@ -44,7 +44,9 @@ export async function rpcIdentityProblem(spec: NetworkSpec, rpcUrl: string): Pro
   } catch (e) {
     return {
       setting,
-      problem: `${url} did not answer ${spec.family === 'evm' ? 'eth_chainId' : 'getGenesisHash'} (${(e as Error).message})`,
+      problem:
+        `${url} did not answer ${spec.family === 'evm' ? 'eth_chainId' : 'getGenesisHash'} ` +
+        `(${(e as Error).message})`,
       fix,
     }
   }

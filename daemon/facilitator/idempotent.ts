@@ -37,7 +37,9 @@ export function idempotent(d: IdempotentDeps) {
     if (row.fingerprint === who.fingerprint) return row
     return {
       reason: reasons.paymentIdentifierMismatch,
-      message: `payment id '${who.paymentId}' was already used for another payment to this seller (${who.scope}); a new payment needs a new id`,
+      message:
+        `payment id '${who.paymentId}' was already used for another payment to this seller (${who.scope}); a new ` +
+        `payment needs a new id`,
     }
   }
   const settlementOf = async (row: PaymentIdRow) =>

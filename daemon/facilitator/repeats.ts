@@ -73,7 +73,9 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       network,
       {
         reason: reasons.settlementPending,
-        message: `transaction ${e.tx} was broadcast and is not mined yet; it is finished in the background: GET /status/tx/${e.tx} tells when it is`,
+        message:
+          `transaction ${e.tx} was broadcast and is not mined yet; it is finished in the background: GET ` +
+          `/status/tx/${e.tx} tells when it is`,
         payer: e.payer ?? '',
       },
       e.tx ?? '',
@@ -88,7 +90,9 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       network,
       {
         reason: reasons.settlementPending,
-        message: `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation broadcasts it again or releases the authorization: retry shortly`,
+        message:
+          `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation ` +
+          `broadcasts it again or releases the authorization: retry shortly`,
         payer: e.payer ?? '',
       },
       e.tx,

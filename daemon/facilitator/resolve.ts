@@ -44,7 +44,9 @@ export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failu
   if (p.scheme !== EXACT && p.scheme !== UPTO && p.scheme !== BATCH_SETTLEMENT && p.scheme !== AUTH_CAPTURE) {
     return {
       reason: reasons.unsupportedScheme,
-      message: `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}', '${BATCH_SETTLEMENT}' and '${AUTH_CAPTURE}' (EVM)`,
+      message:
+        `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}', ` +
+        `'${BATCH_SETTLEMENT}' and '${AUTH_CAPTURE}' (EVM)`,
     }
   }
   if (p.requirements.scheme !== p.scheme)

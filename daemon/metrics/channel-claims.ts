@@ -22,7 +22,9 @@ export const roundOutcome = (r: ClaimReport | undefined): 'idle' | 'ok' | 'faile
 export function channelClaimMetrics(registry: Registry): ChannelClaimRecorder {
   const rounds = new Counter({
     name: 'parx_channel_claim_rounds_total',
-    help: 'Batch-settlement claim-and-settle rounds of the leader by outcome: idle (nothing due), ok, failed (a claim or sweep refused), error (threw)',
+    help:
+      'Batch-settlement claim-and-settle rounds of the leader by outcome: idle (nothing due), ok, failed (a claim ' +
+      'or sweep refused), error (threw)',
     labelNames: ['outcome'] as const,
     registers: [registry],
   })

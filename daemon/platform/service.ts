@@ -247,7 +247,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
         if (!canCreateAgents) {
           throw new BaseError(
             'FLOW_DISABLED',
-            'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)',
+            'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or ' +
+              'PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)',
           )
         }
         await buyer.quotas.agent(userId)
@@ -283,7 +284,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (!seal)
         throw new BaseError(
           'FLOW_DISABLED',
-          'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)',
+          'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / ' +
+            'PARX_PLATFORM_WALLET_KEY)',
         )
       return resealAll(p.store, seal)
     },

@@ -46,7 +46,9 @@ export function paidFacilitator(
       const reason = p.malformed === 'payload' ? reasons.invalidPayload : reasons.invalidPaymentRequirements
       return {
         reason,
-        message: `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or malformed`,
+        message:
+          `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or ` +
+          `malformed`,
         network: String(requirements.network ?? ''),
       }
     }

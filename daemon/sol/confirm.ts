@@ -62,7 +62,9 @@ export async function confirmSol(d: SolDeps, sig: string): Promise<SolConfirmRes
     return {
       sig,
       status: 'expired',
-      reason: `its blockhash expired at block height ${record.lastValidBlockHeight} before it landed; request a new transaction`,
+      reason:
+        `its blockhash expired at block height ${record.lastValidBlockHeight} before it landed; request a new ` +
+        `transaction`,
       swap: swapSummary(record),
     }
   }

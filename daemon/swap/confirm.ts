@@ -65,7 +65,9 @@ export async function confirmTransaction(
         hash,
         status: 'dropped',
         resubmitted: false,
-        reason: `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order was not executed: check nonces(user) and re-sign`,
+        reason:
+          `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order ` +
+          `was not executed: check nonces(user) and re-sign`,
       }
     }
     // No receipt yet: reconciliation is broadcasting the same signed bytes again.
@@ -100,7 +102,9 @@ function replaced(hash: Hex, nonce: number): ConfirmResult {
   return {
     hash,
     status: 'replaced',
-    reason: `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was not executed by it: check nonces(user) and re-sign if it is unchanged`,
+    reason:
+      `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was ` +
+      `not executed by it: check nonces(user) and re-sign if it is unchanged`,
   }
 }
 

@@ -22,7 +22,9 @@ export type InflightOrders = {
 export const orderTaken = (user: Address, nonce: bigint, hash?: string) =>
   new BaseError(
     'NONCE_MISMATCH',
-    `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`,
+    `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being ` +
+      `relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: do not resubmit it; sign the ` +
+      `next order with nonce ${nonce + 1n} once it lands`,
   )
 
 /**

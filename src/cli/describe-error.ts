@@ -30,7 +30,9 @@ export function describeError(e: unknown): DescribedError {
   if (e instanceof UnreachableError) {
     return {
       code: 'DAEMON_UNREACHABLE',
-      message: `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url (or PARX_API_URL; PARX_AGENTS_URL for the platform).`,
+      message:
+        `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url (or PARX_API_URL; ` +
+        `PARX_AGENTS_URL for the platform).`,
       exit: exitCodes.unreachable,
     }
   }

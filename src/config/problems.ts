@@ -110,7 +110,8 @@ function addressProblems(spec: NetworkSpec, given: Record<string, string>): Conf
   const out: ConfigProblem[] = []
   const valid = spec.family === 'evm' ? (a: string) => isAddress(a, { strict: false }) : solanaPubkey
   const fixFor = (name: string) =>
-    `set serve.contracts["${spec.key}"].${name} in the config file or "${name}" in ${contractsEnv(spec.key)} (JSON), e.g. from \`parx deploy --network ${spec.key}\``
+    `set serve.contracts["${spec.key}"].${name} in the config file or "${name}" in ` +
+    `${contractsEnv(spec.key)} (JSON), e.g. from \`parx deploy --network ${spec.key}\``
   for (const t of spec.tokens) {
     if (!given[t.symbol] && !t.address)
       out.push({
@@ -144,7 +145,8 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
   const need = (names: string[]) => names.filter((n) => !c[n])
   const routerGap = need(['router'])
   if (routerGap.length) {
-    const reason = `no router address for ${base}: set serve.contracts["${base}"].router or "router" in ${contractsEnv(base)}`
+    const reason =
+      `no router address for ${base}: set serve.contracts["${base}"].router or "router" in ` + `${contractsEnv(base)}`
     out['base.swap'] = out['base.entry'] = out['base.redeem'] = reason
   }
   // Each rail locks on one chain and fills on the other: both sides must be there.
@@ -154,7 +156,8 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
     const gaps = [...evm.filter((n) => !c[n]).map((n) => `${base} ${n}`), ...(s[solana] ? [] : [`${sol} ${solana}`])]
     if (gaps.length)
       out[flow] =
-        `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
+        `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ` +
+        `${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
   }
   rail('xchain.evm-origin', ['escrow', 'verifier'], 'destSettler')
   rail('xchain.sol-origin', ['outputSettler'], 'originSettler')

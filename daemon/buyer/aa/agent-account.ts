@@ -127,7 +127,9 @@ export async function createAgentAccount(p: AgentAccountParameters) {
       const until = id ? ` until ${new Date(Number(id.validUntil) * 1000).toISOString()}` : ''
       throw new BaseError(
         'SEND_PENDING',
-        `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer (${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved until the chain decides`,
+        `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer ` +
+          `(${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved ` +
+          `until the chain decides`,
         { cause: e },
       )
     }
@@ -173,7 +175,8 @@ async function bundlerGasPrice(url: string): Promise<{ maxFeePerGas: bigint; max
   if (!body.result)
     throw new BaseError(
       'RELAY_FAILED',
-      `the bundler refused the user operation (pimlico_getUserOperationGasPrice: ${body.error?.message ?? res.status}); nothing was spent`,
+      `the bundler refused the user operation (pimlico_getUserOperationGasPrice: ` +
+        `${body.error?.message ?? res.status}); nothing was spent`,
     )
   return {
     maxFeePerGas: BigInt(body.result.fast.maxFeePerGas),

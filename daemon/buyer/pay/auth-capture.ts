@@ -99,7 +99,8 @@ export function holdTerms(
   const L = AGENT_HOLD_LIMITS
   if ((capture as number) > now + L.captureDeadlineSeconds)
     refuse(
-      `asks a capture deadline ${(capture as number) - now} s away, above the platform's ${L.captureDeadlineSeconds} s: the agent's money would be held longer than it signs for`,
+      `asks a capture deadline ${(capture as number) - now} s away, above the platform's ` +
+        `${L.captureDeadlineSeconds} s: the agent's money would be held longer than it signs for`,
     )
   if ((refund as number) > now + L.refundDeadlineSeconds)
     refuse(
@@ -107,7 +108,8 @@ export function holdTerms(
     )
   if ((capture as number) <= preApprovalExpiry || (refund as number) < (capture as number))
     refuse(
-      'has deadlines out of order (the authorization must expire before the capture deadline, the capture deadline not after the refund deadline)',
+      'has deadlines out of order (the authorization must expire before the capture deadline, the capture deadline ' +
+        'not after the refund deadline)',
     )
   const bound = nonZero(e.receiverAuthorizer) || nonZero(e.policy)
   const addr = (v: unknown) => (nonZero(v) ? getAddress(v) : zeroAddress)

@@ -1,4 +1,5 @@
-import { type Hex, parseAbiItem } from 'viem'
+import { getAbiItem, type Hex, parseAbiItem } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import type { EvmChain } from '../../chains/evm/chain.js'
 
 /**
@@ -25,9 +26,7 @@ const abi = [
   parseAbiItem('function authorizationState(address, bytes32) view returns (bool)'),
 ] as const
 const authorizationUsed = parseAbiItem('event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)')
-const userOperationEvent = parseAbiItem(
-  'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
-)
+const userOperationEvent = getAbiItem({ abi: entryPoint07Abi, name: 'UserOperationEvent' })
 const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 /** How far back the settlement is looked for: it happened during this request. */
 const RECENT_BLOCKS = 1000n

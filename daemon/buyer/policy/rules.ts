@@ -104,7 +104,9 @@ export function refusalOf(rules: ScopedRules, p: Payee): Refusal | null {
           rule: d.deny,
           scope,
           value,
-          message: `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was signed. Pay another ${d.what}, or ask the owner to change the ${scope} policy`,
+          message:
+            `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was signed. Pay another ` +
+            `${d.what}, or ask the owner to change the ${scope} policy`,
         }
       }
     }
@@ -115,7 +117,9 @@ export function refusalOf(rules: ScopedRules, p: Payee): Refusal | null {
           rule: d.allow,
           scope,
           value,
-          message: `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); nothing was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy`,
+          message:
+            `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); nothing ` +
+            `was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy`,
         }
       }
     }

@@ -63,7 +63,9 @@ export function rulesSection(id: string, d: AgentDetail, reload: () => void): HT
     h('h2', { text: 'Payee and network rules' }),
     h('p', {
       class: 'muted',
-      text: 'Checked before anything is signed, on every pay, send and swap (seller hosts on pays only). Deny wins over allow; an allow-list refuses what it does not name. Leave a field empty for no rule.',
+      text:
+        'Checked before anything is signed, on every pay, send and swap (seller hosts on pays only). Deny wins ' +
+        'over allow; an allow-list refuses what it does not name. Leave a field empty for no rule.',
     }),
     rulesTable('agent-rules', d.policy.rules),
     form,

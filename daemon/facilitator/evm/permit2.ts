@@ -147,7 +147,9 @@ export async function permit2OnChain(
   if (!sponsored && typeof allowance === 'bigint' && allowance < amount) {
     return {
       reason: reasons.permit2AllowanceRequired,
-      message: `${a.from} allows Permit2 ${allowance} of the token, less than ${amount}; approve Permit2 (${PERMIT2_ADDRESS}) first`,
+      message:
+        `${a.from} allows Permit2 ${allowance} of the token, less than ${amount}; approve Permit2 ` +
+        `(${PERMIT2_ADDRESS}) first`,
     }
   }
   if (!sim.ok[4]) return explainPermit2Revert(sim.data[4])

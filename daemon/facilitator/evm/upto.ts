@@ -68,7 +68,9 @@ export function uptoMethod(
           ok: false,
           payer: a.from,
           reason: reasons.uptoSettlementExceedsAmount,
-          message: `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was moved`,
+          message:
+            `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was ` +
+            `moved`,
         }
       }
       const sponsored = sponsoredPermit(p.extensions, a, now)

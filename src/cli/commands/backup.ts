@@ -25,7 +25,8 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
   )
   if (!existsSync(storePath(dataDir)))
     throw usageError(
-      `${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`,
+      `${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL ` +
+        `store is backed up with pg_dump (docs/operations.md "Backups")`,
     )
   const holder = await daemon.lockHolder(dataDir)
   let result: BackupResult

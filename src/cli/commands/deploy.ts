@@ -71,7 +71,8 @@ export async function run(opts: DeployOptions, ctx: CliContext, deps = { loadDae
 export function define(ctx: () => CliContext): Command {
   return new Command('deploy')
     .description(
-      'deploy the router, pools, cross-chain contracts (and tokens where none is configured) on a real network; seeds nothing',
+      'deploy the router, pools, cross-chain contracts (and tokens where none is configured) on a real network; ' +
+        'seeds nothing',
     )
     .requiredOption('--network <key>', 'network key: base-sepolia, radius-testnet, base, radius')
     .option('--write', 'write the addresses to serve.contracts in the config file')

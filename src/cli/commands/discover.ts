@@ -102,7 +102,8 @@ export async function run(opts: DiscoverOptions, deps: PlatformDeps): Promise<Co
         if (!parsed.success)
           throw unreadable(
             listing.href,
-            `an answer that is not a bazaar listing (${parsed.error.issues[0]!.path.join('.') || 'body'}: ${parsed.error.issues[0]!.message})`,
+            `an answer that is not a bazaar listing (${parsed.error.issues[0]!.path.join('.') || 'body'}: ` +
+              `${parsed.error.issues[0]!.message})`,
           )
         const got = readItems(parsed.data)
         items.push(...got.items)

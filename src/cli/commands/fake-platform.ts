@@ -198,7 +198,9 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
               rule: 'perPayment',
               scope: 'agent',
               value: state.limits.perPaymentUsd,
-              message: `0.25 USD is above this agent's per-payment limit of ${state.limits.perPaymentUsd} USD; nothing was spent`,
+              message:
+                `0.25 USD is above this agent's per-payment limit of ${state.limits.perPaymentUsd} USD; nothing ` +
+                `was spent`,
             }
         return {
           dryRun: true,

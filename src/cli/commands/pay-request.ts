@@ -42,7 +42,8 @@ export async function sellerRequest(
   const given = (['data', 'json', 'body'] as const).filter((k) => input[k] !== undefined)
   if (given.length > 1)
     throw usageError(
-      `give the body once: ${given.map((k) => (k === 'data' ? '-d/--data' : k === 'json' ? '--json' : 'body')).join(' and ')} were both given`,
+      `give the body once: ${given.map((k) => (k === 'data' ? '-d/--data' : k === 'json' ? '--json' : 'body')).join(' and ')} ` +
+        `were both given`,
     )
   const bodyFlag = input.json !== undefined ? '--json' : names.body
   const body =
@@ -71,7 +72,8 @@ export async function sellerRequest(
       throw usageError(`${names.header} '${name}': a header name has characters HTTP does not allow`)
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
       throw usageError(
-        `${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the platform sets the payment and connection headers itself, and the agent's keys never go to a seller)`,
+        `${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the platform ` +
+          `sets the payment and connection headers itself, and the agent's keys never go to a seller)`,
       )
     }
     set(name, value)

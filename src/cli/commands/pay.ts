@@ -172,11 +172,13 @@ function verdictLine(q: PayDryRun, ctx: CliContext): string {
   const r = q.refusedBy
   // Held for the owner comes first, as on the pay path: the approval gate runs before the limits are reserved.
   const asked = q.approvalRequired
-    ? `would ask the owner's approval first (above this agent's approval threshold of ${q.approveAboveUsd} USD; APPROVAL_REQUIRED, exit 11)`
+    ? `would ask the owner's approval first (above this agent's approval threshold of ${q.approveAboveUsd} USD; ` +
+      `APPROVAL_REQUIRED, exit 11)`
     : ''
   const verdict = r
     ? ctx.color.red(
-        `${asked ? `${asked}, then ` : ''}would be refused by the ${r.scope}'s ${r.rule}${r.value !== null ? ` (${r.value})` : ''}: ${r.message}`,
+        `${asked ? `${asked}, then ` : ''}would be refused by the ${r.scope}'s ` +
+          `${r.rule}${r.value !== null ? ` (${r.value})` : ''}: ${r.message}`,
       )
     : asked
       ? ctx.color.yellow(`${asked}, then pay (within the rules and limits)`)
@@ -230,13 +232,15 @@ export function define(ctx: () => CliContext): Command {
     .option('--protocol <x402|mpp>', 'pay only with this protocol (default: x402 when offered, else MPP)')
     .option(
       '--scheme <exact|auth-capture>',
-      'x402 only with this scheme (default: auth-capture, a refundable hold, when the seller offers it; config pay.preferAuthCapture)',
+      'x402 only with this scheme (default: auth-capture, a refundable hold, when the seller offers it; config ' +
+        'pay.preferAuthCapture)',
     )
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option(
       '--wait-approval [seconds]',
-      `above the agent's approval threshold, wait for the owner's decision (default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then pay once approved`,
+      `above the agent's approval threshold, wait for the owner's decision (default ` +
+        `${WAIT_APPROVAL_DEFAULT_SECONDS} s), then pay once approved`,
     )
     .option(
       '--approval-id <id>',
@@ -249,7 +253,10 @@ export function define(ctx: () => CliContext): Command {
 function settledBy(r: NonNullable<PayResult['receipt']>): string {
   if (r.hold) {
     const h = r.hold
-    return `held ${h.held} ${r.token} (auth-capture ${h.id}), captured ${h.captured}, voided ${h.voided} (transaction ${r.transaction}; the seller may capture until ${h.captureDeadline}, refund until ${h.refundDeadline})`
+    return (
+      `held ${h.held} ${r.token} (auth-capture ${h.id}), captured ${h.captured}, voided ${h.voided} (transaction ` +
+      `${r.transaction}; the seller may capture until ${h.captureDeadline}, refund until ${h.refundDeadline})`
+    )
   }
   if (!r.channel) return `transaction ${r.transaction}`
   const deposit = r.channel.deposited

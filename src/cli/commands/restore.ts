@@ -17,7 +17,8 @@ export async function run(opts: RestoreOptions, ctx: CliContext): Promise<Restor
   const result: RestoreResult = { dataDir, createdAt: m.createdAt, taken: m.taken, files: Object.keys(m.files) }
   emit(ctx, result, () => [
     `${label(ctx, 'restored')}${dataDir}`,
-    `${label(ctx, 'backup of')}${m.createdAt} (parx ${m.parxVersion}, ${m.taken === 'live' ? 'from a running daemon' : 'daemon stopped'})`,
+    `${label(ctx, 'backup of')}${m.createdAt} (parx ${m.parxVersion}, ` +
+      `${m.taken === 'live' ? 'from a running daemon' : 'daemon stopped'})`,
     `${label(ctx, 'files')}${result.files.join(', ')}`,
     `Start it with: parx serve --data-dir ${dataDir}`,
   ])

@@ -18,7 +18,8 @@ export function human(a: Agent, ctx: CliContext): string[] {
     `${label(ctx, 'limits')}${limitsLine(a.limits)}`,
     ...(a.frozen
       ? [
-          `${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused (AGENT_FROZEN)`,
+          `${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused ` +
+            `(AGENT_FROZEN)`,
         ]
       : []),
   ]

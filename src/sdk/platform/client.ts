@@ -108,7 +108,8 @@ export function createPlatformClient(p: PlatformClientParameters): Methods & { c
       const i = checked.error.issues[0]!
       throw new BaseError(
         'INTERNAL',
-        `the platform's answer to ${route.method} ${route.path} does not match this client's contract at '${i.path.join('.')}': ${i.message}; client and daemon versions differ`,
+        `the platform's answer to ${route.method} ${route.path} does not match this client's contract at ` +
+          `'${i.path.join('.')}': ${i.message}; client and daemon versions differ`,
       )
     }
     return checked.data as PlatformOutput<PlatformRoutes[N]>

@@ -75,7 +75,8 @@ export function checkTokenAmount(
     issue(
       ctx,
       [paths.token],
-      `'${fields.token}' is not a token of ${n.key}${why}; ${n.key} has ${allowed.map((x) => x.symbol).join(', ') || 'none'} for ${use}`,
+      `'${fields.token}' is not a token of ${n.key}${why}; ${n.key} has ` +
+        `${allowed.map((x) => x.symbol).join(', ') || 'none'} for ${use}`,
       'UNKNOWN_TOKEN',
     )
     return undefined

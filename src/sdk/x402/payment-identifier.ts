@@ -63,7 +63,9 @@ export function paymentIdOf(extensions: Record<string, unknown> | undefined): st
   if (id === undefined) return undefined
   if (!isValidPaymentId(id)) {
     return {
-      invalid: `extensions.${PAYMENT_IDENTIFIER}.info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'`,
+      invalid:
+        `extensions.${PAYMENT_IDENTIFIER}.info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters ` +
+        `of letters, digits, '-' and '_'`,
     }
   }
   return id

@@ -31,7 +31,8 @@ export class OrderWaitTimeoutError extends BaseError {
   ) {
     super(
       'WAIT_TIMEOUT',
-      `order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`,
+      `order ${last.orderId} is still ${last.status} (stage ${last.stage ?? 'none'}) after ` +
+        `${Math.round(timeoutMs / 1000)} s; poll again later, it keeps going without you`,
     )
   }
 }

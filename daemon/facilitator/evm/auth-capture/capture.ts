@@ -49,7 +49,9 @@ export async function checkCapture(
   ) {
     return fail({
       reason: reasons.acPayloadFormat,
-      message: `a capture carries amount, ${feeField}, feeReceiver, expectedCapturableAmount and expectedRefundableAmount`,
+      message:
+        `a capture carries amount, ${feeField}, feeReceiver, expectedCapturableAmount and ` +
+        `expectedRefundableAmount`,
     })
   }
   const submittedFee =
@@ -89,7 +91,9 @@ export async function checkCapture(
   if (state.capturableAmount !== expectedCapturable || state.refundableAmount !== expectedRefundable) {
     return fail({
       reason: reasons.acUnexpectedPaymentState,
-      message: `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ${expectedCapturable} and ${expectedRefundable} signed for`,
+      message:
+        `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ` +
+        `${expectedCapturable} and ${expectedRefundable} signed for`,
     })
   }
   if (amount === 0n || amount > state.capturableAmount)

@@ -42,14 +42,18 @@ export async function consented(
   if (!authorizer || !isAddressEqual(authorizer.address, t.receiverAuthorizer)) {
     return {
       reason: invalid,
-      message: `no authorizer signature, and the receiver authorizer ${t.receiverAuthorizer} is not one this facilitator signs for`,
+      message:
+        `no authorizer signature, and the receiver authorizer ${t.receiverAuthorizer} is not one this facilitator ` +
+        `signs for`,
     }
   }
   const wallet = await p.caller?.wallet()
   if (!wallet || !isAddressEqual(wallet as Hex, p.requirements.payTo as Hex)) {
     return {
       reason: reasons.acUnauthenticatedAuthorizerRequest,
-      message: `this facilitator consents for ${t.receiverAuthorizer} only when the seller ${p.requirements.payTo} asks: send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
+      message:
+        `this facilitator consents for ${t.receiverAuthorizer} only when the seller ${p.requirements.payTo} asks: ` +
+        `send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
     }
   }
   return undefined

@@ -74,20 +74,26 @@ export async function checkRefund(
   if (!funding)
     return fail({
       reason: reasons.acRefundFundingUnavailable,
-      message: `the capture authorizer refunds only what the receiver funds: send ${REFUND_FUNDING_FIELD} {authorization, signature}, the receiver's ERC-3009 ReceiveWithAuthorization of the amount to ${t.operator}`,
+      message:
+        `the capture authorizer refunds only what the receiver funds: send ${REFUND_FUNDING_FIELD} {authorization, ` +
+        `signature}, the receiver's ERC-3009 ReceiveWithAuthorization of the amount to ${t.operator}`,
     })
   const a = funding.authorization
   if (!isAddressEqual(a.from, info.receiver) || !isAddressEqual(a.to, t.operator) || a.value !== amount) {
     return fail({
       reason: reasons.acRefundFundingUnavailable,
-      message: `${REFUND_FUNDING_FIELD} must move exactly ${amount} from the receiver ${info.receiver} to the capture authorizer ${t.operator}`,
+      message:
+        `${REFUND_FUNDING_FIELD} must move exactly ${amount} from the receiver ${info.receiver} to the capture ` +
+        `authorizer ${t.operator}`,
     })
   }
   const state = await paymentState(rt, t.deployment, info, p.spec.chainId!)
   if (state.capturableAmount !== expectedCapturable || state.refundableAmount !== expectedRefundable) {
     return fail({
       reason: reasons.acUnexpectedPaymentState,
-      message: `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ${expectedCapturable} and ${expectedRefundable} signed for`,
+      message:
+        `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ` +
+        `${expectedCapturable} and ${expectedRefundable} signed for`,
     })
   }
   if (amount === 0n || amount > state.refundableAmount)

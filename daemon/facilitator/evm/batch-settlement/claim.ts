@@ -39,7 +39,9 @@ export async function claimCall(
     if (!isAddressEqual(ra, authorizer.address)) {
       return {
         reason: reasons.batchAuthorizerAddressMismatch,
-        message: `no claimAuthorizerSignature, and the channels' receiver authorizer ${ra} is not this facilitator's ${authorizer.address}`,
+        message:
+          `no claimAuthorizerSignature, and the channels' receiver authorizer ${ra} is not this facilitator's ` +
+          `${authorizer.address}`,
       } as const
     }
     const chainId = p.spec.chainId!

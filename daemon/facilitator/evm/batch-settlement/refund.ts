@@ -120,14 +120,18 @@ async function delegationRefused(
   if (!isAddressEqual(config.receiverAuthorizer, authorizer.address)) {
     return {
       reason: reasons.batchAuthorizerAddressMismatch,
-      message: `no refundAuthorizerSignature, and the channel's receiver authorizer ${config.receiverAuthorizer} is not this facilitator's ${authorizer.address}`,
+      message:
+        `no refundAuthorizerSignature, and the channel's receiver authorizer ${config.receiverAuthorizer} is not ` +
+        `this facilitator's ${authorizer.address}`,
     }
   }
   const wallet = await p.caller?.wallet()
   if (!wallet || !isAddressEqual(wallet as Hex, config.receiver)) {
     return {
       reason: reasons.batchAuthorizerAddressMismatch,
-      message: `a refund this facilitator signs must be asked by the channel's receiver ${config.receiver}: send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
+      message:
+        `a refund this facilitator signs must be asked by the channel's receiver ${config.receiver}: send a partner ` +
+        `key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
     }
   }
   return undefined

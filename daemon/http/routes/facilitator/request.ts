@@ -32,7 +32,9 @@ export async function readPayment(
     const reason = p.malformed === 'payload' ? reasons.invalidPayload : reasons.invalidPaymentRequirements
     return {
       reason,
-      message: `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or malformed`,
+      message:
+        `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or ` +
+        `malformed`,
     }
   }
   return p

@@ -149,7 +149,9 @@ export async function readLock(
       lockDead,
       ...(lockDead
         ? {
-            lockDeadReason: `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow refuses it: build the order again`,
+            lockDeadReason:
+              `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow ` +
+              `refuses it: build the order again`,
           }
         : {}),
     }

@@ -50,7 +50,8 @@ export function human(l: Limits, ctx: CliContext): string[] {
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('limits')
     .description(
-      "show an agent's spending limits and what each window (the agent's and its user's) has left; with flags, set them (none clears one)",
+      "show an agent's spending limits and what each window (the agent's and its user's) has left; with flags, " +
+        'set them (none clears one)',
     )
     .option('--agent <id>', 'agent id (default: the logged-in agent)')
   budgetOptions(cmd, '')

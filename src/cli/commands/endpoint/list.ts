@@ -13,7 +13,8 @@ export function human(d: { endpoints: Endpoint[] }, ctx: CliContext): string[] {
   if (!d.endpoints.length) return ['No endpoints yet: create one with `parx endpoint create`.']
   return d.endpoints.map(
     (e) =>
-      `${e.id}  ${e.price} ${e.token} on ${e.network}  ${e.url} -> ${e.upstreamUrl}${e.name ? ctx.color.dim(`  ${e.name}`) : ''}`,
+      `${e.id}  ${e.price} ${e.token} on ${e.network}  ${e.url} -> ` +
+      `${e.upstreamUrl}${e.name ? ctx.color.dim(`  ${e.name}`) : ''}`,
   )
 }
 

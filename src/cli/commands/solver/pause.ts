@@ -14,7 +14,9 @@ export async function run(opts: PauseOptions, ctx: CliContext) {
     body,
   })
   emit(ctx, result, () => [
-    `Solver paused: deliveries ${result.paused.deliveries ? 'off' : 'on'}, claims ${result.paused.claims ? 'off' : 'on'}. Expired orders are still refunded; \`parx solver resume\` undoes it.`,
+    `Solver paused: deliveries ${result.paused.deliveries ? 'off' : 'on'}, claims ` +
+      `${result.paused.claims ? 'off' : 'on'}. Expired orders are still refunded; \`parx solver resume\` undoes ` +
+      `it.`,
   ])
   return result
 }

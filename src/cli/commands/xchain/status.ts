@@ -36,7 +36,8 @@ export async function run(orderId: string, opts: StatusOptions, ctx: CliContext)
       if (ctx.output === 'text') for (const l of describe(ctx, e.last)) ctx.stdout(l)
       throw new CliError(
         'WAIT_TIMEOUT',
-        `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: run \`parx xchain status ${e.last.orderId} --wait\` again`,
+        `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: ` +
+          `run \`parx xchain status ${e.last.orderId} --wait\` again`,
       )
     } finally {
       spinner.stop()
@@ -63,7 +64,8 @@ function describe(ctx: CliContext, s: XchainStatusResponse): string[] {
   if (s.reason) lines.push(`${label(ctx, 'reason')}${s.reason}`)
   if (s.status === 'unknown')
     lines.push(
-      `${label(ctx, 'note')}no lock of this order is confirmed on the ${s.rail === 'sol-origin' ? 'Solana' : 'Base'} chain (yet); check --rail`,
+      `${label(ctx, 'note')}no lock of this order is confirmed on the ` +
+        `${s.rail === 'sol-origin' ? 'Solana' : 'Base'} chain (yet); check --rail`,
     )
   return lines
 }

@@ -151,7 +151,10 @@ export function wrapFetchWithPayment(fetchFn: typeof fetch, opts: PayingFetchOpt
 /** Where a channel offer is remembered: the method and the URL without its query (a seller prices a path). */
 function offerKey(input: RequestInfo | URL, init?: RequestInit): string {
   const url = new URL(input instanceof Request ? input.url : String(input))
-  return `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ${url.origin}${url.pathname}`
+  return (
+    `${(init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()} ` +
+    `${url.origin}${url.pathname}`
+  )
 }
 
 /**

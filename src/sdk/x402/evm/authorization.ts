@@ -113,7 +113,9 @@ export function checkAuthorization(
   if (a.validBefore < rules.now + MIN_VALIDITY_SECONDS) {
     return {
       reason: reasons.evmValidBefore,
-      message: `validBefore ${a.validBefore} has passed or is less than ${MIN_VALIDITY_SECONDS} s away (now ${rules.now})`,
+      message:
+        `validBefore ${a.validBefore} has passed or is less than ${MIN_VALIDITY_SECONDS} s away (now ` +
+        `${rules.now})`,
     }
   }
   if (rules.boundDeadline && a.validBefore > rules.now + BigInt(r.maxTimeoutSeconds) + DEADLINE_SKEW_SECONDS) {

@@ -2,8 +2,7 @@ import { type Address, type Hex, parseAbi, parseSignature, size } from 'viem'
 import { encodeCall } from '../../encode-call.js'
 import type { ExecCall } from './executor.js'
 
-/** The token surface the facilitator uses: ERC-20, EIP-2612 and EIP-3009 (both signature forms). */
-export const tokenAbi = parseAbi([
+const erc20And2612Abi = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function nonces(address) view returns (uint256)',
   'function name() view returns (string)',
@@ -13,9 +12,39 @@ export const tokenAbi = parseAbi([
   'function transferFrom(address from, address to, uint256 value) returns (bool)',
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
   'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
 ])
+/** EIP-3009's authorization, the first six inputs of both transferWithAuthorization forms. */
+const authorizationInputs = [
+  { name: 'from', type: 'address' },
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' },
+  { name: 'validBefore', type: 'uint256' },
+  { name: 'nonce', type: 'bytes32' },
+] as const
+/** The token surface the facilitator uses: ERC-20, EIP-2612 and EIP-3009 (both signature forms). */
+export const tokenAbi = [
+  ...erc20And2612Abi,
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    inputs: [
+      ...authorizationInputs,
+      { name: 'v', type: 'uint8' },
+      { name: 'r', type: 'bytes32' },
+      { name: 's', type: 'bytes32' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'transferWithAuthorization',
+    stateMutability: 'nonpayable',
+    inputs: [...authorizationInputs, { name: 'signature', type: 'bytes' }],
+    outputs: [],
+  },
+] as const
 
 const call = (target: Address, data: Hex): ExecCall => ({ target, data })
 

@@ -60,7 +60,9 @@ export function checkUpto(
   if (a.spender !== X402_UPTO_PERMIT2_PROXY) {
     return {
       reason: reasons.permit2InvalidSpender,
-      message: `the permit names spender ${a.spender}; upto payments must name the x402 upto Permit2 proxy ${X402_UPTO_PERMIT2_PROXY}`,
+      message:
+        `the permit names spender ${a.spender}; upto payments must name the x402 upto Permit2 proxy ` +
+        `${X402_UPTO_PERMIT2_PROXY}`,
     }
   }
   if (!isAddress(r.payTo, { strict: false }) || getAddress(r.payTo) !== a.to) {
@@ -72,7 +74,9 @@ export function checkUpto(
   if (!isAddressEqual(a.facilitator, o.facilitator)) {
     return {
       reason: reasons.uptoFacilitatorMismatch,
-      message: `witness.facilitator ${a.facilitator} is not this facilitator (${o.facilitator}); only the named facilitator can settle`,
+      message:
+        `witness.facilitator ${a.facilitator} is not this facilitator (${o.facilitator}); only the named facilitator ` +
+        `can settle`,
     }
   }
   if (a.deadline < o.now + MIN_VALIDITY_SECONDS) {

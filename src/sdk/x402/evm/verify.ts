@@ -125,7 +125,9 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
     const used = BigInt(a.nonce) < nonceState
     return fail({
       reason: used ? reasons.evmNonceAlreadyUsed : reasons.evmNonceMismatch,
-      message: `permit nonce ${a.nonce} ${used ? 'was already used' : 'is ahead of the token'}; the token's next nonce for ${a.from} is ${nonceState}`,
+      message:
+        `permit nonce ${a.nonce} ${used ? 'was already used' : 'is ahead of the token'}; the token's next nonce ` +
+        `for ${a.from} is ${nonceState}`,
     })
   }
   const name = decode('name', sim.ok[2], sim.data[2])

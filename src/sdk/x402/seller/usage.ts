@@ -63,6 +63,8 @@ export function readSettlementAmount(raw: string, max: string, decimals?: number
   const dollars = /^\$(\d+(?:\.\d+)?)$/.exec(amount)
   if (dollars && decimals !== undefined) return parseUnits(dollars[1]!, decimals).toString()
   return {
-    invalid: `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is neither base units, a percentage nor dollars of a known asset`,
+    invalid:
+      `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is neither base units, a percentage nor dollars of a ` +
+      `known asset`,
   }
 }

@@ -51,7 +51,9 @@ export function checkDelegatedAccount(
   if (!acc.delegate?.equals(p.delegate)) {
     return {
       reason: reasons.svmDelegateMismatch,
-      message: `the facilitator's signer ${p.delegate.toBase58()} is not the delegate of ${p.source.toBase58()}; approve it once with spl-token approve`,
+      message:
+        `the facilitator's signer ${p.delegate.toBase58()} is not the delegate of ${p.source.toBase58()}; approve ` +
+        `it once with spl-token approve`,
     }
   }
   if (acc.delegatedAmount < p.price) {

@@ -38,7 +38,9 @@ export function checkExactTransaction(
   if (typeof payload.transaction !== 'string' || payload.transaction.length > solanaEncodedSize.transactionBase64) {
     return {
       reason: reasons.svmTransactionUndecodable,
-      message: `payload.transaction is not a base64 Solana transaction of at most ${solanaEncodedSize.transactionBytes} bytes`,
+      message:
+        `payload.transaction is not a base64 Solana transaction of at most ` +
+        `${solanaEncodedSize.transactionBytes} bytes`,
     }
   }
   try {

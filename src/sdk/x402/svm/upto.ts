@@ -47,7 +47,9 @@ export function checkSplUpto(a: SplUptoAuthorization, r: PaymentRequirements, no
   if (!verifySplSignature(splUptoMessage(a), a.signature, a.from)) {
     return {
       reason: reasons.svmSplSignature,
-      message: `the signature does not verify against ${a.from} over the upto message (a delegated-spl exact signature is not an upto one)`,
+      message:
+        `the signature does not verify against ${a.from} over the upto message (a delegated-spl exact signature ` +
+        `is not an upto one)`,
     }
   }
   if (a.to !== r.payTo)

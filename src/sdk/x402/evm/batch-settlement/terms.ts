@@ -46,7 +46,9 @@ export function channelConfigFor(
     delay > MAX_WITHDRAW_DELAY
   ) {
     return {
-      refused: `has a withdrawDelay of ${String(delay)}; the contract takes ${MIN_WITHDRAW_DELAY} to ${MAX_WITHDRAW_DELAY} seconds`,
+      refused:
+        `has a withdrawDelay of ${String(delay)}; the contract takes ${MIN_WITHDRAW_DELAY} to ` +
+        `${MAX_WITHDRAW_DELAY} seconds`,
     }
   }
   const config: ChannelConfig = {
