@@ -95,7 +95,8 @@ export default defineConfig({
     // e2e files each start embedded chains; two cores, so two files at a time.
     maxWorkers: 2,
     pool: 'forks',
-    // Daemons spawned by tests start alto only when a test sends on local-base (test/bundler-prestart.test.ts covers the default).
+    // Daemons spawned by tests start alto only when a test sends on local-base
+    // (test/bundler-prestart.test.ts covers the default).
     env: { PARX_BUNDLER_PRESTART: '0' },
     projects: [
       {

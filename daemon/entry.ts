@@ -30,7 +30,8 @@ export async function startDaemon(
 ): Promise<Daemon> {
   const loading = loadRoot()
   const early = startEarly(config)
-  early.catch(() => {}) // main.startDaemon awaits it and meets its refusal; this keeps it from counting as unhandled meanwhile
+  // main.startDaemon awaits it and meets its refusal; this keeps it from counting as unhandled meanwhile.
+  early.catch(() => {})
   let main
   try {
     main = await loading

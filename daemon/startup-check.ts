@@ -16,8 +16,8 @@ export async function refuseWhatCannotWork(config: Readonly<ResolvedConfig>): Pr
       `problem${problems.length > 1 ? 's' : ''} in the configuration`,
     {
       details:
-        `${describeProblems(problems)}\nSee docs/hosting.md "Pointing at real networks"; the config file is at ` +
-        `\`parx config path\`.`,
+        `${describeProblems(problems)}\n` +
+        `See docs/hosting.md "Pointing at real networks"; the config file is at \`parx config path\`.`,
     },
   )
 }

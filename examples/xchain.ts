@@ -12,7 +12,8 @@ const connection = new Connection(config.urls.rpc[config.networks.solana], 'conf
 const user = Keypair.generate() // the end user's Solana wallet: it signs the lock and holds no SOL
 const recipientEvm = privateKeyToAccount(generatePrivateKey()).address // who gets the output on Base
 
-// Test PUSD on Solana from the local faucet (what `parx faucet --network local-solana --to <pubkey> --token PUSD` does).
+// Test PUSD on Solana from the local faucet
+// (what `parx faucet --network local-solana --to <pubkey> --token PUSD` does).
 const faucet = await fetch(`${apiUrl}/api/local/faucet`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -37,7 +37,9 @@ await build({
   target: 'node20',
   plugins: [sourcePaths],
   banner: {
-    js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    js:
+      "import { createRequire as __benchRequire } from 'node:module'; " +
+      'const require = __benchRequire(import.meta.url);',
   },
   logLevel: 'warning',
 })

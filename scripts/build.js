@@ -105,7 +105,8 @@ const viemNativePublicKey = {
       const noble = 'toHex(secp256k1.getPublicKey(privateKey.slice(2), false))'
       if (!source.includes(noble))
         throw new Error(`${a.path}: the public key derivation was not found (viem changed): update scripts/build.js`)
-      const native = `(/^0x[0-9a-fA-F]{64}$/.test(privateKey) ? toHex(new Uint8Array(__parxEcdh('secp256k1').setPrivateKey(privateKey.slice(2), 'hex').getPublicKey())) : ${noble})`
+      const derived = "__parxEcdh('secp256k1').setPrivateKey(privateKey.slice(2), 'hex').getPublicKey()"
+      const native = `(/^0x[0-9a-fA-F]{64}$/.test(privateKey) ? toHex(new Uint8Array(${derived})) : ${noble})`
       const contents = `import { createECDH as __parxEcdh } from 'node:crypto';\n${source.replace(noble, native)}`
       return { contents, loader: 'js', resolveDir: dirname(a.path) }
     })

@@ -25,8 +25,8 @@ export async function restoreDataDir(p: RestoreParameters): Promise<BackupManife
       throw new BaseError(
         'DATA_DIR_NOT_EMPTY',
         `--data-dir ${p.dataDir} is not empty (${entries.length} entries, e.g. ` +
-          `${entries.slice(0, 3).join(', ')}); restore into a new or empty directory, or move this one aside first ` +
-          `(nothing was changed)`,
+          `${entries.slice(0, 3).join(', ')}); restore into a new or empty ` +
+          `directory, or move this one aside first (nothing was changed)`,
       )
     }
   }

@@ -43,8 +43,8 @@ export function backupService(p: BackupServiceParameters): BackupService {
         return Promise.reject(
           new BaseError(
             'BACKUP_UNSUPPORTED',
-            'this daemon runs on a PostgreSQL store: back it up with pg_dump, and keep the keys and config beside ' +
-              'it (docs/operations.md "Backups")',
+            'this daemon runs on a PostgreSQL store: back it up with pg_dump, ' +
+              'and keep the keys and config beside it (docs/operations.md "Backups")',
           ),
         )
       }

@@ -59,7 +59,8 @@ export const userBudget = (u: UserRow): Budget => ({
  * an x402 auth-capture hold still held (daemon/buyer/holds/: the seller may capture it until its
  * deadline). Also what the alert rules' budget figures count (alerts/ledger-reads.ts).
  */
-export const countsWhateverItsAge = sql<SqlBool>`(channel_role = 'deposit' or id in (select spend_id from platform_agent_holds where status = 'held'))`
+export const countsWhateverItsAge = sql<SqlBool>`(channel_role = 'deposit'
+  or id in (select spend_id from platform_agent_holds where status = 'held'))`
 
 /**
  * What counts in each window for one agent or for all of a user's agents, in one query with a
@@ -79,7 +80,9 @@ export async function spentByWindow(
 ): Promise<WindowSpent> {
   const lasting = countsWhateverItsAge
   const sumIn = (ms: number): RawBuilder<string> =>
-    sql<string>`cast(coalesce(sum(case when created_at > ${now - ms} or ${lasting} then amount_micros else 0 end), 0) as text)`
+    sql<string>`cast(coalesce(sum(
+      case when created_at > ${now - ms} or ${lasting} then amount_micros else 0 end
+    ), 0) as text)`
   let q = db
     .selectFrom('platform_spends')
     .select([

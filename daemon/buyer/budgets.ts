@@ -138,8 +138,8 @@ export function checkBudgets(state: BudgetState, amountMicros: bigint, opts: { p
       if (limit !== null && amountMicros > micros(limit)) {
         throw new BaseError(
           'LIMIT_EXCEEDED',
-          `${amountUsd} USD is above ${whose(scope)} per-payment limit of ${limit} USD; nothing was spent. Pay ` +
-            `less, or ${howToRaise(scope, 'perPaymentUsd')}`,
+          `${amountUsd} USD is above ${whose(scope)} per-payment limit of ${limit} ` +
+            `USD; nothing was spent. Pay less, or ${howToRaise(scope, 'perPaymentUsd')}`,
           {
             fields: { limit: 'perPayment', scope, limitUsd: limit, amountUsd, remainingUsd: null },
           },
@@ -156,8 +156,8 @@ export function checkBudgets(state: BudgetState, amountMicros: bigint, opts: { p
       throw new BaseError(
         'LIMIT_EXCEEDED',
         `${amountUsd} USD is above what ${whose(scope)} ${w} budget of ${limit} USD still allows ` +
-          `(${microsToUsd(left)} USD over the rolling ${w}); nothing was spent. Spend at most the remaining amount, ` +
-          `wait until earlier spends leave the rolling ${w}, or ${howToRaise(scope, field)}`,
+          `(${microsToUsd(left)} USD over the rolling ${w}); nothing was spent. Spend at most the ` +
+          `remaining amount, wait until earlier spends leave the rolling ${w}, or ${howToRaise(scope, field)}`,
         {
           fields: { limit: w, scope, limitUsd: limit, amountUsd, remainingUsd: microsToUsd(left) },
         },

@@ -17,8 +17,8 @@ export function refuseFrozen(agent: Pick<AgentRow, 'id' | 'frozen_at'>): void {
     `agent ${agent.id} is frozen by its owner since ${at}; nothing was signed or spent`,
     {
       details:
-        'Only the owning user can unfreeze it (`parx agent unfreeze <id>`, or the dashboard where the deployment ' +
-        'requires it).',
+        'Only the owning user can unfreeze it (`parx agent unfreeze ' +
+        '<id>`, or the dashboard where the deployment requires it).',
       fields: { frozenAt: at },
     },
   )

@@ -163,7 +163,8 @@ export async function sendFromAgent(
     if (e instanceof BaseError) throw e
     throw new BaseError(
       'RELAY_FAILED',
-      `the send could not be completed (${(e as Error).message.split('\n')[0]})${movedNothing ? '; nothing was spent' : ''}`,
+      `the send could not be completed ` +
+        `(${(e as Error).message.split('\n')[0]})${movedNothing ? '; nothing was spent' : ''}`,
       { cause: e },
     )
   }

@@ -58,8 +58,8 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
   if (spec.family !== 'evm') {
     throw new BaseError(
       'BAD_REQUEST',
-      `${spec.key} is a Solana network: its mints belong to their issuers and are configured in ` +
-        `serve.contracts["${spec.key}"]; there is nothing to deploy there yet`,
+      `${spec.key} is a Solana network: its mints belong to their issuers and are ` +
+        `configured in serve.contracts["${spec.key}"]; there is nothing to deploy there yet`,
     )
   }
   if (spec.rpc === 'embedded')
@@ -209,13 +209,13 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
     notes.push(`no Permit2 at ${PERMIT2_ADDRESS} on ${spec.key}: the x402 permit2 method is unavailable there`)
   if (!(await hasCode(X402_EXACT_PERMIT2_PROXY)))
     notes.push(
-      `no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on ${spec.key}: the x402 permit2 method is unavailable ` +
-        `there`,
+      `no x402 Permit2 proxy at ${X402_EXACT_PERMIT2_PROXY} on ` +
+        `${spec.key}: the x402 permit2 method is unavailable there`,
     )
   if (!(await hasCode(X402_UPTO_PERMIT2_PROXY)))
     notes.push(
-      `no x402 upto Permit2 proxy at ${X402_UPTO_PERMIT2_PROXY} on ${spec.key}: the x402 upto scheme is unavailable ` +
-        `there`,
+      `no x402 upto Permit2 proxy at ${X402_UPTO_PERMIT2_PROXY} ` +
+        `on ${spec.key}: the x402 upto scheme is unavailable there`,
     )
   // batch-settlement's and auth-capture's contracts are the chain's (CREATE2 at the same address
   // everywhere): each set is reported when all of it is there.
@@ -238,14 +238,14 @@ export async function deployNetwork(p: DeployNetworkParameters): Promise<DeployN
       await ensureExecutor(client, privateKeyToAccount(config.keys.facilitator as Hex), spec.chainId!)
     } catch (e) {
       notes.push(
-        `the facilitator key could not be set up as an executor account at ${EXECUTOR_ADDRESS}: ` +
-          `${(e as Error).message} (the daemon retries at its first payment)`,
+        `the facilitator key could not be set up as an executor account at ` +
+          `${EXECUTOR_ADDRESS}: ${(e as Error).message} (the daemon retries at its first payment)`,
       )
     }
   } else
     notes.push(
-      'no facilitator key (PARX_FACILITATOR_KEY): its x402 executor account is set up by the daemon at first ' +
-        'start instead',
+      'no facilitator key (PARX_FACILITATOR_KEY): its x402 executor ' +
+        'account is set up by the daemon at first start instead',
     )
   return { network: spec.key, contracts: have, deployed, notes }
 }

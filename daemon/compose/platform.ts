@@ -75,8 +75,8 @@ export function composePlatform(
   // Pays still work without it; what they lack (a receipt an auditor can check) is said once, at start.
   if (!keys.receipt && config.role !== 'worker')
     log.warn(
-      'no receipt key (PARX_RECEIPT_KEY / keys.receipt): pays carry no signed receipt and the manifest names ' +
-        'no receipt signer',
+      'no receipt key (PARX_RECEIPT_KEY / keys.receipt): pays carry ' +
+        'no signed receipt and the manifest names no receipt signer',
     )
   // Settlement webhooks are drained by every serving process (a row is leased before it is sent).
   if (config.role !== 'worker') {

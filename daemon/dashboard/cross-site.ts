@@ -28,8 +28,8 @@ export function refuseCrossSite(site: RequestSite, expected: string | undefined)
   if (problem)
     throw new BaseError(
       'ORIGIN_REJECTED',
-      `refused: a sign-in or dashboard change is taken only from the dashboard's own page, and ${problem}; open ` +
-        `the dashboard at ${expected ?? 'its address'}`,
+      `refused: a sign-in or dashboard change is taken only from the dashboard's ` +
+        `own page, and ${problem}; open the dashboard at ${expected ?? 'its address'}`,
     )
 }
 

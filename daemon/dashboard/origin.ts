@@ -51,9 +51,9 @@ export function dashboardOrigin(
       if (!addressedDirectly(host)) {
         throw new BaseError(
           'SIWE_REJECTED',
-          `sign-in refused: this daemon has no public origin and signs in only at a loopback or IP address, ` +
-            `not ${host}; open the dashboard at its address, or set PARX_PUBLIC_ORIGIN to the origin it is served ` +
-            `at`,
+          `sign-in refused: this daemon has no public origin and signs in only ` +
+            `at a loopback or IP address, not ${host}; open the dashboard at its ` +
+            `address, or set PARX_PUBLIC_ORIGIN to the origin it is served at`,
         )
       }
       return { domain: host, uri: `${overTls(c) ? 'https' : 'http'}://${host}${DASHBOARD_PATH}` }

@@ -66,9 +66,9 @@ export function dashboardService(p: DashboardParameters) {
     loginLimiter: p.loginLimiter,
     origin: p.origin,
     propagation: p.replicas
-      ? 'Changes apply at once on every server: replicas are told through the shared database. If one misses the ' +
-        'message it still catches up within 30 seconds for a new key and 5 minutes for a deactivation or ' +
-        'deletion.'
+      ? 'Changes apply at once on every server: replicas are told through the ' +
+        'shared database. If one misses the message it still catches up within ' +
+        '30 seconds for a new key and 5 minutes for a deactivation or deletion.'
       : 'Changes apply at once (one server, no other replica caches a verdict).',
 
     /** The Alerts view: the user's alert rules and the alerts they fired (./alerts.ts). */

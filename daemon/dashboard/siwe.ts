@@ -50,8 +50,8 @@ export function siwe(p: SiweParameters) {
       if (!p.chainIds.includes(body.chainId)) {
         throw new BaseError(
           'BAD_REQUEST',
-          `invalid field 'chainId': the wallet is on chain ${body.chainId}; switch it to chain ` +
-            `${p.chainIds.join(' or ')} to sign in`,
+          `invalid field 'chainId': the wallet is on chain ${body.chainId}; ` +
+            `switch it to chain ${p.chainIds.join(' or ')} to sign in`,
         )
       }
       const t = now()

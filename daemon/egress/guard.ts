@@ -66,8 +66,8 @@ export function egressGuard(p: EgressParameters): Egress {
         : `${bare} does not resolve to a public address`
       throw new BaseError(
         'EGRESS_REFUSED',
-        `${what}: this platform does not fetch inside its own network for users; nothing was sent or paid. An ` +
-          `operator admits exactly one host and port with egress.allow (PARX_EGRESS_ALLOW=${where})`,
+        `${what}: this platform does not fetch inside its own network for users; nothing was sent or ` +
+          `paid. An operator admits exactly one host and port with egress.allow (PARX_EGRESS_ALLOW=${where})`,
       )
     }
     return addresses[0]

@@ -7,7 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http'
  */
 
 /**
- * Hop-by-hop headers (RFC 9110 §7.6.1, plus the proxy ones and Trailer): they describe one connection, never forwarded.
+ * Hop-by-hop headers (RFC 9110 §7.6.1, plus the proxy ones and Trailer): they describe one
+ * connection, never forwarded.
  */
 export const HOP_BY_HOP = new Set([
   'connection',

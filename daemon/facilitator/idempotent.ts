@@ -38,8 +38,8 @@ export function idempotent(d: IdempotentDeps) {
     return {
       reason: reasons.paymentIdentifierMismatch,
       message:
-        `payment id '${who.paymentId}' was already used for another payment to this seller (${who.scope}); a new ` +
-        `payment needs a new id`,
+        `payment id '${who.paymentId}' was already used for another ` +
+        `payment to this seller (${who.scope}); a new payment needs a new id`,
     }
   }
   const settlementOf = async (row: PaymentIdRow) =>

@@ -33,8 +33,8 @@ export async function reconcilePending(
 }
 
 const LOST =
-  'the transaction that settled this payment was lost by the chain and could not land again; nothing was paid: ' +
-  'settle the same payload again'
+  'the transaction that settled this payment was lost by the chain and ' +
+  'could not land again; nothing was paid: settle the same payload again'
 
 /**
  * Settled rows whose transaction the outbox had to broadcast again (the chain lost it) or decided

@@ -74,8 +74,8 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       {
         reason: reasons.settlementPending,
         message:
-          `transaction ${e.tx} was broadcast and is not mined yet; it is finished in the background: GET ` +
-          `/status/tx/${e.tx} tells when it is`,
+          `transaction ${e.tx} was broadcast and is not mined yet; it is ` +
+          `finished in the background: GET /status/tx/${e.tx} tells when it is`,
         payer: e.payer ?? '',
       },
       e.tx ?? '',
@@ -91,8 +91,8 @@ export function repeatedSettles({ s, store, pending, receiptTimeoutMs, failed }:
       {
         reason: reasons.settlementPending,
         message:
-          `this authorization was recorded as settled in ${e.tx}, which the chain does not have now; reconciliation ` +
-          `broadcasts it again or releases the authorization: retry shortly`,
+          `this authorization was recorded as settled in ${e.tx}, which the chain does not have ` +
+          `now; reconciliation broadcasts it again or releases the authorization: retry shortly`,
         payer: e.payer ?? '',
       },
       e.tx,

@@ -45,8 +45,8 @@ export function resolvePayment(s: FacilitatorDeps, p: Payment): Resolved | Failu
     return {
       reason: reasons.unsupportedScheme,
       message:
-        `scheme '${p.scheme}' is not supported; this facilitator settles '${EXACT}', '${UPTO}', ` +
-        `'${BATCH_SETTLEMENT}' and '${AUTH_CAPTURE}' (EVM)`,
+        `scheme '${p.scheme}' is not supported; this facilitator settles ` +
+        `'${EXACT}', '${UPTO}', '${BATCH_SETTLEMENT}' and '${AUTH_CAPTURE}' (EVM)`,
     }
   }
   if (p.requirements.scheme !== p.scheme)

@@ -58,8 +58,8 @@ export function paymentStatus(d: { ids: PaymentIdStore; store: SettlementStore }
       if (!id || !settlement) {
         throw new BaseError(
           'NOT_FOUND',
-          `no settlement for payment id '${paymentId}'${payTo ? ` to ${payTo}` : ''} (a payment only verified ` +
-            `has none)`,
+          `no settlement for payment id '${paymentId}'${payTo ? ` to ${payTo}` : ''} ` +
+            `(a payment only verified has none)`,
         )
       }
       return fromRow(settlement, id.payment_id)

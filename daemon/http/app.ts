@@ -79,8 +79,8 @@ export function createApp(d: AppDeps): Hono {
     if (def.sameOrigin && !d.sessions)
       throw new BaseError(
         'INTERNAL',
-        `route ${def.method} ${def.path} is taken from the dashboard's origin only, and createApp was given ` +
-          `no sessions resolver`,
+        `route ${def.method} ${def.path} is taken from the dashboard's ` +
+          `origin only, and createApp was given no sessions resolver`,
       )
     const matched = { path: def.path, surface: def.surface }
     app.on(def.method, def.path, async (c) => {

@@ -55,8 +55,8 @@ export function answerParserErrors(server: Server, body: ErrorBody, opts: { requ
     const { id, header } = withId()
     const text = body(status, message, id)
     socket.end(
-      `HTTP/1.1 ${status} ${reason[status] ?? 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ` +
-        `${Buffer.byteLength(text)}\r\n${header}Connection: close\r\n\r\n${text}`,
+      `HTTP/1.1 ${status} ${reason[status] ?? 'Bad Request'}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${header}Connection: close\r\n\r\n${text}`,
     )
   })
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {

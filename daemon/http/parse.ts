@@ -42,7 +42,8 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
   if (!isJsonType(type)) {
     throw new BaseError(
       'UNSUPPORTED_MEDIA_TYPE',
-      `this route reads a JSON body; send it with Content-Type: application/json${type ? `, not ${type.slice(0, 80)}` : ''}`,
+      `this route reads a JSON body; send it with Content-Type: ` +
+        `application/json${type ? `, not ${type.slice(0, 80)}` : ''}`,
     )
   }
   try {

@@ -115,8 +115,8 @@ function writeKeyFile(file: string, keys: KeyFile): void {
 }
 
 const whatToDo =
-  'restore it from a backup, or move it away and start with --fresh for new keys (the chain state belongs to ' +
-  'the old ones)'
+  'restore it from a backup, or move it away and start with ' +
+  '--fresh for new keys (the chain state belongs to the old ones)'
 
 /** Reads and checks keys.json; a damaged one is named with the key at fault and what to do. */
 function readKeyFile(file: string): KeyFile {
@@ -133,8 +133,8 @@ function readKeyFile(file: string): KeyFile {
     const missing = issue.code === 'invalid_type' && issue.received === 'undefined'
     throw new BaseError(
       'KEY_FILE_INVALID',
-      `${file} ${missing ? 'is missing' : 'has an invalid'} key '${key}'${missing ? '' : ` (${issue.message})`}; ` +
-        `${whatToDo}`,
+      `${file} ${missing ? 'is missing' : 'has an invalid'} key ` +
+        `'${key}'${missing ? '' : ` (${issue.message})`}; ${whatToDo}`,
     )
   }
   return parsed.data as KeyFile

@@ -23,8 +23,8 @@ export function channelClaimMetrics(registry: Registry): ChannelClaimRecorder {
   const rounds = new Counter({
     name: 'parx_channel_claim_rounds_total',
     help:
-      'Batch-settlement claim-and-settle rounds of the leader by outcome: idle (nothing due), ok, failed (a claim ' +
-      'or sweep refused), error (threw)',
+      'Batch-settlement claim-and-settle rounds of the leader by outcome: ' +
+      'idle (nothing due), ok, failed (a claim or sweep refused), error (threw)',
     labelNames: ['outcome'] as const,
     registers: [registry],
   })

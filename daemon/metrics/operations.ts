@@ -10,8 +10,8 @@ export function swapMetrics(registry: Registry): SwapRecorder {
   const c = new Counter({
     name: 'parx_swap_relays_total',
     help:
-      'Base swap and redemption relays by outcome: accepted (sent to the chain) or the error code it was refused ' +
-      'with',
+      'Base swap and redemption relays by outcome: accepted ' +
+      '(sent to the chain) or the error code it was refused with',
     labelNames: ['outcome'] as const,
     registers: [registry],
   })

@@ -39,12 +39,9 @@ export function storeGauges(
       async collect() {
         this.reset()
         await guarded(what, async () => {
-          const { rows } = await sql<{
-            label_value: string
-            n: number | string
-          }>`select ${sql.ref(column)} as label_value, count(*) as n from ${sql.table(table)} group by ${sql.ref(column)}`.execute(
-            store.db,
-          )
+          const label = sql.ref(column)
+          const { rows } = await sql<{ label_value: string; n: number | string }>`select ${label} as label_value,
+            count(*) as n from ${sql.table(table)} group by ${label}`.execute(store.db)
           for (const key of always) this.set({ [column]: key }, 0)
           for (const r of rows) this.set({ [column]: r.label_value }, Number(r.n))
         })

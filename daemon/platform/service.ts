@@ -198,7 +198,13 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       const who = user ?? agent
       if (!who)
         throw unauthorized(
-          `send a ${want === 'agent' ? 'agent key in x-agent-key' : want === 'user' ? 'user key in x-user-key' : 'user key in x-user-key or an agent key in x-agent-key'}`,
+          `send a ${
+            want === 'agent'
+              ? 'agent key in x-agent-key'
+              : want === 'user'
+                ? 'user key in x-user-key'
+                : 'user key in x-user-key or an agent key in x-agent-key'
+          }`,
         )
       if (want === 'user' && who.kind !== 'user')
         throw new BaseError('FORBIDDEN', 'this route takes a user key (x-user-key); an agent key cannot call it')
@@ -247,8 +253,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
         if (!canCreateAgents) {
           throw new BaseError(
             'FLOW_DISABLED',
-            'agents cannot be created: the platform wallet key is not configured (set keys.platformWallet or ' +
-              'PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)',
+            'agents cannot be created: the platform wallet key is not configured ' +
+              '(set keys.platformWallet or PARX_PLATFORM_WALLET_KEY to 32 bytes of hex)',
           )
         }
         await buyer.quotas.agent(userId)
@@ -284,8 +290,8 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
       if (!seal)
         throw new BaseError(
           'FLOW_DISABLED',
-          'nothing to re-seal: the platform wallet key is not configured (keys.platformWallet / ' +
-            'PARX_PLATFORM_WALLET_KEY)',
+          'nothing to re-seal: the platform wallet key is not ' +
+            'configured (keys.platformWallet / PARX_PLATFORM_WALLET_KEY)',
         )
       return resealAll(p.store, seal)
     },

@@ -90,8 +90,8 @@ function gcmOpen(key: Buffer, ownerId: string, iv: string, tag: string, ct: stri
 const keyUnavailable = (what: string) =>
   new BaseError(
     'WALLET_KEY_UNAVAILABLE',
-    `${what}: give every replica the same keys.platformWallet / PARX_PLATFORM_WALLET_KEY (and the previous key ` +
-      `in keys.platformWalletPrevious); nothing was signed`,
+    `${what}: give every replica the same keys.platformWallet / PARX_PLATFORM_WALLET_KEY ` +
+      `(and the previous key in keys.platformWalletPrevious); nothing was signed`,
   )
 
 export function walletSeal(keyHex: string, previous: readonly string[] = []): WalletSeal {

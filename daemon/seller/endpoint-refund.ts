@@ -47,8 +47,8 @@ export async function refundEndpointPayment(
   if (!agent || agent.address.toLowerCase() !== hold.payTo.toLowerCase()) {
     throw new BaseError(
       'REFUND_REFUSED',
-      `the payment was paid to ${hold.payTo}, a wallet the platform does not hold: refund it from that wallet ` +
-        `(src/sdk/x402/seller/auth-capture/lifecycle.ts refundHold)`,
+      `the payment was paid to ${hold.payTo}, a wallet the platform does not hold: refund ` +
+        `it from that wallet (src/sdk/x402/seller/auth-capture/lifecycle.ts refundHold)`,
     )
   }
   const amount = body.amount === undefined ? undefined : toBaseUnits(body.amount, token.decimals).toString()
@@ -59,8 +59,8 @@ export async function refundEndpointPayment(
   if (!result.success)
     throw new BaseError(
       'REFUND_REFUSED',
-      `the facilitator refused the refund: ${result.errorReason}${result.errorMessage ? ` (${result.errorMessage})` : ''}; ` +
-        `nothing moved`,
+      `the facilitator refused the refund: ` +
+        `${result.errorReason}${result.errorMessage ? ` (${result.errorMessage})` : ''}; nothing moved`,
     )
   const after = (await d.holds.get(id)) ?? hold
   await d.onRefunded?.({ endpoint, hold: after, result }).catch(() => {})

@@ -47,8 +47,8 @@ export function paidFacilitator(
       return {
         reason,
         message:
-          `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or ` +
-          `malformed`,
+          `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} ` +
+          `is missing or malformed`,
         network: String(requirements.network ?? ''),
       }
     }

@@ -36,8 +36,8 @@ async function readPrograms(chain: SolanaChain): Promise<Record<string, Token>> 
     if (!owner || !(owner.equals(TOKEN_PROGRAM_ID) || owner.equals(TOKEN_2022_PROGRAM_ID))) {
       throw new BaseError(
         'CHAIN_UNAVAILABLE',
-        `the ${m.symbol} mint ${m.mint.toBase58()} is not an SPL token mint on ${chain.key}; check ` +
-          `serve.contracts["${chain.key}"].${m.symbol}`,
+        `the ${m.symbol} mint ${m.mint.toBase58()} is not an SPL token mint ` +
+          `on ${chain.key}; check serve.contracts["${chain.key}"].${m.symbol}`,
       )
     }
     out[m.symbol] = { ...m, program: owner }

@@ -88,17 +88,17 @@ export async function buildSolSwap(d: SolDeps, req: SolSwapRequest) {
       if (req.minOutBase !== undefined && amountOut < req.minOutBase) {
         throw new BaseError(
           'QUOTE_STALE',
-          `this swap pays ${amountOut} ${output.symbol} base units now, below minOutBase ${req.minOutBase}: ` +
-            `re-quote (GET /api/sol/redeem/quote) and retry`,
+          `this swap pays ${amountOut} ${output.symbol} base units now, below ` +
+            `minOutBase ${req.minOutBase}: re-quote (GET /api/sol/redeem/quote) and retry`,
         )
       }
       checkSolInventory(solverOut, free, amountOut)
       if (userIn.balance < amountIn) {
         throw new BaseError(
           'INSUFFICIENT_BALANCE',
-          `${keyBase58(user)} holds ${fromBaseUnits(userIn.balance, input.decimals)} ${input.symbol} in its ` +
-            `associated token account, less than uiAmount ${fromBaseUnits(amountIn, input.decimals)}: fund the ` +
-            `wallet or reduce the amount`,
+          `${keyBase58(user)} holds ${fromBaseUnits(userIn.balance, input.decimals)} ` +
+            `${input.symbol} in its associated token account, less than uiAmount ` +
+            `${fromBaseUnits(amountIn, input.decimals)}: fund the wallet or reduce the amount`,
         )
       }
       const create = { userOutput: !userOut.exists, solverInput: !solverIn.exists }
@@ -185,7 +185,7 @@ function checkSize(d: SolDeps, pair: SolPair, amountIn: bigint): void {
   if (max === null || amountIn <= usdToUnits(max, input.decimals)) return
   throw new BaseError(
     'AMOUNT_TOO_LARGE',
-    `uiAmount ${fromBaseUnits(amountIn, input.decimals)} ${input.symbol} is above the per-swap limit max = ` +
-      `${max} (see /api/sol/info): reduce the size, e.g. split it into swaps of at most ${max}`,
+    `uiAmount ${fromBaseUnits(amountIn, input.decimals)} ${input.symbol} is above the per-swap limit ` +
+      `max = ${max} (see /api/sol/info): reduce the size, e.g. split it into swaps of at most ${max}`,
   )
 }

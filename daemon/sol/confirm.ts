@@ -63,8 +63,8 @@ export async function confirmSol(d: SolDeps, sig: string): Promise<SolConfirmRes
       sig,
       status: 'expired',
       reason:
-        `its blockhash expired at block height ${record.lastValidBlockHeight} before it landed; request a new ` +
-        `transaction`,
+        `its blockhash expired at block height ${record.lastValidBlockHeight} ` +
+        `before it landed; request a new transaction`,
       swap: swapSummary(record),
     }
   }

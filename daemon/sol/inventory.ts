@@ -21,9 +21,9 @@ export function checkSolInventory(h: Holding, free: bigint, amountOut: bigint): 
   throw new BaseError(
     'INVENTORY_SHORT',
     `the solver can pay ${fromBaseUnits(free, decimals)} ${symbol} now ` +
-      `(${fromBaseUnits(h.balance, decimals)} held, the rest promised to swaps not yet landed), less than the ` +
-      `${fromBaseUnits(amountOut, decimals)} this swap pays: reduce the amount (see mints.${symbol}.available ` +
-      `of /api/sol/info) or retry in a minute`,
+      `(${fromBaseUnits(h.balance, decimals)} held, the rest promised to swaps not ` +
+      `yet landed), less than the ${fromBaseUnits(amountOut, decimals)} this swap ` +
+      `pays: reduce the amount (see mints.${symbol}.available of /api/sol/info) or retry in a minute`,
   )
 }
 
@@ -32,7 +32,7 @@ export function checkSolverSol(lamports: bigint, needed: bigint): void {
   if (lamports >= needed) return
   throw new BaseError(
     'INVENTORY_SHORT',
-    `the solver holds ${fromBaseUnits(lamports, 9)} SOL, less than the ${fromBaseUnits(needed, 9)} SOL this ` +
-      `transaction's fee and rent need: retry later`,
+    `the solver holds ${fromBaseUnits(lamports, 9)} SOL, less than the ` +
+      `${fromBaseUnits(needed, 9)} SOL this transaction's fee and rent need: retry later`,
   )
 }

@@ -24,7 +24,7 @@ export function checkFlow(pair: SolPair, flowEnabled: (flow: FlowName) => boolea
   if (flowEnabled(pair.flow)) return
   throw new BaseError(
     'FLOW_DISABLED',
-    `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see ` +
-      `GET /api/capabilities)`,
+    `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) ` +
+      `is disabled on this service (see GET /api/capabilities)`,
   )
 }

@@ -69,8 +69,8 @@ export function checkSolSlippage(plan: SolRedeemPlan, symbol: string, decimals: 
   const fits = largestWithin(plan.pool, slippageBpsMax, plan.amountIn)
   throw new BaseError(
     'SLIPPAGE_TOO_HIGH',
-    `redeeming ${fromBaseUnits(plan.amountIn, decimals)} ${symbol} would slip ${plan.priced.slippageBps} bps ` +
-      `against the solver's inventory, above slippageBpsMax = ${slippageBpsMax}: reduce the size to at most ` +
-      `${fromBaseUnits(fits, decimals)} and re-quote`,
+    `redeeming ${fromBaseUnits(plan.amountIn, decimals)} ${symbol} would slip ` +
+      `${plan.priced.slippageBps} bps against the solver's inventory, above slippageBpsMax ` +
+      `= ${slippageBpsMax}: reduce the size to at most ${fromBaseUnits(fits, decimals)} and re-quote`,
   )
 }

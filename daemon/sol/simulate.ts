@@ -14,7 +14,8 @@ export async function simulateSwap(reads: SolanaReads, wire: Uint8Array): Promis
   const logs = (value.logs ?? []).slice(-4).join(' | ')
   throw new BaseError(
     'SIMULATION_FAILED',
-    `the swap transaction fails in simulation with ${JSON.stringify(value.err)}${logs ? ` (${logs})` : ''}; ` +
+    `the swap transaction fails in simulation with ` +
+      `${JSON.stringify(value.err)}${logs ? ` (${logs})` : ''}; ` +
       `no transaction was handed out: check the balances and retry`,
   )
 }

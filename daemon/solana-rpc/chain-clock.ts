@@ -11,8 +11,7 @@ const unreadable = (key: string, value: string) =>
   new BaseError(
     'STORE_UNREADABLE',
     `the embedded Solana cluster's clock in parx.db cannot be read (solana_meta '${key}' is ` +
-      `'${value.slice(0, 24)}', not what parx writes); restore parx.db from a backup, or start over with ` +
-      `--fresh`,
+      `'${value.slice(0, 24)}', not what parx writes); restore parx.db from a backup, or start over with --fresh`,
   )
 function whole(key: string, value: string): number {
   if (!/^\d{1,16}$/.test(value)) throw unreadable(key, value)

@@ -171,7 +171,8 @@ const listen = (server: Server, host: string, port: number) =>
 
 const listenWs = (host: string, port: number) =>
   new Promise<WebSocket.Server>((resolve, reject) => {
-    // biome-ignore lint/plugin: Node's own EADDRINUSE shape, which the port retry below reads (its code is a string of Node's, not ours)
+    // Node's own EADDRINUSE shape, which the port retry below reads (its code is a string of Node's, not ours).
+    // biome-ignore lint/plugin: see above
     if (port > 65535) return reject(Object.assign(new Error('no port above 65535'), { code: 'EADDRINUSE' }))
     const wss = new WebSocketServer({ host, port, maxPayload: MAX_BODY_BYTES })
     wss.once('error', reject)

@@ -30,8 +30,8 @@ export function prepareDataDir(dataDir: string, opts: { fresh: boolean }): DataD
     if (!ours) {
       throw new UsageError(
         'DATA_DIR_UNUSABLE',
-        `--data-dir ${dataDir} is not a parx data dir (it holds other files and no ${MARKER_FILE}); pass an ` +
-          `empty or new directory`,
+        `--data-dir ${dataDir} is not a parx data dir (it holds other ` +
+          `files and no ${MARKER_FILE}); pass an empty or new directory`,
       )
     }
     writeFileSync(markerPath(dataDir), MARKER_TEXT, { mode: 0o600 })

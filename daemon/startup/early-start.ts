@@ -30,8 +30,8 @@ export async function startEarly(config: Readonly<ResolvedConfig>): Promise<Earl
   if (config.role !== 'all' && !config.store.url) {
     throw new BaseError(
       'BAD_REQUEST',
-      `--role ${config.role} needs a PostgreSQL store shared with the other processes: set PARX_STORE_URL (or ` +
-        `store.url) to a postgres:// URL, or run --role all`,
+      `--role ${config.role} needs a PostgreSQL store shared with the other processes: ` +
+        `set PARX_STORE_URL (or store.url) to a postgres:// URL, or run --role all`,
     )
   }
   await refuseWhatCannotWork(config)

@@ -14,8 +14,8 @@ export function startupError(e: unknown, config: Pick<ResolvedConfig, 'dataDir' 
   if ((typeof err?.code === 'string' && err.code.startsWith('SQLITE_')) || err?.name === 'SqliteError') {
     return new BaseError(
       'STORE_UNREADABLE',
-      `${storePath(config.dataDir)} cannot be read (${err.message}); move it away to start with an empty store, ` +
-        `or restore it from a backup`,
+      `${storePath(config.dataDir)} cannot be read (${err.message}); move ` +
+        `it away to start with an empty store, or restore it from a backup`,
       { cause: e },
     )
   }

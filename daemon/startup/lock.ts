@@ -66,7 +66,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if (holder) {
         throw new BaseError(
           'DATA_DIR_IN_USE',
-          `data dir ${dataDir} is in use by another parx serve (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ', still starting'}); ` +
+          `data dir ${dataDir} is in use by another parx serve (pid ` +
+            `${holder.pid}${holder.url ? `, ${holder.url}` : ', still starting'}); ` +
             `stop it first or pass another --data-dir`,
         )
       }

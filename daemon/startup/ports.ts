@@ -18,8 +18,8 @@ export function portError(e: NodeJS.ErrnoException, host: string, port: number, 
   if (e.code === 'EADDRINUSE') {
     return new BaseError(
       'PORT_IN_USE',
-      `port ${port} on ${host} (${what}) is in use; stop what holds it, or pass another --port (the chains take ` +
-        `the 4 ports after it) or --port 0`,
+      `port ${port} on ${host} (${what}) is in use; stop what holds it, or ` +
+        `pass another --port (the chains take the 4 ports after it) or --port 0`,
       { cause: e },
     )
   }

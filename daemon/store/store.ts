@@ -57,8 +57,8 @@ export async function openStore(p: OpenStoreParameters): Promise<Store> {
         e instanceof AggregateError ? e.errors.map((x) => (x as Error).message).join('; ') : (e as Error).message
       throw new BaseError(
         'STORE_UNAVAILABLE',
-        `cannot reach the PostgreSQL store at ${postgres!.redactUrl(p.url)} (set by PARX_STORE_URL or store.url): ` +
-          `${reason}`,
+        `cannot reach the PostgreSQL store at ${postgres!.redactUrl(p.url)} ` +
+          `(set by PARX_STORE_URL or store.url): ${reason}`,
         { cause: e },
       )
     }

@@ -20,8 +20,16 @@ const unreachableCodes = new Set([
 // PostgreSQL SQLSTATEs meaning "the server is not serving you now": connection exceptions (08),
 // shutting down or starting up (57P01-57P03), too many connections (53300).
 const unreachableStates = /^(08...|57P0[123]|53300)$/
-const unreachableMessages =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|database connection is not open/i
+const unreachableMessages = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Cannot use a pool after calling end',
+    'database connection is not open',
+  ].join('|'),
+  'i',
+)
 
 /** True when `e` (or one of its causes) says the store cannot be reached, rather than a bug in a query. */
 export function isStoreUnavailable(e: unknown): boolean {

@@ -41,8 +41,8 @@ export async function viewCall(client: PublicClient, call: Call): Promise<unknow
 }
 
 const aggregate3 = fn(
-  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, ' +
-    'bytes returnData)[] returnData)',
+  'function aggregate3((address target, bool allowFailure, bytes callData)[] ' +
+    'calls) payable returns ((bool success, bytes returnData)[] returnData)',
 )
 
 /**

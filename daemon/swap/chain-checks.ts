@@ -13,8 +13,8 @@ export function checkDeadlineAndNonce(order: RfqOrder, state: SwapState): void {
   if (order.deadline < chainNow) {
     throw new BaseError(
       'DEADLINE_EXPIRED',
-      `order.deadline ${order.deadline} has passed (chain time ${chainNow}): re-sign the order and the permit ` +
-        `with a later deadline`,
+      `order.deadline ${order.deadline} has passed (chain time ` +
+        `${chainNow}): re-sign the order and the permit with a later deadline`,
     )
   }
   if (order.nonce !== state.routerNonce) {
@@ -24,8 +24,8 @@ export function checkDeadlineAndNonce(order: RfqOrder, state: SwapState): void {
         : 'it is ahead of the router'
     throw new BaseError(
       'NONCE_MISMATCH',
-      `order.nonce ${order.nonce} is not the router's nonces(user) = ${state.routerNonce}; ${why}: re-read the ` +
-        `nonce and re-sign`,
+      `order.nonce ${order.nonce} is not the router's nonces(user) ` +
+        `= ${state.routerNonce}; ${why}: re-read the nonce and re-sign`,
     )
   }
 }
@@ -36,16 +36,17 @@ export function checkInventory(output: EvmToken, amount: bigint, inv: SwapState[
   if (inv.balance < amount) {
     throw new BaseError(
       'INVENTORY_SHORT',
-      `the solver holds ${fromBaseUnits(inv.balance, output.decimals)} ${output.symbol}, less than the ` +
-        `${need} this swap pays: reduce the amount (see out.${output.symbol}.inventory of /api/base/info) or retry ` +
-        `later`,
+      `the solver holds ${fromBaseUnits(inv.balance, output.decimals)} ` +
+        `${output.symbol}, less than the ${need} this swap pays: reduce the ` +
+        `amount (see out.${output.symbol}.inventory of /api/base/info) or retry later`,
     )
   }
   if (inv.routerAllowance < amount) {
     throw new BaseError(
       'INVENTORY_SHORT',
-      `the solver's router allowance of ${output.symbol} is ${fromBaseUnits(inv.routerAllowance, output.decimals)}, ` +
-        `less than the ${need} this swap pays: reduce the amount or retry later`,
+      `the solver's router allowance of ${output.symbol} is ` +
+        `${fromBaseUnits(inv.routerAllowance, output.decimals)}, less ` +
+        `than the ${need} this swap pays: reduce the amount or retry later`,
     )
   }
 }
@@ -55,8 +56,8 @@ export function checkBalance(input: EvmToken, user: Address, amount: bigint, sta
   if (state.balance >= amount) return
   throw new BaseError(
     'INSUFFICIENT_BALANCE',
-    `${getAddress(user)} holds ${fromBaseUnits(state.balance, input.decimals)} ${input.symbol}, less than uiAmount ` +
-      `${fromBaseUnits(amount, input.decimals)}: fund the wallet or reduce the amount`,
+    `${getAddress(user)} holds ${fromBaseUnits(state.balance, input.decimals)} ${input.symbol}, less ` +
+      `than uiAmount ${fromBaseUnits(amount, input.decimals)}: fund the wallet or reduce the amount`,
   )
 }
 
@@ -66,7 +67,7 @@ export function checkFloor(pair: SwapPair, minOut: bigint, livePoolOut: bigint):
   const { output } = pair
   throw new BaseError(
     'QUOTE_STALE',
-    `order.minOutputAmount ${minOut} is above the ${livePoolOut} ${output.symbol} base units the pool pays for ` +
-      `this amount now: re-quote (GET /api/base/redeem/quote) and re-sign with its minOutBase`,
+    `order.minOutputAmount ${minOut} is above the ${livePoolOut} ${output.symbol} base units the pool ` +
+      `pays for this amount now: re-quote (GET /api/base/redeem/quote) and re-sign with its minOutBase`,
   )
 }

@@ -66,8 +66,8 @@ export async function confirmTransaction(
         status: 'dropped',
         resubmitted: false,
         reason:
-          `the chain lost this transaction and will not take it again (${row.reason ?? 'refused'}); the order ` +
-          `was not executed: check nonces(user) and re-sign`,
+          `the chain lost this transaction and will not take it again ` +
+          `(${row.reason ?? 'refused'}); the order was not executed: check nonces(user) and re-sign`,
       }
     }
     // No receipt yet: reconciliation is broadcasting the same signed bytes again.
@@ -103,8 +103,8 @@ function replaced(hash: Hex, nonce: number): ConfirmResult {
     hash,
     status: 'replaced',
     reason:
-      `another transaction of the relayer took nonce ${nonce}; this one will never be included and its order was ` +
-      `not executed by it: check nonces(user) and re-sign if it is unchanged`,
+      `another transaction of the relayer took nonce ${nonce}; this one will never be included ` +
+      `and its order was not executed by it: check nonces(user) and re-sign if it is unchanged`,
   }
 }
 

@@ -23,8 +23,8 @@ export const orderTaken = (user: Address, nonce: bigint, hash?: string) =>
   new BaseError(
     'NONCE_MISMATCH',
     `order.nonce ${nonce} of ${getAddress(user)} is already taken by a swap being ` +
-      `relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: do not resubmit it; sign the ` +
-      `next order with nonce ${nonce + 1n} once it lands`,
+      `relayed${hash ? ` (${hash}; poll GET /api/base/confirm?hash=${hash})` : ''}: ` +
+      `do not resubmit it; sign the next order with nonce ${nonce + 1n} once it lands`,
   )
 
 /**

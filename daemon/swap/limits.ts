@@ -24,8 +24,8 @@ export function checkParSize(amount: bigint, decimals: number, symbol: string, m
   if (maxUsd === null || amount <= usdToUnits(maxUsd, decimals)) return
   throw new BaseError(
     'AMOUNT_TOO_LARGE',
-    `uiAmount ${fromBaseUnits(amount, decimals)} ${symbol} is above the per-swap limit max = ${maxUsd} (see ` +
-      `/api/base/info): reduce the size, e.g. split it into swaps of at most ${maxUsd}`,
+    `uiAmount ${fromBaseUnits(amount, decimals)} ${symbol} is above the per-swap limit max = ` +
+      `${maxUsd} (see /api/base/info): reduce the size, e.g. split it into swaps of at most ${maxUsd}`,
   )
 }
 
@@ -40,7 +40,7 @@ export function checkRedeemCeiling(
   if (amount <= usdToUnits(hardMaxUsd, decimals)) return
   throw new BaseError(
     'AMOUNT_TOO_LARGE',
-    `${field} ${fromBaseUnits(amount, decimals)} ${symbol} is above the redemption ceiling hardMaxUsd = ` +
-      `${hardMaxUsd}: reduce the size and re-quote`,
+    `${field} ${fromBaseUnits(amount, decimals)} ${symbol} is above the ` +
+      `redemption ceiling hardMaxUsd = ${hardMaxUsd}: reduce the size and re-quote`,
   )
 }

@@ -34,51 +34,52 @@ export function checkOrderFields(x: OrderContext): void {
   const { input, output } = pair
   if (!same(order.user, x.user)) {
     mismatch(
-      `order.user ${getAddress(order.user)} differs from user ${getAddress(x.user)}: the order must be for the ` +
-        `swapping address; re-sign it with user = ${getAddress(x.user)}`,
+      `order.user ${getAddress(order.user)} differs from user ${getAddress(x.user)}: the ` +
+        `order must be for the swapping address; re-sign it with user = ${getAddress(x.user)}`,
     )
   }
   if (!same(order.inputToken, input.address)) {
     mismatch(
-      `order.inputToken ${getAddress(order.inputToken)} is not ${input.symbol} (${input.address}), the request's ` +
-        `in: re-sign with inputToken = ${input.address}, or set in to the token you signed`,
+      `order.inputToken ${getAddress(order.inputToken)} is not ${input.symbol} (${input.address}), ` +
+        `the request's in: re-sign with inputToken = ${input.address}, or set in to the token you signed`,
     )
   }
   const amount = toBaseUnits(x.uiAmount, input.decimals, 'uiAmount')
   if (order.inputAmount !== amount) {
     throw new BaseError(
       'AMOUNT_MISMATCH',
-      `uiAmount ${x.uiAmount} ${input.symbol} is ${amount} base units at ${input.decimals} decimals, but order.inputAmount ` +
-        `is ${order.inputAmount}: send the amount you signed, or re-sign with inputAmount = ${amount}`,
+      `uiAmount ${x.uiAmount} ${input.symbol} is ${amount} base units at ` +
+        `${input.decimals} decimals, but order.inputAmount is ${order.inputAmount}: ` +
+        `send the amount you signed, or re-sign with inputAmount = ${amount}`,
     )
   }
   if (!same(order.outputToken, output.address)) {
     mismatch(
-      `order.outputToken ${getAddress(order.outputToken)} is not ${output.symbol} (${output.address}), the request's ` +
-        `out: re-sign with outputToken = ${output.address}, or set out to the token you signed`,
+      `order.outputToken ${getAddress(order.outputToken)} is not ${output.symbol} (${output.address}), ` +
+        `the request's out: re-sign with outputToken = ${output.address}, or set out to the token you signed`,
     )
   }
   if (pair.kind === 'redeem') {
     if (order.minOutputAmount === 0n) {
       mismatch(
-        `order.minOutputAmount is 0: a redemption signs the quote's minOutBase (GET /api/base/redeem/quote); ` +
-          `re-quote and re-sign`,
+        `order.minOutputAmount is 0: a redemption signs the quote's ` +
+          `minOutBase (GET /api/base/redeem/quote); re-quote and re-sign`,
       )
     }
   } else {
     const par = rescaleExact(amount, input.decimals, output.decimals, 'uiAmount')
     if (order.minOutputAmount !== par) {
       mismatch(
-        `order.minOutputAmount ${order.minOutputAmount} is not the par amount ${par} (${x.uiAmount} ` +
-          `${input.symbol} at ${output.symbol}'s ${output.decimals} decimals = ` +
-          `${fromBaseUnits(par, output.decimals)}): re-sign with minOutputAmount = ${par}`,
+        `order.minOutputAmount ${order.minOutputAmount} is not the par amount ${par} ` +
+          `(${x.uiAmount} ${input.symbol} at ${output.symbol}'s ${output.decimals} decimals ` +
+          `= ${fromBaseUnits(par, output.decimals)}): re-sign with minOutputAmount = ${par}`,
       )
     }
   }
   if (!same(order.solver, x.solver)) {
     mismatch(
-      `order.solver ${getAddress(order.solver)} is not the solver ${x.solver} of /api/base/info: re-sign with ` +
-        `solver = ${x.solver}`,
+      `order.solver ${getAddress(order.solver)} is not the solver ` +
+        `${x.solver} of /api/base/info: re-sign with solver = ${x.solver}`,
     )
   }
 }

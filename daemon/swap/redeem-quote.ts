@@ -105,8 +105,8 @@ export function checkRedeemable(s: SwapDeps, plan: RedeemPlan, field: string): v
   let fits = (largestWithin(plan.pool, slippageBpsMax, plan.amountIn) / unit) * unit
   while (fits > 0n && price(plan.pool, fits).slippageBps > slippageBpsMax) fits -= unit
   const what =
-    `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} would slip ` +
-    `${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}`
+    `redeeming ${fromBaseUnits(plan.amountIn, plan.input.decimals)} ${plan.input.symbol} ` +
+    `would slip ${plan.priced.slippageBps} bps, above slippageBpsMax = ${slippageBpsMax}`
   if (fits === 0n)
     throw new BaseError(
       'SLIPPAGE_TOO_HIGH',

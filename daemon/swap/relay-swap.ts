@@ -57,8 +57,8 @@ async function relayChecked(s: SwapDeps, req: SwapRequest): Promise<SwapAccepted
   if (!s.flowEnabled(pair.flow)) {
     throw new BaseError(
       'FLOW_DISABLED',
-      `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) is disabled on this service (see ` +
-        `GET /api/capabilities)`,
+      `the ${pair.flow} flow (${pair.input.symbol} to ${pair.output.symbol}) ` +
+        `is disabled on this service (see GET /api/capabilities)`,
     )
   }
   const { order } = req

@@ -27,9 +27,9 @@ export async function orderSignatureError(
   const got = recovered ? ` (it recovers to ${recovered})` : recovered === null ? ' (not a valid signature)' : ''
   return new BaseError(
     'INVALID_SIGNATURE',
-    `orderSig does not recover to order.user ${getAddress(order.user)}${got} under the domain { name: ` +
-      `'${ORDER_DOMAIN_NAME}', version: '${ORDER_DOMAIN_VERSION}', chainId: ${chain.chainId}, verifyingContract: ` +
-      `${chain.contracts.router} }: sign the order with the user's key in that domain`,
+    `orderSig does not recover to order.user ${getAddress(order.user)}${got} under the domain { ` +
+      `name: '${ORDER_DOMAIN_NAME}', version: '${ORDER_DOMAIN_VERSION}', chainId: ${chain.chainId}, ` +
+      `verifyingContract: ${chain.contracts.router} }: sign the order with the user's key in that domain`,
   )
 }
 
@@ -57,9 +57,9 @@ export async function permitSignatureError(
   const got = recovered ? ` (it recovers to ${recovered})` : recovered === null ? ' (not a valid signature)' : ''
   return new BaseError(
     'INVALID_SIGNATURE',
-    `the permit (v, r, s) does not verify for ${getAddress(order.user)}${got} under ${input.symbol}'s permit ` +
-      `domain { name: '${domain.name}', version: '${domain.version}' }: sign the EIP-2612 permit in that domain ` +
-      `with owner = user, spender = router ${router}, value = inputAmount, nonce = ${permitNonce}, deadline = ` +
-      `order.deadline`,
+    `the permit (v, r, s) does not verify for ${getAddress(order.user)}${got} under ` +
+      `${input.symbol}'s permit domain { name: '${domain.name}', version: '${domain.version}' ` +
+      `}: sign the EIP-2612 permit in that domain with owner = user, spender = router ` +
+      `${router}, value = inputAmount, nonce = ${permitNonce}, deadline = order.deadline`,
   )
 }

@@ -21,8 +21,8 @@ const codeOf: Record<string, { code: ErrorCode; todo: string }> = {
   InsufficientAllowance: {
     code: 'INVALID_SIGNATURE',
     todo:
-      "the permit did not verify and no allowance covers inputAmount: re-sign the permit with the input token's " +
-      'domain',
+      'the permit did not verify and no allowance covers ' +
+      "inputAmount: re-sign the permit with the input token's domain",
   },
   Expired: { code: 'DEADLINE_EXPIRED', todo: 'the deadline has passed: re-sign with a later one' },
   BadNonce: { code: 'NONCE_MISMATCH', todo: 'order.nonce is stale: re-read nonces(user) and re-sign' },

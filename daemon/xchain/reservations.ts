@@ -79,10 +79,10 @@ export function reservations(p: { store: Store; balance: BalanceReader; lock?: K
             const { decimals } = balance
             throw new BaseError(
               'INVENTORY_SHORT',
-              `the solver's ${h.token} inventory on ${h.network} is short: ${fromBaseUnits(free, decimals)} ` +
-                `free (${fromBaseUnits(balance.balance, decimals)} held, the rest promised to open orders), less ` +
-                `than the ${fromBaseUnits(h.amount, decimals)} ${h.what}; no fallback sourcing is enabled for ` +
-                `this route: reduce the amount or retry later`,
+              `the solver's ${h.token} inventory on ${h.network} is short: ` +
+                `${fromBaseUnits(free, decimals)} free (${fromBaseUnits(balance.balance, decimals)} ` +
+                `held, the rest promised to open orders), less than the ${fromBaseUnits(h.amount, decimals)} ` +
+                `${h.what}; no fallback sourcing is enabled for this route: reduce the amount or retry later`,
             )
           }
           const t = Date.now()

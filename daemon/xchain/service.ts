@@ -82,8 +82,8 @@ export function xchainService(d: XchainServiceDeps): XchainService {
   const notLeading = () =>
     new BaseError(
       'CHAIN_UNAVAILABLE',
-      'this process does not run the solver worker now (another process leads): retry against the leader, or ' +
-        'wait for its next pass',
+      'this process does not run the solver worker now (another process ' +
+        'leads): retry against the leader, or wait for its next pass',
     )
 
   return {

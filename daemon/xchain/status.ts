@@ -6,11 +6,11 @@ import { publicStatus } from './stages.js'
 /** Why a built order is still unknown, and what the user does about it. */
 const LOCK_PENDING: Record<XchainRail, string> = {
   'sol-origin':
-    'the lock transaction has not confirmed on the origin chain (yet): sign and submit txB64 before ' +
-    'lastValidBlockHeight',
+    'the lock transaction has not confirmed on the origin chain ' +
+    '(yet): sign and submit txB64 before lastValidBlockHeight',
   'evm-origin':
-    'the lock has not confirmed on Base (yet): submit the signed order and permit to gasless.submit, or send ' +
-    'calls.approve and calls.open, before fillDeadline',
+    'the lock has not confirmed on Base (yet): submit the signed order and permit ' +
+    'to gasless.submit, or send calls.approve and calls.open, before fillDeadline',
 }
 
 export type StatusDeps = {
@@ -57,8 +57,8 @@ export async function xchainStatus(
     if (src.state === 'missing')
       return empty('no order with this id: a bad id, or its lock transaction has not confirmed yet')
     return empty(
-      `a ${rail} lock with this id is on chain (${src.state}) but this service did not build it, so its solver ` +
-        `does not fill it; it is refundable after its expiry`,
+      `a ${rail} lock with this id is on chain (${src.state}) but this service did ` +
+        `not build it, so its solver does not fill it; it is refundable after its expiry`,
       'attention',
     )
   }

@@ -272,8 +272,8 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
   const late = (o: XOrder, from: Stage) =>
     d.orders.move(o.orderId, from, 'attention', {
       reason:
-        `delivered (${o.deliverRef ?? 'fill on record'}) but not claimed before expires ${o.expires}: the claim ` +
-        `window closed; the user may refund the input`,
+        `delivered (${o.deliverRef ?? 'fill on record'}) but not claimed before ` +
+        `expires ${o.expires}: the claim window closed; the user may refund the input`,
     })
 
   /** The order's steps, in turn, until one makes no progress (or it is no longer active). */
@@ -392,8 +392,8 @@ export function solverWorker(d: SolverWorkerDeps): SolverWorker {
     if (src.now <= o.expires) {
       throw new BaseError(
         'BAD_REQUEST',
-        `order ${orderId} expires at ${o.expires} (origin chain time now ${src.now}): a lock is refundable only ` +
-          `after its expiry`,
+        `order ${orderId} expires at ${o.expires} (origin chain time ` +
+          `now ${src.now}): a lock is refundable only after its expiry`,
       )
     }
     await refund(rail, o)

@@ -54,8 +54,8 @@ const isObject = (v: unknown): v is object => typeof v === 'object' && v !== nul
 const notParx = (url: string, what: string) =>
   new CliError(
     'NOT_PARX',
-    `the server at ${url} is not a parx daemon (it answered ${what}). Check --api-url or PARX_API_URL, or start ` +
-      `one with \`parx serve\`.`,
+    `the server at ${url} is not a parx daemon (it answered ${what}). ` +
+      `Check --api-url or PARX_API_URL, or start one with \`parx serve\`.`,
   )
 
 function send(url: URL, opts: CallOptions): Promise<{ status: number; text: string }> {

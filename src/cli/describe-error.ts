@@ -5,8 +5,11 @@ import { type ExitCode, exitCodes } from '../errors/exit-codes.js'
 import { UsageError } from '../errors/usage.js'
 import { ApiError, UnreachableError } from '../sdk/http-errors.js'
 
-/** `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so a user can quote it.
- * `fields`: the service error body's own fields beside error and code, printed in the --output json error document. */
+/**
+ * `requestId`: the daemon's id for a failed request (docs/operations.md "Request ids"), printed so
+ * a user can quote it. `fields`: the service error body's own fields beside error and code, printed
+ * in the --output json error document.
+ */
 export type DescribedError = {
   code: string
   message: string
@@ -31,8 +34,8 @@ export function describeError(e: unknown): DescribedError {
     return {
       code: 'DAEMON_UNREACHABLE',
       message:
-        `${e.message}\nIs the daemon running? Start it with \`parx serve\`, or pass --api-url (or PARX_API_URL; ` +
-        `PARX_AGENTS_URL for the platform).`,
+        `${e.message}\nIs the daemon running? Start it with \`parx serve\`, ` +
+        `or pass --api-url (or PARX_API_URL; PARX_AGENTS_URL for the platform).`,
       exit: exitCodes.unreachable,
     }
   }

@@ -170,8 +170,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(
     new Command('alerts')
       .description(
-        "rules that tell you when your agents' spending crosses a line: budget at N%, payment above X, new payee, " +
-          'refusals, spend rate',
+        "rules that tell you when your agents' spending crosses a line: " +
+          'budget at N%, payment above X, new payee, refusals, spend rate',
       )
       .addCommand(alertsList.define(ctx), { isDefault: true })
       .addCommand(alertsAdd.define(ctx))
@@ -188,8 +188,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.addCommand(
     new Command('channels')
       .description(
-        "the agent's x402 batch-settlement channels: list them, refund what is unspent, or withdraw it without " +
-          'the seller',
+        "the agent's x402 batch-settlement channels: list them, " +
+          'refund what is unspent, or withdraw it without the seller',
       )
       .addCommand(channelsList.define(ctx))
       .addCommand(channelsRefund.define(ctx))
@@ -219,8 +219,8 @@ export function buildProgram(io: CliIo, opts: { version?: string; json?: boolean
   program.hook('preAction', (_, action) => {
     if (program.opts<GlobalOptions>().output === 'csv' && !CSV_COMMANDS.has(action.name())) {
       throw usageError(
-        `--output csv is for ${[...CSV_COMMANDS].map((c) => `parx ${c}`).join(' and ')}; use --output json or ` +
-          `text with parx ${action.name()}`,
+        `--output csv is for ${[...CSV_COMMANDS].map((c) => `parx ${c}`).join(' and ')}; ` +
+          `use --output json or text with parx ${action.name()}`,
       )
     }
   })

@@ -29,8 +29,8 @@ export function checkUserConfig(ctx: { env: NodeJS.ProcessEnv; stderr(line: stri
     } catch (e) {
       throw new CliError(
         'CONFIG_CORRUPT',
-        `the config file ${file} is corrupt (${(e as Error).message}): fix it, or delete it to start over (credentials ` +
-          `in it are lost)`,
+        `the config file ${file} is corrupt (${(e as Error).message}): ` +
+          `fix it, or delete it to start over (credentials in it are lost)`,
       )
     }
   }
@@ -47,7 +47,7 @@ function narrow(path: string, mode: number, ctx: { stderr(line: string): void })
     return
   }
   ctx.stderr(
-    `warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; set it to ` +
-      `${mode.toString(8).padStart(4, '0')} so only you can read it`,
+    `warning: ${path} had mode ${current.toString(8).padStart(4, '0')}; ` +
+      `set it to ${mode.toString(8).padStart(4, '0')} so only you can read it`,
   )
 }

@@ -102,8 +102,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
       if (at < 1)
         throw new BaseError(
           'BAD_REQUEST',
-          `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated by commas, e.g. 0=http://127.0.0.1:9100 ` +
-            `(got '${pair}')`,
+          `PARX_XCHAIN_ATTESTOR_URLS takes index=url pairs separated ` +
+            `by commas, e.g. 0=http://127.0.0.1:9100 (got '${pair}')`,
         )
       setPath(out, `xchain.attestorUrls.${pair.slice(0, at).trim()}`, pair.slice(at + 1).trim())
     }

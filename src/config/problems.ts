@@ -146,7 +146,7 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
   const routerGap = need(['router'])
   if (routerGap.length) {
     const reason =
-      `no router address for ${base}: set serve.contracts["${base}"].router or "router" in ` + `${contractsEnv(base)}`
+      `no router address for ${base}: ` + `set serve.contracts["${base}"].router or "router" in ${contractsEnv(base)}`
     out['base.swap'] = out['base.entry'] = out['base.redeem'] = reason
   }
   // Each rail locks on one chain and fills on the other: both sides must be there.
@@ -156,8 +156,8 @@ export function surfaceGaps(config: Readonly<ResolvedConfig>): Partial<Record<Fl
     const gaps = [...evm.filter((n) => !c[n]).map((n) => `${base} ${n}`), ...(s[solana] ? [] : [`${sol} ${solana}`])]
     if (gaps.length)
       out[flow] =
-        `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} / ` +
-        `${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
+        `no ${gaps.join(', ')} address: set them in serve.contracts (or ${contractsEnv(base)} ` +
+        `/ ${contractsEnv(sol)}; \`parx deploy --network ${base}\` deploys the Base side)`
   }
   rail('xchain.evm-origin', ['escrow', 'verifier'], 'destSettler')
   rail('xchain.sol-origin', ['outputSettler'], 'originSettler')

@@ -12,8 +12,8 @@ export type PublicOrigin = {
 }
 
 const FIX =
-  'set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at, e.g. https://pay.example.com (scheme and ' +
-  'host, no path), or serve.publicOrigin in the config file'
+  'set PARX_PUBLIC_ORIGIN to the origin users open the dashboard at, e.g. ' +
+  'https://pay.example.com (scheme and host, no path), or serve.publicOrigin in the config file'
 
 /** Loopback names: an http origin there never crosses a network (a testnet tried on one machine). */
 export const isLoopbackHost = (hostname: string): boolean =>

@@ -122,8 +122,8 @@ export const errorCodes = {
     status: 503,
     exit: exitCodes.failure,
     meaning:
-      'a wallet was sealed under a platform key this replica does not hold: the operator gives every replica ' +
-      'the same keys.platformWallet (and keys.platformWalletPrevious); nothing was signed',
+      'a wallet was sealed under a platform key this replica does not hold: the operator gives every ' +
+      'replica the same keys.platformWallet (and keys.platformWalletPrevious); nothing was signed',
   },
   RELAY_FAILED: {
     status: 502,
@@ -191,59 +191,59 @@ export const errorCodes = {
     status: 504,
     exit: exitCodes.failure,
     meaning:
-      'the bundler took the user operation and did not answer; it may still be included, and the amount stays ' +
-      'reserved until the chain decides (the send then shows in payments as confirmed or released)',
+      'the bundler took the user operation and did not answer; it may still be included, and the amount ' +
+      'stays reserved until the chain decides (the send then shows in payments as confirmed or released)',
   },
   EGRESS_REFUSED: {
     status: 403,
     exit: exitCodes.rejected,
     meaning:
-      'the URL resolves to an address the platform does not fetch for users (loopback, private, link-local...); ' +
-      'nothing was sent or paid',
+      'the URL resolves to an address the platform does not fetch for ' +
+      'users (loopback, private, link-local...); nothing was sent or paid',
   },
   QUOTA_EXCEEDED: {
     status: 403,
     exit: exitCodes.rejected,
     meaning:
-      'a per-user quota (agents, endpoints, webhooks, keys, pay calls in flight) is reached; the body has quota, ' +
-      'limit and used',
+      'a per-user quota (agents, endpoints, webhooks, keys, pay ' +
+      'calls in flight) is reached; the body has quota, limit and used',
   },
   CHANNEL_TERMS_REFUSED: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "the seller's batch-settlement offer names a contract, network, token domain, authorizer or deposit the " +
-      'platform does not pay into; nothing was paid',
+      "the seller's batch-settlement offer names a contract, network, token domain, " +
+      'authorizer or deposit the platform does not pay into; nothing was paid',
   },
   CHANNEL_TERMS_CHANGED: {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      "the seller's batch-settlement terms (withdraw delay, receiver authorizer...) changed while the agent's " +
-      'channel to it still holds a deposit: one channel per seller, network and token, so nothing was paid; ' +
-      'refund or withdraw that channel first',
+      "the seller's batch-settlement terms (withdraw delay, receiver authorizer...) " +
+      "changed while the agent's channel to it still holds a deposit: one channel per " +
+      'seller, network and token, so nothing was paid; refund or withdraw that channel first',
   },
   AUTH_CAPTURE_TERMS_REFUSED: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "the seller's auth-capture offer asks a hold the platform does not sign (a capture deadline beyond 7 days, " +
-      'a refund deadline beyond 30 days, deadlines out of order, fee bounds that are not basis points) and nothing ' +
-      'else offered was payable; nothing was signed or paid',
+      "the seller's auth-capture offer asks a hold the platform does not sign (a capture deadline " +
+      'beyond 7 days, a refund deadline beyond 30 days, deadlines out of order, fee bounds that ' +
+      'are not basis points) and nothing else offered was payable; nothing was signed or paid',
   },
   CHANNEL_REFUND_REFUSED: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "the seller did not refund the channel's unspent deposit; nothing moved (withdraw after the channel's " +
-      'delay instead)',
+      "the seller did not refund the channel's unspent deposit; " +
+      "nothing moved (withdraw after the channel's delay instead)",
   },
   CHANNEL_WITHDRAW_PENDING: {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      'a withdrawal of the channel is under way: it can be finalized only from the time the error names, and ' +
-      'no voucher is signed on the channel meanwhile',
+      'a withdrawal of the channel is under way: it can be finalized only from ' +
+      'the time the error names, and no voucher is signed on the channel meanwhile',
   },
   NOTHING_TO_WITHDRAW: {
     status: 409,
@@ -254,22 +254,22 @@ export const errorCodes = {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      'a batch-settlement endpoint needs a receiver authorizer parx holds, and this deployment has none: set ' +
-      'PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer) on every replica',
+      'a batch-settlement endpoint needs a receiver authorizer parx holds, and this deployment has ' +
+      'none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer) on every replica',
   },
   AGENT_FROZEN: {
     status: 423,
     exit: exitCodes.agentFrozen,
     meaning:
-      "the agent's owner froze it: no pay, send, swap or channel deposit is signed until it is unfrozen; what " +
-      'was signed before follows its course',
+      "the agent's owner froze it: no pay, send, swap or channel deposit is " +
+      'signed until it is unfrozen; what was signed before follows its course',
   },
   APPROVAL_REQUIRED: {
     status: 403,
     exit: exitCodes.approvalRequired,
     meaning:
-      "the amount is above the agent's approveAboveUsd: the request is held as a pending approval (approvalId, " +
-      'expiresAt) and nothing was signed; send it again with approvalId once the owner approved it',
+      "the amount is above the agent's approveAboveUsd: the request is held as a pending approval " +
+      '(approvalId, expiresAt) and nothing was signed; send it again with approvalId once the owner approved it',
   },
   APPROVAL_NOT_PENDING: {
     status: 409,
@@ -281,16 +281,16 @@ export const errorCodes = {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      'the approvalId sent was denied, has expired, was used already or was given for another request; nothing ' +
-      'was signed (the body has state)',
+      'the approvalId sent was denied, has expired, was used already or was ' +
+      'given for another request; nothing was signed (the body has state)',
   },
   AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED: {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      "an auth-capture offer needs the facilitator's receiver authorizer (it consents to the seller's capture, " +
-      'void and refund), and this facilitator advertises none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY ' +
-      '(keys.batchReceiverAuthorizer)',
+      "an auth-capture offer needs the facilitator's receiver authorizer (it consents " +
+      "to the seller's capture, void and refund), and this facilitator advertises " +
+      'none: set PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer)',
   },
   HOLD_NOT_FOUND: {
     status: 404,
@@ -301,8 +301,8 @@ export const errorCodes = {
     status: 409,
     exit: exitCodes.rejected,
     meaning:
-      'a capture takes more than 0 and at most what the payment still holds; a refund returns more than 0 and ' +
-      'at most what was captured and not refunded; nothing moved',
+      'a capture takes more than 0 and at most what the payment still holds; a refund ' +
+      'returns more than 0 and at most what was captured and not refunded; nothing moved',
   },
   REFUND_DEADLINE_PASSED: {
     status: 409,
@@ -329,8 +329,8 @@ export const errorCodes = {
     status: 403,
     exit: exitCodes.rejected,
     meaning:
-      "a sign-in or dashboard change sent from another site (its Origin, or Sec-Fetch-Site, is not the dashboard's " +
-      'origin)',
+      'a sign-in or dashboard change sent from another site (its ' +
+      "Origin, or Sec-Fetch-Site, is not the dashboard's origin)",
   },
   // start-up (reported by `parx serve`, never answered over HTTP)
   DATA_DIR_UNUSABLE: {
@@ -362,8 +362,8 @@ export const errorCodes = {
     status: 400,
     exit: exitCodes.rejected,
     meaning:
-      "an embedded chain's state file (chains/NETWORK.json) cannot be read: restore it, --fresh, or --reset-chain " +
-      'NETWORK',
+      "an embedded chain's state file (chains/NETWORK.json) cannot " +
+      'be read: restore it, --fresh, or --reset-chain NETWORK',
   },
   // backups (docs/operations.md "Backups")
   DATA_DIR_NOT_EMPTY: {
@@ -387,44 +387,44 @@ export const errorCodes = {
     status: 503,
     exit: exitCodes.failure,
     meaning:
-      'a cross-chain attestor process did not answer, or answered as another attestor or with other keys than ' +
-      'configured; retry shortly',
+      'a cross-chain attestor process did not answer, or answered as ' +
+      'another attestor or with other keys than configured; retry shortly',
   },
   CHAIN_RPC_ERROR: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "the embedded Solana's JSON-RPC refused a call or a transaction: its RPC clients get the JSON-RPC error " +
-      '(code and message), never this code over the parx API',
+      "the embedded Solana's JSON-RPC refused a call or a transaction: its RPC clients " +
+      'get the JSON-RPC error (code and message), never this code over the parx API',
   },
   FACILITATOR_UNAVAILABLE: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "the facilitator did not answer, or not in x402's shape (its status and body are in the message); nothing " +
-      'was verified or settled',
+      "the facilitator did not answer, or not in x402's shape (its status " +
+      'and body are in the message); nothing was verified or settled',
   },
   FACILITATOR_UNSUPPORTED: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      "a price names a scheme, asset or network the seller's facilitator does not support (see its /supported): " +
-      "the seller's configuration is to fix; nothing was paid",
+      "a price names a scheme, asset or network the seller's facilitator does not support " +
+      "(see its /supported): the seller's configuration is to fix; nothing was paid",
   },
   CHAIN_SETUP_FAILED: {
     status: 500,
     exit: exitCodes.failure,
     meaning:
-      "setting up parx's contracts or programs on a chain failed (a deployment reverted, a factory or deployer " +
-      'is missing, a delegation did not take): the message names which; the operator fixes the chain or deploys ' +
-      'them another way',
+      "setting up parx's contracts or programs on a chain failed (a deployment " +
+      'reverted, a factory or deployer is missing, a delegation did not take): the ' +
+      'message names which; the operator fixes the chain or deploys them another way',
   },
   VOID_REFUSED: {
     status: 502,
     exit: exitCodes.failure,
     meaning:
-      'the facilitator refused to void an auth-capture hold (its reason is in the message): the hold stays recorded ' +
-      'for a later void',
+      'the facilitator refused to void an auth-capture hold (its reason ' +
+      'is in the message): the hold stays recorded for a later void',
   },
   // found by the CLI or the SDK on the client's side, never answered by a service (docs/cli.md)
   USAGE: {
@@ -467,8 +467,8 @@ export const errorCodes = {
     status: null,
     exit: exitCodes.receiptInvalid,
     meaning:
-      '`parx receipt verify`: the signature does not recover to the expected signer (a field was changed, or ' +
-      'another key signed it)',
+      '`parx receipt verify`: the signature does not recover to the ' +
+      'expected signer (a field was changed, or another key signed it)',
   },
   RECEIPT_MALFORMED: {
     status: null,

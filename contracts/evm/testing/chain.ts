@@ -59,7 +59,10 @@ export async function startTestChain() {
     return receipt
   }
 
-  /** Sends and waits without judging the outcome (for reverts a simulation cannot reproduce, such as at a set timestamp). */
+  /**
+   * Sends and waits without judging the outcome (for reverts a simulation cannot reproduce, such as
+   * at a set timestamp).
+   */
   async function sendRaw(from: PrivateKeyAccount, call: Call): Promise<TransactionReceipt> {
     const hash = await wallet(from).writeContract({ ...call, gas: GAS } as never)
     return client.waitForTransactionReceipt({ hash })

@@ -48,7 +48,10 @@ export async function setupRfq() {
   const permitNonce = (t: DeployedToken, who: Address) =>
     tc.client.readContract({ address: t.address, abi: PermitToken.abi, functionName: 'nonces', args: [who] })
 
-  /** Signs an order and its input permit exactly as a wallet following docs/swap-api.md "What the wallet signs" would. */
+  /**
+   * Signs an order and its input permit exactly as a wallet following docs/swap-api.md "What the
+   * wallet signs" would.
+   */
   async function prepare(p: PrepareParameters): Promise<PreparedSwap> {
     const deadline = (await tc.latestTimestamp()) + 3600n
     const orderUser = p.overrides?.user ?? user.address

@@ -45,7 +45,8 @@ export function linkProgram(objectBytes: Uint8Array): Uint8Array {
   const textSections = obj.sections.filter((s) => s.name === '.text' || s.name.startsWith('.text.'))
   if (textSections.length !== 1 || textSections[0]!.name !== '.text') {
     throw new LinkError(
-      `expected exactly one .text section, found ${textSections.map((s) => s.name).join(', ') || 'none'} (do not use -ffunction-sections)`,
+      `expected exactly one .text section, found ${textSections.map((s) => s.name).join(', ') || 'none'} ` +
+        '(do not use -ffunction-sections)',
     )
   }
   const textSection = textSections[0]!
@@ -98,7 +99,8 @@ export function linkProgram(objectBytes: Uint8Array): Uint8Array {
       if (sym.section === SHN_UNDEF) {
         if (!KNOWN_SYSCALLS.has(sym.name)) {
           throw new LinkError(
-            `call to undefined symbol '${sym.name}', which is not a Solana syscall${sym.name.startsWith('mem') ? ' (use sol_memcpy_/sol_memset_/sol_memcmp_)' : ''}`,
+            `call to undefined symbol '${sym.name}', which is not a Solana syscall` +
+              (sym.name.startsWith('mem') ? ' (use sol_memcpy_/sol_memset_/sol_memcmp_)' : ''),
           )
         }
         textView.setInt32(r.offset + 4, -1, true)

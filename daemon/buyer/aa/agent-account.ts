@@ -127,9 +127,9 @@ export async function createAgentAccount(p: AgentAccountParameters) {
       const until = id ? ` until ${new Date(Number(id.validUntil) * 1000).toISOString()}` : ''
       throw new BaseError(
         'SEND_PENDING',
-        `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did not answer ` +
-          `(${(e as Error).message.split('\n')[0]}); it may still be included${until}, and the amount stays reserved ` +
-          `until the chain decides`,
+        `the bundler took the user operation${id ? ` ${id.hash}` : ''} and did ` +
+          `not answer (${(e as Error).message.split('\n')[0]}); it may still be ` +
+          `included${until}, and the amount stays reserved until the chain decides`,
         { cause: e },
       )
     }

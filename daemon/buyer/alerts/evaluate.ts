@@ -68,8 +68,8 @@ export async function spendFirings(
           byAgentId: agent.id,
         },
         message:
-          `${whose} ${rule.window} budget crossed ${rule.percent}%: ${usd(after)} of ${limit} USD spent in the ` +
-          `rolling ${rule.window}`,
+          `${whose} ${rule.window} budget crossed ${rule.percent}%: ` +
+          `${usd(after)} of ${limit} USD spent in the rolling ${rule.window}`,
       })
     } else if (rule.kind === 'payment_above') {
       if (!paymentAbove(amount, micros(rule.usd))) continue
@@ -88,8 +88,8 @@ export async function spendFirings(
           paymentId: s.id,
         },
         message:
-          `agent ${name} made a ${s.kind} of ${usd(amount)} USD${payee ? ` to ${payee}` : ''}, above ` +
-          `${rule.usd} USD`,
+          `agent ${name} made a ${s.kind} of ${usd(amount)} ` +
+          `USD${payee ? ` to ${payee}` : ''}, above ${rule.usd} USD`,
       })
     } else if (rule.kind === 'new_payee') {
       if (s.kind !== 'pay' || !s.host) continue
@@ -101,8 +101,8 @@ export async function spendFirings(
         dedupeKey: key(mine ? agent.id : user.id, `host:${s.host}`),
         figures: { host: s.host, of: rule.of, amountUsd: usd(amount), paymentId: s.id },
         message:
-          `agent ${name} paid ${s.host} for the first time${mine ? '' : ' among all your agents'} ` +
-          `(${usd(amount)} USD)`,
+          `agent ${name} paid ${s.host} for the first ` +
+          `time${mine ? '' : ' among all your agents'} (${usd(amount)} USD)`,
       })
     } else if (rule.kind === 'spend_rate') {
       const { beforeMicros, baselineMicros } = await rateFigures(db, agent.id, WINDOW_MS[rule.period], s)
@@ -124,8 +124,8 @@ export async function spendFirings(
         dedupeKey: key(agent.id, s.id),
         figures: { period: rule.period, factor: rule.factor, spentUsd: usd(after), averageUsd: avg, paymentId: s.id },
         message:
-          `agent ${name} spent ${usd(after)} USD in the last ${rule.period}, above ${rule.factor} times its 7-day ` +
-          `average of ${avg} USD per ${rule.period}`,
+          `agent ${name} spent ${usd(after)} USD in the last ${rule.period}, above ` +
+          `${rule.factor} times its 7-day average of ${avg} USD per ${rule.period}`,
       })
     }
   }

@@ -114,8 +114,8 @@ export function alertsService(p: AlertsParameters): Alerts {
           dedupeKey: `${rule.id}:${agent.id}:${id}`,
           figures: { count: n, withinMinutes: rule.withinMinutes, lastCode: code },
           message:
-            `agent ${agent.name ? `${agent.name} (${agent.id})` : agent.id} was refused ${n} times within ` +
-            `${rule.withinMinutes} minutes (last: ${code})`,
+            `agent ${agent.name ? `${agent.name} (${agent.id})` : agent.id} was ` +
+            `refused ${n} times within ${rule.withinMinutes} minutes (last: ${code})`,
         })
       }
       return fire(tx, p.store, { userId: agent.user_id, firings, endpoints, now })

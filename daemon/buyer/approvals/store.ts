@@ -140,12 +140,12 @@ export function approvalStore(store: Store): ApprovalStore {
 export function approvalRequired(row: ApprovalRow, why = 'waits for the owning user'): BaseError {
   return new BaseError(
     'APPROVAL_REQUIRED',
-    `${row.amount} ${row.token} is above this agent's approval threshold: approval ${row.id} ${why}; nothing ` +
-      `was signed or paid`,
+    `${row.amount} ${row.token} is above this agent's approval ` +
+      `threshold: approval ${row.id} ${why}; nothing was signed or paid`,
     {
       details:
-        `Wait (parx pay --wait-approval, or GET /api/approvals/${row.id}) and send the same request again with ` +
-        `approvalId ${row.id} once it is approved.`,
+        `Wait (parx pay --wait-approval, or GET /api/approvals/${row.id}) and ` +
+        `send the same request again with approvalId ${row.id} once it is approved.`,
       fields: {
         approvalId: row.id,
         state: 'pending',

@@ -82,8 +82,8 @@ export async function payWithChannel(x: ChannelPayContext): Promise<PayAnswer> {
       const at = new Date(Number(held.withdraw_finalizable_at)).toISOString()
       throw new BaseError(
         'CHANNEL_WITHDRAW_PENDING',
-        `channel ${id} to this seller is being withdrawn (finalizable from ${at}); nothing was paid: finalize ` +
-          `it with parx channels withdraw ${id}, then pay again`,
+        `channel ${id} to this seller is being withdrawn (finalizable from ${at}); ` +
+          `nothing was paid: finalize it with parx channels withdraw ${id}, then pay again`,
         { fields: { charged: false, transaction: null, finalizableAt: at } },
       )
     }
@@ -316,8 +316,8 @@ async function decideDeposit(
     })
     return {
       message:
-        `the deposit of ${fromBaseUnits(deposit.amount, x.terms.token.decimals)} ${x.terms.token.symbol} is in ` +
-        `the channel${tx ? ` (${tx})` : ''} and refundable`,
+        `the deposit of ${fromBaseUnits(deposit.amount, x.terms.token.decimals)} ` +
+        `${x.terms.token.symbol} is in the channel${tx ? ` (${tx})` : ''} and refundable`,
       fields: { charged: true, transaction: tx, reservedUntil: null },
     }
   }
@@ -325,8 +325,8 @@ async function decideDeposit(
   await x.spends.hold(deposit.spend.id, `${reason}; deposit authorization valid until ${until}`)
   return {
     message:
-      `the deposit was not made yet: its authorization stays valid until ${until}, so it stays counted against ` +
-      `the limits until the chain shows it unused after that time`,
+      `the deposit was not made yet: its authorization stays valid until ${until}, so it ` +
+      `stays counted against the limits until the chain shows it unused after that time`,
     fields: { charged: false, transaction: null, reservedUntil: until },
   }
 }
@@ -359,8 +359,8 @@ async function settlePending(x: ChannelPayContext, row: ChannelRow): Promise<Cha
       } else {
         throw new BaseError(
           'SELLER_FAILED',
-          `a deposit into channel ${row.id} is still pending until ${new Date(Number(proof.validBefore) * 1000).toISOString()}; ` +
-            `nothing was paid, retry after that`,
+          `a deposit into channel ${row.id} is still pending until ` +
+            `${new Date(Number(proof.validBefore) * 1000).toISOString()}; nothing was paid, retry after that`,
           {
             fields: {
               charged: false,
@@ -404,8 +404,8 @@ export async function resync(x: ChannelPayContext, row: ChannelRow, required: Pa
     ) {
       throw new BaseError(
         'PAYMENT_REFUSED',
-        `the seller's record of channel ${row.id} does not match what the agent signed (charged ` +
-          `${sellerCharged}, voucher ${signedMax}); nothing more was paid`,
+        `the seller's record of channel ${row.id} does not match what the agent ` +
+          `signed (charged ${sellerCharged}, voucher ${signedMax}); nothing more was paid`,
         { fields: { charged: false, transaction: null } },
       )
     }

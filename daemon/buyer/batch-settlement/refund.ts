@@ -89,9 +89,9 @@ export async function refundChannel(x: RefundContext, id: string): Promise<Chann
     const refusedBy = (why: string): never => {
       throw new BaseError(
         'CHANNEL_REFUND_REFUSED',
-        `${why}; nothing moved: the unspent ${channelView(row, dec).unspent} ${row.token} stays in channel ` +
-          `${id} (parx channels withdraw starts the on-chain withdrawal; a second call finalizes it after the ` +
-          `channel's ${channelView(row, dec).withdrawDelaySeconds} s delay)`,
+        `${why}; nothing moved: the unspent ${channelView(row, dec).unspent} ${row.token} stays ` +
+          `in channel ${id} (parx channels withdraw starts the on-chain withdrawal; a second call ` +
+          `finalizes it after the channel's ${channelView(row, dec).withdrawDelaySeconds} s delay)`,
       )
     }
     const probe = await x.get(row.url, {})

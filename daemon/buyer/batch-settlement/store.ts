@@ -233,10 +233,10 @@ export function channelStore(store: Store): ChannelStore {
         if (other) {
           throw new BaseError(
             'CHANNEL_TERMS_CHANGED',
-            `the seller ${s.recipient} offers a batch-settlement channel on other terms than channel ` +
-              `${other.channel_id}, which still holds this agent's deposit; nothing was paid: refund or withdraw ` +
-              `that channel (parx channels refund|withdraw ${other.channel_id}) before paying this seller on its ` +
-              `new terms`,
+            `the seller ${s.recipient} offers a batch-settlement channel on other terms ` +
+              `than channel ${other.channel_id}, which still holds this agent's deposit; ` +
+              `nothing was paid: refund or withdraw that channel (parx channels refund|withdraw ` +
+              `${other.channel_id}) before paying this seller on its new terms`,
             {
               fields: { charged: false, transaction: null, channelId: other.channel_id },
             },

@@ -72,26 +72,26 @@ export async function channelTerms(
   const config = { ...terms.config, token: token.address }
   if (!(await contractPresent(chain)))
     refuse(
-      `is on ${chain.key} (${chain.spec.caip2}), where the batch-settlement contract is not deployed at ` +
-        `${BATCH_SETTLEMENT_ADDRESS}`,
+      `is on ${chain.key} (${chain.spec.caip2}), where the batch-settlement ` +
+        `contract is not deployed at ${BATCH_SETTLEMENT_ADDRESS}`,
     )
   const extra = isRecord(r.extra) ? r.extra : {}
   if (extra.name !== token.permitDomain!.name || extra.version !== token.permitDomain!.version) {
     refuse(
-      `names the token domain ${String(extra.name)} ${String(extra.version)}, not ${token.symbol}'s own ` +
-        `(${token.permitDomain!.name} ${token.permitDomain!.version})`,
+      `names the token domain ${String(extra.name)} ${String(extra.version)}, not ` +
+        `${token.symbol}'s own (${token.permitDomain!.name} ${token.permitDomain!.version})`,
     )
   }
   if (bounds && config.withdrawDelay > bounds.maxWithdrawDelay) {
     refuse(
-      `has a withdrawDelay of ${config.withdrawDelay} s, above the platform's ${bounds.maxWithdrawDelay} s ` +
-        `(pay.channels.maxWithdrawDelay)`,
+      `has a withdrawDelay of ${config.withdrawDelay} s, above the ` +
+        `platform's ${bounds.maxWithdrawDelay} s (pay.channels.maxWithdrawDelay)`,
     )
   }
   if (bounds && minDeposit !== undefined && minDeposit > toBaseUnits(bounds.depositCap, token.decimals)) {
     refuse(
-      `asks a minDeposit of ${fromBaseUnits(minDeposit, token.decimals)} ${token.symbol}, above the platform's ` +
-        `channel deposit cap of ${bounds.depositCap} (pay.channels.depositCap)`,
+      `asks a minDeposit of ${fromBaseUnits(minDeposit, token.decimals)} ${token.symbol}, above ` +
+        `the platform's channel deposit cap of ${bounds.depositCap} (pay.channels.depositCap)`,
     )
   }
   return {
@@ -133,8 +133,8 @@ export function depositAmount(p: {
   if (p.needed > p.cap) {
     throw new BaseError(
       'CHANNEL_TERMS_REFUSED',
-      `the seller's batch-settlement offer needs a deposit of ${p.needed} base units, above the platform's channel ` +
-        `deposit cap of ${p.cap} (pay.channels.depositCap); nothing was paid`,
+      `the seller's batch-settlement offer needs a deposit of ${p.needed} base units, above the ` +
+        `platform's channel deposit cap of ${p.cap} (pay.channels.depositCap); nothing was paid`,
     )
   }
   let want =

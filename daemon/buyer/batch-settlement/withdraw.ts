@@ -54,8 +54,8 @@ export async function withdrawChannel(x: WithdrawContext, id: string): Promise<C
       if (available <= 0n)
         throw new BaseError(
           'NOTHING_TO_WITHDRAW',
-          `channel ${id} holds nothing unclaimed (balance ${u(balance)}, claimed ${u(claimed)} ${row.token}); ` +
-            `nothing was sent`,
+          `channel ${id} holds nothing unclaimed (balance ${u(balance)}, ` +
+            `claimed ${u(claimed)} ${row.token}); nothing was sent`,
         )
       const sent = await x.call(
         BATCH_SETTLEMENT_ADDRESS,
@@ -96,9 +96,9 @@ export async function withdrawChannel(x: WithdrawContext, id: string): Promise<C
     if (now < finalizeAfter) {
       throw new BaseError(
         'CHANNEL_WITHDRAW_PENDING',
-        `the withdrawal of ${u(pendingAmount)} ${row.token} from channel ${id} can be finalized from ` +
-          `${iso(finalizeAfter)} (the channel's ${config.withdrawDelay} s delay, chain time; ` +
-          `${finalizeAfter - now} s left); call withdraw again then`,
+        `the withdrawal of ${u(pendingAmount)} ${row.token} from channel ${id} can be ` +
+          `finalized from ${iso(finalizeAfter)} (the channel's ${config.withdrawDelay} ` +
+          `s delay, chain time; ${finalizeAfter - now} s left); call withdraw again then`,
         {
           fields: { finalizableAt: iso(finalizeAfter), amount: u(pendingAmount) },
         },

@@ -108,8 +108,8 @@ export function holdTerms(
     )
   if ((capture as number) <= preApprovalExpiry || (refund as number) < (capture as number))
     refuse(
-      'has deadlines out of order (the authorization must expire before the capture deadline, the capture deadline ' +
-        'not after the refund deadline)',
+      'has deadlines out of order (the authorization must expire before the ' +
+        'capture deadline, the capture deadline not after the refund deadline)',
     )
   const bound = nonZero(e.receiverAuthorizer) || nonZero(e.policy)
   const addr = (v: unknown) => (nonZero(v) ? getAddress(v) : zeroAddress)

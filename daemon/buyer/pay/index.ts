@@ -368,9 +368,9 @@ async function decide(d: PayDeps, spendId: string, proof: PaymentProof, reason: 
   await d.spends.hold(spendId, `${reason}; reserved until ${until}`)
   return {
     message:
-      `nothing was charged yet${used === undefined ? ' (the chain did not answer)' : ''}: the signed payment stays ` +
-      `valid on chain until ${until}, so ${price.amount} ${price.token} stays reserved against this agent's limits ` +
-      `until then, and is released once the chain shows it unused after that time`,
+      `nothing was charged yet${used === undefined ? ' (the chain did not answer)' : ''}: the signed ` +
+      `payment stays valid on chain until ${until}, so ${price.amount} ${price.token} stays reserved ` +
+      `against this agent's limits until then, and is released once the chain shows it unused after that time`,
     fields: { charged: false, transaction: null, reservedUntil: until },
   }
 }
@@ -421,14 +421,14 @@ async function chooseQuote(
   if (!any)
     throw new BaseError(
       'SELLER_TERMS_MALFORMED',
-      'the seller answered 402 without payment terms (no PAYMENT-REQUIRED header, x402 v1 body or WWW-Authenticate ' +
-        'Payment challenge); nothing was paid',
+      'the seller answered 402 without payment terms (no PAYMENT-REQUIRED header, ' +
+        'x402 v1 body or WWW-Authenticate Payment challenge); nothing was paid',
     )
   throw new BaseError(
     'SELLER_METHOD_UNSUPPORTED',
     `the seller offers ${offered.join('; ') || 'nothing'}; this agent pays on ${ctx.chain.key} ` +
-      `(${ctx.chain.spec.caip2}) in ${ctx.tokens.map((t) => t.symbol).join(', ')} with x402 (erc2612, eip3009) ` +
-      `or MPP evm/charge (EIP-3009 tokens); nothing was paid`,
+      `(${ctx.chain.spec.caip2}) in ${ctx.tokens.map((t) => t.symbol).join(', ')} with ` +
+      `x402 (erc2612, eip3009) or MPP evm/charge (EIP-3009 tokens); nothing was paid`,
   )
 }
 
@@ -448,8 +448,8 @@ async function notOffered(
       : ['x402 (no PAYMENT-REQUIRED header or x402 v1 body)', 'MPP']
   throw new BaseError(
     'SELLER_METHOD_UNSUPPORTED',
-    `the seller does not offer ${asked}; it offers ${instead} (${o.offered.join('; ')}): pay it with protocol ` +
-      `${instead.toLowerCase()} or none; nothing was paid`,
+    `the seller does not offer ${asked}; it offers ${instead} (${o.offered.join('; ')}): ` +
+      `pay it with protocol ${instead.toLowerCase()} or none; nothing was paid`,
   )
 }
 

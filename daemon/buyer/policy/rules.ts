@@ -105,8 +105,8 @@ export function refusalOf(rules: ScopedRules, p: Payee): Refusal | null {
           scope,
           value,
           message:
-            `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was signed. Pay another ` +
-            `${d.what}, or ask the owner to change the ${scope} policy`,
+            `${d.what} ${value} is on ${owner(scope)} ${d.deny} list; nothing was ` +
+            `signed. Pay another ${d.what}, or ask the owner to change the ${scope} policy`,
         }
       }
     }
@@ -118,8 +118,8 @@ export function refusalOf(rules: ScopedRules, p: Payee): Refusal | null {
           scope,
           value,
           message:
-            `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); nothing ` +
-            `was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy`,
+            `${d.what} ${value} is not on ${owner(scope)} ${d.allow} list (${allow.join(', ') || 'empty'}); ` +
+            `nothing was signed. Use an allowed ${d.what}, or ask the owner to change the ${scope} policy`,
         }
       }
     }

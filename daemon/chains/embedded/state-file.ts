@@ -38,8 +38,8 @@ export function adoptExitDump(statePath: string, warn: (message: string) => void
   }
   if (newer)
     warn(
-      `${exit} was cut short (the chain was killed while writing it on its way out); the chain starts from ` +
-        `${statePath}, and transactions we signed since then are replayed`,
+      `${exit} was cut short (the chain was killed while writing it on its way out); the ` +
+        `chain starts from ${statePath}, and transactions we signed since then are replayed`,
     )
   rmSync(exit, { force: true })
 }
@@ -134,9 +134,9 @@ export function unreadableStateError(
     .join('')
   return new BaseError(
     'CHAIN_STATE_UNREADABLE',
-    `${statePath} cannot be read: ${reason}${found}. The ${name} chain was not started and nothing was changed: ` +
-      `restore the file from a backup${copies}, start everything over with --fresh, or start only this chain over ` +
-      `with --reset-chain ${name} (what the store records on it will then disagree with the chain)`,
+    `${statePath} cannot be read: ${reason}${found}. The ${name} chain was not started and nothing was ` +
+      `changed: restore the file from a backup${copies}, start everything over with --fresh, or start only ` +
+      `this chain over with --reset-chain ${name} (what the store records on it will then disagree with the chain)`,
   )
 }
 
@@ -180,9 +180,10 @@ export function prepareStateFile(statePath: string, o: PrepareStateFileOptions):
     const aside = `${statePath}.reset-${(o.now ?? Date.now)()}`
     renameSync(statePath, aside)
     o.warn(
-      `${o.name} starts over from an empty chain (--reset-chain); its old state file is kept at ${aside}. Contracts ` +
-        `are deployed again; balances and transactions that were on it are gone, while the store keeps its records ` +
-        `of them (payments, sends, swaps, faucet mints): those records now disagree with the chain`,
+      `${o.name} starts over from an empty chain (--reset-chain); its old state file ` +
+        `is kept at ${aside}. Contracts are deployed again; balances and transactions ` +
+        `that were on it are gone, while the store keeps its records of them (payments, ` +
+        `sends, swaps, faucet mints): those records now disagree with the chain`,
     )
     return
   }

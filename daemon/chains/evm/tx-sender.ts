@@ -116,8 +116,8 @@ export function txSender(chain: EvmChain, privateKey: Hex, opts: TxSenderOptions
   // store, so the bytes sent again are every replica's, from the outbox. Real nodes: never.
   const onRelease = (e: { nonce: number; resent: number }) =>
     opts.warn?.(
-      `${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued behind a nonce it had ` +
-        `already mined; ${e.resent} transaction(s) sent again`,
+      `${chain.key}: the node left ${account.address}'s transaction ${e.nonce} queued ` +
+        `behind a nonce it had already mined; ${e.resent} transaction(s) sent again`,
     )
   const stuck =
     chain.spec.rpc === 'embedded'

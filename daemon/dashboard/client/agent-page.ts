@@ -81,8 +81,8 @@ function freezeSection(id: string, d: AgentDetail): HTMLElement {
     }),
   )
   const text = frozen
-    ? `Frozen since ${d.agent.frozenAt}: its pays, sends, swaps and channel deposits are refused (AGENT_FROZEN). ` +
-      `Payments signed before still complete.`
+    ? `Frozen since ${d.agent.frozenAt}: its pays, sends, swaps and channel ` +
+      `deposits are refused (AGENT_FROZEN). Payments signed before still complete.`
     : 'Freezing refuses every new pay, send, swap and channel deposit at once, on every server.'
   return h(
     'section',
@@ -136,8 +136,8 @@ function limitsSection(id: string, d: AgentDetail): HTMLElement {
       ? 'No payment waits for your approval.'
       : `Pays and sends above ${d.limits.approveAboveUsd} USD wait for your approval (Approvals).`
   const spent =
-    `What one payment may be now (this agent's limits and your budgets across all your agents): ${may}. ` +
-    `${ask} Leave a field empty for no limit.`
+    `What one payment may be now (this agent's limits and your budgets ` +
+    `across all your agents): ${may}. ${ask} Leave a field empty for no limit.`
   return h(
     'section',
     null,
@@ -197,8 +197,8 @@ function spendingSection(id: string): HTMLElement {
     h('p', {
       class: 'muted',
       text:
-        'The last 30 days in UTC days; pays, sends and swaps, with payments still pending on chain (as the limits ' +
-        'count them). The line is the daily limit, which holds over any 24 hours.',
+        'The last 30 days in UTC days; pays, sends and swaps, with payments still pending on chain ' +
+        '(as the limits count them). The line is the daily limit, which holds over any 24 hours.',
     }),
     slot,
   )

@@ -9,8 +9,8 @@ import { app, page } from './state.js'
 export function agentsPage(): void {
   page(
     'Agents',
-    'An agent is a wallet the platform holds for you on one network; software uses it with an agent key, within ' +
-      'the limits you set.',
+    'An agent is a wallet the platform holds for you on one network; ' +
+      'software uses it with an agent key, within the limits you set.',
   )
   const box = errorBox()
   const list = h('div', null, h('p', { class: 'muted', text: 'Loading agents…' }))

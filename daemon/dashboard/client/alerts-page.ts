@@ -41,8 +41,8 @@ const field = (kinds: string[], label: string, input: HTMLElement) =>
 export function alertsPage(): void {
   page(
     'Alerts',
-    'Alerts tell you when your agents’ spending crosses a line, once per crossing: here, and as signed webhooks ' +
-      'to the webhook URLs of your endpoints.',
+    'Alerts tell you when your agents’ spending crosses a line, once per ' +
+      'crossing: here, and as signed webhooks to the webhook URLs of your endpoints.',
   )
   const box = errorBox()
   const kind = h(

@@ -19,8 +19,8 @@ let timer: ReturnType<typeof setInterval> | undefined
 export function approvalsPage(): void {
   page(
     'Approvals',
-    'Payments your agents asked for above the amount you set on each agent ("Ask me above"). Nothing is signed ' +
-      'until you approve; an approval expires if nobody decides in time.',
+    'Payments your agents asked for above the amount you set on each agent ("Ask me above"). ' +
+      'Nothing is signed until you approve; an approval expires if nobody decides in time.',
   )
   const box = errorBox()
   const refresh = h('button', { type: 'button', class: 'secondary', id: 'approvals-refresh', text: 'Refresh' })

@@ -121,8 +121,8 @@ export function secretBox(title: string, secret: string, extra?: Node): HTMLDivE
     h('p', {
       class: 'muted',
       text:
-        'Shown once: the server keeps only its hash. Store it now; after you leave this page only its prefix and ' +
-        'last four characters are shown.',
+        'Shown once: the server keeps only its hash. Store it now; after you ' +
+        'leave this page only its prefix and last four characters are shown.',
     }),
     extra ?? null,
   )

@@ -8,8 +8,8 @@ import { app, page, state } from './state.js'
 export function keysPage(): void {
   page(
     'Partner API keys',
-    'Send a key in the x-api-key header to the swap API. A key has no scopes and no spend limit: keep it on ' +
-      'your backend.',
+    'Send a key in the x-api-key header to the swap API. A key ' +
+      'has no scopes and no spend limit: keep it on your backend.',
   )
   const box = errorBox()
   const name = h('input', { id: 'key-name', name: 'name', required: true, maxlength: '64', autocomplete: 'off' })

@@ -142,5 +142,8 @@ export function holdText(x: NonNullable<PaymentsPage['payments'][number]['hold']
   )
     .filter(([, v]) => v !== '0')
     .map(([k, v]) => `${k} ${v}`)
-  return `hold ${x.held}: captured ${x.captured}${back.length ? `, ${back.join(', ')}` : ''}${x.holding !== '0' ? `, still held ${x.holding}` : ''}`
+  return (
+    `hold ${x.held}: captured ` +
+    `${x.captured}${back.length ? `, ${back.join(', ')}` : ''}${x.holding !== '0' ? `, still held ${x.holding}` : ''}`
+  )
 }

@@ -64,8 +64,8 @@ export function rulesSection(id: string, d: AgentDetail, reload: () => void): HT
     h('p', {
       class: 'muted',
       text:
-        'Checked before anything is signed, on every pay, send and swap (seller hosts on pays only). Deny wins ' +
-        'over allow; an allow-list refuses what it does not name. Leave a field empty for no rule.',
+        'Checked before anything is signed, on every pay, send and swap (seller hosts on pays only). Deny ' +
+        'wins over allow; an allow-list refuses what it does not name. Leave a field empty for no rule.',
     }),
     rulesTable('agent-rules', d.policy.rules),
     form,

@@ -53,8 +53,8 @@ export function signInPage(): void {
   )
   page(
     'Sign in',
-    'Sign in with your Ethereum wallet (Sign-In with Ethereum). There is no password and no e-mail: your wallet ' +
-      'address is your account, and it owns your partner API keys, command line keys and agents.',
+    'Sign in with your Ethereum wallet (Sign-In with Ethereum). There is no password and no e-mail: your ' +
+      'wallet address is your account, and it owns your partner API keys, command line keys and agents.',
   )
   app.append(
     h(

@@ -111,8 +111,8 @@ export function spendChart(data: Spending): HTMLElement {
   const total = usdOf(data.days.reduce((a, d) => a + micros(d.usd), 0n))
   const count = data.days.reduce((a, d) => a + d.count, 0)
   const summary =
-    `Spent ${total} USD in ${plural(count, 'payment')} over the last ${data.days.length} days (UTC days, ` +
-    `${first} to ${last}); ${limit === null ? 'no daily limit' : `daily limit ${limit} USD`}.`
+    `Spent ${total} USD in ${plural(count, 'payment')} over the last ${data.days.length} days (UTC ` +
+    `days, ${first} to ${last}); ${limit === null ? 'no daily limit' : `daily limit ${limit} USD`}.`
   const svg = s(
     'svg',
     { id: 'spend-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': summary, 'data-total-usd': total },

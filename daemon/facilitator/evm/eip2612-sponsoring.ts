@@ -51,8 +51,8 @@ export function sponsoredPermit(
     return {
       reason: reasons.eip2612ExtensionFormat,
       message:
-        `${EIP2612_GAS_SPONSORING}.info needs from, asset, spender, amount, nonce, deadline, a 65-byte signature ` +
-        `and version`,
+        `${EIP2612_GAS_SPONSORING}.info needs from, asset, spender, ` +
+        `amount, nonce, deadline, a 65-byte signature and version`,
       payer: a.from,
     }
   }

@@ -148,8 +148,8 @@ export async function permit2OnChain(
     return {
       reason: reasons.permit2AllowanceRequired,
       message:
-        `${a.from} allows Permit2 ${allowance} of the token, less than ${amount}; approve Permit2 ` +
-        `(${PERMIT2_ADDRESS}) first`,
+        `${a.from} allows Permit2 ${allowance} of the token, less ` +
+        `than ${amount}; approve Permit2 (${PERMIT2_ADDRESS}) first`,
     }
   }
   if (!sim.ok[4]) return explainPermit2Revert(sim.data[4])

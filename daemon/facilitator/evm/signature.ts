@@ -92,7 +92,7 @@ export async function checkPayerSignature(rt: EvmRuntime, x: SignatureInput): Pr
         kind: 'counterfactual',
         reason: reasons.eip6492FactoryNotAllowed,
         message:
-          `${x.payer} is not deployed and its ERC-6492 factory ${factory} is not on this facilitator's ` + `allow-list`,
+          `${x.payer} is not deployed and its ERC-6492 factory ${factory} ` + "is not on this facilitator's allow-list",
         payer: x.payer,
       }
     }

@@ -69,8 +69,8 @@ export function uptoMethod(
           payer: a.from,
           reason: reasons.uptoSettlementExceedsAmount,
           message:
-            `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was ` +
-            `moved`,
+            `the seller asked to settle ${amount}, more than the ` +
+            `${a.amount} the payer signed for; nothing was moved`,
         }
       }
       const sponsored = sponsoredPermit(p.extensions, a, now)

@@ -31,7 +31,8 @@ export function exactTransactionMethod(rt: () => SvmRuntime): PaymentMethod {
           ok: false,
           payer: c.payer,
           reason: reasons.svmSimulationFailed,
-          message: `simulation failed: ${JSON.stringify(sim.value.err)} ${(sim.value.logs ?? []).slice(-2).join(' | ')}`,
+          message:
+            `simulation failed: ${JSON.stringify(sim.value.err)} ` + (sim.value.logs ?? []).slice(-2).join(' | '),
         }
       }
       return {

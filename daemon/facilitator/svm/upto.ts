@@ -43,8 +43,8 @@ export function splUptoMethod(rt: () => SvmRuntime, store: SettlementStore): Pay
           payer: a.from,
           reason: reasons.uptoSettlementExceedsAmount,
           message:
-            `the seller asked to settle ${amount}, more than the ${a.amount} the payer signed for; nothing was ` +
-            `moved`,
+            `the seller asked to settle ${amount}, more than the ` +
+            `${a.amount} the payer signed for; nothing was moved`,
         }
       }
       // At settle time this payment's own claim is the live row; at verify time any live row means spent.

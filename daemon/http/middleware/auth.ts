@@ -18,8 +18,8 @@ async function checkPartner(c: Context, s: AuthService): Promise<void> {
   if (!key || !(await s.isPartnerKey(key))) {
     throw new BaseError('UNAUTHORIZED', UNAUTHORIZED, {
       details:
-        'Send the partner key in the x-api-key header (Authorization: Bearer is for operator routes). Create ' +
-        'one with `parx keys create`.',
+        'Send the partner key in the x-api-key header (Authorization: ' +
+        'Bearer is for operator routes). Create one with `parx keys create`.',
     })
   }
 }
@@ -30,8 +30,8 @@ function checkOperator(c: Context, s: AuthService): void {
   if (c.req.header('x-api-key') || keyPattern(s.keyPrefix).test(token)) {
     throw new BaseError(
       'UNAUTHORIZED',
-      'partner keys cannot call operator endpoints; to follow an order, poll GET /api/xchain/status/:orderId ' +
-        'with your x-api-key',
+      'partner keys cannot call operator endpoints; to follow an ' +
+        'order, poll GET /api/xchain/status/:orderId with your x-api-key',
     )
   }
   if (!s.isOperatorToken(token)) {

@@ -32,7 +32,10 @@ export function storeRateLimiter(
   let lastSweep = 0
   let failing = false
   const now = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::double precision`
-  const refilled = sql<number>`least(${p.burst}::double precision, b.tokens + greatest(0, ${now} - b.at) / 1000.0 * ${p.perSecond}::double precision)`
+  const refilled = sql<number>`least(
+    ${p.burst}::double precision,
+    b.tokens + greatest(0, ${now} - b.at) / 1000.0 * ${p.perSecond}::double precision
+  )`
   const sweep = () => {
     lastSweep = Date.now()
     sql`delete from ${table} where at < ${now} - ${fullAfterMs}::double precision`.execute(db).catch(() => {})
@@ -44,7 +47,8 @@ export function storeRateLimiter(
       let allowed: boolean
       try {
         const r = await sql<{ allowed: number }>`
-          insert into ${table} as b (key, tokens, at, allowed) values (${key}, ${p.burst - 1}::double precision, ${now}, 1)
+          insert into ${table} as b (key, tokens, at, allowed)
+          values (${key}, ${p.burst - 1}::double precision, ${now}, 1)
           on conflict (key) do update set
             tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
             allowed = case when ${refilled} >= 1 then 1 else 0 end,

@@ -54,7 +54,7 @@ export function rateLimited(key: string, perSecond: number): BaseError {
   const who = key.includes(':') && !/^[0-9a-f:.]+$/i.test(key) ? key.slice(0, key.indexOf(':')) : key
   return new BaseError(
     'RATE_LIMITED',
-    `too many requests from this ${who === key ? `client (${key})` : who}; slow down to ${perSecond} per second ` +
-      `and retry`,
+    `too many requests from this ${who === key ? `client (${key})` : who}; ` +
+      `slow down to ${perSecond} per second and retry`,
   )
 }

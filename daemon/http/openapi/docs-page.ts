@@ -29,8 +29,9 @@ export const docsHtml = `<!doctype html>
  * holds no credential and submits nothing.
  */
 export const DOCS_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' " +
-  "data:; connect-src 'self'; worker-src blob:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src " +
+  "blob:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
 let bundle: Promise<Buffer> | undefined
 

@@ -98,9 +98,9 @@ function build(p: OpenApiParameters, probe: boolean): { document: OpenAPIObject;
       title: 'parx',
       version: p.version,
       description:
-        'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, the agent payments ' +
-        'platform and its dashboard. Generated from the route table; errors are `{ error, code, requestId? }` ' +
-        'with `code` from one published list.',
+        'The HTTP API of a parx daemon: swaps, cross-chain orders, the x402 facilitator, ' +
+        'the agent payments platform and its dashboard. Generated from the route table; ' +
+        'errors are `{ error, code, requestId? }` with `code` from one published list.',
     },
     ...(p.serverUrl ? { servers: [{ url: p.serverUrl }] } : {}),
   })

@@ -9,8 +9,8 @@ export const securitySchemes: Record<string, SecuritySchemeObject> = {
     in: 'header',
     name: 'x-api-key',
     description:
-      'A partner key (`parx keys create`). Required on K routes when the deployment enforces keys (GET /api/config ' +
-      '`auth.enforced`).',
+      'A partner key (`parx keys create`). Required on K routes when ' +
+      'the deployment enforces keys (GET /api/config `auth.enforced`).',
   },
   userKey: {
     type: 'apiKey',

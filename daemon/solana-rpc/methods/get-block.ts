@@ -42,8 +42,8 @@ export const getBlock = defineMethod({
       throw new RpcError(
         RpcCode.UNSUPPORTED_TRANSACTION_VERSION,
         'Transaction version (0) is not supported by the requesting client. ' +
-          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ' +
-          '0',
+          'Please try the request again with the following ' +
+          'configuration parameter: "maxSupportedTransactionVersion": 0',
       )
     }
     if (details === 'signatures') block.signatures = records.map((r) => r.signature)

@@ -22,8 +22,8 @@ export const getTransaction = defineMethod({
       throw new RpcError(
         RpcCode.UNSUPPORTED_TRANSACTION_VERSION,
         'Transaction version (0) is not supported by the requesting client. ' +
-          'Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ' +
-          '0',
+          'Please try the request again with the following ' +
+          'configuration parameter: "maxSupportedTransactionVersion": 0',
       )
     }
     return renderTransaction(record, cfg?.encoding ?? 'json', maxVersion !== undefined)

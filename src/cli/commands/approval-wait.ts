@@ -35,8 +35,8 @@ export async function withApproval<T>(
     if (o.wait === undefined || !(e instanceof ApiError) || e.code !== 'APPROVAL_REQUIRED') throw e
     const approvalId = (e.body as { approvalId: string }).approvalId
     deps.ctx.stderr(
-      `Approval ${approvalId} is waiting for the agent's owner (parx approvals approve ${approvalId}); waiting ` +
-        `up to ${o.wait} s.`,
+      `Approval ${approvalId} is waiting for the agent's owner (parx ` +
+        `approvals approve ${approvalId}); waiting up to ${o.wait} s.`,
     )
     if (!(await decided(deps, approvalId, o.wait))) {
       e.message = `${e.message} (still pending after ${o.wait} s: ${o.retry(approvalId)} once it is approved)`

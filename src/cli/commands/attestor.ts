@@ -119,8 +119,8 @@ async function attestorKeys(ctx: CliContext, index: number, dataDir: string | un
   if (!evm || !ed) {
     throw new CliError(
       'NO_CREDENTIALS',
-      `attestor ${index} has no keys: set PARX_ATTESTOR_KEY (0x + 64 hex) and PARX_SOLANA_ATTESTOR_KEY (base58), ` +
-        `or pass --data-dir of a local daemon`,
+      `attestor ${index} has no keys: set PARX_ATTESTOR_KEY (0x + 64 hex) and ` +
+        `PARX_SOLANA_ATTESTOR_KEY (base58), or pass --data-dir of a local daemon`,
     )
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(evm))

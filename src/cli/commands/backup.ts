@@ -25,8 +25,8 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
   )
   if (!existsSync(storePath(dataDir)))
     throw usageError(
-      `${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store (--data-dir); a PostgreSQL ` +
-        `store is backed up with pg_dump (docs/operations.md "Backups")`,
+      `${dataDir} holds no parx.db: pass the data dir of a parx daemon with a SQLite store ` +
+        `(--data-dir); a PostgreSQL store is backed up with pg_dump (docs/operations.md "Backups")`,
     )
   const holder = await daemon.lockHolder(dataDir)
   let result: BackupResult
@@ -64,7 +64,8 @@ export async function run(opts: BackupOptions, ctx: CliContext): Promise<BackupR
   }
   emit(ctx, result, () => [
     `${label(ctx, 'backup')}${result.file} (${result.bytes} bytes, 0600: it holds the keys)`,
-    `${label(ctx, 'of')}${result.dataDir} (${result.taken === 'live' ? 'taken from the running daemon' : 'daemon stopped'})`,
+    `${label(ctx, 'of')}${result.dataDir} ` +
+      `(${result.taken === 'live' ? 'taken from the running daemon' : 'daemon stopped'})`,
     `${label(ctx, 'files')}${result.files.join(', ')}`,
     `Restore with: parx restore --from ${result.file} --data-dir NEW_DIR`,
   ])

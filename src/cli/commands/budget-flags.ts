@@ -51,6 +51,10 @@ export function budgetOptions(cmd: Command, whose: string): Command {
 export function windowLines(w: WindowsView, ctx: CliContext, prefix = ''): string[] {
   return (['hour', 'day', 'week', 'month'] as const).map((k) => {
     const x = w[k]
-    return `${label(ctx, `${prefix}${k}`)}${x.limitUsd === null ? `no limit (${x.spentUsd} USD spent)` : `${x.limitUsd} USD, ${x.spentUsd} spent, ${x.remainingUsd} left`}`
+    const figures =
+      x.limitUsd === null
+        ? `no limit (${x.spentUsd} USD spent)`
+        : `${x.limitUsd} USD, ${x.spentUsd} spent, ${x.remainingUsd} left`
+    return label(ctx, `${prefix}${k}`) + figures
   })
 }

@@ -55,7 +55,11 @@ export async function run(opts: DeployOptions, ctx: CliContext, deps = { loadDae
     return 0
   }
   ctx.stdout(
-    `${spec.key}: ${result.deployed.length ? `deployed ${result.deployed.join(', ')}` : 'nothing to deploy, everything configured is on chain'}`,
+    `${spec.key}: ${
+      result.deployed.length
+        ? `deployed ${result.deployed.join(', ')}`
+        : 'nothing to deploy, everything configured is on chain'
+    }`,
   )
   for (const [name, address] of Object.entries(result.contracts)) ctx.stdout(`${label(ctx, name)}${address}`)
   for (const note of result.notes) ctx.stdout(`note: ${note}`)
@@ -71,8 +75,8 @@ export async function run(opts: DeployOptions, ctx: CliContext, deps = { loadDae
 export function define(ctx: () => CliContext): Command {
   return new Command('deploy')
     .description(
-      'deploy the router, pools, cross-chain contracts (and tokens where none is configured) on a real network; ' +
-        'seeds nothing',
+      'deploy the router, pools, cross-chain contracts (and tokens ' +
+        'where none is configured) on a real network; seeds nothing',
     )
     .requiredOption('--network <key>', 'network key: base-sepolia, radius-testnet, base, radius')
     .option('--write', 'write the addresses to serve.contracts in the config file')

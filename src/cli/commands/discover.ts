@@ -102,8 +102,8 @@ export async function run(opts: DiscoverOptions, deps: PlatformDeps): Promise<Co
         if (!parsed.success)
           throw unreadable(
             listing.href,
-            `an answer that is not a bazaar listing (${parsed.error.issues[0]!.path.join('.') || 'body'}: ` +
-              `${parsed.error.issues[0]!.message})`,
+            `an answer that is not a bazaar listing ` +
+              `(${parsed.error.issues[0]!.path.join('.') || 'body'}: ${parsed.error.issues[0]!.message})`,
           )
         const got = readItems(parsed.data)
         items.push(...got.items)
@@ -151,7 +151,11 @@ async function readPage(
   if (res.status !== 200)
     throw unreadable(
       shown,
-      `HTTP ${res.status}${res.status === 404 ? ' (does this facilitator list a bazaar? its /supported names the extensions it serves)' : ''}`,
+      `HTTP ${res.status}${
+        res.status === 404
+          ? ' (does this facilitator list a bazaar? its /supported names the extensions it serves)'
+          : ''
+      }`,
     )
   try {
     return JSON.parse(res.text)
@@ -179,7 +183,9 @@ export function human(r: DiscoverResult, ctx: CliContext): string[] {
     lines.push(`  ${s.url}`)
     if (s.name && s.description) lines.push(`  ${s.description}`)
     lines.push(
-      `  ${price} on ${s.network}${s.offers.length > 1 ? ctx.color.dim(` (+${s.offers.length - 1} more offers, -o json)`) : ''}${mark ? `  ${mark}` : ''}`,
+      `  ${price} on ${s.network}` +
+        (s.offers.length > 1 ? ctx.color.dim(` (+${s.offers.length - 1} more offers, -o json)`) : '') +
+        (mark ? `  ${mark}` : ''),
     )
   }
   if (r.truncated) lines.push(ctx.color.dim(`Read the first ${r.scanned} listed; narrow with --network to see others.`))

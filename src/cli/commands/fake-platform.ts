@@ -199,8 +199,8 @@ export function fakePlatform(keys: Omit<PlatformConnection, 'url'>, state: FakeS
               scope: 'agent',
               value: state.limits.perPaymentUsd,
               message:
-                `0.25 USD is above this agent's per-payment limit of ${state.limits.perPaymentUsd} USD; nothing ` +
-                `was spent`,
+                `0.25 USD is above this agent's per-payment limit of ` +
+                `${state.limits.perPaymentUsd} USD; nothing was spent`,
             }
         return {
           dryRun: true,

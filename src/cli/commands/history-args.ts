@@ -22,8 +22,8 @@ export function timeArg(value: string, flag: string, now = Date.now()): string {
     ).toISOString()
   if (!Number.isNaN(parseMoment(v))) return v
   throw usageError(
-    `${flag} '${value}' is not a date (2026-11-01), a time (2026-11-01T12:00:00Z) or a span back from now (7d, ` +
-      `24h, 30m)`,
+    `${flag} '${value}' is not a date (2026-11-01), a time ` +
+      `(2026-11-01T12:00:00Z) or a span back from now (7d, 24h, 30m)`,
   )
 }
 

@@ -18,8 +18,8 @@ export function human(m: Manifest, ctx: CliContext): string[] {
     ),
     `${label(ctx, 'payments')}${m.payments.protocols.join(', ')} via ${m.payments.facilitator}`,
     `${label(ctx, 'receipt signer')}${m.receipts.signer ?? 'none (this deployment signs no receipts)'}`,
-    `${label(ctx, 'limits')}${m.limits.kinds.join(', ')} (${m.limits.currency}); counted by ` +
-      `${m.limits.countedBy.join(', ')}`,
+    `${label(ctx, 'limits')}${m.limits.kinds.join(', ')} ` +
+      `(${m.limits.currency}); counted by ${m.limits.countedBy.join(', ')}`,
     `${label(ctx, 'agent routes')}${m.routes.length}`,
     ...m.routes.map((r) => `  ${r.method.padEnd(6)} ${r.path}  ${ctx.color.dim(r.summary)}`),
   ]

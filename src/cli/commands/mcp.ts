@@ -12,8 +12,8 @@ export async function run(_opts: object, ctx: CliContext, apiUrl?: string): Prom
 export function define(ctx: () => CliContext): Command {
   const cmd: Command = new Command('mcp')
     .description(
-      'serve the agent commands (whoami, balance, pay, send, swap, manifest, discover, history) as MCP tools ' +
-        'over stdio',
+      'serve the agent commands (whoami, balance, pay, send, ' +
+        'swap, manifest, discover, history) as MCP tools over stdio',
     )
     .action(async () => {
       process.exitCode = await run({}, ctx(), cmd.parent?.opts<{ apiUrl?: string }>().apiUrl)

@@ -26,6 +26,8 @@ export type RequestInput = {
 export type RequestNames = { method: string; header: string; body: string }
 export const cliNames: RequestNames = { method: '-X/--method', header: '-H/--header', body: '-d/--data' }
 export const mcpNames: RequestNames = { method: 'method', header: 'headers', body: 'body' }
+/** How each way of giving a body is named when two were given. */
+const BODY_FLAGS = { data: '-d/--data', json: '--json', body: 'body' } as const
 
 /**
  * Builds the seller request as curl would: -d and --json imply POST unless -X is given, -d sets
@@ -41,10 +43,7 @@ export async function sellerRequest(
   const names = opts.names ?? cliNames
   const given = (['data', 'json', 'body'] as const).filter((k) => input[k] !== undefined)
   if (given.length > 1)
-    throw usageError(
-      `give the body once: ${given.map((k) => (k === 'data' ? '-d/--data' : k === 'json' ? '--json' : 'body')).join(' and ')} ` +
-        `were both given`,
-    )
+    throw usageError(`give the body once: ${given.map((k) => BODY_FLAGS[k]).join(' and ')} were both given`)
   const bodyFlag = input.json !== undefined ? '--json' : names.body
   const body =
     input.body ??
@@ -72,8 +71,8 @@ export async function sellerRequest(
       throw usageError(`${names.header} '${name}': a header name has characters HTTP does not allow`)
     if (RESERVED_HEADERS.has(name.toLowerCase())) {
       throw usageError(
-        `${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the platform ` +
-          `sets the payment and connection headers itself, and the agent's keys never go to a seller)`,
+        `${names.header} '${name}' is refused: pay may not set ${[...RESERVED_HEADERS].join(', ')} (the ` +
+          `platform sets the payment and connection headers itself, and the agent's keys never go to a seller)`,
       )
     }
     set(name, value)
@@ -88,7 +87,11 @@ export async function sellerRequest(
   } else method = body !== undefined ? 'POST' : 'GET'
   if (method === 'GET' && body !== undefined) {
     throw usageError(
-      `a GET has no body: ${names === cliNames ? `drop -X GET (${bodyFlag} implies POST) or pass -X POST` : 'pass method POST (or PUT, PATCH, DELETE)'}`,
+      `a GET has no body: ${
+        names === cliNames
+          ? `drop -X GET (${bodyFlag} implies POST) or pass -X POST`
+          : 'pass method POST (or PUT, PATCH, DELETE)'
+      }`,
     )
   }
 

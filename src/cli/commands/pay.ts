@@ -172,8 +172,8 @@ function verdictLine(q: PayDryRun, ctx: CliContext): string {
   const r = q.refusedBy
   // Held for the owner comes first, as on the pay path: the approval gate runs before the limits are reserved.
   const asked = q.approvalRequired
-    ? `would ask the owner's approval first (above this agent's approval threshold of ${q.approveAboveUsd} USD; ` +
-      `APPROVAL_REQUIRED, exit 11)`
+    ? `would ask the owner's approval first (above this agent's approval ` +
+      `threshold of ${q.approveAboveUsd} USD; APPROVAL_REQUIRED, exit 11)`
     : ''
   const verdict = r
     ? ctx.color.red(
@@ -232,15 +232,15 @@ export function define(ctx: () => CliContext): Command {
     .option('--protocol <x402|mpp>', 'pay only with this protocol (default: x402 when offered, else MPP)')
     .option(
       '--scheme <exact|auth-capture>',
-      'x402 only with this scheme (default: auth-capture, a refundable hold, when the seller offers it; config ' +
-        'pay.preferAuthCapture)',
+      'x402 only with this scheme (default: auth-capture, a refundable ' +
+        'hold, when the seller offers it; config pay.preferAuthCapture)',
     )
     .option('--dry-run', 'only show the price and whether the limits allow it')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option(
       '--wait-approval [seconds]',
-      `above the agent's approval threshold, wait for the owner's decision (default ` +
-        `${WAIT_APPROVAL_DEFAULT_SECONDS} s), then pay once approved`,
+      `above the agent's approval threshold, wait for the owner's decision ` +
+        `(default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then pay once approved`,
     )
     .option(
       '--approval-id <id>',
@@ -254,8 +254,9 @@ function settledBy(r: NonNullable<PayResult['receipt']>): string {
   if (r.hold) {
     const h = r.hold
     return (
-      `held ${h.held} ${r.token} (auth-capture ${h.id}), captured ${h.captured}, voided ${h.voided} (transaction ` +
-      `${r.transaction}; the seller may capture until ${h.captureDeadline}, refund until ${h.refundDeadline})`
+      `held ${h.held} ${r.token} (auth-capture ${h.id}), captured ${h.captured}, ` +
+      `voided ${h.voided} (transaction ${r.transaction}; the seller may capture ` +
+      `until ${h.captureDeadline}, refund until ${h.refundDeadline})`
     )
   }
   if (!r.channel) return `transaction ${r.transaction}`

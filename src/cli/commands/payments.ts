@@ -133,8 +133,8 @@ export function define(ctx: () => CliContext): Command {
     .option('--page <n>', 'page number, from the newest (walks the pages before it)')
     .option(
       '--receipts',
-      "export the signed receipts of the agent's pays instead: JSON lines (a JSON array with -o json), for `parx " +
-        'receipt verify`',
+      "export the signed receipts of the agent's pays instead: JSON " +
+        'lines (a JSON array with -o json), for `parx receipt verify`',
     )
   return platformAction(cmd, ctx, run, human)
 }

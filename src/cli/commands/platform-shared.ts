@@ -55,8 +55,8 @@ export function needAgent(deps: Pick<PlatformDeps, 'session'>, command: string):
   const why = deps.session.userKey ? ' (a user key is logged in, but this command acts as an agent)' : ''
   throw new CliError(
     'NO_CREDENTIALS',
-    `\`parx ${command}\` needs an agent key${why}: log in with \`parx agent login --agent-key <key>\` or set ` +
-      `PARX_AGENT_KEY`,
+    `\`parx ${command}\` needs an agent key${why}: log in with ` +
+      `\`parx agent login --agent-key <key>\` or set PARX_AGENT_KEY`,
   )
 }
 
@@ -66,8 +66,8 @@ export function needUser(deps: Pick<PlatformDeps, 'session'>, command: string): 
   const why = deps.session.agentKey ? ' (an agent key is logged in, but this command acts as its user)' : ''
   throw new CliError(
     'NO_CREDENTIALS',
-    `\`parx ${command}\` needs a user key${why}: log in with \`parx auth user login --user-key <key>\` or set ` +
-      `PARX_USER_KEY`,
+    `\`parx ${command}\` needs a user key${why}: log in with ` +
+      `\`parx auth user login --user-key <key>\` or set PARX_USER_KEY`,
   )
 }
 

@@ -63,7 +63,8 @@ export async function ruleBody(o: RuleFlags): Promise<SetPayeeRulesBody | undefi
     const i = checked.error.issues[0]!
     const flag = FLAGS.find(([, rule]) => rule === i.path[0])?.[2] ?? '--clear'
     throw usageError(
-      `${flag} ${i.path.length > 1 ? `'${(body[i.path[0] as string] as string[])[i.path[1] as number]}' ` : ''}${i.message}`,
+      `${flag} ${i.path.length > 1 ? `'${(body[i.path[0] as string] as string[])[i.path[1] as number]}' ` : ''}` +
+        i.message,
     )
   }
   return checked.data

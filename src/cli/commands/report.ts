@@ -69,7 +69,10 @@ export function human(r: Report, ctx: CliContext): string[] {
     `${label(ctx, 'window')}${r.since} to ${r.until}`,
     `${label(ctx, 'total')}${n(r.total.count)}, ${usd(r.total)}`,
     `${label(ctx, 'per payment')}${l.perPaymentUsd ? `${l.perPaymentUsd} USD` : 'no limit'}`,
-    `${label(ctx, 'daily limit')}${l.dailyUsd ? `${l.dailyUsd} USD, ${l.spentTodayUsd} used in the last 24 h, ${l.remainingTodayUsd} left` : `no limit (${l.spentTodayUsd} USD in the last 24 h)`}`,
+    label(ctx, 'daily limit') +
+      (l.dailyUsd
+        ? `${l.dailyUsd} USD, ${l.spentTodayUsd} used in the last 24 h, ${l.remainingTodayUsd} left`
+        : `no limit (${l.spentTodayUsd} USD in the last 24 h)`),
     ...rows(
       'per day',
       r.byDay.map((x) => ({ key: x.day, x })),
@@ -97,7 +100,10 @@ export function human(r: Report, ctx: CliContext): string[] {
 export function holdTotals(h: Report['holds'][number]): string {
   const back = (['voided', 'refunded', 'reclaimed'] as const).filter((k) => h[k] !== '0').map((k) => `${k} ${h[k]}`)
   const n = `${h.count} ${h.count === 1 ? 'hold' : 'holds'}`
-  return `${n.padEnd(13)} held ${h.held} ${h.token}: captured ${h.captured}${back.length ? `, ${back.join(', ')}` : ''}${h.holding !== '0' ? `, still held ${h.holding}` : ''}`
+  return (
+    `${n.padEnd(13)} held ${h.held} ${h.token}: captured ` +
+    `${h.captured}${back.length ? `, ${back.join(', ')}` : ''}${h.holding !== '0' ? `, still held ${h.holding}` : ''}`
+  )
 }
 
 export function define(ctx: () => CliContext): Command {

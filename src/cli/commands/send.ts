@@ -73,13 +73,13 @@ export function define(ctx: () => CliContext): Command {
     .option('--token <symbol>', 'token (default TOKEN_A)')
     .option(
       '--wait-approval [seconds]',
-      `above the agent's approval threshold, wait for the owner's decision (default ` +
-        `${WAIT_APPROVAL_DEFAULT_SECONDS} s), then send once approved`,
+      `above the agent's approval threshold, wait for the owner's decision ` +
+        `(default ${WAIT_APPROVAL_DEFAULT_SECONDS} s), then send once approved`,
     )
     .option(
       '--approval-id <id>',
-      'send with an approval an earlier APPROVAL_REQUIRED named (the same --to, --amount and --token), once ' +
-        'the owner approved it',
+      'send with an approval an earlier APPROVAL_REQUIRED named (the ' +
+        'same --to, --amount and --token), once the owner approved it',
     )
   return platformAction(cmd, ctx, run, human)
 }

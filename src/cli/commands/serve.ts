@@ -129,8 +129,8 @@ export function define(ctx: () => CliContext): Command {
     .option('--port <port>', 'HTTP port (0 picks a free one; default 8420)', parsePortFlag)
     .option(
       '--metrics-port <port>',
-      'serve GET /metrics without a token on this port of 127.0.0.1, or of PARX_METRICS_HOST (0 picks a free ' +
-        'one; default: only on the API port, behind the operator token)',
+      'serve GET /metrics without a token on this port of 127.0.0.1, or of PARX_METRICS_HOST ' +
+        '(0 picks a free one; default: only on the API port, behind the operator token)',
       parsePortFlag,
     )
     .option('--host <host>', 'address to bind (default 127.0.0.1)')
@@ -138,15 +138,15 @@ export function define(ctx: () => CliContext): Command {
     .option('--fresh', 'delete the data dir first and start over')
     .option(
       '--reset-chain <network>',
-      'start one embedded chain over (local-base, local-radius; repeatable): its state file is moved aside and ' +
-        'what the store records on it will disagree with it',
+      'start one embedded chain over (local-base, local-radius; repeatable): its ' +
+        'state file is moved aside and what the store records on it will disagree with it',
       collect,
     )
     .addOption(
       new Option(
         '--role <role>',
-        'api: serve the routes; worker: run the worker duties when leading; all: both (api and worker need ' +
-          'PARX_STORE_URL)',
+        'api: serve the routes; worker: run the worker duties when ' +
+          'leading; all: both (api and worker need PARX_STORE_URL)',
       ).choices(['api', 'worker', 'all']),
     )
     .addOption(

@@ -68,8 +68,8 @@ export async function run(_opts: object, ctx: CliContext): Promise<number> {
 export function define(ctx: () => CliContext): Command {
   return new Command('status')
     .description(
-      'show whether the daemon is ready (the store and every chain, each with its reason), its role, and whether ' +
-        'it leads the worker duties',
+      'show whether the daemon is ready (the store and every chain, each ' +
+        'with its reason), its role, and whether it leads the worker duties',
     )
     .action(async () => {
       process.exitCode = await run({}, ctx())

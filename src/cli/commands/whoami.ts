@@ -12,14 +12,15 @@ export async function run(_opts: object, deps: PlatformDeps): Promise<CommandRes
 export function human(a: Agent, ctx: CliContext): string[] {
   return [
     `${label(ctx, 'agent')}${a.name}  ${ctx.color.dim(a.id)}`,
-    `${label(ctx, 'network')}${a.network} (chain ${a.chainId}, ${a.sendMethod === 'userOperation' ? 'gasless user operations' : 'direct transfers'})`,
+    `${label(ctx, 'network')}${a.network} (chain ${a.chainId}, ` +
+      `${a.sendMethod === 'userOperation' ? 'gasless user operations' : 'direct transfers'})`,
     `${label(ctx, 'wallet')}${a.wallet}`,
     `${label(ctx, 'tokens')}${a.tokens.map((t) => t.symbol).join(', ')}`,
     `${label(ctx, 'limits')}${limitsLine(a.limits)}`,
     ...(a.frozen
       ? [
-          `${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, swaps and channel deposits are refused ` +
-            `(AGENT_FROZEN)`,
+          `${label(ctx, 'frozen')}since ${a.frozenAt}: pays, sends, ` +
+            `swaps and channel deposits are refused (AGENT_FROZEN)`,
         ]
       : []),
   ]

@@ -33,8 +33,8 @@ export function getBounded(
         return reject(
           new CliError(
             'DISCOVERY_UNREADABLE',
-            `a redirect (HTTP ${status}${to ? ` to ${to}` : ''}); redirects are not followed: give the listing's ` +
-              `own URL`,
+            `a redirect (HTTP ${status}${to ? ` to ${to}` : ''}); ` +
+              `redirects are not followed: give the listing's own URL`,
           ),
         )
       }

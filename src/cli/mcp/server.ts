@@ -14,10 +14,10 @@ const tools = {
   balance: { description: "The agent wallet's token balances.", input: {} },
   limits: {
     description:
-      'What this agent may still spend: its per-payment limit and, per rolling window (hour, day, week, 30-day ' +
-      'month), the limit, what counts and what is left, ' +
-      "for the agent and for its user across all the user's agents; mayStillSpendUsd is the most one payment " +
-      'may be now.',
+      'What this agent may still spend: its per-payment limit and, per rolling window ' +
+      '(hour, day, week, 30-day month), the limit, what counts and what is left, ' +
+      "for the agent and for its user across all the user's " +
+      'agents; mayStillSpendUsd is the most one payment may be now.',
     input: {},
   },
   manifest: {
@@ -26,14 +26,14 @@ const tools = {
   },
   pay: {
     description:
-      'Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), reads ' +
-      "the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
-      'maxAmount caps the price; it is required unless the agent or its user has a per-payment limit or a budget. ' +
-      'dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its scope and value) or null, ' +
-      "approvalRequired (above the agent's approval threshold: the user would be asked first), the offer it " +
-      'would take, and what each budget window still allows. ' +
-      "Above the agent's approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs nothing: " +
-      'tell the user, and once approved call pay again with the same arguments plus approvalId.',
+      'Pay for an HTTP call to a 402-gated URL: the platform sends the request (method, headers, body), ' +
+      "reads the seller's price, pays it (x402 or MPP) and returns the seller's answer and a receipt. " +
+      'maxAmount caps the price; it is required unless the agent or its user has a per-payment limit ' +
+      'or a budget. dryRun pays nothing and answers a verdict: wouldPay, refusedBy (the rule, its ' +
+      "scope and value) or null, approvalRequired (above the agent's approval threshold: the user " +
+      'would be asked first), the offer it would take, and what each budget window still allows. ' +
+      "Above the agent's approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs " +
+      'nothing: tell the user, and once approved call pay again with the same arguments plus approvalId.',
     input: {
       url: z.string().describe('the seller URL (http or https)'),
       method: z.enum(PAY_METHODS).optional().describe('the HTTP method; default GET, or POST when a body is given'),
@@ -41,8 +41,8 @@ const tools = {
         .record(z.string())
         .optional()
         .describe(
-          'request headers, e.g. {"content-type": "application/json"}; payment, auth and connection headers ' +
-            'are refused',
+          'request headers, e.g. {"content-type": "application/json"}; ' +
+            'payment, auth and connection headers are refused',
         ),
       body: z
         .string()
@@ -57,38 +57,39 @@ const tools = {
         .enum(['exact', 'auth-capture'])
         .optional()
         .describe(
-          'x402 only with this scheme: auth-capture holds the price and the seller captures what it served (the ' +
-            'rest, or all of it on a failed call, comes back; refundable), exact pays the price at once; default ' +
-            'auth-capture when the seller offers it',
+          'x402 only with this scheme: auth-capture holds the price and the seller captures ' +
+            'what it served (the rest, or all of it on a failed call, comes back; refundable), ' +
+            'exact pays the price at once; default auth-capture when the seller offers it',
         ),
       dryRun: z
         .boolean()
         .optional()
         .describe(
-          'pay nothing: answer whether this agent would pay now (wouldPay), which rule would refuse (refusedBy), ' +
-            'whether the user would be asked to approve it first (approvalRequired), the offer and the remaining ' +
-            'budget per window',
+          'pay nothing: answer whether this agent would pay now (wouldPay), which ' +
+            'rule would refuse (refusedBy), whether the user would be asked to approve ' +
+            'it first (approvalRequired), the offer and the remaining budget per window',
         ),
       approvalId: z
         .string()
         .optional()
         .describe(
-          'the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; the other arguments ' +
-            'must be the same',
+          'the approvalId an earlier APPROVAL_REQUIRED gave, once ' +
+            'the user approved it; the other arguments must be the same',
         ),
     },
   },
   approvals: {
     description:
-      "This agent's pays and sends waiting for the user's approval (above its approval threshold), with their " +
-      'approvalId, amount and expiry.',
+      "This agent's pays and sends waiting for the user's approval (above " +
+      'its approval threshold), with their approvalId, amount and expiry.',
     input: {},
   },
   send: {
     description:
       'Send tokens from the agent wallet (gasless on Base; direct on Radius and Tempo). Counts toward the limits. ' +
-      "Above the agent's approval threshold it answers APPROVAL_REQUIRED with an approvalId and signs nothing: " +
-      'tell the user, and once approved call send again with the same to, amount and token plus approvalId.',
+      "Above the agent's approval threshold it answers APPROVAL_REQUIRED " +
+      'with an approvalId and signs nothing: tell the user, and once approved ' +
+      'call send again with the same to, amount and token plus approvalId.',
     input: {
       to: z.string().describe('recipient EVM address'),
       amount,
@@ -97,8 +98,8 @@ const tools = {
         .string()
         .optional()
         .describe(
-          'the approvalId an earlier APPROVAL_REQUIRED gave, once the user approved it; to, amount and token ' +
-            'must be the same',
+          'the approvalId an earlier APPROVAL_REQUIRED gave, once ' +
+            'the user approved it; to, amount and token must be the same',
         ),
     },
   },
@@ -109,8 +110,8 @@ const tools = {
   },
   discover: {
     description:
-      "Search a facilitator's bazaar for paid HTTP services: name, URL, price, network, token, description, " +
-      'and whether this agent can pay each (its network and tokens). ' +
+      "Search a facilitator's bazaar for paid HTTP services: name, URL, price, network, " +
+      'token, description, and whether this agent can pay each (its network and tokens). ' +
       "Default: the platform's own facilitator; facilitator: any x402 facilitator's URL.",
     input: {
       query: z.string().optional().describe('words that must all appear in the URL, description, name or tags'),
@@ -125,35 +126,35 @@ const tools = {
   },
   channels: {
     description:
-      "The agent's x402 batch-settlement channels (pay opens one when a seller offers batch-settlement: one " +
-      'deposit, then vouchers with no transaction): ' +
+      "The agent's x402 batch-settlement channels (pay opens one when a seller " +
+      'offers batch-settlement: one deposit, then vouchers with no transaction): ' +
       'per seller, what was deposited, charged, refunded and withdrawn, what is unspent, and any withdrawal under way.',
     input: {},
   },
   refund_channel: {
     description:
-      "Ask a channel's seller to refund the unspent deposit to the agent's wallet (cooperative refund); the " +
-      'amount returned is read from the chain.',
+      "Ask a channel's seller to refund the unspent deposit to the agent's " +
+      'wallet (cooperative refund); the amount returned is read from the chain.',
     input: { channel: z.string().describe('the channel id (0x and 64 hex digits), as the channels tool lists it') },
   },
   withdraw_channel: {
     description:
-      "Take a channel's deposit back without the seller (when refund_channel is refused): the first call starts " +
-      'the on-chain withdrawal of what the seller has not claimed ' +
-      "and stops payments on the channel; a call after the channel's delay (finalizableAt) finalizes it and " +
-      'returns the amount less what the seller claimed meanwhile. ' +
+      "Take a channel's deposit back without the seller (when refund_channel is refused): " +
+      'the first call starts the on-chain withdrawal of what the seller has not claimed ' +
+      "and stops payments on the channel; a call after the channel's delay (finalizableAt) " +
+      'finalizes it and returns the amount less what the seller claimed meanwhile. ' +
       'Before then it answers CHANNEL_WITHDRAW_PENDING.',
     input: { channel: z.string().describe('the channel id (0x and 64 hex digits), as the channels tool lists it') },
   },
   history: {
     description:
       "The agent's pays, sends and swaps, newest first, one page at a time (pass nextCursor as cursor for the next); " +
-      'an auth-capture pay has hold: what was held, what is still held, captured, voided, refunded and reclaimed, ' +
-      'with its deadlines; ' +
-      'with report: true, the totals per day, host, token and kind over the window instead, with the limits ' +
-      'and what today used. ' +
-      "Each settled pay has receipt: true; pass its id as receipt to get the platform's signed receipt of it " +
-      '(EIP-712, verifiable offline with `parx receipt verify`).',
+      'an auth-capture pay has hold: what was held, what is still held, ' +
+      'captured, voided, refunded and reclaimed, with its deadlines; ' +
+      'with report: true, the totals per day, host, token and kind ' +
+      'over the window instead, with the limits and what today used. ' +
+      "Each settled pay has receipt: true; pass its id as receipt to get the platform's " +
+      'signed receipt of it (EIP-712, verifiable offline with `parx receipt verify`).',
     input: {
       since: z.string().optional().describe('from this ISO date or time, or a span back from now such as 7d or 24h'),
       until: z.string().optional().describe('before this ISO date or time'),

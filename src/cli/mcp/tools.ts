@@ -95,8 +95,9 @@ export const agentTools: Record<string, (args: Args, deps: PlatformDeps) => Prom
       // says.
       if (limits.mayStillSpendUsd === null) {
         throw usageError(
-          'pay needs maxAmount: neither this agent nor its user has a per-payment limit or a budget to cap what ' +
-            'a payment may cost (set one with `parx agent limits` or `parx user limits`, or pass maxAmount)',
+          'pay needs maxAmount: neither this agent nor its user has a ' +
+            'per-payment limit or a budget to cap what a payment may cost (set ' +
+            'one with `parx agent limits` or `parx user limits`, or pass maxAmount)',
         )
       }
     }

@@ -63,7 +63,9 @@ export function createPlatformClient(p: PlatformClientParameters): Methods & { c
         return {}
       case 'operator':
         return {
-          authorization: `Bearer ${p.operatorToken ?? need('the operator token', 'it is in the data dir of a local daemon')}`,
+          authorization: `Bearer ${
+            p.operatorToken ?? need('the operator token', 'it is in the data dir of a local daemon')
+          }`,
         }
       case 'user':
         return { [KEY_HEADER.user]: p.userKey ?? need('a user key', 'log in with parx auth user login --user-key') }
@@ -108,8 +110,8 @@ export function createPlatformClient(p: PlatformClientParameters): Methods & { c
       const i = checked.error.issues[0]!
       throw new BaseError(
         'INTERNAL',
-        `the platform's answer to ${route.method} ${route.path} does not match this client's contract at ` +
-          `'${i.path.join('.')}': ${i.message}; client and daemon versions differ`,
+        `the platform's answer to ${route.method} ${route.path} does not match this client's ` +
+          `contract at '${i.path.join('.')}': ${i.message}; client and daemon versions differ`,
       )
     }
     return checked.data as PlatformOutput<PlatformRoutes[N]>

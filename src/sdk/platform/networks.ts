@@ -85,7 +85,8 @@ export function checkTokenAmount(
     issue(
       ctx,
       [paths.token],
-      `${t.symbol} cannot be used for ${use} on ${n.key}; use ${allowed.map((x) => x.symbol).join(', ') || 'another network'}`,
+      `${t.symbol} cannot be used for ${use} on ${n.key}; use ` +
+        `${allowed.map((x) => x.symbol).join(', ') || 'another network'}`,
       'UNKNOWN_TOKEN',
     )
     return undefined

@@ -93,8 +93,8 @@ export const platformRoutes = {
     path: '/api/users/me/limits',
     auth: 'user',
     summary:
-      "the user's budgets across all its agents (per payment; rolling hour, day, week, month) and what each " +
-      'window has left',
+      "the user's budgets across all its agents (per payment; " +
+      'rolling hour, day, week, month) and what each window has left',
     response: userLimits,
     errors: ['FORBIDDEN'],
   },
@@ -202,8 +202,8 @@ export const platformRoutes = {
     path: '/api/agents/:id/policy',
     auth: 'user',
     summary:
-      "set or clear the agent's payee and network rules (a list left out stays; null clears it; clear: true " +
-      'clears all first)',
+      "set or clear the agent's payee and network rules (a list " +
+      'left out stays; null clears it; clear: true clears all first)',
     params: A.agentParams,
     body: setPayeeRulesBody,
     response: agentPolicy,
@@ -240,8 +240,8 @@ export const platformRoutes = {
     path: '/api/agents/:id/freeze',
     auth: 'user',
     summary:
-      'freeze the agent at once on every replica: its pays, sends, swaps and channel deposits are refused (AGENT_FROZEN) ' +
-      'until unfrozen',
+      'freeze the agent at once on every replica: its pays, sends, swaps ' +
+      'and channel deposits are refused (AGENT_FROZEN) until unfrozen',
     params: A.agentParams,
     response: A.agent,
     errors: TENANT,
@@ -277,8 +277,8 @@ export const platformRoutes = {
     path: '/api/approvals',
     auth: 'user',
     summary:
-      "the user's approvals: pays and sends above an agent's approveAboveUsd, held (nothing signed) until approved " +
-      'or denied; pending by default',
+      "the user's approvals: pays and sends above an agent's approveAboveUsd, " +
+      'held (nothing signed) until approved or denied; pending by default',
     query: AP.approvalsQuery,
     response: AP.approvalList,
     errors: ['FORBIDDEN'],
@@ -298,8 +298,8 @@ export const platformRoutes = {
     path: '/api/approvals/:approvalId/approve',
     auth: 'user',
     summary:
-      "approve a pending approval: the agent's same request with approvalId is then signed and paid once, within " +
-      'its limits at that moment',
+      "approve a pending approval: the agent's same request with approvalId " +
+      'is then signed and paid once, within its limits at that moment',
     params: AP.approvalParams,
     response: AP.approval,
     errors: [...TENANT, 'APPROVAL_NOT_PENDING'],
@@ -327,8 +327,8 @@ export const platformRoutes = {
     path: '/api/alerts',
     auth: 'user',
     summary:
-      "the user's alert rules (budget crossed at N%, payment above X, new payee host, N refusals in M minutes, " +
-      'spend rate over K times the 7-day average)',
+      "the user's alert rules (budget crossed at N%, payment above X, new payee " +
+      'host, N refusals in M minutes, spend rate over K times the 7-day average)',
     response: AL.alertRuleList,
     errors: ['FORBIDDEN'],
   },
@@ -337,8 +337,8 @@ export const platformRoutes = {
     path: '/api/alerts',
     auth: 'user',
     summary:
-      "add an alert rule, for all the user's agents or one (agentId); each fires once per crossing, to the user's " +
-      'endpoint webhooks and the alert history',
+      "add an alert rule, for all the user's agents or one (agentId); each fires " +
+      "once per crossing, to the user's endpoint webhooks and the alert history",
     body: AL.createAlertRuleBody,
     response: AL.alertRule,
     errors: [...TENANT, 'QUOTA_EXCEEDED'],
@@ -443,8 +443,8 @@ export const platformRoutes = {
     path: '/api/agents/:id/receipts',
     auth: 'owner',
     summary:
-      "the agent's signed payment receipts (EIP-712, signer in the manifest), newest first, filtered by since/until " +
-      'and paged by cursor',
+      "the agent's signed payment receipts (EIP-712, signer in the " +
+      'manifest), newest first, filtered by since/until and paged by cursor',
     params: A.agentParams,
     query: receiptsQuery,
     response: receiptsPage,
@@ -489,8 +489,8 @@ export const platformRoutes = {
     path: '/api/agents/:id/channels/:channelId/withdraw',
     auth: 'owner',
     summary:
-      "the payer's own way out of a channel: the first call starts the on-chain withdrawal of what is unclaimed, " +
-      "one after the channel's delay finalizes it",
+      "the payer's own way out of a channel: the first call starts the on-chain " +
+      "withdrawal of what is unclaimed, one after the channel's delay finalizes it",
     params: channelParams,
     response: channelWithdraw,
     errors: [
@@ -552,8 +552,8 @@ export const platformRoutes = {
     path: '/api/refunds',
     auth: 'user',
     summary:
-      'return a captured auth-capture payment of one of your endpoints to its buyer (all or part, before its ' +
-      "refund deadline), funded by the endpoint's payTo wallet",
+      'return a captured auth-capture payment of one of your endpoints to its buyer ' +
+      "(all or part, before its refund deadline), funded by the endpoint's payTo wallet",
     body: refundBody,
     response: refundAnswer,
     errors: [

@@ -10,8 +10,8 @@ export function rescaleExact(amount: bigint, fromDecimals: number, toDecimals: n
   if (amount % unit !== 0n) {
     throw new BaseError(
       'BAD_REQUEST',
-      `${field} has more than ${toDecimals} decimal places, the output token's precision: a par swap would lose ` +
-        `the rest; round it to ${toDecimals} decimals`,
+      `${field} has more than ${toDecimals} decimal places, the output token's ` +
+        `precision: a par swap would lose the rest; round it to ${toDecimals} decimals`,
     )
   }
   return amount / unit

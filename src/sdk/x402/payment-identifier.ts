@@ -64,8 +64,8 @@ export function paymentIdOf(extensions: Record<string, unknown> | undefined): st
   if (!isValidPaymentId(id)) {
     return {
       invalid:
-        `extensions.${PAYMENT_IDENTIFIER}.info.id must be ${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters ` +
-        `of letters, digits, '-' and '_'`,
+        `extensions.${PAYMENT_IDENTIFIER}.info.id must be ` +
+        `${PAYMENT_ID_MIN_LENGTH}-${PAYMENT_ID_MAX_LENGTH} characters of letters, digits, '-' and '_'`,
     }
   }
   return id

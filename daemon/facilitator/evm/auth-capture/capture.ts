@@ -50,8 +50,8 @@ export async function checkCapture(
     return fail({
       reason: reasons.acPayloadFormat,
       message:
-        `a capture carries amount, ${feeField}, feeReceiver, expectedCapturableAmount and ` +
-        `expectedRefundableAmount`,
+        `a capture carries amount, ${feeField}, feeReceiver, ` +
+        `expectedCapturableAmount and expectedRefundableAmount`,
     })
   }
   const submittedFee =
@@ -92,8 +92,8 @@ export async function checkCapture(
     return fail({
       reason: reasons.acUnexpectedPaymentState,
       message:
-        `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ` +
-        `${expectedCapturable} and ${expectedRefundable} signed for`,
+        `the escrow holds capturable ${state.capturableAmount} and refundable ` +
+        `${state.refundableAmount}, not the ${expectedCapturable} and ${expectedRefundable} signed for`,
     })
   }
   if (amount === 0n || amount > state.capturableAmount)

@@ -135,8 +135,8 @@ export async function checkCollect(
     return fail({
       reason: reasons.acPayloadFormat,
       message:
-        'a charge to settle carries amount, feeAmount (feeBps on v1.0), feeReceiver and, unless delegated, ' +
-        'authorizerSignature',
+        'a charge to settle carries amount, feeAmount (feeBps on ' +
+        'v1.0), feeReceiver and, unless delegated, authorizerSignature',
     })
 
   const now = nowSeconds()
@@ -149,8 +149,8 @@ export async function checkCollect(
     return fail({
       reason: reasons.acDeadlineOrdering,
       message:
-        `deadlines must satisfy now + maxTimeoutSeconds <= captureDeadline (${t.captureDeadline}) <= refundDeadline ` +
-        `(${t.refundDeadline}), and the authorization must expire by the capture deadline`,
+        `deadlines must satisfy now + maxTimeoutSeconds <= captureDeadline (${t.captureDeadline}) <= ` +
+        `refundDeadline (${t.refundDeadline}), and the authorization must expire by the capture deadline`,
     })
   }
   if (BigInt(t.captureDeadline) <= now + MARGIN_SECONDS)
@@ -174,7 +174,7 @@ export async function checkCollect(
     return fail({
       reason: reasons.acTokenCollectorMismatch,
       message:
-        `the authorization names ${named}, not the ${t.deployment.version} ${c.auth.kind} collector ` + `${collector}`,
+        `the authorization names ${named}, ` + `not the ${t.deployment.version} ${c.auth.kind} collector ${collector}`,
     })
   if (c.auth.kind === 'permit2' && !isAddressEqual(c.auth.token, p.requirements.asset as Address))
     return fail({ reason: reasons.acTokenMismatch, message: `permitted.token ${c.auth.token} is not the asset` })
@@ -197,8 +197,8 @@ export async function checkCollect(
     return fail({
       reason: reasons.acNonceMismatch,
       message:
-        "the authorization nonce is not this payment's signatureNonce: some requirement differs from what the " +
-        'client signed',
+        "the authorization nonce is not this payment's signatureNonce: " +
+        'some requirement differs from what the client signed',
     })
   const digest = () =>
     c.auth.kind === 'eip3009'
@@ -333,8 +333,8 @@ function chargeCompletion(payload: Record<string, unknown>): Completion | Failur
     return {
       reason: reasons.acPayloadFormat,
       message:
-        'a completed charge carries amount, feeAmount (feeBps on v1.0), feeReceiver and optionally authorizerSignature, ' +
-        'together',
+        'a completed charge carries amount, feeAmount (feeBps on ' +
+        'v1.0), feeReceiver and optionally authorizerSignature, together',
     }
   }
   return { given: true, amount, fee, feeReceiver, ...(sig ? { authorizerSignature: sig } : {}) }

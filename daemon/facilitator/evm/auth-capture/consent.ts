@@ -43,8 +43,8 @@ export async function consented(
     return {
       reason: invalid,
       message:
-        `no authorizer signature, and the receiver authorizer ${t.receiverAuthorizer} is not one this facilitator ` +
-        `signs for`,
+        `no authorizer signature, and the receiver authorizer ` +
+        `${t.receiverAuthorizer} is not one this facilitator signs for`,
     }
   }
   const wallet = await p.caller?.wallet()
@@ -52,8 +52,8 @@ export async function consented(
     return {
       reason: reasons.acUnauthenticatedAuthorizerRequest,
       message:
-        `this facilitator consents for ${t.receiverAuthorizer} only when the seller ${p.requirements.payTo} asks: ` +
-        `send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
+        `this facilitator consents for ${t.receiverAuthorizer} only when the seller ${p.requirements.payTo} ` +
+        `asks: send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
     }
   }
   return undefined

@@ -75,16 +75,16 @@ export async function checkRefund(
     return fail({
       reason: reasons.acRefundFundingUnavailable,
       message:
-        `the capture authorizer refunds only what the receiver funds: send ${REFUND_FUNDING_FIELD} {authorization, ` +
-        `signature}, the receiver's ERC-3009 ReceiveWithAuthorization of the amount to ${t.operator}`,
+        `the capture authorizer refunds only what the receiver funds: send ${REFUND_FUNDING_FIELD} ` +
+        `{authorization, signature}, the receiver's ERC-3009 ReceiveWithAuthorization of the amount to ${t.operator}`,
     })
   const a = funding.authorization
   if (!isAddressEqual(a.from, info.receiver) || !isAddressEqual(a.to, t.operator) || a.value !== amount) {
     return fail({
       reason: reasons.acRefundFundingUnavailable,
       message:
-        `${REFUND_FUNDING_FIELD} must move exactly ${amount} from the receiver ${info.receiver} to the capture ` +
-        `authorizer ${t.operator}`,
+        `${REFUND_FUNDING_FIELD} must move exactly ${amount} from the ` +
+        `receiver ${info.receiver} to the capture authorizer ${t.operator}`,
     })
   }
   const state = await paymentState(rt, t.deployment, info, p.spec.chainId!)
@@ -92,8 +92,8 @@ export async function checkRefund(
     return fail({
       reason: reasons.acUnexpectedPaymentState,
       message:
-        `the escrow holds capturable ${state.capturableAmount} and refundable ${state.refundableAmount}, not the ` +
-        `${expectedCapturable} and ${expectedRefundable} signed for`,
+        `the escrow holds capturable ${state.capturableAmount} and refundable ` +
+        `${state.refundableAmount}, not the ${expectedCapturable} and ${expectedRefundable} signed for`,
     })
   }
   if (amount === 0n || amount > state.refundableAmount)

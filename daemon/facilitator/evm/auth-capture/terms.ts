@@ -59,8 +59,8 @@ export function readTerms(p: Resolved, operatorAccount: Address): Terms | Failur
   if (policy === false) return bad('extra.policy is not an address')
   if (!isAddressEqual(policy, zeroAddress))
     return bad(
-      `extra.policy ${policy} is reserved for the future policy operator type, which this facilitator does not ` +
-        `implement`,
+      `extra.policy ${policy} is reserved for the future policy ` +
+        `operator type, which this facilitator does not implement`,
       reasons.acUnsupportedOperatorType,
     )
   const deployment = authCaptureDeployment(
@@ -93,8 +93,8 @@ export function readTerms(p: Resolved, operatorAccount: Address): Terms | Failur
     maxFeeBps === undefined
   ) {
     return bad(
-      'extra needs name, version, captureAuthorizer, feeRecipient, captureDeadline, refundDeadline, minFeeBps ' +
-        'and maxFeeBps (0-10000)',
+      'extra needs name, version, captureAuthorizer, feeRecipient, ' +
+        'captureDeadline, refundDeadline, minFeeBps and maxFeeBps (0-10000)',
     )
   }
   if (!isAddressEqual(operator, operatorAccount))

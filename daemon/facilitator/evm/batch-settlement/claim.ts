@@ -40,8 +40,8 @@ export async function claimCall(
       return {
         reason: reasons.batchAuthorizerAddressMismatch,
         message:
-          `no claimAuthorizerSignature, and the channels' receiver authorizer ${ra} is not this facilitator's ` +
-          `${authorizer.address}`,
+          `no claimAuthorizerSignature, and the channels' receiver ` +
+          `authorizer ${ra} is not this facilitator's ${authorizer.address}`,
       } as const
     }
     const chainId = p.spec.chainId!

@@ -162,8 +162,8 @@ export async function permit2CollectorData(
     if (allowance < amount)
       return fail(
         reasons.batchPermit2AllowanceRequired,
-        `the payer allows Permit2 ${allowance}, less than the ${amount} deposit; approve Permit2 or send the ` +
-          `eip2612GasSponsoring extension`,
+        `the payer allows Permit2 ${allowance}, less than the ${amount} ` +
+          `deposit; approve Permit2 or send the eip2612GasSponsoring extension`,
       )
   }
   // A counterfactual wallet's ERC-6492 wrapper is for off-chain checks; Permit2 takes the inner signature.

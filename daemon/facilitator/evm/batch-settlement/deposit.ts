@@ -46,8 +46,8 @@ export function parseDeposit(p: Resolved): Deposit | Failure {
       return {
         reason: reasons.batchPermit2AuthorizationRequired,
         message:
-          'deposit.authorization.permit2Authorization needs from, permitted {token, amount}, spender, nonce, ' +
-          'deadline, witness {channelId} and signature',
+          'deposit.authorization.permit2Authorization needs from, permitted {token, ' +
+          'amount}, spender, nonce, deadline, witness {channelId} and signature',
         payer: config.payer,
       }
     // Permit2 nonces are the owner's, used once: the ledger's replay key.
@@ -174,8 +174,8 @@ export async function checkDeposit(rt: EvmRuntime, p: Resolved, purpose: Purpose
   if (voucher.maxClaimableAmount > state.balance + amount)
     return fail(
       reasons.batchCumulativeExceedsBalance,
-      `the voucher's ${voucher.maxClaimableAmount} exceeds the channel's balance after the deposit ` +
-        `(${state.balance + amount})`,
+      `the voucher's ${voucher.maxClaimableAmount} exceeds the ` +
+        `channel's balance after the deposit (${state.balance + amount})`,
     )
   if (voucher.maxClaimableAmount < state.totalClaimed)
     return fail(

@@ -51,7 +51,8 @@ export function batchSettlementMethod(
           }
         return `${BATCH_SETTLEMENT}:${net}:refund:${channelIdOf(config, p.spec.chainId!)}:${nonce}`
       }
-      return `${BATCH_SETTLEMENT}:${net}:${t}:${keccak256(toHex(`${Date.now()}:${Math.random()}:${JSON.stringify(p.payload)}`))}`
+      const unique = keccak256(toHex(`${Date.now()}:${Math.random()}:${JSON.stringify(p.payload)}`))
+      return `${BATCH_SETTLEMENT}:${net}:${t}:${unique}`
     },
     async check(p, purpose) {
       const t = type(p)

@@ -121,8 +121,8 @@ async function delegationRefused(
     return {
       reason: reasons.batchAuthorizerAddressMismatch,
       message:
-        `no refundAuthorizerSignature, and the channel's receiver authorizer ${config.receiverAuthorizer} is not ` +
-        `this facilitator's ${authorizer.address}`,
+        `no refundAuthorizerSignature, and the channel's receiver authorizer ` +
+        `${config.receiverAuthorizer} is not this facilitator's ${authorizer.address}`,
     }
   }
   const wallet = await p.caller?.wallet()
@@ -130,8 +130,8 @@ async function delegationRefused(
     return {
       reason: reasons.batchAuthorizerAddressMismatch,
       message:
-        `a refund this facilitator signs must be asked by the channel's receiver ${config.receiver}: send a partner ` +
-        `key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
+        `a refund this facilitator signs must be asked by the channel's receiver ${config.receiver}: ` +
+        `send a partner key bound to it in x-api-key${wallet ? ` (this key is bound to ${wallet})` : ''}`,
     }
   }
   return undefined

@@ -16,8 +16,8 @@ export const approvalsList = route({
   auth: 'session',
   surface: 'dashboard',
   summary:
-    "the signed-in wallet's approvals: pending (awaiting a decision) and the latest decided, with each agent's " +
-    'name and seller host',
+    "the signed-in wallet's approvals: pending (awaiting a decision) " +
+    "and the latest decided, with each agent's name and seller host",
   response: dashboardApprovals,
   handler: async (c, s, { session }) => c.json(await s.approvals.list(session.wallet)),
 })
@@ -29,8 +29,8 @@ export const approvalApprove = route({
   surface: 'dashboard',
   params: dashboardApprovalParams,
   summary:
-    "approve a pending approval: the agent's same request with approvalId is then signed and paid once, within " +
-    'its limits at that moment',
+    "approve a pending approval: the agent's same request with approvalId " +
+    'is then signed and paid once, within its limits at that moment',
   response: dashboardApproval,
   errors: ['NOT_FOUND', 'APPROVAL_NOT_PENDING'],
   handler: async (c, s, { session, params }) =>

@@ -7,8 +7,8 @@ import { route } from '../../route.js'
 
 /** Same-origin only: no inline script, no CDN, no framing (clickjacking a key's delete button). */
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action " +
-  "'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 const asset = (c: Context, body: string, type: string) =>
   c.body(body, 200, {

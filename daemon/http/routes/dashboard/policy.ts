@@ -12,8 +12,8 @@ export const agentPolicySet = route({
   body: setPayeeRulesBody,
   maxBody: 65_536,
   summary:
-    "set the agent's payee and network rules (a list left out stays; null clears it); its allowHosts is its " +
-    "limits' allowedHosts",
+    "set the agent's payee and network rules (a list left out stays; " +
+    "null clears it); its allowHosts is its limits' allowedHosts",
   response: agentPolicy,
   errors: ['NOT_FOUND'],
   handler: async (c, s, { session, params, body }) => c.json(await s.setPolicy(session.wallet, params.id, body)),

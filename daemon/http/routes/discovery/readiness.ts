@@ -8,8 +8,8 @@ export default route({
   auth: 'open',
   surface: 'discovery',
   summary:
-    'whether this process can serve (the store and every chain, 503 if not), its role, and whether it leads ' +
-    'the worker duties',
+    'whether this process can serve (the store and every chain, ' +
+    '503 if not), its role, and whether it leads the worker duties',
   response: readiness,
   handler: async (c, s) => {
     const r = await s.readiness()

@@ -33,8 +33,8 @@ export async function readPayment(
     return {
       reason,
       message:
-        `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} is missing or ` +
-        `malformed`,
+        `${p.malformed === 'payload' ? 'paymentPayload' : 'paymentRequirements'}.${p.field} ` +
+        `is missing or malformed`,
     }
   }
   return p

@@ -13,8 +13,8 @@ export function refuseUserKeyUnfreeze(s: Pick<PlatformOperations, 'unfreezeRequi
   if (s.unfreezeRequiresDashboard) {
     throw new BaseError(
       'FORBIDDEN',
-      'on this deployment an agent is unfrozen from the dashboard only (signed in with the owning wallet); a ' +
-        'user key can freeze but not unfreeze',
+      'on this deployment an agent is unfrozen from the dashboard only (signed ' +
+        'in with the owning wallet); a user key can freeze but not unfreeze',
       {
         details:
           'Sign in to the dashboard, open the agent and choose Unfreeze (config platform.unfreezeRequiresDashboard).',

@@ -22,8 +22,8 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (body.batchSettlement && chain.tokens[body.token]!.eip3009 !== true) {
     throw new BaseError(
       'BAD_REQUEST',
-      `invalid field 'batchSettlement': ${body.token} on ${body.network} has no EIP-3009, which a batch-settlement ` +
-        `deposit needs (use USDC)`,
+      `invalid field 'batchSettlement': ${body.token} on ${body.network} ` +
+        `has no EIP-3009, which a batch-settlement deposit needs (use USDC)`,
     )
   }
   // Off the local profile a buyer would otherwise name its own receiver authorizer and refund to
@@ -31,9 +31,9 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (body.batchSettlement && !s.batchReceiverAuthorizer) {
     throw new BaseError(
       'BATCH_AUTHORIZER_NOT_CONFIGURED',
-      `invalid field 'batchSettlement': this deployment holds no batch-settlement receiver authorizer to sign ` +
-        `the endpoint's claims and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer), ` +
-        `or create the endpoint without batchSettlement`,
+      `invalid field 'batchSettlement': this deployment holds no batch-settlement receiver authorizer ` +
+        `to sign the endpoint's claims and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY ` +
+        `(keys.batchReceiverAuthorizer), or create the endpoint without batchSettlement`,
     )
   }
   // auth-capture: the hold is placed through the escrow's ERC-3009 collector, and the platform is
@@ -42,23 +42,23 @@ export default platformRoute(r, async (c, s, { body, caller }) => {
   if (body.authCapture && chain.tokens[body.token]!.eip3009 !== true) {
     throw new BaseError(
       'BAD_REQUEST',
-      `invalid field 'authCapture': ${body.token} on ${body.network} has no EIP-3009, which an auth-capture ` +
-        `hold needs (use USDC)`,
+      `invalid field 'authCapture': ${body.token} on ${body.network} ` +
+        `has no EIP-3009, which an auth-capture hold needs (use USDC)`,
     )
   }
   if (body.authCapture && body.payTo.startsWith('0x')) {
     throw new BaseError(
       'BAD_REQUEST',
-      "invalid field 'authCapture': payTo must be one of your agent ids: the platform captures, voids and funds " +
-        'refunds from that wallet',
+      "invalid field 'authCapture': payTo must be one of your agent ids: " +
+        'the platform captures, voids and funds refunds from that wallet',
     )
   }
   if (body.authCapture && !s.batchReceiverAuthorizer) {
     throw new BaseError(
       'AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED',
-      "invalid field 'authCapture': this deployment holds no receiver authorizer to consent to the endpoint's " +
-        'captures, voids and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY (keys.batchReceiverAuthorizer), ' +
-        'or create the endpoint without authCapture',
+      "invalid field 'authCapture': this deployment holds no receiver authorizer to consent " +
+        "to the endpoint's captures, voids and refunds; the operator sets PARX_BATCH_RECEIVER_AUTHORIZER_KEY " +
+        '(keys.batchReceiverAuthorizer), or create the endpoint without authCapture',
     )
   }
   // A URL the egress guard refuses would never be reached: refused now, not at the first paid call.

@@ -65,8 +65,8 @@ export async function prepareEvmOrigin(d: EvmOriginDeps, req: EvmOriginBuildRequ
   if (inputAmount > usdToUnits(cap, input.decimals)) {
     throw new BaseError(
       'AMOUNT_TOO_LARGE',
-      `uiAmount ${fromBaseUnits(inputAmount, input.decimals)} ${input.symbol} is above the cross-chain cap of ` +
-        `${cap} (xchainMaxUsd): reduce the size, e.g. split it into orders of at most ${cap}`,
+      `uiAmount ${fromBaseUnits(inputAmount, input.decimals)} ${input.symbol} is above the cross-chain ` +
+        `cap of ${cap} (xchainMaxUsd): reduce the size, e.g. split it into orders of at most ${cap}`,
     )
   }
   const outputAmount = rescaleExact(inputAmount, input.decimals, output.decimals, 'uiAmount')
@@ -89,8 +89,8 @@ export async function prepareEvmOrigin(d: EvmOriginDeps, req: EvmOriginBuildRequ
   if (balance < inputAmount) {
     throw new BaseError(
       'INSUFFICIENT_BALANCE',
-      `${user} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol}, less than uiAmount ` +
-        `${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`,
+      `${user} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol}, less than ` +
+        `uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`,
     )
   }
 

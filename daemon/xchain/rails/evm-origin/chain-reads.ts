@@ -150,8 +150,8 @@ export async function readLock(
       ...(lockDead
         ? {
             lockDeadReason:
-              `the lock never confirmed on Base before its fillDeadline ${fillDeadline}, after which the escrow ` +
-              `refuses it: build the order again`,
+              `the lock never confirmed on Base before its fillDeadline ` +
+              `${fillDeadline}, after which the escrow refuses it: build the order again`,
           }
         : {}),
     }

@@ -147,8 +147,8 @@ export function evmOriginAttestorCheck(
         return {
           ok: false,
           reason:
-            `the fill of ${orderId} on ${d.solana.key} is not the order's output (mint, recipient or amount ` +
-            `differ)`,
+            `the fill of ${orderId} on ${d.solana.key} is not ` +
+            `the order's output (mint, recipient or amount differ)`,
         }
       }
       if (fill.filledAt > BigInt(order.fillDeadline))

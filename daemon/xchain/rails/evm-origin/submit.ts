@@ -34,8 +34,8 @@ const codeOf: Record<string, { code: ErrorCode; todo: string }> = {
   InsufficientAllowance: {
     code: 'INVALID_SIGNATURE',
     todo:
-      "the permit did not verify and no allowance covers inputAmount: sign gasless.permit with the user's wallet " +
-      '(its nonce may have moved since the build: build again)',
+      'the permit did not verify and no allowance covers inputAmount: sign gasless.permit ' +
+      "with the user's wallet (its nonce may have moved since the build: build again)",
   },
   FillDeadlinePassed: { code: 'DEADLINE_EXPIRED', todo: 'the order can no longer open: build a new one' },
   ERC20InsufficientBalance: {

@@ -53,8 +53,8 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
   if (inputAmount > usdToUnits(cap, input.decimals)) {
     throw new BaseError(
       'AMOUNT_TOO_LARGE',
-      `uiAmount ${fromBaseUnits(inputAmount, input.decimals)} ${input.symbol} is above the cross-chain cap of ` +
-        `${cap} (xchainMaxUsd): reduce the size, e.g. split it into orders of at most ${cap}`,
+      `uiAmount ${fromBaseUnits(inputAmount, input.decimals)} ${input.symbol} is above the cross-chain ` +
+        `cap of ${cap} (xchainMaxUsd): reduce the size, e.g. split it into orders of at most ${cap}`,
     )
   }
 
@@ -68,9 +68,9 @@ export async function prepareSolOrigin(d: SolOriginDeps, req: SolOriginBuildRequ
   if (balance < inputAmount) {
     throw new BaseError(
       'INSUFFICIENT_BALANCE',
-      `${user.toBase58()} holds ${fromBaseUnits(balance, input.decimals)} ${input.symbol} in its associated ` +
-        `token account, less than uiAmount ${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce ` +
-        `the amount`,
+      `${user.toBase58()} holds ${fromBaseUnits(balance, input.decimals)} ` +
+        `${input.symbol} in its associated token account, less than uiAmount ` +
+        `${fromBaseUnits(inputAmount, input.decimals)}: fund the wallet or reduce the amount`,
     )
   }
 

@@ -31,8 +31,8 @@ export function human(r: FreezeResult): string[] {
   if (!r.agents.length) return ['No agents.']
   return r.agents.map((a) =>
     a.frozen
-      ? `Agent ${a.name} (${a.id}) is frozen since ${a.frozenAt}: new pays, sends, swaps and channel deposits ` +
-        `are refused; payments signed before still complete.`
+      ? `Agent ${a.name} (${a.id}) is frozen since ${a.frozenAt}: new pays, sends, ` +
+        `swaps and channel deposits are refused; payments signed before still complete.`
       : `Agent ${a.name} (${a.id}) may spend again (within its limits).`,
   )
 }

@@ -42,16 +42,18 @@ export function human(l: Limits, ctx: CliContext): string[] {
     `${label(ctx, 'hosts')}${l.allowedHosts ? l.allowedHosts.join(', ') : 'any'}`,
     `${label(ctx, 'user per payment')}${l.user.perPaymentUsd ? `${l.user.perPaymentUsd} USD` : 'no limit'}`,
     ...windowLines(l.user.windows, ctx, 'user '),
-    `${label(ctx, 'may still spend')}${l.mayStillSpendUsd === null ? 'no limit' : `${l.mayStillSpendUsd} USD in one spend`}`,
-    `${label(ctx, 'approval')}${l.approveAboveUsd ? `above ${l.approveAboveUsd} USD (the owner approves it first)` : 'never asked'}`,
+    label(ctx, 'may still spend') +
+      (l.mayStillSpendUsd === null ? 'no limit' : `${l.mayStillSpendUsd} USD in one spend`),
+    label(ctx, 'approval') +
+      (l.approveAboveUsd ? `above ${l.approveAboveUsd} USD (the owner approves it first)` : 'never asked'),
   ]
 }
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('limits')
     .description(
-      "show an agent's spending limits and what each window (the agent's and its user's) has left; with flags, " +
-        'set them (none clears one)',
+      "show an agent's spending limits and what each window (the agent's " +
+        "and its user's) has left; with flags, set them (none clears one)",
     )
     .option('--agent <id>', 'agent id (default: the logged-in agent)')
   budgetOptions(cmd, '')

@@ -13,7 +13,8 @@ export function human(d: { agents: Agent[] }, ctx: CliContext): string[] {
   if (!d.agents.length) return ['No agents yet: create one with `parx agent create --name <name> --network <network>`.']
   return d.agents.map(
     (a) =>
-      `${a.id}  ${a.name.padEnd(16)} ${a.network.padEnd(14)} ${a.wallet}${a.id === ctx.env.PARX_AGENT_ID ? ctx.color.dim('  (PARX_AGENT_ID)') : ''}`,
+      `${a.id}  ${a.name.padEnd(16)} ${a.network.padEnd(14)} ` +
+      `${a.wallet}${a.id === ctx.env.PARX_AGENT_ID ? ctx.color.dim('  (PARX_AGENT_ID)') : ''}`,
   )
 }
 

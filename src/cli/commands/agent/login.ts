@@ -31,15 +31,15 @@ export async function run(opts: AgentLoginOptions, deps: PlatformDeps): Promise<
 }
 
 export const human = (r: LoginResult<Agent>) => [
-  `Logged in as agent ${r.whoami.name} (${r.whoami.id}, ${r.whoami.network}); stored the agent key ${r.key} ` +
-    `in ${r.path}.`,
+  `Logged in as agent ${r.whoami.name} (${r.whoami.id}, ` +
+    `${r.whoami.network}); stored the agent key ${r.key} in ${r.path}.`,
 ]
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('login')
     .description(
-      'log in as an agent (checks the agent API key with the platform, then stores it and the agent id; asked ' +
-        'hidden on a terminal)',
+      'log in as an agent (checks the agent API key with the platform, ' +
+        'then stores it and the agent id; asked hidden on a terminal)',
     )
     .option('--agent-key <key>', 'agent API key (default: ask on a terminal)')
     .option('--agent-id <uuid>', "the agent (checked: it must be the key's own)")

@@ -31,8 +31,8 @@ export function human(p: AgentPolicy, ctx: CliContext): string[] {
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('policy')
     .description(
-      "show an agent's payee and network rules (and its user's); with flags, set the agent's (deny wins; a set " +
-        'allow-list must match)',
+      "show an agent's payee and network rules (and its user's); with " +
+        "flags, set the agent's (deny wins; a set allow-list must match)",
     )
     .argument('[id]', 'agent id (default: PARX_AGENT_ID or the stored agent)')
   return platformAction(addRuleFlags(cmd), ctx, run, human)

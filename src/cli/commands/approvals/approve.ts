@@ -17,8 +17,8 @@ export async function run(opts: ApproveOptions, deps: PlatformDeps): Promise<Com
 
 export function human(a: Approval): string[] {
   return [
-    `Approved ${a.id}: the agent may now ${a.kind} ${a.amount} ${a.token} once, until ${a.expiresAt} (its limits ` +
-      `still apply).`,
+    `Approved ${a.id}: the agent may now ${a.kind} ${a.amount} ` +
+      `${a.token} once, until ${a.expiresAt} (its limits still apply).`,
   ]
 }
 

@@ -18,8 +18,7 @@ export async function run(opts: ListOptions, deps: PlatformDeps): Promise<Comman
 /** One line an owner decides on: what, for how much, from which agent, until when. */
 export const approvalLine = (a: Approval): string =>
   `${a.id}  ${a.state.padEnd(8)}  ${a.kind} ${a.amount} ${a.token} (${a.amountUsd} USD) ` +
-  `${a.kind === 'pay' ? `${a.method} ${a.target}` : `to ${a.target}`}  agent ${a.agentId}  expires ` +
-  `${a.expiresAt}`
+  `${a.kind === 'pay' ? `${a.method} ${a.target}` : `to ${a.target}`}  agent ${a.agentId}  expires ${a.expiresAt}`
 
 export function human(r: ApprovalList): string[] {
   if (!r.approvals.length) return ['No approvals waiting.']

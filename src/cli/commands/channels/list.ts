@@ -26,16 +26,16 @@ function line(c: Channel, ctx: CliContext): string {
     ? ctx.color.yellow(`  withdrawing ${c.withdrawal.amount}, finalizable from ${c.withdrawal.finalizableAt}`)
     : ''
   return (
-    `${c.id}  ${c.host}  ${c.network}  deposited ${c.deposited} ${c.token}, charged ${c.charged}, refunded ` +
-    `${c.refunded}${withdrawn}, unspent ${c.unspent}${pending}${withdrawal}`
+    `${c.id}  ${c.host}  ${c.network}  deposited ${c.deposited} ${c.token}, charged ` +
+    `${c.charged}, refunded ${c.refunded}${withdrawn}, unspent ${c.unspent}${pending}${withdrawal}`
   )
 }
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('list')
     .description(
-      "the agent's x402 batch-settlement channels: deposited, charged, refunded, withdrawn and unspent per seller, " +
-        'and any withdrawal under way',
+      "the agent's x402 batch-settlement channels: deposited, charged, " +
+        'refunded, withdrawn and unspent per seller, and any withdrawal under way',
     )
     .option('--agent <id>', 'agent id (a user key reads any of its agents; default: the logged-in agent)')
   return platformAction(cmd, ctx, run, human)

@@ -28,7 +28,8 @@ export async function run(
 }
 
 export const human = (d: ChannelRefund) => [
-  `Refunded ${d.refunded} ${d.token} from channel ${d.channel.id}${d.transaction ? ` (transaction ${d.transaction})` : ''}; ` +
+  `Refunded ${d.refunded} ${d.token} from channel ` +
+    `${d.channel.id}${d.transaction ? ` (transaction ${d.transaction})` : ''}; ` +
     `unspent now ${d.channel.unspent} ${d.token}.`,
 ]
 

@@ -29,20 +29,20 @@ export async function run(
 export const human = (d: ChannelWithdraw) =>
   d.state === 'initiated'
     ? [
-        `Started the withdrawal of ${d.amount} ${d.token} from channel ${d.channel.id} (transaction ` +
-          `${d.transaction}); run parx channels withdraw ${d.channel.id} again from ${d.finalizableAt} to finalize ` +
-          `it.`,
+        `Started the withdrawal of ${d.amount} ${d.token} from channel ` +
+          `${d.channel.id} (transaction ${d.transaction}); run parx channels ` +
+          `withdraw ${d.channel.id} again from ${d.finalizableAt} to finalize it.`,
       ]
     : [
-        `Withdrew ${d.withdrawn} ${d.token} from channel ${d.channel.id} (transaction ${d.transaction}); unspent ` +
-          `now ${d.channel.unspent} ${d.token}.`,
+        `Withdrew ${d.withdrawn} ${d.token} from channel ${d.channel.id} ` +
+          `(transaction ${d.transaction}); unspent now ${d.channel.unspent} ${d.token}.`,
       ]
 
 export function define(ctx: () => CliContext): Command {
   const cmd = new Command('withdraw')
     .description(
-      "take a channel's deposit back without the seller: start the on-chain withdrawal, then finalize it after " +
-        "the channel's delay",
+      "take a channel's deposit back without the seller: start the " +
+        "on-chain withdrawal, then finalize it after the channel's delay",
     )
     .argument('<channel>', 'channel id, as parx channels list prints it')
     .option('--agent <id>', 'agent id (a user key acts on any of its agents; default: the logged-in agent)')

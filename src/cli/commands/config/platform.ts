@@ -28,12 +28,12 @@ export async function setPlatform(key: string, raw: string, ctx: CliContext): Pr
   }
   if (field === 'agentKey' || field === 'userKey')
     throw usageError(
-      `set ${key} with \`parx ${field === 'agentKey' ? 'agent login' : 'auth user login'}\` (it can ask for ` +
-        `the key hidden)`,
+      `set ${key} with \`parx ${field === 'agentKey' ? 'agent login' : 'auth user login'}\` ` +
+        `(it can ask for the key hidden)`,
     )
   throw usageError(
-    `unknown setting '${key}': the platform keys are platform.agentsUrl, platform.agentId, platform.agentKey, ` +
-      `platform.userKey`,
+    `unknown setting '${key}': the platform keys are platform.agentsUrl, ` +
+      `platform.agentId, platform.agentKey, platform.userKey`,
   )
 }
 

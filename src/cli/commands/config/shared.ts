@@ -31,7 +31,7 @@ export async function validateSection(section: Record<string, unknown>, key: str
     node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined
   if (node === undefined)
     throw usageError(
-      `unknown setting '${key}': see \`parx config get\` and docs/hosting.md "Pointing at real networks" for ` +
-        `the keys the daemon reads`,
+      `unknown setting '${key}': see \`parx config get\` and docs/hosting.md ` +
+        `"Pointing at real networks" for the keys the daemon reads`,
     )
 }

@@ -77,8 +77,8 @@ export function endpointExtras(e: EndpointWithSecret, ctx: CliContext): string[]
     ...(e.batchSettlement ? [`${label(ctx, 'channels')}batch-settlement offered (deposit once, then vouchers)`] : []),
     ...(e.authCapture
       ? [
-          `${label(ctx, 'refundable')}auth-capture offered (held, captured after the upstream answered, refundable ` +
-            `with parx endpoint refund)`,
+          `${label(ctx, 'refundable')}auth-capture offered (held, captured ` +
+            `after the upstream answered, refundable with parx endpoint refund)`,
         ]
       : []),
     ...(e.webhookUrl ? [`${label(ctx, 'webhook')}${e.webhookUrl}`] : []),
@@ -111,8 +111,8 @@ export function define(ctx: () => CliContext): Command {
     )
     .option(
       '--auth-capture',
-      'also offer x402 auth-capture: held before the upstream runs, captured after it answered, refundable (USDC; ' +
-        '--pay-to one of your agents)',
+      'also offer x402 auth-capture: held before the upstream runs, captured ' +
+        'after it answered, refundable (USDC; --pay-to one of your agents)',
     )
   return platformAction(cmd, ctx, run, human)
 }

@@ -14,8 +14,8 @@ export async function run(opts: RefundOptions, deps: PlatformDeps): Promise<Comm
   const paymentId = (opts.paymentId ?? '').trim()
   if (!/^0x[0-9a-fA-F]{64}$/.test(paymentId))
     throw usageError(
-      `<payment-id> '${opts.paymentId}' is not a payment id (0x and 64 hex digits: PAYMENT-RESPONSE extra.paymentInfoHash, ` +
-        `or the webhook's paymentId)`,
+      `<payment-id> '${opts.paymentId}' is not a payment id (0x and 64 hex ` +
+        `digits: PAYMENT-RESPONSE extra.paymentInfoHash, or the webhook's paymentId)`,
     )
   const amount = opts.amount === undefined ? undefined : decimalArg(opts.amount, '--amount')
   needUser(deps, 'endpoint refund')

@@ -26,8 +26,8 @@ export async function run(opts: OperatorOptions, ctx: CliContext): Promise<Resea
     `${label(ctx, 'agents')}${r.agents.resealed} re-sealed, ${r.agents.current} already current`,
     `${label(ctx, 'webhooks')}${r.webhooks.resealed} re-sealed, ${r.webhooks.current} already current`,
     unopened.length
-      ? `Not opened by any configured key, left as they were (keep the old key configured, add the missing one, ` +
-        `run again): ${unopened.join(', ')}`
+      ? `Not opened by any configured key, left as they were (keep the old key ` +
+        `configured, add the missing one, run again): ${unopened.join(', ')}`
       : 'Everything is sealed under the current key: the previous keys can be removed from the configuration.',
   ])
   return r

@@ -77,23 +77,22 @@ export async function run(opts: VerifyOptions, deps: VerifyDeps): Promise<Verify
       'RECEIPT_INVALID',
       `${bad.length} of ${out.length} receipt${out.length === 1 ? '' : 's'} did not verify: payment ` +
         `${first.paymentId} is signed by ${first.recovered ?? 'no one (unreadable signature)'}, not ` +
-        `${first.signer}${first.pinned ? '' : ' (the signer it names)'}: a field was changed or another key signed ` +
-        `it`,
+        `${first.signer}${first.pinned ? '' : ' (the signer it names)'}: a field was changed or another key signed it`,
     )
   }
   if (!signer)
     deps.ctx.stderr(
       deps.ctx.errColor.yellow(
-        `warning: checked against the signer the receipt names (${out[0]!.signer}); pin the platform's with ` +
-          `--signer <address> from \`parx manifest\` (receipts.signer)`,
+        `warning: checked against the signer the receipt names (${out[0]!.signer}); pin ` +
+          `the platform's with --signer <address> from \`parx manifest\` (receipts.signer)`,
       ),
     )
   const result = { valid: true, receipts: out }
   emit(deps.ctx, result, () =>
     out.map(
       (r) =>
-        `valid  ${r.paymentId}  ${r.amount} ${r.symbol} to ${r.payTo} (${r.host})  ${r.transaction}  signed ` +
-        `by ${r.signer}`,
+        `valid  ${r.paymentId}  ${r.amount} ${r.symbol} to ${r.payTo} ` +
+        `(${r.host})  ${r.transaction}  signed by ${r.signer}`,
     ),
   )
   return result
@@ -117,14 +116,14 @@ async function readStdin(): Promise<Buffer> {
 export function define(ctx: () => CliContext): Command {
   return new Command('verify')
     .description(
-      'check signed payment receipts offline: the signature recovers to the platform signer, and no field was ' +
-        'changed (exit 10 if not)',
+      'check signed payment receipts offline: the signature recovers ' +
+        'to the platform signer, and no field was changed (exit 10 if not)',
     )
     .argument('<file>', 'a receipt, a JSON array or JSON lines (`parx payments --receipts`); - for standard input')
     .option(
       '--signer <address>',
-      "the platform's receipt signer, from `parx manifest` (receipts.signer); default: the signer the receipt " +
-        'names, with a warning',
+      "the platform's receipt signer, from `parx manifest` (receipts.signer); " +
+        'default: the signer the receipt names, with a warning',
     )
     .action(
       async (file: string, opts: { signer?: string }) =>

@@ -8,10 +8,10 @@ import { type OperatorOptions, operatorCall, operatorCommand } from '../keys/sha
 export async function run(opts: OperatorOptions, ctx: CliContext) {
   const hb = await operatorCall<HeartbeatResponse>(ctx, opts, xchainPaths.heartbeat)
   emit(ctx, hb, () => [
-    `leading: ${hb.leading ? 'yes' : 'no (another process runs the worker)'}; last pass: ` +
-      `${hb.lastPassAt ? new Date(hb.lastPassAt).toISOString() : 'none yet'}`,
-    `paused: deliveries ${hb.paused.deliveries ? 'yes' : 'no'}, claims ${hb.paused.claims ? 'yes' : 'no'}; rails: ` +
-      `${hb.rails.join(', ') || 'none'}`,
+    `leading: ${hb.leading ? 'yes' : 'no (another process runs the worker)'}; last ` +
+      `pass: ${hb.lastPassAt ? new Date(hb.lastPassAt).toISOString() : 'none yet'}`,
+    `paused: deliveries ${hb.paused.deliveries ? 'yes' : 'no'}, claims ` +
+      `${hb.paused.claims ? 'yes' : 'no'}; rails: ${hb.rails.join(', ') || 'none'}`,
     `orders: ${
       Object.entries(hb.orders)
         .map(([k, v]) => `${k} ${v}`)

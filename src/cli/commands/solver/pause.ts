@@ -15,8 +15,7 @@ export async function run(opts: PauseOptions, ctx: CliContext) {
   })
   emit(ctx, result, () => [
     `Solver paused: deliveries ${result.paused.deliveries ? 'off' : 'on'}, claims ` +
-      `${result.paused.claims ? 'off' : 'on'}. Expired orders are still refunded; \`parx solver resume\` undoes ` +
-      `it.`,
+      `${result.paused.claims ? 'off' : 'on'}. Expired orders are still refunded; \`parx solver resume\` undoes it.`,
   ])
   return result
 }

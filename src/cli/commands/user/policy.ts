@@ -34,7 +34,10 @@ export function human(p: UserPolicy, ctx: CliContext): string[] {
   const d = p.default
   return [
     ...(own.length ? own : ['No rules for all agents.']),
-    `${label(ctx, 'new agents')}${[d.perPaymentUsd ? `${d.perPaymentUsd} USD per payment` : null, d.dailyUsd ? `${d.dailyUsd} USD a day` : null].filter(Boolean).join(', ') || 'no default limits'}`,
+    label(ctx, 'new agents') +
+      ([d.perPaymentUsd ? `${d.perPaymentUsd} USD per payment` : null, d.dailyUsd ? `${d.dailyUsd} USD a day` : null]
+        .filter(Boolean)
+        .join(', ') || 'no default limits'),
     ...ruleLines(d.rules, ctx, 'new agents '),
   ]
 }

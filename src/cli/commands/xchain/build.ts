@@ -42,20 +42,20 @@ function describe(ctx: CliContext, rail: XchainRail, b: SolOriginBuilt | EvmOrig
   const [from, to] = rail === 'sol-origin' ? ['Solana', 'Base'] : ['Base', 'Solana']
   const lines = [
     `${label(ctx, 'order')}${bold(b.orderId)} (${rail})`,
-    `${label(ctx, 'pays')}${b.inAmount} ${b.inToken} on ${from} -> ${b.outAmount} ${b.outToken} on ${to} to ` +
-      `${b.recipient}`,
+    `${label(ctx, 'pays')}${b.inAmount} ${b.inToken} on ${from} ` +
+      `-> ${b.outAmount} ${b.outToken} on ${to} to ${b.recipient}`,
     `${label(ctx, 'filled by')}${when(b.fillDeadline)}; unfilled, refundable after ${when(b.expires)}`,
   ]
   if (b.rail === 'sol-origin') {
     lines.push(
-      `${label(ctx, 'next')}the user signs txB64 and submits it before block height ` +
-        `${b.lastValidBlockHeight} (the solver already paid the fee):`,
+      `${label(ctx, 'next')}the user signs txB64 and submits it before block ` +
+        `height ${b.lastValidBlockHeight} (the solver already paid the fee):`,
     )
     lines.push(b.txB64)
   } else {
     lines.push(
-      `${label(ctx, 'next')}the user signs the order (see --output json: the gasless typed data, or the plain ` +
-        `calls) and submits it`,
+      `${label(ctx, 'next')}the user signs the order (see --output ` +
+        `json: the gasless typed data, or the plain calls) and submits it`,
     )
   }
   lines.push(dim(`then: parx xchain status ${b.orderId}${rail === 'sol-origin' ? '' : ` --rail ${rail}`} --wait`))

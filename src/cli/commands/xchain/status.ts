@@ -36,8 +36,8 @@ export async function run(orderId: string, opts: StatusOptions, ctx: CliContext)
       if (ctx.output === 'text') for (const l of describe(ctx, e.last)) ctx.stdout(l)
       throw new CliError(
         'WAIT_TIMEOUT',
-        `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; it goes on without you: ` +
-          `run \`parx xchain status ${e.last.orderId} --wait\` again`,
+        `order ${e.last.orderId} is still ${e.last.status} after ${timeoutMs / 1000} s; ` +
+          `it goes on without you: run \`parx xchain status ${e.last.orderId} --wait\` again`,
       )
     } finally {
       spinner.stop()
@@ -51,7 +51,8 @@ function describe(ctx: CliContext, s: XchainStatusResponse): string[] {
   const { green, red, yellow, bold } = ctx.color
   const paint = s.status === 'claimed' ? green : s.status === 'attention' ? red : yellow
   const lines = [
-    `${label(ctx, 'order')}${bold(s.orderId)} (${s.rail}) ${paint(s.status)}${s.stage && s.stage !== s.status ? ` (${s.stage})` : ''}`,
+    `${label(ctx, 'order')}${bold(s.orderId)} (${s.rail}) ` +
+      `${paint(s.status)}${s.stage && s.stage !== s.status ? ` (${s.stage})` : ''}`,
   ]
   if (s.recipient) lines.push(`${label(ctx, 'recipient')}${s.recipient}`)
   if (s.delivered !== '0') lines.push(`${label(ctx, 'delivered')}${s.delivered} (base units of the output token)`)

@@ -102,8 +102,8 @@ export class ChannelWallet {
       return `has a withdrawDelay of ${terms.config.withdrawDelay} s, above this buyer's maxWithdrawDelay of ${max} s`
     if (terms.minDeposit !== undefined && terms.minDeposit > this.options.maxDeposit)
       return (
-        `asks a minDeposit of ${terms.minDeposit} base units, above this buyer's maxDeposit of ` +
-        `${this.options.maxDeposit}`
+        `asks a minDeposit of ${terms.minDeposit} base units, ` +
+        `above this buyer's maxDeposit of ${this.options.maxDeposit}`
       )
     if (!this.clientFor(chainId))
       return `is on chain ${chainId}, for which this buyer has no public client to read the channel's balance from`
@@ -179,8 +179,8 @@ export class ChannelWallet {
     if (typeof extra.name !== 'string' || typeof extra.version !== 'string')
       throw new BaseError(
         'CHANNEL_TERMS_REFUSED',
-        `the seller's batch-settlement offer lacks extra.name and extra.version (the token's EIP-712 domain); ` +
-          `nothing was paid`,
+        `the seller's batch-settlement offer lacks extra.name and ` +
+          `extra.version (the token's EIP-712 domain); nothing was paid`,
       )
     const needed = cumulative - ch.balance
     const min = baseUnitsOf(extra.minDeposit) ?? 0n
@@ -188,8 +188,8 @@ export class ChannelWallet {
     if (needed > cap || min > cap)
       throw new BaseError(
         'CHANNEL_TERMS_REFUSED',
-        `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} base units, above ` +
-          `this buyer's maxDeposit of ${cap}; nothing was paid`,
+        `the seller's batch-settlement offer needs a deposit of ${needed > min ? needed : min} ` +
+          `base units, above this buyer's maxDeposit of ${cap}; nothing was paid`,
       )
     let amount = price * BigInt(this.options.depositMultiplier)
     if (amount < min) amount = min

@@ -114,8 +114,8 @@ export function checkAuthorization(
     return {
       reason: reasons.evmValidBefore,
       message:
-        `validBefore ${a.validBefore} has passed or is less than ${MIN_VALIDITY_SECONDS} s away (now ` +
-        `${rules.now})`,
+        `validBefore ${a.validBefore} has passed or is less ` +
+        `than ${MIN_VALIDITY_SECONDS} s away (now ${rules.now})`,
     }
   }
   if (rules.boundDeadline && a.validBefore > rules.now + BigInt(r.maxTimeoutSeconds) + DEADLINE_SKEW_SECONDS) {

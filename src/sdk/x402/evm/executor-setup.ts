@@ -49,8 +49,8 @@ export async function ensureExecutor(
     if (!factoryCode || factoryCode === '0x') {
       throw new BaseError(
         'CHAIN_SETUP_FAILED',
-        `this chain has no CREATE2 factory at ${CREATE2_FACTORY}; deploy X402BatchExecutor at ` +
-          `${EXECUTOR_ADDRESS} another way`,
+        `this chain has no CREATE2 factory at ${CREATE2_FACTORY}; ` +
+          `deploy X402BatchExecutor at ${EXECUTOR_ADDRESS} another way`,
       )
     }
     const signed = await account.signTransaction({

@@ -124,8 +124,8 @@ export async function checkPermit2(
     return {
       reason: reasons.permit2InvalidSpender,
       message:
-        `the permit names spender ${a.spender}; permit2 payments must name the x402 Permit2 proxy ` +
-        `${X402_EXACT_PERMIT2_PROXY}`,
+        `the permit names spender ${a.spender}; permit2 payments ` +
+        `must name the x402 Permit2 proxy ${X402_EXACT_PERMIT2_PROXY}`,
     }
   }
   if (!isAddress(r.payTo, { strict: false }) || getAddress(r.payTo) !== a.to) {

@@ -61,8 +61,8 @@ export function checkUpto(
     return {
       reason: reasons.permit2InvalidSpender,
       message:
-        `the permit names spender ${a.spender}; upto payments must name the x402 upto Permit2 proxy ` +
-        `${X402_UPTO_PERMIT2_PROXY}`,
+        `the permit names spender ${a.spender}; upto payments must ` +
+        `name the x402 upto Permit2 proxy ${X402_UPTO_PERMIT2_PROXY}`,
     }
   }
   if (!isAddress(r.payTo, { strict: false }) || getAddress(r.payTo) !== a.to) {
@@ -75,8 +75,8 @@ export function checkUpto(
     return {
       reason: reasons.uptoFacilitatorMismatch,
       message:
-        `witness.facilitator ${a.facilitator} is not this facilitator (${o.facilitator}); only the named facilitator ` +
-        `can settle`,
+        `witness.facilitator ${a.facilitator} is not this facilitator ` +
+        `(${o.facilitator}); only the named facilitator can settle`,
     }
   }
   if (a.deadline < o.now + MIN_VALIDITY_SECONDS) {

@@ -126,8 +126,8 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
     return fail({
       reason: used ? reasons.evmNonceAlreadyUsed : reasons.evmNonceMismatch,
       message:
-        `permit nonce ${a.nonce} ${used ? 'was already used' : 'is ahead of the token'}; the token's next nonce ` +
-        `for ${a.from} is ${nonceState}`,
+        `permit nonce ${a.nonce} ${used ? 'was already used' : 'is ahead of the token'}; ` +
+        `the token's next nonce for ${a.from} is ${nonceState}`,
     })
   }
   const name = decode('name', sim.ok[2], sim.data[2])
@@ -163,5 +163,6 @@ export async function planEvmPayment(input: EvmVerifyInput): Promise<Plan> {
  * `network` is the CAIP-2 id, so a v1 and a v2 request for one authorization share a key.
  */
 export function replayKey(method: 'erc2612' | 'eip3009', network: string, token: Address, a: EvmAuthorization): string {
-  return `${network}:${token.toLowerCase()}:${a.from.toLowerCase()}:${method === 'erc2612' ? 'permit' : '3009'}:${a.nonce.toLowerCase()}`
+  const kind = method === 'erc2612' ? 'permit' : '3009'
+  return `${network}:${token.toLowerCase()}:${a.from.toLowerCase()}:${kind}:${a.nonce.toLowerCase()}`
 }

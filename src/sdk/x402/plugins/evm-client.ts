@@ -37,8 +37,8 @@ export class ParxEvmClientScheme implements SchemeNetworkClient {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
       throw new BaseError(
         'SELLER_METHOD_UNSUPPORTED',
-        `ParxEvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has ` +
-          `no fallback`,
+        `ParxEvmClientScheme cannot pay assetTransferMethod ` +
+          `'${String(r.extra?.assetTransferMethod)}' and has no fallback`,
       )
     }
     const payload = await signPayment({ evm: this.keys }, r)

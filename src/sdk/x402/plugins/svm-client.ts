@@ -34,8 +34,8 @@ export class ParxSvmClientScheme implements SchemeNetworkClient {
       if (this.fallback) return this.fallback.createPaymentPayload(x402Version, requirements, context)
       throw new BaseError(
         'SELLER_METHOD_UNSUPPORTED',
-        `ParxSvmClientScheme cannot pay assetTransferMethod '${String(r.extra?.assetTransferMethod)}' and has ` +
-          `no fallback`,
+        `ParxSvmClientScheme cannot pay assetTransferMethod ` +
+          `'${String(r.extra?.assetTransferMethod)}' and has no fallback`,
       )
     }
     const payload = await signPayment(keys, r)

@@ -121,8 +121,8 @@ function batchOffer(p: Price, network: string, x: Record<string, unknown>): Offe
   if (typeof ra !== 'string' || !isAddress(ra, { strict: false }) || isAddressEqual(ra, zeroAddress)) {
     throw new BaseError(
       'BATCH_AUTHORIZER_NOT_CONFIGURED',
-      `the facilitator names no receiver authorizer for batch-settlement on ${p.network}, so no channel can ` +
-        `be offered (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
+      `the facilitator names no receiver authorizer for batch-settlement on ${p.network}, so ` +
+        `no channel can be offered (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
     )
   }
   const extra: Record<string, unknown> = {

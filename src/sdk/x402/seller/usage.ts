@@ -64,7 +64,7 @@ export function readSettlementAmount(raw: string, max: string, decimals?: number
   if (dollars && decimals !== undefined) return parseUnits(dollars[1]!, decimals).toString()
   return {
     invalid:
-      `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is neither base units, a percentage nor dollars of a ` +
-      `known asset`,
+      `${SETTLEMENT_OVERRIDES_HEADER} amount '${amount}' is ` +
+      `neither base units, a percentage nor dollars of a known asset`,
   }
 }

@@ -52,8 +52,8 @@ export function checkDelegatedAccount(
     return {
       reason: reasons.svmDelegateMismatch,
       message:
-        `the facilitator's signer ${p.delegate.toBase58()} is not the delegate of ${p.source.toBase58()}; approve ` +
-        `it once with spl-token approve`,
+        `the facilitator's signer ${p.delegate.toBase58()} is not the delegate ` +
+        `of ${p.source.toBase58()}; approve it once with spl-token approve`,
     }
   }
   if (acc.delegatedAmount < p.price) {

@@ -39,8 +39,8 @@ export function checkExactTransaction(
     return {
       reason: reasons.svmTransactionUndecodable,
       message:
-        `payload.transaction is not a base64 Solana transaction of at most ` +
-        `${solanaEncodedSize.transactionBytes} bytes`,
+        `payload.transaction is not a base64 Solana transaction ` +
+        `of at most ${solanaEncodedSize.transactionBytes} bytes`,
     }
   }
   try {

@@ -48,8 +48,8 @@ export function checkSplUpto(a: SplUptoAuthorization, r: PaymentRequirements, no
     return {
       reason: reasons.svmSplSignature,
       message:
-        `the signature does not verify against ${a.from} over the upto message (a delegated-spl exact signature ` +
-        `is not an upto one)`,
+        `the signature does not verify against ${a.from} over the upto ` +
+        `message (a delegated-spl exact signature is not an upto one)`,
     }
   }
   if (a.to !== r.payTo)

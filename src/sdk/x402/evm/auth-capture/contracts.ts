@@ -1,14 +1,16 @@
 import type { Address, Hex } from 'viem'
-import * as AuthCaptureERC3009CollectorV1_0 from '../../../../../contracts/evm/artifacts/AuthCaptureERC3009CollectorV1_0.js'
-import * as AuthCaptureERC3009CollectorV1_1 from '../../../../../contracts/evm/artifacts/AuthCaptureERC3009CollectorV1_1.js'
 import * as AuthCaptureEscrowV1_0 from '../../../../../contracts/evm/artifacts/AuthCaptureEscrowV1_0.js'
 import * as AuthCaptureEscrowV1_1 from '../../../../../contracts/evm/artifacts/AuthCaptureEscrowV1_1.js'
-import * as AuthCaptureOperatorRefundCollectorV1_0 from '../../../../../contracts/evm/artifacts/AuthCaptureOperatorRefundCollectorV1_0.js'
-import * as AuthCaptureOperatorRefundCollectorV1_1 from '../../../../../contracts/evm/artifacts/AuthCaptureOperatorRefundCollectorV1_1.js'
-import * as AuthCapturePermit2CollectorV1_0 from '../../../../../contracts/evm/artifacts/AuthCapturePermit2CollectorV1_0.js'
-import * as AuthCapturePermit2CollectorV1_1 from '../../../../../contracts/evm/artifacts/AuthCapturePermit2CollectorV1_1.js'
-import * as AuthCaptureTokenStoreV1_0 from '../../../../../contracts/evm/artifacts/AuthCaptureTokenStoreV1_0.js'
-import * as AuthCaptureTokenStoreV1_1 from '../../../../../contracts/evm/artifacts/AuthCaptureTokenStoreV1_1.js'
+import {
+  erc3009CollectorCodeV1_0,
+  erc3009CollectorCodeV1_1,
+  permit2CollectorCodeV1_0,
+  permit2CollectorCodeV1_1,
+  refundCollectorCodeV1_0,
+  refundCollectorCodeV1_1,
+  tokenStoreCodeV1_0,
+  tokenStoreCodeV1_1,
+} from '../../../../../contracts/evm/auth-capture-code.js'
 
 /** The scheme's name on the wire. */
 export const AUTH_CAPTURE = 'auth-capture'
@@ -90,13 +92,13 @@ export const authCaptureContracts = { ...authCaptureContractSets['v1.1'], ...aut
  */
 export const authCaptureRuntimeCode: ReadonlyArray<readonly [Address, Hex]> = [
   [AUTH_CAPTURE_V1_1.escrow, AuthCaptureEscrowV1_1.deployedBytecode],
-  [AUTH_CAPTURE_V1_1.tokenStore, AuthCaptureTokenStoreV1_1.deployedBytecode],
-  [AUTH_CAPTURE_V1_1.eip3009Collector, AuthCaptureERC3009CollectorV1_1.deployedBytecode],
-  [AUTH_CAPTURE_V1_1.permit2Collector, AuthCapturePermit2CollectorV1_1.deployedBytecode],
-  [AUTH_CAPTURE_V1_1.operatorRefundCollector, AuthCaptureOperatorRefundCollectorV1_1.deployedBytecode],
+  [AUTH_CAPTURE_V1_1.tokenStore, tokenStoreCodeV1_1],
+  [AUTH_CAPTURE_V1_1.eip3009Collector, erc3009CollectorCodeV1_1],
+  [AUTH_CAPTURE_V1_1.permit2Collector, permit2CollectorCodeV1_1],
+  [AUTH_CAPTURE_V1_1.operatorRefundCollector, refundCollectorCodeV1_1],
   [AUTH_CAPTURE_V1_0.escrow, AuthCaptureEscrowV1_0.deployedBytecode],
-  [AUTH_CAPTURE_V1_0.tokenStore, AuthCaptureTokenStoreV1_0.deployedBytecode],
-  [AUTH_CAPTURE_V1_0.eip3009Collector, AuthCaptureERC3009CollectorV1_0.deployedBytecode],
-  [AUTH_CAPTURE_V1_0.permit2Collector, AuthCapturePermit2CollectorV1_0.deployedBytecode],
-  [AUTH_CAPTURE_V1_0.operatorRefundCollector, AuthCaptureOperatorRefundCollectorV1_0.deployedBytecode],
+  [AUTH_CAPTURE_V1_0.tokenStore, tokenStoreCodeV1_0],
+  [AUTH_CAPTURE_V1_0.eip3009Collector, erc3009CollectorCodeV1_0],
+  [AUTH_CAPTURE_V1_0.permit2Collector, permit2CollectorCodeV1_0],
+  [AUTH_CAPTURE_V1_0.operatorRefundCollector, refundCollectorCodeV1_0],
 ]

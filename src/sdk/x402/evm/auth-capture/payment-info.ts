@@ -37,9 +37,9 @@ export const paymentInfoComponents = [
 
 export const PAYMENT_INFO_TYPEHASH = keccak256(
   toBytes(
-    'PaymentInfo(address operator,address payer,address receiver,address token,uint120 maxAmount,uint48 preApprovalExpiry,uint48 ' +
-      'authorizationExpiry,uint48 refundExpiry,uint16 minFeeBps,uint16 maxFeeBps,address feeReceiver,uint256 ' +
-      'salt)',
+    'PaymentInfo(address operator,address payer,address receiver,address token,uint120 ' +
+      'maxAmount,uint48 preApprovalExpiry,uint48 authorizationExpiry,uint48 ' +
+      'refundExpiry,uint16 minFeeBps,uint16 maxFeeBps,address feeReceiver,uint256 salt)',
   ),
 )
 

@@ -10,8 +10,10 @@ const ids = new Map<string, Hex>()
  * the channel's whole life. Bounded; the oldest entry goes first.
  */
 export function channelIdMemo(config: ChannelConfig, chainId: number): Hex {
-  const key =
-    `${chainId}|${config.payer}|${config.payerAuthorizer}|${config.receiver}|${config.receiverAuthorizer}|${config.token}|${config.withdrawDelay}|${config.salt}`.toLowerCase()
+  const { payer, payerAuthorizer, receiver, receiverAuthorizer, token, withdrawDelay, salt } = config
+  const key = [chainId, payer, payerAuthorizer, receiver, receiverAuthorizer, token, withdrawDelay, salt]
+    .join('|')
+    .toLowerCase()
   let id = ids.get(key)
   if (!id) {
     id = channelIdOf(config, chainId)

@@ -47,8 +47,8 @@ export function channelConfigFor(
   ) {
     return {
       refused:
-        `has a withdrawDelay of ${String(delay)}; the contract takes ${MIN_WITHDRAW_DELAY} to ` +
-        `${MAX_WITHDRAW_DELAY} seconds`,
+        `has a withdrawDelay of ${String(delay)}; the contract ` +
+        `takes ${MIN_WITHDRAW_DELAY} to ${MAX_WITHDRAW_DELAY} seconds`,
     }
   }
   const config: ChannelConfig = {

@@ -196,8 +196,8 @@ async function voidOrWarn(
       warn(
         new BaseError(
           'VOID_REFUSED',
-          `auth-capture: the void of ${id} was refused (${v.errorReason}: ${v.errorMessage ?? ''}); the hold ` +
-            `stays recorded for a later void`,
+          `auth-capture: the void of ${id} was refused (${v.errorReason}: ` +
+            `${v.errorMessage ?? ''}); the hold stays recorded for a later void`,
         ),
       )
     return v

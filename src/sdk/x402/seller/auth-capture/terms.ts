@@ -66,8 +66,8 @@ export function authCaptureRequirements(
   if (typeof ra !== 'string' || !isAddress(ra, { strict: false }) || isAddressEqual(ra, zeroAddress)) {
     throw new BaseError(
       'AUTH_CAPTURE_AUTHORIZER_NOT_CONFIGURED',
-      `the facilitator names no receiver authorizer for auth-capture on ${p.network}, so no hold could be captured ` +
-        `or voided (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
+      `the facilitator names no receiver authorizer for auth-capture on ${p.network}, so no hold ` +
+        `could be captured or voided (set PARX_BATCH_RECEIVER_AUTHORIZER_KEY on a parx facilitator)`,
     )
   }
   const maxTimeoutSeconds = p.maxTimeoutSeconds ?? 120

@@ -111,8 +111,8 @@ export async function claimAndSettle(o: {
         )
       if (!out.success) {
         report.errors.push(
-          `claim of ${batch.length} channel(s) on ${network}: ${out.errorReason ?? ''} ` +
-            `${out.errorMessage ?? ''}`.trim(),
+          `claim of ${batch.length} channel(s) on ${network}: ` +
+            `${out.errorReason ?? ''} ${out.errorMessage ?? ''}`.trim(),
         )
         report.failedChannels += batch.length
         continue
