@@ -57,6 +57,7 @@ export const envPaths: Record<string, string> = {
   PARX_BUNDLER_PRESTART: 'bundler.prestart',
   PARX_UNFREEZE_REQUIRES_DASHBOARD: 'platform.unfreezeRequiresDashboard',
   PARX_APPROVAL_TTL_SECONDS: 'platform.approvalTtlSeconds',
+  PARX_PAID_UPSTREAM_TIMEOUT_MS: 'platform.paidUpstreamTimeoutMs',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

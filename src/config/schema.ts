@@ -317,6 +317,17 @@ export const configSchema = z.object({
         .min(10)
         .max(7 * 86_400)
         .default(900),
+      /**
+       * How long a paid endpoint's upstream may take (daemon/seller/paid.ts): past it the buyer gets 504
+       * `SELLER_FAILED` and is not charged. At most 25 s: below the 30 s an agent's pay waits for a seller, so a
+       * platform buyer hears the 504 instead of giving up first. Env PARX_PAID_UPSTREAM_TIMEOUT_MS.
+       */
+      paidUpstreamTimeoutMs: z.coerce
+        .number()
+        .int()
+        .min(100)
+        .max(25_000, "at most 25000 ms: an agent's pay waits 30 s for a seller, and must hear the 504 first")
+        .default(20_000),
     })
     .default({}),
   /** Agents' payments (docs/hosting.md "Hosting safely"). */
