@@ -17,6 +17,8 @@ import { randomAddress } from './helpers/x402.js'
  * expiry cases run in a test's time; the seller's kept signatures are submitted within a second or two.
  */
 const CAP = 10
+/** The worker leader's recheck of held spends (`pay.heldRecheckEverySeconds`, default 5 s): a release comes sooner. */
+const RECHECK_SECONDS = 0.5
 const YEAR = 365 * 86_400
 const PRICE = 400_000n // 0.40 USDC (6 decimals)
 let d: TestDaemon
@@ -78,7 +80,7 @@ async function hostileSeller(): Promise<typeof seller> {
 }
 
 beforeAll(async () => {
-  d = await startTestDaemon({ file: { pay: { validitySeconds: CAP } } })
+  d = await startTestDaemon({ file: { pay: { validitySeconds: CAP, heldRecheckEverySeconds: RECHECK_SECONDS } } })
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
   userKey = (await op.createUser({ body: { name: 'victim' } })).userKey
   user = createPlatformClient({ url: d.urls.platform, userKey })
@@ -267,7 +269,7 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     const usedKept = seller.kept.find((k) => k.payload.payload.authorization.from === used.wallet)!
     expect(await submit(usedKept)).toBe(true)
     // Before expiry: both reserved, read again and again up to a second before it, so every worker
-    // round meanwhile (one each 5 s) is seen to leave them, instead of one look after a fixed wait.
+    // round meanwhile (one each RECHECK_SECONDS) is seen to leave them, instead of one look after a fixed wait.
     const reservedUntil = Date.parse(r1.body.reservedUntil as string)
     do {
       expect([await spent(unused.id), await spent(used.id)]).toEqual(['0.4', '0.4'])

@@ -27,6 +27,7 @@ export const envPaths: Record<string, string> = {
   PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: 'facilitator.receiptTimeoutMs',
   PARX_PAY_VALIDITY_SECONDS: 'pay.validitySeconds',
   PARX_PAY_PREFER_AUTH_CAPTURE: 'pay.preferAuthCapture',
+  PARX_PAY_HELD_RECHECK_EVERY_SECONDS: 'pay.heldRecheckEverySeconds',
   PARX_PAY_CHANNEL_DEPOSIT_MULTIPLIER: 'pay.channels.depositMultiplier',
   PARX_PAY_CHANNEL_DEPOSIT_CAP: 'pay.channels.depositCap',
   PARX_PAY_CHANNEL_MAX_WITHDRAW_DELAY: 'pay.channels.maxWithdrawDelay',

@@ -83,6 +83,20 @@ describe('loadConfig', () => {
       )
   })
 
+  it('pay.heldRecheckEverySeconds: 5 by default, PARX_PAY_HELD_RECHECK_EVERY_SECONDS sets it (fractions too); outside 0.1-300 s or not a number it is refused naming the setting', () => {
+    expect(loadConfig({ env: {}, file: {} }).pay.heldRecheckEverySeconds).toBe(5)
+    expect(
+      loadConfig({ env: { PARX_PAY_HELD_RECHECK_EVERY_SECONDS: '0.5' }, file: {} }).pay.heldRecheckEverySeconds,
+    ).toBe(0.5)
+    expect(loadConfig({ env: {}, file: { pay: { heldRecheckEverySeconds: 300 } } }).pay.heldRecheckEverySeconds).toBe(
+      300,
+    )
+    for (const bad of ['0', '0.05', '301', '-1', 'often'])
+      expect(() => loadConfig({ env: { PARX_PAY_HELD_RECHECK_EVERY_SECONDS: bad }, file: {} })).toThrow(
+        /invalid configuration at pay\.heldRecheckEverySeconds/,
+      )
+  })
+
   it('is read-only once loaded', () => {
     const c = loadConfig({ env: {}, file: {} })
     expect(Object.isFrozen(c)).toBe(true)

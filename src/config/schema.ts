@@ -340,6 +340,12 @@ export const configSchema = z.object({
        */
       validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
       /**
+       * How often the worker leader rechecks spends held until their signed payment expires (a pay the seller did
+       * not settle, a send the bundler took without answering; daemon/buyer/pending-spends.ts): once expired on
+       * chain, each is released or confirmed within about this long. Env PARX_PAY_HELD_RECHECK_EVERY_SECONDS.
+       */
+      heldRecheckEverySeconds: z.coerce.number().min(0.1).max(300).default(5),
+      /**
        * x402 `auth-capture` (a refundable hold the seller captures for what it served) before
        * `exact` when a seller offers both; off: `exact` first. A pay request's `scheme` overrides it.
        */
