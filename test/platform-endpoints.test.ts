@@ -22,8 +22,14 @@ async function newUser(name: string) {
   return { userKey, client: createPlatformClient({ url: d.urls.platform, userKey }) }
 }
 
+/**
+ * The paid proxy's upstream timeout (config `platform.paidUpstreamTimeoutMs`, default 20 s), lowered: the hanging
+ * upstream's 504 comes after it, so the last test also proves the setting reaches the paid URL.
+ */
+const UPSTREAM_TIMEOUT_MS = 2_000
+
 beforeAll(async () => {
-  d = await startTestDaemon()
+  d = await startTestDaemon({ env: { PARX_PAID_UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) } })
   const app = express()
   app.get('/data', (req, res) => void res.json({ data: 'upstream', q: req.query.q ?? null }))
   app.get('/hang', () => {}) // never answers

@@ -12,10 +12,13 @@ import { randomAddress } from './helpers/x402.js'
  * Limits that hold against a hostile seller (issue 25 item 2): a seller on 127.0.0.1 prices 0.40
  * USDC with maxTimeoutSeconds of a year, keeps every signed payment, answers 402 or 500 without
  * settling, and submits the signatures on chain itself later. The agent's daily limit is 1 USD: at
- * most 1.00 may leave its wallet, whatever the seller does. The daemon caps validity at 30 s
- * (`pay.validitySeconds`) so the expiry cases run in a test's time.
+ * most 1.00 may leave its wallet, whatever the seller does. The daemon caps validity at 10 s
+ * (`pay.validitySeconds`, its lowest allowed: a facilitator wants 6 s left when it checks) so the
+ * expiry cases run in a test's time; the seller's kept signatures are submitted within a second or two.
  */
-const CAP = 30
+const CAP = 10
+/** The worker leader's recheck of held spends (`pay.heldRecheckEverySeconds`, default 5 s): a release comes sooner. */
+const RECHECK_SECONDS = 0.5
 const YEAR = 365 * 86_400
 const PRICE = 400_000n // 0.40 USDC (6 decimals)
 let d: TestDaemon
@@ -77,7 +80,7 @@ async function hostileSeller(): Promise<typeof seller> {
 }
 
 beforeAll(async () => {
-  d = await startTestDaemon({ file: { pay: { validitySeconds: CAP } } })
+  d = await startTestDaemon({ file: { pay: { validitySeconds: CAP, heldRecheckEverySeconds: RECHECK_SECONDS } } })
   const op = createPlatformClient({ url: d.urls.platform, operatorToken: d.services.keys.operatorToken })
   userKey = (await op.createUser({ body: { name: 'victim' } })).userKey
   user = createPlatformClient({ url: d.urls.platform, userKey })
@@ -266,15 +269,22 @@ describe('pay against a hostile seller (daily limit 1 USD)', () => {
     const usedKept = seller.kept.find((k) => k.payload.payload.authorization.from === used.wallet)!
     expect(await submit(usedKept)).toBe(true)
     // Before expiry: both reserved, read again and again up to a second before it, so every worker
-    // round meanwhile (one each 5 s) is seen to leave them, instead of one look after a fixed wait.
+    // round meanwhile (one each RECHECK_SECONDS) is seen to leave them, instead of one look after a fixed wait.
     const reservedUntil = Date.parse(r1.body.reservedUntil as string)
     do {
       expect([await spent(unused.id), await spent(used.id)]).toEqual(['0.4', '0.4'])
       await new Promise((r) => setTimeout(r, 250))
     } while (Date.now() < reservedUntil - 1_000)
-    // After it: the unused one released, the used one confirmed with its transaction.
-    await new Promise((r) => setTimeout(r, Math.max(0, reservedUntil - Date.now()) + 1_500))
-    await mine()
+    // After it: the unused one released, the used one confirmed with its transaction. Once the wall
+    // clock is past it, a block that is too (the embedded chain mines on demand).
+    await new Promise((r) => setTimeout(r, Math.max(0, reservedUntil - Date.now())))
+    await until(
+      async () => {
+        await mine()
+        return (await d.services.base.client.getBlock()).timestamp
+      },
+      (t) => t * 1000n >= BigInt(reservedUntil),
+    )
     expect(
       await until(
         () => spent(unused.id),

@@ -13,18 +13,19 @@ afterAll(async () => {
 const wall = () => Date.now() / 1000
 
 describe('cross-chain deadlines are wall-clock times', () => {
-  it('PARX_XCHAIN_FILL_SECONDS=6 PARX_XCHAIN_EXPIRY_SECONDS=12: expires 12 s ahead, and the order nobody filled is refunded after it, in real time', async () => {
-    const d = await startTestDaemon({ env: { PARX_XCHAIN_FILL_SECONDS: '6', PARX_XCHAIN_EXPIRY_SECONDS: '12' } })
+  // Short, so the wait for expiry is too; 4 s to open the order in, and the two deadlines' ranges (±2 s) apart.
+  it('PARX_XCHAIN_FILL_SECONDS=4 PARX_XCHAIN_EXPIRY_SECONDS=9: expires 9 s ahead, and the order nobody filled is refunded after it, in real time', async () => {
+    const d = await startTestDaemon({ env: { PARX_XCHAIN_FILL_SECONDS: '4', PARX_XCHAIN_EXPIRY_SECONDS: '9' } })
     daemons.push(d)
     const x = await xchainClient(d)
     // Nobody fills: the order can only end refunded, at its expiry.
     await x.operator('/api/solver/pause', {})
     const asked = wall()
     const { user, built } = await openOrder(x, TOKEN_A, '2', '2')
-    expect(built.expires - asked).toBeGreaterThanOrEqual(10)
-    expect(built.expires - asked).toBeLessThanOrEqual(14)
-    expect(built.fillDeadline - asked).toBeGreaterThanOrEqual(4)
-    expect(built.fillDeadline - asked).toBeLessThanOrEqual(8)
+    expect(built.expires - asked).toBeGreaterThanOrEqual(7)
+    expect(built.expires - asked).toBeLessThanOrEqual(11)
+    expect(built.fillDeadline - asked).toBeGreaterThanOrEqual(2)
+    expect(built.fillDeadline - asked).toBeLessThanOrEqual(6)
     expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(0n)
 
     // No test hook moves the cluster's clock: the refund comes once real time passes expires.
@@ -32,7 +33,7 @@ describe('cross-chain deadlines are wall-clock times', () => {
     expect(done.status).toBe('refunded')
     expect(wall()).toBeGreaterThanOrEqual(built.expires)
     expect(await x.tokenBalance(user.publicKey, TOKEN_A)).toBe(2n * PUSD_SOL)
-  }, 180_000) // a daemon start, then the 12 s to expiry and the worker's refund
+  }, 180_000) // a daemon start, then the 9 s to expiry and the worker's refund
 
   it('the default build answers fillDeadline 300 s and expires 900 s from now, as docs/cross-chain.md says', async () => {
     const d = await startTestDaemon()

@@ -69,6 +69,7 @@ export function composePlatform(
     preferAuthCapture: config.pay.preferAuthCapture,
     unfreezeRequiresDashboard: config.platform.unfreezeRequiresDashboard,
     approvalTtlSeconds: config.platform.approvalTtlSeconds,
+    paidUpstreamTimeoutMs: config.platform.paidUpstreamTimeoutMs,
     channelSettings: config.pay.channels,
     receiptKey: keys.receipt,
   })

@@ -60,6 +60,7 @@ export async function composeWorker(
     log,
     mode: config.store.url ? 'hosted' : 'embedded',
     pendingSpends: () => recheckPendingSpends({ spends: platform.spends, evm: chains.evm, log }),
+    spendsEveryMs: config.pay.heldRecheckEverySeconds * 1000,
   })
   // The leader's duties: reconciliation, then the cross-chain solver worker beside it.
   const duties: Duties = async () => {

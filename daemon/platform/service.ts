@@ -128,6 +128,8 @@ export type PlatformServiceParameters = {
   receiptKey?: Hex
   /** Config `platform.approvalTtlSeconds`: how long an approval may wait and be used (default 900). */
   approvalTtlSeconds?: number
+  /** Config `platform.paidUpstreamTimeoutMs`: how long a paid endpoint's upstream may take (default 20 s). */
+  paidUpstreamTimeoutMs?: number
   log: Logger
 }
 
@@ -154,6 +156,7 @@ export function platformService(p: PlatformServiceParameters): PlatformService {
     paidFacilitator: p.paidFacilitator,
     batchReceiverAuthorizer: p.batchReceiverAuthorizer,
     mppSecret: issuingMppSecret(p.walletKey, p.previousWalletKeys),
+    paidUpstreamTimeoutMs: p.paidUpstreamTimeoutMs,
     store: p.store,
     platform: store,
     seal,

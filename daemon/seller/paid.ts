@@ -21,8 +21,9 @@ import { endpointPrices } from './prices.js'
 import { upstreamUsage } from './upstream-usage.js'
 
 /**
- * How long the upstream may take; past it the buyer gets 504 and is not charged. Shorter than pay's own wait (30 s), so
- * a platform buyer hears the 504.
+ * How long the upstream may take when the caller names no `timeoutMs` (the daemon passes config
+ * `platform.paidUpstreamTimeoutMs`, default the same); past it the buyer gets 504 and is not charged. Shorter than pay's
+ * own wait (30 s), so a platform buyer hears the 504.
  */
 const UPSTREAM_TIMEOUT_MS = 20_000
 /**
@@ -39,6 +40,7 @@ type Paid = {
   req: IncomingMessage
   res: ServerResponse
   body: ArrayBuffer
+  /** How long the upstream may take, ms (config `platform.paidUpstreamTimeoutMs`); default UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number
   /** How the upstream is fetched: the guarded egress fetch in the daemon (daemon/egress/), plain fetch by default. */
   fetch?: (url: string, init: RequestInit) => Promise<Response>

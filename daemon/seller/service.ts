@@ -38,6 +38,8 @@ export type SellerService = {
    * accepted).
    */
   mppSecret: string
+  /** How long a paid endpoint's upstream may take, ms (config `platform.paidUpstreamTimeoutMs`; absent: 20 s). */
+  paidUpstreamTimeoutMs?: number
   endpoints: EndpointStore
   /** The chain an endpoint is paid on; undefined when this deployment does not serve it now. */
   endpointChain(network: string): EvmChain | undefined
@@ -68,6 +70,8 @@ export type SellerServiceParameters = {
   paidFacilitator?: (receiver: string | undefined) => SellerFacilitator
   batchReceiverAuthorizer?: Address
   mppSecret: string
+  /** Config `platform.paidUpstreamTimeoutMs`. */
+  paidUpstreamTimeoutMs?: number
   store: Store
   /** Users, agents and their wallets (an endpoint's payTo may be an agent of its user). */
   platform: PlatformStore
@@ -87,6 +91,7 @@ export function sellerService(p: SellerServiceParameters): SellerService {
     paidFacilitator: p.paidFacilitator,
     batchReceiverAuthorizer: p.batchReceiverAuthorizer,
     mppSecret: p.mppSecret,
+    paidUpstreamTimeoutMs: p.paidUpstreamTimeoutMs,
     endpoints,
     endpointChain: (network) => p.evm[network],
     sellerChannels: sellerChannelStore(p.store),

@@ -18,7 +18,8 @@ export type WorkerDutiesParameters = {
   idleForMs?: number
   /**
    * Decides pay spends held until their signed payment expired (daemon/buyer/pending-spends.ts),
-   * every `spendsEveryMs` (default 5 s: a held spend is released within seconds of its expiry).
+   * every `spendsEveryMs` (config `pay.heldRecheckEverySeconds`; default 5 s: a held spend is released within
+   * seconds of its expiry).
    */
   pendingSpends?: () => Promise<unknown>
   spendsEveryMs?: number

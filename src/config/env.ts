@@ -27,6 +27,7 @@ export const envPaths: Record<string, string> = {
   PARX_FACILITATOR_RECEIPT_TIMEOUT_MS: 'facilitator.receiptTimeoutMs',
   PARX_PAY_VALIDITY_SECONDS: 'pay.validitySeconds',
   PARX_PAY_PREFER_AUTH_CAPTURE: 'pay.preferAuthCapture',
+  PARX_PAY_HELD_RECHECK_EVERY_SECONDS: 'pay.heldRecheckEverySeconds',
   PARX_PAY_CHANNEL_DEPOSIT_MULTIPLIER: 'pay.channels.depositMultiplier',
   PARX_PAY_CHANNEL_DEPOSIT_CAP: 'pay.channels.depositCap',
   PARX_PAY_CHANNEL_MAX_WITHDRAW_DELAY: 'pay.channels.maxWithdrawDelay',
@@ -57,6 +58,7 @@ export const envPaths: Record<string, string> = {
   PARX_BUNDLER_PRESTART: 'bundler.prestart',
   PARX_UNFREEZE_REQUIRES_DASHBOARD: 'platform.unfreezeRequiresDashboard',
   PARX_APPROVAL_TTL_SECONDS: 'platform.approvalTtlSeconds',
+  PARX_PAID_UPSTREAM_TIMEOUT_MS: 'platform.paidUpstreamTimeoutMs',
 }
 
 /** Turns the environment into a partial config object (unknown PARX_ names are ignored). */

@@ -66,6 +66,37 @@ describe('loadConfig', () => {
     ).toThrow(/keys\.receipt/)
   })
 
+  it('platform.paidUpstreamTimeoutMs: 20 s by default, PARX_PAID_UPSTREAM_TIMEOUT_MS sets it; outside 100-25000 ms or not a whole number it is refused naming the setting', () => {
+    expect(loadConfig({ env: {}, file: {} }).platform.paidUpstreamTimeoutMs).toBe(20_000)
+    expect(
+      loadConfig({ env: { PARX_PAID_UPSTREAM_TIMEOUT_MS: '1500' }, file: {} }).platform.paidUpstreamTimeoutMs,
+    ).toBe(1500)
+    expect(
+      loadConfig({ env: {}, file: { platform: { paidUpstreamTimeoutMs: 100 } } }).platform.paidUpstreamTimeoutMs,
+    ).toBe(100)
+    expect(() => loadConfig({ env: { PARX_PAID_UPSTREAM_TIMEOUT_MS: '25001' }, file: {} })).toThrow(
+      /platform\.paidUpstreamTimeoutMs: at most 25000 ms: an agent's pay waits 30 s/,
+    )
+    for (const bad of ['99', '1.5', 'soon'])
+      expect(() => loadConfig({ env: { PARX_PAID_UPSTREAM_TIMEOUT_MS: bad }, file: {} })).toThrow(
+        /invalid configuration at platform\.paidUpstreamTimeoutMs/,
+      )
+  })
+
+  it('pay.heldRecheckEverySeconds: 5 by default, PARX_PAY_HELD_RECHECK_EVERY_SECONDS sets it (fractions too); outside 0.1-300 s or not a number it is refused naming the setting', () => {
+    expect(loadConfig({ env: {}, file: {} }).pay.heldRecheckEverySeconds).toBe(5)
+    expect(
+      loadConfig({ env: { PARX_PAY_HELD_RECHECK_EVERY_SECONDS: '0.5' }, file: {} }).pay.heldRecheckEverySeconds,
+    ).toBe(0.5)
+    expect(loadConfig({ env: {}, file: { pay: { heldRecheckEverySeconds: 300 } } }).pay.heldRecheckEverySeconds).toBe(
+      300,
+    )
+    for (const bad of ['0', '0.05', '301', '-1', 'often'])
+      expect(() => loadConfig({ env: { PARX_PAY_HELD_RECHECK_EVERY_SECONDS: bad }, file: {} })).toThrow(
+        /invalid configuration at pay\.heldRecheckEverySeconds/,
+      )
+  })
+
   it('is read-only once loaded', () => {
     const c = loadConfig({ env: {}, file: {} })
     expect(Object.isFrozen(c)).toBe(true)

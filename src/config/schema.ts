@@ -317,6 +317,17 @@ export const configSchema = z.object({
         .min(10)
         .max(7 * 86_400)
         .default(900),
+      /**
+       * How long a paid endpoint's upstream may take (daemon/seller/paid.ts): past it the buyer gets 504
+       * `SELLER_FAILED` and is not charged. At most 25 s: below the 30 s an agent's pay waits for a seller, so a
+       * platform buyer hears the 504 instead of giving up first. Env PARX_PAID_UPSTREAM_TIMEOUT_MS.
+       */
+      paidUpstreamTimeoutMs: z.coerce
+        .number()
+        .int()
+        .min(100)
+        .max(25_000, "at most 25000 ms: an agent's pay waits 30 s for a seller, and must hear the 504 first")
+        .default(20_000),
     })
     .default({}),
   /** Agents' payments (docs/hosting.md "Hosting safely"). */
@@ -328,6 +339,12 @@ export const configSchema = z.object({
        * reserved until then. Bounds as daemon/buyer/pay/quote.ts VALIDITY_SECONDS.
        */
       validitySeconds: z.coerce.number().int().min(10).max(3600).default(300),
+      /**
+       * How often the worker leader rechecks spends held until their signed payment expires (a pay the seller did
+       * not settle, a send the bundler took without answering; daemon/buyer/pending-spends.ts): once expired on
+       * chain, each is released or confirmed within about this long. Env PARX_PAY_HELD_RECHECK_EVERY_SECONDS.
+       */
+      heldRecheckEverySeconds: z.coerce.number().min(0.1).max(300).default(5),
       /**
        * x402 `auth-capture` (a refundable hold the seller captures for what it served) before
        * `exact` when a seller offers both; off: `exact` first. A pay request's `scheme` overrides it.

@@ -39,6 +39,7 @@ async function handler(c: Context, s: PlatformOperations): Promise<Response> {
     req: env.incoming,
     res: env.outgoing,
     body,
+    timeoutMs: s.paidUpstreamTimeoutMs,
     fetch: s.egress.fetch,
     channels: s.sellerChannels,
     answers: s.sellerAnswers,
