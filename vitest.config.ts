@@ -88,6 +88,7 @@ const storeSensitive = [
 
 /** The unit tests: beside the code they test. */
 const unitFiles = ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts']
+const isE2e = (glob: string) => glob.startsWith('test/')
 
 /** PostgreSQL-only behaviour (two daemons on one database, the server going down). */
 const postgresOnly = [
@@ -110,7 +111,8 @@ const postgresOnly = [
 
 /**
  * Unit files that cannot share a process with others, each with why: they run in the isolated
- * `sqlite` project. A unit file that changes something process-wide (a global, the umask, an env
+ * `sqlite` project, and in `postgres` when storeSensitive names them (by their own path, not a
+ * folder's glob). A unit file that changes something process-wide (a global, the umask, an env
  * variable, fake timers, a spy) puts it back when it ends instead, and stays off this list.
  */
 const isolatedUnitFiles: string[] = []
@@ -155,11 +157,25 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: storeSensitive,
+          include: [...storeSensitive.filter(isE2e), ...isolatedUnitFiles.filter((f) => storeSensitive.includes(f))],
           env: { PARX_TEST_STORE: 'postgres' },
           // Started only when this project has files to run; the root's build still runs first.
           globalSetup: ['test/setup/postgres-server.ts'],
           setupFiles: ['test/setup/store.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The store-sensitive unit files on PostgreSQL, sharing a process per worker as in sqlite-unit
+          // (the run's one server is both postgres projects').
+          name: 'postgres-unit',
+          include: storeSensitive.filter((f) => !isE2e(f)),
+          exclude: isolatedUnitFiles,
+          isolate: false,
+          env: { PARX_TEST_STORE: 'postgres' },
+          globalSetup: ['test/setup/postgres-server.ts'],
+          setupFiles: ['test/setup/store.ts', 'test/setup/shared-process.ts'],
         },
       },
     ],
