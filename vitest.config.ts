@@ -86,6 +86,37 @@ const storeSensitive = [
   'test/helpers/postgres.test.ts',
 ]
 
+/** The unit tests: beside the code they test. */
+const unitFiles = ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts']
+const isE2e = (glob: string) => glob.startsWith('test/')
+
+/** PostgreSQL-only behaviour (two daemons on one database, the server going down). */
+const postgresOnly = [
+  'test/store-postgres.test.ts',
+  'test/rolling-restart.test.ts',
+  'daemon/worker/leader.test.ts',
+  'test/hosted-race.test.ts',
+  'test/hosted-replicas.test.ts',
+  'test/hosted-leadership.test.ts',
+  'test/hosted-claims.test.ts',
+  'test/dashboard-replicas.test.ts',
+  'test/dashboard-approvals-replicas.test.ts',
+  'test/hosted-limits.test.ts',
+  'test/hosted-freeze.test.ts',
+  'test/hosted-auth-capture.test.ts',
+  'test/hosted-policy.test.ts',
+  'test/hosted-alerts.test.ts',
+  'test/helpers/postgres.test.ts',
+]
+
+/**
+ * Unit files that cannot share a process with others, each with why: they run in the isolated
+ * `sqlite` project, and in `postgres` when storeSensitive names them (by their own path, not a
+ * folder's glob). A unit file that changes something process-wide (a global, the umask, an env
+ * variable, fake timers, a spy) puts it back when it ends instead, and stays off this list.
+ */
+const isolatedUnitFiles: string[] = []
+
 export default defineConfig({
   test: {
     // Builds dist/ first: tests spawn the compiled bin/parx.js, as users run it.
@@ -102,39 +133,50 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The e2e files (and any isolatedUnitFiles), each in a process of its own (the default `isolate`).
           name: 'sqlite',
           // The one `npm pack` of a run, shared by test/cli-install.test.ts and test/sdk-package.test.ts.
           globalSetup: ['test/setup/pack-dir.ts'],
-          include: ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts', 'test/**/*.test.ts'],
-          // PostgreSQL-only behaviour (two daemons on one database, the server going down).
-          exclude: [
-            'test/store-postgres.test.ts',
-            'test/rolling-restart.test.ts',
-            'daemon/worker/leader.test.ts',
-            'test/hosted-race.test.ts',
-            'test/hosted-replicas.test.ts',
-            'test/hosted-leadership.test.ts',
-            'test/hosted-claims.test.ts',
-            'test/dashboard-replicas.test.ts',
-            'test/dashboard-approvals-replicas.test.ts',
-            'test/hosted-limits.test.ts',
-            'test/hosted-freeze.test.ts',
-            'test/hosted-auth-capture.test.ts',
-            'test/hosted-policy.test.ts',
-            'test/hosted-alerts.test.ts',
-            'test/helpers/postgres.test.ts',
-          ],
+          include: ['test/**/*.test.ts', ...isolatedUnitFiles],
+          exclude: postgresOnly,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The unit files on the default store, in one module graph per worker: each file importing
+          // viem, zod, hono and the daemon afresh was most of their time.
+          name: 'sqlite-unit',
+          include: unitFiles,
+          exclude: [...postgresOnly, ...isolatedUnitFiles],
+          isolate: false,
+          // Each file gives back what it changed process-wide (globals, env, timers).
+          setupFiles: ['test/setup/shared-process.ts'],
         },
       },
       {
         extends: true,
         test: {
           name: 'postgres',
-          include: storeSensitive,
+          include: [...storeSensitive.filter(isE2e), ...isolatedUnitFiles.filter((f) => storeSensitive.includes(f))],
           env: { PARX_TEST_STORE: 'postgres' },
           // Started only when this project has files to run; the root's build still runs first.
           globalSetup: ['test/setup/postgres-server.ts'],
           setupFiles: ['test/setup/store.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The store-sensitive unit files on PostgreSQL, sharing a process per worker as in sqlite-unit
+          // (the run's one server is both postgres projects').
+          name: 'postgres-unit',
+          include: storeSensitive.filter((f) => !isE2e(f)),
+          exclude: isolatedUnitFiles,
+          isolate: false,
+          env: { PARX_TEST_STORE: 'postgres' },
+          globalSetup: ['test/setup/postgres-server.ts'],
+          setupFiles: ['test/setup/store.ts', 'test/setup/shared-process.ts'],
         },
       },
     ],
