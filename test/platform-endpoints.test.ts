@@ -23,8 +23,9 @@ async function newUser(name: string) {
 }
 
 /**
- * The paid proxy's upstream timeout (config `platform.paidUpstreamTimeoutMs`, default 20 s), lowered: the hanging
- * upstream's 504 comes after it, so the last test also proves the setting reaches the paid URL.
+ * The paid proxy's upstream timeout (config `platform.paidUpstreamTimeoutMs`, default 20 s), lowered.
+ * The slow upstream answers after three times that, well within the default: the last test's 504
+ * proves the setting reaches the paid URL (without it the buyer would get the late 200).
  */
 const UPSTREAM_TIMEOUT_MS = 2_000
 
@@ -32,7 +33,9 @@ beforeAll(async () => {
   d = await startTestDaemon({ env: { PARX_PAID_UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) } })
   const app = express()
   app.get('/data', (req, res) => void res.json({ data: 'upstream', q: req.query.q ?? null }))
-  app.get('/hang', () => {}) // never answers
+  app.get('/slow', (_req, res) => {
+    setTimeout(() => void res.json({ data: 'late' }), 3 * UPSTREAM_TIMEOUT_MS).unref()
+  })
   app.get('/fail', (_req, res) => void res.status(500).json({ error: 'upstream broke' }))
   upstream = await listen(app)
   seller = await newUser('seller')
@@ -149,11 +152,11 @@ describe('seller endpoints', () => {
     )
   })
 
-  it('an upstream that hangs: the buyer gets 504 from the paid URL and is not charged', async () => {
+  it('an upstream slower than the timeout: the buyer gets 504 from the paid URL and is not charged', async () => {
     const payee = await seller.client.createAgent({ body: { name: 'payee', network: 'local-base' } })
     const e = await seller.client.createEndpoint({
       body: {
-        upstreamUrl: `${upstream.url}/hang`,
+        upstreamUrl: `${upstream.url}/slow`,
         price: '0.01',
         network: 'local-base',
         token: 'PUSD',

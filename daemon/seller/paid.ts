@@ -22,8 +22,8 @@ import { upstreamUsage } from './upstream-usage.js'
 
 /**
  * How long the upstream may take when the caller names no `timeoutMs` (the daemon passes config
- * `platform.paidUpstreamTimeoutMs`, default the same); past it the buyer gets 504 and is not charged. Shorter than pay's
- * own wait (30 s), so a platform buyer hears the 504.
+ * `platform.paidUpstreamTimeoutMs`, default the same); past it the buyer gets 504 and is not
+ * charged. Shorter than pay's own wait (30 s), so a platform buyer hears the 504.
  */
 const UPSTREAM_TIMEOUT_MS = 20_000
 /**
