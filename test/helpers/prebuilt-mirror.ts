@@ -54,7 +54,9 @@ export async function startPrebuiltMirror(options: { npmCache?: string } = {}): 
   )
   const urls: string[] = []
   let host = ''
+  let requests = 0
   const server = createServer((req, res) => {
+    requests++
     if (req.method === 'GET' && served.test(req.url ?? '')) {
       urls.push(`${host}${req.url}`)
       res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': tarball.length }).end(tarball)
@@ -69,6 +71,8 @@ export async function startPrebuiltMirror(options: { npmCache?: string } = {}): 
     env: { npm_config_better_sqlite3_binary_host: host, npm_config_cache: npmCache },
     async close() {
       await new Promise((resolve) => server.close(resolve))
+      // Not a failure (the script builds from source then), but the install took minutes longer.
+      if (requests === 0) console.warn("prebuilt mirror: never asked; did npm run better-sqlite3's install script?")
       // prebuild-install keeps each download in `<npm cache>/_prebuilds`, named by its URL; the port
       // is new every run, so each run would leave a megabyte there.
       for (const url of urls) {
