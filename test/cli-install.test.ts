@@ -1,22 +1,33 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { execFile, spawnSync } from 'node:child_process'
+import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { packedParx } from './helpers/pack.js'
+import { type PrebuiltMirror, startPrebuiltMirror } from './helpers/prebuilt-mirror.js'
+import { scratchDir } from './helpers/scratch.js'
 
+const run = promisify(execFile)
 const root = fileURLToPath(new URL('..', import.meta.url))
-const tmp = mkdtempSync(join(tmpdir(), 'parx-install-'))
-// A whole installed dependency tree: on a busy disk its removal alone has taken over two minutes.
-afterAll(() => rmSync(tmp, { recursive: true, force: true }), 600_000)
+// A whole installed dependency tree: in memory where the machine allows (test/helpers/scratch.ts says why).
+const tmp = scratchDir('parx-install-')
+let mirror: PrebuiltMirror | undefined
+afterAll(async () => {
+  await mirror?.close()
+  // On disk (no tmpfs) and busy, the removal alone has taken over two minutes.
+  rmSync(tmp, { recursive: true, force: true })
+}, 600_000)
 
 describe('npm pack + npm install -g', () => {
   // Slow on purpose (it installs every dependency into a fresh prefix): the one test of the package as shipped.
   it('installs a package that runs without the repository', { timeout: 600_000 }, async () => {
+    // better-sqlite3's binary from a mirror on 127.0.0.1, its install script otherwise as shipped
+    // (test/helpers/prebuilt-mirror.ts); npm runs asynchronously so that this process can serve it.
+    const [{ tarball, files }, started] = await Promise.all([packedParx(), startPrebuiltMirror()])
+    mirror = started
     const npm = (args: string[], cwd: string) =>
-      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    const { tarball, files } = await packedParx()
+      run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...started.env } })
     expect(files).toContain('dist/parx.js')
     // No sources; the SDK's declarations (dist/types/, package.json's exports) are the only .ts.
     expect(
@@ -29,7 +40,7 @@ describe('npm pack + npm install -g', () => {
     expect(files).toContain('dist/types/src/sdk/swap/index.d.ts')
 
     const prefix = join(tmp, 'prefix')
-    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], tmp)
+    await npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], tmp)
     // A machine without the repo: run from elsewhere, with a home of its own.
     const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: join(tmp, 'home') }
     const parx = (args: string[]) => spawnSync(join(prefix, 'bin', 'parx'), args, { cwd: tmp, env, encoding: 'utf8' })

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from './helpers/daemon.js'
 import { packedParx } from './helpers/pack.js'
+import { scratchDir } from './helpers/scratch.js'
 
 /**
  * The SDK as a developer gets it: `npm pack` of this repository (dist/ as globalSetup built it; the run's one pack),
@@ -56,7 +56,8 @@ console.log(noKey instanceof BaseError && noKey.code, refused instanceof ApiErro
 let d: TestDaemon
 let project: string
 beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), 'parx-sdk-package-'))
+  // A whole node_modules: in memory where the machine allows (test/helpers/scratch.ts says why).
+  project = scratchDir('parx-sdk-package-')
   const [daemon] = await Promise.all([
     startTestDaemon(),
     (async () => {
@@ -102,7 +103,7 @@ beforeAll(async () => {
 }, 600_000)
 afterAll(async () => {
   await d?.close()
-  // A whole node_modules: slow to remove on a busy machine.
+  // On disk (no tmpfs) and busy, removing the node_modules has taken minutes.
   if (project) await rm(project, { recursive: true, force: true })
 }, 300_000)
 
