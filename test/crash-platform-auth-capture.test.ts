@@ -34,6 +34,8 @@ import {
  * sweep's 10 minutes while the daemon was down, not by waiting), so the buyer is whole on chain.
  */
 const PRICE = 1000n
+/** The leader's hold sweep every half second (default 30 s): the void follows the restart at once. */
+const SWEEP = { PARX_SELLER_HOLDS_SWEEP_EVERY_SECONDS: '0.5' }
 const dataDir = mkdtempSync(join(tmpdir(), 'parx-crash-platform-ac-'))
 let serve: ServeProcess | undefined
 const slow: ServerResponse[] = []
@@ -57,7 +59,7 @@ const upstreamServer = async () => {
 describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
   it('after an answered capture and an answered authorize: after the restart the capture is on chain once and the orphaned hold is voided', async () => {
     const upstream = await upstreamServer()
-    serve = await spawnServe(dataDir)
+    serve = await spawnServe(dataDir, SWEEP)
     const op = createPlatformClient({
       url: serve.api,
       operatorToken: operatorHeaders(dataDir).authorization.slice('Bearer '.length),
@@ -161,7 +163,7 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
     db.close()
     const orphan = rows[1]!.id
 
-    serve = await spawnServe(dataDir)
+    serve = await spawnServe(dataDir, SWEEP)
     expect(await state(captured)).toEqual([true, 0n, PRICE])
     expect(await state(orphan)).toEqual([true, PRICE, 0n])
     // The answered payment sent again captures nothing more.
@@ -171,7 +173,7 @@ describe('a platform auth-capture endpoint killed -9 mid-flight', () => {
     expect(await state(captured)).toEqual([true, 0n, PRICE])
     expect(await balance(agent.wallet)).toBe(PRICE)
 
-    // The leader's sweep (every 30 s) voids the orphaned hold and leaves the captured one alone.
+    // The leader's sweep (every 0.5 s here) voids the orphaned hold and leaves the captured one alone.
     await until(
       () => state(orphan).then((s) => s.map(String)),
       (s) => s[1] === '0',

@@ -81,6 +81,8 @@ beforeAll(async () => {
     PARX_PLATFORM_WALLET_KEY: generatePrivateKey(),
     PARX_BATCH_RECEIVER_AUTHORIZER_KEY: generatePrivateKey(),
     PARX_EGRESS_ALLOW: [upstream.url, hook.url].map((u) => new URL(u).host).join(','),
+    // The worker leader's hold sweep every half second (default 30 s): the void follows the hold's aging at once.
+    PARX_SELLER_HOLDS_SWEEP_EVERY_SECONDS: '0.5',
   }
   // The api replica first: it migrates the store.
   api = await startApi('api-a')
@@ -187,7 +189,8 @@ describe('auth-capture endpoints on the hosted topology (api + worker, PostgreSQ
     expect(await cut).toBe('cut')
     expect(await balance(buyer.address)).toBe(1_000_000n - spent - PRICE)
 
-    // Ten minutes untouched, as the store sees it: the worker's sweep (leader, every 30 s) voids it; no api replica runs.
+    // Ten minutes untouched, as the store sees it: the worker's sweep (leader, every 0.5 s here) voids it; no api
+    // replica runs.
     const db = new pg.Client({ connectionString: storeUrl })
     await db.connect()
     await db.query('update x402_seller_holds set updated_at = updated_at - 660000 where id = $1', [held!.id])

@@ -46,7 +46,13 @@ const seenLimits: string[] = []
 const tmp = mkdtempSync(join(tmpdir(), 'parx-pay-ac-'))
 
 beforeAll(async () => {
-  d = await startTestDaemon()
+  // The leader reads agents' holds every half second (default 5 s): a refund or a reclaim comes back to the limits at
+  // once. The bundler starts after the ready line, as it does for a user (the test daemons' default defers it to the
+  // first gasless send): the reclaim, a user operation of the agent's account, then does not wait for it to start.
+  d = await startTestDaemon({
+    env: { PARX_PAY_HOLD_REFRESH_EVERY_SECONDS: '0.5' },
+    flags: { bundler: { prestart: true } },
+  })
   upstream = createServer((req, res) => {
     if (req.url === '/fail') return void res.writeHead(500).end('upstream broke')
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ served: req.url }))

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StandaloneChains, startStandaloneChains } from '../daemon/chains/standalone.js'
 import { USDC } from '../src/networks/registry.js'
 import { transferWithAuthorizationTypedData } from '../src/sdk/x402/evm/typed-data.js'
+import { until } from './helpers/api-calls.js'
 import { testPostgres } from './helpers/postgres.js'
 import { serveReplica } from './helpers/replica.js'
 
@@ -90,6 +91,8 @@ function front(names: string[]) {
   // marked, and their outcomes (a status, or 'broken') kept: the proof the restart met load.
   const active = new Map<string, Set<{ atStop: boolean }>>(names.map((n) => [n, new Set()]))
   const acrossStop = new Map<string, Array<number | 'broken'>>(names.map((n) => [n, []]))
+  // Requests each replica has answered: the test waits on these, not on the clock, for load to reach a replica.
+  const served = new Map(names.map((n) => [n, 0]))
   let next = 0
   const check = setInterval(() => {
     for (const n of names) {
@@ -120,6 +123,7 @@ function front(names: string[]) {
           active.get(n)!.delete(mark),
         )
         if (mark.atStop) acrossStop.get(n)!.push(a.status)
+        served.set(n, served.get(n)! + 1)
         res.writeHead(a.status, { 'content-type': a.headers['content-type'] ?? 'application/json' })
         return void res.end(a.body)
       } catch (e) {
@@ -143,6 +147,8 @@ function front(names: string[]) {
   })
   return {
     stats,
+    /** Requests `name` has answered so far. */
+    served: (name: string) => served.get(name)!,
     /** Requests being forwarded to `name` now. */
     inFlight: (name: string) => active.get(name)!.size,
     /** Called as `name` is sent SIGTERM: the requests open on it now are the ones the stop must answer. */
@@ -256,7 +262,12 @@ describe('rolling restart of two api replicas under load', () => {
     const sellerBefore = await balance(seller)
     const restarts: { name: string; exitMs: number; readyMs: number }[] = []
     try {
-      await new Promise((r) => setTimeout(r, 3_000))
+      // Steady load before the first restart: each replica has answered a round of it (each payer once).
+      await until(
+        async () => Math.min(lb.served('api-a'), lb.served('api-b')),
+        (n) => n >= PARALLEL,
+        'load on both replicas',
+      )
       for (const name of ['api-a', 'api-b']) {
         const r = replicas.get(name)!
         // SIGTERM lands while the replica answers requests (bounded: without load it is sent anyway, and the check below fails).
@@ -278,7 +289,13 @@ describe('rolling restart of two api replicas under load', () => {
           if (ok) break
           await new Promise((res) => setTimeout(res, 100))
         }
-        await new Promise((res) => setTimeout(res, 2_000))
+        // Serving load again (the front's health check has it up) before the other one goes.
+        const answered = lb.served(name)
+        await until(
+          async () => lb.served(name),
+          (n) => n >= answered + PARALLEL,
+          `${name} serving again`,
+        )
       }
     } finally {
       restarting = false

@@ -97,6 +97,7 @@ export async function composeWorker(
       holds: platform.sellerHolds,
       facilitatorFor: (payTo) => inProcessFacilitator(payTo),
       log,
+      everyMs: config.sellerHolds.sweepEverySeconds * 1000,
       // The seller hears of the sweep's voids as of any other (payment.voided).
       onVoided: (hold, result) =>
         recordHoldVoid(
@@ -111,6 +112,7 @@ export async function composeWorker(
       holds: platform.agentHolds,
       evm: chains.evm,
       log,
+      everyMs: config.pay.holdRefreshEverySeconds * 1000,
       reclaim: (h) => platform.reclaimHold(h),
     })()
     return async () => {

@@ -5,12 +5,12 @@ import type { SellerFacilitator } from '../../src/sdk/x402/seller/facilitator-cl
 import type { SettleResponse } from '../../src/sdk/x402/types.js'
 import { roundEvery } from '../worker/rounds.js'
 
-/** How often the leader looks for holds to void. */
+/** How often the leader looks for holds to void, unless config `sellerHolds.sweepEverySeconds` says otherwise. */
 export const HOLD_SWEEP_EVERY_MS = 30_000
 
 /**
  * The leader's sweep of the platform endpoints' auth-capture holds (docs/platform-api.md
- * "Auth-capture"): every HOLD_SWEEP_EVERY_MS, a hold whose paid call never finished, or one
+ * "Auth-capture"): every `everyMs` (default HOLD_SWEEP_EVERY_MS), a hold whose paid call never finished, or one
  * left uncaptured near its capture deadline, is voided through the facilitator in process acting
  * for the hold's payTo. Leader only, so two replicas never void the same hold at once (and the
  * store's version guard would refuse the second anyway).

@@ -107,4 +107,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { PARX_PORT: 'abc' }, file: {} })).toThrow(/port/)
     expect(() => loadConfig({ env: {}, file: { profile: 'moon' } })).toThrow(/profile/)
   })
+
+  it('worker cadences: pay.holdRefreshEverySeconds (5 s, to 300), sellerHolds.sweepEverySeconds (30 s), from 0.1', () => {
+    const d = loadConfig({ env: {}, file: {} })
+    expect([d.pay.holdRefreshEverySeconds, d.sellerHolds.sweepEverySeconds]).toEqual([5, 30])
+    const c = loadConfig({
+      env: { PARX_PAY_HOLD_REFRESH_EVERY_SECONDS: '0.5', PARX_SELLER_HOLDS_SWEEP_EVERY_SECONDS: '0.25' },
+      file: {},
+    })
+    expect([c.pay.holdRefreshEverySeconds, c.sellerHolds.sweepEverySeconds]).toEqual([0.5, 0.25])
+    const most = loadConfig({
+      env: {},
+      file: { pay: { holdRefreshEverySeconds: 300 }, sellerHolds: { sweepEverySeconds: 3600 } },
+    })
+    expect([most.pay.holdRefreshEverySeconds, most.sellerHolds.sweepEverySeconds]).toEqual([300, 3600])
+    for (const bad of ['0', '0.05', '-1', '301', 'often'])
+      expect(() => loadConfig({ env: { PARX_PAY_HOLD_REFRESH_EVERY_SECONDS: bad }, file: {} })).toThrow(
+        /holdRefreshEverySeconds/,
+      )
+    for (const bad of ['0', '0.05', '-1', '3601', 'often'])
+      expect(() => loadConfig({ env: { PARX_SELLER_HOLDS_SWEEP_EVERY_SECONDS: bad }, file: {} })).toThrow(
+        /sweepEverySeconds/,
+      )
+  })
 })

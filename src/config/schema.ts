@@ -134,6 +134,17 @@ export const configSchema = z.object({
       claimMaxAgeSeconds: z.coerce.number().min(0).max(86_400).default(300),
     })
     .default({}),
+  /**
+   * The leader's sweep of the platform endpoints' auth-capture holds (docs/platform-api.md
+   * "Auth-capture"): every sweepEverySeconds it voids the holds no request will finish. Only the
+   * cadence: which holds are due (untouched 10 minutes, or 5 minutes before the capture deadline)
+   * is not a setting. Env PARX_SELLER_HOLDS_SWEEP_EVERY_SECONDS.
+   */
+  sellerHolds: z
+    .object({
+      sweepEverySeconds: z.coerce.number().min(0.1).max(3600).default(30),
+    })
+    .default({}),
   auth: z
     .object({
       /** Off is the soft-launch mode: K routes answer without a valid key. */
@@ -374,6 +385,14 @@ export const configSchema = z.object({
             .default('5'),
         })
         .default({}),
+      /**
+       * How often the worker leader reads agents' open auth-capture holds on chain
+       * (daemon/buyer/holds/refresh.ts): what the seller voided or refunded comes back to the limits,
+       * and a hold still capturable past its capture deadline is reclaimed, within about this long.
+       * Only the cadence: a reclaim still waits for the chain's time to pass the deadline. Env
+       * PARX_PAY_HOLD_REFRESH_EVERY_SECONDS.
+       */
+      holdRefreshEverySeconds: z.coerce.number().min(0.1).max(300).default(5),
     })
     .default({}),
   /** The local profile's ERC-4337 bundler (alto), behind agents' gasless sends on local-base. */

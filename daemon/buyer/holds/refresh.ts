@@ -15,7 +15,7 @@ export type EscrowView = {
   lastTx: Hex | null
 }
 
-/** How often the leader reads the agents' open holds on chain. */
+/** How often the leader reads the agents' open holds on chain, unless config `pay.holdRefreshEverySeconds` says. */
 export const HOLD_REFRESH_EVERY_MS = 5_000
 
 const EVENTS = {
