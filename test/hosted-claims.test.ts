@@ -156,6 +156,8 @@ beforeAll(async () => {
       .map((u) => new URL(u).host)
       .join(','),
     PARX_PAY_VALIDITY_SECONDS: String(VALIDITY),
+    // The worker decides a held spend this often once its payment expired (default every 5 s).
+    PARX_PAY_HELD_RECHECK_EVERY_SECONDS: '0.5',
   }
   // The api replica first: it migrates the store. Only the worker's claim settings matter: it alone claims.
   api = await startTestDaemon({ env, flags: { store: { url }, role: 'api' } })
