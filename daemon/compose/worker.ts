@@ -91,33 +91,9 @@ export async function composeWorker(
           s,
         ),
     })()
-    // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline
-    // (docs/platform-api.md "Auth-capture").
-    const stopHoldSweep = await holdSweepDuty({
-      holds: platform.sellerHolds,
-      facilitatorFor: (payTo) => inProcessFacilitator(payTo),
-      log,
-      everyMs: config.sellerHolds.sweepEverySeconds * 1000,
-      // The seller hears of the sweep's voids as of any other (payment.voided).
-      onVoided: (hold, result) =>
-        recordHoldVoid(
-          { endpoints: platform.endpoints, webhooks: platform.webhooks, platformUrl: urls.platform },
-          hold,
-          result,
-        ),
-    })()
-    // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its
-    // capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
-    const stopAgentHolds = await agentHoldDuty({
-      holds: platform.agentHolds,
-      evm: chains.evm,
-      log,
-      everyMs: config.pay.holdRefreshEverySeconds * 1000,
-      reclaim: (h) => platform.reclaimHold(h),
-    })()
+    const stopHolds = await holdDuties(core, p)
     return async () => {
-      await stopAgentHolds()
-      await stopHoldSweep()
+      await stopHolds()
       await stopClaims()
       await stopPruning()
       await stopSolver()
@@ -142,4 +118,40 @@ export async function composeWorker(
   // reconciled (transactions replayed, settlements decided), so no answer names a lost transaction.
   if (!config.store.url) await firstPass
   return { leadership: led, firstPass }
+}
+
+/** The leader's duties for auth-capture holds, sellers' and agents'; resolves to their stop. */
+async function holdDuties(
+  { config, chains, log, urls }: Core,
+  { platform, facilitator }: { platform: PlatformService; facilitator: ComposedFacilitator },
+): Promise<() => Promise<void>> {
+  const inProcessFacilitator = facilitator.inProcess
+  // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline
+  // (docs/platform-api.md "Auth-capture").
+  const stopHoldSweep = await holdSweepDuty({
+    holds: platform.sellerHolds,
+    facilitatorFor: (payTo) => inProcessFacilitator(payTo),
+    log,
+    everyMs: config.sellerHolds.sweepEverySeconds * 1000,
+    // The seller hears of the sweep's voids as of any other (payment.voided).
+    onVoided: (hold, result) =>
+      recordHoldVoid(
+        { endpoints: platform.endpoints, webhooks: platform.webhooks, platformUrl: urls.platform },
+        hold,
+        result,
+      ),
+  })()
+  // Agents' own holds: what sellers captured, voided or refunded comes back to the limits; a hold left past its
+  // capture deadline is reclaimed (docs/platform-api.md "Paying with auth-capture").
+  const stopAgentHolds = await agentHoldDuty({
+    holds: platform.agentHolds,
+    evm: chains.evm,
+    log,
+    everyMs: config.pay.holdRefreshEverySeconds * 1000,
+    reclaim: (h) => platform.reclaimHold(h),
+  })()
+  return async () => {
+    await stopAgentHolds()
+    await stopHoldSweep()
+  }
 }
