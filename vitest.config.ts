@@ -109,14 +109,6 @@ const postgresOnly = [
   'test/helpers/postgres.test.ts',
 ]
 
-/**
- * Unit files that cannot share a process with others, each with why: they run in the isolated
- * `sqlite` project, and in `postgres` when storeSensitive names them (by their own path, not a
- * folder's glob). A unit file that changes something process-wide (a global, the umask, an env
- * variable, fake timers, a spy) puts it back when it ends instead, and stays off this list.
- */
-const isolatedUnitFiles: string[] = []
-
 export default defineConfig({
   test: {
     // Builds dist/ first: tests spawn the compiled bin/parx.js, as users run it.
@@ -133,12 +125,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The e2e files (and any isolatedUnitFiles), each in a process of its own (the default `isolate`).
+          // The e2e files. Like every project's, they share one module graph per worker (`isolate:
+          // false`): loading the daemon's modules again for each file took a quarter of the suite's wall
+          // time. A file gives back what it changed process-wide (test/setup/shared-process.ts
+          // backs that up); its daemons, chains and data dirs are its own, as before.
           name: 'sqlite',
           // The one `npm pack` of a run, shared by test/cli-install.test.ts and test/sdk-package.test.ts.
           globalSetup: ['test/setup/pack-dir.ts'],
-          include: ['test/**/*.test.ts', ...isolatedUnitFiles],
+          include: ['test/**/*.test.ts'],
           exclude: postgresOnly,
+          isolate: false,
+          setupFiles: ['test/setup/shared-process.ts'],
         },
       },
       {
@@ -148,7 +145,7 @@ export default defineConfig({
           // viem, zod, hono and the daemon afresh was most of their time.
           name: 'sqlite-unit',
           include: unitFiles,
-          exclude: [...postgresOnly, ...isolatedUnitFiles],
+          exclude: postgresOnly,
           isolate: false,
           // Each file gives back what it changed process-wide (globals, env, timers).
           setupFiles: ['test/setup/shared-process.ts'],
@@ -158,11 +155,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: [...storeSensitive.filter(isE2e), ...isolatedUnitFiles.filter((f) => storeSensitive.includes(f))],
+          include: storeSensitive.filter(isE2e),
           env: { PARX_TEST_STORE: 'postgres' },
           // Started only when this project has files to run; the root's build still runs first.
           globalSetup: ['test/setup/postgres-server.ts'],
-          setupFiles: ['test/setup/store.ts'],
+          setupFiles: ['test/setup/store.ts', 'test/setup/shared-process.ts'],
+          isolate: false,
         },
       },
       {
@@ -172,7 +170,6 @@ export default defineConfig({
           // (the run's one server is both postgres projects').
           name: 'postgres-unit',
           include: storeSensitive.filter((f) => !isE2e(f)),
-          exclude: isolatedUnitFiles,
           isolate: false,
           env: { PARX_TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/postgres-server.ts'],

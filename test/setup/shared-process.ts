@@ -1,8 +1,8 @@
 import { afterAll, vi } from 'vitest'
 
 /**
- * Setup file of the `sqlite-unit` project, whose files share one process per worker (`isolate:
- * false`; vitest runs a setup file again before every file): each file ends with the process as
+ * Setup file of every project, whose files share one process per worker (`isolate: false`;
+ * vitest runs a setup file again before every file): each file ends with the process as
  * the worker started, as the next file would find it in a fork of its own. vitest itself restores
  * `vi.spyOn` spies between files.
  */
