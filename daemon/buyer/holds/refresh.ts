@@ -82,13 +82,14 @@ export async function refreshHolds(p: {
     const chain = p.evm[h.network]
     if (!chain) continue
     try {
+      const readAt = Date.now()
       const v = await readEscrow(chain, h)
       read++
       const now = v.head.timestamp
       if (!v.collected) {
         const info = JSON.parse(h.payment_info) as { preApprovalExpiry: number }
         if (now > BigInt(info.preApprovalExpiry))
-          await p.holds.observe(h.id, v.amounts, { status: 'done', fromChain: true })
+          await p.holds.observe(h.id, v.amounts, { status: 'done', fromChain: true, readAt })
         continue
       }
       let reclaimTx: Hex | null = null
@@ -101,7 +102,14 @@ export async function refreshHolds(p: {
         }
       }
       const status = v.capturable > 0n ? 'held' : now >= BigInt(h.refund_deadline) ? 'done' : 'settled'
-      await p.holds.observe(h.id, v.amounts, { status, tx: reclaimTx ? null : v.lastTx, reclaimTx, fromChain: true })
+      // A reclaim of ours is newer than anything recorded meanwhile (no capture after the deadline).
+      await p.holds.observe(h.id, v.amounts, {
+        status,
+        tx: reclaimTx ? null : v.lastTx,
+        reclaimTx,
+        fromChain: true,
+        ...(reclaimTx ? {} : { readAt }),
+      })
     } catch (err) {
       p.log.warn({ err, hold: h.id }, 'agent auth-capture hold: the chain read failed; the next round retries')
     }

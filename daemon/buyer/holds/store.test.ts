@@ -175,4 +175,24 @@ describe('agent holds in the spends ledger', () => {
       ).state,
     ).toBe('confirmed')
   })
+
+  it("an escrow read that began before the pay recorded the seller's capture does not undo it; a later read does", async () => {
+    const id = `0x${'05'.repeat(32)}` as const
+    await held(id)
+    const readAt = Date.now() - 1_000
+    await holds.observe(
+      id,
+      { captured: 100_000n, voided: 300_000n, refunded: 0n, reclaimed: 0n },
+      { status: 'settled' },
+    )
+    expect(await spends.spentToday(agentId)).toBe(100_000n)
+    // The leader's read from before the capture: nothing on chain yet.
+    const none = { captured: 0n, voided: 0n, refunded: 0n, reclaimed: 0n }
+    await holds.observe(id, none, { status: 'held', fromChain: true, readAt })
+    expect(await spends.spentToday(agentId)).toBe(100_000n)
+    expect((await holds.get(id))?.voided).toBe('300000')
+    // A read begun after it is the escrow's word, and replaces the seller's.
+    await holds.observe(id, none, { status: 'held', fromChain: true, readAt: Date.now() + 1 })
+    expect(await spends.spentToday(agentId)).toBe(400_000n)
+  })
 })

@@ -38,12 +38,20 @@ export type AgentHoldStore = {
   /**
    * What became of the hold. The seller's word (its PAYMENT-RESPONSE) only adds to what is known;
    * the escrow's (`fromChain`, the leader's read) replaces it, so a seller claiming a void it did
-   * not make frees the limits only until the next read.
+   * not make frees the limits only until the next read. A read that began (`readAt`, ms) before the
+   * hold's last change is stale: it may predate the capture the pay just recorded, so it changes
+   * nothing (the next round reads again).
    */
   observe(
     id: string,
     a: HoldAmounts,
-    p: { status: 'held' | 'settled' | 'done'; tx?: string | null; reclaimTx?: string | null; fromChain?: boolean },
+    p: {
+      status: 'held' | 'settled' | 'done'
+      tx?: string | null
+      reclaimTx?: string | null
+      fromChain?: boolean
+      readAt?: number
+    },
   ): Promise<AgentHoldRow | undefined>
   /** Holds the leader still watches (held, or settled before the refund deadline), oldest first. */
   open(limit?: number): Promise<AgentHoldRow[]>
@@ -94,6 +102,7 @@ export function agentHoldStore(store: Store): AgentHoldStore {
         if (store.dialect === 'postgres') q = q.forUpdate()
         const h = await q.executeTakeFirst()
         if (!h) return undefined
+        if (p.fromChain && p.readAt !== undefined && Number(h.updated_at) >= p.readAt) return h
         const next = p.fromChain
           ? a
           : {
