@@ -73,10 +73,10 @@ describe('storeLock (a KeyedLock shared by every process on the store)', () => {
     const lock = storeLock(s)
     let pinned = 0
     const section = lock.run('k', async () => {
-      // The pinned connection is the one holding the advisory lock: end it from the server side.
-      const held = await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`.execute(
-        s.db,
-      )
+      // The pinned connection is the one holding the advisory lock: end it from the server side. Of
+      // this database only: the run's server holds other files' databases, and their locks.
+      const held = await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(s.db)
       pinned = held.rows[0]!.pid
       await sql`SELECT pg_terminate_backend(${pinned})`.execute(s.db)
       await new Promise((r) => setTimeout(r, 200))

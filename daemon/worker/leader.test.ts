@@ -59,7 +59,9 @@ describe('worker leadership (PostgreSQL advisory lock)', () => {
     await admin.connect()
     try {
       const held = await admin.query(
-        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1`,
+        // Of this database only: the run's server holds other files' databases, their workers' locks too.
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         [WORKER_LOCK_KEY.toString()],
       )
       expect(held.rows).toHaveLength(1)
