@@ -83,7 +83,10 @@ export function checkpointInBackground(
     if (entry.connections.delete(db) && entry.connections.size === 0) {
       if (byFile.get(file) === entry) byFile.delete(file)
       if (!entry.worker || !entry.exited) return close()
-      // The worker closes its connection and ends: whichever connection closes last removes the WAL.
+      // This connection closes first, then the worker its own and ends: the worker's is the last,
+      // which checkpoints and removes the WAL. Told before this one had closed, the worker could
+      // close at the same moment, each connection see the other, and neither remove it.
+      const closed = close()
       // Held until it has ended: whoever awaits checkpointerStopped must not see the event loop run
       // dry under it (an unref'd worker alone keeps nothing alive: node exits 13 mid-await).
       entry.worker.ref()
@@ -92,6 +95,7 @@ export function checkpointInBackground(
       void entry.exited.then(() => {
         if (stopping.get(file) === entry.exited) stopping.delete(file)
       })
+      return closed
     }
     return close()
   }
