@@ -1,4 +1,5 @@
 import { type Address, type Hex, parseAbi, parseSignature, size } from 'viem'
+import { authorizationFields } from '../../eip712.js'
 import { encodeCall } from '../../encode-call.js'
 import type { ExecCall } from './executor.js'
 
@@ -13,15 +14,6 @@ const erc20And2612Abi = parseAbi([
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
   'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
 ])
-/** EIP-3009's authorization, the first six inputs of both transferWithAuthorization forms. */
-const authorizationInputs = [
-  { name: 'from', type: 'address' },
-  { name: 'to', type: 'address' },
-  { name: 'value', type: 'uint256' },
-  { name: 'validAfter', type: 'uint256' },
-  { name: 'validBefore', type: 'uint256' },
-  { name: 'nonce', type: 'bytes32' },
-] as const
 /** The token surface the facilitator uses: ERC-20, EIP-2612 and EIP-3009 (both signature forms). */
 export const tokenAbi = [
   ...erc20And2612Abi,
@@ -30,7 +22,7 @@ export const tokenAbi = [
     name: 'transferWithAuthorization',
     stateMutability: 'nonpayable',
     inputs: [
-      ...authorizationInputs,
+      ...authorizationFields,
       { name: 'v', type: 'uint8' },
       { name: 'r', type: 'bytes32' },
       { name: 's', type: 'bytes32' },
@@ -41,7 +33,7 @@ export const tokenAbi = [
     type: 'function',
     name: 'transferWithAuthorization',
     stateMutability: 'nonpayable',
-    inputs: [...authorizationInputs, { name: 'signature', type: 'bytes' }],
+    inputs: [...authorizationFields, { name: 'signature', type: 'bytes' }],
     outputs: [],
   },
 ] as const
