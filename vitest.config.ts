@@ -88,7 +88,6 @@ const storeSensitive = [
 
 /** The unit tests: beside the code they test. */
 const unitFiles = ['src/**/*.test.ts', 'daemon/**/*.test.ts', 'contracts/**/*.test.ts']
-const isE2e = (glob: string) => glob.startsWith('test/')
 
 /** PostgreSQL-only behaviour (two daemons on one database, the server going down). */
 const postgresOnly = [
@@ -118,6 +117,11 @@ export default defineConfig({
     // e2e files each start embedded chains; two cores, so two files at a time.
     maxWorkers: 2,
     pool: 'forks',
+    // Files share one module graph per worker: loading viem, zod, hono and the daemon's modules again
+    // for each file took a quarter of the suite's wall time. A file gives back what it changed
+    // process-wide (test/setup/shared-process.ts backs that up); an e2e file's daemons, chains and
+    // data dirs are its own, as before.
+    isolate: false,
     // Daemons spawned by tests start alto only when a test sends on local-base
     // (test/bundler-prestart.test.ts covers the default).
     env: { PARX_BUNDLER_PRESTART: '0' },
@@ -125,29 +129,12 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The e2e files. Like every project's, they share one module graph per worker (`isolate:
-          // false`): loading the daemon's modules again for each file took a quarter of the suite's wall
-          // time. A file gives back what it changed process-wide (test/setup/shared-process.ts
-          // backs that up); its daemons, chains and data dirs are its own, as before.
+          // Every file, e2e (test/) and beside the code, on the default store.
           name: 'sqlite',
           // The one `npm pack` of a run, shared by test/cli-install.test.ts and test/sdk-package.test.ts.
           globalSetup: ['test/setup/pack-dir.ts'],
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', ...unitFiles],
           exclude: postgresOnly,
-          isolate: false,
-          setupFiles: ['test/setup/shared-process.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // The unit files on the default store, in one module graph per worker: each file importing
-          // viem, zod, hono and the daemon afresh was most of their time.
-          name: 'sqlite-unit',
-          include: unitFiles,
-          exclude: postgresOnly,
-          isolate: false,
-          // Each file gives back what it changed process-wide (globals, env, timers).
           setupFiles: ['test/setup/shared-process.ts'],
         },
       },
@@ -155,23 +142,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: storeSensitive.filter(isE2e),
+          include: storeSensitive,
           env: { PARX_TEST_STORE: 'postgres' },
           // Started only when this project has files to run; the root's build still runs first.
-          globalSetup: ['test/setup/postgres-server.ts'],
-          setupFiles: ['test/setup/store.ts', 'test/setup/shared-process.ts'],
-          isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // The store-sensitive unit files on PostgreSQL, sharing a process per worker as in sqlite-unit
-          // (the run's one server is both postgres projects').
-          name: 'postgres-unit',
-          include: storeSensitive.filter((f) => !isE2e(f)),
-          isolate: false,
-          env: { PARX_TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/postgres-server.ts'],
           setupFiles: ['test/setup/store.ts', 'test/setup/shared-process.ts'],
         },

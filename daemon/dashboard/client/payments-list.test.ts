@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 
 // The page module reads its fixed elements when loaded (./state.ts); the text itself needs no page.
 vi.stubGlobal('document', { getElementById: () => ({}) })
-// The sqlite-unit project shares one process between files: no other file finds a `document`.
+// The test projects share one process between files: no other file finds a `document`.
 afterAll(() => void vi.unstubAllGlobals())
 const { holdText } = await import('./payments-list.js')
 
