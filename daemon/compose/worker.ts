@@ -125,12 +125,11 @@ async function holdDuties(
   { config, chains, log, urls }: Core,
   { platform, facilitator }: { platform: PlatformService; facilitator: ComposedFacilitator },
 ): Promise<() => Promise<void>> {
-  const inProcessFacilitator = facilitator.inProcess
   // auth-capture holds no request will finish: voided, so the buyer is whole before any deadline
   // (docs/platform-api.md "Auth-capture").
   const stopHoldSweep = await holdSweepDuty({
     holds: platform.sellerHolds,
-    facilitatorFor: (payTo) => inProcessFacilitator(payTo),
+    facilitatorFor: facilitator.inProcess,
     log,
     everyMs: config.sellerHolds.sweepEverySeconds * 1000,
     // The seller hears of the sweep's voids as of any other (payment.voided).

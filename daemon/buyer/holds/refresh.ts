@@ -102,13 +102,12 @@ export async function refreshHolds(p: {
         }
       }
       const status = v.capturable > 0n ? 'held' : now >= BigInt(h.refund_deadline) ? 'done' : 'settled'
-      // A reclaim of ours is newer than anything recorded meanwhile (no capture after the deadline).
       await p.holds.observe(h.id, v.amounts, {
         status,
         tx: reclaimTx ? null : v.lastTx,
         reclaimTx,
         fromChain: true,
-        ...(reclaimTx ? {} : { readAt }),
+        readAt,
       })
     } catch (err) {
       p.log.warn({ err, hold: h.id }, 'agent auth-capture hold: the chain read failed; the next round retries')

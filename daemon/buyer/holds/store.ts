@@ -40,7 +40,7 @@ export type AgentHoldStore = {
    * the escrow's (`fromChain`, the leader's read) replaces it, so a seller claiming a void it did
    * not make frees the limits only until the next read. A read that began (`readAt`, ms) before the
    * hold's last change is stale: it may predate the capture the pay just recorded, so it changes
-   * nothing (the next round reads again).
+   * nothing (the next round reads again), unless it comes with our own reclaim.
    */
   observe(
     id: string,
@@ -102,7 +102,9 @@ export function agentHoldStore(store: Store): AgentHoldStore {
         if (store.dialect === 'postgres') q = q.forUpdate()
         const h = await q.executeTakeFirst()
         if (!h) return undefined
-        if (p.fromChain && p.readAt !== undefined && Number(h.updated_at) >= p.readAt) return h
+        // A reclaim of ours is newer than anything recorded meanwhile (no capture after the deadline).
+        const stale = p.fromChain && !p.reclaimTx && p.readAt !== undefined && Number(h.updated_at) >= p.readAt
+        if (stale) return h
         const next = p.fromChain
           ? a
           : {
